@@ -1,0 +1,94 @@
+#!/usr/bin/env -S npx tsx
+import { parseArgs } from 'node:util';
+import { createFleet, derivePassword } from './fleet.ts';
+import { DEFAULT_RADIO_LIMITS, NO_RADIO_LIMITS } from './radio.ts';
+
+const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gateway protocol
+
+  --url URL            broker (default $SIM_MQTT_URL or mqtt://127.0.0.1:1883)
+  --count N            gateways (default 3)
+  --super N            how many of them are super gateways (default 1)
+  --prefix HEX6        MAC prefix (default A4C138); MACs are prefix + number
+  --first N            number of the first gateway (default 1)
+  --password P         one password for every gateway, or
+  --secret S           derive each password from S (default $SIM_SECRET or "lumigrid-demo")
+  --time-factor F      simulated time runs F times faster (default 1)
+  --devices N          devices of each family per gateway (default 1)
+  --radio U,G          unicasts/s and group commands/s per network (default 10,1; 0 = no limit)
+  --activity S         simulated seconds between telemetry and sensor activity (default 60; 0 = off)
+  --fault-rate P       chance per device and activity interval that a fault appears (default 0.002)
+  --quiet              do not log protocol details
+`;
+
+function number(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) {
+    console.error(`lumigrid-gateway-sim: --${name} must be a number of 0 or more, not "${value}"`);
+    process.exit(1);
+  }
+  return n;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string' },
+      count: { type: 'string' },
+      super: { type: 'string' },
+      prefix: { type: 'string' },
+      first: { type: 'string' },
+      password: { type: 'string' },
+      secret: { type: 'string' },
+      'time-factor': { type: 'string' },
+      devices: { type: 'string' },
+      radio: { type: 'string' },
+      activity: { type: 'string' },
+      'fault-rate': { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(HELP);
+    return;
+  }
+  const url = values.url ?? process.env.SIM_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+  const secret = values.secret ?? process.env.SIM_SECRET ?? 'lumigrid-demo';
+  const [unicast, group] = (values.radio ?? `${DEFAULT_RADIO_LIMITS.unicastPerSecond},${DEFAULT_RADIO_LIMITS.groupPerSecond}`).split(',');
+  const radio = values.radio === '0' ? NO_RADIO_LIMITS : { unicastPerSecond: number(unicast, 10, 'radio'), groupPerSecond: number(group, 1, 'radio') };
+  const fleet = createFleet({
+    url,
+    count: number(values.count, 3, 'count'),
+    superGateways: number(values.super, 1, 'super'),
+    macPrefix: values.prefix ?? 'A4C138',
+    first: number(values.first, 1, 'first'),
+    password: values.password ?? ((mac) => derivePassword(secret, mac)),
+    timeFactor: number(values['time-factor'], 1, 'time-factor') || 1,
+    devicesPerKind: number(values.devices, 1, 'devices'),
+    activityIntervalS: number(values.activity, 60, 'activity'),
+    faultRate: number(values['fault-rate'], 0.002, 'fault-rate'),
+    radio,
+    log: values.quiet ? undefined : (line) => console.log(line),
+  });
+  for (const g of fleet.gateways) {
+    console.log(`${g.mac}${g.superGateway ? ' (super gateway)' : ''}: ${g.devices.size} devices`);
+    g.on('online', () => console.log(`${g.mac} online`));
+    g.on('offline', () => console.log(`${g.mac} offline`));
+    if (!values.quiet) g.on('command', (c: { id: string; name: string }) => console.log(`${g.mac} <- ${c.name} ${c.id}`));
+  }
+  const failed = await fleet.start();
+  for (const f of failed) console.error(`${f.mac}: ${f.error.message}`);
+  if (failed.length === fleet.gateways.length) {
+    console.error(`lumigrid-gateway-sim: no gateway could connect to ${url}`);
+    process.exit(1);
+  }
+  const stop = async () => {
+    await fleet.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+}
+
+void main();

@@ -1,0 +1,123 @@
+import { DEVICE_KINDS, type DeviceKind, type DeviceState, type JoinedDevice, type LightAction } from '@lumigrid/protocol';
+
+/** One simulated device: what it reports, plus what the gateway knows about it. */
+export interface SimDevice {
+  state: DeviceState;
+  networkAddress: string;
+  model: string;
+  firmware: string;
+  /** The bridge it sits behind (super gateways). */
+  bridge: string | undefined;
+  joinedAt: number;
+  /** Rated power in watts for lights; energy follows brightness. */
+  ratedW: number;
+  energyWh: number;
+}
+
+const LIGHTS: ReadonlySet<DeviceKind> = new Set(['light-single', 'light-cct', 'light-rgb', 'light-dimmer', 'emergency', 'emergency-dimmable']);
+const RATED_W: Partial<Record<DeviceKind, number>> = { 'light-single': 12, 'light-cct': 18, 'light-rgb': 15, 'light-dimmer': 36, emergency: 8, 'emergency-dimmable': 10 };
+
+/** Every device family of spec section 1 that a gateway holds (a super gateway is the gateway itself). */
+export const SIMULATED_KINDS: readonly DeviceKind[] = DEVICE_KINDS.filter((k) => k !== 'super-gateway');
+
+export function isLight(kind: DeviceKind): boolean {
+  return LIGHTS.has(kind);
+}
+
+/** A 16-digit device address derived from the gateway MAC, so addresses are unique and stable per run. */
+export function deviceAddr(gatewayMac: string, index: number): string {
+  return `00124B${gatewayMac.slice(6)}${index.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The initial state of a device of a kind. */
+export function initialState(addr: string, kind: DeviceKind): DeviceState {
+  const base: DeviceState = { addr, kind, online: true, fault: 0 };
+  switch (kind) {
+    case 'light-single':
+    case 'light-dimmer':
+      return { ...base, on: false, level: 0 };
+    case 'light-cct':
+      return { ...base, on: false, level: 0, cct: 4000 };
+    case 'light-rgb':
+      return { ...base, on: false, level: 0, rgb: [255, 255, 255] };
+    case 'curtain':
+      return { ...base, position: 0 };
+    case 'switch-1':
+    case 'switch-2':
+    case 'switch-3':
+    case 'switch-4':
+      return { ...base, channels: Array.from({ length: Number(kind.slice(-1)) }, () => false) };
+    case 'sensor-motion':
+      return { ...base, occupied: false, lux: 300, battery: 100 };
+    case 'sensor-daylight':
+      return { ...base, lux: 450 };
+    case 'sensor-temperature':
+      return { ...base, temperature: 22.5, battery: 100 };
+    case 'sensor-cct':
+      return { ...base, cct: 5000, lux: 400 };
+    case 'emergency':
+      return { ...base, on: true, level: 254, battery: 100, emergencyState: 23 };
+    case 'emergency-dimmable':
+      return { ...base, on: true, level: 200, battery: 100, emergencyState: 23 };
+    default:
+      return base;
+  }
+}
+
+export function createDevice(addr: string, kind: DeviceKind, index: number, now: number, bridge?: string): SimDevice {
+  return {
+    state: initialState(addr, kind),
+    networkAddress: ((index * 0x1d3 + 0x1000) & 0xffff).toString(16).toUpperCase().padStart(4, '0'),
+    model: `LG-${kind.toUpperCase()}`,
+    firmware: '1.0.0',
+    bridge,
+    joinedAt: now,
+    ratedW: RATED_W[kind] ?? 0.5,
+    energyWh: 0,
+  };
+}
+
+/** Applies a light action; answers whether anything changed. Non-lights take on/off where it makes sense. */
+export function applyAction(device: SimDevice, action: LightAction): boolean {
+  const s = device.state;
+  const before = JSON.stringify(s);
+  if (isLight(s.kind)) {
+    if (action.level !== undefined) {
+      s.level = action.level;
+      s.on = action.level > 0;
+    }
+    if (action.on !== undefined) {
+      s.on = action.on;
+      if (action.on && (s.level ?? 0) === 0) s.level = 254;
+    }
+    if (action.cct !== undefined && s.kind === 'light-cct') s.cct = action.cct;
+    if (action.rgb !== undefined && s.kind === 'light-rgb') s.rgb = [...action.rgb];
+  } else if (s.channels && action.on !== undefined) {
+    const only = action.channel;
+    s.channels = s.channels.map((c, i) => (only === undefined || only === i + 1 ? action.on! : c));
+  } else if (s.kind === 'curtain') {
+    if (action.level !== undefined) s.position = Math.round((action.level / 254) * 100);
+    else if (action.on !== undefined) s.position = action.on ? 100 : 0;
+  }
+  return JSON.stringify(s) !== before;
+}
+
+/** Power drawn now, watts: rated power scaled by brightness, plus standby. */
+export function powerW(device: SimDevice): number {
+  const s = device.state;
+  if (!isLight(s.kind) || !s.online) return 0.3;
+  if (!s.on) return 0.3;
+  return Math.round(device.ratedW * ((s.level ?? 254) / 254) * 100) / 100 + 0.3;
+}
+
+export function joinedDevice(device: SimDevice): JoinedDevice {
+  return {
+    addr: device.state.addr,
+    kind: device.state.kind,
+    networkAddress: device.networkAddress,
+    model: device.model,
+    firmware: device.firmware,
+    ...(device.bridge ? { bridge: device.bridge } : {}),
+    joinedAt: device.joinedAt,
+  };
+}

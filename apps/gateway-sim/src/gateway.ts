@@ -1,0 +1,584 @@
+import { EventEmitter } from 'node:events';
+import {
+  EMPTY_GATEWAY_CONFIG,
+  FIRMWARE_TARGETS,
+  decodeDown,
+  downTopic,
+  encodeUp,
+  upTopic,
+  type Bridge,
+  type CommandMessage,
+  type CommandName,
+  type DeviceKind,
+  type EventMessage,
+  type GatewayConfig,
+  type GatewayInfo,
+  type GatewayParams,
+  type GatewayVersions,
+  type LightAction,
+  type ReplyMessage,
+  type Target,
+  type UpChannel,
+  type UpMessages,
+} from '@lumigrid/protocol';
+import mqtt, { type MqttClient } from 'mqtt';
+import { SimClock } from './clock.ts';
+import { SIMULATED_KINDS, applyAction, createDevice, deviceAddr, isLight, joinedDevice, powerW, type SimDevice } from './devices.ts';
+import { DEFAULT_RADIO_LIMITS, RadioLimiter, type RadioLimits } from './radio.ts';
+import { dueSchedules } from './schedule.ts';
+import { CommandError } from './command-error.ts';
+import { EmergencyTests } from './emergency.ts';
+
+export interface SimGatewayOptions {
+  mac: string;
+  password: string;
+  /** Broker URL, e.g. mqtt://127.0.0.1:1883. */
+  url: string;
+  /** A super gateway holds bridges (Zigbee and Wi-SUN) with devices behind them. */
+  superGateway?: boolean;
+  /** Simulated time runs this many times faster than the wall clock (default 1). */
+  timeFactor?: number;
+  radio?: RadioLimits;
+  /** Simulated duration of a firmware update; default 10-20 minutes (spec section 9). */
+  firmwareMs?: { min: number; max: number };
+  /** Simulated downtime of a restart; default 60-120 s (spec: reconnect 1-2 minutes). */
+  restartMs?: { min: number; max: number };
+  /** Devices of each family (default 1). */
+  devicesPerKind?: number;
+  /** Simulated seconds between telemetry and sensor activity; 0 switches the background activity off. */
+  activityIntervalS?: number;
+  /** Chance per device and activity interval that a fault appears (default 0.002; 0 for none). */
+  faultRate?: number;
+  ip?: string;
+  log?: (line: string) => void;
+  random?: () => number;
+}
+
+/** Ways to make the gateway misbehave on purpose (spec: timeouts, update failure, offline). */
+export interface SimFaults {
+  /** Commands carried out but never answered, so the cloud times out; true for every command. */
+  noReply: boolean | ReadonlySet<CommandName>;
+  /** Commands lost on the way in: neither carried out nor answered (a gateway that never applies a config). */
+  lost: ReadonlySet<CommandName>;
+  /** Firmware updates fail while installing (result 2). */
+  failUpdates: boolean;
+  /** Firmware updates go silent halfway, so the cloud decides timeout. */
+  hangUpdates: boolean;
+  /** Emergency lights (addresses) whose tests fail with a battery fault. */
+  failEmergency: Set<string>;
+}
+
+const SEEN_IDS = 1000;
+const BATCH = 500;
+
+/** One simulated gateway with its devices, speaking packages/protocol over its own MQTT connection. */
+export class SimGateway extends EventEmitter {
+  readonly mac: string;
+  readonly clock: SimClock;
+  readonly devices = new Map<string, SimDevice>();
+  readonly faults: SimFaults = { noReply: false, lost: new Set(), failUpdates: false, hangUpdates: false, failEmergency: new Set() };
+  config: GatewayConfig = EMPTY_GATEWAY_CONFIG;
+  configVersion = 0;
+  params: GatewayParams = { timezone: 'UTC', reportIntervalS: 60, sensorMode: 'independent' };
+  versions: GatewayVersions = { gateway: '3.2.1', zigbee: '1.4.0', zigbee2: '1.4.0', zigbee3: '3.0.2', wisun: '2.1.0', plc: '1.0.7' };
+  /** How often each command id was carried out; a repeated id must stay at 1. */
+  readonly executions = new Map<string, number>();
+  identifyUntil = 0;
+  private client: MqttClient | undefined;
+  private readonly replies = new Map<string, ReplyMessage | undefined>();
+  private readonly radio: RadioLimiter;
+  private readonly random: () => number;
+  private updating: string | undefined;
+  private nextIndex = 0;
+  private permitJoinUntil = 0;
+  private stopped = true;
+  private activity: NodeJS.Timeout | undefined;
+  private scheduler: NodeJS.Timeout | undefined;
+  private readonly emergency: EmergencyTests;
+  private schedulesCheckedAt = 0;
+  /** Scenes run by the gateway's own schedules, newest last (for demos and tests). */
+  readonly sceneLog: Array<{ scene: number; at: number }> = [];
+
+  constructor(private readonly options: SimGatewayOptions) {
+    super();
+    this.mac = options.mac;
+    this.clock = new SimClock(options.timeFactor ?? 1);
+    this.radio = new RadioLimiter(options.radio ?? DEFAULT_RADIO_LIMITS);
+    this.random = options.random ?? Math.random;
+    this.populate(options.devicesPerKind ?? 1);
+    this.emergency = new EmergencyTests({
+      clock: this.clock,
+      devices: this.devices,
+      faults: this.faults,
+      publishEvent: (event) => this.publish('event', event),
+      publishReport: (devices) => this.publishReport(devices, false),
+    });
+  }
+
+  get superGateway(): boolean {
+    return this.options.superGateway ?? false;
+  }
+
+  get online(): boolean {
+    return this.client?.connected ?? false;
+  }
+
+  /** The fields of spec section 3 as the gateway reports them. */
+  info(): GatewayInfo {
+    return {
+      mac: this.mac,
+      ip: this.options.ip ?? `10.20.${parseInt(this.mac.slice(8, 10), 16)}.${parseInt(this.mac.slice(10), 16) || 1}`,
+      networkAddress: '0000',
+      panId: this.mac.slice(8).toUpperCase(),
+      channel: this.params.channel ?? 15,
+      versions: { ...this.versions },
+      largeGroupNumber: this.params.largeGroupNumber ?? 65000,
+      superGateway: this.superGateway,
+      configVersion: this.configVersion,
+      model: this.superGateway ? 'LG-SGW-100' : 'LG-GW-200',
+    };
+  }
+
+  /** Connects and resolves once the gateway is online; rejects when the broker refuses its credentials. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.connect();
+    const every = this.options.activityIntervalS ?? 60;
+    if (every > 0 && !this.activity) this.activity = this.clock.every(every * 1000, () => this.tick());
+    if (!this.scheduler) {
+      // Schedules run on the gateway's own clock, connected or not (ARCHITECTURE.md section 1).
+      this.schedulesCheckedAt = this.clock.now();
+      this.scheduler = this.clock.every(30_000, () => this.runSchedules());
+    }
+  }
+
+  /** Runs a scene of the configuration: each step after its delay; answers false for an unknown scene. */
+  runScene(id: number): boolean {
+    const scene = this.config.scenes.find((s) => s.id === id);
+    if (!scene) return false;
+    this.sceneLog.push({ scene: id, at: this.clock.now() });
+    if (this.sceneLog.length > 100) this.sceneLog.shift();
+    let delayS = 0;
+    for (const step of scene.steps) {
+      delayS += step.delayS ?? 0;
+      const run = () => {
+        const changed = this.applyTo(step.target, step.action);
+        if (changed.length) this.publishReport(changed, false);
+      };
+      if (delayS === 0) run();
+      else this.clock.after(delayS * 1000, run);
+    }
+    return true;
+  }
+
+  private runSchedules() {
+    const now = this.clock.now();
+    const due = dueSchedules(this.config, this.params, this.schedulesCheckedAt, now);
+    this.schedulesCheckedAt = now;
+    for (const schedule of due) this.runScene(schedule.scene);
+  }
+
+  /** A planned shutdown: says offline (shutdown) and disconnects cleanly. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.clock.stop();
+    this.activity = undefined;
+    this.scheduler = undefined;
+    await this.disconnect('shutdown');
+  }
+
+  /** Fault: drops the connection without a goodbye, so the broker publishes the last will. */
+  async goOffline(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.endAsync(true);
+    this.emit('offline');
+  }
+
+  /** Comes back after goOffline(). */
+  async goOnline(): Promise<void> {
+    await this.connect();
+  }
+
+  /** A device joins the network now (as if an installer paired it); answers its address. */
+  simulateJoin(kind: DeviceKind, bridge?: string): string {
+    const device = this.addDevice(kind, bridge);
+    this.publish('event', { type: 'join', ts: this.clock.now(), addr: device.state.addr, kind, joined: true, ...(bridge ? { bridge } : {}) });
+    this.publishReport([device], false);
+    return device.state.addr;
+  }
+
+  /** Fault on a device (codes of spec section 4); code 2 (offline) also takes it off the network. */
+  raiseFault(addr: string, code: number) {
+    const device = this.devices.get(addr);
+    if (!device || code < 1 || code > 9) throw new Error(`no device ${addr} or no fault code ${code}`);
+    device.state.fault = code;
+    if (code === 2) device.state.online = false;
+    this.publish('event', { type: 'fault', ts: this.clock.now(), addr, code, raised: true });
+    this.publishReport([device], false);
+  }
+
+  clearFault(addr: string) {
+    const device = this.devices.get(addr);
+    if (!device || device.state.fault === 0) return;
+    const code = device.state.fault;
+    device.state.fault = 0;
+    device.state.online = true;
+    this.publish('event', { type: 'fault', ts: this.clock.now(), addr, code, raised: false });
+    this.publishReport([device], false);
+  }
+
+  /** Reports every device's current state now, as after `devices.report` (load tests, benchmarks, demos). */
+  reportAll(): void {
+    this.publishReport([...this.devices.values()], true);
+  }
+
+  /** Number of times a command id was carried out. */
+  executedCount(id: string): number {
+    return this.executions.get(id) ?? 0;
+  }
+
+  // --- connection ------------------------------------------------------------------------------
+
+  private connect(): Promise<void> {
+    const client = mqtt.connect(this.options.url, {
+      clientId: this.mac,
+      username: this.mac,
+      password: this.options.password,
+      // A persistent session: QoS 1 commands sent during a short outage arrive after it.
+      clean: false,
+      reconnectPeriod: 1000,
+      connectTimeout: 10_000,
+      protocolVersion: 4,
+      will: { topic: upTopic(this.mac, 'state'), payload: Buffer.from(encodeUp('state', { state: 'offline', reason: 'lost' })), qos: 1, retain: true },
+    });
+    this.client = client;
+    client.on('message', (topic, payload) => void this.onDown(topic, payload));
+    // Always listened to: an 'error' without a listener would throw out of mqtt.js.
+    client.on('error', (error) => this.log(`MQTT: ${error.message}`));
+    client.on('connect', () => {
+      client.subscribe([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config')], { qos: 1 }, (error) => {
+        if (error) this.log(`subscribe failed: ${error.message}`);
+        this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
+        this.publishReport([...this.devices.values()], true);
+        this.emit('online');
+      });
+    });
+    return new Promise((resolve, reject) => {
+      const onOnline = () => {
+        client.off('error', onError);
+        resolve();
+      };
+      const onError = (error: Error & { code?: number }) => {
+        // Refused credentials (CONNACK 4 or 5) will not get better by retrying.
+        if (error.code === 4 || error.code === 5) {
+          this.off('online', onOnline);
+          this.client = undefined;
+          client.end(true);
+          reject(new Error(`gateway ${this.mac}: broker refused the connection (${error.message})`));
+        }
+      };
+      this.once('online', onOnline);
+      client.on('error', onError);
+    });
+  }
+
+  private async disconnect(reason: 'shutdown' | 'restart' | 'update'): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    this.client = undefined;
+    if (client.connected) {
+      await client.publishAsync(upTopic(this.mac, 'state'), encodeUp('state', { state: 'offline', reason, ts: this.clock.now() }), { qos: 1, retain: true }).catch(() => undefined);
+    }
+    await client.endAsync();
+    this.emit('offline');
+  }
+
+  private publish<C extends UpChannel>(channel: C, message: UpMessages[C], retain = false) {
+    const client = this.client;
+    if (!client) return;
+    let payload: string;
+    try {
+      payload = encodeUp(channel, message);
+    } catch (error) {
+      // A simulator bug must show, not take a fleet of gateways down with it.
+      this.log(`refused to send an invalid ${channel}: ${(error as Error).message}`);
+      return;
+    }
+    client.publish(upTopic(this.mac, channel), payload, { qos: 1, retain }, (error) => {
+      if (error && !this.stopped) this.log(`publish ${channel} failed: ${error.message}`);
+    });
+  }
+
+  private publishReport(devices: SimDevice[], full: boolean) {
+    for (let i = 0; i < devices.length; i += BATCH) {
+      this.publish('report', { ts: this.clock.now(), full, devices: devices.slice(i, i + BATCH).map((d) => ({ ...d.state })) });
+    }
+  }
+
+  private log(line: string) {
+    this.options.log?.(`[${this.mac}] ${line}`);
+  }
+
+  // --- commands --------------------------------------------------------------------------------
+
+  private async onDown(topic: string, payload: Buffer) {
+    const decoded = decodeDown(topic, payload);
+    if (!decoded.ok) {
+      this.log(`dropped a malformed command: ${decoded.error.message}`);
+      const id = idOf(payload);
+      const code = decoded.error.code === 'unknown_command' ? 'unknown_command' : 'bad_request';
+      if (id) this.reply({ id, ok: false, error: { code, message: decoded.error.message.slice(0, 500) } });
+      return;
+    }
+    const command = decoded.value.message;
+    if (this.faults.lost.has(command.name)) return;
+    if (this.replies.has(command.id)) {
+      // A repeated id (QoS 1 redelivery, a retry): answer again, never execute again.
+      const cached = this.replies.get(command.id);
+      if (cached) this.reply(cached);
+      return;
+    }
+    this.replies.set(command.id, undefined);
+    if (this.replies.size > SEEN_IDS) this.replies.delete(this.replies.keys().next().value!);
+    this.emit('command', command);
+
+    if (command.expiresAt !== undefined && Date.now() > command.expiresAt) {
+      return this.reply({ id: command.id, ok: false, error: { code: 'expired', message: 'received after it expired' } });
+    }
+    this.executions.set(command.id, (this.executions.get(command.id) ?? 0) + 1);
+    let reply: ReplyMessage;
+    let after: (() => void) | undefined;
+    try {
+      const done = await this.execute(command);
+      reply = { id: command.id, ok: true, result: done.result, ts: this.clock.now() };
+      after = done.after;
+    } catch (error) {
+      const code = error instanceof CommandError ? error.code : 'failed';
+      reply = { id: command.id, ok: false, error: { code, message: (error as Error).message.slice(0, 500) }, ts: this.clock.now() };
+    }
+    this.replies.set(command.id, reply);
+    const silent = this.faults.noReply === true || (this.faults.noReply instanceof Set && this.faults.noReply.has(command.name));
+    if (!silent) this.reply(reply);
+    after?.();
+  }
+
+  private reply(reply: ReplyMessage) {
+    this.publish('reply', reply);
+  }
+
+  private async execute(command: CommandMessage): Promise<{ result: Record<string, unknown>; after?: () => void }> {
+    switch (command.name) {
+      case 'gateway.info':
+        return { result: this.info() };
+      case 'gateway.identify':
+        this.identifyUntil = this.clock.now() + (command.params.durationS ?? 10) * 1000;
+        return { result: {} };
+      case 'gateway.restart':
+        return { result: {}, after: () => void this.restart('restart') };
+      case 'time.get':
+        return { result: { time: this.clock.now(), ...(this.params.timezone ? { timezone: this.params.timezone } : {}) } };
+      case 'time.set':
+        this.clock.set(command.params.time);
+        // A clock that jumps does not fire the schedules it jumped over.
+        this.schedulesCheckedAt = this.clock.now();
+        if (command.params.timezone) this.params = { ...this.params, timezone: command.params.timezone };
+        return { result: { time: this.clock.now() } };
+      case 'params.get':
+        return { result: { params: this.params } };
+      case 'params.set':
+        this.params = { ...this.params, ...command.params.params };
+        return { result: { params: this.params }, after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true) };
+      case 'devices.list':
+        return { result: { devices: [...this.devices.values()].map(joinedDevice) } };
+      case 'devices.permitJoin':
+        this.permitJoinUntil = this.clock.now() + command.params.durationS * 1000;
+        if (command.params.durationS > 0) {
+          // Someone pairs a light a couple of seconds after the network opens.
+          this.clock.after(2000, () => {
+            if (this.clock.now() <= this.permitJoinUntil) this.simulateJoin('light-cct');
+          });
+        }
+        return { result: {} };
+      case 'devices.report':
+        return { result: { count: this.devices.size }, after: () => this.publishReport([...this.devices.values()], true) };
+      case 'device.identify': {
+        const device = this.devices.get(command.params.addr.toUpperCase());
+        if (!device) throw new CommandError('not_found', `no device ${command.params.addr}`);
+        if (!device.state.online) throw new CommandError('failed', `device ${command.params.addr} is offline`);
+        await this.radio.acquire('unicast');
+        return { result: {} };
+      }
+      case 'device.control': {
+        const device = this.devices.get(command.params.addr.toUpperCase());
+        if (!device) throw new CommandError('not_found', `no device ${command.params.addr}`);
+        if (!device.state.online) throw new CommandError('failed', `device ${command.params.addr} is offline`);
+        await this.radio.acquire('unicast');
+        const changed = applyAction(device, command.params.action);
+        return { result: {}, after: () => changed && this.publishReport([device], false) };
+      }
+      case 'group.control': {
+        const group = this.config.groups.find((g) => g.id === command.params.group);
+        if (!group) throw new CommandError('not_found', `no group ${command.params.group}`);
+        await this.radio.acquire('group');
+        const changed = this.applyTo({ group: group.id }, command.params.action);
+        return { result: {}, after: () => changed.length && this.publishReport(changed, false) };
+      }
+      case 'firmware.update': {
+        if (this.updating) throw new CommandError('busy', 'an update is already running');
+        this.updating = command.id;
+        return { result: { accepted: true }, after: () => void this.runUpdate(command.id, command.params.target, command.params.version) };
+      }
+      case 'emergency.start':
+        return this.emergency.start(command.params);
+      case 'emergency.stop':
+        return { result: this.emergency.stop(command.params.addrs) };
+      case 'bridges.list':
+        return { result: { bridges: this.bridges() } };
+      case 'config.apply': {
+        const unknown = command.params.config.groups.flatMap((g) => g.devices).find((addr) => !this.devices.has(addr.toUpperCase()));
+        if (unknown) throw new CommandError('not_found', `group member ${unknown} has not joined this gateway`);
+        this.config = command.params.config;
+        this.configVersion = command.params.version;
+        return { result: { version: this.configVersion }, after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true) };
+      }
+    }
+  }
+
+  private bridges(): Bridge[] {
+    return [...this.devices.values()]
+      .filter((d) => d.state.kind === 'bridge' || d.state.kind === 'bridge-wisun')
+      .map((b) => ({
+        addr: b.state.addr,
+        name: `${b.state.kind === 'bridge-wisun' ? 'Wi-SUN bridge' : 'Bridge'} ${b.state.addr.slice(-4)}`,
+        kind: b.state.kind as Bridge['kind'],
+        online: b.state.online,
+        deviceCount: [...this.devices.values()].filter((d) => d.bridge === b.state.addr).length,
+      }));
+  }
+
+  /** Applies an action to a device or group target; answers the devices that changed. */
+  private applyTo(target: Target, action: LightAction): SimDevice[] {
+    const addrs = 'device' in target ? [target.device] : (this.config.groups.find((g) => g.id === target.group)?.devices ?? []);
+    const changed: SimDevice[] = [];
+    for (const addr of addrs) {
+      const device = this.devices.get(addr.toUpperCase());
+      if (device?.state.online && applyAction(device, action)) changed.push(device);
+    }
+    return changed;
+  }
+
+  // --- restart and firmware -------------------------------------------------------------------
+
+  private between(range: { min: number; max: number }): number {
+    return range.min + this.random() * (range.max - range.min);
+  }
+
+  private async restart(reason: 'restart' | 'update', downtimeMs = this.between(this.options.restartMs ?? { min: 60_000, max: 120_000 })) {
+    await this.disconnect(reason);
+    await this.clock.sleep(downtimeMs);
+    // Runs detached from any caller: a broker that refuses the gateway now (password revoked) is logged.
+    if (!this.stopped) await this.connect().catch((error: Error) => this.log(error.message));
+  }
+
+  private async runUpdate(id: string, target: (typeof FIRMWARE_TARGETS)[number], version: string) {
+    const total = this.between(this.options.firmwareMs ?? { min: 10 * 60_000, max: 20 * 60_000 });
+    const event = (stage: Extract<EventMessage, { type: 'firmware' }>['stage'], progress: number, extra: { result?: 1 | 2; version?: string; message?: string } = {}) =>
+      this.publish('event', { type: 'firmware', ts: this.clock.now(), update: id, target, stage, progress, ...extra });
+    const step = total / 10;
+    try {
+      for (let p = 0; p <= 60; p += 10) {
+        if (this.stopped) return;
+        event('downloading', p);
+        if (this.faults.hangUpdates && p >= 30) return;
+        await this.clock.sleep(step * 0.6);
+      }
+      for (let p = 70; p <= 90; p += 10) {
+        if (this.stopped) return;
+        if (this.faults.failUpdates && p === 80) {
+          event('installing', p, { result: 2, message: 'image verification failed' });
+          return;
+        }
+        event('installing', p);
+        await this.clock.sleep(step);
+      }
+      event('rebooting', 95);
+      await this.restart('update', step);
+      this.versions = { ...this.versions, [target]: version };
+      this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
+      event('done', 100, { result: 1, version });
+    } finally {
+      this.updating = undefined;
+    }
+  }
+
+  // --- devices and background activity ---------------------------------------------------------
+
+  private addDevice(kind: DeviceKind, bridge?: string): SimDevice {
+    const index = this.nextIndex++;
+    const device = createDevice(deviceAddr(this.mac, index), kind, index, this.clock.now(), bridge);
+    this.devices.set(device.state.addr, device);
+    return device;
+  }
+
+  private populate(perKind: number) {
+    if (this.superGateway) {
+      // A super gateway talks to bridges; the devices sit behind them.
+      const bridges = [this.addDevice('bridge'), this.addDevice('bridge-wisun')];
+      let i = 0;
+      for (let n = 0; n < perKind; n++) {
+        for (const kind of SIMULATED_KINDS) {
+          if (kind === 'bridge' || kind === 'bridge-wisun') continue;
+          this.addDevice(kind, bridges[i++ % bridges.length]!.state.addr);
+        }
+      }
+      return;
+    }
+    for (let n = 0; n < perKind; n++) for (const kind of SIMULATED_KINDS) this.addDevice(kind);
+  }
+
+  /** Background life: energy counters and telemetry, motion that comes and goes, linkage. */
+  private tick() {
+    // Lights burn energy and sensors drive linkage whether or not the cloud is reachable.
+    const intervalH = (this.options.activityIntervalS ?? 60) / 3600;
+    const samples = [];
+    for (const device of this.devices.values()) {
+      if (isLight(device.state.kind)) {
+        const power = powerW(device);
+        device.energyWh += power * intervalH;
+        samples.push({ addr: device.state.addr, power, energyWh: Math.round(device.energyWh * 1000) / 1000, voltage: 230, current: Math.round((power / 230) * 1000) / 1000 });
+      }
+    }
+    if (samples.length) {
+      for (let i = 0; i < samples.length; i += BATCH) this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
+    }
+    for (const sensor of this.devices.values()) {
+      if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || this.random() > 0.3) continue;
+      sensor.state.occupied = !sensor.state.occupied;
+      this.publish('event', { type: 'sensor', ts: this.clock.now(), addr: sensor.state.addr, sensor: 'motion', value: sensor.state.occupied ? 1 : 0 });
+      const changed = [sensor];
+      for (const link of this.config.linkages.filter((l) => l.sensor.toUpperCase() === sensor.state.addr)) {
+        for (const target of link.targets) changed.push(...this.applyTo(target, sensor.state.occupied ? link.onDetect : link.onClear));
+      }
+      this.publishReport(changed, false);
+    }
+    const faultRate = this.options.faultRate ?? 0.002;
+    for (const device of this.devices.values()) {
+      if (device.state.fault !== 0) {
+        if (this.random() < 0.2) this.clearFault(device.state.addr);
+      } else if (this.random() < faultRate) {
+        this.raiseFault(device.state.addr, isLight(device.state.kind) ? (this.random() < 0.5 ? 1 : 8) : 2);
+      }
+    }
+  }
+}
+
+/** The id of a command whose payload did not decode, so the gateway can still say why. */
+function idOf(payload: Buffer): string | undefined {
+  try {
+    const value = JSON.parse(payload.toString('utf8')) as { id?: unknown };
+    return typeof value.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(value.id) ? value.id : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,91 @@
+import { DEVICE_KINDS, decodeUp, upTopic } from '@lumigrid/protocol';
+import { describe, expect, it } from 'vitest';
+import { SimClock } from './clock.ts';
+import { SIMULATED_KINDS, applyAction, createDevice, powerW } from './devices.ts';
+import { createFleet, derivePassword, fleetMac } from './fleet.ts';
+import { SimGateway } from './gateway.ts';
+import { RadioLimiter } from './radio.ts';
+
+describe('simulated devices', () => {
+  it('covers every family of spec section 1 on a gateway and on a super gateway', () => {
+    const every = DEVICE_KINDS.filter((k) => k !== 'super-gateway').sort();
+    const gateway = new SimGateway({ mac: 'A4C138000001', password: 'x', url: 'mqtt://127.0.0.1:1' });
+    expect([...new Set([...gateway.devices.values()].map((d) => d.state.kind))].sort()).toEqual(every);
+    const sup = new SimGateway({ mac: 'A4C138000002', password: 'x', url: 'mqtt://127.0.0.1:1', superGateway: true });
+    expect([...new Set([...sup.devices.values()].map((d) => d.state.kind))].sort()).toEqual(every);
+    expect([...sup.devices.values()].filter((d) => !d.state.kind.startsWith('bridge')).every((d) => d.bridge)).toBe(true);
+    expect(sup.info().superGateway).toBe(true);
+  });
+
+  it('reports states that the protocol accepts', () => {
+    for (const [i, kind] of SIMULATED_KINDS.entries()) {
+      const device = createDevice(`00124B00000000${i.toString(16).padStart(2, '0')}`, kind, i, 0);
+      const decoded = decodeUp(upTopic('A4C138000001', 'report'), JSON.stringify({ ts: 0, full: true, devices: [device.state] }));
+      expect(decoded.ok, kind).toBe(true);
+    }
+  });
+
+  it('dims lights, switches channels, moves curtains and draws power by brightness', () => {
+    const light = createDevice('01', 'light-cct', 1, 0);
+    expect(applyAction(light, { level: 127, cct: 3000 })).toBe(true);
+    expect(light.state).toMatchObject({ on: true, level: 127, cct: 3000 });
+    expect(powerW(light)).toBeCloseTo(18 * (127 / 254) + 0.3, 1);
+    expect(applyAction(light, { level: 127 })).toBe(false);
+    const sw = createDevice('02', 'switch-3', 2, 0);
+    applyAction(sw, { on: true });
+    expect(sw.state.channels).toEqual([true, true, true]);
+    const curtain = createDevice('03', 'curtain', 3, 0);
+    applyAction(curtain, { on: true });
+    expect(curtain.state.position).toBe(100);
+  });
+});
+
+describe('clock, radio, fleet', () => {
+  it('runs simulated time faster by the factor and can be set', async () => {
+    const clock = new SimClock(1000, 0);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(clock.now()).toBeGreaterThanOrEqual(40_000);
+    clock.set(Date.parse('2030-01-01T00:00:00Z'));
+    expect(clock.now() - Date.parse('2030-01-01T00:00:00Z')).toBeLessThan(5000);
+    const started = Date.now();
+    await clock.sleep(60_000);
+    expect(Date.now() - started).toBeLessThan(500);
+    clock.stop();
+  });
+
+  it('spaces unicasts at 10/s and group commands at 1/s, and not at all when the rate is 0', async () => {
+    const radio = new RadioLimiter({ unicastPerSecond: 10, groupPerSecond: 1 });
+    let started = Date.now();
+    await Promise.all(Array.from({ length: 6 }, () => radio.acquire('unicast')));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    started = Date.now();
+    await Promise.all([radio.acquire('group'), radio.acquire('group')]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    const free = new RadioLimiter({ unicastPerSecond: 0, groupPerSecond: 0 });
+    started = Date.now();
+    await Promise.all(Array.from({ length: 100 }, () => free.acquire('group')));
+    expect(Date.now() - started).toBeLessThan(50);
+  });
+
+  it('numbers MACs under a prefix and derives stable passwords', () => {
+    expect(fleetMac('A4C138', 1)).toBe('A4C138000001');
+    expect(fleetMac('A4C138', 255)).toBe('A4C1380000FF');
+    expect(() => fleetMac('A4C138', 0x1000000)).toThrow();
+    expect(derivePassword('s', 'A4C138000001')).toBe(derivePassword('s', 'A4C138000001'));
+    expect(derivePassword('s', 'A4C138000001')).not.toBe(derivePassword('s', 'A4C138000002'));
+    const fleet = createFleet({ url: 'mqtt://127.0.0.1:1', count: 3, superGateways: 1, password: 'x' });
+    expect(fleet.gateways.map((g) => g.superGateway)).toEqual([false, false, true]);
+  });
+});
+
+describe('device faults', () => {
+  it('raises and clears a fault; offline (2) takes the device off the network', () => {
+    const gateway = new SimGateway({ mac: 'A4C138000003', password: 'x', url: 'mqtt://127.0.0.1:1' });
+    const light = [...gateway.devices.values()].find((d) => d.state.kind === 'light-rgb')!;
+    gateway.raiseFault(light.state.addr, 2);
+    expect(light.state).toMatchObject({ fault: 2, online: false });
+    gateway.clearFault(light.state.addr);
+    expect(light.state).toMatchObject({ fault: 0, online: true });
+    expect(() => gateway.raiseFault(light.state.addr, 12)).toThrow();
+  });
+});

@@ -1,0 +1,118 @@
+import { networkInterfaces } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_COMPANY, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface Config {
+  port: number;
+  host: string;
+  /** PostgreSQL when set; otherwise PGlite in dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  mode: Mode;
+  mqttPort: number;
+  mqttUrl: string | undefined;
+  adminAccount: string;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  /** Base of every link in a mail; never taken from a request's Host header. */
+  publicUrl: string;
+  company: CompanyCode;
+  brandingDir: string;
+  /** The built web client; served when the folder exists. */
+  webDist: string;
+  /** The address shown in the menu in server mode. */
+  serverIp: string | undefined;
+  logLevel: string;
+  /** Behind a load balancer: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** Fixes every captcha's text. For automated tests only; the server warns at start when it is set. */
+  captchaText: string | undefined;
+  /** The simulated demo site (src/demo): on by default only for an embedded database and broker. */
+  demo: boolean;
+  /** Sign-in name of the demo account (an e-mail address, so it works in both modes). */
+  demoAccount: string;
+  /** The demo account's password; unset means random, printed once when the account is created. */
+  demoPassword: string | undefined;
+  /** Simulated time of the demo gateways runs this many times faster than the wall clock. */
+  demoTimeFactor: number;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
+  }
+  return n;
+}
+
+function firstLanAddress(): string | undefined {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const address of list ?? []) {
+      if (address.family === 'IPv4' && !address.internal) return address.address;
+    }
+  }
+  return undefined;
+}
+
+/** Reads the whole configuration from the environment; a wrong value is a ConfigError naming it. */
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 8080, 0, 65535);
+  const mode = env.MODE ?? 'saas';
+  if (mode !== 'saas' && mode !== 'server') throw new ConfigError(`MODE must be saas or server, not "${mode}"`);
+  const company = env.COMPANY ?? DEFAULT_COMPANY;
+  if (!isCompanyCode(company)) throw new ConfigError(`COMPANY must be lumigrid, lumigrid-jp or lumigrid-cn, not "${company}"`);
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  try {
+    new URL(publicUrl);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be an absolute URL, not "${publicUrl}"`);
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const mqttUrl = env.MQTT_URL || undefined;
+  const demoSetting = env.DEMO || undefined;
+  if (demoSetting !== undefined && demoSetting !== 'on' && demoSetting !== 'off')
+    throw new ConfigError(`DEMO must be on or off, not "${demoSetting}"`);
+  // A real installation (PostgreSQL or an external broker) gets no demo unless it asks for one.
+  const demo = demoSetting === undefined ? !databaseUrl && !mqttUrl : demoSetting === 'on';
+  // The demo gateways log in with passwords the server issues; an external broker would not know them.
+  if (demo && mqttUrl) throw new ConfigError('DEMO=on needs the embedded MQTT broker: unset MQTT_URL or set DEMO=off');
+  const demoTimeFactor = Number(env.DEMO_TIME_FACTOR ?? '1');
+  if (!Number.isFinite(demoTimeFactor) || demoTimeFactor < 1 || demoTimeFactor > 1000) {
+    throw new ConfigError(`DEMO_TIME_FACTOR must be a number from 1 to 1000, not "${env.DEMO_TIME_FACTOR}"`);
+  }
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl,
+    dataDir: resolve(env.DATA_DIR ?? resolve(REPO_ROOT, 'data')),
+    mode,
+    mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
+    mqttUrl,
+    adminAccount: env.ADMIN_ACCOUNT || 'admin',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || 'Lumigrid <no-reply@lumigrid.local>',
+    publicUrl,
+    company,
+    brandingDir: resolve(env.BRANDING_DIR ?? resolve(REPO_ROOT, 'config/branding')),
+    webDist: resolve(env.WEB_DIST ?? resolve(REPO_ROOT, 'apps/web/dist')),
+    serverIp: mode === 'server' ? env.SERVER_IP || firstLanAddress() : undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    captchaText: env.CAPTCHA_TEXT || undefined,
+    demo,
+    demoAccount: env.DEMO_ACCOUNT || 'demo@lumigrid.local',
+    demoPassword: env.DEMO_PASSWORD || undefined,
+    demoTimeFactor,
+  };
+}

@@ -1,0 +1,106 @@
+import type { GatewayInfo } from '@lumigrid/protocol';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { maps } from './projects.ts';
+import { users } from './users.ts';
+
+/**
+ * Gateways. A row exists from provisioning on (MAC + MQTT password hash): with no tenant the gateway is in
+ * the pool and any account may bind it by MAC; unbinding returns it there. The MAC is unique across all
+ * accounts. `configVersion` is the version of the cloud's configuration for the gateway (raised by every
+ * change), `syncedVersion` the one the gateway last acknowledged; they differ while it is not synced.
+ */
+export const gateways = pgTable(
+  'gateways',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** Twelve upper-case hex digits: the MQTT username and topic segment. */
+    mac: text('mac').notNull(),
+    /** The owning account, or null while the gateway is in the pool. */
+    tenantId: bigint('tenant_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    /** The map it is bound to; null exactly when tenantId is null (a map holding gateways cannot be deleted: 280005). */
+    mapId: bigint('map_id', { mode: 'bigint' }).references(() => maps.id, { onDelete: 'set null' }),
+    name: text('name').notNull().default(''),
+    /** Argon2 hash of the gateway's MQTT password; null refuses every connection. */
+    passwordHash: text('password_hash'),
+    longitude: doublePrecision('longitude'),
+    latitude: doublePrecision('latitude'),
+    timezone: text('timezone'),
+    reportIntervalS: integer('report_interval_s'),
+    sensorMode: text('sensor_mode'),
+    /** What the gateway said about itself in its last online state (spec section 3 fields). */
+    info: jsonb('info').$type<GatewayInfo>(),
+    superGateway: boolean('super_gateway').notNull().default(false),
+    online: boolean('online').notNull().default(false),
+    /** Why it went offline last: lost, restart, update, shutdown. */
+    offlineReason: text('offline_reason'),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    configVersion: integer('config_version').notNull().default(1),
+    syncedVersion: integer('synced_version').notNull().default(0),
+    /** SYNC_STATUS of the contract: 1 not synced, 2 syncing, 3 synced, 4 failed. */
+    syncStatus: smallint('sync_status').notNull().default(1),
+    boundAt: timestamp('bound_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('gateways_mac_key').on(t.mac), index('gateways_tenant_map_idx').on(t.tenantId, t.mapId)],
+);
+
+/**
+ * Devices, as far as gateways need them: what a gateway reported at import, where it is placed (map, or null
+ * while "outmap"), its type code and last status string. The devices issue adds its own columns.
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    /** The bridge device it sits behind on a super gateway, or null. */
+    bridgeId: bigint('bridge_id', { mode: 'bigint' }).references((): AnyPgColumn => devices.id, { onDelete: 'cascade' }),
+    /** The map it is placed on, or null while outside any map. */
+    // NO ACTION, checked at the end of the statement, so deleting an account (maps and devices cascade) passes.
+    mapId: bigint('map_id', { mode: 'bigint' }).references(() => maps.id, { onDelete: 'no action' }),
+    /** Address on the gateway's network (hex), unique per gateway. */
+    addr: text('addr').notNull(),
+    networkAddress: text('network_address').notNull().default(''),
+    /** The protocol's device kind (light-cct, bridge, ...). */
+    kind: text('kind').notNull(),
+    /** Numeric device type code. */
+    type: integer('type').notNull(),
+    name: text('name').notNull(),
+    model: text('model').notNull().default(''),
+    firmware: text('firmware').notNull().default(''),
+    /** The colon-separated status string of spec section 3; empty until the first report. */
+    status: text('status').notNull().default(''),
+    /** 0 normal, 2 offline. */
+    typeStatus: smallint('type_status').notNull().default(0),
+    /** Position on its map as fractions 0-1 of the floor plan's width and height; null while not placed. */
+    x: doublePrecision('x'),
+    y: doublePrecision('y'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('devices_gateway_addr_key').on(t.gatewayId, t.addr),
+    index('devices_tenant_map_idx').on(t.tenantId, t.mapId),
+    index('devices_tenant_gateway_idx').on(t.tenantId, t.gatewayId),
+    index('devices_bridge_idx').on(t.bridgeId),
+  ],
+);

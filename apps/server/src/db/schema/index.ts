@@ -1,0 +1,6 @@
+export * from './users.ts';
+export * from './auth.ts';
+export * from './outbox.ts';
+export * from './projects.ts';
+export * from './gateways.ts';
+export * from './reports.ts';

@@ -1,0 +1,114 @@
+import { sql } from 'drizzle-orm';
+import { type AnyPgColumn, bigint, boolean, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
+
+/**
+ * The installation tree: projects > buildings > maps. Every row carries its tenant (the owning account), and
+ * every query filters by it (ARCHITECTURE.md section 4). Each account has exactly one default project,
+ * building and map (partial unique indexes), created race-safely with ON CONFLICT DO NOTHING.
+ */
+export const projects = pgTable(
+  'projects',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The parent project of the same tenant, or null at the top. */
+    parentId: bigint('parent_id', { mode: 'bigint' }).references((): AnyPgColumn => projects.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    address: text('address'),
+    longitude: doublePrecision('longitude'),
+    latitude: doublePrecision('latitude'),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Project names are unique within an account (110007).
+    uniqueIndex('projects_tenant_name_key').on(t.tenantId, t.name),
+    uniqueIndex('projects_tenant_default_key').on(t.tenantId).where(sql`${t.isDefault}`),
+    index('projects_tenant_parent_idx').on(t.tenantId, t.parentId),
+  ],
+);
+
+export const buildings = pgTable(
+  'buildings',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'restrict' }),
+    /** The parent building in the same project, or null. */
+    parentId: bigint('parent_id', { mode: 'bigint' }).references((): AnyPgColumn => buildings.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Building names are unique within a project (110007).
+    uniqueIndex('buildings_project_name_key').on(t.projectId, t.name),
+    uniqueIndex('buildings_tenant_default_key').on(t.tenantId).where(sql`${t.isDefault}`),
+    index('buildings_tenant_project_idx').on(t.tenantId, t.projectId),
+  ],
+);
+
+/**
+ * Uploaded floor plans. The file lives under DATA_DIR/uploads/maps with a random, unguessable name; a row
+ * not referenced by any map is an upload waiting for map/v1/add or update and is swept after a day.
+ */
+export const mapImages = pgTable(
+  'map_images',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    file: text('file').notNull(),
+    /** What is served: image/png or image/jpeg. */
+    contentType: text('content_type').notNull(),
+    /** What was uploaded: image/png, image/jpeg or application/pdf. */
+    sourceType: text('source_type').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    size: integer('size').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('map_images_file_key').on(t.file), index('map_images_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+export const maps = pgTable(
+  'maps',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The building's project, kept here so counts and searches need no join; moves update it. */
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'restrict' }),
+    buildId: bigint('build_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => buildings.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    imageId: bigint('image_id', { mode: 'bigint' }).references(() => mapImages.id, { onDelete: 'set null' }),
+    /** Floor-plan opacity in percent. */
+    opacity: smallint('opacity').notNull().default(100),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Map names are unique within a building (110007).
+    uniqueIndex('maps_build_name_key').on(t.buildId, t.name),
+    uniqueIndex('maps_tenant_default_key').on(t.tenantId).where(sql`${t.isDefault}`),
+    uniqueIndex('maps_image_key').on(t.imageId),
+    index('maps_tenant_build_idx').on(t.tenantId, t.buildId),
+    index('maps_tenant_project_idx').on(t.tenantId, t.projectId),
+  ],
+);

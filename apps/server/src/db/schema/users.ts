@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** Every person who signs in: the platform administrator, accounts (tenants) and their sub-accounts. */
+export const users = pgTable(
+  'users',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** The sign-in name: the e-mail, the phone or a local account name. */
+    account: text('account').notNull(),
+    mail: text('mail'),
+    phone: text('phone'),
+    name: text('name').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    userAuth: smallint('user_auth').notNull(),
+    operateAuth: smallint('operate_auth').notNull(),
+    /** The owning account of a sub-account; the tenant of a user is parentId ?? id. */
+    parentId: bigint('parent_id', { mode: 'bigint' }),
+    company: text('company'),
+    country: text('country'),
+    address: text('address'),
+    remarks: text('remarks'),
+    companyCode: text('company_code'),
+    headImg: text('head_img'),
+    companyLogo: text('company_logo'),
+    homeLink: text('home_link'),
+    lang: text('lang').notNull().default('en'),
+    enabled: boolean('enabled').notNull().default(true),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_account_key').on(t.account),
+    uniqueIndex('users_mail_key').on(t.mail).where(sql`${t.mail} is not null`),
+    uniqueIndex('users_phone_key').on(t.phone).where(sql`${t.phone} is not null`),
+    index('users_parent_idx').on(t.parentId),
+  ],
+);

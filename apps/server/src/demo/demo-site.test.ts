@@ -1,0 +1,144 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Gateway, ProjectTree } from '@lumigrid/contract';
+import { SIMULATED_KINDS } from '@lumigrid/gateway-sim';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { buildings, devices, gateways, mapImages, maps, projects, users } from '../db/schema/index.ts';
+import type { App } from '../http/types.ts';
+import { data, eventually } from '../modules/gateways/gateways.fixtures.ts';
+import { DATABASES, call, login, startApp, type Harness } from '../test/harness.ts';
+import { DEMO_SITE, type DemoOutcome } from './demo-site.ts';
+
+const DEMO_ACCOUNT = 'demo@lumigrid.local';
+const DEMO_PASSWORD = 'Demo-Pass-2026';
+
+/** Rows of every table the demo site writes to, so a second start can be shown to add none. */
+async function rowCounts(h: Harness) {
+  const { db } = h.database;
+  const n = async (
+    table: typeof users | typeof projects | typeof buildings | typeof maps | typeof mapImages | typeof gateways | typeof devices,
+  ) => (await db.select({ n: count() }).from(table))[0]!.n;
+  return {
+    users: await n(users),
+    projects: await n(projects),
+    buildings: await n(buildings),
+    maps: await n(maps),
+    mapImages: await n(mapImages),
+    gateways: await n(gateways),
+    devices: await n(devices),
+  };
+}
+
+describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
+  let h: Harness;
+  let dataDir: string;
+  let first: DemoOutcome | undefined;
+  let token: string;
+
+  const env = () => ({ DEMO: 'on', DEMO_PASSWORD, HOST: '127.0.0.1', DATA_DIR: dataDir });
+  const demoGateways = async (app: App, t: string) =>
+    (await data(call(app, 'GET', '/api4/gateway/v1/gateways?pageSize=50', { token: t }))).list as Gateway[];
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-demo-'));
+    h = await startApp(kind, env(), { gatewayLink: { port: 0 } });
+    first = await h.app.demo!.ready;
+    token = await login(h, DEMO_ACCOUNT, DEMO_PASSWORD);
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates the demo account as an account owner', async () => {
+    expect(first).toMatchObject({ account: DEMO_ACCOUNT, createdAccount: true });
+    const me = await data(call(h.app, 'GET', '/api1/user/v1/me', { token }));
+    expect(me).toMatchObject({ account: DEMO_ACCOUNT, mail: DEMO_ACCOUNT, user_auth: 2, operate_auth: 0 });
+  });
+
+  it('builds the project, building and map with a floor plan', async () => {
+    const tree = await data<ProjectTree>(call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token }));
+    const project = tree.projects.find((p) => p.name === DEMO_SITE.project.name)!;
+    expect(project).toMatchObject({
+      address: DEMO_SITE.project.address,
+      longitude: DEMO_SITE.project.longitude,
+      latitude: DEMO_SITE.project.latitude,
+      isDefault: false,
+    });
+    expect(project.builds.map((b) => b.name)).toEqual([DEMO_SITE.building]);
+    const [map] = project.builds[0]!.maps;
+    expect(map).toMatchObject({ name: DEMO_SITE.map, imageWidth: 1600, imageHeight: 1000 });
+    const image = await h.app.inject({ method: 'GET', url: map!.image! });
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toBe('image/png');
+    expect(await readdir(join(dataDir, 'uploads', 'maps'))).toHaveLength(1);
+  });
+
+  it('binds its gateways to the map, online over the embedded broker, one of them a super gateway', async () => {
+    await eventually(async () => (await demoGateways(h.app, token)).every((g) => g.online), 'demo gateways online in the list');
+    const list = await demoGateways(h.app, token);
+    expect(list.map((g) => g.name).sort()).toEqual([...DEMO_SITE.gateways].sort());
+    expect(list.filter((g) => g.superGateway).map((g) => g.name)).toEqual(['Level 3 Super gateway']);
+    for (const g of list) {
+      expect(g).toMatchObject({ projectName: DEMO_SITE.project.name, buildName: DEMO_SITE.building, mapName: DEMO_SITE.map });
+      expect(g.mac.startsWith(DEMO_SITE.macPrefix)).toBe(true);
+      expect(g.ip).not.toBe('');
+      expect(g.longitude).toBe(DEMO_SITE.project.longitude);
+      expect(g.syncedVersion).toBe(g.configVersion);
+    }
+    expect(h.app.demo!.fleet()!.gateways.every((g) => g.online)).toBe(true);
+  });
+
+  it('imports the devices of every family into the devices table', async () => {
+    const [demo] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.account, DEMO_ACCOUNT));
+    const rows = await h.database.db
+      .select({ kind: devices.kind, gatewayId: devices.gatewayId })
+      .from(devices)
+      .where(eq(devices.tenantId, demo!.id));
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(SIMULATED_KINDS));
+    const simulated = h.app.demo!.fleet()!.gateways.reduce((sum, g) => sum + g.devices.size, 0);
+    expect(rows).toHaveLength(simulated);
+    expect(first!.importedDevices).toBe(simulated);
+    // Behind the super gateway every device sits behind one of its bridges.
+    const superGateway = (await demoGateways(h.app, token)).find((g) => g.superGateway)!;
+    const bridges = await data(call(h.app, 'GET', `/api4/gateway/v1/super_gateway_devices/${superGateway.id}/0`, { token }));
+    expect(bridges.bridgeQuantity).toBe(2);
+  });
+
+  it('adds nothing on a second start, and its gateways come back online', async () => {
+    const before = await rowCounts(h);
+    // The first server stops (its gateways say offline); a second one starts on the same database and folder.
+    await h.app.close();
+    const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, gatewayLink: { port: 0 } });
+    try {
+      const outcome = await second.demo!.ready;
+      expect(outcome).toMatchObject({ createdAccount: false, importedDevices: 0 });
+      expect(outcome!.gateways.every((g) => g.online && g.id !== undefined)).toBe(true);
+      expect(await rowCounts(h)).toEqual(before);
+      expect(await readdir(join(dataDir, 'uploads', 'maps'))).toHaveLength(1);
+      const t = await login({ ...h, app: second }, DEMO_ACCOUNT, DEMO_PASSWORD);
+      await eventually(async () => (await demoGateways(second, t)).every((g) => g.online), 'demo gateways online again');
+    } finally {
+      await second.close();
+    }
+  }, 60_000);
+});
+
+describe.each(DATABASES)('DEMO=off on %s', (kind) => {
+  it('creates no demo account, site or gateway', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-demo-off-'));
+    const h = await startApp(kind, { DEMO: 'off', HOST: '127.0.0.1', DATA_DIR: dataDir }, { gatewayLink: { port: 0 } });
+    try {
+      expect(h.app.demo).toBeUndefined();
+      const counts = await rowCounts(h);
+      // Only the platform administrator.
+      expect(counts).toEqual({ users: 1, projects: 0, buildings: 0, maps: 0, mapImages: 0, gateways: 0, devices: 0 });
+    } finally {
+      await h.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { OPERATE_AUTH, USER_AUTH, isLang, type Gateway } from '@lumigrid/contract';
+import { createFleet, fleetMac, type Fleet } from '@lumigrid/gateway-sim';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { AuthContext } from '../http/auth.ts';
+import { tenantOf, type AccountsService } from '../modules/accounts/accounts.service.ts';
+import { randomPassword, verifyPassword } from '../modules/auth/password.ts';
+import type { GatewaysService } from '../modules/gateways/gateways.service.ts';
+import type { MapsService } from '../modules/projects/maps.service.ts';
+import type { ProjectsService } from '../modules/projects/projects.service.ts';
+import { FLOOR_PLAN_FILE } from './floor-plan.ts';
+
+/** What the demo account holds. Names are looked up on every start, so a second start finds them and adds nothing. */
+export const DEMO_SITE = {
+  project: { name: 'Harbour Office Tower', address: '12 Harbour Quay, Wellington 6011', longitude: 174.78, latitude: -41.29 },
+  building: 'Tower A',
+  map: 'Level 3',
+  /**
+   * MAC prefix of the demo gateways: 02 marks a locally administered address, which no manufacturer ships,
+   * so a demo gateway can never share a MAC with a real one.
+   */
+  macPrefix: '02DE30',
+  /** The gateways, in fleet order; super gateways come last in a fleet. */
+  gateways: ['Level 3 West', 'Level 3 East', 'Level 3 Core', 'Level 3 Super gateway'],
+  superGateways: 1,
+} as const;
+
+/** How long a started demo gateway may take to reach the server's presence. */
+const ONLINE_WAIT_MS = 10_000;
+
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
+
+/** What a finished seeding did, for the log line and tests. */
+export interface DemoOutcome {
+  account: string;
+  /** True when this start created the demo account. */
+  createdAccount: boolean;
+  gateways: Array<{ mac: string; id: string | undefined; online: boolean }>;
+  /** Devices imported on this start (0 on a start that found everything). */
+  importedDevices: number;
+}
+
+export interface DemoSite {
+  /** Settles when seeding ended: the outcome, or undefined when the demo could not start (already logged). */
+  ready: Promise<DemoOutcome | undefined>;
+  /** The simulated gateways once started. */
+  fleet(): Fleet | undefined;
+  /** Stops the simulated gateways (they say offline); waits for a seeding in progress first. */
+  stop(): Promise<void>;
+}
+
+export interface DemoDeps {
+  config: Pick<Config, 'demoAccount' | 'demoPassword' | 'demoTimeFactor' | 'host'>;
+  accounts: Pick<AccountsService, 'findByLogin' | 'createAccount' | 'setPassword'>;
+  projects: Pick<ProjectsService, 'tree' | 'addProject' | 'addBuilding'>;
+  maps: Pick<MapsService, 'upload' | 'addMap'>;
+  gateways: Pick<GatewaysService, 'provision' | 'lookup' | 'bind' | 'importDevices' | 'setLonLat' | 'sync'>;
+  /** Port of the embedded broker the demo gateways connect to. */
+  brokerPort: number;
+  /** Resolves true once the server's gateway link has seen the gateway online (gateway-link presence). */
+  waitOnline: (mac: string, ms: number) => Promise<boolean>;
+  logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+}
+
+/** The address the in-process gateways dial: the broker listens on HOST, and on every address for 0.0.0.0 or ::. */
+function brokerUrl(host: string, port: number): string {
+  const local = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `mqtt://${local.includes(':') ? `[${local}]` : local}:${port}`;
+}
+
+/**
+ * Starts the simulated demo site in the background (issue 4): the demo account, its project, building and
+ * map with a floor plan, gateways provisioned and bound through the same services as the HTTP routes, a
+ * simulated fleet connected to the embedded broker, and the gateways' devices imported. Every step finds
+ * what an earlier start made before making anything. A failure is logged in one line and never reaches
+ * the caller: the platform runs on without its demo.
+ */
+export function startDemoSite(deps: DemoDeps): DemoSite {
+  const { config, accounts, projects, maps, gateways, logger } = deps;
+  let fleet: Fleet | undefined;
+  let stopping = false;
+
+  function check() {
+    if (stopping) throw new Error('the server is shutting down');
+  }
+
+  /** The demo account (an owner), created on the first start; DEMO_PASSWORD, when set, is its password. */
+  async function ensureAccount(): Promise<{ caller: Caller; created: boolean }> {
+    const login = config.demoAccount;
+    let row = await accounts.findByLogin(login);
+    let created = false;
+    if (!row) {
+      const password = config.demoPassword ?? randomPassword();
+      row = await accounts.createAccount({
+        account: login,
+        ...(login.includes('@') ? { mail: login } : {}),
+        name: 'Demo',
+        company: 'Harbour Facilities',
+        password,
+        lang: 'en',
+      });
+      created = true;
+      if (config.demoPassword) logger.info({ account: login }, 'demo account created with DEMO_PASSWORD');
+      // Printed once, like the administrator's; only its hash is stored.
+      else logger.warn(`demo account created: account "${login}", password "${password}" (shown only this once)`);
+    } else if (row.userAuth !== USER_AUTH.account || row.deletedAt) {
+      throw new Error(`"${login}" exists and is not an active account owner; set DEMO_ACCOUNT to another name`);
+    } else if (config.demoPassword && !(await verifyPassword(row.passwordHash, config.demoPassword))) {
+      // The operator's setting wins, so a lost demo password is recovered by setting DEMO_PASSWORD.
+      await accounts.setPassword(row.id, config.demoPassword);
+      logger.info({ account: login }, 'demo account password set from DEMO_PASSWORD');
+    }
+    return { caller: { tenantId: tenantOf(row), operateAuth: OPERATE_AUTH.owner, lang: isLang(row.lang) ? row.lang : 'en' }, created };
+  }
+
+  /** The project, building and map of the site, each found by name or created. Answers the map id. */
+  async function ensurePlace(caller: Caller): Promise<string> {
+    const tree = await projects.tree(caller, '0');
+    const project = tree.projects.find((p) => p.name === DEMO_SITE.project.name && !p.isDefault);
+    const projectId = project?.id ?? (await projects.addProject(caller, { ...DEMO_SITE.project })).id;
+    const building = project?.builds.find((b) => b.name === DEMO_SITE.building);
+    const buildId = building?.id ?? (await projects.addBuilding(caller, { projectId, name: DEMO_SITE.building })).id;
+    const map = building?.maps.find((m) => m.name === DEMO_SITE.map);
+    if (map?.image) return map.id;
+    // The floor plan goes through the upload checks, as a user's would.
+    const upload = await maps.upload(caller, { data: await readFile(FLOOR_PLAN_FILE), ...(map ? { mapId: map.id } : {}) });
+    if (map) return map.id;
+    return (await maps.addMap(caller, { buildId, name: DEMO_SITE.map, image: upload.image })).id;
+  }
+
+  /** Binds a demo gateway from the pool to the map, or finds it already bound to the demo account. */
+  async function ensureBound(caller: Caller, mac: string, name: string, mapId: string): Promise<Gateway | undefined> {
+    const found = await gateways.lookup(caller, mac);
+    if (found.state === 'yours') return found.gateway ?? undefined;
+    if (found.state === 'other') {
+      // Someone bound it while it was in the pool; it keeps running for them.
+      logger.warn({ mac }, 'demo gateway is bound to another account; left there');
+      return undefined;
+    }
+    return gateways.bind(caller, { mac, mapId, name });
+  }
+
+  async function seed(): Promise<DemoOutcome> {
+    const { caller, created } = await ensureAccount();
+    check();
+    const mapId = await ensurePlace(caller);
+    check();
+    const passwords = new Map<string, string>();
+    const macs = DEMO_SITE.gateways.map((_, i) => fleetMac(DEMO_SITE.macPrefix, i + 1));
+    // A new password on every start: it lives only in this process and the gateways table holds its hash.
+    for (const mac of macs) passwords.set(mac, (await gateways.provision(mac, randomBytes(24).toString('base64url'))).password);
+    check();
+    fleet = createFleet({
+      url: brokerUrl(config.host, deps.brokerPort),
+      count: DEMO_SITE.gateways.length,
+      superGateways: DEMO_SITE.superGateways,
+      macPrefix: DEMO_SITE.macPrefix,
+      password: (mac) => passwords.get(mac)!,
+      timeFactor: config.demoTimeFactor,
+      log: (line) => logger.debug(line),
+    });
+    const failed = await fleet.start();
+    for (const f of failed) logger.warn({ mac: f.mac }, `demo gateway could not connect: ${f.error.message}`);
+    if (failed.length === fleet.gateways.length) throw new Error('no demo gateway could connect to the embedded broker');
+
+    let importedDevices = 0;
+    const out: DemoOutcome['gateways'] = [];
+    for (const [i, sim] of fleet.gateways.entries()) {
+      check();
+      const gateway = await ensureBound(caller, sim.mac, DEMO_SITE.gateways[i]!, mapId);
+      // The simulator is online once it published its state; the server hears it a moment later.
+      if (!gateway || !sim.online || !(await deps.waitOnline(sim.mac, ONLINE_WAIT_MS))) {
+        out.push({ mac: sim.mac, id: gateway?.id, online: sim.online });
+        continue;
+      }
+      try {
+        // Devices that joined since the last start are added; known ones are left as they are.
+        importedDevices += (await gateways.importDevices(caller, gateway.id)).imported;
+        if (gateway.longitude === null) {
+          await gateways.setLonLat(caller, {
+            id: gateway.id,
+            longitude: DEMO_SITE.project.longitude,
+            latitude: DEMO_SITE.project.latitude,
+          });
+        }
+        if (gateway.syncedVersion !== gateway.configVersion) await gateways.sync(caller, gateway.id);
+      } catch (error) {
+        // One gateway that does not answer leaves the rest of the site running.
+        logger.warn({ mac: sim.mac }, `demo gateway not set up: ${(error as Error).message}`);
+      }
+      out.push({ mac: sim.mac, id: gateway.id, online: sim.online });
+    }
+    return { account: config.demoAccount, createdAccount: created, gateways: out, importedDevices };
+  }
+
+  const ready = seed().then(
+    (outcome) => {
+      const online = outcome.gateways.filter((g) => g.online).length;
+      logger.info(
+        `demo site running: sign in as "${outcome.account}"; ${online} of ${outcome.gateways.length} simulated gateways online, ${outcome.importedDevices} devices imported on this start`,
+      );
+      return outcome;
+    },
+    (error: Error) => {
+      if (!stopping) logger.error(`demo site not started (the platform runs without it): ${error.message}`);
+      return undefined;
+    },
+  );
+
+  return {
+    ready,
+    fleet: () => fleet,
+    async stop() {
+      stopping = true;
+      await ready;
+      await fleet?.stop();
+    },
+  };
+}

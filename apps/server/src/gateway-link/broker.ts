@@ -1,0 +1,156 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type AddressInfo, type Server } from 'node:net';
+import { Aedes, type AuthenticateError, type Client } from 'aedes';
+import { MAX_PAYLOAD_BYTES, normaliseMac } from '@lumigrid/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { mayPublish, maySubscribe, mayUseClientId, type LinkIdentity } from './acl.ts';
+import { createGatewayVerifier, type GatewayCredentialStore, type ServerCredential } from './credentials.ts';
+
+export interface EmbeddedBrokerOptions {
+  /** 0 picks a free port (tests); the chosen one is in `port` afterwards. */
+  port: number;
+  host?: string;
+  credentials: GatewayCredentialStore;
+  server: ServerCredential;
+  logger: FastifyBaseLogger;
+}
+
+export interface EmbeddedBroker {
+  readonly port: number;
+  /** Closes every connection of a gateway (its password was revoked); answers how many there were. */
+  disconnectGateway(mac: string): number;
+  close(): Promise<void>;
+}
+
+/** The port is taken: main.ts prints the message as its one-line reason to stop. */
+export class BrokerPortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`MQTT port ${port} is already in use: set MQTT_PORT to a free port, or MQTT_URL to use an external broker`);
+  }
+}
+
+function authError(message: string, returnCode: 4 | 5): AuthenticateError {
+  return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Aedes inside the server. Every connection authenticates: the server with its own credential, a gateway
+ * with its MAC as username and the password whose hash the credential store holds. The ACL of acl.ts
+ * decides each publish (last wills included) and each subscription.
+ */
+export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
+  const { logger } = options;
+  const identities = new WeakMap<Client, LinkIdentity>();
+  const verifyGateway = createGatewayVerifier(options.credentials);
+
+  const aedes = await Aedes.createBroker({
+    // A gateway that says nothing for 1.5 keep-alives is gone; its last will then marks it offline.
+    connectTimeout: 10_000,
+    authenticate(client, username, password, done) {
+      const secret = password?.toString('utf8') ?? '';
+      if (username === options.server.username) {
+        const who: LinkIdentity = { kind: 'server' };
+        if (!sameSecret(secret, options.server.password) || !mayUseClientId(who, client.id)) return done(authError('bad server credential', 4), false);
+        identities.set(client, who);
+        return done(null, true);
+      }
+      const mac = username === undefined ? undefined : normaliseMac(username);
+      if (!mac || mac !== username) return done(authError('username must be the gateway MAC (12 upper-case hex digits)', 4), false);
+      const who: LinkIdentity = { kind: 'gateway', mac };
+      if (!mayUseClientId(who, client.id)) return done(authError('client id must be the gateway MAC', 5), false);
+      verifyGateway(mac, secret).then(
+        (ok) => {
+          if (!ok) {
+            logger.warn({ mac }, 'gateway refused: wrong or unknown credentials');
+            return done(authError('bad gateway credentials', 4), false);
+          }
+          identities.set(client, who);
+          done(null, true);
+        },
+        (error: Error) => done(authError(error.message, 4), false),
+      );
+    },
+    authorizePublish(client, packet, callback) {
+      // Publishes without a client come from inside the broker (a peer broker's will): trusted.
+      if (!client) return callback(null);
+      // Aedes has no packet size limit of its own: refuse what no reader would accept before it is
+      // forwarded or retained.
+      const size = typeof packet.payload === 'string' ? Buffer.byteLength(packet.payload) : packet.payload.byteLength;
+      if (size > MAX_PAYLOAD_BYTES) {
+        logger.warn({ clientId: client.id, topic: packet.topic.slice(0, 200), bytes: size }, 'MQTT publish refused: payload too large');
+        return callback(new Error('payload too large'));
+      }
+      const who = identities.get(client);
+      if (who && mayPublish(who, packet.topic)) return callback(null);
+      logger.warn({ clientId: client.id, topic: packet.topic.slice(0, 200) }, 'MQTT publish refused by the ACL');
+      callback(new Error('not authorised to publish there'));
+    },
+    authorizeSubscribe(client, subscription, callback) {
+      const who = identities.get(client);
+      if (who && maySubscribe(who, subscription.topic)) return callback(null, subscription);
+      logger.warn({ clientId: client.id, topic: subscription.topic.slice(0, 200) }, 'MQTT subscription refused by the ACL');
+      // MQTT 3.1.1: a null subscription answers SUBACK 0x80 (failure) without closing the connection.
+      callback(null, null);
+    },
+  });
+  // Live connections per gateway, so a revoked gateway can be put out at once.
+  const connections = new Map<string, Set<Client>>();
+  aedes.on('client', (client) => {
+    const who = identities.get(client);
+    if (who?.kind !== 'gateway') return;
+    const set = connections.get(who.mac) ?? new Set<Client>();
+    set.add(client);
+    connections.set(who.mac, set);
+  });
+  aedes.on('clientDisconnect', (client) => {
+    const who = identities.get(client);
+    if (who?.kind !== 'gateway') return;
+    const set = connections.get(who.mac);
+    set?.delete(client);
+    if (set?.size === 0) connections.delete(who.mac);
+  });
+  aedes.on('clientError', (client, error) => logger.debug({ clientId: client.id, err: error.message }, 'MQTT client error'));
+  aedes.on('connectionError', (client, error) => logger.debug({ clientId: client.id, err: error.message }, 'MQTT connection error'));
+
+  const server: Server = createServer(aedes.handle);
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(error.code === 'EADDRINUSE' ? new BrokerPortInUseError(options.port) : error);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(options.port, options.host ?? '0.0.0.0');
+  }).catch(async (error: unknown) => {
+    await new Promise<void>((resolve) => aedes.close(() => resolve()));
+    throw error;
+  });
+  server.on('error', (error) => logger.error({ err: error }, 'MQTT listener error'));
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, 'embedded MQTT broker listening');
+
+  return {
+    port,
+    disconnectGateway(mac: string): number {
+      const set = connections.get(mac);
+      if (!set) return 0;
+      connections.delete(mac);
+      for (const client of set) client.close();
+      return set.size;
+    },
+    async close() {
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCommandBus, errorCodeFor, type CommandState } from './command-bus.ts';
+import { createPresence } from './presence.ts';
+import { memoryLogger } from './test-support.ts';
+
+const MAC = 'A4C138000001';
+const INFO = {
+  mac: MAC,
+  ip: '10.0.0.2',
+  networkAddress: '0000',
+  panId: '1A2B',
+  channel: 15,
+  versions: { gateway: '1', zigbee: '1', zigbee2: '1', zigbee3: '1', wisun: '1', plc: '1' },
+  largeGroupNumber: 1,
+  superGateway: false,
+  configVersion: 0,
+};
+
+/** A bus over a fake broker: `published` holds what went out, `ack` decides how the broker answers. */
+function rig(ack: 'puback' | 'never' | 'refuse' = 'puback') {
+  const presence = createPresence();
+  presence.update(MAC, { state: 'online', info: INFO });
+  const published: Array<{ topic: string; payload: any }> = [];
+  let n = 0;
+  const bus = createCommandBus({
+    publish: (topic, payload) => {
+      published.push({ topic, payload: JSON.parse(payload) });
+      if (ack === 'never') return new Promise(() => undefined);
+      return ack === 'refuse' ? Promise.reject(new Error('connection closed')) : Promise.resolve();
+    },
+    isOnline: (mac) => presence.isOnline(mac),
+    waitOnline: (mac, ms) => presence.waitOnline(mac, ms),
+    logger: memoryLogger().logger,
+    newId: () => `c${++n}`,
+  });
+  const states: CommandState[] = [];
+  bus.onState((c) => states.push(c.state));
+  return { bus, presence, published, states };
+}
+
+describe('command bus', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('goes queued -> sent -> succeeded and releases its timer', async () => {
+    const { bus, published, states } = rig();
+    const pending = bus.send(MAC, 'time.get', {});
+    await vi.advanceTimersByTimeAsync(0);
+    expect(published[0]).toMatchObject({ topic: `lg/v1/${MAC}/down/cmd`, payload: { id: 'c1', name: 'time.get', params: {} } });
+    expect(published[0]!.payload.expiresAt).toBeGreaterThan(published[0]!.payload.ts);
+    bus.handleReply(MAC, { id: 'c1', ok: true, result: { time: 5 } });
+    expect(await pending).toMatchObject({ state: 'succeeded', result: { time: 5 } });
+    expect(states).toEqual(['queued', 'sent', 'succeeded']);
+    expect(bus.pendingCount()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('config.apply travels on down/config', async () => {
+    const { bus, published } = rig();
+    void bus.send(MAC, 'config.apply', { version: 2, config: { groups: [], scenes: [], schedules: [], linkages: [] } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(published[0]!.topic).toBe(`lg/v1/${MAC}/down/config`);
+    bus.close();
+  });
+
+  it('times out without a reply, and ignores the late reply', async () => {
+    const { bus, states } = rig();
+    const pending = bus.send(MAC, 'gateway.info', {}, { timeoutMs: 1000 });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(bus.pendingCount()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await pending).toMatchObject({ state: 'timed_out', errorCode: 100105 });
+    bus.handleReply(MAC, { id: 'c1', ok: true, result: INFO });
+    expect(states).toEqual(['queued', 'sent', 'timed_out']);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('expires a command the broker never takes, or refuses', async () => {
+    const never = rig('never');
+    const a = never.bus.send(MAC, 'gateway.identify', {}, { timeoutMs: 500 });
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await a).toMatchObject({ state: 'expired', error: { code: 'not_sent' }, errorCode: 100101 });
+    const refused = rig('refuse');
+    expect(await refused.bus.send(MAC, 'gateway.identify', {})).toMatchObject({ state: 'expired', error: { code: 'not_sent' } });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('expires at once for an offline gateway, or after its time to live', async () => {
+    const { bus, presence, published } = rig();
+    presence.update(MAC, { state: 'offline', reason: 'lost' });
+    expect(await bus.send(MAC, 'gateway.info', {})).toMatchObject({ state: 'expired', error: { code: 'offline' }, errorCode: 100101 });
+    expect(await bus.send('A4C1380000FF', 'gateway.info', {})).toMatchObject({ state: 'expired' });
+    const waiting = bus.send(MAC, 'gateway.info', {}, { ttlMs: 2000 });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(await waiting).toMatchObject({ state: 'expired' });
+    expect(published).toEqual([]);
+    expect(presence.waiterCount()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('sends a waiting command when the gateway comes back within its time to live', async () => {
+    const { bus, presence, published } = rig();
+    presence.update(MAC, { state: 'offline', reason: 'restart' });
+    const waiting = bus.send(MAC, 'time.get', {}, { ttlMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(1000);
+    presence.update(MAC, { state: 'online', info: INFO });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(published).toHaveLength(1);
+    bus.handleReply(MAC, { id: 'c1', ok: true, result: { time: 1 } });
+    expect((await waiting).state).toBe('succeeded');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('fails on an error reply, a malformed result, and ignores replies from another gateway', async () => {
+    const { bus } = rig();
+    const a = bus.send(MAC, 'params.set', { params: { reportIntervalS: 60 } });
+    const b = bus.send(MAC, 'gateway.info', {});
+    await vi.advanceTimersByTimeAsync(0);
+    bus.handleReply('A4C1380000FF', { id: 'c1', ok: true, result: { params: {} } });
+    expect(bus.pendingCount()).toBe(2);
+    bus.handleReply(MAC, { id: 'c1', ok: false, error: { code: 'bad_request', message: 'no' } });
+    bus.handleReply(MAC, { id: 'c2', ok: true, result: { mac: 'nonsense' } });
+    expect(await a).toMatchObject({ state: 'failed', error: { code: 'bad_request', message: 'no' }, errorCode: 100106 });
+    expect(await b).toMatchObject({ state: 'failed', error: { code: 'bad_reply' }, errorCode: 100108 });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('settles everything on close and leaks nothing under load', async () => {
+    const { bus } = rig();
+    const all = Array.from({ length: 1000 }, (_, i) => bus.send(MAC, 'device.control', { addr: '0001', action: { on: i % 2 === 0 } }, { timeoutMs: 100 + (i % 50) }));
+    await vi.advanceTimersByTimeAsync(10);
+    for (let i = 1; i <= 300; i++) bus.handleReply(MAC, { id: `c${i}`, ok: true, result: {} });
+    await vi.advanceTimersByTimeAsync(100);
+    const late = bus.send(MAC, 'time.get', {});
+    bus.close();
+    const outcomes = await Promise.all([...all, late]);
+    expect(outcomes.filter((o) => o.state === 'succeeded')).toHaveLength(300);
+    expect(outcomes.every((o) => ['succeeded', 'timed_out', 'expired'].includes(o.state))).toBe(true);
+    expect(bus.pendingCount()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(await bus.send(MAC, 'time.get', {})).toMatchObject({ state: 'expired', error: { code: 'shutdown' } });
+  });
+
+  it('maps each command and outcome to a localised code of spec section 8', () => {
+    expect(errorCodeFor('firmware.update', 'timed_out')).toBe(100103);
+    expect(errorCodeFor('firmware.update', 'failed')).toBe(100102);
+    expect(errorCodeFor('params.set', 'timed_out')).toBe(100104);
+    expect(errorCodeFor('devices.list', 'timed_out')).toBe(100105);
+    expect(errorCodeFor('config.apply', 'failed')).toBe(100107);
+    expect(errorCodeFor('config.apply', 'timed_out')).toBe(100109);
+    expect(errorCodeFor('gateway.restart', 'timed_out')).toBe(100101);
+    expect(errorCodeFor('time.get', 'expired')).toBe(100101);
+  });
+});
+
+describe('command bus input', () => {
+  it('throws on params outside the protocol before the command exists', async () => {
+    const { bus, states, published } = rig();
+    await expect(bus.send(MAC, 'devices.permitJoin', { durationS: 1000 })).rejects.toThrow(/durationS|maximum|<=/);
+    expect(states).toEqual([]);
+    expect(published).toEqual([]);
+    expect(bus.pendingCount()).toBe(0);
+  });
+});

@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from '@lumigrid/contract';
+import { COMMANDS, commandChannel, decodeResult, downTopic, encodeCommand, type CommandMessage, type CommandName, type CommandParams, type CommandResult, type ReplyMessage } from '@lumigrid/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { AppError } from '../http/app-error.ts';
+
+/** The life of a command (ARCHITECTURE.md section 1). */
+export type CommandState = 'queued' | 'sent' | 'succeeded' | 'failed' | 'timed_out' | 'expired';
+
+export type CommandOutcome<N extends CommandName = CommandName> =
+  | { id: string; mac: string; name: N; state: 'succeeded'; result: CommandResult<N> }
+  | { id: string; mac: string; name: N; state: 'failed' | 'timed_out' | 'expired'; error: { code: string; message?: string }; errorCode: ErrorCode };
+
+export interface SendOptions {
+  /** How long to wait for the reply once the broker took the command; the command's default otherwise. */
+  timeoutMs?: number;
+  /**
+   * How long the command may wait to be sent (gateway offline, broker unreachable) before it expires.
+   * 0, the default, expires it at once when the gateway is known to be offline: a person is waiting.
+   */
+  ttlMs?: number;
+}
+
+export interface CommandBusDeps {
+  /** Publishes with QoS 1; resolves when the broker acknowledged (PUBACK). */
+  publish(topic: string, payload: string): Promise<void>;
+  /** Whether the gateway is online now; undefined when it has never been seen. */
+  isOnline(mac: string): boolean | undefined;
+  /** Resolves true when the gateway comes online within ms, false otherwise. */
+  waitOnline(mac: string, ms: number): Promise<boolean>;
+  logger: FastifyBaseLogger;
+  now?: () => number;
+  newId?: () => string;
+}
+
+const SET_COMMANDS: ReadonlySet<CommandName> = new Set(['time.set', 'params.set', 'devices.permitJoin', 'emergency.start', 'emergency.stop']);
+const READ_COMMANDS: ReadonlySet<CommandName> = new Set(['gateway.info', 'time.get', 'params.get', 'devices.list', 'devices.report', 'bridges.list']);
+
+/** The localised business code for a command that did not succeed (spec section 8's timeout texts). */
+export function errorCodeFor(name: CommandName, state: 'failed' | 'timed_out' | 'expired'): ErrorCode {
+  if (state === 'expired') return 100101;
+  if (name === 'firmware.update') return state === 'timed_out' ? 100103 : 100102;
+  if (name === 'config.apply') return state === 'timed_out' ? 100109 : 100107;
+  if (SET_COMMANDS.has(name)) return state === 'timed_out' ? 100104 : 100106;
+  if (READ_COMMANDS.has(name)) return state === 'timed_out' ? 100105 : 100108;
+  return state === 'timed_out' ? 100101 : 100106;
+}
+
+interface Pending {
+  id: string;
+  mac: string;
+  name: CommandName;
+  state: CommandState;
+  timer: NodeJS.Timeout | undefined;
+  settle(outcome: CommandOutcome): void;
+}
+
+type StateListener = (change: { id: string; mac: string; name: CommandName; state: CommandState }) => void;
+
+/**
+ * Sends commands and pairs replies with them by id. Every command ends in exactly one final state, and
+ * every timer and waiter is released when it does (`pendingCount()` proves it in tests).
+ */
+export function createCommandBus(deps: CommandBusDeps) {
+  const now = deps.now ?? Date.now;
+  const newId = deps.newId ?? randomUUID;
+  const pending = new Map<string, Pending>();
+  const listeners = new Set<StateListener>();
+  let closed = false;
+
+  function transition(p: Pending, state: CommandState) {
+    p.state = state;
+    for (const listener of listeners) {
+      try {
+        listener({ id: p.id, mac: p.mac, name: p.name, state });
+      } catch (error) {
+        deps.logger.error({ err: error }, 'command state listener failed');
+      }
+    }
+  }
+
+  function finish(p: Pending, outcome: CommandOutcome) {
+    if (!pending.has(p.id)) return;
+    pending.delete(p.id);
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = undefined;
+    transition(p, outcome.state);
+    p.settle(outcome);
+  }
+
+  function fail(p: Pending, state: 'failed' | 'timed_out' | 'expired', code: string, message?: string) {
+    finish(p, { id: p.id, mac: p.mac, name: p.name, state, error: { code, ...(message ? { message } : {}) }, errorCode: errorCodeFor(p.name, state) });
+  }
+
+  /** Sends a command and resolves with its outcome; never rejects for anything the gateway does. */
+  async function send<N extends CommandName>(mac: string, name: N, params: CommandParams<N>, options: SendOptions = {}): Promise<CommandOutcome<N>> {
+    const id = newId();
+    const timeoutMs = options.timeoutMs ?? COMMANDS[name].timeoutMs;
+    const ttlMs = options.ttlMs ?? 0;
+    const sentAt = now();
+    // Params that do not match the protocol are the caller's bug: it throws here, before any state exists.
+    const payload = encodeCommand({ id, name, params, ts: sentAt, expiresAt: sentAt + ttlMs + timeoutMs } as CommandMessage);
+    let settle!: (o: CommandOutcome) => void;
+    const done = new Promise<CommandOutcome>((resolve) => (settle = resolve));
+    const p: Pending = { id, mac, name, state: 'queued', timer: undefined, settle };
+    pending.set(id, p);
+    transition(p, 'queued');
+    if (closed) {
+      fail(p, 'expired', 'shutdown', 'the gateway link is closed');
+      return done as Promise<CommandOutcome<N>>;
+    }
+
+    if (deps.isOnline(mac) !== true) {
+      const online = ttlMs > 0 && (await deps.waitOnline(mac, ttlMs));
+      if (!pending.has(id)) return done as Promise<CommandOutcome<N>>;
+      if (!online) {
+        fail(p, 'expired', 'offline', 'the gateway is offline');
+        return done as Promise<CommandOutcome<N>>;
+      }
+    }
+    // A command the broker has not taken within its timeout (broker unreachable) expires unsent.
+    p.timer = setTimeout(() => fail(p, 'expired', 'not_sent', 'the broker did not take the command in time'), timeoutMs);
+    deps.publish(downTopic(mac, commandChannel(name)), payload).then(
+      () => {
+        if (!pending.has(id) || p.state !== 'queued') return;
+        transition(p, 'sent');
+        if (p.timer) clearTimeout(p.timer);
+        p.timer = setTimeout(() => fail(p, 'timed_out', 'timeout', `no reply in ${timeoutMs} ms`), timeoutMs);
+      },
+      (error: Error) => fail(p, 'expired', 'not_sent', error.message),
+    );
+    return done as Promise<CommandOutcome<N>>;
+  }
+
+  return {
+    send,
+
+    /** Like send, but answers the result or throws AppError with the localised code. */
+    async call<N extends CommandName>(mac: string, name: N, params: CommandParams<N>, options?: SendOptions): Promise<CommandResult<N>> {
+      const outcome = await send(mac, name, params, options);
+      if (outcome.state === 'succeeded') return outcome.result;
+      throw new AppError(outcome.errorCode);
+    },
+
+    /** Pairs a reply from up/reply with its command; replies to unknown ids (late, duplicated) are ignored. */
+    handleReply(mac: string, reply: ReplyMessage) {
+      const p = pending.get(reply.id);
+      if (!p || p.mac !== mac) {
+        deps.logger.debug({ mac, id: reply.id }, 'reply to no waiting command (late or duplicate)');
+        return;
+      }
+      if (!reply.ok) return fail(p, 'failed', reply.error.code, reply.error.message);
+      const result = decodeResult(p.name, reply.result);
+      if (!result.ok) {
+        deps.logger.warn({ mac, id: reply.id, err: result.error.message }, 'gateway replied with a malformed result');
+        return fail(p, 'failed', 'bad_reply', result.error.message);
+      }
+      finish(p, { id: p.id, mac, name: p.name, state: 'succeeded', result: result.value } as CommandOutcome);
+    },
+
+    /** Observes every state change, for persistence and real-time notices. Returns an unsubscribe. */
+    onState(listener: StateListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    pendingCount(): number {
+      return pending.size;
+    },
+
+    /** Ends every waiting command as expired and refuses new ones. */
+    close() {
+      closed = true;
+      for (const p of [...pending.values()]) fail(p, 'expired', 'shutdown', 'the gateway link is closed');
+    },
+  };
+}
+export type CommandBus = ReturnType<typeof createCommandBus>;

@@ -1,0 +1,148 @@
+import { upTopic, type DecodedUp } from '@lumigrid/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import { startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
+import { createCommandBus } from './command-bus.ts';
+import { randomServerCredential, type GatewayCredentialStore, type ServerCredential } from './credentials.ts';
+import { createFirmwareTracker, type FirmwareProgress } from './firmware-tracker.ts';
+import { connectLinkClient, type LinkClient } from './link-client.ts';
+import { createPresence } from './presence.ts';
+
+export interface GatewayLinkOptions {
+  /** An external broker (Mosquitto, EMQX); without it Aedes runs inside the server on `port`. */
+  mqttUrl?: string;
+  /** Port of the embedded broker; 0 picks a free one. */
+  port: number;
+  host?: string;
+  /** Gateway passwords, checked by the embedded broker (an external broker checks its own). */
+  credentials: GatewayCredentialStore;
+  /** The server's own credential: at an external broker (else user:password of mqttUrl); embedded, random when absent. */
+  serverCredential?: ServerCredential;
+  /** Shared subscription group for several server nodes on an external broker. */
+  sharedGroup?: string;
+  /** Firmware update watchdog, default 25 minutes. */
+  firmwareTimeoutMs?: number;
+  logger: FastifyBaseLogger;
+}
+
+/** A listener that answers a promise holds the next message back until it settles (backpressure). */
+type UpListener = (message: DecodedUp) => unknown;
+
+/** The external broker credential: explicit, or the user:password of the URL. */
+function externalCredential(url: string, explicit: ServerCredential | undefined): { url: string; credential: ServerCredential | undefined } {
+  const parsed = new URL(url);
+  const fromUrl = parsed.username ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : undefined;
+  parsed.username = '';
+  parsed.password = '';
+  return { url: parsed.toString(), credential: explicit ?? fromUrl };
+}
+
+/**
+ * The server's side of the gateway protocol: the broker (embedded or external), the server's client,
+ * presence from up/state, the command bus and firmware updates. Domain services subscribe with onUp.
+ */
+export async function startGatewayLink(options: GatewayLinkOptions) {
+  const { logger } = options;
+  const presence = createPresence();
+  const upListeners = new Set<UpListener>();
+  const firmwareListeners = new Set<(p: FirmwareProgress) => void>();
+
+  let broker: EmbeddedBroker | undefined;
+  let url: string;
+  let credential: ServerCredential | undefined;
+  if (options.mqttUrl) {
+    ({ url, credential } = externalCredential(options.mqttUrl, options.serverCredential));
+  } else {
+    credential = options.serverCredential ?? randomServerCredential();
+    broker = await startEmbeddedBroker({ port: options.port, host: options.host, credentials: options.credentials, server: credential, logger });
+    url = `mqtt://127.0.0.1:${broker.port}`;
+  }
+
+  let client: LinkClient | undefined = undefined;
+  const bus = createCommandBus({
+    publish: (topic, payload) => (client ? client.publish(topic, payload) : Promise.reject(new Error('the gateway link is not connected'))),
+    isOnline: (mac) => presence.isOnline(mac),
+    waitOnline: (mac, ms) => presence.waitOnline(mac, ms),
+    logger,
+  });
+  const firmware = createFirmwareTracker({
+    bus,
+    logger,
+    timeoutMs: options.firmwareTimeoutMs,
+    onResult: (p) => {
+      for (const listener of firmwareListeners) listener(p);
+    },
+  });
+  const connected = await connectLinkClient({
+    url,
+    credential,
+    logger,
+    sharedGroup: options.sharedGroup,
+    onStateCleared: (mac) => presence.forget(mac),
+    onMessage(message) {
+      if (message.channel === 'state') {
+        const p = presence.update(message.mac, message.message);
+        logger.info({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
+      } else if (message.channel === 'reply') {
+        bus.handleReply(message.mac, message.message);
+      } else if (message.channel === 'event' && message.message.type === 'firmware') {
+        firmware.handleEvent(message.mac, message.message);
+      }
+      let waits: Array<Promise<void>> | undefined;
+      for (const listener of upListeners) {
+        // One domain's failure must not keep the message from the others.
+        try {
+          const pending = listener(message);
+          if (pending instanceof Promise) (waits ??= []).push(pending.catch((error: unknown) => logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed')));
+        } catch (error) {
+          logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed');
+        }
+      }
+      if (waits) return Promise.all(waits).then(() => undefined);
+    },
+  }).catch(async (error: unknown) => {
+    await broker?.close();
+    throw error;
+  });
+  client = connected;
+
+  return {
+    /** The embedded broker's port; undefined with an external broker. */
+    brokerPort: broker?.port,
+    bus,
+    presence,
+    firmware,
+    stats: connected.stats,
+    /** Observes every decoded up message (reports, telemetry, events, states, replies). */
+    onUp(listener: UpListener): () => void {
+      upListeners.add(listener);
+      return () => upListeners.delete(listener);
+    },
+    /** Observes the outcome of every firmware update. */
+    onFirmwareResult(listener: (p: FirmwareProgress) => void): () => void {
+      firmwareListeners.add(listener);
+      return () => firmwareListeners.delete(listener);
+    },
+    /**
+     * Puts a gateway out now (embedded broker; an external broker needs its own tooling): for a revoked
+     * password. Its last will marks it offline, and its reconnects are refused by the credential store.
+     */
+    disconnectGateway(mac: string): number {
+      return broker?.disconnectGateway(mac) ?? 0;
+    },
+    /** Clears a removed gateway's retained state so it no longer shows as offline forever. */
+    clearState(mac: string): Promise<void> {
+      presence.forget(mac);
+      return connected.publish(upTopic(mac, 'state'), '', { retain: true });
+    },
+    async close() {
+      firmware.close();
+      bus.close();
+      presence.close();
+      upListeners.clear();
+      firmwareListeners.clear();
+      await connected.close();
+      await broker?.close();
+    },
+  };
+}
+export type GatewayLink = Awaited<ReturnType<typeof startGatewayLink>>;

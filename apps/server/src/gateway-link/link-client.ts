@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { decodeUp, PROTOCOL_VERSION, type DecodedUp } from '@lumigrid/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type MqttClient } from 'mqtt';
+import type { ServerCredential } from './credentials.ts';
+
+export interface LinkClientOptions {
+  url: string;
+  credential: ServerCredential | undefined;
+  logger: FastifyBaseLogger;
+  /**
+   * Every decoded up message. A returned promise holds the message's PUBACK and the reading of the next
+   * message until it settles: the backpressure of a consumer whose queue is full.
+   */
+  onMessage(message: DecodedUp): void | Promise<void>;
+  /** A retained up/state was cleared (empty payload). */
+  onStateCleared(mac: string): void;
+  /**
+   * With several server nodes on an external broker: report, telemetry and event go through this shared
+   * subscription group so each message reaches one node. State and reply always reach every node, since
+   * each keeps its own presence and its own command waiters.
+   */
+  sharedGroup?: string;
+}
+
+/** Counts what was dropped, so tests and metrics can see a bad gateway without reading logs. */
+export interface LinkStats {
+  received: number;
+  dropped: number;
+}
+
+/** The server's MQTT client: subscribes to every gateway's up topics, decodes, and publishes commands. */
+export async function connectLinkClient(options: LinkClientOptions) {
+  const { logger } = options;
+  const stats: LinkStats = { received: 0, dropped: 0 };
+  const client: MqttClient = mqtt.connect(options.url, {
+    clientId: `lumigrid-server-${randomBytes(6).toString('hex')}`,
+    username: options.credential?.username,
+    password: options.credential?.password,
+    clean: true,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+    protocolVersion: 4,
+  });
+
+  const base = `lg/${PROTOCOL_VERSION}/+/up`;
+  const shared = (channel: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${base}/${channel}` : `${base}/${channel}`);
+  const filters = [`${base}/state`, `${base}/reply`, shared('report'), shared('telemetry'), shared('event')];
+
+  client.on('connect', () => {
+    client.subscribe(filters, { qos: 1 }, (error, granted) => {
+      if (error) return logger.error({ err: error }, 'gateway link: subscribe failed');
+      const refused = (granted ?? []).filter((g) => g.qos === 128);
+      if (refused.length) logger.error({ topics: refused.map((g) => g.topic) }, 'gateway link: the broker refused subscriptions');
+    });
+  });
+  client.on('error', (error) => logger.warn({ err: error.message }, 'gateway link: MQTT error'));
+  client.on('offline', () => logger.warn('gateway link: broker unreachable, reconnecting'));
+  const handle = (topic: string, payload: Buffer): void | Promise<void> => {
+    stats.received++;
+    try {
+      if (payload.byteLength === 0 && topic.endsWith('/up/state')) {
+        const mac = topic.split('/')[2];
+        if (mac) options.onStateCleared(mac);
+        return;
+      }
+      const decoded = decodeUp(topic, payload);
+      if (!decoded.ok) {
+        stats.dropped++;
+        logger.warn({ topic: topic.slice(0, 200), bytes: payload.byteLength, code: decoded.error.code, err: decoded.error.message.slice(0, 300) }, 'gateway message dropped');
+        return;
+      }
+      return options.onMessage(decoded.value);
+    } catch (error) {
+      // A handler's bug must not take the link down with it.
+      stats.dropped++;
+      logger.error({ err: error, topic: topic.slice(0, 200) }, 'gateway message handler failed');
+    }
+  };
+  // mqtt.js sends the PUBACK and reads the next packet when this calls back, so a waiting consumer slows
+  // the broker's deliveries down (and through it the gateways) instead of queueing without bound.
+  client.handleMessage = (packet, callback) => {
+    const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
+    const pending = handle(packet.topic, payload);
+    if (!pending) return callback();
+    pending.then(
+      () => callback(),
+      (error: unknown) => {
+        logger.error({ err: error, topic: packet.topic.slice(0, 200) }, 'gateway message handler failed');
+        callback();
+      },
+    );
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    const stop = (error: Error) => {
+      clearTimeout(timer);
+      client.off('connect', onConnect);
+      client.off('error', onError);
+      client.end(true);
+      reject(new Error(`cannot connect to the MQTT broker at ${options.url}: ${error.message}`));
+    };
+    const onConnect = () => {
+      clearTimeout(timer);
+      client.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => stop(error);
+    // A broker that never answers (or refuses the socket, which mqtt.js retries quietly) fails the start.
+    const timer = setTimeout(() => stop(new Error('no answer in 10 s')), 10_000);
+    client.once('connect', onConnect);
+    client.once('error', onError);
+  });
+
+  return {
+    stats,
+    /** Publishes with QoS 1 and resolves on the broker's PUBACK. */
+    publish(topic: string, payload: string, opts: { retain?: boolean } = {}): Promise<void> {
+      return new Promise((resolve, reject) => client.publish(topic, payload, { qos: 1, retain: opts.retain ?? false }, (error) => (error ? reject(error) : resolve())));
+    },
+    get connected() {
+      return client.connected;
+    },
+    async close() {
+      await client.endAsync();
+    },
+  };
+}
+export type LinkClient = Awaited<ReturnType<typeof connectLinkClient>>;

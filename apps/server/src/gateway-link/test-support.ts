@@ -1,0 +1,122 @@
+import { createConnection } from 'node:net';
+import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
+import type { FastifyBaseLogger } from 'fastify';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import pino from 'pino';
+import { expect } from 'vitest';
+import { createMemoryCredentialStore, randomServerCredential, type ServerCredential } from './credentials.ts';
+import { startGatewayLink, type GatewayLink } from './gateway-link.ts';
+
+/** A logger that keeps what it writes, so a test can see that something was logged. */
+export type LogLine = { level: number; msg: string; [k: string]: unknown };
+
+export function memoryLogger(): { logger: FastifyBaseLogger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
+  return { logger: logger as unknown as FastifyBaseLogger, lines };
+}
+
+/** Whether something answers on host:port within a short time. */
+export function reachable(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
+
+/** A MAC prefix unique to this run, so retained states of earlier runs on a shared broker never collide. */
+export function runPrefix(): string {
+  return Math.floor(Math.random() * 0xffffff)
+    .toString(16)
+    .toUpperCase()
+    .padStart(6, '0');
+}
+
+export interface LinkRig {
+  link: GatewayLink;
+  credentials: ReturnType<typeof createMemoryCredentialStore>;
+  url: string;
+  fleet: Fleet;
+  serverCredential: ServerCredential;
+  lines: LogLine[];
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway link on the embedded broker (port 0) or on an external one, with a fleet of simulated
+ * gateways whose credentials the link knows. Simulated time runs 1000 times faster.
+ */
+export async function startRig(kind: 'embedded' | 'mosquitto', options: { count?: number; superGateways?: number; firmwareTimeoutMs?: number; sim?: Partial<SimGatewayOptions> } = {}): Promise<LinkRig> {
+  const { logger, lines } = memoryLogger();
+  const credentials = createMemoryCredentialStore();
+  const serverCredential = randomServerCredential();
+  const link = await startGatewayLink({
+    port: 0,
+    host: '127.0.0.1',
+    mqttUrl: kind === 'mosquitto' ? MOSQUITTO_URL : undefined,
+    credentials,
+    serverCredential,
+    logger,
+    firmwareTimeoutMs: options.firmwareTimeoutMs,
+    // On an external broker reports, telemetry and events go through a shared subscription, as in production.
+    sharedGroup: kind === 'mosquitto' ? `lumigrid-test-${runPrefix()}` : undefined,
+  });
+  const url = kind === 'mosquitto' ? MOSQUITTO_URL : `mqtt://127.0.0.1:${link.brokerPort}`;
+  const fleet = createFleet({
+    url,
+    count: options.count ?? 2,
+    superGateways: options.superGateways ?? 0,
+    macPrefix: runPrefix(),
+    password: (mac) => `pw-${mac}`,
+    timeFactor: 1000,
+    radio: { unicastPerSecond: 0, groupPerSecond: 0 },
+    activityIntervalS: 0,
+    ...options.sim,
+  });
+  for (const g of fleet.gateways) await credentials.set(g.mac, `pw-${g.mac}`);
+  const failed = await fleet.start();
+  expect(failed).toEqual([]);
+  for (const g of fleet.gateways) await waitFor(() => link.presence.isOnline(g.mac) === true, `${g.mac} online`);
+  return {
+    link,
+    credentials,
+    url,
+    fleet,
+    serverCredential,
+    lines,
+    async close() {
+      await fleet.stop();
+      if (kind === 'mosquitto') for (const g of fleet.gateways) await link.clearState(g.mac).catch(() => undefined);
+      await link.close();
+    },
+  };
+}
+
+/** Polls until the condition holds or the time is up. */
+export async function waitFor(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** A raw MQTT client, for the ACL matrix and for playing a misbehaving gateway. Resolves on CONNACK or its refusal. */
+export function rawClient(url: string, options: IClientOptions): Promise<{ client: MqttClient; error?: Error & { code?: number } }> {
+  return new Promise((resolve) => {
+    const client = mqtt.connect(url, { reconnectPeriod: 0, connectTimeout: 3000, protocolVersion: 4, ...options });
+    client.once('connect', () => resolve({ client }));
+    client.once('error', (error: Error & { code?: number }) => {
+      client.end(true);
+      resolve({ client, error });
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { BrokerPortInUseError } from './gateway-link/broker.ts';
+
+/** Starts the platform: configuration, database (migrated), gateway link (MQTT), HTTP. Problems a person can fix print one line. */
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`configuration: ${error.message}`);
+    throw error;
+  }
+  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }).catch((error: Error) =>
+    fail(`database: ${error.message}${config.databaseUrl ? ' (check DATABASE_URL)' : ` (data folder ${config.dataDir})`}`),
+  );
+  // Gateways connect with the credentials provisioned into the gateways table (docs/protocol.md "Provisioning").
+  const app = await buildApp({ config, database, gatewayLink: {} }).catch((error: Error) => {
+    if (error instanceof BrokerPortInUseError) fail(error.message);
+    if (config.mqttUrl && /MQTT broker/.test(error.message)) fail(`${error.message} (check MQTT_URL)`);
+    throw error;
+  });
+  if (config.captchaText) app.log.warn('CAPTCHA_TEXT is set: every captcha has the same answer. Use it for automated tests only.');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`port ${config.port} is already in use: set PORT to a free port`);
+    throw error;
+  }
+  app.log.info(`Lumigrid ${config.mode} mode on ${config.publicUrl} (database: ${database.kind})`);
+}
+
+function fail(message: string): never {
+  console.error(`lumigrid: ${message}`);
+  process.exit(1);
+}
+
+void main();

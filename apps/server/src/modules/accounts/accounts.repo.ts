@@ -1,0 +1,41 @@
+import { eq, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { users } from '../../db/schema/index.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
+/** Queries on users. Sign-in names are matched on the account name, the e-mail or the phone. */
+export function createAccountsRepo(db: Db) {
+  return {
+    async findByLogin(login: string): Promise<UserRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(users)
+        .where(or(eq(users.account, login), eq(users.mail, login.toLowerCase()), eq(users.phone, login)))
+        .limit(1);
+      return row;
+    },
+
+    async findById(id: bigint): Promise<UserRow | undefined> {
+      const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return row;
+    },
+
+    /** Inserts a user; answers undefined when the account, mail or phone is already taken. */
+    async insert(values: NewUserRow): Promise<UserRow | undefined> {
+      const [row] = await db.insert(users).values(values).onConflictDoNothing().returning();
+      return row;
+    },
+
+    async setPassword({ id, passwordHash }: { id: bigint; passwordHash: string }) {
+      await db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, id));
+    },
+
+    async setLang({ id, lang }: { id: bigint; lang: string }) {
+      await db.update(users).set({ lang, updatedAt: sql`now()` }).where(eq(users.id, id));
+    },
+  };
+}
+
+export type AccountsRepo = ReturnType<typeof createAccountsRepo>;

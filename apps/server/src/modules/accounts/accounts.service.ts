@@ -1,0 +1,158 @@
+import {
+  OPERATE_AUTH,
+  USER_AUTH,
+  isLang,
+  passwordProblem,
+  weightedLength,
+  LIMITS,
+  type ChangePasswordBody,
+  type Lang,
+  type LoginUser,
+} from '@lumigrid/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { hashPassword, randomPassword, verifyPassword } from '../auth/password.ts';
+import type { AccountsRepo, UserRow } from './accounts.repo.ts';
+
+/** Maps a user row to the logged-in user of spec section 3. */
+export function mapLoginUser(row: UserRow, serverIp: string | null): LoginUser {
+  return {
+    id: String(row.id),
+    account: row.account,
+    name: row.name,
+    mail: row.mail,
+    phone: row.phone,
+    head_img: row.headImg,
+    remarks: row.remarks,
+    user_auth: row.userAuth,
+    operate_auth: row.operateAuth,
+    company_logo: row.companyLogo,
+    home_link: row.homeLink,
+    server_ip: serverIp,
+    lang: isLang(row.lang) ? row.lang : 'en',
+  };
+}
+
+/** The tenant a user's data belongs to: a sub-account works inside its parent account. */
+export function tenantOf(row: Pick<UserRow, 'id' | 'parentId'>): bigint {
+  return row.parentId ?? row.id;
+}
+
+/** Refuses a new password that breaks the rule of spec section 5, with the rule in the message. */
+export function assertNewPassword(password: string) {
+  if (passwordProblem(password)) throw new AppError(100010);
+}
+
+function assertValidAccount(input: NewAccount) {
+  assertNewPassword(input.password);
+  if (weightedLength(input.name?.trim() || input.account) > LIMITS.personName.max) throw new AppError(100011, 'name');
+  if (input.company && weightedLength(input.company.trim()) > LIMITS.company.max) throw new AppError(100011, 'company');
+}
+
+export interface NewAccount {
+  account: string;
+  mail?: string;
+  phone?: string;
+  name?: string;
+  company?: string;
+  password: string;
+  lang?: Lang;
+}
+
+export function createAccountsService(deps: {
+  repo: AccountsRepo;
+  config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company'>;
+  logger: FastifyBaseLogger;
+  /** Called once for every new account (user_auth 2), e.g. to create its default project. */
+  onAccountCreated?: (row: UserRow) => Promise<void>;
+}) {
+  const { repo, config, logger } = deps;
+  const serverIp = config.serverIp ?? null;
+
+  async function requireUser(id: bigint): Promise<UserRow> {
+    const row = await repo.findById(id);
+    if (!row || row.deletedAt) throw new AppError(250020);
+    return row;
+  }
+
+  return {
+    /** Creates the platform administrator on first start, with ADMIN_PASSWORD or a random one logged once. */
+    async ensureAdmin(): Promise<void> {
+      if (await repo.findByLogin(config.adminAccount)) return;
+      const password = config.adminPassword ?? randomPassword();
+      const created = await repo.insert({
+        account: config.adminAccount,
+        name: config.adminAccount,
+        passwordHash: await hashPassword(password),
+        userAuth: USER_AUTH.admin,
+        operateAuth: OPERATE_AUTH.owner,
+        companyCode: config.company,
+      });
+      if (!created) return; // another node created it at the same moment
+      if (config.adminPassword) {
+        logger.info({ account: config.adminAccount }, 'platform administrator created with ADMIN_PASSWORD');
+      } else {
+        // Printed once, on the start that creates the account; it is stored only as a hash.
+        logger.warn(`platform administrator created: account "${config.adminAccount}", password "${password}" (shown only this once)`);
+      }
+    },
+
+    /** Refuses what createAccount would refuse, before anything (a verification code) is spent. */
+    assertValidAccount,
+
+    /** Creates an account (a customer organisation) whose owner signs in with it. */
+    async createAccount(input: NewAccount): Promise<UserRow> {
+      assertValidAccount(input);
+      const name = input.name?.trim() || input.account;
+      const row = await repo.insert({
+        account: input.account,
+        mail: input.mail?.toLowerCase(),
+        phone: input.phone,
+        name,
+        company: input.company?.trim() || null,
+        passwordHash: await hashPassword(input.password),
+        userAuth: USER_AUTH.account,
+        operateAuth: OPERATE_AUTH.owner,
+        companyCode: config.company,
+        lang: input.lang ?? 'en',
+      });
+      if (!row) throw new AppError(250001);
+      await deps.onAccountCreated?.(row);
+      return row;
+    },
+
+    findByLogin: (login: string) => repo.findByLogin(login),
+    findById: (id: bigint) => repo.findById(id),
+    mapLoginUser: (row: UserRow) => mapLoginUser(row, serverIp),
+
+    async setPassword(id: bigint, password: string): Promise<void> {
+      assertNewPassword(password);
+      await repo.setPassword({ id, passwordHash: await hashPassword(password) });
+    },
+
+    async profile(auth: AuthContext): Promise<LoginUser> {
+      return mapLoginUser(await requireUser(auth.userId), serverIp);
+    },
+
+    async changePassword(auth: AuthContext, body: ChangePasswordBody): Promise<void> {
+      const row = await requireUser(auth.userId);
+      if (!(await verifyPassword(row.passwordHash, body.oldPassword))) throw new AppError(100008);
+      if (body.oldPassword === body.newPassword) throw new AppError(100007);
+      assertNewPassword(body.newPassword);
+      await repo.setPassword({ id: row.id, passwordHash: await hashPassword(body.newPassword) });
+    },
+
+    async setLang(auth: AuthContext, lang: Lang): Promise<void> {
+      await repo.setLang({ id: auth.userId, lang });
+    },
+
+    async accountExists(login: string): Promise<boolean> {
+      const row = await repo.findByLogin(login.trim());
+      return row !== undefined && !row.deletedAt;
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,270 @@
+import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import {
+  LIMITS,
+  isLang,
+  isMail,
+  isPhone,
+  type Captcha,
+  type ErrorCode,
+  type ChangePasswordBody,
+  type Lang,
+  type LoginBody,
+  type LoginResult,
+  type RegisterMailBody,
+  type RegisterPhoneBody,
+  type ResetPasswordBody,
+  type SendCodeBody,
+} from '@lumigrid/contract';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { assertNewPassword, type AccountsService } from '../accounts/accounts.service.ts';
+import type { Messenger } from '../outbox/messenger.ts';
+import { verificationCodeMessage } from '../outbox/templates.ts';
+import type { AuthRepo } from './auth.repo.ts';
+import { verifyPassword } from './password.ts';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** Makes a captcha picture and its answer; production uses svg-captcha, tests may fix the text. */
+export type CaptchaMaker = () => { text: string; svg: string };
+
+export interface Clock {
+  now(): Date;
+}
+
+/** Where a sign-in comes from, for throttling per address. */
+export interface RequestOrigin {
+  ip: string;
+}
+
+/** Sessions ended on the server, for the real-time hub to close their sockets. */
+export interface SessionsEnded {
+  userId: bigint;
+  /** Only this session; without it every session of the user but `exceptSessionId`. */
+  sessionId?: bigint;
+  exceptSessionId?: bigint;
+  code: ErrorCode;
+  /** Whether the user should be told (type 0 forced logout): not when the session signed itself out. */
+  notify: boolean;
+}
+
+export function createAuthService(deps: {
+  repo: AuthRepo;
+  accounts: AccountsService;
+  messenger: Messenger;
+  makeCaptcha: CaptchaMaker;
+  clock: Clock;
+  config: Pick<Config, 'mode' | 'publicUrl'>;
+  /** Told after sessions are revoked; the real-time hub closes their sockets. */
+  onSessionsEnded?: (ended: SessionsEnded) => void;
+}) {
+  const { repo, accounts, messenger, makeCaptcha, clock, config } = deps;
+  const sessionsEnded = (ended: SessionsEnded) => deps.onSessionsEnded?.(ended);
+  const codeHash = (target: string, code: string) => sha256(`${target}\n${code}`);
+
+  /** Refuses a sign-in while the account or the address has too many recent failures. */
+  async function assertNotThrottled(keys: Array<{ key: string; limit: number }>, now: Date) {
+    const since = new Date(now.getTime() - LIMITS.signIn.windowMs);
+    for (const { key, limit } of keys) {
+      const row = await repo.failureCount({ key, since });
+      if (row && row.failures >= limit) {
+        const waitMs = row.windowStart.getTime() + LIMITS.signIn.windowMs - now.getTime();
+        throw new AppError(100003, undefined, Math.max(1, Math.ceil(waitMs / 1000)));
+      }
+    }
+  }
+
+  async function recordFailure(keys: string[], now: Date) {
+    const windowStartAfter = new Date(now.getTime() - LIMITS.signIn.windowMs);
+    for (const key of keys) await repo.addFailure({ key, now, windowStartAfter });
+  }
+
+  /** Checks a code for a target and spends it; wrong guesses count, and too many spend it too. */
+  async function consumeCode(target: string, purpose: 'register' | 'reset', code: string) {
+    const now = clock.now();
+    const row = await repo.latestOpenCode({ target, purpose });
+    if (!row || row.expiresAt <= now) throw new AppError(240004);
+    if (row.codeHash !== codeHash(target, code)) {
+      const attempts = await repo.countCodeAttempt({ id: row.id });
+      if (attempts >= LIMITS.verificationCode.maxAttempts) await repo.useCode({ id: row.id, now });
+      throw new AppError(240003);
+    }
+    if (!(await repo.useCode({ id: row.id, now }))) throw new AppError(240004);
+  }
+
+  function normaliseTarget(target: string): { target: string; channel: 'mail' | 'sms' } {
+    const t = target.trim();
+    if (isMail(t)) return { target: t.toLowerCase(), channel: 'mail' };
+    if (isPhone(t)) return { target: t, channel: 'sms' };
+    throw new AppError(100012);
+  }
+
+  function assertSignUpOpen() {
+    // On-premise installations create their accounts from the administration screens.
+    if (config.mode !== 'saas') throw new AppError(100006);
+  }
+
+  return {
+    async captcha(): Promise<Captcha> {
+      const now = clock.now();
+      const { text, svg } = makeCaptcha();
+      const captchaId = randomUUID();
+      await repo.insertCaptcha({
+        id: captchaId,
+        answerHash: sha256(text.toLowerCase()),
+        expiresAt: new Date(now.getTime() + LIMITS.captcha.validMs),
+        now,
+      });
+      return { captchaId, svg };
+    },
+
+    async sendCode(body: SendCodeBody, lang: Lang): Promise<void> {
+      const now = clock.now();
+      const captcha = await repo.takeCaptcha(body.captchaId);
+      if (!captcha || captcha.expiresAt <= now || captcha.answerHash !== sha256(body.captcha.trim().toLowerCase())) {
+        throw new AppError(240101);
+      }
+      const { target, channel } = normaliseTarget(body.target);
+      if (body.purpose === 'register') {
+        assertSignUpOpen();
+        if (await accounts.findByLogin(target)) throw new AppError(250001);
+      } else if (!(await accounts.accountExists(target))) {
+        throw new AppError(250002);
+      }
+      const latest = await repo.latestCodeTo(target);
+      if (latest && now.getTime() - latest.createdAt.getTime() < LIMITS.verificationCode.resendMs) {
+        const wait = LIMITS.verificationCode.resendMs - (now.getTime() - latest.createdAt.getTime());
+        throw new AppError(240002, undefined, Math.ceil(wait / 1000));
+      }
+      const sentToday = await repo.countCodesSince({ target, since: new Date(now.getTime() - 24 * 60 * 60_000) });
+      if (sentToday >= LIMITS.verificationCode.dailyMax) throw new AppError(250008);
+
+      const code = String(randomInt(0, 10 ** LIMITS.verificationCode.length)).padStart(LIMITS.verificationCode.length, '0');
+      await repo.insertCode({
+        target,
+        purpose: body.purpose,
+        codeHash: codeHash(target, code),
+        now,
+        expiresAt: new Date(now.getTime() + LIMITS.verificationCode.validMs),
+      });
+      const text = verificationCodeMessage({
+        purpose: body.purpose,
+        lang,
+        code,
+        minutes: LIMITS.verificationCode.validMs / 60_000,
+        publicUrl: config.publicUrl,
+      });
+      await messenger.send({ channel, recipient: target, ...text });
+    },
+
+    async registerByMail(body: RegisterMailBody, lang: Lang): Promise<{ account: string }> {
+      assertSignUpOpen();
+      const mail = body.mail.trim().toLowerCase();
+      const account = { account: mail, mail, name: body.name, company: body.company, password: body.password, lang: body.lang ?? lang };
+      accounts.assertValidAccount(account);
+      if (await accounts.findByLogin(mail)) throw new AppError(250001);
+      await consumeCode(mail, 'register', body.code);
+      const row = await accounts.createAccount(account);
+      return { account: row.account };
+    },
+
+    async registerByPhone(body: RegisterPhoneBody, lang: Lang): Promise<{ account: string }> {
+      assertSignUpOpen();
+      const phone = body.phone.trim();
+      const account = { account: phone, phone, name: body.name, company: body.company, password: body.password, lang: body.lang ?? lang };
+      accounts.assertValidAccount(account);
+      if (await accounts.findByLogin(phone)) throw new AppError(250001);
+      await consumeCode(phone, 'register', body.code);
+      const row = await accounts.createAccount(account);
+      return { account: row.account };
+    },
+
+    async resetPassword(body: ResetPasswordBody): Promise<void> {
+      const { target } = normaliseTarget(body.target);
+      assertNewPassword(body.password);
+      const row = await accounts.findByLogin(target);
+      if (!row || row.deletedAt) throw new AppError(250002);
+      await consumeCode(target, 'reset', body.code);
+      await accounts.setPassword(row.id, body.password);
+      await repo.revokeUserSessions({ userId: row.id, now: clock.now() });
+      sessionsEnded({ userId: row.id, code: 250004, notify: true });
+    },
+
+    async login(body: LoginBody, origin: RequestOrigin): Promise<LoginResult> {
+      const now = clock.now();
+      const login = body.account.trim();
+      const accountKey = `account:${login.toLowerCase()}`;
+      const addressKey = `address:${origin.ip}`;
+      await assertNotThrottled(
+        [
+          { key: accountKey, limit: LIMITS.signIn.perAccount },
+          { key: addressKey, limit: LIMITS.signIn.perAddress },
+        ],
+        now,
+      );
+      const row = await accounts.findByLogin(login);
+      if (!row) {
+        await recordFailure([addressKey], now);
+        throw new AppError(250002);
+      }
+      if (!(await verifyPassword(row.passwordHash, body.password))) {
+        await recordFailure([accountKey, addressKey], now);
+        throw new AppError(250003);
+      }
+      if (row.deletedAt) throw new AppError(250020);
+      if (!row.enabled) throw new AppError(250018);
+      await repo.clearFailures(accountKey);
+
+      const token = randomBytes(32).toString('base64url');
+      await repo.insertSession({
+        userId: row.id,
+        tokenHash: sha256(token),
+        idleMs: body.remember ? LIMITS.session.rememberIdleMs : LIMITS.session.idleMs,
+        now,
+        expiresAt: new Date(now.getTime() + LIMITS.session.absoluteMs),
+      });
+      return { access_token: token, user: accounts.mapLoginUser(row) };
+    },
+
+    /**
+     * Resolves a bearer token to its caller. Unknown or signed-out tokens answer 250004 (401); expired
+     * sessions 100009 (403); a disabled or deleted account ends the session with its own code (403).
+     * `touch: false` checks without counting as activity (the real-time channel re-checking open sockets).
+     */
+    async authenticate(token: string, options: { touch?: boolean } = {}): Promise<AuthContext> {
+      const now = clock.now();
+      const session = await repo.findSession(sha256(token));
+      if (!session || session.revokedAt) throw new AppError(250004);
+      const idleUntil = session.lastSeenAt.getTime() + session.idleMs;
+      if (now.getTime() >= idleUntil || now >= session.expiresAt) throw new AppError(100009);
+      const user = await accounts.findById(session.userId);
+      if (!user || user.deletedAt) throw new AppError(250020);
+      if (!user.enabled) throw new AppError(250018);
+      // Writing on every request would make reads cost a write; a minute's precision is plenty for idling.
+      if (options.touch !== false && now.getTime() - session.lastSeenAt.getTime() > 60_000) await repo.touchSession({ id: session.id, now });
+      return {
+        userId: user.id,
+        tenantId: user.parentId ?? user.id,
+        userAuth: user.userAuth,
+        operateAuth: user.operateAuth,
+        lang: isLang(user.lang) ? user.lang : 'en',
+        sessionId: session.id,
+      };
+    },
+
+    async logout(auth: AuthContext): Promise<void> {
+      await repo.revokeSession({ id: auth.sessionId, now: clock.now() });
+      sessionsEnded({ userId: auth.userId, sessionId: auth.sessionId, code: 250004, notify: false });
+    },
+
+    /** Changes the password and signs out every other session of the user. */
+    async changePassword(auth: AuthContext, body: ChangePasswordBody): Promise<void> {
+      await accounts.changePassword(auth, body);
+      await repo.revokeUserSessions({ userId: auth.userId, keepId: auth.sessionId, now: clock.now() });
+      sessionsEnded({ userId: auth.userId, exceptSessionId: auth.sessionId, code: 250004, notify: true });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { companyDefaultConfig } from '@lumigrid/contract';
+import { call, startApp, type Harness } from '../../test/harness.ts';
+
+describe('per-host branding', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startApp('pglite');
+  });
+  afterAll(async () => h?.close());
+
+  const config = (host: string) => h.app.inject({ method: 'GET', url: `/test/${host}/config.txt` });
+
+  it("answers a host's own file, with a leading www. dropped", async () => {
+    for (const host of ['ja.example.com', 'www.ja.example.com', 'JA.Example.com']) {
+      const res = await config(host);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-branding-fallback']).toBeUndefined();
+      expect(res.json()).toMatchObject({ name: 'Hikari Cloud', language: 'ja', loginMode: 'Mail', languageChange: false, ja: { name: 'ヒカリクラウド' } });
+    }
+  });
+
+  it('falls back silently to the company default for a missing, broken or invalid file', async () => {
+    for (const host of ['unknown.example.com', 'broken.example.com', 'invalid.example.com', 'a%2F..%2F..']) {
+      const res = await config(host);
+      expect(res.statusCode, host).toBe(200);
+      expect(res.headers['x-branding-fallback']).toBe('company');
+      expect(res.json()).toEqual(companyDefaultConfig('lumigrid'));
+    }
+  });
+
+  it('uses the configured company for the default, one of which speaks Japanese', async () => {
+    const jp = await startApp('pglite', { COMPANY: 'lumigrid-jp' });
+    try {
+      const res = await jp.app.inject({ method: 'GET', url: '/test/unknown.example.com/config.txt' });
+      expect(res.json().language).toBe('ja');
+      expect((await call(jp.app, 'GET', '/api1/system/v1/info')).body.data.company).toBe('lumigrid-jp');
+    } finally {
+      await jp.close();
+    }
+  });
+
+  it("serves a host's pictures, then the company's, and refuses path tricks", async () => {
+    const own = await h.app.inject({ method: 'GET', url: '/test/ja.example.com/hikari-logo.svg' });
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['content-type']).toBe('image/svg+xml');
+    expect(own.body).toContain('fill="red"');
+    expect(own.headers['content-security-policy']).toContain("default-src 'none'");
+
+    const company = await h.app.inject({ method: 'GET', url: '/test/ja.example.com/logo.svg' });
+    expect(company.statusCode).toBe(200);
+    expect(company.body).toContain('<circle');
+
+    for (const url of ['/test/ja.example.com/config.json', '/test/ja.example.com/..%2Fbroken.example.com%2Fconfig.txt', '/test/..%2F..%2F/passwd.svg', '/test/ja.example.com/missing.png']) {
+      const res = await h.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+    }
+  });
+});

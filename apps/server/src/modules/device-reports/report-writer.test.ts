@@ -1,0 +1,184 @@
+import type { DeviceState, ReportMessage } from '@lumigrid/protocol';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
+import { memoryLogger } from '../../gateway-link/test-support.ts';
+import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
+import { createDeviceReportsRepo, type ReportRow, type WriteResult } from './device-reports.repo.ts';
+import { createReportWriter } from './report-writer.ts';
+
+const T0 = Date.parse('2026-11-23T08:00:00Z');
+const light = (addr: string, level: number): DeviceState => ({ addr, kind: 'light-dimmer', online: true, on: level > 0, level, fault: 0 });
+const report = (ts: number, ...devices: DeviceState[]): ReportMessage => ({ ts, full: false, devices });
+
+describe.each(DATABASES)('report writer on %s', (kind) => {
+  let h: Harness;
+  let gatewayId: bigint;
+  beforeAll(async () => {
+    h = await startApp(kind);
+    const [row] = await h.database.db.insert(gateways).values({ mac: 'A4C138000001' }).returning({ id: gateways.id });
+    gatewayId = row!.id;
+  });
+  afterAll(async () => h.close());
+
+  it('appends every reported state to the history and keeps the last one as the current state', async () => {
+    const { logger } = memoryLogger();
+    let t = T0;
+    const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, now: () => t });
+    sut.accept('A4C138000001', report(T0, light('00124b0001000001', 10), light('00124B0001000002', 20)));
+    sut.accept('A4C138000001', report(T0 + 1, light('00124B0001000001', 30)));
+    await sut.flush();
+    t += 1000;
+    sut.accept('A4C138000001', report(T0 + 2, light('00124B0001000002', 40)));
+    await sut.close();
+
+    const history = await h.database.db
+      .select()
+      .from(deviceReports)
+      .where(eq(deviceReports.gatewayId, gatewayId))
+      .orderBy(asc(deviceReports.id));
+    expect(history.map((r) => [r.addr, r.state.level, r.reportedAt.getTime()])).toEqual([
+      ['00124B0001000001', 10, T0],
+      ['00124B0001000002', 20, T0],
+      ['00124B0001000001', 30, T0 + 1],
+      ['00124B0001000002', 40, T0 + 2],
+    ]);
+    const states = await h.database.db
+      .select()
+      .from(deviceStates)
+      .where(eq(deviceStates.gatewayId, gatewayId))
+      .orderBy(asc(deviceStates.addr));
+    expect(states.map((s) => [s.addr, s.state.level, s.kind, s.online, s.fault])).toEqual([
+      ['00124B0001000001', 30, 'light-dimmer', true, 0],
+      ['00124B0001000002', 40, 'light-dimmer', true, 0],
+    ]);
+    expect(sut.stats).toMatchObject({ accepted: 4, written: 4, dropped: 0 });
+  });
+
+  it('never lets a report received earlier replace a state received later', async () => {
+    const repo = createDeviceReportsRepo(h.database.db);
+    const row = (level: number, receivedAt: number): ReportRow => ({
+      mac: 'A4C138000001',
+      addr: '00124B0001000009',
+      kind: 'light-dimmer',
+      online: true,
+      fault: 0,
+      state: light('00124B0001000009', level),
+      reportedAt: new Date(T0).toISOString(),
+      receivedAt: new Date(receivedAt).toISOString(),
+    });
+    await repo.write([row(50, T0 + 5000)]);
+    // A QoS 1 redelivery of an older report, written after the newer one.
+    const late = await repo.write([row(5, T0 + 1000)]);
+    expect(late).toEqual({ reports: 1, states: 0, unknownMacs: [] });
+    const [state] = await h.database.db.select().from(deviceStates).where(eq(deviceStates.addr, '00124B0001000009'));
+    expect(state!.state.level).toBe(50);
+  });
+
+  it('drops and logs the reports of an unknown gateway and of a gateway whose clock is not set', async () => {
+    const { logger, lines } = memoryLogger();
+    const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger });
+    sut.accept('FFFFFF000001', report(Date.now(), light('0011', 1)));
+    sut.accept('A4C138000001', report(5000, light('0012', 1)));
+    sut.accept('A4C138000001', report(Date.now(), light('0013', 1)));
+    await sut.close();
+    expect(sut.stats).toMatchObject({ accepted: 2, written: 1, dropped: 2 });
+    expect(lines.some((l) => l.msg === 'device report dropped: no gateway with this MAC' && l.mac === 'FFFFFF000001')).toBe(true);
+    expect(lines.some((l) => l.msg.startsWith('device report dropped: its timestamp is impossible'))).toBe(true);
+    expect(await h.database.db.select().from(deviceStates).where(eq(deviceStates.addr, '0013'))).toHaveLength(1);
+  });
+});
+
+/** A repo whose writes the test releases by hand or makes fail. */
+function stubRepo() {
+  const written: ReportRow[] = [];
+  const gates: Array<() => void> = [];
+  const stub = {
+    written,
+    batches: [] as number[],
+    hold: false,
+    failNext: 0,
+    badAddr: undefined as string | undefined,
+    release() {
+      stub.hold = false;
+      while (gates.length) gates.shift()!();
+    },
+    async write(rows: readonly ReportRow[]): Promise<WriteResult> {
+      if (stub.hold) await new Promise<void>((resolve) => gates.push(resolve));
+      if (stub.failNext > 0) {
+        stub.failNext--;
+        throw Object.assign(new Error('connection terminated'), { code: 'ECONNRESET' });
+      }
+      if (stub.badAddr && rows.some((r) => r.addr === stub.badAddr)) throw Object.assign(new Error('invalid input'), { code: '22P02' });
+      stub.batches.push(rows.length);
+      written.push(...rows);
+      return { reports: rows.length, states: rows.length, unknownMacs: [] };
+    },
+  };
+  return stub;
+}
+
+const many = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => light((from + i).toString(16).padStart(4, '0').toUpperCase(), 1));
+
+describe('report writer queue', () => {
+  it('asks the link to wait while the queue is full and loses nothing', async () => {
+    const repo = stubRepo();
+    repo.hold = true;
+    const sut = createReportWriter({ repo, logger: memoryLogger().logger, maxBatch: 100, maxQueue: 250 });
+    const waits: Array<Promise<void> | undefined> = [];
+    for (let i = 0; i < 6; i++) waits.push(sut.accept('A4C138000001', report(Date.now(), ...many(i * 100, 100))));
+    // The first batch of 100 is being written; 500 wait, so every accept from the third on asks to wait.
+    expect(waits.map((w) => w !== undefined)).toEqual([false, false, true, true, true, true]);
+    let resumed = false;
+    void waits[5]!.then(() => (resumed = true));
+    await new Promise((r) => setImmediate(r));
+    expect(resumed).toBe(false);
+    repo.release();
+    await sut.flush();
+    expect(resumed).toBe(true);
+    expect(repo.written.map((r) => r.addr)).toEqual(many(0, 600).map((d) => d.addr));
+    expect(Math.max(...repo.batches)).toBeLessThanOrEqual(100);
+    expect(sut.stats).toMatchObject({ accepted: 600, written: 600, dropped: 0 });
+  });
+
+  it('keeps retrying while the database refuses writes, in order', async () => {
+    const repo = stubRepo();
+    repo.failNext = 3;
+    const { logger, lines } = memoryLogger();
+    const sut = createReportWriter({ repo, logger, retryMs: { min: 1, max: 4 } });
+    sut.accept('A4C138000001', report(Date.now(), ...many(0, 3)));
+    sut.accept('A4C138000001', report(Date.now(), ...many(3, 3)));
+    await sut.flush();
+    expect(repo.written.map((r) => r.addr)).toEqual(many(0, 6).map((d) => d.addr));
+    expect(sut.stats).toMatchObject({ written: 6, dropped: 0, retries: 3 });
+    expect(lines.filter((l) => l.msg === 'device reports not written yet, retrying')).toHaveLength(3);
+  });
+
+  it('drops only the row the database refuses as data', async () => {
+    const repo = stubRepo();
+    repo.badAddr = '0005';
+    const { logger, lines } = memoryLogger();
+    const sut = createReportWriter({ repo, logger });
+    sut.accept('A4C138000001', report(Date.now(), ...many(0, 9)));
+    await sut.flush();
+    expect(repo.written.map((r) => r.addr)).toEqual(
+      many(0, 9)
+        .filter((d) => d.addr !== '0005')
+        .map((d) => d.addr),
+    );
+    expect(sut.stats).toMatchObject({ written: 8, dropped: 1 });
+    expect(lines.some((l) => l.msg === 'device report dropped: the database refused it' && l.addr === '0005')).toBe(true);
+  });
+
+  it('gives up on what the database never takes once close() has waited long enough', async () => {
+    const repo = stubRepo();
+    repo.failNext = Number.POSITIVE_INFINITY;
+    const { logger, lines } = memoryLogger();
+    const sut = createReportWriter({ repo, logger, retryMs: { min: 5, max: 5 }, closeTimeoutMs: 30 });
+    sut.accept('A4C138000001', report(Date.now(), ...many(0, 2)));
+    await sut.close();
+    expect(sut.stats).toMatchObject({ written: 0, dropped: 2 });
+    expect(lines.some((l) => l.msg.startsWith('device reports lost'))).toBe(true);
+  });
+});

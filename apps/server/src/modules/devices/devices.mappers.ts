@@ -1,0 +1,77 @@
+import {
+  TYPE_STATUS,
+  displayState,
+  formatStatus,
+  parseStatus,
+  statusFromReport,
+  type Device,
+  type DeviceMarker,
+  type DeviceReport,
+} from '@lumigrid/contract';
+import type { DeviceRow } from './devices.repo.ts';
+
+/**
+ * What a device shows now: the status string from its last report over the stored one (the mode is never
+ * reported), its type status and fault. A device never reported keeps its stored string (empty: offline).
+ * Only a report changes this, never a command the cloud sent.
+ */
+export function currentState(row: DeviceRow): { status: string; typeStatus: number; fault: number } {
+  const { device, reported } = row;
+  if (!reported) return { status: device.status, typeStatus: device.typeStatus, fault: 0 };
+  const previous = device.status ? parseStatus(device.type, device.status) : undefined;
+  const next = statusFromReport(device.type, reported.state as DeviceReport, previous?.ok ? previous.value : undefined);
+  const text = next.ok ? formatStatus(device.type, next.value) : undefined;
+  return {
+    status: text?.ok ? text.value : device.status,
+    typeStatus: reported.online ? TYPE_STATUS.normal : TYPE_STATUS.offline,
+    fault: reported.fault,
+  };
+}
+
+export function mapMarker(row: DeviceRow): DeviceMarker {
+  const { device } = row;
+  const now = currentState(row);
+  return {
+    id: String(device.id),
+    name: device.name,
+    type: device.type,
+    status: now.status,
+    display: displayState({ type: device.type, ...now }),
+    x: device.x,
+    y: device.y,
+  };
+}
+
+export function mapDevice(row: DeviceRow): Device {
+  const { device, reported } = row;
+  const now = currentState(row);
+  const state = reported?.state as (DeviceReport & { lux?: number }) | undefined;
+  return {
+    id: String(device.id),
+    gatewayId: String(device.gatewayId),
+    bridgeId: device.bridgeId === null ? null : String(device.bridgeId),
+    mapId: device.mapId === null ? null : String(device.mapId),
+    buildId: row.buildId === null ? null : String(row.buildId),
+    name: device.name,
+    type: device.type,
+    addr: device.addr,
+    networkAddress: device.networkAddress,
+    model: device.model,
+    firmware: device.firmware,
+    status: now.status,
+    typeStatus: now.typeStatus,
+    fault: now.fault,
+    display: displayState({ type: device.type, ...now }),
+    x: device.x,
+    y: device.y,
+    // Groups, telemetry and hours arrive with the next slices of issue 5.
+    groupIds: [],
+    illumination: state?.lux ?? null,
+    voltage: null,
+    current: null,
+    power: null,
+    usedHours: null,
+    lastUpdate: reported ? reported.reportedAt.toISOString() : null,
+    createdAt: device.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,192 @@
+import {
+  OPERATE_AUTH,
+  controlProblem,
+  hexToRgb,
+  deviceNameProblem,
+  parseControlAction,
+  joinChannelNames,
+  mapDestination,
+  percentToLevel,
+  splitChannelNames,
+  type ControlAction,
+  type Device,
+  type DeviceControlRequest,
+  type DeviceMarker,
+  type DeviceMoveInBody,
+  type DeviceMoveOutBody,
+  type DevicePositionsBody,
+  type DeviceRenameBody,
+} from '@lumigrid/contract';
+import type { LightAction } from '@lumigrid/protocol';
+import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
+import { assertCanEdit, toId } from '../projects/access.ts';
+import type { MapsRepo } from '../projects/maps.repo.ts';
+import { mapDevice, mapMarker } from './devices.mappers.ts';
+import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
+
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
+
+/** Owners, editable and controllable users send commands; view-only users only read. */
+function assertCanControl(auth: Caller) {
+  const allowed: number[] = [OPERATE_AUTH.owner, OPERATE_AUTH.editable, OPERATE_AUTH.controllable];
+  if (!allowed.includes(auth.operateAuth)) throw new AppError(110003);
+}
+
+/**
+ * The radio action of a control action (docs/protocol.md "device.control"): curtains open and close with
+ * on/off and go to a position with the level; a switch channel travels with its `on`.
+ */
+function radioAction(action: ControlAction): LightAction {
+  switch (action.op) {
+    case 'onOff':
+      return { on: action.on };
+    case 'brightness':
+      return { level: percentToLevel(action.percent) };
+    case 'cct':
+      return { cct: action.kelvin };
+    case 'curtain':
+      return action.command === 'stop' ? { stop: true } : { on: action.command === 'open' };
+    case 'position':
+      return { level: percentToLevel(action.percent) };
+    case 'channel':
+      return { on: action.on, channel: action.channel };
+    case 'rgb': {
+      const { r, g, b } = hexToRgb(action.color) ?? { r: 0, g: 0, b: 0 };
+      return { rgb: [r, g, b] };
+    }
+  }
+}
+
+/** Device reads, naming, placement and control (spec section 7 "Devices"). */
+export function createDevicesService(deps: {
+  repo: DevicesRepo;
+  mapsRepo: Pick<MapsRepo, 'findMap'>;
+  link: () => Pick<GatewayLink, 'bus'> | undefined;
+  realtime: Pick<RealtimeHub, 'publish'>;
+  /** Overrides the command's own reply timeout (tests). */
+  commandTimeoutMs?: number;
+}) {
+  const { repo, mapsRepo } = deps;
+
+  async function requireMap(auth: Caller, id: string | bigint) {
+    const map = await mapsRepo.findMap({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
+    if (!map) throw new AppError(110011);
+    return map;
+  }
+
+  async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
+    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
+    if (!row) throw new AppError(110011);
+    return row;
+  }
+
+  /** Every id must be the tenant's; duplicates count once. */
+  async function requireDevices(auth: Caller, ids: readonly string[]): Promise<bigint[]> {
+    const unique = [...new Set(ids.map(toId))];
+    if ((await repo.countOwned({ tenantId: auth.tenantId, ids: unique })) !== unique.length) throw new AppError(110011);
+    return unique;
+  }
+
+  return {
+    /** GET device/v1/state?mapId=: the markers of a map. */
+    async markers(auth: Caller, mapId: string): Promise<DeviceMarker[]> {
+      const map = await requireMap(auth, mapId);
+      return (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker);
+    },
+
+    /** GET device/v1/details/{mapId}/{id}: 270010 when the device is not on that map. */
+    async detail(auth: Caller, mapId: string, id: string): Promise<Device> {
+      const map = await requireMap(auth, mapId);
+      const row = await requireDevice(auth, id);
+      if (row.device.mapId !== map.id) throw new AppError(270010);
+      return mapDevice(row);
+    },
+
+    /** POST device/v1/update_name: 1-25 characters, a switch's channel names joined by the delimiter. */
+    async rename(auth: Caller, body: DeviceRenameBody): Promise<Device> {
+      assertCanEdit(auth);
+      const row = await requireDevice(auth, body.id);
+      const name = joinChannelNames(splitChannelNames(body.name).map((part) => part.trim()));
+      const problem = deviceNameProblem(row.device.type, name);
+      if (problem) throw new AppError(problem);
+      await repo.rename({ tenantId: auth.tenantId, id: row.device.id, name });
+      return mapDevice(await requireDevice(auth, body.id));
+    },
+
+    /** POST device/v1/move_in: outmap devices, or devices of another map, placed on this one. */
+    async moveIn(auth: Caller, body: DeviceMoveInBody): Promise<DeviceMarker[]> {
+      assertCanEdit(auth);
+      const map = await requireMap(auth, body.mapId);
+      await requireDevices(auth, body.devices.map((d) => d.id));
+      await repo.place({ tenantId: auth.tenantId, mapId: map.id, placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })) });
+      return (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker);
+    },
+
+    /** PUT device/v1/move: new positions of devices already on the map; 270010 for one that is not. */
+    async positions(auth: Caller, body: DevicePositionsBody): Promise<DeviceMarker[]> {
+      assertCanEdit(auth);
+      const map = await requireMap(auth, body.mapId);
+      const ids = await requireDevices(auth, body.devices.map((d) => d.id));
+      if ((await repo.idsOnMap({ tenantId: auth.tenantId, mapId: map.id, ids })).length !== ids.length) throw new AppError(270010);
+      await repo.place({ tenantId: auth.tenantId, mapId: map.id, placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })) });
+      return (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker);
+    },
+
+    /** POST device/v1/move_out: the devices become outmap. */
+    async moveOut(auth: Caller, body: DeviceMoveOutBody): Promise<null> {
+      assertCanEdit(auth);
+      const ids = await requireDevices(auth, body.ids);
+      await repo.unplace({ tenantId: auth.tenantId, ids });
+      return null;
+    },
+
+    /**
+     * POST device/v1/control: sent to the gateway as device.control and answered when the gateway confirms.
+     * Nothing is written here: the state changes when the gateway reports it (publishReported).
+     */
+    async control(auth: Caller, body: DeviceControlRequest): Promise<null> {
+      assertCanControl(auth);
+      const wanted = parseControlAction(body.action);
+      if (!wanted) throw new AppError(100001, 'action');
+      const row = await requireDevice(auth, body.id);
+      const problem = controlProblem(row.device.type, wanted);
+      if (problem) throw new AppError(problem);
+      const action = radioAction(wanted);
+      const link = deps.link();
+      if (!link) throw new AppError(100101);
+      await link.bus.call(row.mac, 'device.control', { addr: row.device.addr, action }, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
+      return null;
+    },
+
+    /** POST device/v1/try_me: the device blinks (device.identify); no state changes. */
+    async identify(auth: Caller, id: string): Promise<null> {
+      assertCanControl(auth);
+      const row = await requireDevice(auth, id);
+      const link = deps.link();
+      if (!link) throw new AppError(100101);
+      await link.bus.call(row.mac, 'device.identify', { addr: row.device.addr }, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
+      return null;
+    },
+
+    /** Whether the caller may watch a map's topic: the map must be the caller's account's. */
+    async canSeeMap(auth: Caller, mapId: string): Promise<boolean> {
+      if (!/^[0-9]{1,19}$/.test(mapId)) return false;
+      const id = BigInt(mapId);
+      if (id < 1n || id > 2n ** 63n - 1n) return false;
+      return (await mapsRepo.findMap({ tenantId: auth.tenantId, id })) !== undefined;
+    },
+
+    /**
+     * After a gateway's report is written: the placed devices it named, each published to its map's topic
+     * with its new marker. Called by the report path, so no caller to check; the rows are the gateway's tenant's.
+     */
+    async publishReported(mac: string, addrs: string[]): Promise<void> {
+      const rows = await repo.reportedOnMaps({ mac, addrs: addrs.map((a) => a.toUpperCase()) });
+      for (const row of rows) if (row.device.mapId !== null) deps.realtime.publish(mapDestination(row.device.mapId), mapMarker(row));
+    },
+  };
+}
+export type DevicesService = ReturnType<typeof createDevicesService>;

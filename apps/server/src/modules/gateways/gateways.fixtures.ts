@@ -1,0 +1,128 @@
+import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
+import { and, eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { devices, users } from '../../db/schema/index.ts';
+import { MOSQUITTO_URL, reachable, runPrefix } from '../../gateway-link/test-support.ts';
+import { call, startApp, type Harness } from '../../test/harness.ts';
+import { createFirmwareCatalogue } from './firmware-catalogue.ts';
+
+/** The firmware files every rig offers: a newer gateway firmware; the other parts have none (260007). */
+export const GATEWAY_FIRMWARE = {
+  target: 'gateway' as const,
+  version: '3.3.0',
+  url: 'https://firmware.example.com/lg-gw-3.3.0.bin',
+  size: 1_048_576,
+};
+
+export interface GatewayRig {
+  h: Harness;
+  fleet: Fleet;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole server (embedded broker on a free port) with simulated gateways provisioned through the gateways
+ * service and connected over real MQTT. Simulated time runs 1000 times faster, so a restart takes 60-120 ms
+ * and a firmware update about a second; command replies are awaited at most `commandTimeoutMs`.
+ */
+/** The brokers the gateway suites run on: embedded Aedes always, the machine's Mosquitto when it answers. */
+export const BROKERS: Array<'embedded' | 'mosquitto'> = (await reachable(1883)) ? ['embedded', 'mosquitto'] : ['embedded'];
+
+export async function startGatewayRig(
+  kind: 'pglite' | 'postgres',
+  options: {
+    count?: number;
+    superGateways?: number;
+    firmwareTimeoutMs?: number;
+    commandTimeoutMs?: number;
+    broker?: 'embedded' | 'mosquitto';
+  } = {},
+): Promise<GatewayRig> {
+  const external = options.broker === 'mosquitto';
+  const h = await startApp(
+    kind,
+    { HOST: '127.0.0.1', ...(external ? { MQTT_URL: MOSQUITTO_URL } : {}) },
+    {
+      gatewayLink: {
+        port: 0,
+        firmwareTimeoutMs: options.firmwareTimeoutMs ?? 4000,
+        commandTimeoutMs: options.commandTimeoutMs ?? 1500,
+        // Each run its own shared group, so suites running side by side on one Mosquitto never share events.
+        ...(external ? { sharedGroup: `lumigrid-test-${runPrefix()}` } : {}),
+      },
+      firmware: createFirmwareCatalogue([GATEWAY_FIRMWARE, { ...GATEWAY_FIRMWARE, version: '3.2.9' }]),
+    },
+  );
+  const link = h.app.gatewayLink!;
+  const fleet = createFleet({
+    url: external ? MOSQUITTO_URL : `mqtt://127.0.0.1:${link.brokerPort}`,
+    count: options.count ?? 2,
+    superGateways: options.superGateways ?? 0,
+    macPrefix: runPrefix(),
+    password: (mac) => `pw-${mac}`,
+    timeFactor: 1000,
+    radio: { unicastPerSecond: 0, groupPerSecond: 0 },
+    activityIntervalS: 0,
+  });
+  for (const g of fleet.gateways) {
+    const issued = await h.app.gatewayService.provision(g.mac, `pw-${g.mac}`);
+    expect(issued.mac).toBe(g.mac);
+  }
+  expect(await fleet.start()).toEqual([]);
+  for (const g of fleet.gateways) await eventually(() => link.presence.isOnline(g.mac) === true, `${g.mac} online`);
+  await h.app.gatewayService.settled();
+  return {
+    h,
+    fleet,
+    async close() {
+      await fleet.stop();
+      // A shared broker keeps retained states: clear this run's, as the gateway-link suites do.
+      if (external) for (const g of fleet.gateways) await link.clearState(g.mac).catch(() => undefined);
+      await h.close();
+    },
+  };
+}
+
+/** Polls a (possibly async) condition every 20 ms until it holds. */
+export async function eventually(condition: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A successful call's data, or a failed expectation showing the answer. */
+export async function data<T = any>(res: Promise<Awaited<ReturnType<typeof call>>>): Promise<T> {
+  const r = await res;
+  expect(r.body?.code, JSON.stringify(r.body)).toBe(0);
+  return r.body.data as T;
+}
+
+/** The default map of an account (every account has one). */
+export async function defaultMapId(h: Harness, token: string): Promise<string> {
+  const tree = await data(call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token }));
+  const project = tree.projects.find((p: { isDefault: boolean }) => p.isDefault);
+  return project.builds[0].maps[0].id as string;
+}
+
+/** Binds a gateway of the fleet to a map and answers it. */
+export async function bind(h: Harness, token: string, mac: string, mapId: string, name?: string) {
+  return data(call(h.app, 'POST', '/api4/gateway/v1/move', { token, body: { mac, mapId, ...(name ? { name } : {}) } }));
+}
+
+/**
+ * Places a device on a map. The devices issue brings move_in; until then the test writes the row, exactly
+ * as that route will.
+ */
+export async function placeDevice(h: Harness, deviceId: string, mapId: string | null) {
+  await h.database.db
+    .update(devices)
+    .set({ mapId: mapId === null ? null : BigInt(mapId) })
+    .where(and(eq(devices.id, BigInt(deviceId))));
+}
+
+export async function userIdOf(h: Harness, account: string): Promise<string> {
+  const [row] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.account, account));
+  return String(row!.id);
+}

@@ -1,0 +1,403 @@
+import type { GatewayInfo } from '@lumigrid/protocol';
+import { SYNC_STATUS } from '@lumigrid/contract';
+import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { buildings, devices, gateways, maps, projects, users } from '../../db/schema/index.ts';
+import { likePattern } from '../projects/projects.repo.ts';
+
+export type GatewayRecord = typeof gateways.$inferSelect;
+export type DeviceRow = typeof devices.$inferSelect;
+/** A bound gateway with the names of its place and its device and bridge counts. */
+export type GatewayRow = GatewayRecord & {
+  mapName: string;
+  buildId: bigint;
+  buildName: string;
+  projectId: bigint;
+  projectName: string;
+  deviceCount: number;
+  bridgeQuantity: number;
+};
+
+const BRIDGE_KINDS = ['bridge', 'bridge-wisun'];
+// Sync status constants inlined as smallint literals: a bound parameter in a CASE would be typed text.
+const SYNCED = sql.raw(`${SYNC_STATUS.synced}::smallint`);
+const NOT_SYNCED = sql.raw(`${SYNC_STATUS.notSynced}::smallint`);
+const SYNCING = sql.raw(`${SYNC_STATUS.syncing}::smallint`);
+const FAILED = sql.raw(`${SYNC_STATUS.failed}::smallint`);
+
+/**
+ * Queries on gateways and the devices imported from them. Every query of a bound gateway filters by the
+ * tenant; the few that work by MAC across accounts (provisioning, presence, the pool) say so in their name.
+ */
+export function createGatewaysRepo(db: Db) {
+  // Written out with the outer table named: an unqualified id would be captured by the inner alias.
+  const deviceCount = sql<number>`(select count(*)::int from devices d where d.gateway_id = "gateways"."id")`;
+  const bridgeQuantity = sql<number>`(select count(*)::int from devices d where d.gateway_id = "gateways"."id" and d.kind in ('bridge', 'bridge-wisun'))`;
+  const selectBound = () =>
+    db
+      .select({
+        ...getTableColumns(gateways),
+        mapName: maps.name,
+        buildId: buildings.id,
+        buildName: buildings.name,
+        projectId: projects.id,
+        projectName: projects.name,
+        deviceCount,
+        bridgeQuantity,
+      })
+      .from(gateways)
+      .innerJoin(maps, eq(maps.id, gateways.mapId))
+      .innerJoin(buildings, eq(buildings.id, maps.buildId))
+      .innerJoin(projects, eq(projects.id, maps.projectId));
+
+  return {
+    async find({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<GatewayRow | undefined> {
+      const [row] = await selectBound()
+        .where(and(eq(gateways.tenantId, tenantId), eq(gateways.id, id)))
+        .limit(1);
+      return row;
+    },
+
+    async list(q: {
+      tenantId: bigint;
+      projectId?: bigint;
+      buildId?: bigint;
+      mapId?: bigint;
+      text?: string;
+      online?: boolean;
+      offset: number;
+      limit: number;
+    }) {
+      const where = and(
+        eq(gateways.tenantId, q.tenantId),
+        q.projectId !== undefined ? eq(maps.projectId, q.projectId) : undefined,
+        q.buildId !== undefined ? eq(maps.buildId, q.buildId) : undefined,
+        q.mapId !== undefined ? eq(gateways.mapId, q.mapId) : undefined,
+        q.online !== undefined ? eq(gateways.online, q.online) : undefined,
+        q.text ? or(ilike(gateways.name, likePattern(q.text)), ilike(gateways.mac, likePattern(q.text.replace(/[:-]/g, '')))) : undefined,
+      );
+      const [total] = await db.select({ n: count() }).from(gateways).innerJoin(maps, eq(maps.id, gateways.mapId)).where(where);
+      const list = await selectBound().where(where).orderBy(asc(gateways.name), asc(gateways.id)).offset(q.offset).limit(q.limit);
+      return { total: total?.n ?? 0, list };
+    },
+
+    /** Gateways whose configuration is not synced (anything but status 3), for the sync banner. */
+    async notSynced({ tenantId }: { tenantId: bigint }): Promise<GatewayRow[]> {
+      return selectBound()
+        .where(and(eq(gateways.tenantId, tenantId), ne(gateways.syncStatus, SYNC_STATUS.synced)))
+        .orderBy(asc(gateways.name), asc(gateways.id));
+    },
+
+    /** A gateway by MAC whoever owns it: binding, search_device_for_mac, provisioning and presence. */
+    async findByMacAnyTenant({ mac }: { mac: string }): Promise<GatewayRecord | undefined> {
+      const [row] = await db.select().from(gateways).where(eq(gateways.mac, mac)).limit(1);
+      return row;
+    },
+
+    /** Provisions a gateway (or issues it a new password): it stays in the pool, or with its account. */
+    async provisionAnyTenant({ mac, passwordHash }: { mac: string; passwordHash: string }): Promise<GatewayRecord> {
+      const [row] = await db
+        .insert(gateways)
+        .values({ mac, passwordHash })
+        .onConflictDoUpdate({ target: gateways.mac, set: { passwordHash, updatedAt: sql`now()` } })
+        .returning();
+      return row!;
+    },
+
+    async passwordHashAnyTenant({ mac }: { mac: string }): Promise<string | undefined> {
+      const [row] = await db.select({ h: gateways.passwordHash }).from(gateways).where(eq(gateways.mac, mac)).limit(1);
+      return row?.h ?? undefined;
+    },
+
+    /**
+     * Takes a gateway out of the pool for an account. Only a row with no tenant is taken, so two accounts
+     * racing for the same MAC cannot both win; answers undefined when it was not in the pool. The
+     * configuration version is raised past anything the gateway ran for a previous account.
+     */
+    async bindFromPool(q: { tenantId: bigint; id: bigint; mapId: bigint; name: string; at: Date }): Promise<boolean> {
+      const rows = await db
+        .update(gateways)
+        .set({
+          tenantId: q.tenantId,
+          mapId: q.mapId,
+          name: q.name,
+          boundAt: q.at,
+          configVersion: sql`greatest(${gateways.configVersion}, ${gateways.syncedVersion}) + 1`,
+          syncStatus: SYNC_STATUS.notSynced,
+          updatedAt: q.at,
+        })
+        .where(and(eq(gateways.id, q.id), isNull(gateways.tenantId)))
+        .returning({ id: gateways.id });
+      return rows.length === 1;
+    },
+
+    async update(q: {
+      tenantId: bigint;
+      id: bigint;
+      set: Partial<
+        Pick<
+          typeof gateways.$inferInsert,
+          'name' | 'mapId' | 'longitude' | 'latitude' | 'timezone' | 'reportIntervalS' | 'sensorMode' | 'info'
+        >
+      >;
+      at: Date;
+    }) {
+      await db
+        .update(gateways)
+        .set({ ...q.set, updatedAt: q.at })
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)));
+    },
+
+    /** Moves a gateway and every device of it that is on a map to another map, in one transaction. */
+    async changePlace(q: { tenantId: bigint; id: bigint; mapId: bigint; at: Date }) {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(gateways)
+          .set({ mapId: q.mapId, updatedAt: q.at })
+          .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)));
+        await tx
+          .update(devices)
+          .set({ mapId: q.mapId, updatedAt: q.at })
+          .where(and(eq(devices.tenantId, q.tenantId), eq(devices.gatewayId, q.id), isNotNull(devices.mapId)));
+      });
+    },
+
+    /** Raises the desired configuration version of some gateways: their configuration changed in the cloud. */
+    async raiseConfigVersion({ tenantId, ids, at }: { tenantId: bigint; ids: bigint[]; at: Date }) {
+      if (ids.length === 0) return;
+      await db
+        .update(gateways)
+        .set({ configVersion: sql`${gateways.configVersion} + 1`, syncStatus: SYNC_STATUS.notSynced, updatedAt: at })
+        .where(and(eq(gateways.tenantId, tenantId), inArray(gateways.id, ids)));
+    },
+
+    /**
+     * Marks a sync running, or failed (only while the version it was for is still the desired one). A
+     * failure never overrides synced: the gateway's own state may already say it runs that version even
+     * when its reply to the command was lost.
+     */
+    async setSyncStatus({ tenantId, id, status, version }: { tenantId: bigint; id: bigint; status: number; version: number }) {
+      const keepSynced = status === SYNC_STATUS.failed ? ne(gateways.syncStatus, SYNC_STATUS.synced) : undefined;
+      await db
+        .update(gateways)
+        .set({ syncStatus: status })
+        .where(and(eq(gateways.tenantId, tenantId), eq(gateways.id, id), eq(gateways.configVersion, version), keepSynced));
+    },
+
+    /** The gateway acknowledged a version: synced when it is still the desired one. */
+    async acknowledge({ tenantId, id, version, at }: { tenantId: bigint; id: bigint; version: number; at: Date }) {
+      await db
+        .update(gateways)
+        .set({
+          syncedVersion: version,
+          syncStatus: sql`case when ${gateways.configVersion} = ${version}::int then ${SYNCED} else ${NOT_SYNCED} end`,
+          updatedAt: at,
+        })
+        .where(and(eq(gateways.tenantId, tenantId), eq(gateways.id, id)));
+    },
+
+    /**
+     * Stores what a gateway's up/state said, by MAC (the link knows no accounts). An online state carries
+     * the version it runs: equal to the desired one it is synced, otherwise not (unless a sync is running).
+     */
+    async recordPresenceAnyTenant(q: {
+      mac: string;
+      online: boolean;
+      info: GatewayInfo | undefined;
+      reason: string | undefined;
+      at: Date;
+    }) {
+      const running = q.info?.configVersion;
+      await db
+        .update(gateways)
+        .set({
+          online: q.online,
+          offlineReason: q.online ? null : (q.reason ?? null),
+          lastSeenAt: q.at,
+          ...(q.info ? { info: q.info, superGateway: q.info.superGateway } : {}),
+          ...(running !== undefined
+            ? {
+                syncedVersion: running,
+                syncStatus: sql`case when ${gateways.configVersion} = ${running}::int then ${SYNCED} when ${gateways.syncStatus} in (${SYNCING}, ${FAILED}) then ${gateways.syncStatus} else ${NOT_SYNCED} end`,
+              }
+            : {}),
+        })
+        .where(eq(gateways.mac, q.mac));
+    },
+
+    /** Marks every gateway offline: at start, before the link hears the retained states again. */
+    async markAllOfflineAnyTenant({ at }: { at: Date }) {
+      await db.update(gateways).set({ online: false, offlineReason: null, updatedAt: at }).where(eq(gateways.online, true));
+    },
+
+    /**
+     * Unbinds a gateway: refused (false) while any of its devices is on a map; otherwise its devices are
+     * removed and it goes back to the pool, keeping its credentials, in one transaction.
+     */
+    async unbind({ tenantId, id, at }: { tenantId: bigint; id: bigint; at: Date }): Promise<'unbound' | 'linked' | 'missing'> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select({ id: gateways.id })
+          .from(gateways)
+          .where(and(eq(gateways.tenantId, tenantId), eq(gateways.id, id)))
+          .for('update');
+        if (!row) return 'missing';
+        const [placed] = await tx
+          .select({ n: count() })
+          .from(devices)
+          .where(and(eq(devices.tenantId, tenantId), eq(devices.gatewayId, id), isNotNull(devices.mapId)));
+        if ((placed?.n ?? 0) > 0) return 'linked';
+        await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.gatewayId, id)));
+        await tx
+          .update(gateways)
+          .set({
+            tenantId: null,
+            mapId: null,
+            name: '',
+            longitude: null,
+            latitude: null,
+            timezone: null,
+            reportIntervalS: null,
+            sensorMode: null,
+            boundAt: null,
+            syncStatus: SYNC_STATUS.notSynced,
+            updatedAt: at,
+          })
+          .where(and(eq(gateways.tenantId, tenantId), eq(gateways.id, id)));
+        return 'unbound';
+      });
+    },
+
+    /** The account owning a gateway and its users (sub-accounts included), for real-time notices by MAC. */
+    async audienceAnyTenant({ mac }: { mac: string }) {
+      const [gw] = await db
+        .select({ id: gateways.id, name: gateways.name, tenantId: gateways.tenantId })
+        .from(gateways)
+        .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
+        .limit(1);
+      if (!gw || gw.tenantId === null) return undefined;
+      const people = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(or(eq(users.id, gw.tenantId), eq(users.parentId, gw.tenantId)), isNull(users.deletedAt)));
+      return { gatewayId: String(gw.id), name: gw.name, userIds: people.map((u) => u.id) };
+    },
+
+    // --- devices of a gateway ----------------------------------------------------------------------
+
+    async devicesOf(q: { tenantId: bigint; gatewayId: bigint; outmapOnly?: boolean; bridgeId?: bigint }): Promise<DeviceRow[]> {
+      return db
+        .select()
+        .from(devices)
+        .where(
+          and(
+            eq(devices.tenantId, q.tenantId),
+            eq(devices.gatewayId, q.gatewayId),
+            q.outmapOnly ? isNull(devices.mapId) : undefined,
+            q.bridgeId !== undefined ? eq(devices.bridgeId, q.bridgeId) : undefined,
+          ),
+        )
+        .orderBy(asc(devices.id));
+    },
+
+    async bridgesOf({ tenantId, gatewayId }: { tenantId: bigint; gatewayId: bigint }) {
+      // Written out: drizzle would render the outer id unqualified, which the inner alias would capture.
+      const behind = sql<number>`(select count(*)::int from devices b where b.bridge_id = "devices"."id")`;
+      return db
+        .select({ ...getTableColumns(devices), deviceCount: behind })
+        .from(devices)
+        .where(and(eq(devices.tenantId, tenantId), eq(devices.gatewayId, gatewayId), inArray(devices.kind, BRIDGE_KINDS)))
+        .orderBy(asc(devices.id));
+    },
+
+    /**
+     * Inserts the devices a gateway reported that the cloud does not hold yet (by address), then links
+     * devices behind bridges to their bridge rows. Answers the rows added. Concurrent imports add each once.
+     */
+    async importDevices(q: {
+      tenantId: bigint;
+      gatewayId: bigint;
+      list: Array<Omit<typeof devices.$inferInsert, 'tenantId' | 'gatewayId' | 'bridgeId'> & { bridgeAddr?: string }>;
+      at: Date;
+    }): Promise<DeviceRow[]> {
+      if (q.list.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const added = await tx
+          .insert(devices)
+          .values(
+            q.list.map(({ bridgeAddr: _b, ...d }) => ({
+              ...d,
+              tenantId: q.tenantId,
+              gatewayId: q.gatewayId,
+              createdAt: q.at,
+              updatedAt: q.at,
+            })),
+          )
+          .onConflictDoNothing({ target: [devices.gatewayId, devices.addr] })
+          .returning();
+        const behind = q.list.filter((d) => d.bridgeAddr);
+        if (behind.length > 0) {
+          const bridges = await tx
+            .select({ id: devices.id, addr: devices.addr })
+            .from(devices)
+            .where(and(eq(devices.tenantId, q.tenantId), eq(devices.gatewayId, q.gatewayId), inArray(devices.kind, BRIDGE_KINDS)));
+          const byAddr = new Map(bridges.map((b) => [b.addr, b.id]));
+          for (const d of behind) {
+            const bridgeId = byAddr.get(d.bridgeAddr!.toUpperCase());
+            if (bridgeId === undefined) continue;
+            await tx
+              .update(devices)
+              .set({ bridgeId })
+              .where(
+                and(
+                  eq(devices.tenantId, q.tenantId),
+                  eq(devices.gatewayId, q.gatewayId),
+                  eq(devices.addr, d.addr),
+                  isNull(devices.bridgeId),
+                ),
+              );
+            const row = added.find((a) => a.addr === d.addr);
+            if (row) row.bridgeId = bridgeId;
+          }
+        }
+        return added;
+      });
+    },
+
+    /** Unbinds a bridge: refused while it or a device behind it is on a map; otherwise they are removed. */
+    async unbindBridge({
+      tenantId,
+      gatewayId,
+      bridgeId,
+    }: {
+      tenantId: bigint;
+      gatewayId: bigint;
+      bridgeId: bigint;
+    }): Promise<'unbound' | 'linked' | 'missing'> {
+      return db.transaction(async (tx) => {
+        const [bridge] = await tx
+          .select({ id: devices.id, mapId: devices.mapId })
+          .from(devices)
+          .where(
+            and(
+              eq(devices.tenantId, tenantId),
+              eq(devices.gatewayId, gatewayId),
+              eq(devices.id, bridgeId),
+              inArray(devices.kind, BRIDGE_KINDS),
+            ),
+          )
+          .for('update');
+        if (!bridge) return 'missing';
+        const [placed] = await tx
+          .select({ n: count() })
+          .from(devices)
+          .where(and(eq(devices.tenantId, tenantId), eq(devices.bridgeId, bridgeId), isNotNull(devices.mapId)));
+        if (bridge.mapId !== null || (placed?.n ?? 0) > 0) return 'linked';
+        await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.bridgeId, bridgeId)));
+        await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.id, bridgeId)));
+        return 'unbound';
+      });
+    },
+  };
+}
+export type GatewaysRepo = ReturnType<typeof createGatewaysRepo>;

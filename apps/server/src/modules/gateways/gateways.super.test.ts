@@ -1,0 +1,85 @@
+import { NOTICE_TYPE, type GatewayUpdateNotice, type ImportResult, type SuperGatewayDevices, userDestination } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenForRealtime, stompClient, type StompTestClient } from '../../realtime/test-clients.ts';
+import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
+import { bind, data, defaultMapId, eventually, placeDevice, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
+
+const G = '/api4/gateway/v1';
+
+describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (kind) => {
+  let rig: GatewayRig;
+  let token: string;
+  let mapId: string;
+  let stomp: StompTestClient;
+  const notices: GatewayUpdateNotice[] = [];
+  const h = () => rig.h;
+  const get = (url: string) => call(h().app, 'GET', url, { token });
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 2, superGateways: 1, firmwareTimeoutMs: 3000 });
+    const url = await listenForRealtime(h().app);
+    token = await signUpByMail(h(), 'super@example.com');
+    mapId = await defaultMapId(h(), token);
+    const me = (await call(h().app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
+    stomp = await stompClient(url, { Authorization: `Bearer ${token}` });
+    await stomp.subscribe(userDestination('global_message_notice', me), (m) => notices.push(JSON.parse(m.body) as GatewayUpdateNotice));
+  }, 60_000);
+  afterAll(async () => {
+    await stomp?.stop();
+    await rig?.close();
+  });
+
+  it('lists the bridges of a super gateway with their devices, and unbinding a bridge frees them unless placed (260021)', async () => {
+    const superSim = rig.fleet.gateways[1]!;
+    const gw = await bind(h(), token, superSim.mac, mapId, 'Super');
+    expect(gw.superGateway).toBe(true);
+    const imported = await data<ImportResult>(get(`${G}/import/${gw.id}`));
+    expect(imported.imported).toBe(superSim.devices.size);
+
+    const all = await data<SuperGatewayDevices>(get(`${G}/super_gateway_devices/${gw.id}/0`));
+    expect(all.bridgeQuantity).toBe(2);
+    expect(all.bridges.map((b) => b.kind).sort()).toEqual(['bridge', 'bridge-wisun']);
+    expect(all.devices).toEqual([]);
+    expect((await data(get(`${G}/detail/${gw.id}`))).bridgeQuantity).toBe(2);
+    const bridge = all.bridges[0]!;
+    const behind = await data<SuperGatewayDevices>(get(`${G}/super_gateway_devices/${gw.id}/${bridge.id}`));
+    expect(behind.devices.length).toBe(bridge.deviceCount);
+    expect(bridge.deviceCount).toBeGreaterThan(0);
+    expect(behind.devices.every((d) => d.bridgeId === bridge.id)).toBe(true);
+
+    await placeDevice(h(), behind.devices[0]!.id, mapId);
+    expectError(await get(`${G}/delete_bridge/${gw.id}/${bridge.id}`), 260021);
+    await placeDevice(h(), behind.devices[0]!.id, null);
+    expect((await get(`${G}/delete_bridge/${gw.id}/${bridge.id}`)).body.code).toBe(0);
+    const after = await data<SuperGatewayDevices>(get(`${G}/super_gateway_devices/${gw.id}/0`));
+    expect(after.bridgeQuantity).toBe(1);
+    expect((await data(get(`${G}/detail/${gw.id}`))).deviceCount).toBe(imported.imported - 1 - bridge.deviceCount);
+    expectError(await get(`${G}/super_gateway_devices/${gw.id}/${bridge.id}`), 110011);
+    // Importing again brings the freed bridge and its devices back.
+    expect((await data<ImportResult>(get(`${G}/import/${gw.id}`))).imported).toBe(1 + bridge.deviceCount);
+  });
+
+  it('sends the firmware result to the account\u2019s users as a type 1 notice over STOMP', async () => {
+    const sim = rig.fleet.gateways[0]!;
+    const gw = await bind(h(), token, sim.mac, mapId, 'Notice gateway');
+    await data(get(`${G}/post_gateway_update/${gw.id}/gateway`));
+    await eventually(() => notices.some((n) => n.id === gw.id), 'success notice');
+    expect(notices.find((n) => n.id === gw.id)).toEqual({
+      type: NOTICE_TYPE.gatewayUpdate,
+      userId: expect.any(String),
+      name: 'Notice gateway',
+      result: 1,
+      id: gw.id,
+      mac: sim.mac,
+      target: 'gateway',
+      version: '3.3.0',
+    });
+
+    notices.length = 0;
+    sim.faults.failUpdates = true;
+    await eventually(async () => (await get(`${G}/post_gateway_update/${gw.id}/gateway`)).body.code === 0, 'failing update accepted');
+    await eventually(() => notices.length > 0, 'failure notice');
+    expect(notices[0]).toMatchObject({ id: gw.id, result: 2 });
+    sim.faults.failUpdates = false;
+  }, 30_000);
+});

@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../../config.ts';
+import type { OutboxRepo } from './outbox.repo.ts';
+
+export interface OutgoingMessage {
+  channel: 'mail' | 'sms';
+  recipient: string;
+  subject: string;
+  body: string;
+}
+
+/**
+ * The one way the platform reaches people. Mail goes over SMTP when SMTP_URL is set; everything else,
+ * and every text message (no SMS gateway is reachable), lands in the outbox table the administrator reads.
+ */
+export function createMessenger(deps: { repo: OutboxRepo; config: Pick<Config, 'smtpUrl' | 'smtpFrom'>; logger: FastifyBaseLogger }) {
+  const { repo, config, logger } = deps;
+  const transport = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
+
+  return {
+    async send(message: OutgoingMessage): Promise<void> {
+      if (message.channel === 'mail' && transport) {
+        await transport.sendMail({ from: config.smtpFrom, to: message.recipient, subject: message.subject, text: message.body });
+        logger.info({ to: message.recipient, subject: message.subject }, 'mail sent');
+        return;
+      }
+      await repo.insert(message);
+      logger.info({ channel: message.channel, to: message.recipient, subject: message.subject }, 'message stored in the outbox');
+    },
+    close() {
+      transport?.close();
+    },
+  };
+}
+
+export type Messenger = ReturnType<typeof createMessenger>;

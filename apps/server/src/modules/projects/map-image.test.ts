@@ -1,0 +1,38 @@
+import { crc32 } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { checkJpeg, checkPng, sniffType } from './map-image.ts';
+import { makeJpeg, makePdf, makePng } from './upload.fixtures.ts';
+
+describe('floor-plan checks', () => {
+  it('knows files by their first bytes, not their names', () => {
+    expect(sniffType(makePng(2, 2))).toBe('image/png');
+    expect(sniffType(makePdf())).toBe('application/pdf');
+    expect(sniffType(Buffer.from('<svg/>'))).toBeUndefined();
+    expect(sniffType(Buffer.from('GIF89a'))).toBeUndefined();
+  });
+
+  it('accepts a whole png and reads its size', async () => {
+    expect(await checkPng(makePng(300, 7))).toEqual({ width: 300, height: 7 });
+  });
+
+  it('refuses a png with a wrong checksum, a cut-off body or less data than its header claims', async () => {
+    const png = makePng(50, 50);
+    const badCrc = Buffer.from(png);
+    badCrc.writeUInt8(badCrc.readUInt8(29) ^ 0xff, 29); // last byte of the IHDR CRC
+    expect(await checkPng(badCrc)).toBeUndefined();
+    expect(await checkPng(png.subarray(0, png.length - 12))).toBeUndefined(); // no IEND
+    // A header promising 5000 x 5000 pixels over the data of a 50 x 50 picture: a would-be bomb.
+    const liar = makePng(50, 50);
+    liar.writeUInt32BE(5000, 16);
+    liar.writeUInt32BE(5000, 20);
+    liar.writeUInt32BE(crc32(liar.subarray(12, 29)), 29); // a correct checksum, so only the data can betray it
+    expect(await checkPng(liar)).toBeUndefined();
+  });
+
+  it('accepts a whole jpeg and refuses one without its end marker', async () => {
+    const jpeg = await makeJpeg(33, 21);
+    expect(checkJpeg(jpeg)).toEqual({ width: 33, height: 21 });
+    expect(checkJpeg(jpeg.subarray(0, jpeg.length - 2))).toBeUndefined();
+    expect(checkJpeg(jpeg.subarray(0, 100))).toBeUndefined();
+  });
+});

@@ -1,0 +1,135 @@
+import { and, asc, count, eq, getTableColumns, ilike, inArray, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { buildings, mapImages, maps, projects } from '../../db/schema/index.ts';
+import { likePattern } from './projects.repo.ts';
+
+export type MapImageRow = typeof mapImages.$inferSelect;
+/** A map with its floor plan's file and size (null without one). */
+export type MapRow = typeof maps.$inferSelect & {
+  imageFile: string | null;
+  imageWidth: number | null;
+  imageHeight: number | null;
+};
+
+const mapColumns = {
+  ...getTableColumns(maps),
+  imageFile: mapImages.file,
+  imageWidth: mapImages.width,
+  imageHeight: mapImages.height,
+};
+
+/** Queries on maps and their floor plans; every query filters by the tenant. */
+export function createMapsRepo(db: Db) {
+  const selectMaps = () => db.select(mapColumns).from(maps).leftJoin(mapImages, eq(mapImages.id, maps.imageId));
+
+  return {
+    async findMap({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<MapRow | undefined> {
+      const [row] = await selectMaps().where(and(eq(maps.tenantId, tenantId), eq(maps.id, id))).limit(1);
+      return row;
+    },
+
+    async findDefaultMap({ tenantId }: { tenantId: bigint }) {
+      const [row] = await db.select().from(maps).where(and(eq(maps.tenantId, tenantId), eq(maps.isDefault, true))).limit(1);
+      return row;
+    },
+
+    /** The maps of some buildings (or of every building of the tenant): one query for a whole tree level. */
+    async mapsOf({ tenantId, buildIds }: { tenantId: bigint; buildIds?: bigint[] }): Promise<MapRow[]> {
+      if (buildIds && buildIds.length === 0) return [];
+      return selectMaps()
+        .where(and(eq(maps.tenantId, tenantId), buildIds ? inArray(maps.buildId, buildIds) : undefined))
+        .orderBy(asc(maps.id));
+    },
+
+    async searchMaps(q: { tenantId: bigint; text?: string; projectId?: bigint; buildId?: bigint; offset: number; limit: number }) {
+      const where = and(
+        eq(maps.tenantId, q.tenantId),
+        q.text ? ilike(maps.name, likePattern(q.text)) : undefined,
+        q.projectId !== undefined ? eq(maps.projectId, q.projectId) : undefined,
+        q.buildId !== undefined ? eq(maps.buildId, q.buildId) : undefined,
+      );
+      const [total] = await db.select({ n: count() }).from(maps).where(where);
+      const rows = await db
+        .select({ ...mapColumns, projectName: projects.name, buildName: buildings.name })
+        .from(maps)
+        .leftJoin(mapImages, eq(mapImages.id, maps.imageId))
+        .innerJoin(projects, eq(projects.id, maps.projectId))
+        .innerJoin(buildings, eq(buildings.id, maps.buildId))
+        .where(where)
+        .orderBy(asc(maps.id))
+        .offset(q.offset)
+        .limit(q.limit);
+      return { total: total?.n ?? 0, rows };
+    },
+
+    /** Inserts a map; answers undefined when a unique index refused it (name, default or image taken). */
+    async insertMap(values: typeof maps.$inferInsert) {
+      const [row] = await db.insert(maps).values(values).onConflictDoNothing().returning({ id: maps.id });
+      return row;
+    },
+
+    async updateMap({ tenantId, id, set }: { tenantId: bigint; id: bigint; set: Partial<Pick<typeof maps.$inferInsert, 'name' | 'opacity' | 'imageId' | 'buildId' | 'projectId'>> }) {
+      const [row] = await db
+        .update(maps)
+        .set({ ...set, updatedAt: sql`now()` })
+        .where(and(eq(maps.tenantId, tenantId), eq(maps.id, id)))
+        .returning({ id: maps.id });
+      return row !== undefined;
+    },
+
+    async deleteMap({ tenantId, id }: { tenantId: bigint; id: bigint }) {
+      const rows = await db
+        .delete(maps)
+        .where(and(eq(maps.tenantId, tenantId), eq(maps.id, id), eq(maps.isDefault, false)))
+        .returning({ id: maps.id, imageId: maps.imageId });
+      return rows[0];
+    },
+
+    async insertImage(values: typeof mapImages.$inferInsert): Promise<MapImageRow> {
+      const [row] = await db.insert(mapImages).values(values).returning();
+      return row!;
+    },
+
+    /** An uploaded floor plan of the tenant not yet used by another map (for add and update). */
+    async findFreeImage({ tenantId, file, mapId }: { tenantId: bigint; file: string; mapId?: bigint }): Promise<MapImageRow | undefined> {
+      const [row] = await db
+        .select(getTableColumns(mapImages))
+        .from(mapImages)
+        .leftJoin(maps, eq(maps.imageId, mapImages.id))
+        .where(and(eq(mapImages.tenantId, tenantId), eq(mapImages.file, file), mapId === undefined ? isNull(maps.id) : sql`(${maps.id} is null or ${maps.id} = ${mapId})`))
+        .limit(1);
+      return row;
+    },
+
+    /** A floor plan by its file name, for serving. The name is the secret (128 random bits). */
+    async findImageByFile({ file }: { file: string }): Promise<MapImageRow | undefined> {
+      const [row] = await db.select().from(mapImages).where(eq(mapImages.file, file)).limit(1);
+      return row;
+    },
+
+    async deleteImage({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<string | undefined> {
+      const [row] = await db
+        .delete(mapImages)
+        .where(and(eq(mapImages.tenantId, tenantId), eq(mapImages.id, id)))
+        .returning({ file: mapImages.file });
+      return row?.file;
+    },
+
+    /** Removes uploads older than `before` that no map uses; answers their files. */
+    async sweepUnusedImages({ tenantId, before }: { tenantId: bigint; before: Date }): Promise<string[]> {
+      const rows = await db
+        .delete(mapImages)
+        .where(
+          and(
+            eq(mapImages.tenantId, tenantId),
+            lt(mapImages.createdAt, before),
+            sql`not exists (select 1 from ${maps} m where m.image_id = ${mapImages}.id)`,
+          ),
+        )
+        .returning({ file: mapImages.file });
+      return rows.map((r) => r.file);
+    },
+  };
+}
+
+export type MapsRepo = ReturnType<typeof createMapsRepo>;

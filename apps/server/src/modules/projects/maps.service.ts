@@ -1,0 +1,232 @@
+import type { MapAddBody, MapDevice, MapDevicePage, MapDevicesBody, MapImage, MapInfo, MapMoveBody, MapSearchBody, MapSearchPage, MapUpdateBody } from '@lumigrid/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import type { Clock } from '../auth/auth.service.ts';
+import { assertCanEdit, cleanName, paging, toId } from './access.ts';
+import type { MapDevicesPort } from './map-devices.ts';
+import { prepareMapImage, type MapImageStore } from './map-image.ts';
+import { mapImageUrl, mapMap } from './mappers.ts';
+import type { MapRow, MapsRepo } from './maps.repo.ts';
+import { isForeignKeyViolation, isUniqueViolation, type ProjectsRepo } from './projects.repo.ts';
+import type { ProjectsService } from './projects.service.ts';
+
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
+
+/** Uploads not attached to a map within a day are removed. */
+const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
+
+export function createMapsService(deps: {
+  repo: MapsRepo;
+  projectsRepo: ProjectsRepo;
+  projects: Pick<ProjectsService, 'ensureDefaults'>;
+  devices: MapDevicesPort;
+  store: MapImageStore;
+  clock: Clock;
+}) {
+  const { repo, projectsRepo, projects, devices, store, clock } = deps;
+
+  async function requireMap(auth: Caller, id: string): Promise<MapRow> {
+    const row = await repo.findMap({ tenantId: auth.tenantId, id: toId(id) });
+    if (!row) throw new AppError(110011);
+    return row;
+  }
+
+  async function requireBuilding(auth: Caller, id: string) {
+    const row = await projectsRepo.findBuilding({ tenantId: auth.tenantId, id: toId(id) });
+    if (!row) throw new AppError(110011);
+    return row;
+  }
+
+  async function mapOut(auth: Caller, id: bigint): Promise<MapInfo> {
+    const row = await repo.findMap({ tenantId: auth.tenantId, id });
+    if (!row) throw new AppError(110011);
+    const counts = await devices.deviceCounts({ tenantId: auth.tenantId, mapIds: [row.id] });
+    return mapMap(row, counts.get(row.id) ?? 0);
+  }
+
+  /** An upload of the tenant that no other map uses, by the `image` name upload_map answered. */
+  async function requireFreeImage(auth: Caller, file: string, mapId?: bigint) {
+    const image = await repo.findFreeImage({ tenantId: auth.tenantId, file, mapId });
+    if (!image) throw new AppError(100013);
+    return image;
+  }
+
+  /** Deletes a floor plan's row and file (after the map let go of it). */
+  async function dropImage(auth: Caller, imageId: bigint | null) {
+    if (imageId === null) return;
+    const file = await repo.deleteImage({ tenantId: auth.tenantId, id: imageId });
+    if (file) await store.remove(file);
+  }
+
+  async function writeMap<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(110007);
+      throw error;
+    }
+  }
+
+  return {
+    assertCanEdit,
+
+    /** A map read through its project, as project_user/v1/{projectId}/maps/{mapId} names it. */
+    async getMap(auth: Caller, projectId: string, mapId: string): Promise<MapInfo> {
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const pid = toId(projectId);
+      const map = await requireMap(auth, mapId);
+      if (map.projectId !== pid) throw new AppError(110011);
+      return mapOut(auth, map.id);
+    },
+
+    async addMap(auth: Caller, body: MapAddBody): Promise<MapInfo> {
+      assertCanEdit(auth);
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const building = await requireBuilding(auth, body.buildId);
+      const image = body.image ? await requireFreeImage(auth, body.image) : undefined;
+      const row = await repo.insertMap({
+        tenantId: auth.tenantId,
+        projectId: building.projectId,
+        buildId: building.id,
+        name: cleanName(body.name),
+        opacity: body.opacity ?? 100,
+        imageId: image?.id ?? null,
+      });
+      if (!row) throw new AppError(110007);
+      return mapOut(auth, row.id);
+    },
+
+    async updateMap(auth: Caller, body: MapUpdateBody): Promise<MapInfo> {
+      assertCanEdit(auth);
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const map = await requireMap(auth, body.id);
+      let imageId: bigint | null | undefined;
+      if (body.image === null) imageId = null;
+      else if (body.image !== undefined) imageId = (await requireFreeImage(auth, body.image, map.id)).id;
+      await writeMap(() =>
+        repo.updateMap({
+          tenantId: auth.tenantId,
+          id: map.id,
+          set: { name: body.name === undefined ? undefined : cleanName(body.name), opacity: body.opacity, imageId },
+        }),
+      );
+      if (imageId !== undefined && imageId !== map.imageId) await dropImage(auth, map.imageId);
+      return mapOut(auth, map.id);
+    },
+
+    async deleteMap(auth: Caller, buildId: string, mapId: string): Promise<void> {
+      assertCanEdit(auth);
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const bid = toId(buildId);
+      const map = await requireMap(auth, mapId);
+      if (map.buildId !== bid) throw new AppError(110011);
+      if (map.isDefault) throw new AppError(280011);
+      if (await devices.mapHasDevices({ tenantId: auth.tenantId, mapId: map.id })) throw new AppError(280005);
+      let deleted;
+      try {
+        deleted = await repo.deleteMap({ tenantId: auth.tenantId, id: map.id });
+      } catch (error) {
+        if (isForeignKeyViolation(error)) throw new AppError(280005);
+        throw error;
+      }
+      if (deleted) await dropImage(auth, deleted.imageId);
+    },
+
+    /** Moves a map into another building of the account; its project follows the building. */
+    async moveMap(auth: Caller, body: MapMoveBody): Promise<MapInfo> {
+      assertCanEdit(auth);
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const map = await requireMap(auth, body.id);
+      const building = await requireBuilding(auth, body.buildId);
+      if (building.id !== map.buildId) {
+        await writeMap(() => repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { buildId: building.id, projectId: building.projectId } }));
+      }
+      return mapOut(auth, map.id);
+    },
+
+    async searchMaps(auth: Caller, body: MapSearchBody): Promise<MapSearchPage> {
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      // Filter ids must be the caller's own: another account's id is refused, not silently empty.
+      const projectId = body.projectId === undefined ? undefined : toId(body.projectId);
+      if (projectId !== undefined && !(await projectsRepo.findProject({ tenantId: auth.tenantId, id: projectId }))) throw new AppError(110011);
+      const buildId = body.buildId === undefined ? undefined : (await requireBuilding(auth, body.buildId)).id;
+      const { total, rows } = await repo.searchMaps({ tenantId: auth.tenantId, text: body.name?.trim() || undefined, projectId, buildId, ...paging(body) });
+      const counts = await devices.deviceCounts({ tenantId: auth.tenantId, mapIds: rows.map((r) => r.id) });
+      return { total, list: rows.map((r) => ({ ...mapMap(r, counts.get(r.id) ?? 0), projectName: r.projectName, buildName: r.buildName })) };
+    },
+
+    async listDevices(auth: Caller, body: MapDevicesBody): Promise<MapDevicePage> {
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const map = await requireMap(auth, body.mapId);
+      return devices.devicesOn({ tenantId: auth.tenantId, mapId: map.id, name: body.name?.trim() || undefined, ...paging(body) });
+    },
+
+    async devicesOf(auth: Caller, mapId: string): Promise<MapDevice[]> {
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const map = await requireMap(auth, mapId);
+      const { list } = await devices.devicesOn({ tenantId: auth.tenantId, mapId: map.id, offset: 0, limit: 10_000 });
+      return list;
+    },
+
+    /** Removes a map's floor plan; the map stays. */
+    async removeImage(auth: Caller, mapId: string): Promise<MapInfo> {
+      assertCanEdit(auth);
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const map = await requireMap(auth, mapId);
+      if (map.imageId !== null) {
+        await repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { imageId: null } });
+        await dropImage(auth, map.imageId);
+      }
+      return mapOut(auth, map.id);
+    },
+
+    /**
+     * Stores an uploaded floor plan (checked by its bytes, a pdf rendered to png) and, when a map id came
+     * with it, puts it on that map in place of the old one.
+     */
+    async upload(auth: Caller, input: { data: Buffer; mapId?: string }): Promise<MapImage> {
+      assertCanEdit(auth);
+      await projects.ensureDefaults(auth.tenantId, auth.lang);
+      const map = input.mapId ? await requireMap(auth, input.mapId) : undefined;
+      const prepared = await prepareMapImage(input.data);
+      const file = await store.save(prepared);
+      const image = await repo.insertImage({
+        tenantId: auth.tenantId,
+        file,
+        contentType: prepared.contentType,
+        sourceType: prepared.sourceType,
+        width: prepared.width,
+        height: prepared.height,
+        size: prepared.data.length,
+        createdAt: clock.now(),
+      });
+      if (map) {
+        await repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { imageId: image.id } });
+        await dropImage(auth, map.imageId);
+      }
+      for (const old of await repo.sweepUnusedImages({ tenantId: auth.tenantId, before: new Date(clock.now().getTime() - UNUSED_UPLOAD_MS) })) {
+        await store.remove(old);
+      }
+      return {
+        image: file,
+        url: mapImageUrl(file),
+        width: image.width,
+        height: image.height,
+        size: image.size,
+        contentType: prepared.contentType,
+        sourceType: prepared.sourceType,
+        map: map ? await mapOut(auth, map.id) : null,
+      };
+    },
+
+    /** A stored floor plan by file name, for the image route; the unguessable name is the key. */
+    async imageFile(file: string): Promise<{ data: Buffer; contentType: string } | undefined> {
+      const row = await repo.findImageByFile({ file });
+      if (!row) return undefined;
+      const data = await store.read(row.file);
+      return data ? { data, contentType: row.contentType } : undefined;
+    },
+  };
+}
+
+export type MapsService = ReturnType<typeof createMapsService>;

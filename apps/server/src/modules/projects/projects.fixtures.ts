@@ -1,0 +1,55 @@
+import { OPERATE_AUTH, USER_AUTH, type Building, type MapInfo, type Project } from '@lumigrid/contract';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { users } from '../../db/schema/index.ts';
+import { call, login, type Harness } from '../../test/harness.ts';
+import { hashPassword } from '../auth/password.ts';
+
+/** Test factories for the installation tree: each creates the parents it is not given. */
+export function treeFactory(h: Harness, token: string) {
+  let n = 0;
+  const unique = (prefix: string) => `${prefix} ${++n}`;
+
+  async function ok<T>(res: Promise<Awaited<ReturnType<typeof call>>>): Promise<T> {
+    const r = await res;
+    expect(r.body?.code, JSON.stringify(r.body)).toBe(0);
+    return r.body.data as T;
+  }
+
+  const factory = {
+    async project(overrides: Record<string, unknown> = {}): Promise<Project> {
+      return ok(call(h.app, 'POST', '/api4/project/v1/add', { token, body: { name: unique('Project'), ...overrides } }));
+    },
+    async building(overrides: Record<string, unknown> = {}): Promise<Building> {
+      const projectId = overrides.projectId ?? (await factory.project()).id;
+      return ok(call(h.app, 'POST', '/api4/build/v1/add', { token, body: { name: unique('Building'), ...overrides, projectId } }));
+    },
+    async map(overrides: Record<string, unknown> = {}): Promise<MapInfo> {
+      const buildId = overrides.buildId ?? (await factory.building()).id;
+      return ok(call(h.app, 'POST', '/api4/map/v1/add', { token, body: { name: unique('Map'), ...overrides, buildId } }));
+    },
+    ok,
+  };
+  return factory;
+}
+
+/**
+ * Signs in a sub-account (user_auth 3) of an account with the given operate_auth. Account management (which
+ * creates sub-accounts through the API) has not landed yet, so the row is inserted directly.
+ */
+export async function subAccount(h: Harness, ownerLogin: string, operateAuth: number): Promise<string> {
+  const [owner] = await h.database.db.select().from(users).where(eq(users.account, ownerLogin));
+  if (!owner) throw new Error(`no account ${ownerLogin}`);
+  const account = `sub-${operateAuth}-${owner.id}-${Math.random().toString(36).slice(2, 8)}`;
+  await h.database.db.insert(users).values({
+    account,
+    name: account,
+    passwordHash: await hashPassword('Sub-Account-1'),
+    userAuth: USER_AUTH.subAccount,
+    operateAuth,
+    parentId: owner.id,
+  });
+  return login(h, account, 'Sub-Account-1');
+}
+
+export { OPERATE_AUTH };

@@ -1,0 +1,205 @@
+import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { buildings, maps, projects } from '../../db/schema/index.ts';
+
+export type ProjectRow = typeof projects.$inferSelect & { buildCount: number; mapCount: number };
+export type BuildingRow = typeof buildings.$inferSelect & { mapCount: number };
+
+/** Postgres error codes, read through Drizzle's wrapper on both drivers. */
+function pgCode(error: unknown): string | undefined {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+/** A unique index refused the row (a duplicate name). */
+export const isUniqueViolation = (error: unknown) => pgCode(error) === '23505';
+/** A foreign key refused the change (a child row appeared meanwhile). */
+export const isForeignKeyViolation = (error: unknown) => pgCode(error) === '23503';
+
+// Columns of a single-table query render unqualified, so the subqueries name the outer table themselves.
+const projectColumns = {
+  ...getTableColumns(projects),
+  buildCount: sql<number>`(select count(*)::int from ${buildings} b where b.project_id = ${projects}.id)`,
+  mapCount: sql<number>`(select count(*)::int from ${maps} m where m.project_id = ${projects}.id)`,
+};
+const buildingColumns = {
+  ...getTableColumns(buildings),
+  mapCount: sql<number>`(select count(*)::int from ${maps} m where m.build_id = ${buildings}.id)`,
+};
+
+/** Escapes LIKE wildcards so a search for "50%" finds exactly that. */
+export function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A subquery answering the ids of a project and its sub-projects; the depth cap stops a corrupt cycle. */
+function projectSubtreeSql(tenantId: bigint, rootId: bigint) {
+  return sql`(
+    with recursive tree(id, depth) as (
+      select p.id, 0 from ${projects} p where p.tenant_id = ${tenantId} and p.id = ${rootId}
+      union all
+      select c.id, tree.depth + 1 from ${projects} c join tree on c.parent_id = tree.id where c.tenant_id = ${tenantId} and tree.depth < 1000
+    )
+    select id from tree)`;
+}
+
+/**
+ * Queries on projects and buildings. Every query takes the tenant and filters by it, so an id of another
+ * account finds nothing.
+ */
+export function createProjectsRepo(db: Db) {
+  return {
+    async findProject({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<ProjectRow | undefined> {
+      const [row] = await db.select(projectColumns).from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.id, id))).limit(1);
+      return row;
+    },
+
+    async findDefaultProject({ tenantId }: { tenantId: bigint }) {
+      const [row] = await db.select().from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.isDefault, true))).limit(1);
+      return row;
+    },
+
+    async searchProjects({ tenantId, text, offset, limit }: { tenantId: bigint; text?: string; offset: number; limit: number }) {
+      const where = and(
+        eq(projects.tenantId, tenantId),
+        text ? or(ilike(projects.name, likePattern(text)), ilike(projects.address, likePattern(text))) : undefined,
+      );
+      const [total] = await db.select({ n: count() }).from(projects).where(where);
+      const rows = await db
+        .select(projectColumns)
+        .from(projects)
+        .where(where)
+        .orderBy(sql`${projects.isDefault} desc`, asc(projects.id))
+        .offset(offset)
+        .limit(limit);
+      return { total: total?.n ?? 0, rows };
+    },
+
+    async childProjects({ tenantId, parentId }: { tenantId: bigint; parentId: bigint }): Promise<ProjectRow[]> {
+      return db.select(projectColumns).from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, parentId))).orderBy(asc(projects.id));
+    },
+
+    /** The ids of a project and all its sub-projects at any depth. */
+    async subtreeIds({ tenantId, rootId }: { tenantId: bigint; rootId: bigint }): Promise<bigint[]> {
+      const rows = await db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), sql`${projects.id} in ${projectSubtreeSql(tenantId, rootId)}`));
+      return rows.map((r) => r.id);
+    },
+
+    /** A project and all its sub-projects at any depth, in one query. */
+    async projectSubtree({ tenantId, rootId }: { tenantId: bigint; rootId: bigint }): Promise<ProjectRow[]> {
+      return db
+        .select(projectColumns)
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), sql`${projects.id} in ${projectSubtreeSql(tenantId, rootId)}`))
+        .orderBy(asc(projects.id));
+    },
+
+    /** Projects by id (or every project of the tenant), parents before children where depth allows. */
+    async projectsIn({ tenantId, ids }: { tenantId: bigint; ids?: bigint[] }): Promise<ProjectRow[]> {
+      if (ids && ids.length === 0) return [];
+      return db
+        .select(projectColumns)
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), ids ? inArray(projects.id, ids) : undefined))
+        .orderBy(asc(projects.id));
+    },
+
+    /** Inserts a project; answers undefined when a unique index refused it (name or default taken). */
+    async insertProject(values: typeof projects.$inferInsert) {
+      const [row] = await db.insert(projects).values(values).onConflictDoNothing().returning();
+      return row;
+    },
+
+    async updateProject({ tenantId, id, set }: { tenantId: bigint; id: bigint; set: Partial<Pick<typeof projects.$inferInsert, 'name' | 'address' | 'parentId' | 'longitude' | 'latitude'>> }) {
+      const [row] = await db
+        .update(projects)
+        .set({ ...set, updatedAt: sql`now()` })
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.id, id)))
+        .returning({ id: projects.id });
+      return row !== undefined;
+    },
+
+    /** Deletes a project that is not the default; answers whether a row went. */
+    async deleteProject({ tenantId, id }: { tenantId: bigint; id: bigint }) {
+      const rows = await db
+        .delete(projects)
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.id, id), eq(projects.isDefault, false)))
+        .returning({ id: projects.id });
+      return rows.length === 1;
+    },
+
+    async countChildProjects({ tenantId, id }: { tenantId: bigint; id: bigint }) {
+      const [row] = await db.select({ n: count() }).from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, id)));
+      return row?.n ?? 0;
+    },
+
+    async findBuilding({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<BuildingRow | undefined> {
+      const [row] = await db.select(buildingColumns).from(buildings).where(and(eq(buildings.tenantId, tenantId), eq(buildings.id, id))).limit(1);
+      return row;
+    },
+
+    async findDefaultBuilding({ tenantId }: { tenantId: bigint }) {
+      const [row] = await db.select().from(buildings).where(and(eq(buildings.tenantId, tenantId), eq(buildings.isDefault, true))).limit(1);
+      return row;
+    },
+
+    /** The buildings of some projects (or of every project of the tenant): one query for a whole tree level. */
+    async buildingsOf({ tenantId, projectIds }: { tenantId: bigint; projectIds?: bigint[] }): Promise<BuildingRow[]> {
+      if (projectIds && projectIds.length === 0) return [];
+      return db
+        .select(buildingColumns)
+        .from(buildings)
+        .where(and(eq(buildings.tenantId, tenantId), projectIds ? inArray(buildings.projectId, projectIds) : undefined))
+        .orderBy(asc(buildings.id));
+    },
+
+    /** The ids of a building and its sub-buildings at any depth. */
+    async buildingSubtreeIds({ tenantId, rootId }: { tenantId: bigint; rootId: bigint }): Promise<bigint[]> {
+      const subtree = sql`(
+        with recursive tree(id, depth) as (
+          select b.id, 0 from ${buildings} b where b.tenant_id = ${tenantId} and b.id = ${rootId}
+          union all
+          select c.id, tree.depth + 1 from ${buildings} c join tree on c.parent_id = tree.id where c.tenant_id = ${tenantId} and tree.depth < 1000
+        )
+        select id from tree)`;
+      const rows = await db.select({ id: buildings.id }).from(buildings).where(and(eq(buildings.tenantId, tenantId), sql`${buildings.id} in ${subtree}`));
+      return rows.map((r) => r.id);
+    },
+
+    async insertBuilding(values: typeof buildings.$inferInsert) {
+      const [row] = await db.insert(buildings).values(values).onConflictDoNothing().returning();
+      return row;
+    },
+
+    async updateBuilding({ tenantId, id, set }: { tenantId: bigint; id: bigint; set: Partial<Pick<typeof buildings.$inferInsert, 'name' | 'parentId'>> }) {
+      const [row] = await db
+        .update(buildings)
+        .set({ ...set, updatedAt: sql`now()` })
+        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.id, id)))
+        .returning({ id: buildings.id });
+      return row !== undefined;
+    },
+
+    async deleteBuilding({ tenantId, id }: { tenantId: bigint; id: bigint }) {
+      const rows = await db
+        .delete(buildings)
+        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.id, id), eq(buildings.isDefault, false)))
+        .returning({ id: buildings.id });
+      return rows.length === 1;
+    },
+
+    async countChildBuildings({ tenantId, id }: { tenantId: bigint; id: bigint }) {
+      const [row] = await db.select({ n: count() }).from(buildings).where(and(eq(buildings.tenantId, tenantId), eq(buildings.parentId, id)));
+      return row?.n ?? 0;
+    },
+  };
+}
+
+export type ProjectsRepo = ReturnType<typeof createProjectsRepo>;

@@ -1,0 +1,134 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { type MapImage, type MapInfo } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { OPERATE_AUTH, subAccount, treeFactory } from './projects.fixtures.ts';
+import { bigFakePng, makeJpeg, makePdf, makePng, multipart } from './upload.fixtures.ts';
+
+describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
+  let h: Harness;
+  let token: string;
+  let f: ReturnType<typeof treeFactory>;
+  let dataDir: string;
+  const mapsDir = () => join(dataDir, 'uploads', 'maps');
+
+  async function upload(file: { name: string; type: string; data: Buffer; field?: string }, fields: Record<string, string> = {}, t = token, lang?: string) {
+    const { payload, headers } = multipart(file, fields);
+    const res = await h.app.inject({ method: 'POST', url: '/api4/map/v1/upload_map', payload, headers: { ...headers, authorization: `Bearer ${t}`, ...(lang ? { 'accept-language': lang } : {}) } });
+    return { status: res.statusCode, headers: res.headers, body: res.json() as { code: number; msg: string; data: any } };
+  }
+  const fetchImage = (url: string) => h.app.inject({ method: 'GET', url });
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-uploads-'));
+    h = await startApp(kind, { DATA_DIR: dataDir });
+    token = await signUpByMail(h, 'planner@example.com');
+    f = treeFactory(h, token);
+  });
+  afterAll(async () => {
+    await h?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stores a png, serves it with its type, and puts it on a new map', async () => {
+    const png = makePng(40, 20);
+    const res = await upload({ name: 'plan.png', type: 'image/png', data: png });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    const image = res.body.data as MapImage;
+    expect(image).toMatchObject({ width: 40, height: 20, size: png.length, contentType: 'image/png', sourceType: 'image/png', map: null });
+    expect(image.image).toMatch(/^[0-9a-f]{32}\.png$/);
+    expect(readdirSync(mapsDir())).toContain(image.image);
+
+    const served = await fetchImage(image.url);
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.rawPayload.equals(png)).toBe(true);
+
+    const map = await f.map({ image: image.image, opacity: 60 });
+    expect(map).toMatchObject({ image: image.url, imageWidth: 40, imageHeight: 20, opacity: 60 });
+    // One upload serves one map: a second map cannot take the same picture.
+    expectError(await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: map.buildId, name: 'Copy', image: image.image } }), 100013);
+  });
+
+  it('puts a jpeg on a map named in the upload, replacing and removing the old plan', async () => {
+    const first = await upload({ name: 'first.png', type: 'image/png', data: makePng(10, 10) });
+    const map = await f.map({ image: first.body.data.image });
+    const jpeg = await makeJpeg(64, 48);
+    const res = await upload({ name: 'photo.JPG', type: 'image/jpeg', data: jpeg }, { id: map.id });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.data).toMatchObject({ width: 64, height: 48, contentType: 'image/jpeg', sourceType: 'image/jpeg' });
+    expect(res.body.data.image).toMatch(/\.jpg$/);
+    expect((res.body.data.map as MapInfo).image).toBe(res.body.data.url);
+    const served = await fetchImage(res.body.data.url);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+    // The replaced plan is gone from the disk and from the web.
+    expect((await fetchImage(first.body.data.url)).statusCode).toBe(404);
+    expect(existsSync(join(mapsDir(), first.body.data.image))).toBe(false);
+  });
+
+  it("renders a pdf's first page to a png on the server", async () => {
+    const res = await upload({ name: 'plan.pdf', type: 'application/pdf', data: makePdf() });
+    expect(res.body.code, JSON.stringify(res.body)).toBe(0);
+    expect(res.body.data).toMatchObject({ contentType: 'image/png', sourceType: 'application/pdf', width: 4096, height: 2048 });
+    const served = await fetchImage(res.body.data.url);
+    expect(served.headers['content-type']).toBe('image/png');
+    // The page was really drawn: red inside the box, white outside it.
+    const picture = await loadImage(served.rawPayload);
+    const canvas = createCanvas(picture.width, picture.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(picture, 0, 0);
+    const scale = 4096 / 200;
+    const at = (x: number, y: number) => Array.from(ctx.getImageData(Math.round(x * scale), Math.round((100 - y) * scale), 1, 1).data);
+    expect(at(40, 50)).toEqual([255, 0, 0, 255]);
+    expect(at(5, 95)).toEqual([255, 255, 255, 255]);
+  });
+
+  it('refuses a 6 MB file, a renamed text file, an svg with a script and broken pictures', async () => {
+    const before = readdirSync(mapsDir()).length;
+    const tooBig = await upload({ name: 'huge.png', type: 'image/png', data: bigFakePng(6 * 1024 * 1024) }, {}, token, 'ja');
+    expectError(tooBig, 100014, 'ja');
+    expect(tooBig.status).toBe(413);
+    const refusals: Array<[string, string, Buffer]> = [
+      ['notes.png', 'image/png', Buffer.from('These are not the pixels you are looking for.\n')],
+      ['plan.svg', 'image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>')],
+      ['plan.png', 'image/png', Buffer.from('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')],
+      ['broken.png', 'image/png', Buffer.concat([makePng(30, 30).subarray(0, 40), Buffer.alloc(60, 7)])],
+      ['fake.pdf', 'application/pdf', Buffer.from('%PDF-1.4\nnothing that pdf.js can read\n')],
+      ['empty.jpg', 'image/jpeg', Buffer.alloc(0)],
+    ];
+    for (const [name, type, data] of refusals) {
+      const res = await upload({ name, type, data }, {}, token, 'cn');
+      expectError(res, 100013, 'cn');
+    }
+    // A multipart body without a file part, and a JSON body, are not valid images either.
+    expectError(await upload({ name: 'x.png', type: 'image/png', data: makePng(2, 2), field: 'other' }), 100013);
+    expectError(await call(h.app, 'POST', '/api4/map/v1/upload_map', { token, body: { file: 'x' } }), 100013);
+    expect(readdirSync(mapsDir()).length).toBe(before);
+  });
+
+  it('removes a floor plan with delete_map and with the map itself', async () => {
+    const up = await upload({ name: 'a.png', type: 'image/png', data: makePng(12, 12) });
+    const map = await f.map({ image: up.body.data.image });
+    const cleared = await call(h.app, 'GET', `/api4/map/v1/delete_map?id=${map.id}`, { token });
+    expect(cleared.body.data).toMatchObject({ id: map.id, image: null, imageWidth: null });
+    expect((await fetchImage(up.body.data.url)).statusCode).toBe(404);
+
+    const again = await upload({ name: 'b.png', type: 'image/png', data: makePng(12, 12) }, { id: map.id });
+    expect((await call(h.app, 'DELETE', `/api4/map/v1/delete/${map.buildId}/${map.id}`, { token })).body.code).toBe(0);
+    expect((await fetchImage(again.body.data.url)).statusCode).toBe(404);
+    expect(existsSync(join(mapsDir(), again.body.data.image))).toBe(false);
+  });
+
+  it('lets only owners and editable users upload, and serves nothing for made-up names', async () => {
+    const viewer = await subAccount(h, 'planner@example.com', OPERATE_AUTH.viewOnly);
+    expectError(await upload({ name: 'a.png', type: 'image/png', data: makePng(4, 4) }, {}, viewer), 110003);
+    const editor = await subAccount(h, 'planner@example.com', OPERATE_AUTH.editable);
+    expect((await upload({ name: 'a.png', type: 'image/png', data: makePng(4, 4) }, {}, editor)).body.code).toBe(0);
+    expect((await fetchImage(`/api4/map/v1/image/${'0'.repeat(32)}.png`)).statusCode).toBe(404);
+    expect((await fetchImage('/api4/map/v1/image/..%2F..%2Fetc%2Fpasswd')).statusCode).toBe(400);
+  });
+});

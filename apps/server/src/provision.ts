@@ -1,0 +1,66 @@
+import { parseArgs } from 'node:util';
+import { normaliseMac } from '@lumigrid/protocol';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { createFirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';
+import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
+import { createGatewaysService } from './modules/gateways/gateways.service.ts';
+import { derivePassword } from './modules/gateways/provisioning.ts';
+import { createMapsRepo } from './modules/projects/maps.repo.ts';
+
+const USAGE = `Provisions gateways: each gets MQTT credentials (username = its MAC) and enters the pool, where an
+account binds it by MAC. Prints one JSON line per gateway with its password; only a hash is stored.
+
+  npm run provision -w @lumigrid/server -- <MAC> [<MAC> ...] [--password <pw>] [--secret <secret>]
+
+  --password  the password to issue (one MAC only); a random one otherwise
+  --secret    derive each password from a shared secret, HMAC-SHA256(secret, MAC) in base64url, first 32
+              characters (the gateway simulator's derivePassword), for fleets flashed with the same secret
+
+Uses DATABASE_URL or DATA_DIR like the server (docs/protocol.md "Provisioning").`;
+
+async function main() {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { password: { type: 'string' }, secret: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  if (values.help || positionals.length === 0) {
+    console.log(USAGE);
+    process.exit(positionals.length === 0 && !values.help ? 1 : 0);
+  }
+  if (values.password !== undefined && positionals.length > 1) fail('--password issues one password: give one MAC');
+  const macs = positionals.map((m) => normaliseMac(m) ?? fail(`not a MAC: ${m}`));
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`configuration: ${error.message}`);
+    throw error;
+  }
+  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  try {
+    const { db } = database;
+    const gateways = createGatewaysService({
+      repo: createGatewaysRepo(db),
+      mapsRepo: createMapsRepo(db),
+      link: () => undefined,
+      firmware: createFirmwareCatalogue([]),
+      clock: { now: () => new Date() },
+      logger: { error: (obj: unknown, msg?: string) => console.error(msg, obj) },
+    });
+    for (const mac of macs) {
+      const password = values.password ?? (values.secret ? derivePassword(values.secret, mac) : undefined);
+      const issued = await gateways.provision(mac, password);
+      console.log(JSON.stringify({ mac: issued.mac, username: issued.mac, password: issued.password }));
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+function fail(message: string): never {
+  console.error(`lumigrid provision: ${message}`);
+  process.exit(1);
+}
+
+void main();

@@ -1,0 +1,115 @@
+import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
+import SockJS from 'sockjs-client';
+import { REALTIME_ENDPOINT } from '@lumigrid/contract';
+import type { App } from '../http/types.ts';
+
+/** Starts the app on a free loopback port and answers the SockJS URL of the real-time endpoint. */
+export async function listenForRealtime(app: App): Promise<string> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}${REALTIME_ENDPOINT}`;
+}
+
+/** Resolves when `check` holds, polling every 10 ms; rejects after `ms`. */
+export async function until(check: () => boolean, ms = 3_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export interface StompTestClient {
+  client: Client;
+  /** The CONNECTED frame, when the server accepted. */
+  connected?: IFrame;
+  /** ERROR frames received. */
+  errors: IFrame[];
+  /** Whether the socket has closed. */
+  closed: () => boolean;
+  /** Subscribes and waits for the server's RECEIPT, so a publish after it is delivered. */
+  subscribe(destination: string, onMessage: (message: IMessage) => void): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real @stomp/stompjs client over sockjs-client, without reconnection. Answers once CONNECTED, an ERROR
+ * or the close arrived.
+ */
+export async function stompClient(
+  url: string,
+  connectHeaders: Record<string, string>,
+  heartBeat: { incoming: number; outgoing: number } = { incoming: 0, outgoing: 0 },
+  transports: string[] = ['websocket'],
+): Promise<StompTestClient> {
+  const errors: IFrame[] = [];
+  let closed = false;
+  let connected: IFrame | undefined;
+  let receiptSeq = 0;
+  const client = new Client({
+    webSocketFactory: () => new SockJS(url, undefined, { transports }),
+    connectHeaders,
+    reconnectDelay: 0,
+    heartbeatIncoming: heartBeat.incoming,
+    heartbeatOutgoing: heartBeat.outgoing,
+    debug: () => undefined,
+  });
+  const settled = new Promise<void>((resolve) => {
+    client.onConnect = (frame) => {
+      connected = frame;
+      resolve();
+    };
+    client.onStompError = (frame) => {
+      errors.push(frame);
+      resolve();
+    };
+    client.onWebSocketClose = () => {
+      closed = true;
+      resolve();
+    };
+  });
+  client.activate();
+  await settled;
+  return {
+    client,
+    get connected() {
+      return connected;
+    },
+    errors,
+    closed: () => closed,
+    async subscribe(destination, onMessage) {
+      receiptSeq += 1;
+      const receipt = `sub-${receiptSeq}`;
+      const done = new Promise<void>((resolve) => client.watchForReceipt(receipt, () => resolve()));
+      client.subscribe(destination, onMessage, { receipt });
+      await Promise.race([done, until(() => errors.length > 0 || closed, 3_000, `receipt of ${destination}`)]);
+    },
+    async stop() {
+      await client.deactivate();
+    },
+  };
+}
+
+/** A bare SockJS socket for sending hand-made (and malformed) frames. */
+export async function rawSocket(url: string) {
+  const sock = new SockJS(url, undefined, { transports: ['websocket'] });
+  const received: string[] = [];
+  let closed = false;
+  sock.onmessage = (event: { data: unknown }) => received.push(String(event.data));
+  sock.onclose = () => {
+    closed = true;
+  };
+  await new Promise<void>((resolve, reject) => {
+    sock.onopen = () => resolve();
+    setTimeout(() => reject(new Error('SockJS did not open')), 3_000);
+  });
+  return {
+    send: (text: string) => sock.send(text),
+    received,
+    /** Everything received, joined: frames may arrive one per SockJS message or several in one. */
+    text: () => received.join(''),
+    closed: () => closed,
+    close: () => sock.close(),
+  };
+}

@@ -1,0 +1,100 @@
+// The web app's declaration of sockjs-client's UMD path, which the server's program does not include.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="../../../web/src/realtime/sockjs.d.ts" />
+import type { IStompSocket } from '@stomp/stompjs';
+import SockJS from 'sockjs-client';
+import { userDestination } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The browser's own client, driven here against the real server (sockjs-client's Node build as the socket).
+import { createRealtimeClient } from '../../../web/src/realtime/realtime-client.ts';
+import { call, login, signUpByMail, startApp, type Harness } from '../test/harness.ts';
+import { listenForRealtime, until } from './test-clients.ts';
+
+describe('the web app’s real-time client against the server', () => {
+  let h: Harness;
+  let url: string;
+
+  beforeAll(async () => {
+    h = await startApp('pglite');
+    url = await listenForRealtime(h.app);
+  });
+  afterAll(async () => h?.close());
+
+  async function signedIn(mail: string) {
+    const token = await signUpByMail(h, mail);
+    const userId = (await call(h.app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
+    return { token, userId };
+  }
+
+  function client(token: () => string | undefined, ended: number[]) {
+    return createRealtimeClient({
+      url,
+      token,
+      onSessionEnded: (code) => ended.push(code),
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 200,
+      socket: (to) => new SockJS(to, undefined, { transports: ['websocket'] }) as unknown as IStompSocket,
+    });
+  }
+
+  it('listens before connecting, reconnects after the server drops it, and subscribes again', async () => {
+    const { token, userId } = await signedIn('web-client@example.com');
+    const ended: number[] = [];
+    const sut = client(() => token, ended);
+    const got: unknown[] = [];
+    const stop = sut.listen(userDestination('defective', userId), (payload) => got.push(payload));
+    sut.start();
+    await until(() => sut.connected() && h.app.realtime.connectionCount() === 1, 5_000, 'connected');
+    // Wait until the subscription is in place on the server, then publish.
+    await until(() => {
+      h.app.realtime.publishToUser(userId, 'defective', { n: 1 });
+      return got.length > 0;
+    }, 5_000, 'first message');
+
+    // A server-side failure that is not the end of the session: the client must come back by itself.
+    h.app.realtime.endSessions({ userId, code: 100005, notify: false });
+    await until(() => !sut.connected(), 3_000, 'dropped');
+    const before = got.length;
+    await until(() => {
+      if (sut.connected()) h.app.realtime.publishToUser(userId, 'defective', { n: 2 });
+      return got.length > before;
+    }, 5_000, 'message after reconnecting');
+    expect(got.at(-1)).toEqual({ n: 2 });
+    expect(ended).toEqual([]);
+
+    stop();
+    await sut.stop();
+    await until(() => h.app.realtime.connectionCount() === 0, 3_000, 'closed');
+  });
+
+  it('stops for good and reports the code when the session ends', async () => {
+    const { userId } = await signedIn('web-client-ended@example.com');
+    const token = await login(h, 'web-client-ended@example.com', 'Secret-Pass1');
+    const other = await login(h, 'web-client-ended@example.com', 'Secret-Pass1');
+    const ended: number[] = [];
+    const sut = client(() => token, ended);
+    const notices: unknown[] = [];
+    sut.listen(userDestination('global_message_notice', userId), (payload) => notices.push(payload));
+    sut.start();
+    await until(() => sut.connected(), 5_000, 'connected');
+    await new Promise((r) => setTimeout(r, 100));
+    const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', { token: other, body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' } });
+    expect(changed.body.code).toBe(0);
+    await until(() => ended.length > 0, 3_000, 'session ended');
+    expect(ended).toEqual([250004]);
+    expect(notices).toMatchObject([{ type: 0, code: 250004 }]);
+    // No reconnection with the dead token.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sut.connected()).toBe(false);
+    expect(h.app.realtime.connectionCount()).toBe(0);
+  });
+
+  it('does not connect without a token', async () => {
+    const ended: number[] = [];
+    const sut = client(() => undefined, ended);
+    sut.start();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sut.connected()).toBe(false);
+    expect(h.app.realtime.connectionCount()).toBe(0);
+  });
+});

@@ -1,0 +1,144 @@
+import { LIMITS, type Lang } from '@lumigrid/contract';
+import { parseJson } from './big-json.ts';
+import { endsSession, failureDestination, interpretResponse, type FailureAction } from './envelope.ts';
+import { session } from './session.ts';
+
+/** A failed call. `action` says what the client already did about it (message, redirect). */
+export class ApiError extends Error {
+  readonly action: FailureAction;
+  constructor(action: FailureAction, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.action = action;
+  }
+  /** The business code, when the server sent one. */
+  get code(): number | undefined {
+    return 'code' in this.action ? this.action.code : undefined;
+  }
+}
+
+/** What the client needs from the running app; set once at start-up by the providers. */
+export interface ApiEnvironment {
+  lang(): Lang;
+  /** The login page for the current mode and last login type. */
+  loginPath(): string;
+  currentPath(): string;
+  navigate(path: string): void;
+  /** Shows one failure to the user in their language. */
+  notify(action: FailureAction): void;
+}
+
+let environment: ApiEnvironment = {
+  lang: () => 'en',
+  loginPath: () => '/user/login',
+  currentPath: () => (typeof window === 'undefined' ? '/' : window.location.pathname),
+  navigate: (path) => {
+    if (typeof window !== 'undefined') window.location.assign(path);
+  },
+  notify: () => undefined,
+};
+
+export function configureApiClient(env: Partial<ApiEnvironment>): void {
+  environment = { ...environment, ...env };
+}
+
+/** BCP 47 tags for Accept-Language; the server maps them back to cn/tc/en/ja. */
+const ACCEPT_LANGUAGE: Record<Lang, string> = { cn: 'zh-CN', tc: 'zh-TW', en: 'en', ja: 'ja' };
+
+export function acceptLanguage(lang: Lang): string {
+  return ACCEPT_LANGUAGE[lang];
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** Do not show messages or redirect; the caller handles the failure (the error is still thrown). */
+  silent?: boolean;
+  signal?: AbortSignal;
+}
+
+function withQuery(path: string, query: RequestOptions['query']): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+function react(action: FailureAction, silent: boolean): void {
+  if (endsSession(action)) session.dropToken();
+  if (silent) return;
+  environment.notify(action);
+  const destination = failureDestination(action, environment.currentPath(), environment.loginPath());
+  if (!destination) return;
+  // 250004 shows its message for a second before leaving (spec section 7).
+  if (action.kind === 'relogin') setTimeout(() => environment.navigate(destination), 1000);
+  else environment.navigate(destination);
+}
+
+function fail(action: FailureAction, silent: boolean): never {
+  react(action, silent);
+  const message = 'message' in action && action.message ? action.message : action.kind;
+  throw new ApiError(action, message);
+}
+
+/** The one HTTP client: token header, language, 30 s timeout, envelope and error handling of spec section 7. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, query, silent = false, signal } = options;
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': acceptLanguage(environment.lang()),
+  };
+  const token = session.token();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  // A FormData body (an upload) sets its own multipart Content-Type with the boundary.
+  const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
+
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), LIMITS.requestTimeoutMs);
+  const abort = () => timeout.abort();
+  signal?.addEventListener('abort', abort);
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(withQuery(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+      signal: timeout.signal,
+    });
+    text = await response.text();
+  } catch (error) {
+    // A caller's own abort (a query cancelled by React) is not the user's problem.
+    if (signal?.aborted) throw error;
+    return fail(timeout.signal.aborted ? { kind: 'timeout' } : { kind: 'network' }, silent);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', abort);
+  }
+
+  let parsed: unknown;
+  try {
+    parsed = text ? parseJson(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const outcome = interpretResponse(response.status, parsed, response.headers.get('Retry-After'));
+  if (outcome.ok) return outcome.data as T;
+  return fail(outcome.action, silent);
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'PUT', body: body ?? {} }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'DELETE' }),
+  /** multipart/form-data, for file uploads. */
+  upload: <T>(path: string, form: FormData, options?: Omit<RequestOptions, 'method' | 'body'>) =>
+    request<T>(path, { ...options, method: 'POST', body: form }),
+};

@@ -1,0 +1,165 @@
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Avatar, Breadcrumb, Dropdown, Result, Spin, Tag } from 'antd';
+import {
+  ApartmentOutlined,
+  BulbOutlined,
+  ClusterOutlined,
+  CloudServerOutlined,
+  HomeOutlined,
+  LogoutOutlined,
+  SettingOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { ProConfigProvider, ProLayout, enUSIntl, jaJPIntl, zhCNIntl, zhTWIntl } from '@ant-design/pro-components';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { LIMITS, type Lang } from '@lumigrid/contract';
+import { session, signOutRoute } from '../../api/session.ts';
+import { logout, useMe } from '../../features/auth/api.ts';
+import { BrandLogo } from '../../components/brand-logo.tsx';
+import { RealtimeProvider, type RealtimeControl } from '../../realtime/realtime-provider.tsx';
+import { LanguageSelect } from '../../components/language-select.tsx';
+import { useBoot } from '../boot.tsx';
+import { SyncBanner } from './sync-banner.tsx';
+import { breadcrumbFor } from '../breadcrumb.ts';
+import { buildMenu, canOpen, type MenuEntry, type MenuIcon } from '../menu.ts';
+import './basic-layout.css';
+
+// pro-components speaks its own locale; without it ProTable's pager and forms stay Chinese.
+const PRO_INTL = { cn: zhCNIntl, tc: zhTWIntl, en: enUSIntl, ja: jaJPIntl } satisfies Record<Lang, unknown>;
+
+const ICONS: Record<MenuIcon, ReactNode> = {
+  home: <HomeOutlined />,
+  project: <ApartmentOutlined />,
+  device: <BulbOutlined />,
+  gateway: <ClusterOutlined />,
+  system: <SettingOutlined />,
+};
+
+interface ProRoute {
+  path: string;
+  name: string;
+  icon?: ReactNode;
+  hideInMenu?: boolean;
+  children?: ProRoute[];
+}
+
+/** The authenticated shell of spec section 2: side menu, breadcrumb header, user dropdown, footer. */
+export default function BasicLayout() {
+  const { t } = useTranslation();
+  const { mode, info, branding, lang } = useBoot();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const [collapsed, setCollapsed] = useState(false);
+  const realtime = useRef<RealtimeControl>(null);
+  const user = me.data;
+
+  const menu = useMemo(() => (user ? buildMenu(user, mode) : []), [user, mode]);
+  const route = useMemo(() => {
+    const toPro = (entry: MenuEntry): ProRoute => ({
+      path: entry.path,
+      name: t(entry.labelKey),
+      icon: entry.icon ? ICONS[entry.icon] : undefined,
+      hideInMenu: entry.hidden,
+      children: entry.children?.map(toPro),
+    });
+    return { path: '/', children: menu.map(toPro) };
+  }, [menu, t]);
+
+  if (!user) return <Spin size="large" fullscreen />;
+
+  const signOut = async () => {
+    const target = signOutRoute(mode, session.loginType());
+    // The server closes this session's socket on sign-out; stop first so that is not taken for a forced logout.
+    await realtime.current?.stop();
+    await logout();
+    session.clear();
+    queryClient.clear();
+    void navigate(target, { replace: true });
+  };
+
+  const crumbs = breadcrumbFor(pathname, menu);
+  const serverIp = mode === 'server' ? (info?.serverIp ?? user.server_ip) : null;
+
+  const header = (
+    <div className="lg-header">
+      <Breadcrumb
+        items={crumbs.map((crumb, index) => ({
+          // Every outer crumb is a route (areas redirect to their first page); the last one is this page.
+          title: index === crumbs.length - 1 ? t(crumb.labelKey) : <Link to={crumb.path}>{t(crumb.labelKey)}</Link>,
+        }))}
+      />
+      <div className="lg-header__actions">
+        <SyncBanner />
+        {serverIp && (
+          <Tag icon={<CloudServerOutlined />} color="blue" bordered={false}>
+            {t('layout.serverIp', { ip: serverIp })}
+          </Tag>
+        )}
+        <LanguageSelect />
+        <Dropdown
+          placement="bottomRight"
+          menu={{
+            items: [
+              { key: 'center', icon: <UserOutlined />, label: t('layout.userCenter') },
+              { type: 'divider' },
+              { key: 'signOut', icon: <LogoutOutlined />, label: t('layout.signOut') },
+            ],
+            onClick: ({ key }) => {
+              if (key === 'center') void navigate('/system/center');
+              if (key === 'signOut') void signOut();
+            },
+          }}
+        >
+          <span className="lg-header__user" data-testid="user-menu">
+            <Avatar size="small" src={user.head_img || undefined} icon={<UserOutlined />} />
+            <span>{user.name || user.account}</span>
+          </span>
+        </Dropdown>
+      </div>
+    </div>
+  );
+
+  return (
+    <RealtimeProvider userId={user.id} control={realtime}>
+      <ProConfigProvider intl={PRO_INTL[lang]}>
+        <ProLayout
+          className="lg-layout"
+          layout="side"
+          siderWidth={256}
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          fixSiderbar
+          title={branding.name}
+          logo={<BrandLogo src={branding.logoUrl} alt={branding.name} />}
+          onMenuHeaderClick={() => void navigate('/home')}
+          route={route}
+          location={{ pathname }}
+          menu={{ locale: false }}
+          menuItemRender={(item, dom) => (item.path ? <Link to={item.path}>{dom}</Link> : dom)}
+          contentStyle={{ padding: 0 }}
+          token={{
+            sider: { colorMenuBackground: '#fff' },
+            pageContainer: { paddingBlockPageContainerContent: 24, paddingInlinePageContainerContent: 24 },
+          }}
+          footerRender={() => (
+            <footer className="lg-footer">
+              {branding.companyInfo && <span>{branding.companyInfo}</span>}
+              <span>{t('layout.version', { version: LIMITS.version })}</span>
+            </footer>
+          )}
+        >
+          {header}
+          {canOpen(pathname, user) ? (
+            <Outlet />
+          ) : (
+            <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
+          )}
+        </ProLayout>
+      </ProConfigProvider>
+    </RealtimeProvider>
+  );
+}

@@ -1,0 +1,79 @@
+import { canSeeAdministrators, systemMenuScope, type Mode } from '@lumigrid/contract';
+
+interface MenuSubject {
+  user_auth: number;
+  operate_auth: number;
+}
+
+export type MenuLabelKey =
+  | 'menu.home'
+  | 'menu.project'
+  | 'menu.projectList'
+  | 'menu.projectDetail'
+  | 'menu.device'
+  | 'menu.deviceControl'
+  | 'menu.gateway'
+  | 'menu.gatewayList'
+  | 'menu.gatewayDetail'
+  | 'menu.system'
+  | 'menu.center'
+  | 'menu.outbox';
+export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'system';
+
+/** One side-menu entry; labels are catalogue keys so the menu follows the language. */
+export interface MenuEntry {
+  path: string;
+  labelKey: MenuLabelKey;
+  icon?: MenuIcon;
+  /** A page reached from another one (a detail): in the breadcrumb, not in the side menu. */
+  hidden?: boolean;
+  /** For a hidden page: the sibling it is opened from, shown before it in the breadcrumb. */
+  under?: string;
+  children?: MenuEntry[];
+}
+
+/**
+ * The side menu for a user: only screens that exist. The system menu follows spec section 6 through the
+ * contract's systemMenuScope: hidden for sub-accounts other than editable ones, who see only the library
+ * (not built yet) and the user centre. The outbox is the platform administrator's (user_auth 1).
+ */
+export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
+  const menu: MenuEntry[] = [
+    { path: '/home', labelKey: 'menu.home', icon: 'home' },
+    {
+      path: '/project',
+      labelKey: 'menu.project',
+      icon: 'project',
+      children: [
+        { path: '/project/list', labelKey: 'menu.projectList' },
+        { path: '/project/detail', labelKey: 'menu.projectDetail', hidden: true, under: '/project/list' },
+      ],
+    },
+    { path: '/device', labelKey: 'menu.device', icon: 'device', children: [{ path: '/device/control', labelKey: 'menu.deviceControl' }] },
+    {
+      path: '/gateway',
+      labelKey: 'menu.gateway',
+      icon: 'gateway',
+      children: [
+        { path: '/gateway/list', labelKey: 'menu.gatewayList' },
+        { path: '/gateway/detail', labelKey: 'menu.gatewayDetail', hidden: true, under: '/gateway/list' },
+      ],
+    },
+  ];
+  const scope = systemMenuScope(user);
+  if (scope !== 'none') {
+    const children: MenuEntry[] = [{ path: '/system/center', labelKey: 'menu.center' }];
+    if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/outbox', labelKey: 'menu.outbox' });
+    menu.push({ path: '/system', labelKey: 'menu.system', icon: 'system', children });
+  }
+  return menu;
+}
+
+/**
+ * Whether a signed-in user may open a route. The user centre stays reachable from the user dropdown even
+ * when the system menu is hidden, because everyone may change their own password.
+ */
+export function canOpen(pathname: string, user: MenuSubject): boolean {
+  if (pathname === '/system/outbox' || pathname.startsWith('/system/outbox/')) return canSeeAdministrators(user);
+  return true;
+}

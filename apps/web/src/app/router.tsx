@@ -1,0 +1,82 @@
+import { lazy } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { RequireAuth, RootRedirect, UserIndexRedirect } from './guards.tsx';
+import { LazyPage } from './lazy-page.tsx';
+
+// Every screen is its own chunk: the /user pages never load ProLayout or ProTable.
+const UserLayout = lazy(() => import('../pages/user/user-layout.tsx'));
+const LoginPage = lazy(() => import('../pages/user/login-page.tsx'));
+const RegisterPage = lazy(() => import('../pages/user/register-page.tsx'));
+const ForgotPasswordPage = lazy(() => import('../pages/user/forgot-password-page.tsx'));
+const RegisterResultPage = lazy(() => import('../pages/user/register-result-page.tsx'));
+const BasicLayout = lazy(() => import('./layout/basic-layout.tsx'));
+const HomePage = lazy(() => import('../pages/home/home-page.tsx'));
+const ProjectListPage = lazy(() => import('../pages/project/project-list-page.tsx'));
+const ProjectDetailPage = lazy(() => import('../pages/project/project-detail-page.tsx'));
+const DeviceControlPage = lazy(() => import('../pages/device/device-control-page.tsx'));
+const GatewayListPage = lazy(() => import('../pages/gateway/gateway-list-page.tsx'));
+const GatewayDetailPage = lazy(() => import('../pages/gateway/gateway-detail-page.tsx'));
+const CenterPage = lazy(() => import('../pages/system/center-page.tsx'));
+const OutboxPage = lazy(() => import('../pages/system/outbox-page.tsx'));
+const NotFoundPage = lazy(() => import('../pages/exception/not-found-page.tsx'));
+
+const page = (element: React.ReactNode) => <LazyPage>{element}</LazyPage>;
+
+export const router = createBrowserRouter([
+  { path: '/', element: <RootRedirect /> },
+  {
+    path: '/user',
+    element: page(<UserLayout />),
+    children: [
+      { index: true, element: <UserIndexRedirect /> },
+      { path: 'login', element: page(<LoginPage method="mail" />) },
+      { path: 'tel-login', element: page(<LoginPage method="tel" />) },
+      { path: 'registered', element: page(<RegisterPage method="mail" />) },
+      { path: 'tel-registered', element: page(<RegisterPage method="tel" />) },
+      { path: 'forgetPwd', element: page(<ForgotPasswordPage />) },
+      { path: 'register-result', element: page(<RegisterResultPage />) },
+      { path: '*', element: <UserIndexRedirect /> },
+    ],
+  },
+  {
+    element: <RequireAuth>{page(<BasicLayout />)}</RequireAuth>,
+    children: [
+      { path: 'home', element: page(<HomePage />) },
+      {
+        path: 'project',
+        children: [
+          { index: true, element: <Navigate to="/project/list" replace /> },
+          { path: 'list', element: page(<ProjectListPage />) },
+          // The project is the query id, as the spec's other detail screens take theirs.
+          { path: 'detail', element: page(<ProjectDetailPage />) },
+        ],
+      },
+      {
+        path: 'device',
+        children: [
+          { index: true, element: <Navigate to="/device/control" replace /> },
+          { path: 'control', element: page(<DeviceControlPage />) },
+        ],
+      },
+      {
+        path: 'gateway',
+        children: [
+          { index: true, element: <Navigate to="/gateway/list" replace /> },
+          { path: 'list', element: page(<GatewayListPage />) },
+          // The gateway is the query id, as the project detail takes its project.
+          { path: 'detail', element: page(<GatewayDetailPage />) },
+        ],
+      },
+      {
+        path: 'system',
+        children: [
+          // The spec's /system lands on accounts; until that screen exists, on the user centre.
+          { index: true, element: <Navigate to="/system/center" replace /> },
+          { path: 'center', element: page(<CenterPage />) },
+          { path: 'outbox', element: page(<OutboxPage />) },
+        ],
+      },
+      { path: '*', element: page(<NotFoundPage />) },
+    ],
+  },
+]);

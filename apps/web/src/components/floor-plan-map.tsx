@@ -1,0 +1,180 @@
+import { useEffect, useRef, useState } from 'react';
+import L from 'leaflet';
+import 'leaflet/dist/leaflet.css';
+import './floor-plan-map.css';
+import { imageBounds } from './floor-plan-bounds.ts';
+
+export interface FloorPlanMapProps {
+  /** The floor plan image; without one the map shows an empty canvas. */
+  imageUrl: string | undefined;
+  /** 0 (invisible) to 1 (opaque). */
+  opacity: number;
+  /** Text shown over the canvas while the image loads or when it fails. */
+  loadingText?: string;
+  errorText?: string;
+  /** Label of the button that fits the whole plan into view again. */
+  fitText?: string;
+  /** Called with the natural size once the image has loaded. */
+  onImageLoad?: (size: { width: number; height: number }) => void;
+  style?: React.CSSProperties;
+  className?: string;
+}
+
+type ImageState = 'idle' | 'loading' | 'ready' | 'failed';
+
+/**
+ * A floor plan in plain Leaflet with CRS.Simple: one map unit is one image pixel, so the overlay is as large
+ * as the image's natural size and devices can later be placed at pixel coordinates. Zoom and pan are
+ * Leaflet's own. React owns only the container; Leaflet owns everything inside it.
+ */
+export function FloorPlanMap({ imageUrl, opacity, loadingText, errorText, fitText, onImageLoad, style, className }: FloorPlanMapProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const mapRef = useRef<L.Map | null>(null);
+  const overlayRef = useRef<L.ImageOverlay | null>(null);
+  const opacityRef = useRef(opacity);
+  const onLoadRef = useRef(onImageLoad);
+  /** The plan's bounds, and whether the view still shows them as fitted (the user has not zoomed or panned). */
+  const boundsRef = useRef<L.LatLngBounds | null>(null);
+  const fittedRef = useRef(false);
+  const fittingRef = useRef(false);
+  const [state, setState] = useState<ImageState>('idle');
+
+  useEffect(() => {
+    onLoadRef.current = onImageLoad;
+  }, [onImageLoad]);
+
+  /** Shows the whole plan; zooming out stops two steps beyond that, where the plan would be a speck. */
+  const fit = (map: L.Map, bounds: L.LatLngBounds) => {
+    fittingRef.current = true;
+    try {
+      map.setMinZoom(-20);
+      map.fitBounds(bounds, { animate: false });
+      map.setMinZoom(map.getZoom() - 2);
+    } finally {
+      fittingRef.current = false;
+    }
+    fittedRef.current = true;
+  };
+
+  // The map lives as long as the component; StrictMode's double mount gets a fresh one each time.
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    const map = L.map(container, {
+      crs: L.CRS.Simple,
+      minZoom: -6,
+      maxZoom: 4,
+      zoomSnap: 0.25,
+      zoomDelta: 0.5,
+      attributionControl: false,
+      zoomControl: true,
+    });
+    map.setView([0, 0], 0);
+    mapRef.current = map;
+    // Once the user zooms or pans, the view is theirs; until then it follows the container's size.
+    const userMoved = () => {
+      if (!fittingRef.current) fittedRef.current = false;
+    };
+    map.on('zoomstart dragstart', userMoved);
+    // The page layout (data arriving, the side menu collapsing, the window resizing) changes the size.
+    const observer = new ResizeObserver(() => {
+      map.invalidateSize({ pan: false });
+      if (fittedRef.current && boundsRef.current) fit(map, boundsRef.current);
+    });
+    observer.observe(container);
+    return () => {
+      observer.disconnect();
+      overlayRef.current = null;
+      mapRef.current = null;
+      map.remove();
+    };
+  }, []);
+
+  // A new image: measure it first, then size the overlay to its natural pixels and fit the view.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (!map) return;
+    overlayRef.current?.remove();
+    overlayRef.current = null;
+    boundsRef.current = null;
+    fittedRef.current = false;
+    map.setMaxBounds(undefined);
+    if (!imageUrl) {
+      setState('idle');
+      return;
+    }
+    let cancelled = false;
+    setState('loading');
+    const probe = new Image();
+    probe.onload = () => {
+      if (cancelled || !mapRef.current) return;
+      const size = { width: probe.naturalWidth, height: probe.naturalHeight };
+      const bounds = L.latLngBounds(imageBounds(size));
+      const overlay = L.imageOverlay(imageUrl, bounds, { opacity: opacityRef.current, className: 'lg-floor-plan-image' });
+      overlay.addTo(map);
+      overlayRef.current = overlay;
+      boundsRef.current = bounds;
+      map.invalidateSize({ pan: false });
+      fit(map, bounds);
+      // Only once the plan is in view: bounds set earlier make Leaflet start an animated pan into them
+      // from the old view, which lands after the fit and shifts the plan off centre.
+      map.setMaxBounds(bounds.pad(0.5));
+      setState('ready');
+      onLoadRef.current?.(size);
+    };
+    probe.onerror = () => {
+      if (!cancelled) setState('failed');
+    };
+    probe.src = imageUrl;
+    return () => {
+      cancelled = true;
+      probe.onload = null;
+      probe.onerror = null;
+    };
+  }, [imageUrl]);
+
+  useEffect(() => {
+    opacityRef.current = opacity;
+    overlayRef.current?.setOpacity(opacity);
+  }, [opacity]);
+
+  const notice = state === 'loading' ? loadingText : state === 'failed' ? errorText : undefined;
+
+  return (
+    <div className={className} style={{ position: 'relative', ...style }}>
+      <div
+        ref={containerRef}
+        data-testid="floor-plan-map"
+        data-state={state}
+        style={{ position: 'absolute', inset: 0, background: '#f0f2f5', borderRadius: 8 }}
+      />
+      {fitText && state === 'ready' && (
+        <button
+          type="button"
+          className="lg-floor-plan-fit"
+          onClick={() => mapRef.current && boundsRef.current && fit(mapRef.current, boundsRef.current)}
+          title={fitText}
+          data-testid="floor-plan-fit"
+        >
+          {fitText}
+        </button>
+      )}
+      {notice && (
+        <div
+          style={{
+            position: 'absolute',
+            inset: 0,
+            display: 'flex',
+            alignItems: 'center',
+            justifyContent: 'center',
+            pointerEvents: 'none',
+            color: 'rgba(0,0,0,0.45)',
+            zIndex: 500,
+          }}
+        >
+          {notice}
+        </div>
+      )}
+    </div>
+  );
+}

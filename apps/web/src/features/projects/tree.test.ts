@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import type { ProjectTree, TreeBuilding, TreeProject } from '@lumigrid/contract';
+import { initialMapPath, mapPathOptions, parentOptions, pathOfMap, selfAndDescendants, withPaths } from './tree.ts';
+
+const at = '2026-11-23T10:00:00.000Z';
+
+function map(id: string, buildId: string, projectId: string, isDefault = false) {
+  return {
+    id,
+    projectId,
+    buildId,
+    name: `map ${id}`,
+    image: null,
+    imageWidth: null,
+    imageHeight: null,
+    opacity: 100,
+    isDefault,
+    deviceCount: 0,
+    createdAt: at,
+  };
+}
+
+function build(id: string, projectId: string, maps: string[], extra: Partial<TreeBuilding> = {}): TreeBuilding {
+  return {
+    id,
+    projectId,
+    name: `build ${id}`,
+    parentId: null,
+    isDefault: false,
+    mapCount: maps.length,
+    createdAt: at,
+    maps: maps.map((m) => map(m, id, projectId)),
+    ...extra,
+  };
+}
+
+function project(id: string, builds: TreeBuilding[], extra: Partial<TreeProject> = {}): TreeProject {
+  return {
+    id,
+    name: `project ${id}`,
+    address: null,
+    parentId: null,
+    longitude: null,
+    latitude: null,
+    isDefault: false,
+    buildCount: builds.length,
+    mapCount: builds.reduce((n, b) => n + b.maps.length, 0),
+    createdAt: at,
+    builds,
+    ...extra,
+  };
+}
+
+const tree: ProjectTree = {
+  projects: [
+    project('1', [build('10', '1', ['100']), build('11', '1', ['110', '111'], { isDefault: true })], { isDefault: true }),
+    project('2', [build('20', '2', [])], { parentId: '1' }),
+    project('3', [build('30', '3', ['300']), build('31', '3', ['310'], { parentId: '30' })]),
+  ],
+};
+
+describe('installation tree helpers', () => {
+  const items = [
+    { id: 'a', parentId: null, name: 'A' },
+    { id: 'b', parentId: 'a', name: 'B' },
+    { id: 'c', parentId: 'b', name: 'C' },
+    { id: 'd', parentId: null, name: 'D' },
+  ];
+
+  it('finds an item and its descendants, which cannot become its parent', () => {
+    expect([...selfAndDescendants(items, 'a')].sort()).toEqual(['a', 'b', 'c']);
+    const options = parentOptions(items, 'b');
+    expect(options.map((o) => [o.value, o.disabled])).toEqual([
+      ['a', undefined],
+      ['d', undefined],
+    ]);
+    expect(options[0]?.children[0]).toMatchObject({ value: 'b', disabled: true, children: [{ value: 'c', disabled: true }] });
+  });
+
+  it('lists items in tree order with their ancestors', () => {
+    expect(withPaths(items).map(({ item, path }) => [item.id, path.join('/')])).toEqual([
+      ['a', 'A'],
+      ['b', 'A/B'],
+      ['c', 'A/B/C'],
+      ['d', 'D'],
+    ]);
+  });
+
+  it('builds the three cascader levels, disabling branches without maps', () => {
+    const options = mapPathOptions(tree);
+    expect(options.map((o) => [o.label, o.disabled])).toEqual([
+      ['project 1', undefined],
+      ['project 1 / project 2', true],
+      ['project 3', undefined],
+    ]);
+    expect(options[2]?.children?.map((b) => b.label)).toEqual(['build 30', 'build 30 / build 31']);
+    expect(options[0]?.children?.[1]?.children?.map((m) => m.value)).toEqual(['110', '111']);
+  });
+
+  it('opens on the remembered map, else the remembered project, else the default project', () => {
+    expect(initialMapPath(tree, { path: ['3', '31', '310'] })).toEqual(['3', '31', '310']);
+    // A remembered map that moved or went away falls back to its project.
+    expect(initialMapPath(tree, { path: ['3', '30', '999'], projectId: '3' })).toEqual(['3', '30', '300']);
+    expect(initialMapPath(tree, { projectId: '3' })).toEqual(['3', '30', '300']);
+    // The default project opens on its default building first.
+    expect(initialMapPath(tree, {})).toEqual(['1', '11', '110']);
+    expect(initialMapPath(tree, { projectId: '2' })).toEqual(['1', '11', '110']);
+    expect(initialMapPath({ projects: [] }, {})).toBeUndefined();
+    expect(pathOfMap(tree, '111')).toEqual(['1', '11', '111']);
+  });
+});

@@ -1,0 +1,117 @@
+import { App } from 'antd';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import type { Gateway } from '@lumigrid/contract';
+import {
+  gatewayApi,
+  useIdentifyGateway,
+  useImportDevices,
+  useRestartGateway,
+  useSyncGatewayTime,
+  useUnbindGateway,
+} from '../../features/gateways/api.ts';
+
+const stamp = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
+
+/**
+ * The one-step gateway commands with their confirmations and feedback, shared by the list and the detail.
+ * Failures (offline 100101, timeouts, 260013) were shown by the API client in the server's words.
+ */
+export function useGatewayActions() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const identify = useIdentifyGateway();
+  const restart = useRestartGateway();
+  const syncTime = useSyncGatewayTime();
+  const importDevices = useImportDevices();
+  const unbind = useUnbindGateway();
+
+  return {
+    identify: (gateway: Gateway) =>
+      identify
+        .mutateAsync(gateway.id)
+        .then(() => void message.success(t('gateway.identified', { name: gateway.name })))
+        .catch(() => undefined),
+
+    restart: (gateway: Gateway, onAccepted?: () => void) =>
+      modal.confirm({
+        title: t('gateway.restartTitle'),
+        content: t('gateway.restartConfirm', { name: gateway.name }),
+        okText: t('gateway.restart'),
+        okButtonProps: { danger: true },
+        cancelText: t('gateway.cancel'),
+        onOk: () =>
+          restart
+            .mutateAsync(gateway.id)
+            .then(() => {
+              void message.info(t('gateway.restarting', { name: gateway.name }));
+              onAccepted?.();
+            })
+            .catch(() => undefined),
+      }),
+
+    /** Reads the clock, shows it against the cloud's, and offers to set it. */
+    clock: async (gateway: Gateway) => {
+      const time = await gatewayApi.readTime(gateway.id).catch(() => undefined);
+      if (!time) return;
+      const seconds = Math.round(time.driftMs / 1000);
+      modal.confirm({
+        title: t('gateway.clockTitle', { name: gateway.name }),
+        content: (
+          <div data-testid="gateway-clock">
+            <div>{t('gateway.gatewayTime', { time: stamp(time.gatewayTime) })}</div>
+            <div>{t('gateway.cloudTime', { time: stamp(time.cloudTime) })}</div>
+            <div>{t('gateway.drift', { seconds })}</div>
+            {time.timezone && <div>{t('gateway.timezoneIs', { timezone: time.timezone })}</div>}
+          </div>
+        ),
+        okText: t('gateway.syncClock'),
+        cancelText: t('gateway.close'),
+        onOk: () =>
+          syncTime
+            .mutateAsync(gateway.id)
+            .then((after) => void message.success(t('gateway.clockSynced', { time: stamp(after.gatewayTime) })))
+            .catch(() => undefined),
+      });
+    },
+
+    /** Checks what joined the gateway, shows the counts, then imports the new ones. */
+    importDevices: async (gateway: Gateway) => {
+      const found = await gatewayApi.checkImport(gateway.id).catch(() => undefined);
+      if (!found) return;
+      if (found.fresh === 0) {
+        modal.info({ title: t('gateway.importTitle'), content: t('gateway.importNothing', { total: found.total }) });
+        return;
+      }
+      modal.confirm({
+        title: t('gateway.importTitle'),
+        content: t('gateway.importConfirm', { total: found.total, fresh: found.fresh }),
+        okText: t('gateway.import'),
+        cancelText: t('gateway.cancel'),
+        onOk: () =>
+          importDevices
+            .mutateAsync(gateway.id)
+            .then((result) => void message.success(t('gateway.imported', { imported: result.imported, total: result.total })))
+            .catch(() => undefined),
+      });
+    },
+
+    unbind: (gateway: Gateway, onDone?: () => void) =>
+      modal.confirm({
+        title: t('gateway.unbindTitle'),
+        content: t('gateway.unbindConfirm', { name: gateway.name }),
+        okText: t('gateway.unbind'),
+        okButtonProps: { danger: true },
+        cancelText: t('gateway.cancel'),
+        onOk: () =>
+          unbind
+            .mutateAsync(gateway.id)
+            .then(() => {
+              void message.success(t('gateway.unbound', { name: gateway.name }));
+              onDone?.();
+            })
+            // 260013 (devices still linked) was shown in the server's words.
+            .catch(() => undefined),
+      }),
+  };
+}

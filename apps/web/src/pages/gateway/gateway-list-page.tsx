@@ -1,0 +1,229 @@
+import { useState } from 'react';
+import { Button, Dropdown, Popover, Space, Tag, Typography } from 'antd';
+import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { GATEWAY_FIRMWARE_TARGETS, GATEWAY_LIMITS, type Gateway, type GatewayListQuery } from '@lumigrid/contract';
+import { useMe } from '../../features/auth/api.ts';
+import { useGatewayPage } from '../../features/gateways/api.ts';
+import { canEditGateways, canOperateGateways, presenceOf, syncLabel } from '../../features/gateways/status.ts';
+import { useGatewayActions } from './gateway-actions.tsx';
+import { BindGatewayModal, MoveGatewayModal, RenameGatewayModal } from './gateway-dialogs.tsx';
+import { MapPathSelect } from './map-path-select.tsx';
+
+type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move'; gateway: Gateway } | undefined;
+
+interface SearchForm {
+  keyword?: string;
+  online?: 'online' | 'offline';
+  place?: string[];
+}
+
+/** The place filter: a project, a building or a map, whichever was chosen last. */
+function placeQuery(path: string[] | undefined): Pick<GatewayListQuery, 'projectId' | 'buildId' | 'mapId'> {
+  if (!path?.length) return {};
+  if (path.length >= 3) return { mapId: path[2] };
+  if (path.length === 2) return { buildId: path[1] };
+  return { projectId: path[0] };
+}
+
+/** The gateway list of issue 4: searched, filtered and paged on the server, with bind and the gateway actions. */
+export default function GatewayListPage() {
+  const { t } = useTranslation();
+  const { data: user } = useMe();
+  const editable = canEditGateways(user);
+  const operate = canOperateGateways(user);
+  const [query, setQuery] = useState<GatewayListQuery>({ page: 1, pageSize: GATEWAY_LIMITS.pageSize.default });
+  const [dialog, setDialog] = useState<Dialog>();
+  const gateways = useGatewayPage(query);
+  const actions = useGatewayActions();
+  const empty = t('common.empty');
+
+  const columns: ProColumns<Gateway>[] = [
+    {
+      title: t('gateway.keyword'),
+      dataIndex: 'keyword',
+      hideInTable: true,
+      fieldProps: { placeholder: t('gateway.keywordPlaceholder'), maxLength: GATEWAY_LIMITS.name.max },
+    },
+    {
+      title: t('gateway.field.status'),
+      dataIndex: 'online',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: { online: { text: t('gateway.status.online') }, offline: { text: t('gateway.status.offline') } },
+    },
+    {
+      title: t('gateway.field.place'),
+      dataIndex: 'place',
+      hideInTable: true,
+      renderFormItem: () => <MapPathSelect partial />,
+    },
+    {
+      title: t('gateway.field.name'),
+      dataIndex: 'name',
+      search: false,
+      width: 180,
+      fixed: 'left',
+      render: (_, row) => (
+        <Space direction="vertical" size={2}>
+          <Link to={`/gateway/detail?id=${row.id}`} style={{ wordBreak: 'break-word' }}>
+            {row.name}
+          </Link>
+          {row.superGateway && (
+            <Tag color="purple" bordered={false}>
+              {t('gateway.super')}
+            </Tag>
+          )}
+        </Space>
+      ),
+    },
+    { title: t('gateway.field.mac'), dataIndex: 'mac', search: false, width: 160, copyable: true },
+    { title: t('gateway.field.ip'), dataIndex: 'ip', search: false, width: 120, render: (_, row) => row.ip || empty },
+    {
+      title: t('gateway.field.status'),
+      dataIndex: 'activity',
+      search: false,
+      width: 100,
+      render: (_, row) => {
+        const presence = presenceOf(row);
+        return <Tag color={presence.color}>{t(presence.key)}</Tag>;
+      },
+    },
+    {
+      title: t('gateway.field.syncStatus'),
+      dataIndex: 'syncStatus',
+      search: false,
+      width: 110,
+      render: (_, row) => {
+        const label = syncLabel(row.syncStatus);
+        return <Tag color={label.color}>{t(label.key)}</Tag>;
+      },
+    },
+    {
+      title: t('gateway.field.place'),
+      dataIndex: 'mapName',
+      search: false,
+      ellipsis: true,
+      render: (_, row) => [row.projectName, row.buildName, row.mapName].join(' / '),
+    },
+    {
+      title: t('gateway.field.versions'),
+      dataIndex: 'versions',
+      search: false,
+      width: 110,
+      render: (_, row) => (
+        <Popover
+          title={t('gateway.field.versions')}
+          content={
+            <table className="lg-version-table">
+              <tbody>
+                {GATEWAY_FIRMWARE_TARGETS.map((part) => (
+                  <tr key={part}>
+                    <th>{t(`gateway.version.${part}`)}</th>
+                    <td>{row.versions[part] || empty}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          }
+        >
+          <Typography.Text style={{ cursor: 'help' }}>{row.versions.gateway || empty}</Typography.Text>
+        </Popover>
+      ),
+    },
+    {
+      title: t('gateway.actions'),
+      valueType: 'option',
+      fixed: 'right',
+      width: 150,
+      render: (_, row) => {
+        const more = [
+          operate && { key: 'identify', label: t('gateway.identify') },
+          operate && { key: 'restart', label: t('gateway.restart') },
+          editable && { key: 'rename', label: t('gateway.rename') },
+          editable && { key: 'move', label: t('gateway.move') },
+          editable && { key: 'import', label: t('gateway.import') },
+          editable && { key: 'unbind', label: t('gateway.unbind'), danger: true },
+        ].filter((item) => item !== false);
+        return [
+          <Link key="open" to={`/gateway/detail?id=${row.id}`}>
+            {t('gateway.open')}
+          </Link>,
+          more.length > 0 && (
+            <Dropdown
+              key="more"
+              menu={{
+                items: more,
+                onClick: ({ key }) => {
+                  if (key === 'identify') void actions.identify(row);
+                  if (key === 'restart') actions.restart(row);
+                  if (key === 'rename' || key === 'move') setDialog({ kind: key, gateway: row });
+                  if (key === 'import') void actions.importDevices(row);
+                  if (key === 'unbind') actions.unbind(row);
+                },
+              }}
+            >
+              <Typography.Link data-testid={`gateway-more-${row.mac}`}>
+                {t('gateway.more')} <MoreOutlined />
+              </Typography.Link>
+            </Dropdown>
+          ),
+        ];
+      },
+    },
+  ];
+
+  return (
+    <PageContainer title={t('gateway.title')} content={t('gateway.hint')} breadcrumbRender={false}>
+      <ProTable<Gateway, SearchForm>
+        rowKey="id"
+        columns={columns}
+        dataSource={gateways.data?.list ?? []}
+        loading={gateways.isFetching && !gateways.data}
+        cardBordered
+        scroll={{ x: 1060 }}
+        search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
+        onSubmit={(params) =>
+          setQuery((current) => ({
+            page: 1,
+            pageSize: current.pageSize,
+            ...placeQuery(params.place),
+            ...(params.keyword?.trim() ? { name: params.keyword.trim() } : {}),
+            ...(params.online ? { online: params.online === 'online' } : {}),
+          }))
+        }
+        onReset={() => setQuery((current) => ({ page: 1, pageSize: current.pageSize }))}
+        options={{ reload: () => void gateways.refetch(), density: true, setting: true, fullScreen: false }}
+        toolBarRender={() =>
+          editable
+            ? [
+                <Button key="bind" type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'bind' })}>
+                  {t('gateway.bindTitle')}
+                </Button>,
+              ]
+            : []
+        }
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: gateways.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
+        }}
+      />
+      <BindGatewayModal open={dialog?.kind === 'bind'} onClose={() => setDialog(undefined)} />
+      <RenameGatewayModal
+        open={dialog?.kind === 'rename'}
+        gateway={dialog?.kind === 'rename' ? dialog.gateway : undefined}
+        onClose={() => setDialog(undefined)}
+      />
+      <MoveGatewayModal
+        open={dialog?.kind === 'move'}
+        gateway={dialog?.kind === 'move' ? dialog.gateway : undefined}
+        onClose={() => setDialog(undefined)}
+      />
+    </PageContainer>
+  );
+}

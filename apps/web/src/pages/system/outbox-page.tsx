@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { Tag, Typography } from 'antd';
+import { MailOutlined, MessageOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { OutboxMessage } from '@lumigrid/contract';
+import { useOutbox } from '../../features/system/api.ts';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** The outbox: e-mail and SMS the platform sent, paged on the server (platform administrator only). */
+export default function OutboxPage() {
+  const { t } = useTranslation();
+  const [paging, setPaging] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
+  const outbox = useOutbox(paging);
+
+  const columns: ProColumns<OutboxMessage>[] = [
+    {
+      title: t('outbox.channel'),
+      dataIndex: 'channel',
+      width: 110,
+      render: (_, row) =>
+        row.channel === 'mail' ? (
+          <Tag icon={<MailOutlined />} color="blue" bordered={false}>
+            {t('outbox.channelMail')}
+          </Tag>
+        ) : (
+          <Tag icon={<MessageOutlined />} color="green" bordered={false}>
+            {t('outbox.channelSms')}
+          </Tag>
+        ),
+    },
+    { title: t('outbox.recipient'), dataIndex: 'recipient', width: 220, ellipsis: true, copyable: true },
+    { title: t('outbox.subject'), dataIndex: 'subject', width: 240, ellipsis: true },
+    { title: t('outbox.body'), dataIndex: 'body', ellipsis: true },
+    {
+      title: t('outbox.time'),
+      dataIndex: 'createdAt',
+      width: 180,
+      render: (_, row) => dayjs(row.createdAt).format('YYYY-MM-DD HH:mm:ss'),
+    },
+  ];
+
+  return (
+    <PageContainer title={t('outbox.title')} content={t('outbox.hint')} breadcrumbRender={false}>
+      <ProTable<OutboxMessage>
+        rowKey="id"
+        columns={columns}
+        dataSource={outbox.data?.list ?? []}
+        loading={outbox.isFetching}
+        search={false}
+        cardBordered
+        options={{ reload: () => void outbox.refetch(), density: true, setting: true, fullScreen: false }}
+        expandable={{
+          expandedRowRender: (row) => (
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body}</Typography.Paragraph>
+          ),
+        }}
+        pagination={{
+          current: paging.page,
+          pageSize: paging.pageSize,
+          total: outbox.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setPaging({ page: pageSize === paging.pageSize ? page : 1, pageSize }),
+        }}
+      />
+    </PageContainer>
+  );
+}

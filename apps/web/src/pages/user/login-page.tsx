@@ -1,0 +1,118 @@
+import { App, Button, Checkbox, Form, Input } from 'antd';
+import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useBoot } from '../../app/boot.tsx';
+import { languageAfterLogin, safeRedirect, session } from '../../api/session.ts';
+import { authKeys, saveAccountLanguage, useLogin } from '../../features/auth/api.ts';
+import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
+import { useRule } from '../../components/form-rules.ts';
+import { checkAccount, checkLoginPassword, checkLoginMail, checkPhone } from '../../components/validators.ts';
+import { MethodTabs } from './method-tabs.tsx';
+import { useCompact } from './use-compact.ts';
+
+interface LoginValues {
+  account: string;
+  password: string;
+  remember: boolean;
+}
+
+const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
+const SIGN_UP_ROUTE: Record<LoginMethod, string> = { mail: '/user/registered', tel: '/user/tel-registered' };
+const FORGOT_TYPE: Record<LoginMethod, string> = { mail: 'login', tel: 'tel-login' };
+
+/**
+ * Sign-in by e-mail (/user/login) or phone (/user/tel-login). In server mode the phone route is the local
+ * sign-in: one account field, no tabs, no sign-up.
+ */
+export default function LoginPage({ method }: { method: LoginMethod }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { mode, info, branding, adoptLang } = useBoot();
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  const [params] = useSearchParams();
+  const queryClient = useQueryClient();
+  const login = useLogin();
+  const rule = useRule();
+  const compact = useCompact();
+  const [form] = Form.useForm<LoginValues>();
+  const size = compact ? 'middle' : 'large';
+
+  const methods = loginMethods(mode, branding.loginMode);
+  const first = methods[0] ?? 'mail';
+  if (!methods.includes(method)) return <Navigate to={`${LOGIN_ROUTE[first]}${search}`} replace />;
+
+  const local = mode === 'server';
+  const canSignUp = !local && info?.signUp !== false;
+  const remembered = session.loginType() === method ? session.rememberedAccount() : undefined;
+
+  const onFinish = async (values: LoginValues) => {
+    const account = values.account.trim();
+    const result = await login.mutateAsync({ account, password: values.password, remember: values.remember }).catch(() => undefined);
+    if (!result) return;
+    session.signIn({ token: result.access_token, user: result.user, loginType: method, remember: values.remember, account });
+    const language = languageAfterLogin(session.lang(), result.user.lang);
+    if (language.saveToAccount) void saveAccountLanguage({ lang: language.lang });
+    else adoptLang(language.lang);
+    queryClient.setQueryData(authKeys.me(), result.user);
+    void message.success(t('login.success'));
+    void navigate(safeRedirect(params.get('redirect')) ?? '/home', { replace: true });
+  };
+
+  const accountInput = local ? (
+    <Form.Item name="account" rules={[rule(checkAccount)]}>
+      <Input size={size} prefix={<UserOutlined />} placeholder={t('login.account')} maxLength={100} autoComplete="username" />
+    </Form.Item>
+  ) : method === 'mail' ? (
+    <Form.Item name="account" rules={[rule(checkLoginMail)]}>
+      <Input size={size} prefix={<MailOutlined />} placeholder={t('login.mail')} maxLength={50} autoComplete="email" />
+    </Form.Item>
+  ) : (
+    <Form.Item name="account" rules={[rule(checkPhone)]}>
+      <Input size={size} prefix={<MobileOutlined />} placeholder={t('login.phone')} maxLength={16} autoComplete="tel" inputMode="tel" />
+    </Form.Item>
+  );
+
+  return (
+    <>
+      {local ? (
+        <div className="lg-user__hint">{t('login.localHint')}</div>
+      ) : (
+        <MethodTabs methods={methods} active={method} onChange={(next) => void navigate(`${LOGIN_ROUTE[next]}${search}`)} />
+      )}
+      <Form<LoginValues>
+        key={method}
+        form={form}
+        name={`login-${method}`}
+        size={size}
+        onFinish={onFinish}
+        initialValues={{ account: remembered ?? '', password: '', remember: session.remember() }}
+        validateTrigger="onBlur"
+        requiredMark={false}
+      >
+        {accountInput}
+        <Form.Item name="password" rules={[rule(checkLoginPassword)]}>
+          <Input.Password size={size} prefix={<LockOutlined />} placeholder={t('login.password')} maxLength={50} autoComplete="current-password" />
+        </Form.Item>
+        <div className="lg-user__links">
+          <Form.Item name="remember" valuePropName="checked" noStyle>
+            <Checkbox>{t('login.remember')}</Checkbox>
+          </Form.Item>
+          {!local && <Link to={`/user/forgetPwd?type=${FORGOT_TYPE[method]}`}>{t('login.forgot')}</Link>}
+        </div>
+        <Form.Item style={{ marginBottom: 0 }}>
+          <Button type="primary" htmlType="submit" size={size} block loading={login.isPending}>
+            {t('login.submit')}
+          </Button>
+        </Form.Item>
+      </Form>
+      {canSignUp && (
+        <div className="lg-user__switch">
+          {t('login.noAccount')} <Link to={SIGN_UP_ROUTE[method]}>{t('login.signUp')}</Link>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,58 @@
+import { GATEWAY_UPDATE_RESULT, NOTICE_TYPE, errorMessage, isErrorCode, type Lang } from '@lumigrid/contract';
+
+/** Catalogue keys of the gateway update results (spec section 4). */
+export type UpdateResultKey = 'realtime.update.success' | 'realtime.update.failure' | 'realtime.update.timeout';
+
+/** Catalogue keys of the fault codes of spec section 4 that a defective notice may carry. */
+export const FAULT_KEYS = {
+  1: 'realtime.fault.power',
+  2: 'realtime.fault.offline',
+  3: 'realtime.fault.dcSensor',
+  4: 'realtime.fault.motionSensor',
+  5: 'realtime.fault.daylightSensor',
+  6: 'realtime.fault.battery',
+  7: 'realtime.fault.charging',
+  8: 'realtime.fault.led',
+  9: 'realtime.fault.emergencyLink',
+} as const;
+export type FaultKey = (typeof FAULT_KEYS)[keyof typeof FAULT_KEYS] | 'realtime.fault.unknown';
+
+/** What the app does about a global notice. */
+export type NoticeReaction =
+  { kind: 'signOut'; code: number } | { kind: 'gatewayUpdate'; level: 'success' | 'error' | 'warning'; key: UpdateResultKey; name: string };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object';
+
+/**
+ * Reads a message of /topic/global_message_notice/{userId}: type 0 signs out, type 1 reports a gateway
+ * update (1 success, 2 failure, anything else a time-out). Anything unrecognised is ignored.
+ */
+export function reactionToNotice(payload: unknown): NoticeReaction | undefined {
+  if (!isRecord(payload)) return undefined;
+  if (payload.type === NOTICE_TYPE.forcedLogout) {
+    return { kind: 'signOut', code: typeof payload.code === 'number' ? payload.code : 250004 };
+  }
+  if (payload.type === NOTICE_TYPE.gatewayUpdate) {
+    const name = typeof payload.name === 'string' && payload.name ? payload.name : typeof payload.mac === 'string' ? payload.mac : '';
+    if (payload.result === GATEWAY_UPDATE_RESULT.success)
+      return { kind: 'gatewayUpdate', level: 'success', key: 'realtime.update.success', name };
+    if (payload.result === GATEWAY_UPDATE_RESULT.failure)
+      return { kind: 'gatewayUpdate', level: 'error', key: 'realtime.update.failure', name };
+    return { kind: 'gatewayUpdate', level: 'warning', key: 'realtime.update.timeout', name };
+  }
+  return undefined;
+}
+
+/** The text of a forced logout: the business code's own message, or "please log in again". */
+export function signOutText(code: number, lang: Lang): string {
+  return errorMessage(isErrorCode(code) ? code : 250004, lang);
+}
+
+/** Reads a message of /topic/defective/{userId}: the device's name and the catalogue key of its fault. */
+export function defectiveWarning(payload: unknown): { name: string; faultKey: FaultKey } | undefined {
+  if (!isRecord(payload) || typeof payload.name !== 'string') return undefined;
+  const code = payload.code;
+  const faultKey =
+    typeof code === 'number' && Object.hasOwn(FAULT_KEYS, code) ? FAULT_KEYS[code as keyof typeof FAULT_KEYS] : 'realtime.fault.unknown';
+  return { name: payload.name, faultKey };
+}

@@ -1,0 +1,114 @@
+import { Client, ReconnectionTimeMode, TickerStrategy, type IFrame, type IStompSocket, type StompSubscription } from '@stomp/stompjs';
+// The UMD build: the package's main entry expects Node's `global`, which Vite does not provide.
+import SockJS from 'sockjs-client/dist/sockjs.min.js';
+import { STOMP_CODE_HEADER } from '@lumigrid/contract';
+
+/** Business codes in an ERROR frame that mean this session is over: sign out instead of reconnecting. */
+export const SESSION_ENDED_CODES: readonly number[] = [250004, 100009, 250018, 250019, 250020];
+
+export type RealtimeHandler = (payload: unknown, destination: string) => void;
+
+export interface RealtimeClientOptions {
+  /** Absolute URL of the SockJS endpoint. */
+  url: string;
+  /** The session token, read at every (re)connect so a refreshed token is used. */
+  token(): string | undefined;
+  /** The server ended this session (ERROR with a session code); the client has stopped. */
+  onSessionEnded(code: number): void;
+  /** First reconnect delay, doubling up to maxReconnectDelayMs. */
+  reconnectDelayMs?: number;
+  maxReconnectDelayMs?: number;
+  /** Opens the socket; SockJS by default (tests in Node pass sockjs-client's Node build). */
+  socket?: (url: string) => IStompSocket;
+}
+
+/**
+ * The browser's STOMP client: connects with the token in the CONNECT header, reconnects with exponential
+ * backoff, and subscribes again to every destination some component listens to after each reconnect.
+ */
+export function createRealtimeClient(options: RealtimeClientOptions) {
+  const listeners = new Map<string, Set<RealtimeHandler>>();
+  const active = new Map<string, StompSubscription>();
+  let stopped = false;
+
+  const client = new Client({
+    webSocketFactory: () => (options.socket ? options.socket(options.url) : (new SockJS(options.url) as IStompSocket)),
+    reconnectDelay: options.reconnectDelayMs ?? 1_000,
+    reconnectTimeMode: ReconnectionTimeMode.EXPONENTIAL,
+    maxReconnectDelay: options.maxReconnectDelayMs ?? 30_000,
+    heartbeatIncoming: 10_000,
+    heartbeatOutgoing: 10_000,
+    // Hidden tabs throttle timers to once a minute; the server would drop a client beating that rarely.
+    heartbeatStrategy: TickerStrategy.Worker,
+    debug: () => undefined,
+    beforeConnect: (self) => {
+      const token = options.token();
+      if (!token) {
+        // Nobody is signed in any more; there is nothing to connect for.
+        void stop();
+        return;
+      }
+      self.connectHeaders = { Authorization: `Bearer ${token}` };
+    },
+  });
+
+  function subscribe(destination: string) {
+    if (!client.connected || active.has(destination)) return;
+    const subscription = client.subscribe(destination, (message) => {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(message.body);
+      } catch {
+        return;
+      }
+      for (const handler of listeners.get(destination) ?? []) handler(payload, destination);
+    });
+    active.set(destination, subscription);
+  }
+
+  client.onConnect = () => {
+    // A new connection has no subscriptions: make them all again.
+    active.clear();
+    for (const destination of listeners.keys()) subscribe(destination);
+  };
+  client.onStompError = (frame: IFrame) => {
+    const code = Number(frame.headers[STOMP_CODE_HEADER]);
+    if (SESSION_ENDED_CODES.includes(code)) {
+      void stop();
+      options.onSessionEnded(code);
+    }
+    // Anything else: the server closes the socket and the client tries again after the backoff.
+  };
+  client.onWebSocketClose = () => active.clear();
+
+  async function stop() {
+    if (stopped) return;
+    stopped = true;
+    active.clear();
+    await client.deactivate();
+  }
+
+  return {
+    start() {
+      if (!stopped) client.activate();
+    },
+    stop,
+    /** Calls `handler` with every JSON payload on `destination`; answers the unsubscribe. */
+    listen(destination: string, handler: RealtimeHandler): () => void {
+      let set = listeners.get(destination);
+      if (!set) listeners.set(destination, (set = new Set()));
+      set.add(handler);
+      subscribe(destination);
+      return () => {
+        set.delete(handler);
+        if (set.size > 0) return;
+        listeners.delete(destination);
+        const subscription = active.get(destination);
+        active.delete(destination);
+        if (subscription && client.connected) subscription.unsubscribe();
+      };
+    },
+    connected: () => client.connected,
+  };
+}
+export type RealtimeClient = ReturnType<typeof createRealtimeClient>;

@@ -1,0 +1,125 @@
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useImperativeHandle,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type ReactNode,
+  type Ref,
+} from 'react';
+import { App as AntApp } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract';
+import { session, signOutRoute } from '../api/session.ts';
+import { useBoot } from '../app/boot.tsx';
+import { defectiveWarning, reactionToNotice, signOutText } from './notices.ts';
+import { createRealtimeClient, type RealtimeClient, type RealtimeHandler } from './realtime-client.ts';
+
+const RealtimeContext = createContext<RealtimeClient | undefined>(undefined);
+
+/** What the layout may do with the channel: stop it before its own sign-out, so that is not a forced one. */
+export interface RealtimeControl {
+  stop(): Promise<void>;
+}
+
+/**
+ * Calls `handler` with every payload published on `destination` while the component is mounted and the
+ * user is signed in; an undefined destination listens to nothing. Survives reconnects.
+ */
+export function useRealtime(destination: string | undefined, handler: RealtimeHandler): void {
+  const client = useContext(RealtimeContext);
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => {
+    if (!client || !destination) return;
+    return client.listen(destination, (payload, from) => latest.current(payload, from));
+  }, [client, destination]);
+}
+
+/** The user's own topics of spec section 7: forced logout, gateway update results, device faults. */
+function UserNotices({ userId, onSignedOut }: { userId: string; onSignedOut: (code: number) => void }) {
+  const { notification } = AntApp.useApp();
+  const { t } = useTranslation();
+
+  useRealtime(userDestination('global_message_notice', userId), (payload) => {
+    const reaction = reactionToNotice(payload);
+    if (!reaction) return;
+    if (reaction.kind === 'signOut') return onSignedOut(reaction.code);
+    notification[reaction.level]({ message: t('realtime.update.title'), description: t(reaction.key, { name: reaction.name }) });
+  });
+
+  useRealtime(userDestination('defective', userId), (payload) => {
+    const warning = defectiveWarning(payload);
+    if (!warning) return;
+    notification.warning({
+      message: t('realtime.defectiveTitle'),
+      description: t('realtime.defective', { name: warning.name, fault: t(warning.faultKey) }),
+    });
+  });
+  return null;
+}
+
+/**
+ * The real-time channel of the signed-in user: one STOMP connection for the authenticated shell, open
+ * while there is a token. A session ended on the server signs this tab out with the localised reason.
+ */
+export function RealtimeProvider({ userId, control, children }: { userId: string; control?: Ref<RealtimeControl>; children: ReactNode }) {
+  const { modal } = AntApp.useApp();
+  const { t } = useTranslation();
+  const { mode, lang } = useBoot();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const token = useSyncExternalStore(session.subscribe, session.token);
+  const [client, setClient] = useState<RealtimeClient>();
+  const clientRef = useRef<RealtimeClient | undefined>(undefined);
+
+  // A type 0 notice is followed by the ERROR that closes the socket: one sign-out, one dialog.
+  const ended = useRef(false);
+  const signedOut = (code: number) => {
+    // The token may be gone already (another tab of this browser signed out); this tab still leaves.
+    if (ended.current) return;
+    ended.current = true;
+    const target = signOutRoute(mode, session.loginType());
+    void clientRef.current?.stop();
+    session.clear();
+    queryClient.clear();
+    modal.info({ title: t('realtime.signedOutTitle'), content: signOutText(code, lang) });
+    void navigate(target, { replace: true });
+  };
+  const signedOutRef = useRef(signedOut);
+  useEffect(() => {
+    signedOutRef.current = signedOut;
+  });
+
+  useImperativeHandle(control, () => ({ stop: async () => clientRef.current?.stop() }), []);
+
+  useEffect(() => {
+    if (!token) return;
+    const created = createRealtimeClient({
+      url: `${window.location.origin}${REALTIME_ENDPOINT}`,
+      token: () => session.token(),
+      onSessionEnded: (code) => signedOutRef.current(code),
+    });
+    clientRef.current = created;
+    created.start();
+    setClient(created);
+    return () => {
+      void created.stop();
+      clientRef.current = undefined;
+      setClient(undefined);
+    };
+  }, [token]);
+
+  return (
+    <RealtimeContext.Provider value={client}>
+      <UserNotices userId={userId} onSignedOut={(code) => signedOutRef.current(code)} />
+      {children}
+    </RealtimeContext.Provider>
+  );
+}

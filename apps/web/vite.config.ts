@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const apiTarget = `http://127.0.0.1:${process.env.LUMIGRID_API_PORT ?? 8080}`;
+const proxied = ['/api1', '/api4', '/api6', '/test', '/ws'];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: apiTarget, changeOrigin: true, ws: prefix === '/ws' }])),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The authenticated shell (ProLayout, ProTable) is about 2 MB raw by itself; it loads lazily.
+    chunkSizeWarningLimit: 2500,
+  },
+});

@@ -1,0 +1,256 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Gateway, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { api } from './support/api.ts';
+import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
+import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+
+// Issue 4's journey: bind a simulated gateway by MAC, watch it come online, sync it through the header
+// banner, update its firmware and see the real-time notice.
+
+let site: GatewaySite;
+let browser: TestBrowser;
+let page: Page;
+let token: string;
+
+let journal: string[] = [];
+const NEW_FIRMWARE = { target: 'gateway' as const, version: '3.3.0', url: 'https://firmware.example.com/lg-gw-3.3.0.bin' };
+
+beforeAll(async () => {
+  site = await startGatewaySite({ count: 2, superGateways: 1, firmware: [NEW_FIRMWARE] });
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(20_000);
+  journal = recordApiCalls(page);
+  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  token = login.access_token;
+  await storeSession(page, site.server.url, login);
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') {
+    await reportFailure(page, 'gateways', context.task.name, journal, site.server.output().slice(-3000));
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+const sim = (i: number) => site.fleet.gateways[i]!;
+const colons = (mac: string) => mac.replace(/(..)(?!$)/g, '$1:');
+const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
+const gateways = () => api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token });
+
+describe('gateways in a real browser with simulated gateways', () => {
+  it('binds a gateway by MAC onto a chosen map and watches it come online', async () => {
+    const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+    const project = tree.projects.find((p) => p.isDefault)!;
+    const building = project.builds[0]!;
+    const map = building.maps[0]!;
+
+    await page.goto(`${site.server.url}/gateway/list`);
+    await page.getByRole('button', { name: 'Bind gateway' }).click();
+    const dialog = page.getByRole('dialog');
+    // A malformed MAC is refused before anything is sent.
+    await dialog.getByLabel('MAC').fill('12:34');
+    await dialog.getByRole('button', { name: 'Bind' }).click();
+    await dialog.getByText('Enter a MAC of twelve hex digits').waitFor();
+    await dialog.getByLabel('MAC').fill(colons(sim(0).mac).toLowerCase());
+    await dialog.getByLabel('Name').click();
+    // The look-up says the gateway is in the pool; it has not connected yet.
+    await dialog.getByText('This gateway is free and can be bound (Offline).').waitFor();
+    await dialog.getByLabel('Name').fill('Lobby gateway');
+    await dialog.getByLabel('Project / building / map').click();
+    await page.locator('.ant-cascader-menu-item').filter({ hasText: project.name }).first().click();
+    await page.locator('.ant-cascader-menu-item').filter({ hasText: building.name }).first().click();
+    await page.locator('.ant-cascader-menu').nth(2).locator('.ant-cascader-menu-item').filter({ hasText: map.name }).first().click();
+    await page.waitForTimeout(400); // the cascader closes and the field validates again
+    await screenshot(page, 'gateway-bind');
+    await dialog.getByRole('button', { name: 'Bind' }).click();
+    await message('Gateway Lobby gateway was bound').waitFor();
+
+    const row = page.locator('.ant-table-row').filter({ hasText: 'Lobby gateway' });
+    await row.getByText('Offline').waitFor();
+    await site.start();
+    // The list looks again every 10 s; the simulated gateway reports its IP once connected.
+    await row.getByText('Online').waitFor({ timeout: 25_000 });
+    await row.getByText(sim(0).info().ip).waitFor();
+    await row.getByText('Not synchronized').waitFor();
+    await screenshot(page, 'gateway-list');
+  });
+
+  it('syncs the gateway through the header banner: confirm, progress, done', async () => {
+    const banner = page.getByTestId('sync-banner');
+    await banner.getByText('Gateways not synced: 1').waitFor();
+    await banner.getByText('Details').click();
+    const list = page.getByRole('dialog').filter({ hasText: 'Gateways not synchronized' });
+    await list.waitFor();
+    // Spec section 9: the modal is 720 px wide (its style, not its size while it zooms in).
+    expect(await list.evaluate((node) => getComputedStyle(node.closest('.ant-modal') ?? node).width)).toBe('720px');
+    const row = list.locator('.ant-table-row').filter({ hasText: 'Lobby gateway' });
+    await row.getByText('Default project').waitFor();
+    await page.waitForTimeout(400); // the modal's zoom-in
+    await screenshot(page, 'gateway-sync-modal');
+    await row.getByText('Sync', { exact: true }).click();
+    await page.locator('.ant-modal-confirm').getByText('Send the current configuration to Lobby gateway?').waitFor();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Sync' }).click();
+    const progress = page.getByTestId('sync-progress');
+    await progress.waitFor();
+    await progress.getByText('Lobby gateway is synchronized').waitFor();
+    expect(await progress.locator('.ant-progress').getAttribute('aria-valuenow')).toBe('100');
+    await page.waitForTimeout(600); // the bar's fill eases to 100
+    await screenshot(page, 'gateway-sync-done');
+    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await progress.waitFor({ state: 'detached' });
+    await list.locator('.ant-modal-close').click();
+    await banner.waitFor({ state: 'detached' });
+    const [gateway] = (await gateways()).list;
+    expect(gateway).toMatchObject({ name: 'Lobby gateway', syncStatus: 3 });
+  });
+
+  it('shows every field on the detail page and updates the firmware with progress and the notice', async () => {
+    await page.locator('.ant-table-row').filter({ hasText: 'Lobby gateway' }).getByRole('link', { name: 'Lobby gateway' }).click();
+    const fields = page.getByTestId('gateway-fields');
+    const info = sim(0).info();
+    await fields.getByText(info.panId, { exact: true }).waitFor();
+    await fields.getByText(info.networkAddress, { exact: true }).waitFor();
+    await page.getByTestId('gateway-versions').getByText('3.2.1').waitFor();
+    await screenshot(page, 'gateway-detail');
+
+    await page.getByRole('button', { name: 'Firmware update' }).click();
+    const modal = page.getByTestId('firmware-modal');
+    await modal.getByRole('button', { name: 'Check for update' }).click();
+    await modal.getByText('Version 3.3.0 is available').waitFor();
+    await modal.getByRole('button', { name: 'Update', exact: true }).click();
+    await page.locator('.ant-modal-confirm').getByText('Update Lobby gateway to version 3.3.0?', { exact: false }).waitFor();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Update' }).click();
+    await page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
+    await modal.getByTestId('firmware-progress').locator('.ant-progress').waitFor();
+    await screenshot(page, 'gateway-firmware-progress');
+    // The result from the progress call, and the real-time notice the shell shows.
+    await modal.locator('.ant-result').getByText('Gateway Lobby gateway was updated successfully.').waitFor({ timeout: 40_000 });
+    await page.locator('.ant-notification').getByText('Gateway Lobby gateway was updated successfully.').waitFor();
+    await screenshot(page, 'gateway-firmware-done');
+    await page.locator('.ant-notification-notice-close').click();
+    await page.locator('.ant-modal-wrap').filter({ has: modal }).locator('.ant-modal-close').click();
+    await modal.waitFor({ state: 'detached' });
+    const detail = await api<Gateway>(site.server.url, `/api4/gateway/v1/detail/${(await gateways()).list[0]!.id}`, { token });
+    expect(detail.versions.gateway).toBe('3.3.0');
+  });
+
+  it('restarts the gateway: confirm, offline while restarting, then back online', async () => {
+    await page.getByRole('button', { name: 'Restart' }).click();
+    await page.locator('.ant-modal-confirm').getByText('Restart Lobby gateway?', { exact: false }).waitFor();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Restart' }).click();
+    await message('Lobby gateway is restarting').waitFor();
+    await message('Lobby gateway is back online').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('gateway-presence').textContent()).toBe('Online');
+  });
+  it('reads the clock against the cloud, syncs it, and sets longitude and latitude by the rules of spec section 5', async () => {
+    await page.getByRole('button', { name: 'Clock' }).click();
+    const clock = page.getByTestId('gateway-clock');
+    await clock.getByText(/^Gateway time: \d{4}-\d{2}-\d{2} /).waitFor();
+    await clock.getByText(/^Cloud time: \d{4}-\d{2}-\d{2} /).waitFor();
+    await page.waitForTimeout(400); // the dialog's zoom-in
+    await screenshot(page, 'gateway-clock');
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Sync clock' }).click();
+    await message(/Gateway clock set to/).waitFor();
+
+    await page.getByText('Longitude/latitude', { exact: true }).click();
+    const form = page.getByTestId('lonlat-form');
+    await form.getByLabel('Longitude').fill('200');
+    await form.getByLabel('Latitude').fill('22.285');
+    await page.getByRole('dialog').filter({ has: form }).getByRole('button', { name: 'Save' }).click();
+    await form.getByText('Longitude is a number from -180 to 180 with at most two decimals').waitFor();
+    await form.getByText('Latitude is a number from -90 to 90 with at most two decimals').waitFor();
+    await form.getByLabel('Longitude').fill('114.17');
+    await form.getByLabel('Latitude').fill('22.28');
+    await page.getByRole('dialog').filter({ has: form }).getByRole('button', { name: 'Save' }).click();
+    await message('Saved').waitFor();
+    await page.getByTestId('gateway-fields').getByText('114.17').waitFor();
+  });
+});
+
+describe('a super gateway: imported devices and its bridges', () => {
+  it('imports the joined devices with their counts and lists the bridges with the bridge quantity', async () => {
+    const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+    const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+    const superGateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', {
+      token,
+      body: { mac: sim(1).mac, mapId, name: 'Roof super gateway' },
+    });
+    expect(superGateway.superGateway).toBe(true);
+    await page.goto(`${site.server.url}/gateway/detail?id=${superGateway.id}`);
+    await page.getByTestId('bridge-quantity').getByText('Bridge quantity: 0').waitFor();
+    await page.getByRole('button', { name: 'Import devices' }).click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.getByText(/The gateway reports \d+ devices, \d+ of them new/).waitFor();
+    await confirm.getByRole('button', { name: 'Import devices' }).click();
+    await message(/devices imported; the gateway now has \d+/).waitFor();
+    await page
+      .getByTestId('bridge-quantity')
+      .getByText(/Bridge quantity: [1-9]/)
+      .waitFor();
+    await confirm.waitFor({ state: 'detached' });
+    await page.getByText('Wi-SUN bridge', { exact: true }).first().waitFor();
+    await screenshot(page, 'gateway-super-bridges');
+  });
+
+  it('speaks Japanese on the list and in the sync details', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'ja'));
+    await page.goto(`${site.server.url}/gateway/list`);
+    await page.getByRole('button', { name: 'ゲートウェイを登録' }).waitFor();
+    const banner = page.getByTestId('sync-banner');
+    await banner.getByText('詳細').click();
+    await page.getByRole('dialog').getByText('未同期のゲートウェイ').waitFor();
+    await page.getByRole('dialog').locator('.ant-table-row').first().waitFor();
+    await page.waitForTimeout(400); // the modal's zoom-in
+    await screenshot(page, 'gateway-sync-modal-ja');
+  });
+
+  it('holds a sync the gateway never acknowledges at 99%, then shows the localised failure', async () => {
+    // Lost on the way in: the gateway neither applies nor answers (a lost reply alone would still sync,
+    // because the gateway's state reports the version it runs).
+    sim(1).faults.lost = new Set(['config.apply']);
+    const dialog = page.getByRole('dialog').filter({ hasText: '未同期のゲートウェイ' });
+    const row = dialog.locator('.ant-table-row').filter({ hasText: 'Roof super gateway' });
+    await row.getByText('同期', { exact: true }).click();
+    // antd spaces out a two-character CJK label ("同 期"), so the confirm's button is found by its role in the dialog.
+    await page.locator('.ant-modal-confirm').getByText('現在の設定を Roof super gateway に送信しますか？').waitFor();
+    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    const progress = page.getByTestId('sync-progress');
+    await progress.waitFor();
+    await page.waitForTimeout(3_000);
+    const early = Number(await progress.locator('.ant-progress').getAttribute('aria-valuenow'));
+    expect(early).toBeGreaterThanOrEqual(20);
+    expect(early).toBeLessThanOrEqual(40);
+    await screenshot(page, 'gateway-sync-progress-ja');
+    await page.waitForTimeout(8_000);
+    expect(await progress.locator('.ant-progress').getAttribute('aria-valuenow')).toBe('99');
+    // The server gives up after 25 s (100109) and answers in the user's language.
+    await progress.getByText('データ同期に異常があります').waitFor({ timeout: 40_000 });
+    await progress.getByText('同期に失敗しました').waitFor();
+    // The bar stays where it stopped (99) rather than falling back to 0.
+    expect(await progress.locator('.ant-progress').getAttribute('aria-valuenow')).toBe('99');
+    await screenshot(page, 'gateway-sync-failed-ja');
+    sim(1).faults.lost = new Set();
+  });
+
+  it('unbinds the super gateway from the list after a confirm; it leaves the list and the banner', async () => {
+    await page.locator('.ant-modal-footer').getByRole('button').click();
+    await page.getByTestId('sync-progress').waitFor({ state: 'detached' });
+    await page.locator('.ant-modal-wrap').locator('.ant-modal-close').click();
+    await page.getByTestId(`gateway-more-${sim(1).mac}`).hover();
+    await page.getByRole('menuitem', { name: '登録解除' }).click();
+    const confirm = page.locator('.ant-modal-confirm');
+    await confirm.getByText('Roof super gateway の登録を解除しますか？', { exact: false }).waitFor();
+    await confirm.locator('.ant-btn-dangerous').click();
+    await message('Roof super gateway の登録を解除しました').waitFor();
+    await page.locator('.ant-table-row').filter({ hasText: 'Roof super gateway' }).waitFor({ state: 'detached' });
+    await page.getByTestId('sync-banner').waitFor({ state: 'detached' });
+    expect((await gateways()).list.map((g) => g.name)).toEqual(['Lobby gateway']);
+  });
+});

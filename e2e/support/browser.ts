@@ -1,0 +1,68 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { REPO_ROOT } from './server.ts';
+
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e/screenshots');
+
+export interface TestBrowser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium with a fresh profile: no state leaks between test files. */
+export async function openBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    viewport: options.viewport ?? { width: 1440, height: 900 },
+    locale: 'en-US',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot under e2e/screenshots (git-ignored) for people to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/** Records the API answers a page receives, to print when a journey fails. */
+export function recordApiCalls(page: Page): string[] {
+  const journal: string[] = [];
+  page.on('response', (response) => {
+    if (response.url().includes('/api')) journal.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+  return journal;
+}
+
+/** On a failed test: a screenshot named after it, the last API answers and whatever else helps. */
+export async function reportFailure(page: Page, prefix: string, testName: string, journal: string[], ...extra: string[]) {
+  await screenshot(page, `failed-${prefix}-${testName.slice(0, 40).replace(/\W+/g, '-')}`);
+  console.log([journal.slice(-20).join('\n'), ...extra].join('\n'));
+}
+
+/** Signs in through the API and stores the session as the sign-in page does (the form is the foundation journey's). */
+export async function storeSession(page: Page, baseUrl: string, login: { access_token: string; user: unknown }, lang = 'en') {
+  await page.goto(`${baseUrl}/user/login`);
+  await page.evaluate(
+    ([accessToken, user, language]) => {
+      localStorage.setItem('token', accessToken);
+      localStorage.setItem('user', JSON.stringify(user));
+      localStorage.setItem('lang', language);
+    },
+    [login.access_token, login.user, lang] as const,
+  );
+}

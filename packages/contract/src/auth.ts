@@ -1,0 +1,101 @@
+import { Type, type Static } from 'typebox';
+import { IdSchema, LangSchema } from './common.ts';
+import { LIMITS } from './limits.ts';
+import { MAIL_PATTERN, PHONE_PATTERN } from './validation.ts';
+
+const PasswordInput = Type.String({ minLength: 1, maxLength: LIMITS.password.loginMax, description: 'Password' });
+const NewPassword = Type.String({
+  minLength: LIMITS.password.min,
+  maxLength: LIMITS.password.max,
+  description: '8-32 characters with upper case, lower case and a digit, no spaces',
+});
+const Mail = Type.String({ maxLength: LIMITS.mail.max, pattern: MAIL_PATTERN, description: 'E-mail address' });
+const Phone = Type.String({ pattern: PHONE_PATTERN, description: 'Phone number, digits with an optional +' });
+const Code = Type.String({ pattern: '^[0-9]{6}$', description: 'The six-digit verification code' });
+
+/** The logged-in user of spec section 3, as the browser stores it. */
+export const LoginUserSchema = Type.Object({
+  id: IdSchema,
+  account: Type.String({ description: 'The sign-in name: e-mail, phone or local account name' }),
+  name: Type.String(),
+  mail: Type.Union([Type.String(), Type.Null()]),
+  phone: Type.Union([Type.String(), Type.Null()]),
+  head_img: Type.Union([Type.String(), Type.Null()]),
+  remarks: Type.Union([Type.String(), Type.Null()]),
+  user_auth: Type.Integer({ description: '1 platform administrator, 2 account, 3 sub-account' }),
+  operate_auth: Type.Integer({ description: '0 owner, 2 editable, 3 controllable, 4 view only' }),
+  company_logo: Type.Union([Type.String(), Type.Null()]),
+  home_link: Type.Union([Type.String(), Type.Null()]),
+  server_ip: Type.Union([Type.String(), Type.Null()], { description: 'The server address, in server mode' }),
+  lang: LangSchema,
+});
+export type LoginUser = Static<typeof LoginUserSchema>;
+
+export const LoginBodySchema = Type.Object({
+  account: Type.String({ minLength: 1, maxLength: 100, description: 'E-mail, phone, or the local account name' }),
+  password: PasswordInput,
+  remember: Type.Optional(Type.Boolean({ description: 'Keep the session for days rather than hours' })),
+});
+export type LoginBody = Static<typeof LoginBodySchema>;
+
+export const LoginResultSchema = Type.Object({
+  access_token: Type.String(),
+  user: LoginUserSchema,
+});
+export type LoginResult = Static<typeof LoginResultSchema>;
+
+export const CaptchaSchema = Type.Object({
+  captchaId: Type.String(),
+  svg: Type.String({ description: 'The captcha picture as SVG markup' }),
+});
+export type Captcha = Static<typeof CaptchaSchema>;
+
+export const CodePurposeSchema = Type.Union([Type.Literal('register'), Type.Literal('reset')]);
+export type CodePurpose = Static<typeof CodePurposeSchema>;
+
+export const SendCodeBodySchema = Type.Object({
+  target: Type.String({ minLength: 1, maxLength: LIMITS.mail.max, description: 'The e-mail address or phone number' }),
+  purpose: CodePurposeSchema,
+  captchaId: Type.String({ minLength: 1, maxLength: 64 }),
+  captcha: Type.String({ minLength: 1, maxLength: 10 }),
+});
+export type SendCodeBody = Static<typeof SendCodeBodySchema>;
+
+export const RegisterMailBodySchema = Type.Object({
+  mail: Mail,
+  code: Code,
+  password: NewPassword,
+  name: Type.Optional(Type.String({ maxLength: 100 })),
+  company: Type.Optional(Type.String({ maxLength: 150 })),
+  lang: Type.Optional(LangSchema),
+});
+export type RegisterMailBody = Static<typeof RegisterMailBodySchema>;
+
+export const RegisterPhoneBodySchema = Type.Object({
+  phone: Phone,
+  code: Code,
+  password: NewPassword,
+  name: Type.Optional(Type.String({ maxLength: 100 })),
+  company: Type.Optional(Type.String({ maxLength: 150 })),
+  lang: Type.Optional(LangSchema),
+});
+export type RegisterPhoneBody = Static<typeof RegisterPhoneBodySchema>;
+
+export const ResetPasswordBodySchema = Type.Object({
+  target: Type.String({ minLength: 1, maxLength: LIMITS.mail.max, description: 'The e-mail address or phone number' }),
+  code: Code,
+  password: NewPassword,
+});
+export type ResetPasswordBody = Static<typeof ResetPasswordBodySchema>;
+
+export const ChangePasswordBodySchema = Type.Object({
+  oldPassword: PasswordInput,
+  newPassword: NewPassword,
+});
+export type ChangePasswordBody = Static<typeof ChangePasswordBodySchema>;
+
+export const UpdateLangBodySchema = Type.Object({ lang: LangSchema });
+export type UpdateLangBody = Static<typeof UpdateLangBodySchema>;
+
+export const AccountExistsSchema = Type.Object({ exists: Type.Boolean() });
+export type AccountExists = Static<typeof AccountExistsSchema>;

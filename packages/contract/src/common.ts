@@ -1,0 +1,27 @@
+import { Type, type Static, type TSchema } from 'typebox';
+
+/** 64-bit ids travel as decimal strings so that no browser loses precision. */
+export const IdSchema = Type.String({ pattern: '^[0-9]{1,19}$', description: 'A 64-bit id as a decimal string' });
+export type Id = Static<typeof IdSchema>;
+
+/** Every answer: code 0 is success, anything else a business code of the catalogue. */
+export function Envelope<T extends TSchema>(data: T) {
+  return Type.Object({
+    code: Type.Integer({ description: '0 on success, otherwise a business code (docs/api.md)' }),
+    msg: Type.String({ description: "A message in the caller's language" }),
+    data,
+  });
+}
+
+export const ErrorEnvelopeSchema = Type.Object({
+  code: Type.Integer(),
+  msg: Type.String(),
+  data: Type.Null(),
+});
+export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
+
+export const EmptySchema = Type.Null({ description: 'No data' });
+
+export const LangSchema = Type.Union([Type.Literal('cn'), Type.Literal('tc'), Type.Literal('en'), Type.Literal('ja')], {
+  description: 'Interface language: cn, tc, en or ja',
+});

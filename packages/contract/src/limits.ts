@@ -1,0 +1,38 @@
+/** Limits of spec sections 5 and 9 that more than one part of the product checks. */
+export const LIMITS = {
+  /** Software version shown in the footer (spec section 1). */
+  version: '2.7.6',
+  requestTimeoutMs: 30_000,
+  password: { min: 8, max: 32, loginMax: 50 },
+  mail: { max: 50 },
+  /** Weighted lengths: a Chinese character counts as 3, anything else as 1 (spec section 5). */
+  personName: { max: 50 },
+  company: { max: 50 },
+  remarks: { max: 500 },
+  verificationCode: {
+    length: 6,
+    validMs: 5 * 60_000,
+    /** Minimum time between two codes to the same address ("sent too fast", 240002). */
+    resendMs: 60_000,
+    /** Codes a single address may receive per day (250008). */
+    dailyMax: 10,
+    /** Wrong guesses before a code is spent. */
+    maxAttempts: 5,
+  },
+  captcha: { validMs: 5 * 60_000, length: 4 },
+  signIn: {
+    /** Failed sign-ins per account, then a pause (429 with Retry-After). */
+    perAccount: 5,
+    /** Failed sign-ins per address, then a pause. */
+    perAddress: 20,
+    windowMs: 15 * 60_000,
+  },
+  session: {
+    /** A token unused for this long has expired. */
+    idleMs: 2 * 60 * 60_000,
+    /** Idle expiry when the user ticked "remember me". */
+    rememberIdleMs: 7 * 24 * 60 * 60_000,
+    /** No token lives longer than this, however busy. */
+    absoluteMs: 30 * 24 * 60 * 60_000,
+  },
+} as const;

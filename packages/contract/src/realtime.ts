@@ -1,0 +1,77 @@
+import { Type, type Static } from 'typebox';
+import { IdSchema } from './common.ts';
+
+/**
+ * The real-time channel of spec section 7: STOMP 1.2 over SockJS. These are the browser's messages, so
+ * they live in the contract beside the HTTP shapes (docs/api.md "Real-time").
+ */
+export const REALTIME_ENDPOINT = '/ws/endpoint-homa';
+
+/** The per-user topics of spec section 7; `{userId}` is the signed-in user's own id. */
+export const USER_TOPICS = ['defective', 'global_message_notice'] as const;
+export type UserTopic = (typeof USER_TOPICS)[number];
+
+/** The destination a user subscribes to for one of their topics. */
+export function userDestination(topic: UserTopic, userId: string | bigint): string {
+  return `/topic/${topic}/${String(userId)}`;
+}
+
+/** `type` of a global notice: 0 forced logout, 1 gateway firmware update result (spec section 7). */
+export const NOTICE_TYPE = { forcedLogout: 0, gatewayUpdate: 1 } as const;
+
+/** The update result a type 1 notice carries (spec section 4): 1 success, 2 failure, anything else a time-out. */
+export const GATEWAY_UPDATE_RESULT = { success: 1, failure: 2, timeout: 3 } as const;
+
+/** Type 0: this session was ended on the server; the client signs out and shows `msg`. */
+export const ForcedLogoutNoticeSchema = Type.Object({
+  type: Type.Literal(NOTICE_TYPE.forcedLogout),
+  /** The user the notice is for. */
+  userId: IdSchema,
+  /** The business code saying why: 250004 ended elsewhere, 100009 expired, 250018 disabled, 250020 deleted. */
+  code: Type.Integer(),
+  /** The code's message in the user's language. */
+  msg: Type.String(),
+  /** The ended session; other sessions of the same user are not affected. */
+  id: IdSchema,
+});
+export type ForcedLogoutNotice = Static<typeof ForcedLogoutNoticeSchema>;
+
+/** Type 1: a gateway firmware update finished. */
+export const GatewayUpdateNoticeSchema = Type.Object({
+  type: Type.Literal(NOTICE_TYPE.gatewayUpdate),
+  userId: IdSchema,
+  /** The gateway's name, or its MAC while it has none. */
+  name: Type.String(),
+  /** 1 success, 2 failure (the gateway restarts and reconnects in 1-2 minutes), anything else a time-out. */
+  result: Type.Integer(),
+  /** The gateway: its id when the cloud knows it, else its MAC. */
+  id: Type.String(),
+  /** The gateway's MAC. */
+  mac: Type.String(),
+  /** The firmware part that was updated (gateway, zigbee, ...). */
+  target: Type.String(),
+  /** The version the update installed or tried to install. */
+  version: Type.String(),
+});
+export type GatewayUpdateNotice = Static<typeof GatewayUpdateNoticeSchema>;
+
+/** A message on /topic/global_message_notice/{userId}. */
+export const GlobalNoticeSchema = Type.Union([ForcedLogoutNoticeSchema, GatewayUpdateNoticeSchema]);
+export type GlobalNotice = Static<typeof GlobalNoticeSchema>;
+
+/** A message on /topic/defective/{userId}: a device reported a fault (codes of spec section 4). */
+export const DefectiveNoticeSchema = Type.Object({
+  userId: IdSchema,
+  /** The device. */
+  id: IdSchema,
+  /** The device's name, shown in the warning. */
+  name: Type.String(),
+  /** The fault code of spec section 4 (1-9). */
+  code: Type.Integer({ minimum: 0, maximum: 99 }),
+  /** The map the device is on, when it is on one. */
+  mapId: Type.Optional(IdSchema),
+});
+export type DefectiveNotice = Static<typeof DefectiveNoticeSchema>;
+
+/** The header of an ERROR frame that carries the business code (the `message` header carries its text). */
+export const STOMP_CODE_HEADER = 'code';

@@ -1,0 +1,175 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { GatewayConfigSchema, LightActionSchema } from './config.ts';
+import { DeviceAddrSchema, JoinedDeviceSchema } from './devices.ts';
+import { BridgeSchema, GatewayInfoSchema, GatewayParamsSchema } from './gateway.ts';
+
+const Empty = Type.Object({}, { additionalProperties: false });
+const EpochMs = Type.Integer({ minimum: 0, description: 'milliseconds since 1970-01-01T00:00:00Z' });
+
+/** Firmware parts a gateway can update, matching the version fields of GatewayInfo. */
+export const FIRMWARE_TARGETS = ['gateway', 'zigbee', 'zigbee2', 'zigbee3', 'wisun', 'plc'] as const;
+export type FirmwareTarget = (typeof FIRMWARE_TARGETS)[number];
+
+/**
+ * Every command the cloud sends: its params, the result a successful reply carries, how long the cloud
+ * waits for the reply, and whether it is a radio command that the Zigbee rate limits apply to.
+ * `config.apply` travels on down/config, every other command on down/cmd.
+ */
+export const COMMANDS = {
+  /** Gateway fields of spec section 3 (detail, check_gateway_version). */
+  'gateway.info': { params: Empty, result: GatewayInfoSchema, timeoutMs: 10_000 },
+  /** Identify ("tryme"): the gateway blinks its LED for a while. */
+  'gateway.identify': { params: Type.Object({ durationS: Type.Optional(Type.Integer({ minimum: 1, maximum: 300 })) }, { additionalProperties: false }), result: Empty, timeoutMs: 10_000 },
+  /** Restart: the gateway replies first, then goes offline and comes back (spec: reconnect 1-2 minutes). */
+  'gateway.restart': { params: Empty, result: Empty, timeoutMs: 10_000 },
+  /** Reads the gateway clock (read_gateway_time). */
+  'time.get': { params: Empty, result: Type.Object({ time: EpochMs, timezone: Type.Optional(Type.String()) }, { additionalProperties: false }), timeoutMs: 10_000 },
+  /** Sets the gateway clock to the cloud's (sync_gateway_systemtime). */
+  'time.set': {
+    params: Type.Object({ time: EpochMs, timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
+    result: Type.Object({ time: EpochMs }, { additionalProperties: false }),
+    timeoutMs: 10_000,
+  },
+  /** Reads the gateway parameters. */
+  'params.get': { params: Empty, result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }), timeoutMs: 10_000 },
+  /** Sets some parameters (set_params, set_lon_lat); the reply carries all of them after the change. */
+  'params.set': { params: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }), result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }), timeoutMs: 15_000 },
+  /** Devices that joined the gateway's networks, for import (import, check/import). */
+  'devices.list': { params: Empty, result: Type.Object({ devices: Type.Array(JoinedDeviceSchema, { maxItems: 4096 }) }, { additionalProperties: false }), timeoutMs: 30_000 },
+  /** Opens the network for joining for a while. */
+  'devices.permitJoin': { params: Type.Object({ durationS: Type.Integer({ minimum: 0, maximum: 254 }) }, { additionalProperties: false }), result: Empty, timeoutMs: 10_000 },
+  /** Asks for a full state report of every device now (re_report, refresh_all); states follow on up/report. */
+  'devices.report': { params: Empty, result: Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }), timeoutMs: 10_000 },
+  /** Unicast control of one device; subject to the per-network rate limit. */
+  'device.control': {
+    params: Type.Object({ addr: DeviceAddrSchema, action: LightActionSchema }, { additionalProperties: false }),
+    result: Empty,
+    timeoutMs: 15_000,
+    radio: 'unicast',
+  },
+  /** Identify ("try me"): the device blinks for a while; subject to the per-network rate limit. */
+  'device.identify': {
+    params: Type.Object({ addr: DeviceAddrSchema, durationS: Type.Optional(Type.Integer({ minimum: 1, maximum: 300 })) }, { additionalProperties: false }),
+    result: Empty,
+    timeoutMs: 10_000,
+    radio: 'unicast',
+  },
+  /** Group (multicast) control; at most about one a second per Zigbee network. */
+  'group.control': {
+    params: Type.Object({ group: Type.Integer({ minimum: 1, maximum: 65535 }), action: LightActionSchema }, { additionalProperties: false }),
+    result: Empty,
+    timeoutMs: 15_000,
+    radio: 'group',
+  },
+  /**
+   * Starts a firmware update. The reply only says the update was accepted; progress and the outcome
+   * arrive as `firmware` events, and the whole update takes about 10-20 minutes (spec section 9).
+   */
+  'firmware.update': {
+    params: Type.Object(
+      {
+        target: Type.Enum(FIRMWARE_TARGETS),
+        version: Type.String({ minLength: 1, maxLength: 32 }),
+        /** Where the gateway downloads the image (HTTPS), its size and checksum. */
+        url: Type.String({ minLength: 1, maxLength: 1024 }),
+        size: Type.Optional(Type.Integer({ minimum: 0 })),
+        sha256: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$' })),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object({ accepted: Type.Literal(true) }, { additionalProperties: false }),
+    timeoutMs: 30_000,
+  },
+  /**
+   * Starts an emergency test on emergency lights: a function test (15-254 s) or a life (duration) test
+   * (5-600 min). Progress and results arrive as `emergency` events. A life test needs a full battery unless
+   * `allowWhileCharging`; a light that cannot start is listed in `refused` with its state (29: charging).
+   */
+  'emergency.start': {
+    params: Type.Object(
+      {
+        addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 256 }),
+        test: Type.Union([Type.Literal('function'), Type.Literal('life')]),
+        durationS: Type.Integer({ minimum: 15, maximum: 36_000 }),
+        allowWhileCharging: Type.Optional(Type.Boolean()),
+      },
+      { additionalProperties: false },
+    ),
+    result: Type.Object(
+      {
+        started: Type.Array(DeviceAddrSchema),
+        refused: Type.Array(Type.Object({ addr: DeviceAddrSchema, state: Type.Integer({ minimum: 0, maximum: 99 }) }, { additionalProperties: false })),
+      },
+      { additionalProperties: false },
+    ),
+    timeoutMs: 15_000,
+  },
+  /** Stops running emergency tests (result "manually stopped"). */
+  'emergency.stop': {
+    params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 256 }) }, { additionalProperties: false }),
+    result: Type.Object({ stopped: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+  },
+  /** Bridges under a super gateway, with their device counts (super_gateway_devices). */
+  'bridges.list': { params: Empty, result: Type.Object({ bridges: Type.Array(BridgeSchema, { maxItems: 1024 }) }, { additionalProperties: false }), timeoutMs: 15_000 },
+  /** Replaces the gateway's configuration; the reply acknowledges the version now running (gateway sync). */
+  'config.apply': {
+    params: Type.Object({ version: Type.Integer({ minimum: 1 }), config: GatewayConfigSchema }, { additionalProperties: false }),
+    result: Type.Object({ version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    timeoutMs: 60_000,
+  },
+} as const satisfies Record<string, { params: TSchema; result: TSchema; timeoutMs: number; radio?: 'unicast' | 'group' }>;
+
+export type CommandName = keyof typeof COMMANDS;
+export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];
+export type CommandParams<N extends CommandName> = Static<(typeof COMMANDS)[N]['params']>;
+export type CommandResult<N extends CommandName> = Static<(typeof COMMANDS)[N]['result']>;
+
+/** Which down topic a command travels on. */
+export function commandChannel(name: CommandName): 'cmd' | 'config' {
+  return name === 'config.apply' ? 'config' : 'cmd';
+}
+
+/** Command ids: 1-64 characters of letters, digits, '-' and '_' (the cloud sends UUIDs). */
+export const CommandIdSchema = Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' });
+
+/** The message of one command on down/cmd or down/config. */
+export function commandMessageSchema<N extends CommandName>(name: N) {
+  return Type.Object(
+    {
+      id: CommandIdSchema,
+      name: Type.Literal(name),
+      params: COMMANDS[name].params,
+      /** When the cloud sent it (epoch ms, cloud clock). */
+      ts: EpochMs,
+      /** The gateway must not execute it after this instant (cloud clock); it replies `expired` instead. */
+      expiresAt: Type.Optional(EpochMs),
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** Any command message. */
+export const CommandMessageSchema = Type.Union((Object.keys(COMMANDS) as CommandName[]).map((name) => commandMessageSchema(name)));
+
+/** A command as sent: its name ties the params to their schema. */
+export type CommandMessage = { [N in CommandName]: { id: string; name: N; params: CommandParams<N>; ts: number; expiresAt?: number } }[CommandName];
+
+/** Why a gateway refused or could not carry out a command. */
+export const REPLY_ERROR_CODES = ['bad_request', 'unknown_command', 'unsupported', 'not_found', 'busy', 'expired', 'failed'] as const;
+export type ReplyErrorCode = (typeof REPLY_ERROR_CODES)[number];
+
+/** A reply on up/reply. `ok: true` carries the command's result, `ok: false` an error. */
+export const ReplyMessageSchema = Type.Union([
+  Type.Object({ id: CommandIdSchema, ok: Type.Literal(true), result: Type.Object({}), ts: Type.Optional(EpochMs) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      id: CommandIdSchema,
+      ok: Type.Literal(false),
+      error: Type.Object({ code: Type.Enum(REPLY_ERROR_CODES), message: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false }),
+      ts: Type.Optional(EpochMs),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type ReplyMessage = Static<typeof ReplyMessageSchema>;

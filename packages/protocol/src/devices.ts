@@ -1,0 +1,86 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * Device kinds a gateway reports, one per family of spec section 1. The numeric library type codes live in
+ * packages/contract; on the wire a gateway names what the device is, so a real gateway needs no code table.
+ */
+export const DEVICE_KINDS = [
+  'light-single',
+  'light-cct',
+  'light-rgb',
+  'light-dimmer',
+  'curtain',
+  'switch-1',
+  'switch-2',
+  'switch-3',
+  'switch-4',
+  'sensor-motion',
+  'sensor-daylight',
+  'sensor-temperature',
+  'sensor-cct',
+  'panel-scene6',
+  'panel-smart',
+  'bridge',
+  'bridge-wisun',
+  'emergency',
+  'emergency-dimmable',
+  'super-gateway',
+] as const;
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+
+export const DeviceKindSchema = Type.Enum(DEVICE_KINDS);
+
+/** A device address on the gateway's network: its IEEE/EUI-64 in 16 hex digits, or a shorter bus address. */
+export const DeviceAddrSchema = Type.String({ pattern: '^[0-9A-Fa-f]{2,16}$', description: 'device address (hex)' });
+
+/** Fault codes of spec section 4: 0 normal ... 9 emergency communication anomaly. */
+export const FaultCodeSchema = Type.Integer({ minimum: 0, maximum: 9 });
+
+/** A device's state as a gateway reports it; fields that do not apply to a kind are left out. */
+export const DeviceStateSchema = Type.Object(
+  {
+    addr: DeviceAddrSchema,
+    kind: DeviceKindSchema,
+    /** False when the gateway lost the device (display state offline). */
+    online: Type.Boolean(),
+    on: Type.Optional(Type.Boolean()),
+    /** Brightness on the device scale 0-254 (spec section 9). */
+    level: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
+    /** Colour temperature in kelvin. */
+    cct: Type.Optional(Type.Integer({ minimum: 1000, maximum: 10000 })),
+    rgb: Type.Optional(Type.Tuple([Type.Integer({ minimum: 0, maximum: 255 }), Type.Integer({ minimum: 0, maximum: 255 }), Type.Integer({ minimum: 0, maximum: 255 })])),
+    /** Curtain opening, percent. */
+    position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    /** Switch channels, one flag per channel (1-4). */
+    channels: Type.Optional(Type.Array(Type.Boolean(), { minItems: 1, maxItems: 4 })),
+    occupied: Type.Optional(Type.Boolean()),
+    lux: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })),
+    /** Degrees Celsius. */
+    temperature: Type.Optional(Type.Number({ minimum: -60, maximum: 150 })),
+    /** Battery charge, percent (emergency lights, battery sensors). */
+    battery: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    /** Emergency device state code of spec section 4 (15 fully charged, 16 charging, ...). */
+    emergencyState: Type.Optional(Type.Integer({ minimum: 0, maximum: 99 })),
+    fault: FaultCodeSchema,
+  },
+  { additionalProperties: false },
+);
+export type DeviceState = Static<typeof DeviceStateSchema>;
+
+/** A device that joined the gateway's network, as listed for import. */
+export const JoinedDeviceSchema = Type.Object(
+  {
+    addr: DeviceAddrSchema,
+    kind: DeviceKindSchema,
+    /** Network (short) address on the Zigbee network, hex. */
+    networkAddress: Type.String({ pattern: '^[0-9A-Fa-f]{1,8}$' }),
+    model: Type.String({ maxLength: 64 }),
+    firmware: Type.String({ maxLength: 32 }),
+    /** The bridge it sits behind, when it is not on the gateway's own radio. */
+    bridge: Type.Optional(DeviceAddrSchema),
+    /** Epoch ms of the join, gateway clock. */
+    joinedAt: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type JoinedDevice = Static<typeof JoinedDeviceSchema>;

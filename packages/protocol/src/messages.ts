@@ -1,0 +1,114 @@
+import { Type, type Static } from 'typebox';
+import { FIRMWARE_TARGETS } from './commands.ts';
+import { DeviceAddrSchema, DeviceKindSchema, DeviceStateSchema, FaultCodeSchema } from './devices.ts';
+import { GatewayInfoSchema } from './gateway.ts';
+
+const EpochMs = Type.Integer({ minimum: 0, description: 'milliseconds since 1970-01-01T00:00:00Z, gateway clock' });
+
+/**
+ * up/state, retained. `online` is published on connect with the gateway's info; `offline` is the last will
+ * (reason `lost`) and what a gateway publishes itself before a planned disconnect (restart, update).
+ */
+export const StateMessageSchema = Type.Union([
+  Type.Object({ state: Type.Literal('online'), info: GatewayInfoSchema, ts: Type.Optional(EpochMs) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      state: Type.Literal('offline'),
+      reason: Type.Union([Type.Literal('lost'), Type.Literal('restart'), Type.Literal('update'), Type.Literal('shutdown')]),
+      ts: Type.Optional(EpochMs),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export type StateMessage = Static<typeof StateMessageSchema>;
+
+/** up/report: device states, batched; a full report after connect and `devices.report`, changes otherwise. */
+export const ReportMessageSchema = Type.Object(
+  {
+    ts: EpochMs,
+    /** True when the batch is part of a full report (every device), false for changes only. */
+    full: Type.Boolean(),
+    devices: Type.Array(DeviceStateSchema, { minItems: 1, maxItems: 500 }),
+  },
+  { additionalProperties: false },
+);
+export type ReportMessage = Static<typeof ReportMessageSchema>;
+
+/** One measurement of one device on up/telemetry. */
+export const TelemetrySampleSchema = Type.Object(
+  {
+    addr: DeviceAddrSchema,
+    /** Active power, watts. */
+    power: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })),
+    /** Energy counter since the device was installed, watt-hours; never decreases. */
+    energyWh: Type.Optional(Type.Number({ minimum: 0 })),
+    voltage: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
+    current: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
+    battery: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+    batteryVoltage: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+    temperature: Type.Optional(Type.Number({ minimum: -60, maximum: 150 })),
+    lux: Type.Optional(Type.Number({ minimum: 0, maximum: 100000 })),
+  },
+  { additionalProperties: false },
+);
+export type TelemetrySample = Static<typeof TelemetrySampleSchema>;
+
+/** up/telemetry: power, energy, battery, temperature (ARCHITECTURE.md section 5). */
+export const TelemetryMessageSchema = Type.Object({ ts: EpochMs, samples: Type.Array(TelemetrySampleSchema, { minItems: 1, maxItems: 500 }) }, { additionalProperties: false });
+export type TelemetryMessage = Static<typeof TelemetryMessageSchema>;
+
+/**
+ * Firmware update outcome as the real-time notice of spec section 4 carries it: 1 success, 2 failure;
+ * the cloud itself decides 3 (timeout) when no outcome arrives in time.
+ */
+export const FIRMWARE_RESULT = { success: 1, failure: 2, timeout: 3 } as const;
+
+/** up/event: one thing that happened, by type. */
+export const EventMessageSchema = Type.Union([
+  /** A sensor saw something: motion (value 1 occupied, 0 cleared), daylight (lux), temperature (°C). */
+  Type.Object(
+    { type: Type.Literal('sensor'), ts: EpochMs, addr: DeviceAddrSchema, sensor: Type.Union([Type.Literal('motion'), Type.Literal('daylight'), Type.Literal('temperature'), Type.Literal('cct')]), value: Type.Number() },
+    { additionalProperties: false },
+  ),
+  /** A device fault was raised or cleared (fault codes of spec section 4). */
+  Type.Object({ type: Type.Literal('fault'), ts: EpochMs, addr: DeviceAddrSchema, code: FaultCodeSchema, raised: Type.Boolean() }, { additionalProperties: false }),
+  /** Emergency test progress or result (spec section 4 state and result codes). */
+  Type.Object(
+    {
+      type: Type.Literal('emergency'),
+      ts: EpochMs,
+      addr: DeviceAddrSchema,
+      test: Type.Union([Type.Literal('function'), Type.Literal('life')]),
+      state: Type.Integer({ minimum: 0, maximum: 99 }),
+      result: Type.Optional(Type.Integer({ minimum: 0, maximum: 9 })),
+      progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+      voltageBefore: Type.Optional(Type.Number()),
+      voltageAfter: Type.Optional(Type.Number()),
+    },
+    { additionalProperties: false },
+  ),
+  /**
+   * Firmware update progress of the update started by command `update` (its command id). The last event
+   * of an update has `result` 1 (success: the gateway then runs `version`) or 2 (failure).
+   */
+  Type.Object(
+    {
+      type: Type.Literal('firmware'),
+      ts: EpochMs,
+      update: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }),
+      target: Type.Enum(FIRMWARE_TARGETS),
+      stage: Type.Union([Type.Literal('downloading'), Type.Literal('installing'), Type.Literal('rebooting'), Type.Literal('done')]),
+      progress: Type.Integer({ minimum: 0, maximum: 100 }),
+      result: Type.Optional(Type.Union([Type.Literal(1), Type.Literal(2)])),
+      version: Type.Optional(Type.String({ maxLength: 32 })),
+      message: Type.Optional(Type.String({ maxLength: 512 })),
+    },
+    { additionalProperties: false },
+  ),
+  /** A device joined (or left) the gateway's network. */
+  Type.Object(
+    { type: Type.Literal('join'), ts: EpochMs, addr: DeviceAddrSchema, kind: DeviceKindSchema, joined: Type.Boolean(), bridge: Type.Optional(DeviceAddrSchema) },
+    { additionalProperties: false },
+  ),
+]);
+export type EventMessage = Static<typeof EventMessageSchema>;
