@@ -86,6 +86,8 @@ describe('the foundation in a real browser', () => {
   });
 
   it('signs in and lands in the shell: menu, breadcrumb, user menu and version footer', async () => {
+    // A browser on a LAN without internet may believe it is offline; the platform must still answer.
+    await page.evaluate(() => window.dispatchEvent(new Event('offline')));
     await page.getByPlaceholder('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/home$/);

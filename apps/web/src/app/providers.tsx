@@ -11,12 +11,16 @@ import { THEME } from './theme.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
+    // The platform is often served on a LAN with no internet (server mode), where the browser may report
+    // navigator.onLine = false; React Query would then pause every call forever. Our own server is the only
+    // network that matters, and the client's timeout already reports it when it is unreachable.
     queries: {
+      networkMode: 'always',
       refetchOnWindowFocus: false,
       // The client already told the user about failed calls; retrying them would repeat the message.
       retry: (count, error) => !(error instanceof ApiError) && count < 1,
     },
-    mutations: { retry: false },
+    mutations: { networkMode: 'always', retry: false },
   },
 });
 
