@@ -4,3 +4,4 @@ export * from './outbox.ts';
 export * from './projects.ts';
 export * from './gateways.ts';
 export * from './reports.ts';
+export * from './groups.ts';

@@ -1,0 +1,53 @@
+import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { devices, gateways } from './gateways.ts';
+import { maps } from './projects.ts';
+import { users } from './users.ts';
+
+/**
+ * Groups (zones): devices of one gateway that answer one radio group number, so a group command is one
+ * frame on the air (docs/decisions.md, "Groups live on one gateway"). `number` is the gateway-local group
+ * number the cloud allocated; `memberVersion` is the gateway's configuration version that first carried the
+ * current member list, so the cloud knows whether the gateway's own group table has it (synced version >=).
+ */
+export const groups = pgTable(
+  'groups',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    mapId: bigint('map_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => maps.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Group number on the gateway radio, unique per gateway (GROUP_LIMITS.number). */
+    number: integer('number').notNull(),
+    /** 1 a single-colour group (every member a single-colour light), 0 any other. */
+    type: smallint('type').notNull().default(0),
+    memberVersion: integer('member_version').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('groups_gateway_number_key').on(t.gatewayId, t.number),
+    uniqueIndex('groups_map_name_key').on(t.mapId, t.name),
+    index('groups_tenant_map_idx').on(t.tenantId, t.mapId),
+  ],
+);
+
+/** Which devices belong to which group; a device leaves every group when it is deleted. */
+export const groupDevices = pgTable(
+  'group_devices',
+  {
+    groupId: bigint('group_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    deviceId: bigint('device_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.groupId, t.deviceId] }), index('group_devices_device_idx').on(t.deviceId)],
+);
