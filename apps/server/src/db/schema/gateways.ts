@@ -52,6 +52,19 @@ export const gateways = pgTable(
     /** SYNC_STATUS of the contract: 1 not synced, 2 syncing, 3 synced, 4 failed. */
     syncStatus: smallint('sync_status').notNull().default(1),
     boundAt: timestamp('bound_at', { withTimezone: true }),
+    /** The running or last firmware update, kept here so every server node sees the same progress. */
+    fwUpdateId: text('fw_update_id'),
+    /** gateway, zigbee, zigbee2, zigbee3, wisun or plc. */
+    fwTarget: text('fw_target'),
+    fwVersion: text('fw_version'),
+    /** requested, downloading, installing, rebooting or done. */
+    fwStage: text('fw_stage'),
+    fwProgress: smallint('fw_progress').notNull().default(0),
+    /** Null while running, 1 success, 2 failure, 3 timeout. */
+    fwResult: smallint('fw_result'),
+    fwStartedAt: timestamp('fw_started_at', { withTimezone: true }),
+    /** After this instant with no result the update has timed out. */
+    fwDeadlineAt: timestamp('fw_deadline_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
