@@ -47,6 +47,11 @@ export const ERRORS = {
   100208: { status: 400, en: 'Unknown device type', cn: '未知的设备类型', tc: '未知的設備類型', ja: '不明なデバイスタイプです' },
   100209: { status: 400, en: 'The device does not support this parameter or command', cn: '该设备不支持此参数或命令', tc: '該設備不支援此參數或命令', ja: 'このデバイスはこのパラメータまたはコマンドに対応していません' },
   100210: { status: 400, en: 'The minimum power level must be below the maximum', cn: '最小功率等级必须小于最大功率等级', tc: '最小功率等級必須小於最大功率等級', ja: '最小電力レベルは最大電力レベル未満にしてください' },
+  // Groups (Lumigrid's own; docs/decisions.md "Groups live on one gateway").
+  100211: { status: 400, en: 'All devices of a group must be on the same gateway', cn: '分组内的设备必须属于同一网关', tc: '分組內的設備必須屬於同一閘道', ja: 'グループのデバイスはすべて同じゲートウェイに属している必要があります' },
+  100212: { status: 409, en: 'The device is already in 16 groups', cn: '该设备已加入16个分组', tc: '該設備已加入16個分組', ja: 'このデバイスは既に16個のグループに属しています' },
+  100213: { status: 400, en: 'A group holds at most 1024 devices', cn: '一个分组最多包含1024个设备', tc: '一個分組最多包含1024個設備', ja: '1つのグループに含められるデバイスは最大1024台です' },
+  100214: { status: 409, en: 'The gateway has no free group number', cn: '该网关没有可用的分组号', tc: '該閘道沒有可用的分組號', ja: 'このゲートウェイには空きのグループ番号がありません' },
   // Device parameters (spec section 5 table): one code per range, the text names the range.
   100220: { status: 400, en: 'Brightness must be 0-100', cn: '亮度范围为0-100', tc: '亮度範圍為0-100', ja: '明るさは0～100で入力してください' },
   100221: { status: 400, en: 'Hold time must be 10-2540 and a multiple of 10', cn: '保持时间范围为10-2540，且必须为10的倍数', tc: '保持時間範圍為10-2540，且必須為10的倍數', ja: '保持時間は10～2540で、10の倍数にしてください' },

@@ -16,3 +16,4 @@ export * from './device-status.ts';
 export * from './device-params.ts';
 export * from './devices.ts';
 export * from './device-report.ts';
+export * from './groups.ts';
