@@ -96,6 +96,7 @@ export class SimGateway extends EventEmitter {
   private scheduler: NodeJS.Timeout | undefined;
   private readonly emergency: EmergencyTests;
   private schedulesCheckedAt = 0;
+  private draining: Promise<void> = Promise.resolve();
   /** Scenes run by the gateway's own schedules, newest last (for demos and tests). */
   readonly sceneLog: Array<{ scene: number; at: number }> = [];
 
@@ -417,6 +418,16 @@ export class SimGateway extends EventEmitter {
         const changed = applyAction(device, command.params.action);
         return { result: {}, after: () => changed && this.publishReport([device], false) };
       }
+      case 'devices.control': {
+        const queued: SimDevice[] = [];
+        const skipped: string[] = [];
+        for (const addr of command.params.addrs) {
+          const device = this.devices.get(addr.toUpperCase());
+          if (device?.state.online) queued.push(device);
+          else skipped.push(addr);
+        }
+        return { result: { queued: queued.length, skipped }, after: () => this.drain(queued, command.params.action) };
+      }
       case 'group.control': {
         const group = this.config.groups.find((g) => g.id === command.params.group);
         if (!group) throw new CommandError('not_found', `no group ${command.params.group}`);
@@ -455,6 +466,26 @@ export class SimGateway extends EventEmitter {
         online: b.state.online,
         deviceCount: [...this.devices.values()].filter((d) => d.bridge === b.state.addr).length,
       }));
+  }
+
+  /**
+   * Sends an action to devices one unicast at a time, at the radio's rate (devices.control). Every drain
+   * joins one queue per gateway, so frames never overtake each other and none is dropped; each device is
+   * reported as it changes, which is the progress the cloud sees.
+   */
+  private drain(devices: SimDevice[], action: LightAction): void {
+    this.draining = this.draining.then(async () => {
+      for (const device of devices) {
+        if (this.stopped) return;
+        await this.radio.acquire('unicast');
+        if (device.state.online && applyAction(device, action)) this.publishReport([device], false);
+      }
+    });
+  }
+
+  /** Unicasts still waiting for the radio (devices.control); resolves when the queue is empty. */
+  drained(): Promise<void> {
+    return this.draining;
   }
 
   /** Applies an action to a device or group target; answers the devices that changed. */

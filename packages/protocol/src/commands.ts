@@ -54,6 +54,17 @@ export const COMMANDS = {
     timeoutMs: 10_000,
     radio: 'unicast',
   },
+  /**
+   * The same action to many devices one by one (a group the gateway does not run yet): the gateway answers
+   * at once with what it queued, then sends one unicast per device at its radio rate, never dropping one,
+   * and reports each device as it changes. Offline and unknown devices are listed in `skipped`.
+   */
+  'devices.control': {
+    params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 4096 }), action: LightActionSchema }, { additionalProperties: false }),
+    result: Type.Object({ queued: Type.Integer({ minimum: 0 }), skipped: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+    radio: 'unicast',
+  },
   /** Group (multicast) control; at most about one a second per Zigbee network. */
   'group.control': {
     params: Type.Object({ group: Type.Integer({ minimum: 1, maximum: 65535 }), action: LightActionSchema }, { additionalProperties: false }),
