@@ -16,6 +16,7 @@ import {
   type GatewayParams,
   type GatewayVersions,
   type LightAction,
+  type MicrowaveParams,
   type ReplyMessage,
   type Target,
   type UpChannel,
@@ -80,6 +81,8 @@ export class SimGateway extends EventEmitter {
   config: GatewayConfig = EMPTY_GATEWAY_CONFIG;
   configVersion = 0;
   params: GatewayParams = { timezone: 'UTC', reportIntervalS: 60, sensorMode: 'independent' };
+  /** What set_mawa_params last wrote to the microwave motion sensors (sensors.microwave). */
+  microwave: MicrowaveParams = { holdS: 60, luxAbove: 500, level: 254, standbyLevel: 0 };
   versions: GatewayVersions = { gateway: '3.2.1', zigbee: '1.4.0', zigbee2: '1.4.0', zigbee3: '3.0.2', wisun: '2.1.0', plc: '1.0.7' };
   /** How often each command id was carried out; a repeated id must stay at 1. */
   readonly executions = new Map<string, number>();
@@ -446,6 +449,17 @@ export class SimGateway extends EventEmitter {
         return { result: this.emergency.stop(command.params.addrs) };
       case 'bridges.list':
         return { result: { bridges: this.bridges() } };
+      case 'sensors.mode': {
+        // Sensors act alone (independent) or drive the configuration's linkage; the gateway keeps the mode.
+        const sensors = [...this.devices.values()].filter((d) => d.state.kind === 'sensor-motion' || d.state.kind === 'sensor-daylight');
+        this.params = { ...this.params, sensorMode: command.params.mode };
+        return { result: { mode: command.params.mode, count: sensors.filter((d) => d.state.online).length } };
+      }
+      case 'sensors.microwave': {
+        const sensors = [...this.devices.values()].filter((d) => d.state.kind === 'sensor-motion' && d.state.online);
+        this.microwave = { ...this.microwave, ...command.params.params };
+        return { result: { count: sensors.length, params: this.microwave } };
+      }
       case 'config.apply': {
         const unknown = command.params.config.groups.flatMap((g) => g.devices).find((addr) => !this.devices.has(addr.toUpperCase()));
         if (unknown) throw new CommandError('not_found', `group member ${unknown} has not joined this gateway`);
@@ -588,7 +602,9 @@ export class SimGateway extends EventEmitter {
       sensor.state.occupied = !sensor.state.occupied;
       this.publish('event', { type: 'sensor', ts: this.clock.now(), addr: sensor.state.addr, sensor: 'motion', value: sensor.state.occupied ? 1 : 0 });
       const changed = [sensor];
-      for (const link of this.config.linkages.filter((l) => l.sensor.toUpperCase() === sensor.state.addr)) {
+      // Independent sensors (the default sensor mode) act alone: the configured linkage runs only in linkage mode.
+      const linkages = this.params.sensorMode === 'linkage' ? this.config.linkages : [];
+      for (const link of linkages.filter((l) => l.sensor.toUpperCase() === sensor.state.addr)) {
         for (const target of link.targets) changed.push(...this.applyTo(target, sensor.state.occupied ? link.onDetect : link.onClear));
       }
       this.publishReport(changed, false);

@@ -404,3 +404,51 @@ export const SuperGatewayDevicesSchema = Type.Object({
   devices: Type.Array(GatewayDeviceSchema, { description: 'Devices behind the bridge asked for; empty for bridgeId 0' }),
 });
 export type SuperGatewayDevices = Static<typeof SuperGatewayDevicesSchema>;
+
+/** GET gateway/v1/broadcast: opens the gateway's networks for joining (a Zigbee permit-join broadcast). */
+export const GatewayBroadcastQuerySchema = Type.Object({
+  id: IdSchema,
+  durationS: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 254, description: 'Seconds the networks stay open, 0-254 (default 60); 0 closes them' }),
+  ),
+});
+export type GatewayBroadcastQuery = Static<typeof GatewayBroadcastQuerySchema>;
+
+export const GatewayBroadcastSchema = Type.Object({
+  id: IdSchema,
+  durationS: Type.Integer({ description: 'Seconds the networks stay open' }),
+  openUntil: Nullable(DateTime, 'When the networks close again (cloud clock), or null when closed'),
+});
+export type GatewayBroadcast = Static<typeof GatewayBroadcastSchema>;
+
+/** sensor_self_oper and sensor_sync_model: the sensor mode now in force and how many sensors took it. */
+export const GatewaySensorModeSchema = Type.Object({
+  id: IdSchema,
+  mode: Type.Union([Type.Literal('independent'), Type.Literal('linkage')], { description: 'independent (self-operation) or linkage' }),
+  count: Type.Integer({ description: 'Sensors of the gateway that took the mode' }),
+});
+export type GatewaySensorMode = Static<typeof GatewaySensorModeSchema>;
+
+/**
+ * POST gateway/v1/set_mawa_params: parameters for every microwave (radar) motion sensor of the gateway. At
+ * least one field; ranges are the motion sensor rows of spec section 5 and are checked by the service, so each
+ * field gets its own message (PARAM_RANGES: holdTime, motionLux, brightness, minBrightness).
+ */
+export const GatewayMicrowaveBodySchema = Type.Object({
+  id: IdSchema,
+  holdTime: Type.Optional(Type.Number({ description: 'Seconds the lights stay up after the last detection, 10-2540 in steps of 10' })),
+  lux: Type.Optional(Type.Number({ description: 'Daylight (lux) above which a detection does not switch on, 0-4000' })),
+  brightness: Type.Optional(Type.Number({ description: 'Brightness on detection, 0-100 %' })),
+  standbyBrightness: Type.Optional(Type.Number({ description: 'Brightness after the hold time, 0-30 % (0 off)' })),
+});
+export type GatewayMicrowaveBody = Static<typeof GatewayMicrowaveBodySchema>;
+
+export const GatewayMicrowaveResultSchema = Type.Object({
+  id: IdSchema,
+  count: Type.Integer({ description: 'Microwave sensors that took the parameters' }),
+  holdTime: Nullable(Type.Integer(), 'Hold time now in force, seconds'),
+  lux: Nullable(Type.Integer(), 'Daylight threshold now in force, lux'),
+  brightness: Nullable(Type.Integer(), 'Brightness on detection now in force, %'),
+  standbyBrightness: Nullable(Type.Integer(), 'Standby brightness now in force, %'),
+});
+export type GatewayMicrowaveResult = Static<typeof GatewayMicrowaveResultSchema>;

@@ -58,6 +58,8 @@ const commandExamples: CommandMessage[] = [
   { id: 'c14', name: 'bridges.list', params: {}, ts: TS },
   { id: 'c16', name: 'emergency.start', params: { addrs: ['00124B0001A2B3C7'], test: 'life', durationS: 5400, allowWhileCharging: false }, ts: TS },
   { id: 'c17', name: 'emergency.stop', params: { addrs: ['00124B0001A2B3C7'] }, ts: TS },
+  { id: 'c18', name: 'sensors.mode', params: { mode: 'linkage' }, ts: TS },
+  { id: 'c19', name: 'sensors.microwave', params: { params: { holdS: 120, luxAbove: 300, level: 254, standbyLevel: 25 } }, ts: TS },
   {
     id: 'c15',
     name: 'config.apply',
@@ -114,6 +116,8 @@ describe('commands', () => {
   });
 
   it('refuses to encode an invalid command', () => {
+    expect(() => encodeCommand({ id: 'c1', name: 'sensors.microwave', params: { params: { holdS: 125 } }, ts: TS })).toThrow(ProtocolError);
+    expect(() => encodeCommand({ id: 'c1', name: 'sensors.mode', params: { mode: 'auto' as 'linkage' }, ts: TS })).toThrow(ProtocolError);
     expect(() => encodeCommand({ id: 'c1', name: 'devices.permitJoin', params: { durationS: 9999 }, ts: TS })).toThrow(ProtocolError);
     expect(() => encodeCommand({ id: 'not an id!', name: 'gateway.info', params: {}, ts: TS })).toThrow(ProtocolError);
   });

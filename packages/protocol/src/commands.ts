@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { GatewayConfigSchema, LightActionSchema } from './config.ts';
 import { DeviceAddrSchema, JoinedDeviceSchema } from './devices.ts';
-import { BridgeSchema, GatewayInfoSchema, GatewayParamsSchema } from './gateway.ts';
+import { BridgeSchema, GatewayInfoSchema, GatewayParamsSchema, MicrowaveParamsSchema, SensorModeSchema } from './gateway.ts';
 
 const Empty = Type.Object({}, { additionalProperties: false });
 const EpochMs = Type.Integer({ minimum: 0, description: 'milliseconds since 1970-01-01T00:00:00Z' });
@@ -123,6 +123,22 @@ export const COMMANDS = {
   },
   /** Bridges under a super gateway, with their device counts (super_gateway_devices). */
   'bridges.list': { params: Empty, result: Type.Object({ bridges: Type.Array(BridgeSchema, { maxItems: 1024 }) }, { additionalProperties: false }), timeoutMs: 15_000 },
+  /**
+   * Puts every sensor of the gateway into a sensor mode (sensor_self_oper: `independent`, sensors act on their
+   * own; sensor_sync_model: `linkage`, sensors drive the linkage of the configuration the gateway runs). The
+   * reply says how many sensors took it; the gateway keeps the mode as its `sensorMode` parameter.
+   */
+  'sensors.mode': {
+    params: Type.Object({ mode: SensorModeSchema }, { additionalProperties: false }),
+    result: Type.Object({ mode: SensorModeSchema, count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+  },
+  /** Writes parameters to every microwave motion sensor of the gateway (set_mawa_params); the reply has the values now in force. */
+  'sensors.microwave': {
+    params: Type.Object({ params: MicrowaveParamsSchema }, { additionalProperties: false }),
+    result: Type.Object({ count: Type.Integer({ minimum: 0 }), params: MicrowaveParamsSchema }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+  },
   /** Replaces the gateway's configuration; the reply acknowledges the version now running (gateway sync). */
   'config.apply': {
     params: Type.Object({ version: Type.Integer({ minimum: 1 }), config: GatewayConfigSchema }, { additionalProperties: false }),

@@ -72,3 +72,26 @@ export const BridgeSchema = Type.Object(
   { additionalProperties: false },
 );
 export type Bridge = Static<typeof BridgeSchema>;
+
+/** Sensor modes of spec section 4: sensors act on their own (self-operation) or by the synced linkage. */
+export const SensorModeSchema = Type.Union([Type.Literal('independent'), Type.Literal('linkage')]);
+export type SensorMode = Static<typeof SensorModeSchema>;
+
+/**
+ * Parameters a gateway writes to every microwave (radar) motion sensor of its networks at once
+ * (set_mawa_params). Each field is optional in a set; the reply carries the values now in force.
+ */
+export const MicrowaveParamsSchema = Type.Object(
+  {
+    /** Seconds the lights stay at `level` after the last detection; a multiple of 10 (spec section 5: 10-2540). */
+    holdS: Type.Optional(Type.Integer({ minimum: 10, maximum: 2540, multipleOf: 10 })),
+    /** Daylight above this (lux) keeps the lights from switching on at a detection (0-60000). */
+    luxAbove: Type.Optional(Type.Integer({ minimum: 0, maximum: 60000 })),
+    /** Brightness on detection, device scale 0-254. */
+    level: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
+    /** Brightness after the hold time ends (standby), device scale 0-254; 0 switches off. */
+    standbyLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
+  },
+  { additionalProperties: false },
+);
+export type MicrowaveParams = Static<typeof MicrowaveParamsSchema>;

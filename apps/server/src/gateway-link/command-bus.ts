@@ -33,7 +33,7 @@ export interface CommandBusDeps {
   newId?: () => string;
 }
 
-const SET_COMMANDS: ReadonlySet<CommandName> = new Set(['time.set', 'params.set', 'devices.permitJoin', 'emergency.start', 'emergency.stop']);
+const SET_COMMANDS: ReadonlySet<CommandName> = new Set(['time.set', 'params.set', 'devices.permitJoin', 'emergency.start', 'emergency.stop', 'sensors.mode', 'sensors.microwave']);
 const READ_COMMANDS: ReadonlySet<CommandName> = new Set(['gateway.info', 'time.get', 'params.get', 'devices.list', 'devices.report', 'bridges.list']);
 
 /** The localised business code for a command that did not succeed (spec section 8's timeout texts). */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import L from 'leaflet';
 import 'leaflet/dist/leaflet.css';
 import './floor-plan-map.css';
@@ -18,6 +18,19 @@ export interface FloorPlanMapProps {
   onImageLoad?: (size: { width: number; height: number }) => void;
   style?: React.CSSProperties;
   className?: string;
+  /** Layers drawn over the plan once it is in view (device markers); rendered with the map and the plan's size. */
+  children?: (plan: FloorPlan) => ReactNode;
+  /**
+   * Something dragged from outside (an outmap device from a list) and dropped on the plan, with the plan
+   * point under the cursor; undefined disables dropping.
+   */
+  onDropOnPlan?: (latLng: L.LatLng, data: DataTransfer, size: { width: number; height: number }) => void;
+}
+
+/** The loaded plan as layers over it see it. */
+export interface FloorPlan {
+  map: L.Map;
+  size: { width: number; height: number };
 }
 
 type ImageState = 'idle' | 'loading' | 'ready' | 'failed';
@@ -27,7 +40,18 @@ type ImageState = 'idle' | 'loading' | 'ready' | 'failed';
  * as the image's natural size and devices can later be placed at pixel coordinates. Zoom and pan are
  * Leaflet's own. React owns only the container; Leaflet owns everything inside it.
  */
-export function FloorPlanMap({ imageUrl, opacity, loadingText, errorText, fitText, onImageLoad, style, className }: FloorPlanMapProps) {
+export function FloorPlanMap({
+  imageUrl,
+  opacity,
+  loadingText,
+  errorText,
+  fitText,
+  onImageLoad,
+  style,
+  className,
+  children,
+  onDropOnPlan,
+}: FloorPlanMapProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const overlayRef = useRef<L.ImageOverlay | null>(null);
@@ -38,6 +62,7 @@ export function FloorPlanMap({ imageUrl, opacity, loadingText, errorText, fitTex
   const fittedRef = useRef(false);
   const fittingRef = useRef(false);
   const [state, setState] = useState<ImageState>('idle');
+  const [plan, setPlan] = useState<FloorPlan>();
 
   useEffect(() => {
     onLoadRef.current = onImageLoad;
@@ -86,6 +111,7 @@ export function FloorPlanMap({ imageUrl, opacity, loadingText, errorText, fitTex
       observer.disconnect();
       overlayRef.current = null;
       mapRef.current = null;
+      setPlan(undefined);
       map.remove();
     };
   }, []);
@@ -98,6 +124,7 @@ export function FloorPlanMap({ imageUrl, opacity, loadingText, errorText, fitTex
     overlayRef.current = null;
     boundsRef.current = null;
     fittedRef.current = false;
+    setPlan(undefined);
     map.setMaxBounds(undefined);
     if (!imageUrl) {
       setState('idle');
@@ -120,6 +147,7 @@ export function FloorPlanMap({ imageUrl, opacity, loadingText, errorText, fitTex
       // from the old view, which lands after the fit and shifts the plan off centre.
       map.setMaxBounds(bounds.pad(0.5));
       setState('ready');
+      setPlan({ map, size });
       onLoadRef.current?.(size);
     };
     probe.onerror = () => {
@@ -147,7 +175,24 @@ export function FloorPlanMap({ imageUrl, opacity, loadingText, errorText, fitTex
         data-testid="floor-plan-map"
         data-state={state}
         style={{ position: 'absolute', inset: 0, background: '#f0f2f5', borderRadius: 8 }}
+        onDragOver={
+          onDropOnPlan && plan
+            ? (event) => {
+                event.preventDefault();
+                event.dataTransfer.dropEffect = 'move';
+              }
+            : undefined
+        }
+        onDrop={
+          onDropOnPlan && plan
+            ? (event) => {
+                event.preventDefault();
+                onDropOnPlan(plan.map.mouseEventToLatLng(event.nativeEvent), event.dataTransfer, plan.size);
+              }
+            : undefined
+        }
       />
+      {plan && children?.(plan)}
       {fitText && state === 'ready' && (
         <button
           type="button"

@@ -5,17 +5,22 @@ import {
   FirmwareParamsSchema,
   FirmwareProgressViewSchema,
   GatewayBindBodySchema,
+  GatewayBroadcastQuerySchema,
+  GatewayBroadcastSchema,
   GatewayDeviceListSchema,
   GatewayIdParamsSchema,
   GatewayListQuerySchema,
   GatewayLonLatBodySchema,
   GatewayLookupSchema,
   GatewayMacBodySchema,
+  GatewayMicrowaveBodySchema,
+  GatewayMicrowaveResultSchema,
   GatewayPageSchema,
   GatewayParamsBodySchema,
   GatewayPlaceBodySchema,
   GatewayRenameBodySchema,
   GatewaySchema,
+  GatewaySensorModeSchema,
   GatewaySyncListSchema,
   GatewaySyncResultSchema,
   GatewayTimeSchema,
@@ -192,6 +197,58 @@ export function registerGatewayRoutes(app: App, deps: { gateways: GatewaysServic
     },
     onRequest,
     handler: async (request) => ok(request, await gateways.refreshAll(caller(request), request.params.id)),
+  });
+
+  app.get(`${P}/broadcast`, {
+    schema: {
+      ...doc(
+        'Open the gateway\u2019s networks for joining (permit-join broadcast)',
+        `?id= the gateway, durationS= 0-254 seconds (default 60; 0 closes). Devices that pair meanwhile appear in check/import. A timeout answers 100104. ${COMMAND} ${WRITE}`,
+        GatewayBroadcastSchema,
+      ),
+      querystring: GatewayBroadcastQuerySchema,
+    },
+    onRequest,
+    handler: async (request) => ok(request, await gateways.broadcast(caller(request), request.query)),
+  });
+
+  app.get(`${P}/sensor_self_oper/:id`, {
+    schema: {
+      ...doc(
+        'Sensors self-operate: every sensor of the gateway acts on its own (sensor mode independent)',
+        `The gateway\u2019s sensorMode becomes independent once it confirms. A timeout answers 100104. ${COMMAND} ${WRITE}`,
+        GatewaySensorModeSchema,
+      ),
+      params: GatewayIdParamsSchema,
+    },
+    onRequest,
+    handler: async (request) => ok(request, await gateways.setSensorMode(caller(request), request.params.id, 'independent')),
+  });
+
+  app.get(`${P}/sensor_sync_model/:id`, {
+    schema: {
+      ...doc(
+        'Sensors follow the synced linkage: every sensor of the gateway drives the configured linkage (sensor mode linkage)',
+        `The linkage is the one of the configuration the gateway acknowledged (sync/{id}). The gateway\u2019s sensorMode becomes linkage once it confirms; a timeout answers 100104. ${COMMAND} ${WRITE}`,
+        GatewaySensorModeSchema,
+      ),
+      params: GatewayIdParamsSchema,
+    },
+    onRequest,
+    handler: async (request) => ok(request, await gateways.setSensorMode(caller(request), request.params.id, 'linkage')),
+  });
+
+  app.post(`${P}/set_mawa_params`, {
+    schema: {
+      ...doc(
+        'Set the parameters of every microwave motion sensor of the gateway',
+        `holdTime 10-2540 s in steps of 10 (100221), lux 0-4000 (100227), brightness 0-100 % (100220), standbyBrightness 0-30 % (100232), whole numbers (100246); at least one. A timeout answers 100104, a refusal 100106. ${COMMAND} ${WRITE}`,
+        GatewayMicrowaveResultSchema,
+      ),
+      body: GatewayMicrowaveBodySchema,
+    },
+    onRequest,
+    handler: async (request) => ok(request, await gateways.setMicrowaveParams(caller(request), request.body)),
   });
 
   app.get(`${P}/check/import/:id`, {

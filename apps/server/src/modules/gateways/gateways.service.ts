@@ -2,21 +2,28 @@ import { randomBytes } from 'node:crypto';
 import {
   DEVICE_TYPE_CODES,
   OPERATE_AUTH,
+  PARAM_RANGES,
   SYNC_STATUS,
   type DeviceKindName,
   type FirmwareCheck,
   type FirmwareParams,
   type FirmwareProgressView,
+  type ErrorCode,
   type Gateway,
   type GatewayBindBody,
+  type GatewayBroadcast,
+  type GatewayBroadcastQuery,
   type GatewayDevice,
   type GatewayListQuery,
   type GatewayLonLatBody,
   type GatewayLookup,
+  type GatewayMicrowaveBody,
+  type GatewayMicrowaveResult,
   type GatewayPage,
   type GatewayParamsBody,
   type GatewayPlaceBody,
   type GatewayRenameBody,
+  type GatewaySensorMode,
   type GatewaySyncList,
   type GatewaySyncResult,
   type GatewayTime,
@@ -33,6 +40,8 @@ import {
   type CommandResult,
   type GatewayConfig,
   type GatewayParams,
+  type MicrowaveParams,
+  type SensorMode,
 } from '@lumigrid/protocol';
 import { AppError } from '../../http/app-error.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -54,6 +63,21 @@ type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
 /** What the service needs of the gateway link; absent when the server runs without one (commands answer 100101). */
 export type GatewayLinkPort = Pick<GatewayLink, 'bus' | 'firmware' | 'clearState'>;
+
+/** How long broadcast opens the networks when the caller does not say (seconds). */
+const DEFAULT_PERMIT_JOIN_S = 60;
+
+/** Percent (0-100) to the device brightness scale 0-254 and back (spec section 9). */
+const toLevel = (percent: number) => Math.round((percent * 254) / 100);
+const toPercent = (level: number | undefined) => (level === undefined ? null : Math.round((level * 100) / 254));
+
+/** Checks one set_mawa_params field against its row of spec section 5; answers the field's message code. */
+function microwaveProblem(value: number | undefined, rule: { min: number; max: number; step?: number; code: ErrorCode }): ErrorCode | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value)) return 100246;
+  if (value < rule.min || value > rule.max || (rule.step !== undefined && value % rule.step !== 0)) return rule.code;
+  return undefined;
+}
 
 /** Device names are 1-25 characters (spec section 5). */
 const DEVICE_NAME_MAX = 25;
@@ -342,6 +366,65 @@ export function createGatewaysService(deps: {
       await repo.update({ tenantId: auth.tenantId, id: row.id, set: { info }, at: clock.now() });
       await command(row, 'devices.report', {});
       return reload(auth, row.id);
+    },
+
+    /**
+     * GET gateway/v1/broadcast?id=&durationS=: opens the gateway's networks for joining (a Zigbee permit-join
+     * broadcast) so new devices pair; check/import and import then take them in. 0 closes the networks.
+     */
+    async broadcast(auth: Caller, q: GatewayBroadcastQuery): Promise<GatewayBroadcast> {
+      assertCanEdit(auth);
+      const row = await requireGateway(auth, q.id);
+      const durationS = q.durationS ?? DEFAULT_PERMIT_JOIN_S;
+      await command(row, 'devices.permitJoin', { durationS });
+      const openUntil = durationS > 0 ? new Date(clock.now().getTime() + durationS * 1000).toISOString() : null;
+      return { id: String(row.id), durationS, openUntil };
+    },
+
+    /**
+     * GET gateway/v1/sensor_self_oper/{id} (mode independent) and sensor_sync_model/{id} (mode linkage): every
+     * sensor of the gateway acts on its own, or drives the linkage of the configuration the gateway runs. The
+     * mode is stored as the gateway's sensorMode once the gateway confirms it.
+     */
+    async setSensorMode(auth: Caller, id: string, mode: SensorMode): Promise<GatewaySensorMode> {
+      assertCanEdit(auth);
+      const row = await requireGateway(auth, id);
+      const result = await command(row, 'sensors.mode', { mode });
+      await repo.update({ tenantId: auth.tenantId, id: row.id, set: { sensorMode: result.mode }, at: clock.now() });
+      return { id: String(row.id), mode: result.mode, count: result.count };
+    },
+
+    /**
+     * POST gateway/v1/set_mawa_params: writes hold time, daylight threshold, detection and standby brightness
+     * to every microwave motion sensor of the gateway in one command. Each field is checked against its row of
+     * spec section 5 first; a bad one answers its own message and nothing is sent.
+     */
+    async setMicrowaveParams(auth: Caller, body: GatewayMicrowaveBody): Promise<GatewayMicrowaveResult> {
+      assertCanEdit(auth);
+      const { id, holdTime, lux, brightness, standbyBrightness } = body;
+      if ([holdTime, lux, brightness, standbyBrightness].every((v) => v === undefined)) throw new AppError(100001, 'no parameter given');
+      const problem =
+        microwaveProblem(holdTime, PARAM_RANGES.holdTime) ??
+        microwaveProblem(lux, PARAM_RANGES.motionLux) ??
+        microwaveProblem(brightness, PARAM_RANGES.brightness) ??
+        microwaveProblem(standbyBrightness, PARAM_RANGES.minBrightness);
+      if (problem) throw new AppError(problem);
+      const row = await requireGateway(auth, id);
+      const params: MicrowaveParams = {
+        ...(holdTime !== undefined ? { holdS: holdTime } : {}),
+        ...(lux !== undefined ? { luxAbove: lux } : {}),
+        ...(brightness !== undefined ? { level: toLevel(brightness) } : {}),
+        ...(standbyBrightness !== undefined ? { standbyLevel: toLevel(standbyBrightness) } : {}),
+      };
+      const result = await command(row, 'sensors.microwave', { params });
+      return {
+        id: String(row.id),
+        count: result.count,
+        holdTime: result.params.holdS ?? null,
+        lux: result.params.luxAbove ?? null,
+        brightness: toPercent(result.params.level),
+        standbyBrightness: toPercent(result.params.standbyLevel),
+      };
     },
 
     /** GET gateway/v1/check/import/{id}: the devices that joined the gateway, and which are new. */

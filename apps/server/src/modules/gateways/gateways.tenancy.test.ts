@@ -28,6 +28,10 @@ const CASES: Case[] = [
   { route: `${G}/set_params`, method: 'POST', url: () => `${G}/set_params`, body: (a) => ({ id: a.gw.id, reportIntervalS: 900 }) },
   { route: `${G}/set_lon_lat`, method: 'POST', url: () => `${G}/set_lon_lat`, body: (a) => ({ id: a.gw.id, longitude: 1, latitude: 1 }) },
   { route: `${G}/tryme/{id}`, method: 'GET', url: (a) => `${G}/tryme/${a.gw.id}` },
+  { route: `${G}/broadcast`, method: 'GET', url: (a) => `${G}/broadcast?id=${a.gw.id}&durationS=30` },
+  { route: `${G}/sensor_self_oper/{id}`, method: 'GET', url: (a) => `${G}/sensor_self_oper/${a.gw.id}` },
+  { route: `${G}/sensor_sync_model/{id}`, method: 'GET', url: (a) => `${G}/sensor_sync_model/${a.gw.id}` },
+  { route: `${G}/set_mawa_params`, method: 'POST', url: () => `${G}/set_mawa_params`, body: (a) => ({ id: a.gw.id, holdTime: 60 }) },
   { route: `${G}/restart_gateway/{id}`, method: 'GET', url: (a) => `${G}/restart_gateway/${a.gw.id}` },
   { route: `${G}/read_gateway_time/{id}`, method: 'GET', url: (a) => `${G}/read_gateway_time/${a.gw.id}` },
   { route: `${G}/sync_gateway_systemtime/{id}`, method: 'GET', url: (a) => `${G}/sync_gateway_systemtime/${a.gw.id}` },
@@ -151,6 +155,10 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
       [`${G}/delete/${id}`],
       [`${G}/post_gateway_update/${id}/gateway`],
       [`${G}/delete_bridge/${a.superGw!.id}/${a.bridge}`],
+      [`${G}/broadcast?id=${id}&durationS=0`],
+      [`${G}/sensor_self_oper/${id}`],
+      [`${G}/sensor_sync_model/${id}`],
+      [`${G}/set_mawa_params`, { id, holdTime: 60 }],
     ];
     const send = (token: string, url: string, body?: unknown) => call(h().app, body === undefined ? 'GET' : 'POST', url, { token, body });
     for (const url of controls) expectError(await send(viewer, url), 110003);

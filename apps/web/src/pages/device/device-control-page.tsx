@@ -1,10 +1,20 @@
 import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Slider, Space, Spin, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
-import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS } from '@lumigrid/contract';
+import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
+import { applyMarker, isMarker, useDevicePositions, useMapMarkers, useMoveDevicesIn } from '../../features/devices/control-api.ts';
+import { canControlDevices } from '../../features/devices/device-controls.ts';
+import { DevicePanel } from '../../features/devices/device-panel.tsx';
+import { MapLegend } from '../../features/devices/map-legend.tsx';
+import { planToFraction } from '../../features/devices/marker-model.ts';
+import { OUTMAP_DRAG_TYPE, OutmapList } from '../../features/devices/outmap-list.tsx';
+import { useGatewayPage } from '../../features/gateways/api.ts';
+import { useRealtime } from '../../realtime/realtime-provider.tsx';
+import { DeviceMarkerLayer, gatewayMarkerId } from '../../components/device-markers/device-marker-layer.tsx';
 import { useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
 import { canEditInstallation } from '../../features/projects/checks.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
@@ -13,13 +23,20 @@ import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
 
 /**
  * The device map (/device/control): the chosen map's floor plan in Leaflet, chosen with a project >
- * building > map selector that remembers the current project across visits. Devices join with their issue.
+ * building > map selector that remembers the current project across visits. Every placed device and the
+ * map's gateways are drawn on one canvas, coloured by display state; a click opens the device panel, an
+ * editor drags devices into place and drops outmap devices onto the plan. State changes arrive on the map's
+ * one real-time topic.
  */
 export default function DeviceControlPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { data: user } = useMe();
   const editable = canEditInstallation(user);
+  const controllable = canControlDevices(user);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [selectedId, setSelectedId] = useState<string>();
   const store = useMemo(() => createCurrentMapStore(), []);
   const tree = useProjectTree(WHOLE_TREE);
   const update = useUpdateMap();
@@ -48,6 +65,41 @@ export default function DeviceControlPage() {
 
   const options = useMemo(() => mapPathOptions(tree.data), [tree.data]);
 
+  const mapId = map?.id;
+  const markers = useMapMarkers(mapId);
+  const gateways = useGatewayPage({ mapId: mapId ?? '0', pageSize: 200 });
+  const mapGateways = useMemo(() => (mapId ? (gateways.data?.list ?? []).filter((g) => g.mapId === mapId) : []), [gateways.data, mapId]);
+  const positions = useDevicePositions();
+  const moveIn = useMoveDevicesIn();
+  // One subscription per map: every device change of the map arrives here as its new marker.
+  useRealtime(mapId ? mapDestination(mapId) : undefined, (payload) => {
+    if (mapId && isMarker(payload)) applyMarker(queryClient, mapId, payload);
+  });
+  useEffect(() => setSelectedId(undefined), [mapId]);
+  const selected = markers.data?.find((m) => m.id === selectedId);
+  const deviceMarkers = markers.data ?? [];
+
+  const onSelect = (id: string) => {
+    const gateway = mapGateways.find((g) => gatewayMarkerId(g.id) === id);
+    if (gateway) void navigate(`/gateway/detail?id=${gateway.id}`);
+    else setSelectedId(id);
+  };
+  const onMove = (id: string, position: { x: number; y: number }) => {
+    if (!mapId) return;
+    positions.mutate(
+      { mapId, devices: [{ id, ...position }] },
+      // A refused move puts the marker back where the server has it.
+      { onError: () => void markers.refetch() },
+    );
+  };
+  const place = (device: Pick<GatewayDevice, 'id' | 'name'>, position: { x: number; y: number }) => {
+    if (!mapId) return;
+    moveIn.mutate(
+      { mapId, devices: [{ id: device.id, ...position }] },
+      { onSuccess: () => void message.success(t('deviceControl.placed', { name: device.name })) },
+    );
+  };
+
   const saveOpacity = async (value: number) => {
     if (!map || value === map.opacity) return;
     await update.mutateAsync({ id: map.id, opacity: value });
@@ -75,14 +127,50 @@ export default function DeviceControlPage() {
       );
     }
     return (
-      <FloorPlanMap
-        imageUrl={map.image}
-        opacity={opacity / 100}
-        loadingText={t('deviceMap.loading')}
-        errorText={t('deviceMap.failed')}
-        fitText={t('deviceMap.fit')}
-        style={{ height: 'calc(100vh - 290px)', minHeight: 420 }}
-      />
+      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+        <div style={{ flex: 1, minWidth: 0 }}>
+          <FloorPlanMap
+            imageUrl={map.image}
+            opacity={opacity / 100}
+            loadingText={t('deviceMap.loading')}
+            errorText={t('deviceMap.failed')}
+            fitText={t('deviceMap.fit')}
+            style={{ height: 'calc(100vh - 330px)', minHeight: 420 }}
+            onDropOnPlan={
+              editable
+                ? (latLng, data, size) => {
+                    const id = data.getData(OUTMAP_DRAG_TYPE);
+                    if (id) place({ id, name: data.getData('text/plain') || id }, planToFraction(latLng, size));
+                  }
+                : undefined
+            }
+          >
+            {(plan) => (
+              <DeviceMarkerLayer
+                plan={plan}
+                markers={deviceMarkers}
+                gateways={mapGateways}
+                selectedId={selectedId}
+                editable={editable}
+                onSelect={onSelect}
+                onMove={onMove}
+              />
+            )}
+          </FloorPlanMap>
+          <MapLegend count={deviceMarkers.filter((m) => m.x !== null).length} />
+        </div>
+        <div style={{ width: 300, flex: 'none' }}>
+          <OutmapList mapId={map.id} gateways={mapGateways} canEdit={editable} onPlace={(device) => place(device, { x: 0.5, y: 0.5 })} />
+        </div>
+        <DevicePanel
+          mapId={map.id}
+          marker={selected}
+          canControl={controllable}
+          canEdit={editable}
+          tree={tree.data}
+          onClose={() => setSelectedId(undefined)}
+        />
+      </div>
     );
   };
 

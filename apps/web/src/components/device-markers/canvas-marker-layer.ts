@@ -1,0 +1,215 @@
+import L from 'leaflet';
+import { drawMarkers, hitTest, type DrawItem, type DrawnPoint, type MarkerStyle } from '../../features/devices/marker-model.ts';
+
+/** A marker on the plan: CRS.Simple [lat, lng] and how to draw it. */
+export interface PlanMarker {
+  id: string;
+  latLng: [number, number];
+  style: MarkerStyle;
+  /** Whether an editor may drag it (gateways have no stored position, so they may not). */
+  draggable: boolean;
+}
+
+export interface CanvasMarkerHandlers {
+  onClick?: (id: string) => void;
+  /** A drag ended away from where it started; the marker is drawn at the new place until the next setMarkers. */
+  onDragEnd?: (id: string, latLng: L.LatLng) => void;
+}
+
+/** Leaflet's own zoom-animation helper (stable since 1.0, not in the type definitions). */
+interface AnimatedMap extends L.Map {
+  _latLngToNewLayerPoint(latlng: L.LatLng, zoom: number, center: L.LatLng): L.Point;
+}
+
+/** A press that moves less than this (pixels) is a click, not a drag. */
+const DRAG_THRESHOLD = 4;
+/** The canvas covers the view plus this share of it on each side, so panning shows markers before the redraw. */
+const PADDING = 0.25;
+
+/**
+ * Every device of a map on ONE canvas (thousands draw in a few milliseconds, where DOM markers take
+ * seconds). It lives in its own pane above the floor plan and moves with the map while panning; it is
+ * redrawn when a pan or zoom ends and CSS-scaled during the zoom animation, as Leaflet's own renderers are.
+ * Clicks and drags are hit-tested here because a canvas has no element per marker.
+ */
+export class CanvasMarkerLayer extends L.Layer {
+  private map?: L.Map;
+  private canvas?: HTMLCanvasElement;
+  private markers: PlanMarker[] = [];
+  private selected?: string;
+  private drawn: DrawnPoint[] = [];
+  /** Layer point of the canvas's top-left corner at the last redraw. */
+  private origin = L.point(0, 0);
+  private handlers: CanvasMarkerHandlers;
+  private editable = false;
+  private drag?: { id: string; startX: number; startY: number; moved: boolean; latLng?: L.LatLng };
+  /** Milliseconds the last redraw took (read by the draw benchmark and the page's data attribute). */
+  lastDrawMs = 0;
+
+  constructor(handlers: CanvasMarkerHandlers = {}) {
+    super();
+    this.handlers = handlers;
+  }
+
+  setHandlers(handlers: CanvasMarkerHandlers): void {
+    this.handlers = handlers;
+  }
+
+  /** Whether markers marked draggable may be dragged now (an editor). */
+  setEditable(editable: boolean): void {
+    this.editable = editable;
+  }
+
+  setMarkers(markers: PlanMarker[]): void {
+    this.markers = markers;
+    if (!this.drag) this.redraw();
+  }
+
+  setSelected(id: string | undefined): void {
+    if (this.selected === id) return;
+    this.selected = id;
+    this.redraw();
+  }
+
+  override onAdd(map: L.Map): this {
+    this.map = map;
+    const pane = map.getPane('lgDevices') ?? map.createPane('lgDevices');
+    pane.style.zIndex = '450';
+    const canvas = L.DomUtil.create('canvas', 'lg-device-canvas leaflet-zoom-animated', pane);
+    canvas.style.pointerEvents = 'auto';
+    canvas.dataset.testid = 'device-canvas';
+    canvas.addEventListener('mousedown', this.onMouseDown);
+    canvas.addEventListener('mousemove', this.onHover);
+    this.canvas = canvas;
+    map.on('moveend zoomend viewreset resize', this.redraw, this);
+    map.on('zoomanim', this.onZoomAnim, this);
+    this.redraw();
+    return this;
+  }
+
+  override onRemove(map: L.Map): this {
+    map.off('moveend zoomend viewreset resize', this.redraw, this);
+    map.off('zoomanim', this.onZoomAnim, this);
+    this.endDrag();
+    this.canvas?.removeEventListener('mousedown', this.onMouseDown);
+    this.canvas?.removeEventListener('mousemove', this.onHover);
+    this.canvas?.remove();
+    this.canvas = undefined;
+    this.map = undefined;
+    return this;
+  }
+
+  /** Where a marker is drawn now, in page pixels (tests and the e2e journey aim with it). */
+  screenPoint(id: string): { x: number; y: number } | undefined {
+    const p = this.drawn.find((d) => d.id === id);
+    if (!p || !this.canvas) return undefined;
+    const box = this.canvas.getBoundingClientRect();
+    return { x: box.left + p.x, y: box.top + p.y };
+  }
+
+  /** Draws every marker at the current view; called after each pan, zoom and data change. */
+  redraw(): void {
+    const { map, canvas } = this;
+    if (!map || !canvas) return;
+    const started = performance.now();
+    const size = map.getSize();
+    const pad = size.multiplyBy(PADDING).round();
+    const origin = map.containerPointToLayerPoint(pad.multiplyBy(-1)).round();
+    const width = size.x + 2 * pad.x;
+    const height = size.y + 2 * pad.y;
+    const ratio = window.devicePixelRatio || 1;
+    L.DomUtil.setPosition(canvas, origin);
+    canvas.width = Math.round(width * ratio);
+    canvas.height = Math.round(height * ratio);
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    this.origin = origin;
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, width, height);
+    const items: DrawItem[] = [];
+    let selected: DrawItem | undefined;
+    for (const m of this.markers) {
+      const dragged = this.drag?.id === m.id && this.drag.latLng;
+      const point = map.latLngToLayerPoint(dragged || m.latLng).subtract(origin);
+      const item = { id: m.id, x: point.x, y: point.y, style: m.style, selected: m.id === this.selected };
+      // The selected marker is drawn last, on top of its neighbours.
+      if (item.selected) selected = item;
+      else items.push(item);
+    }
+    if (selected) items.push(selected);
+    this.drawn = drawMarkers(ctx, items, { width, height });
+    this.lastDrawMs = performance.now() - started;
+    canvas.dataset.drawn = String(this.drawn.length);
+  }
+
+  private onZoomAnim(e: L.ZoomAnimEvent): void {
+    const { map, canvas } = this;
+    if (!map || !canvas) return;
+    const scale = map.getZoomScale(e.zoom, map.getZoom());
+    const topLeft = map.layerPointToLatLng(this.origin);
+    const offset = (map as AnimatedMap)._latLngToNewLayerPoint(topLeft, e.zoom, e.center);
+    L.DomUtil.setTransform(canvas, offset, scale);
+  }
+
+  /** The marker under a mouse event, in the canvas's pixels. */
+  private hit(event: MouseEvent): DrawnPoint | undefined {
+    if (!this.canvas) return undefined;
+    const box = this.canvas.getBoundingClientRect();
+    return hitTest(this.drawn, event.clientX - box.left, event.clientY - box.top);
+  }
+
+  private canDrag(id: string): boolean {
+    return this.editable && this.markers.some((m) => m.id === id && m.draggable);
+  }
+
+  private onHover = (event: MouseEvent) => {
+    if (!this.canvas || this.drag) return;
+    const hit = this.hit(event);
+    this.canvas.style.cursor = hit ? (this.canDrag(hit.id) ? 'move' : 'pointer') : '';
+  };
+
+  private onMouseDown = (event: MouseEvent) => {
+    if (event.button !== 0) return;
+    const hit = this.hit(event);
+    // Not on a marker: the press belongs to the map (panning).
+    if (!hit) return;
+    // On a marker: the map must not start panning, whether this becomes a click or a drag.
+    event.stopPropagation();
+    event.preventDefault();
+    this.drag = { id: hit.id, startX: event.clientX, startY: event.clientY, moved: false };
+    document.addEventListener('mousemove', this.onDragMove);
+    document.addEventListener('mouseup', this.onMouseUp);
+  };
+
+  private onDragMove = (event: MouseEvent) => {
+    const { drag, map } = this;
+    if (!drag || !map) return;
+    if (!drag.moved && Math.hypot(event.clientX - drag.startX, event.clientY - drag.startY) < DRAG_THRESHOLD) return;
+    if (!this.canDrag(drag.id)) return;
+    drag.moved = true;
+    drag.latLng = map.mouseEventToLatLng(event);
+    this.redraw();
+  };
+
+  private onMouseUp = () => {
+    const drag = this.drag;
+    this.endDrag();
+    if (!drag) return;
+    if (drag.moved && drag.latLng) this.handlers.onDragEnd?.(drag.id, drag.latLng);
+    else this.handlers.onClick?.(drag.id);
+    // Until the new data arrives the marker stays where it was dropped.
+    if (drag.moved && drag.latLng) {
+      const latLng: [number, number] = [drag.latLng.lat, drag.latLng.lng];
+      this.markers = this.markers.map((m) => (m.id === drag.id ? { ...m, latLng } : m));
+    }
+    this.redraw();
+  };
+
+  private endDrag(): void {
+    this.drag = undefined;
+    document.removeEventListener('mousemove', this.onDragMove);
+    document.removeEventListener('mouseup', this.onMouseUp);
+  }
+}

@@ -1,0 +1,129 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type {
+  ControlAction,
+  Device,
+  DeviceMarker,
+  DeviceMoveInBody,
+  DevicePositionsBody,
+  DeviceRenameBody,
+} from '@lumigrid/contract';
+import { api } from '../../api/client.ts';
+import { gatewayKeys } from '../gateways/api.ts';
+
+const BASE = '/api4/device/v1';
+const id = (value: string) => encodeURIComponent(value);
+
+/** One key factory for the floor plan's device reads. */
+export const deviceMapKeys = {
+  all: ['deviceMap'] as const,
+  markers: (mapId: string) => [...deviceMapKeys.all, 'markers', mapId] as const,
+  detail: (mapId: string, deviceId: string) => [...deviceMapKeys.all, 'detail', mapId, deviceId] as const,
+};
+
+// ---- plain calls; every path and answer is the contract's ----
+
+export const deviceMapApi = {
+  markers: (mapId: string, signal?: AbortSignal) => api.get<DeviceMarker[]>(`${BASE}/state`, { query: { mapId }, signal }),
+  detail: (mapId: string, deviceId: string, signal?: AbortSignal) => api.get<Device>(`${BASE}/details/${id(mapId)}/${id(deviceId)}`, { signal }),
+  /** Silent: the panel says what went wrong next to the control that failed. */
+  control: (deviceId: string, action: ControlAction) => api.post<null>(`${BASE}/control`, { id: deviceId, action }, { silent: true }),
+  identify: (deviceId: string) => api.post<null>(`${BASE}/try_me`, { id: deviceId }, { silent: true }),
+  rename: (body: DeviceRenameBody) => api.post<Device>(`${BASE}/update_name`, body),
+  moveIn: (body: DeviceMoveInBody) => api.post<DeviceMarker[]>(`${BASE}/move_in`, body),
+  positions: (body: DevicePositionsBody) => api.put<DeviceMarker[]>(`${BASE}/move`, body),
+  moveOut: (ids: string[]) => api.post<null>(`${BASE}/move_out`, { ids }),
+};
+
+/** The markers of a map. Changes arrive on the map's real-time topic (applyMarker), so there is no polling. */
+export function useMapMarkers(mapId: string | undefined) {
+  return useQuery({
+    queryKey: deviceMapKeys.markers(mapId ?? ''),
+    queryFn: ({ signal }) => deviceMapApi.markers(mapId ?? '', signal),
+    enabled: Boolean(mapId),
+    staleTime: 30_000,
+  });
+}
+
+export function useDeviceDetail(mapId: string | undefined, deviceId: string | undefined) {
+  return useQuery({
+    queryKey: deviceMapKeys.detail(mapId ?? '', deviceId ?? ''),
+    queryFn: ({ signal }) => deviceMapApi.detail(mapId ?? '', deviceId ?? '', signal),
+    enabled: Boolean(mapId && deviceId),
+  });
+}
+
+/**
+ * A marker published on /topic/map/{mapId}: it replaces the one with its id (or joins the map), and a marker
+ * without a position leaves the map. The device's detail is read again, since its state changed.
+ */
+export function applyMarker(client: QueryClient, mapId: string, marker: DeviceMarker): void {
+  client.setQueryData<DeviceMarker[]>(deviceMapKeys.markers(mapId), (old) => {
+    if (!old) return old;
+    const rest = old.filter((m) => m.id !== marker.id);
+    if (marker.x === null || marker.y === null) return rest;
+    const index = old.findIndex((m) => m.id === marker.id);
+    if (index < 0) return [...old, marker];
+    const next = old.slice();
+    next[index] = marker;
+    return next;
+  });
+  void client.invalidateQueries({ queryKey: deviceMapKeys.detail(mapId, marker.id) });
+}
+
+/** Whether a real-time payload is a marker (the topic carries nothing else, but the socket is untyped). */
+export function isMarker(payload: unknown): payload is DeviceMarker {
+  if (!payload || typeof payload !== 'object') return false;
+  const p = payload as Record<string, unknown>;
+  return typeof p.id === 'string' && typeof p.type === 'number' && typeof p.status === 'string' && typeof p.display === 'string';
+}
+
+export function useDeviceControl() {
+  return useMutation({ mutationFn: ({ id: deviceId, action }: { id: string; action: ControlAction }) => deviceMapApi.control(deviceId, action) });
+}
+
+export function useIdentifyDevice() {
+  return useMutation({ mutationFn: deviceMapApi.identify });
+}
+
+/** Placement changes answer the map's markers: they replace the cache, and outmap lists are read again. */
+function usePlacement<T extends { mapId: string }>(call: (body: T) => Promise<DeviceMarker[]>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: (markers, body) => {
+      client.setQueryData(deviceMapKeys.markers(body.mapId), markers);
+      void client.invalidateQueries({ queryKey: deviceMapKeys.all, predicate: (q) => q.queryKey[1] !== 'markers' || q.queryKey[2] !== body.mapId });
+      void client.invalidateQueries({ queryKey: gatewayKeys.all });
+    },
+  });
+}
+
+export const useMoveDevicesIn = () => usePlacement(deviceMapApi.moveIn);
+export const useDevicePositions = () => usePlacement(deviceMapApi.positions);
+
+export function useMoveDevicesOut() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deviceMapApi.moveOut,
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: deviceMapKeys.all });
+      void client.invalidateQueries({ queryKey: gatewayKeys.all });
+    },
+  });
+}
+
+export function useRenameDevice() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: deviceMapApi.rename,
+    onSuccess: (device) => {
+      if (device.mapId) {
+        client.setQueryData<DeviceMarker[]>(deviceMapKeys.markers(device.mapId), (old) =>
+          old?.map((m) => (m.id === device.id ? { ...m, name: device.name } : m)),
+        );
+        client.setQueryData(deviceMapKeys.detail(device.mapId, device.id), device);
+      }
+      void client.invalidateQueries({ queryKey: gatewayKeys.all });
+    },
+  });
+}

@@ -1,0 +1,457 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, App, Button, Cascader, ColorPicker, Descriptions, Divider, Drawer, Input, Popconfirm, Slider, Space, Switch, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import {
+  CCT_MAX_K,
+  CCT_MIN_K,
+  DEVICE_LIMITS,
+  deviceNameProblem,
+  joinChannelNames,
+  type ControlAction,
+  type DeviceMarker,
+  type ProjectTree,
+} from '@lumigrid/contract';
+import { ApiError } from '../../api/client.ts';
+import { mapPathOptions, type MapPath } from '../projects/tree.ts';
+import { useDeviceControl, useDeviceDetail, useIdentifyDevice, useMoveDevicesIn, useMoveDevicesOut, useRenameDevice } from './control-api.ts';
+import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
+import { DISPLAY_FILL, markerKind } from './marker-model.ts';
+
+/** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
+export const REPORT_WAIT_MS = 10_000;
+
+interface Pending {
+  /** Which control sent it (the one that shows the spinner). */
+  control: string;
+  /** The status string when it was sent: a different one is the report. */
+  status: string;
+  confirmed: boolean;
+}
+
+export interface DevicePanelProps {
+  mapId: string;
+  marker: DeviceMarker | undefined;
+  /** May send commands (owner, editable, controllable). */
+  canControl: boolean;
+  /** May rename and move (owner, editable). */
+  canEdit: boolean;
+  tree: ProjectTree | undefined;
+  onClose: () => void;
+}
+
+/**
+ * The device panel of the floor plan: the reported state and the controls the type allows. Values shown are
+ * always the reported ones: a command shows a spinner until the gateway's report changes the marker, and a
+ * failed or unanswered command says so here, next to the control.
+ */
+export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose }: DevicePanelProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const control = useDeviceControl();
+  const identify = useIdentifyDevice();
+  const detail = useDeviceDetail(mapId, marker?.id);
+  const [pending, setPending] = useState<Pending>();
+  const [failure, setFailure] = useState<string>();
+  const [waitedTooLong, setWaitedTooLong] = useState(false);
+  const shownFor = useRef<string | undefined>(undefined);
+
+  // A different device: forget the previous one's command.
+  useEffect(() => {
+    if (shownFor.current === marker?.id) return;
+    shownFor.current = marker?.id;
+    setPending(undefined);
+    setFailure(undefined);
+    setWaitedTooLong(false);
+  }, [marker?.id]);
+
+  // The report arrived: the marker's status changed since the command went out.
+  useEffect(() => {
+    if (pending && marker && marker.status !== pending.status) {
+      setPending(undefined);
+      setWaitedTooLong(false);
+    }
+  }, [marker, pending]);
+
+  // Confirmed but no report: say so after a while rather than spin for ever.
+  useEffect(() => {
+    if (!pending?.confirmed) return;
+    const timer = setTimeout(() => {
+      setPending(undefined);
+      setWaitedTooLong(true);
+    }, REPORT_WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [pending]);
+
+  if (!marker) return null;
+  const controls = panelControls(marker.type);
+  const values = reportedValues(marker.type, marker.status);
+  const offline = marker.display === 'offline';
+  const disabled = !canControl || pending !== undefined;
+
+  const send = async (name: string, action: ControlAction) => {
+    setFailure(undefined);
+    setWaitedTooLong(false);
+    setPending({ control: name, status: marker.status, confirmed: false });
+    try {
+      await control.mutateAsync({ id: marker.id, action });
+      setPending((p) => (p && p.control === name ? { ...p, confirmed: true } : p));
+    } catch (error) {
+      setPending(undefined);
+      setFailure(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+  const busy = (name: string) => pending?.control === name;
+
+  const tryMe = async () => {
+    setFailure(undefined);
+    try {
+      await identify.mutateAsync(marker.id);
+      void message.success(t('deviceControl.identified', { name: marker.name }));
+    } catch (error) {
+      setFailure(error instanceof ApiError ? error.message : String(error));
+    }
+  };
+
+  const names = channelNames(marker.name, controls.channels);
+  const rows: Array<{ key: string; label: ReactNode; node: ReactNode }> = [];
+  if (controls.onOff) {
+    rows.push({
+      key: 'onOff',
+      label: t('deviceControl.power'),
+      node: (
+        <Switch
+          checked={values.on ?? false}
+          loading={busy('onOff')}
+          disabled={disabled}
+          onChange={(on) => void send('onOff', { op: 'onOff', on })}
+          checkedChildren={t('deviceControl.on')}
+          unCheckedChildren={t('deviceControl.off')}
+          data-testid="control-onoff"
+        />
+      ),
+    });
+  }
+  if (controls.brightness) {
+    rows.push({
+      key: 'brightness',
+      label: t('deviceControl.brightness'),
+      node: (
+        <ReportedSlider
+          testId="control-brightness"
+          value={values.brightness}
+          min={0}
+          max={100}
+          unit="%"
+          disabled={disabled}
+          busy={busy('brightness')}
+          onCommit={(percent) => void send('brightness', { op: 'brightness', percent })}
+        />
+      ),
+    });
+  }
+  if (controls.cct) {
+    rows.push({
+      key: 'cct',
+      label: t('deviceControl.cct'),
+      node: (
+        <ReportedSlider
+          testId="control-cct"
+          value={values.kelvin}
+          min={CCT_MIN_K}
+          max={CCT_MAX_K}
+          step={100}
+          unit=" K"
+          disabled={disabled}
+          busy={busy('cct')}
+          onCommit={(kelvin) => void send('cct', { op: 'cct', kelvin })}
+        />
+      ),
+    });
+  }
+  if (controls.rgb) {
+    rows.push({
+      key: 'rgb',
+      label: t('deviceControl.color'),
+      node: (
+        <Space>
+          <ColorPicker
+            value={values.color ?? '#ffffff'}
+            disabled={disabled}
+            disabledAlpha
+            onChangeComplete={(color) => void send('rgb', { op: 'rgb', color: color.toHexString().slice(0, 7) })}
+            showText
+            data-testid="control-rgb"
+          />
+          {busy('rgb') && <Typography.Text type="secondary">{t('deviceControl.waiting')}</Typography.Text>}
+        </Space>
+      ),
+    });
+  }
+  if (controls.curtain) {
+    rows.push({
+      key: 'curtain',
+      label: t('deviceControl.curtain'),
+      node: (
+        <Space wrap>
+          {(['open', 'stop', 'close'] as const).map((command) => (
+            <Button
+              key={command}
+              size="small"
+              disabled={disabled}
+              loading={busy(`curtain-${command}`)}
+              onClick={() => void send(`curtain-${command}`, { op: 'curtain', command })}
+            >
+              {t(`deviceControl.curtainCommands.${command}`)}
+            </Button>
+          ))}
+          {values.motion && values.motion !== 'stopped' && <Tag color="processing">{t(`deviceControl.motion.${values.motion}`)}</Tag>}
+        </Space>
+      ),
+    });
+    rows.push({
+      key: 'position',
+      label: t('deviceControl.position'),
+      node: (
+        <ReportedSlider
+          testId="control-position"
+          value={values.position}
+          min={0}
+          max={100}
+          unit="%"
+          disabled={disabled}
+          busy={busy('position')}
+          onCommit={(percent) => void send('position', { op: 'position', percent })}
+        />
+      ),
+    });
+  }
+  for (let channel = 1; channel <= controls.channels; channel++) {
+    rows.push({
+      key: `channel-${channel}`,
+      label: names[channel - 1] || t('deviceControl.channel', { n: channel }),
+      node: (
+        <Switch
+          checked={values.channels?.[channel - 1] ?? false}
+          loading={busy(`channel-${channel}`)}
+          disabled={disabled}
+          onChange={(on) => void send(`channel-${channel}`, { op: 'channel', channel, on })}
+          checkedChildren={t('deviceControl.on')}
+          unCheckedChildren={t('deviceControl.off')}
+          data-testid={`control-channel-${channel}`}
+        />
+      ),
+    });
+  }
+
+  const device = detail.data;
+  return (
+    <Drawer
+      open
+      mask={false}
+      width={380}
+      onClose={onClose}
+      title={
+        <Space>
+          <span
+            aria-hidden
+            style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, border: '1px solid #8c8c8c', background: DISPLAY_FILL[marker.display] }}
+          />
+          <span data-testid="device-panel-name">{marker.name}</span>
+        </Space>
+      }
+      extra={<Tag>{t(`deviceControl.kinds.${markerKind(marker.type)}`)}</Tag>}
+      data-testid="device-panel"
+      rootClassName="lg-device-panel"
+    >
+      <Space direction="vertical" style={{ width: '100%' }} size={12}>
+        <div data-testid="device-panel-state">
+          <Typography.Text type="secondary">{t('deviceControl.state')}: </Typography.Text>
+          <Typography.Text strong>{t(`deviceControl.display.${marker.display}`)}</Typography.Text>
+        </div>
+        {offline && <Alert type="warning" showIcon message={t('deviceControl.offlineHint')} />}
+        {!canControl && <Alert type="info" showIcon message={t('deviceControl.viewOnly')} />}
+        {failure && (
+          <Alert type="error" showIcon message={t('deviceControl.commandFailed')} description={failure} closable onClose={() => setFailure(undefined)} data-testid="control-failure" />
+        )}
+        {waitedTooLong && <Alert type="warning" showIcon message={t('deviceControl.noReport')} data-testid="control-no-report" />}
+        {pending?.confirmed && (
+          <Typography.Text type="secondary" data-testid="control-waiting">
+            {t('deviceControl.waiting')}
+          </Typography.Text>
+        )}
+        {hasAnyControl(controls) ? (
+          <div>
+            {rows.map((row) => (
+              <div key={row.key} style={{ display: 'flex', alignItems: 'center', gap: 12, minHeight: 40 }}>
+                <Typography.Text style={{ width: 110, flex: 'none' }}>{row.label}</Typography.Text>
+                <div style={{ flex: 1 }}>{row.node}</div>
+              </div>
+            ))}
+          </div>
+        ) : (
+          <Typography.Text type="secondary">{t('deviceControl.noControls')}</Typography.Text>
+        )}
+        {canControl && (
+          <Button onClick={() => void tryMe()} loading={identify.isPending} data-testid="control-identify">
+            {t('deviceControl.identify')}
+          </Button>
+        )}
+        <Divider style={{ margin: '4px 0' }} />
+        <Descriptions
+          size="small"
+          column={1}
+          items={[
+            { key: 'addr', label: t('deviceControl.fields.addr'), children: device?.addr ?? '—' },
+            { key: 'model', label: t('deviceControl.fields.model'), children: device?.model || '—' },
+            { key: 'firmware', label: t('deviceControl.fields.firmware'), children: device?.firmware || '—' },
+            {
+              key: 'lastUpdate',
+              label: t('deviceControl.fields.lastUpdate'),
+              children: device?.lastUpdate ? new Date(device.lastUpdate).toLocaleString() : '—',
+            },
+          ]}
+        />
+        {canEdit && (
+          <>
+            <Divider style={{ margin: '4px 0' }} />
+            <RenameForm key={marker.id} marker={marker} channels={controls.channels} />
+            <MoveForm key={`move-${marker.id}`} mapId={mapId} marker={marker} tree={tree} onGone={onClose} />
+          </>
+        )}
+      </Space>
+    </Drawer>
+  );
+}
+
+/** A slider that shows the reported value and sends only when the user lets go. */
+function ReportedSlider(props: {
+  testId: string;
+  value: number | undefined;
+  min: number;
+  max: number;
+  step?: number;
+  unit: string;
+  disabled: boolean;
+  busy: boolean;
+  onCommit: (value: number) => void;
+}) {
+  const { t } = useTranslation();
+  const [dragging, setDragging] = useState<number>();
+  const shown = dragging ?? props.value ?? props.min;
+  return (
+    <div style={{ display: 'flex', alignItems: 'center', gap: 8 }} data-testid={props.testId}>
+      <Slider
+        style={{ flex: 1 }}
+        min={props.min}
+        max={props.max}
+        step={props.step ?? 1}
+        value={shown}
+        disabled={props.disabled}
+        onChange={setDragging}
+        onChangeComplete={(value) => {
+          setDragging(undefined);
+          if (value !== props.value) props.onCommit(value);
+        }}
+        tooltip={{ formatter: (v) => `${v ?? 0}${props.unit}` }}
+      />
+      <Typography.Text style={{ width: 64, textAlign: 'right' }} type={props.busy ? 'secondary' : undefined}>
+        {props.value === undefined ? '—' : `${props.value}${props.unit}`}
+      </Typography.Text>
+      {props.busy && <span className="ant-typography ant-typography-secondary">{t('deviceControl.sending')}</span>}
+    </div>
+  );
+}
+
+/** Renames a device: one name, or one per switch channel joined by the delimiter, each 1-25 characters. */
+function RenameForm({ marker, channels }: { marker: DeviceMarker; channels: number }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const rename = useRenameDevice();
+  const count = Math.max(1, channels);
+  const [names, setNames] = useState(() => (channels > 0 ? channelNames(marker.name, channels) : [marker.name]));
+  const joined = joinChannelNames(names.map((n) => n.trim()));
+  const problem = deviceNameProblem(marker.type, joined);
+  const changed = joined !== marker.name;
+
+  const save = async () => {
+    if (problem || !changed) return;
+    await rename.mutateAsync({ id: marker.id, name: joined });
+    void message.success(t('deviceControl.renamed'));
+  };
+
+  return (
+    <div>
+      <Typography.Text strong>{t('deviceControl.rename')}</Typography.Text>
+      <Space direction="vertical" style={{ width: '100%', marginTop: 8 }}>
+        {Array.from({ length: count }, (_, i) => (
+          <Input
+            key={i}
+            value={names[i]}
+            maxLength={DEVICE_LIMITS.name.max}
+            showCount
+            addonBefore={count > 1 ? t('deviceControl.channel', { n: i + 1 }) : undefined}
+            status={problem && changed ? 'error' : undefined}
+            onChange={(e) => setNames((old) => old.map((n, j) => (j === i ? e.target.value : n)))}
+            onPressEnter={() => void save().catch(() => undefined)}
+            aria-label={count > 1 ? t('deviceControl.channel', { n: i + 1 }) : t('deviceControl.name')}
+          />
+        ))}
+        {problem && changed && <Typography.Text type="danger">{t('deviceControl.nameRule', { max: DEVICE_LIMITS.name.max })}</Typography.Text>}
+        <Button size="small" disabled={!changed || Boolean(problem)} loading={rename.isPending} onClick={() => void save().catch(() => undefined)}>
+          {t('deviceControl.saveName')}
+        </Button>
+      </Space>
+    </div>
+  );
+}
+
+/** Moves the device to another map (same position) or takes it off every map (outmap). */
+function MoveForm({ mapId, marker, tree, onGone }: { mapId: string; marker: DeviceMarker; tree: ProjectTree | undefined; onGone: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const moveIn = useMoveDevicesIn();
+  const moveOut = useMoveDevicesOut();
+  const [target, setTarget] = useState<MapPath>();
+  const options = mapPathOptions(tree);
+
+  const moveTo = async () => {
+    if (!target || target[2] === mapId) return;
+    await moveIn.mutateAsync({ mapId: target[2], devices: [{ id: marker.id, x: marker.x ?? 0.5, y: marker.y ?? 0.5 }] });
+    void message.success(t('deviceControl.moved', { name: marker.name }));
+    onGone();
+  };
+  const takeOut = async () => {
+    await moveOut.mutateAsync([marker.id]);
+    void message.success(t('deviceControl.movedOut', { name: marker.name }));
+    onGone();
+  };
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Typography.Text strong>{t('deviceControl.moveTo')}</Typography.Text>
+      <Space.Compact style={{ width: '100%' }}>
+        <Cascader
+          style={{ flex: 1 }}
+          options={options}
+          value={target}
+          onChange={(value) => setTarget(Array.isArray(value) && value.length === 3 ? (value.map(String) as MapPath) : undefined)}
+          placeholder={t('deviceMap.selectPlaceholder')}
+          data-testid="move-target"
+        />
+        <Button disabled={!target || target[2] === mapId} loading={moveIn.isPending} onClick={() => void moveTo().catch(() => undefined)}>
+          {t('deviceControl.move')}
+        </Button>
+      </Space.Compact>
+      <Popconfirm
+        title={t('deviceControl.moveOutConfirm', { name: marker.name })}
+        okText={t('deviceControl.moveOut')}
+        cancelText={t('deviceControl.cancel')}
+        onConfirm={() => takeOut().catch(() => undefined)}
+      >
+        <Button danger loading={moveOut.isPending} data-testid="move-out">
+          {t('deviceControl.moveOut')}
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
+}
