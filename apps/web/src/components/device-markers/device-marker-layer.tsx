@@ -1,32 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type L from 'leaflet';
 import type { DeviceMarker, Gateway } from '@lumigrid/contract';
-import { fractionToPlan, gatewayStyle, markerStyle, planToFraction, type PlanSize } from '../../features/devices/marker-model.ts';
+import { planToFraction } from '../../features/devices/marker-model.ts';
+import { planMarkers } from '../../features/devices/plan-markers.ts';
 import type { FloorPlan } from '../floor-plan-map.tsx';
-import { CanvasMarkerLayer, type PlanMarker } from './canvas-marker-layer.ts';
-
-/** Gateways have no position of their own: they stand in a row along the plan's top-left edge. */
-export function gatewaySlot(index: number): { x: number; y: number } {
-  return { x: Math.min(0.98, 0.03 + index * 0.04), y: 0.04 };
-}
-
-/** The id a gateway's marker goes by on the canvas (device ids are plain digits, so these never clash). */
-export const gatewayMarkerId = (gatewayId: string) => `gw-${gatewayId}`;
-
-/** What the canvas draws for a map: gateways first (underneath), then every placed device. */
-export function planMarkers(markers: readonly DeviceMarker[], gateways: readonly Gateway[], size: PlanSize): PlanMarker[] {
-  const out: PlanMarker[] = gateways.map((g, i) => ({
-    id: gatewayMarkerId(g.id),
-    latLng: fractionToPlan(gatewaySlot(i), size),
-    style: gatewayStyle(g.online),
-    draggable: false,
-  }));
-  for (const m of markers) {
-    if (m.x === null || m.y === null) continue;
-    out.push({ id: m.id, latLng: fractionToPlan({ x: m.x, y: m.y }, size), style: markerStyle(m.type, m.display), draggable: true });
-  }
-  return out;
-}
+import { CanvasMarkerLayer } from './canvas-marker-layer.ts';
 
 export interface DeviceMarkerLayerProps {
   plan: FloorPlan;

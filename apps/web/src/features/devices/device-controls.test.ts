@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { DEVICE_TYPE_CODES, OPERATE_AUTH } from '@lumigrid/contract';
+import { canControlDevices, channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
+import { gatewayMarkerId, gatewaySlot, planMarkers } from './plan-markers.ts';
+
+const code = (kind: keyof typeof DEVICE_TYPE_CODES) => DEVICE_TYPE_CODES[kind];
+
+describe('the device panel offers only what the type can do', () => {
+  it('gives each family its controls', () => {
+    expect(panelControls(code('light-single'))).toEqual({ onOff: true, brightness: false, cct: false, rgb: false, curtain: false, channels: 0 });
+    expect(panelControls(code('light-cct'))).toMatchObject({ onOff: true, brightness: true, cct: true, rgb: false });
+    expect(panelControls(code('light-rgb'))).toMatchObject({ brightness: true, cct: false, rgb: true });
+    expect(panelControls(code('curtain'))).toMatchObject({ onOff: false, curtain: true, brightness: false });
+    expect(panelControls(code('switch-3'))).toMatchObject({ onOff: false, channels: 3 });
+    expect(panelControls(code('emergency-dimmable'))).toMatchObject({ onOff: true, brightness: true });
+    for (const kind of ['sensor-temperature', 'panel-scene6', 'bridge', 'super-gateway'] as const) {
+      expect(hasAnyControl(panelControls(code(kind))), kind).toBe(false);
+    }
+    expect(hasAnyControl(panelControls(12345))).toBe(false);
+  });
+
+  it('reads the reported values from the status string (0-254 as percent, inverted CCT as kelvin)', () => {
+    expect(reportedValues(code('light-cct'), '0:1:254:0')).toEqual({ on: true, brightness: 100, kelvin: 6500, color: undefined });
+    expect(reportedValues(code('light-cct'), '0:1:127:254')).toMatchObject({ brightness: 50, kelvin: 2700 });
+    expect(reportedValues(code('light-rgb'), '0:1:1:0:255:128:0')).toMatchObject({ brightness: 1, color: '#ff8000' });
+    expect(reportedValues(code('curtain'), '0:0:0:0:40:1')).toEqual({ position: 40, motion: 'opening' });
+    expect(reportedValues(code('switch-2'), '0:0:0:0:0:1')).toEqual({ channels: [false, true] });
+    // Never reported, or unreadable: nothing is claimed.
+    expect(reportedValues(code('light-cct'), '')).toEqual({});
+    expect(reportedValues(code('light-cct'), 'x:y')).toEqual({});
+  });
+
+  it('names switch channels from the joined name', () => {
+    expect(channelNames('Left|Right', 2)).toEqual(['Left', 'Right']);
+    expect(channelNames('Hall', 3)).toEqual(['Hall', 'Hall', 'Hall']);
+  });
+
+  it('lets owners, editable and controllable users control; view-only users not', () => {
+    expect(canControlDevices({ operate_auth: OPERATE_AUTH.owner })).toBe(true);
+    expect(canControlDevices({ operate_auth: OPERATE_AUTH.editable })).toBe(true);
+    expect(canControlDevices({ operate_auth: OPERATE_AUTH.controllable })).toBe(true);
+    expect(canControlDevices({ operate_auth: OPERATE_AUTH.viewOnly })).toBe(false);
+    expect(canControlDevices(undefined)).toBe(false);
+  });
+});
+
+describe('what the canvas draws for a map', () => {
+  it('draws gateways in a row at the top edge (never draggable) and placed devices at their positions', () => {
+    const size = { width: 1000, height: 500 };
+    const gateway = { id: '7', online: false } as Parameters<typeof planMarkers>[1][number];
+    const markers = planMarkers(
+      [
+        { id: '1', name: 'A', type: code('light-cct'), status: '', display: 'offline', x: 0.5, y: 0.5 },
+        { id: '2', name: 'B', type: code('curtain'), status: '', display: 'off', x: null, y: null },
+      ],
+      [gateway],
+      size,
+    );
+    expect(markers.map((m) => [m.id, m.draggable])).toEqual([
+      [gatewayMarkerId('7'), false],
+      ['1', true],
+    ]);
+    expect(markers[1]?.latLng).toEqual([250, 500]);
+    expect(gatewaySlot(0).y).toBeLessThan(0.1);
+    expect(gatewaySlot(100).x).toBeLessThanOrEqual(0.98);
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { DEVICE_TYPE_CODES, DEVICE_TYPE_CODE_LIST, DISPLAY_STATES } from '@lumigrid/contract';
+import {
+  DISPLAY_FILL,
+  HIT_RADIUS,
+  drawMarkers,
+  fractionToPlan,
+  gatewayStyle,
+  hitTest,
+  markerKind,
+  markerStyle,
+  planToFraction,
+  type DrawItem,
+} from './marker-model.ts';
+
+describe('marker model: display state to colour, kind to shape', () => {
+  it('gives each display state of spec section 4 its own fill, and only offline a dashed outline', () => {
+    const fills = DISPLAY_STATES.map((state) => markerStyle(DEVICE_TYPE_CODES['light-dimmer'], state).fill);
+    expect(new Set(fills).size).toBe(DISPLAY_STATES.length);
+    expect(markerStyle(DEVICE_TYPE_CODES['light-dimmer'], 'failure').fill).toBe(DISPLAY_FILL.failure);
+    expect(DISPLAY_STATES.filter((state) => markerStyle(DEVICE_TYPE_CODES['light-cct'], state).dashed)).toEqual(['offline']);
+  });
+
+  it('draws each family with the shape of its kind', () => {
+    const shape = (kind: keyof typeof DEVICE_TYPE_CODES) => markerStyle(DEVICE_TYPE_CODES[kind], 'off').shape;
+    expect(shape('light-rgb')).toBe('circle');
+    expect(shape('switch-4')).toBe('square');
+    expect(shape('curtain')).toBe('triangle');
+    expect(shape('sensor-motion')).toBe('diamond');
+    expect(shape('bridge-wisun')).toBe('hexagon');
+    expect(shape('super-gateway')).toBe('hexagon');
+    expect(shape('emergency-dimmable')).toBe('cross');
+    expect(markerKind(DEVICE_TYPE_CODES['panel-smart'])).toBe('panel');
+    // Every known code has a kind; an unknown one still draws (as a light) rather than vanish.
+    for (const code of DEVICE_TYPE_CODE_LIST) expect(markerKind(code)).toBeTruthy();
+    expect(markerKind(9999)).toBe('light');
+  });
+
+  it('shows an offline gateway hollow and dashed, an online one filled', () => {
+    expect(gatewayStyle(true)).toMatchObject({ shape: 'gateway', dashed: false });
+    expect(gatewayStyle(false)).toMatchObject({ fill: '#ffffff', dashed: true });
+  });
+});
+
+describe('marker model: positions on the plan', () => {
+  const size = { width: 2000, height: 1000 };
+
+  it('turns stored fractions (from the top-left) into CRS.Simple [lat, lng] and back', () => {
+    expect(fractionToPlan({ x: 0, y: 0 }, size)).toEqual([1000, 0]);
+    expect(fractionToPlan({ x: 1, y: 1 }, size)).toEqual([0, 2000]);
+    expect(fractionToPlan({ x: 0.25, y: 0.5 }, size)).toEqual([500, 500]);
+    expect(planToFraction({ lat: 500, lng: 500 }, size)).toEqual({ x: 0.25, y: 0.5 });
+    const back = planToFraction({ lat: fractionToPlan({ x: 0.123457, y: 0.654321 }, size)[0], lng: 246.914 }, size);
+    expect(back).toEqual({ x: 0.123457, y: 0.654321 });
+  });
+
+  it('clamps a drop beyond the plan to its edge', () => {
+    expect(planToFraction({ lat: -40, lng: 2500 }, size)).toEqual({ x: 1, y: 1 });
+    expect(planToFraction({ lat: 1200, lng: -3 }, size)).toEqual({ x: 0, y: 0 });
+  });
+});
+
+describe('marker model: hit-testing', () => {
+  const points = [
+    { id: 'a', x: 100, y: 100 },
+    { id: 'b', x: 105, y: 100 },
+    { id: 'c', x: 300, y: 200 },
+  ];
+
+  it('finds the topmost (last drawn) marker under the pointer', () => {
+    expect(hitTest(points, 102, 101)?.id).toBe('b');
+    expect(hitTest(points, 300, 200)?.id).toBe('c');
+  });
+
+  it('hits within the hit radius and misses beyond it', () => {
+    expect(hitTest(points, 300 + HIT_RADIUS, 200)?.id).toBe('c');
+    expect(hitTest(points, 300 + HIT_RADIUS + 1, 200)).toBeUndefined();
+    expect(hitTest([], 0, 0)).toBeUndefined();
+  });
+});
+
+/** A 2D context that records what was filled with which colour. */
+function recordingContext() {
+  const fills: string[] = [];
+  const ctx = {
+    fillStyle: '',
+    strokeStyle: '',
+    lineWidth: 1,
+    beginPath() {},
+    closePath() {},
+    arc() {},
+    rect() {},
+    roundRect() {},
+    moveTo() {},
+    lineTo() {},
+    setLineDash() {},
+    stroke() {},
+    fill() {
+      fills.push(String(this.fillStyle));
+    },
+  };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, fills };
+}
+
+describe('marker model: drawing', () => {
+  it('draws the markers inside the canvas in order and answers their centres; far-away ones are skipped', () => {
+    const { ctx, fills } = recordingContext();
+    const items: DrawItem[] = [
+      { id: '1', x: 10, y: 10, style: markerStyle(DEVICE_TYPE_CODES['light-single'], 'onFull') },
+      { id: '2', x: 5000, y: 10, style: markerStyle(DEVICE_TYPE_CODES['light-single'], 'off') },
+      { id: '3', x: 50, y: 60, style: markerStyle(DEVICE_TYPE_CODES.curtain, 'failure'), selected: true },
+    ];
+    const drawn = drawMarkers(ctx, items, { width: 200, height: 100 });
+    expect(drawn).toEqual([
+      { id: '1', x: 10, y: 10 },
+      { id: '3', x: 50, y: 60 },
+    ]);
+    // The selected marker gets a halo first, then its own fill.
+    expect(fills).toEqual([DISPLAY_FILL.onFull, 'rgba(22, 119, 255, 0.25)', DISPLAY_FILL.failure]);
+  });
+});
