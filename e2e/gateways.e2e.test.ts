@@ -172,6 +172,42 @@ describe('gateways in a real browser with simulated gateways', () => {
     await message('Saved').waitFor();
     await page.getByTestId('gateway-fields').getByText('114.17').waitFor();
   });
+
+  it('opens the network for pairing, switches the sensor mode and sets the microwave sensors', async () => {
+    await page.getByTestId('gateway-open-network').click();
+    const network = page.getByRole('dialog').filter({ hasText: 'Open the network for pairing' });
+    await network.getByText('Open for 60 s').waitFor();
+    await page.waitForTimeout(400); // the modal's zoom-in
+    await screenshot(page, 'gateway-open-network');
+    await network.getByRole('button', { name: 'Open' }).click();
+    await message('The network of Lobby gateway is open for 60 s; import the new devices afterwards').waitFor();
+
+    await page.getByTestId('gateway-sensors').hover();
+    await page.getByRole('menuitem', { name: 'Sensors follow the linkage' }).click();
+    await page.locator('.ant-modal-confirm').getByText('drive the linkage of the synced configuration', { exact: false }).waitFor();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Apply' }).click();
+    await message('2 sensors now follow the linkage').waitFor();
+    await page.getByTestId('gateway-fields').getByText('Default linkage').waitFor();
+    expect(sim(0).params.sensorMode).toBe('linkage');
+
+    await page.getByTestId('gateway-sensors').hover();
+    await page.getByRole('menuitem', { name: 'Microwave sensor parameters' }).click();
+    const form = page.getByTestId('microwave-form');
+    await form.getByLabel('Hold time (s)').fill('125');
+    await form.getByLabel('Standby brightness (%)').fill('40');
+    const dialog = page.getByRole('dialog').filter({ has: form });
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    // The messages are the server's own for these rows of spec section 5.
+    await form.getByText('Hold time must be 10-2540 and a multiple of 10').waitFor();
+    await form.getByText('Minimum brightness must be 0-30').waitFor();
+    await screenshot(page, 'gateway-microwave-invalid');
+    await form.getByLabel('Hold time (s)').fill('120');
+    await form.getByLabel('Standby brightness (%)').fill('10');
+    await form.getByLabel('Brightness on detection (%)').fill('80');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await message('Parameters set on 1 microwave sensors').waitFor();
+    expect(sim(0).microwave).toMatchObject({ holdS: 120, level: 203, standbyLevel: 25 });
+  });
 });
 
 describe('a super gateway: imported devices and its bridges', () => {

@@ -1,4 +1,4 @@
-import type { Gateway, GatewayBroadcast, GatewayMicrowaveResult, GatewaySensorMode } from '@lumigrid/contract';
+import type { ErrorCode, Gateway, GatewayBroadcast, GatewayMicrowaveResult, GatewaySensorMode } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
 import { BROKERS, bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
@@ -86,7 +86,7 @@ describe.each(COMBINATIONS)('network and sensor calls of a gateway on %s over th
     let seen = 0;
     const count = () => (seen += 1);
     sim().on('command', count);
-    const cases: Array<[Record<string, unknown>, number]> = [
+    const cases: Array<[Record<string, unknown>, ErrorCode]> = [
       [{ holdTime: 125 }, 100221],
       [{ holdTime: 0 }, 100221],
       [{ holdTime: 2550 }, 100221],

@@ -5,14 +5,18 @@ import type {
   FirmwareProgressView,
   Gateway,
   GatewayBindBody,
+  GatewayBroadcast,
   GatewayDeviceList,
   GatewayListQuery,
   GatewayLonLatBody,
   GatewayLookup,
+  GatewayMicrowaveBody,
+  GatewayMicrowaveResult,
   GatewayPage,
   GatewayParamsBody,
   GatewayPlaceBody,
   GatewayRenameBody,
+  GatewaySensorMode,
   GatewaySyncList,
   GatewaySyncResult,
   GatewayTime,
@@ -71,6 +75,14 @@ export const gatewayApi = {
   syncTime: (gatewayId: string) => api.get<GatewayTime>(`${BASE}/sync_gateway_systemtime/${id(gatewayId)}`),
   reReport: (gatewayId: string) => api.get<ReReport>(`${BASE}/re_report/${id(gatewayId)}`),
   refreshAll: (gatewayId: string) => api.get<Gateway>(`${BASE}/refresh_all/${id(gatewayId)}`),
+  /** Opens the gateway's networks for joining for `durationS` seconds (0 closes them). */
+  broadcast: (gatewayId: string, durationS: number) =>
+    api.get<GatewayBroadcast>(`${BASE}/broadcast`, { query: { id: gatewayId, durationS } }),
+  /** Every sensor of the gateway acts on its own (sensor mode independent). */
+  sensorSelfOperation: (gatewayId: string) => api.get<GatewaySensorMode>(`${BASE}/sensor_self_oper/${id(gatewayId)}`),
+  /** Every sensor of the gateway drives the synced linkage (sensor mode linkage). */
+  sensorLinkage: (gatewayId: string) => api.get<GatewaySensorMode>(`${BASE}/sensor_sync_model/${id(gatewayId)}`),
+  setMicrowave: (body: GatewayMicrowaveBody) => api.post<GatewayMicrowaveResult>(`${BASE}/set_mawa_params`, body),
   checkImport: (gatewayId: string) => api.get<ImportCheck>(`${BASE}/check/import/${id(gatewayId)}`),
   importDevices: (gatewayId: string) => api.get<ImportResult>(`${BASE}/import/${id(gatewayId)}`),
   outmap: (mapId: string, gatewayId: string, signal?: AbortSignal) =>
@@ -171,6 +183,13 @@ export const useReadGatewayTime = () => useMutation({ mutationFn: gatewayApi.rea
 export const useSyncGatewayTime = () => useGatewayMutation(gatewayApi.syncTime);
 export const useReReport = () => useGatewayMutation(gatewayApi.reReport);
 export const useRefreshGateway = () => useGatewayMutation(gatewayApi.refreshAll);
+export const useOpenNetwork = () =>
+  useGatewayMutation((vars: { gatewayId: string; durationS: number }) => gatewayApi.broadcast(vars.gatewayId, vars.durationS));
+export const useSensorMode = () =>
+  useGatewayMutation((vars: { gatewayId: string; mode: 'independent' | 'linkage' }) =>
+    vars.mode === 'independent' ? gatewayApi.sensorSelfOperation(vars.gatewayId) : gatewayApi.sensorLinkage(vars.gatewayId),
+  );
+export const useSetMicrowave = () => useGatewayMutation(gatewayApi.setMicrowave);
 export const useCheckImport = () => useMutation({ mutationFn: gatewayApi.checkImport });
 export const useImportDevices = () => useGatewayMutation(gatewayApi.importDevices);
 export const useUnbindGateway = () => useGatewayMutation(gatewayApi.unbind);

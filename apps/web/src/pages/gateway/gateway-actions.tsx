@@ -7,6 +7,7 @@ import {
   useIdentifyGateway,
   useImportDevices,
   useRestartGateway,
+  useSensorMode,
   useSyncGatewayTime,
   useUnbindGateway,
 } from '../../features/gateways/api.ts';
@@ -25,6 +26,7 @@ export function useGatewayActions() {
   const syncTime = useSyncGatewayTime();
   const importDevices = useImportDevices();
   const unbind = useUnbindGateway();
+  const sensorMode = useSensorMode();
 
   return {
     identify: (gateway: Gateway) =>
@@ -95,6 +97,20 @@ export function useGatewayActions() {
             .catch(() => undefined),
       });
     },
+
+    /** sensor_self_oper (independent) or sensor_sync_model (linkage): every sensor of the gateway at once. */
+    sensorMode: (gateway: Gateway, mode: 'independent' | 'linkage') =>
+      modal.confirm({
+        title: t(`gateway.sensors.${mode}Title`),
+        content: t(`gateway.sensors.${mode}Confirm`, { name: gateway.name }),
+        okText: t('gateway.sensors.apply'),
+        cancelText: t('gateway.cancel'),
+        onOk: () =>
+          sensorMode
+            .mutateAsync({ gatewayId: gateway.id, mode })
+            .then((done) => void message.success(t(`gateway.sensors.${done.mode}Done`, { count: done.count })))
+            .catch(() => undefined),
+      }),
 
     unbind: (gateway: Gateway, onDone?: () => void) =>
       modal.confirm({

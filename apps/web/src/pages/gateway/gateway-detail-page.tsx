@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Card, Descriptions, Empty, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { DownOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import dayjs from 'dayjs';
@@ -10,9 +11,16 @@ import { useGatewayDetail, useSuperGatewayDevices, useUnbindBridge } from '../..
 import { canEditGateways, canOperateGateways, presenceOf, syncLabel } from '../../features/gateways/status.ts';
 import { FirmwareModal } from './firmware-modal.tsx';
 import { useGatewayActions } from './gateway-actions.tsx';
-import { GatewayLonLatModal, GatewayParamsModal, MoveGatewayModal, RenameGatewayModal } from './gateway-dialogs.tsx';
+import {
+  GatewayLonLatModal,
+  GatewayParamsModal,
+  MicrowaveModal,
+  MoveGatewayModal,
+  OpenNetworkModal,
+  RenameGatewayModal,
+} from './gateway-dialogs.tsx';
 
-type Dialog = 'rename' | 'move' | 'params' | 'lonLat' | 'firmware' | undefined;
+type Dialog = 'rename' | 'move' | 'params' | 'lonLat' | 'firmware' | 'network' | 'microwave' | undefined;
 
 /** The bridges of a super gateway (spec section 3: name, bridge quantity), each of which can be unbound. */
 function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean }) {
@@ -146,7 +154,32 @@ export default function GatewayDetailPage() {
               {t('gateway.restart')}
             </Button>
           )}
+          {editable && (
+            <Button data-testid="gateway-open-network" onClick={() => setDialog('network')}>
+              {t('gateway.network.button')}
+            </Button>
+          )}
           {editable && <Button onClick={() => void actions.importDevices(gateway)}>{t('gateway.import')}</Button>}
+          {editable && (
+            <Dropdown
+              menu={{
+                items: [
+                  { key: 'independent', label: t('gateway.sensors.independentTitle') },
+                  { key: 'linkage', label: t('gateway.sensors.linkageTitle') },
+                  { type: 'divider' },
+                  { key: 'microwave', label: t('gateway.microwave.title') },
+                ],
+                onClick: ({ key }) => {
+                  if (key === 'microwave') setDialog('microwave');
+                  else actions.sensorMode(gateway, key as 'independent' | 'linkage');
+                },
+              }}
+            >
+              <Button data-testid="gateway-sensors">
+                {t('gateway.sensors.button')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          )}
           {editable && (
             <Button type="primary" onClick={() => setDialog('firmware')}>
               {t('gateway.firmware.button')}
@@ -220,6 +253,8 @@ export default function GatewayDetailPage() {
       <MoveGatewayModal open={dialog === 'move'} gateway={gateway} onClose={() => setDialog(undefined)} />
       <GatewayParamsModal open={dialog === 'params'} gateway={gateway} onClose={() => setDialog(undefined)} />
       <GatewayLonLatModal open={dialog === 'lonLat'} gateway={gateway} onClose={() => setDialog(undefined)} />
+      <OpenNetworkModal open={dialog === 'network'} gateway={gateway} onClose={() => setDialog(undefined)} />
+      <MicrowaveModal open={dialog === 'microwave'} gateway={gateway} onClose={() => setDialog(undefined)} />
       {dialog === 'firmware' && <FirmwareModal open gateway={gateway} onClose={() => setDialog(undefined)} />}
     </PageContainer>
   );

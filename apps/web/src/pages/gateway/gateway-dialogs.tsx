@@ -1,14 +1,16 @@
 import { useState } from 'react';
-import { Alert, App, Col, Form, Input, InputNumber, Modal, Row, Select } from 'antd';
+import { Alert, App, Col, Form, Input, InputNumber, Modal, Row, Select, Slider, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Gateway, GatewayLookup } from '@lumigrid/contract';
+import { errorMessage, type ErrorCode, type Gateway, type GatewayLookup } from '@lumigrid/contract';
 import {
   gatewayApi,
   useBindGateway,
   useChangeGatewayPlace,
+  useOpenNetwork,
   useRenameGateway,
   useSetGatewayLonLat,
   useSetGatewayParams,
+  useSetMicrowave,
 } from '../../features/gateways/api.ts';
 import {
   checkChannel,
@@ -18,8 +20,12 @@ import {
   checkMac,
   checkOptionalGatewayName,
   checkReportInterval,
+  microwaveProblem,
+  MICROWAVE_FIELDS,
+  type MicrowaveField,
   type GatewayRuleKey,
 } from '../../features/gateways/status.ts';
+import { useBoot } from '../../app/boot.tsx';
 import { MapPathSelect } from './map-path-select.tsx';
 import { useGatewayRule } from './rules.ts';
 
@@ -308,6 +314,96 @@ export function GatewayLonLatModal({ open, onClose, gateway }: DialogProps & { g
               <InputNumber style={{ width: '100%' }} />
             </Form.Item>
           </Col>
+        </Row>
+      </Form>
+    </Modal>
+  );
+}
+
+/** Broadcast: opens the gateway's networks for joining for a while, so new devices pair; import follows. */
+export function OpenNetworkModal({ open, onClose, gateway }: DialogProps & { gateway?: Gateway }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [durationS, setDurationS] = useState(60);
+  const openNetwork = useOpenNetwork();
+  const submit = async () => {
+    if (!gateway) return;
+    const done = await openNetwork.mutateAsync({ gatewayId: gateway.id, durationS });
+    void message.success(
+      done.openUntil
+        ? t('gateway.network.opened', { name: gateway.name, seconds: done.durationS })
+        : t('gateway.network.closed', { name: gateway.name }),
+    );
+    onClose();
+  };
+  return (
+    <Modal
+      open={open}
+      title={t('gateway.network.title')}
+      okText={durationS > 0 ? t('gateway.network.open') : t('gateway.network.close')}
+      cancelText={t('gateway.cancel')}
+      confirmLoading={openNetwork.isPending}
+      onOk={() => void submit().catch(() => undefined)}
+      onCancel={onClose}
+      destroyOnHidden
+      width={520}
+    >
+      <Typography.Paragraph type="secondary">{t('gateway.network.hint')}</Typography.Paragraph>
+      <Typography.Text>{t('gateway.network.duration', { seconds: durationS })}</Typography.Text>
+      <Slider min={0} max={254} step={1} value={durationS} onChange={setDurationS} data-testid="network-duration" />
+    </Modal>
+  );
+}
+
+type MicrowaveValues = Partial<Record<MicrowaveField, number | null>>;
+
+/** set_mawa_params: hold time, daylight threshold, detection and standby brightness of every microwave sensor. */
+export function MicrowaveModal({ open, onClose, gateway }: DialogProps & { gateway?: Gateway }) {
+  const { t } = useTranslation();
+  const { lang } = useBoot();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<MicrowaveValues>();
+  const save = useSetMicrowave();
+  const rule = (field: MicrowaveField) => ({
+    validator: async (_rule: unknown, value: number | null | undefined) => {
+      const code: ErrorCode | undefined = microwaveProblem(field, value);
+      if (code) throw new Error(errorMessage(code, lang));
+    },
+  });
+  const submit = async () => {
+    if (!gateway) return;
+    const values = await form.validateFields();
+    const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== null && v !== undefined));
+    if (Object.keys(given).length === 0) {
+      void message.warning(t('gateway.microwave.nothing'));
+      return;
+    }
+    const done = await save.mutateAsync({ id: gateway.id, ...given });
+    void message.success(t('gateway.microwave.saved', { count: done.count }));
+    onClose();
+  };
+  return (
+    <Modal
+      open={open}
+      title={t('gateway.microwave.title')}
+      okText={t('gateway.save')}
+      cancelText={t('gateway.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => void submit().catch(() => undefined)}
+      onCancel={onClose}
+      destroyOnHidden
+      width={560}
+    >
+      <Typography.Paragraph type="secondary">{t('gateway.microwave.hint')}</Typography.Paragraph>
+      <Form form={form} layout="vertical" data-testid="microwave-form">
+        <Row gutter={16}>
+          {MICROWAVE_FIELDS.map((field) => (
+            <Col span={12} key={field}>
+              <Form.Item name={field} label={t(`gateway.microwave.${field}`)} rules={[rule(field)]}>
+                <InputNumber style={{ width: '100%' }} placeholder={t(`gateway.microwave.${field}Range`)} />
+              </Form.Item>
+            </Col>
+          ))}
         </Row>
       </Form>
     </Modal>

@@ -9,10 +9,10 @@ import { useMe } from '../../features/auth/api.ts';
 import { useGatewayPage } from '../../features/gateways/api.ts';
 import { canEditGateways, canOperateGateways, presenceOf, syncLabel } from '../../features/gateways/status.ts';
 import { useGatewayActions } from './gateway-actions.tsx';
-import { BindGatewayModal, MoveGatewayModal, RenameGatewayModal } from './gateway-dialogs.tsx';
+import { BindGatewayModal, MicrowaveModal, MoveGatewayModal, OpenNetworkModal, RenameGatewayModal } from './gateway-dialogs.tsx';
 import { MapPathSelect } from './map-path-select.tsx';
 
-type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move'; gateway: Gateway } | undefined;
+type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 
 interface SearchForm {
   keyword?: string;
@@ -144,7 +144,11 @@ export default function GatewayListPage() {
           operate && { key: 'restart', label: t('gateway.restart') },
           editable && { key: 'rename', label: t('gateway.rename') },
           editable && { key: 'move', label: t('gateway.move') },
+          editable && { key: 'network', label: t('gateway.network.button') },
           editable && { key: 'import', label: t('gateway.import') },
+          editable && { key: 'independent', label: t('gateway.sensors.independentTitle') },
+          editable && { key: 'linkage', label: t('gateway.sensors.linkageTitle') },
+          editable && { key: 'microwave', label: t('gateway.microwave.title') },
           editable && { key: 'unbind', label: t('gateway.unbind'), danger: true },
         ].filter((item) => item !== false);
         return [
@@ -161,6 +165,8 @@ export default function GatewayListPage() {
                   if (key === 'restart') actions.restart(row);
                   if (key === 'rename' || key === 'move') setDialog({ kind: key, gateway: row });
                   if (key === 'import') void actions.importDevices(row);
+                  if (key === 'network' || key === 'microwave') setDialog({ kind: key, gateway: row });
+                  if (key === 'independent' || key === 'linkage') actions.sensorMode(row, key);
                   if (key === 'unbind') actions.unbind(row);
                 },
               }}
@@ -222,6 +228,16 @@ export default function GatewayListPage() {
       <MoveGatewayModal
         open={dialog?.kind === 'move'}
         gateway={dialog?.kind === 'move' ? dialog.gateway : undefined}
+        onClose={() => setDialog(undefined)}
+      />
+      <OpenNetworkModal
+        open={dialog?.kind === 'network'}
+        gateway={dialog?.kind === 'network' ? dialog.gateway : undefined}
+        onClose={() => setDialog(undefined)}
+      />
+      <MicrowaveModal
+        open={dialog?.kind === 'microwave'}
+        gateway={dialog?.kind === 'microwave' ? dialog.gateway : undefined}
         onClose={() => setDialog(undefined)}
       />
     </PageContainer>
