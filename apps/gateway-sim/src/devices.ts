@@ -1,4 +1,4 @@
-import { DEVICE_KINDS, type DeviceKind, type DeviceState, type JoinedDevice, type LightAction } from '@lumigrid/protocol';
+import { DEVICE_KINDS, type DeviceKind, type DeviceParamValues, type DeviceState, type JoinedDevice, type LightAction } from '@lumigrid/protocol';
 
 /** One simulated device: what it reports, plus what the gateway knows about it. */
 export interface SimDevice {
@@ -12,6 +12,10 @@ export interface SimDevice {
   /** Rated power in watts for lights; energy follows brightness. */
   ratedW: number;
   energyWh: number;
+  /** The parameters it keeps (device-params.ts); filled with the kind's defaults on first use. */
+  params?: DeviceParamValues;
+  /** False after control_sensor_onoff switched a sensor's sensing off: it reports no activity. */
+  sensing?: boolean;
 }
 
 const LIGHTS: ReadonlySet<DeviceKind> = new Set(['light-single', 'light-cct', 'light-rgb', 'light-dimmer', 'emergency', 'emergency-dimmable']);

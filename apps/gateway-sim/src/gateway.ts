@@ -29,6 +29,7 @@ import { DEFAULT_RADIO_LIMITS, RadioLimiter, type RadioLimits } from './radio.ts
 import { dueSchedules } from './schedule.ts';
 import { CommandError } from './command-error.ts';
 import { EmergencyTests } from './emergency.ts';
+import { changeKind, readParams, writeParams } from './device-params.ts';
 
 export interface SimGatewayOptions {
   mac: string;
@@ -421,6 +422,37 @@ export class SimGateway extends EventEmitter {
         const changed = applyAction(device, command.params.action);
         return { result: {}, after: () => changed && this.publishReport([device], false) };
       }
+      case 'device.params.get':
+        return { result: { params: readParams(await this.reachable(command.params.addr)) } };
+      case 'device.params.set':
+        return { result: { params: writeParams(await this.reachable(command.params.addr), command.params.params) } };
+      case 'device.sensor': {
+        const device = await this.reachable(command.params.addr);
+        if (!device.state.kind.startsWith('sensor-')) throw new CommandError('unsupported', `${device.state.kind} is not a sensor`);
+        device.sensing = command.params.on;
+        return { result: {} };
+      }
+      case 'device.remove': {
+        const device = await this.reachable(command.params.addr);
+        // Devices behind a bridge leave with it, as their bridge is their way onto the network.
+        for (const d of [...this.devices.values()]) if (d.bridge === device.state.addr) this.devices.delete(d.state.addr);
+        this.devices.delete(device.state.addr);
+        return { result: {}, after: () => this.publish('event', { type: 'join', ts: this.clock.now(), addr: device.state.addr, kind: device.state.kind, joined: false }) };
+      }
+      case 'device.setKind': {
+        const changed = command.params.addrs.flatMap((addr) => {
+          const device = this.devices.get(addr.toUpperCase());
+          if (!device) return [];
+          changeKind(device, command.params.kind);
+          return [device];
+        });
+        return { result: { changed: changed.map((d) => d.state.addr) }, after: () => changed.length && this.publishReport(changed, false) };
+      }
+      case 'devices.broadcast': {
+        await this.radio.acquire('group');
+        const changed = [...this.devices.values()].filter((d) => d.state.online && applyAction(d, command.params.action));
+        return { result: { count: changed.length }, after: () => changed.length && this.publishReport(changed, false) };
+      }
       case 'devices.control': {
         const queued: SimDevice[] = [];
         const skipped: string[] = [];
@@ -468,6 +500,15 @@ export class SimGateway extends EventEmitter {
         return { result: { version: this.configVersion }, after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true) };
       }
     }
+  }
+
+  /** The device at an address, once the radio lets a unicast through; not_found or failed (offline) otherwise. */
+  private async reachable(addr: string): Promise<SimDevice> {
+    const device = this.devices.get(addr.toUpperCase());
+    if (!device) throw new CommandError('not_found', `no device ${addr}`);
+    if (!device.state.online) throw new CommandError('failed', `device ${addr} is offline`);
+    await this.radio.acquire('unicast');
+    return device;
   }
 
   private bridges(): Bridge[] {
@@ -598,7 +639,7 @@ export class SimGateway extends EventEmitter {
       for (let i = 0; i < samples.length; i += BATCH) this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
     }
     for (const sensor of this.devices.values()) {
-      if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || this.random() > 0.3) continue;
+      if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false || this.random() > 0.3) continue;
       sensor.state.occupied = !sensor.state.occupied;
       this.publish('event', { type: 'sensor', ts: this.clock.now(), addr: sensor.state.addr, sensor: 'motion', value: sensor.state.occupied ? 1 : 0 });
       const changed = [sensor];

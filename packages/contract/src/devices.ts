@@ -83,9 +83,11 @@ const GroupName = Type.String({ minLength: DEVICE_LIMITS.groupName.min, maxLengt
 export const DeviceSchema = Type.Object({
   id: IdSchema,
   gatewayId: IdSchema,
+  gatewayName: Type.String({ description: 'Name of its gateway' }),
   bridgeId: Nullable(IdSchema, 'The bridge it sits behind, or null when on the gateway radio'),
   mapId: Nullable(IdSchema, 'The map it is placed on, or null while outside any map ("outmap")'),
   buildId: Nullable(IdSchema, 'The building of its map, or null'),
+  mapName: Nullable(Type.String(), 'Name of its map, or null while outmap'),
   name: Type.String({ description: 'Channel names of a switch are joined by "|"' }),
   type: TypeCode,
   addr: Type.String({ description: 'MAC (IEEE address) on the gateway network, hex' }),
@@ -378,3 +380,69 @@ export type DeviceControlRequest = Static<typeof DeviceControlRequestSchema>;
 export function parseControlAction(action: DeviceControlRequest['action']): ControlAction | undefined {
   return Value.Check(ControlActionSchema, action) ? (action as ControlAction) : undefined;
 }
+
+/** POST device/v1/broad_control as the validator takes it (flat action, see DeviceControlRequestSchema). */
+export const BroadControlRequestSchema = Type.Object({ gatewayId: IdSchema, action: DeviceControlRequestSchema.properties.action });
+export type BroadControlRequest = Static<typeof BroadControlRequestSchema>;
+
+/** The answer of broad_control: how many devices changed. */
+export const BroadControlResultSchema = Type.Object({ count: Type.Integer({ minimum: 0, description: 'Devices that changed' }) });
+export type BroadControlResult = Static<typeof BroadControlResultSchema>;
+
+/** The answer of delete: the devices removed now. */
+export const DeviceDeleteResultSchema = Type.Object({ deleted: Type.Array(IdSchema, { description: 'Ids removed from the cloud' }) });
+export type DeviceDeleteResult = Static<typeof DeviceDeleteResultSchema>;
+
+/** POST device/v1/del_device_succeed/{gatewayId}/{id}: removes a device whose deletion the gateway did not confirm. */
+export const DeviceDelSucceedParamsSchema = Type.Object({ gatewayId: IdSchema, id: IdSchema });
+export type DeviceDelSucceedParams = Static<typeof DeviceDelSucceedParamsSchema>;
+
+/** The answer of batch_alter_devices: how many devices now have the new type. */
+export const DeviceBatchTypeResultSchema = Type.Object({ count: Type.Integer({ minimum: 0 }) });
+export type DeviceBatchTypeResult = Static<typeof DeviceBatchTypeResultSchema>;
+
+/** GET device/v1/input_status/{id} */
+export const DeviceIdParamsSchema = Type.Object({ id: IdSchema });
+export type DeviceIdParams = Static<typeof DeviceIdParamsSchema>;
+
+/** GET device/v1/get_all_temperature/{mapId}/{gatewayId}: gatewayId 0 means every gateway of the map. */
+export const TemperatureParamsSchema = Type.Object({
+  mapId: IdSchema,
+  gatewayId: Type.String({ pattern: '^(0|[1-9][0-9]{0,18})$', description: 'A gateway id, or 0 for all' }),
+});
+export type TemperatureParams = Static<typeof TemperatureParamsSchema>;
+
+export const TemperatureReadingSchema = Type.Object({
+  id: IdSchema,
+  name: Type.String(),
+  gatewayId: IdSchema,
+  temperature: Nullable(Type.Number(), 'Degrees Celsius last reported, or null'),
+  online: Type.Boolean(),
+  lastUpdate: Nullable(DateTime, 'When it last reported, or null'),
+});
+export type TemperatureReading = Static<typeof TemperatureReadingSchema>;
+export const TemperatureListSchema = Type.Array(TemperatureReadingSchema);
+
+/** One row of GET type/v1/list: a device type code with its capabilities (DEVICE_TYPES). */
+export const DeviceTypeRowSchema = Type.Object({
+  code: TypeCode,
+  kind: Nullable(Type.String(), 'The protocol device kind, or null'),
+  grouping: Type.String({ description: 'general, bridge, fourWaySwitch, emergency or none' }),
+  onOff: Type.Boolean(),
+  dimmable: Type.Boolean(),
+  cct: Type.Boolean(),
+  rgb: Type.Boolean(),
+  channels: Type.Integer({ minimum: 0, maximum: 4 }),
+  curtain: Type.Boolean(),
+  sensor: Nullable(Type.String(), 'motion, daylight, temperature, cct or null'),
+  panel: Nullable(Type.String(), 'scene6, smart or null'),
+  bridge: Type.Boolean(),
+  wisun: Type.Boolean(),
+  emergency: Type.Boolean(),
+  dali: Type.Boolean(),
+  superGateway: Type.Boolean(),
+  lighting: Type.Boolean(),
+  families: Type.Array(Type.String(), { description: 'The families of spec section 3 it belongs to (DEVICE_FAMILIES)' }),
+});
+export type DeviceTypeRow = Static<typeof DeviceTypeRowSchema>;
+export const DeviceTypeTableSchema = Type.Array(DeviceTypeRowSchema);

@@ -60,6 +60,12 @@ const commandExamples: CommandMessage[] = [
   { id: 'c17', name: 'emergency.stop', params: { addrs: ['00124B0001A2B3C7'] }, ts: TS },
   { id: 'c18', name: 'sensors.mode', params: { mode: 'linkage' }, ts: TS },
   { id: 'c19', name: 'sensors.microwave', params: { params: { holdS: 120, luxAbove: 300, level: 254, standbyLevel: 25 } }, ts: TS },
+  { id: 'c20', name: 'device.params.get', params: { addr: '00124B0001A2B3C5' }, ts: TS },
+  { id: 'c21', name: 'device.params.set', params: { addr: '00124B0001A2B3C5', params: { holdTime: 120, sensorMode: 'linkage', stairsMode: false, lampCounts: [1, 2] } }, ts: TS },
+  { id: 'c22', name: 'device.sensor', params: { addr: '00124B0001A2B3C5', on: false }, ts: TS },
+  { id: 'c23', name: 'device.remove', params: { addr: '00124B0001A2B3C4' }, ts: TS },
+  { id: 'c24', name: 'device.setKind', params: { addrs: ['00124B0001A2B3C4'], kind: 'light-cct' }, ts: TS },
+  { id: 'c25', name: 'devices.broadcast', params: { action: { on: false } }, ts: TS },
   {
     id: 'c15',
     name: 'config.apply',

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { GatewayConfigSchema, LightActionSchema } from './config.ts';
-import { DeviceAddrSchema, JoinedDeviceSchema } from './devices.ts';
+import { DeviceAddrSchema, DeviceKindSchema, DeviceParamValuesSchema, JoinedDeviceSchema } from './devices.ts';
 import { BridgeSchema, GatewayInfoSchema, GatewayParamsSchema, MicrowaveParamsSchema, SensorModeSchema } from './gateway.ts';
 
 const Empty = Type.Object({}, { additionalProperties: false });
@@ -53,6 +53,50 @@ export const COMMANDS = {
     result: Empty,
     timeoutMs: 10_000,
     radio: 'unicast',
+  },
+  /** Reads the parameters a device runs now (read_params, get_daylight_params): every parameter it has. */
+  'device.params.get': {
+    params: Type.Object({ addr: DeviceAddrSchema }, { additionalProperties: false }),
+    result: Type.Object({ params: DeviceParamValuesSchema }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+    radio: 'unicast',
+  },
+  /**
+   * Writes some parameters to a device (set_device_params and its kin); the reply carries every parameter
+   * after the change. The cloud has checked the ranges; a gateway still refuses a name its device lacks.
+   */
+  'device.params.set': {
+    params: Type.Object({ addr: DeviceAddrSchema, params: DeviceParamValuesSchema }, { additionalProperties: false }),
+    result: Type.Object({ params: DeviceParamValuesSchema }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+    radio: 'unicast',
+  },
+  /** Switches a sensor's sensing on or off (control_sensor_onoff); a sensor that does not sense reports no activity. */
+  'device.sensor': {
+    params: Type.Object({ addr: DeviceAddrSchema, on: Type.Boolean() }, { additionalProperties: false }),
+    result: Empty,
+    timeoutMs: 15_000,
+    radio: 'unicast',
+  },
+  /** The device leaves the network and the gateway forgets it (delete from the gateway as well). */
+  'device.remove': {
+    params: Type.Object({ addr: DeviceAddrSchema }, { additionalProperties: false }),
+    result: Empty,
+    timeoutMs: 15_000,
+    radio: 'unicast',
+  },
+  /** Tells the gateway what a device is (batch_alter_devices): a light that joined as the wrong kind. */
+  'device.setKind': {
+    params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 4096 }), kind: DeviceKindSchema }, { additionalProperties: false }),
+    result: Type.Object({ changed: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+  },
+  /** One broadcast to every device of the gateway (broad_control); one radio group command. */
+  'devices.broadcast': {
+    params: Type.Object({ action: LightActionSchema }, { additionalProperties: false }),
+    result: Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+    radio: 'group',
   },
   /**
    * The same action to many devices one by one (a group the gateway does not run yet): the gateway answers

@@ -84,3 +84,13 @@ export const JoinedDeviceSchema = Type.Object(
   { additionalProperties: false },
 );
 export type JoinedDevice = Static<typeof JoinedDeviceSchema>;
+
+/**
+ * A device's parameters by name (the names of the cloud's parameter table: holdTime, lux, sensorMode,
+ * fadeTime, lampCounts, ...): numbers, on/off flags, the sensor mode, and one count per switch channel.
+ */
+export const DeviceParamValuesSchema = Type.Record(
+  Type.String({ pattern: '^[A-Za-z][A-Za-z0-9]{0,31}$' }),
+  Type.Union([Type.Number(), Type.Boolean(), Type.String({ maxLength: 32 }), Type.Array(Type.Integer(), { maxItems: 4 })]),
+);
+export type DeviceParamValues = Static<typeof DeviceParamValuesSchema>;

@@ -49,9 +49,11 @@ export function mapDevice(row: DeviceRow): Device {
   return {
     id: String(device.id),
     gatewayId: String(device.gatewayId),
+    gatewayName: row.gatewayName,
     bridgeId: device.bridgeId === null ? null : String(device.bridgeId),
     mapId: device.mapId === null ? null : String(device.mapId),
     buildId: row.buildId === null ? null : String(row.buildId),
+    mapName: row.mapName,
     name: device.name,
     type: device.type,
     addr: device.addr,

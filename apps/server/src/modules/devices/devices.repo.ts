@@ -1,13 +1,16 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, deviceStates, gateways, maps } from '../../db/schema/index.ts';
+import { likePattern } from '../projects/projects.repo.ts';
+import { buildings, devices, deviceStates, gateways, maps, projects } from '../../db/schema/index.ts';
 
 /** The columns every device read needs: the row, its map's building, its gateway's MAC and its reported state. */
 function deviceColumns() {
   return {
     device: devices,
     buildId: maps.buildId,
+    mapName: maps.name,
     mac: gateways.mac,
+    gatewayName: gateways.name,
     reported: {
       online: deviceStates.online,
       fault: deviceStates.fault,
@@ -86,6 +89,85 @@ export function createDevicesRepo(db: Db) {
         .from(devices)
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.mapId, q.mapId), inArray(devices.id, q.ids)));
       return rows.map((r) => r.id);
+    },
+
+    /**
+     * The tenant's devices matching the list filters, in a stable order. The display state is computed from
+     * the reported state, so the caller filters on it and pages.
+     */
+    list(q: { tenantId: bigint; projectId?: bigint; buildId?: bigint; mapId?: bigint; gatewayId?: bigint; type?: number; text?: string }) {
+      const where: SQL[] = [eq(devices.tenantId, q.tenantId)];
+      if (q.mapId !== undefined) where.push(eq(devices.mapId, q.mapId));
+      if (q.buildId !== undefined) where.push(eq(maps.buildId, q.buildId));
+      if (q.projectId !== undefined) {
+        where.push(inArray(maps.buildId, db.select({ id: buildings.id }).from(buildings).where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId)))));
+      }
+      if (q.gatewayId !== undefined) where.push(eq(devices.gatewayId, q.gatewayId));
+      if (q.type !== undefined) where.push(eq(devices.type, q.type));
+      if (q.text) {
+        where.push(or(ilike(devices.name, likePattern(q.text)), ilike(devices.addr, likePattern(q.text))) as SQL);
+      }
+      return select()
+        .where(and(...where))
+        .orderBy(asc(devices.id));
+    },
+
+    /** Whether the tenant owns the project, building or gateway a filter names. */
+    async owns(q: { tenantId: bigint; table: 'project' | 'building' | 'gateway'; id: bigint }): Promise<boolean> {
+      const table = { project: projects, building: buildings, gateway: gateways }[q.table];
+      const rows = await db
+        .select({ id: table.id })
+        .from(table)
+        .where(and(eq(table.tenantId, q.tenantId), eq(table.id, q.id)))
+        .limit(1);
+      return rows.length === 1;
+    },
+
+    /** The tenant's devices with these ids. */
+    byIds(q: { tenantId: bigint; ids: bigint[] }) {
+      return select()
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)))
+        .orderBy(asc(devices.id));
+    },
+
+    /** Devices behind any of these bridges. */
+    async behindBridges(q: { tenantId: bigint; bridgeIds: bigint[] }): Promise<bigint[]> {
+      const rows = await db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.bridgeId, q.bridgeIds)));
+      return rows.map((r) => r.id);
+    },
+
+    /** The tenant's devices of one gateway placed on a map, or on any map when gatewayId is undefined. */
+    onMapOfGateway(q: { tenantId: bigint; mapId: bigint; gatewayId?: bigint }) {
+      const where = [eq(devices.tenantId, q.tenantId), eq(devices.mapId, q.mapId)];
+      if (q.gatewayId !== undefined) where.push(eq(devices.gatewayId, q.gatewayId));
+      return select()
+        .where(and(...where))
+        .orderBy(asc(devices.id));
+    },
+
+    /** Deletes devices from the cloud (group memberships go with them). */
+    async remove(q: { tenantId: bigint; ids: bigint[] }) {
+      if (q.ids.length === 0) return;
+      await db.delete(devices).where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+    },
+
+    /** A new type (and the protocol kind that goes with it) for devices, in one statement. */
+    async changeType(q: { tenantId: bigint; ids: bigint[]; type: number; kind: string }) {
+      await db
+        .update(devices)
+        .set({ type: q.type, kind: q.kind, updatedAt: new Date() })
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+    },
+
+    /** What the gateway now says about a device's network address, firmware and part number. */
+    async updateNetwork(q: { tenantId: bigint; id: bigint; networkAddress: string; firmware: string; model: string }) {
+      await db
+        .update(devices)
+        .set({ networkAddress: q.networkAddress, firmware: q.firmware, model: q.model, updatedAt: new Date() })
+        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)));
     },
 
     /** Takes devices off their maps: they become outmap and lose their position. */

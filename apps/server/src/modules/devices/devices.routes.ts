@@ -16,6 +16,7 @@ import { ok } from '../../http/envelope.ts';
 import { type Authenticate, requireAuth } from '../../http/guards.ts';
 import { ACCESS, signedInDoc } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
+import { registerDeviceConfigRoutes } from './device-config.routes.ts';
 import type { DevicesService } from './devices.service.ts';
 
 const tags = ['devices'];
@@ -27,6 +28,7 @@ export function registerDeviceRoutes(app: App, deps: { devices: DevicesService; 
   const { devices } = deps;
   const onRequest = requireAuth(deps.authenticate);
   const doc = signedInDoc(tags);
+  registerDeviceConfigRoutes(app, deps);
 
   app.get(`${P}/state`, {
     schema: {

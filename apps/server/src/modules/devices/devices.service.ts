@@ -1,14 +1,10 @@
 import {
-  OPERATE_AUTH,
   controlProblem,
-  hexToRgb,
   deviceNameProblem,
   parseControlAction,
   joinChannelNames,
   mapDestination,
-  percentToLevel,
   splitChannelNames,
-  type ControlAction,
   type Device,
   type DeviceControlRequest,
   type DeviceMarker,
@@ -17,48 +13,18 @@ import {
   type DevicePositionsBody,
   type DeviceRenameBody,
 } from '@lumigrid/contract';
-import type { LightAction } from '@lumigrid/protocol';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import { assertCanEdit, toId } from '../projects/access.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
+import { assertCanControl, radioAction } from './device-commands.ts';
+import { createDeviceConfigService } from './device-config.service.ts';
 import { mapDevice, mapMarker } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
-
-/** Owners, editable and controllable users send commands; view-only users only read. */
-function assertCanControl(auth: Caller) {
-  const allowed: number[] = [OPERATE_AUTH.owner, OPERATE_AUTH.editable, OPERATE_AUTH.controllable];
-  if (!allowed.includes(auth.operateAuth)) throw new AppError(110003);
-}
-
-/**
- * The radio action of a control action (docs/protocol.md "device.control"): curtains open and close with
- * on/off and go to a position with the level; a switch channel travels with its `on`.
- */
-function radioAction(action: ControlAction): LightAction {
-  switch (action.op) {
-    case 'onOff':
-      return { on: action.on };
-    case 'brightness':
-      return { level: percentToLevel(action.percent) };
-    case 'cct':
-      return { cct: action.kelvin };
-    case 'curtain':
-      return action.command === 'stop' ? { stop: true } : { on: action.command === 'open' };
-    case 'position':
-      return { level: percentToLevel(action.percent) };
-    case 'channel':
-      return { on: action.on, channel: action.channel };
-    case 'rgb': {
-      const { r, g, b } = hexToRgb(action.color) ?? { r: 0, g: 0, b: 0 };
-      return { rgb: [r, g, b] };
-    }
-  }
-}
 
 /** Device reads, naming, placement and control (spec section 7 "Devices"). */
 export function createDevicesService(deps: {
@@ -91,6 +57,8 @@ export function createDevicesService(deps: {
   }
 
   return {
+    ...createDeviceConfigService(deps),
+
     /** GET device/v1/state?mapId=: the markers of a map. */
     async markers(auth: Caller, mapId: string): Promise<DeviceMarker[]> {
       const map = await requireMap(auth, mapId);

@@ -1,0 +1,299 @@
+import {
+  DEVICE_FAMILIES,
+  DEVICE_TYPES,
+  DEVICE_TYPE_CODE_LIST,
+  canBatchChange,
+  deviceType,
+  paramRules,
+  parseControlAction,
+  validateParams,
+  type BroadControlRequest,
+  type BroadControlResult,
+  type Device,
+  type DeviceBatchTypeBody,
+  type DeviceBatchTypeResult,
+  type DeviceDeleteBody,
+  type DeviceDeleteResult,
+  type DeviceFamily,
+  type DeviceListBody,
+  type DevicePage,
+  type DeviceParams,
+  type DeviceParamsBody,
+  type DeviceParamsRead,
+  type DeviceReport,
+  type DeviceTypeRow,
+  type ErrorCode,
+  type SensorOnOffBody,
+  type TemperatureParams,
+  type TemperatureReading,
+} from '@lumigrid/contract';
+import type { CommandName, CommandParams, CommandResult, DeviceKind } from '@lumigrid/protocol';
+import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { assertCanEdit, toId } from '../projects/access.ts';
+import type { MapsRepo } from '../projects/maps.repo.ts';
+import { mapDevice } from './devices.mappers.ts';
+import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
+import { assertCanControl, radioAction } from './device-commands.ts';
+
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
+
+/** Which parameters each narrow call may set (spec section 7: set_motion_params, set_daylight_params, set_stairs_mode). */
+const NARROW_CALLS = {
+  motion: { sensor: 'motion', fields: null },
+  daylight: { sensor: 'daylight', fields: null },
+  stairs: { sensor: 'motion', fields: ['stairsMode', 'stairsHoldTime'] },
+} as const;
+export type ParamsCall = 'any' | keyof typeof NARROW_CALLS;
+
+/** The localised codes of a device command that did not succeed: what the user was doing decides the text. */
+const FAILURE_CODES = {
+  read: { timed_out: 100105, failed: 100108 },
+  write: { timed_out: 100104, failed: 100106 },
+  control: { timed_out: 100101, failed: 100106 },
+} as const satisfies Record<string, { timed_out: ErrorCode; failed: ErrorCode }>;
+
+/**
+ * Device configuration and administration (spec section 7 "Devices" and "Device types"): the device list,
+ * parameters read from and written to the device through its gateway, sensor on/off, broadcast control,
+ * deletion from the map or the gateway, batch type change, network address refresh, temperatures.
+ * Parameters live on the device (docs/decisions.md, "Device parameters live on the device").
+ */
+export function createDeviceConfigService(deps: {
+  repo: DevicesRepo;
+  mapsRepo: Pick<MapsRepo, 'findMap'>;
+  link: () => Pick<GatewayLink, 'bus'> | undefined;
+  /** Overrides the command's own reply timeout (tests). */
+  commandTimeoutMs?: number;
+}) {
+  const { repo } = deps;
+
+  async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
+    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
+    if (!row) throw new AppError(110011);
+    return row;
+  }
+
+  async function requireOwned(auth: Caller, table: 'project' | 'building' | 'gateway', id: string | undefined): Promise<bigint | undefined> {
+    if (id === undefined) return undefined;
+    const parsed = toId(id);
+    if (!(await repo.owns({ tenantId: auth.tenantId, table, id: parsed }))) throw new AppError(110011);
+    return parsed;
+  }
+
+  async function requireMap(auth: Caller, id: string) {
+    const map = await deps.mapsRepo.findMap({ tenantId: auth.tenantId, id: toId(id) });
+    if (!map) throw new AppError(110011);
+    return map;
+  }
+
+  /** Sends a command and answers its result, or throws the localised code for what the user was doing. */
+  async function command<N extends CommandName>(mac: string, name: N, params: CommandParams<N>, purpose: keyof typeof FAILURE_CODES): Promise<CommandResult<N>> {
+    const link = deps.link();
+    if (!link) throw new AppError(100101);
+    const outcome = await link.bus.send(mac, name, params, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
+    if (outcome.state === 'succeeded') return outcome.result;
+    if (outcome.state === 'expired') throw new AppError(100101);
+    throw new AppError(FAILURE_CODES[purpose][outcome.state]);
+  }
+
+  function paramsAnswer(row: DeviceRow, params: DeviceParams): DeviceParamsRead {
+    return { id: String(row.device.id), type: row.device.type, params };
+  }
+
+  function assertNarrowCall(row: DeviceRow, call: ParamsCall, params?: Readonly<Record<string, unknown>>) {
+    if (call === 'any') return;
+    const narrow = NARROW_CALLS[call];
+    if (deviceType(row.device.type)?.sensor !== narrow.sensor) throw new AppError(100209);
+    const allowed: readonly string[] | null = narrow.fields;
+    const stray = allowed && Object.keys(params ?? {}).find((f) => !allowed.includes(f));
+    if (stray) throw new AppError(100209, stray);
+  }
+
+  return {
+    /** POST device/v1/list: the filtered, paged device list and status view (/device/list). */
+    async list(auth: Caller, body: DeviceListBody): Promise<DevicePage> {
+      if (body.groupId !== undefined) throw new AppError(100001, 'groupId');
+      const filters = {
+        tenantId: auth.tenantId,
+        projectId: await requireOwned(auth, 'project', body.projectId),
+        buildId: await requireOwned(auth, 'building', body.buildId),
+        gatewayId: await requireOwned(auth, 'gateway', body.gatewayId),
+        mapId: body.mapId === undefined ? undefined : (await requireMap(auth, body.mapId)).id,
+        ...(body.type === undefined ? {} : { type: body.type }),
+        ...(body.name?.trim() ? { text: body.name.trim() } : {}),
+      };
+      const all = (await repo.list(filters)).map(mapDevice);
+      const matching = body.display ? all.filter((d) => d.display === body.display) : all;
+      const pageSize = body.pageSize ?? 20;
+      const offset = ((body.page ?? 1) - 1) * pageSize;
+      return { total: matching.length, list: matching.slice(offset, offset + pageSize) };
+    },
+
+    /** POST device/v1/read_params (and get_daylight_params): what the device runs now, read through its gateway. */
+    async readParams(auth: Caller, id: string, call: ParamsCall = 'any'): Promise<DeviceParamsRead> {
+      const row = await requireDevice(auth, id);
+      assertNarrowCall(row, call);
+      if (Object.keys(paramRules(row.device.type) ?? {}).length === 0) throw new AppError(100209);
+      const { params } = await command(row.mac, 'device.params.get', { addr: row.device.addr }, 'read');
+      return paramsAnswer(row, params);
+    },
+
+    /**
+     * POST device/v1/set_device_params and its narrow kin: every field is checked against the spec's table
+     * for the device's type before anything travels; the gateway's reply is what the device now runs.
+     */
+    async setParams(auth: Caller, body: DeviceParamsBody, call: ParamsCall = 'any'): Promise<DeviceParamsRead> {
+      assertCanEdit(auth);
+      const row = await requireDevice(auth, body.id);
+      assertNarrowCall(row, call, body.params);
+      if (Object.keys(body.params).length === 0) throw new AppError(100001, 'params');
+      const [problem] = validateParams(row.device.type, body.params);
+      if (problem) throw new AppError(problem.code, problem.field);
+      const { params } = await command(row.mac, 'device.params.set', { addr: row.device.addr, params: body.params }, 'write');
+      return paramsAnswer(row, params);
+    },
+
+    /** POST device/v1/control_sensor_onoff: a sensor stops or resumes sensing. */
+    async sensorOnOff(auth: Caller, body: SensorOnOffBody): Promise<null> {
+      assertCanControl(auth);
+      const row = await requireDevice(auth, body.id);
+      if (!deviceType(row.device.type)?.sensor) throw new AppError(100209);
+      await command(row.mac, 'device.sensor', { addr: row.device.addr, on: body.on }, 'control');
+      return null;
+    },
+
+    /** POST device/v1/broad_control: one broadcast to every device of a gateway. */
+    async broadControl(auth: Caller, body: BroadControlRequest): Promise<BroadControlResult> {
+      assertCanControl(auth);
+      const wanted = parseControlAction(body.action);
+      if (!wanted) throw new AppError(100001, 'action');
+      // A broadcast reaches lights of every kind; it is an action any dimmable RGB/CCT light understands.
+      if (wanted.op === 'curtain' || wanted.op === 'position' || wanted.op === 'channel') throw new AppError(100209);
+      const gatewayId = await requireOwned(auth, 'gateway', body.gatewayId);
+      const [any] = await repo.list({ tenantId: auth.tenantId, gatewayId });
+      if (!any) throw new AppError(110009);
+      return command(any.mac, 'devices.broadcast', { action: radioAction(wanted) }, 'control');
+    },
+
+    /**
+     * POST device/v1/delete. From the map only: the cloud forgets the device and the gateway keeps it (an
+     * import finds it again). From the gateway as well: each device is told to leave first; those whose
+     * gateway fails or stays silent remain, and the answer is 100205 ("device deletion failed, confirm to
+     * continue"), which the user confirms with `force` or del_device_succeed. A bridge with devices behind it
+     * that are not deleted with it answers 260021.
+     */
+    async remove(auth: Caller, body: DeviceDeleteBody): Promise<DeviceDeleteResult> {
+      assertCanEdit(auth);
+      const ids = [...new Set(body.ids.map(toId))];
+      const rows = await repo.byIds({ tenantId: auth.tenantId, ids });
+      if (rows.length !== ids.length) throw new AppError(110011);
+      const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: ids });
+      if (behind.some((id) => !ids.includes(id))) throw new AppError(260021);
+      if (!body.fromGateway || body.force) {
+        await repo.remove({ tenantId: auth.tenantId, ids });
+        return { deleted: ids.map(String) };
+      }
+      // Devices behind a bridge leave with it: only the others are told.
+      const told = rows.filter((r) => r.device.bridgeId === null || !ids.includes(r.device.bridgeId));
+      const outcomes = await Promise.all(
+        told.map(async (r) => {
+          try {
+            await command(r.mac, 'device.remove', { addr: r.device.addr }, 'write');
+            return true;
+          } catch (error) {
+            if (error instanceof AppError) return false;
+            throw error;
+          }
+        }),
+      );
+      const failed = new Set(told.filter((_, i) => !outcomes[i]).map((r) => r.device.id));
+      const gone = ids.filter((id) => {
+        const row = rows.find((r) => r.device.id === id)!;
+        return !failed.has(id) && !(row.device.bridgeId !== null && failed.has(row.device.bridgeId));
+      });
+      await repo.remove({ tenantId: auth.tenantId, ids: gone });
+      if (gone.length !== ids.length) throw new AppError(100205);
+      return { deleted: gone.map(String) };
+    },
+
+    /** POST device/v1/del_device_succeed/{gatewayId}/{id}: the user confirmed; the cloud forgets the device. */
+    async removeConfirmed(auth: Caller, gatewayId: string, id: string): Promise<DeviceDeleteResult> {
+      assertCanEdit(auth);
+      const row = await requireDevice(auth, id);
+      if (row.device.gatewayId !== toId(gatewayId)) throw new AppError(110011);
+      const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: [row.device.id] });
+      if (behind.length > 0) throw new AppError(260021);
+      await repo.remove({ tenantId: auth.tenantId, ids: [row.device.id] });
+      return { deleted: [String(row.device.id)] };
+    },
+
+    /**
+     * POST device/v1/batch_alter_devices: lights that joined as the wrong kind become another batch-changeable
+     * type. Each gateway is told first (it drives the device by its kind); the cloud follows its answer.
+     */
+    async batchType(auth: Caller, body: DeviceBatchTypeBody): Promise<DeviceBatchTypeResult> {
+      assertCanEdit(auth);
+      const ids = [...new Set(body.ids.map(toId))];
+      const rows = await repo.byIds({ tenantId: auth.tenantId, ids });
+      if (rows.length !== ids.length) throw new AppError(110011);
+      const target = deviceType(body.type);
+      if (!target) throw new AppError(100208);
+      if (!target.kind || rows.some((r) => !canBatchChange(r.device.type, body.type))) throw new AppError(100207);
+      const byGateway = new Map<string, DeviceRow[]>();
+      for (const r of rows) byGateway.set(r.mac, [...(byGateway.get(r.mac) ?? []), r]);
+      for (const [mac, members] of byGateway) {
+        await command(mac, 'device.setKind', { addrs: members.map((r) => r.device.addr), kind: target.kind as DeviceKind }, 'write');
+      }
+      await repo.changeType({ tenantId: auth.tenantId, ids, type: body.type, kind: target.kind });
+      return { count: ids.length };
+    },
+
+    /** POST device/v1/update_device_nwk: the network address, firmware and part number as the gateway knows them now. */
+    async refreshNetwork(auth: Caller, id: string): Promise<Device> {
+      assertCanEdit(auth);
+      const row = await requireDevice(auth, id);
+      const { devices } = await command(row.mac, 'devices.list', {}, 'read');
+      const joined = devices.find((d) => d.addr.toUpperCase() === row.device.addr.toUpperCase());
+      if (!joined) throw new AppError(100108);
+      await repo.updateNetwork({ tenantId: auth.tenantId, id: row.device.id, networkAddress: joined.networkAddress, firmware: joined.firmware, model: joined.model });
+      return mapDevice(await requireDevice(auth, id));
+    },
+
+    /** GET device/v1/input_status/{id}: one device's current state as last reported (a cheap poll). */
+    async inputStatus(auth: Caller, id: string): Promise<Device> {
+      return mapDevice(await requireDevice(auth, id));
+    },
+
+    /** GET device/v1/get_all_temperature/{mapId}/{gatewayId}: the temperature sensors of a map and their last reading. */
+    async temperatures(auth: Caller, params: TemperatureParams): Promise<TemperatureReading[]> {
+      const map = await requireMap(auth, params.mapId);
+      const gatewayId = params.gatewayId === '0' ? undefined : await requireOwned(auth, 'gateway', params.gatewayId);
+      const rows = await repo.onMapOfGateway({ tenantId: auth.tenantId, mapId: map.id, ...(gatewayId === undefined ? {} : { gatewayId }) });
+      return rows
+        .filter((r) => deviceType(r.device.type)?.sensor === 'temperature')
+        .map((r) => {
+          const state = r.reported?.state as DeviceReport | undefined;
+          return {
+            id: String(r.device.id),
+            name: r.device.name,
+            gatewayId: String(r.device.gatewayId),
+            temperature: state?.temperature ?? null,
+            online: r.reported?.online ?? false,
+            lastUpdate: r.reported ? r.reported.reportedAt.toISOString() : null,
+          };
+        });
+    },
+
+    /** GET type/v1/list: the device type code table with capabilities and families (spec section 3). */
+    typeTable(): DeviceTypeRow[] {
+      const families = Object.entries(DEVICE_FAMILIES) as Array<[DeviceFamily, readonly number[]]>;
+      return DEVICE_TYPE_CODE_LIST.map((code) => {
+        const t = DEVICE_TYPES[code]!;
+        return { ...t, families: families.filter(([, codes]) => codes.includes(code)).map(([name]) => name) };
+      });
+    },
+  };
+}
+export type DeviceConfigService = ReturnType<typeof createDeviceConfigService>;
