@@ -36,6 +36,9 @@ import { loadFirmwareCatalogue, type FirmwareCatalogue } from './modules/gateway
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import { registerGatewayRoutes } from './modules/gateways/gateways.routes.ts';
 import { createGatewaysService, type GatewaysService } from './modules/gateways/gateways.service.ts';
+import { createGroupsRepo } from './modules/groups/groups.repo.ts';
+import { registerGroupRoutes } from './modules/groups/groups.routes.ts';
+import { createGroupsService } from './modules/groups/groups.service.ts';
 import { createMapDevices } from './modules/projects/map-devices.ts';
 import { createMapImageStore } from './modules/projects/map-image.ts';
 import { createMapsRepo } from './modules/projects/maps.repo.ts';
@@ -141,6 +144,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     link: () => linkHolder.link,
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
     firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir),
+    // A sync sends the group table (and later scenes, schedules, linkage) of the gateway.
+    configFor: (q) => groups.configFor(q),
     clock,
     logger: app.log,
   });
@@ -198,6 +203,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
   });
   registerDeviceRoutes(app, { devices, authenticate });
+  const groups = createGroupsService({
+    repo: createGroupsRepo(db),
+    mapsRepo,
+    gateways,
+    link: () => linkHolder.link,
+    commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
+  });
+  registerGroupRoutes(app, { groups, authenticate });
   // One topic per map: only users of the map's account may watch it.
   realtime.addDestination({ pattern: '/topic/map/{mapId}', allow: (auth, { mapId }) => devices.canSeeMap(auth, mapId ?? '') });
 

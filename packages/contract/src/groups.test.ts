@@ -16,7 +16,13 @@ import {
 } from './index.ts';
 
 const group = { gatewayId: '7', mapId: '3' };
-const member = (type: number, over: Partial<MemberFacts> = {}): MemberFacts => ({ type, gatewayId: '7', mapId: '3', otherGroups: 0, ...over });
+const member = (type: number, over: Partial<MemberFacts> = {}): MemberFacts => ({
+  type,
+  gatewayId: '7',
+  mapId: '3',
+  otherGroups: 0,
+  ...over,
+});
 
 describe('group names', () => {
   it('allows 1-21 characters after trimming, counting each character once', () => {
@@ -50,7 +56,9 @@ describe('group members', () => {
   });
 
   it('accepts lights with the sensors, switches and curtains around them', () => {
-    expect(membersProblem(group, [member(C['light-cct']), member(C['sensor-motion']), member(C['switch-2']), member(C.curtain)])).toBeUndefined();
+    expect(
+      membersProblem(group, [member(C['light-cct']), member(C['sensor-motion']), member(C['switch-2']), member(C.curtain)]),
+    ).toBeUndefined();
   });
 
   it('refuses bridges and four-way switches with other devices', () => {
@@ -80,7 +88,12 @@ describe('group members', () => {
   });
 
   it('caps a group at the members a gateway configuration carries', () => {
-    expect(membersProblem(group, Array.from({ length: GROUP_LIMITS.members + 1 }, () => member(C['light-single'])))).toBe(100213);
+    expect(
+      membersProblem(
+        group,
+        Array.from({ length: GROUP_LIMITS.members + 1 }, () => member(C['light-single'])),
+      ),
+    ).toBe(100213);
   });
 
   it('has a localised message for every code it answers', () => {

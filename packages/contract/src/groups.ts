@@ -88,6 +88,9 @@ export function groupControlProblem(types: readonly number[], op: GroupOp): Erro
   return types.some(can) ? undefined : 100209;
 }
 
+/** The body of the zone calls whose id is in the path (spec section 7 makes them POST): none, or {}. */
+export const ZonePathCallBodySchema = Type.Union([Type.Object({}), Type.Null()], { description: 'No fields: the id is in the path' });
+
 /** A group as the group screen lists it: the group, where it lives, and whether its gateway runs it yet. */
 export const GroupViewSchema = Type.Object({
   ...GroupSchema.properties,

@@ -1,0 +1,268 @@
+import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { devices, deviceStates, gateways, groupDevices, groups, maps } from '../../db/schema/index.ts';
+
+/** A group with what the group screen shows of its gateway. */
+function groupColumns() {
+  return {
+    group: groups,
+    gateway: {
+      name: gateways.name,
+      mac: gateways.mac,
+      online: gateways.online,
+      configVersion: gateways.configVersion,
+      syncedVersion: gateways.syncedVersion,
+      info: gateways.info,
+    },
+  };
+}
+
+/** The same columns as the devices repo reads, so the devices' mappers draw members exactly as markers. */
+function memberColumns() {
+  return {
+    groupId: groupDevices.groupId,
+    device: devices,
+    buildId: maps.buildId,
+    mapName: maps.name,
+    mac: gateways.mac,
+    gatewayName: gateways.name,
+    reported: {
+      online: deviceStates.online,
+      fault: deviceStates.fault,
+      state: deviceStates.state,
+      reportedAt: deviceStates.reportedAt,
+    },
+  };
+}
+
+/** Unique-index violations, on PGlite and node-postgres alike. */
+export function isUniqueViolation(error: unknown): error is { constraint?: string } {
+  const e = error as { code?: string; cause?: { code?: string } } | undefined;
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export function violatedConstraint(error: unknown): string | undefined {
+  const e = error as { constraint?: string; cause?: { constraint?: string } } | undefined;
+  return e?.constraint ?? e?.cause?.constraint;
+}
+
+/** Queries of groups and their members; every one takes the tenant, so another account's ids match nothing. */
+export function createGroupsRepo(db: Db) {
+  const selectGroups = () =>
+    db
+      .select(groupColumns())
+      .from(groups)
+      // The gateway must still be the tenant's: a group of a gateway that went back to the pool is not shown.
+      .innerJoin(gateways, and(eq(gateways.id, groups.gatewayId), eq(gateways.tenantId, groups.tenantId)));
+
+  const selectMembers = () =>
+    db
+      .select(memberColumns())
+      .from(groupDevices)
+      .innerJoin(devices, eq(devices.id, groupDevices.deviceId))
+      .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+      .leftJoin(maps, eq(maps.id, devices.mapId))
+      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, sql`upper(${devices.addr})`)));
+
+  return {
+    async find(q: { tenantId: bigint; id: bigint }) {
+      const [row] = await selectGroups()
+        .where(and(eq(groups.tenantId, q.tenantId), eq(groups.id, q.id)))
+        .limit(1);
+      return row;
+    },
+
+    onMap(q: { tenantId: bigint; mapId: bigint }) {
+      return selectGroups()
+        .where(and(eq(groups.tenantId, q.tenantId), eq(groups.mapId, q.mapId)))
+        .orderBy(asc(groups.name), asc(groups.id));
+    },
+
+    onGateway(q: { tenantId: bigint; gatewayId: bigint }) {
+      return selectGroups()
+        .where(and(eq(groups.tenantId, q.tenantId), eq(groups.gatewayId, q.gatewayId)))
+        .orderBy(asc(groups.number));
+    },
+
+    /** The members of these groups (the tenant's), with their reported states, in a stable order. */
+    members(q: { tenantId: bigint; groupIds: bigint[] }) {
+      if (q.groupIds.length === 0) return Promise.resolve([]);
+      return selectMembers()
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(groupDevices.groupId, q.groupIds)))
+        .orderBy(asc(devices.id));
+    },
+
+    /** A gateway of the tenant: its map and its large group number, which group numbers avoid. */
+    async gateway(q: { tenantId: bigint; id: bigint }) {
+      const [row] = await db
+        .select({ id: gateways.id, mac: gateways.mac, info: gateways.info, configVersion: gateways.configVersion })
+        .from(gateways)
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)))
+        .limit(1);
+      return row;
+    },
+
+    async configVersion(q: { tenantId: bigint; gatewayId: bigint }): Promise<number> {
+      const [row] = await db
+        .select({ v: gateways.configVersion })
+        .from(gateways)
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.gatewayId)));
+      return row?.v ?? 0;
+    },
+
+    /**
+     * What the member rules need of each device (the tenant's only): type, gateway, map, and how many groups
+     * it is in other than `exceptGroupId`.
+     */
+    async memberFacts(q: { tenantId: bigint; ids: bigint[]; exceptGroupId?: bigint }) {
+      if (q.ids.length === 0) return [];
+      const others = db
+        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
+        .from(groupDevices)
+        .where(q.exceptGroupId === undefined ? undefined : ne(groupDevices.groupId, q.exceptGroupId))
+        .groupBy(groupDevices.deviceId)
+        .as('others');
+      return db
+        .select({
+          id: devices.id,
+          type: devices.type,
+          gatewayId: devices.gatewayId,
+          mapId: devices.mapId,
+          addr: devices.addr,
+          otherGroups: sql<number>`coalesce(${others.n}, 0)::int`,
+        })
+        .from(devices)
+        .leftJoin(others, eq(others.deviceId, devices.id))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+    },
+
+    /** The devices of a map and gateway the member picker offers, with their states and group counts. */
+    candidates(q: { tenantId: bigint; mapId: bigint; gatewayId: bigint; type?: number }) {
+      const counts = db
+        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
+        .from(groupDevices)
+        .groupBy(groupDevices.deviceId)
+        .as('counts');
+      return db
+        .select({
+          device: devices,
+          buildId: maps.buildId,
+          mapName: maps.name,
+          mac: gateways.mac,
+          gatewayName: gateways.name,
+          reported: {
+            online: deviceStates.online,
+            fault: deviceStates.fault,
+            state: deviceStates.state,
+            reportedAt: deviceStates.reportedAt,
+          },
+          groups: sql<number>`coalesce(${counts.n}, 0)::int`,
+        })
+        .from(devices)
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, sql`upper(${devices.addr})`)))
+        .leftJoin(counts, eq(counts.deviceId, devices.id))
+        .where(
+          and(
+            eq(devices.tenantId, q.tenantId),
+            eq(devices.mapId, q.mapId),
+            eq(devices.gatewayId, q.gatewayId),
+            q.type ? eq(devices.type, q.type) : undefined,
+          ),
+        )
+        .orderBy(asc(devices.id));
+    },
+
+    async memberIds(q: { groupId: bigint }): Promise<bigint[]> {
+      const rows = await db.select({ id: groupDevices.deviceId }).from(groupDevices).where(eq(groupDevices.groupId, q.groupId));
+      return rows.map((r) => r.id);
+    },
+
+    async usedNumbers(q: { gatewayId: bigint }): Promise<number[]> {
+      const rows = await db.select({ n: groups.number }).from(groups).where(eq(groups.gatewayId, q.gatewayId));
+      return rows.map((r) => r.n);
+    },
+
+    async nameTaken(q: { mapId: bigint; name: string; exceptId?: bigint }): Promise<boolean> {
+      const rows = await db
+        .select({ id: groups.id })
+        .from(groups)
+        .where(and(eq(groups.mapId, q.mapId), eq(groups.name, q.name), q.exceptId === undefined ? undefined : ne(groups.id, q.exceptId)))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /** Creates a group with its members in one transaction; answers its id. */
+    async insert(q: {
+      tenantId: bigint;
+      gatewayId: bigint;
+      mapId: bigint;
+      name: string;
+      number: number;
+      type: number;
+      memberIds: bigint[];
+    }): Promise<bigint> {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(groups)
+          .values({ tenantId: q.tenantId, gatewayId: q.gatewayId, mapId: q.mapId, name: q.name, number: q.number, type: q.type })
+          .returning({ id: groups.id });
+        await tx.insert(groupDevices).values(q.memberIds.map((deviceId) => ({ groupId: row!.id, deviceId })));
+        return row!.id;
+      });
+    },
+
+    /** Renames a group and/or replaces its members, in one transaction. */
+    async update(q: { tenantId: bigint; id: bigint; name?: string; type?: number; memberIds?: bigint[] }) {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(groups)
+          .set({
+            ...(q.name !== undefined ? { name: q.name } : {}),
+            ...(q.type !== undefined ? { type: q.type } : {}),
+            updatedAt: new Date(),
+          })
+          .where(and(eq(groups.tenantId, q.tenantId), eq(groups.id, q.id)));
+        if (q.memberIds) {
+          await tx.delete(groupDevices).where(eq(groupDevices.groupId, q.id));
+          if (q.memberIds.length) await tx.insert(groupDevices).values(q.memberIds.map((deviceId) => ({ groupId: q.id, deviceId })));
+        }
+      });
+    },
+
+    /** The gateway configuration version that first carries the group's current members. */
+    async setMemberVersion(q: { tenantId: bigint; id: bigint; version: number }) {
+      await db
+        .update(groups)
+        .set({ memberVersion: q.version })
+        .where(and(eq(groups.tenantId, q.tenantId), eq(groups.id, q.id)));
+    },
+
+    async remove(q: { tenantId: bigint; id: bigint }) {
+      await db.delete(groups).where(and(eq(groups.tenantId, q.tenantId), eq(groups.id, q.id)));
+    },
+
+    /** The group table a gateway should run: number, name and member addresses of each of its groups. */
+    async table(q: { tenantId: bigint; gatewayId: bigint }) {
+      const rows = await db
+        .select({ number: groups.number, name: groups.name, addr: devices.addr })
+        .from(groups)
+        .innerJoin(groupDevices, eq(groupDevices.groupId, groups.id))
+        .innerJoin(devices, and(eq(devices.id, groupDevices.deviceId), eq(devices.gatewayId, groups.gatewayId)))
+        .where(and(eq(groups.tenantId, q.tenantId), eq(groups.gatewayId, q.gatewayId)))
+        .orderBy(asc(groups.number), asc(devices.id));
+      const table = new Map<number, { id: number; name: string; devices: string[] }>();
+      for (const r of rows) {
+        const entry = table.get(r.number) ?? { id: r.number, name: r.name, devices: [] };
+        entry.devices.push(r.addr.toUpperCase());
+        table.set(r.number, entry);
+      }
+      return [...table.values()];
+    },
+  };
+}
+export type GroupsRepo = ReturnType<typeof createGroupsRepo>;
+export type GroupRow = NonNullable<Awaited<ReturnType<GroupsRepo['find']>>>;
+export type MemberRow = Awaited<ReturnType<GroupsRepo['members']>>[number];
+export type CandidateRow = Awaited<ReturnType<GroupsRepo['candidates']>>[number];

@@ -1,0 +1,330 @@
+import { EMPTY_GATEWAY_CONFIG, type GatewayConfig, type LightAction } from '@lumigrid/protocol';
+import {
+  OPERATE_AUTH,
+  allocateGroupNumber,
+  deviceType,
+  groupControlProblem,
+  groupNameProblem,
+  groupTypeOf,
+  hexToRgb,
+  membersProblem,
+  percentToLevel,
+  type GatewaySyncResult,
+  type GroupAddBody,
+  type GroupCandidate,
+  type GroupCandidatesParams,
+  type GroupControlRequest,
+  type GroupControlResult,
+  type GroupDetail,
+  type GroupMembersBody,
+  type GroupOp,
+  type GroupUpdateBody,
+  type GroupView,
+} from '@lumigrid/contract';
+import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { mapMarker } from '../devices/devices.mappers.ts';
+import type { DeviceRow } from '../devices/devices.repo.ts';
+import type { GatewaysService } from '../gateways/gateways.service.ts';
+import { assertCanEdit, toId } from '../projects/access.ts';
+import type { MapsRepo } from '../projects/maps.repo.ts';
+import { mapGroupView } from './groups.mappers.ts';
+import { isUniqueViolation, violatedConstraint, type GroupRow, type GroupsRepo, type MemberRow } from './groups.repo.ts';
+
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
+
+/** Owners, editable and controllable users send commands; view-only users only read (docs/roles.md). */
+function assertCanControl(auth: Caller) {
+  const allowed: number[] = [OPERATE_AUTH.owner, OPERATE_AUTH.editable, OPERATE_AUTH.controllable];
+  if (!allowed.includes(auth.operateAuth)) throw new AppError(110003);
+}
+
+/** The radio action of a group action (docs/protocol.md "group.control"). */
+function radioAction(op: GroupOp, action: GroupControlRequest['action']): LightAction | undefined {
+  switch (op) {
+    case 'onOff':
+      return action.on === undefined ? undefined : { on: action.on };
+    case 'brightness':
+      return action.percent === undefined ? undefined : { level: percentToLevel(action.percent) };
+    case 'cct':
+      return action.kelvin === undefined ? undefined : { cct: action.kelvin };
+    case 'rgb': {
+      const rgb = action.color === undefined ? undefined : hexToRgb(action.color);
+      return rgb ? { rgb: [rgb.r, rgb.g, rgb.b] } : undefined;
+    }
+  }
+}
+
+/** The gateway's large (broadcast) group number, which group numbers never take. */
+function largeGroupNumber(info: unknown): number | null {
+  const n = (info as { largeGroupNumber?: unknown } | null)?.largeGroupNumber;
+  return typeof n === 'number' ? n : null;
+}
+
+/**
+ * Groups (zones), spec section 7 "Zones and groups". A group lives on one gateway and one map; every change
+ * raises the gateway's configuration version, so the sync banner offers it and a sync carries the group
+ * table to the gateway (config.apply). Control is one group frame once the gateway runs the group, and one
+ * unicast per member (drained by the gateway at its radio rate) until then.
+ */
+export function createGroupsService(deps: {
+  repo: GroupsRepo;
+  mapsRepo: Pick<MapsRepo, 'findMap'>;
+  gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
+  link: () => Pick<GatewayLink, 'bus'> | undefined;
+  /** Overrides the command's own reply timeout (tests). */
+  commandTimeoutMs?: number;
+}) {
+  const { repo } = deps;
+
+  async function requireMap(auth: Caller, id: string) {
+    const map = await deps.mapsRepo.findMap({ tenantId: auth.tenantId, id: toId(id) });
+    if (!map) throw new AppError(110011);
+    return map;
+  }
+
+  async function requireGroup(auth: Caller, id: string): Promise<GroupRow> {
+    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
+    if (!row) throw new AppError(110011);
+    return row;
+  }
+
+  async function requireGateway(auth: Caller, id: string) {
+    const row = await repo.gateway({ tenantId: auth.tenantId, id: toId(id) });
+    if (!row) throw new AppError(110011);
+    return row;
+  }
+
+  /** The name trimmed, checked (100001, 100011) and free on the map (110007). */
+  async function checkedName(mapId: bigint, raw: string, exceptId?: bigint): Promise<string> {
+    const name = raw.trim();
+    const problem = groupNameProblem(name);
+    if (problem) throw new AppError(problem);
+    if (await repo.nameTaken({ mapId, name, exceptId })) throw new AppError(110007);
+    return name;
+  }
+
+  /** Member ids that are the tenant's and pass the group rules; answers them with the group type. */
+  async function checkedMembers(auth: Caller, group: { gatewayId: bigint; mapId: bigint; id?: bigint }, rawIds: readonly string[]) {
+    const ids = [...new Set(rawIds.map(toId))];
+    const facts = await repo.memberFacts({ tenantId: auth.tenantId, ids, exceptGroupId: group.id });
+    if (facts.length !== ids.length) throw new AppError(110011);
+    const problem = membersProblem(
+      { gatewayId: String(group.gatewayId), mapId: String(group.mapId) },
+      facts.map((f) => ({
+        type: f.type,
+        gatewayId: String(f.gatewayId),
+        mapId: f.mapId === null ? null : String(f.mapId),
+        otherGroups: Number(f.otherGroups),
+      })),
+    );
+    if (problem) throw new AppError(problem);
+    return { ids, type: groupTypeOf(facts.map((f) => f.type)) };
+  }
+
+  /** Raises the gateway's configuration version; when the members changed, the group remembers that version. */
+  async function changed(auth: Caller, group: { id: bigint; gatewayId: bigint }, membersChanged: boolean) {
+    await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [group.gatewayId] });
+    if (membersChanged) {
+      const version = await repo.configVersion({ tenantId: auth.tenantId, gatewayId: group.gatewayId });
+      await repo.setMemberVersion({ tenantId: auth.tenantId, id: group.id, version });
+    }
+  }
+
+  async function views(auth: Caller, rows: GroupRow[]): Promise<Array<GroupView & { memberRows: MemberRow[] }>> {
+    const members = await repo.members({ tenantId: auth.tenantId, groupIds: rows.map((r) => r.group.id) });
+    return rows.map((row) => {
+      const memberRows = members.filter((m) => m.groupId === row.group.id);
+      return {
+        ...mapGroupView(
+          row,
+          memberRows.map((m) => mapMarker(m as DeviceRow)),
+        ),
+        memberRows,
+      };
+    });
+  }
+
+  async function view(auth: Caller, id: bigint): Promise<GroupView> {
+    const row = await repo.find({ tenantId: auth.tenantId, id });
+    if (!row) throw new AppError(110011);
+    const [one] = await views(auth, [row]);
+    const { memberRows: _unused, ...rest } = one!;
+    return rest;
+  }
+
+  const strip = (list: Array<GroupView & { memberRows: MemberRow[] }>): GroupView[] => list.map(({ memberRows: _unused, ...rest }) => rest);
+
+  const callOptions = () => (deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
+
+  return {
+    /** POST zone/v1/list/{mapId}: the groups of a map with their truthful state. */
+    async list(auth: Caller, mapId: string): Promise<GroupView[]> {
+      const map = await requireMap(auth, mapId);
+      return strip(await views(auth, await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })));
+    },
+
+    /** POST zone/v1/groups_for_gateway_id/{gatewayId}: the groups a gateway runs, by group number. */
+    async forGateway(auth: Caller, gatewayId: string): Promise<GroupView[]> {
+      const gateway = await requireGateway(auth, gatewayId);
+      return strip(await views(auth, await repo.onGateway({ tenantId: auth.tenantId, gatewayId: gateway.id })));
+    },
+
+    /** POST zone/v1/get/{id}: one group with its members as markers. */
+    async get(auth: Caller, id: string): Promise<GroupDetail> {
+      const row = await requireGroup(auth, id);
+      const [one] = await views(auth, [row]);
+      const { memberRows, ...rest } = one!;
+      return { ...rest, members: memberRows.map((m) => mapMarker(m as DeviceRow)) };
+    },
+
+    /** POST zone/v1/add: a new group on a map and gateway, with the lowest free group number of that gateway. */
+    async add(auth: Caller, body: GroupAddBody): Promise<GroupView> {
+      assertCanEdit(auth);
+      const map = await requireMap(auth, body.mapId);
+      const gateway = await requireGateway(auth, body.gatewayId);
+      const name = await checkedName(map.id, body.name);
+      const members = await checkedMembers(auth, { gatewayId: gateway.id, mapId: map.id }, body.deviceIds);
+      // Two editors may take the same number at once: the unique index refuses the second, which tries again.
+      for (let attempt = 0; ; attempt++) {
+        const number = allocateGroupNumber(await repo.usedNumbers({ gatewayId: gateway.id }), largeGroupNumber(gateway.info));
+        if (number === undefined) throw new AppError(100214);
+        try {
+          const id = await repo.insert({
+            tenantId: auth.tenantId,
+            gatewayId: gateway.id,
+            mapId: map.id,
+            name,
+            number,
+            type: members.type,
+            memberIds: members.ids,
+          });
+          await changed(auth, { id, gatewayId: gateway.id }, true);
+          return view(auth, id);
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+          if (violatedConstraint(error) === 'groups_map_name_key') throw new AppError(110007);
+          if (attempt >= 3) throw new AppError(100214);
+        }
+      }
+    },
+
+    /** POST zone/v1/update: rename (1-21) and/or replace the members. */
+    async update(auth: Caller, body: GroupUpdateBody): Promise<GroupView> {
+      assertCanEdit(auth);
+      const row = await requireGroup(auth, body.id);
+      const { group } = row;
+      const name = body.name === undefined ? undefined : await checkedName(group.mapId, body.name, group.id);
+      const members = body.deviceIds === undefined ? undefined : await checkedMembers(auth, group, body.deviceIds);
+      const before = members ? await repo.memberIds({ groupId: group.id }) : [];
+      const membersChanged =
+        members !== undefined && (before.length !== members.ids.length || members.ids.some((id) => !before.includes(id)));
+      if (name === undefined && !membersChanged) return view(auth, group.id);
+      try {
+        await repo.update({
+          tenantId: auth.tenantId,
+          id: group.id,
+          name,
+          type: members?.type,
+          memberIds: membersChanged ? members!.ids : undefined,
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new AppError(110007);
+        throw error;
+      }
+      await changed(auth, group, membersChanged);
+      return view(auth, group.id);
+    },
+
+    /** POST zone/v1/succeed_device: adds and removes members; the result passes the same rules as a new group. */
+    async changeMembers(auth: Caller, body: GroupMembersBody): Promise<GroupView> {
+      assertCanEdit(auth);
+      const row = await requireGroup(auth, body.id);
+      const { group } = row;
+      const before = await repo.memberIds({ groupId: group.id });
+      const remove = new Set((body.remove ?? []).map(toId));
+      const after = [...new Set([...before, ...(body.add ?? []).map(toId)])].filter((id) => !remove.has(id));
+      const members = await checkedMembers(auth, group, after.map(String));
+      const membersChanged = before.length !== members.ids.length || members.ids.some((id) => !before.includes(id));
+      if (!membersChanged) return view(auth, group.id);
+      await repo.update({ tenantId: auth.tenantId, id: group.id, type: members.type, memberIds: members.ids });
+      await changed(auth, group, true);
+      return view(auth, group.id);
+    },
+
+    /** POST zone/v1/delete/{id}: the group goes; its gateway drops it at the next sync. */
+    async remove(auth: Caller, id: string): Promise<null> {
+      assertCanEdit(auth);
+      const { group } = await requireGroup(auth, id);
+      await repo.remove({ tenantId: auth.tenantId, id: group.id });
+      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [group.gatewayId] });
+      return null;
+    },
+
+    /**
+     * POST zone/v1/del_group_succeed/{id}: deletes the group and syncs its gateway at once, answering when the
+     * gateway acknowledged a table without it. The deletion stands when the gateway cannot be reached; the
+     * answer is then the sync's failure code and the sync banner keeps offering the gateway.
+     */
+    async removeAndSync(auth: Caller, id: string): Promise<GatewaySyncResult> {
+      assertCanEdit(auth);
+      const { group } = await requireGroup(auth, id);
+      await repo.remove({ tenantId: auth.tenantId, id: group.id });
+      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [group.gatewayId] });
+      return deps.gateways.sync(auth, String(group.gatewayId));
+    },
+
+    /** GET zone/v1/add_group_devices/{mapId}/{gatewayId}/{groupId}/{type}: what the member picker offers. */
+    async candidates(auth: Caller, p: GroupCandidatesParams): Promise<GroupCandidate[]> {
+      const map = await requireMap(auth, p.mapId);
+      const gateway = await requireGateway(auth, p.gatewayId);
+      let memberIds: bigint[] = [];
+      if (p.groupId !== '0') {
+        const { group } = await requireGroup(auth, p.groupId);
+        if (group.mapId !== map.id || group.gatewayId !== gateway.id) throw new AppError(270010);
+        memberIds = await repo.memberIds({ groupId: group.id });
+      }
+      const rows = await repo.candidates({ tenantId: auth.tenantId, mapId: map.id, gatewayId: gateway.id, type: p.type || undefined });
+      return rows.map((r) => {
+        const member = memberIds.includes(r.device.id);
+        const t = deviceType(r.device.type);
+        const problem = !t || t.grouping === 'none' ? 100201 : !member && r.groups >= 16 ? 100212 : null;
+        return { ...mapMarker(r as unknown as DeviceRow), member, groups: Number(r.groups), problem };
+      });
+    },
+
+    /** POST zone/v1/control: one action for the whole group. */
+    async control(auth: Caller, body: GroupControlRequest): Promise<GroupControlResult> {
+      assertCanControl(auth);
+      const row = await requireGroup(auth, body.id);
+      const members = await repo.members({ tenantId: auth.tenantId, groupIds: [row.group.id] });
+      const problem = groupControlProblem(
+        members.map((m) => m.device.type),
+        body.action.op,
+      );
+      if (problem) throw new AppError(problem);
+      const action = radioAction(body.action.op, body.action);
+      if (!action) throw new AppError(100001, 'action');
+      const link = deps.link();
+      if (!link) throw new AppError(100101);
+      const { group, gateway } = row;
+      const online = members.filter((m) => m.reported?.online !== false).length;
+      if (group.memberVersion > 0 && gateway.syncedVersion >= group.memberVersion) {
+        await link.bus.call(gateway.mac, 'group.control', { group: group.number, action }, callOptions());
+        return { mode: 'group', frames: 1, targets: online };
+      }
+      // The gateway does not run this member list yet: it sends one unicast per member at its radio rate.
+      const addrs = members.filter((m) => m.device.gatewayId === group.gatewayId).map((m) => m.device.addr.toUpperCase());
+      if (addrs.length === 0) return { mode: 'unicast', frames: 0, targets: 0 };
+      const result = await link.bus.call(gateway.mac, 'devices.control', { addrs, action }, callOptions());
+      return { mode: 'unicast', frames: result.queued, targets: result.queued };
+    },
+
+    /** The group table a gateway should run, for the configuration a sync sends. */
+    async configFor(q: { tenantId: bigint; gatewayId: bigint }): Promise<GatewayConfig> {
+      return { ...EMPTY_GATEWAY_CONFIG, groups: await repo.table(q) };
+    },
+  };
+}
+export type GroupsService = ReturnType<typeof createGroupsService>;
