@@ -75,8 +75,8 @@ describe('gateways in a real browser with simulated gateways', () => {
     const row = page.locator('.ant-table-row').filter({ hasText: 'Lobby gateway' });
     await row.getByText('Offline').waitFor();
     await site.start();
-    // The list looks again every 10 s; the simulated gateway reports its IP once connected.
-    await row.getByText('Online').waitFor({ timeout: 25_000 });
+    // Presence is pushed on /topic/gateway_status (the list itself looks again only every 60 s).
+    await row.getByText('Online').waitFor({ timeout: 10_000 });
     await row.getByText(sim(0).info().ip).waitFor();
     await row.getByText('Not synchronized').waitFor();
     await screenshot(page, 'gateway-list');

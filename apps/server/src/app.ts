@@ -49,6 +49,7 @@ import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
 import { createProjectsService } from './modules/projects/projects.service.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { firmwareNoticePublisher } from './realtime/firmware-notices.ts';
+import { wireGatewayStatus } from './realtime/gateway-status.ts';
 import type { RealtimeBus } from './realtime/realtime-bus.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeOptions } from './realtime/realtime-hub.ts';
 
@@ -246,6 +247,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     link.onFirmwareResult((progress) => void publishFirmware(progress));
     // Presence goes into the gateways table: online, last seen, reported fields, running config version.
     link.presence.onChange((p) => gateways.recordPresence(p));
+    // Presence, sync status and firmware progress go live to the account's users (/topic/gateway_status/{userId}).
+    wireGatewayStatus({ hub: realtime, gateways, link, logger: app.log });
     if (reportWriter) link.onUp((m) => (m.channel === 'report' ? reportWriter.accept(m.mac, m.message) : undefined));
     // Once a report is in device_states, its placed devices go to their maps' topics.
     if (reportWriter) {

@@ -8,7 +8,7 @@ import { IdSchema } from './common.ts';
 export const REALTIME_ENDPOINT = '/ws/endpoint-homa';
 
 /** The per-user topics of spec section 7; `{userId}` is the signed-in user's own id. */
-export const USER_TOPICS = ['defective', 'global_message_notice'] as const;
+export const USER_TOPICS = ['defective', 'global_message_notice', 'gateway_status'] as const;
 export type UserTopic = (typeof USER_TOPICS)[number];
 
 /** The destination a user subscribes to for one of their topics. */
@@ -75,3 +75,25 @@ export type DefectiveNotice = Static<typeof DefectiveNoticeSchema>;
 
 /** The header of an ERROR frame that carries the business code (the `message` header carries its text). */
 export const STOMP_CODE_HEADER = 'code';
+
+/**
+ * A message on /topic/gateway_status/{userId} (Lumigrid's own topic): a gateway of the user's account changed.
+ * `presence`: it came online or went offline (reason lost, restart, update, shutdown); `sync`: its
+ * configuration sync status changed (1 not synced, 2 syncing, 3 synced, 4 failed); `firmware`: a firmware
+ * update moved on (`progress` and `stage`; `result` 1 success, 2 failure, 3 timeout when it ended).
+ */
+export const GatewayStatusNoticeSchema = Type.Object({
+  kind: Type.Union([Type.Literal('presence'), Type.Literal('sync'), Type.Literal('firmware')]),
+  userId: IdSchema,
+  /** The gateway. */
+  id: IdSchema,
+  mac: Type.String(),
+  name: Type.String(),
+  online: Type.Optional(Type.Boolean()),
+  reason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  syncStatus: Type.Optional(Type.Integer()),
+  stage: Type.Optional(Type.String()),
+  progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  result: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+});
+export type GatewayStatusNotice = Static<typeof GatewayStatusNoticeSchema>;

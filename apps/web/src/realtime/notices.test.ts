@@ -37,3 +37,14 @@ describe('real-time notices', () => {
     expect(defectiveWarning({ code: 8 })).toBeUndefined();
   });
 });
+
+describe('gateway status changes', () => {
+  it('reads presence, sync and firmware changes and ignores anything else', async () => {
+    const { gatewayStatusChange } = await import('./notices.ts');
+    expect(gatewayStatusChange({ kind: 'presence', id: '7', online: true })).toEqual({ kind: 'presence', id: '7', result: null });
+    expect(gatewayStatusChange({ kind: 'firmware', id: '7', progress: 40, result: 2 })).toEqual({ kind: 'firmware', id: '7', result: 2 });
+    expect(gatewayStatusChange({ kind: 'other', id: '7' })).toBeUndefined();
+    expect(gatewayStatusChange({ kind: 'sync', id: 7 })).toBeUndefined();
+    expect(gatewayStatusChange('x')).toBeUndefined();
+  });
+});

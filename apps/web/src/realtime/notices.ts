@@ -56,3 +56,11 @@ export function defectiveWarning(payload: unknown): { name: string; faultKey: Fa
     typeof code === 'number' && Object.hasOwn(FAULT_KEYS, code) ? FAULT_KEYS[code as keyof typeof FAULT_KEYS] : 'realtime.fault.unknown';
   return { name: payload.name, faultKey };
 }
+
+/** Reads a message of /topic/gateway_status/{userId}: which gateway changed and how; undefined for anything else. */
+export function gatewayStatusChange(payload: unknown): { kind: 'presence' | 'sync' | 'firmware'; id: string; result: number | null } | undefined {
+  if (!isRecord(payload) || typeof payload.id !== 'string') return undefined;
+  const kind = payload.kind;
+  if (kind !== 'presence' && kind !== 'sync' && kind !== 'firmware') return undefined;
+  return { kind, id: payload.id, result: typeof payload.result === 'number' ? payload.result : null };
+}

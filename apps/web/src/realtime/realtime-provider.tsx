@@ -15,8 +15,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract';
 import { session, signOutRoute } from '../api/session.ts';
+import { gatewayKeys } from '../features/gateways/api.ts';
 import { useBoot } from '../app/boot.tsx';
-import { defectiveWarning, reactionToNotice, signOutText } from './notices.ts';
+import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from './notices.ts';
 import { createRealtimeClient, type RealtimeClient, type RealtimeHandler } from './realtime-client.ts';
 
 const RealtimeContext = createContext<RealtimeClient | undefined>(undefined);
@@ -42,7 +43,7 @@ export function useRealtime(destination: string | undefined, handler: RealtimeHa
   }, [client, destination]);
 }
 
-/** The user's own topics of spec section 7: forced logout, gateway update results, device faults. */
+/** The user's own topics of spec section 7 (forced logout, gateway update results, device faults) and gateway changes. */
 function UserNotices({ userId, onSignedOut }: { userId: string; onSignedOut: (code: number) => void }) {
   const { notification } = AntApp.useApp();
   const { t } = useTranslation();
@@ -52,6 +53,15 @@ function UserNotices({ userId, onSignedOut }: { userId: string; onSignedOut: (co
     if (!reaction) return;
     if (reaction.kind === 'signOut') return onSignedOut(reaction.code);
     notification[reaction.level]({ message: t('realtime.update.title'), description: t(reaction.key, { name: reaction.name }) });
+  });
+
+  // A gateway of the account changed (presence, sync, firmware): what shows it is read again, at once.
+  const queryClient = useQueryClient();
+  useRealtime(userDestination('gateway_status', userId), (payload) => {
+    const change = gatewayStatusChange(payload);
+    if (!change) return;
+    void queryClient.invalidateQueries({ queryKey: change.kind === 'firmware' ? gatewayKeys.firmware(change.id) : gatewayKeys.all });
+    if (change.kind === 'firmware' && change.result !== null) void queryClient.invalidateQueries({ queryKey: gatewayKeys.all });
   });
 
   useRealtime(userDestination('defective', userId), (payload) => {

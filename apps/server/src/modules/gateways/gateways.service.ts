@@ -49,6 +49,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import type { SendOptions } from '../../gateway-link/command-bus.ts';
 import type { GatewayPresence } from '../../gateway-link/presence.ts';
+import type { GatewayStatusChange } from '../../realtime/gateway-status.ts';
 import type { Clock } from '../auth/auth.service.ts';
 import { hashPassword } from '../auth/password.ts';
 import { assertCanEdit, assertCoordinate, cleanName, toId } from '../projects/access.ts';
@@ -148,6 +149,17 @@ export function createGatewaysService(deps: {
   const { repo, mapsRepo, clock } = deps;
   const configFor = deps.configFor ?? (async () => EMPTY_GATEWAY_CONFIG);
   const presenceWrites = new Map<string, Promise<void>>();
+  const statusListeners = new Set<(mac: string, change: GatewayStatusChange) => void>();
+  /** Tells the listeners (the real-time publisher) about a stored change; a listener's failure stays its own. */
+  function statusChanged(mac: string, change: GatewayStatusChange) {
+    for (const listener of statusListeners) {
+      try {
+        listener(mac, change);
+      } catch (error) {
+        deps.logger.error({ err: error, mac }, 'gateway status listener failed');
+      }
+    }
+  }
 
   async function requireGateway(auth: Caller, id: string | bigint): Promise<GatewayRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
@@ -530,6 +542,7 @@ export function createGatewaysService(deps: {
       const version = row.configVersion;
       const config = await configFor({ tenantId: auth.tenantId, gatewayId: row.id });
       await repo.setSyncStatus({ tenantId: auth.tenantId, id: row.id, status: SYNC_STATUS.syncing, version });
+      statusChanged(row.mac, { kind: 'sync', syncStatus: SYNC_STATUS.syncing });
       const outcome = await link.bus.send(
         row.mac,
         'config.apply',
@@ -540,6 +553,7 @@ export function createGatewaysService(deps: {
         await repo.setSyncStatus({ tenantId: auth.tenantId, id: row.id, status: SYNC_STATUS.failed, version });
         // The reply may be lost while the gateway's own state already reports the version: that is a sync.
         const now = await requireGateway(auth, row.id);
+        statusChanged(row.mac, { kind: 'sync', syncStatus: now.syncStatus });
         if (now.syncStatus === SYNC_STATUS.synced && now.syncedVersion === version) {
           return { id: String(row.id), status: now.syncStatus, version };
         }
@@ -547,6 +561,7 @@ export function createGatewaysService(deps: {
       }
       await repo.acknowledge({ tenantId: auth.tenantId, id: row.id, version: outcome.result.version, at: clock.now() });
       const after = await requireGateway(auth, row.id);
+      statusChanged(row.mac, { kind: 'sync', syncStatus: after.syncStatus });
       return { id: String(row.id), status: after.syncStatus, version: outcome.result.version };
     },
 
@@ -623,11 +638,21 @@ export function createGatewaysService(deps: {
             at: new Date(p.since),
           }),
         )
+        .then(() => statusChanged(p.mac, { kind: 'presence', online: p.online, reason: p.online ? null : (p.reason ?? null) }))
         .catch((error: unknown) => deps.logger.error({ err: error, mac: p.mac }, 'could not store gateway presence'))
         .finally(() => {
           if (presenceWrites.get(p.mac) === next) presenceWrites.delete(p.mac);
         });
       presenceWrites.set(p.mac, next);
+    },
+
+    /**
+     * Observes stored gateway changes: presence (after it is written, so a reader sees it), sync status.
+     * buildApp hands them to the real-time publisher (realtime/gateway-status.ts).
+     */
+    onStatusChange(listener: (mac: string, change: GatewayStatusChange) => void): () => void {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
     },
 
     /** Resolves when every presence write has landed (tests, shutdown). */

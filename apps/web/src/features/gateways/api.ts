@@ -35,8 +35,8 @@ export const SYNC_STATUS_POLL_MS = 30_000;
 /** How often a running firmware update is polled. */
 export const FIRMWARE_POLL_MS = 2_000;
 
-/** How often the gateway list is refreshed while it is shown. */
-export const LIST_POLL_MS = 10_000;
+/** How often the gateway list is refreshed while it is shown; changes arrive on /topic/gateway_status before that. */
+export const LIST_POLL_MS = 60_000;
 /** How often the banner's details table is refreshed while open (rows leave as gateways acknowledge). */
 export const SYNC_DETAILS_POLL_MS = 3_000;
 /** How often a gateway that is restarting or updating is looked at again. */
@@ -112,7 +112,7 @@ export function useGatewayPage(query: GatewayListQuery) {
     queryFn: ({ signal }) => gatewayApi.page(query, signal),
     placeholderData: keepPreviousData,
     // A gateway restarting or updating goes offline and comes back: follow it until it is idle again.
-    // Otherwise a slower look keeps online/offline current (presence has no real-time topic of its own).
+    // Otherwise presence arrives on the real-time topic; a slow look covers a missed message (reconnects).
     refetchInterval: (q) => (q.state.data?.list.some(busy) ? ACTIVITY_POLL_MS : LIST_POLL_MS),
   });
 }
