@@ -1,0 +1,96 @@
+import type { Gateway, GatewayDevice, GroupControlResult, GroupDetail, GroupView } from '@lumigrid/contract';
+import { SimGateway } from '@lumigrid/gateway-sim';
+import type { CommandMessage, DeviceState } from '@lumigrid/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPrefix } from '../../gateway-link/test-support.ts';
+import { call, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { bind, data, defaultMapId, eventually } from '../gateways/gateways.fixtures.ts';
+
+const Z = '/api4/zone/v1';
+const G = '/api4/gateway/v1';
+const D = '/api4/device/v1';
+
+/**
+ * A gateway with the radio limits switched on (about 20 unicasts and 2 group frames a second here, so the
+ * suite stays short) and 40 lights: a group command the gateway does not run yet drains member by member and
+ * none is dropped; group frames sent faster than the radio allows wait their turn and all take effect.
+ */
+describe('group control against the radio limits of a simulated gateway', () => {
+  let h: Harness;
+  let sim: SimGateway;
+  let token: string;
+  let mapId: string;
+  let gw: Gateway;
+  let lights: GatewayDevice[];
+  const reports: DeviceState[][] = [];
+  const commands: CommandMessage[] = [];
+  const get = (url: string) => call(h.app, 'GET', url, { token });
+  const post = (url: string, body?: unknown) => call(h.app, 'POST', url, { token, body });
+  const group = (id: string) => data<GroupDetail>(post(`${Z}/get/${id}`));
+
+  beforeAll(async () => {
+    h = await startApp('pglite', { HOST: '127.0.0.1' }, { gatewayLink: { port: 0, commandTimeoutMs: 5000 } });
+    const mac = `A4C1${runPrefix()}01`;
+    await h.app.gatewayService.provision(mac, `pw-${mac}`);
+    sim = new SimGateway({
+      mac,
+      password: `pw-${mac}`,
+      url: `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`,
+      timeFactor: 1000,
+      radio: { unicastPerSecond: 20, groupPerSecond: 2 },
+      activityIntervalS: 0,
+      devicesPerKind: 10,
+    });
+    await sim.start();
+    await eventually(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
+    token = await signUpByMail(h, 'radio@example.com');
+    mapId = await defaultMapId(h, token);
+    gw = await bind(h, token, mac, mapId, 'Busy floor');
+    await data(get(`${G}/import/${gw.id}`));
+    const all = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    lights = all.filter((d) => d.kind === 'light-single' || d.kind === 'light-dimmer' || d.kind === 'light-cct' || d.kind === 'light-rgb');
+    await data(post(`${D}/move_in`, { mapId, devices: lights.map((d, i) => ({ id: d.id, x: (i % 8) / 8, y: Math.floor(i / 8) / 8 })) }));
+    await data(get(`${G}/sync/${gw.id}`));
+    sim.on('command', (c: CommandMessage) => commands.push(c));
+    h.app.gatewayLink!.onUp((m) => {
+      if (m.channel === 'report' && m.mac === mac) reports.push(m.message.devices);
+    });
+  }, 90_000);
+  afterAll(async () => {
+    await sim?.stop();
+    await h?.close();
+  });
+
+  it('drains a command to 40 lights one unicast at a time, never dropping one, until the gateway runs the group', async () => {
+    expect(lights).toHaveLength(40);
+    const floor = await data<GroupView>(post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Whole floor', deviceIds: lights.map((d) => d.id) }));
+    expect(floor.onGateway).toBe(false);
+    // Every light is on at the gateway, so switching the group off changes (and reports) each of them.
+    for (const d of sim.devices.values()) if (d.state.kind.startsWith('light-')) d.state.on = true;
+    reports.length = 0;
+    const result = await data<GroupControlResult>(post(`${Z}/control`, { id: floor.id, action: { op: 'onOff', on: false } }));
+    expect(result).toEqual({ mode: 'unicast', frames: 40, targets: 40 });
+    expect(commands.filter((c) => c.name === 'devices.control')).toHaveLength(1);
+    await sim.drained();
+    // Every light reported its own change: progress arrives light by light, and none is missing.
+    await eventually(() => new Set(reports.flat().map((d) => d.addr)).size === 40, 'a report from each light');
+    expect(reports.every((batch) => batch.length === 1)).toBe(true);
+    await eventually(async () => (await group(floor.id)).members.every((m) => m.display === 'off'), 'every light off');
+  });
+
+  it('queues group frames sent faster than the radio allows and carries out every one, in order', async () => {
+    const floor = (await data<GroupView[]>(post(`${Z}/list/${mapId}`))).find((g) => g.name === 'Whole floor')!;
+    await data(get(`${G}/sync/${gw.id}`));
+    expect((await group(floor.id)).onGateway).toBe(true);
+    commands.length = 0;
+    const answers = await Promise.all(
+      [10, 60, 100].map((percent) => data<GroupControlResult>(post(`${Z}/control`, { id: floor.id, action: { op: 'brightness', percent } }))),
+    );
+    expect(answers.every((a) => a.mode === 'group' && a.frames === 1)).toBe(true);
+    expect(commands.filter((c) => c.name === 'group.control')).toHaveLength(3);
+    expect(commands.filter((c) => c.name.startsWith('device'))).toEqual([]);
+    // The frames went out in the order they were sent: the last one (100 %) is what every light shows.
+    await eventually(async () => (await group(floor.id)).display === 'onFull', 'every light at full');
+    expect(sim.executions.size).toBeGreaterThanOrEqual(3);
+  });
+});
