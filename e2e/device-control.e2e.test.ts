@@ -1,0 +1,325 @@
+import { deflateSync } from 'node:zlib';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { api } from './support/api.ts';
+import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
+import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+
+// Issue 5's floor-plan journey: a map with a real simulated gateway's devices drawn on the canvas; drag one
+// into place, drop an outmap one onto the plan, switch a light from the panel and see the marker change only
+// when the gateway reports, live in a second browser too, and a gateway that does not answer.
+
+let site: GatewaySite;
+let browser: TestBrowser;
+let watcher: TestBrowser;
+let page: Page;
+let token: string;
+let mapId: string;
+let gateway: Gateway;
+let devices: GatewayDevice[];
+let journal: string[] = [];
+
+const D = '/api4/device/v1';
+const sim = () => site.fleet.gateways[0]!;
+const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
+const markers = () => api<DeviceMarker[]>(site.server.url, `${D}/state?mapId=${mapId}`, { token });
+const detail = (id: string) => api<Device>(site.server.url, `${D}/details/${mapId}/${id}`, { token });
+/** The devices placed before the browser opens, and where (fractions of the plan). */
+const PLACED: Array<[kind: string, x: number, y: number]> = [
+  ['light-single', 0.2, 0.3],
+  ['light-dimmer', 0.3, 0.3],
+  ['light-cct', 0.4, 0.3],
+  ['light-rgb', 0.5, 0.3],
+  ['curtain', 0.2, 0.7],
+  ['switch-2', 0.3, 0.7],
+  ['sensor-motion', 0.45, 0.7],
+  ['emergency', 0.6, 0.7],
+  ['bridge', 0.8, 0.5],
+];
+
+/**
+ * Stores the session as the sign-in page does, once the sign-in page has mounted: a token already there when
+ * the /user shell mounts would be signed out by it (entering /user ends any session), for every browser.
+ */
+async function storeSession(p: Page, login: LoginResult) {
+  await p.goto(`${site.server.url}/user/login`);
+  await p.getByRole('button', { name: 'Sign in' }).waitFor();
+  await p.evaluate(
+    ([accessToken, user]) => {
+      localStorage.setItem('token', accessToken);
+      localStorage.setItem('user', JSON.stringify(user));
+      localStorage.setItem('lang', 'en');
+    },
+    [login.access_token, login.user] as const,
+  );
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((wake) => setTimeout(wake, 150));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+beforeAll(async () => {
+  site = await startGatewaySite({ count: 1 });
+  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  token = login.access_token;
+  const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+  // The floor plan, uploaded as the project screen does.
+  const form = new FormData();
+  form.append('id', mapId);
+  form.append('file', new Blob([new Uint8Array(floorPlanPng(1000, 600))], { type: 'image/png' }), 'plan.png');
+  const upload = await fetch(`${site.server.url}/api4/map/v1/upload_map`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  expect(((await upload.json()) as { code: number }).code).toBe(0);
+  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Floor gateway' } });
+  await site.start();
+  await until(async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true, 'gateway online');
+  await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
+  devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
+  await api(site.server.url, `${D}/move_in`, {
+    token,
+    body: { mapId, devices: PLACED.map(([kind, x, y]) => ({ id: byKind(kind).id, x, y })) },
+  });
+  // Some life on the plan: a light at full load, one dimmed, one failing device is the simulator's to decide.
+  await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-single').id, action: { op: 'onOff', on: true } } });
+  await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } });
+  await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
+  await until(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
+
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(20_000);
+  journal = recordApiCalls(page);
+  await storeSession(page, login);
+  watcher = await openBrowser({ viewport: { width: 1280, height: 800 } });
+  await storeSession(watcher.page, login);
+}, 120_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await reportFailure(page, 'device-control', context.task.name, journal, site.server.output().slice(-3000));
+});
+
+afterAll(async () => {
+  await watcher?.close();
+  await browser?.close();
+  await site?.stop();
+});
+
+/** Where a stored position is on the screen: the floor-plan image's box scaled by the fractions. */
+async function screenAt(p: Page, position: { x: number; y: number }) {
+  const box = await p.locator('img.lg-floor-plan-image').boundingBox();
+  if (!box) throw new Error('no floor plan on screen');
+  return { x: box.x + position.x * box.width, y: box.y + position.y * box.height };
+}
+
+/** The colour the canvas shows at a screen point, as #rrggbb. */
+async function colourAt(p: Page, point: { x: number; y: number }): Promise<string> {
+  return p.getByTestId('device-canvas').evaluate((node, at) => {
+    const canvas = node as HTMLCanvasElement;
+    const box = canvas.getBoundingClientRect();
+    const ratio = canvas.width / box.width;
+    const [r, g, b] = canvas.getContext('2d')!.getImageData(Math.round((at.x - box.left) * ratio), Math.round((at.y - box.top) * ratio), 1, 1).data;
+    return `#${[r, g, b].map((n) => (n ?? 0).toString(16).padStart(2, '0')).join('')}`;
+  }, point);
+}
+
+async function markerColour(p: Page, id: string) {
+  const m = (await markers()).find((x) => x.id === id)!;
+  return colourAt(p, await screenAt(p, { x: m.x!, y: m.y! }));
+}
+
+async function openMap(p: Page) {
+  await p.goto(`${site.server.url}/device/control`);
+  await p.getByTestId('floor-plan-map').and(p.locator('[data-state=ready]')).waitFor();
+  // Every placed device and the gateway are on the canvas.
+  await p.locator(`[data-testid=device-canvas][data-drawn="${PLACED.length + 1}"]`).waitFor();
+}
+
+const FULL = '#faad14';
+const OFF = '#8c8c8c';
+
+describe('live device control on the floor plan', () => {
+  it('draws every device of the map by kind and state, and the gateway', async () => {
+    await openMap(page);
+    await page.getByTestId('map-legend').getByText(`Devices on the plan: ${PLACED.length}`).waitFor();
+    expect(await markerColour(page, byKind('light-single').id)).toBe(FULL);
+    expect(await markerColour(page, byKind('light-dimmer').id)).toBe('#ffe58f');
+    expect(await markerColour(page, byKind('light-cct').id)).toBe(OFF);
+    await page.getByTestId('outmap-list').getByText('Floor gateway').waitFor();
+    await screenshot(page, 'device-map');
+  });
+
+  it('drags a device into place; the position persists after a reload', async () => {
+    const lamp = byKind('light-cct');
+    const from = await screenAt(page, { x: 0.4, y: 0.3 });
+    const to = await screenAt(page, { x: 0.62, y: 0.45 });
+    const saved = page.waitForResponse((r) => r.url().endsWith(`${D}/move`) && r.request().method() === 'PUT');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
+    await page.mouse.move(to.x, to.y, { steps: 4 });
+    await page.mouse.up();
+    expect((await saved).status()).toBe(200);
+    const moved = (await markers()).find((m) => m.id === lamp.id)!;
+    expect(moved.x).toBeCloseTo(0.62, 2);
+    expect(moved.y).toBeCloseTo(0.45, 2);
+    // A drag is not a click: no panel opened.
+    expect(await page.getByTestId('device-panel-name').count()).toBe(0);
+    await page.reload();
+    await openMap(page);
+    expect(await colourAt(page, await screenAt(page, { x: 0.62, y: 0.45 }))).toBe(OFF);
+    expect(await colourAt(page, from)).not.toBe(OFF);
+  });
+
+  it('drops a device that is on no map onto the plan', async () => {
+    const outmap = byKind('switch-1');
+    const item = page.getByTestId(`outmap-${outmap.id}`);
+    await item.waitFor();
+    const box = (await page.locator('img.lg-floor-plan-image').boundingBox())!;
+    // An HTML5 drag from the list onto the plan, where the plan image is.
+    await item.dragTo(page.locator('img.lg-floor-plan-image'), { targetPosition: { x: box.width * 0.75, y: box.height * 0.2 }, force: true });
+    await until(async () => (await markers()).some((m) => m.id === outmap.id), 'the dropped device on the map');
+    const placed = (await markers()).find((m) => m.id === outmap.id)!;
+    expect(placed.x).toBeCloseTo(0.75, 1);
+    expect(placed.y).toBeCloseTo(0.2, 1);
+    await item.waitFor({ state: 'detached' });
+  });
+
+  it('switches a light off from the panel; the marker changes when the gateway reports, live in a second browser', async () => {
+    const light = byKind('light-single');
+    await openMap(watcher.page);
+    const at = await screenAt(page, { x: 0.2, y: 0.3 });
+    expect(await colourAt(page, at)).toBe(FULL);
+    expect(await markerColour(watcher.page, light.id)).toBe(FULL);
+
+    // Hold the gateway's reports: the command is confirmed, but nothing says the light went off yet.
+    const gw = sim() as unknown as { publishReport: (...args: unknown[]) => unknown };
+    const publish = gw.publishReport;
+    const held: unknown[][] = [];
+    gw.publishReport = (...args: unknown[]) => void held.push(args);
+    try {
+      await page.mouse.click(at.x, at.y);
+      const panel = page.getByTestId('device-panel');
+      await panel.getByTestId('device-panel-name').getByText(light.name).waitFor();
+      await panel.getByTestId('device-panel-state').getByText('On at full load').waitFor();
+      await page.waitForTimeout(400); // the drawer slides in
+      await panel.getByTestId('control-onoff').click();
+      await panel.getByTestId('control-waiting').waitFor();
+      await until(() => held.length > 0, 'the held report');
+      await screenshot(page, 'device-panel-waiting');
+      expect(await colourAt(page, at)).toBe(FULL);
+      expect(await markerColour(watcher.page, light.id)).toBe(FULL);
+      expect(await panel.getByTestId('control-onoff').getAttribute('aria-checked')).toBe('true');
+    } finally {
+      gw.publishReport = publish;
+    }
+    for (const args of held) publish.apply(gw, args);
+
+    const panel = page.getByTestId('device-panel');
+    await panel.getByTestId('device-panel-state').getByText('Off', { exact: true }).waitFor();
+    await until(async () => (await colourAt(page, at)) === OFF, 'the marker drawn off');
+    await until(async () => (await markerColour(watcher.page, light.id)) === OFF, 'the second browser drawing it off');
+    expect(await panel.getByTestId('control-onoff').getAttribute('aria-checked')).toBe('false');
+    expect(await panel.getByTestId('control-waiting').count()).toBe(0);
+    await screenshot(page, 'device-panel-off');
+    await screenshot(watcher.page, 'device-map-watcher');
+  });
+
+  it('offers only what the type can do: a dimmable colour-temperature light, a curtain, a two-channel switch', async () => {
+    const panel = page.getByTestId('device-panel');
+    const open = async (kind: string, where: { x: number; y: number }) => {
+      const at = await screenAt(page, where);
+      await page.mouse.click(at.x, at.y);
+      await panel.getByTestId('device-panel-name').getByText(byKind(kind).name).waitFor();
+    };
+    await open('light-cct', { x: 0.62, y: 0.45 });
+    await panel.getByTestId('control-brightness').waitFor();
+    await panel.getByTestId('control-cct').waitFor();
+    expect(await panel.getByTestId('control-position').count()).toBe(0);
+    await open('curtain', { x: 0.2, y: 0.7 });
+    await panel.getByRole('button', { name: 'Open' }).waitFor();
+    await panel.getByTestId('control-position').waitFor();
+    expect(await panel.getByTestId('control-onoff').count()).toBe(0);
+    await open('switch-2', { x: 0.3, y: 0.7 });
+    await panel.getByTestId('control-channel-1').waitFor();
+    await panel.getByTestId('control-channel-2').click();
+    await until(async () => (await detail(byKind('switch-2').id)).display === 'onPartial', 'channel 2 on');
+    await until(async () => (await panel.getByTestId('control-channel-2').getAttribute('aria-checked')) === 'true', 'the switch showing channel 2 on');
+    await screenshot(page, 'device-panel-switch');
+  });
+
+  it('says so, in the user\u2019s language, when the gateway does not answer', async () => {
+    const light = byKind('light-single');
+    sim().faults.noReply = new Set(['device.control']);
+    try {
+      const at = await screenAt(page, { x: 0.2, y: 0.3 });
+      await page.mouse.click(at.x, at.y);
+      const panel = page.getByTestId('device-panel');
+      await panel.getByTestId('device-panel-name').getByText(light.name).waitFor();
+      await panel.getByTestId('control-onoff').click();
+      const failure = panel.getByTestId('control-failure');
+      await failure.getByText('The command failed').waitFor({ timeout: 25_000 });
+      await failure.getByText('Please check the gateway network connection').waitFor();
+      await screenshot(page, 'device-panel-timeout');
+    } finally {
+      sim().faults.noReply = false;
+    }
+  });
+});
+
+/** A floor plan: a white PNG with four coloured rooms, encoded here so the test needs no files. */
+function floorPlanPng(width: number, height: number): Buffer {
+  const rooms: Array<[x0: number, y0: number, x1: number, y1: number, rgb: [number, number, number]]> = [
+    [0, 0, 0.4, 0.55, [224, 242, 254]],
+    [0.4, 0, 0.7, 0.55, [236, 252, 240]],
+    [0.7, 0, 1, 0.5, [243, 232, 255]],
+    [0.7, 0.5, 1, 1, [252, 231, 243]],
+  ];
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    const row = y * (width * 3 + 1);
+    raw[row] = 0;
+    for (let x = 0; x < width; x++) {
+      const u = x / width;
+      const v = y / height;
+      const wall = x < 6 || y < 6 || x >= width - 6 || y >= height - 6 || rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
+      const room = rooms.find(([x0, y0, x1, y1]) => u >= x0 && u < x1 && v >= y0 && v < y1);
+      const [r, g, b] = wall ? [31, 41, 55] : (room?.[4] ?? [255, 255, 255]);
+      raw.set([r, g, b], row + 1 + x * 3);
+    }
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(raw)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
