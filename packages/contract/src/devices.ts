@@ -221,7 +221,15 @@ export type SensorOnOffBody = Static<typeof SensorOnOffBodySchema>;
  * POST device/v1/set_device_params (and set_motion_params, set_daylight_params, set_stairs_mode): the
  * parameters of paramRules for the device's type, checked by validateParams.
  */
-export const DeviceParamsBodySchema = Type.Object({ id: IdSchema, params: DeviceParamsSchema });
+export const DeviceParamsBodySchema = Type.Object({
+  id: IdSchema,
+  // Unknown values on purpose: the server's validator coerces types, and a union would turn `true` into 1 or
+  // 0 into false before validateParams could give the field its own message.
+  params: Type.Record(Type.String({ maxLength: 32 }), Type.Unknown(), {
+    maxProperties: 32,
+    description: 'Parameters by name (paramRules of the device type): holdTime, lux, sensorMode, stairsMode, fadeTime, lampCounts, ...',
+  }),
+});
 export type DeviceParamsBody = Static<typeof DeviceParamsBodySchema>;
 
 /** The answer of read_params and get_daylight_params: what the device runs now. */

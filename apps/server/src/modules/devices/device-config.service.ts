@@ -27,7 +27,7 @@ import {
   type TemperatureParams,
   type TemperatureReading,
 } from '@lumigrid/contract';
-import type { CommandName, CommandParams, CommandResult, DeviceKind } from '@lumigrid/protocol';
+import type { CommandName, CommandParams, CommandResult, DeviceKind, DeviceParamValues } from '@lumigrid/protocol';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
@@ -151,7 +151,8 @@ export function createDeviceConfigService(deps: {
       if (Object.keys(body.params).length === 0) throw new AppError(100001, 'params');
       const [problem] = validateParams(row.device.type, body.params);
       if (problem) throw new AppError(problem.code, problem.field);
-      const { params } = await command(row.mac, 'device.params.set', { addr: row.device.addr, params: body.params }, 'write');
+      // validateParams has checked every value's shape and range.
+      const { params } = await command(row.mac, 'device.params.set', { addr: row.device.addr, params: body.params as DeviceParamValues }, 'write');
       return paramsAnswer(row, params);
     },
 

@@ -1,0 +1,214 @@
+import { DEVICE_FAMILIES, DEVICE_TYPE_CODES as C, OPERATE_AUTH, type Device, type DevicePage, type DeviceParamsRead, type DeviceTypeRow, type Gateway, type GatewayDevice } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
+import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
+import { subAccount } from '../projects/projects.fixtures.ts';
+
+const D = '/api4/device/v1';
+const G = '/api4/gateway/v1';
+
+describe.each(DATABASES)('device configuration, deletion and the device list with a simulated gateway on %s', (kind) => {
+  let rig: GatewayRig;
+  let token: string;
+  let mapId: string;
+  let gw: Gateway;
+  let imported: GatewayDevice[];
+  const h = () => rig.h;
+  const sim = () => rig.fleet.gateways[0]!;
+  const simDevice = (d: GatewayDevice) => sim().devices.get(d.addr.toUpperCase());
+  const get = (url: string, t = token) => call(h().app, 'GET', url, { token: t });
+  const post = (url: string, body: unknown, t = token, lang?: 'en' | 'ja') => call(h().app, 'POST', url, { token: t, body, ...(lang ? { lang } : {}) });
+  const byKind = (k: string) => imported.find((d) => d.kind === k)!;
+  const list = (body: unknown, t = token) => data<DevicePage>(post(`${D}/list`, body, t));
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 800 });
+    token = await signUpByMail(h(), 'config@example.com');
+    mapId = await defaultMapId(h(), token);
+    gw = await bind(h(), token, sim().mac, mapId, 'Config gateway');
+    await data(get(`${G}/import/${gw.id}`));
+    imported = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    await data(get(`${G}/re_report/${gw.id}`));
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it('writes a motion sensor\u2019s parameters to the device and reads them back from it', async () => {
+    const sensor = byKind('sensor-motion');
+    const written = await data<DeviceParamsRead>(post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' } }));
+    expect(written).toMatchObject({ id: sensor.id, type: C['sensor-motion'], params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' } });
+    // The device keeps them: the simulator's memory holds them, and a read asks the device again.
+    expect(simDevice(sensor)?.params).toMatchObject({ holdTime: 120, sensorMode: 'linkage' });
+    const read = await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }));
+    expect(read.params).toMatchObject({ holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage', stairsMode: false });
+    // The narrow calls write only their kind's fields.
+    await data(post(`${D}/set_motion_params`, { id: sensor.id, params: { holdTime: 2540 } }));
+    await data(post(`${D}/set_stairs_mode`, { id: sensor.id, params: { stairsMode: true, stairsHoldTime: 57600 } }));
+    expect((await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }))).params).toMatchObject({ holdTime: 2540, stairsMode: true, stairsHoldTime: 57600 });
+    expectError(await post(`${D}/set_stairs_mode`, { id: sensor.id, params: { holdTime: 60 } }), 100209);
+    expectError(await post(`${D}/set_daylight_params`, { id: sensor.id, params: { lux: 100 } }), 100209);
+    expectError(await post(`${D}/get_daylight_params`, { id: sensor.id }), 100209);
+  });
+
+  it('refuses every out-of-range value with its localised message, and the device keeps what it had', async () => {
+    const sensor = byKind('sensor-motion');
+    const before = structuredClone(simDevice(sensor)?.params);
+    const refused: Array<[unknown, number]> = [
+      [{ holdTime: 15 }, 100221],
+      [{ holdTime: 2550 }, 100221],
+      [{ lux: 4001 }, 100227],
+      [{ sensingCount: 9 }, 100225],
+      [{ commandInterval: 3601 }, 100228],
+      [{ stairsHoldTime: 0 }, 100224],
+      [{ sensorMode: 'sometimes' }, 100245],
+      [{ holdTime: 60, fadeTime: 3 }, 100209],
+      [{ holdTime: 60.5 }, 100246],
+      // No coercion: a text or a flag where a number belongs gets the field's own message.
+      [{ holdTime: '60' }, 100221],
+      [{ stairsMode: 1 }, 100001],
+      [{ holdTime: { value: 60 } }, 100221],
+    ];
+    for (const [params, code] of refused) expectError(await post(`${D}/set_device_params`, { id: sensor.id, params }), code as never);
+    expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: { lux: -1 } }, token, 'ja'), 100227, 'ja');
+    expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: {} }), 100001);
+    expect(simDevice(sensor)?.params).toEqual(before);
+
+    const light = byKind('light-cct');
+    await data(post(`${D}/set_device_params`, { id: light.id, params: { fadeTime: 254, minBrightness: 30, minPowerLevel: 10, maxPowerLevel: 90 } }));
+    expectError(await post(`${D}/set_device_params`, { id: light.id, params: { fadeTime: 255 } }), 100233);
+    expectError(await post(`${D}/set_device_params`, { id: light.id, params: { minPowerLevel: 90, maxPowerLevel: 90 } }), 100210);
+    expectError(await post(`${D}/set_device_params`, { id: byKind('switch-2').id, params: { lampCounts: [26, 1] } }), 100239);
+    await data(post(`${D}/set_device_params`, { id: byKind('switch-2').id, params: { lampCounts: [25, 0] } }));
+    await data(post(`${D}/set_daylight_params`, { id: byKind('sensor-daylight').id, params: { lux: 60000, holdTime: 7200 } }));
+    expect((await data<DeviceParamsRead>(post(`${D}/get_daylight_params`, { id: byKind('sensor-daylight').id }))).params).toMatchObject({ lux: 60000, holdTime: 7200 });
+    expectError(await post(`${D}/read_params`, { id: byKind('bridge').id }), 100209);
+  });
+
+  it('answers the parameter timeout texts when the gateway stays silent', async () => {
+    const sensor = byKind('sensor-motion');
+    sim().faults.noReply = new Set(['device.params.set', 'device.params.get']);
+    try {
+      expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 30 } }), 100104);
+      expectError(await post(`${D}/read_params`, { id: sensor.id }), 100105);
+    } finally {
+      sim().faults.noReply = false;
+    }
+  });
+
+  it('switches a sensor\u2019s sensing off and broadcasts to every light of a gateway', async () => {
+    const sensor = byKind('sensor-motion');
+    expect(await data(post(`${D}/control_sensor_onoff`, { id: sensor.id, on: false }))).toBeNull();
+    expect(simDevice(sensor)?.sensing).toBe(false);
+    await data(post(`${D}/control_sensor_onoff`, { id: sensor.id, on: true }));
+    expect(simDevice(sensor)?.sensing).toBe(true);
+    expectError(await post(`${D}/control_sensor_onoff`, { id: byKind('light-cct').id, on: true }), 100209);
+
+    const result = await data<{ count: number }>(post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'onOff', on: true } }));
+    expect(result.count).toBeGreaterThan(0);
+    expect(simDevice(byKind('light-dimmer'))?.state.on).toBe(true);
+    expectError(await post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'curtain', command: 'open' } }), 100209);
+  });
+
+  it('lists devices with filters and pages, with gateway, map, firmware and the reported state', async () => {
+    const all = await list({ pageSize: 200 });
+    expect(all.total).toBe(imported.length);
+    const row = all.list.find((d) => d.id === byKind('light-cct').id)!;
+    expect(row).toMatchObject({ gatewayId: gw.id, gatewayName: 'Config gateway', firmware: '1.0.0', addr: byKind('light-cct').addr });
+    expect(row.lastUpdate).not.toBeNull();
+    const page2 = await list({ page: 2, pageSize: 5 });
+    expect(page2.list.map((d) => d.id)).toEqual(all.list.slice(5, 10).map((d) => d.id));
+    expect((await list({ type: C['sensor-motion'] })).list.map((d) => d.id)).toEqual([byKind('sensor-motion').id]);
+    expect((await list({ name: byKind('curtain').addr.slice(-6) })).list.map((d) => d.id)).toEqual([byKind('curtain').id]);
+    const placed = byKind('light-rgb');
+    await data(post(`${D}/move_in`, { mapId, devices: [{ id: placed.id, x: 0.5, y: 0.5 }] }));
+    const onMap = await list({ mapId });
+    expect(onMap.list.map((d) => d.id)).toEqual([placed.id]);
+    expect(onMap.list[0]!.mapName).not.toBeNull();
+    const on = await list({ display: 'onFull', pageSize: 200 });
+    expect(on.list.length).toBeGreaterThan(0);
+    expect(on.list.every((d) => d.display === 'onFull')).toBe(true);
+    expect((await list({ gatewayId: gw.id })).total).toBe(imported.length);
+    expectError(await post(`${D}/list`, { pageSize: 201 }), 100001);
+  });
+
+  it('serves the type table and changes lights of batch-changeable types in one go, telling the gateway', async () => {
+    const table = await data<DeviceTypeRow[]>(get('/api4/type/v1/list'));
+    expect(table.find((t) => t.code === C['light-cct'])).toMatchObject({ cct: true, dimmable: true, families: expect.arrayContaining(['colourTemperature', 'batchChangeable']) });
+    expect(table.filter((t) => t.families.includes('batchChangeable')).map((t) => t.code)).toEqual([...DEVICE_FAMILIES.batchChangeable]);
+
+    const [single, dimmer] = [byKind('light-single'), byKind('light-dimmer')];
+    expect(await data(post(`${D}/batch_alter_devices`, { ids: [single.id, dimmer.id], type: C['light-cct'] }))).toEqual({ count: 2 });
+    expect(simDevice(single)?.state.kind).toBe('light-cct');
+    await eventually(async () => (await data<Device>(get(`${D}/input_status/${single.id}`))).type === C['light-cct'], 'the new type');
+    expectError(await post(`${D}/batch_alter_devices`, { ids: [byKind('sensor-motion').id], type: C['light-cct'] }), 100207);
+    expectError(await post(`${D}/batch_alter_devices`, { ids: [single.id], type: C['sensor-motion'] }), 100207);
+    expectError(await post(`${D}/batch_alter_devices`, { ids: [single.id], type: 999 }), 100208);
+  });
+
+  it('refreshes a device\u2019s network address from its gateway and reads temperatures', async () => {
+    const light = byKind('light-cct');
+    simDevice(light)!.networkAddress = 'BEEF';
+    expect((await data<Device>(post(`${D}/update_device_nwk`, { id: light.id }))).networkAddress).toBe('BEEF');
+    const sensor = byKind('sensor-temperature');
+    await data(post(`${D}/move_in`, { mapId, devices: [{ id: sensor.id, x: 0.2, y: 0.2 }] }));
+    const readings = await data<Array<{ id: string; temperature: number | null }>>(get(`${D}/get_all_temperature/${mapId}/0`));
+    expect(readings).toEqual([expect.objectContaining({ id: sensor.id, temperature: 22.5, online: true })]);
+    expect(await data(get(`${D}/get_all_temperature/${mapId}/${gw.id}`))).toHaveLength(1);
+  });
+
+  it('lets controllable users control, only editable users configure or delete, view-only users read', async () => {
+    const sensor = byKind('sensor-motion');
+    const editable = await subAccount(h(), 'config@example.com', OPERATE_AUTH.editable);
+    const controllable = await subAccount(h(), 'config@example.com', OPERATE_AUTH.controllable);
+    const viewOnly = await subAccount(h(), 'config@example.com', OPERATE_AUTH.viewOnly);
+    expect((await post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 40 } }, editable)).body.code).toBe(0);
+    for (const t of [controllable, viewOnly]) {
+      expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 50 } }, t), 110003);
+      expectError(await post(`${D}/set_motion_params`, { id: sensor.id, params: { holdTime: 50 } }, t), 110003);
+      expectError(await post(`${D}/delete`, { ids: [sensor.id], fromGateway: false }, t), 110003);
+      expectError(await post(`${D}/del_device_succeed/${gw.id}/${sensor.id}`, {}, t), 110003);
+      expectError(await post(`${D}/batch_alter_devices`, { ids: [byKind('light-rgb').id], type: C['light-cct'] }, t), 110003);
+      expectError(await post(`${D}/update_device_nwk`, { id: sensor.id }, t), 110003);
+      expect((await post(`${D}/read_params`, { id: sensor.id }, t)).body.code).toBe(0);
+      expect((await post(`${D}/list`, {}, t)).body.code).toBe(0);
+    }
+    expect((await post(`${D}/control_sensor_onoff`, { id: sensor.id, on: true }, controllable)).body.code).toBe(0);
+    expect((await post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'onOff', on: false } }, controllable)).body.code).toBe(0);
+    expectError(await post(`${D}/control_sensor_onoff`, { id: sensor.id, on: true }, viewOnly), 110003);
+    expectError(await post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'onOff', on: false } }, viewOnly), 110003);
+    expect((await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }))).params.holdTime).toBe(40);
+  });
+
+  it('deletes from the map only: the cloud forgets the device, the gateway keeps it', async () => {
+    const device = byKind('panel-smart');
+    expect(await data(post(`${D}/delete`, { ids: [device.id], fromGateway: false }))).toEqual({ deleted: [device.id] });
+    expectError(await get(`${D}/input_status/${device.id}`), 110011);
+    expect(simDevice(device)).toBeDefined();
+  });
+
+  it('deletes from the gateway as well: the device leaves the network', async () => {
+    const device = byKind('panel-scene6');
+    expect(await data(post(`${D}/delete`, { ids: [device.id], fromGateway: true }))).toEqual({ deleted: [device.id] });
+    expect(simDevice(device)).toBeUndefined();
+    expect((await list({ pageSize: 200 })).list.map((d) => d.id)).not.toContain(device.id);
+  });
+
+  it('keeps a device whose gateway never answers, says deletion failed, and removes it when the user confirms', async () => {
+    const [first, second] = [byKind('sensor-cct'), byKind('curtain')];
+    sim().faults.noReply = new Set(['device.remove']);
+    try {
+      expectError(await post(`${D}/delete`, { ids: [first.id], fromGateway: true }), 100205);
+      expectError(await post(`${D}/delete`, { ids: [second.id], fromGateway: true }, token, 'ja'), 100205, 'ja');
+    } finally {
+      sim().faults.noReply = false;
+    }
+    // Still in the cloud after the failure.
+    expect((await data<Device>(get(`${D}/input_status/${first.id}`))).id).toBe(first.id);
+    // Confirmed through del_device_succeed, or by sending again with force.
+    expect(await data(post(`${D}/del_device_succeed/${gw.id}/${first.id}`, {}))).toEqual({ deleted: [first.id] });
+    expectError(await get(`${D}/input_status/${first.id}`), 110011);
+    expect(await data(post(`${D}/delete`, { ids: [second.id], fromGateway: true, force: true }))).toEqual({ deleted: [second.id] });
+    expectError(await get(`${D}/input_status/${second.id}`), 110011);
+  });
+});
