@@ -129,10 +129,10 @@ export type GroupMembersBody = Static<typeof GroupMembersBodySchema>;
 export const GroupControlRequestSchema = Type.Object({
   id: IdSchema,
   action: Type.Object({
-    op: Type.Union(
-      GROUP_OPS.map((op) => Type.Literal(op)),
-      { description: 'onOff with on, brightness with percent, cct with kelvin, rgb with color' },
-    ),
+    // Spelled out: a mapped array loses the literal types, and Static<> of it would be never.
+    op: Type.Union([Type.Literal('onOff'), Type.Literal('brightness'), Type.Literal('cct'), Type.Literal('rgb')], {
+      description: 'onOff with on, brightness with percent, cct with kelvin, rgb with color',
+    }),
     on: Type.Optional(Type.Boolean()),
     percent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Brightness 0-100 %' })),
     kelvin: Type.Optional(Type.Integer({ minimum: CCT_MIN_K, maximum: CCT_MAX_K, description: 'Colour temperature 2700-6500 K' })),

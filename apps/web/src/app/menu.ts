@@ -12,6 +12,7 @@ export type MenuLabelKey =
   | 'menu.projectDetail'
   | 'menu.device'
   | 'menu.deviceControl'
+  | 'menu.deviceGroup'
   | 'menu.gateway'
   | 'menu.gatewayList'
   | 'menu.gatewayDetail'
@@ -49,7 +50,15 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
         { path: '/project/detail', labelKey: 'menu.projectDetail', hidden: true, under: '/project/list' },
       ],
     },
-    { path: '/device', labelKey: 'menu.device', icon: 'device', children: [{ path: '/device/control', labelKey: 'menu.deviceControl' }] },
+    {
+      path: '/device',
+      labelKey: 'menu.device',
+      icon: 'device',
+      children: [
+        { path: '/device/control', labelKey: 'menu.deviceControl' },
+        { path: '/device/group', labelKey: 'menu.deviceGroup' },
+      ],
+    },
     {
       path: '/gateway',
       labelKey: 'menu.gateway',

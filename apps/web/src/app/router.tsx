@@ -14,6 +14,7 @@ const HomePage = lazy(() => import('../pages/home/home-page.tsx'));
 const ProjectListPage = lazy(() => import('../pages/project/project-list-page.tsx'));
 const ProjectDetailPage = lazy(() => import('../pages/project/project-detail-page.tsx'));
 const DeviceControlPage = lazy(() => import('../pages/device/device-control-page.tsx'));
+const GroupPage = lazy(() => import('../pages/group/group-page.tsx'));
 const GatewayListPage = lazy(() => import('../pages/gateway/gateway-list-page.tsx'));
 const GatewayDetailPage = lazy(() => import('../pages/gateway/gateway-detail-page.tsx'));
 const CenterPage = lazy(() => import('../pages/system/center-page.tsx'));
@@ -56,6 +57,8 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to="/device/control" replace /> },
           { path: 'control', element: page(<DeviceControlPage />) },
+          // Groups (zones) of a map: its own screen in the device area (docs/decisions.md).
+          { path: 'group', element: page(<GroupPage />) },
         ],
       },
       {

@@ -1,0 +1,148 @@
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract';
+import { useControlGroup, useGroup } from '../../features/groups/api.ts';
+import { DISPLAY_COLOR, groupStateNotes } from '../../features/groups/group-state.ts';
+
+interface Props {
+  groupId: string | undefined;
+  canControl: boolean;
+  onClose: () => void;
+}
+
+/**
+ * A group's control panel: on/off, brightness and colour temperature for the whole group, then each member
+ * with the state its gateway reported. The members change when the reports arrive, not when the command is sent.
+ */
+export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const group = useGroup(groupId);
+  const control = useControlGroup();
+  const [brightness, setBrightness] = useState(100);
+  const [kelvin, setKelvin] = useState(4000);
+  const [last, setLast] = useState<string>();
+  useEffect(() => setLast(undefined), [groupId]);
+
+  const data = group.data;
+  const types = data?.members.map((m) => m.type) ?? [];
+  const can = (op: GroupOp) =>
+    types.some((code) => {
+      const info = deviceType(code);
+      return info ? { onOff: info.onOff, brightness: info.dimmable, cct: info.cct, rgb: info.rgb }[op] : false;
+    });
+
+  const send = async (action: GroupControlRequest['action']) => {
+    if (!groupId) return;
+    const result = await control.mutateAsync({ id: groupId, action });
+    setLast(result.mode === 'group' ? t('groups.sentGroup') : t('groups.sentUnicast', { count: result.frames }));
+    void message.success(t('groups.sent'));
+  };
+  const run = (action: GroupControlRequest['action']) => void send(action).catch(() => undefined);
+
+  return (
+    <Drawer
+      open={Boolean(groupId)}
+      width={460}
+      title={data ? t('groups.controlTitle', { name: data.name }) : t('common.loading')}
+      onClose={onClose}
+      destroyOnHidden
+      data-testid="group-control"
+    >
+      {data && (
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <Descriptions size="small" column={2} bordered>
+            <Descriptions.Item label={t('groups.state')}>
+              <Tag color={DISPLAY_COLOR[data.display]} data-testid="group-state">
+                {t(`groups.display.${data.display}`)}
+              </Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('groups.number')}>{data.number}</Descriptions.Item>
+            <Descriptions.Item label={t('groups.gateway')}>{data.gatewayName}</Descriptions.Item>
+            <Descriptions.Item label={t('groups.sync')}>
+              {data.onGateway ? <Tag color="green">{t('groups.onGateway')}</Tag> : <Tag color="blue">{t('groups.waitingSync')}</Tag>}
+            </Descriptions.Item>
+          </Descriptions>
+          {groupStateNotes(data).map((note) => (
+            <Alert key={note.key} type="warning" showIcon message={t(note.key, { count: note.count })} />
+          ))}
+          {!canControl && <Alert type="info" showIcon message={t('groups.viewOnly')} />}
+          {canControl && (
+            <div>
+              <Space wrap>
+                <Button
+                  type="primary"
+                  disabled={!can('onOff')}
+                  loading={control.isPending}
+                  onClick={() => run({ op: 'onOff', on: true })}
+                  data-testid="group-on"
+                >
+                  {t('groups.on')}
+                </Button>
+                <Button
+                  disabled={!can('onOff')}
+                  loading={control.isPending}
+                  onClick={() => run({ op: 'onOff', on: false })}
+                  data-testid="group-off"
+                >
+                  {t('groups.off')}
+                </Button>
+              </Space>
+              {can('brightness') && (
+                <div style={{ marginTop: 16 }}>
+                  <Typography.Text>{t('groups.brightness')}</Typography.Text>
+                  <Slider
+                    min={0}
+                    max={100}
+                    value={brightness}
+                    tooltip={{ formatter: (v) => `${v} %` }}
+                    onChange={setBrightness}
+                    onChangeComplete={(v) => run({ op: 'brightness', percent: v })}
+                    data-testid="group-brightness"
+                  />
+                </div>
+              )}
+              {can('cct') && (
+                <div>
+                  <Typography.Text>{t('groups.cct')}</Typography.Text>
+                  <Slider
+                    min={CCT_MIN_K}
+                    max={CCT_MAX_K}
+                    step={100}
+                    value={kelvin}
+                    tooltip={{ formatter: (v) => `${v} K` }}
+                    onChange={setKelvin}
+                    onChangeComplete={(v) => run({ op: 'cct', kelvin: v })}
+                    data-testid="group-cct"
+                  />
+                </div>
+              )}
+              {last && (
+                <Typography.Text type="secondary" data-testid="group-sent-note">
+                  {last}
+                </Typography.Text>
+              )}
+            </div>
+          )}
+          <Table<DeviceMarker>
+            size="small"
+            rowKey="id"
+            pagination={data.members.length > 10 ? { pageSize: 10, showSizeChanger: false } : false}
+            dataSource={data.members}
+            columns={[
+              { title: t('groups.member'), dataIndex: 'name' },
+              {
+                title: t('groups.state'),
+                dataIndex: 'display',
+                width: 190,
+                render: (display: DeviceMarker['display']) => <Tag color={DISPLAY_COLOR[display]}>{t(`groups.display.${display}`)}</Tag>,
+              },
+            ]}
+            data-testid="group-members"
+          />
+        </Space>
+      )}
+    </Drawer>
+  );
+}
