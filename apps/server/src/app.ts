@@ -50,6 +50,7 @@ import { createProjectsService } from './modules/projects/projects.service.ts';
 import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { firmwareNoticePublisher } from './realtime/firmware-notices.ts';
 import { wireGatewayStatus } from './realtime/gateway-status.ts';
+import { createPgBus } from './realtime/pg-bus.ts';
 import type { RealtimeBus } from './realtime/realtime-bus.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeOptions } from './realtime/realtime-hub.ts';
 
@@ -163,7 +164,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const realtime = createRealtimeHub({
     authenticate: (token, check) => auth.authenticate(token, check),
     logger: app.log,
-    bus: options.realtimeBus,
+    // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
+    bus:
+      options.realtimeBus ??
+      (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger: app.log }) : undefined),
     options: options.realtime,
   });
   const auth = createAuthService({
@@ -229,6 +233,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
         // Gateways provisioned in the gateways table connect with their own password (docs/protocol.md).
         credentials: options.gatewayLink.credentials ?? gateways.credentials,
         firmwareTimeoutMs: options.gatewayLink.firmwareTimeoutMs,
+        // Firmware updates live in the gateways table, so any node can follow and conclude them.
+        firmwareStore: gateways.firmwareStore,
         // Several server nodes share one external broker: each report reaches one of them (docs/decisions.md).
         sharedGroup: options.gatewayLink.sharedGroup ?? (config.mqttUrl ? 'lumigrid-server' : undefined),
         logger: app.log,

@@ -39,6 +39,11 @@ export interface Config {
   demoPassword: string | undefined;
   /** Simulated time of the demo gateways runs this many times faster than the wall clock. */
   demoTimeFactor: number;
+  /**
+   * How real-time messages reach the STOMP connections: `local` (this process only, the default) or `postgres`
+   * (LISTEN/NOTIFY on DATABASE_URL, so several server nodes behind one load balancer all deliver them).
+   */
+  realtimeBus: 'local' | 'postgres';
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +91,9 @@ export function loadConfig(env: Env = process.env): Config {
   const demo = demoSetting === undefined ? !databaseUrl && !mqttUrl : demoSetting === 'on';
   // The demo gateways log in with passwords the server issues; an external broker would not know them.
   if (demo && mqttUrl) throw new ConfigError('DEMO=on needs the embedded MQTT broker: unset MQTT_URL or set DEMO=off');
+  const realtimeBus = env.REALTIME_BUS || 'local';
+  if (realtimeBus !== 'local' && realtimeBus !== 'postgres') throw new ConfigError(`REALTIME_BUS must be local or postgres, not "${realtimeBus}"`);
+  if (realtimeBus === 'postgres' && !databaseUrl) throw new ConfigError('REALTIME_BUS=postgres needs DATABASE_URL (PostgreSQL shared by every node)');
   const demoTimeFactor = Number(env.DEMO_TIME_FACTOR ?? '1');
   if (!Number.isFinite(demoTimeFactor) || demoTimeFactor < 1 || demoTimeFactor > 1000) {
     throw new ConfigError(`DEMO_TIME_FACTOR must be a number from 1 to 1000, not "${env.DEMO_TIME_FACTOR}"`);
@@ -114,5 +122,6 @@ export function loadConfig(env: Env = process.env): Config {
     demoAccount: env.DEMO_ACCOUNT || 'demo@lumigrid.local',
     demoPassword: env.DEMO_PASSWORD || undefined,
     demoTimeFactor,
+    realtimeBus,
   };
 }

@@ -28,6 +28,32 @@ export interface FirmwareTrackerOptions {
   /** How long the restart after a failed or timed-out update may wait for the gateway (reconnect 1-2 min). */
   restartTtlMs?: number;
   now?: () => number;
+  /**
+   * Where updates live when several server nodes share the work (the gateways table): any node may receive
+   * a gateway's events, and the store decides which node concludes an update, exactly once. Without one,
+   * this process's memory is the store (one node).
+   */
+  store?: FirmwareStore;
+  /** How often a node with a store looks for updates past their deadline (ms). */
+  sweepMs?: number;
+}
+
+/** Firmware updates kept where every server node sees them. Each call is one conditional statement. */
+export interface FirmwareStore {
+  /** The update now running on the gateway (no result yet), if any. */
+  running(mac: string): Promise<FirmwareProgress | undefined>;
+  begin(progress: FirmwareProgress, deadline: number): Promise<void>;
+  /**
+   * Applies an event of update `update` when it is the gateway's running one; answers the progress after it,
+   * with `concluded` true only for the one call that wrote the result.
+   */
+  advance(
+    mac: string,
+    update: string,
+    change: { stage: FirmwareProgress['stage']; progress: number; result?: FirmwareResult },
+  ): Promise<(FirmwareProgress & { concluded: boolean }) | undefined>;
+  /** Times out every running update past its deadline; answers each such update once, across all nodes. */
+  expire(now: number): Promise<FirmwareProgress[]>;
 }
 
 /**
@@ -40,6 +66,32 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
   const timeoutMs = options.timeoutMs ?? 25 * 60_000;
   const updates = new Map<string, FirmwareProgress & { timer: NodeJS.Timeout | undefined }>();
 
+  /** Tells the listener about an outcome and restarts the gateway unless it succeeded (spec section 4). */
+  function announce(progress: FirmwareProgress) {
+    try {
+      options.onResult(progress);
+    } catch (error) {
+      options.logger.error({ err: error, mac: progress.mac }, 'firmware result handler failed');
+    }
+    if (progress.result !== FIRMWARE_RESULT.success) {
+      void options.bus.send(progress.mac, 'gateway.restart', {}, { ttlMs: options.restartTtlMs ?? 2 * 60_000 }).then((o) => {
+        if (o.state !== 'succeeded') options.logger.warn({ mac: progress.mac, state: o.state }, 'restart after a failed firmware update did not succeed');
+      });
+    }
+  }
+
+  const { store } = options;
+  // With a store, each node sweeps for updates past their deadline; the store lets one node win each.
+  const sweeper = store
+    ? setInterval(() => {
+        store
+          .expire(now())
+          .then((expired) => expired.forEach(announce))
+          .catch((error: unknown) => options.logger.error({ err: error }, 'firmware timeout sweep failed'));
+      }, options.sweepMs ?? Math.min(5_000, Math.max(100, Math.floor(timeoutMs / 10))))
+    : undefined;
+  sweeper?.unref();
+
   function conclude(mac: string, result: FirmwareResult) {
     const u = updates.get(mac);
     if (!u || u.result !== undefined) return;
@@ -51,39 +103,48 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
       u.progress = 100;
     }
     const { timer: _timer, ...progress } = u;
-    try {
-      options.onResult(progress);
-    } catch (error) {
-      options.logger.error({ err: error, mac }, 'firmware result handler failed');
-    }
-    if (result !== FIRMWARE_RESULT.success) {
-      void options.bus.send(mac, 'gateway.restart', {}, { ttlMs: options.restartTtlMs ?? 2 * 60_000 }).then((o) => {
-        if (o.state !== 'succeeded') options.logger.warn({ mac, state: o.state }, 'restart after a failed firmware update did not succeed');
-      });
-    }
+    // With a store, the store's conditional write decides who announces (handleEvent); memory only mirrors it.
+    if (!store) announce(progress);
   }
 
   return {
     /** Starts an update; answers the command's outcome (accepted or why not). One update per gateway at a time. */
     async start(mac: string, params: CommandParams<'firmware.update'>): Promise<CommandOutcome<'firmware.update'>> {
-      const running = updates.get(mac);
-      if (running && running.result === undefined) {
+      const local = updates.get(mac);
+      const running = store ? await store.running(mac) : local?.result === undefined ? local : undefined;
+      if (running) {
         return { id: running.update, mac, name: 'firmware.update', state: 'failed', error: { code: 'busy', message: 'an update is already running' }, errorCode: 100102 };
       }
       const outcome = await options.bus.send(mac, 'firmware.update', params);
       if (outcome.state !== 'succeeded') return outcome;
       const u = { mac, update: outcome.id, target: params.target, version: params.version, stage: 'requested' as const, progress: 0, startedAt: now(), result: undefined, timer: undefined };
-      updates.set(mac, { ...u, timer: setTimeout(() => conclude(mac, FIRMWARE_RESULT.timeout), timeoutMs) });
+      if (store) {
+        await store.begin(u, u.startedAt + timeoutMs);
+        updates.set(mac, u);
+      } else {
+        updates.set(mac, { ...u, timer: setTimeout(() => conclude(mac, FIRMWARE_RESULT.timeout), timeoutMs) });
+      }
       return outcome;
     },
 
     /** Feeds a firmware event from the link. Events of an unknown or finished update are ignored. */
-    handleEvent(mac: string, event: FirmwareEvent) {
+    handleEvent(mac: string, event: FirmwareEvent): Promise<void> | undefined {
       const u = updates.get(mac);
-      if (!u || u.update !== event.update || u.result !== undefined) return;
-      u.stage = event.stage;
-      u.progress = event.progress;
-      if (event.result !== undefined) conclude(mac, event.result);
+      if (u && u.update === event.update && u.result === undefined) {
+        u.stage = event.stage;
+        u.progress = event.progress;
+        if (event.result !== undefined) conclude(mac, event.result);
+      }
+      if (!store) return undefined;
+      // Any node may receive the event (shared subscription): the store holds the update, whoever started it.
+      return store
+        .advance(mac, event.update, { stage: event.stage, progress: event.progress, ...(event.result !== undefined ? { result: event.result } : {}) })
+        .then((after) => {
+          if (!after?.concluded) return;
+          const { concluded: _concluded, ...progress } = after;
+          announce(progress);
+        })
+        .catch((error: unknown) => options.logger.error({ err: error, mac }, 'could not store firmware progress'));
     },
 
     /** What the progress poll (gateway_upgrade_progress) shows. */
@@ -94,11 +155,13 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
       return progress;
     },
 
+    /** Updates this node waits on (timers; with a store the sweep waits instead). */
     activeCount(): number {
       return [...updates.values()].filter((u) => u.timer !== undefined).length;
     },
 
     close() {
+      if (sweeper) clearInterval(sweeper);
       for (const u of updates.values()) if (u.timer) clearTimeout(u.timer);
       updates.clear();
     },

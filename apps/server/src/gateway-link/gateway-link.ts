@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
 import { createCommandBus } from './command-bus.ts';
 import { randomServerCredential, type GatewayCredentialStore, type ServerCredential } from './credentials.ts';
-import { createFirmwareTracker, type FirmwareProgress } from './firmware-tracker.ts';
+import { createFirmwareTracker, type FirmwareProgress, type FirmwareStore } from './firmware-tracker.ts';
 import { connectLinkClient, type LinkClient } from './link-client.ts';
 import { createPresence } from './presence.ts';
 
@@ -21,6 +21,8 @@ export interface GatewayLinkOptions {
   sharedGroup?: string;
   /** Firmware update watchdog, default 25 minutes. */
   firmwareTimeoutMs?: number;
+  /** Where firmware updates are kept for every server node (the gateways table); this process's memory without it. */
+  firmwareStore?: FirmwareStore;
   logger: FastifyBaseLogger;
 }
 
@@ -68,6 +70,7 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
     bus,
     logger,
     timeoutMs: options.firmwareTimeoutMs,
+    store: options.firmwareStore,
     onResult: (p) => {
       for (const listener of firmwareListeners) listener(p);
     },
@@ -85,25 +88,33 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
       } else if (message.channel === 'reply') {
         bus.handleReply(message.mac, message.message);
       } else if (message.channel === 'event' && message.message.type === 'firmware') {
-        firmware.handleEvent(message.mac, message.message);
+        // Stored before the next message is read, so progress and the outcome keep their order.
+        const stored = firmware.handleEvent(message.mac, message.message);
+        if (stored) return stored.then(() => notifyUp(message));
       }
-      let waits: Array<Promise<void>> | undefined;
-      for (const listener of upListeners) {
-        // One domain's failure must not keep the message from the others.
-        try {
-          const pending = listener(message);
-          if (pending instanceof Promise) (waits ??= []).push(pending.catch((error: unknown) => logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed')));
-        } catch (error) {
-          logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed');
-        }
-      }
-      if (waits) return Promise.all(waits).then(() => undefined);
+      return notifyUp(message);
     },
   }).catch(async (error: unknown) => {
     await broker?.close();
     throw error;
   });
   client = connected;
+
+  /** Hands a decoded message to the domain listeners; a listener that answers a promise holds the link back. */
+  function notifyUp(message: DecodedUp): Promise<void> | undefined {
+    let waits: Array<Promise<void>> | undefined;
+    for (const listener of upListeners) {
+      // One domain's failure must not keep the message from the others.
+      try {
+        const pending = listener(message);
+        if (pending instanceof Promise) (waits ??= []).push(pending.catch((error: unknown) => logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed')));
+      } catch (error) {
+        logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed');
+      }
+    }
+    if (waits) return Promise.all(waits).then(() => undefined);
+    return undefined;
+  }
 
   return {
     /** The embedded broker's port; undefined with an external broker. */

@@ -1,6 +1,6 @@
 import type { BridgeView, FirmwareProgressView, Gateway, GatewayDevice, GatewaySyncItem } from '@lumigrid/contract';
 import type { FirmwareProgress } from '../../gateway-link/firmware-tracker.ts';
-import type { DeviceRow, GatewayRow } from './gateways.repo.ts';
+import type { DeviceRow, GatewayRecord, GatewayRow } from './gateways.repo.ts';
 
 const idOrNull = (id: bigint | null) => (id === null ? null : String(id));
 const NO_VERSIONS = { gateway: '', zigbee: '', zigbee2: '', zigbee3: '', wisun: '', plc: '' };
@@ -10,6 +10,21 @@ export function activityOf(row: Pick<GatewayRow, 'online' | 'offlineReason'>, fi
   if (firmware && firmware.result === undefined) return 'updating';
   if (!row.online && row.offlineReason === 'restart') return 'restarting';
   return 'idle';
+}
+
+/** The firmware update kept in the gateway's row (fw_* columns), or undefined when none was ever started. */
+export function firmwareOfRow(row: GatewayRecord): FirmwareProgress | undefined {
+  if (!row.fwUpdateId || !row.fwTarget || !row.fwStartedAt) return undefined;
+  return {
+    mac: row.mac,
+    update: row.fwUpdateId,
+    target: row.fwTarget as FirmwareProgress['target'],
+    version: row.fwVersion ?? '',
+    stage: (row.fwStage ?? 'requested') as FirmwareProgress['stage'],
+    progress: row.fwResult === 1 ? 100 : row.fwProgress,
+    startedAt: row.fwStartedAt.getTime(),
+    result: row.fwResult === 1 || row.fwResult === 2 || row.fwResult === 3 ? row.fwResult : undefined,
+  };
 }
 
 export function mapGateway(row: GatewayRow, firmware: FirmwareProgress | undefined): Gateway {

@@ -225,6 +225,61 @@ export function createGatewaysRepo(db: Db) {
         .where(eq(gateways.mac, q.mac));
     },
 
+    // --- firmware updates, shared by every server node (gateway-link/firmware-tracker.ts FirmwareStore) -------
+
+    /** The update running on a gateway: started, no result yet. */
+    async firmwareRunningAnyTenant({ mac }: { mac: string }) {
+      const [row] = await db
+        .select()
+        .from(gateways)
+        .where(and(eq(gateways.mac, mac), isNotNull(gateways.fwUpdateId), isNull(gateways.fwResult)))
+        .limit(1);
+      return row;
+    },
+
+    async firmwareBeginAnyTenant(q: { mac: string; update: string; target: string; version: string; startedAt: Date; deadline: Date }) {
+      await db
+        .update(gateways)
+        .set({
+          fwUpdateId: q.update,
+          fwTarget: q.target,
+          fwVersion: q.version,
+          fwStage: 'requested',
+          fwProgress: 0,
+          fwResult: null,
+          fwStartedAt: q.startedAt,
+          fwDeadlineAt: q.deadline,
+        })
+        .where(eq(gateways.mac, q.mac));
+    },
+
+    /**
+     * Progress of the running update `update`: the stage and the higher percent (events may arrive at two
+     * nodes out of order). With a result, only the first statement writes it; `concluded` tells that one.
+     */
+    async firmwareAdvanceAnyTenant(q: { mac: string; update: string; stage: string; progress: number; result?: number }) {
+      const running = and(eq(gateways.mac, q.mac), eq(gateways.fwUpdateId, q.update), isNull(gateways.fwResult));
+      const [row] = await db
+        .update(gateways)
+        .set({
+          fwStage: q.stage,
+          fwProgress: sql`greatest(${gateways.fwProgress}, ${Math.round(q.progress)}::smallint)`,
+          ...(q.result !== undefined ? { fwResult: q.result } : {}),
+        })
+        .where(running)
+        .returning();
+      return row ? { row, concluded: q.result !== undefined } : undefined;
+    },
+
+    /** Times out the running updates past their deadline; each row is returned by exactly one statement. */
+    async firmwareExpireAnyTenant({ now }: { now: Date }) {
+      return db
+        .update(gateways)
+        .set({ fwResult: 3 })
+        .where(and(isNotNull(gateways.fwUpdateId), isNull(gateways.fwResult), sql`${gateways.fwDeadlineAt} < ${now.toISOString()}::timestamptz`))
+        .returning();
+    },
+
     /** Marks every gateway offline: at start, before the link hears the retained states again. */
     async markAllOfflineAnyTenant({ at }: { at: Date }) {
       await db.update(gateways).set({ online: false, offlineReason: null, updatedAt: at }).where(eq(gateways.online, true));

@@ -57,7 +57,8 @@ import type { MapsRepo } from '../projects/maps.repo.ts';
 import type { ProjectsRepo } from '../projects/projects.repo.ts';
 import type { FirmwareCatalogue } from './firmware-catalogue.ts';
 import { compareVersions } from './firmware-catalogue.ts';
-import { mapBridge, mapDevice, mapFirmware, mapGateway, mapSyncItem } from './gateways.mappers.ts';
+import { firmwareOfRow, mapBridge, mapDevice, mapFirmware, mapGateway, mapSyncItem } from './gateways.mappers.ts';
+import type { FirmwareStore } from '../../gateway-link/firmware-tracker.ts';
 import type { GatewayRow, GatewaysRepo } from './gateways.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
@@ -174,7 +175,8 @@ export function createGatewaysService(deps: {
   }
 
   function view(row: GatewayRow): Gateway {
-    return mapGateway(row, deps.link()?.firmware.progress(row.mac));
+    // The row holds the update when the link keeps updates in the database (every node sees it); else this node's memory.
+    return mapGateway(row, firmwareOfRow(row) ?? deps.link()?.firmware.progress(row.mac));
   }
 
   async function reload(auth: Caller, id: bigint): Promise<Gateway> {
@@ -595,13 +597,14 @@ export function createGatewaysService(deps: {
         ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
       });
       if (outcome.state !== 'succeeded') throw new AppError(outcome.errorCode);
-      return mapFirmware(link.firmware.progress(row.mac));
+      const after = await requireGateway(auth, row.id);
+      return mapFirmware(firmwareOfRow(after) ?? link.firmware.progress(row.mac));
     },
 
     /** GET gateway/v1/gateway_upgrade_progress/{id} */
     async updateProgress(auth: Caller, id: string): Promise<FirmwareProgressView> {
       const row = await requireGateway(auth, id);
-      return mapFirmware(deps.link()?.firmware.progress(row.mac));
+      return mapFirmware(firmwareOfRow(row) ?? deps.link()?.firmware.progress(row.mac));
     },
 
     // --- the gateway side: provisioning, presence, notices -------------------------------------------
@@ -616,6 +619,32 @@ export function createGatewaysService(deps: {
       await repo.provisionAnyTenant({ mac: bare, passwordHash: await hashPassword(secret) });
       return { mac: bare, password: secret };
     },
+
+    /** Firmware updates in the gateways table, so every server node follows and concludes them (gateway-link). */
+    firmwareStore: {
+      async running(mac) {
+        const row = await repo.firmwareRunningAnyTenant({ mac });
+        return row ? firmwareOfRow(row) : undefined;
+      },
+      async begin(p, deadline) {
+        await repo.firmwareBeginAnyTenant({
+          mac: p.mac,
+          update: p.update,
+          target: p.target,
+          version: p.version,
+          startedAt: new Date(p.startedAt),
+          deadline: new Date(deadline),
+        });
+      },
+      async advance(mac, update, change) {
+        const after = await repo.firmwareAdvanceAnyTenant({ mac, update, ...change });
+        const progress = after && firmwareOfRow(after.row);
+        return progress ? { ...progress, concluded: after.concluded } : undefined;
+      },
+      async expire(now) {
+        return (await repo.firmwareExpireAnyTenant({ now: new Date(now) })).flatMap((row) => firmwareOfRow(row) ?? []);
+      },
+    } satisfies FirmwareStore,
 
     /** The broker's credentials lookup (gateway-link/credentials.ts). */
     credentials: {

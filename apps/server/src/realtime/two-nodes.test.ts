@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
+import { NOTICE_TYPE, userDestination, type GatewayStatusNotice, type GatewayUpdateNotice } from '@lumigrid/contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { MOSQUITTO_URL, reachable, runPrefix } from '../gateway-link/test-support.ts';
+import type { App } from '../http/types.ts';
+import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
+import { bind, data, defaultMapId, eventually } from '../modules/gateways/gateways.fixtures.ts';
+import { ADMIN_PASSWORD, CAPTCHA, TestClock, call, signUpByMail, type Harness } from '../test/harness.ts';
+import { createPgBus } from './pg-bus.ts';
+import { listenForRealtime, stompClient, type StompTestClient } from './test-clients.ts';
+
+const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const G = '/api4/gateway/v1';
+/** Scale-out needs PostgreSQL and an external broker; without them this suite is skipped. */
+const SERVICES = (await reachable(Number(new URL(BASE_URL).port || 5432), new URL(BASE_URL).hostname)) && (await reachable(1883));
+const FIRMWARE = { target: 'gateway' as const, version: '3.3.0', url: 'https://firmware.example.com/lg-gw-3.3.0.bin' };
+
+/**
+ * ARCHITECTURE.md section 6 on one machine: two server nodes share one PostgreSQL database (REALTIME_BUS=postgres)
+ * and the machine's Mosquitto (MQTT_URL, one shared subscription group), and a STOMP client on node B hears
+ * what happens on node A; firmware progress lives in the database, so either node follows and concludes it.
+ */
+describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () => {
+  const dbName = `lumigrid_test_${randomBytes(6).toString('hex')}`;
+  const group = `lumigrid-two-nodes-${runPrefix()}`;
+  const nodes: Array<{ app: App; database: Database; url: string }> = [];
+  let fleet: Fleet;
+  let token: string;
+  let me: string;
+  let gwId: string;
+  let onB: StompTestClient;
+  const statusOnB: GatewayStatusNotice[] = [];
+  const noticesOnB: GatewayUpdateNotice[] = [];
+  const faultsOnB: unknown[] = [];
+  const a = () => nodes[0]!;
+  const b = () => nodes[1]!;
+  const harnessOf = (node: { app: App; database: Database }): Harness =>
+    ({ app: node.app, database: node.database, clock: new TestClock(), config: undefined, close: async () => undefined }) as unknown as Harness;
+
+  async function admin(sql: string) {
+    const c = new pg.Client({ connectionString: BASE_URL });
+    await c.connect();
+    await c.query(sql);
+    await c.end();
+  }
+
+  beforeAll(async () => {
+    await admin(`create database ${dbName}`);
+    const url = new URL(BASE_URL);
+    url.pathname = `/${dbName}`;
+    for (let i = 0; i < 2; i++) {
+      const config = loadConfig({
+        DEMO: 'off',
+        ADMIN_PASSWORD,
+        CAPTCHA_TEXT: CAPTCHA,
+        HOST: '127.0.0.1',
+        DATABASE_URL: url.toString(),
+        MQTT_URL: MOSQUITTO_URL,
+        REALTIME_BUS: 'postgres',
+        BRANDING_DIR: resolve(import.meta.dirname, '../test/fixtures/branding'),
+        WEB_DIST: resolve(import.meta.dirname, '../test/fixtures/no-web'),
+      });
+      const database = await openDatabase({ url: config.databaseUrl! });
+      const app = await buildApp({
+        config,
+        database,
+        logger: false,
+        gatewayLink: { port: 0, sharedGroup: group, firmwareTimeoutMs: 6000, commandTimeoutMs: 3000 },
+        firmware: createFirmwareCatalogue([FIRMWARE]),
+      });
+      nodes.push({ app, database, url: await listenForRealtime(app) });
+    }
+    token = await signUpByMail(harnessOf(a()), 'two-nodes@example.com');
+    me = (await call(a().app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
+    fleet = createFleet({
+      url: MOSQUITTO_URL,
+      count: 1,
+      superGateways: 0,
+      macPrefix: runPrefix(),
+      password: (mac) => `pw-${mac}`,
+      timeFactor: 1000,
+      radio: { unicastPerSecond: 0, groupPerSecond: 0 },
+      activityIntervalS: 0,
+    });
+    await a().app.gatewayService.provision(fleet.gateways[0]!.mac, `pw-${fleet.gateways[0]!.mac}`);
+    expect(await fleet.start()).toEqual([]);
+    // Presence is handled by whichever node the shared subscription picks; both read it from the database.
+    gwId = (await bind(harnessOf(a()), token, fleet.gateways[0]!.mac, await defaultMapId(harnessOf(a()), token), 'Shared gateway')).id;
+    await eventually(async () => (await data(call(b().app, 'GET', `${G}/detail/${gwId}`, { token }))).online === true, 'online on B');
+    onB = await stompClient(b().url, { Authorization: `Bearer ${token}` });
+    await onB.subscribe(userDestination('gateway_status', me), (m) => statusOnB.push(JSON.parse(m.body) as GatewayStatusNotice));
+    await onB.subscribe(userDestination('global_message_notice', me), (m) => noticesOnB.push(JSON.parse(m.body) as GatewayUpdateNotice));
+    await onB.subscribe(userDestination('defective', me), (m) => faultsOnB.push(JSON.parse(m.body)));
+  }, 90_000);
+
+  afterAll(async () => {
+    await onB?.stop();
+    await fleet?.stop();
+    for (const g of fleet?.gateways ?? []) await a()?.app.gatewayLink?.clearState(g.mac).catch(() => undefined);
+    for (const node of nodes) {
+      await node.app.close();
+      await node.database.close();
+    }
+    await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+  });
+
+  it('delivers a notice published on node A to a STOMP client on node B, once', async () => {
+    a().app.realtime.publishToUser(me, 'defective', { userId: me, id: '1', name: 'Hall light', code: 8 });
+    await eventually(() => faultsOnB.length > 0, 'the notice on node B');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(faultsOnB).toEqual([{ userId: me, id: '1', name: 'Hall light', code: 8 }]);
+  });
+
+  it('carries a sync started on node A to the client on node B', async () => {
+    statusOnB.length = 0;
+    await data(call(a().app, 'GET', `${G}/sync/${gwId}`, { token }));
+    await eventually(() => statusOnB.some((n) => n.kind === 'sync' && n.syncStatus === 3), 'synced on node B');
+  });
+
+  it('follows a firmware update started on node A from the database on both nodes; the result reaches node B once', async () => {
+    noticesOnB.length = 0;
+    await data(call(a().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
+    // Either node may receive the gateway's events; the progress both answer comes from the database.
+    await eventually(async () => (await data(call(b().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state === 'success', 'success on B', 20_000);
+    expect((await data(call(a().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state).toBe('success');
+    await eventually(() => noticesOnB.length > 0, 'the type 1 notice on node B', 10_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId }]);
+  });
+
+  it('decides a silent update as timeout once, whichever node sweeps first', async () => {
+    noticesOnB.length = 0;
+    fleet.gateways[0]!.faults.hangUpdates = true;
+    await data(call(b().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
+    await eventually(() => noticesOnB.length > 0, 'the timeout notice on node B', 20_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 3 }]);
+    fleet.gateways[0]!.faults.hangUpdates = false;
+  });
+});
+
+describe.skipIf(!SERVICES)('the PostgreSQL real-time bus', () => {
+  it('carries an event larger than a NOTIFY payload in parts, and keeps the order', async () => {
+    const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const channel = `lumigrid_bus_test_${randomBytes(4).toString('hex')}`;
+    const sender = await createPgBus({ url: BASE_URL, logger, channel });
+    const receiver = await createPgBus({ url: BASE_URL, logger, channel });
+    const got: string[] = [];
+    receiver.subscribe((e) => e.kind === 'message' && got.push(e.body));
+    const big = JSON.stringify({ text: '灯'.repeat(9000) + '😀'.repeat(3000) });
+    sender.publish({ kind: 'message', destination: '/topic/x', body: '1' });
+    sender.publish({ kind: 'message', destination: '/topic/x', body: big });
+    sender.publish({ kind: 'message', destination: '/topic/x', body: '3' });
+    await eventually(() => got.length === 3, 'three events');
+    expect(got).toEqual(['1', big, '3']);
+    await sender.close();
+    await receiver.close();
+  });
+});
