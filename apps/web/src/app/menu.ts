@@ -12,6 +12,10 @@ export type MenuLabelKey =
   | 'menu.projectDetail'
   | 'menu.device'
   | 'menu.deviceControl'
+  | 'menu.deviceList'
+  | 'menu.deviceListStatus'
+  | 'menu.deviceConfig'
+  | 'menu.deviceConfigDetail'
   | 'menu.deviceGroup'
   | 'menu.gateway'
   | 'menu.gatewayList'
@@ -56,6 +60,10 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
       icon: 'device',
       children: [
         { path: '/device/control', labelKey: 'menu.deviceControl' },
+        { path: '/device/list/list', labelKey: 'menu.deviceList' },
+        { path: '/device/list/status', labelKey: 'menu.deviceListStatus' },
+        { path: '/device/config/list', labelKey: 'menu.deviceConfig' },
+        { path: '/device/config/detail', labelKey: 'menu.deviceConfigDetail', hidden: true, under: '/device/config/list' },
         { path: '/device/group', labelKey: 'menu.deviceGroup' },
       ],
     },

@@ -14,6 +14,9 @@ const HomePage = lazy(() => import('../pages/home/home-page.tsx'));
 const ProjectListPage = lazy(() => import('../pages/project/project-list-page.tsx'));
 const ProjectDetailPage = lazy(() => import('../pages/project/project-detail-page.tsx'));
 const DeviceControlPage = lazy(() => import('../pages/device/device-control-page.tsx'));
+const DeviceListPage = lazy(() => import('../pages/device/list/device-list-page.tsx'));
+const DeviceConfigListPage = lazy(() => import('../pages/device/config/device-config-list-page.tsx'));
+const DeviceConfigDetailPage = lazy(() => import('../pages/device/config/device-config-detail-page.tsx'));
 const GroupPage = lazy(() => import('../pages/group/group-page.tsx'));
 const GatewayListPage = lazy(() => import('../pages/gateway/gateway-list-page.tsx'));
 const GatewayDetailPage = lazy(() => import('../pages/gateway/gateway-detail-page.tsx'));
@@ -57,6 +60,23 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: <Navigate to="/device/control" replace /> },
           { path: 'control', element: page(<DeviceControlPage />) },
+          {
+            path: 'list',
+            children: [
+              { index: true, element: <Navigate to="/device/list/list" replace /> },
+              { path: 'list', element: page(<DeviceListPage view="list" />) },
+              { path: 'status', element: page(<DeviceListPage view="status" />) },
+            ],
+          },
+          {
+            path: 'config',
+            children: [
+              { index: true, element: <Navigate to="/device/config/list" replace /> },
+              { path: 'list', element: page(<DeviceConfigListPage />) },
+              // The device is the query id, as the other detail screens take theirs.
+              { path: 'detail', element: page(<DeviceConfigDetailPage />) },
+            ],
+          },
           // Groups (zones) of a map: its own screen in the device area (docs/decisions.md).
           { path: 'group', element: page(<GroupPage />) },
         ],

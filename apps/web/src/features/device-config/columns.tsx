@@ -1,0 +1,23 @@
+import { Tag } from 'antd';
+import dayjs from 'dayjs';
+import type { TFunction } from 'i18next';
+import type { Device, DisplayState } from '@lumigrid/contract';
+import { typeNameKey } from './param-fields.ts';
+
+/** Display state colours of the device map (spec section 4). */
+const DISPLAY_COLOURS: Record<DisplayState, string> = { onFull: 'green', onPartial: 'lime', off: 'default', offline: 'orange', failure: 'red' };
+
+export const displayTag = (t: TFunction, display: DisplayState) => (
+  <Tag color={DISPLAY_COLOURS[display]} data-testid={`display-${display}`}>
+    {t(`deviceControl.display.${display}`)}
+  </Tag>
+);
+
+export const typeName = (t: TFunction, type: number) => t(typeNameKey(type));
+
+export const when = (value: string | null, empty: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : empty);
+
+export const measured = (value: number | null, empty: string) => (value === null ? empty : String(Math.round(value * 100) / 100));
+
+/** Where a device is: its map, or "not on a map". */
+export const placeOf = (t: TFunction, device: Pick<Device, 'mapName'>) => device.mapName ?? t('deviceConfig.outmap');

@@ -1,0 +1,112 @@
+import { App, Button, Card, Descriptions, Empty, Space, Typography } from 'antd';
+import { PageContainer } from '@ant-design/pro-components';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { deviceType } from '@lumigrid/contract';
+import { useMe } from '../../../features/auth/api.ts';
+import { useDevice, useRefreshNetwork, useSensorOnOff } from '../../../features/device-config/api.ts';
+import { displayTag, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
+import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
+import { canEditGateways, canOperateGateways } from '../../../features/gateways/status.ts';
+import { ParamEditor } from './param-editor.tsx';
+
+/** /device/config/detail?id= (spec section 2): one device, its parameters, sensing, network refresh and deletion. */
+export default function DeviceConfigDetailPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? undefined;
+  const { data: user } = useMe();
+  const editable = canEditGateways(user);
+  const operate = canOperateGateways(user);
+  const device = useDevice(id);
+  const sensor = useSensorOnOff();
+  const refresh = useRefreshNetwork();
+  const deletion = useDeleteDevice(() => void navigate('/device/config/list'));
+  const empty = t('common.empty');
+  const back = <Link to="/device/config/list">{t('deviceConfig.back')}</Link>;
+
+  if (!id || device.isError) {
+    return (
+      <PageContainer title={t('deviceConfig.configTitle')} breadcrumbRender={false}>
+        <Card>
+          <Empty description={t('deviceConfig.noDevice')}>{back}</Empty>
+        </Card>
+      </PageContainer>
+    );
+  }
+  const d = device.data;
+  const isSensor = d ? Boolean(deviceType(d.type)?.sensor) : false;
+
+  const setSensing = async (on: boolean) => {
+    if (!d) return;
+    await sensor.mutateAsync({ id: d.id, on });
+    void message.success(t('deviceConfig.sensor.done'));
+  };
+
+  return (
+    <PageContainer
+      title={d ? t('deviceConfig.detailTitle', { name: d.name }) : t('deviceConfig.configTitle')}
+      breadcrumbRender={false}
+      loading={device.isLoading}
+      extra={back}
+    >
+      {d && (
+        <Space direction="vertical" size={16} style={{ width: '100%' }}>
+          <Card
+            title={t('deviceConfig.info')}
+            extra={
+              <Space wrap>
+                {isSensor && operate && (
+                  <>
+                    <Button onClick={() => void setSensing(true).catch(() => undefined)} loading={sensor.isPending} data-testid="sensing-on">
+                      {t('deviceConfig.sensor.on')}
+                    </Button>
+                    <Button onClick={() => void setSensing(false).catch(() => undefined)} loading={sensor.isPending} data-testid="sensing-off">
+                      {t('deviceConfig.sensor.off')}
+                    </Button>
+                  </>
+                )}
+                {editable && (
+                  <Button
+                    onClick={() =>
+                      void refresh
+                        .mutateAsync(d.id)
+                        .then(() => message.success(t('deviceConfig.refreshed')))
+                        .catch(() => undefined)
+                    }
+                    loading={refresh.isPending}
+                  >
+                    {t('deviceConfig.refreshNetwork')}
+                  </Button>
+                )}
+                {editable && (
+                  <Button danger onClick={() => deletion.ask(d)} data-testid="device-delete">
+                    {t('deviceConfig.delete')}
+                  </Button>
+                )}
+              </Space>
+            }
+          >
+            <Descriptions column={{ xs: 1, md: 2, xl: 3 }} size="small">
+              <Descriptions.Item label={t('deviceConfig.field.type')}>{typeName(t, d.type)}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.addr')}>
+                <Typography.Text copyable>{d.addr}</Typography.Text>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.networkAddress')}>{d.networkAddress || empty}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.gateway')}>{d.gatewayName || empty}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.place')}>{placeOf(t, d)}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.display')}>{displayTag(t, d.display)}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.firmware')}>{d.firmware || empty}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.model')}>{d.model || empty}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.lastUpdate')}>{when(d.lastUpdate, empty)}</Descriptions.Item>
+            </Descriptions>
+          </Card>
+          <ParamEditor key={d.id} device={d} editable={editable} />
+        </Space>
+      )}
+      {deletion.dialog}
+    </PageContainer>
+  );
+}

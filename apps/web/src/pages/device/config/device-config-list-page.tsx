@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { Alert, App, Button, Form, Modal, Select, Typography } from 'antd';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { DEVICE_FAMILIES, DEVICE_LIMITS, DEVICE_TYPE_CODE_LIST, canBatchChange, type Device, type DeviceListBody } from '@lumigrid/contract';
+import { useMe } from '../../../features/auth/api.ts';
+import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
+import { placeOf, typeName } from '../../../features/device-config/columns.tsx';
+import { canEditGateways } from '../../../features/gateways/status.ts';
+
+interface SearchForm {
+  keyword?: string;
+  type?: string;
+}
+
+/**
+ * /device/config/list (spec section 2): the devices to configure. Opening one leads to its parameters;
+ * selecting lights of batch-changeable types changes their type in one go (batch_alter_devices).
+ */
+export default function DeviceConfigListPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { data: user } = useMe();
+  const editable = canEditGateways(user);
+  const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
+  const devices = useDeviceList(query);
+  const [selected, setSelected] = useState<Device[]>([]);
+  const [batchOpen, setBatchOpen] = useState(false);
+  const [target, setTarget] = useState<number>();
+  const batch = useBatchType();
+  const empty = t('common.empty');
+  const refused = selected.some((d) => !DEVICE_FAMILIES.batchChangeable.includes(d.type));
+
+  const columns: ProColumns<Device>[] = [
+    { title: t('deviceConfig.field.keyword'), dataIndex: 'keyword', hideInTable: true, fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 } },
+    {
+      title: t('deviceConfig.field.type'),
+      dataIndex: 'type',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(DEVICE_TYPE_CODE_LIST.map((code) => [String(code), { text: typeName(t, code) }])),
+    },
+    {
+      title: t('deviceConfig.field.name'),
+      dataIndex: 'name',
+      search: false,
+      width: 180,
+      render: (_, row) => <Link to={`/device/config/detail?id=${row.id}`}>{row.name}</Link>,
+    },
+    { title: t('deviceConfig.field.addr'), dataIndex: 'addr', search: false, width: 170 },
+    { title: t('deviceConfig.field.type'), dataIndex: 'type', search: false, width: 170, render: (_, row) => typeName(t, row.type) },
+    { title: t('deviceConfig.field.gateway'), dataIndex: 'gatewayName', search: false, width: 150, ellipsis: true },
+    { title: t('deviceConfig.field.place'), dataIndex: 'mapName', search: false, width: 140, ellipsis: true, render: (_, row) => placeOf(t, row) },
+    { title: t('deviceConfig.field.firmware'), dataIndex: 'firmware', search: false, width: 100, render: (_, row) => row.firmware || empty },
+    {
+      title: t('deviceConfig.actions'),
+      valueType: 'option',
+      width: 100,
+      render: (_, row) => [
+        <Link key="configure" to={`/device/config/detail?id=${row.id}`} data-testid={`configure-${row.addr}`}>
+          {t('deviceConfig.configure')}
+        </Link>,
+      ],
+    },
+  ];
+
+  const submitBatch = async () => {
+    if (target === undefined) return;
+    const done = await batch.mutateAsync({ ids: selected.map((d) => d.id), type: target });
+    void message.success(t('deviceConfig.batchTypeDone', { count: done.count }));
+    setBatchOpen(false);
+    setSelected([]);
+  };
+
+  return (
+    <PageContainer title={t('deviceConfig.configTitle')} content={t('deviceConfig.configHint')} breadcrumbRender={false}>
+      <ProTable<Device, SearchForm>
+        rowKey="id"
+        columns={columns}
+        dataSource={devices.data?.list ?? []}
+        loading={devices.isFetching && !devices.data}
+        cardBordered
+        scroll={{ x: 1000 }}
+        search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
+        rowSelection={
+          editable
+            ? { selectedRowKeys: selected.map((d) => d.id), onChange: (_, rows) => setSelected(rows), preserveSelectedRowKeys: true }
+            : undefined
+        }
+        tableAlertRender={({ selectedRowKeys }) => t('deviceConfig.selected', { count: selectedRowKeys.length })}
+        tableAlertOptionRender={() => (
+          <Button
+            type="primary"
+            size="small"
+            onClick={() => {
+              setTarget(undefined);
+              setBatchOpen(true);
+            }}
+            data-testid="batch-type"
+          >
+            {t('deviceConfig.batchType')}
+          </Button>
+        )}
+        onSubmit={(params) =>
+          setQuery((current) => ({
+            page: 1,
+            pageSize: current.pageSize,
+            ...(params.keyword?.trim() ? { name: params.keyword.trim() } : {}),
+            ...(params.type ? { type: Number(params.type) } : {}),
+          }))
+        }
+        onReset={() => setQuery((current) => ({ page: 1, pageSize: current.pageSize }))}
+        options={{ reload: () => void devices.refetch(), density: true, setting: true, fullScreen: false }}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: devices.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
+        }}
+      />
+      <Modal
+        open={batchOpen}
+        title={t('deviceConfig.batchTypeTitle', { count: selected.length })}
+        okText={t('deviceConfig.batchType')}
+        cancelText={t('deviceConfig.cancel')}
+        okButtonProps={{ disabled: refused || target === undefined }}
+        confirmLoading={batch.isPending}
+        onOk={() => void submitBatch().catch(() => undefined)}
+        onCancel={() => setBatchOpen(false)}
+        destroyOnHidden
+      >
+        <Typography.Paragraph type="secondary">{t('deviceConfig.batchTypeHint')}</Typography.Paragraph>
+        {refused && <Alert type="warning" showIcon message={t('deviceConfig.batchTypeRefused')} style={{ marginBottom: 16 }} />}
+        <Form layout="vertical">
+          <Form.Item label={t('deviceConfig.batchTypeTarget')}>
+            <Select
+              value={target}
+              onChange={setTarget}
+              data-testid="batch-type-target"
+              options={DEVICE_FAMILIES.batchChangeable
+                .filter((code) => selected.every((d) => canBatchChange(d.type, code)))
+                .map((code) => ({ value: code, label: typeName(t, code) }))}
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </PageContainer>
+  );
+}

@@ -1,0 +1,189 @@
+import { useState } from 'react';
+import { Segmented, Tag, Typography } from 'antd';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { DEVICE_LIMITS, DEVICE_TYPE_CODE_LIST, TYPE_STATUS, type Device, type DeviceListBody, type DisplayState } from '@lumigrid/contract';
+import { useMe } from '../../../features/auth/api.ts';
+import { useDeviceList } from '../../../features/device-config/api.ts';
+import { displayTag, measured, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
+import { faultKey } from '../../../features/device-config/param-fields.ts';
+import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
+import { useGatewayPage } from '../../../features/gateways/api.ts';
+import { canEditGateways } from '../../../features/gateways/status.ts';
+import { MapPathSelect } from '../../gateway/map-path-select.tsx';
+
+interface SearchForm {
+  keyword?: string;
+  type?: string;
+  display?: DisplayState;
+  gatewayId?: string;
+  place?: string[];
+}
+
+/** The place filter: a project, a building or a map, whichever was chosen last. */
+function placeQuery(path: string[] | undefined): Pick<DeviceListBody, 'projectId' | 'buildId' | 'mapId'> {
+  if (!path?.length) return {};
+  if (path.length >= 3) return { mapId: path[2] };
+  if (path.length === 2) return { buildId: path[1] };
+  return { projectId: path[0] };
+}
+
+const DISPLAYS: DisplayState[] = ['onFull', 'onPartial', 'off', 'offline', 'failure'];
+
+/**
+ * /device/list/list and /device/list/status (spec section 2): one filtered, paged table of the account's
+ * devices; the list view shows where each device is and what it runs, the status view what it reported.
+ */
+export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: user } = useMe();
+  const editable = canEditGateways(user);
+  const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
+  const devices = useDeviceList(query);
+  const gateways = useGatewayPage({ page: 1, pageSize: 200 });
+  const deletion = useDeleteDevice();
+  const empty = t('common.empty');
+
+  const filters: ProColumns<Device>[] = [
+    { title: t('deviceConfig.field.keyword'), dataIndex: 'keyword', hideInTable: true, fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 } },
+    {
+      title: t('deviceConfig.field.type'),
+      dataIndex: 'type',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(DEVICE_TYPE_CODE_LIST.map((code) => [String(code), { text: typeName(t, code) }])),
+    },
+    {
+      title: t('deviceConfig.field.display'),
+      dataIndex: 'display',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(DISPLAYS.map((d) => [d, { text: t(`deviceControl.display.${d}`) }])),
+    },
+    {
+      title: t('deviceConfig.field.gateway'),
+      dataIndex: 'gatewayId',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries((gateways.data?.list ?? []).map((g) => [g.id, { text: g.name || g.mac }])),
+    },
+    { title: t('deviceConfig.field.place'), dataIndex: 'place', hideInTable: true, renderFormItem: () => <MapPathSelect partial /> },
+  ];
+
+  const name: ProColumns<Device> = {
+    title: t('deviceConfig.field.name'),
+    dataIndex: 'name',
+    search: false,
+    width: 170,
+    fixed: 'left',
+    render: (_, row) => <Typography.Text style={{ wordBreak: 'break-word' }}>{row.name}</Typography.Text>,
+  };
+  const type: ProColumns<Device> = { title: t('deviceConfig.field.type'), dataIndex: 'type', search: false, width: 150, render: (_, row) => typeName(t, row.type) };
+  const lastUpdate: ProColumns<Device> = { title: t('deviceConfig.field.lastUpdate'), dataIndex: 'lastUpdate', search: false, width: 170, render: (_, row) => when(row.lastUpdate, empty) };
+  const number = (key: 'illumination' | 'voltage' | 'current' | 'power'): ProColumns<Device> => ({
+    title: t(`deviceConfig.field.${key}`),
+    dataIndex: key,
+    search: false,
+    width: 110,
+    align: 'right',
+    render: (_, row) => measured(row[key], empty),
+  });
+
+  const listColumns: ProColumns<Device>[] = [
+    name,
+    { title: t('deviceConfig.field.addr'), dataIndex: 'addr', search: false, width: 170, copyable: true },
+    type,
+    { title: t('deviceConfig.field.gateway'), dataIndex: 'gatewayName', search: false, width: 150, ellipsis: true },
+    { title: t('deviceConfig.field.place'), dataIndex: 'mapName', search: false, width: 140, ellipsis: true, render: (_, row) => placeOf(t, row) },
+    { title: t('deviceConfig.field.firmware'), dataIndex: 'firmware', search: false, width: 100, render: (_, row) => row.firmware || empty },
+    { title: t('deviceConfig.field.model'), dataIndex: 'model', search: false, width: 150, ellipsis: true, render: (_, row) => row.model || empty },
+    lastUpdate,
+    {
+      title: t('deviceConfig.actions'),
+      valueType: 'option',
+      fixed: 'right',
+      width: 140,
+      render: (_, row) => [
+        <Link key="configure" to={`/device/config/detail?id=${row.id}`}>
+          {t('deviceConfig.configure')}
+        </Link>,
+        editable && (
+          <Typography.Link key="delete" type="danger" onClick={() => deletion.ask(row)} data-testid={`delete-${row.id}`}>
+            {t('deviceConfig.delete')}
+          </Typography.Link>
+        ),
+      ],
+    },
+  ];
+
+  const statusColumns: ProColumns<Device>[] = [
+    name,
+    type,
+    { title: t('deviceConfig.field.display'), dataIndex: 'display', search: false, width: 150, render: (_, row) => displayTag(t, row.display) },
+    {
+      title: t('deviceConfig.field.online'),
+      dataIndex: 'typeStatus',
+      search: false,
+      width: 100,
+      render: (_, row) =>
+        row.typeStatus === TYPE_STATUS.offline ? <Tag color="orange">{t('deviceConfig.online.offline')}</Tag> : <Tag color="green">{t('deviceConfig.online.online')}</Tag>,
+    },
+    { title: t('deviceConfig.field.fault'), dataIndex: 'fault', search: false, width: 180, render: (_, row) => (row.fault ? <Tag color="red">{t(faultKey(row.fault))}</Tag> : t('deviceConfig.faults.0')) },
+    number('illumination'),
+    number('voltage'),
+    number('current'),
+    number('power'),
+    lastUpdate,
+  ];
+
+  return (
+    <PageContainer
+      title={t(view === 'list' ? 'deviceConfig.listTitle' : 'deviceConfig.statusTitle')}
+      content={t(view === 'list' ? 'deviceConfig.listHint' : 'deviceConfig.statusHint')}
+      breadcrumbRender={false}
+      extra={
+        <Segmented
+          value={view}
+          options={[
+            { value: 'list', label: t('deviceConfig.tabs.list') },
+            { value: 'status', label: t('deviceConfig.tabs.status') },
+          ]}
+          onChange={(next) => void navigate(`/device/list/${next}`)}
+        />
+      }
+    >
+      <ProTable<Device, SearchForm>
+        rowKey="id"
+        columns={[...filters, ...(view === 'list' ? listColumns : statusColumns)]}
+        dataSource={devices.data?.list ?? []}
+        loading={devices.isFetching && !devices.data}
+        cardBordered
+        scroll={{ x: view === 'list' ? 1300 : 1350 }}
+        search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
+        onSubmit={(params) =>
+          setQuery((current) => ({
+            page: 1,
+            pageSize: current.pageSize,
+            ...placeQuery(params.place),
+            ...(params.keyword?.trim() ? { name: params.keyword.trim() } : {}),
+            ...(params.type ? { type: Number(params.type) } : {}),
+            ...(params.display ? { display: params.display } : {}),
+            ...(params.gatewayId ? { gatewayId: params.gatewayId } : {}),
+          }))
+        }
+        onReset={() => setQuery((current) => ({ page: 1, pageSize: current.pageSize }))}
+        options={{ reload: () => void devices.refetch(), density: true, setting: true, fullScreen: false }}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: devices.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
+        }}
+      />
+      {deletion.dialog}
+    </PageContainer>
+  );
+}
