@@ -138,7 +138,8 @@ async function openMap(p: Page) {
   await p.goto(`${site.server.url}/device/control`);
   await p.getByTestId('floor-plan-map').and(p.locator('[data-state=ready]')).waitFor();
   // Every placed device and the gateway are on the canvas.
-  await p.locator(`[data-testid=device-canvas][data-drawn="${PLACED.length + 1}"]`).waitFor();
+  const placed = (await markers()).length;
+  await p.locator(`[data-testid=device-canvas][data-drawn="${placed + 1}"]`).waitFor();
 }
 
 const FULL = '#faad14';

@@ -118,4 +118,16 @@ describe('marker model: drawing', () => {
     // The selected marker gets a halo first, then its own fill.
     expect(fills).toEqual([DISPLAY_FILL.onFull, 'rgba(22, 119, 255, 0.25)', DISPLAY_FILL.failure]);
   });
+
+  it('fills markers of one look in one call, however many there are, and answers them all for hit-testing', () => {
+    const { ctx, fills } = recordingContext();
+    const off = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off');
+    const on = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'onFull');
+    const items: DrawItem[] = Array.from({ length: 1000 }, (_, i) => ({ id: String(i), x: i % 100, y: Math.floor(i / 100), style: i % 2 ? on : off }));
+    const drawn = drawMarkers(ctx, items, { width: 200, height: 100 });
+    expect(fills).toEqual([DISPLAY_FILL.off, DISPLAY_FILL.onFull]);
+    expect(drawn).toHaveLength(1000);
+    // Hit-testing follows the drawing order: where "on" markers are drawn over "off" ones, an "on" one is hit.
+    expect(Number(hitTest(drawn, 1, 0)?.id) % 2).toBe(1);
+  });
 });

@@ -1,0 +1,118 @@
+/**
+ * Command round trip of the floor plan: POST device/v1/control through the server, the broker and a simulated
+ * gateway (radio delay 0), and the gateway's report back out on the map's real-time topic, at a steady
+ * 50 commands/s. The baseline, in the same process and at the same rate, is the command bus alone: a
+ * `gateway.info` request to the same gateway and its reply, with no HTTP, database or report. See
+ * bench/README.md ("Devices").
+ */
+import { parseArgs } from 'node:util';
+import { mapDestination, type DeviceMarker } from '@lumigrid/contract';
+import { listenForRealtime, stompClient } from '../apps/server/src/realtime/test-clients.ts';
+import { quantile, sleep, startDeviceSite } from './devices-site.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '50' },
+    duration: { type: 'string', default: '20' },
+    'devices-per-kind': { type: 'string', default: '10' },
+  },
+});
+const RATE = Number(args.rate);
+const DURATION_S = Number(args.duration);
+const LIGHT_KINDS = new Set(['light-single', 'light-dimmer', 'light-cct', 'light-rgb']);
+
+interface Figures {
+  sent: number;
+  completed: number;
+  lost: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function figures(samples: number[], sent: number): Figures {
+  return { sent, completed: samples.length, lost: sent - samples.length, p50: quantile(samples, 0.5), p99: quantile(samples, 0.99), max: quantile(samples, 1) };
+}
+
+/** Fires `fire` RATE times a second for DURATION_S seconds on a fixed schedule (open loop: late answers never slow it). */
+async function paced(fire: (i: number) => void): Promise<number> {
+  const total = RATE * DURATION_S;
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    fire(i);
+  }
+  return total;
+}
+
+const site = await startDeviceSite({ gateways: 1, devicesPerKind: Number(args['devices-per-kind']) });
+try {
+  const url = await listenForRealtime(site.app);
+  const watcher = await stompClient(url, { token: site.token });
+  const lights = site.devices.filter((d) => LIGHT_KINDS.has(d.kind));
+  const mac = site.fleet.gateways[0]!.mac;
+
+  // Baseline: the command bus alone.
+  const busSamples: number[] = [];
+  const busSent = await paced(() => {
+    const t0 = performance.now();
+    void site.app
+      .gatewayLink!.bus.call(mac, 'gateway.info', {})
+      .then(() => busSamples.push(performance.now() - t0))
+      .catch(() => undefined);
+  });
+  await sleep(2000);
+
+  // The floor plan's path: HTTP control, confirmation, report, map topic.
+  const waiting = new Map<string, number>();
+  const reportSamples: number[] = [];
+  const ackSamples: number[] = [];
+  await watcher.subscribe(mapDestination(site.mapId), (message) => {
+    const marker = JSON.parse(message.body) as DeviceMarker;
+    const t0 = waiting.get(marker.id);
+    if (t0 === undefined) return;
+    waiting.delete(marker.id);
+    reportSamples.push(performance.now() - t0);
+  });
+  const on = new Map<string, boolean>();
+  let skipped = 0;
+  let cursor = 0;
+  const sent = await paced(() => {
+    // One command per light in flight, so each report answers exactly one command.
+    let light = lights[cursor++ % lights.length]!;
+    for (let tries = 0; waiting.has(light.id) && tries < lights.length; tries++) light = lights[cursor++ % lights.length]!;
+    if (waiting.has(light.id)) {
+      skipped++;
+      return;
+    }
+    const next = !(on.get(light.id) ?? false);
+    on.set(light.id, next);
+    const t0 = performance.now();
+    waiting.set(light.id, t0);
+    void site
+      .json('POST', '/api4/device/v1/control', { id: light.id, action: { op: 'onOff', on: next } })
+      .then(() => ackSamples.push(performance.now() - t0))
+      .catch(() => waiting.delete(light.id));
+  });
+  for (let i = 0; i < 100 && waiting.size > 0; i++) await sleep(50);
+  await watcher.stop();
+
+  const bus = figures(busSamples, busSent);
+  const ack = figures(ackSamples, sent - skipped);
+  const report = figures(reportSamples, sent - skipped);
+  const ratio = (a: number, b: number) => Math.round((a / b) * 10) / 10;
+  console.log(`\ncommand round trip at ${RATE}/s for ${DURATION_S} s, ${lights.length} lights, radio delay 0 (ms)`);
+  console.table({
+    'baseline: command bus (gateway.info)': bus,
+    'control answered (gateway confirmed)': ack,
+    'control -> report on /topic/map': report,
+  });
+  console.log(`skipped (every light busy): ${skipped}`);
+  console.log(`ratio to the baseline: confirmed p50 x${ratio(ack.p50, bus.p50)}, p99 x${ratio(ack.p99, bus.p99)}; report p50 x${ratio(report.p50, bus.p50)}, p99 x${ratio(report.p99, bus.p99)}`);
+  console.log(JSON.stringify({ rate: RATE, durationS: DURATION_S, bus, ack, report, skipped }));
+  if (report.lost > 0 || ack.lost > 0) process.exitCode = 1;
+} finally {
+  await site.close();
+}
