@@ -1,0 +1,94 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { normaliseMac } from '@lumigrid/protocol';
+import { isNotNull } from 'drizzle-orm';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { gateways } from './db/schema/index.ts';
+import { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile, type MosquittoUser } from './gateway-link/mosquitto-acl.ts';
+import { derivePassword } from './modules/gateways/provisioning.ts';
+
+const USAGE = `Writes Mosquitto's password_file, acl_file and a mosquitto.conf snippet from the provisioned gateways, so an
+external broker (MQTT_URL) enforces what the embedded one does: each gateway only its own topics.
+
+  npm run mosquitto-acl -w @lumigrid/server -- --out <dir> --server <user>:<password> [--server ...]
+      [--secret <fleet secret>] [--credentials <file>] [--port 1883]
+
+  --server       a server node's broker user (MQTT_URL=mqtt://<user>:<password>@broker); give one per node
+
+  --secret       gateways provisioned with --secret: their passwords are derived again (HMAC-SHA256)
+  --credentials  the JSON lines "npm run provision" printed ({ "mac", "password" }), for random passwords
+  A gateway whose password is in neither is listed in the ACL but left out of the password file (it cannot
+  sign in until it is re-provisioned); the tool says which. Only hashes are stored in Lumigrid's database.
+
+Uses DATABASE_URL or DATA_DIR like the server (docs/operations.md "External Mosquitto").`;
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' },
+      server: { type: 'string', multiple: true },
+      secret: { type: 'string' },
+      credentials: { type: 'string' },
+      port: { type: 'string', default: '1883' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const servers = (values.server ?? []).map((pair) => {
+    const at = pair.indexOf(':');
+    if (at < 1 || at === pair.length - 1) fail(`--server takes <user>:<password>, not "${pair}"`);
+    return { username: pair.slice(0, at), password: pair.slice(at + 1) };
+  });
+  if (!values.out || servers.length === 0) fail(`--out and at least one --server are required\n\n${USAGE}`);
+  const known = new Map<string, string>();
+  if (values.credentials) {
+    for (const line of readFileSync(values.credentials, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const entry = JSON.parse(line) as { mac?: string; password?: string };
+      const mac = normaliseMac(entry.mac ?? '');
+      if (mac && entry.password) known.set(mac, entry.password);
+    }
+  }
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(`configuration: ${error.message}`);
+    throw error;
+  }
+  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  try {
+    const rows = await database.db.select({ mac: gateways.mac }).from(gateways).where(isNotNull(gateways.passwordHash));
+    const macs = rows.map((r) => r.mac).sort();
+    const users: MosquittoUser[] = [...servers];
+    const missing: string[] = [];
+    for (const mac of macs) {
+      const password = known.get(mac) ?? (values.secret ? derivePassword(values.secret, mac) : undefined);
+      if (password) users.push({ username: mac, password });
+      else missing.push(mac);
+    }
+    const out = resolve(values.out);
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'passwd'), mosquittoPasswordFile(users), { mode: 0o600 });
+    writeFileSync(join(out, 'acl'), mosquittoAclFile({ serverUsers: servers.map((u) => u.username), gatewayMacs: macs }));
+    writeFileSync(
+      join(out, 'lumigrid.conf'),
+      mosquittoConf({ port: Number(values.port), passwordFile: join(out, 'passwd'), aclFile: join(out, 'acl') }),
+    );
+    console.log(JSON.stringify({ out, gateways: macs.length, withPassword: users.length - servers.length, missing }));
+  } finally {
+    await database.close();
+  }
+}
+
+function fail(message: string): never {
+  console.error(`lumigrid mosquitto-acl: ${message}`);
+  process.exit(1);
+}
+
+void main();
