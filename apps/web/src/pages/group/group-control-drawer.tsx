@@ -18,7 +18,12 @@ interface Props {
 export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const group = useGroup(groupId);
+  // The group stays shown while the drawer closes, so its content does not blank out during the animation.
+  const [shownId, setShownId] = useState(groupId);
+  useEffect(() => {
+    if (groupId) setShownId(groupId);
+  }, [groupId]);
+  const group = useGroup(shownId);
   const control = useControlGroup();
   const [brightness, setBrightness] = useState(100);
   const [kelvin, setKelvin] = useState(4000);

@@ -1,0 +1,181 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { DeviceMarker, Gateway, GatewayDevice, GatewayPage, GroupView, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { api } from './support/api.ts';
+import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
+import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+
+// Issue 5's group journey: on /device/group create a group of lights on a simulated gateway, see a grouping
+// rule refused in the user's language, switch the group off and on from its panel and watch the members'
+// reported states; before the gateway is synced the command goes member by member, after it as one frame.
+
+let site: GatewaySite;
+let browser: TestBrowser;
+let page: Page;
+let token: string;
+let mapId: string;
+let gateway: Gateway;
+let devices: GatewayDevice[];
+let journal: string[] = [];
+
+const D = '/api4/device/v1';
+const Z = '/api4/zone/v1';
+const sim = () => site.fleet.gateways[0]!;
+const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
+const LIGHTS = ['light-single', 'light-dimmer', 'light-cct'];
+const PLACED = [...LIGHTS, 'light-rgb', 'emergency', 'sensor-motion'];
+const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
+const groups = () => api<GroupView[]>(site.server.url, `${Z}/list/${mapId}`, { token, body: {} });
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((wake) => setTimeout(wake, 150));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+beforeAll(async () => {
+  // E2E_WEB_DIST: a private build, for a machine where others rebuild apps/web/dist while this runs.
+  site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
+  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  token = login.access_token;
+  const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Floor gateway' } });
+  await site.start();
+  await until(
+    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
+    'gateway online',
+  );
+  await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
+  devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
+  await api(site.server.url, `${D}/move_in`, {
+    token,
+    body: { mapId, devices: PLACED.map((kind, i) => ({ id: byKind(kind).id, x: 0.1 + i / 10, y: 0.5 })) },
+  });
+  // The lights start at full load, so switching the group off shows on every member.
+  for (const kind of LIGHTS) {
+    const action = kind === 'light-single' ? { op: 'onOff', on: true } : { op: 'brightness', percent: 100 };
+    await api(site.server.url, `${D}/control`, { token, body: { id: byKind(kind).id, action } });
+  }
+  await api(site.server.url, `/api4/gateway/v1/sync/${gateway.id}`, { token });
+  await until(async () => {
+    const markers = await api<DeviceMarker[]>(site.server.url, `${D}/state?mapId=${mapId}`, { token });
+    return LIGHTS.every((kind) => markers.find((m) => m.id === byKind(kind).id)?.display === 'onFull');
+  }, 'the lights on at full load');
+
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(20_000);
+  journal = recordApiCalls(page);
+  await storeSession(page, site.server.url, login);
+}, 120_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail')
+    await reportFailure(page, 'groups', context.task.name, journal, site.server.output().slice(-3000));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+/** Opens the new-group dialog, names the group, picks the gateway and ticks the devices of these kinds. */
+async function fillNewGroup(name: string, kinds: string[]) {
+  await page.getByTestId('group-add').click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByTestId('group-name').fill(name);
+  await dialog.getByTestId('group-gateway').click();
+  await page.locator('.ant-select-item-option').filter({ hasText: 'Floor gateway' }).click();
+  const picker = dialog.getByTestId('group-member-picker');
+  for (const kind of kinds)
+    await picker
+      .locator('tr')
+      .filter({ hasText: byKind(kind).name })
+      .locator('input[type=checkbox]')
+      .check();
+  return dialog;
+}
+
+describe('groups in a real browser with a simulated gateway', () => {
+  it('is reached from the device menu and refuses a group that breaks a grouping rule', async () => {
+    await page.goto(`${site.server.url}/device/control`);
+    await page.locator('.ant-pro-sider').getByText('Groups').click();
+    await page.waitForURL('**/device/group');
+    await page.getByText('This map has no groups yet').waitFor();
+    const dialog = await fillNewGroup('Mixed', ['emergency', 'light-cct']);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await message('Emergency devices cannot be grouped with others').waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await groups()).toEqual([]);
+  });
+
+  it('creates a group of lights, switches it off and sees each member report', async () => {
+    const dialog = await fillNewGroup('Lobby lights', LIGHTS);
+    await dialog.getByText('3 selected').waitFor();
+    await screenshot(page, 'groups-new');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await message('The group Lobby lights was created').waitFor();
+    const row = page.getByTestId('group-row-Lobby lights');
+    await row.getByText('Waits for sync').waitFor();
+    await row.getByText('On at full load').waitFor();
+    // The header banner counts the gateway as not synced: the group raised its configuration version.
+    await page.getByText('Gateways not synced: 1').first().waitFor();
+
+    await row.getByTestId('group-open').click();
+    const drawer = page.getByTestId('group-control');
+    await drawer.getByTestId('group-off').click();
+    // Not synced yet: the gateway sends the command to each member in turn.
+    await drawer.getByText('it sends the command to each of 3 members in turn').waitFor();
+    const members = drawer.getByTestId('group-members');
+    await until(async () => (await members.locator('.ant-tag').filter({ hasText: /^Off$/ }).count()) === 3, 'three members off');
+    await drawer.getByTestId('group-state').filter({ hasText: 'Off' }).waitFor();
+    await screenshot(page, 'groups-control-off');
+  });
+
+  it('sends one group frame once the gateway is synced, and says so when a member goes offline', async () => {
+    await api(site.server.url, `/api4/gateway/v1/sync/${gateway.id}`, { token });
+    const frames: string[] = [];
+    sim().on('command', (c: { name: string }) => frames.push(c.name));
+    const drawer = page.getByTestId('group-control');
+    await drawer
+      .getByText('Synced')
+      .waitFor({ timeout: 20_000 })
+      .catch(async () => {
+        // The drawer reads its group when members report; after a sync nothing reports, so read it again.
+        await page.getByRole('button', { name: 'Close' }).click();
+        await page.getByTestId('group-row-Lobby lights').getByTestId('group-open').click();
+        await drawer.getByText('Synced').waitFor();
+      });
+    await drawer.getByTestId('group-on').click();
+    await drawer.getByText('Sent as one group command').waitFor();
+    const members = drawer.getByTestId('group-members');
+    await until(
+      async () =>
+        (await members
+          .locator('.ant-tag')
+          .filter({ hasText: /^On at full load$/ })
+          .count()) === 3,
+      'three members on',
+    );
+    expect(frames.filter((f) => f === 'group.control')).toHaveLength(1);
+    expect(frames.filter((f) => f.startsWith('device'))).toEqual([]);
+
+    sim().raiseFault(byKind('light-dimmer').addr.toUpperCase(), 2);
+    await drawer.getByText('1 member(s) offline').waitFor();
+    await members
+      .locator('.ant-tag')
+      .filter({ hasText: /^Offline$/ })
+      .waitFor();
+    await screenshot(page, 'groups-control-offline');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await drawer.waitFor({ state: 'hidden' });
+    await page.getByTestId('group-row-Lobby lights').getByText('1 member(s) offline').waitFor();
+    await screenshot(page, 'groups-list');
+    sim().clearFault(byKind('light-dimmer').addr.toUpperCase());
+  });
+});
