@@ -63,7 +63,9 @@ describe('group control against the radio limits of a simulated gateway', () => 
 
   it('drains a command to 40 lights one unicast at a time, never dropping one, until the gateway runs the group', async () => {
     expect(lights).toHaveLength(40);
-    const floor = await data<GroupView>(post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Whole floor', deviceIds: lights.map((d) => d.id) }));
+    const floor = await data<GroupView>(
+      post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Whole floor', deviceIds: lights.map((d) => d.id) }),
+    );
     expect(floor.onGateway).toBe(false);
     // Every light is on at the gateway, so switching the group off changes (and reports) each of them.
     for (const d of sim.devices.values()) if (d.state.kind.startsWith('light-')) d.state.on = true;
@@ -84,7 +86,9 @@ describe('group control against the radio limits of a simulated gateway', () => 
     expect((await group(floor.id)).onGateway).toBe(true);
     commands.length = 0;
     const answers = await Promise.all(
-      [10, 60, 100].map((percent) => data<GroupControlResult>(post(`${Z}/control`, { id: floor.id, action: { op: 'brightness', percent } }))),
+      [10, 60, 100].map((percent) =>
+        data<GroupControlResult>(post(`${Z}/control`, { id: floor.id, action: { op: 'brightness', percent } })),
+      ),
     );
     expect(answers.every((a) => a.mode === 'group' && a.frames === 1)).toBe(true);
     expect(commands.filter((c) => c.name === 'group.control')).toHaveLength(3);

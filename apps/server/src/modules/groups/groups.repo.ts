@@ -179,6 +179,14 @@ export function createGroupsRepo(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /**
+     * Groups a gateway kept from an account it no longer belongs to (unbound, then bound by another): they
+     * would hold group numbers the new account cannot see, so they go.
+     */
+    async dropStale(q: { gatewayId: bigint; tenantId: bigint }) {
+      await db.delete(groups).where(and(eq(groups.gatewayId, q.gatewayId), ne(groups.tenantId, q.tenantId)));
+    },
+
     async usedNumbers(q: { gatewayId: bigint }): Promise<number[]> {
       const rows = await db.select({ n: groups.number }).from(groups).where(eq(groups.gatewayId, q.gatewayId));
       return rows.map((r) => r.n);

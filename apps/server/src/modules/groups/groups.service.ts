@@ -186,6 +186,7 @@ export function createGroupsService(deps: {
       const gateway = await requireGateway(auth, body.gatewayId);
       const name = await checkedName(map.id, body.name);
       const members = await checkedMembers(auth, { gatewayId: gateway.id, mapId: map.id }, body.deviceIds);
+      await repo.dropStale({ gatewayId: gateway.id, tenantId: auth.tenantId });
       // Two editors may take the same number at once: the unique index refuses the second, which tries again.
       for (let attempt = 0; ; attempt++) {
         const number = allocateGroupNumber(await repo.usedNumbers({ gatewayId: gateway.id }), largeGroupNumber(gateway.info));
@@ -243,8 +244,14 @@ export function createGroupsService(deps: {
       const row = await requireGroup(auth, body.id);
       const { group } = row;
       const before = await repo.memberIds({ groupId: group.id });
+      // Members taken off the group's map since (move_out, moved to another map) leave it with this change.
+      const stillHere = new Set(
+        (await repo.memberFacts({ tenantId: auth.tenantId, ids: before })).filter((f) => f.mapId === group.mapId).map((f) => f.id),
+      );
       const remove = new Set((body.remove ?? []).map(toId));
-      const after = [...new Set([...before, ...(body.add ?? []).map(toId)])].filter((id) => !remove.has(id));
+      const after = [...new Set([...before.filter((id) => stillHere.has(id)), ...(body.add ?? []).map(toId)])].filter(
+        (id) => !remove.has(id),
+      );
       const members = await checkedMembers(auth, group, after.map(String));
       const membersChanged = before.length !== members.ids.length || members.ids.some((id) => !before.includes(id));
       if (!membersChanged) return view(auth, group.id);

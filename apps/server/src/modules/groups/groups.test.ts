@@ -239,6 +239,20 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
     }
   });
 
+  it('drops a member that left the map when the members change next', async () => {
+    const movers = await data<GroupView>(post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Movers', deviceIds: ids('light-rgb', 'light-cct') }));
+    await data(post(`${D}/move_out`, { ids: ids('light-rgb') }));
+    try {
+      // Still in the gateway's table until the members change: the group says what the gateway runs.
+      expect((await group(movers.id)).deviceIds.sort()).toEqual(ids('light-rgb', 'light-cct').sort());
+      const changed = await data<GroupView>(post(`${Z}/succeed_device`, { id: movers.id, add: ids('light-dimmer') }));
+      expect(changed.deviceIds.sort()).toEqual(ids('light-cct', 'light-dimmer').sort());
+    } finally {
+      await data(post(`${D}/move_in`, { mapId, devices: [{ id: byKind('light-rgb').id, x: 0.5, y: 0.9 }] }));
+    }
+    await data(post(`${Z}/delete/${movers.id}`));
+  });
+
   it('deletes a group, and deletes and syncs at once', async () => {
     const temp = await data<GroupView>(post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Temporary', deviceIds: ids('light-rgb') }));
     await data(get(`${G}/sync/${gw.id}`));
