@@ -42,16 +42,36 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 /** Records the API answers a page receives, to print when a journey fails. */
 export function recordApiCalls(page: Page): string[] {
   const journal: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/api')) journal.push(`--> ${request.method()} ${request.url()}`);
+  });
+  page.on('requestfailed', (request) => {
+    if (request.url().includes('/api')) journal.push(`failed ${request.method()} ${request.url()}: ${request.failure()?.errorText ?? ''}`);
+  });
   page.on('response', (response) => {
     if (response.url().includes('/api')) journal.push(`${response.status()} ${response.request().method()} ${response.url()}`);
   });
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') journal.push(`console.${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => journal.push(`page error: ${error.message}`));
   return journal;
 }
 
 /** On a failed test: a screenshot named after it, the last API answers and whatever else helps. */
 export async function reportFailure(page: Page, prefix: string, testName: string, journal: string[], ...extra: string[]) {
   await screenshot(page, `failed-${prefix}-${testName.slice(0, 40).replace(/\W+/g, '-')}`);
-  console.log([journal.slice(-20).join('\n'), ...extra].join('\n'));
+  // The buttons as the accessibility queries see them (a stray icon label or a hiding ancestor explains
+  // many "waiting for getByRole" timeouts).
+  const buttons = await page
+    .evaluate(() =>
+      Array.from(document.querySelectorAll('button')).map((button) => {
+        const hiddenBy = button.closest('[aria-hidden="true"], [inert]');
+        return `${button.outerHTML.slice(0, 300)}${hiddenBy ? ` (hidden by <${hiddenBy.tagName.toLowerCase()} class="${hiddenBy.className}">)` : ''}`;
+      }),
+    )
+    .catch(() => []);
+  console.log([`url: ${page.url()}`, journal.slice(-30).join('\n'), ...buttons, ...extra].join('\n'));
 }
 
 /** Signs in through the API and stores the session as the sign-in page does (the form is the foundation journey's). */
