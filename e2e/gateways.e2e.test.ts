@@ -141,6 +141,15 @@ describe('gateways in a real browser with simulated gateways', () => {
     expect(detail.versions.gateway).toBe('3.3.0');
   });
 
+  it('shows the gateway going offline and coming back live, without reloading', async () => {
+    // The detail page does not poll an idle gateway: only /topic/gateway_status can change the tag.
+    expect(await page.getByTestId('gateway-presence').textContent()).toBe('Online');
+    await sim(0).goOffline();
+    await page.getByTestId('gateway-presence').getByText('Offline').waitFor({ timeout: 8_000 });
+    await sim(0).goOnline();
+    await page.getByTestId('gateway-presence').getByText('Online').waitFor({ timeout: 8_000 });
+  });
+
   it('restarts the gateway: confirm, offline while restarting, then back online', async () => {
     await page.getByRole('button', { name: 'Restart' }).click();
     await page.locator('.ant-modal-confirm').getByText('Restart Lobby gateway?', { exact: false }).waitFor();

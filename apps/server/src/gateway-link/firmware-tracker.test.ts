@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandBus, CommandOutcome } from './command-bus.ts';
-import { createFirmwareTracker, type FirmwareProgress } from './firmware-tracker.ts';
+import { createFirmwareTracker, type FirmwareProgress, type FirmwareStore } from './firmware-tracker.ts';
 import { memoryLogger } from './test-support.ts';
 
 const MAC = 'A4C138000001';
@@ -69,5 +69,73 @@ describe('firmware tracker', () => {
     const tracker = createFirmwareTracker({ bus, logger: memoryLogger().logger, onResult: () => undefined });
     expect(await tracker.start(MAC, PARAMS)).toMatchObject({ state: 'timed_out', errorCode: 100103 });
     expect(tracker.progress(MAC)).toBeUndefined();
+  });
+});
+
+/** A store shared by several trackers, as the gateways table is shared by several server nodes. */
+function sharedStore() {
+  const rows = new Map<string, FirmwareProgress & { deadline: number }>();
+  const store: FirmwareStore = {
+    async running(mac) {
+      const row = rows.get(mac);
+      return row && row.result === undefined ? row : undefined;
+    },
+    async begin(p, deadline) {
+      rows.set(p.mac, { ...p, deadline });
+    },
+    async advance(mac, update, change) {
+      const row = rows.get(mac);
+      if (!row || row.update !== update || row.result !== undefined) return undefined;
+      row.stage = change.stage;
+      row.progress = Math.max(row.progress, change.progress);
+      if (change.result !== undefined) row.result = change.result;
+      return { ...row, concluded: change.result !== undefined };
+    },
+    async expire(now) {
+      const expired = [...rows.values()].filter((r) => r.result === undefined && r.deadline < now);
+      for (const r of expired) r.result = 3;
+      return expired.map((r) => ({ ...r }));
+    },
+  };
+  return { store, rows };
+}
+
+describe('firmware tracker with a shared store (several server nodes)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('lets the node that did not start the update conclude it, once', async () => {
+    const { store } = sharedStore();
+    const { bus } = fakeBus();
+    const resultsA: number[] = [];
+    const resultsB: number[] = [];
+    const a = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => resultsA.push(p.result!), timeoutMs: 60_000 });
+    const b = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => resultsB.push(p.result!), timeoutMs: 60_000 });
+    await a.start(MAC, PARAMS);
+    // One update per gateway holds across nodes.
+    expect(await b.start(MAC, PARAMS)).toMatchObject({ state: 'failed', errorCode: 100102 });
+    const done = { type: 'firmware' as const, ts: 2, update: 'u1', target: 'gateway' as const, stage: 'done' as const, progress: 100, result: 1 as const };
+    await b.handleEvent(MAC, done);
+    await b.handleEvent(MAC, done); // a QoS 1 redelivery
+    await a.handleEvent(MAC, done); // the same event at the other node
+    expect(resultsB).toEqual([1]);
+    expect(resultsA).toEqual([]);
+    a.close();
+    b.close();
+  });
+
+  it('decides a timeout once when both nodes sweep, and restarts the gateway once', async () => {
+    const { store } = sharedStore();
+    const { bus, sent } = fakeBus();
+    const results: number[] = [];
+    const a = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => results.push(p.result!), timeoutMs: 1000, sweepMs: 100 });
+    const b = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => results.push(p.result!), timeoutMs: 1000, sweepMs: 100 });
+    await a.start(MAC, PARAMS);
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(results).toEqual([3]);
+    expect(sent).toEqual(['firmware.update', 'gateway.restart']);
+    a.close();
+    b.close();
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
