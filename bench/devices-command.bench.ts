@@ -14,7 +14,7 @@ const { values: args } = parseArgs({
   options: {
     rate: { type: 'string', default: '50' },
     duration: { type: 'string', default: '20' },
-    'devices-per-kind': { type: 'string', default: '10' },
+    'devices-per-kind': { type: 'string', default: '25' },
   },
 });
 const RATE = Number(args.rate);

@@ -56,6 +56,16 @@ export function createDevicesService(deps: {
     return unique;
   }
 
+  /**
+   * Tells the map's topic where devices were just placed, so everyone watching the plan sees an editor's drag
+   * or drop live; answers the map's markers unchanged.
+   */
+  function publishPlaced(mapId: bigint, markers: DeviceMarker[], moved: ReadonlyArray<{ id: string }>): DeviceMarker[] {
+    const ids = new Set(moved.map((d) => String(toId(d.id))));
+    for (const marker of markers) if (ids.has(marker.id)) deps.realtime.publish(mapDestination(mapId), marker);
+    return markers;
+  }
+
   return {
     ...createDeviceConfigService(deps),
 
@@ -90,7 +100,7 @@ export function createDevicesService(deps: {
       const map = await requireMap(auth, body.mapId);
       await requireDevices(auth, body.devices.map((d) => d.id));
       await repo.place({ tenantId: auth.tenantId, mapId: map.id, placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })) });
-      return (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker);
+      return publishPlaced(map.id, (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker), body.devices);
     },
 
     /** PUT device/v1/move: new positions of devices already on the map; 270010 for one that is not. */
@@ -100,7 +110,7 @@ export function createDevicesService(deps: {
       const ids = await requireDevices(auth, body.devices.map((d) => d.id));
       if ((await repo.idsOnMap({ tenantId: auth.tenantId, mapId: map.id, ids })).length !== ids.length) throw new AppError(270010);
       await repo.place({ tenantId: auth.tenantId, mapId: map.id, placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })) });
-      return (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker);
+      return publishPlaced(map.id, (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker), body.devices);
     },
 
     /** POST device/v1/move_out: the devices become outmap. */

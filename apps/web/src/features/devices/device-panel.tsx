@@ -7,6 +7,7 @@ import {
   DEVICE_LIMITS,
   deviceNameProblem,
   joinChannelNames,
+  splitChannelNames,
   type ControlAction,
   type DeviceMarker,
   type ProjectTree,
@@ -112,7 +113,8 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
     }
   };
 
-  const names = channelNames(marker.name, controls.channels);
+  // Channels are labelled by their own names once the switch has one per channel, else by number.
+  const names = splitChannelNames(marker.name).length === controls.channels ? channelNames(marker.name, controls.channels) : [];
   const rows: Array<{ key: string; label: ReactNode; node: ReactNode }> = [];
   if (controls.onOff) {
     rows.push({
