@@ -178,4 +178,18 @@ describe('groups in a real browser with a simulated gateway', () => {
     await screenshot(page, 'groups-list');
     sim().clearFault(byKind('light-dimmer').addr.toUpperCase());
   });
+
+  it('speaks Japanese, refusals included', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'ja'));
+    await page.reload();
+    await page.locator('.ant-page-header-heading-title').getByText('グループ').waitFor();
+    const row = page.getByTestId('group-row-Lobby lights');
+    await row.getByText('同期済み').waitFor();
+    const dialog = await fillNewGroup('非常灯と照明', ['emergency', 'light-single']);
+    await dialog.getByRole('button', { name: /保\s?存/ }).click();
+    await message('非常灯は他のデバイスとグループ化できません').waitFor();
+    await screenshot(page, 'groups-ja');
+    await dialog.getByRole('button', { name: 'キャンセル' }).click();
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+  });
 });
