@@ -1,0 +1,197 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { DevicePage, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { ADMIN_PASSWORD } from './support/server.ts';
+import { api } from './support/api.ts';
+import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
+import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+
+// Issue 5's device list and configuration journey: the list and status views with filters, a sensor's
+// parameters read from the device, an out-of-range value refused with the spec's message, a change saved to
+// the device, a batch type change, and a deletion whose gateway never answers, confirmed by the user.
+
+let site: GatewaySite;
+let browser: TestBrowser;
+let page: Page;
+let token: string;
+let mapId: string;
+let gateway: Gateway;
+let devices: GatewayDevice[];
+let journal: string[] = [];
+
+const D = '/api4/device/v1';
+const sim = () => site.fleet.gateways[0]!;
+const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
+const simDevice = (kind: string) => sim().devices.get(byKind(kind).addr.toUpperCase());
+const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
+const listAll = () => api<DevicePage>(site.server.url, `${D}/list`, { token, body: { pageSize: 200 } });
+
+/** Stores the session once the sign-in page has mounted (entering /user ends any session). */
+async function storeSession(p: Page, login: LoginResult, lang = 'en') {
+  await p.goto(`${site.server.url}/user/login`);
+  await p.getByRole('button', { name: /Sign in|ログイン/ }).waitFor();
+  await p.evaluate(
+    ([accessToken, user, language]) => {
+      localStorage.setItem('token', accessToken);
+      localStorage.setItem('user', JSON.stringify(user));
+      localStorage.setItem('lang', language);
+    },
+    [login.access_token, login.user, lang] as const,
+  );
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((wake) => setTimeout(wake, 150));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+beforeAll(async () => {
+  site = await startGatewaySite({ count: 1 });
+  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  token = login.access_token;
+  const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Hall gateway' } });
+  await site.start();
+  await until(async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true, 'gateway online');
+  await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
+  devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
+  await api(site.server.url, `${D}/move_in`, { token, body: { mapId, devices: devices.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })) } });
+  await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } });
+  await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
+  await until(async () => (await listAll()).list.every((d) => d.lastUpdate !== null), 'every device reported');
+
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(20_000);
+  journal = recordApiCalls(page);
+  await storeSession(page, login);
+}, 120_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await reportFailure(page, 'device-list', context.task.name, journal, site.server.output().slice(-3000));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+describe('device list and configuration in a real browser with a simulated gateway', () => {
+  it('lists every device with its gateway and firmware, filters by type, and shows the status view', async () => {
+    await page.goto(`${site.server.url}/device/list`);
+    await page.waitForURL(/\/device\/list\/list$/);
+    const rows = page.locator('.ant-table-row');
+    await rows.first().waitFor();
+    const total = (await listAll()).total;
+    expect(total).toBe(devices.length);
+    await until(async () => (await rows.count()) === Math.min(total, 20), 'the first page');
+    const motion = rows.filter({ hasText: byKind('sensor-motion').addr });
+    await page.getByPlaceholder('Part of the name or MAC').fill(byKind('sensor-motion').addr.slice(-6));
+    await page.getByRole('button', { name: /Query|Search/ }).click();
+    await until(async () => (await rows.count()) === 1, 'one row after filtering');
+    await motion.getByText('Motion sensor', { exact: true }).waitFor();
+    await motion.getByText('Hall gateway').waitFor();
+    await motion.getByText('1.0.0').waitFor();
+    await screenshot(page, 'device-list-filtered');
+    await page.getByRole('button', { name: /Reset/ }).click();
+    await until(async () => (await rows.count()) === Math.min(total, 20), 'the first page again');
+    await screenshot(page, 'device-list');
+
+    await page.getByText('Status', { exact: true }).click();
+    await page.waitForURL(/\/device\/list\/status$/);
+    const dimmer = rows.filter({ hasText: byKind('light-dimmer').name });
+    await dimmer.getByText('On, not at full load').waitFor();
+    await rows.first().getByText('Online').waitFor();
+    await screenshot(page, 'device-status');
+  });
+
+  it('reads a sensor\u2019s parameters from the device, refuses a value out of range, and saves a good one', async () => {
+    await page.goto(`${site.server.url}/device/config/list`);
+    await page.getByTestId(`configure-${byKind('sensor-motion').addr}`).click();
+    await page.waitForURL(/\/device\/config\/detail\?id=/);
+    await page.getByText('Not read yet').waitFor();
+    await page.getByTestId('params-read').click();
+    await message('Read from the device').waitFor();
+    const hold = page.getByTestId('param-holdTime');
+    expect(await hold.inputValue()).toBe('60');
+    await hold.fill('15');
+    await page.getByTestId('params-save').click();
+    await page.getByText('Hold time must be 10-2540 and a multiple of 10').waitFor();
+    await page.getByTestId('param-lux').fill('4001');
+    await page.getByTestId('param-sensingCount').click();
+    await page.getByText('Lux must be 0-4000').waitFor();
+    await screenshot(page, 'device-config-refused');
+    // Nothing reached the device.
+    expect(simDevice('sensor-motion')?.params?.holdTime).toBe(60);
+
+    await hold.fill('120');
+    await page.getByTestId('param-lux').fill('800');
+    await page.getByTestId('params-save').click();
+    await message('The device runs the new parameters').waitFor();
+    expect(simDevice('sensor-motion')?.params).toMatchObject({ holdTime: 120, lux: 800 });
+    await page.getByTestId('sensing-off').click();
+    await message('The sensor took the command').waitFor();
+    expect(simDevice('sensor-motion')?.sensing).toBe(false);
+    await screenshot(page, 'device-config-saved');
+  });
+
+  it('changes the type of two lights in one go', async () => {
+    await page.goto(`${site.server.url}/device/config/list`);
+    const rows = page.locator('.ant-table-row');
+    for (const kind of ['light-single', 'light-dimmer']) {
+      await rows.filter({ hasText: byKind(kind).addr }).locator('.ant-checkbox-input').check();
+    }
+    await page.getByTestId('batch-type').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Change the type of 2 devices').waitFor();
+    await dialog.getByTestId('batch-type-target').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'Colour-temperature light' }).click();
+    await screenshot(page, 'device-config-batch-type');
+    await dialog.getByRole('button', { name: 'Change type' }).click();
+    await message('2 devices now have the new type').waitFor();
+    expect(simDevice('light-single')?.state.kind).toBe('light-cct');
+    await rows.filter({ hasText: byKind('light-single').addr }).getByText('Colour-temperature light').waitFor();
+  });
+
+  it('deletes a device whose gateway never answers once the user confirms', async () => {
+    const panel = byKind('panel-smart');
+    sim().faults.noReply = new Set(['device.remove']);
+    try {
+      await page.goto(`${site.server.url}/device/config/detail?id=${panel.id}`);
+      await page.getByTestId('device-delete').click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('From the gateway as well').click();
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      const confirm = page.locator('.ant-modal-confirm');
+      await confirm.getByText('Device deletion failed, confirm to continue deleting this device').waitFor();
+      await screenshot(page, 'device-delete-failed');
+      expect((await listAll()).list.map((d) => d.id)).toContain(panel.id);
+      await confirm.getByRole('button', { name: 'Delete anyway' }).click();
+      await page.waitForURL(/\/device\/config\/list$/);
+      await message(`${panel.name} was deleted`).waitFor();
+    } finally {
+      sim().faults.noReply = false;
+    }
+    expect((await listAll()).list.map((d) => d.id)).not.toContain(panel.id);
+  });
+
+  it('speaks Japanese on the list, with the spec\u2019s message for a value out of range', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'ja'));
+    await page.goto(`${site.server.url}/device/config/detail?id=${byKind('curtain').id}`);
+    await page.getByTestId('params-read').click();
+    await message('デバイスから読み取りました').waitFor();
+    await page.getByTestId('param-curtainRunTime').fill('255');
+    await page.getByTestId('params-save').click();
+    await page.getByText('カーテン動作時間は10～254で入力してください').waitFor();
+    await screenshot(page, 'device-config-ja');
+    await page.goto(`${site.server.url}/device/list/list`);
+    await page.getByText('デバイス一覧').first().waitFor();
+    await screenshot(page, 'device-list-ja');
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+  });
+});
