@@ -169,6 +169,7 @@ describe('device list and configuration in a real browser with a simulated gatew
       await dialog.getByRole('button', { name: 'Delete' }).click();
       const confirm = page.locator('.ant-modal-confirm');
       await confirm.getByText('Device deletion failed, confirm to continue deleting this device').waitFor();
+      await page.waitForTimeout(400); // the first dialog fades out
       await screenshot(page, 'device-delete-failed');
       expect((await listAll()).list.map((d) => d.id)).toContain(panel.id);
       await confirm.getByRole('button', { name: 'Delete anyway' }).click();
