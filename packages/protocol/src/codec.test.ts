@@ -54,6 +54,7 @@ const commandExamples: CommandMessage[] = [
   { id: 'c11', name: 'device.control', params: { addr: '00124B0001A2B3C4', action: { on: true, level: 254 } }, ts: TS },
   { id: 'c11b', name: 'device.identify', params: { addr: '00124B0001A2B3C4', durationS: 5 }, ts: TS },
   { id: 'c12', name: 'group.control', params: { group: 3, action: { on: false } }, ts: TS },
+  { id: 'c12b', name: 'devices.control', params: { addrs: ['00124B0001A2B3C4', '00124B0001A2B3C8'], action: { on: false } }, ts: TS },
   { id: 'c13', name: 'firmware.update', params: { target: 'gateway', version: '3.3.0', url: 'https://updates.example/gw-3.3.0.bin' }, ts: TS },
   { id: 'c14', name: 'bridges.list', params: {}, ts: TS },
   { id: 'c16', name: 'emergency.start', params: { addrs: ['00124B0001A2B3C7'], test: 'life', durationS: 5400, allowWhileCharging: false }, ts: TS },
