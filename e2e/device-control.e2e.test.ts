@@ -232,6 +232,21 @@ describe('live device control on the floor plan', () => {
     await screenshot(watcher.page, 'device-map-watcher');
   });
 
+  it('shows an editor\u2019s drag live to another user watching the map', async () => {
+    const lamp = byKind('light-rgb');
+    const from = await screenAt(page, { x: 0.5, y: 0.3 });
+    const to = await screenAt(page, { x: 0.55, y: 0.85 });
+    expect(await colourAt(watcher.page, await screenAt(watcher.page, { x: 0.55, y: 0.85 }))).not.toBe(OFF);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 6 });
+    await page.mouse.up();
+    await until(async () => Math.abs(((await markers()).find((m) => m.id === lamp.id)?.y ?? 0) - 0.85) < 0.01, 'the new position stored');
+    // No reload in the second browser: the marker arrives on the map topic.
+    await until(async () => (await colourAt(watcher.page, await screenAt(watcher.page, { x: 0.55, y: 0.85 }))) === OFF, 'the watcher drawing the lamp at its new place');
+    expect(await colourAt(watcher.page, await screenAt(watcher.page, { x: 0.5, y: 0.3 }))).not.toBe(OFF);
+  });
+
   it('offers only what the type can do: a dimmable colour-temperature light, a curtain, a two-channel switch', async () => {
     const panel = page.getByTestId('device-panel');
     const open = async (kind: string, where: { x: number; y: number }) => {
