@@ -75,16 +75,23 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     expect(state!.state.level).toBe(50);
   });
 
-  it('drops and logs the reports of an unknown gateway and of a gateway whose clock is not set', async () => {
+  it('drops and logs the reports of an unknown gateway; keeps those of a gateway whose clock is not set at their arrival time', async () => {
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger });
+    const before = Date.now();
     sut.accept('FFFFFF000001', report(Date.now(), light('0011', 1)));
     sut.accept('A4C138000001', report(5000, light('0012', 1)));
+    sut.accept('A4C138000001', report(Date.now() + 400 * 24 * 3600 * 1000, light('0014', 1)));
     sut.accept('A4C138000001', report(Date.now(), light('0013', 1)));
     await sut.close();
-    expect(sut.stats).toMatchObject({ accepted: 2, written: 1, dropped: 2 });
+    expect(sut.stats).toMatchObject({ accepted: 4, written: 3, dropped: 1 });
     expect(lines.some((l) => l.msg === 'device report dropped: no gateway with this MAC' && l.mac === 'FFFFFF000001')).toBe(true);
-    expect(lines.some((l) => l.msg.startsWith('device report dropped: its timestamp is impossible'))).toBe(true);
+    expect(lines.filter((l) => l.msg.startsWith('device report timestamp is impossible'))).toHaveLength(2);
+    for (const addr of ['0012', '0014']) {
+      const [state] = await h.database.db.select().from(deviceStates).where(eq(deviceStates.addr, addr));
+      expect(state!.reportedAt.getTime()).toBeGreaterThanOrEqual(before);
+      expect(state!.reportedAt.getTime()).toBeLessThanOrEqual(Date.now());
+    }
     expect(await h.database.db.select().from(deviceStates).where(eq(deviceStates.addr, '0013'))).toHaveLength(1);
   });
 });

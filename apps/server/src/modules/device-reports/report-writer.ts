@@ -173,10 +173,12 @@ export function createReportWriter(options: ReportWriterOptions) {
     }
   }
 
-  function rowsOf(mac: string, report: ReportMessage, receivedAt: string): ReportRow[] | undefined {
+  /** A gateway whose clock is not set still reports real states: they are kept with the arrival time. */
+  function rowsOf(mac: string, report: ReportMessage, receivedAt: string): ReportRow[] {
     const ts = report.ts;
-    if (ts < MIN_TS || ts > now() + MAX_AHEAD_MS) return undefined;
-    const reportedAt = new Date(ts).toISOString();
+    const clockWrong = ts < MIN_TS || ts > now() + MAX_AHEAD_MS;
+    if (clockWrong) logger.warn({ mac, ts }, 'device report timestamp is impossible (gateway clock not set?): the arrival time is used');
+    const reportedAt = clockWrong ? receivedAt : new Date(ts).toISOString();
     return report.devices.map((d) => {
       const addr = d.addr.toUpperCase();
       return { mac, addr, kind: d.kind, online: d.online, fault: d.fault, state: { ...d, addr }, reportedAt, receivedAt };
@@ -203,11 +205,6 @@ export function createReportWriter(options: ReportWriterOptions) {
         return undefined;
       }
       const rows = rowsOf(mac, report, new Date(now()).toISOString());
-      if (!rows) {
-        stats.dropped += report.devices.length;
-        logger.warn({ mac, ts: report.ts }, 'device report dropped: its timestamp is impossible (gateway clock not set?)');
-        return undefined;
-      }
       stats.accepted += rows.length;
       queue.push(rows);
       queued += rows.length;
