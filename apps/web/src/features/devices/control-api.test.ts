@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import type { DeviceMarker } from '@lumigrid/contract';
+import { applyMarker, deviceMapKeys, isMarker } from './control-api.ts';
+
+const marker = (id: string, over: Partial<DeviceMarker> = {}): DeviceMarker => ({
+  id,
+  name: `Light ${id}`,
+  type: 1,
+  status: '0:0:0:0',
+  display: 'off',
+  x: 0.5,
+  y: 0.5,
+  ...over,
+});
+
+describe('markers from the map topic', () => {
+  it('replace the cached marker in place, join the map, or leave it without a position', () => {
+    const client = new QueryClient();
+    const key = deviceMapKeys.markers('7');
+    client.setQueryData(key, [marker('1'), marker('2')]);
+    applyMarker(client, '7', marker('2', { status: '0:1:254:0', display: 'onFull' }));
+    expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => [m.id, m.display])).toEqual([
+      ['1', 'off'],
+      ['2', 'onFull'],
+    ]);
+    applyMarker(client, '7', marker('3', { x: 0.1, y: 0.9 }));
+    expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => m.id)).toEqual(['1', '2', '3']);
+    applyMarker(client, '7', marker('1', { x: null, y: null }));
+    expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => m.id)).toEqual(['2', '3']);
+  });
+
+  it('leave a map not loaded yet alone (its first read brings everything)', () => {
+    const client = new QueryClient();
+    applyMarker(client, '8', marker('1'));
+    expect(client.getQueryData(deviceMapKeys.markers('8'))).toBeUndefined();
+  });
+
+  it('are recognised by their shape; anything else on the socket is ignored', () => {
+    expect(isMarker(marker('1'))).toBe(true);
+    expect(isMarker({ id: 1, type: 1, status: '', display: 'off' })).toBe(false);
+    expect(isMarker('{"id":"1"}')).toBe(false);
+    expect(isMarker(null)).toBe(false);
+  });
+});
