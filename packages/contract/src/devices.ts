@@ -101,6 +101,7 @@ export const DeviceSchema = Type.Object({
   x: Nullable(Coordinate, 'Position on the map, or null while not placed'),
   y: Nullable(Coordinate, 'Position on the map, or null while not placed'),
   groupIds: Type.Array(IdSchema, { description: 'Groups it belongs to' }),
+  groupNames: Type.Array(Type.String(), { description: 'Names of those groups, in the same order (filled by the device list)' }),
   illumination: Nullable(Type.Number(), 'Lux last reported, or null'),
   voltage: Nullable(Type.Number(), 'Volts last reported, or null'),
   current: Nullable(Type.Number(), 'Amperes last reported, or null'),
@@ -404,6 +405,8 @@ export type DeviceDeleteResult = Static<typeof DeviceDeleteResultSchema>;
 /** POST device/v1/del_device_succeed/{gatewayId}/{id}: removes a device whose deletion the gateway did not confirm. */
 export const DeviceDelSucceedParamsSchema = Type.Object({ gatewayId: IdSchema, id: IdSchema });
 export type DeviceDelSucceedParams = Static<typeof DeviceDelSucceedParamsSchema>;
+/** Its body: nothing; the path names the device (a client may send `{}`). */
+export const DeviceDelSucceedBodySchema = Type.Object({}, { description: 'Empty' });
 
 /** The answer of batch_alter_devices: how many devices now have the new type. */
 export const DeviceBatchTypeResultSchema = Type.Object({ count: Type.Integer({ minimum: 0 }) });

@@ -5,6 +5,7 @@ import {
   DeviceBatchTypeResultSchema,
   DeviceDeleteBodySchema,
   DeviceDeleteResultSchema,
+  DeviceDelSucceedBodySchema,
   DeviceDelSucceedParamsSchema,
   DeviceIdBodySchema,
   DeviceIdParamsSchema,
@@ -43,7 +44,7 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
     schema: {
       ...doc(
         'The device list and status view, filtered and paged',
-        `Filters: project, building, map, gateway, type, display state, part of the name or MAC. groupId is not supported yet (100001). ${READ}`,
+        `Filters: project, building, map, gateway, group, type, display state, part of the name or MAC; each row carries its groups. ${READ}`,
         DevicePageSchema,
       ),
       body: DeviceListBodySchema,
@@ -110,6 +111,7 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
     schema: {
       ...doc('Confirm the deletion of a device its gateway did not confirm', `The cloud forgets the device. A device of another gateway or account 110011. ${WRITE}`, DeviceDeleteResultSchema),
       params: DeviceDelSucceedParamsSchema,
+      body: DeviceDelSucceedBodySchema,
     },
     onRequest,
     handler: async (request) => ok(request, await devices.removeConfirmed(caller(request), request.params.gatewayId, request.params.id)),

@@ -75,7 +75,7 @@ export function createDeviceConfigService(deps: {
     return row;
   }
 
-  async function requireOwned(auth: Caller, table: 'project' | 'building' | 'gateway', id: string | undefined): Promise<bigint | undefined> {
+  async function requireOwned(auth: Caller, table: 'project' | 'building' | 'gateway' | 'group', id: string | undefined): Promise<bigint | undefined> {
     if (id === undefined) return undefined;
     const parsed = toId(id);
     if (!(await repo.owns({ tenantId: auth.tenantId, table, id: parsed }))) throw new AppError(110011);
@@ -114,12 +114,12 @@ export function createDeviceConfigService(deps: {
   return {
     /** POST device/v1/list: the filtered, paged device list and status view (/device/list). */
     async list(auth: Caller, body: DeviceListBody): Promise<DevicePage> {
-      if (body.groupId !== undefined) throw new AppError(100001, 'groupId');
       const filters = {
         tenantId: auth.tenantId,
         projectId: await requireOwned(auth, 'project', body.projectId),
         buildId: await requireOwned(auth, 'building', body.buildId),
         gatewayId: await requireOwned(auth, 'gateway', body.gatewayId),
+        groupId: await requireOwned(auth, 'group', body.groupId),
         mapId: body.mapId === undefined ? undefined : (await requireMap(auth, body.mapId)).id,
         ...(body.type === undefined ? {} : { type: body.type }),
         ...(body.name?.trim() ? { text: body.name.trim() } : {}),
@@ -128,7 +128,14 @@ export function createDeviceConfigService(deps: {
       const matching = body.display ? all.filter((d) => d.display === body.display) : all;
       const pageSize = body.pageSize ?? 20;
       const offset = ((body.page ?? 1) - 1) * pageSize;
-      return { total: matching.length, list: matching.slice(offset, offset + pageSize) };
+      const page = matching.slice(offset, offset + pageSize);
+      const memberships = await repo.groupsOf({ tenantId: auth.tenantId, deviceIds: page.map((d) => BigInt(d.id)) });
+      for (const device of page) {
+        const mine = memberships.filter((m) => String(m.deviceId) === device.id);
+        device.groupIds = mine.map((m) => String(m.groupId));
+        device.groupNames = mine.map((m) => m.name);
+      }
+      return { total: matching.length, list: page };
     },
 
     /** POST device/v1/read_params (and get_daylight_params): what the device runs now, read through its gateway. */

@@ -132,6 +132,17 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     expectError(await post(`${D}/list`, { pageSize: 201 }), 100001);
   });
 
+  it('lists a group’s members and names each device’s groups', async () => {
+    const [a, b] = [byKind('light-cct'), byKind('light-dimmer')];
+    await data(post(`${D}/move_in`, { mapId, devices: [a, b].map((d, i) => ({ id: d.id, x: 0.3 + i / 10, y: 0.3 })) }));
+    const group = await data<{ id: string }>(post('/api4/zone/v1/add', { mapId, gatewayId: gw.id, name: 'Desk row', deviceIds: [a.id, b.id] }));
+    const members = await list({ groupId: group.id });
+    expect(members.list.map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
+    expect(members.list[0]).toMatchObject({ groupIds: [group.id], groupNames: ['Desk row'] });
+    expect((await list({ groupId: group.id, type: C['light-cct'] })).list.map((d) => d.id)).toEqual([a.id]);
+    expectError(await post(`${D}/list`, { groupId: '987654321' }), 110011);
+  });
+
   it('serves the type table and changes lights of batch-changeable types in one go, telling the gateway', async () => {
     const table = await data<DeviceTypeRow[]>(get('/api4/type/v1/list'));
     expect(table.find((t) => t.code === C['light-cct'])).toMatchObject({ cct: true, dimmable: true, families: expect.arrayContaining(['colourTemperature', 'batchChangeable']) });
@@ -212,3 +223,36 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     expectError(await get(`${D}/input_status/${second.id}`), 110011);
   });
 });
+
+describe.each(DATABASES)('deleting bridges of a super gateway on %s', (kind) => {
+  let rig: GatewayRig;
+  let token: string;
+  const h = () => rig.h;
+  const post = (url: string, body: unknown) => call(h().app, 'POST', url, { token, body });
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 1, superGateways: 1, commandTimeoutMs: 800 });
+    token = await signUpByMail(h(), 'bridges@example.com');
+    const mapId = await defaultMapId(h(), token);
+    const gw = await bind(h(), token, rig.fleet.gateways[0]!.mac, mapId, 'Super gateway');
+    await data(call(h().app, 'GET', `${G}/import/${gw.id}`, { token }));
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it('refuses a bridge whose devices stay (260021) and removes a bridge with its devices from the gateway', async () => {
+    const all = await data<DevicePage>(post(`${D}/list`, { pageSize: 200 }));
+    const bridge = all.list.find((d) => d.type === C.bridge && all.list.some((x) => x.bridgeId === d.id))!;
+    const behind = all.list.filter((d) => d.bridgeId === bridge.id);
+    expect(behind.length).toBeGreaterThan(0);
+    expectError(await post(`${D}/delete`, { ids: [bridge.id], fromGateway: false }), 260021);
+    expectError(await post(`${D}/del_device_succeed/${bridge.gatewayId}/${bridge.id}`, {}), 260021);
+    const ids = [bridge.id, ...behind.map((d) => d.id)];
+    expect((await data<{ deleted: string[] }>(post(`${D}/delete`, { ids, fromGateway: true }))).deleted.sort()).toEqual(ids.sort());
+    const sim = rig.fleet.gateways[0]!;
+    expect(sim.devices.has(bridge.addr.toUpperCase())).toBe(false);
+    for (const d of behind) expect(sim.devices.has(d.addr.toUpperCase())).toBe(false);
+  });
+});
+

@@ -68,6 +68,7 @@ export function mapDevice(row: DeviceRow): Device {
     y: device.y,
     // Groups, telemetry and hours arrive with the next slices of issue 5.
     groupIds: [],
+    groupNames: [],
     illumination: state?.lux ?? null,
     voltage: null,
     current: null,

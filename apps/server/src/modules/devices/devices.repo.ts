@@ -1,7 +1,7 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { likePattern } from '../projects/projects.repo.ts';
-import { buildings, devices, deviceStates, gateways, maps, projects } from '../../db/schema/index.ts';
+import { buildings, devices, deviceStates, gateways, groupDevices, groups, maps, projects } from '../../db/schema/index.ts';
 
 /** The columns every device read needs: the row, its map's building, its gateway's MAC and its reported state. */
 function deviceColumns() {
@@ -95,7 +95,7 @@ export function createDevicesRepo(db: Db) {
      * The tenant's devices matching the list filters, in a stable order. The display state is computed from
      * the reported state, so the caller filters on it and pages.
      */
-    list(q: { tenantId: bigint; projectId?: bigint; buildId?: bigint; mapId?: bigint; gatewayId?: bigint; type?: number; text?: string }) {
+    list(q: { tenantId: bigint; projectId?: bigint; buildId?: bigint; mapId?: bigint; gatewayId?: bigint; groupId?: bigint; type?: number; text?: string }) {
       const where: SQL[] = [eq(devices.tenantId, q.tenantId)];
       if (q.mapId !== undefined) where.push(eq(devices.mapId, q.mapId));
       if (q.buildId !== undefined) where.push(eq(maps.buildId, q.buildId));
@@ -103,6 +103,14 @@ export function createDevicesRepo(db: Db) {
         where.push(inArray(maps.buildId, db.select({ id: buildings.id }).from(buildings).where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId)))));
       }
       if (q.gatewayId !== undefined) where.push(eq(devices.gatewayId, q.gatewayId));
+      if (q.groupId !== undefined) {
+        const members = db
+          .select({ id: groupDevices.deviceId })
+          .from(groupDevices)
+          .innerJoin(groups, eq(groups.id, groupDevices.groupId))
+          .where(and(eq(groups.tenantId, q.tenantId), eq(groups.id, q.groupId)));
+        where.push(inArray(devices.id, members));
+      }
       if (q.type !== undefined) where.push(eq(devices.type, q.type));
       if (q.text) {
         where.push(or(ilike(devices.name, likePattern(q.text)), ilike(devices.addr, likePattern(q.text))) as SQL);
@@ -113,14 +121,25 @@ export function createDevicesRepo(db: Db) {
     },
 
     /** Whether the tenant owns the project, building or gateway a filter names. */
-    async owns(q: { tenantId: bigint; table: 'project' | 'building' | 'gateway'; id: bigint }): Promise<boolean> {
-      const table = { project: projects, building: buildings, gateway: gateways }[q.table];
+    async owns(q: { tenantId: bigint; table: 'project' | 'building' | 'gateway' | 'group'; id: bigint }): Promise<boolean> {
+      const table = { project: projects, building: buildings, gateway: gateways, group: groups }[q.table];
       const rows = await db
         .select({ id: table.id })
         .from(table)
         .where(and(eq(table.tenantId, q.tenantId), eq(table.id, q.id)))
         .limit(1);
       return rows.length === 1;
+    },
+
+    /** The groups the devices belong to, with their names (the list's group column). */
+    async groupsOf(q: { tenantId: bigint; deviceIds: bigint[] }): Promise<Array<{ deviceId: bigint; groupId: bigint; name: string }>> {
+      if (q.deviceIds.length === 0) return [];
+      return db
+        .select({ deviceId: groupDevices.deviceId, groupId: groups.id, name: groups.name })
+        .from(groupDevices)
+        .innerJoin(groups, eq(groups.id, groupDevices.groupId))
+        .where(and(eq(groups.tenantId, q.tenantId), inArray(groupDevices.deviceId, q.deviceIds)))
+        .orderBy(asc(groups.id));
     },
 
     /** The tenant's devices with these ids. */

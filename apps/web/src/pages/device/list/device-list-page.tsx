@@ -97,6 +97,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     type,
     { title: t('deviceConfig.field.gateway'), dataIndex: 'gatewayName', search: false, width: 150, ellipsis: true },
     { title: t('deviceConfig.field.place'), dataIndex: 'mapName', search: false, width: 140, ellipsis: true, render: (_, row) => placeOf(t, row) },
+    { title: t('deviceConfig.field.group'), dataIndex: 'groupNames', search: false, width: 140, ellipsis: true, render: (_, row) => row.groupNames.join(', ') || empty },
     { title: t('deviceConfig.field.firmware'), dataIndex: 'firmware', search: false, width: 100, render: (_, row) => row.firmware || empty },
     { title: t('deviceConfig.field.model'), dataIndex: 'model', search: false, width: 150, ellipsis: true, render: (_, row) => row.model || empty },
     lastUpdate,
@@ -160,7 +161,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
         dataSource={devices.data?.list ?? []}
         loading={devices.isFetching && !devices.data}
         cardBordered
-        scroll={{ x: view === 'list' ? 1300 : 1350 }}
+        scroll={{ x: view === 'list' ? 1440 : 1350 }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
         onSubmit={(params) =>
           setQuery((current) => ({
