@@ -147,8 +147,10 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
         .catch((error: unknown) => options.logger.error({ err: error, mac }, 'could not store firmware progress'));
     },
 
-    /** What the progress poll (gateway_upgrade_progress) shows. */
+    /** What the progress poll (gateway_upgrade_progress) shows, without a store; with one, the store's row does. */
     progress(mac: string): FirmwareProgress | undefined {
+      // With a store, this node's memory may be stale (another node concluded, the gateway was unbound): ask the store.
+      if (store) return undefined;
       const u = updates.get(mac);
       if (!u) return undefined;
       const { timer: _timer, ...progress } = u;

@@ -319,6 +319,11 @@ export function createGatewaysRepo(db: Db) {
             updatedAt: at,
           })
           .where(and(eq(gateways.tenantId, tenantId), eq(gateways.id, id)));
+        // A finished firmware update was the previous account's business; a running one is the gateway's state.
+        await tx
+          .update(gateways)
+          .set({ fwUpdateId: null, fwTarget: null, fwVersion: null, fwStage: null, fwProgress: 0, fwResult: null, fwStartedAt: null, fwDeadlineAt: null })
+          .where(and(eq(gateways.id, id), isNotNull(gateways.fwResult)));
         return 'unbound';
       });
     },

@@ -84,4 +84,13 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
   it('told the other account nothing', () => {
     expect(theirs).toEqual([]);
   });
+
+  it('forgets a finished firmware update when the gateway is unbound, so the next account starts idle', async () => {
+    expect((await data(call(h().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state).toBe('success');
+    await data(call(h().app, 'GET', `${G}/delete/${gwId}`, { token }));
+    const next = await signUpByMail(h(), 'next-owner@example.com');
+    const rebound = await bind(h(), next, sim().mac, await defaultMapId(h(), next));
+    expect(rebound.activity).toBe('idle');
+    expect(await data(call(h().app, 'GET', `${G}/gateway_upgrade_progress/${rebound.id}`, { token: next }))).toMatchObject({ state: 'idle', progress: 0 });
+  });
 });
