@@ -8,7 +8,7 @@ import type {
   DeviceRenameBody,
 } from '@lumigrid/contract';
 import { api } from '../../api/client.ts';
-import { gatewayKeys } from '../gateways/api.ts';
+import { gatewayApi, gatewayKeys, LIST_POLL_MS } from '../gateways/api.ts';
 
 const BASE = '/api4/device/v1';
 const id = (value: string) => encodeURIComponent(value);
@@ -41,6 +41,20 @@ export function useMapMarkers(mapId: string | undefined) {
     queryFn: ({ signal }) => deviceMapApi.markers(mapId ?? '', signal),
     enabled: Boolean(mapId),
     staleTime: 30_000,
+  });
+}
+
+/**
+ * The gateways bound to a map, drawn on its plan and heading its outmap lists; presence has no topic of its
+ * own, so the list is looked at again as the gateway list does. Nothing is asked before a map is chosen.
+ */
+export function useMapGateways(mapId: string | undefined) {
+  const query = { mapId: mapId ?? '', pageSize: 200 };
+  return useQuery({
+    queryKey: gatewayKeys.page(query),
+    queryFn: ({ signal }) => gatewayApi.page(query, signal),
+    enabled: Boolean(mapId),
+    refetchInterval: LIST_POLL_MS,
   });
 }
 

@@ -6,13 +6,12 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
-import { applyMarker, isMarker, useDevicePositions, useMapMarkers, useMoveDevicesIn } from '../../features/devices/control-api.ts';
+import { applyMarker, isMarker, useDevicePositions, useMapGateways, useMapMarkers, useMoveDevicesIn } from '../../features/devices/control-api.ts';
 import { canControlDevices } from '../../features/devices/device-controls.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
 import { planToFraction } from '../../features/devices/marker-model.ts';
 import { OUTMAP_DRAG_TYPE, OutmapList } from '../../features/devices/outmap-list.tsx';
-import { useGatewayPage } from '../../features/gateways/api.ts';
 import { useRealtime } from '../../realtime/realtime-provider.tsx';
 import { DeviceMarkerLayer } from '../../components/device-markers/device-marker-layer.tsx';
 import { gatewayMarkerId } from '../../features/devices/plan-markers.ts';
@@ -68,7 +67,7 @@ export default function DeviceControlPage() {
 
   const mapId = map?.id;
   const markers = useMapMarkers(mapId);
-  const gateways = useGatewayPage({ mapId: mapId ?? '0', pageSize: 200 });
+  const gateways = useMapGateways(mapId);
   const mapGateways = useMemo(() => (mapId ? (gateways.data?.list ?? []).filter((g) => g.mapId === mapId) : []), [gateways.data, mapId]);
   const positions = useDevicePositions();
   const moveIn = useMoveDevicesIn();
