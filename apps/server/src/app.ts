@@ -205,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     mapsRepo,
     link: () => linkHolder.link,
     realtime,
+    gateways,
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
   });
   registerDeviceRoutes(app, { devices, authenticate });

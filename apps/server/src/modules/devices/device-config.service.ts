@@ -32,6 +32,7 @@ import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertCanEdit, toId } from '../projects/access.ts';
+import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
 import { mapDevice } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
@@ -64,10 +65,21 @@ export function createDeviceConfigService(deps: {
   repo: DevicesRepo;
   mapsRepo: Pick<MapsRepo, 'findMap'>;
   link: () => Pick<GatewayLink, 'bus'> | undefined;
+  /** Raises gateways' configuration versions when a deleted device leaves the groups they run. */
+  gateways?: Pick<GatewaysService, 'configChanged'>;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
 }) {
   const { repo } = deps;
+
+  /** Deletes devices in the cloud; the gateways whose groups lost a member must sync again. */
+  async function forget(auth: Caller, rows: DeviceRow[], ids: bigint[]) {
+    if (ids.length === 0) return;
+    const grouped = new Set((await repo.groupsOf({ tenantId: auth.tenantId, deviceIds: ids })).map((m) => m.deviceId));
+    await repo.remove({ tenantId: auth.tenantId, ids });
+    const gatewayIds = [...new Set(rows.filter((r) => grouped.has(r.device.id)).map((r) => r.device.gatewayId))];
+    if (gatewayIds.length > 0) await deps.gateways?.configChanged({ tenantId: auth.tenantId, gatewayIds });
+  }
 
   async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
@@ -200,7 +212,7 @@ export function createDeviceConfigService(deps: {
       const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: ids });
       if (behind.some((id) => !ids.includes(id))) throw new AppError(260021);
       if (!body.fromGateway || body.force) {
-        await repo.remove({ tenantId: auth.tenantId, ids });
+        await forget(auth, rows, ids);
         return { deleted: ids.map(String) };
       }
       // Devices behind a bridge leave with it: only the others are told.
@@ -221,7 +233,7 @@ export function createDeviceConfigService(deps: {
         const row = rows.find((r) => r.device.id === id)!;
         return !failed.has(id) && !(row.device.bridgeId !== null && failed.has(row.device.bridgeId));
       });
-      await repo.remove({ tenantId: auth.tenantId, ids: gone });
+      await forget(auth, rows, gone);
       if (gone.length !== ids.length) throw new AppError(100205);
       return { deleted: gone.map(String) };
     },
@@ -233,7 +245,7 @@ export function createDeviceConfigService(deps: {
       if (row.device.gatewayId !== toId(gatewayId)) throw new AppError(110011);
       const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: [row.device.id] });
       if (behind.length > 0) throw new AppError(260021);
-      await repo.remove({ tenantId: auth.tenantId, ids: [row.device.id] });
+      await forget(auth, [row], [row.device.id]);
       return { deleted: [String(row.device.id)] };
     },
 

@@ -133,7 +133,7 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
   });
 
   it('lists a group’s members and names each device’s groups', async () => {
-    const [a, b] = [byKind('light-cct'), byKind('light-dimmer')];
+    const [a, b] = [byKind('light-cct'), byKind('switch-3')];
     await data(post(`${D}/move_in`, { mapId, devices: [a, b].map((d, i) => ({ id: d.id, x: 0.3 + i / 10, y: 0.3 })) }));
     const group = await data<{ id: string }>(post('/api4/zone/v1/add', { mapId, gatewayId: gw.id, name: 'Desk row', deviceIds: [a.id, b.id] }));
     const members = await list({ groupId: group.id });
@@ -141,6 +141,12 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     expect(members.list[0]).toMatchObject({ groupIds: [group.id], groupNames: ['Desk row'] });
     expect((await list({ groupId: group.id, type: C['light-cct'] })).list.map((d) => d.id)).toEqual([a.id]);
     expectError(await post(`${D}/list`, { groupId: '987654321' }), 110011);
+    // A member deleted: the gateway's groups changed, so its configuration version rises (sync banner).
+    const before = (await data<Gateway>(get(`${G}/detail/${gw.id}`))).configVersion;
+    await data(post(`${D}/delete`, { ids: [b.id], fromGateway: false }));
+    expect((await data<Gateway>(get(`${G}/detail/${gw.id}`))).configVersion).toBeGreaterThan(before);
+    expect((await list({ groupId: group.id })).list.map((d) => d.id)).toEqual([a.id]);
+    imported = imported.filter((d) => d.id !== b.id);
   });
 
   it('serves the type table and changes lights of batch-changeable types in one go, telling the gateway', async () => {

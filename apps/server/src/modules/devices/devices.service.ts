@@ -18,6 +18,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import { assertCanEdit, toId } from '../projects/access.ts';
+import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
 import { assertCanControl, radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';
@@ -32,6 +33,8 @@ export function createDevicesService(deps: {
   mapsRepo: Pick<MapsRepo, 'findMap'>;
   link: () => Pick<GatewayLink, 'bus'> | undefined;
   realtime: Pick<RealtimeHub, 'publish'>;
+  /** Raises gateways' configuration versions when a deleted device leaves their groups. */
+  gateways?: Pick<GatewaysService, 'configChanged'>;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
 }) {
