@@ -140,6 +140,8 @@ async function openMap(p: Page) {
   // Every placed device and the gateway are on the canvas.
   const placed = (await markers()).length;
   await p.locator(`[data-testid=device-canvas][data-drawn="${placed + 1}"]`).waitFor();
+  // Opening the map asks nothing it may not (no call before a map is chosen, no other account's ids).
+  expect(await p.locator('.ant-message .ant-message-error').count()).toBe(0);
 }
 
 const FULL = '#faad14';
@@ -286,6 +288,22 @@ describe('live device control on the floor plan', () => {
     } finally {
       sim().faults.noReply = false;
     }
+  });
+
+  it('speaks Japanese: the legend, the panel and the outmap list', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'ja'));
+    await openMap(page);
+    await page.getByTestId('map-legend').getByText('全負荷で点灯').waitFor();
+    await page.getByTestId('outmap-list').getByText('マップ外のデバイス').waitFor();
+    const at = await screenAt(page, { x: 0.3, y: 0.3 });
+    await page.mouse.click(at.x, at.y);
+    const panel = page.getByTestId('device-panel');
+    await panel.getByTestId('device-panel-name').getByText(byKind('light-dimmer').name).waitFor();
+    await panel.getByText('明るさ').waitFor();
+    await panel.getByTestId('device-panel-state').getByText('点灯（全負荷ではない）').waitFor();
+    await page.waitForTimeout(400); // the drawer slides in
+    await screenshot(page, 'device-panel-ja');
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
   });
 });
 

@@ -43,6 +43,8 @@ export class CanvasMarkerLayer extends L.Layer {
   private handlers: CanvasMarkerHandlers;
   private editable = false;
   private drag?: { id: string; startX: number; startY: number; moved: boolean; latLng?: L.LatLng };
+  /** A redraw scheduled for the next frame while dragging. */
+  private frame?: number;
   /** Milliseconds the last redraw took (read by the draw benchmark and the page's data attribute). */
   lastDrawMs = 0;
 
@@ -190,7 +192,13 @@ export class CanvasMarkerLayer extends L.Layer {
     if (!this.canDrag(drag.id)) return;
     drag.moved = true;
     drag.latLng = map.mouseEventToLatLng(event);
-    this.redraw();
+    // At most one redraw per frame, however fast the mouse reports.
+    if (this.frame === undefined) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = undefined;
+        this.redraw();
+      });
+    }
   };
 
   private onMouseUp = () => {
@@ -208,6 +216,8 @@ export class CanvasMarkerLayer extends L.Layer {
   };
 
   private endDrag(): void {
+    if (this.frame !== undefined) cancelAnimationFrame(this.frame);
+    this.frame = undefined;
     this.drag = undefined;
     document.removeEventListener('mousemove', this.onDragMove);
     document.removeEventListener('mouseup', this.onMouseUp);
