@@ -191,7 +191,9 @@ describe('device list and configuration in a real browser with a simulated gatew
     await page.getByText('カーテン動作時間は10～254で入力してください').waitFor();
     await screenshot(page, 'device-config-ja');
     await page.goto(`${site.server.url}/device/list/list`);
-    await page.getByText('デバイス一覧').first().waitFor();
+    await page.locator('.ant-table-row').first().waitFor();
+    await page.locator('.ant-page-header-heading-title').getByText('デバイス一覧').waitFor();
+    await page.locator('.ant-table-thead').getByText('ファームウェア').waitFor();
     await screenshot(page, 'device-list-ja');
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
   });
