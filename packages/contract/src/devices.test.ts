@@ -1,7 +1,9 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
 import {
+  BroadControlRequestSchema,
   ControlActionSchema,
+  DeviceBatchTypeBodySchema,
   DEVICE_TYPE_CODES as C,
   DeviceControlBodySchema,
   DeviceDeleteBodySchema,
@@ -10,6 +12,7 @@ import {
   GroupAddBodySchema,
   GroupUpdateBodySchema,
   LibraryTypeAddBodySchema,
+  TemperatureParamsSchema,
   controlProblem,
   deviceNameProblem,
   groupDisplay,
@@ -119,5 +122,28 @@ describe('group display state', () => {
     expect(groupDisplay(['failure', 'offline'])).toEqual({ display: 'failure', offline: 1, failure: 1 });
     expect(groupDisplay(['onFull', 'off'])).toEqual({ display: 'onPartial', offline: 0, failure: 0 });
     expect(groupDisplay(['onPartial', 'onPartial'])).toEqual({ display: 'onPartial', offline: 0, failure: 0 });
+  });
+});
+
+describe('device configuration bodies', () => {
+  it('takes parameter values of any shape, so validateParams gives each field its own message', () => {
+    expect(Value.Check(DeviceParamsBodySchema, { id: '1', params: { holdTime: '60', stairsMode: 1, lampCounts: [1, 2] } })).toBe(true);
+    const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, 1]));
+    expect(Value.Check(DeviceParamsBodySchema, { id: '1', params: many })).toBe(false);
+    expect(Value.Check(DeviceParamsBodySchema, { id: '1' })).toBe(false);
+  });
+
+  it('names a gateway or every gateway (0) for the temperatures of a map', () => {
+    expect(Value.Check(TemperatureParamsSchema, { mapId: '3', gatewayId: '0' })).toBe(true);
+    expect(Value.Check(TemperatureParamsSchema, { mapId: '3', gatewayId: '12' })).toBe(true);
+    expect(Value.Check(TemperatureParamsSchema, { mapId: '3', gatewayId: '012' })).toBe(false);
+    expect(Value.Check(TemperatureParamsSchema, { mapId: '3', gatewayId: '-1' })).toBe(false);
+  });
+
+  it('checks a broadcast action as the flat control action', () => {
+    expect(Value.Check(BroadControlRequestSchema, { gatewayId: '2', action: { op: 'onOff', on: true } })).toBe(true);
+    expect(Value.Check(BroadControlRequestSchema, { gatewayId: '2', action: { op: 'dance' } })).toBe(false);
+    expect(Value.Check(DeviceBatchTypeBodySchema, { ids: [], type: C['light-cct'] })).toBe(false);
+    expect(Value.Check(DeviceDeleteBodySchema, { ids: ['1'], fromGateway: true, force: true })).toBe(true);
   });
 });
