@@ -298,4 +298,19 @@ describe('a super gateway: imported devices and its bridges', () => {
     await page.getByTestId('sync-banner').waitFor({ state: 'detached' });
     expect((await gateways()).list.map((g) => g.name)).toEqual(['Lobby gateway']);
   });
+
+  it('offers the network and sensor actions from the list in Japanese', async () => {
+    await page.getByTestId(`gateway-more-${sim(0).mac}`).hover();
+    await page.getByRole('menuitem', { name: 'ネットワークを開放' }).waitFor();
+    await page.getByRole('menuitem', { name: 'センサーを独立動作に' }).waitFor();
+    await page.getByRole('menuitem', { name: 'マイクロ波センサーのパラメータ' }).click();
+    const form = page.getByTestId('microwave-form');
+    await form.getByLabel('検知時の明るさ（%）').fill('150');
+    await page.getByRole('dialog').filter({ has: form }).locator('.ant-btn-primary').click();
+    await form.getByText('明るさは0～100で入力してください').waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'gateway-microwave-ja');
+    await page.getByRole('dialog').filter({ has: form }).locator('.ant-modal-close').click();
+    await form.waitFor({ state: 'detached' });
+  });
 });
