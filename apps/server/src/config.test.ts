@@ -33,3 +33,12 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('the real-time bus setting', () => {
+  it('is local by default and postgres only with a PostgreSQL database', () => {
+    expect(loadConfig({}).realtimeBus).toBe('local');
+    expect(loadConfig({ REALTIME_BUS: 'postgres', DATABASE_URL: 'postgres://db/lumigrid' }).realtimeBus).toBe('postgres');
+    expect(() => loadConfig({ REALTIME_BUS: 'postgres' })).toThrow('REALTIME_BUS=postgres needs DATABASE_URL');
+    expect(() => loadConfig({ REALTIME_BUS: 'redis' })).toThrow('REALTIME_BUS must be local or postgres');
+  });
+});
