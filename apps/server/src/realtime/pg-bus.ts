@@ -5,6 +5,8 @@ import type { RealtimeBus, RealtimeEvent } from './realtime-bus.ts';
 
 /** The NOTIFY channel every server node of one database listens on. */
 export const PG_BUS_CHANNEL = 'lumigrid_realtime';
+/** The connection's application_name, so an operator sees the bus in pg_stat_activity. */
+export const PG_BUS_APPLICATION = 'lumigrid-realtime-bus';
 /** NOTIFY payloads must stay under 8000 bytes; a longer event travels in parts of at most this many characters. */
 const PART_CHARS = 2000;
 /** A single NOTIFY carries an event of up to this many bytes whole. */
@@ -111,7 +113,7 @@ export async function createPgBus(options: PgBusOptions): Promise<RealtimeBus> {
   }
 
   async function connect(): Promise<void> {
-    const c = new pg.Client({ connectionString: options.url });
+    const c = new pg.Client({ connectionString: options.url, application_name: PG_BUS_APPLICATION });
     c.on('notification', (message) => {
       if (message.channel === channel && message.payload !== undefined) receive(message.payload);
     });

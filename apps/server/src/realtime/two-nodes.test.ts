@@ -12,7 +12,7 @@ import type { App } from '../http/types.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { bind, data, defaultMapId, eventually } from '../modules/gateways/gateways.fixtures.ts';
 import { ADMIN_PASSWORD, CAPTCHA, TestClock, call, signUpByMail, type Harness } from '../test/harness.ts';
-import { createPgBus } from './pg-bus.ts';
+import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from './test-clients.ts';
 
 const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -145,6 +145,13 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
   });
 });
 
+async function admin(sql: string) {
+  const c = new pg.Client({ connectionString: BASE_URL });
+  await c.connect();
+  await c.query(sql);
+  await c.end();
+}
+
 describe.skipIf(!SERVICES)('the PostgreSQL real-time bus', () => {
   it('carries an event larger than a NOTIFY payload in parts, and keeps the order', async () => {
     const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -159,6 +166,37 @@ describe.skipIf(!SERVICES)('the PostgreSQL real-time bus', () => {
     sender.publish({ kind: 'message', destination: '/topic/x', body: '3' });
     await eventually(() => got.length === 3, 'three events');
     expect(got).toEqual(['1', big, '3']);
+    await sender.close();
+    await receiver.close();
+  });
+
+  it('reconnects after the database drops its connections and carries events again', async () => {
+    const lost: string[] = [];
+    const logger = { info: () => undefined, warn: (_o: unknown, msg?: string) => void lost.push(msg ?? ''), error: () => undefined };
+    const channel = `lumigrid_bus_test_${randomBytes(4).toString('hex')}`;
+    const sender = await createPgBus({ url: BASE_URL, logger, channel, retryMs: 50 });
+    const receiver = await createPgBus({ url: BASE_URL, logger, channel, retryMs: 50 });
+    const got: string[] = [];
+    receiver.subscribe((e) => e.kind === 'message' && got.push(e.body));
+    sender.publish({ kind: 'message', destination: '/topic/x', body: 'before' });
+    await eventually(() => got.length === 1, 'the first event');
+    // Every bus connection is cut, as a database restart or failover would.
+    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = '${PG_BUS_APPLICATION}'`);
+    // A listener hears nothing while it is away (NOTIFY is not stored): keep publishing until it is back.
+    let n = 0;
+    const ticker = setInterval(() => sender.publish({ kind: 'message', destination: '/topic/x', body: `after-${++n}` }), 100);
+    try {
+      await eventually(() => got.some((b) => b.startsWith('after-')), 'events after the reconnect', 10_000);
+    } finally {
+      clearInterval(ticker);
+    }
+    // Both connections really were cut and came back.
+    expect(lost.filter((m) => m === 'real-time bus connection lost').length).toBeGreaterThanOrEqual(2);
+    expect(got[0]).toBe('before');
+    const after = got.slice(1).map((b) => Number(b.slice('after-'.length)));
+    // In order, without duplicates.
+    expect(after).toEqual([...after].sort((x, y) => x - y));
+    expect(new Set(after).size).toBe(after.length);
     await sender.close();
     await receiver.close();
   });
