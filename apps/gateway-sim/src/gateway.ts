@@ -623,10 +623,12 @@ export class SimGateway extends EventEmitter {
     for (let n = 0; n < perKind; n++) for (const kind of SIMULATED_KINDS) this.addDevice(kind);
   }
 
-  /** Background life: energy counters and telemetry, motion that comes and goes, linkage. */
-  private tick() {
-    // Lights burn energy and sensors drive linkage whether or not the cloud is reachable.
-    const intervalH = (this.options.activityIntervalS ?? 60) / 3600;
+  /** Sends every light's power, voltage and current now (tests, demos), without advancing the energy counters. */
+  reportTelemetry(): void {
+    this.publishTelemetry(0);
+  }
+
+  private publishTelemetry(intervalH: number) {
     const samples = [];
     for (const device of this.devices.values()) {
       if (isLight(device.state.kind)) {
@@ -635,9 +637,13 @@ export class SimGateway extends EventEmitter {
         samples.push({ addr: device.state.addr, power, energyWh: Math.round(device.energyWh * 1000) / 1000, voltage: 230, current: Math.round((power / 230) * 1000) / 1000 });
       }
     }
-    if (samples.length) {
-      for (let i = 0; i < samples.length; i += BATCH) this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
-    }
+    for (let i = 0; i < samples.length; i += BATCH) this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
+  }
+
+  /** Background life: energy counters and telemetry, motion that comes and goes, linkage. */
+  private tick() {
+    // Lights burn energy and sensors drive linkage whether or not the cloud is reachable.
+    this.publishTelemetry((this.options.activityIntervalS ?? 60) / 3600);
     for (const sensor of this.devices.values()) {
       if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false || this.random() > 0.3) continue;
       sensor.state.occupied = !sensor.state.occupied;
