@@ -19,8 +19,8 @@ describe('device parameter editor fields', () => {
     expect(fieldProblem(C['sensor-motion'], 'lux', 4001, 'ja')).toBe(ERRORS[100227].ja);
     expect(fieldProblem(C['sensor-motion'], 'lux', 4000, 'en')).toBeUndefined();
     expect(fieldProblem(C['sensor-motion'], 'lux', null, 'en')).toBeUndefined();
-    expect(formProblems(C['light-cct'], { minPowerLevel: 50, maxPowerLevel: 40 }, 'cn')).toEqual([{ name: 'minPowerLevel', message: ERRORS[100210].cn }]);
-    expect(formProblems(C['switch-2'], { lampCounts: [1, 30] }, 'en')).toEqual([{ name: 'lampCounts', message: ERRORS[100239].en }]);
+    expect(formProblems(C['light-cct'], { minPowerLevel: 50, maxPowerLevel: 40 }, 'cn')).toEqual([{ name: ['minPowerLevel'], message: ERRORS[100210].cn }]);
+    expect(formProblems(C['switch-2'], { lampCounts: [1, 30] }, 'en')).toEqual([{ name: ['lampCounts', 1], message: ERRORS[100239].en }]);
   });
 
   it('sends only filled fields', () => {

@@ -52,9 +52,12 @@ export function fieldProblem(typeCode: number, name: string, value: unknown, lan
   return problem ? errorMessage(problem.code, lang) : undefined;
 }
 
-/** Problems across fields (the minimum power level below the maximum), by field. */
-export function formProblems(typeCode: number, values: DeviceParams, lang: Lang): Array<{ name: string; message: string }> {
-  return validateParams(typeCode, values).map((p) => ({ name: p.field.replace(/\[\d+\]$/, ''), message: errorMessage(p.code, lang) }));
+/** Problems across fields (the minimum power level below the maximum), by form path (`['lampCounts', 1]` for a channel). */
+export function formProblems(typeCode: number, values: DeviceParams, lang: Lang): Array<{ name: Array<string | number>; message: string }> {
+  return validateParams(typeCode, values).map((p) => {
+    const channel = /^(\w+)\[(\d+)\]$/.exec(p.field);
+    return { name: channel ? [channel[1]!, Number(channel[2])] : [p.field], message: errorMessage(p.code, lang) };
+  });
 }
 
 /** Only the filled fields of the form, as the call sends them. */
