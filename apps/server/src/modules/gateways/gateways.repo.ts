@@ -2,7 +2,7 @@ import type { GatewayInfo } from '@lumigrid/protocol';
 import { SYNC_STATUS } from '@lumigrid/contract';
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { buildings, devices, gateways, maps, projects, users } from '../../db/schema/index.ts';
+import { buildings, devices, gateways, groups, maps, projects, users } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 
 export type GatewayRecord = typeof gateways.$inferSelect;
@@ -303,6 +303,8 @@ export function createGatewaysRepo(db: Db) {
           .where(and(eq(devices.tenantId, tenantId), eq(devices.gatewayId, id), isNotNull(devices.mapId)));
         if ((placed?.n ?? 0) > 0) return 'linked';
         await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.gatewayId, id)));
+        // Its group numbers were this account's: the next account starts with a free radio group table.
+        await tx.delete(groups).where(eq(groups.gatewayId, id));
         await tx
           .update(gateways)
           .set({

@@ -9,7 +9,9 @@ import {
   type GroupView,
 } from '@lumigrid/contract';
 import type { CommandMessage } from '@lumigrid/protocol';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groups } from '../../db/schema/index.ts';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
 import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../projects/projects.fixtures.ts';
@@ -293,5 +295,16 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
       expect((await post(`${Z}/get/${lobby.id}`, undefined, t)).body.code).toBe(0);
     }
     expect((await data<GroupView>(post(`${Z}/update`, { id: lobby.id, name: 'Lobby' }, editable))).name).toBe('Lobby');
+  });
+
+  it('forgets the groups of a gateway when it is unbound', async () => {
+    const light = devices2.find((d) => d.kind === 'light-cct')!;
+    const annex = await data<GroupView>(post(`${Z}/add`, { mapId, gatewayId: gw2.id, name: 'Annex lights', deviceIds: [light.id] }));
+    // Every device leaves the map first: a gateway with placed devices is not unbound (260013).
+    await data(post(`${D}/move_out`, { ids: devices2.map((d) => d.id) }));
+    await data(get(`${G}/delete/${gw2.id}`));
+    const left = await h().database.db.select().from(groups).where(eq(groups.gatewayId, BigInt(gw2.id)));
+    expect(left).toEqual([]);
+    expectError(await post(`${Z}/get/${annex.id}`), 110011);
   });
 });
