@@ -146,6 +146,7 @@ async function openMap(p: Page) {
 
 const FULL = '#faad14';
 const OFF = '#8c8c8c';
+const PARTIAL = '#ffe58f';
 
 describe('live device control on the floor plan', () => {
   it('draws every device of the map by kind and state, and the gateway', async () => {
@@ -232,6 +233,37 @@ describe('live device control on the floor plan', () => {
     expect(await panel.getByTestId('control-waiting').count()).toBe(0);
     await screenshot(page, 'device-panel-off');
     await screenshot(watcher.page, 'device-map-watcher');
+  });
+
+  it('switches a dimmable light on and dims it to half; the marker turns to "on, not at full load"', async () => {
+    const dimmer = byKind('light-dimmer');
+    const at = await screenAt(page, { x: 0.3, y: 0.3 });
+    await page.mouse.click(at.x, at.y);
+    const panel = page.getByTestId('device-panel');
+    await panel.getByTestId('device-panel-name').getByText(dimmer.name).waitFor();
+    await page.waitForTimeout(400); // the drawer slides in
+    const onOff = panel.getByTestId('control-onoff');
+    if ((await onOff.getAttribute('aria-checked')) !== 'true') {
+      await onOff.click();
+      await until(async () => (await onOff.getAttribute('aria-checked')) === 'true', 'the light reported on');
+    }
+    await panel.getByTestId('control-brightness').locator('.ant-slider-handle').waitFor();
+    if ((await detail(dimmer.id)).display !== 'onFull') {
+      // Full brightness first, so that dimming has something to change.
+      await panel.getByTestId('control-brightness').locator('.ant-slider-handle').focus();
+      await page.keyboard.press('End');
+      await until(async () => (await detail(dimmer.id)).display === 'onFull', 'the light at full load');
+    }
+    await until(async () => (await colourAt(page, at)) === FULL, 'the marker drawn at full load');
+    const rail = await panel.getByTestId('control-brightness').locator('.ant-slider').boundingBox();
+    await page.mouse.click(rail!.x + rail!.width / 2, rail!.y + rail!.height / 2);
+    await until(async () => (await detail(dimmer.id)).display === 'onPartial', 'the gateway reporting the light dimmed');
+    await until(async () => (await colourAt(page, at)) === PARTIAL, 'the marker drawn not at full load');
+    await until(async () => (await markerColour(watcher.page, dimmer.id)) === PARTIAL, 'the second browser drawing it dimmed');
+    const shown = Number((await panel.getByTestId('control-brightness').locator('.ant-typography').first().textContent())?.replace(/\D/g, ''));
+    expect(shown).toBeGreaterThan(30);
+    expect(shown).toBeLessThan(70);
+    await screenshot(page, 'device-panel-dimmed');
   });
 
   it('shows an editor\u2019s drag live to another user watching the map', async () => {
