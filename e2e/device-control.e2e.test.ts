@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api } from './support/api.ts';
-import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
+import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
 // Issue 5's floor-plan journey: a map with a real simulated gateway's devices drawn on the canvas; drag one
@@ -38,23 +38,6 @@ const PLACED: Array<[kind: string, x: number, y: number]> = [
   ['emergency', 0.6, 0.7],
   ['bridge', 0.8, 0.5],
 ];
-
-/**
- * Stores the session as the sign-in page does, once the sign-in page has mounted: a token already there when
- * the /user shell mounts would be signed out by it (entering /user ends any session), for every browser.
- */
-async function storeSession(p: Page, login: LoginResult) {
-  await p.goto(`${site.server.url}/user/login`);
-  await p.getByRole('button', { name: 'Sign in' }).waitFor();
-  await p.evaluate(
-    ([accessToken, user]) => {
-      localStorage.setItem('token', accessToken);
-      localStorage.setItem('user', JSON.stringify(user));
-      localStorage.setItem('lang', 'en');
-    },
-    [login.access_token, login.user] as const,
-  );
-}
 
 async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
   const deadline = Date.now() + timeoutMs;
@@ -96,9 +79,9 @@ beforeAll(async () => {
   page = browser.page;
   page.setDefaultTimeout(20_000);
   journal = recordApiCalls(page);
-  await storeSession(page, login);
+  await storeSession(page, site.server.url, login);
   watcher = await openBrowser({ viewport: { width: 1280, height: 800 } });
-  await storeSession(watcher.page, login);
+  await storeSession(watcher.page, site.server.url, login);
 }, 120_000);
 
 afterEach(async (context) => {

@@ -74,9 +74,14 @@ export async function reportFailure(page: Page, prefix: string, testName: string
   console.log([`url: ${page.url()}`, journal.slice(-30).join('\n'), ...buttons, ...extra].join('\n'));
 }
 
-/** Signs in through the API and stores the session as the sign-in page does (the form is the foundation journey's). */
+/**
+ * Stores a session signed in through the API as the sign-in page does (the form is the foundation journey's),
+ * once the sign-in page has mounted: a token already there when the /user shell mounts would be signed out
+ * by it (entering /user ends any session).
+ */
 export async function storeSession(page: Page, baseUrl: string, login: { access_token: string; user: unknown }, lang = 'en') {
   await page.goto(`${baseUrl}/user/login`);
+  await page.locator('form button[type=submit]').waitFor();
   await page.evaluate(
     ([accessToken, user, language]) => {
       localStorage.setItem('token', accessToken);
