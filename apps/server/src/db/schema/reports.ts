@@ -1,5 +1,5 @@
 import type { DeviceState } from '@lumigrid/protocol';
-import { bigint, boolean, index, jsonb, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, real, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { gateways } from './gateways.ts';
 import { users } from './users.ts';
 
@@ -62,4 +62,39 @@ export const deviceReports = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
   },
   (t) => [index('device_reports_gateway_addr_idx').on(t.gatewayId, t.addr, t.reportedAt)],
+);
+
+/**
+ * The last telemetry sample of every device a gateway reports (up/telemetry), one row per gateway and address.
+ * The telemetry writer upserts it; a row is replaced only by a sample the server received later. Every
+ * measurement is nullable: a device reports only what it measures.
+ */
+export const deviceTelemetry = pgTable(
+  'device_telemetry',
+  {
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    /** Device address on the gateway's network (hex, upper case as reported). */
+    addr: text('addr').notNull(),
+    /** Active power, W. */
+    power: real('power'),
+    /** Supply voltage, V. */
+    voltage: real('voltage'),
+    /** Current, A. */
+    current: real('current'),
+    /** Energy counter, Wh (monotonic on the device). */
+    energyWh: doublePrecision('energy_wh'),
+    /** Battery charge, percent. */
+    battery: real('battery'),
+    /** Temperature, degrees Celsius. */
+    temperature: real('temperature'),
+    /** Illuminance, lux. */
+    lux: real('lux'),
+    /** The sample's own timestamp (gateway clock; the arrival time when that clock is impossible). */
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
+    /** When the server received it (server clock); orders competing writes. */
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gatewayId, t.addr] })],
 );
