@@ -28,6 +28,8 @@ import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
 import { createDevicesService } from './modules/devices/devices.service.ts';
 import { createMapPublisher } from './modules/devices/map-publisher.ts';
 import { createReportWriter, type ReportWriter, type ReportWriterOptions } from './modules/device-reports/report-writer.ts';
+import { createTelemetryRepo } from './modules/device-reports/telemetry.repo.ts';
+import { createTelemetryWriter } from './modules/device-reports/telemetry-writer.ts';
 import { createMessenger } from './modules/outbox/messenger.ts';
 import { createOutboxRepo } from './modules/outbox/outbox.repo.ts';
 import { registerOutboxRoutes } from './modules/outbox/outbox.routes.ts';
@@ -208,7 +210,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     gateways,
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
   });
-  registerDeviceRoutes(app, { devices, authenticate });
+  registerDeviceRoutes(app, { devices, authenticate, telemetry: createTelemetryRepo(db) });
   const groups = createGroupsService({
     repo: createGroupsRepo(db),
     mapsRepo,
@@ -257,6 +259,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // Presence, sync status and firmware progress go live to the account's users (/topic/gateway_status/{userId}).
     wireGatewayStatus({ hub: realtime, gateways, link, logger: app.log });
     if (reportWriter) link.onUp((m) => (m.channel === 'report' ? reportWriter.accept(m.mac, m.message) : undefined));
+    // up/telemetry -> device_telemetry (the last sample per device), batched and held back the same way.
+    const telemetryWriter = createTelemetryWriter({ ...options.gatewayLink?.reports, repo: createTelemetryRepo(db), logger: app.log });
+    link.onUp((m) => (m.channel === 'telemetry' ? telemetryWriter.accept(m.mac, m.message) : undefined));
+    app.addHook('onClose', async () => telemetryWriter.close());
     // Once a report is in device_states, its placed devices go to their maps' topics.
     if (reportWriter) {
       const maps = createMapPublisher({ flush: () => reportWriter.flush(), publishReported: devices.publishReported, logger: app.log });

@@ -106,6 +106,10 @@ export const DeviceSchema = Type.Object({
   voltage: Nullable(Type.Number(), 'Volts last reported, or null'),
   current: Nullable(Type.Number(), 'Amperes last reported, or null'),
   power: Nullable(Type.Number(), 'Watts last reported, or null'),
+  energyWh: Nullable(Type.Number(), 'Energy counter last reported (up/telemetry), watt-hours, or null'),
+  battery: Nullable(Type.Number(), 'Battery charge last reported, percent, or null'),
+  temperature: Nullable(Type.Number(), 'Temperature last reported, degrees Celsius, or null'),
+  telemetryAt: Nullable(DateTime, 'When the last telemetry sample was taken, or null'),
   usedHours: Nullable(Type.Number(), 'Hours switched on, or null'),
   lastUpdate: Nullable(DateTime, 'When the gateway last reported its state, or null'),
   createdAt: DateTime,
@@ -362,6 +366,15 @@ export type DeviceStateQuery = Static<typeof DeviceStateQuerySchema>;
 export function mapDestination(mapId: string | bigint): string {
   return `/topic/map/${mapId}`;
 }
+
+/**
+ * On `/topic/map/{mapId}` beside markers: these devices left the map (moved out, moved to another map, or
+ * deleted), so watchers drop their markers. A device moved here from another map arrives as its marker.
+ */
+export const MapRemovedMessageSchema = Type.Object({ removed: Type.Array(IdSchema, { description: 'Ids of the devices that left the map' }) });
+export type MapRemovedMessage = Static<typeof MapRemovedMessageSchema>;
+/** Everything `/topic/map/{mapId}` carries: a device's new marker, or devices that left. */
+export type MapTopicMessage = DeviceMarker | MapRemovedMessage;
 
 /**
  * POST device/v1/control as the server's validator takes it: the action as one flat object. A union of

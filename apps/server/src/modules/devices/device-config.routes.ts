@@ -25,7 +25,9 @@ import { ok } from '../../http/envelope.ts';
 import { type Authenticate, requireAuth } from '../../http/guards.ts';
 import { ACCESS, signedInDoc } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
+import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
 import type { DeviceConfigService, ParamsCall } from './device-config.service.ts';
+import { withTelemetry } from './devices.mappers.ts';
 
 const P = '/api4/device/v1';
 const { write: WRITE, control: CONTROL, read: READ } = ACCESS;
@@ -35,7 +37,7 @@ const RANGES = 'Each field is checked against the parameter table of spec sectio
  * The device list, parameters, deletion, batch type change and the other device calls of spec section 7
  * "Devices", and the device type table ("Device types"), under /api4.
  */
-export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConfigService; authenticate: Authenticate }) {
+export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConfigService; authenticate: Authenticate; telemetry?: Pick<TelemetryRepo, 'ofDevices'> }) {
   const { devices } = deps;
   const onRequest = requireAuth(deps.authenticate);
   const doc = signedInDoc(['devices']);
@@ -50,7 +52,14 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
       body: DeviceListBodySchema,
     },
     onRequest,
-    handler: async (request) => ok(request, await devices.list(caller(request), request.body)),
+    handler: async (request) => {
+      const auth = caller(request);
+      const page = await devices.list(auth, request.body);
+      // The last telemetry sample of each row on the page (device_telemetry).
+      const samples = await deps.telemetry?.ofDevices(auth.tenantId, page.list.map((d) => BigInt(d.id)));
+      if (samples) page.list = page.list.map((d) => withTelemetry(d, samples.get(d.id)));
+      return ok(request, page);
+    },
   });
 
   const readParams = (path: string, summary: string, call: ParamsCall) =>

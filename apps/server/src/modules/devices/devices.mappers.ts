@@ -8,14 +8,14 @@ import {
   type DeviceMarker,
   type DeviceReport,
 } from '@lumigrid/contract';
-import type { DeviceRow } from './devices.repo.ts';
+import type { DeviceRow, MarkerRow } from './devices.repo.ts';
 
 /**
  * What a device shows now: the status string from its last report over the stored one (the mode is never
  * reported), its type status and fault. A device never reported keeps its stored string (empty: offline).
  * Only a report changes this, never a command the cloud sent.
  */
-export function currentState(row: DeviceRow): { status: string; typeStatus: number; fault: number } {
+export function currentState(row: MarkerRow): { status: string; typeStatus: number; fault: number } {
   const { device, reported } = row;
   if (!reported) return { status: device.status, typeStatus: device.typeStatus, fault: 0 };
   const previous = device.status ? parseStatus(device.type, device.status) : undefined;
@@ -28,7 +28,7 @@ export function currentState(row: DeviceRow): { status: string; typeStatus: numb
   };
 }
 
-export function mapMarker(row: DeviceRow): DeviceMarker {
+export function mapMarker(row: MarkerRow): DeviceMarker {
   const { device } = row;
   const now = currentState(row);
   return {
@@ -70,11 +70,47 @@ export function mapDevice(row: DeviceRow): Device {
     groupIds: [],
     groupNames: [],
     illumination: state?.lux ?? null,
+    // Filled from device_telemetry by withTelemetry().
     voltage: null,
     current: null,
     power: null,
+    energyWh: null,
+    battery: null,
+    temperature: null,
+    telemetryAt: null,
     usedHours: null,
-    lastUpdate: reported ? reported.reportedAt.toISOString() : null,
+    // The server's arrival time, not the gateway's clock: a gateway whose clock runs ahead must not show a
+    // "last update" in the future.
+    lastUpdate: reported ? reported.receivedAt.toISOString() : null,
     createdAt: device.createdAt.toISOString(),
   };
+}
+
+/** The last telemetry sample of a device (device_telemetry), as the telemetry repo reads it. */
+export interface TelemetrySampleView {
+  power: number | null;
+  voltage: number | null;
+  current: number | null;
+  energyWh: number | null;
+  battery: number | null;
+  temperature: number | null;
+  lux: number | null;
+  reportedAt: string;
+}
+
+/** Rounds a real column (float4) to what the device could have meant, so 229.8 does not read 229.800003. */
+const tidy = (v: number | null, digits = 3): number | null => (v === null ? null : Number(v.toFixed(digits)));
+
+/** Lays a device's last telemetry over its row: measurements it sends win; lux keeps the state's when telemetry has none. */
+export function withTelemetry(device: Device, sample: TelemetrySampleView | undefined): Device {
+  if (!sample) return device;
+  device.voltage = tidy(sample.voltage);
+  device.current = tidy(sample.current);
+  device.power = tidy(sample.power);
+  device.energyWh = tidy(sample.energyWh);
+  device.battery = tidy(sample.battery);
+  device.temperature = tidy(sample.temperature);
+  if (sample.lux !== null) device.illumination = tidy(sample.lux);
+  device.telemetryAt = sample.reportedAt;
+  return device;
 }

@@ -17,6 +17,8 @@ import { type Authenticate, requireAuth } from '../../http/guards.ts';
 import { ACCESS, signedInDoc } from '../../http/route-docs.ts';
 import type { App } from '../../http/types.ts';
 import { registerDeviceConfigRoutes } from './device-config.routes.ts';
+import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
+import { withTelemetry } from './devices.mappers.ts';
 import type { DevicesService } from './devices.service.ts';
 
 const tags = ['devices'];
@@ -24,7 +26,7 @@ const P = '/api4/device/v1';
 const { write: WRITE, control: CONTROL, read: READ } = ACCESS;
 
 /** The device calls of spec section 7 "Devices" for reading, naming, placing and controlling, under /api4. */
-export function registerDeviceRoutes(app: App, deps: { devices: DevicesService; authenticate: Authenticate }) {
+export function registerDeviceRoutes(app: App, deps: { devices: DevicesService; authenticate: Authenticate; telemetry?: Pick<TelemetryRepo, 'ofDevices'> }) {
   const { devices } = deps;
   const onRequest = requireAuth(deps.authenticate);
   const doc = signedInDoc(tags);
@@ -49,7 +51,13 @@ export function registerDeviceRoutes(app: App, deps: { devices: DevicesService; 
       params: DeviceDetailParamsSchema,
     },
     onRequest,
-    handler: async (request) => ok(request, await devices.detail(caller(request), request.params.mapId, request.params.id)),
+    handler: async (request) => {
+      const auth = caller(request);
+      const device = await devices.detail(auth, request.params.mapId, request.params.id);
+      // The last telemetry sample (device_telemetry), read for the device the service already checked.
+      const samples = await deps.telemetry?.ofDevices(auth.tenantId, [BigInt(device.id)]);
+      return ok(request, withTelemetry(device, samples?.get(device.id)));
+    },
   });
 
   app.post(`${P}/update_name`, {
