@@ -1,0 +1,97 @@
+import type { Device, DevicePage, Gateway, GatewayDevice } from '@lumigrid/contract';
+import { SimGateway } from '@lumigrid/gateway-sim';
+import { encodeUp, upTopic } from '@lumigrid/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawClient, runPrefix, waitFor } from '../../gateway-link/test-support.ts';
+import { call, DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { bind, data, defaultMapId, eventually } from '../gateways/gateways.fixtures.ts';
+
+const G = '/api4/gateway/v1';
+const D = '/api4/device/v1';
+
+/**
+ * A simulated gateway publishes up/telemetry over the real broker: the last sample of each device reaches the
+ * device list (status view) and the device detail of the account that holds the gateway, and nobody else's.
+ */
+describe.each(DATABASES)('device telemetry from a simulated gateway through the broker on %s', (kind) => {
+  let h: Harness;
+  let sim: SimGateway;
+  let token: string;
+  let otherToken: string;
+  let mapId: string;
+  let gw: Gateway;
+  let light: GatewayDevice;
+  const mac = `A4C1${runPrefix()}71`;
+  const password = `pw-${mac}`;
+  const post = (url: string, body?: unknown, t = token) => call(h.app, 'POST', url, { token: t, body });
+  const get = (url: string, t = token) => call(h.app, 'GET', url, { token: t });
+  const rowOf = async (id: string, t = token) => (await data<DevicePage>(post(`${D}/list`, { pageSize: 100 }, t))).list.find((d) => d.id === id);
+
+  beforeAll(async () => {
+    h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
+    await h.app.gatewayService.provision(mac, password);
+    sim = new SimGateway({ mac, password, url: `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`, activityIntervalS: 0, radio: { unicastPerSecond: 0, groupPerSecond: 0 } });
+    await sim.start();
+    await eventually(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
+    token = await signUpByMail(h, `telemetry-${kind}@example.com`);
+    otherToken = await signUpByMail(h, `telemetry-other-${kind}@example.com`);
+    mapId = await defaultMapId(h, token);
+    gw = await bind(h, token, mac, mapId, 'Metered floor');
+    await data(get(`${G}/import/${gw.id}`));
+    const all = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    light = all.find((d) => d.kind === 'light-dimmer')!;
+    await data(post(`${D}/move_in`, { mapId, devices: [{ id: light.id, x: 0.5, y: 0.5 }] }));
+  }, 90_000);
+  afterAll(async () => {
+    await sim?.stop();
+    await h?.close();
+  });
+
+  it('shows nothing before the gateway sends telemetry', async () => {
+    const row = await rowOf(light.id);
+    expect(row).toMatchObject({ voltage: null, current: null, power: null, energyWh: null, telemetryAt: null });
+  });
+
+  it('shows the last sample in the status view and the detail, with power from the light level', async () => {
+    const device = sim.devices.get(light.addr.toUpperCase())!;
+    device.state.on = true;
+    device.state.level = 254;
+    sim.reportTelemetry();
+    await eventually(async () => ((await rowOf(light.id))?.power ?? 0) > 1, 'the power in the status row', 10_000);
+    const row = (await rowOf(light.id))!;
+    expect(row.voltage).toBe(230);
+    expect(row.power).toBeGreaterThan(1);
+    expect(row.current).toBeCloseTo(row.power! / 230, 2);
+    expect(row.energyWh).not.toBeNull();
+    expect(row.telemetryAt).not.toBeNull();
+    const detail = await data<Device>(get(`${D}/details/${mapId}/${light.id}`));
+    expect(detail).toMatchObject({ voltage: row.voltage, current: row.current, power: row.power, energyWh: row.energyWh });
+
+    // Switched off, the next sample shows the standby draw only.
+    device.state.on = false;
+    sim.reportTelemetry();
+    await eventually(async () => ((await rowOf(light.id))?.power ?? 99) < 1, 'the standby power in the status row', 10_000);
+  });
+
+  it('drops a malformed telemetry message and keeps the next good one', async () => {
+    const link = h.app.gatewayLink!;
+    const dropped = link.stats.dropped;
+    const { client, error } = await rawClient(`mqtt://127.0.0.1:${link.brokerPort}`, { clientId: `${mac}-bad`, username: mac, password });
+    expect(error).toBeUndefined();
+    await client.publishAsync(upTopic(mac, 'telemetry'), JSON.stringify({ ts: Date.now(), samples: [{ addr: light.addr, voltage: -5 }] }), { qos: 1 });
+    await client.publishAsync(upTopic(mac, 'telemetry'), encodeUp('telemetry', { ts: Date.now(), samples: [{ addr: light.addr, power: 7.5, voltage: 231 }] }), { qos: 1 });
+    await client.endAsync();
+    await waitFor(() => link.stats.dropped === dropped + 1, 'the malformed telemetry dropped');
+    await eventually(async () => (await rowOf(light.id))?.voltage === 231, 'the good sample shown');
+    expect((await rowOf(light.id))!.power).toBe(7.5);
+  });
+
+  it('shows another account nothing of it', async () => {
+    const page = await data<DevicePage>(post(`${D}/list`, { pageSize: 100 }, otherToken));
+    expect(page.list.find((d) => d.id === light.id)).toBeUndefined();
+    expect(page.list.every((d) => d.power === null && d.voltage === null)).toBe(true);
+    const res = await get(`${D}/details/${mapId}/${light.id}`, otherToken);
+    expect(res.body.code).not.toBe(0);
+    expect(JSON.stringify(res.body)).not.toContain('231');
+  });
+});
