@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, ColorPicker, Descriptions, Divider, Drawer, Slider, Space, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CCT_MAX_K, CCT_MIN_K, splitChannelNames, type ControlAction, type DeviceMarker, type ProjectTree } from '@lumigrid/contract';
+import { CCT_MAX_K, CCT_MIN_K, splitChannelNames, type ControlAction, type Device, type DeviceMarker, type ProjectTree } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
 import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './control-api.ts';
 import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
@@ -303,6 +303,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
             },
           ]}
         />
+        {device && <TelemetrySection device={device} />}
         {canEdit && (
           <>
             <Divider style={{ margin: '4px 0' }} />
@@ -312,6 +313,36 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         )}
       </Space>
     </Drawer>
+  );
+}
+
+/** The last telemetry sample (device_telemetry) with units: only what the device measures. */
+const TELEMETRY_FIELDS = [
+  ['voltage', 'V', 1],
+  ['current', 'A', 3],
+  ['power', 'W', 1],
+  ['energyWh', 'Wh', 1],
+  ['illumination', 'lx', 0],
+  ['battery', '%', 0],
+  ['temperature', '°C', 1],
+] as const satisfies ReadonlyArray<readonly [keyof Device, string, number]>;
+
+function TelemetrySection({ device }: { device: Device }) {
+  const { t } = useTranslation();
+  const items: Array<{ key: string; label: ReactNode; children: ReactNode }> = TELEMETRY_FIELDS.flatMap(([key, unit, digits]) => {
+    const value = device[key];
+    if (typeof value !== 'number') return [];
+    const shown = Number(value.toFixed(digits)).toLocaleString(undefined, { maximumFractionDigits: digits });
+    return [{ key, label: t(`deviceControl.telemetry.${key}`), children: <span data-testid={`telemetry-${key}`}>{`${shown} ${unit}`}</span> }];
+  });
+  if (items.length === 0) return null;
+  if (device.telemetryAt) items.push({ key: 'at', label: t('deviceControl.telemetry.at'), children: <span>{new Date(device.telemetryAt).toLocaleString()}</span> });
+  return (
+    <div data-testid="device-telemetry">
+      <Divider style={{ margin: '4px 0' }} />
+      <Typography.Text strong>{t('deviceControl.telemetry.title')}</Typography.Text>
+      <Descriptions size="small" column={1} items={items} />
+    </div>
   );
 }
 

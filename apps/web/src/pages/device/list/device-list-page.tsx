@@ -12,6 +12,7 @@ import { useDeleteDevice } from '../../../features/device-config/use-delete-devi
 import { useGatewayPage } from '../../../features/gateways/api.ts';
 import { canEditGateways } from '../../../features/gateways/status.ts';
 import { MapPathSelect } from '../../gateway/map-path-select.tsx';
+import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
 
 interface SearchForm {
   keyword?: string;
@@ -19,6 +20,7 @@ interface SearchForm {
   display?: DisplayState;
   gatewayId?: string;
   place?: string[];
+  groupId?: string;
 }
 
 /** The place filter: a project, a building or a map, whichever was chosen last. */
@@ -70,6 +72,8 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       valueEnum: Object.fromEntries((gateways.data?.list ?? []).map((g) => [g.id, { text: g.name || g.mac }])),
     },
     { title: t('deviceConfig.field.place'), dataIndex: 'place', hideInTable: true, renderFormItem: () => <MapPathSelect partial /> },
+    // The groups of the map chosen above (a group lives on one map).
+    { title: t('deviceConfig.field.group'), dataIndex: 'groupId', hideInTable: true, renderFormItem: (_, __, form) => <GroupFilterSelect form={form} placeField="place" /> },
   ];
 
   const name: ProColumns<Device> = {
@@ -82,7 +86,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   };
   const type: ProColumns<Device> = { title: t('deviceConfig.field.type'), dataIndex: 'type', search: false, width: 150, render: (_, row) => typeName(t, row.type) };
   const lastUpdate: ProColumns<Device> = { title: t('deviceConfig.field.lastUpdate'), dataIndex: 'lastUpdate', search: false, width: 170, render: (_, row) => when(row.lastUpdate, empty) };
-  const number = (key: 'illumination' | 'voltage' | 'current' | 'power'): ProColumns<Device> => ({
+  const number = (key: 'illumination' | 'voltage' | 'current' | 'power' | 'energyWh' | 'battery' | 'temperature'): ProColumns<Device> => ({
     title: t(`deviceConfig.field.${key}`),
     dataIndex: key,
     search: false,
@@ -136,6 +140,9 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     number('voltage'),
     number('current'),
     number('power'),
+    number('energyWh'),
+    number('battery'),
+    number('temperature'),
     lastUpdate,
   ];
 
@@ -172,6 +179,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
             ...(params.type ? { type: Number(params.type) } : {}),
             ...(params.display ? { display: params.display } : {}),
             ...(params.gatewayId ? { gatewayId: params.gatewayId } : {}),
+            ...(params.groupId ? { groupId: params.groupId } : {}),
           }))
         }
         onReset={() => setQuery((current) => ({ page: 1, pageSize: current.pageSize }))}
