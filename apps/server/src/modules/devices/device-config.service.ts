@@ -69,6 +69,8 @@ export function createDeviceConfigService(deps: {
   gateways?: Pick<GatewaysService, 'configChanged'>;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
+  /** Told about deleted devices and the maps they were on (the map topics drop their markers). */
+  onRemoved?: (removed: Array<{ id: bigint; mapId: bigint | null }>) => void;
 }) {
   const { repo } = deps;
 
@@ -77,6 +79,7 @@ export function createDeviceConfigService(deps: {
     if (ids.length === 0) return;
     const grouped = new Set((await repo.groupsOf({ tenantId: auth.tenantId, deviceIds: ids })).map((m) => m.deviceId));
     await repo.remove({ tenantId: auth.tenantId, ids });
+    deps.onRemoved?.(rows.filter((r) => ids.includes(r.device.id)).map((r) => ({ id: r.device.id, mapId: r.device.mapId })));
     const gatewayIds = [...new Set(rows.filter((r) => grouped.has(r.device.id)).map((r) => r.device.gatewayId))];
     if (gatewayIds.length > 0) await deps.gateways?.configChanged({ tenantId: auth.tenantId, gatewayIds });
   }
@@ -301,7 +304,7 @@ export function createDeviceConfigService(deps: {
             gatewayId: String(r.device.gatewayId),
             temperature: state?.temperature ?? null,
             online: r.reported?.online ?? false,
-            lastUpdate: r.reported ? r.reported.reportedAt.toISOString() : null,
+            lastUpdate: r.reported ? r.reported.receivedAt.toISOString() : null, // server arrival time, not the gateway's clock
           };
         });
     },

@@ -16,6 +16,31 @@ function deviceColumns() {
       fault: deviceStates.fault,
       state: deviceStates.state,
       reportedAt: deviceStates.reportedAt,
+      receivedAt: deviceStates.receivedAt,
+    },
+  };
+}
+
+/**
+ * The columns a map marker needs (devices.mappers.ts mapMarker), nothing more: the floor plan reads thousands
+ * of these at once, and decoding the device's other columns, its gateway and its map cost most of the answer.
+ */
+function markerColumns() {
+  return {
+    device: {
+      id: devices.id,
+      name: devices.name,
+      type: devices.type,
+      status: devices.status,
+      typeStatus: devices.typeStatus,
+      mapId: devices.mapId,
+      x: devices.x,
+      y: devices.y,
+    },
+    reported: {
+      online: deviceStates.online,
+      fault: deviceStates.fault,
+      state: deviceStates.state,
     },
   };
 }
@@ -39,9 +64,12 @@ export function createDevicesRepo(db: Db) {
       return row;
     },
 
-    /** The devices placed on a map, in a stable order. */
+    /** The markers of the devices placed on a map, in a stable order (marker columns only). */
     onMap(q: { tenantId: bigint; mapId: bigint }) {
-      return select()
+      return db
+        .select(markerColumns())
+        .from(devices)
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, sql`upper(${devices.addr})`)))
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.mapId, q.mapId)))
         .orderBy(asc(devices.id));
     },
@@ -80,6 +108,15 @@ export function createDevicesRepo(db: Db) {
             .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, p.id)));
         }
       });
+    },
+
+    /** Which map each of these devices is on now (null: outmap), to tell the maps they leave. */
+    mapsOf(q: { tenantId: bigint; ids: bigint[] }): Promise<Array<{ id: bigint; mapId: bigint | null }>> {
+      if (q.ids.length === 0) return Promise.resolve([]);
+      return db
+        .select({ id: devices.id, mapId: devices.mapId })
+        .from(devices)
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
     },
 
     /** The ids of those devices that are on the given map. */
@@ -200,3 +237,5 @@ export function createDevicesRepo(db: Db) {
 }
 export type DevicesRepo = ReturnType<typeof createDevicesRepo>;
 export type DeviceRow = NonNullable<Awaited<ReturnType<DevicesRepo['find']>>>;
+/** What a marker is made of: a DeviceRow has it all, the map read (onMap) only this. */
+export type MarkerRow = Awaited<ReturnType<DevicesRepo['onMap']>>[number];

@@ -8,6 +8,7 @@ import {
   type Device,
   type DeviceControlRequest,
   type DeviceMarker,
+  type MapRemovedMessage,
   type DeviceMoveInBody,
   type DeviceMoveOutBody,
   type DevicePositionsBody,
@@ -69,8 +70,20 @@ export function createDevicesService(deps: {
     return markers;
   }
 
+  /** Tells each map the devices left that they are gone (moved out, moved to another map, deleted). */
+  function publishRemoved(left: ReadonlyArray<{ id: bigint; mapId: bigint | null }>, except?: bigint) {
+    const byMap = new Map<bigint, string[]>();
+    for (const { id, mapId } of left) {
+      if (mapId === null || mapId === except) continue;
+      const ids = byMap.get(mapId) ?? [];
+      ids.push(String(id));
+      byMap.set(mapId, ids);
+    }
+    for (const [mapId, removed] of byMap) deps.realtime.publish(mapDestination(mapId), { removed } satisfies MapRemovedMessage);
+  }
+
   return {
-    ...createDeviceConfigService(deps),
+    ...createDeviceConfigService({ ...deps, onRemoved: publishRemoved }),
 
     /** GET device/v1/state?mapId=: the markers of a map. */
     async markers(auth: Caller, mapId: string): Promise<DeviceMarker[]> {
@@ -101,8 +114,10 @@ export function createDevicesService(deps: {
     async moveIn(auth: Caller, body: DeviceMoveInBody): Promise<DeviceMarker[]> {
       assertCanEdit(auth);
       const map = await requireMap(auth, body.mapId);
-      await requireDevices(auth, body.devices.map((d) => d.id));
+      const ids = await requireDevices(auth, body.devices.map((d) => d.id));
+      const before = await repo.mapsOf({ tenantId: auth.tenantId, ids });
       await repo.place({ tenantId: auth.tenantId, mapId: map.id, placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })) });
+      publishRemoved(before, map.id);
       return publishPlaced(map.id, (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker), body.devices);
     },
 
@@ -120,7 +135,9 @@ export function createDevicesService(deps: {
     async moveOut(auth: Caller, body: DeviceMoveOutBody): Promise<null> {
       assertCanEdit(auth);
       const ids = await requireDevices(auth, body.ids);
+      const before = await repo.mapsOf({ tenantId: auth.tenantId, ids });
       await repo.unplace({ tenantId: auth.tenantId, ids });
+      publishRemoved(before);
       return null;
     },
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { DeviceMarker } from '@lumigrid/contract';
-import { applyMarker, deviceMapKeys, isMarker } from './control-api.ts';
+import { applyMapMessage, applyMarker, deviceMapKeys, isMarker, isRemoved } from './control-api.ts';
 
 const marker = (id: string, over: Partial<DeviceMarker> = {}): DeviceMarker => ({
   id,
@@ -41,5 +41,20 @@ describe('markers from the map topic', () => {
     expect(isMarker({ id: 1, type: 1, status: '', display: 'off' })).toBe(false);
     expect(isMarker('{"id":"1"}')).toBe(false);
     expect(isMarker(null)).toBe(false);
+  });
+
+  it('drop the markers of devices that left the map ({removed: [ids]}) and ignore anything else', () => {
+    const client = new QueryClient();
+    const key = deviceMapKeys.markers('7');
+    client.setQueryData(key, [marker('1'), marker('2'), marker('3')]);
+    applyMapMessage(client, '7', { removed: ['1', '3', '99'] });
+    expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => m.id)).toEqual(['2']);
+    applyMapMessage(client, '7', { removed: [2] });
+    applyMapMessage(client, '7', 'junk');
+    expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => m.id)).toEqual(['2']);
+    applyMapMessage(client, '7', marker('4'));
+    expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => m.id)).toEqual(['2', '4']);
+    expect(isRemoved({ removed: [] })).toBe(true);
+    expect(isRemoved(marker('1'))).toBe(false);
   });
 });

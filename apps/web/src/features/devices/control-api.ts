@@ -6,6 +6,7 @@ import type {
   DeviceMoveInBody,
   DevicePositionsBody,
   DeviceRenameBody,
+  MapRemovedMessage,
 } from '@lumigrid/contract';
 import { api } from '../../api/client.ts';
 import { gatewayApi, gatewayKeys, LIST_POLL_MS } from '../gateways/api.ts';
@@ -89,6 +90,27 @@ export function isMarker(payload: unknown): payload is DeviceMarker {
   if (!payload || typeof payload !== 'object') return false;
   const p = payload as Record<string, unknown>;
   return typeof p.id === 'string' && typeof p.type === 'number' && typeof p.status === 'string' && typeof p.display === 'string';
+}
+
+/** Whether a real-time payload says devices left the map ({removed: [ids]}). */
+export function isRemoved(payload: unknown): payload is MapRemovedMessage {
+  if (!payload || typeof payload !== 'object') return false;
+  const removed = (payload as Record<string, unknown>).removed;
+  return Array.isArray(removed) && removed.every((id) => typeof id === 'string');
+}
+
+/** Devices that left the map (moved out, moved to another map, deleted): their markers go. */
+export function applyRemoved(client: QueryClient, mapId: string, message: MapRemovedMessage): void {
+  const gone = new Set(message.removed);
+  client.setQueryData<DeviceMarker[]>(deviceMapKeys.markers(mapId), (old) => (old ? old.filter((m) => !gone.has(m.id)) : old));
+  // The outmap lists may have gained them.
+  void client.invalidateQueries({ queryKey: gatewayKeys.all });
+}
+
+/** Everything /topic/map/{mapId} carries: a marker replaces or joins, a removal drops; anything else is ignored. */
+export function applyMapMessage(client: QueryClient, mapId: string, payload: unknown): void {
+  if (isMarker(payload)) applyMarker(client, mapId, payload);
+  else if (isRemoved(payload)) applyRemoved(client, mapId, payload);
 }
 
 export function useDeviceControl() {

@@ -6,7 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
-import { applyMarker, isMarker, useDevicePositions, useMapGateways, useMapMarkers, useMoveDevicesIn } from '../../features/devices/control-api.ts';
+import { applyMapMessage, useDevicePositions, useMapGateways, useMapMarkers, useMoveDevicesIn } from '../../features/devices/control-api.ts';
 import { canControlDevices } from '../../features/devices/device-controls.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
@@ -71,9 +71,10 @@ export default function DeviceControlPage() {
   const mapGateways = useMemo(() => (mapId ? (gateways.data?.list ?? []).filter((g) => g.mapId === mapId) : []), [gateways.data, mapId]);
   const positions = useDevicePositions();
   const moveIn = useMoveDevicesIn();
-  // One subscription per map: every device change of the map arrives here as its new marker.
+  // One subscription per map: every device change of the map arrives here as its new marker, and devices
+  // that left the map (moved out, to another map, deleted) as {removed: [ids]}.
   useRealtime(mapId ? mapDestination(mapId) : undefined, (payload) => {
-    if (mapId && isMarker(payload)) applyMarker(queryClient, mapId, payload);
+    if (mapId) applyMapMessage(queryClient, mapId, payload);
   });
   useEffect(() => setSelectedId(undefined), [mapId]);
   const selected = markers.data?.find((m) => m.id === selectedId);
