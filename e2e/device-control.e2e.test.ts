@@ -320,6 +320,20 @@ describe('live device control on the floor plan', () => {
     await screenshot(page, 'device-panel-ja');
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
   });
+
+  it('drops a device moved off the map from a second browser watching it, without a reload', async () => {
+    const gone = byKind('emergency');
+    await openMap(watcher.page);
+    const placed = (await markers()).length;
+    const at = await screenAt(watcher.page, { x: 0.6, y: 0.7 });
+    const drawn = await colourAt(watcher.page, at);
+    // The editor moves it out; the watcher hears {removed: [id]} on the map topic.
+    await api(site.server.url, `${D}/move_out`, { token, body: { ids: [gone.id] } });
+    await watcher.page.locator(`[data-testid=device-canvas][data-drawn="${placed}"]`).waitFor();
+    await until(async () => (await colourAt(watcher.page, at)) !== drawn, 'the watcher no longer drawing the device');
+    expect((await markers()).map((m) => m.id)).not.toContain(gone.id);
+    await screenshot(watcher.page, 'device-map-watcher-moved-out');
+  });
 });
 
 /** A floor plan: a white PNG with four coloured rooms, encoded here so the test needs no files. */
