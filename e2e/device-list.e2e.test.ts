@@ -102,10 +102,18 @@ describe('device list and configuration in a real browser with a simulated gatew
     await until(async () => (await rows.count()) === Math.min(total, 20), 'the first page again');
     await screenshot(page, 'device-list');
 
+    // The gateway's telemetry (up/telemetry) fills the status view's measurements.
+    sim().reportTelemetry();
+    await until(async () => (await listAll()).list.find((d) => d.id === byKind('light-dimmer').id)?.voltage === 230, 'the dimmer telemetry stored');
+    const metered = (await listAll()).list.find((d) => d.id === byKind('light-dimmer').id)!;
+    expect(metered.power).toBeGreaterThan(1);
     await page.getByText('Status', { exact: true }).click();
     await page.waitForURL(/\/device\/list\/status$/);
     const dimmer = rows.filter({ hasText: byKind('light-dimmer').name });
     await dimmer.getByText('On, not at full load').waitFor();
+    await page.getByRole('columnheader', { name: 'Voltage (V)' }).waitFor();
+    await dimmer.getByText('230', { exact: true }).waitFor();
+    await dimmer.getByText(String(Math.round(metered.power! * 100) / 100), { exact: true }).waitFor();
     await rows.first().getByText('Online').waitFor();
     await screenshot(page, 'device-status');
   });
@@ -196,5 +204,36 @@ describe('device list and configuration in a real browser with a simulated gatew
     await page.locator('.ant-table-thead').getByText('ファームウェア').waitFor();
     await screenshot(page, 'device-list-ja');
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
+  });
+
+  it('filters the list by a group of the chosen map', async () => {
+    const placed = (await listAll()).list.filter((d) => d.mapId === mapId);
+    const lights = placed.filter((d) => devices.find((g) => g.id === d.id)?.kind.startsWith('light-'));
+    expect(lights.length).toBeGreaterThan(0);
+    const members = lights.slice(0, 2);
+    const group = await api<{ id: string; name: string }>(site.server.url, '/api4/zone/v1/add', {
+      token,
+      body: { mapId, gatewayId: gateway.id, name: 'Front row', deviceIds: members.map((d) => d.id) },
+    });
+    const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+    const project = tree.projects.find((p) => p.isDefault)!;
+    const build = project.builds[0]!;
+    const map = build.maps[0]!;
+
+    await page.goto(`${site.server.url}/device/list/list`);
+    const rows = page.locator('.ant-table-row');
+    await rows.first().waitFor();
+    const groupSelect = page.getByTestId('device-list-group');
+    // Until a map is chosen, there are no groups to choose from.
+    expect(await groupSelect.locator('input').isDisabled()).toBe(true);
+    await page.locator('.ant-pro-query-filter .ant-cascader').click();
+    for (const name of [project.name, build.name, map.name]) await page.locator('.ant-cascader-menu-item').filter({ hasText: name }).first().click();
+    await until(async () => !(await groupSelect.locator('input').isDisabled()), 'the group filter enabled');
+    await groupSelect.click();
+    await page.locator('.ant-select-item-option').filter({ hasText: group.name }).click();
+    await page.getByRole('button', { name: /Query|Search/ }).click();
+    await until(async () => (await rows.count()) === members.length, 'only the group members');
+    for (const d of members) await rows.filter({ hasText: d.addr }).first().waitFor();
+    await screenshot(page, 'device-list-group-filter');
   });
 });
