@@ -19,6 +19,7 @@ import {
   type MicrowaveParams,
   type ReplyMessage,
   type Target,
+  type TelemetrySample,
   type UpChannel,
   type UpMessages,
 } from '@lumigrid/protocol';
@@ -634,7 +635,18 @@ export class SimGateway extends EventEmitter {
       if (isLight(device.state.kind)) {
         const power = powerW(device);
         device.energyWh += power * intervalH;
-        samples.push({ addr: device.state.addr, power, energyWh: Math.round(device.energyWh * 1000) / 1000, voltage: 230, current: Math.round((power / 230) * 1000) / 1000 });
+        const sample: TelemetrySample = { addr: device.state.addr, power, energyWh: Math.round(device.energyWh * 1000) / 1000, voltage: 230, current: Math.round((power / 230) * 1000) / 1000 };
+        // Emergency luminaires also report their battery.
+        if (typeof device.state.battery === 'number') sample.battery = device.state.battery;
+        samples.push(sample);
+      } else if (device.state.online) {
+        // Sensors report what they measure: lux (daylight, motion), battery, temperature.
+        const { lux, battery, temperature } = device.state as { lux?: number; battery?: number; temperature?: number };
+        const sample: TelemetrySample = { addr: device.state.addr };
+        if (typeof lux === 'number') sample.lux = lux;
+        if (typeof battery === 'number') sample.battery = battery;
+        if (typeof temperature === 'number') sample.temperature = temperature;
+        if (Object.keys(sample).length > 1) samples.push(sample);
       }
     }
     for (let i = 0; i < samples.length; i += BATCH) this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
