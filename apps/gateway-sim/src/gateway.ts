@@ -98,6 +98,8 @@ export class SimGateway extends EventEmitter {
   private permitJoinUntil = 0;
   private stopped = true;
   private activity: NodeJS.Timeout | undefined;
+  /** Telemetry every reportIntervalS (sim time) while background life runs. */
+  private telemetryTimer: NodeJS.Timeout | undefined;
   private scheduler: NodeJS.Timeout | undefined;
   private readonly emergency: EmergencyTests;
   private schedulesCheckedAt = 0;
@@ -151,6 +153,7 @@ export class SimGateway extends EventEmitter {
     await this.connect();
     const every = this.options.activityIntervalS ?? 60;
     if (every > 0 && !this.activity) this.activity = this.clock.every(every * 1000, () => this.tick());
+    if (every > 0 && !this.telemetryTimer) this.scheduleTelemetry();
     if (!this.scheduler) {
       // Schedules run on the gateway's own clock, connected or not (ARCHITECTURE.md section 1).
       this.schedulesCheckedAt = this.clock.now();
@@ -189,6 +192,7 @@ export class SimGateway extends EventEmitter {
     this.stopped = true;
     this.clock.stop();
     this.activity = undefined;
+    this.telemetryTimer = undefined;
     this.scheduler = undefined;
     await this.disconnect('shutdown');
   }
@@ -394,6 +398,8 @@ export class SimGateway extends EventEmitter {
         return { result: { params: this.params } };
       case 'params.set':
         this.params = { ...this.params, ...command.params.params };
+        // A new report interval takes effect at once.
+        if (this.telemetryTimer) this.scheduleTelemetry();
         return { result: { params: this.params }, after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true) };
       case 'devices.list':
         return { result: { devices: [...this.devices.values()].map(joinedDevice) } };
@@ -652,10 +658,16 @@ export class SimGateway extends EventEmitter {
     for (let i = 0; i < samples.length; i += BATCH) this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
   }
 
-  /** Background life: energy counters and telemetry, motion that comes and goes, linkage. */
+  /** Publishes telemetry every reportIntervalS of the gateway's clock; lights burn energy in between. */
+  private scheduleTelemetry() {
+    this.clock.clear(this.telemetryTimer);
+    const intervalS = this.params.reportIntervalS ?? 60;
+    this.telemetryTimer = this.clock.every(intervalS * 1000, () => this.publishTelemetry(intervalS / 3600));
+  }
+
+  /** Background life: motion that comes and goes, linkage (telemetry runs on its own timer). */
   private tick() {
-    // Lights burn energy and sensors drive linkage whether or not the cloud is reachable.
-    this.publishTelemetry((this.options.activityIntervalS ?? 60) / 3600);
+    // Sensors drive linkage whether or not the cloud is reachable.
     for (const sensor of this.devices.values()) {
       if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false || this.random() > 0.3) continue;
       sensor.state.occupied = !sensor.state.occupied;

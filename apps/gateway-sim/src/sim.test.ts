@@ -25,6 +25,27 @@ describe('simulated devices', () => {
     }
   });
 
+  it('sends telemetry the protocol accepts, with plausible values per family', () => {
+    const gateway = new SimGateway({ mac: 'A4C138000003', password: 'x', url: 'mqtt://127.0.0.1:1' });
+    const sent: string[] = [];
+    (gateway as unknown as { publish: (channel: string, body: unknown) => void }).publish = (channel, body) => {
+      if (channel === 'telemetry') sent.push(JSON.stringify(body));
+    };
+    const kindOf = (addr: string) => gateway.devices.get(addr)!.state.kind;
+    gateway.reportTelemetry();
+    const samples = sent.flatMap((raw) => {
+      const decoded = decodeUp(upTopic('A4C138000003', 'telemetry'), raw);
+      if (!decoded.ok || decoded.value.channel !== 'telemetry') throw new Error(`refused: ${raw}`);
+      return decoded.value.message.samples;
+    });
+    const dimmer = samples.find((s) => kindOf(s.addr) === 'light-dimmer')!;
+    expect(dimmer.voltage).toBe(230);
+    expect(dimmer.current).toBeCloseTo(dimmer.power! / 230, 3);
+    expect(samples.find((s) => kindOf(s.addr) === 'sensor-daylight')).toMatchObject({ lux: 450 });
+    expect(samples.find((s) => kindOf(s.addr) === 'emergency')).toMatchObject({ battery: 100, voltage: 230 });
+    expect(samples.some((s) => kindOf(s.addr) === 'curtain')).toBe(false);
+  });
+
   it('dims lights, switches channels, moves curtains and draws power by brightness', () => {
     const light = createDevice('01', 'light-cct', 1, 0);
     expect(applyAction(light, { level: 127, cct: 3000 })).toBe(true);
