@@ -262,7 +262,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // up/telemetry -> device_telemetry (the last sample per device), batched and held back the same way.
     const telemetryWriter = createTelemetryWriter({ ...options.gatewayLink?.reports, repo: createTelemetryRepo(db), logger: app.log });
     link.onUp((m) => (m.channel === 'telemetry' ? telemetryWriter.accept(m.mac, m.message) : undefined));
-    app.addHook('onClose', async () => telemetryWriter.close());
     // Once a report is in device_states, its placed devices go to their maps' topics.
     if (reportWriter) {
       const maps = createMapPublisher({ flush: () => reportWriter.flush(), publishReported: devices.publishReported, logger: app.log });
@@ -271,6 +270,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app.addHook('onClose', async () => {
       await link.close();
       await reportWriter?.close();
+      await telemetryWriter.close();
       await gateways.settled();
     });
   }
