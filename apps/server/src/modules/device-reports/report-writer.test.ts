@@ -159,7 +159,7 @@ describe('report writer queue', () => {
     await sut.flush();
     expect(repo.written.map((r) => r.addr)).toEqual(many(0, 6).map((d) => d.addr));
     expect(sut.stats).toMatchObject({ written: 6, dropped: 0, retries: 3 });
-    expect(lines.filter((l) => l.msg === 'device reports not written yet, retrying')).toHaveLength(3);
+    expect(lines.filter((l) => l.msg === 'device report not written yet, retrying')).toHaveLength(3);
   });
 
   it('drops only the row the database refuses as data', async () => {
@@ -186,6 +186,6 @@ describe('report writer queue', () => {
     sut.accept('A4C138000001', report(Date.now(), ...many(0, 2)));
     await sut.close();
     expect(sut.stats).toMatchObject({ written: 0, dropped: 2 });
-    expect(lines.some((l) => l.msg.startsWith('device reports lost'))).toBe(true);
+    expect(lines.some((l) => l.msg.startsWith('device report lost'))).toBe(true);
   });
 });

@@ -1,238 +1,32 @@
 import type { ReportMessage } from '@lumigrid/protocol';
-import type { FastifyBaseLogger } from 'fastify';
+import { createBatchWriter, type BatchWriterOptions } from './batch-writer.ts';
 import type { DeviceReportsRepo, ReportRow } from './device-reports.repo.ts';
 
-export interface ReportWriterOptions {
+export interface ReportWriterOptions extends BatchWriterOptions {
   repo: Pick<DeviceReportsRepo, 'write'>;
-  logger: FastifyBaseLogger;
-  /** Rows per database write (default 2000): large enough to amortise a round trip, small enough to stay quick. */
-  maxBatch?: number;
-  /**
-   * Rows waiting to be written before accept() asks its caller to wait (default 50,000). The link then holds
-   * the PUBACK and stops reading from the broker, so a slow database slows the gateways down instead of
-   * growing memory or dropping reports.
-   */
-  maxQueue?: number;
-  /** Wait between attempts while the database refuses writes (default 100 ms doubling up to 5 s). */
-  retryMs?: { min: number; max: number };
-  /** How long close() keeps trying to write what is queued (default 10 s). */
-  closeTimeoutMs?: number;
-  /** Server clock, epoch ms. */
-  now?: () => number;
 }
-
-/** Counters for tests, the benchmark and metrics. */
-export interface ReportWriterStats {
-  /** Device states taken from reports. */
-  accepted: number;
-  /** Device states appended to the history. */
-  written: number;
-  /** Device states given up on: unknown gateway, a row the database refused, or unwritten at close. */
-  dropped: number;
-  /** Database writes that succeeded. */
-  batches: number;
-  /** Failed attempts that were tried again. */
-  retries: number;
-  /** Times accept() asked its caller to wait. */
-  waits: number;
-}
-
-// The earliest and latest report time taken as is; outside, the gateway's clock is not set or is wrong.
-const MIN_TS = Date.parse('2000-01-01T00:00:00Z');
-const MAX_AHEAD_MS = 366 * 24 * 3600 * 1000;
-
-/** SQLSTATE classes 22 (data exception) and 23 (integrity): retrying the same rows cannot succeed. */
-function isRowError(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code)) return true;
-  }
-  return false;
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The ingest path of up/report: takes decoded reports from the gateway link, queues their device states
- * (bounded), and writes them in batches, one write at a time and in arrival order, appending to the
- * history and upserting the current state. Nothing accepted is lost while the database comes back: a
- * failed write is retried; only a row the database refuses as data is dropped (after splitting the batch to
- * find it), and that is logged.
+ * The ingest path of up/report: each device's state is appended to the history and upserts the current
+ * state (device_states), through the shared batch writer (bounded queue, batches, retries, backpressure).
  */
 export function createReportWriter(options: ReportWriterOptions) {
-  const { repo, logger } = options;
-  const maxBatch = options.maxBatch ?? 2000;
-  const maxQueue = options.maxQueue ?? 50_000;
-  const retry = options.retryMs ?? { min: 100, max: 5000 };
-  const now = options.now ?? Date.now;
-  const stats: ReportWriterStats = { accepted: 0, written: 0, dropped: 0, batches: 0, retries: 0, waits: 0 };
-
-  // Rows per accepted message, oldest first; `queued` counts the rows.
-  const queue: ReportRow[][] = [];
-  let queued = 0;
-  let writing = false;
-  let scheduled = false;
-  let closing = false;
-  let giveUpAt = Infinity;
-  let wakeRetry: (() => void) | undefined;
-  const roomWaiters: Array<() => void> = [];
-  const idleWaiters: Array<() => void> = [];
-  const unknownLogged = new Set<string>();
-
-  function schedule() {
-    if (writing || scheduled) return;
-    scheduled = true;
-    // setImmediate lets the messages already read from the socket join the batch.
-    setImmediate(() => {
-      scheduled = false;
-      void pump();
-    });
-  }
-
-  function takeBatch(): ReportRow[] {
-    const batch: ReportRow[] = [];
-    while (queue.length > 0 && batch.length < maxBatch) {
-      const head = queue[0]!;
-      const room = maxBatch - batch.length;
-      if (head.length <= room) {
-        batch.push(...head);
-        queue.shift();
-      } else {
-        batch.push(...head.splice(0, room));
-      }
-    }
-    queued -= batch.length;
-    return batch;
-  }
-
-  function releaseRoom() {
-    while (roomWaiters.length > 0 && queued < maxQueue) roomWaiters.shift()!();
-  }
-
-  async function pump() {
-    if (writing) return;
-    writing = true;
-    try {
-      while (queue.length > 0) {
-        const batch = takeBatch();
-        releaseRoom();
-        await writeBatch(batch);
-      }
-    } finally {
-      writing = false;
-      if (queue.length > 0) schedule();
-      else while (idleWaiters.length > 0) idleWaiters.shift()!();
-    }
-  }
-
-  async function writeBatch(rows: ReportRow[]): Promise<void> {
-    let wait = retry.min;
-    for (;;) {
-      try {
-        const result = await repo.write(rows);
-        stats.batches++;
-        stats.written += result.reports;
-        const unknown = rows.length - result.reports;
-        if (unknown > 0) {
-          stats.dropped += unknown;
-          for (const mac of result.unknownMacs) {
-            // Once per MAC and process: an unprovisioned gateway on an external broker reports all day.
-            if (unknownLogged.has(mac)) continue;
-            unknownLogged.add(mac);
-            logger.warn({ mac }, 'device report dropped: no gateway with this MAC');
-          }
-        }
-        return;
-      } catch (error) {
-        if (isRowError(error)) {
-          if (rows.length === 1) {
-            stats.dropped++;
-            logger.error({ err: error, mac: rows[0]!.mac, addr: rows[0]!.addr }, 'device report dropped: the database refused it');
-            return;
-          }
-          // One bad row must not cost the others: split until it is alone.
-          const half = Math.ceil(rows.length / 2);
-          await writeBatch(rows.slice(0, half));
-          await writeBatch(rows.slice(half));
-          return;
-        }
-        if (closing && now() >= giveUpAt) {
-          stats.dropped += rows.length;
-          logger.error({ err: error, rows: rows.length }, 'device reports lost: the database did not take them before shutdown');
-          return;
-        }
-        stats.retries++;
-        logger.warn({ err: error, rows: rows.length, retryInMs: wait }, 'device reports not written yet, retrying');
-        await new Promise<void>((resolve) => {
-          wakeRetry = resolve;
-          void sleep(wait).then(resolve);
-        });
-        wakeRetry = undefined;
-        wait = Math.min(wait * 2, retry.max);
-      }
-    }
-  }
-
-  /** A gateway whose clock is not set still reports real states: they are kept with the arrival time. */
-  function rowsOf(mac: string, report: ReportMessage, receivedAt: string): ReportRow[] {
-    const ts = report.ts;
-    const clockWrong = ts < MIN_TS || ts > now() + MAX_AHEAD_MS;
-    if (clockWrong) logger.warn({ mac, ts }, 'device report timestamp is impossible (gateway clock not set?): the arrival time is used');
-    const reportedAt = clockWrong ? receivedAt : new Date(ts).toISOString();
-    return report.devices.map((d) => {
-      const addr = d.addr.toUpperCase();
-      return { mac, addr, kind: d.kind, online: d.online, fault: d.fault, state: { ...d, addr }, reportedAt, receivedAt };
-    });
-  }
-
-  return {
-    stats,
-
-    /** Rows waiting for the database. */
-    get queued(): number {
-      return queued;
+  return createBatchWriter<ReportMessage, ReportRow>(
+    {
+      noun: 'device report',
+      async write(rows) {
+        const result = await options.repo.write(rows);
+        return { written: result.reports, unknownMacs: result.unknownMacs };
+      },
+      rowsOf: (mac, report, reportedAt, receivedAt) =>
+        report.devices.map((d) => {
+          const addr = d.addr.toUpperCase();
+          return { mac, addr, kind: d.kind, online: d.online, fault: d.fault, state: { ...d, addr }, reportedAt, receivedAt };
+        }),
+      ts: (report) => report.ts,
+      size: (report) => report.devices.length,
     },
-
-    /**
-     * Queues the device states of one decoded up/report. Answers undefined when the caller may go on, or a
-     * promise to await before taking the next message while the queue is full (backpressure). A report
-     * whose time is impossible (clock not set) is logged and dropped.
-     */
-    accept(mac: string, report: ReportMessage): Promise<void> | undefined {
-      if (closing) {
-        stats.dropped += report.devices.length;
-        logger.warn({ mac, devices: report.devices.length }, 'device report dropped: the writer is closed');
-        return undefined;
-      }
-      const rows = rowsOf(mac, report, new Date(now()).toISOString());
-      stats.accepted += rows.length;
-      queue.push(rows);
-      queued += rows.length;
-      schedule();
-      if (queued < maxQueue) return undefined;
-      stats.waits++;
-      return new Promise<void>((resolve) => roomWaiters.push(resolve));
-    },
-
-    /** Resolves when everything accepted so far is in the database (or given up on). */
-    flush(): Promise<void> {
-      if (!writing && !scheduled && queue.length === 0) return Promise.resolve();
-      return new Promise<void>((resolve) => idleWaiters.push(resolve));
-    },
-
-    /** Stops accepting, writes what is queued (trying for closeTimeoutMs), then resolves. */
-    async close(): Promise<void> {
-      closing = true;
-      giveUpAt = now() + (options.closeTimeoutMs ?? 10_000);
-      const deadline = setTimeout(() => wakeRetry?.(), Math.max(0, giveUpAt - now()) + 10);
-      try {
-        await this.flush();
-      } finally {
-        clearTimeout(deadline);
-        // Nobody waits for room after close.
-        while (roomWaiters.length > 0) roomWaiters.shift()!();
-      }
-    },
-  };
+    options,
+  );
 }
 export type ReportWriter = ReturnType<typeof createReportWriter>;
