@@ -25,12 +25,19 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
   const password = `pw-${mac}`;
   const post = (url: string, body?: unknown, t = token) => call(h.app, 'POST', url, { token: t, body });
   const get = (url: string, t = token) => call(h.app, 'GET', url, { token: t });
-  const rowOf = async (id: string, t = token) => (await data<DevicePage>(post(`${D}/list`, { pageSize: 100 }, t))).list.find((d) => d.id === id);
+  const rowOf = async (id: string, t = token) =>
+    (await data<DevicePage>(post(`${D}/list`, { pageSize: 100 }, t))).list.find((d) => d.id === id);
 
   beforeAll(async () => {
     h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
     await h.app.gatewayService.provision(mac, password);
-    sim = new SimGateway({ mac, password, url: `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`, activityIntervalS: 0, radio: { unicastPerSecond: 0, groupPerSecond: 0 } });
+    sim = new SimGateway({
+      mac,
+      password,
+      url: `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`,
+      activityIntervalS: 0,
+      radio: { unicastPerSecond: 0, groupPerSecond: 0 },
+    });
     await sim.start();
     await eventually(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
     token = await signUpByMail(h, `telemetry-${kind}@example.com`);
@@ -78,8 +85,14 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
     const dropped = link.stats.dropped;
     const { client, error } = await rawClient(`mqtt://127.0.0.1:${link.brokerPort}`, { clientId: `${mac}-bad`, username: mac, password });
     expect(error).toBeUndefined();
-    await client.publishAsync(upTopic(mac, 'telemetry'), JSON.stringify({ ts: Date.now(), samples: [{ addr: light.addr, voltage: -5 }] }), { qos: 1 });
-    await client.publishAsync(upTopic(mac, 'telemetry'), encodeUp('telemetry', { ts: Date.now(), samples: [{ addr: light.addr, power: 7.5, voltage: 231 }] }), { qos: 1 });
+    await client.publishAsync(upTopic(mac, 'telemetry'), JSON.stringify({ ts: Date.now(), samples: [{ addr: light.addr, voltage: -5 }] }), {
+      qos: 1,
+    });
+    await client.publishAsync(
+      upTopic(mac, 'telemetry'),
+      encodeUp('telemetry', { ts: Date.now(), samples: [{ addr: light.addr, power: 7.5, voltage: 231 }] }),
+      { qos: 1 },
+    );
     await client.endAsync();
     await waitFor(() => link.stats.dropped === dropped + 1, 'the malformed telemetry dropped');
     await eventually(async () => (await rowOf(light.id))?.voltage === 231, 'the good sample shown');

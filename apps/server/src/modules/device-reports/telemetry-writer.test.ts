@@ -21,13 +21,21 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
   });
   afterAll(async () => h.close());
 
-  const stored = () => h.database.db.select().from(deviceTelemetry).where(eq(deviceTelemetry.gatewayId, gatewayId)).orderBy(asc(deviceTelemetry.addr));
+  const stored = () =>
+    h.database.db.select().from(deviceTelemetry).where(eq(deviceTelemetry.gatewayId, gatewayId)).orderBy(asc(deviceTelemetry.addr));
 
   it('keeps the last sample of every device, upper-case addressed, with only what the device measures', async () => {
     const { logger } = memoryLogger();
     let t = T0;
     const sut = createTelemetryWriter({ repo: createTelemetryRepo(h.database.db), logger, now: () => t });
-    sut.accept(MAC, message(T0, { addr: '00124b0007000001', power: 10, voltage: 230, current: 0.043, energyWh: 100 }, { addr: '00124B0007000002', lux: 320 }));
+    sut.accept(
+      MAC,
+      message(
+        T0,
+        { addr: '00124b0007000001', power: 10, voltage: 230, current: 0.043, energyWh: 100 },
+        { addr: '00124B0007000002', lux: 320 },
+      ),
+    );
     sut.accept(MAC, message(T0 + 1, { addr: '00124B0007000001', power: 20.5, voltage: 229.5, current: 0.089, energyWh: 100.25 }));
     await sut.flush();
     t += 1000;
@@ -35,7 +43,19 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
     await sut.close();
 
     const rows = await stored();
-    expect(rows.map((r) => [r.addr, r.power, r.voltage, r.current === null ? null : Number(r.current.toFixed(3)), r.energyWh, r.lux, r.battery, r.temperature, r.reportedAt.getTime()])).toEqual([
+    expect(
+      rows.map((r) => [
+        r.addr,
+        r.power,
+        r.voltage,
+        r.current === null ? null : Number(r.current.toFixed(3)),
+        r.energyWh,
+        r.lux,
+        r.battery,
+        r.temperature,
+        r.reportedAt.getTime(),
+      ]),
+    ).toEqual([
       ['00124B0007000001', 20.5, 229.5, 0.089, 100.25, null, null, null, T0 + 1],
       ['00124B0007000002', null, null, null, null, 410, 87, 21.5, T0 + 2],
     ]);
@@ -84,7 +104,19 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
   it('goes away with its gateway', async () => {
     const [other] = await h.database.db.insert(gateways).values({ mac: 'A4C138000072' }).returning({ id: gateways.id });
     await createTelemetryRepo(h.database.db).write([
-      { mac: 'A4C138000072', addr: '00124B0007000020', power: 1, voltage: null, current: null, energyWh: null, battery: null, temperature: null, lux: null, reportedAt: new Date(T0).toISOString(), receivedAt: new Date(T0).toISOString() },
+      {
+        mac: 'A4C138000072',
+        addr: '00124B0007000020',
+        power: 1,
+        voltage: null,
+        current: null,
+        energyWh: null,
+        battery: null,
+        temperature: null,
+        lux: null,
+        reportedAt: new Date(T0).toISOString(),
+        receivedAt: new Date(T0).toISOString(),
+      },
     ]);
     expect(await h.database.db.select().from(deviceTelemetry).where(eq(deviceTelemetry.gatewayId, other!.id))).toHaveLength(1);
     await h.database.db.delete(gateways).where(eq(gateways.id, other!.id));
