@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api } from './support/api.ts';
+import { api, until } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -38,15 +38,6 @@ const PLACED: Array<[kind: string, x: number, y: number]> = [
   ['emergency', 0.6, 0.7],
   ['bridge', 0.8, 0.5],
 ];
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((wake) => setTimeout(wake, 150));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });

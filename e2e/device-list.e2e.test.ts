@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { DevicePage, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api } from './support/api.ts';
+import { api, until } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -38,15 +38,6 @@ async function storeSession(p: Page, login: LoginResult, lang = 'en') {
     },
     [login.access_token, login.user, lang] as const,
   );
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((wake) => setTimeout(wake, 150));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 beforeAll(async () => {

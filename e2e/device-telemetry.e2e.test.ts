@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api } from './support/api.ts';
+import { api, until } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -24,15 +24,6 @@ const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
 const markers = () => api<DeviceMarker[]>(site.server.url, `${D}/state?mapId=${mapId}`, { token });
 const detail = (id: string) => api<Device>(site.server.url, `${D}/details/${mapId}/${id}`, { token });
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((wake) => setTimeout(wake, 150));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });

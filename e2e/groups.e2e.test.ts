@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { DeviceMarker, Gateway, GatewayDevice, GatewayPage, GroupView, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api } from './support/api.ts';
+import { api, until } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -27,15 +27,6 @@ const LIGHTS = ['light-single', 'light-dimmer', 'light-cct'];
 const PLACED = [...LIGHTS, 'light-rgb', 'emergency', 'sensor-motion'];
 const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
 const groups = () => api<GroupView[]>(site.server.url, `${Z}/list/${mapId}`, { token, body: {} });
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((wake) => setTimeout(wake, 150));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 beforeAll(async () => {
   // E2E_WEB_DIST: a private build, for a machine where others rebuild apps/web/dist while this runs.

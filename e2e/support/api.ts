@@ -37,3 +37,13 @@ export async function latestCodeFor(baseUrl: string, recipient: string): Promise
   if (!code) throw new Error(`no code in the outbox for ${recipient}`);
   return code;
 }
+
+/** Polls a condition (an API answer, a canvas pixel) every 150 ms until it holds; names what it waited for. */
+export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((wake) => setTimeout(wake, 150));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
