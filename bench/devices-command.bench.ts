@@ -31,7 +31,14 @@ interface Figures {
 }
 
 function figures(samples: number[], sent: number): Figures {
-  return { sent, completed: samples.length, lost: sent - samples.length, p50: quantile(samples, 0.5), p99: quantile(samples, 0.99), max: quantile(samples, 1) };
+  return {
+    sent,
+    completed: samples.length,
+    lost: sent - samples.length,
+    p50: quantile(samples, 0.5),
+    p99: quantile(samples, 0.99),
+    max: quantile(samples, 1),
+  };
 }
 
 /** Fires `fire` RATE times a second for DURATION_S seconds on a fixed schedule (open loop: late answers never slow it). */
@@ -110,7 +117,9 @@ try {
     'control -> report on /topic/map': report,
   });
   console.log(`skipped (every light busy): ${skipped}`);
-  console.log(`ratio to the baseline: confirmed p50 x${ratio(ack.p50, bus.p50)}, p99 x${ratio(ack.p99, bus.p99)}; report p50 x${ratio(report.p50, bus.p50)}, p99 x${ratio(report.p99, bus.p99)}`);
+  console.log(
+    `ratio to the baseline: confirmed p50 x${ratio(ack.p50, bus.p50)}, p99 x${ratio(ack.p99, bus.p99)}; report p50 x${ratio(report.p50, bus.p50)}, p99 x${ratio(report.p99, bus.p99)}`,
+  );
   console.log(JSON.stringify({ rate: RATE, durationS: DURATION_S, bus, ack, report, skipped }));
   if (report.lost > 0 || ack.lost > 0) process.exitCode = 1;
 } finally {

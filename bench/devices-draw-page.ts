@@ -58,7 +58,11 @@ async function drawDom(n: number): Promise<{ firstDrawMs: number }> {
   const group = L.layerGroup(
     items.map((m) =>
       L.marker(m.latLng, {
-        icon: L.divIcon({ className: 'dom-marker', html: `<span style="background:${m.style.fill};border-color:${m.style.stroke}"></span>`, iconSize: [18, 18] }),
+        icon: L.divIcon({
+          className: 'dom-marker',
+          html: `<span style="background:${m.style.fill};border-color:${m.style.stroke}"></span>`,
+          iconSize: [18, 18],
+        }),
       }),
     ),
   );

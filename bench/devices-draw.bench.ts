@@ -47,19 +47,34 @@ try {
       await page.setContent(html);
       await page.addScriptTag({ content: script });
       if (variant === 'canvas') {
-        const result = await page.evaluate((n) => (window as unknown as { drawCanvas: (n: number) => Promise<{ firstDrawMs: number; layerDrawMs: number }> }).drawCanvas(n), N);
+        const result = await page.evaluate(
+          (n) => (window as unknown as { drawCanvas: (n: number) => Promise<{ firstDrawMs: number; layerDrawMs: number }> }).drawCanvas(n),
+          N,
+        );
         canvas.push(result.firstDrawMs);
         canvasLayer.push(result.layerDrawMs);
       } else {
-        const result = await page.evaluate((n) => (window as unknown as { drawDom: (n: number) => Promise<{ firstDrawMs: number }> }).drawDom(n), N);
+        const result = await page.evaluate(
+          (n) => (window as unknown as { drawDom: (n: number) => Promise<{ firstDrawMs: number }> }).drawDom(n),
+          N,
+        );
         dom.push(result.firstDrawMs);
       }
       await page.close();
     }
   }
-  const row = (samples: number[]) => ({ runs: samples.length, p50: quantile(samples, 0.5), min: quantile(samples, 0), max: quantile(samples, 1) });
+  const row = (samples: number[]) => ({
+    runs: samples.length,
+    p50: quantile(samples, 0.5),
+    min: quantile(samples, 0),
+    max: quantile(samples, 1),
+  });
   console.log(`\nfirst draw of ${N} markers in headless Chromium, 1200x800 map (ms, to the end of the next frame)`);
-  console.table({ 'baseline: Leaflet DOM markers (divIcon)': row(dom), 'canvas layer': row(canvas), 'canvas layer: its redraw alone': row(canvasLayer) });
+  console.table({
+    'baseline: Leaflet DOM markers (divIcon)': row(dom),
+    'canvas layer': row(canvas),
+    'canvas layer: its redraw alone': row(canvasLayer),
+  });
   console.log(`DOM / canvas: x${Math.round((quantile(dom, 0.5) / quantile(canvas, 0.5)) * 10) / 10} at p50`);
   console.log(JSON.stringify({ devices: N, dom: row(dom), canvas: row(canvas), canvasRedraw: row(canvasLayer) }));
 } finally {

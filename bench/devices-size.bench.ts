@@ -60,7 +60,9 @@ try {
   console.table({ 'baseline: full device records': baseline, 'device/v1/state (markers)': compact });
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   console.log(`markers / baseline: raw x${ratio(compact.bytes, baseline.bytes)}, gzip x${ratio(compact.gzip, baseline.gzip)}`);
-  console.log(`state answer time (inject, ${times.length} runs): p50 ${quantile(times, 0.5)} ms, max ${quantile(times, 1)} ms; reading the baseline (${Math.ceil(n / 200)} list pages) took ${Math.round(naiveMs)} ms`);
+  console.log(
+    `state answer time (inject, ${times.length} runs): p50 ${quantile(times, 0.5)} ms, max ${quantile(times, 1)} ms; reading the baseline (${Math.ceil(n / 200)} list pages) took ${Math.round(naiveMs)} ms`,
+  );
   console.log(JSON.stringify({ devices: n, compact, baseline, stateMs: quantile(times, 0.5) }));
 } finally {
   await site.close();

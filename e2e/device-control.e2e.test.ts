@@ -49,11 +49,18 @@ beforeAll(async () => {
   const form = new FormData();
   form.append('id', mapId);
   form.append('file', new Blob([new Uint8Array(floorPlanPng(1000, 600))], { type: 'image/png' }), 'plan.png');
-  const upload = await fetch(`${site.server.url}/api4/map/v1/upload_map`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const upload = await fetch(`${site.server.url}/api4/map/v1/upload_map`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   expect(((await upload.json()) as { code: number }).code).toBe(0);
   gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Floor gateway' } });
   await site.start();
-  await until(async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true, 'gateway online');
+  await until(
+    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
+    'gateway online',
+  );
   await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
   devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
   await api(site.server.url, `${D}/move_in`, {
@@ -76,7 +83,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await reportFailure(page, 'device-control', context.task.name, journal, site.server.output().slice(-3000));
+  if (context.task.result?.state === 'fail')
+    await reportFailure(page, 'device-control', context.task.name, journal, site.server.output().slice(-3000));
 });
 
 afterAll(async () => {
@@ -98,7 +106,9 @@ async function colourAt(p: Page, point: { x: number; y: number }): Promise<strin
     const canvas = node as HTMLCanvasElement;
     const box = canvas.getBoundingClientRect();
     const ratio = canvas.width / box.width;
-    const [r, g, b] = canvas.getContext('2d')!.getImageData(Math.round((at.x - box.left) * ratio), Math.round((at.y - box.top) * ratio), 1, 1).data;
+    const [r, g, b] = canvas
+      .getContext('2d')!
+      .getImageData(Math.round((at.x - box.left) * ratio), Math.round((at.y - box.top) * ratio), 1, 1).data;
     return `#${[r, g, b].map((n) => (n ?? 0).toString(16).padStart(2, '0')).join('')}`;
   }, point);
 }
@@ -161,7 +171,10 @@ describe('live device control on the floor plan', () => {
     await item.waitFor();
     const box = (await page.locator('img.lg-floor-plan-image').boundingBox())!;
     // An HTML5 drag from the list onto the plan, where the plan image is.
-    await item.dragTo(page.locator('img.lg-floor-plan-image'), { targetPosition: { x: box.width * 0.75, y: box.height * 0.2 }, force: true });
+    await item.dragTo(page.locator('img.lg-floor-plan-image'), {
+      targetPosition: { x: box.width * 0.75, y: box.height * 0.2 },
+      force: true,
+    });
     await until(async () => (await markers()).some((m) => m.id === outmap.id), 'the dropped device on the map');
     const placed = (await markers()).find((m) => m.id === outmap.id)!;
     expect(placed.x).toBeCloseTo(0.75, 1);
@@ -234,7 +247,9 @@ describe('live device control on the floor plan', () => {
     await until(async () => (await detail(dimmer.id)).display === 'onPartial', 'the gateway reporting the light dimmed');
     await until(async () => (await colourAt(page, at)) === PARTIAL, 'the marker drawn not at full load');
     await until(async () => (await markerColour(watcher.page, dimmer.id)) === PARTIAL, 'the second browser drawing it dimmed');
-    const shown = Number((await panel.getByTestId('control-brightness').locator('.ant-typography').first().textContent())?.replace(/\D/g, ''));
+    const shown = Number(
+      (await panel.getByTestId('control-brightness').locator('.ant-typography').first().textContent())?.replace(/\D/g, ''),
+    );
     expect(shown).toBeGreaterThan(30);
     expect(shown).toBeLessThan(70);
     await screenshot(page, 'device-panel-dimmed');
@@ -251,7 +266,10 @@ describe('live device control on the floor plan', () => {
     await page.mouse.up();
     await until(async () => Math.abs(((await markers()).find((m) => m.id === lamp.id)?.y ?? 0) - 0.85) < 0.01, 'the new position stored');
     // No reload in the second browser: the marker arrives on the map topic.
-    await until(async () => (await colourAt(watcher.page, await screenAt(watcher.page, { x: 0.55, y: 0.85 }))) === OFF, 'the watcher drawing the lamp at its new place');
+    await until(
+      async () => (await colourAt(watcher.page, await screenAt(watcher.page, { x: 0.55, y: 0.85 }))) === OFF,
+      'the watcher drawing the lamp at its new place',
+    );
     expect(await colourAt(watcher.page, await screenAt(watcher.page, { x: 0.5, y: 0.3 }))).not.toBe(OFF);
   });
 
@@ -274,7 +292,10 @@ describe('live device control on the floor plan', () => {
     await panel.getByTestId('control-channel-1').waitFor();
     await panel.getByTestId('control-channel-2').click();
     await until(async () => (await detail(byKind('switch-2').id)).display === 'onPartial', 'channel 2 on');
-    await until(async () => (await panel.getByTestId('control-channel-2').getAttribute('aria-checked')) === 'true', 'the switch showing channel 2 on');
+    await until(
+      async () => (await panel.getByTestId('control-channel-2').getAttribute('aria-checked')) === 'true',
+      'the switch showing channel 2 on',
+    );
     await screenshot(page, 'device-panel-switch');
   });
 
@@ -342,7 +363,12 @@ function floorPlanPng(width: number, height: number): Buffer {
     for (let x = 0; x < width; x++) {
       const u = x / width;
       const v = y / height;
-      const wall = x < 6 || y < 6 || x >= width - 6 || y >= height - 6 || rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
+      const wall =
+        x < 6 ||
+        y < 6 ||
+        x >= width - 6 ||
+        y >= height - 6 ||
+        rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
       const room = rooms.find(([x0, y0, x1, y1]) => u >= x0 && u < x1 && v >= y0 && v < y1);
       const [r, g, b] = wall ? [31, 41, 55] : (room?.[4] ?? [255, 255, 255]);
       raw.set([r, g, b], row + 1 + x * 3);

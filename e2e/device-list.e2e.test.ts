@@ -48,10 +48,16 @@ beforeAll(async () => {
   mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
   gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Hall gateway' } });
   await site.start();
-  await until(async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true, 'gateway online');
+  await until(
+    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
+    'gateway online',
+  );
   await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
   devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
-  await api(site.server.url, `${D}/move_in`, { token, body: { mapId, devices: devices.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })) } });
+  await api(site.server.url, `${D}/move_in`, {
+    token,
+    body: { mapId, devices: devices.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })) },
+  });
   await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } });
   await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
   await until(async () => (await listAll()).list.every((d) => d.lastUpdate !== null), 'every device reported');
@@ -64,7 +70,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await reportFailure(page, 'device-list', context.task.name, journal, site.server.output().slice(-3000));
+  if (context.task.result?.state === 'fail')
+    await reportFailure(page, 'device-list', context.task.name, journal, site.server.output().slice(-3000));
 });
 
 afterAll(async () => {
@@ -95,7 +102,10 @@ describe('device list and configuration in a real browser with a simulated gatew
 
     // The gateway's telemetry (up/telemetry) fills the status view's measurements.
     sim().reportTelemetry();
-    await until(async () => (await listAll()).list.find((d) => d.id === byKind('light-dimmer').id)?.voltage === 230, 'the dimmer telemetry stored');
+    await until(
+      async () => (await listAll()).list.find((d) => d.id === byKind('light-dimmer').id)?.voltage === 230,
+      'the dimmer telemetry stored',
+    );
     const metered = (await listAll()).list.find((d) => d.id === byKind('light-dimmer').id)!;
     expect(metered.power).toBeGreaterThan(1);
     await page.getByText('Status', { exact: true }).click();
@@ -143,7 +153,10 @@ describe('device list and configuration in a real browser with a simulated gatew
     await page.goto(`${site.server.url}/device/config/list`);
     const rows = page.locator('.ant-table-row');
     for (const kind of ['light-single', 'light-dimmer']) {
-      await rows.filter({ hasText: byKind(kind).addr }).locator('.ant-checkbox-input').check();
+      await rows
+        .filter({ hasText: byKind(kind).addr })
+        .locator('.ant-checkbox-input')
+        .check();
     }
     await page.getByTestId('batch-type').click();
     const dialog = page.getByRole('dialog');
@@ -154,7 +167,10 @@ describe('device list and configuration in a real browser with a simulated gatew
     await dialog.getByRole('button', { name: 'Change type' }).click();
     await message('2 devices now have the new type').waitFor();
     expect(simDevice('light-single')?.state.kind).toBe('light-cct');
-    await rows.filter({ hasText: byKind('light-single').addr }).getByText('Colour-temperature light').waitFor();
+    await rows
+      .filter({ hasText: byKind('light-single').addr })
+      .getByText('Colour-temperature light')
+      .waitFor();
   });
 
   it('deletes a device whose gateway never answers once the user confirms', async () => {
@@ -218,7 +234,8 @@ describe('device list and configuration in a real browser with a simulated gatew
     // Until a map is chosen, there are no groups to choose from.
     expect(await groupSelect.locator('input').isDisabled()).toBe(true);
     await page.locator('.ant-pro-query-filter .ant-cascader').click();
-    for (const name of [project.name, build.name, map.name]) await page.locator('.ant-cascader-menu-item').filter({ hasText: name }).first().click();
+    for (const name of [project.name, build.name, map.name])
+      await page.locator('.ant-cascader-menu-item').filter({ hasText: name }).first().click();
     await until(async () => !(await groupSelect.locator('input').isDisabled()), 'the group filter enabled');
     await groupSelect.click();
     await page.locator('.ant-select-item-option').filter({ hasText: group.name }).click();

@@ -34,16 +34,32 @@ beforeAll(async () => {
   const form = new FormData();
   form.append('id', mapId);
   form.append('file', new Blob([new Uint8Array(plainPng(800, 500))], { type: 'image/png' }), 'plan.png');
-  const upload = await fetch(`${site.server.url}/api4/map/v1/upload_map`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const upload = await fetch(`${site.server.url}/api4/map/v1/upload_map`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   expect(((await upload.json()) as { code: number }).code).toBe(0);
-  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Metered gateway' } });
+  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', {
+    token,
+    body: { mac: sim().mac, mapId, name: 'Metered gateway' },
+  });
   await site.start();
-  await until(async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true, 'gateway online');
+  await until(
+    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
+    'gateway online',
+  );
   await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
   devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
   await api(site.server.url, `${D}/move_in`, {
     token,
-    body: { mapId, devices: [{ id: byKind('light-dimmer').id, x: 0.3, y: 0.4 }, { id: byKind('sensor-daylight').id, x: 0.6, y: 0.6 }] },
+    body: {
+      mapId,
+      devices: [
+        { id: byKind('light-dimmer').id, x: 0.3, y: 0.4 },
+        { id: byKind('sensor-daylight').id, x: 0.6, y: 0.6 },
+      ],
+    },
   });
   await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 50 } } });
   await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
@@ -60,7 +76,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') await reportFailure(page, 'device-telemetry', context.task.name, journal, site.server.output().slice(-3000));
+  if (context.task.result?.state === 'fail')
+    await reportFailure(page, 'device-telemetry', context.task.name, journal, site.server.output().slice(-3000));
 });
 
 afterAll(async () => {
@@ -88,7 +105,9 @@ describe('device telemetry in the device panel', () => {
     const telemetry = panel.getByTestId('device-telemetry');
     await telemetry.getByText('Telemetry').waitFor();
     expect(await telemetry.getByTestId('telemetry-voltage').textContent()).toBe('230 V');
-    expect(await telemetry.getByTestId('telemetry-power').textContent()).toBe(`${Number(light.power!.toFixed(1)).toLocaleString('en-US', { maximumFractionDigits: 1 })} W`);
+    expect(await telemetry.getByTestId('telemetry-power').textContent()).toBe(
+      `${Number(light.power!.toFixed(1)).toLocaleString('en-US', { maximumFractionDigits: 1 })} W`,
+    );
     await telemetry.getByTestId('telemetry-current').waitFor();
     await telemetry.getByTestId('telemetry-energyWh').waitFor();
     expect(await telemetry.getByTestId('telemetry-battery').count()).toBe(0);

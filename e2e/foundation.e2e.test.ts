@@ -32,7 +32,11 @@ afterAll(async () => {
 const storedToken = () => page.evaluate(() => window.localStorage.getItem('token'));
 
 async function chooseLanguage(label: string) {
-  await page.locator('button[aria-label]').filter({ has: page.locator('.anticon-global') }).first().click();
+  await page
+    .locator('button[aria-label]')
+    .filter({ has: page.locator('.anticon-global') })
+    .first()
+    .click();
   await page.getByRole('menuitem', { name: label }).click();
 }
 
@@ -81,7 +85,11 @@ describe('the foundation in a real browser', () => {
     await page.getByPlaceholder('E-mail address').fill(mail);
     await page.getByPlaceholder('Password').fill('Wrong-Pass-2026');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText(/password/i).and(page.locator('.ant-message-notice-content, .ant-message-notice-content *')).first().waitFor();
+    await page
+      .getByText(/password/i)
+      .and(page.locator('.ant-message-notice-content, .ant-message-notice-content *'))
+      .first()
+      .waitFor();
     expect(await storedToken()).toBeNull();
   });
 
@@ -109,7 +117,9 @@ describe('the foundation in a real browser', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
     // The account keeps the choice, so mails and server messages follow it.
     const token = (await storedToken()) ?? '';
-    await expect.poll(async () => (await api<{ lang: string }>(server.url, '/api1/user/v1/me', { token })).lang, { timeout: 5_000 }).toBe('ja');
+    await expect
+      .poll(async () => (await api<{ lang: string }>(server.url, '/api1/user/v1/me', { token })).lang, { timeout: 5_000 })
+      .toBe('ja');
     await screenshot(page, 'shell-ja');
     await page.reload();
     await page.getByRole('menuitem', { name: 'ホーム' }).first().waitFor();

@@ -95,7 +95,9 @@ describe('projects, buildings, maps and the floor plan in a real browser', () =>
 
   it('previews a floor plan before uploading it, then shows the stored one', async () => {
     const panel = page.getByTestId('map-panel');
-    await panel.locator('input[type=file]').setInputFiles({ name: 'ground-floor.png', mimeType: 'image/png', buffer: floorPlanPng(800, 500) });
+    await panel
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'ground-floor.png', mimeType: 'image/png', buffer: floorPlanPng(800, 500) });
     await panel.getByTestId('floor-plan-preview').waitFor();
     await panel.getByTestId('upload-floor-plan').click();
     await message('The floor plan was uploaded').waitFor();
@@ -170,7 +172,10 @@ describe('projects, buildings, maps and the floor plan in a real browser', () =>
     await panel.getByText(/Default map|既定のマップ/).waitFor();
     await panel.getByRole('button', { name: '削除' }).click();
     // antd spaces out a two-character CJK label on a button without an icon.
-    await page.locator('.ant-popconfirm').getByRole('button', { name: /^削\s*除$/ }).click();
+    await page
+      .locator('.ant-popconfirm')
+      .getByRole('button', { name: /^削\s*除$/ })
+      .click();
     await message('既定のマップは削除できません').waitFor();
     await page.locator('.ant-popconfirm').waitFor({ state: 'hidden' });
     await screenshot(page, 'default-map-delete-refused-ja');
@@ -193,7 +198,12 @@ function floorPlanPng(width: number, height: number): Buffer {
     for (let x = 0; x < width; x++) {
       const u = x / width;
       const v = y / height;
-      const wall = x < 6 || y < 6 || x >= width - 6 || y >= height - 6 || rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
+      const wall =
+        x < 6 ||
+        y < 6 ||
+        x >= width - 6 ||
+        y >= height - 6 ||
+        rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
       const room = rooms.find(([x0, y0, x1, y1]) => u >= x0 && u < x1 && v >= y0 && v < y1);
       const [r, g, b] = wall ? [31, 41, 55] : (room?.[4] ?? [255, 255, 255]);
       raw.set([r, g, b], row + 1 + x * 3);

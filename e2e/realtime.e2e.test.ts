@@ -22,7 +22,9 @@ beforeAll(async () => {
   page.setDefaultTimeout(15_000);
   // An account of its own, so changing its password touches no other journey.
   const captcha = await api<{ captchaId: string }>(server.url, '/api1/user/v1/captcha');
-  await api(server.url, '/api1/user/v1/send_code', { body: { target: mail, purpose: 'register', captchaId: captcha.captchaId, captcha: CAPTCHA } });
+  await api(server.url, '/api1/user/v1/send_code', {
+    body: { target: mail, purpose: 'register', captchaId: captcha.captchaId, captcha: CAPTCHA },
+  });
   const code = await latestCodeFor(server.url, mail);
   await api(server.url, '/api1/user/v1/register/mail', { body: { mail, code, password } });
 });
@@ -49,7 +51,9 @@ async function openShellSignedIn(account: string, secret: string): Promise<{ log
   socket.on('framereceived', (frame) => frames.push(String(frame.payload)));
   socket.on('framesent', (frame) => frames.push(`>${String(frame.payload)}`));
   await expect.poll(() => frames.some((f) => f.includes('CONNECTED')), { timeout: 10_000 }).toBe(true);
-  await expect.poll(() => frames.some((f) => f.includes('SUBSCRIBE') && f.includes(`global_message_notice/${login.user.id}`)), { timeout: 10_000 }).toBe(true);
+  await expect
+    .poll(() => frames.some((f) => f.includes('SUBSCRIBE') && f.includes(`global_message_notice/${login.user.id}`)), { timeout: 10_000 })
+    .toBe(true);
   return { login, socket, frames };
 }
 
@@ -72,7 +76,10 @@ describe('real-time channel in the browser', () => {
   it('a password change in another session signs this tab out with a localised dialog', async () => {
     const { login } = await openShellSignedIn(mail, password);
     const other = await api<LoginResult>(server.url, '/api1/user/v1/login', { body: { account: mail, password } });
-    await api(server.url, '/api1/user/v1/change_password', { token: other.access_token, body: { oldPassword: password, newPassword: 'Lights-Off-2027' } });
+    await api(server.url, '/api1/user/v1/change_password', {
+      token: other.access_token,
+      body: { oldPassword: password, newPassword: 'Lights-Off-2027' },
+    });
     const dialog = page.locator('.ant-modal-confirm');
     await dialog.locator('.ant-modal-confirm-title', { hasText: 'Signed out' }).waitFor();
     expect(await dialog.getByText('Please log in again').isVisible()).toBe(true);

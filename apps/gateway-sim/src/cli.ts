@@ -56,7 +56,8 @@ async function main() {
   const url = values.url ?? process.env.SIM_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
   const secret = values.secret ?? process.env.SIM_SECRET ?? 'lumigrid-demo';
   const [unicast, group] = (values.radio ?? `${DEFAULT_RADIO_LIMITS.unicastPerSecond},${DEFAULT_RADIO_LIMITS.groupPerSecond}`).split(',');
-  const radio = values.radio === '0' ? NO_RADIO_LIMITS : { unicastPerSecond: number(unicast, 10, 'radio'), groupPerSecond: number(group, 1, 'radio') };
+  const radio =
+    values.radio === '0' ? NO_RADIO_LIMITS : { unicastPerSecond: number(unicast, 10, 'radio'), groupPerSecond: number(group, 1, 'radio') };
   const fleet = createFleet({
     url,
     count: number(values.count, 3, 'count'),

@@ -8,7 +8,17 @@ import { initialState, type SimDevice } from './devices.ts';
  * cloud's parameter table (packages/contract device-params.ts); the values are the factory defaults.
  */
 const LIGHT = { reportInterval: 60 };
-const DIMMABLE = { ...LIGHT, brightness: 100, minBrightness: 1, fadeTime: 10, maxPower: 99, powerIncreasePeriod: 1, recoveryTime: 0, minPowerLevel: 1, maxPowerLevel: 100 };
+const DIMMABLE = {
+  ...LIGHT,
+  brightness: 100,
+  minBrightness: 1,
+  fadeTime: 10,
+  maxPower: 99,
+  powerIncreasePeriod: 1,
+  recoveryTime: 0,
+  minPowerLevel: 1,
+  maxPowerLevel: 100,
+};
 const MOTION = {
   sensorMode: 'independent',
   holdTime: 60,

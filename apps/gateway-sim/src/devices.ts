@@ -1,4 +1,11 @@
-import { DEVICE_KINDS, type DeviceKind, type DeviceParamValues, type DeviceState, type JoinedDevice, type LightAction } from '@lumigrid/protocol';
+import {
+  DEVICE_KINDS,
+  type DeviceKind,
+  type DeviceParamValues,
+  type DeviceState,
+  type JoinedDevice,
+  type LightAction,
+} from '@lumigrid/protocol';
 
 /** One simulated device: what it reports, plus what the gateway knows about it. */
 export interface SimDevice {
@@ -18,8 +25,22 @@ export interface SimDevice {
   sensing?: boolean;
 }
 
-const LIGHTS: ReadonlySet<DeviceKind> = new Set(['light-single', 'light-cct', 'light-rgb', 'light-dimmer', 'emergency', 'emergency-dimmable']);
-const RATED_W: Partial<Record<DeviceKind, number>> = { 'light-single': 12, 'light-cct': 18, 'light-rgb': 15, 'light-dimmer': 36, emergency: 8, 'emergency-dimmable': 10 };
+const LIGHTS: ReadonlySet<DeviceKind> = new Set([
+  'light-single',
+  'light-cct',
+  'light-rgb',
+  'light-dimmer',
+  'emergency',
+  'emergency-dimmable',
+]);
+const RATED_W: Partial<Record<DeviceKind, number>> = {
+  'light-single': 12,
+  'light-cct': 18,
+  'light-rgb': 15,
+  'light-dimmer': 36,
+  emergency: 8,
+  'emergency-dimmable': 10,
+};
 
 /** Every device family of spec section 1 that a gateway holds (a super gateway is the gateway itself). */
 export const SIMULATED_KINDS: readonly DeviceKind[] = DEVICE_KINDS.filter((k) => k !== 'super-gateway');

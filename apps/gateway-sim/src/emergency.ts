@@ -27,11 +27,15 @@ export class EmergencyTests {
   constructor(private readonly host: EmergencyHost) {}
 
   /** `emergency.start`: answers the reply's result and what to do once the reply is out. */
-  start(params: CommandParams<'emergency.start'>): { result: { started: string[]; refused: Array<{ addr: string; state: number }> }; after: () => void } {
+  start(params: CommandParams<'emergency.start'>): {
+    result: { started: string[]; refused: Array<{ addr: string; state: number }> };
+    after: () => void;
+  } {
     const { test, durationS, allowWhileCharging } = params;
     const lights = params.addrs.map((raw) => {
       const device = this.host.devices.get(raw.toUpperCase());
-      if (!device?.state.kind.startsWith('emergency')) throw new CommandError('not_found', `${raw} is not an emergency light of this gateway`);
+      if (!device?.state.kind.startsWith('emergency'))
+        throw new CommandError('not_found', `${raw} is not an emergency light of this gateway`);
       return device;
     });
     const started: string[] = [];
@@ -59,7 +63,14 @@ export class EmergencyTests {
       this.running.delete(addr);
       stopped.push(addr);
       light.state.emergencyState = 26;
-      this.host.publishEvent({ type: 'emergency', ts: this.host.clock.now(), addr, test: running.test, state: 26, ...(running.test === 'life' ? { result: 0 } : {}) });
+      this.host.publishEvent({
+        type: 'emergency',
+        ts: this.host.clock.now(),
+        addr,
+        test: running.test,
+        state: 26,
+        ...(running.test === 'life' ? { result: 0 } : {}),
+      });
       this.host.publishReport([light]);
       this.recharge(light);
     }
@@ -78,7 +89,15 @@ export class EmergencyTests {
     const runningState = test === 'function' ? 19 : 18;
     const drainPerStep = test === 'life' ? (durationS / (3 * 3600)) * 10 : 1;
     const event = (state: number, progress: number, result?: number) =>
-      this.host.publishEvent({ type: 'emergency', ts: clock.now(), addr, test, state, progress, ...(result !== undefined ? { result, voltageBefore, voltageAfter: volts() } : {}) });
+      this.host.publishEvent({
+        type: 'emergency',
+        ts: clock.now(),
+        addr,
+        test,
+        state,
+        progress,
+        ...(result !== undefined ? { result, voltageBefore, voltageAfter: volts() } : {}),
+      });
     const finish = (state: number, result: number) => {
       this.running.delete(addr);
       light.state.emergencyState = state;

@@ -8,7 +8,10 @@ export function derivePassword(secret: string, mac: string): string {
 
 /** MAC number n under a six-digit prefix: prefix A4C138 and n 1 give A4C138000001. */
 export function fleetMac(prefix: string, n: number): string {
-  const mac = `${prefix.toUpperCase()}${n.toString(16).toUpperCase().padStart(12 - prefix.length, '0')}`;
+  const mac = `${prefix.toUpperCase()}${n
+    .toString(16)
+    .toUpperCase()
+    .padStart(12 - prefix.length, '0')}`;
   if (!/^[0-9A-F]{12}$/.test(mac)) throw new Error(`cannot make a MAC from prefix ${prefix} and number ${n}`);
   return mac;
 }
@@ -29,7 +32,12 @@ export function createFleet(options: FleetOptions) {
   const { count, superGateways = 0, macPrefix = 'A4C138', first = 1, password, ...shared } = options;
   const gateways = Array.from({ length: count }, (_, i) => {
     const mac = fleetMac(macPrefix, first + i);
-    return new SimGateway({ ...shared, mac, password: typeof password === 'string' ? password : password(mac), superGateway: i >= count - superGateways });
+    return new SimGateway({
+      ...shared,
+      mac,
+      password: typeof password === 'string' ? password : password(mac),
+      superGateway: i >= count - superGateways,
+    });
   });
   return {
     gateways,

@@ -213,7 +213,14 @@ export class SimGateway extends EventEmitter {
   /** A device joins the network now (as if an installer paired it); answers its address. */
   simulateJoin(kind: DeviceKind, bridge?: string): string {
     const device = this.addDevice(kind, bridge);
-    this.publish('event', { type: 'join', ts: this.clock.now(), addr: device.state.addr, kind, joined: true, ...(bridge ? { bridge } : {}) });
+    this.publish('event', {
+      type: 'join',
+      ts: this.clock.now(),
+      addr: device.state.addr,
+      kind,
+      joined: true,
+      ...(bridge ? { bridge } : {}),
+    });
     this.publishReport([device], false);
     return device.state.addr;
   }
@@ -260,7 +267,12 @@ export class SimGateway extends EventEmitter {
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
       protocolVersion: 4,
-      will: { topic: upTopic(this.mac, 'state'), payload: Buffer.from(encodeUp('state', { state: 'offline', reason: 'lost' })), qos: 1, retain: true },
+      will: {
+        topic: upTopic(this.mac, 'state'),
+        payload: Buffer.from(encodeUp('state', { state: 'offline', reason: 'lost' })),
+        qos: 1,
+        retain: true,
+      },
     });
     this.client = client;
     client.on('message', (topic, payload) => void this.onDown(topic, payload));
@@ -298,7 +310,12 @@ export class SimGateway extends EventEmitter {
     if (!client) return;
     this.client = undefined;
     if (client.connected) {
-      await client.publishAsync(upTopic(this.mac, 'state'), encodeUp('state', { state: 'offline', reason, ts: this.clock.now() }), { qos: 1, retain: true }).catch(() => undefined);
+      await client
+        .publishAsync(upTopic(this.mac, 'state'), encodeUp('state', { state: 'offline', reason, ts: this.clock.now() }), {
+          qos: 1,
+          retain: true,
+        })
+        .catch(() => undefined);
     }
     await client.endAsync();
     this.emit('offline');
@@ -400,7 +417,10 @@ export class SimGateway extends EventEmitter {
         this.params = { ...this.params, ...command.params.params };
         // A new report interval takes effect at once.
         if (this.telemetryTimer) this.scheduleTelemetry();
-        return { result: { params: this.params }, after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true) };
+        return {
+          result: { params: this.params },
+          after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true),
+        };
       case 'devices.list':
         return { result: { devices: [...this.devices.values()].map(joinedDevice) } };
       case 'devices.permitJoin':
@@ -444,7 +464,11 @@ export class SimGateway extends EventEmitter {
         // Devices behind a bridge leave with it, as their bridge is their way onto the network.
         for (const d of [...this.devices.values()]) if (d.bridge === device.state.addr) this.devices.delete(d.state.addr);
         this.devices.delete(device.state.addr);
-        return { result: {}, after: () => this.publish('event', { type: 'join', ts: this.clock.now(), addr: device.state.addr, kind: device.state.kind, joined: false }) };
+        return {
+          result: {},
+          after: () =>
+            this.publish('event', { type: 'join', ts: this.clock.now(), addr: device.state.addr, kind: device.state.kind, joined: false }),
+        };
       }
       case 'device.setKind': {
         const changed = command.params.addrs.flatMap((addr) => {
@@ -504,7 +528,10 @@ export class SimGateway extends EventEmitter {
         if (unknown) throw new CommandError('not_found', `group member ${unknown} has not joined this gateway`);
         this.config = command.params.config;
         this.configVersion = command.params.version;
-        return { result: { version: this.configVersion }, after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true) };
+        return {
+          result: { version: this.configVersion },
+          after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true),
+        };
       }
     }
   }
@@ -576,8 +603,11 @@ export class SimGateway extends EventEmitter {
 
   private async runUpdate(id: string, target: (typeof FIRMWARE_TARGETS)[number], version: string) {
     const total = this.between(this.options.firmwareMs ?? { min: 10 * 60_000, max: 20 * 60_000 });
-    const event = (stage: Extract<EventMessage, { type: 'firmware' }>['stage'], progress: number, extra: { result?: 1 | 2; version?: string; message?: string } = {}) =>
-      this.publish('event', { type: 'firmware', ts: this.clock.now(), update: id, target, stage, progress, ...extra });
+    const event = (
+      stage: Extract<EventMessage, { type: 'firmware' }>['stage'],
+      progress: number,
+      extra: { result?: 1 | 2; version?: string; message?: string } = {},
+    ) => this.publish('event', { type: 'firmware', ts: this.clock.now(), update: id, target, stage, progress, ...extra });
     const step = total / 10;
     try {
       for (let p = 0; p <= 60; p += 10) {
@@ -641,7 +671,13 @@ export class SimGateway extends EventEmitter {
       if (isLight(device.state.kind)) {
         const power = powerW(device);
         device.energyWh += power * intervalH;
-        const sample: TelemetrySample = { addr: device.state.addr, power, energyWh: Math.round(device.energyWh * 1000) / 1000, voltage: 230, current: Math.round((power / 230) * 1000) / 1000 };
+        const sample: TelemetrySample = {
+          addr: device.state.addr,
+          power,
+          energyWh: Math.round(device.energyWh * 1000) / 1000,
+          voltage: 230,
+          current: Math.round((power / 230) * 1000) / 1000,
+        };
         // Emergency luminaires also report their battery.
         if (typeof device.state.battery === 'number') sample.battery = device.state.battery;
         samples.push(sample);
@@ -655,7 +691,8 @@ export class SimGateway extends EventEmitter {
         if (Object.keys(sample).length > 1) samples.push(sample);
       }
     }
-    for (let i = 0; i < samples.length; i += BATCH) this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
+    for (let i = 0; i < samples.length; i += BATCH)
+      this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
   }
 
   /** Publishes telemetry every reportIntervalS of the gateway's clock; lights burn energy in between. */
@@ -671,7 +708,13 @@ export class SimGateway extends EventEmitter {
     for (const sensor of this.devices.values()) {
       if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false || this.random() > 0.3) continue;
       sensor.state.occupied = !sensor.state.occupied;
-      this.publish('event', { type: 'sensor', ts: this.clock.now(), addr: sensor.state.addr, sensor: 'motion', value: sensor.state.occupied ? 1 : 0 });
+      this.publish('event', {
+        type: 'sensor',
+        ts: this.clock.now(),
+        addr: sensor.state.addr,
+        sensor: 'motion',
+        value: sensor.state.occupied ? 1 : 0,
+      });
       const changed = [sensor];
       // Independent sensors (the default sensor mode) act alone: the configured linkage runs only in linkage mode.
       const linkages = this.params.sensorMode === 'linkage' ? this.config.linkages : [];

@@ -2,7 +2,13 @@ import type { GatewayConfig } from '@lumigrid/protocol';
 import { describe, expect, it } from 'vitest';
 import { dueSchedules, sunTimes } from './schedule.ts';
 
-const config = (schedules: GatewayConfig['schedules'], holidays?: string[]): GatewayConfig => ({ groups: [], scenes: [], linkages: [], schedules, ...(holidays ? { holidays } : {}) });
+const config = (schedules: GatewayConfig['schedules'], holidays?: string[]): GatewayConfig => ({
+  groups: [],
+  scenes: [],
+  linkages: [],
+  schedules,
+  ...(holidays ? { holidays } : {}),
+});
 const at = (iso: string) => Date.parse(iso);
 
 describe('sun times', () => {

@@ -7,7 +7,16 @@ const MINUTE = 60_000;
 /** Local calendar fields of an instant in a time zone. */
 function local(at: number, timeZone: string): { date: string; hhmm: string; weekday: number } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', weekday: 'short', hourCycle: 'h23' })
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      weekday: 'short',
+      hourCycle: 'h23',
+    })
       .formatToParts(new Date(at))
       .map((p) => [p.type, p.value]),
   );
@@ -24,12 +33,23 @@ export function sunTimes(date: string, latitude: number, longitude: number): { s
   const dayOfYear = Math.floor((midnight - Date.UTC(new Date(midnight).getUTCFullYear(), 0, 1)) / 86_400_000) + 1;
   const rad = Math.PI / 180;
   const g = ((2 * Math.PI) / 365) * (dayOfYear - 1);
-  const eqTime = 229.18 * (0.000075 + 0.001868 * Math.cos(g) - 0.032077 * Math.sin(g) - 0.014615 * Math.cos(2 * g) - 0.040849 * Math.sin(2 * g));
-  const decl = 0.006918 - 0.399912 * Math.cos(g) + 0.070257 * Math.sin(g) - 0.006758 * Math.cos(2 * g) + 0.000907 * Math.sin(2 * g) - 0.002697 * Math.cos(3 * g) + 0.00148 * Math.sin(3 * g);
+  const eqTime =
+    229.18 * (0.000075 + 0.001868 * Math.cos(g) - 0.032077 * Math.sin(g) - 0.014615 * Math.cos(2 * g) - 0.040849 * Math.sin(2 * g));
+  const decl =
+    0.006918 -
+    0.399912 * Math.cos(g) +
+    0.070257 * Math.sin(g) -
+    0.006758 * Math.cos(2 * g) +
+    0.000907 * Math.sin(2 * g) -
+    0.002697 * Math.cos(3 * g) +
+    0.00148 * Math.sin(3 * g);
   const cosHa = Math.cos(90.833 * rad) / (Math.cos(latitude * rad) * Math.cos(decl)) - Math.tan(latitude * rad) * Math.tan(decl);
   if (cosHa < -1 || cosHa > 1) return undefined;
   const ha = Math.acos(cosHa) / rad;
-  return { sunrise: midnight + (720 - 4 * (longitude + ha) - eqTime) * MINUTE, sunset: midnight + (720 - 4 * (longitude - ha) - eqTime) * MINUTE };
+  return {
+    sunrise: midnight + (720 - 4 * (longitude + ha) - eqTime) * MINUTE,
+    sunset: midnight + (720 - 4 * (longitude - ha) - eqTime) * MINUTE,
+  };
 }
 
 function inRange(s: Schedule, date: string, holidays: ReadonlySet<string>): boolean {

@@ -138,7 +138,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const mapsRepo = createMapsRepo(db);
   const mapDevices = createMapDevices(db);
   const projects = createProjectsService({ repo: projectsRepo, mapsRepo, devices: mapDevices });
-  const maps = createMapsService({ repo: mapsRepo, projectsRepo, projects, devices: mapDevices, store: createMapImageStore(config.dataDir), clock });
+  const maps = createMapsService({
+    repo: mapsRepo,
+    projectsRepo,
+    projects,
+    devices: mapDevices,
+    store: createMapImageStore(config.dataDir),
+    clock,
+  });
   // The link starts after the routes are registered; the gateways service reaches it through this holder.
   const linkHolder: { link?: GatewayLink } = {};
   const gateways = createGatewaysService({
@@ -169,7 +176,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
     bus:
       options.realtimeBus ??
-      (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger: app.log }) : undefined),
+      (config.realtimeBus === 'postgres' && config.databaseUrl
+        ? await createPgBus({ url: config.databaseUrl, logger: app.log })
+        : undefined),
     options: options.realtime,
   });
   const auth = createAuthService({
@@ -192,7 +201,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('realtime', realtime);
   app.addHook('preClose', async () => realtime.close());
   const authenticate = auth.authenticate;
-  const branding = createBrandingService({ brandingDir: config.brandingDir, webDist: config.webDist, company: config.company, logger: app.log });
+  const branding = createBrandingService({
+    brandingDir: config.brandingDir,
+    webDist: config.webDist,
+    company: config.company,
+    logger: app.log,
+  });
 
   registerSystemRoutes(app, { db, config });
   registerBrandingRoutes(app, { branding });
@@ -245,7 +259,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     : undefined;
   linkHolder.link = gatewayLink;
   // up/report -> device_states (current) and device_reports (history); a full queue holds the link back.
-  const reportWriter = gatewayLink ? createReportWriter({ ...options.gatewayLink?.reports, repo: createDeviceReportsRepo(db), logger: app.log }) : undefined;
+  const reportWriter = gatewayLink
+    ? createReportWriter({ ...options.gatewayLink?.reports, repo: createDeviceReportsRepo(db), logger: app.log })
+    : undefined;
   app.decorate('gatewayLink', gatewayLink);
   app.decorate('reportWriter', reportWriter);
   app.decorate('gatewayService', gateways);
@@ -265,7 +281,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // Once a report is in device_states, its placed devices go to their maps' topics.
     if (reportWriter) {
       const maps = createMapPublisher({ flush: () => reportWriter.flush(), publishReported: devices.publishReported, logger: app.log });
-      link.onUp((m) => (m.channel === 'report' ? maps.noteReport(m.mac, m.message.devices.map((d) => d.addr)) : undefined));
+      link.onUp((m) =>
+        m.channel === 'report'
+          ? maps.noteReport(
+              m.mac,
+              m.message.devices.map((d) => d.addr),
+            )
+          : undefined,
+      );
     }
     app.addHook('onClose', async () => {
       await link.close();

@@ -4,7 +4,14 @@ import { ConfigError, loadConfig } from './config.ts';
 describe('configuration from the environment', () => {
   it('has embedded defaults: SaaS, port 8080, PGlite in ./data, admin account "admin"', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 8080, mode: 'saas', mqttPort: 1883, adminAccount: 'admin', company: 'lumigrid', publicUrl: 'http://localhost:8080' });
+    expect(c).toMatchObject({
+      port: 8080,
+      mode: 'saas',
+      mqttPort: 1883,
+      adminAccount: 'admin',
+      company: 'lumigrid',
+      publicUrl: 'http://localhost:8080',
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.dataDir).toMatch(/\/data$/);
     expect(c.serverIp).toBeUndefined();
@@ -12,12 +19,30 @@ describe('configuration from the environment', () => {
 
   it('reads every setting', () => {
     const c = loadConfig({
-      PORT: '9000', MODE: 'server', DATABASE_URL: 'postgres://x@y/z', MQTT_PORT: '1884', ADMIN_ACCOUNT: 'root', ADMIN_PASSWORD: 'Pw-123456',
-      SMTP_URL: 'smtp://mail:25', PUBLIC_URL: 'https://lights.example.com/', COMPANY: 'lumigrid-cn', SERVER_IP: '10.0.0.9', TRUST_PROXY: 'true',
+      PORT: '9000',
+      MODE: 'server',
+      DATABASE_URL: 'postgres://x@y/z',
+      MQTT_PORT: '1884',
+      ADMIN_ACCOUNT: 'root',
+      ADMIN_PASSWORD: 'Pw-123456',
+      SMTP_URL: 'smtp://mail:25',
+      PUBLIC_URL: 'https://lights.example.com/',
+      COMPANY: 'lumigrid-cn',
+      SERVER_IP: '10.0.0.9',
+      TRUST_PROXY: 'true',
     });
     expect(c).toMatchObject({
-      port: 9000, mode: 'server', databaseUrl: 'postgres://x@y/z', mqttPort: 1884, adminAccount: 'root', adminPassword: 'Pw-123456',
-      smtpUrl: 'smtp://mail:25', publicUrl: 'https://lights.example.com', company: 'lumigrid-cn', serverIp: '10.0.0.9', trustProxy: true,
+      port: 9000,
+      mode: 'server',
+      databaseUrl: 'postgres://x@y/z',
+      mqttPort: 1884,
+      adminAccount: 'root',
+      adminPassword: 'Pw-123456',
+      smtpUrl: 'smtp://mail:25',
+      publicUrl: 'https://lights.example.com',
+      company: 'lumigrid-cn',
+      serverIp: '10.0.0.9',
+      trustProxy: true,
     });
   });
 

@@ -92,8 +92,10 @@ export function loadConfig(env: Env = process.env): Config {
   // The demo gateways log in with passwords the server issues; an external broker would not know them.
   if (demo && mqttUrl) throw new ConfigError('DEMO=on needs the embedded MQTT broker: unset MQTT_URL or set DEMO=off');
   const realtimeBus = env.REALTIME_BUS || 'local';
-  if (realtimeBus !== 'local' && realtimeBus !== 'postgres') throw new ConfigError(`REALTIME_BUS must be local or postgres, not "${realtimeBus}"`);
-  if (realtimeBus === 'postgres' && !databaseUrl) throw new ConfigError('REALTIME_BUS=postgres needs DATABASE_URL (PostgreSQL shared by every node)');
+  if (realtimeBus !== 'local' && realtimeBus !== 'postgres')
+    throw new ConfigError(`REALTIME_BUS must be local or postgres, not "${realtimeBus}"`);
+  if (realtimeBus === 'postgres' && !databaseUrl)
+    throw new ConfigError('REALTIME_BUS=postgres needs DATABASE_URL (PostgreSQL shared by every node)');
   const demoTimeFactor = Number(env.DEMO_TIME_FACTOR ?? '1');
   if (!Number.isFinite(demoTimeFactor) || demoTimeFactor < 1 || demoTimeFactor > 1000) {
     throw new ConfigError(`DEMO_TIME_FACTOR must be a number from 1 to 1000, not "${env.DEMO_TIME_FACTOR}"`);

@@ -22,7 +22,11 @@ describe('error catalogue', () => {
   it('has a non-empty message in every language and a client-error or session status for every code', () => {
     const codes = Object.keys(ERRORS).map(Number);
     // Every code of spec section 8 is present.
-    for (const code of [110003, 110007, 110009, 110011, 240002, 240003, 240004, 240101, 250001, 250002, 250003, 250004, 250008, 250013, 250018, 250019, 250020, 260007, 260013, 260021, 260022, 270006, 270010, 270011, 270012, 280001, 280003, 280004, 280005, 280007, 280009, 280010, 280011, 310002, 320003, 340001, 300006, 300007, 300008]) {
+    for (const code of [
+      110003, 110007, 110009, 110011, 240002, 240003, 240004, 240101, 250001, 250002, 250003, 250004, 250008, 250013, 250018, 250019,
+      250020, 260007, 260013, 260021, 260022, 270006, 270010, 270011, 270012, 280001, 280003, 280004, 280005, 280007, 280009, 280010,
+      280011, 310002, 320003, 340001, 300006, 300007, 300008,
+    ]) {
       expect(codes).toContain(code);
     }
     for (const [code, entry] of Object.entries(ERRORS)) {
@@ -30,7 +34,9 @@ describe('error catalogue', () => {
       expect(entry.status, code).toBeGreaterThanOrEqual(400);
     }
     // 403 means an ended session to the web client (spec section 7), so only session-ending codes use it.
-    const forbidden = Object.entries(ERRORS).filter(([, e]) => e.status === 403).map(([c]) => Number(c));
+    const forbidden = Object.entries(ERRORS)
+      .filter(([, e]) => e.status === 403)
+      .map(([c]) => Number(c));
     expect(forbidden.sort()).toEqual([100009, 250018, 250019, 250020]);
   });
 

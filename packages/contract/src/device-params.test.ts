@@ -1,6 +1,17 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { DALI_LIGHT_CODE, DEVICE_TYPE_CODES as C, DEVICE_TYPE_CODE_LIST, DeviceParamsSchema, ERRORS, PARAM_RANGES, PARAM_ROWS, paramRules, validateParams, type RangeRule } from './index.ts';
+import {
+  DALI_LIGHT_CODE,
+  DEVICE_TYPE_CODES as C,
+  DEVICE_TYPE_CODE_LIST,
+  DeviceParamsSchema,
+  ERRORS,
+  PARAM_RANGES,
+  PARAM_ROWS,
+  paramRules,
+  validateParams,
+  type RangeRule,
+} from './index.ts';
 
 /** Every (type, field, range) the table holds. */
 const RANGE_FIELDS = DEVICE_TYPE_CODE_LIST.flatMap((type) =>
@@ -10,22 +21,48 @@ const RANGE_FIELDS = DEVICE_TYPE_CODE_LIST.flatMap((type) =>
 /** The spec table, row by row, with the ranges it gives (spec section 5). */
 const SPEC_TABLE: Array<[string, Array<[number, number]>]> = [
   ['brightness', [[0, 100]]],
-  ['holdTime', [[10, 2540], [0, 2540], [1, 7200], [1, 57600]]],
+  [
+    'holdTime',
+    [
+      [10, 2540],
+      [0, 2540],
+      [1, 7200],
+      [1, 57600],
+    ],
+  ],
   ['sensingCount', [[10, 2540]]],
-  ['lux', [[0, 60000], [0, 4000]]],
+  [
+    'lux',
+    [
+      [0, 60000],
+      [0, 4000],
+    ],
+  ],
   ['commandInterval', [[10, 3600]]],
   ['maxPower', [[1, 99]]],
   ['powerIncreasePeriod', [[1, 59999]]],
   ['recoveryTime', [[0, 5000]]],
   ['minBrightness', [[0, 30]]],
-  ['fadeTime', [[0, 254], [0, 65535]]],
+  [
+    'fadeTime',
+    [
+      [0, 254],
+      [0, 65535],
+    ],
+  ],
   ['reportInterval', [[10, 900]]],
   ['powerLevel', [[1, 100]]],
   ['temperature', [[-20, 50]]],
   ['curtainRunTime', [[10, 254]]],
   ['lampCount', [[0, 25]]],
   ['batteryCells', [[1, 20]]],
-  ['sequenceNumber', [[1, 7], [1, 8]]],
+  [
+    'sequenceNumber',
+    [
+      [1, 7],
+      [1, 8],
+    ],
+  ],
   ['functionTestDuration', [[15, 254]]],
   ['lifeTestDuration', [[5, 600]]],
 ];
@@ -60,15 +97,18 @@ describe('device parameter table (spec section 5)', () => {
     expect(ERRORS[100244].en).toMatch(/^Invalid Input/);
   });
 
-  it.each(RANGE_FIELDS.map((f) => [f.type, f.field, f.rule] as const))('type %i %s: accepts the edges, refuses one past them', (type, field, rule) => {
-    expect(validateParams(type, { [field]: rule.min })).toEqual([]);
-    expect(validateParams(type, { [field]: rule.max })).toEqual([]);
-    const step = rule.step ?? 1;
-    expect(validateParams(type, { [field]: rule.min - step })).toEqual([{ field, code: rule.code }]);
-    expect(validateParams(type, { [field]: rule.max + step })).toEqual([{ field, code: rule.code }]);
-    expect(validateParams(type, { [field]: String(rule.min) })).toEqual([{ field, code: rule.code }]);
-    expect(validateParams(type, { [field]: rule.min + 0.5 })).toEqual([{ field, code: 100246 }]);
-  });
+  it.each(RANGE_FIELDS.map((f) => [f.type, f.field, f.rule] as const))(
+    'type %i %s: accepts the edges, refuses one past them',
+    (type, field, rule) => {
+      expect(validateParams(type, { [field]: rule.min })).toEqual([]);
+      expect(validateParams(type, { [field]: rule.max })).toEqual([]);
+      const step = rule.step ?? 1;
+      expect(validateParams(type, { [field]: rule.min - step })).toEqual([{ field, code: rule.code }]);
+      expect(validateParams(type, { [field]: rule.max + step })).toEqual([{ field, code: rule.code }]);
+      expect(validateParams(type, { [field]: String(rule.min) })).toEqual([{ field, code: rule.code }]);
+      expect(validateParams(type, { [field]: rule.min + 0.5 })).toEqual([{ field, code: 100246 }]);
+    },
+  );
 
   it('wants hold times in steps of 10 where the device keeps tens of seconds', () => {
     expect(validateParams(C['sensor-motion'], { holdTime: 15 })).toEqual([{ field: 'holdTime', code: 100221 }]);
@@ -119,7 +159,9 @@ describe('device parameter table (spec section 5)', () => {
   });
 
   it('reports every bad field at once and skips undefined ones', () => {
-    expect(validateParams(C.emergency, { batteryCells: 0, functionTestDuration: 14, lifeTestDuration: 601, reportInterval: undefined })).toEqual([
+    expect(
+      validateParams(C.emergency, { batteryCells: 0, functionTestDuration: 14, lifeTestDuration: 601, reportInterval: undefined }),
+    ).toEqual([
       { field: 'batteryCells', code: 100240 },
       { field: 'functionTestDuration', code: 100243 },
       { field: 'lifeTestDuration', code: 100244 },

@@ -59,7 +59,13 @@ export function statusFromReport(typeCode: number, report: DeviceReport, previou
     }
     case 'motion': {
       const p = prev?.family === 'motion' ? prev : undefined;
-      state = { family, mode, enabled: r.on ?? p?.enabled ?? true, occupied: r.occupied ?? p?.occupied ?? false, lux: int(r.lux, p?.lux ?? 0) };
+      state = {
+        family,
+        mode,
+        enabled: r.on ?? p?.enabled ?? true,
+        occupied: r.occupied ?? p?.occupied ?? false,
+        lux: int(r.lux, p?.lux ?? 0),
+      };
       break;
     }
     case 'daylight': {
@@ -69,7 +75,11 @@ export function statusFromReport(typeCode: number, report: DeviceReport, previou
     }
     case 'temperature': {
       const p = prev?.family === 'temperature' ? prev : undefined;
-      state = { family, mode, temperature: typeof r.temperature === 'number' ? Math.round(r.temperature * 10) / 10 : (p?.temperature ?? 0) };
+      state = {
+        family,
+        mode,
+        temperature: typeof r.temperature === 'number' ? Math.round(r.temperature * 10) / 10 : (p?.temperature ?? 0),
+      };
       break;
     }
     case 'cctSensor': {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { DALI_LIGHT_CODE, DEVICE_TYPE_CODES as C, DEVICE_TYPE_CODE_LIST, displayState, formatStatus, parseStatus, statusFamily, type DeviceStatus } from './index.ts';
+import {
+  DALI_LIGHT_CODE,
+  DEVICE_TYPE_CODES as C,
+  DEVICE_TYPE_CODE_LIST,
+  displayState,
+  formatStatus,
+  parseStatus,
+  statusFamily,
+  type DeviceStatus,
+} from './index.ts';
 
 /** One representative state per type code, covering every family. */
 const SAMPLES: Record<number, { state: DeviceStatus; text: string }> = {
@@ -21,14 +30,24 @@ const SAMPLES: Record<number, { state: DeviceStatus; text: string }> = {
   [C['panel-smart']]: { state: { family: 'panel', mode: 0, key: 0, locked: true }, text: '0:0:0:0:0:1' },
   [C.bridge]: { state: { family: 'bridge', mode: 0, devices: 42 }, text: '0:0:0:0:42' },
   [C['bridge-wisun']]: { state: { family: 'bridge', mode: 0, devices: 0 }, text: '0:0:0:0:0' },
-  [C.emergency]: { state: { family: 'emergency', mode: 0, on: true, level: 254, emergencyState: 23, battery: 100 }, text: '0:1:254:0:23:100' },
-  [C['emergency-dimmable']]: { state: { family: 'emergency', mode: 0, on: true, level: 100, emergencyState: 16, battery: 57 }, text: '0:1:100:0:16:57' },
+  [C.emergency]: {
+    state: { family: 'emergency', mode: 0, on: true, level: 254, emergencyState: 23, battery: 100 },
+    text: '0:1:254:0:23:100',
+  },
+  [C['emergency-dimmable']]: {
+    state: { family: 'emergency', mode: 0, on: true, level: 100, emergencyState: 16, battery: 57 },
+    text: '0:1:100:0:16:57',
+  },
   [C['super-gateway']]: { state: { family: 'superGateway', mode: 0, bridges: 3 }, text: '0:0:0:0:3' },
 };
 
 describe('status string', () => {
   it('has a sample for every type code', () => {
-    expect(Object.keys(SAMPLES).map(Number).sort((a, b) => a - b)).toEqual(DEVICE_TYPE_CODE_LIST);
+    expect(
+      Object.keys(SAMPLES)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual(DEVICE_TYPE_CODE_LIST);
   });
 
   it.each(DEVICE_TYPE_CODE_LIST)('formats and parses type %i both ways', (code) => {
@@ -75,12 +94,30 @@ describe('status string', () => {
   });
 
   it('refuses states it cannot write without throwing', () => {
-    expect(formatStatus(C['light-cct'], { family: 'switch', mode: 0, channels: [true] })).toEqual({ ok: false, error: { reason: 'wrongFamily', expected: 'light' } });
-    expect(formatStatus(C['light-cct'], { family: 'light', mode: 0, on: true, level: 254 })).toEqual({ ok: false, error: { reason: 'outOfRange', field: 3 } });
-    expect(formatStatus(C['light-rgb'], { family: 'light', mode: 0, on: true, level: 254 })).toMatchObject({ ok: false, error: { reason: 'fieldCount' } });
-    expect(formatStatus(C['switch-2'], { family: 'switch', mode: 0, channels: [true] })).toMatchObject({ ok: false, error: { reason: 'fieldCount' } });
-    expect(formatStatus(C['light-dimmer'], { family: 'light', mode: 0, on: true, level: 255 })).toEqual({ ok: false, error: { reason: 'outOfRange', field: 2 } });
-    expect(formatStatus(C['light-dimmer'], { family: 'light', mode: 0, on: true, level: 1.5 })).toEqual({ ok: false, error: { reason: 'notInteger', field: 2 } });
+    expect(formatStatus(C['light-cct'], { family: 'switch', mode: 0, channels: [true] })).toEqual({
+      ok: false,
+      error: { reason: 'wrongFamily', expected: 'light' },
+    });
+    expect(formatStatus(C['light-cct'], { family: 'light', mode: 0, on: true, level: 254 })).toEqual({
+      ok: false,
+      error: { reason: 'outOfRange', field: 3 },
+    });
+    expect(formatStatus(C['light-rgb'], { family: 'light', mode: 0, on: true, level: 254 })).toMatchObject({
+      ok: false,
+      error: { reason: 'fieldCount' },
+    });
+    expect(formatStatus(C['switch-2'], { family: 'switch', mode: 0, channels: [true] })).toMatchObject({
+      ok: false,
+      error: { reason: 'fieldCount' },
+    });
+    expect(formatStatus(C['light-dimmer'], { family: 'light', mode: 0, on: true, level: 255 })).toEqual({
+      ok: false,
+      error: { reason: 'outOfRange', field: 2 },
+    });
+    expect(formatStatus(C['light-dimmer'], { family: 'light', mode: 0, on: true, level: 1.5 })).toEqual({
+      ok: false,
+      error: { reason: 'notInteger', field: 2 },
+    });
     expect(formatStatus(999, { family: 'light', mode: 0, on: true, level: 1 })).toEqual({ ok: false, error: { reason: 'unknownType' } });
     expect(formatStatus(C['light-dimmer'], null as unknown as DeviceStatus)).toMatchObject({ ok: false });
   });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { DALI_LIGHT_CODE, DEVICE_FAMILIES, DEVICE_TYPES, DEVICE_TYPE_CODES, DEVICE_TYPE_CODE_LIST, canBatchChange, deviceType, groupingProblem, typeCodeOfKind } from './index.ts';
+import {
+  DALI_LIGHT_CODE,
+  DEVICE_FAMILIES,
+  DEVICE_TYPES,
+  DEVICE_TYPE_CODES,
+  DEVICE_TYPE_CODE_LIST,
+  canBatchChange,
+  deviceType,
+  groupingProblem,
+  typeCodeOfKind,
+} from './index.ts';
 
 const C = DEVICE_TYPE_CODES;
 
@@ -32,7 +42,9 @@ describe('device type table', () => {
     expect(DEVICE_FAMILIES.bridge).toEqual([C.bridge, C['bridge-wisun']]);
     expect(DEVICE_FAMILIES.wisun).toEqual([C['bridge-wisun']]);
     expect(DEVICE_FAMILIES.scenePanel).toEqual([C['panel-scene6']]);
-    expect(DEVICE_FAMILIES.dimming).toEqual([C['light-cct'], C['light-rgb'], C['light-dimmer'], DALI_LIGHT_CODE, C['emergency-dimmable']].sort((a, b) => a - b));
+    expect(DEVICE_FAMILIES.dimming).toEqual(
+      [C['light-cct'], C['light-rgb'], C['light-dimmer'], DALI_LIGHT_CODE, C['emergency-dimmable']].sort((a, b) => a - b),
+    );
     for (const [name, codes] of Object.entries(DEVICE_FAMILIES)) expect(codes.length, name).toBeGreaterThan(0);
   });
 

@@ -52,7 +52,10 @@ export interface Rgb {
 
 /** `#rrggbb` (lower case) for an RGB colour; channels are rounded and clamped to 0-255. */
 export function rgbToHex({ r, g, b }: Rgb): string {
-  const h = (n: number) => clamp(Math.round(finiteOr(n, 0)), 0, 255).toString(16).padStart(2, '0');
+  const h = (n: number) =>
+    clamp(Math.round(finiteOr(n, 0)), 0, 255)
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(r)}${h(g)}${h(b)}`;
 }
 

@@ -59,7 +59,12 @@ const DateTime = Type.String({ format: 'date-time' });
 const Ids = Type.Array(IdSchema, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max, description: 'Device ids' });
 const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, description: 'Page number, from 1' }));
 const PageSize = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: DEVICE_LIMITS.pageSize.max, default: DEVICE_LIMITS.pageSize.default, description: 'Rows per page, 1-200' }),
+  Type.Integer({
+    minimum: 1,
+    maximum: DEVICE_LIMITS.pageSize.max,
+    default: DEVICE_LIMITS.pageSize.default,
+    description: 'Rows per page, 1-200',
+  }),
 );
 const TypeCode = Type.Integer({ minimum: 0, maximum: 65535, description: 'Device type code (DEVICE_TYPES)' });
 /** A position on the floor plan as a fraction of its width and height, so it survives a new picture size. */
@@ -77,7 +82,11 @@ export const DeviceNameSchema = Type.String({
   maxLength: 4 * DEVICE_LIMITS.name.max + 3,
   description: '1-25 characters; a switch names each channel, joined by "|" (deviceNameProblem)',
 });
-const GroupName = Type.String({ minLength: DEVICE_LIMITS.groupName.min, maxLength: DEVICE_LIMITS.groupName.max, description: '1-21 characters' });
+const GroupName = Type.String({
+  minLength: DEVICE_LIMITS.groupName.min,
+  maxLength: DEVICE_LIMITS.groupName.max,
+  description: '1-21 characters',
+});
 
 /** A device (spec section 3) with the labels the list and detail screens show. */
 export const DeviceSchema = Type.Object({
@@ -141,7 +150,10 @@ export type DeviceDetailParams = Static<typeof DeviceDetailParamsSchema>;
 const Placement = Type.Object({ id: IdSchema, x: Coordinate, y: Coordinate });
 
 /** POST device/v1/move_in: places outmap devices (or devices of another map) on a map. */
-export const DeviceMoveInBodySchema = Type.Object({ mapId: IdSchema, devices: Type.Array(Placement, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max }) });
+export const DeviceMoveInBodySchema = Type.Object({
+  mapId: IdSchema,
+  devices: Type.Array(Placement, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max }),
+});
 export type DeviceMoveInBody = Static<typeof DeviceMoveInBodySchema>;
 
 /** POST device/v1/move_out: takes devices off their map; they become outmap. */
@@ -149,7 +161,10 @@ export const DeviceMoveOutBodySchema = Type.Object({ ids: Ids });
 export type DeviceMoveOutBody = Static<typeof DeviceMoveOutBodySchema>;
 
 /** PUT device/v1/move: new positions of devices already on the map (dragging). */
-export const DevicePositionsBodySchema = Type.Object({ mapId: IdSchema, devices: Type.Array(Placement, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max }) });
+export const DevicePositionsBodySchema = Type.Object({
+  mapId: IdSchema,
+  devices: Type.Array(Placement, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max }),
+});
 export type DevicePositionsBody = Static<typeof DevicePositionsBodySchema>;
 
 /** POST device/v1/try_me: the device identifies itself (blinks). */
@@ -179,16 +194,35 @@ export type DeviceBatchTypeBody = Static<typeof DeviceBatchTypeBodySchema>;
 /** One control action; which ones a type accepts is `controlProblem`. */
 export const ControlActionSchema = Type.Union([
   Type.Object({ op: Type.Literal('onOff'), on: Type.Boolean() }, { additionalProperties: false }),
-  Type.Object({ op: Type.Literal('brightness'), percent: Type.Integer({ minimum: 0, maximum: 100, description: 'Brightness 0-100 %' }) }, { additionalProperties: false }),
   Type.Object(
-    { op: Type.Literal('cct'), kelvin: Type.Integer({ minimum: CCT_MIN_K, maximum: CCT_MAX_K, description: 'Colour temperature 2700-6500 K' }) },
+    { op: Type.Literal('brightness'), percent: Type.Integer({ minimum: 0, maximum: 100, description: 'Brightness 0-100 %' }) },
     { additionalProperties: false },
   ),
-  Type.Object({ op: Type.Literal('rgb'), color: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '#rrggbb' }) }, { additionalProperties: false }),
-  Type.Object({ op: Type.Literal('curtain'), command: Type.Union([Type.Literal('open'), Type.Literal('close'), Type.Literal('stop')]) }, { additionalProperties: false }),
-  Type.Object({ op: Type.Literal('position'), percent: Type.Integer({ minimum: 0, maximum: 100, description: 'Curtain opening 0-100 %' }) }, { additionalProperties: false }),
   Type.Object(
-    { op: Type.Literal('channel'), channel: Type.Integer({ minimum: 1, maximum: 4, description: 'Switch channel 1-4' }), on: Type.Boolean() },
+    {
+      op: Type.Literal('cct'),
+      kelvin: Type.Integer({ minimum: CCT_MIN_K, maximum: CCT_MAX_K, description: 'Colour temperature 2700-6500 K' }),
+    },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { op: Type.Literal('rgb'), color: Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '#rrggbb' }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { op: Type.Literal('curtain'), command: Type.Union([Type.Literal('open'), Type.Literal('close'), Type.Literal('stop')]) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { op: Type.Literal('position'), percent: Type.Integer({ minimum: 0, maximum: 100, description: 'Curtain opening 0-100 %' }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      op: Type.Literal('channel'),
+      channel: Type.Integer({ minimum: 1, maximum: 4, description: 'Switch channel 1-4' }),
+      on: Type.Boolean(),
+    },
     { additionalProperties: false },
   ),
 ]);
@@ -371,7 +405,9 @@ export function mapDestination(mapId: string | bigint): string {
  * On `/topic/map/{mapId}` beside markers: these devices left the map (moved out, moved to another map, or
  * deleted), so watchers drop their markers. A device moved here from another map arrives as its marker.
  */
-export const MapRemovedMessageSchema = Type.Object({ removed: Type.Array(IdSchema, { description: 'Ids of the devices that left the map' }) });
+export const MapRemovedMessageSchema = Type.Object({
+  removed: Type.Array(IdSchema, { description: 'Ids of the devices that left the map' }),
+});
 export type MapRemovedMessage = Static<typeof MapRemovedMessageSchema>;
 /** Everything `/topic/map/{mapId}` carries: a device's new marker, or devices that left. */
 export type MapTopicMessage = DeviceMarker | MapRemovedMessage;

@@ -43,14 +43,31 @@ const Name = Type.String({
   description: '1-50 characters; leading and trailing spaces are dropped',
 });
 const Address = Type.String({ maxLength: PROJECT_LIMITS.address.max, description: 'Up to 100 characters; empty clears it' });
-const Longitude = Type.Number({ minimum: PROJECT_LIMITS.longitude.min, maximum: PROJECT_LIMITS.longitude.max, description: '-180 to 180, at most two decimals' });
-const Latitude = Type.Number({ minimum: PROJECT_LIMITS.latitude.min, maximum: PROJECT_LIMITS.latitude.max, description: '-90 to 90, at most two decimals' });
-const Opacity = Type.Integer({ minimum: PROJECT_LIMITS.opacity.min, maximum: PROJECT_LIMITS.opacity.max, description: 'Floor-plan opacity in percent, 0-100' });
+const Longitude = Type.Number({
+  minimum: PROJECT_LIMITS.longitude.min,
+  maximum: PROJECT_LIMITS.longitude.max,
+  description: '-180 to 180, at most two decimals',
+});
+const Latitude = Type.Number({
+  minimum: PROJECT_LIMITS.latitude.min,
+  maximum: PROJECT_LIMITS.latitude.max,
+  description: '-90 to 90, at most two decimals',
+});
+const Opacity = Type.Integer({
+  minimum: PROJECT_LIMITS.opacity.min,
+  maximum: PROJECT_LIMITS.opacity.max,
+  description: 'Floor-plan opacity in percent, 0-100',
+});
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, description: 'Page number, from 1' }));
 const PageSize = Type.Optional(
-  Type.Integer({ minimum: 1, maximum: PROJECT_LIMITS.pageSize.max, default: PROJECT_LIMITS.pageSize.default, description: 'Rows per page, 1-200' }),
+  Type.Integer({
+    minimum: 1,
+    maximum: PROJECT_LIMITS.pageSize.max,
+    default: PROJECT_LIMITS.pageSize.default,
+    description: 'Rows per page, 1-200',
+  }),
 );
 
 /** A project (spec section 3: name, address, parent project), with the counts the list screen shows. */
@@ -254,7 +271,9 @@ export const MapImageSchema = Type.Object({
   height: Type.Integer(),
   size: Type.Integer({ description: 'Bytes stored' }),
   contentType: Type.Union([Type.Literal('image/png'), Type.Literal('image/jpeg')]),
-  sourceType: Type.Union([Type.Literal('image/png'), Type.Literal('image/jpeg'), Type.Literal('application/pdf')], { description: 'What was uploaded' }),
+  sourceType: Type.Union([Type.Literal('image/png'), Type.Literal('image/jpeg'), Type.Literal('application/pdf')], {
+    description: 'What was uploaded',
+  }),
   map: Nullable(MapInfoSchema, 'The map, when the upload named one'),
 });
 export type MapImage = Static<typeof MapImageSchema>;

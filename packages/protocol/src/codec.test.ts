@@ -33,7 +33,11 @@ const info: GatewayInfo = {
 
 const upExamples: { [C in keyof UpMessages]: UpMessages[C] } = {
   state: { state: 'online', info, ts: TS },
-  report: { ts: TS, full: true, devices: [{ addr: '00124B0001A2B3C4', kind: 'light-cct', online: true, on: true, level: 200, cct: 4000, fault: 0 }] },
+  report: {
+    ts: TS,
+    full: true,
+    devices: [{ addr: '00124B0001A2B3C4', kind: 'light-cct', online: true, on: true, level: 200, cct: 4000, fault: 0 }],
+  },
   telemetry: { ts: TS, samples: [{ addr: '00124B0001A2B3C4', power: 12.5, energyWh: 1034.2 }] },
   event: { type: 'firmware', ts: TS, update: 'c-1', target: 'gateway', stage: 'downloading', progress: 40 },
   reply: { id: 'c-1', ok: true, result: { time: TS }, ts: TS },
@@ -55,14 +59,29 @@ const commandExamples: CommandMessage[] = [
   { id: 'c11b', name: 'device.identify', params: { addr: '00124B0001A2B3C4', durationS: 5 }, ts: TS },
   { id: 'c12', name: 'group.control', params: { group: 3, action: { on: false } }, ts: TS },
   { id: 'c12b', name: 'devices.control', params: { addrs: ['00124B0001A2B3C4', '00124B0001A2B3C8'], action: { on: false } }, ts: TS },
-  { id: 'c13', name: 'firmware.update', params: { target: 'gateway', version: '3.3.0', url: 'https://updates.example/gw-3.3.0.bin' }, ts: TS },
+  {
+    id: 'c13',
+    name: 'firmware.update',
+    params: { target: 'gateway', version: '3.3.0', url: 'https://updates.example/gw-3.3.0.bin' },
+    ts: TS,
+  },
   { id: 'c14', name: 'bridges.list', params: {}, ts: TS },
-  { id: 'c16', name: 'emergency.start', params: { addrs: ['00124B0001A2B3C7'], test: 'life', durationS: 5400, allowWhileCharging: false }, ts: TS },
+  {
+    id: 'c16',
+    name: 'emergency.start',
+    params: { addrs: ['00124B0001A2B3C7'], test: 'life', durationS: 5400, allowWhileCharging: false },
+    ts: TS,
+  },
   { id: 'c17', name: 'emergency.stop', params: { addrs: ['00124B0001A2B3C7'] }, ts: TS },
   { id: 'c18', name: 'sensors.mode', params: { mode: 'linkage' }, ts: TS },
   { id: 'c19', name: 'sensors.microwave', params: { params: { holdS: 120, luxAbove: 300, level: 254, standbyLevel: 25 } }, ts: TS },
   { id: 'c20', name: 'device.params.get', params: { addr: '00124B0001A2B3C5' }, ts: TS },
-  { id: 'c21', name: 'device.params.set', params: { addr: '00124B0001A2B3C5', params: { holdTime: 120, sensorMode: 'linkage', stairsMode: false, lampCounts: [1, 2] } }, ts: TS },
+  {
+    id: 'c21',
+    name: 'device.params.set',
+    params: { addr: '00124B0001A2B3C5', params: { holdTime: 120, sensorMode: 'linkage', stairsMode: false, lampCounts: [1, 2] } },
+    ts: TS,
+  },
   { id: 'c22', name: 'device.sensor', params: { addr: '00124B0001A2B3C5', on: false }, ts: TS },
   { id: 'c23', name: 'device.remove', params: { addr: '00124B0001A2B3C4' }, ts: TS },
   { id: 'c24', name: 'device.setKind', params: { addrs: ['00124B0001A2B3C4'], kind: 'light-cct' }, ts: TS },
@@ -76,7 +95,9 @@ const commandExamples: CommandMessage[] = [
         groups: [{ id: 1, name: 'Hall', devices: ['00124B0001A2B3C4'] }],
         scenes: [{ id: 1, name: 'Evening', steps: [{ target: { group: 1 }, action: { on: true, level: 120 } }] }],
         schedules: [{ id: 1, scene: 1, days: [1, 2, 3, 4, 5], at: 'sunset', offsetMin: -15 }],
-        linkages: [{ sensor: '00124B0001A2B3C5', targets: [{ group: 1 }], onDetect: { on: true, level: 254 }, onClear: { level: 40 }, holdS: 120 }],
+        linkages: [
+          { sensor: '00124B0001A2B3C5', targets: [{ group: 1 }], onDetect: { on: true, level: 254 }, onClear: { level: 40 }, holdS: 120 },
+        ],
       },
     },
     ts: TS,
@@ -141,12 +162,27 @@ describe('rejections', () => {
     ['JSON null', topic, 'null', 'invalid'],
     ['an empty batch', topic, JSON.stringify({ ts: TS, full: false, devices: [] }), 'invalid'],
     ['an unknown field', topic, JSON.stringify({ ...upExamples.report, extra: 1 }), 'invalid'],
-    ['a brightness out of range', topic, JSON.stringify({ ts: TS, full: false, devices: [{ addr: '01', kind: 'light-single', online: true, level: 300, fault: 0 }] }), 'invalid'],
-    ['an unknown device kind', topic, JSON.stringify({ ts: TS, full: false, devices: [{ addr: '01', kind: 'toaster', online: true, fault: 0 }] }), 'invalid'],
+    [
+      'a brightness out of range',
+      topic,
+      JSON.stringify({ ts: TS, full: false, devices: [{ addr: '01', kind: 'light-single', online: true, level: 300, fault: 0 }] }),
+      'invalid',
+    ],
+    [
+      'an unknown device kind',
+      topic,
+      JSON.stringify({ ts: TS, full: false, devices: [{ addr: '01', kind: 'toaster', online: true, fault: 0 }] }),
+      'invalid',
+    ],
     ['a state without info', upTopic(MAC, 'state'), '{"state":"online"}', 'invalid'],
     ['a reply without id', upTopic(MAC, 'reply'), '{"ok":true,"result":{}}', 'invalid'],
     ['an online state naming another gateway', upTopic('A4C1380B2200', 'state'), JSON.stringify({ state: 'online', info }), 'invalid'],
-    ['a prototype-polluting event', upTopic(MAC, 'event'), '{"__proto__":{"x":1},"type":"fault","ts":1,"addr":"01","code":1,"raised":true}', 'invalid'],
+    [
+      'a prototype-polluting event',
+      upTopic(MAC, 'event'),
+      '{"__proto__":{"x":1},"type":"fault","ts":1,"addr":"01","code":1,"raised":true}',
+      'invalid',
+    ],
   ];
 
   it.each(cases)('refuses %s with a typed error and no throw', (_what, t, payload, code) => {

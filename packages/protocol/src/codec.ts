@@ -1,7 +1,24 @@
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { COMMANDS, ReplyMessageSchema, commandMessageSchema, type CommandMessage, type CommandName, type CommandResult, type ReplyMessage } from './commands.ts';
-import { EventMessageSchema, ReportMessageSchema, StateMessageSchema, TelemetryMessageSchema, type EventMessage, type ReportMessage, type StateMessage, type TelemetryMessage } from './messages.ts';
+import {
+  COMMANDS,
+  ReplyMessageSchema,
+  commandMessageSchema,
+  type CommandMessage,
+  type CommandName,
+  type CommandResult,
+  type ReplyMessage,
+} from './commands.ts';
+import {
+  EventMessageSchema,
+  ReportMessageSchema,
+  StateMessageSchema,
+  TelemetryMessageSchema,
+  type EventMessage,
+  type ReportMessage,
+  type StateMessage,
+  type TelemetryMessage,
+} from './messages.ts';
 import { parseTopic, type DownChannel, type UpChannel } from './topics.ts';
 
 /** The largest payload either side accepts; a configuration of a full gateway fits with room to spare. */
@@ -47,9 +64,13 @@ interface Validator {
   Check(v: unknown): boolean;
   Errors(v: unknown): Iterable<{ instancePath: string; message: string }>;
 }
-const resultValidators = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, Compile(c.result as TSchema)])) as unknown as Record<CommandName, Validator>;
+const resultValidators = Object.fromEntries(
+  Object.entries(COMMANDS).map(([name, c]) => [name, Compile(c.result as TSchema)]),
+) as unknown as Record<CommandName, Validator>;
 // One validator per command, so an error names the field of that command rather than a union branch.
-const commandValidators = Object.fromEntries(Object.keys(COMMANDS).map((name) => [name, Compile(commandMessageSchema(name as CommandName))])) as unknown as Record<CommandName, Validator>;
+const commandValidators = Object.fromEntries(
+  Object.keys(COMMANDS).map((name) => [name, Compile(commandMessageSchema(name as CommandName))]),
+) as unknown as Record<CommandName, Validator>;
 
 function checkCommand(value: unknown): Decoded<CommandMessage> {
   const name = typeof value === 'object' && value !== null ? (value as { name?: unknown }).name : undefined;
@@ -72,7 +93,8 @@ function firstError(validator: Validator, value: unknown): string {
 
 function parseJson(payload: Uint8Array | string): Decoded<unknown> {
   const size = typeof payload === 'string' ? utf8.encode(payload).byteLength : payload.byteLength;
-  if (size > MAX_PAYLOAD_BYTES) return { ok: false, error: new ProtocolError('too_large', `payload of ${size} bytes exceeds ${MAX_PAYLOAD_BYTES}`) };
+  if (size > MAX_PAYLOAD_BYTES)
+    return { ok: false, error: new ProtocolError('too_large', `payload of ${size} bytes exceeds ${MAX_PAYLOAD_BYTES}`) };
   try {
     const text = typeof payload === 'string' ? payload : new TextDecoder('utf-8', { fatal: true }).decode(payload);
     return { ok: true, value: JSON.parse(text) as unknown };
@@ -89,7 +111,8 @@ function check<S extends TSchema>(validator: Validator, value: unknown, what: st
 /** Decodes what a gateway published. Never throws: a bad topic or payload answers a ProtocolError. */
 export function decodeUp(topic: string, payload: Uint8Array | string): Decoded<DecodedUp> {
   const parsed = parseTopic(topic);
-  if (!parsed || parsed.direction !== 'up') return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway up topic: ${topic.slice(0, 128)}`) };
+  if (!parsed || parsed.direction !== 'up')
+    return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway up topic: ${topic.slice(0, 128)}`) };
   const json = parseJson(payload);
   if (!json.ok) return json;
   const body = check(upValidators[parsed.channel], json.value, `up/${parsed.channel}`);
@@ -104,14 +127,16 @@ export function decodeUp(topic: string, payload: Uint8Array | string): Decoded<D
 /** Decodes what the cloud sent a gateway. Never throws. */
 export function decodeDown(topic: string, payload: Uint8Array | string): Decoded<DecodedDown> {
   const parsed = parseTopic(topic);
-  if (!parsed || parsed.direction !== 'down') return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway down topic: ${topic.slice(0, 128)}`) };
+  if (!parsed || parsed.direction !== 'down')
+    return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway down topic: ${topic.slice(0, 128)}`) };
   const json = parseJson(payload);
   if (!json.ok) return json;
   const body = checkCommand(json.value);
   if (!body.ok) return body;
   const message = body.value as CommandMessage;
   const onConfig = message.name === 'config.apply';
-  if (onConfig !== (parsed.channel === 'config')) return { ok: false, error: new ProtocolError('invalid', `command ${message.name} does not travel on down/${parsed.channel}`) };
+  if (onConfig !== (parsed.channel === 'config'))
+    return { ok: false, error: new ProtocolError('invalid', `command ${message.name} does not travel on down/${parsed.channel}`) };
   return { ok: true, value: { mac: parsed.mac, channel: parsed.channel, message } as DecodedDown };
 }
 

@@ -19,27 +19,54 @@ export const COMMANDS = {
   /** Gateway fields of spec section 3 (detail, check_gateway_version). */
   'gateway.info': { params: Empty, result: GatewayInfoSchema, timeoutMs: 10_000 },
   /** Identify ("tryme"): the gateway blinks its LED for a while. */
-  'gateway.identify': { params: Type.Object({ durationS: Type.Optional(Type.Integer({ minimum: 1, maximum: 300 })) }, { additionalProperties: false }), result: Empty, timeoutMs: 10_000 },
+  'gateway.identify': {
+    params: Type.Object({ durationS: Type.Optional(Type.Integer({ minimum: 1, maximum: 300 })) }, { additionalProperties: false }),
+    result: Empty,
+    timeoutMs: 10_000,
+  },
   /** Restart: the gateway replies first, then goes offline and comes back (spec: reconnect 1-2 minutes). */
   'gateway.restart': { params: Empty, result: Empty, timeoutMs: 10_000 },
   /** Reads the gateway clock (read_gateway_time). */
-  'time.get': { params: Empty, result: Type.Object({ time: EpochMs, timezone: Type.Optional(Type.String()) }, { additionalProperties: false }), timeoutMs: 10_000 },
+  'time.get': {
+    params: Empty,
+    result: Type.Object({ time: EpochMs, timezone: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    timeoutMs: 10_000,
+  },
   /** Sets the gateway clock to the cloud's (sync_gateway_systemtime). */
   'time.set': {
-    params: Type.Object({ time: EpochMs, timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
+    params: Type.Object(
+      { time: EpochMs, timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) },
+      { additionalProperties: false },
+    ),
     result: Type.Object({ time: EpochMs }, { additionalProperties: false }),
     timeoutMs: 10_000,
   },
   /** Reads the gateway parameters. */
   'params.get': { params: Empty, result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }), timeoutMs: 10_000 },
   /** Sets some parameters (set_params, set_lon_lat); the reply carries all of them after the change. */
-  'params.set': { params: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }), result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }), timeoutMs: 15_000 },
+  'params.set': {
+    params: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }),
+    result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+  },
   /** Devices that joined the gateway's networks, for import (import, check/import). */
-  'devices.list': { params: Empty, result: Type.Object({ devices: Type.Array(JoinedDeviceSchema, { maxItems: 4096 }) }, { additionalProperties: false }), timeoutMs: 30_000 },
+  'devices.list': {
+    params: Empty,
+    result: Type.Object({ devices: Type.Array(JoinedDeviceSchema, { maxItems: 4096 }) }, { additionalProperties: false }),
+    timeoutMs: 30_000,
+  },
   /** Opens the network for joining for a while. */
-  'devices.permitJoin': { params: Type.Object({ durationS: Type.Integer({ minimum: 0, maximum: 254 }) }, { additionalProperties: false }), result: Empty, timeoutMs: 10_000 },
+  'devices.permitJoin': {
+    params: Type.Object({ durationS: Type.Integer({ minimum: 0, maximum: 254 }) }, { additionalProperties: false }),
+    result: Empty,
+    timeoutMs: 10_000,
+  },
   /** Asks for a full state report of every device now (re_report, refresh_all); states follow on up/report. */
-  'devices.report': { params: Empty, result: Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }), timeoutMs: 10_000 },
+  'devices.report': {
+    params: Empty,
+    result: Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    timeoutMs: 10_000,
+  },
   /** Unicast control of one device; subject to the per-network rate limit. */
   'device.control': {
     params: Type.Object({ addr: DeviceAddrSchema, action: LightActionSchema }, { additionalProperties: false }),
@@ -49,7 +76,10 @@ export const COMMANDS = {
   },
   /** Identify ("try me"): the device blinks for a while; subject to the per-network rate limit. */
   'device.identify': {
-    params: Type.Object({ addr: DeviceAddrSchema, durationS: Type.Optional(Type.Integer({ minimum: 1, maximum: 300 })) }, { additionalProperties: false }),
+    params: Type.Object(
+      { addr: DeviceAddrSchema, durationS: Type.Optional(Type.Integer({ minimum: 1, maximum: 300 })) },
+      { additionalProperties: false },
+    ),
     result: Empty,
     timeoutMs: 10_000,
     radio: 'unicast',
@@ -87,7 +117,10 @@ export const COMMANDS = {
   },
   /** Tells the gateway what a device is (batch_alter_devices): a light that joined as the wrong kind. */
   'device.setKind': {
-    params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 4096 }), kind: DeviceKindSchema }, { additionalProperties: false }),
+    params: Type.Object(
+      { addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 4096 }), kind: DeviceKindSchema },
+      { additionalProperties: false },
+    ),
     result: Type.Object({ changed: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
     timeoutMs: 15_000,
   },
@@ -104,14 +137,20 @@ export const COMMANDS = {
    * and reports each device as it changes. Offline and unknown devices are listed in `skipped`.
    */
   'devices.control': {
-    params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 4096 }), action: LightActionSchema }, { additionalProperties: false }),
+    params: Type.Object(
+      { addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 4096 }), action: LightActionSchema },
+      { additionalProperties: false },
+    ),
     result: Type.Object({ queued: Type.Integer({ minimum: 0 }), skipped: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
     timeoutMs: 15_000,
     radio: 'unicast',
   },
   /** Group (multicast) control; at most about one a second per Zigbee network. */
   'group.control': {
-    params: Type.Object({ group: Type.Integer({ minimum: 1, maximum: 65535 }), action: LightActionSchema }, { additionalProperties: false }),
+    params: Type.Object(
+      { group: Type.Integer({ minimum: 1, maximum: 65535 }), action: LightActionSchema },
+      { additionalProperties: false },
+    ),
     result: Empty,
     timeoutMs: 15_000,
     radio: 'group',
@@ -153,7 +192,9 @@ export const COMMANDS = {
     result: Type.Object(
       {
         started: Type.Array(DeviceAddrSchema),
-        refused: Type.Array(Type.Object({ addr: DeviceAddrSchema, state: Type.Integer({ minimum: 0, maximum: 99 }) }, { additionalProperties: false })),
+        refused: Type.Array(
+          Type.Object({ addr: DeviceAddrSchema, state: Type.Integer({ minimum: 0, maximum: 99 }) }, { additionalProperties: false }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -166,7 +207,11 @@ export const COMMANDS = {
     timeoutMs: 15_000,
   },
   /** Bridges under a super gateway, with their device counts (super_gateway_devices). */
-  'bridges.list': { params: Empty, result: Type.Object({ bridges: Type.Array(BridgeSchema, { maxItems: 1024 }) }, { additionalProperties: false }), timeoutMs: 15_000 },
+  'bridges.list': {
+    params: Empty,
+    result: Type.Object({ bridges: Type.Array(BridgeSchema, { maxItems: 1024 }) }, { additionalProperties: false }),
+    timeoutMs: 15_000,
+  },
   /**
    * Puts every sensor of the gateway into a sensor mode (sensor_self_oper: `independent`, sensors act on their
    * own; sensor_sync_model: `linkage`, sensors drive the linkage of the configuration the gateway runs). The
@@ -224,7 +269,9 @@ export function commandMessageSchema<N extends CommandName>(name: N) {
 export const CommandMessageSchema = Type.Union((Object.keys(COMMANDS) as CommandName[]).map((name) => commandMessageSchema(name)));
 
 /** A command as sent: its name ties the params to their schema. */
-export type CommandMessage = { [N in CommandName]: { id: string; name: N; params: CommandParams<N>; ts: number; expiresAt?: number } }[CommandName];
+export type CommandMessage = {
+  [N in CommandName]: { id: string; name: N; params: CommandParams<N>; ts: number; expiresAt?: number };
+}[CommandName];
 
 /** Why a gateway refused or could not carry out a command. */
 export const REPLY_ERROR_CODES = ['bad_request', 'unknown_command', 'unsupported', 'not_found', 'busy', 'expired', 'failed'] as const;
@@ -232,12 +279,18 @@ export type ReplyErrorCode = (typeof REPLY_ERROR_CODES)[number];
 
 /** A reply on up/reply. `ok: true` carries the command's result, `ok: false` an error. */
 export const ReplyMessageSchema = Type.Union([
-  Type.Object({ id: CommandIdSchema, ok: Type.Literal(true), result: Type.Object({}), ts: Type.Optional(EpochMs) }, { additionalProperties: false }),
+  Type.Object(
+    { id: CommandIdSchema, ok: Type.Literal(true), result: Type.Object({}), ts: Type.Optional(EpochMs) },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       id: CommandIdSchema,
       ok: Type.Literal(false),
-      error: Type.Object({ code: Type.Enum(REPLY_ERROR_CODES), message: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false }),
+      error: Type.Object(
+        { code: Type.Enum(REPLY_ERROR_CODES), message: Type.Optional(Type.String({ maxLength: 512 })) },
+        { additionalProperties: false },
+      ),
       ts: Type.Optional(EpochMs),
     },
     { additionalProperties: false },

@@ -8,7 +8,13 @@ export const LightActionSchema = Type.Object(
     level: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
     cct: Type.Optional(Type.Integer({ minimum: 1000, maximum: 10000 })),
     /** RGB colour of an RGB light, each channel 0-255. */
-    rgb: Type.Optional(Type.Tuple([Type.Integer({ minimum: 0, maximum: 255 }), Type.Integer({ minimum: 0, maximum: 255 }), Type.Integer({ minimum: 0, maximum: 255 })])),
+    rgb: Type.Optional(
+      Type.Tuple([
+        Type.Integer({ minimum: 0, maximum: 255 }),
+        Type.Integer({ minimum: 0, maximum: 255 }),
+        Type.Integer({ minimum: 0, maximum: 255 }),
+      ]),
+    ),
     /** With `on`: only this channel (1-4) of a switch; without it `on` switches every channel. */
     channel: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
     /** A moving curtain stops where it is. */
@@ -37,7 +43,10 @@ const Time = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', descripti
 export const GatewayConfigSchema = Type.Object(
   {
     groups: Type.Array(
-      Type.Object({ id: Id, name: Type.String({ maxLength: 64 }), devices: Type.Array(DeviceAddrSchema, { maxItems: 1024 }) }, { additionalProperties: false }),
+      Type.Object(
+        { id: Id, name: Type.String({ maxLength: 64 }), devices: Type.Array(DeviceAddrSchema, { maxItems: 1024 }) },
+        { additionalProperties: false },
+      ),
       { maxItems: 1024 },
     ),
     scenes: Type.Array(
@@ -47,9 +56,15 @@ export const GatewayConfigSchema = Type.Object(
           name: Type.String({ maxLength: 64 }),
           /** DALI scene number when the scene lives in DALI ballasts (0-15). */
           daliScene: Type.Optional(Type.Integer({ minimum: 0, maximum: 15 })),
-          steps: Type.Array(Type.Object({ target: TargetSchema, action: LightActionSchema, delayS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86400 })) }, { additionalProperties: false }), {
-            maxItems: 64,
-          }),
+          steps: Type.Array(
+            Type.Object(
+              { target: TargetSchema, action: LightActionSchema, delayS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86400 })) },
+              { additionalProperties: false },
+            ),
+            {
+              maxItems: 64,
+            },
+          ),
         },
         { additionalProperties: false },
       ),

@@ -48,7 +48,13 @@ export const DeviceStateSchema = Type.Object(
     level: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
     /** Colour temperature in kelvin. */
     cct: Type.Optional(Type.Integer({ minimum: 1000, maximum: 10000 })),
-    rgb: Type.Optional(Type.Tuple([Type.Integer({ minimum: 0, maximum: 255 }), Type.Integer({ minimum: 0, maximum: 255 }), Type.Integer({ minimum: 0, maximum: 255 })])),
+    rgb: Type.Optional(
+      Type.Tuple([
+        Type.Integer({ minimum: 0, maximum: 255 }),
+        Type.Integer({ minimum: 0, maximum: 255 }),
+        Type.Integer({ minimum: 0, maximum: 255 }),
+      ]),
+    ),
     /** Curtain opening, percent. */
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
     /** Switch channels, one flag per channel (1-4). */

@@ -54,7 +54,10 @@ export const TelemetrySampleSchema = Type.Object(
 export type TelemetrySample = Static<typeof TelemetrySampleSchema>;
 
 /** up/telemetry: power, energy, battery, temperature (ARCHITECTURE.md section 5). */
-export const TelemetryMessageSchema = Type.Object({ ts: EpochMs, samples: Type.Array(TelemetrySampleSchema, { minItems: 1, maxItems: 500 }) }, { additionalProperties: false });
+export const TelemetryMessageSchema = Type.Object(
+  { ts: EpochMs, samples: Type.Array(TelemetrySampleSchema, { minItems: 1, maxItems: 500 }) },
+  { additionalProperties: false },
+);
 export type TelemetryMessage = Static<typeof TelemetryMessageSchema>;
 
 /**
@@ -67,11 +70,20 @@ export const FIRMWARE_RESULT = { success: 1, failure: 2, timeout: 3 } as const;
 export const EventMessageSchema = Type.Union([
   /** A sensor saw something: motion (value 1 occupied, 0 cleared), daylight (lux), temperature (°C). */
   Type.Object(
-    { type: Type.Literal('sensor'), ts: EpochMs, addr: DeviceAddrSchema, sensor: Type.Union([Type.Literal('motion'), Type.Literal('daylight'), Type.Literal('temperature'), Type.Literal('cct')]), value: Type.Number() },
+    {
+      type: Type.Literal('sensor'),
+      ts: EpochMs,
+      addr: DeviceAddrSchema,
+      sensor: Type.Union([Type.Literal('motion'), Type.Literal('daylight'), Type.Literal('temperature'), Type.Literal('cct')]),
+      value: Type.Number(),
+    },
     { additionalProperties: false },
   ),
   /** A device fault was raised or cleared (fault codes of spec section 4). */
-  Type.Object({ type: Type.Literal('fault'), ts: EpochMs, addr: DeviceAddrSchema, code: FaultCodeSchema, raised: Type.Boolean() }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('fault'), ts: EpochMs, addr: DeviceAddrSchema, code: FaultCodeSchema, raised: Type.Boolean() },
+    { additionalProperties: false },
+  ),
   /** Emergency test progress or result (spec section 4 state and result codes). */
   Type.Object(
     {
@@ -107,7 +119,14 @@ export const EventMessageSchema = Type.Union([
   ),
   /** A device joined (or left) the gateway's network. */
   Type.Object(
-    { type: Type.Literal('join'), ts: EpochMs, addr: DeviceAddrSchema, kind: DeviceKindSchema, joined: Type.Boolean(), bridge: Type.Optional(DeviceAddrSchema) },
+    {
+      type: Type.Literal('join'),
+      ts: EpochMs,
+      addr: DeviceAddrSchema,
+      kind: DeviceKindSchema,
+      joined: Type.Boolean(),
+      bridge: Type.Optional(DeviceAddrSchema),
+    },
     { additionalProperties: false },
   ),
 ]);

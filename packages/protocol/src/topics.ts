@@ -24,12 +24,15 @@ export function downTopic(mac: string, channel: DownChannel): string {
 }
 
 /** Splits a topic into its gateway and channel, or undefined for anything outside the protocol. */
-export function parseTopic(topic: string): { mac: string; direction: 'up'; channel: UpChannel } | { mac: string; direction: 'down'; channel: DownChannel } | undefined {
+export function parseTopic(
+  topic: string,
+): { mac: string; direction: 'up'; channel: UpChannel } | { mac: string; direction: 'down'; channel: DownChannel } | undefined {
   const parts = topic.split('/');
   if (parts.length !== 5 || parts[0] !== 'lg' || parts[1] !== PROTOCOL_VERSION) return undefined;
   const [, , mac = '', direction, channel] = parts;
   if (!MAC.test(mac)) return undefined;
   if (direction === 'up' && (UP_CHANNELS as readonly string[]).includes(channel!)) return { mac, direction, channel: channel as UpChannel };
-  if (direction === 'down' && (DOWN_CHANNELS as readonly string[]).includes(channel!)) return { mac, direction, channel: channel as DownChannel };
+  if (direction === 'down' && (DOWN_CHANNELS as readonly string[]).includes(channel!))
+    return { mac, direction, channel: channel as DownChannel };
   return undefined;
 }

@@ -115,7 +115,10 @@ describe('embedded broker: ACL matrix over a real socket', () => {
     // Each refused QoS 1 publish costs the connection; reconnect between attempts.
     const attempts: Array<[string, string]> = [
       [upTopic(b, 'state'), encodeUp('state', { state: 'offline', reason: 'shutdown' })],
-      [upTopic(b, 'report'), encodeUp('report', { ts: 1, full: false, devices: [{ addr: '01', kind: 'light-single', online: true, fault: 0 }] })],
+      [
+        upTopic(b, 'report'),
+        encodeUp('report', { ts: 1, full: false, devices: [{ addr: '01', kind: 'light-single', online: true, fault: 0 }] }),
+      ],
       [downTopic(b, 'cmd'), '{}'],
       [downTopic(a, 'cmd'), '{}'],
     ];
@@ -140,7 +143,9 @@ describe('embedded broker: ACL matrix over a real socket', () => {
     await client.publishAsync(upTopic(a, 'reply'), JSON.stringify({ id: 'nope', ok: true }), { qos: 1 });
     await client.publishAsync(upTopic(a, 'telemetry'), Buffer.from([0xff, 0xfe, 0x00]), { qos: 1 });
     await waitFor(() => rig.link.stats.dropped - dropped === 4, 'four drops');
-    expect(rig.lines.filter((l) => l.msg === 'gateway message dropped').map((l) => l.code)).toEqual(expect.arrayContaining(['not_json', 'invalid']));
+    expect(rig.lines.filter((l) => l.msg === 'gateway message dropped').map((l) => l.code)).toEqual(
+      expect.arrayContaining(['not_json', 'invalid']),
+    );
     // An oversized payload does not even pass the broker; the sender's connection ends.
     void client.publishAsync(upTopic(a, 'event'), Buffer.alloc(300 * 1024, 0x7b), { qos: 1 }).catch(() => undefined);
     await waitFor(() => rig.lines.some((l) => l.msg === 'MQTT publish refused: payload too large'), 'the size refusal');
@@ -157,9 +162,17 @@ describe('embedded broker start', () => {
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const port = (blocker.address() as AddressInfo).port;
     try {
-      const attempt = startEmbeddedBroker({ port, host: '127.0.0.1', credentials: createMemoryCredentialStore(), server: randomServerCredential(), logger: memoryLogger().logger });
+      const attempt = startEmbeddedBroker({
+        port,
+        host: '127.0.0.1',
+        credentials: createMemoryCredentialStore(),
+        server: randomServerCredential(),
+        logger: memoryLogger().logger,
+      });
       await expect(attempt).rejects.toBeInstanceOf(BrokerPortInUseError);
-      await expect(attempt).rejects.toThrow(`MQTT port ${port} is already in use: set MQTT_PORT to a free port, or MQTT_URL to use an external broker`);
+      await expect(attempt).rejects.toThrow(
+        `MQTT port ${port} is already in use: set MQTT_PORT to a free port, or MQTT_URL to use an external broker`,
+      );
     } finally {
       blocker.close();
     }
@@ -202,7 +215,7 @@ describe('revoked credentials', () => {
 });
 
 describe('putting a gateway out', () => {
-  it('closes a revoked gateway\'s connection; the last will marks it offline and it stays out', async () => {
+  it("closes a revoked gateway's connection; the last will marks it offline and it stays out", async () => {
     const rig = await startRig('embedded', { count: 2 });
     try {
       const [g, other] = rig.fleet.gateways as [SimGateway, SimGateway];

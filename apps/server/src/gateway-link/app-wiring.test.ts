@@ -10,7 +10,12 @@ describe('buildApp with the gateway link', () => {
   it('starts the embedded broker, lets a provisioned gateway in, and stops it on close', async () => {
     const database = await openDatabase({ memory: true });
     const credentials = createMemoryCredentialStore();
-    const app = await buildApp({ config: loadConfig({ ADMIN_PASSWORD: 'Admin-Pass-2026', WEB_DIST: '/nonexistent' }), database, logger: false, gatewayLink: { credentials, port: 0 } });
+    const app = await buildApp({
+      config: loadConfig({ ADMIN_PASSWORD: 'Admin-Pass-2026', WEB_DIST: '/nonexistent' }),
+      database,
+      logger: false,
+      gatewayLink: { credentials, port: 0 },
+    });
     const link = app.gatewayLink!;
     const port = link.brokerPort!;
     expect(port).toBeGreaterThan(0);
@@ -27,7 +32,11 @@ describe('buildApp with the gateway link', () => {
 
   it('starts no broker unless asked', async () => {
     const database = await openDatabase({ memory: true });
-    const app = await buildApp({ config: loadConfig({ ADMIN_PASSWORD: 'Admin-Pass-2026', WEB_DIST: '/nonexistent' }), database, logger: false });
+    const app = await buildApp({
+      config: loadConfig({ ADMIN_PASSWORD: 'Admin-Pass-2026', WEB_DIST: '/nonexistent' }),
+      database,
+      logger: false,
+    });
     expect(app.gatewayLink).toBeUndefined();
     await app.close();
     await database.close();

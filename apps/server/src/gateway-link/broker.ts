@@ -56,7 +56,8 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       const secret = password?.toString('utf8') ?? '';
       if (username === options.server.username) {
         const who: LinkIdentity = { kind: 'server' };
-        if (!sameSecret(secret, options.server.password) || !mayUseClientId(who, client.id)) return done(authError('bad server credential', 4), false);
+        if (!sameSecret(secret, options.server.password) || !mayUseClientId(who, client.id))
+          return done(authError('bad server credential', 4), false);
         identities.set(client, who);
         return done(null, true);
       }

@@ -127,7 +127,9 @@ describe('command bus', () => {
 
   it('settles everything on close and leaks nothing under load', async () => {
     const { bus } = rig();
-    const all = Array.from({ length: 1000 }, (_, i) => bus.send(MAC, 'device.control', { addr: '0001', action: { on: i % 2 === 0 } }, { timeoutMs: 100 + (i % 50) }));
+    const all = Array.from({ length: 1000 }, (_, i) =>
+      bus.send(MAC, 'device.control', { addr: '0001', action: { on: i % 2 === 0 } }, { timeoutMs: 100 + (i % 50) }),
+    );
     await vi.advanceTimersByTimeAsync(10);
     for (let i = 1; i <= 300; i++) bus.handleReply(MAC, { id: `c${i}`, ok: true, result: {} });
     await vi.advanceTimersByTimeAsync(100);

@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@lumigrid/contract';
-import { COMMANDS, commandChannel, decodeResult, downTopic, encodeCommand, type CommandMessage, type CommandName, type CommandParams, type CommandResult, type ReplyMessage } from '@lumigrid/protocol';
+import {
+  COMMANDS,
+  commandChannel,
+  decodeResult,
+  downTopic,
+  encodeCommand,
+  type CommandMessage,
+  type CommandName,
+  type CommandParams,
+  type CommandResult,
+  type ReplyMessage,
+} from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/app-error.ts';
 
@@ -9,7 +20,14 @@ export type CommandState = 'queued' | 'sent' | 'succeeded' | 'failed' | 'timed_o
 
 export type CommandOutcome<N extends CommandName = CommandName> =
   | { id: string; mac: string; name: N; state: 'succeeded'; result: CommandResult<N> }
-  | { id: string; mac: string; name: N; state: 'failed' | 'timed_out' | 'expired'; error: { code: string; message?: string }; errorCode: ErrorCode };
+  | {
+      id: string;
+      mac: string;
+      name: N;
+      state: 'failed' | 'timed_out' | 'expired';
+      error: { code: string; message?: string };
+      errorCode: ErrorCode;
+    };
 
 export interface SendOptions {
   /** How long to wait for the reply once the broker took the command; the command's default otherwise. */
@@ -33,8 +51,23 @@ export interface CommandBusDeps {
   newId?: () => string;
 }
 
-const SET_COMMANDS: ReadonlySet<CommandName> = new Set(['time.set', 'params.set', 'devices.permitJoin', 'emergency.start', 'emergency.stop', 'sensors.mode', 'sensors.microwave']);
-const READ_COMMANDS: ReadonlySet<CommandName> = new Set(['gateway.info', 'time.get', 'params.get', 'devices.list', 'devices.report', 'bridges.list']);
+const SET_COMMANDS: ReadonlySet<CommandName> = new Set([
+  'time.set',
+  'params.set',
+  'devices.permitJoin',
+  'emergency.start',
+  'emergency.stop',
+  'sensors.mode',
+  'sensors.microwave',
+]);
+const READ_COMMANDS: ReadonlySet<CommandName> = new Set([
+  'gateway.info',
+  'time.get',
+  'params.get',
+  'devices.list',
+  'devices.report',
+  'bridges.list',
+]);
 
 /** The localised business code for a command that did not succeed (spec section 8's timeout texts). */
 export function errorCodeFor(name: CommandName, state: 'failed' | 'timed_out' | 'expired'): ErrorCode {
@@ -89,11 +122,23 @@ export function createCommandBus(deps: CommandBusDeps) {
   }
 
   function fail(p: Pending, state: 'failed' | 'timed_out' | 'expired', code: string, message?: string) {
-    finish(p, { id: p.id, mac: p.mac, name: p.name, state, error: { code, ...(message ? { message } : {}) }, errorCode: errorCodeFor(p.name, state) });
+    finish(p, {
+      id: p.id,
+      mac: p.mac,
+      name: p.name,
+      state,
+      error: { code, ...(message ? { message } : {}) },
+      errorCode: errorCodeFor(p.name, state),
+    });
   }
 
   /** Sends a command and resolves with its outcome; never rejects for anything the gateway does. */
-  async function send<N extends CommandName>(mac: string, name: N, params: CommandParams<N>, options: SendOptions = {}): Promise<CommandOutcome<N>> {
+  async function send<N extends CommandName>(
+    mac: string,
+    name: N,
+    params: CommandParams<N>,
+    options: SendOptions = {},
+  ): Promise<CommandOutcome<N>> {
     const id = newId();
     const timeoutMs = options.timeoutMs ?? COMMANDS[name].timeoutMs;
     const ttlMs = options.ttlMs ?? 0;

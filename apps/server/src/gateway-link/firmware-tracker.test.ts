@@ -14,7 +14,8 @@ function fakeBus(accept = true) {
     send: vi.fn(async (mac: string, name: string) => {
       sent.push(name);
       const id = `u${++n}`;
-      if (name !== 'firmware.update' || accept) return { id, mac, name, state: 'succeeded', result: name === 'firmware.update' ? { accepted: true } : {} } as CommandOutcome;
+      if (name !== 'firmware.update' || accept)
+        return { id, mac, name, state: 'succeeded', result: name === 'firmware.update' ? { accepted: true } : {} } as CommandOutcome;
       return { id, mac, name, state: 'timed_out', error: { code: 'timeout' }, errorCode: 100103 } as CommandOutcome;
     }),
   } as unknown as CommandBus;
@@ -34,7 +35,16 @@ describe('firmware tracker', () => {
     expect(tracker.progress(MAC)).toMatchObject({ stage: 'requested', progress: 0 });
     tracker.handleEvent(MAC, { type: 'firmware', ts: 1, update: 'u1', target: 'gateway', stage: 'installing', progress: 70 });
     expect(tracker.progress(MAC)).toMatchObject({ stage: 'installing', progress: 70, result: undefined });
-    tracker.handleEvent(MAC, { type: 'firmware', ts: 2, update: 'u1', target: 'gateway', stage: 'done', progress: 100, result: 1, version: '4.0.0' });
+    tracker.handleEvent(MAC, {
+      type: 'firmware',
+      ts: 2,
+      update: 'u1',
+      target: 'gateway',
+      stage: 'done',
+      progress: 100,
+      result: 1,
+      version: '4.0.0',
+    });
     expect(results).toMatchObject([{ mac: MAC, update: 'u1', result: 1, progress: 100 }]);
     expect(sent).toEqual(['firmware.update']);
     expect(vi.getTimerCount()).toBe(0);
@@ -52,7 +62,12 @@ describe('firmware tracker', () => {
   it('decides timeout (3) after its limit and restarts the gateway; a failure (2) restarts it too', async () => {
     const { bus, sent } = fakeBus();
     const results: number[] = [];
-    const tracker = createFirmwareTracker({ bus, logger: memoryLogger().logger, onResult: (p) => results.push(p.result!), timeoutMs: 1000 });
+    const tracker = createFirmwareTracker({
+      bus,
+      logger: memoryLogger().logger,
+      onResult: (p) => results.push(p.result!),
+      timeoutMs: 1000,
+    });
     await tracker.start(MAC, PARAMS);
     await vi.advanceTimersByTimeAsync(1000);
     expect(results).toEqual([3]);
@@ -109,12 +124,32 @@ describe('firmware tracker with a shared store (several server nodes)', () => {
     const { bus } = fakeBus();
     const resultsA: number[] = [];
     const resultsB: number[] = [];
-    const a = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => resultsA.push(p.result!), timeoutMs: 60_000 });
-    const b = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => resultsB.push(p.result!), timeoutMs: 60_000 });
+    const a = createFirmwareTracker({
+      bus,
+      store,
+      logger: memoryLogger().logger,
+      onResult: (p) => resultsA.push(p.result!),
+      timeoutMs: 60_000,
+    });
+    const b = createFirmwareTracker({
+      bus,
+      store,
+      logger: memoryLogger().logger,
+      onResult: (p) => resultsB.push(p.result!),
+      timeoutMs: 60_000,
+    });
     await a.start(MAC, PARAMS);
     // One update per gateway holds across nodes.
     expect(await b.start(MAC, PARAMS)).toMatchObject({ state: 'failed', errorCode: 100102 });
-    const done = { type: 'firmware' as const, ts: 2, update: 'u1', target: 'gateway' as const, stage: 'done' as const, progress: 100, result: 1 as const };
+    const done = {
+      type: 'firmware' as const,
+      ts: 2,
+      update: 'u1',
+      target: 'gateway' as const,
+      stage: 'done' as const,
+      progress: 100,
+      result: 1 as const,
+    };
     await b.handleEvent(MAC, done);
     await b.handleEvent(MAC, done); // a QoS 1 redelivery
     await a.handleEvent(MAC, done); // the same event at the other node
@@ -128,8 +163,22 @@ describe('firmware tracker with a shared store (several server nodes)', () => {
     const { store } = sharedStore();
     const { bus, sent } = fakeBus();
     const results: number[] = [];
-    const a = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => results.push(p.result!), timeoutMs: 1000, sweepMs: 100 });
-    const b = createFirmwareTracker({ bus, store, logger: memoryLogger().logger, onResult: (p) => results.push(p.result!), timeoutMs: 1000, sweepMs: 100 });
+    const a = createFirmwareTracker({
+      bus,
+      store,
+      logger: memoryLogger().logger,
+      onResult: (p) => results.push(p.result!),
+      timeoutMs: 1000,
+      sweepMs: 100,
+    });
+    const b = createFirmwareTracker({
+      bus,
+      store,
+      logger: memoryLogger().logger,
+      onResult: (p) => results.push(p.result!),
+      timeoutMs: 1000,
+      sweepMs: 100,
+    });
     await a.start(MAC, PARAMS);
     await vi.advanceTimersByTimeAsync(1500);
     expect(results).toEqual([3]);

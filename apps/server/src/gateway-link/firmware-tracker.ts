@@ -75,7 +75,8 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
     }
     if (progress.result !== FIRMWARE_RESULT.success) {
       void options.bus.send(progress.mac, 'gateway.restart', {}, { ttlMs: options.restartTtlMs ?? 2 * 60_000 }).then((o) => {
-        if (o.state !== 'succeeded') options.logger.warn({ mac: progress.mac, state: o.state }, 'restart after a failed firmware update did not succeed');
+        if (o.state !== 'succeeded')
+          options.logger.warn({ mac: progress.mac, state: o.state }, 'restart after a failed firmware update did not succeed');
       });
     }
   }
@@ -83,12 +84,15 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
   const { store } = options;
   // With a store, each node sweeps for updates past their deadline; the store lets one node win each.
   const sweeper = store
-    ? setInterval(() => {
-        store
-          .expire(now())
-          .then((expired) => expired.forEach(announce))
-          .catch((error: unknown) => options.logger.error({ err: error }, 'firmware timeout sweep failed'));
-      }, options.sweepMs ?? Math.min(5_000, Math.max(100, Math.floor(timeoutMs / 10))))
+    ? setInterval(
+        () => {
+          store
+            .expire(now())
+            .then((expired) => expired.forEach(announce))
+            .catch((error: unknown) => options.logger.error({ err: error }, 'firmware timeout sweep failed'));
+        },
+        options.sweepMs ?? Math.min(5_000, Math.max(100, Math.floor(timeoutMs / 10))),
+      )
     : undefined;
   sweeper?.unref();
 
@@ -113,11 +117,28 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
       const local = updates.get(mac);
       const running = store ? await store.running(mac) : local?.result === undefined ? local : undefined;
       if (running) {
-        return { id: running.update, mac, name: 'firmware.update', state: 'failed', error: { code: 'busy', message: 'an update is already running' }, errorCode: 100102 };
+        return {
+          id: running.update,
+          mac,
+          name: 'firmware.update',
+          state: 'failed',
+          error: { code: 'busy', message: 'an update is already running' },
+          errorCode: 100102,
+        };
       }
       const outcome = await options.bus.send(mac, 'firmware.update', params);
       if (outcome.state !== 'succeeded') return outcome;
-      const u = { mac, update: outcome.id, target: params.target, version: params.version, stage: 'requested' as const, progress: 0, startedAt: now(), result: undefined, timer: undefined };
+      const u = {
+        mac,
+        update: outcome.id,
+        target: params.target,
+        version: params.version,
+        stage: 'requested' as const,
+        progress: 0,
+        startedAt: now(),
+        result: undefined,
+        timer: undefined,
+      };
       if (store) {
         await store.begin(u, u.startedAt + timeoutMs);
         updates.set(mac, u);
@@ -138,7 +159,11 @@ export function createFirmwareTracker(options: FirmwareTrackerOptions) {
       if (!store) return undefined;
       // Any node may receive the event (shared subscription): the store holds the update, whoever started it.
       return store
-        .advance(mac, event.update, { stage: event.stage, progress: event.progress, ...(event.result !== undefined ? { result: event.result } : {}) })
+        .advance(mac, event.update, {
+          stage: event.stage,
+          progress: event.progress,
+          ...(event.result !== undefined ? { result: event.result } : {}),
+        })
         .then((after) => {
           if (!after?.concluded) return;
           const { concluded: _concluded, ...progress } = after;

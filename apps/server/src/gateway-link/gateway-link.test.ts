@@ -19,7 +19,12 @@ describe.each(brokers)('gateway link on %s', (kind) => {
 
   beforeAll(async () => {
     // Updates take 5-6 simulated minutes (0.3 s); the cloud gives up after 3 s, so only a silent one times out.
-    rig = await startRig(kind, { count: 3, superGateways: 1, firmwareTimeoutMs: 3000, sim: { firmwareMs: { min: 5 * 60_000, max: 6 * 60_000 } } });
+    rig = await startRig(kind, {
+      count: 3,
+      superGateways: 1,
+      firmwareTimeoutMs: 3000,
+      sim: { firmwareMs: { min: 5 * 60_000, max: 6 * 60_000 } },
+    });
     rig.link.onUp((m) => void up.push(m));
   });
   afterAll(async () => {
@@ -91,7 +96,10 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     await rig.link.bus.call(mac, 'group.control', { group: 1, action: { on: true, level: 127 } });
     for (const addr of lights) expect(gw(0).devices.get(addr)!.state).toMatchObject({ on: true, level: 127 });
     // A configuration naming a device that never joined is refused, and the version stays.
-    const refused = await rig.link.bus.send(mac, 'config.apply', { version: 8, config: { groups: [{ id: 1, name: 'x', devices: ['FFFF'] }], scenes: [], schedules: [], linkages: [] } });
+    const refused = await rig.link.bus.send(mac, 'config.apply', {
+      version: 8,
+      config: { groups: [{ id: 1, name: 'x', devices: ['FFFF'] }], scenes: [], schedules: [], linkages: [] },
+    });
     expect(refused).toMatchObject({ state: 'failed', error: { code: 'not_found' }, errorCode: 100107 });
     expect(gw(0).configVersion).toBe(7);
   });
@@ -120,18 +128,29 @@ describe.each(brokers)('gateway link on %s', (kind) => {
   });
 
   it('keeps to the radio limits of a Zigbee network', async () => {
-    const limited = new SimGateway({ mac: `${gw(0).mac.slice(0, 6)}00ABCD`, password: 'radio-pw', url: rig.url, radio: { unicastPerSecond: 10, groupPerSecond: 1 }, activityIntervalS: 0 });
+    const limited = new SimGateway({
+      mac: `${gw(0).mac.slice(0, 6)}00ABCD`,
+      password: 'radio-pw',
+      url: rig.url,
+      radio: { unicastPerSecond: 10, groupPerSecond: 1 },
+      activityIntervalS: 0,
+    });
     await rig.credentials.set(limited.mac, 'radio-pw');
     await limited.start();
     try {
       await waitFor(() => rig.link.presence.isOnline(limited.mac) === true, 'online');
       const light = [...limited.devices.values()].find((d) => d.state.kind === 'light-dimmer')!.state.addr;
       let started = Date.now();
-      const unicasts = await Promise.all(Array.from({ length: 11 }, (_, i) => rig.link.bus.send(limited.mac, 'device.control', { addr: light, action: { level: 100 + i } })));
+      const unicasts = await Promise.all(
+        Array.from({ length: 11 }, (_, i) => rig.link.bus.send(limited.mac, 'device.control', { addr: light, action: { level: 100 + i } })),
+      );
       expect(unicasts.every((o) => o.state === 'succeeded')).toBe(true);
       // 11 frames at 10 a second: the last leaves about 1 s after the first.
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-      await rig.link.bus.call(limited.mac, 'config.apply', { version: 1, config: { groups: [{ id: 1, name: 'All', devices: [light] }], scenes: [], schedules: [], linkages: [] } });
+      await rig.link.bus.call(limited.mac, 'config.apply', {
+        version: 1,
+        config: { groups: [{ id: 1, name: 'All', devices: [light] }], scenes: [], schedules: [], linkages: [] },
+      });
       started = Date.now();
       await Promise.all([1, 2, 3].map(() => rig.link.bus.call(limited.mac, 'group.control', { group: 1, action: { on: true } })));
       expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
@@ -143,22 +162,47 @@ describe.each(brokers)('gateway link on %s', (kind) => {
 
   it('runs emergency tests: progress, results, refusals while charging, failures and a manual stop', async () => {
     const g = gw(0);
-    const [light, dimmable] = ['emergency', 'emergency-dimmable'].map((k) => [...g.devices.values()].find((d) => d.state.kind === k)!.state.addr) as [string, string];
+    const [light, dimmable] = ['emergency', 'emergency-dimmable'].map(
+      (k) => [...g.devices.values()].find((d) => d.state.kind === k)!.state.addr,
+    ) as [string, string];
     type Emergency = Extract<DecodedUp, { channel: 'event' }>['message'] & { type: 'emergency' };
-    const events = (addr: string) => up.flatMap((m) => (m.mac === g.mac && m.channel === 'event' && m.message.type === 'emergency' && m.message.addr === addr ? [m.message as Emergency] : []));
+    const events = (addr: string) =>
+      up.flatMap((m) =>
+        m.mac === g.mac && m.channel === 'event' && m.message.type === 'emergency' && m.message.addr === addr
+          ? [m.message as Emergency]
+          : [],
+      );
     const resultOf = async (addr: string, from: number) => {
-      await waitFor(() => events(addr).slice(from).some((e) => e.result !== undefined || e.state === 26), `a result for ${addr}`);
-      return events(addr).slice(from).find((e) => e.result !== undefined || e.state === 26)!;
+      await waitFor(
+        () =>
+          events(addr)
+            .slice(from)
+            .some((e) => e.result !== undefined || e.state === 26),
+        `a result for ${addr}`,
+      );
+      return events(addr)
+        .slice(from)
+        .find((e) => e.result !== undefined || e.state === 26)!;
     };
 
     // A function test of 30 simulated seconds: progress in steps, then pass (result 0, state 27).
     let from = events(light).length;
-    expect(await rig.link.bus.call(g.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 30 })).toEqual({ started: [light], refused: [] });
+    expect(await rig.link.bus.call(g.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 30 })).toEqual({
+      started: [light],
+      refused: [],
+    });
     expect(await resultOf(light, from)).toMatchObject({ test: 'function', state: 27, result: 0, progress: 100 });
-    expect(events(light).slice(from).map((e) => e.progress)).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
+    expect(
+      events(light)
+        .slice(from)
+        .map((e) => e.progress),
+    ).toEqual([0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100]);
 
     // The battery is no longer full: a life test is refused (29) unless allowed while charging.
-    expect(await rig.link.bus.call(g.mac, 'emergency.start', { addrs: [light], test: 'life', durationS: 3600 })).toEqual({ started: [], refused: [{ addr: light, state: 29 }] });
+    expect(await rig.link.bus.call(g.mac, 'emergency.start', { addrs: [light], test: 'life', durationS: 3600 })).toEqual({
+      started: [],
+      refused: [{ addr: light, state: 29 }],
+    });
     from = events(light).length;
     await rig.link.bus.call(g.mac, 'emergency.start', { addrs: [light], test: 'life', durationS: 3600, allowWhileCharging: true });
     const life = await resultOf(light, from);
@@ -178,7 +222,10 @@ describe.each(brokers)('gateway link on %s', (kind) => {
 
     // Only emergency lights take the command.
     const light1 = [...g.devices.values()].find((d) => d.state.kind === 'light-single')!.state.addr;
-    expect(await rig.link.bus.send(g.mac, 'emergency.start', { addrs: [light1], test: 'function', durationS: 30 })).toMatchObject({ state: 'failed', error: { code: 'not_found' } });
+    expect(await rig.link.bus.send(g.mac, 'emergency.start', { addrs: [light1], test: 'function', durationS: 30 })).toMatchObject({
+      state: 'failed',
+      error: { code: 'not_found' },
+    });
   });
 
   it('times out a command the gateway never answers, with the localised code and nothing left waiting', async () => {
@@ -200,7 +247,11 @@ describe.each(brokers)('gateway link on %s', (kind) => {
 
   it('executes a repeated command id once and answers it again', async () => {
     const g = gw(0);
-    const { client } = await rawClient(rig.url, { clientId: `lumigrid-server-dup-${kind}`, username: rig.serverCredential.username, password: rig.serverCredential.password });
+    const { client } = await rawClient(rig.url, {
+      clientId: `lumigrid-server-dup-${kind}`,
+      username: rig.serverCredential.username,
+      password: rig.serverCredential.password,
+    });
     const replies: ReplyMessage[] = [];
     await client.subscribeAsync(upTopic(g.mac, 'reply'), { qos: 1 });
     client.on('message', (_t, p) => {
@@ -223,11 +274,21 @@ describe.each(brokers)('gateway link on %s', (kind) => {
       const reply = JSON.parse(p.toString()) as ReplyMessage;
       if (reply.id === `dup-${kind}-x`) unknown.push(reply);
     });
-    await client.publishAsync(downTopic(g.mac, 'cmd'), JSON.stringify({ id: `dup-${kind}-x`, name: 'gateway.selfDestruct', params: {}, ts: Date.now() }), { qos: 1 });
+    await client.publishAsync(
+      downTopic(g.mac, 'cmd'),
+      JSON.stringify({ id: `dup-${kind}-x`, name: 'gateway.selfDestruct', params: {}, ts: Date.now() }),
+      { qos: 1 },
+    );
     await waitFor(() => unknown.length === 1, 'the refusal');
     expect(unknown[0]).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
     // A command that arrives after its expiresAt (a redelivery after a long outage) is refused, not run.
-    const stale = encodeCommand({ id: `dup-${kind}-old`, name: 'gateway.restart', params: {}, ts: Date.now() - 120_000, expiresAt: Date.now() - 60_000 });
+    const stale = encodeCommand({
+      id: `dup-${kind}-old`,
+      name: 'gateway.restart',
+      params: {},
+      ts: Date.now() - 120_000,
+      expiresAt: Date.now() - 60_000,
+    });
     const staleReplies: ReplyMessage[] = [];
     client.on('message', (_t, p) => {
       const reply = JSON.parse(p.toString()) as ReplyMessage;
@@ -270,8 +331,14 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     const results: FirmwareProgress[] = [];
     const off = rig.link.onFirmwareResult((p) => void results.push(p));
     const progress: number[] = [];
-    const offUp = rig.link.onUp((m) => m.mac === g.mac && m.channel === 'event' && m.message.type === 'firmware' && void progress.push(m.message.progress));
-    const outcome = await rig.link.firmware.start(g.mac, { target: 'zigbee', version: '1.5.0', url: 'https://updates.example/zb-1.5.0.bin' });
+    const offUp = rig.link.onUp(
+      (m) => m.mac === g.mac && m.channel === 'event' && m.message.type === 'firmware' && void progress.push(m.message.progress),
+    );
+    const outcome = await rig.link.firmware.start(g.mac, {
+      target: 'zigbee',
+      version: '1.5.0',
+      url: 'https://updates.example/zb-1.5.0.bin',
+    });
     expect(outcome.state).toBe('succeeded');
     await waitFor(() => results.length === 1, 'the update result', 8000);
     off();
@@ -290,7 +357,9 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     const states: string[] = [];
     const offPresence = rig.link.presence.onChange((p) => p.mac === g.mac && states.push(p.online ? 'online' : `offline:${p.reason}`));
     try {
-      expect((await rig.link.firmware.start(g.mac, { target: 'gateway', version: '9.9.9', url: 'https://updates.example/bad.bin' })).state).toBe('succeeded');
+      expect(
+        (await rig.link.firmware.start(g.mac, { target: 'gateway', version: '9.9.9', url: 'https://updates.example/bad.bin' })).state,
+      ).toBe('succeeded');
       await waitFor(() => results.length === 1, 'the update result', 8000);
       expect(results[0]!.result).toBe(2);
       expect(g.versions.gateway).not.toBe('9.9.9');
@@ -308,7 +377,9 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     const results: FirmwareProgress[] = [];
     const off = rig.link.onFirmwareResult((p) => void results.push(p));
     try {
-      expect((await rig.link.firmware.start(g.mac, { target: 'wisun', version: '2.2.0', url: 'https://updates.example/ws.bin' })).state).toBe('succeeded');
+      expect(
+        (await rig.link.firmware.start(g.mac, { target: 'wisun', version: '2.2.0', url: 'https://updates.example/ws.bin' })).state,
+      ).toBe('succeeded');
       await waitFor(() => results.length === 1, 'the timeout', 8000);
       expect(results[0]).toMatchObject({ result: 3, stage: 'downloading' });
       expect(rig.link.firmware.progress(g.mac)!.result).toBe(3);
@@ -321,15 +392,24 @@ describe.each(brokers)('gateway link on %s', (kind) => {
 
   it('logs and drops malformed and oversized payloads without losing the gateway', async () => {
     const g = gw(0);
-    const { client, error } = await rawClient(rig.url, { clientId: `${g.mac}-garbage`, username: g.mac, password: `pw-${g.mac}`, clean: true });
+    const { client, error } = await rawClient(rig.url, {
+      clientId: `${g.mac}-garbage`,
+      username: g.mac,
+      password: `pw-${g.mac}`,
+      clean: true,
+    });
     expect(error).toBeUndefined();
     const dropped = rig.link.stats.dropped;
     await client.publishAsync(upTopic(g.mac, 'report'), '{"ts":', { qos: 1 });
-    await client.publishAsync(upTopic(g.mac, 'event'), JSON.stringify({ type: 'fault', ts: 1, addr: '01', code: 99, raised: true }), { qos: 1 });
+    await client.publishAsync(upTopic(g.mac, 'event'), JSON.stringify({ type: 'fault', ts: 1, addr: '01', code: 99, raised: true }), {
+      qos: 1,
+    });
     void client.publishAsync(upTopic(g.mac, 'telemetry'), Buffer.alloc(300 * 1024, 0x20), { qos: 1 }).catch(() => undefined);
     // Mosquitto passes the big one on and the server's decoder drops it; Aedes refuses it itself.
     await waitFor(
-      () => rig.link.stats.dropped - dropped === 3 || (rig.link.stats.dropped - dropped === 2 && rig.lines.some((l) => l.msg === 'MQTT publish refused: payload too large')),
+      () =>
+        rig.link.stats.dropped - dropped === 3 ||
+        (rig.link.stats.dropped - dropped === 2 && rig.lines.some((l) => l.msg === 'MQTT publish refused: payload too large')),
       'the drops',
     );
     client.end(true);

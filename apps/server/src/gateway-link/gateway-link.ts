@@ -30,9 +30,14 @@ export interface GatewayLinkOptions {
 type UpListener = (message: DecodedUp) => unknown;
 
 /** The external broker credential: explicit, or the user:password of the URL. */
-function externalCredential(url: string, explicit: ServerCredential | undefined): { url: string; credential: ServerCredential | undefined } {
+function externalCredential(
+  url: string,
+  explicit: ServerCredential | undefined,
+): { url: string; credential: ServerCredential | undefined } {
   const parsed = new URL(url);
-  const fromUrl = parsed.username ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : undefined;
+  const fromUrl = parsed.username
+    ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) }
+    : undefined;
   parsed.username = '';
   parsed.password = '';
   return { url: parsed.toString(), credential: explicit ?? fromUrl };
@@ -55,7 +60,13 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
     ({ url, credential } = externalCredential(options.mqttUrl, options.serverCredential));
   } else {
     credential = options.serverCredential ?? randomServerCredential();
-    broker = await startEmbeddedBroker({ port: options.port, host: options.host, credentials: options.credentials, server: credential, logger });
+    broker = await startEmbeddedBroker({
+      port: options.port,
+      host: options.host,
+      credentials: options.credentials,
+      server: credential,
+      logger,
+    });
     url = `mqtt://127.0.0.1:${broker.port}`;
   }
 
@@ -107,7 +118,12 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
       // One domain's failure must not keep the message from the others.
       try {
         const pending = listener(message);
-        if (pending instanceof Promise) (waits ??= []).push(pending.catch((error: unknown) => logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed')));
+        if (pending instanceof Promise)
+          (waits ??= []).push(
+            pending.catch((error: unknown) =>
+              logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed'),
+            ),
+          );
       } catch (error) {
         logger.error({ err: error, mac: message.mac, channel: message.channel }, 'gateway message listener failed');
       }

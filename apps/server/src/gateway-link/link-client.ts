@@ -67,7 +67,10 @@ export async function connectLinkClient(options: LinkClientOptions) {
       const decoded = decodeUp(topic, payload);
       if (!decoded.ok) {
         stats.dropped++;
-        logger.warn({ topic: topic.slice(0, 200), bytes: payload.byteLength, code: decoded.error.code, err: decoded.error.message.slice(0, 300) }, 'gateway message dropped');
+        logger.warn(
+          { topic: topic.slice(0, 200), bytes: payload.byteLength, code: decoded.error.code, err: decoded.error.message.slice(0, 300) },
+          'gateway message dropped',
+        );
         return;
       }
       return options.onMessage(decoded.value);
@@ -116,7 +119,9 @@ export async function connectLinkClient(options: LinkClientOptions) {
     stats,
     /** Publishes with QoS 1 and resolves on the broker's PUBACK. */
     publish(topic: string, payload: string, opts: { retain?: boolean } = {}): Promise<void> {
-      return new Promise((resolve, reject) => client.publish(topic, payload, { qos: 1, retain: opts.retain ?? false }, (error) => (error ? reject(error) : resolve())));
+      return new Promise((resolve, reject) =>
+        client.publish(topic, payload, { qos: 1, retain: opts.retain ?? false }, (error) => (error ? reject(error) : resolve())),
+      );
     },
     get connected() {
       return client.connected;

@@ -68,7 +68,10 @@ describe.skipIf(!existsSync(MOSQUITTO))('a private Mosquitto with the generated 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lumigrid-mosquitto-'));
     const port = await freePort();
-    writeFileSync(join(dir, 'passwd'), mosquittoPasswordFile([SERVER, SERVER2, { username: A, password: 'pw-a' }, { username: B, password: 'pw-b' }]));
+    writeFileSync(
+      join(dir, 'passwd'),
+      mosquittoPasswordFile([SERVER, SERVER2, { username: A, password: 'pw-a' }, { username: B, password: 'pw-b' }]),
+    );
     writeFileSync(join(dir, 'acl'), mosquittoAclFile({ serverUsers: [SERVER.username, SERVER2.username], gatewayMacs: [A, B] }));
     writeFileSync(
       join(dir, 'mosquitto.conf'),

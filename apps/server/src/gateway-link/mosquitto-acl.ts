@@ -47,7 +47,12 @@ export function mosquittoAclFile(options: { serverUsers: readonly string[]; gate
     if (!mac) throw new Error(`not a MAC: ${raw}`);
     lines.push(`user ${mac}`, `topic write lg/${v}/${mac}/up/+`, `topic read lg/${v}/${mac}/down/+`, '');
   }
-  lines.push('# Any other signed-in user: its own topics only (%u = the gateway MAC).', `pattern write lg/${v}/%u/up/+`, `pattern read lg/${v}/%u/down/+`, '');
+  lines.push(
+    '# Any other signed-in user: its own topics only (%u = the gateway MAC).',
+    `pattern write lg/${v}/%u/up/+`,
+    `pattern read lg/${v}/%u/down/+`,
+    '',
+  );
   return lines.join('\n');
 }
 

@@ -54,7 +54,10 @@ export interface LinkRig {
  * A gateway link on the embedded broker (port 0) or on an external one, with a fleet of simulated
  * gateways whose credentials the link knows. Simulated time runs 1000 times faster.
  */
-export async function startRig(kind: 'embedded' | 'mosquitto', options: { count?: number; superGateways?: number; firmwareTimeoutMs?: number; sim?: Partial<SimGatewayOptions> } = {}): Promise<LinkRig> {
+export async function startRig(
+  kind: 'embedded' | 'mosquitto',
+  options: { count?: number; superGateways?: number; firmwareTimeoutMs?: number; sim?: Partial<SimGatewayOptions> } = {},
+): Promise<LinkRig> {
   const { logger, lines } = memoryLogger();
   const credentials = createMemoryCredentialStore();
   const serverCredential = randomServerCredential();

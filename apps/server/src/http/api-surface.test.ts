@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
 import { ADMIN_PASSWORD, call, login, startApp, type Harness } from '../test/harness.ts';
 
-type Operation = { requestBody?: unknown; parameters?: Array<{ in: string; name: string }>; responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>; security?: unknown };
+type Operation = {
+  requestBody?: unknown;
+  parameters?: Array<{ in: string; name: string }>;
+  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  security?: unknown;
+};
 
 describe('the API surface', () => {
   let h: Harness;
@@ -30,7 +35,10 @@ describe('the API surface', () => {
         if (!bodiless.includes(path)) expect(op.requestBody, `${where} has no request body schema`).toBeDefined();
       }
       for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
-        expect(op.parameters?.some((p) => p.in === 'path' && p.name === name), `${where} lacks path parameter ${name}`).toBe(true);
+        expect(
+          op.parameters?.some((p) => p.in === 'path' && p.name === name),
+          `${where} lacks path parameter ${name}`,
+        ).toBe(true);
       }
     }
   });
@@ -50,9 +58,24 @@ describe('the API surface', () => {
     const token = await login(h, 'admin', ADMIN_PASSWORD);
     const [{ n: usersBefore }] = (await h.database.db.select({ n: sql<number>`count(*)::int` }).from(users)) as [{ n: number }];
     const garbage: unknown[] = [
-      null, 0, -1, 1e308, true, 'text', '', [], [1, 2], {}, { account: {} }, { account: ['a'], password: 1 },
-      { mail: 'x'.repeat(10_000), code: '1'.repeat(7), password: '\u0000' }, { lang: 'klingon' }, { target: '../../etc/passwd', purpose: 'register', captchaId: 'x', captcha: 'y' },
-      { oldPassword: 'a'.repeat(51), newPassword: 'b' }, { __proto__: { admin: true } }, { constructor: { prototype: { x: 1 } } },
+      null,
+      0,
+      -1,
+      1e308,
+      true,
+      'text',
+      '',
+      [],
+      [1, 2],
+      {},
+      { account: {} },
+      { account: ['a'], password: 1 },
+      { mail: 'x'.repeat(10_000), code: '1'.repeat(7), password: '\u0000' },
+      { lang: 'klingon' },
+      { target: '../../etc/passwd', purpose: 'register', captchaId: 'x', captcha: 'y' },
+      { oldPassword: 'a'.repeat(51), newPassword: 'b' },
+      { __proto__: { admin: true } },
+      { constructor: { prototype: { x: 1 } } },
     ];
     for (const { path, method } of operations()) {
       const url = path.replace(/\{(\w+)\}/g, (_m, name) => (name === 'host' ? '..%2F..%2Fetc' : '%00%ff'));
@@ -68,9 +91,18 @@ describe('the API surface', () => {
         }
       }
       // Broken JSON and a wrong content type are client errors too.
-      for (const [payload, type] of [['{"account":', 'application/json'], ['account=a', 'application/x-www-form-urlencoded'], ['x'.repeat(2 * 1024 * 1024), 'application/json']]) {
+      for (const [payload, type] of [
+        ['{"account":', 'application/json'],
+        ['account=a', 'application/x-www-form-urlencoded'],
+        ['x'.repeat(2 * 1024 * 1024), 'application/json'],
+      ]) {
         if (method === 'get') continue;
-        const res = await h.app.inject({ method: method.toUpperCase() as 'POST', url, payload, headers: { 'content-type': type!, authorization: `Bearer ${token}` } });
+        const res = await h.app.inject({
+          method: method.toUpperCase() as 'POST',
+          url,
+          payload,
+          headers: { 'content-type': type!, authorization: `Bearer ${token}` },
+        });
         expect(res.statusCode, `${method} ${url} with ${type}`).toBeGreaterThanOrEqual(400);
         expect(res.statusCode).toBeLessThan(500);
         expect(res.json().code).toBeGreaterThan(0);

@@ -38,7 +38,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { servePage
       const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
       const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.');
       // The field is what the person needs; the schema's own words follow only when the field exists.
-      const detail = missing ? [path, missing].filter(Boolean).join('.') : [path || error.validationContext, first?.message].filter(Boolean).join(' ');
+      const detail = missing
+        ? [path, missing].filter(Boolean).join('.')
+        : [path || error.validationContext, first?.message].filter(Boolean).join(' ');
       return send(request, reply, 100001, detail);
     }
     const clientCode = clientErrorCode(error);

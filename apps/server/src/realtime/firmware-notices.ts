@@ -20,7 +20,11 @@ export type GatewayAudienceLookup = (mac: string) => Promise<GatewayAudience | u
  * Turns firmware-tracker outcomes into the type 1 notice of spec section 4 on each owner's
  * /topic/global_message_notice/{userId}. Hand it to `gatewayLink.onFirmwareResult`.
  */
-export function firmwareNoticePublisher(deps: { hub: Pick<RealtimeHub, 'publishToUser'>; audience: GatewayAudienceLookup; logger: FastifyBaseLogger }) {
+export function firmwareNoticePublisher(deps: {
+  hub: Pick<RealtimeHub, 'publishToUser'>;
+  audience: GatewayAudienceLookup;
+  logger: FastifyBaseLogger;
+}) {
   return async (progress: FirmwareProgress): Promise<void> => {
     if (progress.result === undefined) return;
     let audience: GatewayAudience | undefined;

@@ -11,7 +11,11 @@ export type GatewayStatusChange = Omit<GatewayStatusNotice, 'userId' | 'id' | 'm
  * user of the account the gateway is bound to, and to nobody else: a gateway in the pool has no audience.
  * Through the hub's bus, so a user connected to another server node hears it too.
  */
-export function gatewayStatusPublisher(deps: { hub: Pick<RealtimeHub, 'publishToUser'>; audience: GatewayAudienceLookup; logger: Pick<FastifyBaseLogger, 'error'> }) {
+export function gatewayStatusPublisher(deps: {
+  hub: Pick<RealtimeHub, 'publishToUser'>;
+  audience: GatewayAudienceLookup;
+  logger: Pick<FastifyBaseLogger, 'error'>;
+}) {
   return async (mac: string, change: GatewayStatusChange): Promise<void> => {
     let audience;
     try {
@@ -52,7 +56,9 @@ export function wireGatewayStatus(deps: {
       void publish(m.mac, { kind: 'firmware', stage: event.stage, progress: event.progress, result: event.result ?? null });
       return undefined;
     }),
-    deps.link.onFirmwareResult((p) => void publish(p.mac, { kind: 'firmware', stage: p.stage, progress: Math.round(p.progress), result: p.result ?? null })),
+    deps.link.onFirmwareResult(
+      (p) => void publish(p.mac, { kind: 'firmware', stage: p.stage, progress: Math.round(p.progress), result: p.result ?? null }),
+    ),
   ];
   return () => offs.forEach((off) => off());
 }

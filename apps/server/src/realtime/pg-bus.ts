@@ -84,7 +84,7 @@ export async function createPgBus(options: PgBusOptions): Promise<RealtimeBus> {
     if (Buffer.byteLength(text) <= WHOLE_BYTES) return [`=${text}`];
     const id = randomBytes(8).toString('hex');
     const parts: string[] = [];
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       let end = Math.min(start + PART_CHARS, text.length);
       // Never cut a surrogate pair: each part must be valid UTF-16 to reach PostgreSQL as UTF-8.
       const last = text.charCodeAt(end - 1);

@@ -18,9 +18,13 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   let otherId: string;
 
   beforeAll(async () => {
-    h = await startApp('pglite', {}, {
-      realtime: { heartBeatSendMs: 100, heartBeatReceiveMs: 100, heartBeatGrace: 5, revalidateMs: 200, connectTimeoutMs: 1_500 },
-    });
+    h = await startApp(
+      'pglite',
+      {},
+      {
+        realtime: { heartBeatSendMs: 100, heartBeatReceiveMs: 100, heartBeatGrace: 5, revalidateMs: 200, connectTimeoutMs: 1_500 },
+      },
+    );
     url = await listenForRealtime(h.app);
     token = await signUpByMail(h, 'rt-owner@example.com');
     userId = (await call(h.app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
@@ -120,7 +124,8 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     await c.subscribe(userDestination('global_message_notice', userId), (m) => got.push(JSON.parse(m.body) as GlobalNotice));
     const publish = firmwareNoticePublisher({
       hub: h.app.realtime,
-      audience: async (mac) => (mac === 'AA:BB:CC:DD:EE:01' ? { gatewayId: '7', name: 'Lobby gateway', userIds: [BigInt(userId)] } : undefined),
+      audience: async (mac) =>
+        mac === 'AA:BB:CC:DD:EE:01' ? { gatewayId: '7', name: 'Lobby gateway', userIds: [BigInt(userId)] } : undefined,
       logger: h.app.log,
     });
     const base = { update: 'u1', target: 'gateway' as const, version: '2.1.0', stage: 'done' as const, progress: 100, startedAt: 0 };
@@ -195,7 +200,10 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
       ['SUBSCRIBE\nid:1\ndestination:/topic/\\x\n\n\0', 'undefined escape sequence'],
       ['SEND\ndestination:/topic/defective/1\n\nhi\0', 'clients may not send'],
       ['BEGIN\ntransaction:t\n\n\0', 'transactions are not supported'],
-      [`SUBSCRIBE\nid:1\ndestination:/topic/defective/${userId}\n\n\0SUBSCRIBE\nid:1\ndestination:/topic/defective/${userId}\n\n\0`, 'already in use'],
+      [
+        `SUBSCRIBE\nid:1\ndestination:/topic/defective/${userId}\n\n\0SUBSCRIBE\nid:1\ndestination:/topic/defective/${userId}\n\n\0`,
+        'already in use',
+      ],
       ['SUBSCRIBE\nid:1\n\n\0', 'needs id and destination'],
     ];
     for (const [frame, detail] of cases) {
@@ -210,7 +218,11 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   });
 
   it('refuses oversized bodies on the HTTP fallback transports before sockjs buffers them', async () => {
-    const res = await fetch(`${url}/000/abcdefgh/xhr_send`, { method: 'POST', body: 'x'.repeat(200_000), headers: { 'content-type': 'text/plain' } });
+    const res = await fetch(`${url}/000/abcdefgh/xhr_send`, {
+      method: 'POST',
+      body: 'x'.repeat(200_000),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(413);
     // The API behind the same server is untouched.
     expect((await call(h.app, 'GET', '/api1/user/v1/me', { token })).body.code).toBe(0);
@@ -254,7 +266,10 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     await victim.subscribe(userDestination('global_message_notice', id), (m) => victimGot.push(JSON.parse(m.body) as GlobalNotice));
     await keeper.subscribe(userDestination('global_message_notice', id), (m) => keeperGot.push(JSON.parse(m.body) as GlobalNotice));
 
-    const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', { token: second, body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' } });
+    const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', {
+      token: second,
+      body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' },
+    });
     expect(changed.body.code, JSON.stringify(changed.body)).toBe(0);
 
     await until(victim.closed, 3_000, 'victim closed');
@@ -274,7 +289,10 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const c = await stompClient(url, bearer(t));
     const got: GlobalNotice[] = [];
     await c.subscribe(userDestination('global_message_notice', id), (m) => got.push(JSON.parse(m.body) as GlobalNotice));
-    await h.database.db.update(users).set({ enabled: false }).where(eq(users.id, BigInt(id)));
+    await h.database.db
+      .update(users)
+      .set({ enabled: false })
+      .where(eq(users.id, BigInt(id)));
     await until(c.closed, 3_000, 'close after disabling');
     expect(got[0]).toMatchObject({ type: 0, code: 250018 });
     expect(c.errors[0]?.headers.code).toBe('250018');

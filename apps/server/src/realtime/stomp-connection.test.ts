@@ -79,7 +79,13 @@ describe('one STOMP connection', () => {
     const message = r.written.find((w) => w.startsWith('MESSAGE'));
     const body = JSON.parse(message!.slice(message!.indexOf('\n\n') + 2, -1));
     // The notice is in the user's language (ja), for the ended session only.
-    expect(body).toEqual({ type: 0, userId: '7', code: 100009, msg: 'セッションの有効期限が切れました。再度ログインしてください', id: '70' });
+    expect(body).toEqual({
+      type: 0,
+      userId: '7',
+      code: 100009,
+      msg: 'セッションの有効期限が切れました。再度ログインしてください',
+      id: '70',
+    });
     expect(r.written.at(-1)).toMatch(/^ERROR\n[\s\S]*code:100009/);
     expect(r.events.at(-1)).toBe('closed');
   });

@@ -1,4 +1,14 @@
-import { errorMessage, langFromTag, LIMITS, NOTICE_TYPE, STOMP_CODE_HEADER, userDestination, type ErrorCode, type ForcedLogoutNotice, type Lang } from '@lumigrid/contract';
+import {
+  errorMessage,
+  langFromTag,
+  LIMITS,
+  NOTICE_TYPE,
+  STOMP_CODE_HEADER,
+  userDestination,
+  type ErrorCode,
+  type ForcedLogoutNotice,
+  type Lang,
+} from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/app-error.ts';
 import type { AuthContext } from '../http/auth.ts';
@@ -126,11 +136,17 @@ export function createStompConnection(deps: StompConnectionDeps) {
     if (clientSendsMs > 0) {
       const deadAfter = clientSendsMs * options.heartBeatGrace;
       timers.push(
-        setInterval(() => {
-          if (Date.now() - lastReceivedAt <= deadAfter) return;
-          logger.info({ connection: deps.id, silentMs: Date.now() - lastReceivedAt }, 'real-time client missed its heart-beats; dropping it');
-          fail('no heart-beat from the client');
-        }, Math.max(50, Math.min(clientSendsMs, 5_000))),
+        setInterval(
+          () => {
+            if (Date.now() - lastReceivedAt <= deadAfter) return;
+            logger.info(
+              { connection: deps.id, silentMs: Date.now() - lastReceivedAt },
+              'real-time client missed its heart-beats; dropping it',
+            );
+            fail('no heart-beat from the client');
+          },
+          Math.max(50, Math.min(clientSendsMs, 5_000)),
+        ),
       );
     }
     if (options.revalidateMs > 0) timers.push(setInterval(() => void revalidate(), options.revalidateMs));
@@ -153,7 +169,10 @@ export function createStompConnection(deps: StompConnectionDeps) {
     lang = langFromTag(frame.headers['accept-language'] ?? '') ?? 'en';
     const versions = (frame.headers['accept-version'] ?? '1.0').split(',').map((v) => v.trim());
     if (!versions.includes('1.2')) return fail('unsupported protocol version', { detail: 'Supported protocol versions are 1.2' });
-    const heartBeat = negotiateHeartBeat(frame.headers['heart-beat'], { canSendMs: options.heartBeatSendMs, wantsReceiveMs: options.heartBeatReceiveMs });
+    const heartBeat = negotiateHeartBeat(frame.headers['heart-beat'], {
+      canSendMs: options.heartBeatSendMs,
+      wantsReceiveMs: options.heartBeatReceiveMs,
+    });
     const presented = tokenOf(frame.headers);
     if (!presented) return failWithCode(250004, frame.headers.receipt);
     let caller: AuthContext;
@@ -190,11 +209,14 @@ export function createStompConnection(deps: StompConnectionDeps) {
     const receiptId = frame.headers.receipt;
     if (!id || !destination) return fail('SUBSCRIBE needs id and destination headers', { receipt: receiptId });
     if (subscriptions.has(id)) return fail(`subscription id ${id} is already in use`, { receipt: receiptId });
-    if (subscriptions.size >= options.maxSubscriptions) return fail(`at most ${options.maxSubscriptions} subscriptions per connection`, { receipt: receiptId });
+    if (subscriptions.size >= options.maxSubscriptions)
+      return fail(`at most ${options.maxSubscriptions} subscriptions per connection`, { receipt: receiptId });
     const verdict = await deps.router.check(auth!, destination);
     if (state !== 'connected') return;
-    if (verdict === 'unknown') return fail('unknown destination', { code: 100002, receipt: receiptId, detail: `No such destination: ${destination}` });
-    if (verdict === 'forbidden') return fail(errorMessage(110003, lang), { code: 110003, receipt: receiptId, detail: `Not allowed: ${destination}` });
+    if (verdict === 'unknown')
+      return fail('unknown destination', { code: 100002, receipt: receiptId, detail: `No such destination: ${destination}` });
+    if (verdict === 'forbidden')
+      return fail(errorMessage(110003, lang), { code: 110003, receipt: receiptId, detail: `Not allowed: ${destination}` });
     subscriptions.set(id, destination);
     deps.registry.subscribed(connection, destination);
     receipt(frame);

@@ -69,12 +69,21 @@ describe('STOMP 1.2 frame serialiser', () => {
   });
 
   it('leaves CONNECTED headers unescaped and omits content-length for an empty body', () => {
-    expect(serializeFrame({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' }, body: '' })).toBe('CONNECTED\nversion:1.2\nheart-beat:0,0\n\n\0');
+    expect(serializeFrame({ command: 'CONNECTED', headers: { version: '1.2', 'heart-beat': '0,0' }, body: '' })).toBe(
+      'CONNECTED\nversion:1.2\nheart-beat:0,0\n\n\0',
+    );
   });
 
   it('round-trips through the parser', () => {
-    const text = serializeFrame({ command: 'MESSAGE', headers: { destination: '/x:y', subscription: '1' }, body: 'a\0b' }).replace('MESSAGE', 'SEND');
-    expect(createStompParser().push(text).frames[0]).toEqual({ command: 'SEND', headers: { destination: '/x:y', subscription: '1', 'content-length': '3' }, body: 'a\0b' });
+    const text = serializeFrame({ command: 'MESSAGE', headers: { destination: '/x:y', subscription: '1' }, body: 'a\0b' }).replace(
+      'MESSAGE',
+      'SEND',
+    );
+    expect(createStompParser().push(text).frames[0]).toEqual({
+      command: 'SEND',
+      headers: { destination: '/x:y', subscription: '1', 'content-length': '3' },
+      body: 'a\0b',
+    });
   });
 });
 

@@ -129,7 +129,8 @@ export function createStompParser(limits: StompParserLimits = DEFAULT_PARSER_LIM
     if (lengthHeader !== undefined) {
       if (!/^\d{1,9}$/.test(lengthHeader)) throw new StompProtocolError('content-length is not a number', headers.receipt);
       const length = Number(lengthHeader);
-      if (position + length + 1 > limits.maxFrameBytes) throw new StompProtocolError(`frame larger than ${limits.maxFrameBytes} bytes`, headers.receipt);
+      if (position + length + 1 > limits.maxFrameBytes)
+        throw new StompProtocolError(`frame larger than ${limits.maxFrameBytes} bytes`, headers.receipt);
       if (buffer.length < position + length + 1) return undefined;
       bodyEnd = position + length;
       if (buffer[bodyEnd] !== NUL) throw new StompProtocolError('the body is longer than its content-length', headers.receipt);
@@ -161,7 +162,8 @@ export function createStompParser(limits: StompParserLimits = DEFAULT_PARSER_LIM
           if (buffer.length > limits.maxFrameBytes) throw new StompProtocolError(`frame larger than ${limits.maxFrameBytes} bytes`);
           break;
         }
-        if (parsed.size > limits.maxFrameBytes) throw new StompProtocolError(`frame larger than ${limits.maxFrameBytes} bytes`, parsed.frame.headers.receipt);
+        if (parsed.size > limits.maxFrameBytes)
+          throw new StompProtocolError(`frame larger than ${limits.maxFrameBytes} bytes`, parsed.frame.headers.receipt);
         result.frames.push(parsed.frame);
         buffer = buffer.subarray(parsed.size);
       }

@@ -41,7 +41,13 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
   const a = () => nodes[0]!;
   const b = () => nodes[1]!;
   const harnessOf = (node: { app: App; database: Database }): Harness =>
-    ({ app: node.app, database: node.database, clock: new TestClock(), config: undefined, close: async () => undefined }) as unknown as Harness;
+    ({
+      app: node.app,
+      database: node.database,
+      clock: new TestClock(),
+      config: undefined,
+      close: async () => undefined,
+    }) as unknown as Harness;
 
   async function admin(sql: string) {
     const c = new pg.Client({ connectionString: BASE_URL });
@@ -102,7 +108,10 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
   afterAll(async () => {
     await onB?.stop();
     await fleet?.stop();
-    for (const g of fleet?.gateways ?? []) await a()?.app.gatewayLink?.clearState(g.mac).catch(() => undefined);
+    for (const g of fleet?.gateways ?? [])
+      await a()
+        ?.app.gatewayLink?.clearState(g.mac)
+        .catch(() => undefined);
     for (const node of nodes) {
       await node.app.close();
       await node.database.close();
@@ -127,7 +136,11 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     noticesOnB.length = 0;
     await data(call(a().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
     // Either node may receive the gateway's events; the progress both answer comes from the database.
-    await eventually(async () => (await data(call(b().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state === 'success', 'success on B', 20_000);
+    await eventually(
+      async () => (await data(call(b().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state === 'success',
+      'success on B',
+      20_000,
+    );
     expect((await data(call(a().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state).toBe('success');
     await eventually(() => noticesOnB.length > 0, 'the type 1 notice on node B', 10_000);
     await new Promise((r) => setTimeout(r, 500));

@@ -46,19 +46,27 @@ describe('the web app’s real-time client against the server', () => {
     sut.start();
     await until(() => sut.connected() && h.app.realtime.connectionCount() === 1, 5_000, 'connected');
     // Wait until the subscription is in place on the server, then publish.
-    await until(() => {
-      h.app.realtime.publishToUser(userId, 'defective', { n: 1 });
-      return got.length > 0;
-    }, 5_000, 'first message');
+    await until(
+      () => {
+        h.app.realtime.publishToUser(userId, 'defective', { n: 1 });
+        return got.length > 0;
+      },
+      5_000,
+      'first message',
+    );
 
     // A server-side failure that is not the end of the session: the client must come back by itself.
     h.app.realtime.endSessions({ userId, code: 100005, notify: false });
     await until(() => !sut.connected(), 3_000, 'dropped');
     const before = got.length;
-    await until(() => {
-      if (sut.connected()) h.app.realtime.publishToUser(userId, 'defective', { n: 2 });
-      return got.length > before;
-    }, 5_000, 'message after reconnecting');
+    await until(
+      () => {
+        if (sut.connected()) h.app.realtime.publishToUser(userId, 'defective', { n: 2 });
+        return got.length > before;
+      },
+      5_000,
+      'message after reconnecting',
+    );
     expect(got.at(-1)).toEqual({ n: 2 });
     expect(ended).toEqual([]);
 
@@ -78,7 +86,10 @@ describe('the web app’s real-time client against the server', () => {
     sut.start();
     await until(() => sut.connected(), 5_000, 'connected');
     await new Promise((r) => setTimeout(r, 100));
-    const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', { token: other, body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' } });
+    const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', {
+      token: other,
+      body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' },
+    });
     expect(changed.body.code).toBe(0);
     await until(() => ended.length > 0, 3_000, 'session ended');
     expect(ended).toEqual([250004]);

@@ -14,7 +14,12 @@ describe('real-time notices', () => {
     [4, 'warning', 'realtime.update.timeout'],
     [undefined, 'warning', 'realtime.update.timeout'],
   ])('type 1 with result %s is a %s notification (%s): 1 success, 2 failure, anything else a time-out', (result, level, key) => {
-    expect(reactionToNotice({ type: 1, userId: '5', name: 'Lobby', result, id: '7', mac: 'AA' })).toEqual({ kind: 'gatewayUpdate', level, key, name: 'Lobby' });
+    expect(reactionToNotice({ type: 1, userId: '5', name: 'Lobby', result, id: '7', mac: 'AA' })).toEqual({
+      kind: 'gatewayUpdate',
+      level,
+      key,
+      name: 'Lobby',
+    });
   });
 
   it('names a gateway by its MAC when it has no name', () => {

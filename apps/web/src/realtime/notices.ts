@@ -58,7 +58,9 @@ export function defectiveWarning(payload: unknown): { name: string; faultKey: Fa
 }
 
 /** Reads a message of /topic/gateway_status/{userId}: which gateway changed and how; undefined for anything else. */
-export function gatewayStatusChange(payload: unknown): { kind: 'presence' | 'sync' | 'firmware'; id: string; result: number | null } | undefined {
+export function gatewayStatusChange(
+  payload: unknown,
+): { kind: 'presence' | 'sync' | 'firmware'; id: string; result: number | null } | undefined {
   if (!isRecord(payload) || typeof payload.id !== 'string') return undefined;
   const kind = payload.kind;
   if (kind !== 'presence' && kind !== 'sync' && kind !== 'firmware') return undefined;

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, bigint, boolean, doublePrecision, index, integer, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /**
@@ -27,7 +39,9 @@ export const projects = pgTable(
   (t) => [
     // Project names are unique within an account (110007).
     uniqueIndex('projects_tenant_name_key').on(t.tenantId, t.name),
-    uniqueIndex('projects_tenant_default_key').on(t.tenantId).where(sql`${t.isDefault}`),
+    uniqueIndex('projects_tenant_default_key')
+      .on(t.tenantId)
+      .where(sql`${t.isDefault}`),
     index('projects_tenant_parent_idx').on(t.tenantId, t.parentId),
   ],
 );
@@ -52,7 +66,9 @@ export const buildings = pgTable(
   (t) => [
     // Building names are unique within a project (110007).
     uniqueIndex('buildings_project_name_key').on(t.projectId, t.name),
-    uniqueIndex('buildings_tenant_default_key').on(t.tenantId).where(sql`${t.isDefault}`),
+    uniqueIndex('buildings_tenant_default_key')
+      .on(t.tenantId)
+      .where(sql`${t.isDefault}`),
     index('buildings_tenant_project_idx').on(t.tenantId, t.projectId),
   ],
 );
@@ -106,7 +122,9 @@ export const maps = pgTable(
   (t) => [
     // Map names are unique within a building (110007).
     uniqueIndex('maps_build_name_key').on(t.buildId, t.name),
-    uniqueIndex('maps_tenant_default_key').on(t.tenantId).where(sql`${t.isDefault}`),
+    uniqueIndex('maps_tenant_default_key')
+      .on(t.tenantId)
+      .where(sql`${t.isDefault}`),
     uniqueIndex('maps_image_key').on(t.imageId),
     index('maps_tenant_build_idx').on(t.tenantId, t.buildId),
     index('maps_tenant_project_idx').on(t.tenantId, t.projectId),

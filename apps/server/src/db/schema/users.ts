@@ -32,8 +32,12 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_account_key').on(t.account),
-    uniqueIndex('users_mail_key').on(t.mail).where(sql`${t.mail} is not null`),
-    uniqueIndex('users_phone_key').on(t.phone).where(sql`${t.phone} is not null`),
+    uniqueIndex('users_mail_key')
+      .on(t.mail)
+      .where(sql`${t.mail} is not null`),
+    uniqueIndex('users_phone_key')
+      .on(t.phone)
+      .where(sql`${t.phone} is not null`),
     index('users_parent_idx').on(t.parentId),
   ],
 );

@@ -29,11 +29,17 @@ export function createAccountsRepo(db: Db) {
     },
 
     async setPassword({ id, passwordHash }: { id: bigint; passwordHash: string }) {
-      await db.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, id));
+      await db
+        .update(users)
+        .set({ passwordHash, updatedAt: sql`now()` })
+        .where(eq(users.id, id));
     },
 
     async setLang({ id, lang }: { id: bigint; lang: string }) {
-      await db.update(users).set({ lang, updatedAt: sql`now()` }).where(eq(users.id, id));
+      await db
+        .update(users)
+        .set({ lang, updatedAt: sql`now()` })
+        .where(eq(users.id, id));
     },
   };
 }

@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { AccountExistsSchema, ChangePasswordBodySchema, EmptySchema, Envelope, LoginUserSchema, UpdateLangBodySchema } from '@lumigrid/contract';
+import {
+  AccountExistsSchema,
+  ChangePasswordBodySchema,
+  EmptySchema,
+  Envelope,
+  LoginUserSchema,
+  UpdateLangBodySchema,
+} from '@lumigrid/contract';
 import { caller } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { BEARER, type Authenticate, requireAuth } from '../../http/guards.ts';
@@ -30,7 +37,13 @@ export function registerAccountRoutes(app: App, deps: { accounts: AccountsServic
   });
 
   app.post('/api1/user/v1/change_password', {
-    schema: { tags, summary: 'Change the own password; other sessions end', security: BEARER, body: ChangePasswordBodySchema, response: { 200: Envelope(EmptySchema) } },
+    schema: {
+      tags,
+      summary: 'Change the own password; other sessions end',
+      security: BEARER,
+      body: ChangePasswordBodySchema,
+      response: { 200: Envelope(EmptySchema) },
+    },
     onRequest,
     handler: async (request) => {
       await auth.changePassword(caller(request), request.body);
@@ -39,7 +52,13 @@ export function registerAccountRoutes(app: App, deps: { accounts: AccountsServic
   });
 
   app.post('/api1/user/v1/lang', {
-    schema: { tags, summary: 'Save the interface language of the signed-in user', security: BEARER, body: UpdateLangBodySchema, response: { 200: Envelope(EmptySchema) } },
+    schema: {
+      tags,
+      summary: 'Save the interface language of the signed-in user',
+      security: BEARER,
+      body: UpdateLangBodySchema,
+      response: { 200: Envelope(EmptySchema) },
+    },
     onRequest,
     handler: async (request) => {
       await accounts.setLang(caller(request), request.body.lang);

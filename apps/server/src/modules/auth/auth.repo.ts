@@ -23,7 +23,10 @@ export function createAuthRepo(db: Db) {
     },
 
     async revokeSession({ id, now }: { id: bigint; now: Date }) {
-      await db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
+      await db
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));
     },
 
     /** Ends every session of a user but the one given (after a password change) or all of them. */

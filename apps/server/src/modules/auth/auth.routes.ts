@@ -28,7 +28,12 @@ export function registerAuthRoutes(app: App, deps: { auth: AuthService; authenti
   });
 
   app.post('/api1/user/v1/send_code', {
-    schema: { tags, summary: 'Send a verification code by mail or text message', body: SendCodeBodySchema, response: { 200: Envelope(EmptySchema) } },
+    schema: {
+      tags,
+      summary: 'Send a verification code by mail or text message',
+      body: SendCodeBodySchema,
+      response: { 200: Envelope(EmptySchema) },
+    },
     handler: async (request) => {
       await auth.sendCode(request.body, requestLang(request));
       return ok(request, null);
@@ -46,12 +51,22 @@ export function registerAuthRoutes(app: App, deps: { auth: AuthService; authenti
   });
 
   app.post('/api1/user/v1/login', {
-    schema: { tags, summary: 'Sign in with e-mail, phone or account name and password', body: LoginBodySchema, response: { 200: Envelope(LoginResultSchema) } },
+    schema: {
+      tags,
+      summary: 'Sign in with e-mail, phone or account name and password',
+      body: LoginBodySchema,
+      response: { 200: Envelope(LoginResultSchema) },
+    },
     handler: async (request) => ok(request, await auth.login(request.body, { ip: request.ip })),
   });
 
   app.post('/api1/user/v1/reset_password', {
-    schema: { tags, summary: 'Set a new password with a verification code', body: ResetPasswordBodySchema, response: { 200: Envelope(EmptySchema) } },
+    schema: {
+      tags,
+      summary: 'Set a new password with a verification code',
+      body: ResetPasswordBodySchema,
+      response: { 200: Envelope(EmptySchema) },
+    },
     handler: async (request) => {
       await auth.resetPassword(request.body);
       return ok(request, null);

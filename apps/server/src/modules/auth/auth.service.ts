@@ -242,7 +242,8 @@ export function createAuthService(deps: {
       if (!user || user.deletedAt) throw new AppError(250020);
       if (!user.enabled) throw new AppError(250018);
       // Writing on every request would make reads cost a write; a minute's precision is plenty for idling.
-      if (options.touch !== false && now.getTime() - session.lastSeenAt.getTime() > 60_000) await repo.touchSession({ id: session.id, now });
+      if (options.touch !== false && now.getTime() - session.lastSeenAt.getTime() > 60_000)
+        await repo.touchSession({ id: session.id, now });
       return {
         userId: user.id,
         tenantId: user.parentId ?? user.id,

@@ -2,7 +2,19 @@ import { eq } from 'drizzle-orm';
 import { LIMITS, USER_AUTH, OPERATE_AUTH } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index.ts';
-import { ADMIN_PASSWORD, CAPTCHA, DATABASES, call, expectError, latestCode, login, sendCode, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import {
+  ADMIN_PASSWORD,
+  CAPTCHA,
+  DATABASES,
+  call,
+  expectError,
+  latestCode,
+  login,
+  sendCode,
+  signUpByMail,
+  startApp,
+  type Harness,
+} from '../../test/harness.ts';
 
 describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
   let h: Harness;
@@ -51,16 +63,30 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     // Expired: five minutes later the code is no longer valid.
     const first = await latestCode(h, target);
     h.clock.advance(LIMITS.verificationCode.validMs + 1000);
-    expectError(await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail: target, code: first, password: 'Good-Pass1' }, lang: 'ja' }), 240004, 'ja');
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail: target, code: first, password: 'Good-Pass1' }, lang: 'ja' }),
+      240004,
+      'ja',
+    );
 
     // Wrong: counts an attempt; too many wrong guesses spend the code, so even the right one fails.
     expect((await sendCode(h, target, 'register')).body.code).toBe(0);
     const right = await latestCode(h, target);
     const wrong = right === '000000' ? '111111' : '000000';
     for (let i = 0; i < LIMITS.verificationCode.maxAttempts; i++) {
-      expectError(await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail: target, code: wrong, password: 'Good-Pass1' }, lang: 'tc' }), 240003, 'tc');
+      expectError(
+        await call(h.app, 'POST', '/api1/user/v1/register/mail', {
+          body: { mail: target, code: wrong, password: 'Good-Pass1' },
+          lang: 'tc',
+        }),
+        240003,
+        'tc',
+      );
     }
-    expectError(await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail: target, code: right, password: 'Good-Pass1' } }), 240004);
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail: target, code: right, password: 'Good-Pass1' } }),
+      240004,
+    );
 
     // Daily limit: ten codes a day to one address.
     for (let sent = 2; sent < LIMITS.verificationCode.dailyMax; sent++) {
@@ -82,7 +108,10 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     expectError(await call(h.app, 'POST', '/api1/user/v1/send_code', { body: { ...body, captcha: CAPTCHA } }), 240101);
     const fresh = await call(h.app, 'GET', '/api1/user/v1/captcha');
     h.clock.advance(LIMITS.captcha.validMs + 1);
-    expectError(await call(h.app, 'POST', '/api1/user/v1/send_code', { body: { ...body, captchaId: fresh.body.data.captchaId, captcha: CAPTCHA } }), 240101);
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/send_code', { body: { ...body, captchaId: fresh.body.data.captchaId, captcha: CAPTCHA } }),
+      240101,
+    );
   });
 
   it('refuses to sign up an existing account and a weak password, creating nothing', async () => {
@@ -98,18 +127,31 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     }
     const rows = await h.database.db.select().from(users).where(eq(users.account, 'weak@example.com'));
     expect(rows).toHaveLength(0);
-    const fine = await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail: 'weak@example.com', code, password: 'Strong-Pass1' } });
+    const fine = await call(h.app, 'POST', '/api1/user/v1/register/mail', {
+      body: { mail: 'weak@example.com', code, password: 'Strong-Pass1' },
+    });
     expect(fine.body.code).toBe(0);
   });
 
   it('answers wrong password, unknown, disabled and deleted accounts with their codes', async () => {
     await signUpByMail(h, 'grace@example.com', 'Hopper-1906');
-    expectError(await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'grace@example.com', password: 'Wrong-1906' }, lang: 'ja' }), 250003, 'ja');
-    expectError(await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'nobody@example.com', password: 'Hopper-1906' }, lang: 'cn' }), 250002, 'cn');
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'grace@example.com', password: 'Wrong-1906' }, lang: 'ja' }),
+      250003,
+      'ja',
+    );
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'nobody@example.com', password: 'Hopper-1906' }, lang: 'cn' }),
+      250002,
+      'cn',
+    );
 
     const token = await login(h, 'grace@example.com', 'Hopper-1906');
     await h.database.db.update(users).set({ enabled: false }).where(eq(users.account, 'grace@example.com'));
-    const disabled = await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'grace@example.com', password: 'Hopper-1906' }, lang: 'tc' });
+    const disabled = await call(h.app, 'POST', '/api1/user/v1/login', {
+      body: { account: 'grace@example.com', password: 'Hopper-1906' },
+      lang: 'tc',
+    });
     expectError(disabled, 250018, 'tc');
     // A session open when the account was disabled ends with the same code.
     const me = await call(h.app, 'GET', '/api1/user/v1/me', { token });
@@ -117,7 +159,10 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     expect(me.body.code).toBe(250018);
 
     await h.database.db.update(users).set({ enabled: true, deletedAt: new Date() }).where(eq(users.account, 'grace@example.com'));
-    expectError(await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'grace@example.com', password: 'Hopper-1906' } }), 250020);
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'grace@example.com', password: 'Hopper-1906' } }),
+      250020,
+    );
   });
 
   it('kills the token on sign-out and answers 401 without a valid token', async () => {
@@ -134,7 +179,9 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
   it('expires an idle session with 403, later for "remember me", and never past the absolute limit', async () => {
     await signUpByMail(h, 'idle@example.com', 'Idle-Pass1');
     const short = await login(h, 'idle@example.com', 'Idle-Pass1');
-    const remembered = (await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'idle@example.com', password: 'Idle-Pass1', remember: true } })).body.data.access_token;
+    const remembered = (
+      await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'idle@example.com', password: 'Idle-Pass1', remember: true } })
+    ).body.data.access_token;
     h.clock.advance(LIMITS.session.idleMs + 1000);
     const expired = await call(h.app, 'GET', '/api1/user/v1/me', { token: short, lang: 'ja' });
     expect(expired.status).toBe(403);
@@ -152,7 +199,8 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     await signUpByMail(h, 'target@example.com', 'Target-Pass1');
     const attempt = (account: string, password: string, ip: string) =>
       call(h.app, 'POST', '/api1/user/v1/login', { body: { account, password }, headers: { 'x-forwarded-for': ip } });
-    for (let i = 0; i < LIMITS.signIn.perAccount; i++) expect((await attempt('target@example.com', 'Wrong-Pass1', '127.0.0.1')).body.code).toBe(250003);
+    for (let i = 0; i < LIMITS.signIn.perAccount; i++)
+      expect((await attempt('target@example.com', 'Wrong-Pass1', '127.0.0.1')).body.code).toBe(250003);
     const blocked = await attempt('target@example.com', 'Target-Pass1', '127.0.0.1');
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe(100003);
@@ -171,14 +219,18 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     await signUpByMail(h, 'change@example.com', 'Change-Pass1');
     const here = await login(h, 'change@example.com', 'Change-Pass1');
     const elsewhere = await login(h, 'change@example.com', 'Change-Pass1');
-    const change = (oldPassword: string, newPassword: string, lang?: 'cn') => call(h.app, 'POST', '/api1/user/v1/change_password', { token: here, body: { oldPassword, newPassword }, lang });
+    const change = (oldPassword: string, newPassword: string, lang?: 'cn') =>
+      call(h.app, 'POST', '/api1/user/v1/change_password', { token: here, body: { oldPassword, newPassword }, lang });
     expectError(await change('Wrong-Pass1', 'Brand-New1', 'cn'), 100008, 'cn');
     expectError(await change('Change-Pass1', 'Change-Pass1'), 100007);
     expectError(await change('Change-Pass1', 'weakweakweak'), 100010);
     expect((await change('Change-Pass1', 'Brand-New1')).body.code).toBe(0);
     expect((await call(h.app, 'GET', '/api1/user/v1/me', { token: here })).status).toBe(200);
     expect((await call(h.app, 'GET', '/api1/user/v1/me', { token: elsewhere })).status).toBe(401);
-    expectError(await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'change@example.com', password: 'Change-Pass1' } }), 250003);
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'change@example.com', password: 'Change-Pass1' } }),
+      250003,
+    );
     await login(h, 'change@example.com', 'Brand-New1');
   });
 
@@ -189,12 +241,19 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     h.clock.advance(LIMITS.verificationCode.resendMs); // the sign-up code went to this address just now
     expect((await sendCode(h, 'forgot@example.com', 'reset', 'ja')).body.code).toBe(0);
     const code = await latestCode(h, 'forgot@example.com');
-    const reset = await call(h.app, 'POST', '/api1/user/v1/reset_password', { body: { target: 'forgot@example.com', code, password: 'Remembered-2' } });
+    const reset = await call(h.app, 'POST', '/api1/user/v1/reset_password', {
+      body: { target: 'forgot@example.com', code, password: 'Remembered-2' },
+    });
     expect(reset.body.code).toBe(0);
     expect((await call(h.app, 'GET', '/api1/user/v1/me', { token: old })).status).toBe(401);
     await login(h, 'forgot@example.com', 'Remembered-2');
     // The code is spent.
-    expectError(await call(h.app, 'POST', '/api1/user/v1/reset_password', { body: { target: 'forgot@example.com', code, password: 'Another-Pass3' } }), 240004);
+    expectError(
+      await call(h.app, 'POST', '/api1/user/v1/reset_password', {
+        body: { target: 'forgot@example.com', code, password: 'Another-Pass3' },
+      }),
+      240004,
+    );
   });
 
   it('tells whether an account exists', async () => {

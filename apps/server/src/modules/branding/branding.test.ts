@@ -16,7 +16,13 @@ describe('per-host branding', () => {
       const res = await config(host);
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-branding-fallback']).toBeUndefined();
-      expect(res.json()).toMatchObject({ name: 'Hikari Cloud', language: 'ja', loginMode: 'Mail', languageChange: false, ja: { name: 'ヒカリクラウド' } });
+      expect(res.json()).toMatchObject({
+        name: 'Hikari Cloud',
+        language: 'ja',
+        loginMode: 'Mail',
+        languageChange: false,
+        ja: { name: 'ヒカリクラウド' },
+      });
     }
   });
 
@@ -51,7 +57,12 @@ describe('per-host branding', () => {
     expect(company.statusCode).toBe(200);
     expect(company.body).toContain('<circle');
 
-    for (const url of ['/test/ja.example.com/config.json', '/test/ja.example.com/..%2Fbroken.example.com%2Fconfig.txt', '/test/..%2F..%2F/passwd.svg', '/test/ja.example.com/missing.png']) {
+    for (const url of [
+      '/test/ja.example.com/config.json',
+      '/test/ja.example.com/..%2Fbroken.example.com%2Fconfig.txt',
+      '/test/..%2F..%2F/passwd.svg',
+      '/test/ja.example.com/missing.png',
+    ]) {
       const res = await h.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
     }

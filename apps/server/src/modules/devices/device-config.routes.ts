@@ -31,13 +31,17 @@ import { withTelemetry } from './devices.mappers.ts';
 
 const P = '/api4/device/v1';
 const { write: WRITE, control: CONTROL, read: READ } = ACCESS;
-const RANGES = 'Each field is checked against the parameter table of spec section 5 for the device type; the first bad field answers its range message (100220-100246, 100210) naming the field, a field the type lacks 100209.';
+const RANGES =
+  'Each field is checked against the parameter table of spec section 5 for the device type; the first bad field answers its range message (100220-100246, 100210) naming the field, a field the type lacks 100209.';
 
 /**
  * The device list, parameters, deletion, batch type change and the other device calls of spec section 7
  * "Devices", and the device type table ("Device types"), under /api4.
  */
-export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConfigService; authenticate: Authenticate; telemetry?: Pick<TelemetryRepo, 'ofDevices'> }) {
+export function registerDeviceConfigRoutes(
+  app: App,
+  deps: { devices: DeviceConfigService; authenticate: Authenticate; telemetry?: Pick<TelemetryRepo, 'ofDevices'> },
+) {
   const { devices } = deps;
   const onRequest = requireAuth(deps.authenticate);
   const doc = signedInDoc(['devices']);
@@ -56,7 +60,10 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
       const auth = caller(request);
       const page = await devices.list(auth, request.body);
       // The last telemetry sample of each row on the page (device_telemetry).
-      const samples = await deps.telemetry?.ofDevices(auth.tenantId, page.list.map((d) => BigInt(d.id)));
+      const samples = await deps.telemetry?.ofDevices(
+        auth.tenantId,
+        page.list.map((d) => BigInt(d.id)),
+      );
       if (samples) page.list = page.list.map((d) => withTelemetry(d, samples.get(d.id)));
       return ok(request, page);
     },
@@ -65,7 +72,11 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
   const readParams = (path: string, summary: string, call: ParamsCall) =>
     app.post(`${P}/${path}`, {
       schema: {
-        ...doc(summary, `Read from the device through its gateway: no reply 100105, a refusal 100108, a device type without parameters 100209. ${READ}`, DeviceParamsReadSchema),
+        ...doc(
+          summary,
+          `Read from the device through its gateway: no reply 100105, a refusal 100108, a device type without parameters 100209. ${READ}`,
+          DeviceParamsReadSchema,
+        ),
         body: DeviceIdBodySchema,
       },
       onRequest,
@@ -77,7 +88,11 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
   const setParams = (path: string, summary: string, call: ParamsCall, extra: string) =>
     app.post(`${P}/${path}`, {
       schema: {
-        ...doc(summary, `${RANGES} ${extra} Written through the gateway: no reply 100104, a refusal 100106. Answers every parameter after the change. ${WRITE}`, DeviceParamsReadSchema),
+        ...doc(
+          summary,
+          `${RANGES} ${extra} Written through the gateway: no reply 100104, a refusal 100106. Answers every parameter after the change. ${WRITE}`,
+          DeviceParamsReadSchema,
+        ),
         body: DeviceParamsBodySchema,
       },
       onRequest,
@@ -86,17 +101,29 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
   setParams('set_device_params', 'Set parameters of a device', 'any', '');
   setParams('set_motion_params', 'Set parameters of a motion sensor', 'motion', 'Only motion sensors (else 100209).');
   setParams('set_daylight_params', 'Set parameters of a daylight sensor', 'daylight', 'Only daylight sensors (else 100209).');
-  setParams('set_stairs_mode', 'Set the stairs mode of a motion sensor', 'stairs', 'Only stairsMode and stairsHoldTime of a motion sensor (else 100209).');
+  setParams(
+    'set_stairs_mode',
+    'Set the stairs mode of a motion sensor',
+    'stairs',
+    'Only stairsMode and stairsHoldTime of a motion sensor (else 100209).',
+  );
 
   app.post(`${P}/control_sensor_onoff`, {
-    schema: { ...doc('Switch a sensor\'s sensing on or off', `Not a sensor 100209; no reply 100101. ${CONTROL}`, EmptySchema), body: SensorOnOffBodySchema },
+    schema: {
+      ...doc("Switch a sensor's sensing on or off", `Not a sensor 100209; no reply 100101. ${CONTROL}`, EmptySchema),
+      body: SensorOnOffBodySchema,
+    },
     onRequest,
     handler: async (request) => ok(request, await devices.sensorOnOff(caller(request), request.body)),
   });
 
   app.post(`${P}/broad_control`, {
     schema: {
-      ...doc('Broadcast one action to every device of a gateway', `onOff, brightness, cct or rgb; a gateway without devices 110009; no reply 100101. ${CONTROL}`, BroadControlResultSchema),
+      ...doc(
+        'Broadcast one action to every device of a gateway',
+        `onOff, brightness, cct or rgb; a gateway without devices 110009; no reply 100101. ${CONTROL}`,
+        BroadControlResultSchema,
+      ),
       body: BroadControlRequestSchema,
     },
     onRequest,
@@ -118,7 +145,11 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
 
   app.post(`${P}/del_device_succeed/:gatewayId/:id`, {
     schema: {
-      ...doc('Confirm the deletion of a device its gateway did not confirm', `The cloud forgets the device. A device of another gateway or account 110011. ${WRITE}`, DeviceDeleteResultSchema),
+      ...doc(
+        'Confirm the deletion of a device its gateway did not confirm',
+        `The cloud forgets the device. A device of another gateway or account 110011. ${WRITE}`,
+        DeviceDeleteResultSchema,
+      ),
       params: DeviceDelSucceedParamsSchema,
       body: DeviceDelSucceedBodySchema,
     },
@@ -141,7 +172,11 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
 
   app.post(`${P}/update_device_nwk`, {
     schema: {
-      ...doc('Refresh a device\'s network address, firmware and part number from its gateway', `A device the gateway no longer lists 100108; no reply 100105. ${WRITE}`, DeviceSchema),
+      ...doc(
+        "Refresh a device's network address, firmware and part number from its gateway",
+        `A device the gateway no longer lists 100108; no reply 100105. ${WRITE}`,
+        DeviceSchema,
+      ),
       body: DeviceIdBodySchema,
     },
     onRequest,
@@ -149,14 +184,18 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
   });
 
   app.get(`${P}/input_status/:id`, {
-    schema: { ...doc('A device\'s current state as last reported', READ, DeviceSchema), params: DeviceIdParamsSchema },
+    schema: { ...doc("A device's current state as last reported", READ, DeviceSchema), params: DeviceIdParamsSchema },
     onRequest,
     handler: async (request) => ok(request, await devices.inputStatus(caller(request), request.params.id)),
   });
 
   app.get(`${P}/get_all_temperature/:mapId/:gatewayId`, {
     schema: {
-      ...doc('The temperature sensors of a map with their last reading', `gatewayId 0 for every gateway of the map. ${READ}`, TemperatureListSchema),
+      ...doc(
+        'The temperature sensors of a map with their last reading',
+        `gatewayId 0 for every gateway of the map. ${READ}`,
+        TemperatureListSchema,
+      ),
       params: TemperatureParamsSchema,
     },
     onRequest,
@@ -165,7 +204,11 @@ export function registerDeviceConfigRoutes(app: App, deps: { devices: DeviceConf
 
   app.get('/api4/type/v1/list', {
     schema: {
-      ...doc('The device type code table', `Every type code with its capabilities and the families of spec section 3 it belongs to. ${READ}`, DeviceTypeTableSchema),
+      ...doc(
+        'The device type code table',
+        `Every type code with its capabilities and the families of spec section 3 it belongs to. ${READ}`,
+        DeviceTypeTableSchema,
+      ),
     },
     onRequest,
     handler: async (request) => ok(request, devices.typeTable()),

@@ -90,7 +90,11 @@ export function createDeviceConfigService(deps: {
     return row;
   }
 
-  async function requireOwned(auth: Caller, table: 'project' | 'building' | 'gateway' | 'group', id: string | undefined): Promise<bigint | undefined> {
+  async function requireOwned(
+    auth: Caller,
+    table: 'project' | 'building' | 'gateway' | 'group',
+    id: string | undefined,
+  ): Promise<bigint | undefined> {
     if (id === undefined) return undefined;
     const parsed = toId(id);
     if (!(await repo.owns({ tenantId: auth.tenantId, table, id: parsed }))) throw new AppError(110011);
@@ -104,7 +108,12 @@ export function createDeviceConfigService(deps: {
   }
 
   /** Sends a command and answers its result, or throws the localised code for what the user was doing. */
-  async function command<N extends CommandName>(mac: string, name: N, params: CommandParams<N>, purpose: keyof typeof FAILURE_CODES): Promise<CommandResult<N>> {
+  async function command<N extends CommandName>(
+    mac: string,
+    name: N,
+    params: CommandParams<N>,
+    purpose: keyof typeof FAILURE_CODES,
+  ): Promise<CommandResult<N>> {
     const link = deps.link();
     if (!link) throw new AppError(100101);
     const outcome = await link.bus.send(mac, name, params, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
@@ -174,7 +183,12 @@ export function createDeviceConfigService(deps: {
       const [problem] = validateParams(row.device.type, body.params);
       if (problem) throw new AppError(problem.code, problem.field);
       // validateParams has checked every value's shape and range.
-      const { params } = await command(row.mac, 'device.params.set', { addr: row.device.addr, params: body.params as DeviceParamValues }, 'write');
+      const { params } = await command(
+        row.mac,
+        'device.params.set',
+        { addr: row.device.addr, params: body.params as DeviceParamValues },
+        'write',
+      );
       return paramsAnswer(row, params);
     },
 
@@ -280,7 +294,13 @@ export function createDeviceConfigService(deps: {
       const { devices } = await command(row.mac, 'devices.list', {}, 'read');
       const joined = devices.find((d) => d.addr.toUpperCase() === row.device.addr.toUpperCase());
       if (!joined) throw new AppError(100108);
-      await repo.updateNetwork({ tenantId: auth.tenantId, id: row.device.id, networkAddress: joined.networkAddress, firmware: joined.firmware, model: joined.model });
+      await repo.updateNetwork({
+        tenantId: auth.tenantId,
+        id: row.device.id,
+        networkAddress: joined.networkAddress,
+        firmware: joined.firmware,
+        model: joined.model,
+      });
       return mapDevice(await requireDevice(auth, id));
     },
 

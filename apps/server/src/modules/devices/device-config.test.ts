@@ -1,4 +1,14 @@
-import { DEVICE_FAMILIES, DEVICE_TYPE_CODES as C, OPERATE_AUTH, type Device, type DevicePage, type DeviceParamsRead, type DeviceTypeRow, type Gateway, type GatewayDevice } from '@lumigrid/contract';
+import {
+  DEVICE_FAMILIES,
+  DEVICE_TYPE_CODES as C,
+  OPERATE_AUTH,
+  type Device,
+  type DevicePage,
+  type DeviceParamsRead,
+  type DeviceTypeRow,
+  type Gateway,
+  type GatewayDevice,
+} from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
 import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
@@ -17,7 +27,8 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
   const sim = () => rig.fleet.gateways[0]!;
   const simDevice = (d: GatewayDevice) => sim().devices.get(d.addr.toUpperCase());
   const get = (url: string, t = token) => call(h().app, 'GET', url, { token: t });
-  const post = (url: string, body: unknown, t = token, lang?: 'en' | 'ja') => call(h().app, 'POST', url, { token: t, body, ...(lang ? { lang } : {}) });
+  const post = (url: string, body: unknown, t = token, lang?: 'en' | 'ja') =>
+    call(h().app, 'POST', url, { token: t, body, ...(lang ? { lang } : {}) });
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;
   const list = (body: unknown, t = token) => data<DevicePage>(post(`${D}/list`, body, t));
 
@@ -36,8 +47,14 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
 
   it('writes a motion sensor\u2019s parameters to the device and reads them back from it', async () => {
     const sensor = byKind('sensor-motion');
-    const written = await data<DeviceParamsRead>(post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' } }));
-    expect(written).toMatchObject({ id: sensor.id, type: C['sensor-motion'], params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' } });
+    const written = await data<DeviceParamsRead>(
+      post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' } }),
+    );
+    expect(written).toMatchObject({
+      id: sensor.id,
+      type: C['sensor-motion'],
+      params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' },
+    });
     // The device keeps them: the simulator's memory holds them, and a read asks the device again.
     expect(simDevice(sensor)?.params).toMatchObject({ holdTime: 120, sensorMode: 'linkage' });
     const read = await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }));
@@ -45,7 +62,11 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     // The narrow calls write only their kind's fields.
     await data(post(`${D}/set_motion_params`, { id: sensor.id, params: { holdTime: 2540 } }));
     await data(post(`${D}/set_stairs_mode`, { id: sensor.id, params: { stairsMode: true, stairsHoldTime: 57600 } }));
-    expect((await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }))).params).toMatchObject({ holdTime: 2540, stairsMode: true, stairsHoldTime: 57600 });
+    expect((await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }))).params).toMatchObject({
+      holdTime: 2540,
+      stairsMode: true,
+      stairsHoldTime: 57600,
+    });
     expectError(await post(`${D}/set_stairs_mode`, { id: sensor.id, params: { holdTime: 60 } }), 100209);
     expectError(await post(`${D}/set_daylight_params`, { id: sensor.id, params: { lux: 100 } }), 100209);
     expectError(await post(`${D}/get_daylight_params`, { id: sensor.id }), 100209);
@@ -75,13 +96,18 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     expect(simDevice(sensor)?.params).toEqual(before);
 
     const light = byKind('light-cct');
-    await data(post(`${D}/set_device_params`, { id: light.id, params: { fadeTime: 254, minBrightness: 30, minPowerLevel: 10, maxPowerLevel: 90 } }));
+    await data(
+      post(`${D}/set_device_params`, { id: light.id, params: { fadeTime: 254, minBrightness: 30, minPowerLevel: 10, maxPowerLevel: 90 } }),
+    );
     expectError(await post(`${D}/set_device_params`, { id: light.id, params: { fadeTime: 255 } }), 100233);
     expectError(await post(`${D}/set_device_params`, { id: light.id, params: { minPowerLevel: 90, maxPowerLevel: 90 } }), 100210);
     expectError(await post(`${D}/set_device_params`, { id: byKind('switch-2').id, params: { lampCounts: [26, 1] } }), 100239);
     await data(post(`${D}/set_device_params`, { id: byKind('switch-2').id, params: { lampCounts: [25, 0] } }));
     await data(post(`${D}/set_daylight_params`, { id: byKind('sensor-daylight').id, params: { lux: 60000, holdTime: 7200 } }));
-    expect((await data<DeviceParamsRead>(post(`${D}/get_daylight_params`, { id: byKind('sensor-daylight').id }))).params).toMatchObject({ lux: 60000, holdTime: 7200 });
+    expect((await data<DeviceParamsRead>(post(`${D}/get_daylight_params`, { id: byKind('sensor-daylight').id }))).params).toMatchObject({
+      lux: 60000,
+      holdTime: 7200,
+    });
     expectError(await post(`${D}/read_params`, { id: byKind('bridge').id }), 100209);
   });
 
@@ -135,7 +161,9 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
   it('lists a group’s members and names each device’s groups', async () => {
     const [a, b] = [byKind('light-cct'), byKind('switch-3')];
     await data(post(`${D}/move_in`, { mapId, devices: [a, b].map((d, i) => ({ id: d.id, x: 0.3 + i / 10, y: 0.3 })) }));
-    const group = await data<{ id: string }>(post('/api4/zone/v1/add', { mapId, gatewayId: gw.id, name: 'Desk row', deviceIds: [a.id, b.id] }));
+    const group = await data<{ id: string }>(
+      post('/api4/zone/v1/add', { mapId, gatewayId: gw.id, name: 'Desk row', deviceIds: [a.id, b.id] }),
+    );
     const members = await list({ groupId: group.id });
     expect(members.list.map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
     expect(members.list[0]).toMatchObject({ groupIds: [group.id], groupNames: ['Desk row'] });
@@ -151,7 +179,11 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
 
   it('serves the type table and changes lights of batch-changeable types in one go, telling the gateway', async () => {
     const table = await data<DeviceTypeRow[]>(get('/api4/type/v1/list'));
-    expect(table.find((t) => t.code === C['light-cct'])).toMatchObject({ cct: true, dimmable: true, families: expect.arrayContaining(['colourTemperature', 'batchChangeable']) });
+    expect(table.find((t) => t.code === C['light-cct'])).toMatchObject({
+      cct: true,
+      dimmable: true,
+      families: expect.arrayContaining(['colourTemperature', 'batchChangeable']),
+    });
     expect(table.filter((t) => t.families.includes('batchChangeable')).map((t) => t.code)).toEqual([...DEVICE_FAMILIES.batchChangeable]);
 
     const [single, dimmer] = [byKind('light-single'), byKind('light-dimmer')];
@@ -261,4 +293,3 @@ describe.each(DATABASES)('deleting bridges of a super gateway on %s', (kind) => 
     for (const d of behind) expect(sim.devices.has(d.addr.toUpperCase())).toBe(false);
   });
 });
-

@@ -78,7 +78,12 @@ export function createDevicesRepo(db: Db) {
     reportedOnMaps(q: { mac: string; addrs: string[] }) {
       if (q.addrs.length === 0) return Promise.resolve([]);
       return select().where(
-        and(eq(gateways.mac, q.mac), eq(devices.tenantId, gateways.tenantId), inArray(sql`upper(${devices.addr})`, q.addrs), sql`${devices.mapId} is not null`),
+        and(
+          eq(gateways.mac, q.mac),
+          eq(devices.tenantId, gateways.tenantId),
+          inArray(sql`upper(${devices.addr})`, q.addrs),
+          sql`${devices.mapId} is not null`,
+        ),
       );
     },
 
@@ -132,12 +137,29 @@ export function createDevicesRepo(db: Db) {
      * The tenant's devices matching the list filters, in a stable order. The display state is computed from
      * the reported state, so the caller filters on it and pages.
      */
-    list(q: { tenantId: bigint; projectId?: bigint; buildId?: bigint; mapId?: bigint; gatewayId?: bigint; groupId?: bigint; type?: number; text?: string }) {
+    list(q: {
+      tenantId: bigint;
+      projectId?: bigint;
+      buildId?: bigint;
+      mapId?: bigint;
+      gatewayId?: bigint;
+      groupId?: bigint;
+      type?: number;
+      text?: string;
+    }) {
       const where: SQL[] = [eq(devices.tenantId, q.tenantId)];
       if (q.mapId !== undefined) where.push(eq(devices.mapId, q.mapId));
       if (q.buildId !== undefined) where.push(eq(maps.buildId, q.buildId));
       if (q.projectId !== undefined) {
-        where.push(inArray(maps.buildId, db.select({ id: buildings.id }).from(buildings).where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId)))));
+        where.push(
+          inArray(
+            maps.buildId,
+            db
+              .select({ id: buildings.id })
+              .from(buildings)
+              .where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId))),
+          ),
+        );
       }
       if (q.gatewayId !== undefined) where.push(eq(devices.gatewayId, q.gatewayId));
       if (q.groupId !== undefined) {

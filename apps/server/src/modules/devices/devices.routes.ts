@@ -26,7 +26,10 @@ const P = '/api4/device/v1';
 const { write: WRITE, control: CONTROL, read: READ } = ACCESS;
 
 /** The device calls of spec section 7 "Devices" for reading, naming, placing and controlling, under /api4. */
-export function registerDeviceRoutes(app: App, deps: { devices: DevicesService; authenticate: Authenticate; telemetry?: Pick<TelemetryRepo, 'ofDevices'> }) {
+export function registerDeviceRoutes(
+  app: App,
+  deps: { devices: DevicesService; authenticate: Authenticate; telemetry?: Pick<TelemetryRepo, 'ofDevices'> },
+) {
   const { devices } = deps;
   const onRequest = requireAuth(deps.authenticate);
   const doc = signedInDoc(tags);
@@ -71,7 +74,11 @@ export function registerDeviceRoutes(app: App, deps: { devices: DevicesService; 
 
   app.post(`${P}/move_in`, {
     schema: {
-      ...doc('Place devices on a map', `Outmap devices or devices of another map, at x, y (fractions 0-1). Answers the map's markers. ${WRITE}`, DeviceMarkerListSchema),
+      ...doc(
+        'Place devices on a map',
+        `Outmap devices or devices of another map, at x, y (fractions 0-1). Answers the map's markers. ${WRITE}`,
+        DeviceMarkerListSchema,
+      ),
       body: DeviceMoveInBodySchema,
     },
     onRequest,
@@ -80,7 +87,11 @@ export function registerDeviceRoutes(app: App, deps: { devices: DevicesService; 
 
   app.put(`${P}/move`, {
     schema: {
-      ...doc('New positions of devices on their map', `A device not on the map answers 270010. Answers the map's markers. ${WRITE}`, DeviceMarkerListSchema),
+      ...doc(
+        'New positions of devices on their map',
+        `A device not on the map answers 270010. Answers the map's markers. ${WRITE}`,
+        DeviceMarkerListSchema,
+      ),
       body: DevicePositionsBodySchema,
     },
     onRequest,

@@ -114,9 +114,16 @@ export function createDevicesService(deps: {
     async moveIn(auth: Caller, body: DeviceMoveInBody): Promise<DeviceMarker[]> {
       assertCanEdit(auth);
       const map = await requireMap(auth, body.mapId);
-      const ids = await requireDevices(auth, body.devices.map((d) => d.id));
+      const ids = await requireDevices(
+        auth,
+        body.devices.map((d) => d.id),
+      );
       const before = await repo.mapsOf({ tenantId: auth.tenantId, ids });
-      await repo.place({ tenantId: auth.tenantId, mapId: map.id, placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })) });
+      await repo.place({
+        tenantId: auth.tenantId,
+        mapId: map.id,
+        placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })),
+      });
       publishRemoved(before, map.id);
       return publishPlaced(map.id, (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker), body.devices);
     },
@@ -125,9 +132,16 @@ export function createDevicesService(deps: {
     async positions(auth: Caller, body: DevicePositionsBody): Promise<DeviceMarker[]> {
       assertCanEdit(auth);
       const map = await requireMap(auth, body.mapId);
-      const ids = await requireDevices(auth, body.devices.map((d) => d.id));
+      const ids = await requireDevices(
+        auth,
+        body.devices.map((d) => d.id),
+      );
       if ((await repo.idsOnMap({ tenantId: auth.tenantId, mapId: map.id, ids })).length !== ids.length) throw new AppError(270010);
-      await repo.place({ tenantId: auth.tenantId, mapId: map.id, placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })) });
+      await repo.place({
+        tenantId: auth.tenantId,
+        mapId: map.id,
+        placements: body.devices.map((d) => ({ id: toId(d.id), x: d.x, y: d.y })),
+      });
       return publishPlaced(map.id, (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker), body.devices);
     },
 
@@ -155,7 +169,12 @@ export function createDevicesService(deps: {
       const action = radioAction(wanted);
       const link = deps.link();
       if (!link) throw new AppError(100101);
-      await link.bus.call(row.mac, 'device.control', { addr: row.device.addr, action }, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
+      await link.bus.call(
+        row.mac,
+        'device.control',
+        { addr: row.device.addr, action },
+        deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined,
+      );
       return null;
     },
 
@@ -165,7 +184,12 @@ export function createDevicesService(deps: {
       const row = await requireDevice(auth, id);
       const link = deps.link();
       if (!link) throw new AppError(100101);
-      await link.bus.call(row.mac, 'device.identify', { addr: row.device.addr }, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
+      await link.bus.call(
+        row.mac,
+        'device.identify',
+        { addr: row.device.addr },
+        deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined,
+      );
       return null;
     },
 

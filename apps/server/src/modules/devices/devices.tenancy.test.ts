@@ -33,17 +33,67 @@ const CASES: Case[] = [
   { route: `${D}/list`, method: 'POST', url: () => `${D}/list`, body: (a) => ({ gatewayId: a.gateway }) },
   { route: `${D}/read_params`, method: 'POST', url: () => `${D}/read_params`, body: (a) => ({ id: a.device }) },
   { route: `${D}/get_daylight_params`, method: 'POST', url: () => `${D}/get_daylight_params`, body: (a) => ({ id: a.device }) },
-  { route: `${D}/set_device_params`, method: 'POST', url: () => `${D}/set_device_params`, body: (a) => ({ id: a.device, params: { reportInterval: 60 } }) },
-  { route: `${D}/set_motion_params`, method: 'POST', url: () => `${D}/set_motion_params`, body: (a) => ({ id: a.device, params: { holdTime: 60 } }) },
-  { route: `${D}/set_daylight_params`, method: 'POST', url: () => `${D}/set_daylight_params`, body: (a) => ({ id: a.device, params: { lux: 60 } }) },
-  { route: `${D}/set_stairs_mode`, method: 'POST', url: () => `${D}/set_stairs_mode`, body: (a) => ({ id: a.device, params: { stairsMode: true } }) },
-  { route: `${D}/control_sensor_onoff`, method: 'POST', url: () => `${D}/control_sensor_onoff`, body: (a) => ({ id: a.device, on: false }) },
-  { route: `${D}/broad_control`, method: 'POST', url: () => `${D}/broad_control`, body: (a) => ({ gatewayId: a.gateway, action: { op: 'onOff', on: true } }) },
+  {
+    route: `${D}/set_device_params`,
+    method: 'POST',
+    url: () => `${D}/set_device_params`,
+    body: (a) => ({ id: a.device, params: { reportInterval: 60 } }),
+  },
+  {
+    route: `${D}/set_motion_params`,
+    method: 'POST',
+    url: () => `${D}/set_motion_params`,
+    body: (a) => ({ id: a.device, params: { holdTime: 60 } }),
+  },
+  {
+    route: `${D}/set_daylight_params`,
+    method: 'POST',
+    url: () => `${D}/set_daylight_params`,
+    body: (a) => ({ id: a.device, params: { lux: 60 } }),
+  },
+  {
+    route: `${D}/set_stairs_mode`,
+    method: 'POST',
+    url: () => `${D}/set_stairs_mode`,
+    body: (a) => ({ id: a.device, params: { stairsMode: true } }),
+  },
+  {
+    route: `${D}/control_sensor_onoff`,
+    method: 'POST',
+    url: () => `${D}/control_sensor_onoff`,
+    body: (a) => ({ id: a.device, on: false }),
+  },
+  {
+    route: `${D}/broad_control`,
+    method: 'POST',
+    url: () => `${D}/broad_control`,
+    body: (a) => ({ gatewayId: a.gateway, action: { op: 'onOff', on: true } }),
+  },
   { route: `${D}/delete`, method: 'POST', url: () => `${D}/delete`, body: (a) => ({ ids: [a.device], fromGateway: true }) },
-  { route: `${D}/delete`, method: 'POST', url: () => `${D}/delete`, body: (a, b) => ({ ids: [b.device, a.device], fromGateway: false, force: true }) },
-  { route: `${D}/del_device_succeed/{gatewayId}/{id}`, method: 'POST', url: (a) => `${D}/del_device_succeed/${a.gateway}/${a.device}`, body: () => ({}) },
-  { route: `${D}/del_device_succeed/{gatewayId}/{id}`, method: 'POST', url: (a, b) => `${D}/del_device_succeed/${b.gateway}/${a.device}`, body: () => ({}) },
-  { route: `${D}/batch_alter_devices`, method: 'POST', url: () => `${D}/batch_alter_devices`, body: (a, b) => ({ ids: [b.device, a.device], type: 2 }) },
+  {
+    route: `${D}/delete`,
+    method: 'POST',
+    url: () => `${D}/delete`,
+    body: (a, b) => ({ ids: [b.device, a.device], fromGateway: false, force: true }),
+  },
+  {
+    route: `${D}/del_device_succeed/{gatewayId}/{id}`,
+    method: 'POST',
+    url: (a) => `${D}/del_device_succeed/${a.gateway}/${a.device}`,
+    body: () => ({}),
+  },
+  {
+    route: `${D}/del_device_succeed/{gatewayId}/{id}`,
+    method: 'POST',
+    url: (a, b) => `${D}/del_device_succeed/${b.gateway}/${a.device}`,
+    body: () => ({}),
+  },
+  {
+    route: `${D}/batch_alter_devices`,
+    method: 'POST',
+    url: () => `${D}/batch_alter_devices`,
+    body: (a, b) => ({ ids: [b.device, a.device], type: 2 }),
+  },
   { route: `${D}/update_device_nwk`, method: 'POST', url: () => `${D}/update_device_nwk`, body: (a) => ({ id: a.device }) },
   { route: `${D}/input_status/{id}`, method: 'GET', url: (a) => `${D}/input_status/${a.device}` },
   { route: `${D}/get_all_temperature/{mapId}/{gatewayId}`, method: 'GET', url: (a) => `${D}/get_all_temperature/${a.map}/0` },
@@ -69,7 +119,9 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
     const place = async (token: string, mac: string, map: string, name?: string): Promise<Ids> => {
       const gw = await bind(h(), token, mac, map);
       await data(call(h().app, 'GET', `/api4/gateway/v1/import/${(gw as Gateway).id}`, { token }));
-      const [device] = await data<GatewayDevice[]>(call(h().app, 'GET', `/api4/gateway/v1/devices/outmap/${map}/${(gw as Gateway).id}`, { token }));
+      const [device] = await data<GatewayDevice[]>(
+        call(h().app, 'GET', `/api4/gateway/v1/devices/outmap/${map}/${(gw as Gateway).id}`, { token }),
+      );
       await data(call(h().app, 'POST', `${D}/move_in`, { token, body: { mapId: map, devices: at(device!.id) } }));
       if (name) await data(call(h().app, 'POST', `${D}/update_name`, { token, body: { id: device!.id, name } }));
       return { map, device: device!.id, gateway: (gw as Gateway).id };
@@ -91,18 +143,23 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
     expect(routes.length).toBeGreaterThanOrEqual(7);
   });
 
-  it.each(CASES.map((c, i) => [`${i + 1}. ${c.method} ${c.route}`, c] as const))('refuses %s with the first account\u2019s ids', async (_name, c) => {
-    const res = await call(h().app, c.method, c.url(a, b), { token: tokenB, body: c.body?.(a, b) });
-    expectError(res, 110011);
-    expect(JSON.stringify(res.body)).not.toContain(SECRET);
-  });
+  it.each(CASES.map((c, i) => [`${i + 1}. ${c.method} ${c.route}`, c] as const))(
+    'refuses %s with the first account\u2019s ids',
+    async (_name, c) => {
+      const res = await call(h().app, c.method, c.url(a, b), { token: tokenB, body: c.body?.(a, b) });
+      expectError(res, 110011);
+      expect(JSON.stringify(res.body)).not.toContain(SECRET);
+    },
+  );
 
   it.each(CASES.map((c, i) => [`${i + 1}. ${c.method} ${c.route}`, c] as const))('refuses %s without a token', async (_name, c) => {
     expectError(await call(h().app, c.method, c.url(a, b), { body: c.body?.(a, b) }), 250004);
   });
 
   it('lists only the caller\u2019s own devices', async () => {
-    const page = await data<{ total: number; list: Array<{ id: string; name: string }> }>(call(h().app, 'POST', `${D}/list`, { token: tokenB, body: { pageSize: 200 } }));
+    const page = await data<{ total: number; list: Array<{ id: string; name: string }> }>(
+      call(h().app, 'POST', `${D}/list`, { token: tokenB, body: { pageSize: 200 } }),
+    );
     expect(page.list.map((d) => d.id)).not.toContain(a.device);
     expect(JSON.stringify(page)).not.toContain(SECRET);
     expect(page.total).toBeGreaterThan(0);

@@ -1,4 +1,12 @@
-import { OPERATE_AUTH, mapDestination, parseStatus, type Device, type DeviceMarker, type Gateway, type GatewayDevice } from '@lumigrid/contract';
+import {
+  OPERATE_AUTH,
+  mapDestination,
+  parseStatus,
+  type Device,
+  type DeviceMarker,
+  type Gateway,
+  type GatewayDevice,
+} from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices as devicesTable } from '../../db/schema/index.ts';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
@@ -43,13 +51,26 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
   it('moves outmap devices onto a map at a position, between maps, and out again', async () => {
     const [a, b] = [byKind('light-cct'), byKind('light-dimmer')];
     const placed = await data<DeviceMarker[]>(
-      post(`${D}/move_in`, { mapId: otherMapId, devices: [{ id: a.id, x: 0.25, y: 0.5 }, { id: b.id, x: 0.75, y: 0.1 }] }),
+      post(`${D}/move_in`, {
+        mapId: otherMapId,
+        devices: [
+          { id: a.id, x: 0.25, y: 0.5 },
+          { id: b.id, x: 0.75, y: 0.1 },
+        ],
+      }),
     );
-    expect(placed.map((m) => [m.id, m.x, m.y])).toEqual([[a.id, 0.25, 0.5], [b.id, 0.75, 0.1]].sort());
+    expect(placed.map((m) => [m.id, m.x, m.y])).toEqual(
+      [
+        [a.id, 0.25, 0.5],
+        [b.id, 0.75, 0.1],
+      ].sort(),
+    );
     // Between maps: move_in again names the new map.
     await data(post(`${D}/move_in`, { mapId, devices: [{ id: a.id, x: 0.3, y: 0.3 }] }));
     expect((await data<DeviceMarker[]>(get(`${D}/state?mapId=${otherMapId}`))).map((m) => m.id)).toEqual([b.id]);
-    const markers = await data<DeviceMarker[]>(call(h().app, 'PUT', `${D}/move`, { token, body: { mapId, devices: [{ id: a.id, x: 0.9, y: 0.8 }] } }));
+    const markers = await data<DeviceMarker[]>(
+      call(h().app, 'PUT', `${D}/move`, { token, body: { mapId, devices: [{ id: a.id, x: 0.9, y: 0.8 }] } }),
+    );
     expect(markers.find((m) => m.id === a.id)).toMatchObject({ x: 0.9, y: 0.8 });
     // A device of another map cannot be dragged on this one.
     expectError(await call(h().app, 'PUT', `${D}/move`, { token, body: { mapId, devices: [{ id: b.id, x: 0.1, y: 0.1 }] } }), 270010);
@@ -114,7 +135,15 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
     sim().faults.noReply = new Set(['device.control', 'device.identify']);
     try {
       expectError(await post(`${D}/try_me`, { id: light.id }), 100101);
-      expectError(await call(h().app, 'POST', `${D}/control`, { token, lang: 'ja', body: { id: light.id, action: { op: 'brightness', percent: 100 } } }), 100101, 'ja');
+      expectError(
+        await call(h().app, 'POST', `${D}/control`, {
+          token,
+          lang: 'ja',
+          body: { id: light.id, action: { op: 'brightness', percent: 100 } },
+        }),
+        100101,
+        'ja',
+      );
     } finally {
       sim().faults.noReply = false;
     }

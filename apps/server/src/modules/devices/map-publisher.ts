@@ -20,7 +20,9 @@ export function createMapPublisher(deps: {
     const batch = [...pending];
     pending.clear();
     for (const [mac, addrs] of batch) {
-      await deps.publishReported(mac, [...addrs]).catch((err: unknown) => deps.logger.warn({ err, mac }, 'map topics not told about a report'));
+      await deps
+        .publishReported(mac, [...addrs])
+        .catch((err: unknown) => deps.logger.warn({ err, mac }, 'map topics not told about a report'));
     }
   }
 

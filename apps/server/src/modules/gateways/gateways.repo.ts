@@ -276,7 +276,9 @@ export function createGatewaysRepo(db: Db) {
       return db
         .update(gateways)
         .set({ fwResult: 3 })
-        .where(and(isNotNull(gateways.fwUpdateId), isNull(gateways.fwResult), sql`${gateways.fwDeadlineAt} < ${now.toISOString()}::timestamptz`))
+        .where(
+          and(isNotNull(gateways.fwUpdateId), isNull(gateways.fwResult), sql`${gateways.fwDeadlineAt} < ${now.toISOString()}::timestamptz`),
+        )
         .returning();
     },
 
@@ -324,7 +326,16 @@ export function createGatewaysRepo(db: Db) {
         // A finished firmware update was the previous account's business; a running one is the gateway's state.
         await tx
           .update(gateways)
-          .set({ fwUpdateId: null, fwTarget: null, fwVersion: null, fwStage: null, fwProgress: 0, fwResult: null, fwStartedAt: null, fwDeadlineAt: null })
+          .set({
+            fwUpdateId: null,
+            fwTarget: null,
+            fwVersion: null,
+            fwStage: null,
+            fwProgress: 0,
+            fwResult: null,
+            fwStartedAt: null,
+            fwDeadlineAt: null,
+          })
           .where(and(eq(gateways.id, id), isNotNull(gateways.fwResult)));
         return 'unbound';
       });

@@ -74,7 +74,10 @@ const toLevel = (percent: number) => Math.round((percent * 254) / 100);
 const toPercent = (level: number | undefined) => (level === undefined ? null : Math.round((level * 100) / 254));
 
 /** Checks one set_mawa_params field against its row of spec section 5; answers the field's message code. */
-function microwaveProblem(value: number | undefined, rule: { min: number; max: number; step?: number; code: ErrorCode }): ErrorCode | undefined {
+function microwaveProblem(
+  value: number | undefined,
+  rule: { min: number; max: number; step?: number; code: ErrorCode },
+): ErrorCode | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value)) return 100246;
   if (value < rule.min || value > rule.max || (rule.step !== undefined && value % rule.step !== 0)) return rule.code;

@@ -91,6 +91,9 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
     const next = await signUpByMail(h(), 'next-owner@example.com');
     const rebound = await bind(h(), next, sim().mac, await defaultMapId(h(), next));
     expect(rebound.activity).toBe('idle');
-    expect(await data(call(h().app, 'GET', `${G}/gateway_upgrade_progress/${rebound.id}`, { token: next }))).toMatchObject({ state: 'idle', progress: 0 });
+    expect(await data(call(h().app, 'GET', `${G}/gateway_upgrade_progress/${rebound.id}`, { token: next }))).toMatchObject({
+      state: 'idle',
+      progress: 0,
+    });
   });
 });

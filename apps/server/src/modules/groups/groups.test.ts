@@ -242,7 +242,9 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
   });
 
   it('drops a member that left the map when the members change next', async () => {
-    const movers = await data<GroupView>(post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Movers', deviceIds: ids('light-rgb', 'light-cct') }));
+    const movers = await data<GroupView>(
+      post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Movers', deviceIds: ids('light-rgb', 'light-cct') }),
+    );
     await data(post(`${D}/move_out`, { ids: ids('light-rgb') }));
     try {
       // Still in the gateway's table until the members change: the group says what the gateway runs.
@@ -303,7 +305,10 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
     // Every device leaves the map first: a gateway with placed devices is not unbound (260013).
     await data(post(`${D}/move_out`, { ids: devices2.map((d) => d.id) }));
     await data(get(`${G}/delete/${gw2.id}`));
-    const left = await h().database.db.select().from(groups).where(eq(groups.gatewayId, BigInt(gw2.id)));
+    const left = await h()
+      .database.db.select()
+      .from(groups)
+      .where(eq(groups.gatewayId, BigInt(gw2.id)));
     expect(left).toEqual([]);
     expectError(await post(`${Z}/get/${annex.id}`), 110011);
   });

@@ -26,4 +26,3 @@ export function createOutboxService(deps: { repo: OutboxRepo }) {
 }
 
 export type OutboxService = ReturnType<typeof createOutboxService>;
-

@@ -2,7 +2,12 @@ import type { CodePurpose, Lang } from '@lumigrid/contract';
 
 const SUBJECT: Record<CodePurpose, Record<Lang, string>> = {
   register: { en: 'Your Lumigrid sign-up code', cn: 'Lumigrid 注册验证码', tc: 'Lumigrid 註冊驗證碼', ja: 'Lumigrid 登録認証コード' },
-  reset: { en: 'Your Lumigrid password reset code', cn: 'Lumigrid 重置密码验证码', tc: 'Lumigrid 重設密碼驗證碼', ja: 'Lumigrid パスワード再設定コード' },
+  reset: {
+    en: 'Your Lumigrid password reset code',
+    cn: 'Lumigrid 重置密码验证码',
+    tc: 'Lumigrid 重設密碼驗證碼',
+    ja: 'Lumigrid パスワード再設定コード',
+  },
 };
 
 const BODY: Record<Lang, (code: string, minutes: number, url: string) => string> = {

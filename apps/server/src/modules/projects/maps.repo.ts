@@ -24,12 +24,18 @@ export function createMapsRepo(db: Db) {
 
   return {
     async findMap({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<MapRow | undefined> {
-      const [row] = await selectMaps().where(and(eq(maps.tenantId, tenantId), eq(maps.id, id))).limit(1);
+      const [row] = await selectMaps()
+        .where(and(eq(maps.tenantId, tenantId), eq(maps.id, id)))
+        .limit(1);
       return row;
     },
 
     async findDefaultMap({ tenantId }: { tenantId: bigint }) {
-      const [row] = await db.select().from(maps).where(and(eq(maps.tenantId, tenantId), eq(maps.isDefault, true))).limit(1);
+      const [row] = await db
+        .select()
+        .from(maps)
+        .where(and(eq(maps.tenantId, tenantId), eq(maps.isDefault, true)))
+        .limit(1);
       return row;
     },
 
@@ -68,7 +74,15 @@ export function createMapsRepo(db: Db) {
       return row;
     },
 
-    async updateMap({ tenantId, id, set }: { tenantId: bigint; id: bigint; set: Partial<Pick<typeof maps.$inferInsert, 'name' | 'opacity' | 'imageId' | 'buildId' | 'projectId'>> }) {
+    async updateMap({
+      tenantId,
+      id,
+      set,
+    }: {
+      tenantId: bigint;
+      id: bigint;
+      set: Partial<Pick<typeof maps.$inferInsert, 'name' | 'opacity' | 'imageId' | 'buildId' | 'projectId'>>;
+    }) {
       const [row] = await db
         .update(maps)
         .set({ ...set, updatedAt: sql`now()` })
@@ -96,7 +110,13 @@ export function createMapsRepo(db: Db) {
         .select(getTableColumns(mapImages))
         .from(mapImages)
         .leftJoin(maps, eq(maps.imageId, mapImages.id))
-        .where(and(eq(mapImages.tenantId, tenantId), eq(mapImages.file, file), mapId === undefined ? isNull(maps.id) : sql`(${maps.id} is null or ${maps.id} = ${mapId})`))
+        .where(
+          and(
+            eq(mapImages.tenantId, tenantId),
+            eq(mapImages.file, file),
+            mapId === undefined ? isNull(maps.id) : sql`(${maps.id} is null or ${maps.id} = ${mapId})`,
+          ),
+        )
         .limit(1);
       return row;
     },

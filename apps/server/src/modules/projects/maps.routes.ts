@@ -234,9 +234,14 @@ export function registerMapRoutes(app: App, deps: { maps: MapsService; authentic
         security: BEARER,
         consumes: ['multipart/form-data'],
         body: Type.Object({
-          id: Type.Optional({ ...IdSchema, description: 'The map to put the floor plan on; without it, pass the answer\u2019s `image` to map/v1/add or update' }),
+          id: Type.Optional({
+            ...IdSchema,
+            description: 'The map to put the floor plan on; without it, pass the answer\u2019s `image` to map/v1/add or update',
+          }),
           // Documents the file part; preValidation has taken it out of the body by the time it is validated.
-          file: Type.Optional(Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The floor plan: jpg, png or pdf, at most 5 MB' })),
+          file: Type.Optional(
+            Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The floor plan: jpg, png or pdf, at most 5 MB' }),
+          ),
         }),
         response: { 200: Envelope(MapImageSchema) },
       },

@@ -1,4 +1,15 @@
-import type { MapAddBody, MapDevice, MapDevicePage, MapDevicesBody, MapImage, MapInfo, MapMoveBody, MapSearchBody, MapSearchPage, MapUpdateBody } from '@lumigrid/contract';
+import type {
+  MapAddBody,
+  MapDevice,
+  MapDevicePage,
+  MapDevicesBody,
+  MapImage,
+  MapInfo,
+  MapMoveBody,
+  MapSearchBody,
+  MapSearchPage,
+  MapUpdateBody,
+} from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../auth/auth.service.ts';
@@ -139,7 +150,9 @@ export function createMapsService(deps: {
       const map = await requireMap(auth, body.id);
       const building = await requireBuilding(auth, body.buildId);
       if (building.id !== map.buildId) {
-        await writeMap(() => repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { buildId: building.id, projectId: building.projectId } }));
+        await writeMap(() =>
+          repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { buildId: building.id, projectId: building.projectId } }),
+        );
       }
       return mapOut(auth, map.id);
     },
@@ -148,11 +161,21 @@ export function createMapsService(deps: {
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       // Filter ids must be the caller's own: another account's id is refused, not silently empty.
       const projectId = body.projectId === undefined ? undefined : toId(body.projectId);
-      if (projectId !== undefined && !(await projectsRepo.findProject({ tenantId: auth.tenantId, id: projectId }))) throw new AppError(110011);
+      if (projectId !== undefined && !(await projectsRepo.findProject({ tenantId: auth.tenantId, id: projectId })))
+        throw new AppError(110011);
       const buildId = body.buildId === undefined ? undefined : (await requireBuilding(auth, body.buildId)).id;
-      const { total, rows } = await repo.searchMaps({ tenantId: auth.tenantId, text: body.name?.trim() || undefined, projectId, buildId, ...paging(body) });
+      const { total, rows } = await repo.searchMaps({
+        tenantId: auth.tenantId,
+        text: body.name?.trim() || undefined,
+        projectId,
+        buildId,
+        ...paging(body),
+      });
       const counts = await devices.deviceCounts({ tenantId: auth.tenantId, mapIds: rows.map((r) => r.id) });
-      return { total, list: rows.map((r) => ({ ...mapMap(r, counts.get(r.id) ?? 0), projectName: r.projectName, buildName: r.buildName })) };
+      return {
+        total,
+        list: rows.map((r) => ({ ...mapMap(r, counts.get(r.id) ?? 0), projectName: r.projectName, buildName: r.buildName })),
+      };
     },
 
     async listDevices(auth: Caller, body: MapDevicesBody): Promise<MapDevicePage> {
@@ -204,7 +227,10 @@ export function createMapsService(deps: {
         await repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { imageId: image.id } });
         await dropImage(auth, map.imageId);
       }
-      for (const old of await repo.sweepUnusedImages({ tenantId: auth.tenantId, before: new Date(clock.now().getTime() - UNUSED_UPLOAD_MS) })) {
+      for (const old of await repo.sweepUnusedImages({
+        tenantId: auth.tenantId,
+        before: new Date(clock.now().getTime() - UNUSED_UPLOAD_MS),
+      })) {
         await store.remove(old);
       }
       return {

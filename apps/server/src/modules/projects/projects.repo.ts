@@ -54,12 +54,20 @@ function projectSubtreeSql(tenantId: bigint, rootId: bigint) {
 export function createProjectsRepo(db: Db) {
   return {
     async findProject({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<ProjectRow | undefined> {
-      const [row] = await db.select(projectColumns).from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.id, id))).limit(1);
+      const [row] = await db
+        .select(projectColumns)
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.id, id)))
+        .limit(1);
       return row;
     },
 
     async findDefaultProject({ tenantId }: { tenantId: bigint }) {
-      const [row] = await db.select().from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.isDefault, true))).limit(1);
+      const [row] = await db
+        .select()
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.isDefault, true)))
+        .limit(1);
       return row;
     },
 
@@ -80,7 +88,11 @@ export function createProjectsRepo(db: Db) {
     },
 
     async childProjects({ tenantId, parentId }: { tenantId: bigint; parentId: bigint }): Promise<ProjectRow[]> {
-      return db.select(projectColumns).from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, parentId))).orderBy(asc(projects.id));
+      return db
+        .select(projectColumns)
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, parentId)))
+        .orderBy(asc(projects.id));
     },
 
     /** The ids of a project and all its sub-projects at any depth. */
@@ -117,7 +129,15 @@ export function createProjectsRepo(db: Db) {
       return row;
     },
 
-    async updateProject({ tenantId, id, set }: { tenantId: bigint; id: bigint; set: Partial<Pick<typeof projects.$inferInsert, 'name' | 'address' | 'parentId' | 'longitude' | 'latitude'>> }) {
+    async updateProject({
+      tenantId,
+      id,
+      set,
+    }: {
+      tenantId: bigint;
+      id: bigint;
+      set: Partial<Pick<typeof projects.$inferInsert, 'name' | 'address' | 'parentId' | 'longitude' | 'latitude'>>;
+    }) {
       const [row] = await db
         .update(projects)
         .set({ ...set, updatedAt: sql`now()` })
@@ -136,17 +156,28 @@ export function createProjectsRepo(db: Db) {
     },
 
     async countChildProjects({ tenantId, id }: { tenantId: bigint; id: bigint }) {
-      const [row] = await db.select({ n: count() }).from(projects).where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, id)));
+      const [row] = await db
+        .select({ n: count() })
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, id)));
       return row?.n ?? 0;
     },
 
     async findBuilding({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<BuildingRow | undefined> {
-      const [row] = await db.select(buildingColumns).from(buildings).where(and(eq(buildings.tenantId, tenantId), eq(buildings.id, id))).limit(1);
+      const [row] = await db
+        .select(buildingColumns)
+        .from(buildings)
+        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.id, id)))
+        .limit(1);
       return row;
     },
 
     async findDefaultBuilding({ tenantId }: { tenantId: bigint }) {
-      const [row] = await db.select().from(buildings).where(and(eq(buildings.tenantId, tenantId), eq(buildings.isDefault, true))).limit(1);
+      const [row] = await db
+        .select()
+        .from(buildings)
+        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.isDefault, true)))
+        .limit(1);
       return row;
     },
 
@@ -169,7 +200,10 @@ export function createProjectsRepo(db: Db) {
           select c.id, tree.depth + 1 from ${buildings} c join tree on c.parent_id = tree.id where c.tenant_id = ${tenantId} and tree.depth < 1000
         )
         select id from tree)`;
-      const rows = await db.select({ id: buildings.id }).from(buildings).where(and(eq(buildings.tenantId, tenantId), sql`${buildings.id} in ${subtree}`));
+      const rows = await db
+        .select({ id: buildings.id })
+        .from(buildings)
+        .where(and(eq(buildings.tenantId, tenantId), sql`${buildings.id} in ${subtree}`));
       return rows.map((r) => r.id);
     },
 
@@ -178,7 +212,15 @@ export function createProjectsRepo(db: Db) {
       return row;
     },
 
-    async updateBuilding({ tenantId, id, set }: { tenantId: bigint; id: bigint; set: Partial<Pick<typeof buildings.$inferInsert, 'name' | 'parentId'>> }) {
+    async updateBuilding({
+      tenantId,
+      id,
+      set,
+    }: {
+      tenantId: bigint;
+      id: bigint;
+      set: Partial<Pick<typeof buildings.$inferInsert, 'name' | 'parentId'>>;
+    }) {
       const [row] = await db
         .update(buildings)
         .set({ ...set, updatedAt: sql`now()` })
@@ -196,7 +238,10 @@ export function createProjectsRepo(db: Db) {
     },
 
     async countChildBuildings({ tenantId, id }: { tenantId: bigint; id: bigint }) {
-      const [row] = await db.select({ n: count() }).from(buildings).where(and(eq(buildings.tenantId, tenantId), eq(buildings.parentId, id)));
+      const [row] = await db
+        .select({ n: count() })
+        .from(buildings)
+        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.parentId, id)));
       return row?.n ?? 0;
     },
   };

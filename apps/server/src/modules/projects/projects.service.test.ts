@@ -40,7 +40,14 @@ describe('projects and maps services on PGlite', () => {
     const repo = counted(createProjectsRepo(database.db), calls);
     const mapsRepo = counted(createMapsRepo(database.db), calls);
     const projects = createProjectsService({ repo, mapsRepo, devices });
-    const maps = createMapsService({ repo: mapsRepo, projectsRepo: repo, projects, devices, store: createMapImageStore(dataDir), clock: { now: () => new Date() } });
+    const maps = createMapsService({
+      repo: mapsRepo,
+      projectsRepo: repo,
+      projects,
+      devices,
+      store: createMapImageStore(dataDir),
+      clock: { now: () => new Date() },
+    });
     return { projects, maps };
   };
   const auth = () => ({ tenantId, operateAuth: OPERATE_AUTH.owner, lang: 'en' as const });
@@ -48,7 +55,10 @@ describe('projects and maps services on PGlite', () => {
   beforeAll(async () => {
     database = await openDatabase({ memory: true });
     dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-service-'));
-    const [row] = await database.db.insert(users).values({ account: 'sut', name: 'sut', passwordHash: 'x', userAuth: USER_AUTH.account, operateAuth: OPERATE_AUTH.owner }).returning();
+    const [row] = await database.db
+      .insert(users)
+      .values({ account: 'sut', name: 'sut', passwordHash: 'x', userAuth: USER_AUTH.account, operateAuth: OPERATE_AUTH.owner })
+      .returning();
     tenantId = row!.id;
   });
   afterAll(async () => {

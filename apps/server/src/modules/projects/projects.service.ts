@@ -73,7 +73,11 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
    * (tenant) where is_default makes a second default impossible; a name already taken by an ordinary row
    * gets a number appended.
    */
-  async function insertDefault<T>(base: string, insert: (name: string) => Promise<T | undefined>, find: () => Promise<T | undefined>): Promise<T> {
+  async function insertDefault<T>(
+    base: string,
+    insert: (name: string) => Promise<T | undefined>,
+    find: () => Promise<T | undefined>,
+  ): Promise<T> {
     for (let attempt = 1; attempt <= 20; attempt++) {
       const row = await insert(attempt === 1 ? base : `${base} ${attempt}`);
       if (row) return row;
@@ -87,11 +91,17 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
   async function ensureDefaults(tenantId: bigint, lang: Lang): Promise<void> {
     if (haveDefaults.has(tenantId)) return;
     const findProject = () => repo.findDefaultProject({ tenantId });
-    const project = (await findProject()) ?? (await insertDefault(DEFAULT_NAMES.project[lang], (name) => repo.insertProject({ tenantId, name, isDefault: true }), findProject));
+    const project =
+      (await findProject()) ??
+      (await insertDefault(DEFAULT_NAMES.project[lang], (name) => repo.insertProject({ tenantId, name, isDefault: true }), findProject));
     const findBuilding = () => repo.findDefaultBuilding({ tenantId });
     const building =
       (await findBuilding()) ??
-      (await insertDefault(DEFAULT_NAMES.build[lang], (name) => repo.insertBuilding({ tenantId, projectId: project.id, name, isDefault: true }), findBuilding));
+      (await insertDefault(
+        DEFAULT_NAMES.build[lang],
+        (name) => repo.insertBuilding({ tenantId, projectId: project.id, name, isDefault: true }),
+        findBuilding,
+      ));
     const findMap = () => mapsRepo.findDefaultMap({ tenantId });
     if (!(await findMap())) {
       await insertDefault(

@@ -2,14 +2,26 @@ import { DEFAULT_NAMES, type ProjectTree } from '@lumigrid/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildings, maps, projects, users } from '../../db/schema/index.ts';
-import { ADMIN_PASSWORD, DATABASES, call, expectError, latestCode, login, sendCode, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import {
+  ADMIN_PASSWORD,
+  DATABASES,
+  call,
+  expectError,
+  latestCode,
+  login,
+  sendCode,
+  signUpByMail,
+  startApp,
+  type Harness,
+} from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from './projects.fixtures.ts';
 
 describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
   let h: Harness;
   let token: string;
   let f: ReturnType<typeof treeFactory>;
-  const tree = async (t: string, id = '0') => (await call(h.app, 'GET', `/api4/project_user/v1/${id}/sub_links`, { token: t })).body.data as ProjectTree;
+  const tree = async (t: string, id = '0') =>
+    (await call(h.app, 'GET', `/api4/project_user/v1/${id}/sub_links`, { token: t })).body.data as ProjectTree;
 
   beforeAll(async () => {
     h = await startApp(kind);
@@ -26,7 +38,13 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expect(defaults[0]).toMatchObject({ name: DEFAULT_NAMES.project.en, buildCount: 1, mapCount: 1 });
       expect(defaults[0]!.builds).toHaveLength(1);
       expect(defaults[0]!.builds[0]).toMatchObject({ name: DEFAULT_NAMES.build.en, isDefault: true });
-      expect(defaults[0]!.builds[0]!.maps[0]).toMatchObject({ name: DEFAULT_NAMES.map.en, isDefault: true, opacity: 100, image: null, deviceCount: 0 });
+      expect(defaults[0]!.builds[0]!.maps[0]).toMatchObject({
+        name: DEFAULT_NAMES.map.en,
+        isDefault: true,
+        opacity: 100,
+        image: null,
+        deviceCount: 0,
+      });
     });
 
     it('creates the defaults of an existing account lazily, once, however many requests race for them', async () => {
@@ -34,10 +52,15 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const admin = await login(h, 'admin', ADMIN_PASSWORD);
       const [row] = await h.database.db.select().from(users).where(eq(users.account, 'admin'));
       expect(await h.database.db.select().from(projects).where(eq(projects.tenantId, row!.id))).toHaveLength(0);
-      const answers = await Promise.all(Array.from({ length: 6 }, () => call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token: admin })));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token: admin })),
+      );
       for (const a of answers) expect(a.body.code).toBe(0);
       for (const table of [projects, buildings, maps]) {
-        const rows = await h.database.db.select().from(table).where(and(eq(table.tenantId, row!.id), eq(table.isDefault, true)));
+        const rows = await h.database.db
+          .select()
+          .from(table)
+          .where(and(eq(table.tenantId, row!.id), eq(table.isDefault, true)));
         expect(rows).toHaveLength(1);
       }
     });
@@ -60,7 +83,15 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
   describe('projects', () => {
     it('creates a project with address and coordinates, and finds it in the list', async () => {
       const p = await f.project({ name: '  Harbour Plant  ', address: '1 Quay Road', longitude: 121.47, latitude: -31.23 });
-      expect(p).toMatchObject({ name: 'Harbour Plant', address: '1 Quay Road', longitude: 121.47, latitude: -31.23, parentId: null, isDefault: false, buildCount: 0 });
+      expect(p).toMatchObject({
+        name: 'Harbour Plant',
+        address: '1 Quay Road',
+        longitude: 121.47,
+        latitude: -31.23,
+        parentId: null,
+        isDefault: false,
+        buildCount: 0,
+      });
       const list = await call(h.app, 'POST', '/api4/project_user/v1/all_project_message', { token, body: { name: 'harbour' } });
       expect(list.body.data.total).toBe(1);
       expect(list.body.data.list[0].id).toBe(p.id);
@@ -70,7 +101,14 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
 
     it('validates names, addresses and coordinates as spec section 5 says', async () => {
       const add = (body: object) => call(h.app, 'POST', '/api4/project/v1/add', { token, body });
-      for (const body of [{ name: '' }, { name: 'x'.repeat(51) }, { name: 'ok', address: 'a'.repeat(101) }, { name: 'ok', longitude: 180.01 }, { name: 'ok', latitude: -90.5 }, { name: 'ok', longitude: 'east' }]) {
+      for (const body of [
+        { name: '' },
+        { name: 'x'.repeat(51) },
+        { name: 'ok', address: 'a'.repeat(101) },
+        { name: 'ok', longitude: 180.01 },
+        { name: 'ok', latitude: -90.5 },
+        { name: 'ok', longitude: 'east' },
+      ]) {
         expectError(await add(body), 100001);
       }
       expectError(await add({ name: '   ' }), 100001);
@@ -84,7 +122,9 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expectError(await call(h.app, 'POST', '/api4/project/v1/add', { token, body: { name: 'Twin' } }), 110007);
       const b = await f.project({ name: 'Other' });
       expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: b.id, name: 'Twin' } }), 110007);
-      const renamed = await f.ok<{ name: string }>(call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: a.id, name: 'Twin renamed', address: '' } }));
+      const renamed = await f.ok<{ name: string }>(
+        call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: a.id, name: 'Twin renamed', address: '' } }),
+      );
       expect(renamed).toMatchObject({ name: 'Twin renamed', address: null });
     });
 
@@ -95,7 +135,9 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expect(leaf.parentId).toBe(mid.id);
       expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: top.id, parentId: leaf.id } }), 280001);
       expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: top.id, parentId: top.id } }), 280001);
-      const moved = await f.ok<{ parentId: string | null }>(call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: leaf.id, parentId: null } }));
+      const moved = await f.ok<{ parentId: string | null }>(
+        call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: leaf.id, parentId: null } }),
+      );
       expect(moved.parentId).toBeNull();
       const detail = await call(h.app, 'GET', `/api4/project_user/v1/projects/${top.id}`, { token });
       expect(detail.body.data.children.map((c: { id: string }) => c.id)).toEqual([mid.id]);
@@ -130,8 +172,13 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expectError(await call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: wing.id, name: 'Hall' } }), 110007);
       expectError(await call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: hall.id, parentId: wing.id } }), 100001);
       const other = await f.building();
-      expectError(await call(h.app, 'POST', '/api4/build/v1/add', { token, body: { projectId: p.id, name: 'Cross', parentId: other.id } }), 100001);
-      const renamed = await f.ok<{ name: string; parentId: string | null }>(call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: wing.id, name: 'East wing', parentId: null } }));
+      expectError(
+        await call(h.app, 'POST', '/api4/build/v1/add', { token, body: { projectId: p.id, name: 'Cross', parentId: other.id } }),
+        100001,
+      );
+      const renamed = await f.ok<{ name: string; parentId: string | null }>(
+        call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: wing.id, name: 'East wing', parentId: null } }),
+      );
       expect(renamed).toMatchObject({ name: 'East wing', parentId: null });
       const detail = await call(h.app, 'GET', `/api4/project_user/v1/projects/${p.id}`, { token });
       expect(detail.body.data.project.buildCount).toBe(2);
@@ -162,13 +209,17 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expect(m).toMatchObject({ buildId: b1.id, projectId: b1.projectId, opacity: 70, image: null, imageWidth: null, isDefault: false });
       expectError(await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: b1.id, name: 'Ground floor' } }), 110007);
       expectError(await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: b1.id, name: 'x', opacity: 101 } }), 100001);
-      const updated = await f.ok<{ name: string; opacity: number }>(call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: 'Level 0', opacity: 35 } }));
+      const updated = await f.ok<{ name: string; opacity: number }>(
+        call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: 'Level 0', opacity: 35 } }),
+      );
       expect(updated).toMatchObject({ name: 'Level 0', opacity: 35 });
 
       await f.map({ buildId: b2.id, name: 'Level 0' });
       expectError(await call(h.app, 'PUT', '/api4/map/v1/move', { token, body: { id: m.id, buildId: b2.id } }), 110007);
       await f.ok(call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: 'Level 1' } }));
-      const moved = await f.ok<{ buildId: string; projectId: string }>(call(h.app, 'PUT', '/api4/map/v1/move', { token, body: { id: m.id, buildId: b2.id } }));
+      const moved = await f.ok<{ buildId: string; projectId: string }>(
+        call(h.app, 'PUT', '/api4/map/v1/move', { token, body: { id: m.id, buildId: b2.id } }),
+      );
       expect(moved).toMatchObject({ buildId: b2.id, projectId: b2.projectId });
       expect((await call(h.app, 'GET', `/api4/project_user/v1/projects/${b2.projectId}`, { token })).body.data.project.mapCount).toBe(2);
       expect((await call(h.app, 'GET', `/api4/project_user/v1/projects/${b1.projectId}`, { token })).body.data.project.mapCount).toBe(0);
@@ -202,7 +253,10 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const inBuilding = await call(h.app, 'POST', '/api4/map/v1/search', { token, body: { buildId: b.id, pageSize: 1, page: 2 } });
       expect(inBuilding.body.data.total).toBe(2);
       expect(inBuilding.body.data.list).toHaveLength(1);
-      expect((await call(h.app, 'POST', '/api4/map/v1/list/devices', { token, body: { mapId: m.id } })).body.data).toEqual({ total: 0, list: [] });
+      expect((await call(h.app, 'POST', '/api4/map/v1/list/devices', { token, body: { mapId: m.id } })).body.data).toEqual({
+        total: 0,
+        list: [],
+      });
       expect((await call(h.app, 'GET', `/api4/map/v1/devices/${m.id}`, { token })).body.data).toEqual([]);
     });
   });
@@ -217,12 +271,17 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expect((await call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: '地'.repeat(50) } })).body.code).toBe(0);
       expectError(await call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: '地'.repeat(51) } }), 100001);
       expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: b.projectId, latitude: 45.001 } }), 100017);
-      const located = await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: b.projectId, longitude: -0.12, latitude: 51.5 } });
+      const located = await call(h.app, 'POST', '/api4/project/v1/update', {
+        token,
+        body: { id: b.projectId, longitude: -0.12, latitude: 51.5 },
+      });
       expect(located.body.data).toMatchObject({ longitude: -0.12, latitude: 51.5 });
     });
 
     it('lets exactly one of two racing requests take a name', async () => {
-      const answers = await Promise.all(Array.from({ length: 4 }, () => call(h.app, 'POST', '/api4/project/v1/add', { token, body: { name: 'Raced' } })));
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => call(h.app, 'POST', '/api4/project/v1/add', { token, body: { name: 'Raced' } })),
+      );
       expect(answers.map((a) => a.body.code).sort()).toEqual([0, 110007, 110007, 110007]);
     });
   });
@@ -238,7 +297,11 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expect(t.projects.map((p) => p.name)).toEqual(['Tree root', 'Tree sub']);
       const subNode = t.projects[1]!;
       expect(subNode).toMatchObject({ parentId: root.id, buildCount: 2, mapCount: 1 });
-      expect(subNode.builds.find((x) => x.id === inner.id)).toMatchObject({ parentId: b.id, mapCount: 1, maps: [expect.objectContaining({ name: 'Tree map' })] });
+      expect(subNode.builds.find((x) => x.id === inner.id)).toMatchObject({
+        parentId: b.id,
+        mapCount: 1,
+        maps: [expect.objectContaining({ name: 'Tree map' })],
+      });
     });
   });
 
@@ -275,7 +338,11 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
     });
 
     it('answers 401 without a token', async () => {
-      for (const [method, url] of [['GET', '/api4/project_user/v1/0/sub_links'], ['POST', '/api4/project/v1/add'], ['POST', '/api4/map/v1/upload_map']] as const) {
+      for (const [method, url] of [
+        ['GET', '/api4/project_user/v1/0/sub_links'],
+        ['POST', '/api4/project/v1/add'],
+        ['POST', '/api4/map/v1/upload_map'],
+      ] as const) {
         const res = await call(h.app, method, url, { body: method === 'GET' ? undefined : { name: 'x' } });
         expect(res.status).toBe(401);
         expectError(res, 250004);
@@ -287,7 +354,9 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
 /** Signs up an account whose saved language is set before its defaults are made. */
 async function signUpByMailWithLang(h: Harness, mail: string, lang: 'ja') {
   expect((await sendCode(h, mail, 'register')).body.code).toBe(0);
-  const reg = await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail, code: await latestCode(h, mail), password: 'Secret-Pass1', lang } });
+  const reg = await call(h.app, 'POST', '/api1/user/v1/register/mail', {
+    body: { mail, code: await latestCode(h, mail), password: 'Secret-Pass1', lang },
+  });
   expect(reg.body.code).toBe(0);
   return login(h, mail, 'Secret-Pass1');
 }

@@ -18,7 +18,14 @@ type Ids = {
   defaults: { project: string; build: string; map: string };
   image: string;
 };
-type Case = { route: string; method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: (a: Ids, b: Ids) => string; body?: (a: Ids, b: Ids) => unknown; multipart?: (a: Ids) => ReturnType<typeof multipart>; code?: number };
+type Case = {
+  route: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  url: (a: Ids, b: Ids) => string;
+  body?: (a: Ids, b: Ids) => unknown;
+  multipart?: (a: Ids) => ReturnType<typeof multipart>;
+  code?: number;
+};
 
 /**
  * Every route of issue 3, called by a second account with the first account's ids (`a`) and, where a call
@@ -27,37 +34,115 @@ type Case = { route: string; method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: (a:
 const CASES: Case[] = [
   { route: '/api4/project_user/v1/projects/{id}', method: 'GET', url: (a) => `/api4/project_user/v1/projects/${a.project.id}` },
   { route: '/api4/project_user/v1/projects/{id}', method: 'GET', url: (a) => `/api4/project_user/v1/projects/${a.defaults.project}` },
-  { route: '/api4/project_user/v1/{id}/builds/{buildId}', method: 'GET', url: (a) => `/api4/project_user/v1/${a.project.id}/builds/${a.building.id}` },
-  { route: '/api4/project_user/v1/{id}/builds/{buildId}', method: 'GET', url: (a, b) => `/api4/project_user/v1/${b.project.id}/builds/${a.building.id}` },
+  {
+    route: '/api4/project_user/v1/{id}/builds/{buildId}',
+    method: 'GET',
+    url: (a) => `/api4/project_user/v1/${a.project.id}/builds/${a.building.id}`,
+  },
+  {
+    route: '/api4/project_user/v1/{id}/builds/{buildId}',
+    method: 'GET',
+    url: (a, b) => `/api4/project_user/v1/${b.project.id}/builds/${a.building.id}`,
+  },
   { route: '/api4/project_user/v1/{id}/maps/{mapId}', method: 'GET', url: (a) => `/api4/project_user/v1/${a.project.id}/maps/${a.map.id}` },
-  { route: '/api4/project_user/v1/{id}/maps/{mapId}', method: 'GET', url: (a, b) => `/api4/project_user/v1/${b.project.id}/maps/${a.map.id}` },
+  {
+    route: '/api4/project_user/v1/{id}/maps/{mapId}',
+    method: 'GET',
+    url: (a, b) => `/api4/project_user/v1/${b.project.id}/maps/${a.map.id}`,
+  },
   { route: '/api4/project_user/v1/{id}/sub_links', method: 'GET', url: (a) => `/api4/project_user/v1/${a.project.id}/sub_links` },
-  { route: '/api4/project/v1/add', method: 'POST', url: () => '/api4/project/v1/add', body: (a) => ({ name: 'Intruder', parentId: a.project.id }) },
-  { route: '/api4/project/v1/update', method: 'POST', url: () => '/api4/project/v1/update', body: (a) => ({ id: a.project.id, name: 'Taken over' }) },
-  { route: '/api4/project/v1/update', method: 'POST', url: () => '/api4/project/v1/update', body: (a, b) => ({ id: b.project.id, parentId: a.project.id }) },
+  {
+    route: '/api4/project/v1/add',
+    method: 'POST',
+    url: () => '/api4/project/v1/add',
+    body: (a) => ({ name: 'Intruder', parentId: a.project.id }),
+  },
+  {
+    route: '/api4/project/v1/update',
+    method: 'POST',
+    url: () => '/api4/project/v1/update',
+    body: (a) => ({ id: a.project.id, name: 'Taken over' }),
+  },
+  {
+    route: '/api4/project/v1/update',
+    method: 'POST',
+    url: () => '/api4/project/v1/update',
+    body: (a, b) => ({ id: b.project.id, parentId: a.project.id }),
+  },
   { route: '/api4/project/v1/delete/{id}', method: 'DELETE', url: (a) => `/api4/project/v1/delete/${a.subProject.id}` },
   // The default project of another account answers 110011, not 280009: even "default" is not told.
   { route: '/api4/project/v1/delete/{id}', method: 'DELETE', url: (a) => `/api4/project/v1/delete/${a.defaults.project}` },
-  { route: '/api4/build/v1/add', method: 'POST', url: () => '/api4/build/v1/add', body: (a) => ({ projectId: a.project.id, name: 'Intruder' }) },
-  { route: '/api4/build/v1/add', method: 'POST', url: () => '/api4/build/v1/add', body: (a, b) => ({ projectId: b.project.id, name: 'Intruder', parentId: a.building.id }) },
-  { route: '/api4/build/v1/update', method: 'POST', url: () => '/api4/build/v1/update', body: (a) => ({ id: a.building.id, name: 'Taken over' }) },
-  { route: '/api4/build/v1/update', method: 'POST', url: () => '/api4/build/v1/update', body: (a, b) => ({ id: b.building.id, parentId: a.building.id }) },
+  {
+    route: '/api4/build/v1/add',
+    method: 'POST',
+    url: () => '/api4/build/v1/add',
+    body: (a) => ({ projectId: a.project.id, name: 'Intruder' }),
+  },
+  {
+    route: '/api4/build/v1/add',
+    method: 'POST',
+    url: () => '/api4/build/v1/add',
+    body: (a, b) => ({ projectId: b.project.id, name: 'Intruder', parentId: a.building.id }),
+  },
+  {
+    route: '/api4/build/v1/update',
+    method: 'POST',
+    url: () => '/api4/build/v1/update',
+    body: (a) => ({ id: a.building.id, name: 'Taken over' }),
+  },
+  {
+    route: '/api4/build/v1/update',
+    method: 'POST',
+    url: () => '/api4/build/v1/update',
+    body: (a, b) => ({ id: b.building.id, parentId: a.building.id }),
+  },
   { route: '/api4/build/v1/delete', method: 'POST', url: () => '/api4/build/v1/delete', body: (a) => ({ id: a.defaults.build }) },
   { route: '/api4/map/v1/add', method: 'POST', url: () => '/api4/map/v1/add', body: (a) => ({ buildId: a.building.id, name: 'Intruder' }) },
   // Another account's uploaded plan is unknown to this one: "please select a valid image", nothing more.
-  { route: '/api4/map/v1/add', method: 'POST', url: () => '/api4/map/v1/add', body: (a, b) => ({ buildId: b.building.id, name: 'Thief', image: a.image }), code: 100013 },
-  { route: '/api4/map/v1/update', method: 'POST', url: () => '/api4/map/v1/update', body: (a) => ({ id: a.map.id, name: 'Taken over', opacity: 1 }) },
-  { route: '/api4/map/v1/update', method: 'POST', url: () => '/api4/map/v1/update', body: (a, b) => ({ id: b.map.id, image: a.image }), code: 100013 },
+  {
+    route: '/api4/map/v1/add',
+    method: 'POST',
+    url: () => '/api4/map/v1/add',
+    body: (a, b) => ({ buildId: b.building.id, name: 'Thief', image: a.image }),
+    code: 100013,
+  },
+  {
+    route: '/api4/map/v1/update',
+    method: 'POST',
+    url: () => '/api4/map/v1/update',
+    body: (a) => ({ id: a.map.id, name: 'Taken over', opacity: 1 }),
+  },
+  {
+    route: '/api4/map/v1/update',
+    method: 'POST',
+    url: () => '/api4/map/v1/update',
+    body: (a, b) => ({ id: b.map.id, image: a.image }),
+    code: 100013,
+  },
   { route: '/api4/map/v1/delete/{buildId}/{mapId}', method: 'DELETE', url: (a) => `/api4/map/v1/delete/${a.building.id}/${a.map.id}` },
-  { route: '/api4/map/v1/delete/{buildId}/{mapId}', method: 'DELETE', url: (a) => `/api4/map/v1/delete/${a.defaults.build}/${a.defaults.map}` },
+  {
+    route: '/api4/map/v1/delete/{buildId}/{mapId}',
+    method: 'DELETE',
+    url: (a) => `/api4/map/v1/delete/${a.defaults.build}/${a.defaults.map}`,
+  },
   { route: '/api4/map/v1/move', method: 'PUT', url: () => '/api4/map/v1/move', body: (a, b) => ({ id: a.map.id, buildId: b.building.id }) },
   { route: '/api4/map/v1/move', method: 'PUT', url: () => '/api4/map/v1/move', body: (a, b) => ({ id: b.map.id, buildId: a.building.id }) },
   { route: '/api4/map/v1/search', method: 'POST', url: () => '/api4/map/v1/search', body: (a) => ({ projectId: a.project.id }) },
-  { route: '/api4/map/v1/search', method: 'POST', url: () => '/api4/map/v1/search', body: (a) => ({ buildId: a.building.id, name: 'Secret' }) },
+  {
+    route: '/api4/map/v1/search',
+    method: 'POST',
+    url: () => '/api4/map/v1/search',
+    body: (a) => ({ buildId: a.building.id, name: 'Secret' }),
+  },
   { route: '/api4/map/v1/list/devices', method: 'POST', url: () => '/api4/map/v1/list/devices', body: (a) => ({ mapId: a.map.id }) },
   { route: '/api4/map/v1/devices/{id}', method: 'GET', url: (a) => `/api4/map/v1/devices/${a.map.id}` },
   { route: '/api4/map/v1/delete_map', method: 'GET', url: (a) => `/api4/map/v1/delete_map?id=${a.map.id}` },
-  { route: '/api4/map/v1/upload_map', method: 'POST', url: () => '/api4/map/v1/upload_map', multipart: (a) => multipart({ name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { id: a.map.id }) },
+  {
+    route: '/api4/map/v1/upload_map',
+    method: 'POST',
+    url: () => '/api4/map/v1/upload_map',
+    multipart: (a) => multipart({ name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { id: a.map.id }),
+  },
   // Ids nobody has, and ids past 64 bits, answer the same: existence is never told.
   { route: '/api4/project_user/v1/projects/{id}', method: 'GET', url: () => '/api4/project_user/v1/projects/987654321' },
   { route: '/api4/project_user/v1/{id}/sub_links', method: 'GET', url: () => '/api4/project_user/v1/9999999999999999999/sub_links' },
@@ -74,7 +159,8 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
   let a: Ids;
   let b: Ids;
   let treeBefore: ProjectTree;
-  const treeOf = async (token: string) => (await call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token })).body.data as ProjectTree;
+  const treeOf = async (token: string) =>
+    (await call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token })).body.data as ProjectTree;
 
   async function seed(token: string, names: string[]): Promise<Ids> {
     const f = treeFactory(h, token);
@@ -85,8 +171,18 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
     const building = await f.building({ projectId: project.id, name: names[2] });
     await f.building({ projectId: project.id, name: names[3], parentId: building.id });
     const { payload, headers } = multipart({ name: 'p.png', type: 'image/png', data: makePng(8, 8) });
-    const up = await h.app.inject({ method: 'POST', url: '/api4/map/v1/upload_map', payload, headers: { ...headers, authorization: `Bearer ${token}` } });
-    const spare = await h.app.inject({ method: 'POST', url: '/api4/map/v1/upload_map', payload, headers: { ...headers, authorization: `Bearer ${token}` } });
+    const up = await h.app.inject({
+      method: 'POST',
+      url: '/api4/map/v1/upload_map',
+      payload,
+      headers: { ...headers, authorization: `Bearer ${token}` },
+    });
+    const spare = await h.app.inject({
+      method: 'POST',
+      url: '/api4/map/v1/upload_map',
+      payload,
+      headers: { ...headers, authorization: `Bearer ${token}` },
+    });
     const map = await f.map({ buildId: building.id, name: names[4], image: up.json().data.image });
     return {
       project,
@@ -120,19 +216,27 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
     expect(issueRoutes.length).toBeGreaterThanOrEqual(20);
   });
 
-  it.each(CASES.map((c, i) => [`${i + 1}. ${c.method} ${c.route}`, c] as const))('refuses %s with the first account\u2019s ids', async (_name, c) => {
-    let res: { status: number; body: { code: number; msg: string; data: unknown } };
-    if (c.multipart) {
-      const { payload, headers } = c.multipart(a);
-      const raw = await h.app.inject({ method: 'POST', url: c.url(a, b), payload, headers: { ...headers, authorization: `Bearer ${tokenB}` } });
-      res = { status: raw.statusCode, body: raw.json() };
-    } else {
-      res = await call(h.app, c.method, c.url(a, b), { token: tokenB, body: c.body?.(a, b) });
-    }
-    expectError(res as Parameters<typeof expectError>[0], (c.code ?? 110011) as 110011);
-    const text = JSON.stringify(res.body);
-    for (const name of SECRET) expect(text).not.toContain(name);
-  });
+  it.each(CASES.map((c, i) => [`${i + 1}. ${c.method} ${c.route}`, c] as const))(
+    'refuses %s with the first account\u2019s ids',
+    async (_name, c) => {
+      let res: { status: number; body: { code: number; msg: string; data: unknown } };
+      if (c.multipart) {
+        const { payload, headers } = c.multipart(a);
+        const raw = await h.app.inject({
+          method: 'POST',
+          url: c.url(a, b),
+          payload,
+          headers: { ...headers, authorization: `Bearer ${tokenB}` },
+        });
+        res = { status: raw.statusCode, body: raw.json() };
+      } else {
+        res = await call(h.app, c.method, c.url(a, b), { token: tokenB, body: c.body?.(a, b) });
+      }
+      expectError(res as Parameters<typeof expectError>[0], (c.code ?? 110011) as 110011);
+      const text = JSON.stringify(res.body);
+      for (const name of SECRET) expect(text).not.toContain(name);
+    },
+  );
 
   it('lists and searches only the caller\u2019s own projects and maps', async () => {
     const projects = await call(h.app, 'POST', '/api4/project_user/v1/all_project_message', { token: tokenB, body: { name: 'Secret' } });

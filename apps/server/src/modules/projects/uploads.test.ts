@@ -15,9 +15,19 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
   let dataDir: string;
   const mapsDir = () => join(dataDir, 'uploads', 'maps');
 
-  async function upload(file: { name: string; type: string; data: Buffer; field?: string }, fields: Record<string, string> = {}, t = token, lang?: string) {
+  async function upload(
+    file: { name: string; type: string; data: Buffer; field?: string },
+    fields: Record<string, string> = {},
+    t = token,
+    lang?: string,
+  ) {
     const { payload, headers } = multipart(file, fields);
-    const res = await h.app.inject({ method: 'POST', url: '/api4/map/v1/upload_map', payload, headers: { ...headers, authorization: `Bearer ${t}`, ...(lang ? { 'accept-language': lang } : {}) } });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api4/map/v1/upload_map',
+      payload,
+      headers: { ...headers, authorization: `Bearer ${t}`, ...(lang ? { 'accept-language': lang } : {}) },
+    });
     return { status: res.statusCode, headers: res.headers, body: res.json() as { code: number; msg: string; data: any } };
   }
   const fetchImage = (url: string) => h.app.inject({ method: 'GET', url });
@@ -51,7 +61,10 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
     const map = await f.map({ image: image.image, opacity: 60 });
     expect(map).toMatchObject({ image: image.url, imageWidth: 40, imageHeight: 20, opacity: 60 });
     // One upload serves one map: a second map cannot take the same picture.
-    expectError(await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: map.buildId, name: 'Copy', image: image.image } }), 100013);
+    expectError(
+      await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: map.buildId, name: 'Copy', image: image.image } }),
+      100013,
+    );
   });
 
   it('puts a jpeg on a map named in the upload, replacing and removing the old plan', async () => {

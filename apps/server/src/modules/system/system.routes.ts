@@ -10,7 +10,11 @@ export function registerSystemRoutes(app: App, deps: { db: Db; config: Pick<Conf
   const { db, config } = deps;
 
   app.get('/api1/system/v1/info', {
-    schema: { tags: ['system'], summary: 'Mode, version and company, before anyone signs in', response: { 200: Envelope(SystemInfoSchema) } },
+    schema: {
+      tags: ['system'],
+      summary: 'Mode, version and company, before anyone signs in',
+      response: { 200: Envelope(SystemInfoSchema) },
+    },
     handler: async (request) =>
       ok(request, {
         mode: config.mode,

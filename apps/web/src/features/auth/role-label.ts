@@ -1,13 +1,7 @@
 import { OPERATE_AUTH, USER_AUTH } from '@lumigrid/contract';
 
 export type RoleKey =
-  | 'role.admin'
-  | 'role.account'
-  | 'role.subAccount'
-  | 'role.owner'
-  | 'role.editable'
-  | 'role.controllable'
-  | 'role.viewOnly';
+  'role.admin' | 'role.account' | 'role.subAccount' | 'role.owner' | 'role.editable' | 'role.controllable' | 'role.viewOnly';
 
 const USER_AUTH_KEYS: Record<number, RoleKey> = {
   [USER_AUTH.admin]: 'role.admin',

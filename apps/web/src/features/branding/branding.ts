@@ -68,12 +68,7 @@ export interface ResolvedBranding {
  * The branding to show. `hostConfig` is the host's own file, or undefined when it is missing or broken;
  * then the company's defaults apply silently (spec section 1), with pictures from the shipped defaults.
  */
-export function resolveBranding(
-  hostConfig: HostConfig | undefined,
-  hostname: string,
-  company: CompanyCode,
-  lang: Lang,
-): ResolvedBranding {
+export function resolveBranding(hostConfig: HostConfig | undefined, hostname: string, company: CompanyCode, lang: Lang): ResolvedBranding {
   const config = hostConfig ?? companyDefaultConfig(company);
   const base = hostConfig ? `/test/${encodeURIComponent(normaliseHost(hostname))}` : DEFAULT_ASSET_BASE;
   const texts = brandingFor(config, lang);

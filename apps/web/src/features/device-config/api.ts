@@ -37,10 +37,12 @@ export const deviceConfigApi = {
   readParams: (deviceId: string) => api.post<DeviceParamsRead>(`${BASE}/read_params`, { id: deviceId }),
   setParams: (body: DeviceParamsBody) => api.post<DeviceParamsRead>(`${BASE}/set_device_params`, body),
   sensorOnOff: (body: SensorOnOffBody) => api.post<null>(`${BASE}/control_sensor_onoff`, body),
-  broadcast: (gatewayId: string, on: boolean) => api.post<BroadControlResult>(`${BASE}/broad_control`, { gatewayId, action: { op: 'onOff', on } }),
+  broadcast: (gatewayId: string, on: boolean) =>
+    api.post<BroadControlResult>(`${BASE}/broad_control`, { gatewayId, action: { op: 'onOff', on } }),
   /** Silent: the deletion-failed answer (100205) leads to a confirmation, not a toast. */
   remove: (body: DeviceDeleteBody) => api.post<DeviceDeleteResult>(`${BASE}/delete`, body, { silent: true }),
-  removeConfirmed: (gatewayId: string, deviceId: string) => api.post<DeviceDeleteResult>(`${BASE}/del_device_succeed/${id(gatewayId)}/${id(deviceId)}`, {}),
+  removeConfirmed: (gatewayId: string, deviceId: string) =>
+    api.post<DeviceDeleteResult>(`${BASE}/del_device_succeed/${id(gatewayId)}/${id(deviceId)}`, {}),
   batchType: (body: DeviceBatchTypeBody) => api.post<DeviceBatchTypeResult>(`${BASE}/batch_alter_devices`, body),
   refreshNetwork: (deviceId: string) => api.post<Device>(`${BASE}/update_device_nwk`, { id: deviceId }),
 };
@@ -77,6 +79,7 @@ export const useReadParams = () => useMutation({ mutationFn: deviceConfigApi.rea
 export const useSetParams = () => useMutation({ mutationFn: deviceConfigApi.setParams });
 export const useSensorOnOff = () => useMutation({ mutationFn: deviceConfigApi.sensorOnOff });
 export const useDeleteDevices = () => useInvalidating(deviceConfigApi.remove);
-export const useConfirmDeletion = () => useInvalidating((a: { gatewayId: string; deviceId: string }) => deviceConfigApi.removeConfirmed(a.gatewayId, a.deviceId));
+export const useConfirmDeletion = () =>
+  useInvalidating((a: { gatewayId: string; deviceId: string }) => deviceConfigApi.removeConfirmed(a.gatewayId, a.deviceId));
 export const useBatchType = () => useInvalidating(deviceConfigApi.batchType);
 export const useRefreshNetwork = () => useInvalidating(deviceConfigApi.refreshNetwork);

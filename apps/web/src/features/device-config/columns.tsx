@@ -5,7 +5,13 @@ import type { Device, DisplayState } from '@lumigrid/contract';
 import { typeNameKey } from './param-fields.ts';
 
 /** Display state colours of the device map (spec section 4). */
-const DISPLAY_COLOURS: Record<DisplayState, string> = { onFull: 'green', onPartial: 'lime', off: 'default', offline: 'orange', failure: 'red' };
+const DISPLAY_COLOURS: Record<DisplayState, string> = {
+  onFull: 'green',
+  onPartial: 'lime',
+  off: 'default',
+  offline: 'orange',
+  failure: 'red',
+};
 
 export const displayTag = (t: TFunction, display: DisplayState) => (
   <Tag color={DISPLAY_COLOURS[display]} data-testid={`display-${display}`}>

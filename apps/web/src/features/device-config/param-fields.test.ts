@@ -6,11 +6,17 @@ import { fieldProblem, filledParams, formProblems, paramFields, typeNameKey } fr
 describe('device parameter editor fields', () => {
   it('gives a motion sensor its sensing fields with the spec ranges and a switch one count per channel', () => {
     const motion = paramFields(C['sensor-motion']);
-    expect(motion.map((f) => f.name)).toEqual(expect.arrayContaining(['sensorMode', 'holdTime', 'sensingCount', 'lux', 'stairsMode', 'stairsHoldTime']));
+    expect(motion.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['sensorMode', 'holdTime', 'sensingCount', 'lux', 'stairsMode', 'stairsHoldTime']),
+    );
     expect(motion.find((f) => f.name === 'holdTime')?.input).toMatchObject({ kind: 'number', rule: { min: 10, max: 2540, step: 10 } });
     expect(motion.find((f) => f.name === 'stairsMode')?.input.kind).toBe('flag');
     expect(motion.find((f) => f.name === 'sensorMode')?.input).toEqual({ kind: 'mode', choices: ['independent', 'linkage'] });
-    expect(paramFields(C['switch-3']).find((f) => f.name === 'lampCounts')?.input).toMatchObject({ kind: 'perChannel', channels: 3, rule: { max: 25 } });
+    expect(paramFields(C['switch-3']).find((f) => f.name === 'lampCounts')?.input).toMatchObject({
+      kind: 'perChannel',
+      channels: 3,
+      rule: { max: 25 },
+    });
     expect(paramFields(C.bridge)).toEqual([]);
   });
 
@@ -19,12 +25,18 @@ describe('device parameter editor fields', () => {
     expect(fieldProblem(C['sensor-motion'], 'lux', 4001, 'ja')).toBe(ERRORS[100227].ja);
     expect(fieldProblem(C['sensor-motion'], 'lux', 4000, 'en')).toBeUndefined();
     expect(fieldProblem(C['sensor-motion'], 'lux', null, 'en')).toBeUndefined();
-    expect(formProblems(C['light-cct'], { minPowerLevel: 50, maxPowerLevel: 40 }, 'cn')).toEqual([{ name: ['minPowerLevel'], message: ERRORS[100210].cn }]);
+    expect(formProblems(C['light-cct'], { minPowerLevel: 50, maxPowerLevel: 40 }, 'cn')).toEqual([
+      { name: ['minPowerLevel'], message: ERRORS[100210].cn },
+    ]);
     expect(formProblems(C['switch-2'], { lampCounts: [1, 30] }, 'en')).toEqual([{ name: ['lampCounts', 1], message: ERRORS[100239].en }]);
   });
 
   it('sends only filled fields', () => {
-    expect(filledParams({ holdTime: 30, lux: null, sensorMode: 'linkage', stairsMode: false, lampCounts: [1, undefined] })).toEqual({ holdTime: 30, sensorMode: 'linkage', stairsMode: false });
+    expect(filledParams({ holdTime: 30, lux: null, sensorMode: 'linkage', stairsMode: false, lampCounts: [1, undefined] })).toEqual({
+      holdTime: 30,
+      sensorMode: 'linkage',
+      stairsMode: false,
+    });
   });
 
   it('has a name in the catalogue for every type and every parameter', () => {

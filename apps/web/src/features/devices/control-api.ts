@@ -25,7 +25,8 @@ export const deviceMapKeys = {
 
 export const deviceMapApi = {
   markers: (mapId: string, signal?: AbortSignal) => api.get<DeviceMarker[]>(`${BASE}/state`, { query: { mapId }, signal }),
-  detail: (mapId: string, deviceId: string, signal?: AbortSignal) => api.get<Device>(`${BASE}/details/${id(mapId)}/${id(deviceId)}`, { signal }),
+  detail: (mapId: string, deviceId: string, signal?: AbortSignal) =>
+    api.get<Device>(`${BASE}/details/${id(mapId)}/${id(deviceId)}`, { signal }),
   /** Silent: the panel says what went wrong next to the control that failed. */
   control: (deviceId: string, action: ControlAction) => api.post<null>(`${BASE}/control`, { id: deviceId, action }, { silent: true }),
   identify: (deviceId: string) => api.post<null>(`${BASE}/try_me`, { id: deviceId }, { silent: true }),
@@ -114,7 +115,9 @@ export function applyMapMessage(client: QueryClient, mapId: string, payload: unk
 }
 
 export function useDeviceControl() {
-  return useMutation({ mutationFn: ({ id: deviceId, action }: { id: string; action: ControlAction }) => deviceMapApi.control(deviceId, action) });
+  return useMutation({
+    mutationFn: ({ id: deviceId, action }: { id: string; action: ControlAction }) => deviceMapApi.control(deviceId, action),
+  });
 }
 
 export function useIdentifyDevice() {
@@ -128,7 +131,10 @@ function usePlacement<T extends { mapId: string }>(call: (body: T) => Promise<De
     mutationFn: call,
     onSuccess: (markers, body) => {
       client.setQueryData(deviceMapKeys.markers(body.mapId), markers);
-      void client.invalidateQueries({ queryKey: deviceMapKeys.all, predicate: (q) => q.queryKey[1] !== 'markers' || q.queryKey[2] !== body.mapId });
+      void client.invalidateQueries({
+        queryKey: deviceMapKeys.all,
+        predicate: (q) => q.queryKey[1] !== 'markers' || q.queryKey[2] !== body.mapId,
+      });
       void client.invalidateQueries({ queryKey: gatewayKeys.all });
     },
   });

@@ -7,7 +7,14 @@ const code = (kind: keyof typeof DEVICE_TYPE_CODES) => DEVICE_TYPE_CODES[kind];
 
 describe('the device panel offers only what the type can do', () => {
   it('gives each family its controls', () => {
-    expect(panelControls(code('light-single'))).toEqual({ onOff: true, brightness: false, cct: false, rgb: false, curtain: false, channels: 0 });
+    expect(panelControls(code('light-single'))).toEqual({
+      onOff: true,
+      brightness: false,
+      cct: false,
+      rgb: false,
+      curtain: false,
+      channels: 0,
+    });
     expect(panelControls(code('light-cct'))).toMatchObject({ onOff: true, brightness: true, cct: true, rgb: false });
     expect(panelControls(code('light-rgb'))).toMatchObject({ brightness: true, cct: false, rgb: true });
     expect(panelControls(code('curtain'))).toMatchObject({ onOff: false, curtain: true, brightness: false });

@@ -1,12 +1,4 @@
-import {
-  OPERATE_AUTH,
-  deviceType,
-  levelToPercent,
-  parseStatus,
-  rgbToHex,
-  splitChannelNames,
-  type CurtainMotion,
-} from '@lumigrid/contract';
+import { OPERATE_AUTH, deviceType, levelToPercent, parseStatus, rgbToHex, splitChannelNames, type CurtainMotion } from '@lumigrid/contract';
 
 /** Which controls the panel offers for a device type: exactly what its capabilities allow (device-types.ts). */
 export interface PanelControls {

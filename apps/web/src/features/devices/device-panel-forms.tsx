@@ -40,8 +40,15 @@ export function RenameForm({ marker, channels }: { marker: DeviceMarker; channel
             aria-label={count > 1 ? t('deviceControl.channel', { n: i + 1 }) : t('deviceControl.name')}
           />
         ))}
-        {problem && changed && <Typography.Text type="danger">{t('deviceControl.nameRule', { max: DEVICE_LIMITS.name.max })}</Typography.Text>}
-        <Button size="small" disabled={!changed || Boolean(problem)} loading={rename.isPending} onClick={() => void save().catch(() => undefined)}>
+        {problem && changed && (
+          <Typography.Text type="danger">{t('deviceControl.nameRule', { max: DEVICE_LIMITS.name.max })}</Typography.Text>
+        )}
+        <Button
+          size="small"
+          disabled={!changed || Boolean(problem)}
+          loading={rename.isPending}
+          onClick={() => void save().catch(() => undefined)}
+        >
           {t('deviceControl.saveName')}
         </Button>
       </Space>
@@ -50,7 +57,17 @@ export function RenameForm({ marker, channels }: { marker: DeviceMarker; channel
 }
 
 /** Moves the device to another map (same position) or takes it off every map (outmap). */
-export function MoveForm({ mapId, marker, tree, onGone }: { mapId: string; marker: DeviceMarker; tree: ProjectTree | undefined; onGone: () => void }) {
+export function MoveForm({
+  mapId,
+  marker,
+  tree,
+  onGone,
+}: {
+  mapId: string;
+  marker: DeviceMarker;
+  tree: ProjectTree | undefined;
+  onGone: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const moveIn = useMoveDevicesIn();

@@ -1,7 +1,15 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Alert, App, Button, ColorPicker, Descriptions, Divider, Drawer, Slider, Space, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CCT_MAX_K, CCT_MIN_K, splitChannelNames, type ControlAction, type Device, type DeviceMarker, type ProjectTree } from '@lumigrid/contract';
+import {
+  CCT_MAX_K,
+  CCT_MIN_K,
+  splitChannelNames,
+  type ControlAction,
+  type Device,
+  type DeviceMarker,
+  type ProjectTree,
+} from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
 import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './control-api.ts';
 import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
@@ -246,7 +254,14 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         <Space>
           <span
             aria-hidden
-            style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 6, border: '1px solid #8c8c8c', background: DISPLAY_FILL[marker.display] }}
+            style={{
+              display: 'inline-block',
+              width: 12,
+              height: 12,
+              borderRadius: 6,
+              border: '1px solid #8c8c8c',
+              background: DISPLAY_FILL[marker.display],
+            }}
           />
           <span data-testid="device-panel-name">{marker.name}</span>
         </Space>
@@ -263,7 +278,15 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         {offline && <Alert type="warning" showIcon message={t('deviceControl.offlineHint')} />}
         {!canControl && <Alert type="info" showIcon message={t('deviceControl.viewOnly')} />}
         {failure && (
-          <Alert type="error" showIcon message={t('deviceControl.commandFailed')} description={failure} closable onClose={() => setFailure(undefined)} data-testid="control-failure" />
+          <Alert
+            type="error"
+            showIcon
+            message={t('deviceControl.commandFailed')}
+            description={failure}
+            closable
+            onClose={() => setFailure(undefined)}
+            data-testid="control-failure"
+          />
         )}
         {waitedTooLong && <Alert type="warning" showIcon message={t('deviceControl.noReport')} data-testid="control-no-report" />}
         {pending?.confirmed && (
@@ -333,10 +356,17 @@ function TelemetrySection({ device }: { device: Device }) {
     const value = device[key];
     if (typeof value !== 'number') return [];
     const shown = Number(value.toFixed(digits)).toLocaleString(undefined, { maximumFractionDigits: digits });
-    return [{ key, label: t(`deviceControl.telemetry.${key}`), children: <span data-testid={`telemetry-${key}`}>{`${shown} ${unit}`}</span> }];
+    return [
+      { key, label: t(`deviceControl.telemetry.${key}`), children: <span data-testid={`telemetry-${key}`}>{`${shown} ${unit}`}</span> },
+    ];
   });
   if (items.length === 0) return null;
-  if (device.telemetryAt) items.push({ key: 'at', label: t('deviceControl.telemetry.at'), children: <span>{new Date(device.telemetryAt).toLocaleString()}</span> });
+  if (device.telemetryAt)
+    items.push({
+      key: 'at',
+      label: t('deviceControl.telemetry.at'),
+      children: <span>{new Date(device.telemetryAt).toLocaleString()}</span>,
+    });
   return (
     <div data-testid="device-telemetry">
       <Divider style={{ margin: '4px 0' }} />

@@ -1,7 +1,17 @@
 import { useEffect, useRef } from 'react';
 import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LEGEND_KINDS, LEGEND_STATES, KIND_SHAPE, gatewayStyle, markerStyle, traceShape, MARKER_RADIUS, type MarkerShape, type MarkerStyle } from './marker-model.ts';
+import {
+  LEGEND_KINDS,
+  LEGEND_STATES,
+  KIND_SHAPE,
+  gatewayStyle,
+  markerStyle,
+  traceShape,
+  MARKER_RADIUS,
+  type MarkerShape,
+  type MarkerStyle,
+} from './marker-model.ts';
 import type { DisplayState } from '@lumigrid/contract';
 
 /** One legend swatch, drawn with the same code as the plan so the legend never disagrees with it. */
@@ -42,7 +52,10 @@ export function MapLegend({ count }: { count: number }) {
       ))}
       {LEGEND_KINDS.map((kind) => (
         <Space key={kind} size={4}>
-          <Swatch shape={KIND_SHAPE[kind]} style={kind === 'gateway' ? gatewayStyle(true) : { ...markerStyle(light, 'off'), fill: '#d9d9d9' }} />
+          <Swatch
+            shape={KIND_SHAPE[kind]}
+            style={kind === 'gateway' ? gatewayStyle(true) : { ...markerStyle(light, 'off'), fill: '#d9d9d9' }}
+          />
           <Typography.Text type="secondary">{t(`deviceControl.kinds.${kind}`)}</Typography.Text>
         </Space>
       ))}

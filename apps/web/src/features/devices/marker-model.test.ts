@@ -123,7 +123,12 @@ describe('marker model: drawing', () => {
     const { ctx, fills } = recordingContext();
     const off = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off');
     const on = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'onFull');
-    const items: DrawItem[] = Array.from({ length: 1000 }, (_, i) => ({ id: String(i), x: i % 100, y: Math.floor(i / 100), style: i % 2 ? on : off }));
+    const items: DrawItem[] = Array.from({ length: 1000 }, (_, i) => ({
+      id: String(i),
+      x: i % 100,
+      y: Math.floor(i / 100),
+      style: i % 2 ? on : off,
+    }));
     const drawn = drawMarkers(ctx, items, { width: 200, height: 100 });
     expect(fills).toEqual([DISPLAY_FILL.off, DISPLAY_FILL.onFull]);
     expect(drawn).toHaveLength(1000);

@@ -206,7 +206,11 @@ export interface DrawItem {
  * what makes thousands cheap; looks are drawn in the order they first appear, the selected marker last, on
  * top. Markers outside the canvas (with a radius of margin) are skipped.
  */
-export function drawMarkers(ctx: CanvasRenderingContext2D, items: readonly DrawItem[], size: { width: number; height: number }): DrawnPoint[] {
+export function drawMarkers(
+  ctx: CanvasRenderingContext2D,
+  items: readonly DrawItem[],
+  size: { width: number; height: number },
+): DrawnPoint[] {
   const r = MARKER_RADIUS;
   const groups = new Map<string, { style: MarkerStyle; items: DrawItem[] }>();
   const selected: DrawItem[] = [];

@@ -43,7 +43,17 @@ export function OutmapList({ mapId, gateways, canEdit, onPlace }: OutmapListProp
   );
 }
 
-function GatewayOutmap({ mapId, gateway, canEdit, onPlace }: { mapId: string; gateway: Gateway; canEdit: boolean; onPlace: (d: GatewayDevice) => void }) {
+function GatewayOutmap({
+  mapId,
+  gateway,
+  canEdit,
+  onPlace,
+}: {
+  mapId: string;
+  gateway: Gateway;
+  canEdit: boolean;
+  onPlace: (d: GatewayDevice) => void;
+}) {
   const { t } = useTranslation();
   const outmap = useOutmapDevices(mapId, gateway.id);
   const devices = outmap.data ?? [];

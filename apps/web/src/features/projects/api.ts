@@ -46,7 +46,8 @@ export const projectKeys = {
 export const projectApi = {
   page: (body: ProjectSearchBody, signal?: AbortSignal) =>
     api.post<ProjectPage>(`${BASE}/project_user/v1/all_project_message`, body, { signal }),
-  detail: (projectId: string, signal?: AbortSignal) => api.get<ProjectDetail>(`${BASE}/project_user/v1/projects/${id(projectId)}`, { signal }),
+  detail: (projectId: string, signal?: AbortSignal) =>
+    api.get<ProjectDetail>(`${BASE}/project_user/v1/projects/${id(projectId)}`, { signal }),
   tree: (projectId: string, signal?: AbortSignal) => api.get<ProjectTree>(`${BASE}/project_user/v1/${id(projectId)}/sub_links`, { signal }),
   building: (projectId: string, buildId: string, signal?: AbortSignal) =>
     api.get<BuildingDetail>(`${BASE}/project_user/v1/${id(projectId)}/builds/${id(buildId)}`, { signal }),
@@ -78,8 +79,7 @@ export const projectApi = {
     return api.upload<MapImage>(`${BASE}/map/v1/upload_map`, form);
   },
   searchMaps: (body: MapSearchBody, signal?: AbortSignal) => api.post<MapSearchPage>(`${BASE}/map/v1/search`, body, { signal }),
-  mapDevices: (body: MapDevicesBody, signal?: AbortSignal) =>
-    api.post<MapDevicePage>(`${BASE}/map/v1/list/devices`, body, { signal }),
+  mapDevices: (body: MapDevicesBody, signal?: AbortSignal) => api.post<MapDevicePage>(`${BASE}/map/v1/list/devices`, body, { signal }),
 };
 
 // ---- queries ----
@@ -165,6 +165,7 @@ export const useDeleteBuilding = () => useProjectMutation(projectApi.deleteBuild
 export const useAddMap = () => useProjectMutation(projectApi.addMap);
 export const useUpdateMap = () => useProjectMutation(projectApi.updateMap);
 export const useMoveMap = () => useProjectMutation(projectApi.moveMap);
-export const useDeleteMap = () => useProjectMutation((vars: { buildId: string; mapId: string }) => projectApi.deleteMap(vars.buildId, vars.mapId));
+export const useDeleteMap = () =>
+  useProjectMutation((vars: { buildId: string; mapId: string }) => projectApi.deleteMap(vars.buildId, vars.mapId));
 export const useRemoveMapImage = () => useProjectMutation(projectApi.removeMapImage);
 export const useUploadMap = () => useProjectMutation((vars: { file: File; mapId?: string }) => projectApi.uploadMap(vars.file, vars.mapId));

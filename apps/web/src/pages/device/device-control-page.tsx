@@ -6,7 +6,13 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
-import { applyMapMessage, useDevicePositions, useMapGateways, useMapMarkers, useMoveDevicesIn } from '../../features/devices/control-api.ts';
+import {
+  applyMapMessage,
+  useDevicePositions,
+  useMapGateways,
+  useMapMarkers,
+  useMoveDevicesIn,
+} from '../../features/devices/control-api.ts';
 import { canControlDevices } from '../../features/devices/device-controls.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
@@ -188,7 +194,9 @@ export default function DeviceControlPage() {
               allowClear={false}
               expandTrigger="hover"
               placeholder={t('deviceMap.selectPlaceholder')}
-              showSearch={{ filter: (input, chain) => chain.some((option) => String(option.label).toLowerCase().includes(input.toLowerCase())) }}
+              showSearch={{
+                filter: (input, chain) => chain.some((option) => String(option.label).toLowerCase().includes(input.toLowerCase())),
+              }}
               onChange={(value) => {
                 if (Array.isArray(value) && value.length === 3) setChosen(value.map(String) as MapPath);
               }}

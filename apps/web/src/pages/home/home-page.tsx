@@ -47,7 +47,9 @@ export default function HomePage() {
           <Space direction="vertical" size={24} style={{ width: '100%' }}>
             <Card title={t('home.platformCard')} variant="borderless">
               <Descriptions column={1} labelStyle={{ width: 140 }}>
-                <Descriptions.Item label={t('home.mode')}>{mode === 'server' ? t('home.modeServer') : t('home.modeSaas')}</Descriptions.Item>
+                <Descriptions.Item label={t('home.mode')}>
+                  {mode === 'server' ? t('home.modeServer') : t('home.modeSaas')}
+                </Descriptions.Item>
                 <Descriptions.Item label={t('home.version')}>{info?.version ?? LIMITS.version}</Descriptions.Item>
                 {mode === 'server' && (
                   <Descriptions.Item label={t('home.serverIp')}>{info?.serverIp ?? user.server_ip ?? empty}</Descriptions.Item>

@@ -32,7 +32,9 @@ export function BuildingFormModal({ open, projectId, buildings, building, parent
   const add = useAddBuilding();
   const update = useUpdateBuilding();
 
-  const initialValues: BuildingFormValues = building ? { name: building.name, parentId: building.parentId } : { name: '', parentId: parentId ?? null };
+  const initialValues: BuildingFormValues = building
+    ? { name: building.name, parentId: building.parentId }
+    : { name: '', parentId: parentId ?? null };
 
   const submit = async () => {
     const values = await form.validateFields();
@@ -59,7 +61,12 @@ export function BuildingFormModal({ open, projectId, buildings, building, parent
           <Input placeholder={t('installation.namePlaceholder')} autoFocus />
         </Form.Item>
         <Form.Item name="parentId" label={t('building.parent')}>
-          <TreeSelect allowClear treeDefaultExpandAll placeholder={t('building.noParent')} treeData={parentOptions(buildings, building?.id)} />
+          <TreeSelect
+            allowClear
+            treeDefaultExpandAll
+            placeholder={t('building.noParent')}
+            treeData={parentOptions(buildings, building?.id)}
+          />
         </Form.Item>
       </Form>
     </Modal>

@@ -27,7 +27,19 @@ type Dialog =
 const buildKey = (id: string) => `b:${id}`;
 const mapKey = (id: string) => `m:${id}`;
 
-function NodeTitle({ icon, name, count, isDefault, defaultText }: { icon: ReactNode; name: string; count: string; isDefault: boolean; defaultText: string }) {
+function NodeTitle({
+  icon,
+  name,
+  count,
+  isDefault,
+  defaultText,
+}: {
+  icon: ReactNode;
+  name: string;
+  count: string;
+  isDefault: boolean;
+  defaultText: string;
+}) {
   return (
     <span className="lg-tree-node">
       {icon}
@@ -185,7 +197,9 @@ export default function ProjectDetailPage() {
         <Descriptions.Item label={t('building.parent')}>
           {selectedBuild.parentId ? buildName(selectedBuild.parentId) : empty}
         </Descriptions.Item>
-        <Descriptions.Item label={t('installation.createdAt')}>{dayjs(selectedBuild.createdAt).format('YYYY-MM-DD HH:mm')}</Descriptions.Item>
+        <Descriptions.Item label={t('installation.createdAt')}>
+          {dayjs(selectedBuild.createdAt).format('YYYY-MM-DD HH:mm')}
+        </Descriptions.Item>
       </Descriptions>
       <List
         header={<Typography.Text strong>{t('project.maps')}</Typography.Text>}
@@ -244,7 +258,12 @@ export default function ProjectDetailPage() {
               <Button key="edit" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'project' })}>
                 {t('project.editTitle')}
               </Button>,
-              <Button key="map" icon={<PlusOutlined />} disabled={builds.length === 0} onClick={() => setDialog({ kind: 'addMap', buildId: selectedBuild?.id ?? selectedMap?.buildId })}>
+              <Button
+                key="map"
+                icon={<PlusOutlined />}
+                disabled={builds.length === 0}
+                onClick={() => setDialog({ kind: 'addMap', buildId: selectedBuild?.id ?? selectedMap?.buildId })}
+              >
                 {t('map.add')}
               </Button>,
               <Button key="build" type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ kind: 'addBuilding' })}>
@@ -261,7 +280,9 @@ export default function ProjectDetailPage() {
             {project.parentId ? <Link to={`/project/detail?id=${project.parentId}`}>{parentName ?? empty}</Link> : empty}
           </Descriptions.Item>
           <Descriptions.Item label={t('project.location')}>
-            {project.longitude !== null && project.latitude !== null ? `${project.longitude.toFixed(2)}, ${project.latitude.toFixed(2)}` : empty}
+            {project.longitude !== null && project.latitude !== null
+              ? `${project.longitude.toFixed(2)}, ${project.latitude.toFixed(2)}`
+              : empty}
           </Descriptions.Item>
           <Descriptions.Item label={t('project.buildings')}>{project.buildCount}</Descriptions.Item>
           <Descriptions.Item label={t('project.maps')}>{project.mapCount}</Descriptions.Item>
@@ -312,12 +333,21 @@ export default function ProjectDetailPage() {
               onDeleted={() => setSelection(undefined)}
             />
           ) : (
-            (buildingPanel ?? <Card variant="borderless"><Empty description={t('project.noBuildings')} /></Card>)
+            (buildingPanel ?? (
+              <Card variant="borderless">
+                <Empty description={t('project.noBuildings')} />
+              </Card>
+            ))
           )}
         </Col>
       </Row>
 
-      <ProjectFormModal open={dialog?.kind === 'project'} project={project} onClose={() => setDialog(undefined)} onSaved={() => void message.success(t('project.saved'))} />
+      <ProjectFormModal
+        open={dialog?.kind === 'project'}
+        project={project}
+        onClose={() => setDialog(undefined)}
+        onSaved={() => void message.success(t('project.saved'))}
+      />
       <BuildingFormModal
         open={dialog?.kind === 'addBuilding' || dialog?.kind === 'editBuilding'}
         projectId={project.id}

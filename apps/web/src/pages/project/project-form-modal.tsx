@@ -36,7 +36,13 @@ export function ProjectFormModal({ open, project, parentId, onClose, onSaved }: 
 
   // A fresh form on every opening (the modal is destroyed when hidden), so nothing typed survives a cancel.
   const initialValues: ProjectFormValues = project
-    ? { name: project.name, address: project.address ?? '', parentId: project.parentId, longitude: project.longitude, latitude: project.latitude }
+    ? {
+        name: project.name,
+        address: project.address ?? '',
+        parentId: project.parentId,
+        longitude: project.longitude,
+        latitude: project.latitude,
+      }
     : { name: '', parentId: parentId ?? null };
 
   const submit = async () => {

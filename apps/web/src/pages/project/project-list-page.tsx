@@ -25,7 +25,11 @@ export default function ProjectListPage() {
   const { message } = App.useApp();
   const { data: user } = useMe();
   const editable = canEditInstallation(user);
-  const [query, setQuery] = useState<{ name: string; page: number; pageSize: number }>({ name: '', page: 1, pageSize: PROJECT_LIMITS.pageSize.default });
+  const [query, setQuery] = useState<{ name: string; page: number; pageSize: number }>({
+    name: '',
+    page: 1,
+    pageSize: PROJECT_LIMITS.pageSize.default,
+  });
   const [dialog, setDialog] = useState<Dialog>();
   const projects = useProjectPage(query);
   // The whole tree names parent projects that are not on this page.

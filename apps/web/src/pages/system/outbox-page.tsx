@@ -53,9 +53,7 @@ export default function OutboxPage() {
         cardBordered
         options={{ reload: () => void outbox.refetch(), density: true, setting: true, fullScreen: false }}
         expandable={{
-          expandedRowRender: (row) => (
-            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body}</Typography.Paragraph>
-          ),
+          expandedRowRender: (row) => <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body}</Typography.Paragraph>,
         }}
         pagination={{
           current: paging.page,

@@ -18,13 +18,7 @@ export function useCaptchaField(form: FormInstance, purpose: CodePurpose) {
   return { captcha, refresh };
 }
 
-export function CaptchaField({
-  state,
-  size,
-}: {
-  state: ReturnType<typeof useCaptchaField>;
-  size: 'large' | 'middle';
-}) {
+export function CaptchaField({ state, size }: { state: ReturnType<typeof useCaptchaField>; size: 'large' | 'middle' }) {
   const { t } = useTranslation();
   const { captcha, refresh } = state;
   const svg = captcha.data?.svg;
@@ -47,7 +41,11 @@ export function CaptchaField({
             style={{ padding: 0, border: 0, background: 'none', flex: 'none' }}
           >
             {svg && !captcha.isFetching ? (
-              <img className="lg-user__captcha" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt={t('register.captcha')} />
+              <img
+                className="lg-user__captcha"
+                src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
+                alt={t('register.captcha')}
+              />
             ) : (
               <span className="lg-user__captcha" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
                 {captcha.isFetching ? <Spin size="small" /> : <SafetyOutlined />}

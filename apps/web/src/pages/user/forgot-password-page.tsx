@@ -71,7 +71,15 @@ export default function ForgotPasswordPage() {
           ]}
         />
       )}
-      <Form<ResetValues> key={method} form={form} name={`reset-${method}`} size={size} onFinish={onFinish} validateTrigger="onBlur" requiredMark={false}>
+      <Form<ResetValues>
+        key={method}
+        form={form}
+        name={`reset-${method}`}
+        size={size}
+        onFinish={onFinish}
+        validateTrigger="onBlur"
+        requiredMark={false}
+      >
         {method === 'mail' ? (
           <Form.Item name="mail" rules={[rule(checkMail)]}>
             <Input prefix={<MailOutlined />} placeholder={t('register.mail')} maxLength={LIMITS.mail.max} autoComplete="email" />
@@ -85,20 +93,36 @@ export default function ForgotPasswordPage() {
         <Form.Item required>
           <div style={{ display: 'flex', gap: 8 }}>
             <Form.Item name="code" noStyle rules={[rule(checkCode)]}>
-              <Input prefix={<NumberOutlined />} placeholder={t('register.code')} maxLength={6} autoComplete="one-time-code" inputMode="numeric" />
+              <Input
+                prefix={<NumberOutlined />}
+                placeholder={t('register.code')}
+                maxLength={6}
+                autoComplete="one-time-code"
+                inputMode="numeric"
+              />
             </Form.Item>
             <SendCodeButton form={form} targetField={targetField} purpose="reset" refreshCaptcha={captchaState.refresh} size={size} />
           </div>
         </Form.Item>
         <Form.Item name="password" rules={[rule(checkNewPassword)]} extra={compact ? undefined : t('validation.passwordRule')}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('forgot.newPassword')} maxLength={LIMITS.password.max} autoComplete="new-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('forgot.newPassword')}
+            maxLength={LIMITS.password.max}
+            autoComplete="new-password"
+          />
         </Form.Item>
         <Form.Item
           name="confirm"
           dependencies={['password']}
           rules={[({ getFieldValue }) => rule(checkConfirmation(getFieldValue('password') as string | undefined))]}
         >
-          <Input.Password prefix={<LockOutlined />} placeholder={t('forgot.confirm')} maxLength={LIMITS.password.max} autoComplete="new-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('forgot.confirm')}
+            maxLength={LIMITS.password.max}
+            autoComplete="new-password"
+          />
         </Form.Item>
         <Form.Item style={{ marginBottom: 0 }}>
           <Button type="primary" htmlType="submit" block loading={reset.isPending}>

@@ -94,7 +94,13 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
       >
         {accountInput}
         <Form.Item name="password" rules={[rule(checkLoginPassword)]}>
-          <Input.Password size={size} prefix={<LockOutlined />} placeholder={t('login.password')} maxLength={50} autoComplete="current-password" />
+          <Input.Password
+            size={size}
+            prefix={<LockOutlined />}
+            placeholder={t('login.password')}
+            maxLength={50}
+            autoComplete="current-password"
+          />
         </Form.Item>
         <div className="lg-user__links">
           <Form.Item name="remember" valuePropName="checked" noStyle>

@@ -7,14 +7,7 @@ import { useBoot } from '../../app/boot.tsx';
 import { useRegisterMail, useRegisterPhone } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
 import { useRule } from '../../components/form-rules.ts';
-import {
-  checkCode,
-  checkConfirmation,
-  checkMail,
-  checkNewPassword,
-  checkPhone,
-  checkWeightedMax,
-} from '../../components/validators.ts';
+import { checkCode, checkConfirmation, checkMail, checkNewPassword, checkPhone, checkWeightedMax } from '../../components/validators.ts';
 import { CaptchaField, useCaptchaField } from './captcha-field.tsx';
 import { MethodTabs } from './method-tabs.tsx';
 import { SendCodeButton } from './send-code-button.tsx';
@@ -62,9 +55,10 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
       company: values.company?.trim() || undefined,
       lang,
     };
-    const result = await (method === 'mail'
-      ? registerMail.mutateAsync({ ...common, mail: (values.mail ?? '').trim() })
-      : registerPhone.mutateAsync({ ...common, phone: (values.phone ?? '').trim() })
+    const result = await (
+      method === 'mail'
+        ? registerMail.mutateAsync({ ...common, mail: (values.mail ?? '').trim() })
+        : registerPhone.mutateAsync({ ...common, phone: (values.phone ?? '').trim() })
     ).catch(() => undefined);
     if (!result) return;
     const query = new URLSearchParams({ type: method, account: result.account });
@@ -97,20 +91,36 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
         <Form.Item required>
           <div style={{ display: 'flex', gap: 8 }}>
             <Form.Item name="code" noStyle rules={[rule(checkCode)]}>
-              <Input prefix={<NumberOutlined />} placeholder={t('register.code')} maxLength={6} autoComplete="one-time-code" inputMode="numeric" />
+              <Input
+                prefix={<NumberOutlined />}
+                placeholder={t('register.code')}
+                maxLength={6}
+                autoComplete="one-time-code"
+                inputMode="numeric"
+              />
             </Form.Item>
             <SendCodeButton form={form} targetField={targetField} purpose="register" refreshCaptcha={captchaState.refresh} size={size} />
           </div>
         </Form.Item>
         <Form.Item name="password" rules={[rule(checkNewPassword)]} extra={compact ? undefined : t('validation.passwordRule')}>
-          <Input.Password prefix={<LockOutlined />} placeholder={t('register.password')} maxLength={LIMITS.password.max} autoComplete="new-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('register.password')}
+            maxLength={LIMITS.password.max}
+            autoComplete="new-password"
+          />
         </Form.Item>
         <Form.Item
           name="confirm"
           dependencies={['password']}
           rules={[({ getFieldValue }) => rule(checkConfirmation(getFieldValue('password') as string | undefined))]}
         >
-          <Input.Password prefix={<LockOutlined />} placeholder={t('register.confirm')} maxLength={LIMITS.password.max} autoComplete="new-password" />
+          <Input.Password
+            prefix={<LockOutlined />}
+            placeholder={t('register.confirm')}
+            maxLength={LIMITS.password.max}
+            autoComplete="new-password"
+          />
         </Form.Item>
         <Row gutter={8}>
           <Col span={12}>

@@ -27,10 +27,7 @@ export default function UserLayout() {
   }, [queryClient]);
 
   return (
-    <div
-      className={`lg-user${compact ? ' lg-user--compact' : ''}`}
-      style={{ backgroundImage: `url("${branding.backgroundUrl}")` }}
-    >
+    <div className={`lg-user${compact ? ' lg-user--compact' : ''}`} style={{ backgroundImage: `url("${branding.backgroundUrl}")` }}>
       <div className="lg-user__top">{branding.languageChange && <LanguageSelect />}</div>
       <main className="lg-user__main">
         <div className="lg-user__card">

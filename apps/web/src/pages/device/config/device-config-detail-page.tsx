@@ -60,10 +60,18 @@ export default function DeviceConfigDetailPage() {
               <Space wrap>
                 {isSensor && operate && (
                   <>
-                    <Button onClick={() => void setSensing(true).catch(() => undefined)} loading={sensor.isPending} data-testid="sensing-on">
+                    <Button
+                      onClick={() => void setSensing(true).catch(() => undefined)}
+                      loading={sensor.isPending}
+                      data-testid="sensing-on"
+                    >
                       {t('deviceConfig.sensor.on')}
                     </Button>
-                    <Button onClick={() => void setSensing(false).catch(() => undefined)} loading={sensor.isPending} data-testid="sensing-off">
+                    <Button
+                      onClick={() => void setSensing(false).catch(() => undefined)}
+                      loading={sensor.isPending}
+                      data-testid="sensing-off"
+                    >
                       {t('deviceConfig.sensor.off')}
                     </Button>
                   </>

@@ -3,7 +3,14 @@ import { Alert, App, Button, Form, Modal, Select, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_FAMILIES, DEVICE_LIMITS, DEVICE_TYPE_CODE_LIST, canBatchChange, type Device, type DeviceListBody } from '@lumigrid/contract';
+import {
+  DEVICE_FAMILIES,
+  DEVICE_LIMITS,
+  DEVICE_TYPE_CODE_LIST,
+  canBatchChange,
+  type Device,
+  type DeviceListBody,
+} from '@lumigrid/contract';
 import { useMe } from '../../../features/auth/api.ts';
 import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
 import { placeOf, typeName } from '../../../features/device-config/columns.tsx';
@@ -33,7 +40,12 @@ export default function DeviceConfigListPage() {
   const refused = selected.some((d) => !DEVICE_FAMILIES.batchChangeable.includes(d.type));
 
   const columns: ProColumns<Device>[] = [
-    { title: t('deviceConfig.field.keyword'), dataIndex: 'keyword', hideInTable: true, fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 } },
+    {
+      title: t('deviceConfig.field.keyword'),
+      dataIndex: 'keyword',
+      hideInTable: true,
+      fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 },
+    },
     {
       title: t('deviceConfig.field.type'),
       dataIndex: 'type',
@@ -51,8 +63,21 @@ export default function DeviceConfigListPage() {
     { title: t('deviceConfig.field.addr'), dataIndex: 'addr', search: false, width: 170 },
     { title: t('deviceConfig.field.type'), dataIndex: 'type', search: false, width: 170, render: (_, row) => typeName(t, row.type) },
     { title: t('deviceConfig.field.gateway'), dataIndex: 'gatewayName', search: false, width: 150, ellipsis: true },
-    { title: t('deviceConfig.field.place'), dataIndex: 'mapName', search: false, width: 140, ellipsis: true, render: (_, row) => placeOf(t, row) },
-    { title: t('deviceConfig.field.firmware'), dataIndex: 'firmware', search: false, width: 100, render: (_, row) => row.firmware || empty },
+    {
+      title: t('deviceConfig.field.place'),
+      dataIndex: 'mapName',
+      search: false,
+      width: 140,
+      ellipsis: true,
+      render: (_, row) => placeOf(t, row),
+    },
+    {
+      title: t('deviceConfig.field.firmware'),
+      dataIndex: 'firmware',
+      search: false,
+      width: 100,
+      render: (_, row) => row.firmware || empty,
+    },
     {
       title: t('deviceConfig.actions'),
       valueType: 'option',

@@ -4,7 +4,15 @@ import { useTranslation } from 'react-i18next';
 import type { Device, DeviceParams } from '@lumigrid/contract';
 import { useBoot } from '../../../app/boot.tsx';
 import { useReadParams, useSetParams } from '../../../features/device-config/api.ts';
-import { fieldProblem, filledParams, formProblems, paramFields, paramLabelKey, rangeHint, type ParamField } from '../../../features/device-config/param-fields.ts';
+import {
+  fieldProblem,
+  filledParams,
+  formProblems,
+  paramFields,
+  paramLabelKey,
+  rangeHint,
+  type ParamField,
+} from '../../../features/device-config/param-fields.ts';
 
 type Values = Record<string, unknown>;
 
@@ -80,7 +88,14 @@ export function ParamEditor({ device, editable }: { device: Device; editable: bo
           />
         );
       case 'flag':
-        return <Switch disabled={disabled} checkedChildren={t('deviceConfig.flag.on')} unCheckedChildren={t('deviceConfig.flag.off')} data-testid={`param-${field.name}`} />;
+        return (
+          <Switch
+            disabled={disabled}
+            checkedChildren={t('deviceConfig.flag.on')}
+            unCheckedChildren={t('deviceConfig.flag.off')}
+            data-testid={`param-${field.name}`}
+          />
+        );
       case 'perChannel':
         return null;
     }
@@ -108,7 +123,12 @@ export function ParamEditor({ device, editable }: { device: Device; editable: bo
                     },
                   ]}
                 >
-                  <InputNumber style={{ width: '100%' }} disabled={!editable} placeholder={rangeHint(range)} data-testid={`param-${field.name}-${i}`} />
+                  <InputNumber
+                    style={{ width: '100%' }}
+                    disabled={!editable}
+                    placeholder={rangeHint(range)}
+                    data-testid={`param-${field.name}-${i}`}
+                  />
                 </Form.Item>
               </Col>
             ))}
@@ -141,7 +161,12 @@ export function ParamEditor({ device, editable }: { device: Device; editable: bo
               {t('deviceConfig.params.read')}
             </Button>
             {editable && (
-              <Button type="primary" onClick={() => void submit().catch(() => undefined)} loading={save.isPending} data-testid="params-save">
+              <Button
+                type="primary"
+                onClick={() => void submit().catch(() => undefined)}
+                loading={save.isPending}
+                data-testid="params-save"
+              >
                 {t('deviceConfig.params.save')}
               </Button>
             )}

@@ -49,7 +49,12 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const empty = t('common.empty');
 
   const filters: ProColumns<Device>[] = [
-    { title: t('deviceConfig.field.keyword'), dataIndex: 'keyword', hideInTable: true, fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 } },
+    {
+      title: t('deviceConfig.field.keyword'),
+      dataIndex: 'keyword',
+      hideInTable: true,
+      fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 },
+    },
     {
       title: t('deviceConfig.field.type'),
       dataIndex: 'type',
@@ -73,7 +78,12 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     },
     { title: t('deviceConfig.field.place'), dataIndex: 'place', hideInTable: true, renderFormItem: () => <MapPathSelect partial /> },
     // The groups of the map chosen above (a group lives on one map).
-    { title: t('deviceConfig.field.group'), dataIndex: 'groupId', hideInTable: true, renderFormItem: (_, __, form) => <GroupFilterSelect form={form} placeField="place" /> },
+    {
+      title: t('deviceConfig.field.group'),
+      dataIndex: 'groupId',
+      hideInTable: true,
+      renderFormItem: (_, __, form) => <GroupFilterSelect form={form} placeField="place" />,
+    },
   ];
 
   const name: ProColumns<Device> = {
@@ -84,8 +94,20 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     fixed: 'left',
     render: (_, row) => <Typography.Text style={{ wordBreak: 'break-word' }}>{row.name}</Typography.Text>,
   };
-  const type: ProColumns<Device> = { title: t('deviceConfig.field.type'), dataIndex: 'type', search: false, width: 150, render: (_, row) => typeName(t, row.type) };
-  const lastUpdate: ProColumns<Device> = { title: t('deviceConfig.field.lastUpdate'), dataIndex: 'lastUpdate', search: false, width: 170, render: (_, row) => when(row.lastUpdate, empty) };
+  const type: ProColumns<Device> = {
+    title: t('deviceConfig.field.type'),
+    dataIndex: 'type',
+    search: false,
+    width: 150,
+    render: (_, row) => typeName(t, row.type),
+  };
+  const lastUpdate: ProColumns<Device> = {
+    title: t('deviceConfig.field.lastUpdate'),
+    dataIndex: 'lastUpdate',
+    search: false,
+    width: 170,
+    render: (_, row) => when(row.lastUpdate, empty),
+  };
   const number = (key: 'illumination' | 'voltage' | 'current' | 'power' | 'energyWh' | 'battery' | 'temperature'): ProColumns<Device> => ({
     title: t(`deviceConfig.field.${key}`),
     dataIndex: key,
@@ -100,10 +122,37 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     { title: t('deviceConfig.field.addr'), dataIndex: 'addr', search: false, width: 170, copyable: true },
     type,
     { title: t('deviceConfig.field.gateway'), dataIndex: 'gatewayName', search: false, width: 150, ellipsis: true },
-    { title: t('deviceConfig.field.place'), dataIndex: 'mapName', search: false, width: 140, ellipsis: true, render: (_, row) => placeOf(t, row) },
-    { title: t('deviceConfig.field.group'), dataIndex: 'groupNames', search: false, width: 140, ellipsis: true, render: (_, row) => row.groupNames.join(', ') || empty },
-    { title: t('deviceConfig.field.firmware'), dataIndex: 'firmware', search: false, width: 100, render: (_, row) => row.firmware || empty },
-    { title: t('deviceConfig.field.model'), dataIndex: 'model', search: false, width: 150, ellipsis: true, render: (_, row) => row.model || empty },
+    {
+      title: t('deviceConfig.field.place'),
+      dataIndex: 'mapName',
+      search: false,
+      width: 140,
+      ellipsis: true,
+      render: (_, row) => placeOf(t, row),
+    },
+    {
+      title: t('deviceConfig.field.group'),
+      dataIndex: 'groupNames',
+      search: false,
+      width: 140,
+      ellipsis: true,
+      render: (_, row) => row.groupNames.join(', ') || empty,
+    },
+    {
+      title: t('deviceConfig.field.firmware'),
+      dataIndex: 'firmware',
+      search: false,
+      width: 100,
+      render: (_, row) => row.firmware || empty,
+    },
+    {
+      title: t('deviceConfig.field.model'),
+      dataIndex: 'model',
+      search: false,
+      width: 150,
+      ellipsis: true,
+      render: (_, row) => row.model || empty,
+    },
     lastUpdate,
     {
       title: t('deviceConfig.actions'),
@@ -126,16 +175,32 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const statusColumns: ProColumns<Device>[] = [
     name,
     type,
-    { title: t('deviceConfig.field.display'), dataIndex: 'display', search: false, width: 150, render: (_, row) => displayTag(t, row.display) },
+    {
+      title: t('deviceConfig.field.display'),
+      dataIndex: 'display',
+      search: false,
+      width: 150,
+      render: (_, row) => displayTag(t, row.display),
+    },
     {
       title: t('deviceConfig.field.online'),
       dataIndex: 'typeStatus',
       search: false,
       width: 100,
       render: (_, row) =>
-        row.typeStatus === TYPE_STATUS.offline ? <Tag color="orange">{t('deviceConfig.online.offline')}</Tag> : <Tag color="green">{t('deviceConfig.online.online')}</Tag>,
+        row.typeStatus === TYPE_STATUS.offline ? (
+          <Tag color="orange">{t('deviceConfig.online.offline')}</Tag>
+        ) : (
+          <Tag color="green">{t('deviceConfig.online.online')}</Tag>
+        ),
     },
-    { title: t('deviceConfig.field.fault'), dataIndex: 'fault', search: false, width: 180, render: (_, row) => (row.fault ? <Tag color="red">{t(faultKey(row.fault))}</Tag> : t('deviceConfig.faults.0')) },
+    {
+      title: t('deviceConfig.field.fault'),
+      dataIndex: 'fault',
+      search: false,
+      width: 180,
+      render: (_, row) => (row.fault ? <Tag color="red">{t(faultKey(row.fault))}</Tag> : t('deviceConfig.faults.0')),
+    },
     number('illumination'),
     number('voltage'),
     number('current'),
