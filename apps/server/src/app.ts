@@ -12,6 +12,7 @@ import type { Database } from './db/client.ts';
 import { startDemoSite, type DemoSite } from './demo/demo-site.ts';
 import type { GatewayCredentialStore } from './gateway-link/credentials.ts';
 import { startGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
+import { endpointRoutes } from './http/endpoint-route.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import type { App } from './http/types.ts';
 import { createAccountsRepo } from './modules/accounts/accounts.repo.ts';
@@ -208,11 +209,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger: app.log,
   });
 
-  registerSystemRoutes(app, { db, config });
+  const route = endpointRoutes(app, authenticate);
+  registerSystemRoutes(route, { db, config });
   registerBrandingRoutes(app, { branding });
   registerAuthRoutes(app, { auth, authenticate });
   registerAccountRoutes(app, { accounts, auth, authenticate });
-  registerOutboxRoutes(app, { outbox: createOutboxService({ repo: outboxRepo }), authenticate });
+  registerOutboxRoutes(route, { outbox: createOutboxService({ repo: outboxRepo }) });
   registerProjectRoutes(app, { projects, authenticate });
   registerMapRoutes(app, { maps, authenticate });
   registerGatewayRoutes(app, { gateways, authenticate });

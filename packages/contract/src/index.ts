@@ -17,3 +17,5 @@ export * from './device-params.ts';
 export * from './devices.ts';
 export * from './device-report.ts';
 export * from './groups.ts';
+export * from './endpoint.ts';
+export * from './endpoints/index.ts';

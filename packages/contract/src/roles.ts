@@ -8,6 +8,71 @@ export type OperateAuth = (typeof OPERATE_AUTH)[keyof typeof OPERATE_AUTH];
 
 export type Mode = 'saas' | 'server';
 
+/** Whose rights a rule asks about: the two numbers of the signed-in user (spec section 3, docs/roles.md). */
+export interface RoleSubject {
+  userAuth: number;
+  operateAuth: number;
+}
+
+/** Owners and editable users change the installation: projects, maps, gateways, devices, groups, settings. */
+export function canEdit(subject: Pick<RoleSubject, 'operateAuth'>): boolean {
+  return subject.operateAuth === OPERATE_AUTH.owner || subject.operateAuth === OPERATE_AUTH.editable;
+}
+
+/** Owners, editable and controllable users switch, dim and identify devices, groups and gateways. */
+export function canControl(subject: Pick<RoleSubject, 'operateAuth'>): boolean {
+  return canEdit(subject) || subject.operateAuth === OPERATE_AUTH.controllable;
+}
+
+/** Every user of an account sees its installation; view-only users see and nothing more. */
+export function canView(subject: Pick<RoleSubject, 'operateAuth'>): boolean {
+  return canControl(subject) || subject.operateAuth === OPERATE_AUTH.viewOnly;
+}
+
+/** The platform administrator (user_auth 1): accounts, the outbox, platform settings. */
+export function isPlatformAdmin(subject: Pick<RoleSubject, 'userAuth'>): boolean {
+  return subject.userAuth === USER_AUTH.admin;
+}
+
+/**
+ * Who may call an endpoint of the table (contract endpoint.ts):
+ * - public: anybody, without a token;
+ * - signedIn: any signed-in user, about their own session and profile;
+ * - read / control / write: a user of the account with that authority (canView / canControl / canEdit);
+ * - admin: the platform administrator only.
+ * Which objects the caller may touch (tenancy, project scopes) the server checks per object on top.
+ */
+export const ACCESS_LEVELS = ['public', 'signedIn', 'read', 'control', 'write', 'admin'] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
+
+/** Whether a signed-in subject passes an endpoint's access level; `public` passes everybody. */
+export function mayCall(access: Access, subject: RoleSubject): boolean {
+  switch (access) {
+    case 'public':
+    case 'signedIn':
+      return true;
+    case 'read':
+      return canView(subject);
+    case 'control':
+      return canControl(subject);
+    case 'write':
+      return canEdit(subject);
+    case 'admin':
+      return isPlatformAdmin(subject);
+  }
+}
+
+/** The sentence the API documentation adds to every endpoint of each access level. */
+export const ACCESS_TEXT: Record<Access, string> = {
+  public: 'No token needed.',
+  signedIn: 'Any signed-in user.',
+  read: 'Any user of the account. Ids of another account (or unknown ids) answer 110011.',
+  control:
+    'Owners, editable and controllable users (operate_auth 0, 2, 3); view-only users get 110003. Ids of another account answer 110011.',
+  write: 'Owners and editable users (operate_auth 0, 2) only; others get 110003. Ids of another account answer 110011.',
+  admin: 'The platform administrator (user_auth 1) only; others get 110003.',
+};
+
 interface MenuSubject {
   user_auth: number;
   operate_auth: number;

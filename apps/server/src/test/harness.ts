@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { desc } from 'drizzle-orm';
-import { errorMessage, type ErrorCode, type Lang } from '@lumigrid/contract';
+import {
+  endpointUrl,
+  errorMessage,
+  type EndpointAnswer,
+  type EndpointInput,
+  type EndpointSpec,
+  type ErrorCode,
+  type Lang,
+} from '@lumigrid/contract';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { buildApp, type AppOptions } from '../app.ts';
@@ -112,6 +120,28 @@ export async function call(
     body = undefined;
   }
   return { status: res.statusCode, headers: res.headers, body: body as { code: number; msg: string; data: any } };
+}
+
+/** Who calls, in which language, with which extra headers. */
+export interface CallerOptions {
+  token?: string;
+  lang?: Lang;
+  headers?: Record<string, string>;
+}
+
+/** A call of the endpoint table through app.inject; `data` has the endpoint's answer type. */
+export async function api<E extends EndpointSpec>(app: App, spec: E, input: EndpointInput<E>, options: CallerOptions = {}) {
+  const { body } = input as { body?: unknown };
+  const sendsBody = spec.method === 'POST' || spec.method === 'PUT';
+  const res = await call(app, spec.method, endpointUrl(spec, input), { ...options, body: sendsBody ? (body ?? {}) : body });
+  return res as Omit<typeof res, 'body'> & { body: { code: number; msg: string; data: EndpointAnswer<E> } };
+}
+
+/** The data of a successful call; fails the test with the answer otherwise. */
+export async function apiData<E extends EndpointSpec>(app: App, spec: E, input: EndpointInput<E>, options: CallerOptions = {}) {
+  const res = await api(app, spec, input, options);
+  expect(res.body?.code, `${spec.method} ${spec.path}: ${JSON.stringify(res.body)}`).toBe(0);
+  return res.body.data;
 }
 
 /** Asserts an answer carries a business code with its message in the language asked for. */

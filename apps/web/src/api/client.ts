@@ -1,4 +1,12 @@
-import { LIMITS, type Lang } from '@lumigrid/contract';
+import {
+  LIMITS,
+  endpointPath,
+  type EndpointAnswer,
+  type EndpointInput,
+  type EndpointSpec,
+  type InputOptional,
+  type Lang,
+} from '@lumigrid/contract';
 import { parseJson } from './big-json.ts';
 import { endsSession, failureDestination, interpretResponse, type FailureAction } from './envelope.ts';
 import { session } from './session.ts';
@@ -142,3 +150,26 @@ export const api = {
   upload: <T>(path: string, form: FormData, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...options, method: 'POST', body: form }),
 };
+
+/** Options of one call besides its input. */
+export type CallOptions = Pick<RequestOptions, 'silent' | 'signal'>;
+
+/**
+ * Calls an endpoint of the contract's table: path, method and answer type come from the table, so a change
+ * on the server that the browser does not follow fails the type check.
+ */
+export function call<E extends EndpointSpec>(
+  spec: E,
+  ...[input, options]: InputOptional<E> extends true
+    ? [input?: EndpointInput<E>, options?: CallOptions]
+    : [input: EndpointInput<E>, options?: CallOptions]
+): Promise<EndpointAnswer<E>> {
+  const { params, query, body } = (input ?? {}) as { params?: Record<string, string>; query?: RequestOptions['query']; body?: unknown };
+  const sendsBody = spec.method === 'POST' || spec.method === 'PUT';
+  return request<EndpointAnswer<E>>(endpointPath(spec, params), {
+    ...options,
+    method: spec.method,
+    query,
+    body: sendsBody ? (body ?? {}) : body,
+  });
+}

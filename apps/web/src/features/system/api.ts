@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { OutboxPage, PageQuery, SystemInfo } from '@lumigrid/contract';
-import { api } from '../../api/client.ts';
+import { outboxEndpoints, systemEndpoints, type PageQuery } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
 
 export const systemKeys = {
   all: ['system'] as const,
@@ -13,7 +13,7 @@ export function useSystemInfo() {
   return useQuery({
     queryKey: systemKeys.info(),
     // Silent: before sign-in a missing server must not greet the user with an error toast.
-    queryFn: ({ signal }) => api.get<SystemInfo>('/api1/system/v1/info', { silent: true, signal }),
+    queryFn: ({ signal }) => call(systemEndpoints.info, {}, { silent: true, signal }),
     staleTime: Infinity,
     retry: 1,
   });
@@ -23,7 +23,7 @@ export function useSystemInfo() {
 export function useOutbox(query: Required<PageQuery>) {
   return useQuery({
     queryKey: systemKeys.outbox(query),
-    queryFn: ({ signal }) => api.get<OutboxPage>('/api1/outbox/v1/list', { query, signal }),
+    queryFn: ({ signal }) => call(outboxEndpoints.list, { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,0 +1,90 @@
+import { ACCESS_TEXT, Envelope, type EndpointAnswer, type EndpointInput, type EndpointSpec, type HttpMethod } from '@lumigrid/contract';
+import type { FastifyReply, FastifyRequest, RouteOptions, preValidationHookHandler } from 'fastify';
+import { AppError } from './app-error.ts';
+import { assertMay } from './authority.ts';
+import { bearerToken, type AuthContext } from './auth.ts';
+import { ok } from './envelope.ts';
+import { BEARER, type Authenticate } from './guards.ts';
+import type { App } from './types.ts';
+
+/** What a handler receives: the caller (absent only on public endpoints) and the validated input. */
+export type EndpointContext<E extends EndpointSpec> = {
+  auth: E['access'] extends 'public' ? AuthContext | undefined : AuthContext;
+  params: NonNullable<EndpointInput<E>['params']>;
+  query: NonNullable<EndpointInput<E>['query']>;
+  body: E['kind'] extends 'upload' ? Record<string, string | undefined> : NonNullable<EndpointInput<E>['body']>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+};
+
+export type EndpointHandler<E extends EndpointSpec> = (context: EndpointContext<E>) => Promise<EndpointAnswer<E>>;
+
+/** Route options an endpoint may need beyond its table entry (an upload reads its parts before validation). */
+export interface EndpointRouteOptions {
+  preValidation?: preValidationHookHandler;
+  bodyLimit?: number;
+}
+
+/** Resolves the bearer token (250004 without one) and refuses callers whose authority the endpoint does not admit (110003). */
+function guard(spec: EndpointSpec, authenticate: Authenticate) {
+  return async (request: FastifyRequest) => {
+    const token = bearerToken(request);
+    if (!token) throw new AppError(250004);
+    const auth = await authenticate(token);
+    request.auth = auth;
+    assertMay(auth, spec.access);
+  };
+}
+
+/** The route schema of an endpoint: what Fastify validates and what the OpenAPI document shows. */
+export function routeSchema(spec: EndpointSpec) {
+  const description = [spec.description, ACCESS_TEXT[spec.access], spec.errors?.length ? `Codes: ${spec.errors.join(', ')}.` : '']
+    .filter(Boolean)
+    .join(' ');
+  return {
+    tags: [...spec.tags],
+    summary: spec.summary,
+    description,
+    ...(spec.access === 'public' ? {} : { security: BEARER }),
+    ...(spec.params ? { params: spec.params } : {}),
+    ...(spec.query ? { querystring: spec.query } : {}),
+    ...(spec.body ? { body: spec.body } : {}),
+    ...(spec.kind === 'upload' ? { consumes: ['multipart/form-data'] } : {}),
+    ...(spec.produces ? { produces: [...spec.produces] } : {}),
+    response: { 200: spec.kind === 'raw' ? spec.response : Envelope(spec.response) },
+  };
+}
+
+/**
+ * Registers the routes of a module from the endpoint table: `route(endpoint, handler)` declares nothing
+ * else, so method, path, schemas, access and documentation come from packages/contract alone.
+ */
+export function endpointRoutes(app: App, authenticate: Authenticate) {
+  return function route<E extends EndpointSpec>(spec: E, handler: EndpointHandler<E>, options: EndpointRouteOptions = {}) {
+    const onRequest = spec.access === 'public' ? undefined : guard(spec, authenticate);
+    const routeOptions: RouteOptions = {
+      method: spec.method satisfies HttpMethod,
+      url: spec.path,
+      schema: routeSchema(spec),
+      ...(onRequest ? { onRequest } : {}),
+      ...(options.preValidation ? { preValidation: options.preValidation } : {}),
+      ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const context = {
+          auth: request.auth,
+          params: request.params ?? {},
+          query: request.query ?? {},
+          body: request.body ?? {},
+          request,
+          reply,
+        } as EndpointContext<E>;
+        const answer = await handler(context);
+        if (spec.kind === 'raw') return reply.sent ? reply : answer;
+        return ok(request, answer);
+      },
+    };
+    app.route(routeOptions);
+  };
+}
+
+export type RouteOf = ReturnType<typeof endpointRoutes>;

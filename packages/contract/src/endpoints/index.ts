@@ -1,0 +1,39 @@
+import type { EndpointSpec } from '../endpoint.ts';
+import { authEndpoints } from './auth.ts';
+import { accountEndpoints } from './accounts.ts';
+import { brandingEndpoints } from './branding.ts';
+import { projectEndpoints } from './projects.ts';
+import { mapEndpoints } from './maps.ts';
+import { gatewayEndpoints } from './gateways.ts';
+import { deviceEndpoints } from './devices.ts';
+import { groupEndpoints } from './groups.ts';
+import { outboxEndpoints, systemEndpoints } from './system.ts';
+
+export * from './auth.ts';
+export * from './accounts.ts';
+export * from './branding.ts';
+export * from './projects.ts';
+export * from './maps.ts';
+export * from './gateways.ts';
+export * from './devices.ts';
+export * from './groups.ts';
+export * from './system.ts';
+
+/** Every endpoint of the API, by domain: the server registers exactly these, and a test holds OpenAPI to them. */
+export const ENDPOINT_GROUPS = {
+  system: systemEndpoints,
+  outbox: outboxEndpoints,
+  auth: authEndpoints,
+  accounts: accountEndpoints,
+  branding: brandingEndpoints,
+  projects: projectEndpoints,
+  maps: mapEndpoints,
+  gateways: gatewayEndpoints,
+  devices: deviceEndpoints,
+  groups: groupEndpoints,
+} satisfies Record<string, Record<string, EndpointSpec>>;
+
+/** Every endpoint of the API as one list. */
+export function allEndpoints(): EndpointSpec[] {
+  return Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group) as EndpointSpec[]);
+}

@@ -1,0 +1,2 @@
+/** The calls of maps and floor plans (filled in from the domain's routes). */
+export const mapEndpoints = {};
