@@ -1,0 +1,15 @@
+/**
+ * Polls a condition (sync or async) until it holds, then returns; after `timeoutMs` it fails naming what it
+ * waited for. The one way tests wait for something another process or the event loop will do.
+ */
+export async function poll(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  { timeoutMs = 10_000, everyMs = 20 }: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((wake) => setTimeout(wake, everyMs));
+  }
+}
