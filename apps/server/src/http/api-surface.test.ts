@@ -1,3 +1,4 @@
+import { allEndpoints, openApiPath } from '@lumigrid/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
@@ -41,6 +42,13 @@ describe('the API surface', () => {
         ).toBe(true);
       }
     }
+  });
+
+  it('documents exactly the endpoint table: no route outside it, no entry without its route', () => {
+    const documented = operations().map(({ path, method }) => `${method.toUpperCase()} ${path}`);
+    const table = allEndpoints().map((e) => `${e.method} ${openApiPath(e.path)}`);
+    expect(new Set(table).size, 'an endpoint is declared twice').toBe(table.length);
+    expect([...documented].sort()).toEqual([...table].sort());
   });
 
   it('serves the docs page', async () => {
