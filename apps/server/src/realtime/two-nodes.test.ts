@@ -7,18 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
-import { MOSQUITTO_URL, reachable, runPrefix } from '../gateway-link/test-support.ts';
+import { runPrefix } from '../gateway-link/test-support.ts';
 import type { App } from '../http/types.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { bind, data, defaultMapId, eventually } from '../modules/gateways/gateways.fixtures.ts';
 import { ADMIN_PASSWORD, CAPTCHA, TestClock, call, signUpByMail, type Harness } from '../test/harness.ts';
+import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from './test-clients.ts';
 
-const BASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const BASE_URL = process.env.DATABASE_URL ?? '';
 const G = '/api4/gateway/v1';
-/** Scale-out needs PostgreSQL and an external broker; without them this suite is skipped. */
-const SERVICES = (await reachable(Number(new URL(BASE_URL).port || 5432), new URL(BASE_URL).hostname)) && (await reachable(1883));
+/** Scale-out needs PostgreSQL and an external broker. */
+const SERVICES = servicesFor('two server nodes', { mqtt: true, postgres: true });
+const MOSQUITTO_URL = TEST_MQTT_URL ?? '';
 const FIRMWARE = { target: 'gateway' as const, version: '3.3.0', url: 'https://firmware.example.com/lg-gw-3.3.0.bin' };
 
 /**
