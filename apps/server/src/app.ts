@@ -217,7 +217,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerOutboxRoutes(route, { outbox: createOutboxService({ repo: outboxRepo }) });
   registerProjectRoutes(app, { projects, authenticate });
   registerMapRoutes(app, { maps, authenticate });
-  registerGatewayRoutes(app, { gateways, authenticate });
+  registerGatewayRoutes(route, { gateways });
   const devices = createDevicesService({
     repo: createDevicesRepo(db),
     mapsRepo,
@@ -225,8 +225,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     realtime,
     gateways,
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
+    telemetry: createTelemetryRepo(db),
   });
-  registerDeviceRoutes(app, { devices, authenticate, telemetry: createTelemetryRepo(db) });
+  registerDeviceRoutes(route, { devices });
   const groups = createGroupsService({
     repo: createGroupsRepo(db),
     mapsRepo,
@@ -234,7 +235,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     link: () => linkHolder.link,
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
   });
-  registerGroupRoutes(app, { groups, authenticate });
+  registerGroupRoutes(route, { groups });
   // One topic per map: only users of the map's account may watch it.
   realtime.addDestination({ pattern: '/topic/map/{mapId}', allow: (auth, { mapId }) => devices.canSeeMap(auth, mapId ?? '') });
 

@@ -1,2 +1,128 @@
-/** The calls of groups (zones) (filled in from the domain's routes). */
-export const groupEndpoints = {};
+import { endpoint } from '../endpoint.ts';
+import { EmptySchema } from '../common.ts';
+import { GroupAddBodySchema, GroupIdParamsSchema, GroupUpdateBodySchema } from '../devices.ts';
+import { GatewaySyncResultSchema } from '../gateways.ts';
+import {
+  GroupCandidateListSchema,
+  GroupCandidatesParamsSchema,
+  GroupControlRequestSchema,
+  GroupControlResultSchema,
+  GroupDetailSchema,
+  GroupMembersBodySchema,
+  GroupViewListSchema,
+  GroupViewSchema,
+  ZonePathCallBodySchema,
+} from '../groups.ts';
+
+const RULES =
+  'Members must be on the group map (270010) and gateway (100211), in fewer than 16 groups (100212); bridges and four-way switches only with their own kind (100202), emergency devices only with emergency devices (100203), at least one lighting device (100204), none selected 110009. Names 1-21 characters (100001, 100011), unique on the map (110007).';
+const VERSION = "Raises the gateway's configuration version: the sync banner offers the gateway and a sync sends the group table.";
+
+/** The zone calls of spec section 7 "Zones and groups". */
+export const groupEndpoints = {
+  list: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/list/:id',
+    tags: ['groups'],
+    summary: 'The groups of a map',
+    description: `{id} is the map. Each group with its members' state: offlineCount says how many do not answer.`,
+    access: 'read',
+    params: GroupIdParamsSchema,
+    body: ZonePathCallBodySchema,
+    response: GroupViewListSchema,
+  }),
+  forGateway: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/groups_for_gateway_id/:id',
+    tags: ['groups'],
+    summary: 'The groups of a gateway, by group number',
+    description: `{id} is the gateway.`,
+    access: 'read',
+    params: GroupIdParamsSchema,
+    body: ZonePathCallBodySchema,
+    response: GroupViewListSchema,
+  }),
+  get: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/get/:id',
+    tags: ['groups'],
+    summary: 'A group with its members',
+    description: `Members as the floor plan draws them.`,
+    access: 'read',
+    params: GroupIdParamsSchema,
+    body: ZonePathCallBodySchema,
+    response: GroupDetailSchema,
+  }),
+  add: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/add',
+    tags: ['groups'],
+    summary: 'Create a group on a map and gateway',
+    description: `The gateway allocates the lowest free group number 1-255 (none free: 100214). ${RULES} ${VERSION}`,
+    access: 'write',
+    body: GroupAddBodySchema,
+    response: GroupViewSchema,
+  }),
+  update: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/update',
+    tags: ['groups'],
+    summary: 'Rename a group and/or replace its members',
+    description: `${RULES} ${VERSION}`,
+    access: 'write',
+    body: GroupUpdateBodySchema,
+    response: GroupViewSchema,
+  }),
+  changeMembers: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/succeed_device',
+    tags: ['groups'],
+    summary: 'Add and remove members of a group',
+    description: `The resulting members pass the same rules as a new group. ${RULES} ${VERSION}`,
+    access: 'write',
+    body: GroupMembersBodySchema,
+    response: GroupViewSchema,
+  }),
+  remove: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/delete/:id',
+    tags: ['groups'],
+    summary: 'Delete a group',
+    description: `The gateway drops it at its next sync. ${VERSION}`,
+    access: 'write',
+    params: GroupIdParamsSchema,
+    body: ZonePathCallBodySchema,
+    response: EmptySchema,
+  }),
+  removeAndSync: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/del_group_succeed/:id',
+    tags: ['groups'],
+    summary: 'Delete a group and sync its gateway now',
+    description: `Answers when the gateway acknowledged a table without the group. An offline gateway answers 100101 and a missing acknowledgement 100107/100109; the deletion stands and the sync banner keeps offering the gateway.`,
+    access: 'write',
+    params: GroupIdParamsSchema,
+    body: ZonePathCallBodySchema,
+    response: GatewaySyncResultSchema,
+  }),
+  candidates: endpoint({
+    method: 'GET',
+    path: '/api4/zone/v1/add_group_devices/:mapId/:gatewayId/:groupId/:type',
+    tags: ['groups'],
+    summary: 'The devices the member picker offers',
+    description: `The devices of a map on a gateway; {groupId} the group being edited (its members are marked) or 0 for a new group, {type} a type code or 0 for all. problem says why a device cannot join (100201, 100212).`,
+    access: 'read',
+    params: GroupCandidatesParamsSchema,
+    response: GroupCandidateListSchema,
+  }),
+  control: endpoint({
+    method: 'POST',
+    path: '/api4/zone/v1/control',
+    tags: ['groups'],
+    summary: 'Control a group',
+    description: `On/off, brightness 0-100 %, colour temperature 2700-6500 K or colour, as one group.control frame once the gateway runs the group; before its sync, one unicast per member that the gateway drains at its radio rate (mode unicast). No member able to do it 100209; offline gateway 100101.`,
+    access: 'control',
+    body: GroupControlRequestSchema,
+    response: GroupControlResultSchema,
+  }),
+};

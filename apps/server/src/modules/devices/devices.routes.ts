@@ -1,128 +1,52 @@
-import {
-  DeviceControlRequestSchema,
-  DeviceDetailParamsSchema,
-  DeviceIdBodySchema,
-  DeviceMarkerListSchema,
-  DeviceMoveInBodySchema,
-  DeviceMoveOutBodySchema,
-  DevicePositionsBodySchema,
-  DeviceRenameBodySchema,
-  DeviceSchema,
-  DeviceStateQuerySchema,
-  EmptySchema,
-} from '@lumigrid/contract';
-import { caller } from '../../http/auth.ts';
-import { ok } from '../../http/envelope.ts';
-import { type Authenticate, requireAuth } from '../../http/guards.ts';
-import { ACCESS, signedInDoc } from '../../http/route-docs.ts';
-import type { App } from '../../http/types.ts';
-import { registerDeviceConfigRoutes } from './device-config.routes.ts';
-import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
-import { withTelemetry } from './devices.mappers.ts';
+import { deviceEndpoints as E } from '@lumigrid/contract';
+import type { RouteOf } from '../../http/endpoint-route.ts';
 import type { DevicesService } from './devices.service.ts';
 
-const tags = ['devices'];
-const P = '/api4/device/v1';
-const { write: WRITE, control: CONTROL, read: READ } = ACCESS;
-
-/** The device calls of spec section 7 "Devices" for reading, naming, placing and controlling, under /api4. */
-export function registerDeviceRoutes(
-  app: App,
-  deps: { devices: DevicesService; authenticate: Authenticate; telemetry?: Pick<TelemetryRepo, 'ofDevices'> },
-) {
+/** The device calls of the endpoint table (contract endpoints/devices.ts). */
+export function registerDeviceRoutes(route: RouteOf, deps: { devices: DevicesService }) {
   const { devices } = deps;
-  const onRequest = requireAuth(deps.authenticate);
-  const doc = signedInDoc(tags);
-  registerDeviceConfigRoutes(app, deps);
 
-  app.get(`${P}/state`, {
-    schema: {
-      ...doc(
-        'The devices of a map as the floor plan draws them (compact)',
-        `Changes arrive on /topic/map/{mapId} as the same markers. ${READ}`,
-        DeviceMarkerListSchema,
-      ),
-      querystring: DeviceStateQuerySchema,
-    },
-    onRequest,
-    handler: async (request) => ok(request, await devices.markers(caller(request), request.query.mapId)),
-  });
+  route(E.markers, ({ auth, query }) => devices.markers(auth, query.mapId));
 
-  app.get(`${P}/details/:mapId/:id`, {
-    schema: {
-      ...doc('A device with its reported state', `A device not on that map answers 270010. ${READ}`, DeviceSchema),
-      params: DeviceDetailParamsSchema,
-    },
-    onRequest,
-    handler: async (request) => {
-      const auth = caller(request);
-      const device = await devices.detail(auth, request.params.mapId, request.params.id);
-      // The last telemetry sample (device_telemetry), read for the device the service already checked.
-      const samples = await deps.telemetry?.ofDevices(auth.tenantId, [BigInt(device.id)]);
-      return ok(request, withTelemetry(device, samples?.get(device.id)));
-    },
-  });
+  route(E.detail, ({ auth, params }) => devices.detail(auth, params.mapId, params.id));
 
-  app.post(`${P}/update_name`, {
-    schema: {
-      ...doc('Rename a device', `1-25 characters; a switch names each channel, joined by "|" (100001, 100011). ${WRITE}`, DeviceSchema),
-      body: DeviceRenameBodySchema,
-    },
-    onRequest,
-    handler: async (request) => ok(request, await devices.rename(caller(request), request.body)),
-  });
+  route(E.rename, ({ auth, body }) => devices.rename(auth, body));
 
-  app.post(`${P}/move_in`, {
-    schema: {
-      ...doc(
-        'Place devices on a map',
-        `Outmap devices or devices of another map, at x, y (fractions 0-1). Answers the map's markers. ${WRITE}`,
-        DeviceMarkerListSchema,
-      ),
-      body: DeviceMoveInBodySchema,
-    },
-    onRequest,
-    handler: async (request) => ok(request, await devices.moveIn(caller(request), request.body)),
-  });
+  route(E.moveIn, ({ auth, body }) => devices.moveIn(auth, body));
 
-  app.put(`${P}/move`, {
-    schema: {
-      ...doc(
-        'New positions of devices on their map',
-        `A device not on the map answers 270010. Answers the map's markers. ${WRITE}`,
-        DeviceMarkerListSchema,
-      ),
-      body: DevicePositionsBodySchema,
-    },
-    onRequest,
-    handler: async (request) => ok(request, await devices.positions(caller(request), request.body)),
-  });
+  route(E.positions, ({ auth, body }) => devices.positions(auth, body));
 
-  app.post(`${P}/move_out`, {
-    schema: { ...doc('Take devices off their map (outmap)', WRITE, EmptySchema), body: DeviceMoveOutBodySchema },
-    onRequest,
-    handler: async (request) => ok(request, await devices.moveOut(caller(request), request.body)),
-  });
+  route(E.moveOut, ({ auth, body }) => devices.moveOut(auth, body));
 
-  app.post(`${P}/try_me`, {
-    schema: {
-      ...doc('Identify a device: it blinks', `Offline gateway or no reply 100101. ${CONTROL}`, EmptySchema),
-      body: DeviceIdBodySchema,
-    },
-    onRequest,
-    handler: async (request) => ok(request, await devices.identify(caller(request), request.body.id)),
-  });
+  route(E.identify, ({ auth, body }) => devices.identify(auth, body.id));
 
-  app.post(`${P}/control`, {
-    schema: {
-      ...doc(
-        'Control one device through its gateway',
-        `Answers when the gateway confirms; the state changes when the gateway reports it. Offline gateway 100101, no reply its timeout code, an action the type cannot do 100209. ${CONTROL}`,
-        EmptySchema,
-      ),
-      body: DeviceControlRequestSchema,
-    },
-    onRequest,
-    handler: async (request) => ok(request, await devices.control(caller(request), request.body)),
-  });
+  route(E.control, ({ auth, body }) => devices.control(auth, body));
+
+  route(E.list, ({ auth, body }) => devices.list(auth, body));
+
+  route(E.readParams, ({ auth, body }) => devices.readParams(auth, body.id, 'any'));
+  route(E.readDaylightParams, ({ auth, body }) => devices.readParams(auth, body.id, 'daylight'));
+
+  route(E.setParams, ({ auth, body }) => devices.setParams(auth, body, 'any'));
+  route(E.setMotionParams, ({ auth, body }) => devices.setParams(auth, body, 'motion'));
+  route(E.setDaylightParams, ({ auth, body }) => devices.setParams(auth, body, 'daylight'));
+  route(E.setStairsMode, ({ auth, body }) => devices.setParams(auth, body, 'stairs'));
+
+  route(E.sensorOnOff, ({ auth, body }) => devices.sensorOnOff(auth, body));
+
+  route(E.broadControl, ({ auth, body }) => devices.broadControl(auth, body));
+
+  route(E.remove, ({ auth, body }) => devices.remove(auth, body));
+
+  route(E.removeConfirmed, ({ auth, params }) => devices.removeConfirmed(auth, params.gatewayId, params.id));
+
+  route(E.batchType, ({ auth, body }) => devices.batchType(auth, body));
+
+  route(E.refreshNetwork, ({ auth, body }) => devices.refreshNetwork(auth, body.id));
+
+  route(E.inputStatus, ({ auth, params }) => devices.inputStatus(auth, params.id));
+
+  route(E.temperatures, ({ auth, params }) => devices.temperatures(auth, params));
+
+  route(E.typeTable, async () => devices.typeTable());
 }

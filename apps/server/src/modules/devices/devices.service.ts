@@ -7,6 +7,8 @@ import {
   splitChannelNames,
   type Device,
   type DeviceControlRequest,
+  type DeviceListBody,
+  type DevicePage,
   type DeviceMarker,
   type MapRemovedMessage,
   type DeviceMoveInBody,
@@ -23,7 +25,8 @@ import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
 import { assertCanControl, radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';
-import { mapDevice, mapMarker } from './devices.mappers.ts';
+import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
+import { mapDevice, mapMarker, withTelemetry } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
@@ -38,6 +41,8 @@ export function createDevicesService(deps: {
   gateways?: Pick<GatewaysService, 'configChanged'>;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
+  /** The last telemetry sample of each device (device_telemetry), laid over detail and list rows. */
+  telemetry?: Pick<TelemetryRepo, 'ofDevices'>;
 }) {
   const { repo, mapsRepo } = deps;
 
@@ -82,8 +87,24 @@ export function createDevicesService(deps: {
     for (const [mapId, removed] of byMap) deps.realtime.publish(mapDestination(mapId), { removed } satisfies MapRemovedMessage);
   }
 
+  /** The devices with their last telemetry sample, for devices the caller was already allowed to read. */
+  async function withTelemetrySamples(tenantId: bigint, devices: Device[]): Promise<Device[]> {
+    const samples = await deps.telemetry?.ofDevices(
+      tenantId,
+      devices.map((d) => BigInt(d.id)),
+    );
+    return samples ? devices.map((d) => withTelemetry(d, samples.get(d.id))) : devices;
+  }
+
+  const config = createDeviceConfigService({ ...deps, onRemoved: publishRemoved });
   return {
-    ...createDeviceConfigService({ ...deps, onRemoved: publishRemoved }),
+    ...config,
+
+    /** POST device/v1/list: the list and status view, each row with its last telemetry sample. */
+    async list(auth: Caller, body: DeviceListBody): Promise<DevicePage> {
+      const page = await config.list(auth, body);
+      return { ...page, list: await withTelemetrySamples(auth.tenantId, page.list) };
+    },
 
     /** GET device/v1/state?mapId=: the markers of a map. */
     async markers(auth: Caller, mapId: string): Promise<DeviceMarker[]> {
@@ -96,7 +117,8 @@ export function createDevicesService(deps: {
       const map = await requireMap(auth, mapId);
       const row = await requireDevice(auth, id);
       if (row.device.mapId !== map.id) throw new AppError(270010);
-      return mapDevice(row);
+      const [device] = await withTelemetrySamples(auth.tenantId, [mapDevice(row)]);
+      return device!;
     },
 
     /** POST device/v1/update_name: 1-25 characters, a switch's channel names joined by the delimiter. */
