@@ -215,8 +215,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerAuthRoutes(app, { auth, authenticate });
   registerAccountRoutes(app, { accounts, auth, authenticate });
   registerOutboxRoutes(route, { outbox: createOutboxService({ repo: outboxRepo }) });
-  registerProjectRoutes(app, { projects, authenticate });
-  registerMapRoutes(app, { maps, authenticate });
+  registerProjectRoutes(route, { projects });
+  registerMapRoutes(route, { maps });
   registerGatewayRoutes(route, { gateways });
   const devices = createDevicesService({
     repo: createDevicesRepo(db),

@@ -301,3 +301,57 @@ export type MapDevicesBody = Static<typeof MapDevicesBodySchema>;
 
 export const MapDevicePageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(MapDeviceSchema) });
 export type MapDevicePage = Static<typeof MapDevicePageSchema>;
+
+const ProjectId = { ...IdSchema, description: 'A project id of the caller\u2019s account' };
+const BuildId = { ...IdSchema, description: 'A building id of the caller\u2019s account' };
+const MapId = { ...IdSchema, description: 'A map id of the caller\u2019s account' };
+
+/** {id}: a project. */
+export const ProjectIdParamsSchema = Type.Object({ id: ProjectId });
+export type ProjectIdParams = Static<typeof ProjectIdParamsSchema>;
+
+/** {id}: the project; {buildId}: a building of it. */
+export const BuildingParamsSchema = Type.Object({ id: ProjectId, buildId: BuildId });
+export type BuildingParams = Static<typeof BuildingParamsSchema>;
+
+/** {id}: a project, or 0 for every project of the account. */
+export const ProjectTreeParamsSchema = Type.Object({
+  id: { ...IdSchema, description: 'A project id, or 0 for every project of the account' },
+});
+export type ProjectTreeParams = Static<typeof ProjectTreeParamsSchema>;
+
+/** {id}: the project the map belongs to (through its building); {mapId}: the map. */
+export const ProjectMapParamsSchema = Type.Object({ id: ProjectId, mapId: MapId });
+export type ProjectMapParams = Static<typeof ProjectMapParamsSchema>;
+
+/** {buildId}: the building the map belongs to; {mapId}: the map. */
+export const BuildingMapParamsSchema = Type.Object({ buildId: BuildId, mapId: MapId });
+export type BuildingMapParams = Static<typeof BuildingMapParamsSchema>;
+
+/** {id}: a map. */
+export const MapIdParamsSchema = Type.Object({ id: MapId });
+export type MapIdParams = Static<typeof MapIdParamsSchema>;
+
+/** Stored floor plans are named by 128 random bits in hex and their type. */
+export const MAP_IMAGE_FILE_PATTERN = '^[0-9a-f]{32}\\.(png|jpg)$';
+
+/** {file}: the name in a map's `image` URL. */
+export const MapImageFileParamsSchema = Type.Object({
+  file: Type.String({ pattern: MAP_IMAGE_FILE_PATTERN, description: '32 hex digits and .png or .jpg' }),
+});
+export type MapImageFileParams = Static<typeof MapImageFileParamsSchema>;
+
+/** The plain fields of a floor-plan upload (multipart/form-data); the file part is read before validation. */
+export const MapUploadFieldsSchema = Type.Object({
+  id: Type.Optional({
+    ...IdSchema,
+    description: 'The map to put the floor plan on; without it, pass the answer\u2019s `image` to map/v1/add or update',
+  }),
+  file: Type.Optional(
+    Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The floor plan: jpg, png or pdf, at most 5 MB' }),
+  ),
+});
+export type MapUploadFields = Static<typeof MapUploadFieldsSchema>;
+
+/** A picture served as it is. */
+export const BinarySchema = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary', description: 'The picture' });

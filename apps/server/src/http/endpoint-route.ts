@@ -60,7 +60,7 @@ export function routeSchema(spec: EndpointSpec) {
  * else, so method, path, schemas, access and documentation come from packages/contract alone.
  */
 export function endpointRoutes(app: App, authenticate: Authenticate) {
-  return function route<E extends EndpointSpec>(spec: E, handler: EndpointHandler<E>, options: EndpointRouteOptions = {}) {
+  function route<E extends EndpointSpec>(spec: E, handler: EndpointHandler<E>, options: EndpointRouteOptions = {}) {
     const onRequest = spec.access === 'public' ? undefined : guard(spec, authenticate);
     const routeOptions: RouteOptions = {
       method: spec.method satisfies HttpMethod,
@@ -84,7 +84,11 @@ export function endpointRoutes(app: App, authenticate: Authenticate) {
       },
     };
     app.route(routeOptions);
-  };
+  }
+  /** Registers endpoints inside their own plugin scope (a parser only they accept, such as multipart). */
+  route.scope = (plugin: (scopedRoute: typeof route, scope: App) => Promise<void>) =>
+    app.register(async (scope) => plugin(endpointRoutes(scope, authenticate), scope));
+  return route;
 }
 
 export type RouteOf = ReturnType<typeof endpointRoutes>;

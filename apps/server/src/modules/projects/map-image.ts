@@ -251,4 +251,3 @@ export type MapImageStore = ReturnType<typeof createMapImageStore>;
 
 /** The only file names the store makes: nothing else can reach the disk through a request. */
 export const MAP_IMAGE_FILE = /^[0-9a-f]{32}\.(png|jpg)$/;
-export const MAP_IMAGE_FILE_PATTERN = '^[0-9a-f]{32}\\.(png|jpg)$';
