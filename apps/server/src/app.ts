@@ -211,9 +211,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const route = endpointRoutes(app, authenticate);
   registerSystemRoutes(route, { db, config });
-  registerBrandingRoutes(app, { branding });
-  registerAuthRoutes(app, { auth, authenticate });
-  registerAccountRoutes(app, { accounts, auth, authenticate });
+  registerBrandingRoutes(route, { branding });
+  registerAuthRoutes(route, { auth });
+  registerAccountRoutes(route, { accounts, auth });
   registerOutboxRoutes(route, { outbox: createOutboxService({ repo: outboxRepo }) });
   registerProjectRoutes(route, { projects });
   registerMapRoutes(route, { maps });

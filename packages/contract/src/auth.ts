@@ -99,3 +99,11 @@ export type UpdateLangBody = Static<typeof UpdateLangBodySchema>;
 
 export const AccountExistsSchema = Type.Object({ exists: Type.Boolean() });
 export type AccountExists = Static<typeof AccountExistsSchema>;
+
+/** The answer of a sign-up: the new account's name. */
+export const RegisteredSchema = Type.Object({ account: Type.String() });
+export type Registered = Static<typeof RegisteredSchema>;
+
+/** {account}: an e-mail, phone number or account name. */
+export const AccountParamsSchema = Type.Object({ account: Type.String({ minLength: 1, maxLength: 100 }) });
+export type AccountParams = Static<typeof AccountParamsSchema>;

@@ -76,3 +76,13 @@ export function normaliseHost(host: string): string {
   const bare = host.trim().toLowerCase().replace(/:\d+$/, '');
   return bare.startsWith('www.') ? bare.slice(4) : bare;
 }
+
+const Host = Type.String({ minLength: 1, maxLength: 253, description: 'The host name, a leading www. is dropped' });
+
+/** {host}: the host whose branding is asked for. */
+export const HostParamsSchema = Type.Object({ host: Host });
+export type HostParams = Static<typeof HostParamsSchema>;
+
+/** {host} and {file}: one of the host's branding pictures. */
+export const HostFileParamsSchema = Type.Object({ host: Host, file: Type.String({ minLength: 1, maxLength: 120 }) });
+export type HostFileParams = Static<typeof HostFileParamsSchema>;

@@ -1,2 +1,77 @@
-/** The calls of sign-up, sign-in, sessions, codes, captcha, password (filled in from the domain's routes). */
-export const authEndpoints = {};
+import { endpoint } from '../endpoint.ts';
+import { EmptySchema } from '../common.ts';
+import {
+  CaptchaSchema,
+  LoginBodySchema,
+  LoginResultSchema,
+  RegisterMailBodySchema,
+  RegisterPhoneBodySchema,
+  RegisteredSchema,
+  ResetPasswordBodySchema,
+  SendCodeBodySchema,
+} from '../auth.ts';
+
+/** Sign-up, sign-in, verification codes, the captcha and sign-out. */
+export const authEndpoints = {
+  captcha: endpoint({
+    method: 'GET',
+    path: '/api1/user/v1/captcha',
+    tags: ['auth'],
+    summary: 'A new graphic captcha',
+    access: 'public',
+    response: CaptchaSchema,
+  }),
+  sendCode: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/send_code',
+    tags: ['auth'],
+    summary: 'Send a verification code by mail or text message',
+    access: 'public',
+    body: SendCodeBodySchema,
+    response: EmptySchema,
+  }),
+  registerByMail: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/register/mail',
+    tags: ['auth'],
+    summary: 'Sign up by e-mail',
+    access: 'public',
+    body: RegisterMailBodySchema,
+    response: RegisteredSchema,
+  }),
+  registerByPhone: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/register/tel',
+    tags: ['auth'],
+    summary: 'Sign up by phone',
+    access: 'public',
+    body: RegisterPhoneBodySchema,
+    response: RegisteredSchema,
+  }),
+  login: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/login',
+    tags: ['auth'],
+    summary: 'Sign in with e-mail, phone or account name and password',
+    access: 'public',
+    body: LoginBodySchema,
+    response: LoginResultSchema,
+  }),
+  resetPassword: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/reset_password',
+    tags: ['auth'],
+    summary: 'Set a new password with a verification code',
+    access: 'public',
+    body: ResetPasswordBodySchema,
+    response: EmptySchema,
+  }),
+  logout: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/logout',
+    tags: ['auth'],
+    summary: 'Sign out: the token dies on the server',
+    access: 'signedIn',
+    response: EmptySchema,
+  }),
+};

@@ -1,13 +1,13 @@
 import type { OutboxPage } from '@lumigrid/contract';
 import type { AuthContext } from '../../http/auth.ts';
-import { assertPlatformAdmin } from '../../http/guards.ts';
+import { assertMay } from '../../http/authority.ts';
 import type { OutboxRepo } from './outbox.repo.ts';
 
 /** The outbox page of the platform administrator: every message that was kept instead of sent. */
 export function createOutboxService(deps: { repo: OutboxRepo }) {
   return {
     async page(auth: AuthContext, query: { page?: number; pageSize?: number }): Promise<OutboxPage> {
-      assertPlatformAdmin(auth);
+      assertMay(auth, 'admin');
       const pageSize = query.pageSize ?? 20;
       const { total, rows } = await deps.repo.page({ offset: ((query.page ?? 1) - 1) * pageSize, limit: pageSize });
       return {
