@@ -421,7 +421,15 @@ export const DeviceControlRequestSchema = Type.Object({
   id: IdSchema,
   action: Type.Object({
     op: Type.Union(
-      ['onOff', 'brightness', 'cct', 'rgb', 'curtain', 'position', 'channel'].map((op) => Type.Literal(op)),
+      [
+        Type.Literal('onOff'),
+        Type.Literal('brightness'),
+        Type.Literal('cct'),
+        Type.Literal('rgb'),
+        Type.Literal('curtain'),
+        Type.Literal('position'),
+        Type.Literal('channel'),
+      ],
       { description: 'Which ControlAction; its fields follow' },
     ),
     on: Type.Optional(Type.Boolean()),

@@ -43,7 +43,7 @@ export function endpoint<const E extends EndpointSpec>(spec: E): E {
 }
 
 type Part<S, Name extends string> = S extends TSchema
-  ? {} extends Static<S>
+  ? Partial<Static<S>> extends Static<S>
     ? { [K in Name]?: Static<S> }
     : { [K in Name]: Static<S> }
   : { [K in Name]?: undefined };
@@ -57,7 +57,7 @@ export type EndpointInput<E extends EndpointSpec> = Part<E['params'], 'params'> 
 export type EndpointAnswer<E extends EndpointSpec> = Static<E['response']>;
 
 /** Whether an endpoint may be called without any input at all. */
-export type InputOptional<E extends EndpointSpec> = {} extends EndpointInput<E> ? true : false;
+export type InputOptional<E extends EndpointSpec> = Partial<EndpointInput<E>> extends EndpointInput<E> ? true : false;
 
 /** The path with its parameters filled in (each one URL-encoded). */
 export function endpointPath(e: Pick<EndpointSpec, 'path'>, params?: Record<string, string | number> | undefined): string {

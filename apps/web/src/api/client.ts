@@ -1,6 +1,7 @@
 import {
   LIMITS,
   endpointPath,
+  queryString,
   type EndpointAnswer,
   type EndpointInput,
   type EndpointSpec,
@@ -66,14 +67,6 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-function withQuery(path: string, query: RequestOptions['query']): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-  const text = params.toString();
-  return text ? `${path}?${text}` : path;
-}
-
 function react(action: FailureAction, silent: boolean): void {
   if (endsSession(action)) session.dropToken();
   if (silent) return;
@@ -112,7 +105,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   let response: Response;
   let text: string;
   try {
-    response = await fetch(withQuery(path, query), {
+    response = await fetch(path + queryString(query), {
       method,
       headers,
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
@@ -138,18 +131,6 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (outcome.ok) return outcome.data as T;
   return fail(outcome.action, silent);
 }
-
-export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    request<T>(path, { ...options, method: 'POST', body: body ?? {} }),
-  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    request<T>(path, { ...options, method: 'PUT', body: body ?? {} }),
-  delete: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) => request<T>(path, { ...options, method: 'DELETE' }),
-  /** multipart/form-data, for file uploads. */
-  upload: <T>(path: string, form: FormData, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    request<T>(path, { ...options, method: 'POST', body: form }),
-};
 
 /** Options of one call besides its input. */
 export type CallOptions = Pick<RequestOptions, 'silent' | 'signal'>;

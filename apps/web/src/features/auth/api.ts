@@ -1,18 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  AccountExists,
-  Captcha,
   ChangePasswordBody,
   LoginBody,
-  LoginResult,
-  LoginUser,
   RegisterMailBody,
   RegisterPhoneBody,
   ResetPasswordBody,
   SendCodeBody,
   UpdateLangBody,
 } from '@lumigrid/contract';
-import { api } from '../../api/client.ts';
+import { accountEndpoints, authEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
 import { session } from '../../api/session.ts';
 
 export const authKeys = {
@@ -26,7 +23,7 @@ export const authKeys = {
 export function useCaptcha(purpose: string) {
   return useQuery({
     queryKey: authKeys.captcha(purpose),
-    queryFn: ({ signal }) => api.get<Captcha>('/api1/user/v1/captcha', { signal }),
+    queryFn: ({ signal }) => call(authEndpoints.captcha, {}, { signal }),
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
@@ -34,31 +31,31 @@ export function useCaptcha(purpose: string) {
 }
 
 export function useSendCode() {
-  return useMutation({ mutationFn: (body: SendCodeBody) => api.post<null>('/api1/user/v1/send_code', body) });
+  return useMutation({ mutationFn: (body: SendCodeBody) => call(authEndpoints.sendCode, { body }) });
 }
 
 export function useLogin() {
-  return useMutation({ mutationFn: (body: LoginBody) => api.post<LoginResult>('/api1/user/v1/login', body) });
+  return useMutation({ mutationFn: (body: LoginBody) => call(authEndpoints.login, { body }) });
 }
 
 export function useRegisterMail() {
   return useMutation({
-    mutationFn: (body: RegisterMailBody) => api.post<{ account: string }>('/api1/user/v1/register/mail', body),
+    mutationFn: (body: RegisterMailBody) => call(authEndpoints.registerByMail, { body }),
   });
 }
 
 export function useRegisterPhone() {
   return useMutation({
-    mutationFn: (body: RegisterPhoneBody) => api.post<{ account: string }>('/api1/user/v1/register/tel', body),
+    mutationFn: (body: RegisterPhoneBody) => call(authEndpoints.registerByPhone, { body }),
   });
 }
 
 export function useResetPassword() {
-  return useMutation({ mutationFn: (body: ResetPasswordBody) => api.post<null>('/api1/user/v1/reset_password', body) });
+  return useMutation({ mutationFn: (body: ResetPasswordBody) => call(authEndpoints.resetPassword, { body }) });
 }
 
 export function checkAccountExists(account: string) {
-  return api.get<AccountExists>(`/api1/user/v1/check_account_exist/${encodeURIComponent(account)}`, { silent: true });
+  return call(accountEndpoints.accountExists, { params: { account } }, { silent: true });
 }
 
 /** The signed-in user, seeded from the stored copy so the shell draws at once; kept in the session. */
@@ -66,7 +63,7 @@ export function useMe() {
   return useQuery({
     queryKey: authKeys.me(),
     queryFn: async ({ signal }) => {
-      const user = await api.get<LoginUser>('/api1/user/v1/me', { signal });
+      const user = await call(accountEndpoints.profile, {}, { signal });
       session.setUser(user);
       return user;
     },
@@ -78,18 +75,18 @@ export function useMe() {
 
 /** Ends the server session; failures are silent because the client forgets the token either way. */
 export function logout(): Promise<null | void> {
-  return api.post<null>('/api1/user/v1/logout', undefined, { silent: true }).catch(() => undefined);
+  return call(authEndpoints.logout, { body: undefined }, { silent: true }).catch(() => undefined);
 }
 
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: ChangePasswordBody) => api.post<null>('/api1/user/v1/change_password', body),
+    mutationFn: (body: ChangePasswordBody) => call(accountEndpoints.changePassword, { body }),
   });
 }
 
 /** Saves the language on the account; used when a signed-in user switches. */
 export function saveAccountLanguage(body: UpdateLangBody) {
-  return api.post<null>('/api1/user/v1/lang', body, { silent: true }).catch(() => undefined);
+  return call(accountEndpoints.setLang, { body }, { silent: true }).catch(() => undefined);
 }
 
 export function useInvalidateMe() {

@@ -1,4 +1,6 @@
 import {
+  brandingEndpoints,
+  endpointPath,
   brandingFor,
   companyDefaultConfig,
   isLang,
@@ -16,7 +18,7 @@ export const DEFAULT_ASSET_BASE = '/branding/default';
 
 /** The host configuration file of spec section 7, for a browser host name. */
 export function hostConfigUrl(hostname: string): string {
-  return `/test/${encodeURIComponent(normaliseHost(hostname))}/config.txt`;
+  return endpointPath(brandingEndpoints.hostConfig, { host: normaliseHost(hostname) });
 }
 
 const TEXT_FIELDS = ['name', 'title', 'icon', 'companyInfo', 'logoName', 'logoBgName'] as const;

@@ -1,22 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  BroadControlResult,
-  Device,
-  DeviceBatchTypeBody,
-  DeviceBatchTypeResult,
-  DeviceDeleteBody,
-  DeviceDeleteResult,
-  DeviceListBody,
-  DevicePage,
-  DeviceParamsBody,
-  DeviceParamsRead,
-  DeviceTypeRow,
-  SensorOnOffBody,
-} from '@lumigrid/contract';
-import { api } from '../../api/client.ts';
-
-const BASE = '/api4/device/v1';
-const id = (value: string) => encodeURIComponent(value);
+import type { DeviceBatchTypeBody, DeviceDeleteBody, DeviceListBody, DeviceParamsBody, SensorOnOffBody } from '@lumigrid/contract';
+import { deviceEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
 
 /** How often the list and status view refresh while shown (reports change the status). */
 export const DEVICE_LIST_POLL_MS = 15_000;
@@ -31,20 +16,19 @@ export const deviceConfigKeys = {
 
 /** The plain calls; every path and answer is the contract's. */
 export const deviceConfigApi = {
-  list: (body: DeviceListBody, signal?: AbortSignal) => api.post<DevicePage>(`${BASE}/list`, body, { signal }),
-  device: (deviceId: string, signal?: AbortSignal) => api.get<Device>(`${BASE}/input_status/${id(deviceId)}`, { signal }),
-  types: (signal?: AbortSignal) => api.get<DeviceTypeRow[]>('/api4/type/v1/list', { signal }),
-  readParams: (deviceId: string) => api.post<DeviceParamsRead>(`${BASE}/read_params`, { id: deviceId }),
-  setParams: (body: DeviceParamsBody) => api.post<DeviceParamsRead>(`${BASE}/set_device_params`, body),
-  sensorOnOff: (body: SensorOnOffBody) => api.post<null>(`${BASE}/control_sensor_onoff`, body),
-  broadcast: (gatewayId: string, on: boolean) =>
-    api.post<BroadControlResult>(`${BASE}/broad_control`, { gatewayId, action: { op: 'onOff', on } }),
+  list: (body: DeviceListBody, signal?: AbortSignal) => call(deviceEndpoints.list, { body }, { signal }),
+  device: (deviceId: string, signal?: AbortSignal) => call(deviceEndpoints.inputStatus, { params: { id: deviceId } }, { signal }),
+  types: (signal?: AbortSignal) => call(deviceEndpoints.typeTable, {}, { signal }),
+  readParams: (deviceId: string) => call(deviceEndpoints.readParams, { body: { id: deviceId } }),
+  setParams: (body: DeviceParamsBody) => call(deviceEndpoints.setParams, { body }),
+  sensorOnOff: (body: SensorOnOffBody) => call(deviceEndpoints.sensorOnOff, { body }),
+  broadcast: (gatewayId: string, on: boolean) => call(deviceEndpoints.broadControl, { body: { gatewayId, action: { op: 'onOff', on } } }),
   /** Silent: the deletion-failed answer (100205) leads to a confirmation, not a toast. */
-  remove: (body: DeviceDeleteBody) => api.post<DeviceDeleteResult>(`${BASE}/delete`, body, { silent: true }),
+  remove: (body: DeviceDeleteBody) => call(deviceEndpoints.remove, { body }, { silent: true }),
   removeConfirmed: (gatewayId: string, deviceId: string) =>
-    api.post<DeviceDeleteResult>(`${BASE}/del_device_succeed/${id(gatewayId)}/${id(deviceId)}`, {}),
-  batchType: (body: DeviceBatchTypeBody) => api.post<DeviceBatchTypeResult>(`${BASE}/batch_alter_devices`, body),
-  refreshNetwork: (deviceId: string) => api.post<Device>(`${BASE}/update_device_nwk`, { id: deviceId }),
+    call(deviceEndpoints.removeConfirmed, { params: { gatewayId, id: deviceId }, body: {} }),
+  batchType: (body: DeviceBatchTypeBody) => call(deviceEndpoints.batchType, { body }),
+  refreshNetwork: (deviceId: string) => call(deviceEndpoints.refreshNetwork, { body: { id: deviceId } }),
 };
 
 export function useDeviceList(body: DeviceListBody) {

@@ -1,18 +1,15 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
   ControlAction,
-  Device,
   DeviceMarker,
   DeviceMoveInBody,
   DevicePositionsBody,
   DeviceRenameBody,
   MapRemovedMessage,
 } from '@lumigrid/contract';
-import { api } from '../../api/client.ts';
+import { deviceEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
 import { gatewayApi, gatewayKeys, LIST_POLL_MS } from '../gateways/api.ts';
-
-const BASE = '/api4/device/v1';
-const id = (value: string) => encodeURIComponent(value);
 
 /** One key factory for the floor plan's device reads. */
 export const deviceMapKeys = {
@@ -24,16 +21,16 @@ export const deviceMapKeys = {
 // ---- plain calls; every path and answer is the contract's ----
 
 export const deviceMapApi = {
-  markers: (mapId: string, signal?: AbortSignal) => api.get<DeviceMarker[]>(`${BASE}/state`, { query: { mapId }, signal }),
+  markers: (mapId: string, signal?: AbortSignal) => call(deviceEndpoints.markers, { query: { mapId } }, { signal }),
   detail: (mapId: string, deviceId: string, signal?: AbortSignal) =>
-    api.get<Device>(`${BASE}/details/${id(mapId)}/${id(deviceId)}`, { signal }),
+    call(deviceEndpoints.detail, { params: { mapId, id: deviceId } }, { signal }),
   /** Silent: the panel says what went wrong next to the control that failed. */
-  control: (deviceId: string, action: ControlAction) => api.post<null>(`${BASE}/control`, { id: deviceId, action }, { silent: true }),
-  identify: (deviceId: string) => api.post<null>(`${BASE}/try_me`, { id: deviceId }, { silent: true }),
-  rename: (body: DeviceRenameBody) => api.post<Device>(`${BASE}/update_name`, body),
-  moveIn: (body: DeviceMoveInBody) => api.post<DeviceMarker[]>(`${BASE}/move_in`, body),
-  positions: (body: DevicePositionsBody) => api.put<DeviceMarker[]>(`${BASE}/move`, body),
-  moveOut: (ids: string[]) => api.post<null>(`${BASE}/move_out`, { ids }),
+  control: (deviceId: string, action: ControlAction) => call(deviceEndpoints.control, { body: { id: deviceId, action } }, { silent: true }),
+  identify: (deviceId: string) => call(deviceEndpoints.identify, { body: { id: deviceId } }, { silent: true }),
+  rename: (body: DeviceRenameBody) => call(deviceEndpoints.rename, { body }),
+  moveIn: (body: DeviceMoveInBody) => call(deviceEndpoints.moveIn, { body }),
+  positions: (body: DevicePositionsBody) => call(deviceEndpoints.positions, { body }),
+  moveOut: (ids: string[]) => call(deviceEndpoints.moveOut, { body: { ids } }),
 };
 
 /** The markers of a map. Changes arrive on the map's real-time topic (applyMarker), so there is no polling. */

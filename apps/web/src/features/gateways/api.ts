@@ -1,34 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  FirmwareCheck,
   FirmwareParams,
-  FirmwareProgressView,
   Gateway,
   GatewayBindBody,
-  GatewayBroadcast,
-  GatewayDeviceList,
   GatewayListQuery,
   GatewayLonLatBody,
-  GatewayLookup,
   GatewayMicrowaveBody,
-  GatewayMicrowaveResult,
-  GatewayPage,
   GatewayParamsBody,
   GatewayPlaceBody,
   GatewayRenameBody,
-  GatewaySensorMode,
-  GatewaySyncList,
-  GatewaySyncResult,
-  GatewayTime,
-  ImportCheck,
-  ImportResult,
-  ReReport,
-  SuperGatewayDevices,
 } from '@lumigrid/contract';
-import { api, type RequestOptions } from '../../api/client.ts';
-
-const BASE = '/api4/gateway/v1';
-const id = (value: string) => encodeURIComponent(value);
+import { gatewayEndpoints } from '@lumigrid/contract';
+import { call, type RequestOptions } from '../../api/client.ts';
 
 /** How often the header banner asks for the gateways not synced (a change elsewhere shows within this). */
 export const SYNC_STATUS_POLL_MS = 30_000;
@@ -60,47 +43,44 @@ type Silent = Pick<RequestOptions, 'silent'>;
 // ---- plain calls (the hooks below wrap them); every path and answer is the contract's ----
 
 export const gatewayApi = {
-  page: (query: GatewayListQuery, signal?: AbortSignal) => api.get<GatewayPage>(`${BASE}/gateways`, { query: { ...query }, signal }),
+  page: (query: GatewayListQuery, signal?: AbortSignal) => call(gatewayEndpoints.list, { query: { ...query } }, { signal }),
   detail: (gatewayId: string, signal?: AbortSignal, options: Silent = {}) =>
-    api.get<Gateway>(`${BASE}/detail/${id(gatewayId)}`, { signal, ...options }),
-  lookup: (mac: string) => api.post<GatewayLookup>(`${BASE}/search_device_for_mac`, { mac }, { silent: true }),
-  bind: (body: GatewayBindBody) => api.post<Gateway>(`${BASE}/move`, body),
-  rename: (body: GatewayRenameBody) => api.post<Gateway>(`${BASE}/update_name`, body),
-  changePlace: (body: GatewayPlaceBody) => api.post<Gateway>(`${BASE}/change_place`, body),
-  setParams: (body: GatewayParamsBody) => api.post<Gateway>(`${BASE}/set_params`, body),
-  setLonLat: (body: GatewayLonLatBody) => api.post<Gateway>(`${BASE}/set_lon_lat`, body),
-  identify: (gatewayId: string) => api.get<null>(`${BASE}/tryme/${id(gatewayId)}`),
-  restart: (gatewayId: string) => api.get<null>(`${BASE}/restart_gateway/${id(gatewayId)}`),
-  readTime: (gatewayId: string) => api.get<GatewayTime>(`${BASE}/read_gateway_time/${id(gatewayId)}`),
-  syncTime: (gatewayId: string) => api.get<GatewayTime>(`${BASE}/sync_gateway_systemtime/${id(gatewayId)}`),
-  reReport: (gatewayId: string) => api.get<ReReport>(`${BASE}/re_report/${id(gatewayId)}`),
-  refreshAll: (gatewayId: string) => api.get<Gateway>(`${BASE}/refresh_all/${id(gatewayId)}`),
+    call(gatewayEndpoints.detail, { params: { id: gatewayId } }, { signal, ...options }),
+  lookup: (mac: string) => call(gatewayEndpoints.lookup, { body: { mac } }, { silent: true }),
+  bind: (body: GatewayBindBody) => call(gatewayEndpoints.bind, { body }),
+  rename: (body: GatewayRenameBody) => call(gatewayEndpoints.rename, { body }),
+  changePlace: (body: GatewayPlaceBody) => call(gatewayEndpoints.changePlace, { body }),
+  setParams: (body: GatewayParamsBody) => call(gatewayEndpoints.setParams, { body }),
+  setLonLat: (body: GatewayLonLatBody) => call(gatewayEndpoints.setLonLat, { body }),
+  identify: (gatewayId: string) => call(gatewayEndpoints.identify, { params: { id: gatewayId } }),
+  restart: (gatewayId: string) => call(gatewayEndpoints.restart, { params: { id: gatewayId } }),
+  readTime: (gatewayId: string) => call(gatewayEndpoints.readTime, { params: { id: gatewayId } }),
+  syncTime: (gatewayId: string) => call(gatewayEndpoints.syncTime, { params: { id: gatewayId } }),
+  reReport: (gatewayId: string) => call(gatewayEndpoints.reReport, { params: { id: gatewayId } }),
+  refreshAll: (gatewayId: string) => call(gatewayEndpoints.refreshAll, { params: { id: gatewayId } }),
   /** Opens the gateway's networks for joining for `durationS` seconds (0 closes them). */
-  broadcast: (gatewayId: string, durationS: number) =>
-    api.get<GatewayBroadcast>(`${BASE}/broadcast`, { query: { id: gatewayId, durationS } }),
+  broadcast: (gatewayId: string, durationS: number) => call(gatewayEndpoints.broadcast, { query: { id: gatewayId, durationS } }),
   /** Every sensor of the gateway acts on its own (sensor mode independent). */
-  sensorSelfOperation: (gatewayId: string) => api.get<GatewaySensorMode>(`${BASE}/sensor_self_oper/${id(gatewayId)}`),
+  sensorSelfOperation: (gatewayId: string) => call(gatewayEndpoints.sensorsIndependent, { params: { id: gatewayId } }),
   /** Every sensor of the gateway drives the synced linkage (sensor mode linkage). */
-  sensorLinkage: (gatewayId: string) => api.get<GatewaySensorMode>(`${BASE}/sensor_sync_model/${id(gatewayId)}`),
-  setMicrowave: (body: GatewayMicrowaveBody) => api.post<GatewayMicrowaveResult>(`${BASE}/set_mawa_params`, body),
-  checkImport: (gatewayId: string) => api.get<ImportCheck>(`${BASE}/check/import/${id(gatewayId)}`),
-  importDevices: (gatewayId: string) => api.get<ImportResult>(`${BASE}/import/${id(gatewayId)}`),
+  sensorLinkage: (gatewayId: string) => call(gatewayEndpoints.sensorsLinkage, { params: { id: gatewayId } }),
+  setMicrowave: (body: GatewayMicrowaveBody) => call(gatewayEndpoints.setMicrowaveParams, { body }),
+  checkImport: (gatewayId: string) => call(gatewayEndpoints.checkImport, { params: { id: gatewayId } }),
+  importDevices: (gatewayId: string) => call(gatewayEndpoints.importDevices, { params: { id: gatewayId } }),
   outmap: (mapId: string, gatewayId: string, signal?: AbortSignal) =>
-    api.get<GatewayDeviceList>(`${BASE}/devices/outmap/${id(mapId)}/${id(gatewayId)}`, { signal }),
-  unbind: (gatewayId: string) => api.get<null>(`${BASE}/delete/${id(gatewayId)}`),
+    call(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId } }, { signal }),
+  unbind: (gatewayId: string) => call(gatewayEndpoints.unbind, { params: { id: gatewayId } }),
   /** Bridges of a super gateway with bridgeId '0', or the devices behind one bridge. */
   superDevices: (gatewayId: string, bridgeId: string, signal?: AbortSignal) =>
-    api.get<SuperGatewayDevices>(`${BASE}/super_gateway_devices/${id(gatewayId)}/${id(bridgeId)}`, { signal }),
-  unbindBridge: (gatewayId: string, bridgeId: string) => api.get<null>(`${BASE}/delete_bridge/${id(gatewayId)}/${id(bridgeId)}`),
-  syncStatus: (signal?: AbortSignal) => api.get<GatewaySyncList>(`${BASE}/sync_status`, { signal, silent: true }),
+    call(gatewayEndpoints.superGatewayDevices, { params: { id: gatewayId, bridgeId } }, { signal }),
+  unbindBridge: (gatewayId: string, bridgeId: string) => call(gatewayEndpoints.unbindBridge, { params: { id: gatewayId, bridgeId } }),
+  syncStatus: (signal?: AbortSignal) => call(gatewayEndpoints.syncStatus, {}, { signal, silent: true }),
   /** Answers when the gateway acknowledged (up to about 25 s); the caller shows the failure itself. */
-  sync: (gatewayId: string) => api.get<GatewaySyncResult>(`${BASE}/sync/${id(gatewayId)}`, { silent: true }),
-  checkVersion: ({ id: gatewayId, target }: FirmwareParams) =>
-    api.get<FirmwareCheck>(`${BASE}/check_gateway_version/${id(gatewayId)}/${target}`),
-  startUpdate: ({ id: gatewayId, target }: FirmwareParams) =>
-    api.get<FirmwareProgressView>(`${BASE}/post_gateway_update/${id(gatewayId)}/${target}`),
+  sync: (gatewayId: string) => call(gatewayEndpoints.sync, { params: { id: gatewayId } }, { silent: true }),
+  checkVersion: ({ id: gatewayId, target }: FirmwareParams) => call(gatewayEndpoints.checkVersion, { params: { id: gatewayId, target } }),
+  startUpdate: ({ id: gatewayId, target }: FirmwareParams) => call(gatewayEndpoints.startUpdate, { params: { id: gatewayId, target } }),
   updateProgress: (gatewayId: string, signal?: AbortSignal) =>
-    api.get<FirmwareProgressView>(`${BASE}/gateway_upgrade_progress/${id(gatewayId)}`, { signal, silent: true }),
+    call(gatewayEndpoints.updateProgress, { params: { id: gatewayId } }, { signal, silent: true }),
 };
 
 // ---- queries ----

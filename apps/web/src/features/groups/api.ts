@@ -1,21 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  GatewaySyncResult,
-  GroupAddBody,
-  GroupCandidateList,
-  GroupControlRequest,
-  GroupControlResult,
-  GroupDetail,
-  GroupMembersBody,
-  GroupUpdateBody,
-  GroupView,
-  GroupViewList,
-} from '@lumigrid/contract';
-import { api } from '../../api/client.ts';
+import type { GroupAddBody, GroupControlRequest, GroupMembersBody, GroupUpdateBody } from '@lumigrid/contract';
+import { groupEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
 import { gatewayKeys } from '../gateways/api.ts';
-
-const BASE = '/api4/zone/v1';
-const id = (value: string) => encodeURIComponent(value);
 
 /** One key factory for everything under groups; every change invalidates `all`. */
 export const groupKeys = {
@@ -27,19 +14,19 @@ export const groupKeys = {
 
 /** The zone calls of spec section 7; paths and answers are the contract's. */
 export const groupApi = {
-  list: (mapId: string, signal?: AbortSignal) => api.post<GroupViewList>(`${BASE}/list/${id(mapId)}`, {}, { signal }),
-  get: (groupId: string, signal?: AbortSignal) => api.post<GroupDetail>(`${BASE}/get/${id(groupId)}`, {}, { signal }),
+  list: (mapId: string, signal?: AbortSignal) => call(groupEndpoints.list, { params: { id: mapId }, body: {} }, { signal }),
+  get: (groupId: string, signal?: AbortSignal) => call(groupEndpoints.get, { params: { id: groupId }, body: {} }, { signal }),
   forGateway: (gatewayId: string, signal?: AbortSignal) =>
-    api.post<GroupViewList>(`${BASE}/groups_for_gateway_id/${id(gatewayId)}`, {}, { signal }),
-  add: (body: GroupAddBody) => api.post<GroupView>(`${BASE}/add`, body),
-  update: (body: GroupUpdateBody) => api.post<GroupView>(`${BASE}/update`, body),
-  members: (body: GroupMembersBody) => api.post<GroupView>(`${BASE}/succeed_device`, body),
-  remove: (groupId: string) => api.post<null>(`${BASE}/delete/${id(groupId)}`, {}),
-  removeAndSync: (groupId: string) => api.post<GatewaySyncResult>(`${BASE}/del_group_succeed/${id(groupId)}`, {}),
+    call(groupEndpoints.forGateway, { params: { id: gatewayId }, body: {} }, { signal }),
+  add: (body: GroupAddBody) => call(groupEndpoints.add, { body }),
+  update: (body: GroupUpdateBody) => call(groupEndpoints.update, { body }),
+  members: (body: GroupMembersBody) => call(groupEndpoints.changeMembers, { body }),
+  remove: (groupId: string) => call(groupEndpoints.remove, { params: { id: groupId }, body: {} }),
+  removeAndSync: (groupId: string) => call(groupEndpoints.removeAndSync, { params: { id: groupId }, body: {} }),
   /** The devices of a map on a gateway that the member picker offers; groupId '0' for a new group. */
   candidates: (mapId: string, gatewayId: string, groupId: string, signal?: AbortSignal) =>
-    api.get<GroupCandidateList>(`${BASE}/add_group_devices/${id(mapId)}/${id(gatewayId)}/${id(groupId)}/0`, { signal }),
-  control: (body: GroupControlRequest) => api.post<GroupControlResult>(`${BASE}/control`, body),
+    call(groupEndpoints.candidates, { params: { mapId, gatewayId, groupId, type: 0 } }, { signal }),
+  control: (body: GroupControlRequest) => call(groupEndpoints.control, { body }),
 };
 
 /** How often the groups of the shown map are looked at again; member reports also refresh them at once. */

@@ -1,30 +1,18 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   BuildingAddBody,
-  BuildingDetail,
   BuildingUpdateBody,
-  Building,
   MapAddBody,
-  MapDevicePage,
   MapDevicesBody,
-  MapImage,
-  MapInfo,
   MapMoveBody,
   MapSearchBody,
-  MapSearchPage,
   MapUpdateBody,
-  Project,
   ProjectAddBody,
-  ProjectDetail,
-  ProjectPage,
   ProjectSearchBody,
-  ProjectTree,
   ProjectUpdateBody,
 } from '@lumigrid/contract';
-import { api } from '../../api/client.ts';
-
-const BASE = '/api4';
-const id = (value: string) => encodeURIComponent(value);
+import { mapEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
 
 /** The id sub_links takes for "the whole tree of the account". */
 export const WHOLE_TREE = '0';
@@ -44,30 +32,28 @@ export const projectKeys = {
 // ---- plain calls (the hooks below wrap them; the e2e helpers and loaders may call them directly) ----
 
 export const projectApi = {
-  page: (body: ProjectSearchBody, signal?: AbortSignal) =>
-    api.post<ProjectPage>(`${BASE}/project_user/v1/all_project_message`, body, { signal }),
-  detail: (projectId: string, signal?: AbortSignal) =>
-    api.get<ProjectDetail>(`${BASE}/project_user/v1/projects/${id(projectId)}`, { signal }),
-  tree: (projectId: string, signal?: AbortSignal) => api.get<ProjectTree>(`${BASE}/project_user/v1/${id(projectId)}/sub_links`, { signal }),
+  page: (body: ProjectSearchBody, signal?: AbortSignal) => call(projectEndpoints.searchProjects, { body }, { signal }),
+  detail: (projectId: string, signal?: AbortSignal) => call(projectEndpoints.projectDetail, { params: { id: projectId } }, { signal }),
+  tree: (projectId: string, signal?: AbortSignal) => call(projectEndpoints.tree, { params: { id: projectId } }, { signal }),
   building: (projectId: string, buildId: string, signal?: AbortSignal) =>
-    api.get<BuildingDetail>(`${BASE}/project_user/v1/${id(projectId)}/builds/${id(buildId)}`, { signal }),
+    call(projectEndpoints.buildingDetail, { params: { id: projectId, buildId } }, { signal }),
   map: (projectId: string, mapId: string, signal?: AbortSignal) =>
-    api.get<MapInfo>(`${BASE}/project_user/v1/${id(projectId)}/maps/${id(mapId)}`, { signal }),
+    call(mapEndpoints.getMap, { params: { id: projectId, mapId } }, { signal }),
 
-  addProject: (body: ProjectAddBody) => api.post<Project>(`${BASE}/project/v1/add`, body),
-  updateProject: (body: ProjectUpdateBody) => api.post<Project>(`${BASE}/project/v1/update`, body),
-  deleteProject: (projectId: string) => api.delete<null>(`${BASE}/project/v1/delete/${id(projectId)}`),
+  addProject: (body: ProjectAddBody) => call(projectEndpoints.addProject, { body }),
+  updateProject: (body: ProjectUpdateBody) => call(projectEndpoints.updateProject, { body }),
+  deleteProject: (projectId: string) => call(projectEndpoints.deleteProject, { params: { id: projectId } }),
 
-  addBuilding: (body: BuildingAddBody) => api.post<Building>(`${BASE}/build/v1/add`, body),
-  updateBuilding: (body: BuildingUpdateBody) => api.post<Building>(`${BASE}/build/v1/update`, body),
-  deleteBuilding: (buildId: string) => api.post<null>(`${BASE}/build/v1/delete`, { id: buildId }),
+  addBuilding: (body: BuildingAddBody) => call(projectEndpoints.addBuilding, { body }),
+  updateBuilding: (body: BuildingUpdateBody) => call(projectEndpoints.updateBuilding, { body }),
+  deleteBuilding: (buildId: string) => call(projectEndpoints.deleteBuilding, { body: { id: buildId } }),
 
-  addMap: (body: MapAddBody) => api.post<MapInfo>(`${BASE}/map/v1/add`, body),
-  updateMap: (body: MapUpdateBody) => api.post<MapInfo>(`${BASE}/map/v1/update`, body),
-  moveMap: (body: MapMoveBody) => api.put<MapInfo>(`${BASE}/map/v1/move`, body),
-  deleteMap: (buildId: string, mapId: string) => api.delete<null>(`${BASE}/map/v1/delete/${id(buildId)}/${id(mapId)}`),
+  addMap: (body: MapAddBody) => call(mapEndpoints.addMap, { body }),
+  updateMap: (body: MapUpdateBody) => call(mapEndpoints.updateMap, { body }),
+  moveMap: (body: MapMoveBody) => call(mapEndpoints.moveMap, { body }),
+  deleteMap: (buildId: string, mapId: string) => call(mapEndpoints.deleteMap, { params: { buildId, mapId } }),
   /** Removes the floor plan; the map stays. */
-  removeMapImage: (mapId: string) => api.get<null>(`${BASE}/map/v1/delete_map`, { query: { id: mapId } }),
+  removeMapImage: (mapId: string) => call(mapEndpoints.removeImage, { query: { id: mapId } }),
   /**
    * Uploads a floor plan. With a map id the server attaches it at once; without one the answer's `image`
    * goes into map/v1/add. The id field comes before the file, as the server reads the stream in order.
@@ -76,10 +62,10 @@ export const projectApi = {
     const form = new FormData();
     if (mapId) form.append('id', mapId);
     form.append('file', file, file.name);
-    return api.upload<MapImage>(`${BASE}/map/v1/upload_map`, form);
+    return call(mapEndpoints.upload, { body: form });
   },
-  searchMaps: (body: MapSearchBody, signal?: AbortSignal) => api.post<MapSearchPage>(`${BASE}/map/v1/search`, body, { signal }),
-  mapDevices: (body: MapDevicesBody, signal?: AbortSignal) => api.post<MapDevicePage>(`${BASE}/map/v1/list/devices`, body, { signal }),
+  searchMaps: (body: MapSearchBody, signal?: AbortSignal) => call(mapEndpoints.searchMaps, { body }, { signal }),
+  mapDevices: (body: MapDevicesBody, signal?: AbortSignal) => call(mapEndpoints.listDevices, { body }, { signal }),
 };
 
 // ---- queries ----
