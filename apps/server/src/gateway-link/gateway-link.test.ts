@@ -2,16 +2,15 @@ import { DEVICE_KINDS, downTopic, encodeCommand, upTopic, type DecodedUp, type R
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirmwareProgress } from './firmware-tracker.ts';
-import { rawClient, reachable, startRig, waitFor, type LinkRig } from './test-support.ts';
+import { brokersFor } from '../test/services.ts';
+import { rawClient, startRig, waitFor, type LinkRig } from './test-support.ts';
 
 /**
  * Server + real broker socket + simulator. Every scenario runs on the embedded Aedes broker, and on the
- * machine's Mosquitto at 127.0.0.1:1883 when it answers (that one has no ACL for our users, so the ACL
+ * external broker of TEST_MQTT_URL (Mosquitto in CI) when it is set (that one has no ACL for our users, so the ACL
  * matrix lives in acl.test.ts, on the embedded broker only).
  */
-const mosquitto = await reachable(1883);
-const brokers: Array<'embedded' | 'mosquitto'> = mosquitto ? ['embedded', 'mosquitto'] : ['embedded'];
-if (!mosquitto) console.info('Mosquitto does not answer on 127.0.0.1:1883: its run of the gateway-link suite is skipped');
+const brokers = brokersFor('the gateway-link suite');
 
 describe.each(brokers)('gateway link on %s', (kind) => {
   let rig: LinkRig;

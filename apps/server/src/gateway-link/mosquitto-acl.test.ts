@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { downTopic, upTopic } from '@lumigrid/protocol';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile, mosquittoPasswordHash } from './mosquitto-acl.ts';
+import { servicesFor } from '../test/services.ts';
 import { rawClient, reachable, waitFor } from './test-support.ts';
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
@@ -42,115 +43,118 @@ async function freePort(): Promise<number> {
 
 /**
  * The generated files in a private Mosquitto (its own port and temporary configuration): the same ACL matrix
- * the embedded broker passes. Skipped where Mosquitto is not installed.
+ * the embedded broker passes. Needs Mosquitto installed (test/services.ts).
  */
-describe.skipIf(!existsSync(MOSQUITTO))('a private Mosquitto with the generated files', () => {
-  let dir: string;
-  let broker: ChildProcess;
-  let url: string;
-  const clients: MqttClient[] = [];
-  const connect = async (username: string, password: string, clientId = username) => {
-    const r = await rawClient(url, { username, password, clientId, clean: true });
-    if (!r.error) clients.push(r.client);
-    return r;
-  };
-  /** Messages a client receives on a filter, with the SUBACK's granted QoS (128 is a refusal). */
-  const listen = async (client: MqttClient, filter: string) => {
-    const got: string[] = [];
-    client.on('message', (topic, payload) => got.push(`${topic} ${payload.toString()}`));
-    const granted = await new Promise<number>((resolve, reject) =>
-      client.subscribe(filter, { qos: 1 }, (error, grants) => (error && !grants ? reject(error) : resolve(grants?.[0]?.qos ?? -1))),
-    );
-    return { got, granted };
-  };
-  const publish = (client: MqttClient, topic: string, from: string) => client.publishAsync(topic, from, { qos: 1 });
+describe.runIf(servicesFor('the private Mosquitto ACL test', { programs: [MOSQUITTO] }))(
+  'a private Mosquitto with the generated files',
+  () => {
+    let dir: string;
+    let broker: ChildProcess;
+    let url: string;
+    const clients: MqttClient[] = [];
+    const connect = async (username: string, password: string, clientId = username) => {
+      const r = await rawClient(url, { username, password, clientId, clean: true });
+      if (!r.error) clients.push(r.client);
+      return r;
+    };
+    /** Messages a client receives on a filter, with the SUBACK's granted QoS (128 is a refusal). */
+    const listen = async (client: MqttClient, filter: string) => {
+      const got: string[] = [];
+      client.on('message', (topic, payload) => got.push(`${topic} ${payload.toString()}`));
+      const granted = await new Promise<number>((resolve, reject) =>
+        client.subscribe(filter, { qos: 1 }, (error, grants) => (error && !grants ? reject(error) : resolve(grants?.[0]?.qos ?? -1))),
+      );
+      return { got, granted };
+    };
+    const publish = (client: MqttClient, topic: string, from: string) => client.publishAsync(topic, from, { qos: 1 });
 
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'lumigrid-mosquitto-'));
-    const port = await freePort();
-    writeFileSync(
-      join(dir, 'passwd'),
-      mosquittoPasswordFile([SERVER, SERVER2, { username: A, password: 'pw-a' }, { username: B, password: 'pw-b' }]),
-    );
-    writeFileSync(join(dir, 'acl'), mosquittoAclFile({ serverUsers: [SERVER.username, SERVER2.username], gatewayMacs: [A, B] }));
-    writeFileSync(
-      join(dir, 'mosquitto.conf'),
-      `${mosquittoConf({ port, bind: '127.0.0.1', passwordFile: join(dir, 'passwd'), aclFile: join(dir, 'acl') })}persistence false\nlog_dest stderr\n`,
-    );
-    // Started as root, Mosquitto drops to its own user, which must be able to read the files.
-    chmodSync(dir, 0o755);
-    for (const f of ['passwd', 'acl', 'mosquitto.conf']) chmodSync(join(dir, f), 0o644);
-    broker = spawn(MOSQUITTO, ['-c', join(dir, 'mosquitto.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let log = '';
-    broker.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-    const until = Date.now() + 5000;
-    while (!(await reachable(port))) {
-      if (Date.now() > until || broker.exitCode !== null) throw new Error(`mosquitto did not start: ${log}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    url = `mqtt://127.0.0.1:${port}`;
-  });
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'lumigrid-mosquitto-'));
+      const port = await freePort();
+      writeFileSync(
+        join(dir, 'passwd'),
+        mosquittoPasswordFile([SERVER, SERVER2, { username: A, password: 'pw-a' }, { username: B, password: 'pw-b' }]),
+      );
+      writeFileSync(join(dir, 'acl'), mosquittoAclFile({ serverUsers: [SERVER.username, SERVER2.username], gatewayMacs: [A, B] }));
+      writeFileSync(
+        join(dir, 'mosquitto.conf'),
+        `${mosquittoConf({ port, bind: '127.0.0.1', passwordFile: join(dir, 'passwd'), aclFile: join(dir, 'acl') })}persistence false\nlog_dest stderr\n`,
+      );
+      // Started as root, Mosquitto drops to its own user, which must be able to read the files.
+      chmodSync(dir, 0o755);
+      for (const f of ['passwd', 'acl', 'mosquitto.conf']) chmodSync(join(dir, f), 0o644);
+      broker = spawn(MOSQUITTO, ['-c', join(dir, 'mosquitto.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let log = '';
+      broker.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      const until = Date.now() + 5000;
+      while (!(await reachable(port))) {
+        if (Date.now() > until || broker.exitCode !== null) throw new Error(`mosquitto did not start: ${log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      url = `mqtt://127.0.0.1:${port}`;
+    });
 
-  afterAll(async () => {
-    for (const c of clients) await c.endAsync(true).catch(() => undefined);
-    broker?.kill('SIGTERM');
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      for (const c of clients) await c.endAsync(true).catch(() => undefined);
+      broker?.kill('SIGTERM');
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
 
-  it('refuses a wrong password, an unknown user and anonymous clients', async () => {
-    expect((await connect(A, 'wrong')).error?.code).toBe(5);
-    expect((await connect('001122334455', 'pw-a')).error?.code).toBe(5);
-    expect((await rawClient(url, { clean: true })).error?.code).toBe(5);
-  });
+    it('refuses a wrong password, an unknown user and anonymous clients', async () => {
+      expect((await connect(A, 'wrong')).error?.code).toBe(5);
+      expect((await connect('001122334455', 'pw-a')).error?.code).toBe(5);
+      expect((await rawClient(url, { clean: true })).error?.code).toBe(5);
+    });
 
-  it('lets gateway A reach only its own topics: not B\u2019s, not #', async () => {
-    const server = (await connect(SERVER.username, SERVER.password)).client;
-    const a = (await connect(A, 'pw-a')).client;
-    const b = (await connect(B, 'pw-b')).client;
-    const seenByServer = await listen(server, 'lg/#');
-    expect(seenByServer.granted).toBe(1);
-    // Several server nodes read the up topics through a shared subscription (docs/decisions.md).
-    const shared = (await connect(SERVER2.username, SERVER2.password)).client;
-    const sharedUp = await listen(shared, '$share/lumigrid-server/lg/v1/+/up/#');
-    expect(sharedUp.granted).toBe(1);
-    const aOwn = await listen(a, `lg/v1/${A}/down/+`);
-    expect(aOwn.granted).toBe(1);
-    const bOwn = await listen(b, `lg/v1/${B}/down/+`);
-    // Refused subscriptions: Mosquitto 2 answers 0x80; were one granted, the messages below would show it.
-    const aWild = await listen(a, '#');
-    const aOnB = await listen(a, `lg/v1/${B}/down/+`);
-    expect([aWild.granted, aOnB.granted].every((g) => g === 128 || g === 1)).toBe(true);
+    it('lets gateway A reach only its own topics: not B\u2019s, not #', async () => {
+      const server = (await connect(SERVER.username, SERVER.password)).client;
+      const a = (await connect(A, 'pw-a')).client;
+      const b = (await connect(B, 'pw-b')).client;
+      const seenByServer = await listen(server, 'lg/#');
+      expect(seenByServer.granted).toBe(1);
+      // Several server nodes read the up topics through a shared subscription (docs/decisions.md).
+      const shared = (await connect(SERVER2.username, SERVER2.password)).client;
+      const sharedUp = await listen(shared, '$share/lumigrid-server/lg/v1/+/up/#');
+      expect(sharedUp.granted).toBe(1);
+      const aOwn = await listen(a, `lg/v1/${A}/down/+`);
+      expect(aOwn.granted).toBe(1);
+      const bOwn = await listen(b, `lg/v1/${B}/down/+`);
+      // Refused subscriptions: Mosquitto 2 answers 0x80; were one granted, the messages below would show it.
+      const aWild = await listen(a, '#');
+      const aOnB = await listen(a, `lg/v1/${B}/down/+`);
+      expect([aWild.granted, aOnB.granted].every((g) => g === 128 || g === 1)).toBe(true);
 
-    await publish(a, upTopic(B, 'state'), 'a'); // A pretending to be B: dropped
-    await publish(a, downTopic(B, 'cmd'), 'a'); // A commanding B: dropped
-    await publish(a, upTopic(A, 'report'), 'a'); // its own: delivered
-    await publish(server, downTopic(B, 'cmd'), 'server');
-    await publish(server, downTopic(A, 'cmd'), 'server');
-    await waitFor(
-      () => seenByServer.got.includes(`${upTopic(A, 'report')} a`) && bOwn.got.length > 0 && aOwn.got.length > 0,
-      'the allowed messages',
-    );
-    await new Promise((r) => setTimeout(r, 300));
+      await publish(a, upTopic(B, 'state'), 'a'); // A pretending to be B: dropped
+      await publish(a, downTopic(B, 'cmd'), 'a'); // A commanding B: dropped
+      await publish(a, upTopic(A, 'report'), 'a'); // its own: delivered
+      await publish(server, downTopic(B, 'cmd'), 'server');
+      await publish(server, downTopic(A, 'cmd'), 'server');
+      await waitFor(
+        () => seenByServer.got.includes(`${upTopic(A, 'report')} a`) && bOwn.got.length > 0 && aOwn.got.length > 0,
+        'the allowed messages',
+      );
+      await new Promise((r) => setTimeout(r, 300));
 
-    expect(seenByServer.got.filter((m) => m.endsWith(' a'))).toEqual([`${upTopic(A, 'report')} a`]);
-    expect(sharedUp.got).toEqual([`${upTopic(A, 'report')} a`]);
-    expect(bOwn.got).toEqual([`${downTopic(B, 'cmd')} server`]);
-    expect(aOwn.got).toEqual([`${downTopic(A, 'cmd')} server`]);
-    // A's '#' and B-filter subscriptions heard nothing of B (the client's listeners see every message it receives).
-    expect(aWild.got.filter((m) => m.includes(B))).toEqual([]);
-    expect(aOnB.got.filter((m) => m.includes(B))).toEqual([]);
-  });
+      expect(seenByServer.got.filter((m) => m.endsWith(' a'))).toEqual([`${upTopic(A, 'report')} a`]);
+      expect(sharedUp.got).toEqual([`${upTopic(A, 'report')} a`]);
+      expect(bOwn.got).toEqual([`${downTopic(B, 'cmd')} server`]);
+      expect(aOwn.got).toEqual([`${downTopic(A, 'cmd')} server`]);
+      // A's '#' and B-filter subscriptions heard nothing of B (the client's listeners see every message it receives).
+      expect(aWild.got.filter((m) => m.includes(B))).toEqual([]);
+      expect(aOnB.got.filter((m) => m.includes(B))).toEqual([]);
+    });
 
-  it('does not let gateway A take over B\u2019s session with B\u2019s client id', async () => {
-    const b = (await connect(B, 'pw-b')).client;
-    const bOwn = await listen(b, `lg/v1/${B}/down/+`);
-    // With use_username_as_clientid, A's connection is A whatever id it asks for; B stays connected.
-    const a = await connect(A, 'pw-a', B);
-    expect(a.error).toBeUndefined();
-    await new Promise((r) => setTimeout(r, 200));
-    expect(b.connected).toBe(true);
-    const server = (await connect(SERVER2.username, SERVER2.password)).client;
-    await publish(server, downTopic(B, 'config'), 'server');
-    await waitFor(() => bOwn.got.includes(`${downTopic(B, 'config')} server`), 'B still receives');
-  });
-});
+    it('does not let gateway A take over B\u2019s session with B\u2019s client id', async () => {
+      const b = (await connect(B, 'pw-b')).client;
+      const bOwn = await listen(b, `lg/v1/${B}/down/+`);
+      // With use_username_as_clientid, A's connection is A whatever id it asks for; B stays connected.
+      const a = await connect(A, 'pw-a', B);
+      expect(a.error).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(b.connected).toBe(true);
+      const server = (await connect(SERVER2.username, SERVER2.password)).client;
+      await publish(server, downTopic(B, 'config'), 'server');
+      await waitFor(() => bOwn.got.includes(`${downTopic(B, 'config')} server`), 'B still receives');
+    });
+  },
+);

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { expect } from 'vitest';
 import { createMemoryCredentialStore, randomServerCredential, type ServerCredential } from './credentials.ts';
 import { startGatewayLink, type GatewayLink } from './gateway-link.ts';
+import { TEST_MQTT_URL } from '../test/services.ts';
 
 /** A logger that keeps what it writes, so a test can see that something was logged. */
 export type LogLine = { level: number; msg: string; [k: string]: unknown };
@@ -30,7 +31,8 @@ export function reachable(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
-export const MOSQUITTO_URL = 'mqtt://127.0.0.1:1883';
+/** The external broker of the 'mosquitto' runs (test/services.ts). */
+export const MOSQUITTO_URL = TEST_MQTT_URL ?? '';
 
 /** A MAC prefix unique to this run, so retained states of earlier runs on a shared broker never collide. */
 export function runPrefix(): string {

@@ -2,7 +2,8 @@ import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { devices, users } from '../../db/schema/index.ts';
-import { MOSQUITTO_URL, reachable, runPrefix } from '../../gateway-link/test-support.ts';
+import { MOSQUITTO_URL, runPrefix } from '../../gateway-link/test-support.ts';
+import { brokersFor } from '../../test/services.ts';
 import { call, startApp, type Harness } from '../../test/harness.ts';
 import { createFirmwareCatalogue } from './firmware-catalogue.ts';
 
@@ -25,8 +26,8 @@ export interface GatewayRig {
  * service and connected over real MQTT. Simulated time runs 1000 times faster, so a restart takes 60-120 ms
  * and a firmware update about a second; command replies are awaited at most `commandTimeoutMs`.
  */
-/** The brokers the gateway suites run on: embedded Aedes always, the machine's Mosquitto when it answers. */
-export const BROKERS: Array<'embedded' | 'mosquitto'> = (await reachable(1883)) ? ['embedded', 'mosquitto'] : ['embedded'];
+/** The brokers the gateway suites run on (test/services.ts). */
+export const BROKERS = brokersFor('the gateway suites');
 
 export async function startGatewayRig(
   kind: 'pglite' | 'postgres',
