@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api, until } from './support/api.ts';
+import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
   expect(((await upload.json()) as { code: number }).code).toBe(0);
   gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Floor gateway' } });
   await site.start();
-  await until(
+  await poll(
     async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
     'gateway online',
   );
@@ -71,7 +71,7 @@ beforeAll(async () => {
   await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-single').id, action: { op: 'onOff', on: true } } });
   await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } });
   await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
-  await until(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
+  await poll(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
 
   browser = await openBrowser();
   page = browser.page;
@@ -175,7 +175,7 @@ describe('live device control on the floor plan', () => {
       targetPosition: { x: box.width * 0.75, y: box.height * 0.2 },
       force: true,
     });
-    await until(async () => (await markers()).some((m) => m.id === outmap.id), 'the dropped device on the map');
+    await poll(async () => (await markers()).some((m) => m.id === outmap.id), 'the dropped device on the map');
     const placed = (await markers()).find((m) => m.id === outmap.id)!;
     expect(placed.x).toBeCloseTo(0.75, 1);
     expect(placed.y).toBeCloseTo(0.2, 1);
@@ -199,10 +199,9 @@ describe('live device control on the floor plan', () => {
       const panel = page.getByTestId('device-panel');
       await panel.getByTestId('device-panel-name').getByText(light.name).waitFor();
       await panel.getByTestId('device-panel-state').getByText('On at full load').waitFor();
-      await page.waitForTimeout(400); // the drawer slides in
       await panel.getByTestId('control-onoff').click();
       await panel.getByTestId('control-waiting').waitFor();
-      await until(() => held.length > 0, 'the held report');
+      await poll(() => held.length > 0, 'the held report');
       await screenshot(page, 'device-panel-waiting');
       expect(await colourAt(page, at)).toBe(FULL);
       expect(await markerColour(watcher.page, light.id)).toBe(FULL);
@@ -214,8 +213,8 @@ describe('live device control on the floor plan', () => {
 
     const panel = page.getByTestId('device-panel');
     await panel.getByTestId('device-panel-state').getByText('Off', { exact: true }).waitFor();
-    await until(async () => (await colourAt(page, at)) === OFF, 'the marker drawn off');
-    await until(async () => (await markerColour(watcher.page, light.id)) === OFF, 'the second browser drawing it off');
+    await poll(async () => (await colourAt(page, at)) === OFF, 'the marker drawn off');
+    await poll(async () => (await markerColour(watcher.page, light.id)) === OFF, 'the second browser drawing it off');
     expect(await panel.getByTestId('control-onoff').getAttribute('aria-checked')).toBe('false');
     expect(await panel.getByTestId('control-waiting').count()).toBe(0);
     await screenshot(page, 'device-panel-off');
@@ -228,25 +227,24 @@ describe('live device control on the floor plan', () => {
     await page.mouse.click(at.x, at.y);
     const panel = page.getByTestId('device-panel');
     await panel.getByTestId('device-panel-name').getByText(dimmer.name).waitFor();
-    await page.waitForTimeout(400); // the drawer slides in
     const onOff = panel.getByTestId('control-onoff');
     if ((await onOff.getAttribute('aria-checked')) !== 'true') {
       await onOff.click();
-      await until(async () => (await onOff.getAttribute('aria-checked')) === 'true', 'the light reported on');
+      await poll(async () => (await onOff.getAttribute('aria-checked')) === 'true', 'the light reported on');
     }
     await panel.getByTestId('control-brightness').locator('.ant-slider-handle').waitFor();
     if ((await detail(dimmer.id)).display !== 'onFull') {
       // Full brightness first, so that dimming has something to change.
       await panel.getByTestId('control-brightness').locator('.ant-slider-handle').focus();
       await page.keyboard.press('End');
-      await until(async () => (await detail(dimmer.id)).display === 'onFull', 'the light at full load');
+      await poll(async () => (await detail(dimmer.id)).display === 'onFull', 'the light at full load');
     }
-    await until(async () => (await colourAt(page, at)) === FULL, 'the marker drawn at full load');
+    await poll(async () => (await colourAt(page, at)) === FULL, 'the marker drawn at full load');
     const rail = await panel.getByTestId('control-brightness').locator('.ant-slider').boundingBox();
     await page.mouse.click(rail!.x + rail!.width / 2, rail!.y + rail!.height / 2);
-    await until(async () => (await detail(dimmer.id)).display === 'onPartial', 'the gateway reporting the light dimmed');
-    await until(async () => (await colourAt(page, at)) === PARTIAL, 'the marker drawn not at full load');
-    await until(async () => (await markerColour(watcher.page, dimmer.id)) === PARTIAL, 'the second browser drawing it dimmed');
+    await poll(async () => (await detail(dimmer.id)).display === 'onPartial', 'the gateway reporting the light dimmed');
+    await poll(async () => (await colourAt(page, at)) === PARTIAL, 'the marker drawn not at full load');
+    await poll(async () => (await markerColour(watcher.page, dimmer.id)) === PARTIAL, 'the second browser drawing it dimmed');
     const shown = Number(
       (await panel.getByTestId('control-brightness').locator('.ant-typography').first().textContent())?.replace(/\D/g, ''),
     );
@@ -264,9 +262,9 @@ describe('live device control on the floor plan', () => {
     await page.mouse.down();
     await page.mouse.move(to.x, to.y, { steps: 6 });
     await page.mouse.up();
-    await until(async () => Math.abs(((await markers()).find((m) => m.id === lamp.id)?.y ?? 0) - 0.85) < 0.01, 'the new position stored');
+    await poll(async () => Math.abs(((await markers()).find((m) => m.id === lamp.id)?.y ?? 0) - 0.85) < 0.01, 'the new position stored');
     // No reload in the second browser: the marker arrives on the map topic.
-    await until(
+    await poll(
       async () => (await colourAt(watcher.page, await screenAt(watcher.page, { x: 0.55, y: 0.85 }))) === OFF,
       'the watcher drawing the lamp at its new place',
     );
@@ -291,8 +289,8 @@ describe('live device control on the floor plan', () => {
     await open('switch-2', { x: 0.3, y: 0.7 });
     await panel.getByTestId('control-channel-1').waitFor();
     await panel.getByTestId('control-channel-2').click();
-    await until(async () => (await detail(byKind('switch-2').id)).display === 'onPartial', 'channel 2 on');
-    await until(
+    await poll(async () => (await detail(byKind('switch-2').id)).display === 'onPartial', 'channel 2 on');
+    await poll(
       async () => (await panel.getByTestId('control-channel-2').getAttribute('aria-checked')) === 'true',
       'the switch showing channel 2 on',
     );
@@ -328,7 +326,6 @@ describe('live device control on the floor plan', () => {
     await panel.getByTestId('device-panel-name').getByText(byKind('light-dimmer').name).waitFor();
     await panel.getByText('明るさ').waitFor();
     await panel.getByTestId('device-panel-state').getByText('点灯（全負荷ではない）').waitFor();
-    await page.waitForTimeout(400); // the drawer slides in
     await screenshot(page, 'device-panel-ja');
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
   });
@@ -342,7 +339,7 @@ describe('live device control on the floor plan', () => {
     // The editor moves it out; the watcher hears {removed: [id]} on the map topic.
     await api(site.server.url, `${D}/move_out`, { token, body: { ids: [gone.id] } });
     await watcher.page.locator(`[data-testid=device-canvas][data-drawn="${placed}"]`).waitFor();
-    await until(async () => (await colourAt(watcher.page, at)) !== drawn, 'the watcher no longer drawing the device');
+    await poll(async () => (await colourAt(watcher.page, at)) !== drawn, 'the watcher no longer drawing the device');
     expect((await markers()).map((m) => m.id)).not.toContain(gone.id);
     await screenshot(watcher.page, 'device-map-watcher-moved-out');
   });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { DevicePage, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api, until } from './support/api.ts';
+import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -48,7 +48,7 @@ beforeAll(async () => {
   mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
   gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Hall gateway' } });
   await site.start();
-  await until(
+  await poll(
     async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
     'gateway online',
   );
@@ -60,7 +60,7 @@ beforeAll(async () => {
   });
   await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } });
   await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
-  await until(async () => (await listAll()).list.every((d) => d.lastUpdate !== null), 'every device reported');
+  await poll(async () => (await listAll()).list.every((d) => d.lastUpdate !== null), 'every device reported');
 
   browser = await openBrowser();
   page = browser.page;
@@ -87,22 +87,22 @@ describe('device list and configuration in a real browser with a simulated gatew
     await rows.first().waitFor();
     const total = (await listAll()).total;
     expect(total).toBe(devices.length);
-    await until(async () => (await rows.count()) === Math.min(total, 20), 'the first page');
+    await poll(async () => (await rows.count()) === Math.min(total, 20), 'the first page');
     const motion = rows.filter({ hasText: byKind('sensor-motion').addr });
     await page.getByPlaceholder('Part of the name or MAC').fill(byKind('sensor-motion').addr.slice(-6));
     await page.getByRole('button', { name: /Query|Search/ }).click();
-    await until(async () => (await rows.count()) === 1, 'one row after filtering');
+    await poll(async () => (await rows.count()) === 1, 'one row after filtering');
     await motion.getByText('Motion sensor', { exact: true }).waitFor();
     await motion.getByText('Hall gateway').waitFor();
     await motion.getByText('1.0.0').waitFor();
     await screenshot(page, 'device-list-filtered');
     await page.getByRole('button', { name: /Reset/ }).click();
-    await until(async () => (await rows.count()) === Math.min(total, 20), 'the first page again');
+    await poll(async () => (await rows.count()) === Math.min(total, 20), 'the first page again');
     await screenshot(page, 'device-list');
 
     // The gateway's telemetry (up/telemetry) fills the status view's measurements.
     sim().reportTelemetry();
-    await until(
+    await poll(
       async () => (await listAll()).list.find((d) => d.id === byKind('light-dimmer').id)?.voltage === 230,
       'the dimmer telemetry stored',
     );
@@ -184,7 +184,6 @@ describe('device list and configuration in a real browser with a simulated gatew
       await dialog.getByRole('button', { name: 'Delete' }).click();
       const confirm = page.locator('.ant-modal-confirm');
       await confirm.getByText('Device deletion failed, confirm to continue deleting this device').waitFor();
-      await page.waitForTimeout(400); // the first dialog fades out
       await screenshot(page, 'device-delete-failed');
       expect((await listAll()).list.map((d) => d.id)).toContain(panel.id);
       await confirm.getByRole('button', { name: 'Delete anyway' }).click();
@@ -236,11 +235,11 @@ describe('device list and configuration in a real browser with a simulated gatew
     await page.locator('.ant-pro-query-filter .ant-cascader').click();
     for (const name of [project.name, build.name, map.name])
       await page.locator('.ant-cascader-menu-item').filter({ hasText: name }).first().click();
-    await until(async () => !(await groupSelect.locator('input').isDisabled()), 'the group filter enabled');
+    await poll(async () => !(await groupSelect.locator('input').isDisabled()), 'the group filter enabled');
     await groupSelect.click();
     await page.locator('.ant-select-item-option').filter({ hasText: group.name }).click();
     await page.getByRole('button', { name: /Query|Search/ }).click();
-    await until(async () => (await rows.count()) === members.length, 'only the group members');
+    await poll(async () => (await rows.count()) === members.length, 'only the group members');
     for (const d of members) await rows.filter({ hasText: d.addr }).first().waitFor();
     await screenshot(page, 'device-list-group-filter');
   });

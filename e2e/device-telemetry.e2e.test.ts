@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api, until } from './support/api.ts';
+import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
     body: { mac: sim().mac, mapId, name: 'Metered gateway' },
   });
   await site.start();
-  await until(
+  await poll(
     async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
     'gateway online',
   );
@@ -63,10 +63,10 @@ beforeAll(async () => {
   });
   await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 50 } } });
   await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
-  await until(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
+  await poll(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
   sim().reportTelemetry();
-  await until(async () => (await detail(byKind('light-dimmer').id)).voltage === 230, 'the dimmer telemetry stored');
-  await until(async () => (await detail(byKind('sensor-daylight').id)).illumination !== null, 'the daylight sensor telemetry stored');
+  await poll(async () => (await detail(byKind('light-dimmer').id)).voltage === 230, 'the dimmer telemetry stored');
+  await poll(async () => (await detail(byKind('sensor-daylight').id)).illumination !== null, 'the daylight sensor telemetry stored');
 
   browser = await openBrowser();
   page = browser.page;
@@ -111,7 +111,6 @@ describe('device telemetry in the device panel', () => {
     await telemetry.getByTestId('telemetry-current').waitFor();
     await telemetry.getByTestId('telemetry-energyWh').waitFor();
     expect(await telemetry.getByTestId('telemetry-battery').count()).toBe(0);
-    await page.waitForTimeout(400); // the drawer slides in
     await screenshot(page, 'device-panel-telemetry');
 
     await panel.locator('.ant-drawer-close').click();

@@ -132,7 +132,8 @@ describe('the foundation in a real browser', () => {
     await page.waitForURL(/\/user\/login$/);
     expect(await storedToken()).toBeNull();
     const me = await fetch(`${server.url}/api1/user/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-    expect(me.status).toBeGreaterThanOrEqual(400);
+    expect(me.status).toBe(401);
+    expect((await me.json()).code).toBe(250004);
     // The language chosen on this device stays after sign-out.
     await page.getByRole('button', { name: 'ログイン', exact: true }).waitFor();
     await screenshot(page, 'login-ja');

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Gateway, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api } from './support/api.ts';
+import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -67,7 +67,6 @@ describe('gateways in a real browser with simulated gateways', () => {
     await page.locator('.ant-cascader-menu-item').filter({ hasText: project.name }).first().click();
     await page.locator('.ant-cascader-menu-item').filter({ hasText: building.name }).first().click();
     await page.locator('.ant-cascader-menu').nth(2).locator('.ant-cascader-menu-item').filter({ hasText: map.name }).first().click();
-    await page.waitForTimeout(400); // the cascader closes and the field validates again
     await screenshot(page, 'gateway-bind');
     await dialog.getByRole('button', { name: 'Bind' }).click();
     await message('Gateway Lobby gateway was bound').waitFor();
@@ -92,7 +91,6 @@ describe('gateways in a real browser with simulated gateways', () => {
     expect(await list.evaluate((node) => getComputedStyle(node.closest('.ant-modal') ?? node).width)).toBe('720px');
     const row = list.locator('.ant-table-row').filter({ hasText: 'Lobby gateway' });
     await row.getByText('Default project').waitFor();
-    await page.waitForTimeout(400); // the modal's zoom-in
     await screenshot(page, 'gateway-sync-modal');
     await row.getByText('Sync', { exact: true }).click();
     await page.locator('.ant-modal-confirm').getByText('Send the current configuration to Lobby gateway?').waitFor();
@@ -101,7 +99,6 @@ describe('gateways in a real browser with simulated gateways', () => {
     await progress.waitFor();
     await progress.getByText('Lobby gateway is synchronized').waitFor();
     expect(await progress.locator('.ant-progress').getAttribute('aria-valuenow')).toBe('100');
-    await page.waitForTimeout(600); // the bar's fill eases to 100
     await screenshot(page, 'gateway-sync-done');
     await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await progress.waitFor({ state: 'detached' });
@@ -163,7 +160,6 @@ describe('gateways in a real browser with simulated gateways', () => {
     const clock = page.getByTestId('gateway-clock');
     await clock.getByText(/^Gateway time: \d{4}-\d{2}-\d{2} /).waitFor();
     await clock.getByText(/^Cloud time: \d{4}-\d{2}-\d{2} /).waitFor();
-    await page.waitForTimeout(400); // the dialog's zoom-in
     await screenshot(page, 'gateway-clock');
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Sync clock' }).click();
     await message(/Gateway clock set to/).waitFor();
@@ -186,7 +182,6 @@ describe('gateways in a real browser with simulated gateways', () => {
     await page.getByTestId('gateway-open-network').click();
     const network = page.getByRole('dialog').filter({ hasText: 'Open the network for pairing' });
     await network.getByText('Open for 60 s').waitFor();
-    await page.waitForTimeout(400); // the modal's zoom-in
     await screenshot(page, 'gateway-open-network');
     await network.getByRole('button', { name: 'Open' }).click();
     await message('The network of Lobby gateway is open for 60 s; import the new devices afterwards').waitFor();
@@ -252,7 +247,6 @@ describe('a super gateway: imported devices and its bridges', () => {
     await banner.getByText('詳細').click();
     await page.getByRole('dialog').getByText('未同期のゲートウェイ').waitFor();
     await page.getByRole('dialog').locator('.ant-table-row').first().waitFor();
-    await page.waitForTimeout(400); // the modal's zoom-in
     await screenshot(page, 'gateway-sync-modal-ja');
   });
 
@@ -268,13 +262,12 @@ describe('a super gateway: imported devices and its bridges', () => {
     await page.locator('.ant-modal-confirm .ant-btn-primary').click();
     const progress = page.getByTestId('sync-progress');
     await progress.waitFor();
-    await page.waitForTimeout(3_000);
-    const early = Number(await progress.locator('.ant-progress').getAttribute('aria-valuenow'));
-    expect(early).toBeGreaterThanOrEqual(20);
-    expect(early).toBeLessThanOrEqual(40);
+    const percent = async () => Number(await progress.locator('.ant-progress').getAttribute('aria-valuenow'));
+    // The bar rises step by step (1 % per 100 ms): it is seen part-way before it stops at 99.
+    await poll(async () => (await percent()) >= 20, 'the sync bar part-way');
+    expect(await percent()).toBeLessThan(99);
     await screenshot(page, 'gateway-sync-progress-ja');
-    await page.waitForTimeout(8_000);
-    expect(await progress.locator('.ant-progress').getAttribute('aria-valuenow')).toBe('99');
+    await poll(async () => (await percent()) === 99, 'the sync bar held at 99 %');
     // The server gives up after 25 s (100109) and answers in the user's language.
     await progress.getByText('データ同期に異常があります').waitFor({ timeout: 40_000 });
     await progress.getByText('同期に失敗しました').waitFor();
@@ -308,7 +301,6 @@ describe('a super gateway: imported devices and its bridges', () => {
     await form.getByLabel('検知時の明るさ（%）').fill('150');
     await page.getByRole('dialog').filter({ has: form }).locator('.ant-btn-primary').click();
     await form.getByText('明るさは0～100で入力してください').waitFor();
-    await page.waitForTimeout(300);
     await screenshot(page, 'gateway-microwave-ja');
     await page.getByRole('dialog').filter({ has: form }).locator('.ant-modal-close').click();
     await form.waitFor({ state: 'detached' });

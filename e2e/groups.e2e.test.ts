@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { DeviceMarker, Gateway, GatewayDevice, GatewayPage, GroupView, LoginResult, ProjectTree } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
-import { api, until } from './support/api.ts';
+import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
   gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Floor gateway' } });
   await site.start();
-  await until(
+  await poll(
     async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
     'gateway online',
   );
@@ -53,7 +53,7 @@ beforeAll(async () => {
     await api(site.server.url, `${D}/control`, { token, body: { id: byKind(kind).id, action } });
   }
   await api(site.server.url, `/api4/gateway/v1/sync/${gateway.id}`, { token });
-  await until(async () => {
+  await poll(async () => {
     const markers = await api<DeviceMarker[]>(site.server.url, `${D}/state?mapId=${mapId}`, { token });
     return LIGHTS.every((kind) => markers.find((m) => m.id === byKind(kind).id)?.display === 'onFull');
   }, 'the lights on at full load');
@@ -123,7 +123,7 @@ describe('groups in a real browser with a simulated gateway', () => {
     // Not synced yet: the gateway sends the command to each member in turn.
     await drawer.getByText('it sends the command to each of 3 members in turn').waitFor();
     const members = drawer.getByTestId('group-members');
-    await until(async () => (await members.locator('.ant-tag').filter({ hasText: /^Off$/ }).count()) === 3, 'three members off');
+    await poll(async () => (await members.locator('.ant-tag').filter({ hasText: /^Off$/ }).count()) === 3, 'three members off');
     await drawer.getByTestId('group-state').filter({ hasText: 'Off' }).waitFor();
     await screenshot(page, 'groups-control-off');
   });
@@ -145,7 +145,7 @@ describe('groups in a real browser with a simulated gateway', () => {
     await drawer.getByTestId('group-on').click();
     await drawer.getByText('Sent as one group command').waitFor();
     const members = drawer.getByTestId('group-members');
-    await until(
+    await poll(
       async () =>
         (await members
           .locator('.ant-tag')

@@ -69,7 +69,9 @@ describe('real-time channel in the browser', () => {
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(/\/user\/login$/);
-    await page.waitForTimeout(500);
+    // The sign-in page is up and a full server round trip has passed: a forced-logout notice would be here by now.
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    await api(server.url, '/api1/system/v1/info');
     expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
   });
 
@@ -87,6 +89,8 @@ describe('real-time channel in the browser', () => {
     expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await screenshot(page, 'realtime-forced-logout-en');
-    expect(login.user.id).toBeTruthy();
+    // The old token is dead on the server too.
+    const me = await fetch(`${server.url}/api1/user/v1/me`, { headers: { authorization: `Bearer ${login.access_token}` } });
+    expect(me.status).toBe(401);
   });
 });

@@ -1,3 +1,4 @@
+import { poll as serverPoll } from '../../apps/server/src/test/poll.ts';
 import { ADMIN_PASSWORD } from './server.ts';
 
 interface Envelope<T> {
@@ -38,12 +39,6 @@ export async function latestCodeFor(baseUrl: string, recipient: string): Promise
   return code;
 }
 
-/** Polls a condition (an API answer, a canvas pixel) every 150 ms until it holds; names what it waited for. */
-export async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((wake) => setTimeout(wake, 150));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+/** The one waiting helper of every test tier, with a browser's patience: a condition (an API answer, a canvas pixel) polled until it holds. */
+export const poll: typeof serverPoll = (condition, what, options = {}) =>
+  serverPoll(condition, what, { timeoutMs: 20_000, everyMs: 150, ...options });

@@ -21,6 +21,8 @@ export async function openBrowser(options: { viewport?: { width: number; height:
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     viewport: options.viewport ?? { width: 1440, height: 900 },
     locale: 'en-US',
+    // The app turns antd's animations off for reduced motion, so what a journey waits for is there at once.
+    reducedMotion: 'reduce',
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
