@@ -6,6 +6,7 @@ import {
   canEditOwnInfo,
   canSeeAdministrators,
   canSeePush,
+  userMay,
   companyDefaultConfig,
   errorMessage,
   isMail,
@@ -95,6 +96,25 @@ describe('input rules of spec section 5', () => {
     expect(maskPhone('13800138000')).toBe('138****8000');
     expect(maskPhone('+81312345678')).toBe('+81*****5678');
     expect(maskPhone(null)).toBe('');
+  });
+});
+
+describe('what a user may do, by the one access rule', () => {
+  const u = (user_auth: number, operate_auth: number) => ({ user_auth, operate_auth });
+  it('lets owners and editable users change, controllable users also operate, view-only users only read', () => {
+    const levels = ['write', 'control', 'read'] as const;
+    const rows = [0, 2, 3, 4].map((operate) => levels.map((level) => userMay(u(3, operate), level)));
+    expect(rows).toEqual([
+      [true, true, true],
+      [true, true, true],
+      [false, true, true],
+      [false, false, true],
+    ]);
+  });
+  it('gives nobody signed in nothing, and the administrator pages only to user_auth 1', () => {
+    expect(userMay(undefined, 'read')).toBe(false);
+    expect(userMay(u(2, 0), 'admin')).toBe(false);
+    expect(userMay(u(1, 0), 'admin')).toBe(true);
   });
 });
 

@@ -62,6 +62,17 @@ export function mayCall(access: Access, subject: RoleSubject): boolean {
   }
 }
 
+/** The signed-in user as the browser keeps it (spec section 3 field names). */
+export interface StoredUser {
+  user_auth: number;
+  operate_auth: number;
+}
+
+/** Whether the browser's user may do what an access level needs; nobody signed in may do nothing. */
+export function userMay(user: StoredUser | undefined, access: Access): boolean {
+  return user !== undefined && mayCall(access, { userAuth: user.user_auth, operateAuth: user.operate_auth });
+}
+
 /** The sentence the API documentation adds to every endpoint of each access level. */
 export const ACCESS_TEXT: Record<Access, string> = {
   public: 'No token needed.',

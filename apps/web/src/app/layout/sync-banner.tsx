@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useEffect, useRef, useState } from 'react';
 import { App, Button, Modal, Progress, Result, Table, Tag, Typography } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
@@ -7,7 +8,7 @@ import type { GatewaySyncItem } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { gatewayApi, gatewayKeys, SYNC_DETAILS_POLL_MS, SYNC_STATUS_POLL_MS, useSyncStatus } from '../../features/gateways/api.ts';
-import { canOperateGateways, syncLabel, syncPercent, unsyncedCount } from '../../features/gateways/status.ts';
+import { syncLabel, syncPercent, unsyncedCount } from '../../features/gateways/status.ts';
 
 /** Spec section 9: the gateway list modal and the sync progress modal are 720 px wide. */
 const MODAL_WIDTH = 720;
@@ -87,7 +88,7 @@ export function SyncBanner() {
   const status = useSyncStatus(open ? SYNC_DETAILS_POLL_MS : SYNC_STATUS_POLL_MS);
   const [syncing, setSyncing] = useState<GatewaySyncItem>();
   const count = unsyncedCount(status.data);
-  const operate = canOperateGateways(user);
+  const operate = userMay(user, 'control');
 
   const confirmSync = (item: GatewaySyncItem) =>
     modal.confirm({

@@ -1,4 +1,4 @@
-import { OPERATE_AUTH, deviceType, levelToPercent, parseStatus, rgbToHex, splitChannelNames, type CurtainMotion } from '@lumigrid/contract';
+import { deviceType, levelToPercent, parseStatus, rgbToHex, splitChannelNames, type CurtainMotion } from '@lumigrid/contract';
 
 /** Which controls the panel offers for a device type: exactly what its capabilities allow (device-types.ts). */
 export interface PanelControls {
@@ -72,10 +72,4 @@ export function reportedValues(typeCode: number, status: string): ReportedValues
 export function channelNames(name: string, channels: number): string[] {
   const parts = splitChannelNames(name);
   return Array.from({ length: Math.max(1, channels) }, (_, i) => parts[i] ?? parts[0] ?? '');
-}
-
-/** Owners, editable and controllable users send commands; view-only users only look (docs/roles.md). */
-export function canControlDevices(user: { operate_auth: number } | undefined): boolean {
-  const allowed: number[] = [OPERATE_AUTH.owner, OPERATE_AUTH.editable, OPERATE_AUTH.controllable];
-  return user !== undefined && allowed.includes(user.operate_auth);
 }

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GATEWAY_LIMITS } from '@lumigrid/contract';
 import {
-  canEditGateways,
-  canOperateGateways,
   checkChannel,
   checkGatewayCoordinate,
   checkGatewayName,
@@ -107,14 +105,6 @@ describe('gateway field rules (spec section 5)', () => {
     expect(checkChannel(27)).toBe('gateway.rules.channel');
     expect(checkLargeGroup(65535)).toBeUndefined();
     expect(checkLargeGroup(-1)).toBe('gateway.rules.largeGroup');
-  });
-});
-
-describe('who may do what with gateways (issue 4 roles)', () => {
-  it('lets owners and editable users change, controllable users operate, view-only users read', () => {
-    expect([0, 2, 3, 4].map((operate_auth) => canEditGateways({ operate_auth }))).toEqual([true, true, false, false]);
-    expect([0, 2, 3, 4].map((operate_auth) => canOperateGateways({ operate_auth }))).toEqual([true, true, true, false]);
-    expect(canOperateGateways(undefined)).toBe(false);
   });
 });
 

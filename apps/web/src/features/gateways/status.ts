@@ -117,16 +117,6 @@ export const checkChannel = (value: number | null | undefined): GatewayRuleKey |
 export const checkLargeGroup = (value: number | null | undefined): GatewayRuleKey | undefined =>
   inRange(value, GATEWAY_LIMITS.largeGroupNumber) ? undefined : 'gateway.rules.largeGroup';
 
-/** Owners and editable users change gateways (bind, rename, move, parameters, import, unbind, firmware). */
-export function canEditGateways(user: { operate_auth: number } | undefined): boolean {
-  return user?.operate_auth === 0 || user?.operate_auth === 2;
-}
-
-/** Controllable users may also operate them (identify, restart, clock, sync); view-only users only read. */
-export function canOperateGateways(user: { operate_auth: number } | undefined): boolean {
-  return canEditGateways(user) || user?.operate_auth === 3;
-}
-
 /** The fields of set_mawa_params, with the row of spec section 5 each is checked against. */
 export const MICROWAVE_FIELDS = ['holdTime', 'lux', 'brightness', 'standbyBrightness'] as const;
 export type MicrowaveField = (typeof MICROWAVE_FIELDS)[number];

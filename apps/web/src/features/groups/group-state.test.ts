@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { canControlGroups, groupStateNotes, throttle } from './group-state.ts';
+import { groupStateNotes, throttle } from './group-state.ts';
 
 describe('group state notes', () => {
   const group = { gatewayOnline: true, offlineCount: 0, failureCount: 0, deviceIds: ['1', '2'] };
@@ -17,13 +17,6 @@ describe('group state notes', () => {
 
   it('blames the gateway when it is offline rather than counting members', () => {
     expect(groupStateNotes({ ...group, gatewayOnline: false, offlineCount: 2 })).toEqual([{ key: 'groups.gatewayOffline' }]);
-  });
-});
-
-describe('group roles', () => {
-  it('lets owners, editable and controllable users control, not view-only users', () => {
-    expect([0, 2, 3, 4].map((operate_auth) => canControlGroups({ operate_auth }))).toEqual([true, true, true, false]);
-    expect(canControlGroups(undefined)).toBe(false);
   });
 });
 

@@ -23,11 +23,6 @@ export function groupStateNotes(
   return notes;
 }
 
-/** Owners, editable and controllable users control groups; view-only users watch (docs/roles.md). */
-export function canControlGroups(user: { operate_auth: number } | undefined): boolean {
-  return user !== undefined && [0, 2, 3].includes(user.operate_auth);
-}
-
 /**
  * Calls `run` at most once per `ms` while calls keep coming, and once more after the last: a burst of member
  * reports (a group switched off) refreshes the group screen a few times, not once per member.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canEditInstallation, checkAddress, checkCoordinate, checkName, floorPlanProblem } from './checks.ts';
+import { checkAddress, checkCoordinate, checkName, floorPlanProblem } from './checks.ts';
 
 describe('installation field rules (spec section 5)', () => {
   it('wants a name of 1-50 characters, spaces around it not counted', () => {
@@ -30,14 +30,6 @@ describe('installation field rules (spec section 5)', () => {
     expect(checkCoordinate('latitude', 90)).toBeUndefined();
     expect(checkCoordinate('latitude', -90.5)).toBe('installation.rules.latitude');
     expect(checkCoordinate('latitude', 31.23)).toBeUndefined();
-  });
-
-  it('lets owners and editable users change the tree, not controllable or view-only ones', () => {
-    expect(canEditInstallation({ operate_auth: 0 })).toBe(true);
-    expect(canEditInstallation({ operate_auth: 2 })).toBe(true);
-    expect(canEditInstallation({ operate_auth: 3 })).toBe(false);
-    expect(canEditInstallation({ operate_auth: 4 })).toBe(false);
-    expect(canEditInstallation(undefined)).toBe(false);
   });
 
   it('accepts jpg, png and pdf floor plans up to 5 MB', () => {

@@ -1,4 +1,4 @@
-import { hasAtMostTwoDecimals, OPERATE_AUTH, PROJECT_LIMITS } from '@lumigrid/contract';
+import { hasAtMostTwoDecimals, PROJECT_LIMITS } from '@lumigrid/contract';
 
 /** Catalogue keys of the installation-tree validation texts (spec section 5). */
 export type InstallationRuleKey =
@@ -35,11 +35,6 @@ export function checkCoordinate(kind: 'longitude' | 'latitude', value: number | 
   const { min, max } = PROJECT_LIMITS[kind];
   const ok = typeof value === 'number' && value >= min && value <= max && hasAtMostTwoDecimals(value);
   return ok ? undefined : `installation.rules.${kind}`;
-}
-
-/** Owners and editable users change the tree; controllable and view-only users read it (issue 3). */
-export function canEditInstallation(user: { operate_auth: number } | undefined): boolean {
-  return user?.operate_auth === OPERATE_AUTH.owner || user?.operate_auth === OPERATE_AUTH.editable;
 }
 
 export type FloorPlanProblem = 'type' | 'size';

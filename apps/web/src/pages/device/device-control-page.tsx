@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Slider, Space, Spin, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
@@ -13,7 +14,6 @@ import {
   useMapMarkers,
   useMoveDevicesIn,
 } from '../../features/devices/control-api.ts';
-import { canControlDevices } from '../../features/devices/device-controls.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
 import { planToFraction } from '../../features/devices/marker-model.ts';
@@ -22,7 +22,6 @@ import { useRealtime } from '../../realtime/realtime-provider.tsx';
 import { DeviceMarkerLayer } from '../../components/device-markers/device-marker-layer.tsx';
 import { gatewayMarkerId } from '../../features/devices/plan-markers.ts';
 import { useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
-import { canEditInstallation } from '../../features/projects/checks.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
 import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
@@ -38,8 +37,8 @@ export default function DeviceControlPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { data: user } = useMe();
-  const editable = canEditInstallation(user);
-  const controllable = canControlDevices(user);
+  const editable = userMay(user, 'write');
+  const controllable = userMay(user, 'control');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [selectedId, setSelectedId] = useState<string>();

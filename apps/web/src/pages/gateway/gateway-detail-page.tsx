@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useEffect, useRef, useState } from 'react';
 import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
@@ -8,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayDetail, useSuperGatewayDevices, useUnbindBridge } from '../../features/gateways/api.ts';
-import { canEditGateways, canOperateGateways, presenceOf, syncLabel } from '../../features/gateways/status.ts';
+import { presenceOf, syncLabel } from '../../features/gateways/status.ts';
 import { FirmwareModal } from './firmware-modal.tsx';
 import { useGatewayActions } from './gateway-actions.tsx';
 import {
@@ -97,8 +98,8 @@ export default function GatewayDetailPage() {
   const [params] = useSearchParams();
   const gatewayId = params.get('id') ?? undefined;
   const { data: user } = useMe();
-  const editable = canEditGateways(user);
-  const operate = canOperateGateways(user);
+  const editable = userMay(user, 'write');
+  const operate = userMay(user, 'control');
   const detail = useGatewayDetail(gatewayId);
   const actions = useGatewayActions();
   const [dialog, setDialog] = useState<Dialog>();

@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useState } from 'react';
 import { Button, Dropdown, Popover, Space, Tag, Typography } from 'antd';
 import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
@@ -7,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, GATEWAY_LIMITS, type Gateway, type GatewayListQuery } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayPage } from '../../features/gateways/api.ts';
-import { canEditGateways, canOperateGateways, presenceOf, syncLabel } from '../../features/gateways/status.ts';
+import { presenceOf, syncLabel } from '../../features/gateways/status.ts';
 import { useGatewayActions } from './gateway-actions.tsx';
 import { BindGatewayModal, MicrowaveModal, MoveGatewayModal, OpenNetworkModal, RenameGatewayModal } from './gateway-dialogs.tsx';
 import { MapPathSelect } from './map-path-select.tsx';
@@ -32,8 +33,8 @@ function placeQuery(path: string[] | undefined): Pick<GatewayListQuery, 'project
 export default function GatewayListPage() {
   const { t } = useTranslation();
   const { data: user } = useMe();
-  const editable = canEditGateways(user);
-  const operate = canOperateGateways(user);
+  const editable = userMay(user, 'write');
+  const operate = userMay(user, 'control');
   const [query, setQuery] = useState<GatewayListQuery>({ page: 1, pageSize: GATEWAY_LIMITS.pageSize.default });
   const [dialog, setDialog] = useState<Dialog>();
   const gateways = useGatewayPage(query);

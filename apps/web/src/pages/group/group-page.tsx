@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Popconfirm, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
@@ -8,9 +9,8 @@ import { mapDestination, type GroupView } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayPage } from '../../features/gateways/api.ts';
 import { groupKeys, useDeleteGroup, useDeleteGroupAndSync, useMapGroups } from '../../features/groups/api.ts';
-import { DISPLAY_COLOR, canControlGroups, groupStateNotes, throttle } from '../../features/groups/group-state.ts';
+import { DISPLAY_COLOR, groupStateNotes, throttle } from '../../features/groups/group-state.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
-import { canEditInstallation } from '../../features/projects/checks.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
 import { useRealtime } from '../../realtime/realtime-provider.tsx';
@@ -27,8 +27,8 @@ export default function GroupPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { data: user } = useMe();
-  const editable = canEditInstallation(user);
-  const controllable = canControlGroups(user);
+  const editable = userMay(user, 'write');
+  const controllable = userMay(user, 'control');
   const queryClient = useQueryClient();
   const store = useMemo(() => createCurrentMapStore(), []);
   const tree = useProjectTree(WHOLE_TREE);

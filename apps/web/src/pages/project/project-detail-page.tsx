@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Card, Col, Descriptions, Empty, List, Popconfirm, Result, Row, Space, Spin, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
@@ -9,7 +10,6 @@ import { useTranslation } from 'react-i18next';
 import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useDeleteBuilding, useDeleteProject, useProjectDetail, useProjectTree } from '../../features/projects/api.ts';
-import { canEditInstallation } from '../../features/projects/checks.ts';
 import { BuildingFormModal } from './building-form-modal.tsx';
 import { MapFormModal } from './map-form-modal.tsx';
 import { MapPanel } from './map-panel.tsx';
@@ -62,7 +62,7 @@ export default function ProjectDetailPage() {
   const [params] = useSearchParams();
   const projectId = params.get('id') ?? undefined;
   const { data: user } = useMe();
-  const editable = canEditInstallation(user);
+  const editable = userMay(user, 'write');
   const detail = useProjectDetail(projectId);
   const tree = useProjectTree(projectId);
   const removeBuilding = useDeleteBuilding();

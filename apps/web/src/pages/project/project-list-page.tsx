@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useMemo, useState } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
@@ -8,7 +9,6 @@ import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, type Project } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useDeleteProject, useProjectPage, useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
-import { canEditInstallation } from '../../features/projects/checks.ts';
 import { ProjectFormModal } from './project-form-modal.tsx';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; project: Project } | undefined;
@@ -24,7 +24,7 @@ export default function ProjectListPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { data: user } = useMe();
-  const editable = canEditInstallation(user);
+  const editable = userMay(user, 'write');
   const [query, setQuery] = useState<{ name: string; page: number; pageSize: number }>({
     name: '',
     page: 1,

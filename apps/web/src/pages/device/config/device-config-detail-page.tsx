@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { App, Button, Card, Descriptions, Empty, Space, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -7,7 +8,6 @@ import { useMe } from '../../../features/auth/api.ts';
 import { useDevice, useRefreshNetwork, useSensorOnOff } from '../../../features/device-config/api.ts';
 import { displayTag, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
-import { canEditGateways, canOperateGateways } from '../../../features/gateways/status.ts';
 import { ParamEditor } from './param-editor.tsx';
 
 /** /device/config/detail?id= (spec section 2): one device, its parameters, sensing, network refresh and deletion. */
@@ -18,8 +18,8 @@ export default function DeviceConfigDetailPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? undefined;
   const { data: user } = useMe();
-  const editable = canEditGateways(user);
-  const operate = canOperateGateways(user);
+  const editable = userMay(user, 'write');
+  const operate = userMay(user, 'control');
   const device = useDevice(id);
   const sensor = useSensorOnOff();
   const refresh = useRefreshNetwork();

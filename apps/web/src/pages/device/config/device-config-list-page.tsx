@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useState } from 'react';
 import { Alert, App, Button, Form, Modal, Select, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -14,7 +15,6 @@ import {
 import { useMe } from '../../../features/auth/api.ts';
 import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
 import { placeOf, typeName } from '../../../features/device-config/columns.tsx';
-import { canEditGateways } from '../../../features/gateways/status.ts';
 
 interface SearchForm {
   keyword?: string;
@@ -29,7 +29,7 @@ export default function DeviceConfigListPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const { data: user } = useMe();
-  const editable = canEditGateways(user);
+  const editable = userMay(user, 'write');
   const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
   const devices = useDeviceList(query);
   const [selected, setSelected] = useState<Device[]>([]);

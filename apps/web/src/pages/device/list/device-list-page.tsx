@@ -1,3 +1,4 @@
+import { userMay } from '@lumigrid/contract';
 import { useState } from 'react';
 import { Segmented, Tag, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -10,7 +11,6 @@ import { displayTag, measured, placeOf, typeName, when } from '../../../features
 import { faultKey } from '../../../features/device-config/param-fields.ts';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
 import { useGatewayPage } from '../../../features/gateways/api.ts';
-import { canEditGateways } from '../../../features/gateways/status.ts';
 import { MapPathSelect } from '../../gateway/map-path-select.tsx';
 import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
 
@@ -41,7 +41,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { data: user } = useMe();
-  const editable = canEditGateways(user);
+  const editable = userMay(user, 'write');
   const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
   const devices = useDeviceList(query);
   const gateways = useGatewayPage({ page: 1, pageSize: 200 });
