@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
+import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
@@ -21,11 +22,10 @@ let gateway: Gateway;
 let devices: GatewayDevice[];
 let journal: string[] = [];
 
-const D = '/api4/device/v1';
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
-const markers = () => api<DeviceMarker[]>(site.server.url, `${D}/state?mapId=${mapId}`, { token });
-const detail = (id: string) => api<Device>(site.server.url, `${D}/details/${mapId}/${id}`, { token });
+const markers = () => api(site.server.url, deviceEndpoints.markers, { query: { mapId: mapId } }, { token });
+const detail = (id: string) => api(site.server.url, deviceEndpoints.detail, { params: { mapId, id } }, { token });
 /** The devices placed before the browser opens, and where (fractions of the plan). */
 const PLACED: Array<[kind: string, x: number, y: number]> = [
   ['light-single', 0.2, 0.3],
@@ -41,9 +41,9 @@ const PLACED: Array<[kind: string, x: number, y: number]> = [
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });
-  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
-  const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
   mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
   // The floor plan, uploaded as the project screen does.
   const form = new FormData();
@@ -55,22 +55,31 @@ beforeAll(async () => {
     body: form,
   });
   expect(((await upload.json()) as { code: number }).code).toBe(0);
-  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Floor gateway' } });
+  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Floor gateway' } }, { token });
   await site.start();
-  await poll(
-    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
-    'gateway online',
+  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
+  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
+  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
+  await api(
+    site.server.url,
+    deviceEndpoints.moveIn,
+    { body: { mapId, devices: PLACED.map(([kind, x, y]) => ({ id: byKind(kind).id, x, y })) } },
+    { token },
   );
-  await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
-  devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
-  await api(site.server.url, `${D}/move_in`, {
-    token,
-    body: { mapId, devices: PLACED.map(([kind, x, y]) => ({ id: byKind(kind).id, x, y })) },
-  });
   // Some life on the plan: a light at full load, one dimmed, one failing device is the simulator's to decide.
-  await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-single').id, action: { op: 'onOff', on: true } } });
-  await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } });
-  await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
+  await api(
+    site.server.url,
+    deviceEndpoints.control,
+    { body: { id: byKind('light-single').id, action: { op: 'onOff', on: true } } },
+    { token },
+  );
+  await api(
+    site.server.url,
+    deviceEndpoints.control,
+    { body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } },
+    { token },
+  );
+  await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
 
   browser = await openBrowser();
@@ -147,7 +156,9 @@ describe('live device control on the floor plan', () => {
     const lamp = byKind('light-cct');
     const from = await screenAt(page, { x: 0.4, y: 0.3 });
     const to = await screenAt(page, { x: 0.62, y: 0.45 });
-    const saved = page.waitForResponse((r) => r.url().endsWith(`${D}/move`) && r.request().method() === 'PUT');
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith(deviceEndpoints.positions.path) && r.request().method() === deviceEndpoints.positions.method,
+    );
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
     await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 4 });
@@ -337,7 +348,7 @@ describe('live device control on the floor plan', () => {
     const at = await screenAt(watcher.page, { x: 0.6, y: 0.7 });
     const drawn = await colourAt(watcher.page, at);
     // The editor moves it out; the watcher hears {removed: [id]} on the map topic.
-    await api(site.server.url, `${D}/move_out`, { token, body: { ids: [gone.id] } });
+    await api(site.server.url, deviceEndpoints.moveOut, { body: { ids: [gone.id] } }, { token });
     await watcher.page.locator(`[data-testid=device-canvas][data-drawn="${placed}"]`).waitFor();
     await poll(async () => (await colourAt(watcher.page, at)) !== drawn, 'the watcher no longer drawing the device');
     expect((await markers()).map((m) => m.id)).not.toContain(gone.id);

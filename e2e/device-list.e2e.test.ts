@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { DevicePage, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { authEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
+import type { Gateway, GatewayDevice, LoginResult } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
@@ -19,12 +20,11 @@ let gateway: Gateway;
 let devices: GatewayDevice[];
 let journal: string[] = [];
 
-const D = '/api4/device/v1';
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
 const simDevice = (kind: string) => sim().devices.get(byKind(kind).addr.toUpperCase());
 const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
-const listAll = () => api<DevicePage>(site.server.url, `${D}/list`, { token, body: { pageSize: 200 } });
+const listAll = () => api(site.server.url, deviceEndpoints.list, { body: { pageSize: 200 } }, { token });
 
 /** Stores the session once the sign-in page has mounted (entering /user ends any session). */
 async function storeSession(p: Page, login: LoginResult, lang = 'en') {
@@ -42,24 +42,28 @@ async function storeSession(p: Page, login: LoginResult, lang = 'en') {
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });
-  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
-  const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
   mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Hall gateway' } });
+  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Hall gateway' } }, { token });
   await site.start();
-  await poll(
-    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
-    'gateway online',
+  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
+  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
+  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
+  await api(
+    site.server.url,
+    deviceEndpoints.moveIn,
+    { body: { mapId, devices: devices.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })) } },
+    { token },
   );
-  await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
-  devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
-  await api(site.server.url, `${D}/move_in`, {
-    token,
-    body: { mapId, devices: devices.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })) },
-  });
-  await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } });
-  await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
+  await api(
+    site.server.url,
+    deviceEndpoints.control,
+    { body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 40 } } },
+    { token },
+  );
+  await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await listAll()).list.every((d) => d.lastUpdate !== null), 'every device reported');
 
   browser = await openBrowser();
@@ -217,11 +221,13 @@ describe('device list and configuration in a real browser with a simulated gatew
     const lights = placed.filter((d) => devices.find((g) => g.id === d.id)?.kind.startsWith('light-'));
     expect(lights.length).toBeGreaterThan(0);
     const members = lights.slice(0, 2);
-    const group = await api<{ id: string; name: string }>(site.server.url, '/api4/zone/v1/add', {
-      token,
-      body: { mapId, gatewayId: gateway.id, name: 'Front row', deviceIds: members.map((d) => d.id) },
-    });
-    const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+    const group = await api(
+      site.server.url,
+      groupEndpoints.add,
+      { body: { mapId, gatewayId: gateway.id, name: 'Front row', deviceIds: members.map((d) => d.id) } },
+      { token },
+    );
+    const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
     const project = tree.projects.find((p) => p.isDefault)!;
     const build = project.builds[0]!;
     const map = build.maps[0]!;

@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Device, DeviceMarker, Gateway, GatewayDevice, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
+import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
@@ -19,17 +20,16 @@ let gateway: Gateway;
 let devices: GatewayDevice[];
 let journal: string[] = [];
 
-const D = '/api4/device/v1';
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
-const markers = () => api<DeviceMarker[]>(site.server.url, `${D}/state?mapId=${mapId}`, { token });
-const detail = (id: string) => api<Device>(site.server.url, `${D}/details/${mapId}/${id}`, { token });
+const markers = () => api(site.server.url, deviceEndpoints.markers, { query: { mapId: mapId } }, { token });
+const detail = (id: string) => api(site.server.url, deviceEndpoints.detail, { params: { mapId, id } }, { token });
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });
-  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
-  const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
   mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
   const form = new FormData();
   form.append('id', mapId);
@@ -40,29 +40,32 @@ beforeAll(async () => {
     body: form,
   });
   expect(((await upload.json()) as { code: number }).code).toBe(0);
-  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', {
-    token,
-    body: { mac: sim().mac, mapId, name: 'Metered gateway' },
-  });
+  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Metered gateway' } }, { token });
   await site.start();
-  await poll(
-    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
-    'gateway online',
-  );
-  await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
-  devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
-  await api(site.server.url, `${D}/move_in`, {
-    token,
-    body: {
-      mapId,
-      devices: [
-        { id: byKind('light-dimmer').id, x: 0.3, y: 0.4 },
-        { id: byKind('sensor-daylight').id, x: 0.6, y: 0.6 },
-      ],
+  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
+  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
+  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
+  await api(
+    site.server.url,
+    deviceEndpoints.moveIn,
+    {
+      body: {
+        mapId,
+        devices: [
+          { id: byKind('light-dimmer').id, x: 0.3, y: 0.4 },
+          { id: byKind('sensor-daylight').id, x: 0.6, y: 0.6 },
+        ],
+      },
     },
-  });
-  await api(site.server.url, `${D}/control`, { token, body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 50 } } });
-  await api(site.server.url, `/api4/gateway/v1/re_report/${gateway.id}`, { token });
+    { token },
+  );
+  await api(
+    site.server.url,
+    deviceEndpoints.control,
+    { body: { id: byKind('light-dimmer').id, action: { op: 'brightness', percent: 50 } } },
+    { token },
+  );
+  await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
   sim().reportTelemetry();
   await poll(async () => (await detail(byKind('light-dimmer').id)).voltage === 230, 'the dimmer telemetry stored');

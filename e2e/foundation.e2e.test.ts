@@ -1,3 +1,4 @@
+import { accountEndpoints } from '@lumigrid/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ADMIN_PASSWORD, CAPTCHA, startServer, type RunningServer } from './support/server.ts';
@@ -117,9 +118,7 @@ describe('the foundation in a real browser', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('ja');
     // The account keeps the choice, so mails and server messages follow it.
     const token = (await storedToken()) ?? '';
-    await expect
-      .poll(async () => (await api<{ lang: string }>(server.url, '/api1/user/v1/me', { token })).lang, { timeout: 5_000 })
-      .toBe('ja');
+    await expect.poll(async () => (await api(server.url, accountEndpoints.profile, {}, { token })).lang, { timeout: 5_000 }).toBe('ja');
     await screenshot(page, 'shell-ja');
     await page.reload();
     await page.getByRole('menuitem', { name: 'ホーム' }).first().waitFor();

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { Gateway, GatewayPage, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { authEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
+
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   page = browser.page;
   page.setDefaultTimeout(20_000);
   journal = recordApiCalls(page);
-  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
   await storeSession(page, site.server.url, login);
 });
@@ -42,11 +43,11 @@ afterAll(async () => {
 const sim = (i: number) => site.fleet.gateways[i]!;
 const colons = (mac: string) => mac.replace(/(..)(?!$)/g, '$1:');
 const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
-const gateways = () => api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token });
+const gateways = () => api(site.server.url, gatewayEndpoints.list, {}, { token });
 
 describe('gateways in a real browser with simulated gateways', () => {
   it('binds a gateway by MAC onto a chosen map and watches it come online', async () => {
-    const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+    const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
     const project = tree.projects.find((p) => p.isDefault)!;
     const building = project.builds[0]!;
     const map = building.maps[0]!;
@@ -134,7 +135,7 @@ describe('gateways in a real browser with simulated gateways', () => {
     await page.locator('.ant-notification-notice-close').click();
     await page.locator('.ant-modal-wrap').filter({ has: modal }).locator('.ant-modal-close').click();
     await modal.waitFor({ state: 'detached' });
-    const detail = await api<Gateway>(site.server.url, `/api4/gateway/v1/detail/${(await gateways()).list[0]!.id}`, { token });
+    const detail = await api(site.server.url, gatewayEndpoints.detail, { params: { id: (await gateways()).list[0]!.id } }, { token });
     expect(detail.versions.gateway).toBe('3.3.0');
   });
 
@@ -216,12 +217,14 @@ describe('gateways in a real browser with simulated gateways', () => {
 
 describe('a super gateway: imported devices and its bridges', () => {
   it('imports the joined devices with their counts and lists the bridges with the bridge quantity', async () => {
-    const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+    const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
     const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-    const superGateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', {
-      token,
-      body: { mac: sim(1).mac, mapId, name: 'Roof super gateway' },
-    });
+    const superGateway = await api(
+      site.server.url,
+      gatewayEndpoints.bind,
+      { body: { mac: sim(1).mac, mapId, name: 'Roof super gateway' } },
+      { token },
+    );
     expect(superGateway.superGateway).toBe(true);
     await page.goto(`${site.server.url}/gateway/detail?id=${superGateway.id}`);
     await page.getByTestId('bridge-quantity').getByText('Bridge quantity: 0').waitFor();

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { DeviceMarker, Gateway, GatewayDevice, GatewayPage, GroupView, LoginResult, ProjectTree } from '@lumigrid/contract';
+import { authEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
+import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
@@ -19,42 +20,39 @@ let gateway: Gateway;
 let devices: GatewayDevice[];
 let journal: string[] = [];
 
-const D = '/api4/device/v1';
-const Z = '/api4/zone/v1';
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
 const LIGHTS = ['light-single', 'light-dimmer', 'light-cct'];
 const PLACED = [...LIGHTS, 'light-rgb', 'emergency', 'sensor-motion'];
 const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
-const groups = () => api<GroupView[]>(site.server.url, `${Z}/list/${mapId}`, { token, body: {} });
+const groups = () => api(site.server.url, groupEndpoints.list, { params: { id: mapId }, body: {} }, { token });
 
 beforeAll(async () => {
   // E2E_WEB_DIST: a private build, for a machine where others rebuild apps/web/dist while this runs.
   site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
-  const login = await api<LoginResult>(site.server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
-  const tree = await api<ProjectTree>(site.server.url, '/api4/project_user/v1/0/sub_links', { token });
+  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
   mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-  gateway = await api<Gateway>(site.server.url, '/api4/gateway/v1/move', { token, body: { mac: sim().mac, mapId, name: 'Floor gateway' } });
+  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Floor gateway' } }, { token });
   await site.start();
-  await poll(
-    async () => (await api<GatewayPage>(site.server.url, '/api4/gateway/v1/gateways', { token })).list[0]?.online === true,
-    'gateway online',
+  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
+  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
+  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
+  await api(
+    site.server.url,
+    deviceEndpoints.moveIn,
+    { body: { mapId, devices: PLACED.map((kind, i) => ({ id: byKind(kind).id, x: 0.1 + i / 10, y: 0.5 })) } },
+    { token },
   );
-  await api(site.server.url, `/api4/gateway/v1/import/${gateway.id}`, { token });
-  devices = await api<GatewayDevice[]>(site.server.url, `/api4/gateway/v1/devices/outmap/${mapId}/${gateway.id}`, { token });
-  await api(site.server.url, `${D}/move_in`, {
-    token,
-    body: { mapId, devices: PLACED.map((kind, i) => ({ id: byKind(kind).id, x: 0.1 + i / 10, y: 0.5 })) },
-  });
   // The lights start at full load, so switching the group off shows on every member.
   for (const kind of LIGHTS) {
-    const action = kind === 'light-single' ? { op: 'onOff', on: true } : { op: 'brightness', percent: 100 };
-    await api(site.server.url, `${D}/control`, { token, body: { id: byKind(kind).id, action } });
+    const action = kind === 'light-single' ? ({ op: 'onOff', on: true } as const) : ({ op: 'brightness', percent: 100 } as const);
+    await api(site.server.url, deviceEndpoints.control, { body: { id: byKind(kind).id, action } }, { token });
   }
-  await api(site.server.url, `/api4/gateway/v1/sync/${gateway.id}`, { token });
+  await api(site.server.url, gatewayEndpoints.sync, { params: { id: gateway.id } }, { token });
   await poll(async () => {
-    const markers = await api<DeviceMarker[]>(site.server.url, `${D}/state?mapId=${mapId}`, { token });
+    const markers = await api(site.server.url, deviceEndpoints.markers, { query: { mapId: mapId } }, { token });
     return LIGHTS.every((kind) => markers.find((m) => m.id === byKind(kind).id)?.display === 'onFull');
   }, 'the lights on at full load');
 
@@ -129,7 +127,7 @@ describe('groups in a real browser with a simulated gateway', () => {
   });
 
   it('sends one group frame once the gateway is synced, and says so when a member goes offline', async () => {
-    await api(site.server.url, `/api4/gateway/v1/sync/${gateway.id}`, { token });
+    await api(site.server.url, gatewayEndpoints.sync, { params: { id: gateway.id } }, { token });
     const frames: string[] = [];
     sim().on('command', (c: { name: string }) => frames.push(c.name));
     const drawer = page.getByTestId('group-control');

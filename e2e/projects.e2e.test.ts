@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { LoginResult, ProjectTree } from '@lumigrid/contract';
+import { authEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 import { api } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
@@ -23,7 +23,7 @@ beforeAll(async () => {
   page.setDefaultTimeout(15_000);
   journal = recordApiCalls(page);
   // Signing in through the form is the foundation journey's; here the session is stored as the app stores it.
-  const login = await api<LoginResult>(server.url, '/api1/user/v1/login', { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const login = await api(server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
   await storeSession(page, server.url, login);
 });
@@ -39,7 +39,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const tree = () => api<ProjectTree>(server.url, '/api4/project_user/v1/0/sub_links', { token });
+const tree = () => api(server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
 
 async function findMap(projectName: string, mapName: string) {
   const project = (await tree()).projects.find((p) => p.name === projectName);

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, WebSocket } from 'playwright-core';
+import { accountEndpoints, authEndpoints, systemEndpoints } from '@lumigrid/contract';
 import type { LoginResult } from '@lumigrid/contract';
 import { ADMIN_PASSWORD, CAPTCHA, startServer, type RunningServer } from './support/server.ts';
 import { api, latestCodeFor } from './support/api.ts';
@@ -21,12 +22,12 @@ beforeAll(async () => {
   page = browser.page;
   page.setDefaultTimeout(15_000);
   // An account of its own, so changing its password touches no other journey.
-  const captcha = await api<{ captchaId: string }>(server.url, '/api1/user/v1/captcha');
-  await api(server.url, '/api1/user/v1/send_code', {
+  const captcha = await api(server.url, authEndpoints.captcha, {});
+  await api(server.url, authEndpoints.sendCode, {
     body: { target: mail, purpose: 'register', captchaId: captcha.captchaId, captcha: CAPTCHA },
   });
   const code = await latestCodeFor(server.url, mail);
-  await api(server.url, '/api1/user/v1/register/mail', { body: { mail, code, password } });
+  await api(server.url, authEndpoints.registerByMail, { body: { mail, code, password } });
 });
 
 afterEach(async (context) => {
@@ -42,7 +43,7 @@ afterAll(async () => {
 
 /** Stores a session as the sign-in page does, opens the shell and answers its real-time socket once CONNECTED. */
 async function openShellSignedIn(account: string, secret: string): Promise<{ login: LoginResult; socket: WebSocket; frames: string[] }> {
-  const login = await api<LoginResult>(server.url, '/api1/user/v1/login', { body: { account, password: secret } });
+  const login = await api(server.url, authEndpoints.login, { body: { account, password: secret } });
   await storeSession(page, server.url, login);
   const frames: string[] = [];
   const socketEvent = page.waitForEvent('websocket', (ws) => ws.url().includes('/ws/endpoint-homa/'));
@@ -71,17 +72,19 @@ describe('real-time channel in the browser', () => {
     await page.waitForURL(/\/user\/login$/);
     // The sign-in page is up and a full server round trip has passed: a forced-logout notice would be here by now.
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
-    await api(server.url, '/api1/system/v1/info');
+    await api(server.url, systemEndpoints.info, {});
     expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
   });
 
   it('a password change in another session signs this tab out with a localised dialog', async () => {
     const { login } = await openShellSignedIn(mail, password);
-    const other = await api<LoginResult>(server.url, '/api1/user/v1/login', { body: { account: mail, password } });
-    await api(server.url, '/api1/user/v1/change_password', {
-      token: other.access_token,
-      body: { oldPassword: password, newPassword: 'Lights-Off-2027' },
-    });
+    const other = await api(server.url, authEndpoints.login, { body: { account: mail, password } });
+    await api(
+      server.url,
+      accountEndpoints.changePassword,
+      { body: { oldPassword: password, newPassword: 'Lights-Off-2027' } },
+      { token: other.access_token },
+    );
     const dialog = page.locator('.ant-modal-confirm');
     await dialog.locator('.ant-modal-confirm-title', { hasText: 'Signed out' }).waitFor();
     expect(await dialog.getByText('Please log in again').isVisible()).toBe(true);

@@ -1,29 +1,40 @@
 import { poll as serverPoll } from '../../apps/server/src/test/poll.ts';
+import {
+  authEndpoints,
+  outboxEndpoints,
+  endpointUrl,
+  type EndpointAnswer,
+  type EndpointInput,
+  type EndpointSpec,
+} from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './server.ts';
 
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
-}
-
-/** Calls the platform's API from the test itself, for set-up and for reading what the browser cannot. */
-export async function api<T>(baseUrl: string, path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<T> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+/**
+ * Calls an endpoint of the contract's table from the test itself, for set-up and for reading what the browser
+ * cannot; answers the envelope's data and fails on any other code.
+ */
+export async function api<E extends EndpointSpec>(
+  baseUrl: string,
+  spec: E,
+  input: EndpointInput<E>,
+  options: { token?: string } = {},
+): Promise<EndpointAnswer<E>> {
+  const body = spec.method === 'POST' || spec.method === 'PUT' ? JSON.stringify((input as { body?: unknown }).body ?? {}) : undefined;
+  const response = await fetch(`${baseUrl}${endpointUrl(spec, input)}`, {
+    method: spec.method,
     headers: {
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body,
   });
-  const envelope = (await response.json()) as Envelope<T>;
-  if (envelope.code !== 0) throw new Error(`${path} answered ${response.status} ${envelope.code} ${envelope.msg}`);
+  const envelope = (await response.json()) as { code: number; msg: string; data: EndpointAnswer<E> };
+  if (envelope.code !== 0) throw new Error(`${spec.method} ${spec.path} answered ${response.status} ${envelope.code} ${envelope.msg}`);
   return envelope.data;
 }
 
 export async function signIn(baseUrl: string, account: string, password: string): Promise<string> {
-  const result = await api<{ access_token: string }>(baseUrl, '/api1/user/v1/login', { body: { account, password } });
+  const result = await api(baseUrl, authEndpoints.login, { body: { account, password } });
   return result.access_token;
 }
 
@@ -32,7 +43,7 @@ export const adminToken = (baseUrl: string) => signIn(baseUrl, 'admin', ADMIN_PA
 /** The verification code most recently sent to a recipient, read from the development outbox. */
 export async function latestCodeFor(baseUrl: string, recipient: string): Promise<string> {
   const token = await adminToken(baseUrl);
-  const page = await api<{ list: { recipient: string; body: string }[] }>(baseUrl, '/api1/outbox/v1/list?page=1&pageSize=50', { token });
+  const page = await api(baseUrl, outboxEndpoints.list, { query: { page: 1, pageSize: 50 } }, { token });
   const message = page.list.find((entry) => entry.recipient === recipient);
   const code = message?.body.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`no code in the outbox for ${recipient}`);
