@@ -1,10 +1,10 @@
-import { deflateSync } from 'node:zlib';
+import { encodePng, type Rgb } from '../apps/server/src/test/png.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { deviceEndpoints, gatewayEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
-import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
+import { placeGatewayDevices } from './support/journey.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -41,31 +41,13 @@ const PLACED: Array<[kind: string, x: number, y: number]> = [
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });
-  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
-  token = login.access_token;
-  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
-  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-  // The floor plan, uploaded as the project screen does.
-  const form = new FormData();
-  form.append('id', mapId);
-  form.append('file', new Blob([new Uint8Array(floorPlanPng(1000, 600))], { type: 'image/png' }), 'plan.png');
-  const upload = await fetch(`${site.server.url}/api4/map/v1/upload_map`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
+  const placed = await placeGatewayDevices(site, {
+    gatewayName: 'Floor gateway',
+    floorPlan: floorPlanPng(1000, 600),
+    place: (byKind) => PLACED.map(([kind, x, y]) => ({ id: byKind(kind).id, x, y })),
   });
-  expect(((await upload.json()) as { code: number }).code).toBe(0);
-  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Floor gateway' } }, { token });
-  await site.start();
-  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
-  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
-  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
-  await api(
-    site.server.url,
-    deviceEndpoints.moveIn,
-    { body: { mapId, devices: PLACED.map(([kind, x, y]) => ({ id: byKind(kind).id, x, y })) } },
-    { token },
-  );
+  const { login } = placed;
+  ({ token, mapId, gateway, devices } = placed);
   // Some life on the plan: a light at full load, one dimmed, one failing device is the simulator's to decide.
   await api(
     site.server.url,
@@ -356,58 +338,24 @@ describe('live device control on the floor plan', () => {
   });
 });
 
-/** A floor plan: a white PNG with four coloured rooms, encoded here so the test needs no files. */
+/** A floor plan: a white PNG with four coloured rooms and dark walls. */
 function floorPlanPng(width: number, height: number): Buffer {
-  const rooms: Array<[x0: number, y0: number, x1: number, y1: number, rgb: [number, number, number]]> = [
+  const rooms: Array<[x0: number, y0: number, x1: number, y1: number, rgb: Rgb]> = [
     [0, 0, 0.4, 0.55, [224, 242, 254]],
     [0.4, 0, 0.7, 0.55, [236, 252, 240]],
     [0.7, 0, 1, 0.5, [243, 232, 255]],
     [0.7, 0.5, 1, 1, [252, 231, 243]],
   ];
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    raw[row] = 0;
-    for (let x = 0; x < width; x++) {
-      const u = x / width;
-      const v = y / height;
-      const wall =
-        x < 6 ||
-        y < 6 ||
-        x >= width - 6 ||
-        y >= height - 6 ||
-        rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
-      const room = rooms.find(([x0, y0, x1, y1]) => u >= x0 && u < x1 && v >= y0 && v < y1);
-      const [r, g, b] = wall ? [31, 41, 55] : (room?.[4] ?? [255, 255, 255]);
-      raw.set([r, g, b], row + 1 + x * 3);
-    }
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
+  return encodePng(width, height, (x, y) => {
+    const u = x / width;
+    const v = y / height;
+    const wall =
+      x < 6 ||
+      y < 6 ||
+      x >= width - 6 ||
+      y >= height - 6 ||
+      rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
+    const room = rooms.find(([x0, y0, x1, y1]) => u >= x0 && u < x1 && v >= y0 && v < y1);
+    return wall ? [31, 41, 55] : (room?.[4] ?? [255, 255, 255]);
+  });
 }

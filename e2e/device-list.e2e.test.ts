@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { authEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice, LoginResult } from '@lumigrid/contract';
-import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
+import { placeGatewayDevices } from './support/journey.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -42,21 +42,12 @@ async function storeSession(p: Page, login: LoginResult, lang = 'en') {
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });
-  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
-  token = login.access_token;
-  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
-  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Hall gateway' } }, { token });
-  await site.start();
-  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
-  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
-  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
-  await api(
-    site.server.url,
-    deviceEndpoints.moveIn,
-    { body: { mapId, devices: devices.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })) } },
-    { token },
-  );
+  const placed = await placeGatewayDevices(site, {
+    gatewayName: 'Hall gateway',
+    place: (_byKind, all) => all.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })),
+  });
+  const { login } = placed;
+  ({ token, mapId, gateway, devices } = placed);
   await api(
     site.server.url,
     deviceEndpoints.control,

@@ -1,10 +1,10 @@
-import { deflateSync } from 'node:zlib';
+import { encodePng } from '../apps/server/src/test/png.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { deviceEndpoints, gatewayEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
-import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
+import { placeGatewayDevices } from './support/journey.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -27,38 +27,16 @@ const detail = (id: string) => api(site.server.url, deviceEndpoints.detail, { pa
 
 beforeAll(async () => {
   site = await startGatewaySite({ count: 1 });
-  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
-  token = login.access_token;
-  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
-  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-  const form = new FormData();
-  form.append('id', mapId);
-  form.append('file', new Blob([new Uint8Array(plainPng(800, 500))], { type: 'image/png' }), 'plan.png');
-  const upload = await fetch(`${site.server.url}/api4/map/v1/upload_map`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: form,
+  const placed = await placeGatewayDevices(site, {
+    gatewayName: 'Metered gateway',
+    floorPlan: encodePng(800, 500, () => [0xee, 0xee, 0xee]),
+    place: (byKind) => [
+      { id: byKind('light-dimmer').id, x: 0.3, y: 0.4 },
+      { id: byKind('sensor-daylight').id, x: 0.6, y: 0.6 },
+    ],
   });
-  expect(((await upload.json()) as { code: number }).code).toBe(0);
-  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Metered gateway' } }, { token });
-  await site.start();
-  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
-  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
-  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
-  await api(
-    site.server.url,
-    deviceEndpoints.moveIn,
-    {
-      body: {
-        mapId,
-        devices: [
-          { id: byKind('light-dimmer').id, x: 0.3, y: 0.4 },
-          { id: byKind('sensor-daylight').id, x: 0.6, y: 0.6 },
-        ],
-      },
-    },
-    { token },
-  );
+  const { login } = placed;
+  ({ token, mapId, gateway, devices } = placed);
   await api(
     site.server.url,
     deviceEndpoints.control,
@@ -127,37 +105,3 @@ describe('device telemetry in the device panel', () => {
     expect(await panel.getByTestId('telemetry-power').count()).toBe(0);
   });
 });
-
-/** A plain light-grey PNG floor plan, encoded here so the test needs no files. */
-function plainPng(width: number, height: number): Buffer {
-  const raw = Buffer.alloc((width * 3 + 1) * height, 0xee);
-  for (let y = 0; y < height; y++) raw[y * (width * 3 + 1)] = 0;
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}

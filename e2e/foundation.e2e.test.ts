@@ -130,7 +130,7 @@ describe('the foundation in a real browser', () => {
     await page.getByText('ログアウト').click();
     await page.waitForURL(/\/user\/login$/);
     expect(await storedToken()).toBeNull();
-    const me = await fetch(`${server.url}/api1/user/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    const me = await fetch(`${server.url}${accountEndpoints.profile.path}`, { headers: { authorization: `Bearer ${token}` } });
     expect(me.status).toBe(401);
     expect((await me.json()).code).toBe(250004);
     // The language chosen on this device stays after sign-out.

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { authEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { deviceEndpoints, gatewayEndpoints, groupEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
-import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
+import { placeGatewayDevices } from './support/journey.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 
@@ -30,21 +30,12 @@ const groups = () => api(site.server.url, groupEndpoints.list, { params: { id: m
 beforeAll(async () => {
   // E2E_WEB_DIST: a private build, for a machine where others rebuild apps/web/dist while this runs.
   site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
-  const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
-  token = login.access_token;
-  const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
-  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-  gateway = await api(site.server.url, gatewayEndpoints.bind, { body: { mac: sim().mac, mapId, name: 'Floor gateway' } }, { token });
-  await site.start();
-  await poll(async () => (await api(site.server.url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
-  await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
-  devices = await api(site.server.url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
-  await api(
-    site.server.url,
-    deviceEndpoints.moveIn,
-    { body: { mapId, devices: PLACED.map((kind, i) => ({ id: byKind(kind).id, x: 0.1 + i / 10, y: 0.5 })) } },
-    { token },
-  );
+  const placed = await placeGatewayDevices(site, {
+    gatewayName: 'Floor gateway',
+    place: (byKind) => PLACED.map((kind, i) => ({ id: byKind(kind).id, x: 0.1 + i / 10, y: 0.5 })),
+  });
+  const { login } = placed;
+  ({ token, mapId, gateway, devices } = placed);
   // The lights start at full load, so switching the group off shows on every member.
   for (const kind of LIGHTS) {
     const action = kind === 'light-single' ? ({ op: 'onOff', on: true } as const) : ({ op: 'brightness', percent: 100 } as const);

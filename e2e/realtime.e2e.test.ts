@@ -93,7 +93,7 @@ describe('real-time channel in the browser', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     await screenshot(page, 'realtime-forced-logout-en');
     // The old token is dead on the server too.
-    const me = await fetch(`${server.url}/api1/user/v1/me`, { headers: { authorization: `Bearer ${login.access_token}` } });
+    const me = await fetch(`${server.url}${accountEndpoints.profile.path}`, { headers: { authorization: `Bearer ${login.access_token}` } });
     expect(me.status).toBe(401);
   });
 });

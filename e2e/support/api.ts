@@ -19,11 +19,14 @@ export async function api<E extends EndpointSpec>(
   input: EndpointInput<E>,
   options: { token?: string } = {},
 ): Promise<EndpointAnswer<E>> {
-  const body = spec.method === 'POST' || spec.method === 'PUT' ? JSON.stringify((input as { body?: unknown }).body ?? {}) : undefined;
+  const given = (input as { body?: unknown }).body;
+  // An upload's FormData sets its own multipart content type.
+  const form = given instanceof FormData ? given : undefined;
+  const body = form ?? (spec.method === 'POST' || spec.method === 'PUT' ? JSON.stringify(given ?? {}) : undefined);
   const response = await fetch(`${baseUrl}${endpointUrl(spec, input)}`, {
     method: spec.method,
     headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined || form ? {} : { 'content-type': 'application/json' }),
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
     },
     body,

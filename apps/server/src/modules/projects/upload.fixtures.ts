@@ -1,41 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
+import { encodePng, type Rgb } from '../../test/png.ts';
 
-/** CRC-32 of PNG chunks. */
-function crc32(data: Buffer): number {
-  let c = 0xffffffff;
-  for (const byte of data) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-/** A real PNG built by hand: RGB, one colour, zlib-compressed rows. */
-export function makePng(width: number, height: number, rgb: [number, number, number] = [0, 128, 255]): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 2; // colour type RGB
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+/** A real PNG of one colour. */
+export function makePng(width: number, height: number, rgb: Rgb = [0, 128, 255]): Buffer {
+  return encodePng(width, height, () => rgb);
 }
 
 /** A real JPEG, encoded by @napi-rs/canvas. */

@@ -1,0 +1,62 @@
+import {
+  authEndpoints,
+  deviceEndpoints,
+  gatewayEndpoints,
+  mapEndpoints,
+  projectEndpoints,
+  type Gateway,
+  type GatewayDevice,
+  type LoginResult,
+} from '@lumigrid/contract';
+import { api, poll } from './api.ts';
+import type { GatewaySite } from './gateways.ts';
+import { ADMIN_PASSWORD } from './server.ts';
+
+/** A gateway site made ready for a journey: the administrator signed in, the gateway bound, online and imported. */
+export interface PlacedSite {
+  login: LoginResult;
+  token: string;
+  mapId: string;
+  gateway: Gateway;
+  devices: GatewayDevice[];
+}
+
+/**
+ * The set-up most device journeys share: the administrator's default map (with a floor plan when given), the
+ * site's first simulated gateway bound to it under `gatewayName`, brought online, its devices imported, and
+ * the devices `place` picks placed on the map at fractions of its width and height.
+ */
+export async function placeGatewayDevices(
+  site: GatewaySite,
+  options: {
+    gatewayName: string;
+    floorPlan?: Buffer;
+    place: (byKind: (kind: string) => GatewayDevice, devices: GatewayDevice[]) => Array<{ id: string; x: number; y: number }>;
+  },
+): Promise<PlacedSite> {
+  const url = site.server.url;
+  const login = await api(url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const token = login.access_token;
+  const tree = await api(url, projectEndpoints.tree, { params: { id: '0' } }, { token });
+  const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+  if (options.floorPlan) {
+    // Uploaded as the project screen does: the map id before the file.
+    const form = new FormData();
+    form.append('id', mapId);
+    form.append('file', new Blob([new Uint8Array(options.floorPlan)], { type: 'image/png' }), 'plan.png');
+    await api(url, mapEndpoints.upload, { body: form }, { token });
+  }
+  const mac = site.fleet.gateways[0]!.mac;
+  const gateway = await api(url, gatewayEndpoints.bind, { body: { mac, mapId, name: options.gatewayName } }, { token });
+  await site.start();
+  await poll(async () => (await api(url, gatewayEndpoints.list, {}, { token })).list[0]?.online === true, 'gateway online');
+  await api(url, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
+  const devices = await api(url, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
+  const byKind = (kind: string) => {
+    const device = devices.find((d) => d.kind === kind);
+    if (!device) throw new Error(`the simulated gateway has no ${kind}`);
+    return device;
+  };
+  await api(url, deviceEndpoints.moveIn, { body: { mapId, devices: options.place(byKind, devices) } }, { token });
+  return { login, token, mapId, gateway, devices };
+}
