@@ -8,8 +8,12 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Test helpers parse JSON answers whose shape each test asserts.
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
     },
+  },
+  {
+    // Tests parse JSON answers whose shape each test asserts.
+    files: ['**/*.test.ts', '**/test/**', '**/*.fixtures.ts', '**/test-support.ts', '**/test-clients.ts', 'e2e/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
-import { hashPassword } from '../../apps/server/src/modules/auth/password.ts';
+import { hashPassword } from '../../apps/server/src/lib/password.ts';
 import { createGatewaysRepo } from '../../apps/server/src/modules/gateways/gateways.repo.ts';
 import { freePort, startServer, type RunningServer } from './server.ts';
 

@@ -20,7 +20,8 @@ import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
 import { createAccountsService } from './modules/accounts/accounts.service.ts';
 import { createAuthRepo } from './modules/auth/auth.repo.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
-import { createAuthService, type CaptchaMaker, type Clock } from './modules/auth/auth.service.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { createAuthService, type CaptchaMaker } from './modules/auth/auth.service.ts';
 import { registerBrandingRoutes } from './modules/branding/branding.routes.ts';
 import { createBrandingService } from './modules/branding/branding.service.ts';
 import { createDeviceReportsRepo } from './modules/device-reports/device-reports.repo.ts';
@@ -99,8 +100,6 @@ declare module 'fastify' {
     demo: DemoSite | undefined;
   }
 }
-
-const systemClock: Clock = { now: () => new Date() };
 
 function captchaMaker(fixedText: string | undefined): CaptchaMaker {
   return () => {
@@ -213,7 +212,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerSystemRoutes(route, { db, config });
   registerBrandingRoutes(route, { branding });
   registerAuthRoutes(route, { auth });
-  registerAccountRoutes(route, { accounts, auth });
+  registerAccountRoutes(route, { accounts });
   registerOutboxRoutes(route, { outbox: createOutboxService({ repo: outboxRepo }) });
   registerProjectRoutes(route, { projects });
   registerMapRoutes(route, { maps });

@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { AuthContext } from '../http/auth.ts';
 import { tenantOf, type AccountsService } from '../modules/accounts/accounts.service.ts';
-import { randomPassword, verifyPassword } from '../modules/auth/password.ts';
+import { randomPassword, verifyPassword } from '../lib/password.ts';
 import type { GatewaysService } from '../modules/gateways/gateways.service.ts';
 import type { MapsService } from '../modules/projects/maps.service.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normaliseMac } from '@lumigrid/protocol';
-import { hashPassword, verifyPassword } from '../modules/auth/password.ts';
+import { hashPassword, verifyPassword } from '../lib/password.ts';
 
 /**
  * Where the broker finds a gateway's password hash. The gateways table implements it once it exists;

@@ -13,7 +13,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { hashPassword, randomPassword, verifyPassword } from '../auth/password.ts';
+import { hashPassword, randomPassword, verifyPassword } from '../../lib/password.ts';
 import type { AccountsRepo, UserRow } from './accounts.repo.ts';
 
 /** Maps a user row to the logged-in user of spec section 3. */

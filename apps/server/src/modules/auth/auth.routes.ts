@@ -1,4 +1,4 @@
-import { authEndpoints as E } from '@lumigrid/contract';
+import { accountEndpoints, authEndpoints as E } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { requestLang } from '../../http/envelope.ts';
 import type { AuthService } from './auth.service.ts';
@@ -22,6 +22,12 @@ export function registerAuthRoutes(route: RouteOf, deps: { auth: AuthService }) 
 
   route(E.resetPassword, async ({ body }) => {
     await service.resetPassword(body);
+    return null;
+  });
+
+  // A new password ends the user's other sessions: the session side of the account.
+  route(accountEndpoints.changePassword, async ({ auth, body }) => {
+    await service.changePassword(auth, body);
     return null;
   });
 

@@ -22,16 +22,13 @@ import { assertNewPassword, type AccountsService } from '../accounts/accounts.se
 import type { Messenger } from '../outbox/messenger.ts';
 import { verificationCodeMessage } from '../outbox/templates.ts';
 import type { AuthRepo } from './auth.repo.ts';
-import { verifyPassword } from './password.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { verifyPassword } from '../../lib/password.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Makes a captcha picture and its answer; production uses svg-captcha, tests may fix the text. */
 export type CaptchaMaker = () => { text: string; svg: string };
-
-export interface Clock {
-  now(): Date;
-}
 
 /** Where a sign-in comes from, for throttling per address. */
 export interface RequestOrigin {

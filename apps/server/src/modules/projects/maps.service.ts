@@ -12,7 +12,7 @@ import type {
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import type { Clock } from '../auth/auth.service.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { assertCanEdit, cleanName, paging, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices.ts';
 import { prepareMapImage, type MapImageStore } from './map-image.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { users } from '../../db/schema/index.ts';
 import { call, login, type Harness } from '../../test/harness.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../../lib/password.ts';
 
 /** Test factories for the installation tree: each creates the parents it is not given. */
 export function treeFactory(h: Harness, token: string) {

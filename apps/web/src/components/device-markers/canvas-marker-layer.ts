@@ -1,5 +1,5 @@
 import L from 'leaflet';
-import { drawMarkers, hitTest, type DrawItem, type DrawnPoint, type MarkerStyle } from '../../features/devices/marker-model.ts';
+import { drawMarkers, hitTest, type DrawItem, type DrawnPoint, type MarkerStyle } from './marker-model.ts';
 
 /** A marker on the plan: CRS.Simple [lat, lng] and how to draw it. */
 export interface PlanMarker {

@@ -14,7 +14,7 @@ import { ApiError } from '../../api/client.ts';
 import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './control-api.ts';
 import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
 import { MoveForm, RenameForm } from './device-panel-forms.tsx';
-import { DISPLAY_FILL, markerKind } from './marker-model.ts';
+import { DISPLAY_FILL, markerKind } from '../../components/device-markers/marker-model.ts';
 
 /** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
 export const REPORT_WAIT_MS = 10_000;

@@ -11,7 +11,7 @@ import {
   MARKER_RADIUS,
   type MarkerShape,
   type MarkerStyle,
-} from './marker-model.ts';
+} from '../../components/device-markers/marker-model.ts';
 import type { DisplayState } from '@lumigrid/contract';
 
 /** One legend swatch, drawn with the same code as the plan so the legend never disagrees with it. */

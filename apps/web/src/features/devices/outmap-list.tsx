@@ -2,7 +2,7 @@ import { Badge, Button, Card, Empty, List, Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { useOutmapDevices } from '../gateways/api.ts';
-import { markerKind } from './marker-model.ts';
+import { markerKind } from '../../components/device-markers/marker-model.ts';
 
 /** The drag-and-drop type an outmap device travels as, from this list onto the floor plan. */
 export const OUTMAP_DRAG_TYPE = 'application/x-lumigrid-device';

@@ -1,6 +1,6 @@
 import type { DeviceMarker, Gateway } from '@lumigrid/contract';
 import type { PlanMarker } from '../../components/device-markers/canvas-marker-layer.ts';
-import { fractionToPlan, gatewayStyle, markerStyle, type PlanSize } from './marker-model.ts';
+import { fractionToPlan, gatewayStyle, markerStyle, type PlanSize } from '../../components/device-markers/marker-model.ts';
 
 /** Gateways have no position of their own: they stand in a row along the plan's top-left edge. */
 export function gatewaySlot(index: number): { x: number; y: number } {

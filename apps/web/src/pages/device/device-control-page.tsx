@@ -16,10 +16,10 @@ import {
 } from '../../features/devices/control-api.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
-import { planToFraction } from '../../features/devices/marker-model.ts';
+import { planToFraction } from '../../components/device-markers/marker-model.ts';
 import { OUTMAP_DRAG_TYPE, OutmapList } from '../../features/devices/outmap-list.tsx';
-import { useRealtime } from '../../realtime/realtime-provider.tsx';
-import { DeviceMarkerLayer } from '../../components/device-markers/device-marker-layer.tsx';
+import { useRealtime } from '../../app/realtime-provider.tsx';
+import { DeviceMarkerLayer } from '../../features/devices/device-marker-layer.tsx';
 import { gatewayMarkerId } from '../../features/devices/plan-markers.ts';
 import { useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';

@@ -26,7 +26,7 @@ import {
   type GatewayRuleKey,
 } from '../../features/gateways/status.ts';
 import { useBoot } from '../../app/boot.tsx';
-import { MapPathSelect } from './map-path-select.tsx';
+import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { useGatewayRule } from './rules.ts';
 
 const mapOf = (path: string[] | undefined): GatewayRuleKey | undefined =>

@@ -11,7 +11,7 @@ import { useGatewayPage } from '../../features/gateways/api.ts';
 import { presenceOf, syncLabel } from '../../features/gateways/status.ts';
 import { useGatewayActions } from './gateway-actions.tsx';
 import { BindGatewayModal, MicrowaveModal, MoveGatewayModal, OpenNetworkModal, RenameGatewayModal } from './gateway-dialogs.tsx';
-import { MapPathSelect } from './map-path-select.tsx';
+import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 
 type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 

@@ -13,7 +13,7 @@ import { DISPLAY_COLOR, groupStateNotes, throttle } from '../../features/groups/
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
-import { useRealtime } from '../../realtime/realtime-provider.tsx';
+import { useRealtime } from '../../app/realtime-provider.tsx';
 import { GroupControlDrawer } from './group-control-drawer.tsx';
 import { GroupFormModal } from './group-form-modal.tsx';
 

@@ -7,7 +7,7 @@ import { useBoot } from '../../app/boot.tsx';
 import { session } from '../../api/session.ts';
 import { logout, authKeys } from '../../features/auth/api.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
-import { LanguageSelect } from '../../components/language-select.tsx';
+import { LanguageSelect } from '../../app/language-select.tsx';
 import { useCompact } from './use-compact.ts';
 import './user-layout.css';
 

@@ -11,7 +11,7 @@ import { displayTag, measured, placeOf, typeName, when } from '../../../features
 import { faultKey } from '../../../features/device-config/param-fields.ts';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
 import { useGatewayPage } from '../../../features/gateways/api.ts';
-import { MapPathSelect } from '../../gateway/map-path-select.tsx';
+import { MapPathSelect } from '../../../features/projects/map-path-select.tsx';
 import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
 
 interface SearchForm {

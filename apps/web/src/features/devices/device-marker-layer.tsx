@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
 import type L from 'leaflet';
 import type { DeviceMarker, Gateway } from '@lumigrid/contract';
-import { planToFraction } from '../../features/devices/marker-model.ts';
-import { planMarkers } from '../../features/devices/plan-markers.ts';
-import type { FloorPlan } from '../floor-plan-map.tsx';
-import { CanvasMarkerLayer } from './canvas-marker-layer.ts';
+import { planToFraction } from '../../components/device-markers/marker-model.ts';
+import { planMarkers } from './plan-markers.ts';
+import type { FloorPlan } from '../../components/floor-plan-map.tsx';
+import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
 
 export interface DeviceMarkerLayerProps {
   plan: FloorPlan;

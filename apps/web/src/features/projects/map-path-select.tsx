@@ -1,7 +1,7 @@
 import { Cascader } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
-import { mapPathOptions } from '../../features/projects/tree.ts';
+import { useProjectTree, WHOLE_TREE } from './api.ts';
+import { mapPathOptions } from './tree.ts';
 
 export interface MapPathSelectProps {
   /** project > building > map ids. */

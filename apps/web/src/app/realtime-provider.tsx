@@ -16,9 +16,9 @@ import { useNavigate } from 'react-router';
 import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract';
 import { session, signOutRoute } from '../api/session.ts';
 import { gatewayKeys } from '../features/gateways/api.ts';
-import { useBoot } from '../app/boot.tsx';
-import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from './notices.ts';
-import { createRealtimeClient, type RealtimeClient, type RealtimeHandler } from './realtime-client.ts';
+import { useBoot } from './boot.tsx';
+import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from '../realtime/notices.ts';
+import { createRealtimeClient, type RealtimeClient, type RealtimeHandler } from '../realtime/realtime-client.ts';
 
 const RealtimeContext = createContext<RealtimeClient | undefined>(undefined);
 
