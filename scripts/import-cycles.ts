@@ -29,7 +29,7 @@ function unitOf(relPath: string, units: string[]): string {
     const [head] = pattern.split('/');
     if (parts[0] === head && parts.length > 2) return `${head}/${parts[1]}`;
   }
-  return parts[0];
+  return parts[0]!;
 }
 
 /** Strongly connected components with more than one folder (Tarjan). */
@@ -78,7 +78,7 @@ for (const { src, units } of WORKSPACES) {
     if (!graph.has(from)) graph.set(from, new Set());
     const text = readFileSync(file, 'utf8');
     for (const [, spec] of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)) {
-      const target = relative(base, resolve(dirname(file), spec));
+      const target = relative(base, resolve(dirname(file), spec!));
       if (target.startsWith('..')) continue;
       const to = unitOf(target, units);
       if (to === from) continue;
