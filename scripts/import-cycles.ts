@@ -91,7 +91,7 @@ for (const { src, units } of WORKSPACES) {
   for (const component of cycles(graph)) {
     const members = new Set(component);
     const links = [...edges.entries()].filter(([key]) => {
-      const [a, b] = key.split(' -> ');
+      const [a = '', b = ''] = key.split(' -> ');
       return members.has(a) && members.has(b);
     });
     problems.push(`${src}: folders import each other: ${component.join(', ')}\n${links.map(([k, f]) => `    ${k} (${f})`).join('\n')}`);
