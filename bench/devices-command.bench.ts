@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { mapDestination, type DeviceMarker } from '@lumigrid/contract';
-import { listenForRealtime, stompClient } from '../apps/server/src/realtime/test-clients.ts';
+import { listenForRealtime, stompClient } from '../apps/server/src/test/realtime.fixtures.ts';
 import { quantile, sleep, startDeviceSite } from './devices-site.ts';
 
 const { values: args } = parseArgs({

@@ -6,7 +6,7 @@
 import L from 'leaflet';
 import { DEVICE_TYPE_CODE_LIST, DISPLAY_STATES } from '@lumigrid/contract';
 import { CanvasMarkerLayer, type PlanMarker } from '../apps/web/src/components/device-markers/canvas-marker-layer.ts';
-import { fractionToPlan, markerStyle } from '../apps/web/src/features/devices/marker-model.ts';
+import { fractionToPlan, markerStyle } from '../apps/web/src/components/device-markers/marker-model.ts';
 
 const PLAN = { width: 4000, height: 3000 };
 

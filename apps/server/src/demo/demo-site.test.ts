@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { buildings, devices, gateways, mapImages, maps, projects, users } from '../db/schema/index.ts';
 import type { App } from '../http/types.ts';
-import { data, eventually } from '../modules/gateways/gateways.fixtures.ts';
+import { data } from '../test/gateways.fixtures.ts';
 import { DATABASES, call, login, startApp, type Harness } from '../test/harness.ts';
 import { DEMO_SITE, type DemoOutcome } from './demo-site.ts';
+import { poll } from '../test/poll.ts';
 
 const DEMO_ACCOUNT = 'demo@lumigrid.local';
 const DEMO_PASSWORD = 'Demo-Pass-2026';
@@ -78,7 +79,7 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
   });
 
   it('binds its gateways to the map, online over the embedded broker, one of them a super gateway', async () => {
-    await eventually(async () => (await demoGateways(h.app, token)).every((g) => g.online), 'demo gateways online in the list');
+    await poll(async () => (await demoGateways(h.app, token)).every((g) => g.online), 'demo gateways online in the list');
     const list = await demoGateways(h.app, token);
     expect(list.map((g) => g.name).sort()).toEqual([...DEMO_SITE.gateways].sort());
     expect(list.filter((g) => g.superGateway).map((g) => g.name)).toEqual(['Level 3 Super gateway']);
@@ -120,7 +121,7 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
       expect(await rowCounts(h)).toEqual(before);
       expect(await readdir(join(dataDir, 'uploads', 'maps'))).toHaveLength(1);
       const t = await login({ ...h, app: second }, DEMO_ACCOUNT, DEMO_PASSWORD);
-      await eventually(async () => (await demoGateways(second, t)).every((g) => g.online), 'demo gateways online again');
+      await poll(async () => (await demoGateways(second, t)).every((g) => g.online), 'demo gateways online again');
     } finally {
       await second.close();
     }

@@ -5,7 +5,8 @@ import type { SimGateway } from '@lumigrid/gateway-sim';
 import { mayPublish, maySubscribe, mayUseClientId } from './acl.ts';
 import { BrokerPortInUseError, startEmbeddedBroker } from './broker.ts';
 import { createGatewayVerifier, createMemoryCredentialStore, randomServerCredential } from './credentials.ts';
-import { memoryLogger, rawClient, startRig, waitFor, type LinkRig } from './test-support.ts';
+import { memoryLogger, rawClient, startRig, type LinkRig } from '../test/gateway-link.fixtures.ts';
+import { poll } from '../test/poll.ts';
 
 const A = 'A4C138000001';
 const B = 'A4C138000002';
@@ -142,13 +143,13 @@ describe('embedded broker: ACL matrix over a real socket', () => {
     await client.publishAsync(upTopic(a, 'report'), JSON.stringify({ ts: 1, full: true, devices: [{ addr: 'zz' }] }), { qos: 1 });
     await client.publishAsync(upTopic(a, 'reply'), JSON.stringify({ id: 'nope', ok: true }), { qos: 1 });
     await client.publishAsync(upTopic(a, 'telemetry'), Buffer.from([0xff, 0xfe, 0x00]), { qos: 1 });
-    await waitFor(() => rig.link.stats.dropped - dropped === 4, 'four drops');
+    await poll(() => rig.link.stats.dropped - dropped === 4, 'four drops');
     expect(rig.lines.filter((l) => l.msg === 'gateway message dropped').map((l) => l.code)).toEqual(
       expect.arrayContaining(['not_json', 'invalid']),
     );
     // An oversized payload does not even pass the broker; the sender's connection ends.
     void client.publishAsync(upTopic(a, 'event'), Buffer.alloc(300 * 1024, 0x7b), { qos: 1 }).catch(() => undefined);
-    await waitFor(() => rig.lines.some((l) => l.msg === 'MQTT publish refused: payload too large'), 'the size refusal');
+    await poll(() => rig.lines.some((l) => l.msg === 'MQTT publish refused: payload too large'), 'the size refusal');
     client.end(true);
     expect(rig.link.stats.dropped - dropped).toBe(4);
     // The link and the real gateway A still work.
@@ -206,7 +207,7 @@ describe('revoked credentials', () => {
       const g = rig.fleet.gateways[0]!;
       rig.credentials.remove(g.mac);
       expect((await rig.link.bus.send(g.mac, 'gateway.restart', {})).state).toBe('succeeded');
-      await waitFor(() => lines.some((l) => l.includes('broker refused the connection')), 'the refusal to be logged');
+      await poll(() => lines.some((l) => l.includes('broker refused the connection')), 'the refusal to be logged');
       expect(rig.link.presence.get(g.mac)).toMatchObject({ online: false, reason: 'restart' });
     } finally {
       await rig.close();
@@ -221,7 +222,7 @@ describe('putting a gateway out', () => {
       const [g, other] = rig.fleet.gateways as [SimGateway, SimGateway];
       rig.credentials.remove(g.mac);
       expect(rig.link.disconnectGateway(g.mac)).toBe(1);
-      await waitFor(() => rig.link.presence.get(g.mac)?.online === false, 'offline');
+      await poll(() => rig.link.presence.get(g.mac)?.online === false, 'offline');
       expect(rig.link.presence.get(g.mac)!.reason).toBe('lost');
       await new Promise((r) => setTimeout(r, 1500));
       expect(rig.link.presence.isOnline(g.mac)).toBe(false);

@@ -4,7 +4,8 @@ import { buildApp } from '../app.ts';
 import { openDatabase } from '../db/client.ts';
 import { loadConfig } from '../config.ts';
 import { createMemoryCredentialStore } from './credentials.ts';
-import { reachable, waitFor } from './test-support.ts';
+import { reachable } from '../test/gateway-link.fixtures.ts';
+import { poll } from '../test/poll.ts';
 
 describe('buildApp with the gateway link', () => {
   it('starts the embedded broker, lets a provisioned gateway in, and stops it on close', async () => {
@@ -22,7 +23,7 @@ describe('buildApp with the gateway link', () => {
     await credentials.set('A4C1380000AA', 'secret-1');
     const gateway = new SimGateway({ mac: 'A4C1380000AA', password: 'secret-1', url: `mqtt://127.0.0.1:${port}`, activityIntervalS: 0 });
     await gateway.start();
-    await waitFor(() => link.presence.isOnline('A4C1380000AA') === true, 'online');
+    await poll(() => link.presence.isOnline('A4C1380000AA') === true, 'online');
     expect((await link.bus.call('A4C1380000AA', 'gateway.info', {})).mac).toBe('A4C1380000AA');
     await gateway.stop();
     await app.close();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCommandBus, errorCodeFor, type CommandState } from './command-bus.ts';
 import { createPresence } from './presence.ts';
-import { memoryLogger } from './test-support.ts';
+import { memoryLogger } from '../test/gateway-link.fixtures.ts';
 
 const MAC = 'A4C138000001';
 const INFO = {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommandBus, CommandOutcome } from './command-bus.ts';
 import { createFirmwareTracker, type FirmwareProgress, type FirmwareStore } from './firmware-tracker.ts';
-import { memoryLogger } from './test-support.ts';
+import { memoryLogger } from '../test/gateway-link.fixtures.ts';
 
 const MAC = 'A4C138000001';
 const PARAMS = { target: 'gateway' as const, version: '4.0.0', url: 'https://updates.example/gw.bin' };

@@ -3,7 +3,8 @@ import { SimGateway } from '@lumigrid/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirmwareProgress } from './firmware-tracker.ts';
 import { brokersFor } from '../test/services.ts';
-import { rawClient, startRig, waitFor, type LinkRig } from './test-support.ts';
+import { rawClient, startRig, type LinkRig } from '../test/gateway-link.fixtures.ts';
+import { poll } from '../test/poll.ts';
 
 /**
  * Server + real broker socket + simulator. Every scenario runs on the embedded Aedes broker, and on the
@@ -43,7 +44,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
   it('receives a full report with every device family', async () => {
     // The report sent on connect came before this suite listened; ask for another (re_report).
     await rig.link.bus.call(gw(0).mac, 'devices.report', {});
-    await waitFor(() => up.some((m) => m.mac === gw(0).mac && m.channel === 'report' && m.message.full), 'a full report');
+    await poll(() => up.some((m) => m.mac === gw(0).mac && m.channel === 'report' && m.message.full), 'a full report');
     const kinds = new Set(up.flatMap((m) => (m.mac === gw(0).mac && m.channel === 'report' ? m.message.devices.map((d) => d.kind) : [])));
     expect([...kinds].sort()).toEqual(DEVICE_KINDS.filter((k) => k !== 'super-gateway').sort());
   });
@@ -77,7 +78,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     const mac = gw(1).mac;
     const before = gw(1).devices.size;
     await rig.link.bus.call(mac, 'devices.permitJoin', { durationS: 60 });
-    await waitFor(() => up.some((m) => m.mac === mac && m.channel === 'event' && m.message.type === 'join'), 'a join event');
+    await poll(() => up.some((m) => m.mac === mac && m.channel === 'event' && m.message.type === 'join'), 'a join event');
     expect((await rig.link.bus.call(mac, 'devices.list', {})).devices).toHaveLength(before + 1);
   });
 
@@ -91,7 +92,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     expect(outcome).toMatchObject({ state: 'succeeded', result: { version: 7 } });
     expect(gw(0).configVersion).toBe(7);
     // The online state repeats the version, which is what the sync status compares.
-    await waitFor(() => rig.link.presence.get(mac)?.info?.configVersion === 7, 'configVersion 7 in the state');
+    await poll(() => rig.link.presence.get(mac)?.info?.configVersion === 7, 'configVersion 7 in the state');
     await rig.link.bus.call(mac, 'group.control', { group: 1, action: { on: true, level: 127 } });
     for (const addr of lights) expect(gw(0).devices.get(addr)!.state).toMatchObject({ on: true, level: 127 });
     // A configuration naming a device that never joined is refused, and the version stays.
@@ -120,10 +121,10 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     await rig.link.bus.call(mac, 'time.set', { time: Date.parse('2026-11-23T19:29:00Z'), timezone: 'UTC' });
     await g.goOffline();
     // Simulated time runs 1000 times faster: the scene is due in about 60 ms.
-    await waitFor(() => g.sceneLog.some((s) => s.scene === 4), 'the scheduled scene', 3000);
+    await poll(() => g.sceneLog.some((s) => s.scene === 4), 'the scheduled scene', { timeoutMs: 3000 });
     expect(g.devices.get(light)!.state).toMatchObject({ on: true, level: 30 });
     await g.goOnline();
-    await waitFor(() => rig.link.presence.isOnline(mac) === true, 'back online');
+    await poll(() => rig.link.presence.isOnline(mac) === true, 'back online');
   });
 
   it('keeps to the radio limits of a Zigbee network', async () => {
@@ -137,7 +138,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     await rig.credentials.set(limited.mac, 'radio-pw');
     await limited.start();
     try {
-      await waitFor(() => rig.link.presence.isOnline(limited.mac) === true, 'online');
+      await poll(() => rig.link.presence.isOnline(limited.mac) === true, 'online');
       const light = [...limited.devices.values()].find((d) => d.state.kind === 'light-dimmer')!.state.addr;
       let started = Date.now();
       const unicasts = await Promise.all(
@@ -172,7 +173,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
           : [],
       );
     const resultOf = async (addr: string, from: number) => {
-      await waitFor(
+      await poll(
         () =>
           events(addr)
             .slice(from)
@@ -261,10 +262,10 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     // Back to back: the second copy may arrive while the first runs; it is then not answered separately.
     await client.publishAsync(downTopic(g.mac, 'cmd'), command, { qos: 1 });
     await client.publishAsync(downTopic(g.mac, 'cmd'), command, { qos: 1 });
-    await waitFor(() => replies.length >= 1, 'a reply');
+    await poll(() => replies.length >= 1, 'a reply');
     // Later (a retry after a lost reply): answered again from the gateway's memory, not executed.
     await client.publishAsync(downTopic(g.mac, 'cmd'), command, { qos: 1 });
-    await waitFor(() => replies.length >= 2, 'a second reply');
+    await poll(() => replies.length >= 2, 'a second reply');
     expect(g.executedCount(`dup-${kind}`)).toBe(1);
     expect(replies[0]).toEqual(replies.at(-1));
     // A command the gateway does not know is answered, not ignored.
@@ -278,7 +279,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
       JSON.stringify({ id: `dup-${kind}-x`, name: 'gateway.selfDestruct', params: {}, ts: Date.now() }),
       { qos: 1 },
     );
-    await waitFor(() => unknown.length === 1, 'the refusal');
+    await poll(() => unknown.length === 1, 'the refusal');
     expect(unknown[0]).toMatchObject({ ok: false, error: { code: 'unknown_command' } });
     // A command that arrives after its expiresAt (a redelivery after a long outage) is refused, not run.
     const stale = encodeCommand({
@@ -294,7 +295,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
       if (reply.id === `dup-${kind}-old`) staleReplies.push(reply);
     });
     await client.publishAsync(downTopic(g.mac, 'cmd'), stale, { qos: 1 });
-    await waitFor(() => staleReplies.length === 1, 'the expiry refusal');
+    await poll(() => staleReplies.length === 1, 'the expiry refusal');
     expect(staleReplies[0]).toMatchObject({ ok: false, error: { code: 'expired' } });
     expect(g.executedCount(`dup-${kind}-old`)).toBe(0);
     expect(rig.link.presence.isOnline(g.mac)).toBe(true);
@@ -304,7 +305,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
   it('marks a gateway offline by its last will and online again when it returns', async () => {
     const g = gw(1);
     await g.goOffline();
-    await waitFor(() => rig.link.presence.get(g.mac)?.online === false, 'offline by last will');
+    await poll(() => rig.link.presence.get(g.mac)?.online === false, 'offline by last will');
     expect(rig.link.presence.get(g.mac)!.reason).toBe('lost');
     // An offline gateway: the command expires at once, with "check the gateway network connection".
     expect(await rig.link.bus.send(g.mac, 'gateway.info', {})).toMatchObject({ state: 'expired', errorCode: 100101 });
@@ -320,7 +321,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     const states: Array<string> = [];
     const off = rig.link.presence.onChange((p) => p.mac === g.mac && states.push(p.online ? 'online' : `offline:${p.reason}`));
     expect((await rig.link.bus.send(g.mac, 'gateway.restart', {})).state).toBe('succeeded');
-    await waitFor(() => states.includes('online'), 'back online', 5000);
+    await poll(() => states.includes('online'), 'back online', { timeoutMs: 5000 });
     off();
     expect(states).toEqual(['offline:restart', 'online']);
   });
@@ -339,7 +340,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
       url: 'https://updates.example/zb-1.5.0.bin',
     });
     expect(outcome.state).toBe('succeeded');
-    await waitFor(() => results.length === 1, 'the update result', 8000);
+    await poll(() => results.length === 1, 'the update result', { timeoutMs: 8000 });
     off();
     offUp();
     expect(results[0]).toMatchObject({ mac: g.mac, result: 1, progress: 100, stage: 'done', version: '1.5.0' });
@@ -359,10 +360,12 @@ describe.each(brokers)('gateway link on %s', (kind) => {
       expect(
         (await rig.link.firmware.start(g.mac, { target: 'gateway', version: '9.9.9', url: 'https://updates.example/bad.bin' })).state,
       ).toBe('succeeded');
-      await waitFor(() => results.length === 1, 'the update result', 8000);
+      await poll(() => results.length === 1, 'the update result', { timeoutMs: 8000 });
       expect(results[0]!.result).toBe(2);
       expect(g.versions.gateway).not.toBe('9.9.9');
-      await waitFor(() => states.includes('offline:restart') && states.at(-1) === 'online', 'the restart after the failure', 5000);
+      await poll(() => states.includes('offline:restart') && states.at(-1) === 'online', 'the restart after the failure', {
+        timeoutMs: 5000,
+      });
     } finally {
       g.faults.failUpdates = false;
       off();
@@ -379,7 +382,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
       expect(
         (await rig.link.firmware.start(g.mac, { target: 'wisun', version: '2.2.0', url: 'https://updates.example/ws.bin' })).state,
       ).toBe('succeeded');
-      await waitFor(() => results.length === 1, 'the timeout', 8000);
+      await poll(() => results.length === 1, 'the timeout', { timeoutMs: 8000 });
       expect(results[0]).toMatchObject({ result: 3, stage: 'downloading' });
       expect(rig.link.firmware.progress(g.mac)!.result).toBe(3);
     } finally {
@@ -405,7 +408,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     });
     void client.publishAsync(upTopic(g.mac, 'telemetry'), Buffer.alloc(300 * 1024, 0x20), { qos: 1 }).catch(() => undefined);
     // Mosquitto passes the big one on and the server's decoder drops it; Aedes refuses it itself.
-    await waitFor(
+    await poll(
       () =>
         rig.link.stats.dropped - dropped === 3 ||
         (rig.link.stats.dropped - dropped === 2 && rig.lines.some((l) => l.msg === 'MQTT publish refused: payload too large')),
@@ -417,7 +420,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
   });
 
   it('leaves no command waiting and no timer running', async () => {
-    await waitFor(() => rig.link.bus.pendingCount() === 0, 'no pending commands');
+    await poll(() => rig.link.bus.pendingCount() === 0, 'no pending commands');
     expect(rig.link.presence.waiterCount()).toBe(0);
     expect(rig.link.firmware.activeCount()).toBe(0);
   });

@@ -8,7 +8,8 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile, mosquittoPasswordHash } from './mosquitto-acl.ts';
 import { servicesFor } from '../test/services.ts';
-import { rawClient, reachable, waitFor } from './test-support.ts';
+import { rawClient, reachable } from '../test/gateway-link.fixtures.ts';
+import { poll } from '../test/poll.ts';
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
 const A = 'A4C1380000A1';
@@ -129,7 +130,7 @@ describe.runIf(servicesFor('the private Mosquitto ACL test', { programs: [MOSQUI
       await publish(a, upTopic(A, 'report'), 'a'); // its own: delivered
       await publish(server, downTopic(B, 'cmd'), 'server');
       await publish(server, downTopic(A, 'cmd'), 'server');
-      await waitFor(
+      await poll(
         () => seenByServer.got.includes(`${upTopic(A, 'report')} a`) && bOwn.got.length > 0 && aOwn.got.length > 0,
         'the allowed messages',
       );
@@ -154,7 +155,7 @@ describe.runIf(servicesFor('the private Mosquitto ACL test', { programs: [MOSQUI
       expect(b.connected).toBe(true);
       const server = (await connect(SERVER2.username, SERVER2.password)).client;
       await publish(server, downTopic(B, 'config'), 'server');
-      await waitFor(() => bOwn.got.includes(`${downTopic(B, 'config')} server`), 'B still receives');
+      await poll(() => bOwn.got.includes(`${downTopic(B, 'config')} server`), 'B still receives');
     });
   },
 );

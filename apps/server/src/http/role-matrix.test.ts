@@ -1,6 +1,6 @@
 import { ACCESS_LEVELS, OPERATE_AUTH, allEndpoints, mayCall, type Access, type EndpointSpec } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { subAccount } from '../modules/projects/projects.fixtures.ts';
+import { subAccount } from '../test/projects.fixtures.ts';
 import { ADMIN_PASSWORD, DATABASES, call, login, signUpByMail, type Harness, startApp } from '../test/harness.ts';
 
 /** The callers of the matrix, with the two numbers the access rule reads. */

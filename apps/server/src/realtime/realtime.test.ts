@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
 import { ADMIN_PASSWORD, call, login, signUpByMail, startApp, type Harness } from '../test/harness.ts';
 import { firmwareNoticePublisher } from './firmware-notices.ts';
-import { listenForRealtime, rawSocket, stompClient, until } from './test-clients.ts';
+import { listenForRealtime, rawSocket, stompClient } from '../test/realtime.fixtures.ts';
+import { poll } from '../test/poll.ts';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -58,7 +59,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     expect(c.connected).toBeUndefined();
     expect(c.errors[0]?.headers.code).toBe('250004');
     expect(c.errors[0]?.headers.message).toBe('Please log in again');
-    await until(c.closed, 3_000, 'close after ERROR');
+    await poll(c.closed, 'close after ERROR', { timeoutMs: 3_000 });
   });
 
   it('delivers a message published to the user’s own topic, with the MESSAGE headers of STOMP 1.2', async () => {
@@ -69,7 +70,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     h.app.realtime.publishToUser(userId, 'defective', { userId, id: '42', name: 'Lamp 3', code: 8 });
     // Another user's topic never reaches this client.
     h.app.realtime.publishToUser(otherId, 'defective', { userId: otherId, id: '43', name: 'Other', code: 2 });
-    await until(() => got.length >= 1, 3_000, 'MESSAGE');
+    await poll(() => got.length >= 1, 'MESSAGE', { timeoutMs: 3_000 });
     await new Promise((r) => setTimeout(r, 100));
     expect(got).toHaveLength(1);
     const message = got[0]!;
@@ -87,7 +88,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const got: IMessage[] = [];
     await c.subscribe(userDestination('defective', userId), (m) => got.push(m));
     h.app.realtime.publishToUser(userId, 'defective', { userId, id: '44', name: 'Lamp 5', code: 1 });
-    await until(() => got.length === 1, 5_000, 'MESSAGE over the fallback');
+    await poll(() => got.length === 1, 'MESSAGE over the fallback', { timeoutMs: 5_000 });
     await c.stop();
   });
 
@@ -115,7 +116,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const c = await stompClient(url, bearer(token));
     await c.subscribe(destination(), () => undefined);
     expect(c.errors[0]?.headers.code).toBe(code);
-    await until(c.closed, 3_000, 'close after ERROR');
+    await poll(c.closed, 'close after ERROR', { timeoutMs: 3_000 });
   });
 
   it('publishes a firmware result as a type 1 notice to the gateway’s users', async () => {
@@ -131,7 +132,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const base = { update: 'u1', target: 'gateway' as const, version: '2.1.0', stage: 'done' as const, progress: 100, startedAt: 0 };
     await publish({ ...base, mac: 'AA:BB:CC:DD:EE:01', result: FIRMWARE_RESULT.failure });
     await publish({ ...base, mac: 'AA:BB:CC:DD:EE:99', result: FIRMWARE_RESULT.success });
-    await until(() => got.length >= 1, 3_000, 'notice');
+    await poll(() => got.length >= 1, 'notice', { timeoutMs: 3_000 });
     await new Promise((r) => setTimeout(r, 100));
     expect(got).toEqual([
       { type: 1, userId, name: 'Lobby gateway', result: 2, id: '7', mac: 'AA:BB:CC:DD:EE:01', target: 'gateway', version: '2.1.0' },
@@ -142,7 +143,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it('sends heart-beats at the negotiated interval', async () => {
     const raw = await rawSocket(url);
     raw.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\nheart-beat:0,100\n\n\0`);
-    await until(() => raw.text().startsWith('CONNECTED'), 3_000, 'CONNECTED');
+    await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
     expect(raw.text()).toContain('heart-beat:100,0');
     await new Promise((r) => setTimeout(r, 650));
     const beats = raw.received.filter((m) => m === '\n').length;
@@ -154,8 +155,8 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const alive = await stompClient(url, bearer(token), { incoming: 0, outgoing: 100 });
     const silent = await rawSocket(url);
     silent.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\nheart-beat:100,0\n\n\0`);
-    await until(() => silent.text().startsWith('CONNECTED'), 3_000, 'CONNECTED');
-    await until(silent.closed, 3_000, 'the silent client dropped');
+    await poll(() => silent.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
+    await poll(silent.closed, 'the silent client dropped', { timeoutMs: 3_000 });
     expect(silent.text()).toContain('no heart-beat');
     expect(alive.closed()).toBe(false);
     expect(alive.client.connected).toBe(true);
@@ -165,9 +166,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it('answers DISCONNECT with its RECEIPT and closes', async () => {
     const raw = await rawSocket(url);
     raw.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\n\n\0`);
-    await until(() => raw.text().startsWith('CONNECTED'), 3_000, 'CONNECTED');
+    await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
     raw.send('DISCONNECT\nreceipt:77\n\n\0');
-    await until(raw.closed, 3_000, 'close');
+    await poll(raw.closed, 'close', { timeoutMs: 3_000 });
     expect(raw.text()).toContain('RECEIPT\nreceipt-id:77\n\n\0');
   });
 
@@ -185,7 +186,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it.each(ERROR_CASES)('answers %s with ERROR and closes, and the server lives on', async (_name, chunks, detail) => {
     const raw = await rawSocket(url);
     for (const chunk of chunks) raw.send(chunk);
-    await until(raw.closed, 3_000, 'close');
+    await poll(raw.closed, 'close', { timeoutMs: 3_000 });
     expect(raw.text()).toMatch(/^ERROR\n/);
     expect(raw.text()).toContain(detail);
     // Still serving HTTP and STOMP.
@@ -209,9 +210,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     for (const [frame, detail] of cases) {
       const raw = await rawSocket(url);
       raw.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\n\n\0`);
-      await until(() => raw.text().startsWith('CONNECTED'), 3_000, 'CONNECTED');
+      await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
       raw.send(frame!);
-      await until(raw.closed, 3_000, `close after ${frame}`);
+      await poll(raw.closed, `close after ${frame}`, { timeoutMs: 3_000 });
       expect(raw.text(), frame).toContain('\0ERROR\n');
       expect(raw.text(), frame).toContain(detail);
     }
@@ -231,12 +232,12 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it('closes a socket that sends an oversized WebSocket message', async () => {
     const raw = await rawSocket(url);
     raw.send('x'.repeat(200_000));
-    await until(raw.closed, 3_000, 'close');
+    await poll(raw.closed, 'close', { timeoutMs: 3_000 });
   });
 
   it('closes a socket that never sends CONNECT', async () => {
     const raw = await rawSocket(url);
-    await until(raw.closed, 3_000, 'close without CONNECT');
+    await poll(raw.closed, 'close without CONNECT', { timeoutMs: 3_000 });
     expect(raw.text()).toContain('no CONNECT frame in time');
   });
 
@@ -246,7 +247,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const got: IMessage[] = [];
     await c.subscribe(userDestination('global_message_notice', userId), (m) => got.push(m));
     expect((await call(h.app, 'POST', '/api1/user/v1/logout', { token: own })).body.code).toBe(0);
-    await until(c.closed, 3_000, 'close after sign-out');
+    await poll(c.closed, 'close after sign-out', { timeoutMs: 3_000 });
     expect(c.errors[0]?.headers.code).toBe('250004');
     expect(got).toEqual([]);
     // The dead token cannot come back.
@@ -272,7 +273,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     });
     expect(changed.body.code, JSON.stringify(changed.body)).toBe(0);
 
-    await until(victim.closed, 3_000, 'victim closed');
+    await poll(victim.closed, 'victim closed', { timeoutMs: 3_000 });
     expect(victimGot).toHaveLength(1);
     expect(victimGot[0]).toMatchObject({ type: 0, userId: id, code: 250004, msg: 'Please log in again' });
     expect(victim.errors[0]?.headers.code).toBe('250004');
@@ -293,7 +294,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
       .update(users)
       .set({ enabled: false })
       .where(eq(users.id, BigInt(id)));
-    await until(c.closed, 3_000, 'close after disabling');
+    await poll(c.closed, 'close after disabling', { timeoutMs: 3_000 });
     expect(got[0]).toMatchObject({ type: 0, code: 250018 });
     expect(c.errors[0]?.headers.code).toBe('250018');
   });
@@ -303,12 +304,12 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     try {
       const smallUrl = await listenForRealtime(small.app);
       const waiting = [await rawSocket(smallUrl), await rawSocket(smallUrl)];
-      await until(() => small.app.realtime.connectionCount() === 2, 3_000, 'two pending');
+      await poll(() => small.app.realtime.connectionCount() === 2, 'two pending', { timeoutMs: 3_000 });
       const refused = await rawSocket(smallUrl).catch(() => undefined);
-      if (refused) await until(refused.closed, 3_000, 'third closed');
+      if (refused) await poll(refused.closed, 'third closed', { timeoutMs: 3_000 });
       expect(small.app.realtime.connectionCount()).toBe(2);
       for (const w of waiting) w.close();
-      await until(() => small.app.realtime.connectionCount() === 0, 3_000, 'pending gone');
+      await poll(() => small.app.realtime.connectionCount() === 0, 'pending gone', { timeoutMs: 3_000 });
       const admin = await login(small, 'admin', ADMIN_PASSWORD);
       const c = await stompClient(smallUrl, bearer(admin));
       expect(c.connected).toBeDefined();
@@ -319,7 +320,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   });
 
   it('leaves no connection and no subscription behind', async () => {
-    await until(() => h.app.realtime.connectionCount() === 0, 3_000, 'all connections closed');
+    await poll(() => h.app.realtime.connectionCount() === 0, 'all connections closed', { timeoutMs: 3_000 });
     expect(h.app.realtime.subscriberCount(userDestination('defective', userId))).toBe(0);
     expect(h.app.realtime.subscriberCount(userDestination('global_message_notice', userId))).toBe(0);
   });

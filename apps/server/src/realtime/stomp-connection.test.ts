@@ -5,7 +5,7 @@ import type { AuthContext } from '../http/auth.ts';
 import { addUserTopics, createDestinationRouter } from './destinations.ts';
 import { DEFAULT_REALTIME_OPTIONS } from './realtime-hub.ts';
 import { createStompConnection, type RealtimeAuthenticate, type StompConnection } from './stomp-connection.ts';
-import { until } from './test-clients.ts';
+import { poll } from '../test/poll.ts';
 
 const CALLER: AuthContext = { userId: 7n, tenantId: 7n, userAuth: 2, operateAuth: 0, lang: 'ja', sessionId: 70n };
 const CONNECT = 'CONNECT\naccept-version:1.2\nAuthorization:Bearer good\n\n\0';
@@ -43,7 +43,7 @@ describe('one STOMP connection', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(r.written).toEqual([]);
     release();
-    await until(() => r.text().includes('RECEIPT'), 1_000, 'receipt');
+    await poll(() => r.text().includes('RECEIPT'), 'receipt', { timeoutMs: 1_000 });
     expect(r.written[0]).toMatch(/^CONNECTED\n/);
     expect(r.written[1]).toBe('RECEIPT\nreceipt-id:r1\n\n\0');
     expect(r.events).toEqual(['+/topic/defective/7']);
@@ -55,7 +55,7 @@ describe('one STOMP connection', () => {
       throw new Error('database is down');
     });
     r.sut.receive(CONNECT);
-    await until(r.closed, 1_000, 'close');
+    await poll(r.closed, 'close', { timeoutMs: 1_000 });
     expect(r.text()).toContain('code:100005');
     expect(r.text()).not.toContain('database');
   });
@@ -64,7 +64,7 @@ describe('one STOMP connection', () => {
     let answer: () => Promise<AuthContext> = async () => CALLER;
     const r = rig(() => answer(), { revalidateMs: 20 });
     r.sut.receive(`${CONNECT}SUBSCRIBE\nid:n\ndestination:/topic/global_message_notice/7\nreceipt:r\n\n\0`);
-    await until(() => r.text().includes('RECEIPT'), 1_000, 'receipt');
+    await poll(() => r.text().includes('RECEIPT'), 'receipt', { timeoutMs: 1_000 });
 
     answer = async () => {
       throw new Error('connection refused');
@@ -75,7 +75,7 @@ describe('one STOMP connection', () => {
     answer = async () => {
       throw new AppError(100009);
     };
-    await until(r.closed, 1_000, 'close');
+    await poll(r.closed, 'close', { timeoutMs: 1_000 });
     const message = r.written.find((w) => w.startsWith('MESSAGE'));
     const body = JSON.parse(message!.slice(message!.indexOf('\n\n') + 2, -1));
     // The notice is in the user's language (ja), for the ended session only.
@@ -100,7 +100,7 @@ describe('one STOMP connection', () => {
       { revalidateMs: 20 },
     );
     r.sut.receive(CONNECT);
-    await until(() => calls.length >= 3, 1_000, 're-checks');
+    await poll(() => calls.length >= 3, 're-checks', { timeoutMs: 1_000 });
     expect(calls[0]).toBeUndefined();
     expect(calls.slice(1)).toEqual(calls.slice(1).map(() => ({ touch: false })));
     r.sut.transportClosed();
@@ -116,7 +116,7 @@ describe('one STOMP connection', () => {
       { revalidateMs: 20, heartBeatSendMs: 20, heartBeatReceiveMs: 20 },
     );
     r.sut.receive('CONNECT\naccept-version:1.2\nAuthorization:Bearer good\nheart-beat:20,20\n\n\0');
-    await until(() => count >= 2, 1_000, 'running');
+    await poll(() => count >= 2, 'running', { timeoutMs: 1_000 });
     r.sut.transportClosed();
     const [calls, writes] = [count, r.written.length];
     await new Promise((resolve) => setTimeout(resolve, 120));

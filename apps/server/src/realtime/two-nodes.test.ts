@@ -7,14 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
-import { runPrefix } from '../gateway-link/test-support.ts';
+import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import type { App } from '../http/types.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
-import { bind, data, defaultMapId, eventually } from '../modules/gateways/gateways.fixtures.ts';
+import { bind, data, defaultMapId } from '../test/gateways.fixtures.ts';
 import { ADMIN_PASSWORD, CAPTCHA, TestClock, call, signUpByMail, type Harness } from '../test/harness.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
-import { listenForRealtime, stompClient, type StompTestClient } from './test-clients.ts';
+import { listenForRealtime, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
+import { poll } from '../test/poll.ts';
 
 const BASE_URL = process.env.DATABASE_URL ?? '';
 const G = '/api4/gateway/v1';
@@ -100,7 +101,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     expect(await fleet.start()).toEqual([]);
     // Presence is handled by whichever node the shared subscription picks; both read it from the database.
     gwId = (await bind(harnessOf(a()), token, fleet.gateways[0]!.mac, await defaultMapId(harnessOf(a()), token), 'Shared gateway')).id;
-    await eventually(async () => (await data(call(b().app, 'GET', `${G}/detail/${gwId}`, { token }))).online === true, 'online on B');
+    await poll(async () => (await data(call(b().app, 'GET', `${G}/detail/${gwId}`, { token }))).online === true, 'online on B');
     onB = await stompClient(b().url, { Authorization: `Bearer ${token}` });
     await onB.subscribe(userDestination('gateway_status', me), (m) => statusOnB.push(JSON.parse(m.body) as GatewayStatusNotice));
     await onB.subscribe(userDestination('global_message_notice', me), (m) => noticesOnB.push(JSON.parse(m.body) as GatewayUpdateNotice));
@@ -123,7 +124,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
 
   it('delivers a notice published on node A to a STOMP client on node B, once', async () => {
     a().app.realtime.publishToUser(me, 'defective', { userId: me, id: '1', name: 'Hall light', code: 8 });
-    await eventually(() => faultsOnB.length > 0, 'the notice on node B');
+    await poll(() => faultsOnB.length > 0, 'the notice on node B');
     await new Promise((r) => setTimeout(r, 200));
     expect(faultsOnB).toEqual([{ userId: me, id: '1', name: 'Hall light', code: 8 }]);
   });
@@ -131,20 +132,20 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
   it('carries a sync started on node A to the client on node B', async () => {
     statusOnB.length = 0;
     await data(call(a().app, 'GET', `${G}/sync/${gwId}`, { token }));
-    await eventually(() => statusOnB.some((n) => n.kind === 'sync' && n.syncStatus === 3), 'synced on node B');
+    await poll(() => statusOnB.some((n) => n.kind === 'sync' && n.syncStatus === 3), 'synced on node B');
   });
 
   it('follows a firmware update started on node A from the database on both nodes; the result reaches node B once', async () => {
     noticesOnB.length = 0;
     await data(call(a().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
     // Either node may receive the gateway's events; the progress both answer comes from the database.
-    await eventually(
+    await poll(
       async () => (await data(call(b().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state === 'success',
       'success on B',
-      20_000,
+      { timeoutMs: 20_000 },
     );
     expect((await data(call(a().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state).toBe('success');
-    await eventually(() => noticesOnB.length > 0, 'the type 1 notice on node B', 10_000);
+    await poll(() => noticesOnB.length > 0, 'the type 1 notice on node B', { timeoutMs: 10_000 });
     await new Promise((r) => setTimeout(r, 500));
     expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId }]);
   });
@@ -153,7 +154,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     noticesOnB.length = 0;
     fleet.gateways[0]!.faults.hangUpdates = true;
     await data(call(b().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
-    await eventually(() => noticesOnB.length > 0, 'the timeout notice on node B', 20_000);
+    await poll(() => noticesOnB.length > 0, 'the timeout notice on node B', { timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 1500));
     expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 3 }]);
     fleet.gateways[0]!.faults.hangUpdates = false;
@@ -179,7 +180,7 @@ describe.skipIf(!SERVICES)('the PostgreSQL real-time bus', () => {
     sender.publish({ kind: 'message', destination: '/topic/x', body: '1' });
     sender.publish({ kind: 'message', destination: '/topic/x', body: big });
     sender.publish({ kind: 'message', destination: '/topic/x', body: '3' });
-    await eventually(() => got.length === 3, 'three events');
+    await poll(() => got.length === 3, 'three events');
     expect(got).toEqual(['1', big, '3']);
     await sender.close();
     await receiver.close();
@@ -194,14 +195,14 @@ describe.skipIf(!SERVICES)('the PostgreSQL real-time bus', () => {
     const got: string[] = [];
     receiver.subscribe((e) => e.kind === 'message' && got.push(e.body));
     sender.publish({ kind: 'message', destination: '/topic/x', body: 'before' });
-    await eventually(() => got.length === 1, 'the first event');
+    await poll(() => got.length === 1, 'the first event');
     // Every bus connection is cut, as a database restart or failover would.
     await admin(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = '${PG_BUS_APPLICATION}'`);
     // A listener hears nothing while it is away (NOTIFY is not stored): keep publishing until it is back.
     let n = 0;
     const ticker = setInterval(() => sender.publish({ kind: 'message', destination: '/topic/x', body: `after-${++n}` }), 100);
     try {
-      await eventually(() => got.some((b) => b.startsWith('after-')), 'events after the reconnect', 10_000);
+      await poll(() => got.some((b) => b.startsWith('after-')), 'events after the reconnect', { timeoutMs: 10_000 });
     } finally {
       clearInterval(ticker);
     }

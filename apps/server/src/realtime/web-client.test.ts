@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The browser's own client, driven here against the real server (sockjs-client's Node build as the socket).
 import { createRealtimeClient } from '../../../web/src/realtime/realtime-client.ts';
 import { call, login, signUpByMail, startApp, type Harness } from '../test/harness.ts';
-import { listenForRealtime, until } from './test-clients.ts';
+import { listenForRealtime } from '../test/realtime.fixtures.ts';
+import { poll } from '../test/poll.ts';
 
 describe('the web app’s real-time client against the server', () => {
   let h: Harness;
@@ -44,35 +45,35 @@ describe('the web app’s real-time client against the server', () => {
     const got: unknown[] = [];
     const stop = sut.listen(userDestination('defective', userId), (payload) => got.push(payload));
     sut.start();
-    await until(() => sut.connected() && h.app.realtime.connectionCount() === 1, 5_000, 'connected');
+    await poll(() => sut.connected() && h.app.realtime.connectionCount() === 1, 'connected', { timeoutMs: 5_000 });
     // Wait until the subscription is in place on the server, then publish.
-    await until(
+    await poll(
       () => {
         h.app.realtime.publishToUser(userId, 'defective', { n: 1 });
         return got.length > 0;
       },
-      5_000,
       'first message',
+      { timeoutMs: 5_000 },
     );
 
     // A server-side failure that is not the end of the session: the client must come back by itself.
     h.app.realtime.endSessions({ userId, code: 100005, notify: false });
-    await until(() => !sut.connected(), 3_000, 'dropped');
+    await poll(() => !sut.connected(), 'dropped', { timeoutMs: 3_000 });
     const before = got.length;
-    await until(
+    await poll(
       () => {
         if (sut.connected()) h.app.realtime.publishToUser(userId, 'defective', { n: 2 });
         return got.length > before;
       },
-      5_000,
       'message after reconnecting',
+      { timeoutMs: 5_000 },
     );
     expect(got.at(-1)).toEqual({ n: 2 });
     expect(ended).toEqual([]);
 
     stop();
     await sut.stop();
-    await until(() => h.app.realtime.connectionCount() === 0, 3_000, 'closed');
+    await poll(() => h.app.realtime.connectionCount() === 0, 'closed', { timeoutMs: 3_000 });
   });
 
   it('stops for good and reports the code when the session ends', async () => {
@@ -84,14 +85,14 @@ describe('the web app’s real-time client against the server', () => {
     const notices: unknown[] = [];
     sut.listen(userDestination('global_message_notice', userId), (payload) => notices.push(payload));
     sut.start();
-    await until(() => sut.connected(), 5_000, 'connected');
+    await poll(() => sut.connected(), 'connected', { timeoutMs: 5_000 });
     await new Promise((r) => setTimeout(r, 100));
     const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', {
       token: other,
       body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' },
     });
     expect(changed.body.code).toBe(0);
-    await until(() => ended.length > 0, 3_000, 'session ended');
+    await poll(() => ended.length > 0, 'session ended', { timeoutMs: 3_000 });
     expect(ended).toEqual([250004]);
     expect(notices).toMatchObject([{ type: 0, code: 250004 }]);
     // No reconnection with the dead token.

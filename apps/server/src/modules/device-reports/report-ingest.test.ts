@@ -3,17 +3,9 @@ import { encodeUp, upTopic } from '@lumigrid/protocol';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
-import { rawClient, waitFor } from '../../gateway-link/test-support.ts';
+import { rawClient } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
-
-/** Polls an async condition. */
-async function until(condition: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { poll } from '../../test/poll.ts';
 
 describe.each(DATABASES)('device reports from a simulated gateway through the broker on %s', (kind) => {
   let h: Harness;
@@ -40,7 +32,7 @@ describe.each(DATABASES)('device reports from a simulated gateway through the br
   };
 
   it('stores the full report sent on connect as the current state of every device', async () => {
-    await until(async () => (await statesOf()).length === gateway.devices.size, 'every device state');
+    await poll(async () => (await statesOf()).length === gateway.devices.size, 'every device state');
     const states = await statesOf();
     for (const s of states) expect(s.state).toEqual(gateway.devices.get(s.addr)!.state);
   });
@@ -49,7 +41,7 @@ describe.each(DATABASES)('device reports from a simulated gateway through the br
     const addr = [...gateway.devices.values()].find((d) => d.state.kind === 'light-cct')!.state.addr;
     const before = (await h.database.db.select({ n: count() }).from(deviceReports).where(eq(deviceReports.addr, addr)))[0]!.n;
     gateway.raiseFault(addr, 8);
-    await until(async () => (await statesOf()).find((s) => s.addr === addr)?.fault === 8, 'the fault in the current state');
+    await poll(async () => (await statesOf()).find((s) => s.addr === addr)?.fault === 8, 'the fault in the current state');
     const after = (await h.database.db.select({ n: count() }).from(deviceReports).where(eq(deviceReports.addr, addr)))[0]!.n;
     expect(after).toBe(before + 1);
   });
@@ -68,7 +60,7 @@ describe.each(DATABASES)('device reports from a simulated gateway through the br
     const good = { addr: '00124B00AA01FFFF', kind: 'curtain', online: true, position: 42, fault: 0 } as const;
     await client.publishAsync(upTopic(mac, 'report'), encodeUp('report', { ts: Date.now(), full: false, devices: [good] }), { qos: 1 });
     await client.endAsync();
-    await waitFor(() => link.stats.dropped === dropped + 1, 'the malformed report dropped');
-    await until(async () => (await statesOf()).some((s) => s.addr === good.addr && s.state.position === 42), 'the good report stored');
+    await poll(() => link.stats.dropped === dropped + 1, 'the malformed report dropped');
+    await poll(async () => (await statesOf()).some((s) => s.addr === good.addr && s.state.position === 42), 'the good report stored');
   });
 });

@@ -2,7 +2,7 @@ import type { DeviceState, ReportMessage } from '@lumigrid/protocol';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
-import { memoryLogger } from '../../gateway-link/test-support.ts';
+import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
 import { createDeviceReportsRepo, type ReportRow, type WriteResult } from './device-reports.repo.ts';
 import { createReportWriter } from './report-writer.ts';

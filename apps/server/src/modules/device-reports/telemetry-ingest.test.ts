@@ -2,9 +2,10 @@ import type { Device, DevicePage, Gateway, GatewayDevice } from '@lumigrid/contr
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { encodeUp, upTopic } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient, runPrefix, waitFor } from '../../gateway-link/test-support.ts';
+import { rawClient, runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { call, DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { bind, data, defaultMapId, eventually } from '../gateways/gateways.fixtures.ts';
+import { bind, data, defaultMapId } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const G = '/api4/gateway/v1';
 const D = '/api4/device/v1';
@@ -39,7 +40,7 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
       radio: { unicastPerSecond: 0, groupPerSecond: 0 },
     });
     await sim.start();
-    await eventually(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
+    await poll(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
     token = await signUpByMail(h, `telemetry-${kind}@example.com`);
     otherToken = await signUpByMail(h, `telemetry-other-${kind}@example.com`);
     mapId = await defaultMapId(h, token);
@@ -64,7 +65,7 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
     device.state.on = true;
     device.state.level = 254;
     sim.reportTelemetry();
-    await eventually(async () => ((await rowOf(light.id))?.power ?? 0) > 1, 'the power in the status row', 10_000);
+    await poll(async () => ((await rowOf(light.id))?.power ?? 0) > 1, 'the power in the status row', { timeoutMs: 10_000 });
     const row = (await rowOf(light.id))!;
     expect(row.voltage).toBe(230);
     expect(row.power).toBeGreaterThan(1);
@@ -77,7 +78,7 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
     // Switched off, the next sample shows the standby draw only.
     device.state.on = false;
     sim.reportTelemetry();
-    await eventually(async () => ((await rowOf(light.id))?.power ?? 99) < 1, 'the standby power in the status row', 10_000);
+    await poll(async () => ((await rowOf(light.id))?.power ?? 99) < 1, 'the standby power in the status row', { timeoutMs: 10_000 });
   });
 
   it('drops a malformed telemetry message and keeps the next good one', async () => {
@@ -94,8 +95,8 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
       { qos: 1 },
     );
     await client.endAsync();
-    await waitFor(() => link.stats.dropped === dropped + 1, 'the malformed telemetry dropped');
-    await eventually(async () => (await rowOf(light.id))?.voltage === 231, 'the good sample shown');
+    await poll(() => link.stats.dropped === dropped + 1, 'the malformed telemetry dropped');
+    await poll(async () => (await rowOf(light.id))?.voltage === 231, 'the good sample shown');
     expect((await rowOf(light.id))!.power).toBe(7.5);
   });
 

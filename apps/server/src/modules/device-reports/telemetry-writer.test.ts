@@ -2,7 +2,7 @@ import type { TelemetryMessage, TelemetrySample } from '@lumigrid/protocol';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceTelemetry, gateways } from '../../db/schema/index.ts';
-import { memoryLogger } from '../../gateway-link/test-support.ts';
+import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
 import { createTelemetryRepo, type TelemetryRow } from './telemetry.repo.ts';
 import { createTelemetryWriter } from './telemetry-writer.ts';

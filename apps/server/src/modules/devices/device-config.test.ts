@@ -11,8 +11,9 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
-import { subAccount } from '../projects/projects.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { subAccount } from '../../test/projects.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const D = '/api4/device/v1';
 const G = '/api4/gateway/v1';
@@ -189,7 +190,7 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     const [single, dimmer] = [byKind('light-single'), byKind('light-dimmer')];
     expect(await data(post(`${D}/batch_alter_devices`, { ids: [single.id, dimmer.id], type: C['light-cct'] }))).toEqual({ count: 2 });
     expect(simDevice(single)?.state.kind).toBe('light-cct');
-    await eventually(async () => (await data<Device>(get(`${D}/input_status/${single.id}`))).type === C['light-cct'], 'the new type');
+    await poll(async () => (await data<Device>(get(`${D}/input_status/${single.id}`))).type === C['light-cct'], 'the new type');
     expectError(await post(`${D}/batch_alter_devices`, { ids: [byKind('sensor-motion').id], type: C['light-cct'] }), 100207);
     expectError(await post(`${D}/batch_alter_devices`, { ids: [single.id], type: C['sensor-motion'] }), 100207);
     expectError(await post(`${D}/batch_alter_devices`, { ids: [single.id], type: 999 }), 100208);

@@ -1,9 +1,10 @@
 import { mapDestination, type Device, type DeviceMarker, type Gateway, type GatewayDevice, type MapTopicMessage } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, signUpByMail } from '../../test/harness.ts';
-import { listenForRealtime, stompClient, type StompTestClient } from '../../realtime/test-clients.ts';
-import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
-import { treeFactory } from '../projects/projects.fixtures.ts';
+import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { treeFactory } from '../../test/projects.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const D = '/api4/device/v1';
 const G = '/api4/gateway/v1';
@@ -59,24 +60,24 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
 
       // Moved to another map: gone here, a marker there.
       await data(post(`${D}/move_in`, { mapId: otherMapId, devices: [{ id: a.id, x: 0.4, y: 0.4 }] }));
-      await eventually(() => removedIds(here.seen).includes(a.id), 'removed from the old map');
-      await eventually(() => markerIds(there.seen).includes(a.id), 'arrived on the new map');
+      await poll(() => removedIds(here.seen).includes(a.id), 'removed from the old map');
+      await poll(() => markerIds(there.seen).includes(a.id), 'arrived on the new map');
       expect(removedIds(there.seen)).toEqual([]);
       expect(here.seen.find((m) => 'removed' in m)).toEqual({ removed: [a.id] });
 
       // A drag within the same map is no removal.
       await data(call(h().app, 'PUT', `${D}/move`, { token, body: { mapId, devices: [{ id: b.id, x: 0.9, y: 0.9 }] } }));
-      await eventually(() => markerIds(here.seen).includes(b.id), 'the dragged marker');
+      await poll(() => markerIds(here.seen).includes(b.id), 'the dragged marker');
       expect(removedIds(here.seen)).toEqual([a.id]);
 
       // Moved out: both maps named in one call each hear about their own device only.
       await data(post(`${D}/move_out`, { ids: [a.id, b.id] }));
-      await eventually(() => removedIds(here.seen).includes(b.id) && removedIds(there.seen).includes(a.id), 'moved out');
+      await poll(() => removedIds(here.seen).includes(b.id) && removedIds(there.seen).includes(a.id), 'moved out');
       expect(removedIds(there.seen)).toEqual([a.id]);
 
       // Deleted from the cloud.
       await data(post(`${D}/delete`, { ids: [c.id], fromGateway: false }));
-      await eventually(() => removedIds(here.seen).includes(c.id), 'deleted');
+      await poll(() => removedIds(here.seen).includes(c.id), 'deleted');
       expect((await data<DeviceMarker[]>(get(`${D}/state?mapId=${mapId}`))).map((m) => m.id)).not.toContain(c.id);
     } finally {
       for (const client of clients) await client.stop();
@@ -90,7 +91,7 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
     const before = Date.now();
     await data(post(`${D}/control`, { id: light.id, action: { op: 'channel', channel: 1, on: true } }));
     let device: Device | undefined;
-    await eventually(async () => {
+    await poll(async () => {
       device = await data<Device>(get(`${D}/details/${mapId}/${light.id}`));
       return device.display === 'onFull';
     }, 'the report of the gateway whose clock runs ahead');

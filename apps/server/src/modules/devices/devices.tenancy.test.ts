@@ -1,8 +1,8 @@
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
-import { treeFactory } from '../projects/projects.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { treeFactory } from '../../test/projects.fixtures.ts';
 
 const D = '/api4/device/v1';
 /** The first account's device name: it may appear in no answer to the second account. */

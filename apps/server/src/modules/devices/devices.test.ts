@@ -10,9 +10,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices as devicesTable } from '../../db/schema/index.ts';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { listenForRealtime, stompClient } from '../../realtime/test-clients.ts';
-import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
-import { subAccount, treeFactory } from '../projects/projects.fixtures.ts';
+import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const D = '/api4/device/v1';
 const G = '/api4/gateway/v1';
@@ -112,9 +113,9 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
       ];
       for (const [device, action, reached] of steps) {
         expect(await data(post(`${D}/control`, { id: device.id, action }))).toBeNull();
-        await eventually(async () => reached(await detail(device.id)), `${device.kind} ${JSON.stringify(action)}`);
+        await poll(async () => reached(await detail(device.id)), `${device.kind} ${JSON.stringify(action)}`);
       }
-      await eventually(() => seen.some((m) => m.id === byKind('light-cct').id && m.status !== ''), 'a marker on the map topic');
+      await poll(() => seen.some((m) => m.id === byKind('light-cct').id && m.status !== ''), 'a marker on the map topic');
       expect(Object.keys(seen[0]!).sort()).toEqual(['display', 'id', 'name', 'status', 'type', 'x', 'y']);
       // The command alone writes nothing: the stored row keeps what the import wrote.
       const rows = await h().database.db.select({ status: devicesTable.status }).from(devicesTable);
@@ -148,7 +149,7 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
       sim().faults.noReply = false;
     }
     // The gateway did act; the state follows its report, not the answer the cloud gave.
-    await eventually(async () => (await detail(light.id)).display === 'onFull', 'the report after a lost reply');
+    await poll(async () => (await detail(light.id)).display === 'onFull', 'the report after a lost reply');
   });
 
   it('lets controllable users control, only editable users and owners rename or move, view-only users read', async () => {

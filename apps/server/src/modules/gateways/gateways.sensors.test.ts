@@ -1,7 +1,8 @@
 import type { ErrorCode, Gateway, GatewayBroadcast, GatewayMicrowaveResult, GatewaySensorMode } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { BROKERS, bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
+import { BROKERS, bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const G = '/api4/gateway/v1';
 const COMBINATIONS = DATABASES.flatMap((db) => BROKERS.map((broker) => [db, broker] as const));
@@ -37,7 +38,7 @@ describe.each(COMBINATIONS)('network and sensor calls of a gateway on %s over th
     expect(opened.durationS).toBe(120);
     expect(opened.openUntil).not.toBeNull();
     // The simulator pairs a light a couple of simulated seconds after its networks open.
-    await eventually(async () => (await data(get(`${G}/check/import/${gw.id}`))).total === before + 1, 'a joined device');
+    await poll(async () => (await data(get(`${G}/check/import/${gw.id}`))).total === before + 1, 'a joined device');
     const check = await data(get(`${G}/check/import/${gw.id}`));
     expect(check.fresh).toBeGreaterThanOrEqual(1);
     const closed = await data<GatewayBroadcast>(get(`${G}/broadcast?id=${gw.id}&durationS=0`));
@@ -115,7 +116,7 @@ describe.each(COMBINATIONS)('network and sensor calls of a gateway on %s over th
     // A silent gateway's mode is not stored: the cloud shows only what a gateway confirmed.
     expect((await data<Gateway>(get(`${G}/detail/${quietId}`))).settings.sensorMode).toBe(null);
     await quiet.goOffline();
-    await eventually(() => h().app.gatewayLink!.presence.isOnline(quiet.mac) === false, 'quiet offline');
+    await poll(() => h().app.gatewayLink!.presence.isOnline(quiet.mac) === false, 'quiet offline');
     expectError(await get(`${G}/sensor_sync_model/${quietId}`), 100101);
     expectError(await post(`${G}/set_mawa_params`, { id: quietId, lux: 10 }), 100101);
     expectError(await get(`${G}/broadcast?id=${quietId}&durationS=10`), 100101);

@@ -1,8 +1,9 @@
 import { SYNC_STATUS, type GatewayStatusNotice, userDestination } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForRealtime, stompClient, type StompTestClient } from '../../realtime/test-clients.ts';
+import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 import { DATABASES, call, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const G = '/api4/gateway/v1';
 
@@ -54,20 +55,20 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
   it('pushes offline and online as the gateway drops and returns, after the state is stored', async () => {
     mine.length = 0;
     await sim().goOffline();
-    await eventually(() => mine.some((n) => n.kind === 'presence' && n.online === false), 'offline notice');
+    await poll(() => mine.some((n) => n.kind === 'presence' && n.online === false), 'offline notice');
     const offline = mine.find((n) => n.kind === 'presence' && n.online === false)!;
     expect(offline).toMatchObject({ userId: me, id: gwId, mac: sim().mac, name: 'Live gateway', reason: 'lost' });
     // The notice follows the write: a reader who reacts to it sees the new state.
     expect((await data(call(h().app, 'GET', `${G}/detail/${gwId}`, { token }))).online).toBe(false);
     await sim().goOnline();
-    await eventually(() => mine.some((n) => n.kind === 'presence' && n.online === true), 'online notice');
+    await poll(() => mine.some((n) => n.kind === 'presence' && n.online === true), 'online notice');
     expect((await data(call(h().app, 'GET', `${G}/detail/${gwId}`, { token }))).online).toBe(true);
   });
 
   it('pushes the sync status: syncing, then synced', async () => {
     mine.length = 0;
     await data(call(h().app, 'GET', `${G}/sync/${gwId}`, { token }));
-    await eventually(() => mine.some((n) => n.kind === 'sync' && n.syncStatus === SYNC_STATUS.synced), 'synced notice');
+    await poll(() => mine.some((n) => n.kind === 'sync' && n.syncStatus === SYNC_STATUS.synced), 'synced notice');
     const statuses = mine.filter((n) => n.kind === 'sync').map((n) => n.syncStatus);
     expect(statuses[0]).toBe(SYNC_STATUS.syncing);
   });
@@ -75,7 +76,7 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
   it('pushes firmware progress up to the result', async () => {
     mine.length = 0;
     await data(call(h().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
-    await eventually(() => mine.some((n) => n.kind === 'firmware' && n.result === 1), 'firmware result', 20_000);
+    await poll(() => mine.some((n) => n.kind === 'firmware' && n.result === 1), 'firmware result', { timeoutMs: 20_000 });
     const progress = mine.filter((n) => n.kind === 'firmware').map((n) => n.progress ?? 0);
     expect(progress.length).toBeGreaterThan(3);
     expect(Math.max(...progress)).toBe(100);

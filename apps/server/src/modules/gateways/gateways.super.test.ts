@@ -1,8 +1,9 @@
 import { NOTICE_TYPE, type GatewayUpdateNotice, type ImportResult, type SuperGatewayDevices, userDestination } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForRealtime, stompClient, type StompTestClient } from '../../realtime/test-clients.ts';
+import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, eventually, placeDevice, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
+import { bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const G = '/api4/gateway/v1';
 
@@ -63,7 +64,7 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
     const sim = rig.fleet.gateways[0]!;
     const gw = await bind(h(), token, sim.mac, mapId, 'Notice gateway');
     await data(get(`${G}/post_gateway_update/${gw.id}/gateway`));
-    await eventually(() => notices.some((n) => n.id === gw.id), 'success notice');
+    await poll(() => notices.some((n) => n.id === gw.id), 'success notice');
     expect(notices.find((n) => n.id === gw.id)).toEqual({
       type: NOTICE_TYPE.gatewayUpdate,
       userId: expect.any(String),
@@ -77,8 +78,8 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
 
     notices.length = 0;
     sim.faults.failUpdates = true;
-    await eventually(async () => (await get(`${G}/post_gateway_update/${gw.id}/gateway`)).body.code === 0, 'failing update accepted');
-    await eventually(() => notices.length > 0, 'failure notice');
+    await poll(async () => (await get(`${G}/post_gateway_update/${gw.id}/gateway`)).body.code === 0, 'failing update accepted');
+    await poll(() => notices.length > 0, 'failure notice');
     expect(notices[0]).toMatchObject({ id: gw.id, result: 2 });
     sim.faults.failUpdates = false;
   }, 30_000);

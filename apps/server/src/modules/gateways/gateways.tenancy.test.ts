@@ -1,8 +1,8 @@
 import type { Gateway, GatewayDevice, SuperGatewayDevices } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { OPERATE_AUTH, subAccount, treeFactory } from '../projects/projects.fixtures.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
+import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
 const G = '/api4/gateway/v1';
 /** Names of the first account's gateways: none may appear in an answer to the second account. */

@@ -8,8 +8,9 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { treeFactory } from '../projects/projects.fixtures.ts';
-import { BROKERS, bind, data, defaultMapId, eventually, placeDevice, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
+import { treeFactory } from '../../test/projects.fixtures.ts';
+import { BROKERS, bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const G = '/api4/gateway/v1';
 
@@ -172,10 +173,10 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
   });
 
   it('restarts: the gateway goes offline, shows restarting, and comes back online', async () => {
-    const gone = eventually(async () => (await detail()).activity === 'restarting', 'restarting');
+    const gone = poll(async () => (await detail()).activity === 'restarting', 'restarting');
     expect((await get(`${G}/restart_gateway/${gw.id}`)).body.code).toBe(0);
     await gone;
-    await eventually(async () => {
+    await poll(async () => {
       const d = await detail();
       return d.online && d.activity === 'idle';
     }, 'back online');
@@ -240,7 +241,7 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     }
     const offline = await bind(h(), token, sim(3).mac, mapId, 'Spare');
     await sim(3).stop();
-    await eventually(async () => !(await detail(offline.id)).online, 'offline');
+    await poll(async () => !(await detail(offline.id)).online, 'offline');
     expectError(await get(`${G}/tryme/${offline.id}`), 100101);
   });
 
@@ -257,9 +258,9 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     const started = await data(get(`${G}/post_gateway_update/${gw.id}/gateway`));
     expect(started).toMatchObject({ state: 'updating', target: 'gateway', version: '3.3.0', result: null });
     expect((await detail()).activity).toBe('updating');
-    await eventually(async () => (await data(get(`${G}/gateway_upgrade_progress/${gw.id}`))).state === 'success', 'update success');
+    await poll(async () => (await data(get(`${G}/gateway_upgrade_progress/${gw.id}`))).state === 'success', 'update success');
     expect(await data(get(`${G}/gateway_upgrade_progress/${gw.id}`))).toMatchObject({ result: 1, progress: 100 });
-    await eventually(async () => (await detail()).versions.gateway === '3.3.0', 'new version reported');
+    await poll(async () => (await detail()).versions.gateway === '3.3.0', 'new version reported');
     expect(await data(get(`${G}/check_gateway_version/${gw.id}/gateway`))).toMatchObject({ current: '3.3.0', state: 'latest' });
   });
 
@@ -271,21 +272,19 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
       sim(1).on('command', (c: { name: string }) => c.name === 'gateway.restart' && resolve()),
     );
     await data(get(`${G}/post_gateway_update/${second.id}/gateway`));
-    await eventually(async () => (await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).state === 'failed', 'update failure');
+    await poll(async () => (await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).state === 'failed', 'update failure');
     expect((await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).result).toBe(2);
     sim(1).faults.failUpdates = false;
     await restarted;
     // The restart command arrives before the gateway goes offline: wait for its return, not its old state.
     await new Promise<void>((resolve) => sim(1).once('online', () => resolve()));
-    await eventually(async () => (await detail(second.id)).online, 'back online in the cloud');
+    await poll(async () => (await detail(second.id)).online, 'back online in the cloud');
 
     sim(1).faults.hangUpdates = true;
-    await eventually(async () => (await get(`${G}/post_gateway_update/${second.id}/gateway`)).body.code === 0, 'second update accepted');
-    await eventually(
-      async () => (await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).state === 'timeout',
-      'update timeout',
-      10_000,
-    );
+    await poll(async () => (await get(`${G}/post_gateway_update/${second.id}/gateway`)).body.code === 0, 'second update accepted');
+    await poll(async () => (await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).state === 'timeout', 'update timeout', {
+      timeoutMs: 10_000,
+    });
     expect((await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).result).toBe(3);
     sim(1).faults.hangUpdates = false;
   }, 45_000);

@@ -1,9 +1,10 @@
 import { derivePassword as simPassword } from '@lumigrid/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawClient } from '../../gateway-link/test-support.ts';
+import { rawClient } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES } from '../../test/harness.ts';
-import { eventually, startGatewayRig, type GatewayRig } from './gateways.fixtures.ts';
+import { startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { derivePassword } from './provisioning.ts';
+import { poll } from '../../test/poll.ts';
 
 describe.each(DATABASES)('gateway provisioning and broker credentials from the gateways table on %s', (kind) => {
   let rig: GatewayRig;
@@ -45,7 +46,7 @@ describe.each(DATABASES)('gateway provisioning and broker credentials from the g
   it('persists presence: a stopped gateway is offline with its last-seen time', async () => {
     const sim = rig.fleet.gateways[0]!;
     await sim.stop();
-    await eventually(async () => {
+    await poll(async () => {
       await rig.h.app.gatewayService.settled();
       const row = await rig.h.database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.mac, sim.mac) });
       return row?.online === false && row.lastSeenAt !== null && row.info?.mac === sim.mac;

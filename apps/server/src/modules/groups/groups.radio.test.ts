@@ -2,9 +2,10 @@ import type { Gateway, GatewayDevice, GroupControlResult, GroupDetail, GroupView
 import { SimGateway } from '@lumigrid/gateway-sim';
 import type { CommandMessage, DeviceState } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPrefix } from '../../gateway-link/test-support.ts';
+import { runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { call, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { bind, data, defaultMapId, eventually } from '../gateways/gateways.fixtures.ts';
+import { bind, data, defaultMapId } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const Z = '/api4/zone/v1';
 const G = '/api4/gateway/v1';
@@ -42,7 +43,7 @@ describe('group control against the radio limits of a simulated gateway', () => 
       devicesPerKind: 10,
     });
     await sim.start();
-    await eventually(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
+    await poll(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
     token = await signUpByMail(h, 'radio@example.com');
     mapId = await defaultMapId(h, token);
     gw = await bind(h, token, mac, mapId, 'Busy floor');
@@ -75,9 +76,9 @@ describe('group control against the radio limits of a simulated gateway', () => 
     expect(commands.filter((c) => c.name === 'devices.control')).toHaveLength(1);
     await sim.drained();
     // Every light reported its own change: progress arrives light by light, and none is missing.
-    await eventually(() => new Set(reports.flat().map((d) => d.addr)).size === 40, 'a report from each light');
+    await poll(() => new Set(reports.flat().map((d) => d.addr)).size === 40, 'a report from each light');
     expect(reports.every((batch) => batch.length === 1)).toBe(true);
-    await eventually(async () => (await group(floor.id)).members.every((m) => m.display === 'off'), 'every light off');
+    await poll(async () => (await group(floor.id)).members.every((m) => m.display === 'off'), 'every light off');
   });
 
   it('queues group frames sent faster than the radio allows and carries out every one, in order', async () => {
@@ -94,7 +95,7 @@ describe('group control against the radio limits of a simulated gateway', () => 
     expect(commands.filter((c) => c.name === 'group.control')).toHaveLength(3);
     expect(commands.filter((c) => c.name.startsWith('device'))).toEqual([]);
     // The frames went out in the order they were sent: the last one (100 %) is what every light shows.
-    await eventually(async () => (await group(floor.id)).display === 'onFull', 'every light at full');
+    await poll(async () => (await group(floor.id)).display === 'onFull', 'every light at full');
     expect(sim.executions.size).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,7 +1,7 @@
 import type { Gateway, GatewayDevice, GroupView } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
 const Z = '/api4/zone/v1';
 const D = '/api4/device/v1';

@@ -13,8 +13,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../db/schema/index.ts';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, eventually, startGatewayRig, type GatewayRig } from '../gateways/gateways.fixtures.ts';
-import { subAccount, treeFactory } from '../projects/projects.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 const Z = '/api4/zone/v1';
 const G = '/api4/gateway/v1';
@@ -176,7 +177,7 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
     expect(before).toEqual({ mode: 'unicast', frames: 3, targets: 3 });
     expect(sent('devices.control')).toHaveLength(1);
     expect(sent('group.control')).toHaveLength(0);
-    await eventually(async () => (await group(lobby.id)).members.every((m) => m.display === 'onFull'), 'every member on');
+    await poll(async () => (await group(lobby.id)).members.every((m) => m.display === 'onFull'), 'every member on');
 
     // The sync carries the group table to the gateway, which acknowledges the version.
     await data(get(`${G}/sync/${gw.id}`));
@@ -197,14 +198,14 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
     expect(off).toEqual({ mode: 'group', frames: 1, targets: 3 });
     expect(sent('group.control').map((c) => c.params)).toEqual([{ group: lobby.number, action: { on: false } }]);
     expect(commands.filter((c) => c.name.startsWith('device'))).toEqual([]);
-    await eventually(async () => {
+    await poll(async () => {
       const g = await group(lobby.id);
       return g.display === 'off' && g.members.every((m) => m.display === 'off');
     }, 'the group off');
 
     await data(post(`${Z}/control`, { id: lobby.id, action: { op: 'brightness', percent: 50 } }));
     await data(post(`${Z}/control`, { id: lobby.id, action: { op: 'cct', kelvin: 3000 } }));
-    await eventually(async () => (await group(lobby.id)).display === 'onPartial', 'dimmed');
+    await poll(async () => (await group(lobby.id)).display === 'onPartial', 'dimmed');
     expect(sent('group.control').map((c) => (c.params as { action: unknown }).action)).toEqual([
       { on: false },
       { level: 127 },
@@ -220,20 +221,20 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
   it('says so when members are offline, and when the gateway is', async () => {
     const lobby = (await data<GroupView[]>(post(`${Z}/list/${mapId}`))).find((g) => g.name === 'Lobby')!;
     await data(post(`${Z}/control`, { id: lobby.id, action: { op: 'brightness', percent: 100 } }));
-    await eventually(async () => (await group(lobby.id)).display === 'onFull', 'all on at full load');
+    await poll(async () => (await group(lobby.id)).display === 'onFull', 'all on at full load');
     const addr = devices.find((d) => d.id === byKind('light-dimmer').id)!.addr.toUpperCase();
     sim().raiseFault(addr, 2);
     try {
-      await eventually(async () => (await group(lobby.id)).offlineCount === 1, 'one member offline');
+      await poll(async () => (await group(lobby.id)).offlineCount === 1, 'one member offline');
       expect(await group(lobby.id)).toMatchObject({ display: 'onPartial', offlineCount: 1 });
     } finally {
       sim().clearFault(addr);
     }
-    await eventually(async () => (await group(lobby.id)).offlineCount === 0, 'back online');
+    await poll(async () => (await group(lobby.id)).offlineCount === 0, 'back online');
     await rig.fleet.gateways[1]!.goOffline();
     try {
       const annex = (await data<GroupView[]>(post(`${Z}/list/${mapId}`))).find((g) => g.name === 'Annex')!;
-      await eventually(async () => (await group(annex.id)).display === 'offline', 'the annex gateway offline');
+      await poll(async () => (await group(annex.id)).display === 'offline', 'the annex gateway offline');
       expect(await group(annex.id)).toMatchObject({ gatewayOnline: false, offlineCount: 1 });
       expectError(await post(`${Z}/control`, { id: annex.id, action: { op: 'onOff', on: true } }), 100101);
     } finally {

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { checkJpeg, checkPng, sniffType } from './map-image.ts';
-import { makeJpeg, makePdf, makePng } from './upload.fixtures.ts';
+import { makeJpeg, makePdf, makePng } from '../../test/upload.fixtures.ts';
 
 describe('floor-plan checks', () => {
   it('knows files by their first bytes, not their names', () => {

@@ -14,7 +14,7 @@ import {
   startApp,
   type Harness,
 } from '../../test/harness.ts';
-import { OPERATE_AUTH, subAccount, treeFactory } from './projects.fixtures.ts';
+import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 
 describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
   let h: Harness;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { Building, MapInfo, Project, ProjectTree } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { treeFactory } from './projects.fixtures.ts';
-import { makePng, multipart } from './upload.fixtures.ts';
+import { treeFactory } from '../../test/projects.fixtures.ts';
+import { makePng, multipart } from '../../test/upload.fixtures.ts';
 
 /** The names of the first account's objects: none may ever appear in an answer to the second account. */
 const SECRET = ['Secret plant', 'Secret annex', 'Secret hall', 'Secret wing', 'Secret floor'];

@@ -5,8 +5,8 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { type MapImage, type MapInfo } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { OPERATE_AUTH, subAccount, treeFactory } from './projects.fixtures.ts';
-import { bigFakePng, makeJpeg, makePdf, makePng, multipart } from './upload.fixtures.ts';
+import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { bigFakePng, makeJpeg, makePdf, makePng, multipart } from '../../test/upload.fixtures.ts';
 
 describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
   let h: Harness;

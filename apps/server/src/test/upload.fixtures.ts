@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createCanvas } from '@napi-rs/canvas';
-import { encodePng, type Rgb } from '../../test/png.ts';
+import { encodePng, type Rgb } from './png.ts';
 
 /** A real PNG of one colour. */
 export function makePng(width: number, height: number, rgb: Rgb = [0, 128, 255]): Buffer {

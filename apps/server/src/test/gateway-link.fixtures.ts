@@ -4,9 +4,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { expect } from 'vitest';
-import { createMemoryCredentialStore, randomServerCredential, type ServerCredential } from './credentials.ts';
-import { startGatewayLink, type GatewayLink } from './gateway-link.ts';
-import { TEST_MQTT_URL } from '../test/services.ts';
+import { createMemoryCredentialStore, randomServerCredential, type ServerCredential } from '../gateway-link/credentials.ts';
+import { startGatewayLink, type GatewayLink } from '../gateway-link/gateway-link.ts';
+import { TEST_MQTT_URL } from './services.ts';
+import { poll } from './poll.ts';
 
 /** A logger that keeps what it writes, so a test can see that something was logged. */
 export type LogLine = { level: number; msg: string; [k: string]: unknown };
@@ -89,7 +90,7 @@ export async function startRig(
   for (const g of fleet.gateways) await credentials.set(g.mac, `pw-${g.mac}`);
   const failed = await fleet.start();
   expect(failed).toEqual([]);
-  for (const g of fleet.gateways) await waitFor(() => link.presence.isOnline(g.mac) === true, `${g.mac} online`);
+  for (const g of fleet.gateways) await poll(() => link.presence.isOnline(g.mac) === true, `${g.mac} online`);
   return {
     link,
     credentials,
@@ -103,15 +104,6 @@ export async function startRig(
       await link.close();
     },
   };
-}
-
-/** Polls until the condition holds or the time is up. */
-export async function waitFor(condition: () => boolean, what: string, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 /** A raw MQTT client, for the ACL matrix and for playing a misbehaving gateway. Resolves on CONNACK or its refusal. */

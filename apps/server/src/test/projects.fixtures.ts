@@ -1,9 +1,9 @@
 import { OPERATE_AUTH, USER_AUTH, type Building, type MapInfo, type Project } from '@lumigrid/contract';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { users } from '../../db/schema/index.ts';
-import { call, login, type Harness } from '../../test/harness.ts';
-import { hashPassword } from '../../lib/password.ts';
+import { users } from '../db/schema/index.ts';
+import { call, login, type Harness } from './harness.ts';
+import { hashPassword } from '../lib/password.ts';
 
 /** Test factories for the installation tree: each creates the parents it is not given. */
 export function treeFactory(h: Harness, token: string) {

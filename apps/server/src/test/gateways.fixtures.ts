@@ -1,11 +1,12 @@
 import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { devices, users } from '../../db/schema/index.ts';
-import { MOSQUITTO_URL, runPrefix } from '../../gateway-link/test-support.ts';
-import { brokersFor } from '../../test/services.ts';
-import { call, startApp, type Harness } from '../../test/harness.ts';
-import { createFirmwareCatalogue } from './firmware-catalogue.ts';
+import { devices, users } from '../db/schema/index.ts';
+import { MOSQUITTO_URL, runPrefix } from './gateway-link.fixtures.ts';
+import { brokersFor } from './services.ts';
+import { call, startApp, type Harness } from './harness.ts';
+import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
+import { poll } from './poll.ts';
 
 /** The firmware files every rig offers: a newer gateway firmware; the other parts have none (260007). */
 export const GATEWAY_FIRMWARE = {
@@ -70,7 +71,7 @@ export async function startGatewayRig(
     expect(issued.mac).toBe(g.mac);
   }
   expect(await fleet.start()).toEqual([]);
-  for (const g of fleet.gateways) await eventually(() => link.presence.isOnline(g.mac) === true, `${g.mac} online`);
+  for (const g of fleet.gateways) await poll(() => link.presence.isOnline(g.mac) === true, `${g.mac} online`);
   await h.app.gatewayService.settled();
   return {
     h,
@@ -82,15 +83,6 @@ export async function startGatewayRig(
       await h.close();
     },
   };
-}
-
-/** Polls a (possibly async) condition every 20 ms until it holds. */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, ms = 8000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** A successful call's data, or a failed expectation showing the answer. */

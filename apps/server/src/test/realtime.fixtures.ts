@@ -2,6 +2,7 @@ import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
 import SockJS from 'sockjs-client';
 import { REALTIME_ENDPOINT } from '@lumigrid/contract';
 import type { App } from '../http/types.ts';
+import { poll } from './poll.ts';
 
 /** Starts the app on a free loopback port and answers the SockJS URL of the real-time endpoint. */
 export async function listenForRealtime(app: App): Promise<string> {
@@ -9,15 +10,6 @@ export async function listenForRealtime(app: App): Promise<string> {
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');
   return `http://127.0.0.1:${address.port}${REALTIME_ENDPOINT}`;
-}
-
-/** Resolves when `check` holds, polling every 10 ms; rejects after `ms`. */
-export async function until(check: () => boolean, ms = 3_000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 export interface StompTestClient {
@@ -83,7 +75,7 @@ export async function stompClient(
       const receipt = `sub-${receiptSeq}`;
       const done = new Promise<void>((resolve) => client.watchForReceipt(receipt, () => resolve()));
       client.subscribe(destination, onMessage, { receipt });
-      await Promise.race([done, until(() => errors.length > 0 || closed, 3_000, `receipt of ${destination}`)]);
+      await Promise.race([done, poll(() => errors.length > 0 || closed, `receipt of ${destination}`, { timeoutMs: 3_000 })]);
     },
     async stop() {
       await client.deactivate();
