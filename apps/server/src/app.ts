@@ -145,6 +145,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     devices: mapDevices,
     store: createMapImageStore(config.dataDir),
     clock,
+    logger: app.log,
   });
   // The link starts after the routes are registered; the gateways service reaches it through this holder.
   const linkHolder: { link?: GatewayLink } = {};

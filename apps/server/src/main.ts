@@ -12,9 +12,10 @@ async function main() {
     if (error instanceof ConfigError) fail(`configuration: ${error.message}`);
     throw error;
   }
-  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }).catch(
-    (error: Error) =>
-      fail(`database: ${error.message}${config.databaseUrl ? ' (check DATABASE_URL)' : ` (data folder ${config.dataDir})`}`),
+  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, {
+    onPoolError: (error) => console.warn(`database connection lost (the pool reconnects): ${error.message}`),
+  }).catch((error: Error) =>
+    fail(`database: ${error.message}${config.databaseUrl ? ' (check DATABASE_URL)' : ` (data folder ${config.dataDir})`}`),
   );
   // Gateways connect with the credentials provisioned into the gateways table (docs/protocol.md "Provisioning").
   const app = await buildApp({ config, database, gatewayLink: {} }).catch((error: Error) => {

@@ -26,12 +26,13 @@ export type DatabaseTarget = { url: string } | { dataDir: string } | { memory: t
  * Opens the database and brings its schema up to date: PostgreSQL when a URL is given, otherwise PGlite in
  * a folder (or in memory, for tests).
  */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: { onPoolError?: (error: Error) => void } = {}): Promise<Database> {
   if ('url' in target) {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     // An idle connection the server closes (restart, failover, a dropped test database) must not crash the
-    // process: without a listener the pool's 'error' event is thrown. The pool opens a new one when needed.
-    pool.on('error', () => undefined);
+    // process: without a listener the pool's 'error' event is thrown. The pool opens a new one when needed;
+    // the cause still goes to the log, where an operator can see the database going away.
+    pool.on('error', (error) => options.onPoolError?.(error));
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder: MIGRATIONS });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };

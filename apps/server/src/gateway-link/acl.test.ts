@@ -197,6 +197,12 @@ describe('gateway password checks', () => {
     expect(await verify(B, 'anything')).toBe(false);
     expect(lookups).toBe(7);
   });
+
+  it('fails, rather than answering "wrong password", when the store cannot be read', async () => {
+    const outage = new Error('connection terminated');
+    const verify = createGatewayVerifier({ passwordHash: async () => Promise.reject(outage) });
+    await expect(verify(A, 'first')).rejects.toBe(outage);
+  });
 });
 
 describe('revoked credentials', () => {

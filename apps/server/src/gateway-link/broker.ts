@@ -29,7 +29,8 @@ export class BrokerPortInUseError extends Error {
   }
 }
 
-function authError(message: string, returnCode: 4 | 5): AuthenticateError {
+/** MQTT 3.1.1 connect refusals: 3 server unavailable, 4 bad user name or password, 5 not authorised. */
+function authError(message: string, returnCode: 3 | 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
 }
 
@@ -74,7 +75,11 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           identities.set(client, who);
           done(null, true);
         },
-        (error: Error) => done(authError(error.message, 4), false),
+        (error: Error) => {
+          // The credential store could not answer: the gateway should retry, not be told its password is wrong.
+          logger.error({ mac, err: error }, 'gateway sign-in could not be checked');
+          done(authError('server unavailable', 3), false);
+        },
       );
     },
     authorizePublish(client, packet, callback) {

@@ -46,7 +46,8 @@ export function createMemoryCredentialStore() {
 export type MemoryCredentialStore = ReturnType<typeof createMemoryCredentialStore>;
 
 /**
- * Checks gateway passwords against their stored hashes; any failure is a refusal. A success is remembered
+ * Checks gateway passwords against their stored hashes; an unknown gateway is a refusal, while a store that
+ * cannot answer (the database is down) rejects, so the broker says "server unavailable", not "wrong password". A success is remembered
  * (as a SHA-256 of the password, beside the hash it matched) so that a reconnect storm of thousands of
  * gateways after a broker restart costs one argon2 check per gateway, not one per attempt. A changed hash in
  * the store (a new password issued) invalidates the memory at once.
@@ -55,7 +56,7 @@ export function createGatewayVerifier(store: GatewayCredentialStore, maxEntries 
   const verified = new Map<string, { hash: string; digest: string }>();
   const digestOf = (password: string) => createHash('sha256').update(password).digest('hex');
   return async function verifyGateway(mac: string, password: string): Promise<boolean> {
-    const hash = await store.passwordHash(mac).catch(() => undefined);
+    const hash = await store.passwordHash(mac);
     if (hash === undefined) {
       verified.delete(mac);
       return false;

@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checkJpeg, checkPng, sniffType } from './map-image.ts';
+import { checkJpeg, checkPng, prepareMapImage, sniffType } from './map-image.ts';
 import { makeJpeg, makePdf, makePng } from '../../test/upload.fixtures.ts';
 
 describe('floor-plan checks', () => {
@@ -34,5 +34,13 @@ describe('floor-plan checks', () => {
     expect(checkJpeg(jpeg)).toEqual({ width: 33, height: 21 });
     expect(checkJpeg(jpeg.subarray(0, jpeg.length - 2))).toBeUndefined();
     expect(checkJpeg(jpeg.subarray(0, 100))).toBeUndefined();
+  });
+
+  it('refuses a pdf the renderer cannot read and tells the cause to whoever logs it', async () => {
+    const causes: unknown[] = [];
+    const broken = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('not a document at all')]);
+    await expect(prepareMapImage(broken, (error) => causes.push(error))).rejects.toMatchObject({ code: 100013 });
+    expect(causes).toHaveLength(1);
+    expect(causes[0]).toBeInstanceOf(Error);
   });
 });

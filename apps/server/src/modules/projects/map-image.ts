@@ -207,7 +207,7 @@ function renderPdfFirstPage(data: Buffer): Promise<{ png: Buffer; width: number;
  * Checks an upload and turns it into a storable picture: jpg and png are kept byte for byte once their
  * structure is proven whole; a pdf's first page becomes a png. Anything else answers 100013.
  */
-export async function prepareMapImage(data: Buffer): Promise<PreparedImage> {
+export async function prepareMapImage(data: Buffer, onRenderError?: (error: unknown) => void): Promise<PreparedImage> {
   if (data.length > PROJECT_LIMITS.mapImage.maxBytes) throw new AppError(100014, '5 MB');
   const type = sniffType(data);
   if (!type) throw new AppError(100013);
@@ -217,7 +217,9 @@ export async function prepareMapImage(data: Buffer): Promise<PreparedImage> {
     try {
       const { png, width, height } = await run;
       return { data: png, contentType: 'image/png', sourceType: type, width, height };
-    } catch {
+    } catch (error) {
+      // The uploader hears "not a valid picture"; why the renderer gave up goes to the log.
+      onRenderError?.(error);
       throw new AppError(100013);
     }
   }

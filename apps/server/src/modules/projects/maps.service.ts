@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type {
   MapAddBody,
   MapDevice,
@@ -33,6 +34,8 @@ export function createMapsService(deps: {
   devices: MapDevicesPort;
   store: MapImageStore;
   clock: Clock;
+  /** Where a floor plan the renderer could not read is told, with its cause. */
+  logger?: Pick<FastifyBaseLogger, 'warn'>;
 }) {
   const { repo, projectsRepo, projects, devices, store, clock } = deps;
 
@@ -211,7 +214,7 @@ export function createMapsService(deps: {
       assertCanEdit(auth);
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const map = input.mapId ? await requireMap(auth, input.mapId) : undefined;
-      const prepared = await prepareMapImage(input.data);
+      const prepared = await prepareMapImage(input.data, (err) => deps.logger?.warn({ err }, 'floor plan pdf could not be rendered'));
       const file = await store.save(prepared);
       const image = await repo.insertImage({
         tenantId: auth.tenantId,
