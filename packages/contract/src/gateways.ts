@@ -40,8 +40,8 @@ export type GatewayFirmwareTarget = (typeof GATEWAY_FIRMWARE_TARGETS)[number];
 export const GATEWAY_ACTIVITY = ['idle', 'restarting', 'updating'] as const;
 
 /**
- * Numeric device type codes per device kind the gateway protocol names. The devices issue owns the full
- * library of spec section 3; these are the codes imported devices get until then.
+ * Numeric device type codes per device kind the gateway protocol names: the type an imported device gets
+ * (spec section 3 leaves the code values open, docs/decisions.md).
  */
 export const DEVICE_TYPE_CODES = {
   'light-single': 1,
@@ -150,7 +150,7 @@ export const GatewaySchema = Type.Object({
 });
 export type Gateway = Static<typeof GatewaySchema>;
 
-/** A device imported from a gateway (a minimal view; the devices issue extends it). */
+/** A device imported from a gateway, as the gateway screens list it. */
 export const GatewayDeviceSchema = Type.Object({
   id: IdSchema,
   gatewayId: IdSchema,

@@ -278,7 +278,7 @@ export const MapImageSchema = Type.Object({
 });
 export type MapImage = Static<typeof MapImageSchema>;
 
-/** A device placed on a map (the devices table of docs/api.md "Gateways"; the devices issue extends it). */
+/** A device placed on a map, as the map's device list shows it. */
 export const MapDeviceSchema = Type.Object({
   id: IdSchema,
   name: Type.String(),

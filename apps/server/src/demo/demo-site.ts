@@ -71,7 +71,7 @@ function brokerUrl(host: string, port: number): string {
 }
 
 /**
- * Starts the simulated demo site in the background (issue 4): the demo account, its project, building and
+ * Starts the simulated demo site in the background: the demo account, its project, building and
  * map with a floor plan, gateways provisioned and bound through the same services as the HTTP routes, a
  * simulated fleet connected to the embedded broker, and the gateways' devices imported. Every step finds
  * what an earlier start made before making anything. A failure is logged in one line and never reaches

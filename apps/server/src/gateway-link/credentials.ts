@@ -3,8 +3,8 @@ import { normaliseMac } from '@lumigrid/protocol';
 import { hashPassword, verifyPassword } from '../lib/password.ts';
 
 /**
- * Where the broker finds a gateway's password hash. The gateways table implements it once it exists;
- * until then (and in tests) an in-memory store does. A gateway unknown to the store cannot connect.
+ * Where the broker finds a gateway's password hash: the gateways table in the server, an in-memory store in
+ * link-only tests. A gateway unknown to the store cannot connect.
  */
 export interface GatewayCredentialStore {
   /** The argon2 hash of the gateway's MQTT password, or undefined for a gateway that may not connect. */
@@ -25,7 +25,7 @@ export function randomServerCredential(): ServerCredential {
   return { username: SERVER_USERNAME, password: randomBytes(24).toString('base64url') };
 }
 
-/** An in-memory store, for tests, the demo site and until the gateways table provides one. */
+/** An in-memory store, for tests of the gateway link alone. */
 export function createMemoryCredentialStore() {
   const hashes = new Map<string, string>();
   return {

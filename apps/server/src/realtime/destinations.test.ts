@@ -7,7 +7,7 @@ const auth = (userId: bigint): AuthContext => ({ userId, tenantId: userId, userA
 describe('destination router', () => {
   const sut = createDestinationRouter();
   addUserTopics(sut);
-  // A per-map topic as a later issue will add it: the check asks whoever knows the maps.
+  // A per-map topic like the devices domain's: the check asks whoever knows the maps.
   const seen: Array<Record<string, string>> = [];
   sut.add({
     pattern: '/topic/map/{mapId}',

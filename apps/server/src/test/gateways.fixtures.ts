@@ -105,8 +105,8 @@ export async function bind(h: Harness, token: string, mac: string, mapId: string
 }
 
 /**
- * Places a device on a map. The devices issue brings move_in; until then the test writes the row, exactly
- * as that route will.
+ * Places a device on a map by writing its row, for gateway tests that need a placed device without the
+ * device calls.
  */
 export async function placeDevice(h: Harness, deviceId: string, mapId: string | null) {
   await h.database.db

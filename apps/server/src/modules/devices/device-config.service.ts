@@ -152,14 +152,7 @@ export function createDeviceConfigService(deps: {
       const matching = body.display ? all.filter((d) => d.display === body.display) : all;
       const pageSize = body.pageSize ?? 20;
       const offset = ((body.page ?? 1) - 1) * pageSize;
-      const page = matching.slice(offset, offset + pageSize);
-      const memberships = await repo.groupsOf({ tenantId: auth.tenantId, deviceIds: page.map((d) => BigInt(d.id)) });
-      for (const device of page) {
-        const mine = memberships.filter((m) => String(m.deviceId) === device.id);
-        device.groupIds = mine.map((m) => String(m.groupId));
-        device.groupNames = mine.map((m) => m.name);
-      }
-      return { total: matching.length, list: page };
+      return { total: matching.length, list: matching.slice(offset, offset + pageSize) };
     },
 
     /** POST device/v1/read_params (and get_daylight_params): what the device runs now, read through its gateway. */

@@ -168,6 +168,8 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     const members = await list({ groupId: group.id });
     expect(members.list.map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
     expect(members.list[0]).toMatchObject({ groupIds: [group.id], groupNames: ['Desk row'] });
+    // The device's own page says the same.
+    expect(await data(get(`${D}/details/${mapId}/${a.id}`))).toMatchObject({ groupIds: [group.id], groupNames: ['Desk row'] });
     expect((await list({ groupId: group.id, type: C['light-cct'] })).list.map((d) => d.id)).toEqual([a.id]);
     expectError(await post(`${D}/list`, { groupId: '987654321' }), 110011);
     // A member deleted: the gateway's groups changed, so its configuration version rises (sync banner).

@@ -66,7 +66,7 @@ export function mapDevice(row: DeviceRow): Device {
     display: displayState({ type: device.type, ...now }),
     x: device.x,
     y: device.y,
-    // Groups, telemetry and hours arrive with the next slices of issue 5.
+    // Filled by the devices service for the rows it answers (groups, telemetry).
     groupIds: [],
     groupNames: [],
     illumination: state?.lux ?? null,

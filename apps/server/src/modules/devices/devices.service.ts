@@ -87,12 +87,16 @@ export function createDevicesService(deps: {
     for (const [mapId, removed] of byMap) deps.realtime.publish(mapDestination(mapId), { removed } satisfies MapRemovedMessage);
   }
 
-  /** The devices with their last telemetry sample, for devices the caller was already allowed to read. */
-  async function withTelemetrySamples(tenantId: bigint, devices: Device[]): Promise<Device[]> {
-    const samples = await deps.telemetry?.ofDevices(
-      tenantId,
-      devices.map((d) => BigInt(d.id)),
-    );
+  /** The devices with their groups and last telemetry sample, for devices the caller was already allowed to read. */
+  async function withGroupsAndTelemetry(tenantId: bigint, devices: Device[]): Promise<Device[]> {
+    const deviceIds = devices.map((d) => BigInt(d.id));
+    const memberships = await repo.groupsOf({ tenantId, deviceIds });
+    for (const device of devices) {
+      const mine = memberships.filter((m) => String(m.deviceId) === device.id);
+      device.groupIds = mine.map((m) => String(m.groupId));
+      device.groupNames = mine.map((m) => m.name);
+    }
+    const samples = await deps.telemetry?.ofDevices(tenantId, deviceIds);
     return samples ? devices.map((d) => withTelemetry(d, samples.get(d.id))) : devices;
   }
 
@@ -100,10 +104,10 @@ export function createDevicesService(deps: {
   return {
     ...config,
 
-    /** POST device/v1/list: the list and status view, each row with its last telemetry sample. */
+    /** POST device/v1/list: the list and status view, each row with its groups and last telemetry sample. */
     async list(auth: Caller, body: DeviceListBody): Promise<DevicePage> {
       const page = await config.list(auth, body);
-      return { ...page, list: await withTelemetrySamples(auth.tenantId, page.list) };
+      return { ...page, list: await withGroupsAndTelemetry(auth.tenantId, page.list) };
     },
 
     /** GET device/v1/state?mapId=: the markers of a map. */
@@ -117,7 +121,7 @@ export function createDevicesService(deps: {
       const map = await requireMap(auth, mapId);
       const row = await requireDevice(auth, id);
       if (row.device.mapId !== map.id) throw new AppError(270010);
-      const [device] = await withTelemetrySamples(auth.tenantId, [mapDevice(row)]);
+      const [device] = await withGroupsAndTelemetry(auth.tenantId, [mapDevice(row)]);
       return device!;
     },
 

@@ -147,7 +147,7 @@ export function createGatewaysService(deps: {
   logger: Pick<FastifyBaseLogger, 'error'>;
   /** Overrides every command's reply timeout (tests); the protocol's per-command timeouts otherwise. */
   commandTimeoutMs?: number;
-  /** The configuration a gateway should run; groups, scenes and schedules arrive with their issues. */
+  /** The configuration a gateway should run (its group table); the domains that own each part provide it. */
   configFor?: (q: { tenantId: bigint; gatewayId: bigint }) => Promise<GatewayConfig>;
 }) {
   const { repo, mapsRepo, clock } = deps;

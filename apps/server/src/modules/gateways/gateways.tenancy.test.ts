@@ -12,7 +12,7 @@ type Ids = { map: string; project?: string; gw: Gateway; superGw?: Gateway; brid
 type Case = { route: string; method: 'GET' | 'POST'; url: (a: Ids, b: Ids) => string; body?: (a: Ids, b: Ids) => unknown };
 
 /**
- * Every gateway route of issue 4, called by a second account with the first account's ids (`a`) and, where
+ * Every gateway route, called by a second account with the first account's ids (`a`) and, where
  * a call takes two ids, its own (`b`) for the other. `route` is the OpenAPI path, so the table covers all.
  */
 const CASES: Case[] = [

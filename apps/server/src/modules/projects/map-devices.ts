@@ -5,8 +5,8 @@ import { devices, gateways, maps } from '../../db/schema/index.ts';
 import { likePattern } from './projects.repo.ts';
 
 /**
- * What the projects domain needs to know about devices on maps. The devices table arrived with the gateways
- * issue; the devices issue extends the same rows, behind this same interface.
+ * What the projects domain needs to know about devices on maps, behind an interface so that projects does
+ * not reach into the devices domain's rows.
  */
 export interface MapDevicesPort {
   /** Whether anything is placed on the map: a device, or a gateway bound to it. */

@@ -90,7 +90,7 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
   );
 }
 
-/** A gateway with every field of spec section 3 and its actions (issue 4). The gateway is the query id. */
+/** A gateway with every field of spec section 3 and its actions. The gateway is the query id. */
 export default function GatewayDetailPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();

@@ -29,7 +29,7 @@ function placeQuery(path: string[] | undefined): Pick<GatewayListQuery, 'project
   return { projectId: path[0] };
 }
 
-/** The gateway list of issue 4: searched, filtered and paged on the server, with bind and the gateway actions. */
+/** The gateway list: searched, filtered and paged on the server, with bind and the gateway actions. */
 export default function GatewayListPage() {
   const { t } = useTranslation();
   const { data: user } = useMe();
