@@ -8,6 +8,7 @@ import {
   ERRORS,
   PARAM_RANGES,
   PARAM_ROWS,
+  microwaveProblem,
   paramRules,
   validateParams,
   type RangeRule,
@@ -171,5 +172,19 @@ describe('device parameter table (spec section 5)', () => {
   it('lets the body schema carry every kind of value', () => {
     expect(Value.Check(DeviceParamsSchema, { holdTime: 30, sensorMode: 'linkage', stairsMode: false, lampCounts: [1, 2] })).toBe(true);
     expect(Value.Check(DeviceParamsSchema, { holdTime: { nested: 1 } })).toBe(false);
+  });
+});
+
+describe('microwave sensor parameters (set_mawa_params)', () => {
+  it('checks each field against its row of spec section 5', () => {
+    expect(microwaveProblem('holdTime', 120)).toBeUndefined();
+    expect(microwaveProblem('holdTime', 125)).toBe(100221);
+    expect(microwaveProblem('holdTime', 0)).toBe(100221);
+    expect(microwaveProblem('lux', 4000)).toBeUndefined();
+    expect(microwaveProblem('lux', 4001)).toBe(100227);
+    expect(microwaveProblem('brightness', 101)).toBe(100220);
+    expect(microwaveProblem('standbyBrightness', 31)).toBe(100232);
+    expect(microwaveProblem('brightness', 2.5)).toBe(100246);
+    expect(microwaveProblem('lux', null)).toBeUndefined();
   });
 });

@@ -186,6 +186,21 @@ function rangeProblem(rule: RangeRule, value: unknown): ErrorCode | undefined {
   return undefined;
 }
 
+/** The fields of gateway/v1/set_mawa_params (every microwave sensor of a gateway), with the row of spec section 5 each is checked against. */
+export const MICROWAVE_FIELDS = ['holdTime', 'lux', 'brightness', 'standbyBrightness'] as const;
+export type MicrowaveField = (typeof MICROWAVE_FIELDS)[number];
+const MICROWAVE_RULES: Record<MicrowaveField, RangeRule> = {
+  holdTime: PARAM_RANGES.holdTime,
+  lux: PARAM_RANGES.motionLux,
+  brightness: PARAM_RANGES.brightness,
+  standbyBrightness: PARAM_RANGES.minBrightness,
+};
+
+/** The message code for a microwave parameter the server refuses; an absent one is allowed (not sent). */
+export function microwaveProblem(field: MicrowaveField, value: number | null | undefined): ErrorCode | undefined {
+  return value === null || value === undefined ? undefined : rangeProblem(MICROWAVE_RULES[field], value);
+}
+
 /**
  * Checks the parameters an editor sets on one device (set_device_params and its kin): every field must be
  * one the type has and within its range. Cross-field rules: the minimum power level below the maximum.

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import {
+  levelToPercent,
+  microwaveProblem,
+  percentToLevel,
   DEVICE_TYPE_CODES,
   OPERATE_AUTH,
-  PARAM_RANGES,
   SYNC_STATUS,
   type DeviceKindName,
   type FirmwareCheck,
   type FirmwareParams,
   type FirmwareProgressView,
-  type ErrorCode,
   type Gateway,
   type GatewayBindBody,
   type GatewayBroadcast,
@@ -68,21 +69,6 @@ export type GatewayLinkPort = Pick<GatewayLink, 'bus' | 'firmware' | 'clearState
 
 /** How long broadcast opens the networks when the caller does not say (seconds). */
 const DEFAULT_PERMIT_JOIN_S = 60;
-
-/** Percent (0-100) to the device brightness scale 0-254 and back (spec section 9). */
-const toLevel = (percent: number) => Math.round((percent * 254) / 100);
-const toPercent = (level: number | undefined) => (level === undefined ? null : Math.round((level * 100) / 254));
-
-/** Checks one set_mawa_params field against its row of spec section 5; answers the field's message code. */
-function microwaveProblem(
-  value: number | undefined,
-  rule: { min: number; max: number; step?: number; code: ErrorCode },
-): ErrorCode | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isInteger(value)) return 100246;
-  if (value < rule.min || value > rule.max || (rule.step !== undefined && value % rule.step !== 0)) return rule.code;
-  return undefined;
-}
 
 /** Device names are 1-25 characters (spec section 5). */
 const DEVICE_NAME_MAX = 25;
@@ -421,17 +407,17 @@ export function createGatewaysService(deps: {
       const { id, holdTime, lux, brightness, standbyBrightness } = body;
       if ([holdTime, lux, brightness, standbyBrightness].every((v) => v === undefined)) throw new AppError(100001, 'no parameter given');
       const problem =
-        microwaveProblem(holdTime, PARAM_RANGES.holdTime) ??
-        microwaveProblem(lux, PARAM_RANGES.motionLux) ??
-        microwaveProblem(brightness, PARAM_RANGES.brightness) ??
-        microwaveProblem(standbyBrightness, PARAM_RANGES.minBrightness);
+        microwaveProblem('holdTime', holdTime) ??
+        microwaveProblem('lux', lux) ??
+        microwaveProblem('brightness', brightness) ??
+        microwaveProblem('standbyBrightness', standbyBrightness);
       if (problem) throw new AppError(problem);
       const row = await requireGateway(auth, id);
       const params: MicrowaveParams = {
         ...(holdTime !== undefined ? { holdS: holdTime } : {}),
         ...(lux !== undefined ? { luxAbove: lux } : {}),
-        ...(brightness !== undefined ? { level: toLevel(brightness) } : {}),
-        ...(standbyBrightness !== undefined ? { standbyLevel: toLevel(standbyBrightness) } : {}),
+        ...(brightness !== undefined ? { level: percentToLevel(brightness) } : {}),
+        ...(standbyBrightness !== undefined ? { standbyLevel: percentToLevel(standbyBrightness) } : {}),
       };
       const result = await command(row, 'sensors.microwave', { params });
       return {
@@ -439,8 +425,8 @@ export function createGatewaysService(deps: {
         count: result.count,
         holdTime: result.params.holdS ?? null,
         lux: result.params.luxAbove ?? null,
-        brightness: toPercent(result.params.level),
-        standbyBrightness: toPercent(result.params.standbyLevel),
+        brightness: result.params.level === undefined ? null : levelToPercent(result.params.level),
+        standbyBrightness: result.params.standbyLevel === undefined ? null : levelToPercent(result.params.standbyLevel),
       };
     },
 

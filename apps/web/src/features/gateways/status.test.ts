@@ -107,18 +107,3 @@ describe('gateway field rules (spec section 5)', () => {
     expect(checkLargeGroup(-1)).toBe('gateway.rules.largeGroup');
   });
 });
-
-describe('microwave sensor parameters (set_mawa_params)', () => {
-  it('checks each field against its row of spec section 5', async () => {
-    const { microwaveProblem } = await import('./status.ts');
-    expect(microwaveProblem('holdTime', 120)).toBeUndefined();
-    expect(microwaveProblem('holdTime', 125)).toBe(100221);
-    expect(microwaveProblem('holdTime', 0)).toBe(100221);
-    expect(microwaveProblem('lux', 4000)).toBeUndefined();
-    expect(microwaveProblem('lux', 4001)).toBe(100227);
-    expect(microwaveProblem('brightness', 101)).toBe(100220);
-    expect(microwaveProblem('standbyBrightness', 31)).toBe(100232);
-    expect(microwaveProblem('brightness', 2.5)).toBe(100246);
-    expect(microwaveProblem('lux', null)).toBeUndefined();
-  });
-});

@@ -1,13 +1,10 @@
 import {
   GATEWAY_LIMITS,
   hasAtMostTwoDecimals,
-  PARAM_RANGES,
   SYNC_STATUS,
-  type ErrorCode,
   type FirmwareProgressView,
   type Gateway,
   type GatewaySyncItem,
-  type RangeRule,
 } from '@lumigrid/contract';
 
 /** Catalogue keys of the configuration sync states (spec section 4: 2 syncing, 3 finished, else abnormal). */
@@ -116,22 +113,3 @@ export const checkChannel = (value: number | null | undefined): GatewayRuleKey |
   inRange(value, GATEWAY_LIMITS.channel) ? undefined : 'gateway.rules.channel';
 export const checkLargeGroup = (value: number | null | undefined): GatewayRuleKey | undefined =>
   inRange(value, GATEWAY_LIMITS.largeGroupNumber) ? undefined : 'gateway.rules.largeGroup';
-
-/** The fields of set_mawa_params, with the row of spec section 5 each is checked against. */
-export const MICROWAVE_FIELDS = ['holdTime', 'lux', 'brightness', 'standbyBrightness'] as const;
-export type MicrowaveField = (typeof MICROWAVE_FIELDS)[number];
-const MICROWAVE_RULES: Record<MicrowaveField, RangeRule> = {
-  holdTime: PARAM_RANGES.holdTime,
-  lux: PARAM_RANGES.motionLux,
-  brightness: PARAM_RANGES.brightness,
-  standbyBrightness: PARAM_RANGES.minBrightness,
-};
-
-/** The message code for a microwave parameter the server would refuse; empty is allowed (not sent). */
-export function microwaveProblem(field: MicrowaveField, value: number | null | undefined): ErrorCode | undefined {
-  if (value === null || value === undefined) return undefined;
-  const rule = MICROWAVE_RULES[field];
-  if (!Number.isInteger(value)) return 100246;
-  if (value < rule.min || value > rule.max || (rule.step !== undefined && value % rule.step !== 0)) return rule.code;
-  return undefined;
-}

@@ -20,11 +20,9 @@ import {
   checkMac,
   checkOptionalGatewayName,
   checkReportInterval,
-  microwaveProblem,
-  MICROWAVE_FIELDS,
-  type MicrowaveField,
   type GatewayRuleKey,
 } from '../../features/gateways/status.ts';
+import { microwaveProblem, MICROWAVE_FIELDS, type MicrowaveField } from '@lumigrid/contract';
 import { useBoot } from '../../app/boot.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { useGatewayRule } from './rules.ts';
