@@ -1,6 +1,7 @@
 #!/usr/bin/env -S npx tsx
 import { parseArgs } from 'node:util';
-import { createFleet, derivePassword } from './fleet.ts';
+import { derivePassword } from '@lumigrid/protocol';
+import { createFleet } from './fleet.ts';
 import { DEFAULT_RADIO_LIMITS, NO_RADIO_LIMITS } from './radio.ts';
 
 const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gateway protocol

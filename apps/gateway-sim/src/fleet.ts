@@ -1,10 +1,4 @@
-import { createHmac } from 'node:crypto';
 import { SimGateway, type SimGatewayOptions } from './gateway.ts';
-
-/** A gateway's MQTT password derived from a shared secret, so the server's provisioning can issue the same. */
-export function derivePassword(secret: string, mac: string): string {
-  return createHmac('sha256', secret).update(mac).digest('base64url').slice(0, 32);
-}
 
 /** MAC number n under a six-digit prefix: prefix A4C138 and n 1 give A4C138000001. */
 export function fleetMac(prefix: string, n: number): string {

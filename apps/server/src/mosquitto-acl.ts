@@ -1,13 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { normaliseMac } from '@lumigrid/protocol';
+import { derivePassword, normaliseMac } from '@lumigrid/protocol';
 import { isNotNull } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { gateways } from './db/schema/index.ts';
 import { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile, type MosquittoUser } from './gateway-link/mosquitto-acl.ts';
-import { derivePassword } from './modules/gateways/provisioning.ts';
 
 const USAGE = `Writes Mosquitto's password_file, acl_file and a mosquitto.conf snippet from the provisioned gateways, so an
 external broker (MQTT_URL) enforces what the embedded one does: each gateway only its own topics.

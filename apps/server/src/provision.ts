@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
-import { normaliseMac } from '@lumigrid/protocol';
+import { derivePassword, normaliseMac } from '@lumigrid/protocol';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createFirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import { createGatewaysService } from './modules/gateways/gateways.service.ts';
-import { derivePassword } from './modules/gateways/provisioning.ts';
 import { createMapsRepo } from './modules/projects/maps.repo.ts';
 
 const USAGE = `Provisions gateways: each gets MQTT credentials (username = its MAC) and enters the pool, where an

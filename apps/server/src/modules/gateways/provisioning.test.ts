@@ -1,9 +1,7 @@
-import { derivePassword as simPassword } from '@lumigrid/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES } from '../../test/harness.ts';
 import { startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
-import { derivePassword } from './provisioning.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(DATABASES)('gateway provisioning and broker credentials from the gateways table on %s', (kind) => {
@@ -14,10 +12,6 @@ describe.each(DATABASES)('gateway provisioning and broker credentials from the g
     url = `mqtt://127.0.0.1:${rig.h.app.gatewayLink!.brokerPort}`;
   }, 60_000);
   afterAll(async () => rig?.close());
-
-  it('derives the same password from a shared secret as the simulator', () => {
-    expect(derivePassword('s3cret', 'A4C138000001')).toBe(simPassword('s3cret', 'A4C138000001'));
-  });
 
   it('lets a provisioned gateway in with its password only, and no unprovisioned one', async () => {
     const issued = await rig.h.app.gatewayService.provision('a4:c1:38:ff:00:01');
