@@ -11,25 +11,34 @@ export const FIRMWARE_TARGETS = ['gateway', 'zigbee', 'zigbee2', 'zigbee3', 'wis
 export type FirmwareTarget = (typeof FIRMWARE_TARGETS)[number];
 
 /**
- * Every command the cloud sends: its params, the result a successful reply carries, how long the cloud
- * waits for the reply, and whether it is a radio command that the Zigbee rate limits apply to.
+ * What a command does, which decides what its failure tells the user: a read answers "acquisition failed" or
+ * "loading timeout", a set "setting failed" or "parameter set timeout", a control that the gateway did not
+ * answer; firmware updates and configuration syncs have messages of their own.
+ */
+export type CommandPurpose = 'read' | 'set' | 'control' | 'firmware' | 'config';
+
+/**
+ * Every command the cloud sends: its params, the result a successful reply carries, its purpose, how long the
+ * cloud waits for the reply, and whether it is a radio command that the Zigbee rate limits apply to.
  * `config.apply` travels on down/config, every other command on down/cmd.
  */
 export const COMMANDS = {
   /** Gateway fields of spec section 3 (detail, check_gateway_version). */
-  'gateway.info': { params: Empty, result: GatewayInfoSchema, timeoutMs: 10_000 },
+  'gateway.info': { params: Empty, result: GatewayInfoSchema, purpose: 'read', timeoutMs: 10_000 },
   /** Identify ("tryme"): the gateway blinks its LED for a while. */
   'gateway.identify': {
     params: Type.Object({ durationS: Type.Optional(Type.Integer({ minimum: 1, maximum: 300 })) }, { additionalProperties: false }),
     result: Empty,
+    purpose: 'control',
     timeoutMs: 10_000,
   },
   /** Restart: the gateway replies first, then goes offline and comes back (spec: reconnect 1-2 minutes). */
-  'gateway.restart': { params: Empty, result: Empty, timeoutMs: 10_000 },
+  'gateway.restart': { params: Empty, result: Empty, purpose: 'control', timeoutMs: 10_000 },
   /** Reads the gateway clock (read_gateway_time). */
   'time.get': {
     params: Empty,
     result: Type.Object({ time: EpochMs, timezone: Type.Optional(Type.String()) }, { additionalProperties: false }),
+    purpose: 'read',
     timeoutMs: 10_000,
   },
   /** Sets the gateway clock to the cloud's (sync_gateway_systemtime). */
@@ -39,38 +48,49 @@ export const COMMANDS = {
       { additionalProperties: false },
     ),
     result: Type.Object({ time: EpochMs }, { additionalProperties: false }),
+    purpose: 'set',
     timeoutMs: 10_000,
   },
   /** Reads the gateway parameters. */
-  'params.get': { params: Empty, result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }), timeoutMs: 10_000 },
+  'params.get': {
+    params: Empty,
+    result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }),
+    purpose: 'read',
+    timeoutMs: 10_000,
+  },
   /** Sets some parameters (set_params, set_lon_lat); the reply carries all of them after the change. */
   'params.set': {
     params: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }),
     result: Type.Object({ params: GatewayParamsSchema }, { additionalProperties: false }),
+    purpose: 'set',
     timeoutMs: 15_000,
   },
   /** Devices that joined the gateway's networks, for import (import, check/import). */
   'devices.list': {
     params: Empty,
     result: Type.Object({ devices: Type.Array(JoinedDeviceSchema, { maxItems: 4096 }) }, { additionalProperties: false }),
+    purpose: 'read',
     timeoutMs: 30_000,
   },
   /** Opens the network for joining for a while. */
   'devices.permitJoin': {
     params: Type.Object({ durationS: Type.Integer({ minimum: 0, maximum: 254 }) }, { additionalProperties: false }),
     result: Empty,
+    purpose: 'set',
     timeoutMs: 10_000,
   },
   /** Asks for a full state report of every device now (re_report, refresh_all); states follow on up/report. */
   'devices.report': {
     params: Empty,
     result: Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    purpose: 'read',
     timeoutMs: 10_000,
   },
   /** Unicast control of one device; subject to the per-network rate limit. */
   'device.control': {
     params: Type.Object({ addr: DeviceAddrSchema, action: LightActionSchema }, { additionalProperties: false }),
     result: Empty,
+    purpose: 'control',
     timeoutMs: 15_000,
     radio: 'unicast',
   },
@@ -81,6 +101,7 @@ export const COMMANDS = {
       { additionalProperties: false },
     ),
     result: Empty,
+    purpose: 'control',
     timeoutMs: 10_000,
     radio: 'unicast',
   },
@@ -88,6 +109,7 @@ export const COMMANDS = {
   'device.params.get': {
     params: Type.Object({ addr: DeviceAddrSchema }, { additionalProperties: false }),
     result: Type.Object({ params: DeviceParamValuesSchema }, { additionalProperties: false }),
+    purpose: 'read',
     timeoutMs: 15_000,
     radio: 'unicast',
   },
@@ -98,6 +120,7 @@ export const COMMANDS = {
   'device.params.set': {
     params: Type.Object({ addr: DeviceAddrSchema, params: DeviceParamValuesSchema }, { additionalProperties: false }),
     result: Type.Object({ params: DeviceParamValuesSchema }, { additionalProperties: false }),
+    purpose: 'set',
     timeoutMs: 15_000,
     radio: 'unicast',
   },
@@ -105,6 +128,7 @@ export const COMMANDS = {
   'device.sensor': {
     params: Type.Object({ addr: DeviceAddrSchema, on: Type.Boolean() }, { additionalProperties: false }),
     result: Empty,
+    purpose: 'control',
     timeoutMs: 15_000,
     radio: 'unicast',
   },
@@ -112,6 +136,7 @@ export const COMMANDS = {
   'device.remove': {
     params: Type.Object({ addr: DeviceAddrSchema }, { additionalProperties: false }),
     result: Empty,
+    purpose: 'set',
     timeoutMs: 15_000,
     radio: 'unicast',
   },
@@ -122,12 +147,14 @@ export const COMMANDS = {
       { additionalProperties: false },
     ),
     result: Type.Object({ changed: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
+    purpose: 'set',
     timeoutMs: 15_000,
   },
   /** One broadcast to every device of the gateway (broad_control); one radio group command. */
   'devices.broadcast': {
     params: Type.Object({ action: LightActionSchema }, { additionalProperties: false }),
     result: Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    purpose: 'control',
     timeoutMs: 15_000,
     radio: 'group',
   },
@@ -142,6 +169,7 @@ export const COMMANDS = {
       { additionalProperties: false },
     ),
     result: Type.Object({ queued: Type.Integer({ minimum: 0 }), skipped: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
+    purpose: 'control',
     timeoutMs: 15_000,
     radio: 'unicast',
   },
@@ -152,6 +180,7 @@ export const COMMANDS = {
       { additionalProperties: false },
     ),
     result: Empty,
+    purpose: 'control',
     timeoutMs: 15_000,
     radio: 'group',
   },
@@ -172,6 +201,7 @@ export const COMMANDS = {
       { additionalProperties: false },
     ),
     result: Type.Object({ accepted: Type.Literal(true) }, { additionalProperties: false }),
+    purpose: 'firmware',
     timeoutMs: 30_000,
   },
   /**
@@ -198,18 +228,21 @@ export const COMMANDS = {
       },
       { additionalProperties: false },
     ),
+    purpose: 'set',
     timeoutMs: 15_000,
   },
   /** Stops running emergency tests (result "manually stopped"). */
   'emergency.stop': {
     params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 256 }) }, { additionalProperties: false }),
     result: Type.Object({ stopped: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
+    purpose: 'set',
     timeoutMs: 15_000,
   },
   /** Bridges under a super gateway, with their device counts (super_gateway_devices). */
   'bridges.list': {
     params: Empty,
     result: Type.Object({ bridges: Type.Array(BridgeSchema, { maxItems: 1024 }) }, { additionalProperties: false }),
+    purpose: 'read',
     timeoutMs: 15_000,
   },
   /**
@@ -220,21 +253,27 @@ export const COMMANDS = {
   'sensors.mode': {
     params: Type.Object({ mode: SensorModeSchema }, { additionalProperties: false }),
     result: Type.Object({ mode: SensorModeSchema, count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    purpose: 'set',
     timeoutMs: 15_000,
   },
   /** Writes parameters to every microwave motion sensor of the gateway (set_mawa_params); the reply has the values now in force. */
   'sensors.microwave': {
     params: Type.Object({ params: MicrowaveParamsSchema }, { additionalProperties: false }),
     result: Type.Object({ count: Type.Integer({ minimum: 0 }), params: MicrowaveParamsSchema }, { additionalProperties: false }),
+    purpose: 'set',
     timeoutMs: 15_000,
   },
   /** Replaces the gateway's configuration; the reply acknowledges the version now running (gateway sync). */
   'config.apply': {
     params: Type.Object({ version: Type.Integer({ minimum: 1 }), config: GatewayConfigSchema }, { additionalProperties: false }),
     result: Type.Object({ version: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),
+    purpose: 'config',
     timeoutMs: 60_000,
   },
-} as const satisfies Record<string, { params: TSchema; result: TSchema; timeoutMs: number; radio?: 'unicast' | 'group' }>;
+} as const satisfies Record<
+  string,
+  { params: TSchema; result: TSchema; purpose: CommandPurpose; timeoutMs: number; radio?: 'unicast' | 'group' }
+>;
 
 export type CommandName = keyof typeof COMMANDS;
 export const COMMAND_NAMES = Object.keys(COMMANDS) as CommandName[];

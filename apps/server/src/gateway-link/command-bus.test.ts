@@ -152,6 +152,11 @@ describe('command bus', () => {
     expect(errorCodeFor('config.apply', 'timed_out')).toBe(100109);
     expect(errorCodeFor('gateway.restart', 'timed_out')).toBe(100101);
     expect(errorCodeFor('time.get', 'expired')).toBe(100101);
+    // A device's own parameters: set and read like the gateway's, by the purpose the protocol gives each command.
+    expect(errorCodeFor('device.params.set', 'timed_out')).toBe(100104);
+    expect(errorCodeFor('device.params.set', 'failed')).toBe(100106);
+    expect(errorCodeFor('device.params.get', 'timed_out')).toBe(100105);
+    expect(errorCodeFor('device.remove', 'timed_out')).toBe(100104);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   type CommandMessage,
   type CommandName,
   type CommandParams,
+  type CommandPurpose,
   type CommandResult,
   type ReplyMessage,
 } from '@lumigrid/protocol';
@@ -51,32 +52,18 @@ export interface CommandBusDeps {
   newId?: () => string;
 }
 
-const SET_COMMANDS: ReadonlySet<CommandName> = new Set([
-  'time.set',
-  'params.set',
-  'devices.permitJoin',
-  'emergency.start',
-  'emergency.stop',
-  'sensors.mode',
-  'sensors.microwave',
-]);
-const READ_COMMANDS: ReadonlySet<CommandName> = new Set([
-  'gateway.info',
-  'time.get',
-  'params.get',
-  'devices.list',
-  'devices.report',
-  'bridges.list',
-]);
+/** The localised business code of a command that did not succeed, by its purpose (spec section 8's texts). */
+const FAILURE_CODES = {
+  read: { timed_out: 100105, failed: 100108 },
+  set: { timed_out: 100104, failed: 100106 },
+  control: { timed_out: 100101, failed: 100106 },
+  firmware: { timed_out: 100103, failed: 100102 },
+  config: { timed_out: 100109, failed: 100107 },
+} as const satisfies Record<CommandPurpose, { timed_out: ErrorCode; failed: ErrorCode }>;
 
-/** The localised business code for a command that did not succeed (spec section 8's timeout texts). */
+/** The localised business code for a command that did not succeed; one never sent means the gateway is offline. */
 export function errorCodeFor(name: CommandName, state: 'failed' | 'timed_out' | 'expired'): ErrorCode {
-  if (state === 'expired') return 100101;
-  if (name === 'firmware.update') return state === 'timed_out' ? 100103 : 100102;
-  if (name === 'config.apply') return state === 'timed_out' ? 100109 : 100107;
-  if (SET_COMMANDS.has(name)) return state === 'timed_out' ? 100104 : 100106;
-  if (READ_COMMANDS.has(name)) return state === 'timed_out' ? 100105 : 100108;
-  return state === 'timed_out' ? 100101 : 100106;
+  return state === 'expired' ? 100101 : FAILURE_CODES[COMMANDS[name].purpose][state];
 }
 
 interface Pending {

@@ -22,7 +22,6 @@ import {
   type DeviceParamsRead,
   type DeviceReport,
   type DeviceTypeRow,
-  type ErrorCode,
   type SensorOnOffBody,
   type TemperatureParams,
   type TemperatureReading,
@@ -49,12 +48,6 @@ const NARROW_CALLS = {
 export type ParamsCall = 'any' | keyof typeof NARROW_CALLS;
 
 /** The localised codes of a device command that did not succeed: what the user was doing decides the text. */
-const FAILURE_CODES = {
-  read: { timed_out: 100105, failed: 100108 },
-  write: { timed_out: 100104, failed: 100106 },
-  control: { timed_out: 100101, failed: 100106 },
-} as const satisfies Record<string, { timed_out: ErrorCode; failed: ErrorCode }>;
-
 /**
  * Device configuration and administration (spec section 7 "Devices" and "Device types"): the device list,
  * parameters read from and written to the device through its gateway, sensor on/off, broadcast control,
@@ -108,18 +101,12 @@ export function createDeviceConfigService(deps: {
   }
 
   /** Sends a command and answers its result, or throws the localised code for what the user was doing. */
-  async function command<N extends CommandName>(
-    mac: string,
-    name: N,
-    params: CommandParams<N>,
-    purpose: keyof typeof FAILURE_CODES,
-  ): Promise<CommandResult<N>> {
+  async function command<N extends CommandName>(mac: string, name: N, params: CommandParams<N>): Promise<CommandResult<N>> {
     const link = deps.link();
     if (!link) throw new AppError(100101);
     const outcome = await link.bus.send(mac, name, params, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
     if (outcome.state === 'succeeded') return outcome.result;
-    if (outcome.state === 'expired') throw new AppError(100101);
-    throw new AppError(FAILURE_CODES[purpose][outcome.state]);
+    throw new AppError(outcome.errorCode);
   }
 
   function paramsAnswer(row: DeviceRow, params: DeviceParams): DeviceParamsRead {
@@ -160,7 +147,7 @@ export function createDeviceConfigService(deps: {
       const row = await requireDevice(auth, id);
       assertNarrowCall(row, call);
       if (Object.keys(paramRules(row.device.type) ?? {}).length === 0) throw new AppError(100209);
-      const { params } = await command(row.mac, 'device.params.get', { addr: row.device.addr }, 'read');
+      const { params } = await command(row.mac, 'device.params.get', { addr: row.device.addr });
       return paramsAnswer(row, params);
     },
 
@@ -176,12 +163,7 @@ export function createDeviceConfigService(deps: {
       const [problem] = validateParams(row.device.type, body.params);
       if (problem) throw new AppError(problem.code, problem.field);
       // validateParams has checked every value's shape and range.
-      const { params } = await command(
-        row.mac,
-        'device.params.set',
-        { addr: row.device.addr, params: body.params as DeviceParamValues },
-        'write',
-      );
+      const { params } = await command(row.mac, 'device.params.set', { addr: row.device.addr, params: body.params as DeviceParamValues });
       return paramsAnswer(row, params);
     },
 
@@ -190,7 +172,7 @@ export function createDeviceConfigService(deps: {
       assertCanControl(auth);
       const row = await requireDevice(auth, body.id);
       if (!deviceType(row.device.type)?.sensor) throw new AppError(100209);
-      await command(row.mac, 'device.sensor', { addr: row.device.addr, on: body.on }, 'control');
+      await command(row.mac, 'device.sensor', { addr: row.device.addr, on: body.on });
       return null;
     },
 
@@ -204,7 +186,7 @@ export function createDeviceConfigService(deps: {
       const gatewayId = await requireOwned(auth, 'gateway', body.gatewayId);
       const [any] = await repo.list({ tenantId: auth.tenantId, gatewayId });
       if (!any) throw new AppError(110009);
-      return command(any.mac, 'devices.broadcast', { action: radioAction(wanted) }, 'control');
+      return command(any.mac, 'devices.broadcast', { action: radioAction(wanted) });
     },
 
     /**
@@ -230,7 +212,7 @@ export function createDeviceConfigService(deps: {
       const outcomes = await Promise.all(
         told.map(async (r) => {
           try {
-            await command(r.mac, 'device.remove', { addr: r.device.addr }, 'write');
+            await command(r.mac, 'device.remove', { addr: r.device.addr });
             return true;
           } catch (error) {
             if (error instanceof AppError) return false;
@@ -274,7 +256,7 @@ export function createDeviceConfigService(deps: {
       const byGateway = new Map<string, DeviceRow[]>();
       for (const r of rows) byGateway.set(r.mac, [...(byGateway.get(r.mac) ?? []), r]);
       for (const [mac, members] of byGateway) {
-        await command(mac, 'device.setKind', { addrs: members.map((r) => r.device.addr), kind: target.kind as DeviceKind }, 'write');
+        await command(mac, 'device.setKind', { addrs: members.map((r) => r.device.addr), kind: target.kind as DeviceKind });
       }
       await repo.changeType({ tenantId: auth.tenantId, ids, type: body.type, kind: target.kind });
       return { count: ids.length };
@@ -284,7 +266,7 @@ export function createDeviceConfigService(deps: {
     async refreshNetwork(auth: Caller, id: string): Promise<Device> {
       assertCanEdit(auth);
       const row = await requireDevice(auth, id);
-      const { devices } = await command(row.mac, 'devices.list', {}, 'read');
+      const { devices } = await command(row.mac, 'devices.list', {});
       const joined = devices.find((d) => d.addr.toUpperCase() === row.device.addr.toUpperCase());
       if (!joined) throw new AppError(100108);
       await repo.updateNetwork({
