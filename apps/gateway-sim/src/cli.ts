@@ -1,6 +1,6 @@
 #!/usr/bin/env -S npx tsx
 import { parseArgs } from 'node:util';
-import { derivePassword } from '@lumigrid/protocol';
+import { derivePassword } from '@lumigrid/protocol/credentials';
 import { createFleet } from './fleet.ts';
 import { DEFAULT_RADIO_LIMITS, NO_RADIO_LIMITS } from './radio.ts';
 

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { derivePassword, normaliseMac } from '@lumigrid/protocol';
+import { normaliseMac } from '@lumigrid/protocol';
+import { derivePassword } from '@lumigrid/protocol/credentials';
 import { isNotNull } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';

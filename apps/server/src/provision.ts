@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { derivePassword, normaliseMac } from '@lumigrid/protocol';
+import { normaliseMac } from '@lumigrid/protocol';
+import { derivePassword } from '@lumigrid/protocol/credentials';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createFirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';

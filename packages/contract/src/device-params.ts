@@ -1,3 +1,4 @@
+import { SENSOR_MODES } from '@lumigrid/protocol';
 import { Type, type Static } from 'typebox';
 import { deviceType, type DeviceTypeInfo } from './device-types.ts';
 import type { ErrorCode } from './errors.ts';
@@ -98,7 +99,7 @@ export const PARAM_RANGES = {
 } as const satisfies Record<string, RangeRule>;
 
 /** Sensor mode of spec section 4 as a parameter. */
-export const SENSOR_MODES = ['independent', 'linkage'] as const;
+export { SENSOR_MODES };
 export type SensorModeName = (typeof SENSOR_MODES)[number];
 const SENSOR_MODE_RULE: ChoiceRule = { kind: 'choice', choices: SENSOR_MODES, code: 100245 };
 const ON_OFF_RULE: ChoiceRule = { kind: 'choice', choices: [true, false], code: 100001 };

@@ -1,4 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { FIRMWARE_TARGETS, MAC_INPUT_PATTERN, SensorModeSchema, type DeviceKind, type FirmwareTarget } from '@lumigrid/protocol';
+/** The MAC forms the API accepts, from the protocol. */
+export { MAC_INPUT_PATTERN };
 import { IdSchema } from './common.ts';
 
 /**
@@ -32,9 +35,9 @@ export const GATEWAY_LIMITS = {
 export const SYNC_STATUS = { notSynced: 1, syncing: 2, synced: 3, failed: 4 } as const;
 export type SyncStatus = (typeof SYNC_STATUS)[keyof typeof SYNC_STATUS];
 
-/** Firmware parts a gateway can update: its own firmware and the version fields of spec section 3. */
-export const GATEWAY_FIRMWARE_TARGETS = ['gateway', 'zigbee', 'zigbee2', 'zigbee3', 'wisun', 'plc'] as const;
-export type GatewayFirmwareTarget = (typeof GATEWAY_FIRMWARE_TARGETS)[number];
+/** Firmware parts a gateway can update: its own firmware and the version fields of spec section 3 (the protocol's list). */
+export const GATEWAY_FIRMWARE_TARGETS = FIRMWARE_TARGETS;
+export type GatewayFirmwareTarget = FirmwareTarget;
 
 /** What the gateway is doing, for the list and detail screens (spec section 4: updating, restarting). */
 export const GATEWAY_ACTIVITY = ['idle', 'restarting', 'updating'] as const;
@@ -64,15 +67,16 @@ export const DEVICE_TYPE_CODES = {
   emergency: 60,
   'emergency-dimmable': 61,
   'super-gateway': 70,
-} as const;
-export type DeviceKindName = keyof typeof DEVICE_TYPE_CODES;
+} as const satisfies Record<DeviceKind, number>;
+/** A device kind as the gateway protocol names it. */
+export type DeviceKindName = DeviceKind;
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
 /** A gateway MAC as typed: twelve hex digits, with or without ':' or '-' between pairs; answers use the bare upper-case form. */
 export const MacSchema = Type.String({
-  pattern: '^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$',
+  pattern: MAC_INPUT_PATTERN,
   description: 'Gateway MAC: 12 hex digits, optionally separated by ":" or "-" (AA:BB:CC:DD:EE:FF)',
 });
 const Name = Type.String({
@@ -107,10 +111,7 @@ export type GatewayVersionsView = Static<typeof GatewayVersionsViewSchema>;
 export const GatewaySettingsSchema = Type.Object({
   timezone: Nullable(Type.String(), 'IANA time zone the gateway runs its schedules in, or null'),
   reportIntervalS: Nullable(Type.Integer(), 'Seconds between periodic state reports (10-900), or null for the gateway default'),
-  sensorMode: Nullable(
-    Type.Union([Type.Literal('independent'), Type.Literal('linkage')]),
-    'Sensor mode (spec section 4), or null for independent',
-  ),
+  sensorMode: Nullable(SensorModeSchema, 'Sensor mode (spec section 4), or null for independent'),
 });
 export type GatewaySettings = Static<typeof GatewaySettingsSchema>;
 
@@ -241,9 +242,7 @@ export const GatewayParamsBodySchema = Type.Object({
   largeGroupNumber: Type.Optional(
     Type.Integer({ minimum: GATEWAY_LIMITS.largeGroupNumber.min, maximum: GATEWAY_LIMITS.largeGroupNumber.max }),
   ),
-  sensorMode: Type.Optional(
-    Type.Union([Type.Literal('independent'), Type.Literal('linkage')], { description: 'Sensor mode: independent or default linkage' }),
-  ),
+  sensorMode: Type.Optional({ ...SensorModeSchema, description: 'Sensor mode: independent or default linkage' }),
 });
 export type GatewayParamsBody = Static<typeof GatewayParamsBodySchema>;
 
@@ -424,7 +423,7 @@ export type GatewayBroadcast = Static<typeof GatewayBroadcastSchema>;
 /** sensor_self_oper and sensor_sync_model: the sensor mode now in force and how many sensors took it. */
 export const GatewaySensorModeSchema = Type.Object({
   id: IdSchema,
-  mode: Type.Union([Type.Literal('independent'), Type.Literal('linkage')], { description: 'independent (self-operation) or linkage' }),
+  mode: { ...SensorModeSchema, description: 'independent (self-operation) or linkage' },
   count: Type.Integer({ description: 'Sensors of the gateway that took the mode' }),
 });
 export type GatewaySensorMode = Static<typeof GatewaySensorModeSchema>;

@@ -1,4 +1,10 @@
 import { Type, type Static } from 'typebox';
+import { MAC_PATTERN } from './topics.ts';
+
+/** Sensor modes of spec section 4: sensors act on their own (self-operation) or by the synced linkage. */
+export const SENSOR_MODES = ['independent', 'linkage'] as const;
+export const SensorModeSchema = Type.Union([Type.Literal('independent'), Type.Literal('linkage')]);
+export type SensorMode = Static<typeof SensorModeSchema>;
 
 /** Firmware versions of the gateway's parts (spec section 3: gateway, ZigBee, ZigBee2, ZigBee3, Wi-SUN, PLC). */
 export const GatewayVersionsSchema = Type.Object(
@@ -18,7 +24,7 @@ export type GatewayVersions = Static<typeof GatewayVersionsSchema>;
 export const GatewayInfoSchema = Type.Object(
   {
     /** Twelve upper-case hex digits, the same as in the topic. */
-    mac: Type.String({ pattern: '^[0-9A-F]{12}$' }),
+    mac: Type.String({ pattern: MAC_PATTERN }),
     ip: Type.String({ maxLength: 45 }),
     /** Zigbee coordinator network address, hex. */
     networkAddress: Type.String({ pattern: '^[0-9A-Fa-f]{1,8}$' }),
@@ -54,7 +60,7 @@ export const GatewayParamsSchema = Type.Object(
     channel: Type.Optional(Type.Integer({ minimum: 11, maximum: 26 })),
     largeGroupNumber: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     /** Sensor mode: independent (default) or default linkage (spec section 4). */
-    sensorMode: Type.Optional(Type.Union([Type.Literal('independent'), Type.Literal('linkage')])),
+    sensorMode: Type.Optional(SensorModeSchema),
   },
   { additionalProperties: false },
 );
@@ -72,10 +78,6 @@ export const BridgeSchema = Type.Object(
   { additionalProperties: false },
 );
 export type Bridge = Static<typeof BridgeSchema>;
-
-/** Sensor modes of spec section 4: sensors act on their own (self-operation) or by the synced linkage. */
-export const SensorModeSchema = Type.Union([Type.Literal('independent'), Type.Literal('linkage')]);
-export type SensorMode = Static<typeof SensorModeSchema>;
 
 /**
  * Parameters a gateway writes to every microwave (radar) motion sensor of its networks at once

@@ -5,4 +5,3 @@ export * from './config.ts';
 export * from './commands.ts';
 export * from './messages.ts';
 export * from './codec.ts';
-export * from './credentials.ts';

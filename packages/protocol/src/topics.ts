@@ -7,7 +7,11 @@ export const DOWN_CHANNELS = ['cmd', 'config'] as const;
 export type UpChannel = (typeof UP_CHANNELS)[number];
 export type DownChannel = (typeof DOWN_CHANNELS)[number];
 
-const MAC = /^[0-9A-F]{12}$/;
+/** A gateway MAC as the protocol carries it: twelve upper-case hex digits. */
+export const MAC_PATTERN = '^[0-9A-F]{12}$';
+/** A gateway MAC as a person types it: twelve hex digits, with or without ':' or '-' between pairs. */
+export const MAC_INPUT_PATTERN = '^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$';
+const MAC = new RegExp(MAC_PATTERN);
 
 /** A gateway MAC in topic form: twelve upper-case hex digits, separators removed. */
 export function normaliseMac(mac: string): string | undefined {

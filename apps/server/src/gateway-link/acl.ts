@@ -1,9 +1,9 @@
-import { PROTOCOL_VERSION } from '@lumigrid/protocol';
+import { PROTOCOL_VERSION, MAC_PATTERN } from '@lumigrid/protocol';
 
 /** Who a broker connection is: the server itself, or one gateway by its MAC. */
 export type LinkIdentity = { kind: 'server' } | { kind: 'gateway'; mac: string };
 
-const GATEWAY_TOPIC = new RegExp(`^lg/${PROTOCOL_VERSION}/([0-9A-F]{12})/(up|down)/([a-z]+)$`);
+const GATEWAY_TOPIC = new RegExp(`^lg/${PROTOCOL_VERSION}/(${MAC_PATTERN.slice(1, -1)})/(up|down)/([a-z]+)$`);
 
 /**
  * A gateway publishes only on its own up topics. The server publishes anywhere under lg/ (down topics,

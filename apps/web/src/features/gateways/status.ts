@@ -1,5 +1,6 @@
 import {
   GATEWAY_LIMITS,
+  MAC_INPUT_PATTERN,
   hasAtMostTwoDecimals,
   SYNC_STATUS,
   type FirmwareProgressView,
@@ -80,7 +81,7 @@ export const GATEWAY_RULE_VARS = {
   groupMax: GATEWAY_LIMITS.largeGroupNumber.max,
 } as const;
 
-const MAC = /^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/;
+const MAC = new RegExp(MAC_INPUT_PATTERN);
 
 export function checkGatewayName(value: string | undefined): GatewayRuleKey | undefined {
   if (!value || !value.trim()) return 'gateway.rules.nameRequired';
