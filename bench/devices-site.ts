@@ -53,7 +53,7 @@ export async function startDeviceSite(options: { gateways: number; devicesPerKin
     activityIntervalS: 0,
     faultRate: 0,
   });
-  for (const g of fleet.gateways) await app.gatewayService.provision(g.mac, `bench-${g.mac}`);
+  for (const g of fleet.gateways) await app.gatewayFleet.provision(g.mac, `bench-${g.mac}`);
 
   let token = '';
   const call = async (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => {

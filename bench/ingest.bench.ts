@@ -180,7 +180,7 @@ async function runOn(kind: 'pglite' | 'postgres', pgBase: string | undefined): P
   const fleetGateways = await Promise.all(
     Array.from({ length: GATEWAYS }, async (_, i) => {
       const mac = fleetMac('BE0C4E', i + 1);
-      return app.gatewayService.provision(mac, `bench-${mac}`);
+      return app.gatewayFleet.provision(mac, `bench-${mac}`);
     }),
   );
   const fleet = startFleet({

@@ -39,6 +39,7 @@ import { createOutboxService } from './modules/outbox/outbox.service.ts';
 import { loadFirmwareCatalogue, type FirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import { registerGatewayRoutes } from './modules/gateways/gateways.routes.ts';
+import { createGatewayFleet, type GatewayFleet } from './modules/gateways/gateway-fleet.ts';
 import { createGatewaysService, type GatewaysService } from './modules/gateways/gateways.service.ts';
 import { createGroupsRepo } from './modules/groups/groups.repo.ts';
 import { registerGroupRoutes } from './modules/groups/groups.routes.ts';
@@ -92,8 +93,10 @@ declare module 'fastify' {
     gatewayLink: GatewayLink | undefined;
     /** Writes reported device states into device_states and device_reports, with the gateway link. */
     reportWriter: ReportWriter | undefined;
-    /** Gateway management: provisioning, presence and the audience of gateway notices. */
+    /** Gateway management as callers use it (configuration versions in tests). */
     gatewayService: GatewaysService;
+    /** The link-facing half of gateway management: provisioning, presence, firmware progress. */
+    gatewayFleet: GatewayFleet;
     /** STOMP over SockJS at /ws/endpoint-homa: publish to users and destinations. */
     realtime: RealtimeHub;
     /** The simulated demo site (DEMO), when it was started with the gateway link. */
@@ -147,10 +150,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     logger: app.log,
   });
-  // The link starts after the routes are registered; the gateways service reaches it through this holder.
+  // The link-facing half of gateway management: credentials, presence, firmware progress, provisioning.
+  const gatewaysRepo = createGatewaysRepo(db);
+  const fleet = createGatewayFleet({ repo: gatewaysRepo, clock, logger: app.log });
+  // The link starts once every route and service is in place (so no report or presence change finds a
+  // listener missing); the services reach it through this holder meanwhile.
   const linkHolder: { link?: GatewayLink } = {};
   const gateways = createGatewaysService({
-    repo: createGatewaysRepo(db),
+    repo: gatewaysRepo,
+    fleet,
     mapsRepo,
     projectsRepo,
     link: () => linkHolder.link,
@@ -244,17 +252,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await accounts.ensureAdmin();
   app.addHook('onClose', async () => messenger.close());
 
-  if (options.gatewayLink) await gateways.forgetPresence();
+  if (options.gatewayLink) await fleet.forgetPresence();
   const gatewayLink = options.gatewayLink
     ? await startGatewayLink({
         mqttUrl: config.mqttUrl,
         port: options.gatewayLink.port ?? config.mqttPort,
         host: config.host,
         // Gateways provisioned in the gateways table connect with their own password (docs/protocol.md).
-        credentials: options.gatewayLink.credentials ?? gateways.credentials,
+        credentials: options.gatewayLink.credentials ?? fleet.credentials,
         firmwareTimeoutMs: options.gatewayLink.firmwareTimeoutMs,
         // Firmware updates live in the gateways table, so any node can follow and conclude them.
-        firmwareStore: gateways.firmwareStore,
+        firmwareStore: fleet.firmwareStore,
         // Several server nodes share one external broker: each report reaches one of them (docs/decisions.md).
         sharedGroup: options.gatewayLink.sharedGroup ?? (config.mqttUrl ? 'lumigrid-server' : undefined),
         logger: app.log,
@@ -268,15 +276,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('gatewayLink', gatewayLink);
   app.decorate('reportWriter', reportWriter);
   app.decorate('gatewayService', gateways);
+  app.decorate('gatewayFleet', fleet);
   if (gatewayLink) {
     const link = gatewayLink;
     // Firmware results become type 1 notices to the users of the account the gateway is bound to.
-    const publishFirmware = firmwareNoticePublisher({ hub: realtime, audience: (mac) => gateways.audienceOf(mac), logger: app.log });
+    const publishFirmware = firmwareNoticePublisher({ hub: realtime, audience: (mac) => fleet.audienceOf(mac), logger: app.log });
     link.onFirmwareResult((progress) => void publishFirmware(progress));
     // Presence goes into the gateways table: online, last seen, reported fields, running config version.
-    link.presence.onChange((p) => gateways.recordPresence(p));
+    link.presence.onChange((p) => fleet.recordPresence(p));
     // Presence, sync status and firmware progress go live to the account's users (/topic/gateway_status/{userId}).
-    wireGatewayStatus({ hub: realtime, gateways, link, logger: app.log });
+    wireGatewayStatus({ hub: realtime, gateways: fleet, link, logger: app.log });
     if (reportWriter) link.onUp((m) => (m.channel === 'report' ? reportWriter.accept(m.mac, m.message) : undefined));
     // up/telemetry -> device_telemetry (the last sample per device), batched and held back the same way.
     const telemetryWriter = createTelemetryWriter({ ...options.gatewayLink?.reports, repo: createTelemetryRepo(db), logger: app.log });
@@ -297,7 +306,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await link.close();
       await reportWriter?.close();
       await telemetryWriter.close();
-      await gateways.settled();
+      await fleet.settled();
     });
   }
   // The demo site seeds in the background; its failure is logged and the platform runs on (src/demo).
@@ -310,6 +319,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
           projects,
           maps,
           gateways,
+          fleet,
           brokerPort: gatewayLink.brokerPort,
           waitOnline: (mac, ms) => gatewayLink.presence.waitOnline(mac, ms),
           logger: app.log,

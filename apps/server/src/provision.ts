@@ -3,10 +3,9 @@ import { normaliseMac } from '@lumigrid/protocol';
 import { derivePassword } from '@lumigrid/protocol/credentials';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { createFirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
-import { createGatewaysService } from './modules/gateways/gateways.service.ts';
-import { createMapsRepo } from './modules/projects/maps.repo.ts';
+import { createGatewayFleet } from './modules/gateways/gateway-fleet.ts';
+import { systemClock } from './lib/clock.ts';
 
 const USAGE = `Provisions gateways: each gets MQTT credentials (username = its MAC) and enters the pool, where an
 account binds it by MAC. Prints one JSON line per gateway with its password; only a hash is stored.
@@ -40,17 +39,14 @@ async function main() {
   const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
   try {
     const { db } = database;
-    const gateways = createGatewaysService({
+    const fleet = createGatewayFleet({
       repo: createGatewaysRepo(db),
-      mapsRepo: createMapsRepo(db),
-      link: () => undefined,
-      firmware: createFirmwareCatalogue([]),
-      clock: { now: () => new Date() },
+      clock: systemClock,
       logger: { error: (obj: unknown, msg?: string) => console.error(msg, obj) },
     });
     for (const mac of macs) {
       const password = values.password ?? (values.secret ? derivePassword(values.secret, mac) : undefined);
-      const issued = await gateways.provision(mac, password);
+      const issued = await fleet.provision(mac, password);
       console.log(JSON.stringify({ mac: issued.mac, username: issued.mac, password: issued.password }));
     }
   } finally {

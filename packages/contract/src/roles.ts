@@ -10,7 +10,8 @@ export type Mode = 'saas' | 'server';
 
 /** Whose rights a rule asks about: the two numbers of the signed-in user (spec section 3, docs/roles.md). */
 export interface RoleSubject {
-  userAuth: number;
+  /** Absent where only the authority inside the account matters; then nobody counts as platform administrator. */
+  userAuth?: number;
   operateAuth: number;
 }
 

@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { AuthContext } from '../http/auth.ts';
 import { tenantOf, type AccountsService } from '../modules/accounts/accounts.service.ts';
 import { randomPassword, verifyPassword } from '../lib/password.ts';
+import type { GatewayFleet } from '../modules/gateways/gateway-fleet.ts';
 import type { GatewaysService } from '../modules/gateways/gateways.service.ts';
 import type { MapsService } from '../modules/projects/maps.service.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
@@ -56,7 +57,9 @@ export interface DemoDeps {
   accounts: Pick<AccountsService, 'findByLogin' | 'createAccount' | 'setPassword'>;
   projects: Pick<ProjectsService, 'tree' | 'addProject' | 'addBuilding'>;
   maps: Pick<MapsService, 'upload' | 'addMap'>;
-  gateways: Pick<GatewaysService, 'provision' | 'lookup' | 'bind' | 'importDevices' | 'setLonLat' | 'sync'>;
+  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'setLonLat' | 'sync'>;
+  /** Provisions the demo gateways' credentials. */
+  fleet: Pick<GatewayFleet, 'provision'>;
   /** Port of the embedded broker the demo gateways connect to. */
   brokerPort: number;
   /** Resolves true once the server's gateway link has seen the gateway online (gateway-link presence). */
@@ -150,7 +153,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     const passwords = new Map<string, string>();
     const macs = DEMO_SITE.gateways.map((_, i) => fleetMac(DEMO_SITE.macPrefix, i + 1));
     // A new password on every start: it lives only in this process and the gateways table holds its hash.
-    for (const mac of macs) passwords.set(mac, (await gateways.provision(mac, randomBytes(24).toString('base64url'))).password);
+    for (const mac of macs) passwords.set(mac, (await deps.fleet.provision(mac, randomBytes(24).toString('base64url'))).password);
     check();
     fleet = createFleet({
       url: brokerUrl(config.host, deps.brokerPort),

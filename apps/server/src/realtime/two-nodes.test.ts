@@ -97,7 +97,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
       radio: { unicastPerSecond: 0, groupPerSecond: 0 },
       activityIntervalS: 0,
     });
-    await a().app.gatewayService.provision(fleet.gateways[0]!.mac, `pw-${fleet.gateways[0]!.mac}`);
+    await a().app.gatewayFleet.provision(fleet.gateways[0]!.mac, `pw-${fleet.gateways[0]!.mac}`);
     expect(await fleet.start()).toEqual([]);
     // Presence is handled by whichever node the shared subscription picks; both read it from the database.
     gwId = (await bind(harnessOf(a()), token, fleet.gateways[0]!.mac, await defaultMapId(harnessOf(a()), token), 'Shared gateway')).id;

@@ -67,12 +67,12 @@ export async function startGatewayRig(
     activityIntervalS: 0,
   });
   for (const g of fleet.gateways) {
-    const issued = await h.app.gatewayService.provision(g.mac, `pw-${g.mac}`);
+    const issued = await h.app.gatewayFleet.provision(g.mac, `pw-${g.mac}`);
     expect(issued.mac).toBe(g.mac);
   }
   expect(await fleet.start()).toEqual([]);
   for (const g of fleet.gateways) await poll(() => link.presence.isOnline(g.mac) === true, `${g.mac} online`);
-  await h.app.gatewayService.settled();
+  await h.app.gatewayFleet.settled();
   return {
     h,
     fleet,

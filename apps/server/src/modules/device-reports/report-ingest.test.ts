@@ -16,7 +16,7 @@ describe.each(DATABASES)('device reports from a simulated gateway through the br
 
   beforeAll(async () => {
     h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
-    await h.app.gatewayService.provision(mac, password);
+    await h.app.gatewayFleet.provision(mac, password);
     url = `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`;
     gateway = new SimGateway({ mac, password, url, activityIntervalS: 0, radio: { unicastPerSecond: 0, groupPerSecond: 0 } });
     await gateway.start();

@@ -31,7 +31,7 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
 
   beforeAll(async () => {
     h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
-    await h.app.gatewayService.provision(mac, password);
+    await h.app.gatewayFleet.provision(mac, password);
     sim = new SimGateway({
       mac,
       password,

@@ -1,15 +1,5 @@
-import { OPERATE_AUTH, hexToRgb, percentToLevel, type ControlAction } from '@lumigrid/contract';
+import { hexToRgb, percentToLevel, type ControlAction } from '@lumigrid/contract';
 import type { LightAction } from '@lumigrid/protocol';
-import { AppError } from '../../http/app-error.ts';
-import type { AuthContext } from '../../http/auth.ts';
-
-type Caller = Pick<AuthContext, 'operateAuth'>;
-
-/** Owners, editable and controllable users send commands; view-only users only read. */
-export function assertCanControl(auth: Caller) {
-  const allowed: number[] = [OPERATE_AUTH.owner, OPERATE_AUTH.editable, OPERATE_AUTH.controllable];
-  if (!allowed.includes(auth.operateAuth)) throw new AppError(110003);
-}
 
 /**
  * The radio action of a control action (docs/protocol.md "device.control"): curtains open and close with

@@ -30,12 +30,13 @@ import type { CommandName, CommandParams, CommandResult, DeviceKind, DeviceParam
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { assertCanEdit, toId } from '../projects/access.ts';
+import { toId } from '../projects/access.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
 import { mapDevice } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
-import { assertCanControl, radioAction } from './device-commands.ts';
+import { radioAction } from './device-commands.ts';
+import { assertMay } from '../../http/authority.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -156,7 +157,7 @@ export function createDeviceConfigService(deps: {
      * for the device's type before anything travels; the gateway's reply is what the device now runs.
      */
     async setParams(auth: Caller, body: DeviceParamsBody, call: ParamsCall = 'any'): Promise<DeviceParamsRead> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireDevice(auth, body.id);
       assertNarrowCall(row, call, body.params);
       if (Object.keys(body.params).length === 0) throw new AppError(100001, 'params');
@@ -169,7 +170,7 @@ export function createDeviceConfigService(deps: {
 
     /** POST device/v1/control_sensor_onoff: a sensor stops or resumes sensing. */
     async sensorOnOff(auth: Caller, body: SensorOnOffBody): Promise<null> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const row = await requireDevice(auth, body.id);
       if (!deviceType(row.device.type)?.sensor) throw new AppError(100209);
       await command(row.mac, 'device.sensor', { addr: row.device.addr, on: body.on });
@@ -178,7 +179,7 @@ export function createDeviceConfigService(deps: {
 
     /** POST device/v1/broad_control: one broadcast to every device of a gateway. */
     async broadControl(auth: Caller, body: BroadControlRequest): Promise<BroadControlResult> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const wanted = parseControlAction(body.action);
       if (!wanted) throw new AppError(100001, 'action');
       // A broadcast reaches lights of every kind; it is an action any dimmable RGB/CCT light understands.
@@ -197,7 +198,7 @@ export function createDeviceConfigService(deps: {
      * that are not deleted with it answers 260021.
      */
     async remove(auth: Caller, body: DeviceDeleteBody): Promise<DeviceDeleteResult> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const ids = [...new Set(body.ids.map(toId))];
       const rows = await repo.byIds({ tenantId: auth.tenantId, ids });
       if (rows.length !== ids.length) throw new AppError(110011);
@@ -232,7 +233,7 @@ export function createDeviceConfigService(deps: {
 
     /** POST device/v1/del_device_succeed/{gatewayId}/{id}: the user confirmed; the cloud forgets the device. */
     async removeConfirmed(auth: Caller, gatewayId: string, id: string): Promise<DeviceDeleteResult> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireDevice(auth, id);
       if (row.device.gatewayId !== toId(gatewayId)) throw new AppError(110011);
       const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: [row.device.id] });
@@ -246,7 +247,7 @@ export function createDeviceConfigService(deps: {
      * type. Each gateway is told first (it drives the device by its kind); the cloud follows its answer.
      */
     async batchType(auth: Caller, body: DeviceBatchTypeBody): Promise<DeviceBatchTypeResult> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const ids = [...new Set(body.ids.map(toId))];
       const rows = await repo.byIds({ tenantId: auth.tenantId, ids });
       if (rows.length !== ids.length) throw new AppError(110011);
@@ -264,7 +265,7 @@ export function createDeviceConfigService(deps: {
 
     /** POST device/v1/update_device_nwk: the network address, firmware and part number as the gateway knows them now. */
     async refreshNetwork(auth: Caller, id: string): Promise<Device> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireDevice(auth, id);
       const { devices } = await command(row.mac, 'devices.list', {});
       const joined = devices.find((d) => d.addr.toUpperCase() === row.device.addr.toUpperCase());

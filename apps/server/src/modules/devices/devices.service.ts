@@ -20,14 +20,15 @@ import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
-import { assertCanEdit, toId } from '../projects/access.ts';
+import { toId } from '../projects/access.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
-import { assertCanControl, radioAction } from './device-commands.ts';
+import { radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';
 import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
 import { mapDevice, mapMarker, withTelemetry } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
+import { assertMay } from '../../http/authority.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -127,7 +128,7 @@ export function createDevicesService(deps: {
 
     /** POST device/v1/update_name: 1-25 characters, a switch's channel names joined by the delimiter. */
     async rename(auth: Caller, body: DeviceRenameBody): Promise<Device> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireDevice(auth, body.id);
       const name = joinChannelNames(splitChannelNames(body.name).map((part) => part.trim()));
       const problem = deviceNameProblem(row.device.type, name);
@@ -138,7 +139,7 @@ export function createDevicesService(deps: {
 
     /** POST device/v1/move_in: outmap devices, or devices of another map, placed on this one. */
     async moveIn(auth: Caller, body: DeviceMoveInBody): Promise<DeviceMarker[]> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const map = await requireMap(auth, body.mapId);
       const ids = await requireDevices(
         auth,
@@ -156,7 +157,7 @@ export function createDevicesService(deps: {
 
     /** PUT device/v1/move: new positions of devices already on the map; 270010 for one that is not. */
     async positions(auth: Caller, body: DevicePositionsBody): Promise<DeviceMarker[]> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const map = await requireMap(auth, body.mapId);
       const ids = await requireDevices(
         auth,
@@ -173,7 +174,7 @@ export function createDevicesService(deps: {
 
     /** POST device/v1/move_out: the devices become outmap. */
     async moveOut(auth: Caller, body: DeviceMoveOutBody): Promise<null> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const ids = await requireDevices(auth, body.ids);
       const before = await repo.mapsOf({ tenantId: auth.tenantId, ids });
       await repo.unplace({ tenantId: auth.tenantId, ids });
@@ -186,7 +187,7 @@ export function createDevicesService(deps: {
      * Nothing is written here: the state changes when the gateway reports it (publishReported).
      */
     async control(auth: Caller, body: DeviceControlRequest): Promise<null> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const wanted = parseControlAction(body.action);
       if (!wanted) throw new AppError(100001, 'action');
       const row = await requireDevice(auth, body.id);
@@ -206,7 +207,7 @@ export function createDevicesService(deps: {
 
     /** POST device/v1/try_me: the device blinks (device.identify); no state changes. */
     async identify(auth: Caller, id: string): Promise<null> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const row = await requireDevice(auth, id);
       const link = deps.link();
       if (!link) throw new AppError(100101);

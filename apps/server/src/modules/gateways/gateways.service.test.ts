@@ -60,6 +60,7 @@ describe('gateways service', () => {
       firmware: createFirmwareCatalogue([]),
       clock: { now: () => new Date() },
       logger: { error: vi.fn() },
+      fleet: { statusChanged: vi.fn(() => Promise.reject(new Error('a status change was told'))) },
     });
     return sut;
   }

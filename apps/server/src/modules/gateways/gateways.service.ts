@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import {
   levelToPercent,
   microwaveProblem,
   percentToLevel,
   DEVICE_TYPE_CODES,
-  OPERATE_AUTH,
   SYNC_STATUS,
   type DeviceKindName,
   type FirmwareCheck,
@@ -49,18 +47,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthContext } from '../../http/auth.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import type { SendOptions } from '../../gateway-link/command-bus.ts';
-import type { GatewayPresence } from '../../gateway-link/presence.ts';
-import type { GatewayStatusChange } from '../../realtime/gateway-status.ts';
+import type { GatewayFleet } from './gateway-fleet.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hashPassword } from '../../lib/password.ts';
-import { assertCanEdit, assertCoordinate, cleanName, toId } from '../projects/access.ts';
+import { assertCoordinate, cleanName, toId } from '../projects/access.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
 import type { ProjectsRepo } from '../projects/projects.repo.ts';
 import type { FirmwareCatalogue } from './firmware-catalogue.ts';
 import { compareVersions } from './firmware-catalogue.ts';
 import { firmwareOfRow, mapBridge, mapDevice, mapFirmware, mapGateway, mapSyncItem } from './gateways.mappers.ts';
-import type { FirmwareStore } from '../../gateway-link/firmware-tracker.ts';
 import type { GatewayRow, GatewaysRepo } from './gateways.repo.ts';
+import { assertMay } from '../../http/authority.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -98,12 +94,6 @@ const KIND_LABEL: Record<DeviceKindName, string> = {
   'super-gateway': 'Super gateway',
 };
 
-/** Controllable users may operate gateways (identify, restart, clock, sync) but not change them. */
-export function assertCanControl(auth: Pick<AuthContext, 'operateAuth'>) {
-  const allowed: number[] = [OPERATE_AUTH.owner, OPERATE_AUTH.editable, OPERATE_AUTH.controllable];
-  if (!allowed.includes(auth.operateAuth)) throw new AppError(110003);
-}
-
 /** The MAC in its topic form, or 100001 for something that is not one (the schema has checked the shape). */
 function cleanMac(value: string): string {
   const mac = normaliseMac(value);
@@ -135,21 +125,12 @@ export function createGatewaysService(deps: {
   commandTimeoutMs?: number;
   /** The configuration a gateway should run (its group table); the domains that own each part provide it. */
   configFor?: (q: { tenantId: bigint; gatewayId: bigint }) => Promise<GatewayConfig>;
+  /** Tells the link-facing half (and so the real-time publisher) about a sync status the service stored. */
+  fleet: Pick<GatewayFleet, 'statusChanged'>;
 }) {
   const { repo, mapsRepo, clock } = deps;
   const configFor = deps.configFor ?? (async () => EMPTY_GATEWAY_CONFIG);
-  const presenceWrites = new Map<string, Promise<void>>();
-  const statusListeners = new Set<(mac: string, change: GatewayStatusChange) => void>();
-  /** Tells the listeners (the real-time publisher) about a stored change; a listener's failure stays its own. */
-  function statusChanged(mac: string, change: GatewayStatusChange) {
-    for (const listener of statusListeners) {
-      try {
-        listener(mac, change);
-      } catch (error) {
-        deps.logger.error({ err: error, mac }, 'gateway status listener failed');
-      }
-    }
-  }
+  const { statusChanged } = deps.fleet;
 
   async function requireGateway(auth: Caller, id: string | bigint): Promise<GatewayRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
@@ -236,7 +217,7 @@ export function createGatewaysService(deps: {
      * bound to this account moves it to the map.
      */
     async bind(auth: Caller, body: GatewayBindBody): Promise<Gateway> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const mac = cleanMac(body.mac);
       const map = await requireMap(auth, body.mapId);
       const name = body.name === undefined ? mac : cleanName(body.name);
@@ -255,7 +236,7 @@ export function createGatewaysService(deps: {
 
     /** POST gateway/v1/update_name */
     async rename(auth: Caller, body: GatewayRenameBody): Promise<Gateway> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, body.id);
       await repo.update({ tenantId: auth.tenantId, id: row.id, set: { name: cleanName(body.name) }, at: clock.now() });
       return reload(auth, row.id);
@@ -263,7 +244,7 @@ export function createGatewaysService(deps: {
 
     /** POST gateway/v1/change_place: the gateway and its placed devices go to another map of the account. */
     async changePlace(auth: Caller, body: GatewayPlaceBody): Promise<Gateway> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, body.id);
       const map = await requireMap(auth, body.mapId);
       await repo.changePlace({ tenantId: auth.tenantId, id: row.id, mapId: map.id, at: clock.now() });
@@ -272,7 +253,7 @@ export function createGatewaysService(deps: {
 
     /** POST gateway/v1/set_params: the gateway must confirm; what it confirms is stored. */
     async setParams(auth: Caller, body: GatewayParamsBody): Promise<Gateway> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, body.id);
       const { id: _id, ...wanted } = body;
       if (Object.keys(wanted).length === 0) throw new AppError(100001, 'no parameter given');
@@ -301,7 +282,7 @@ export function createGatewaysService(deps: {
 
     /** POST gateway/v1/set_lon_lat: sent to the gateway (sunrise and sunset), stored when it confirms. */
     async setLonLat(auth: Caller, body: GatewayLonLatBody): Promise<Gateway> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       assertCoordinate(body.longitude);
       assertCoordinate(body.latitude);
       const row = await requireGateway(auth, body.id);
@@ -317,13 +298,13 @@ export function createGatewaysService(deps: {
 
     /** GET gateway/v1/tryme/{id}: the gateway blinks so an installer can find it. */
     async identify(auth: Caller, id: string): Promise<void> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       await command(await requireGateway(auth, id), 'gateway.identify', {});
     },
 
     /** GET gateway/v1/restart_gateway/{id}: answers once the gateway accepted; it then goes offline and comes back. */
     async restart(auth: Caller, id: string): Promise<void> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       await command(await requireGateway(auth, id), 'gateway.restart', {});
     },
 
@@ -342,7 +323,7 @@ export function createGatewaysService(deps: {
 
     /** GET gateway/v1/sync_gateway_systemtime/{id}: sets the gateway clock to the cloud's. */
     async syncTime(auth: Caller, id: string): Promise<GatewayTime> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const row = await requireGateway(auth, id);
       const sent = clock.now().getTime();
       const result = await command(row, 'time.set', { time: sent, ...(row.timezone ? { timezone: row.timezone } : {}) });
@@ -357,13 +338,13 @@ export function createGatewaysService(deps: {
 
     /** GET gateway/v1/re_report/{id}: every device's state again, on up/report. */
     async reReport(auth: Caller, id: string): Promise<ReReport> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       return command(await requireGateway(auth, id), 'devices.report', {});
     },
 
     /** GET gateway/v1/refresh_all/{id}: the gateway's fields read afresh, and every device re-reported. */
     async refreshAll(auth: Caller, id: string): Promise<Gateway> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const row = await requireGateway(auth, id);
       const info = await command(row, 'gateway.info', {});
       await repo.update({ tenantId: auth.tenantId, id: row.id, set: { info }, at: clock.now() });
@@ -376,7 +357,7 @@ export function createGatewaysService(deps: {
      * broadcast) so new devices pair; check/import and import then take them in. 0 closes the networks.
      */
     async broadcast(auth: Caller, q: GatewayBroadcastQuery): Promise<GatewayBroadcast> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, q.id);
       const durationS = q.durationS ?? DEFAULT_PERMIT_JOIN_S;
       await command(row, 'devices.permitJoin', { durationS });
@@ -390,7 +371,7 @@ export function createGatewaysService(deps: {
      * mode is stored as the gateway's sensorMode once the gateway confirms it.
      */
     async setSensorMode(auth: Caller, id: string, mode: SensorMode): Promise<GatewaySensorMode> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, id);
       const result = await command(row, 'sensors.mode', { mode });
       await repo.update({ tenantId: auth.tenantId, id: row.id, set: { sensorMode: result.mode }, at: clock.now() });
@@ -403,7 +384,7 @@ export function createGatewaysService(deps: {
      * spec section 5 first; a bad one answers its own message and nothing is sent.
      */
     async setMicrowaveParams(auth: Caller, body: GatewayMicrowaveBody): Promise<GatewayMicrowaveResult> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const { id, holdTime, lux, brightness, standbyBrightness } = body;
       if ([holdTime, lux, brightness, standbyBrightness].every((v) => v === undefined)) throw new AppError(100001, 'no parameter given');
       const problem =
@@ -432,7 +413,7 @@ export function createGatewaysService(deps: {
 
     /** GET gateway/v1/check/import/{id}: the devices that joined the gateway, and which are new. */
     async checkImport(auth: Caller, id: string): Promise<ImportCheck> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, id);
       const { devices } = await command(row, 'devices.list', {});
       const known = new Set((await repo.devicesOf({ tenantId: auth.tenantId, gatewayId: row.id })).map((d) => d.addr));
@@ -451,7 +432,7 @@ export function createGatewaysService(deps: {
 
     /** GET gateway/v1/import/{id}: adds the joined devices the cloud does not hold; they start outside any map. */
     async importDevices(auth: Caller, id: string): Promise<ImportResult> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, id);
       const { devices } = await command(row, 'devices.list', {});
       // Bridges first, so the devices behind them find their bridge row in the same import.
@@ -487,7 +468,7 @@ export function createGatewaysService(deps: {
      * map. Its other devices are removed, and it goes back to the pool with its credentials.
      */
     async unbind(auth: Caller, id: string): Promise<void> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, id);
       const outcome = await repo.unbind({ tenantId: auth.tenantId, id: row.id, at: clock.now() });
       if (outcome === 'missing') throw new AppError(110011);
@@ -509,7 +490,7 @@ export function createGatewaysService(deps: {
 
     /** GET gateway/v1/delete_bridge/{id}/{bridgeId}: refused (260021) while the bridge or a device behind it is on a map. */
     async unbindBridge(auth: Caller, id: string, bridgeId: string): Promise<void> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, id);
       const outcome = await repo.unbindBridge({ tenantId: auth.tenantId, gatewayId: row.id, bridgeId: toId(bridgeId) });
       if (outcome === 'missing') throw new AppError(110011);
@@ -526,7 +507,7 @@ export function createGatewaysService(deps: {
      * gateway acknowledged it (status 3). A refusal answers 100107, silence 100109; the status is then 4.
      */
     async sync(auth: Caller, id: string): Promise<GatewaySyncResult> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const row = await requireGateway(auth, id);
       const link = deps.link();
       if (!link) throw new AppError(100101);
@@ -572,7 +553,7 @@ export function createGatewaysService(deps: {
 
     /** GET gateway/v1/post_gateway_update/{id}/{target}: starts the update; follow it with gateway_upgrade_progress. */
     async startUpdate(auth: Caller, p: FirmwareParams): Promise<FirmwareProgressView> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGateway(auth, p.id);
       const file = deps.firmware.latest(p.target);
       if (!file) throw new AppError(260007);
@@ -594,101 +575,6 @@ export function createGatewaysService(deps: {
     async updateProgress(auth: Caller, id: string): Promise<FirmwareProgressView> {
       const row = await requireGateway(auth, id);
       return mapFirmware(firmwareOfRow(row) ?? deps.link()?.firmware.progress(row.mac));
-    },
-
-    // --- the gateway side: provisioning, presence, notices -------------------------------------------
-
-    /**
-     * Provisions a gateway: it gets MQTT credentials (username = its MAC) and enters the pool, or keeps its
-     * account when it is re-provisioned. Answers the password, which is stored only as a hash.
-     */
-    async provision(mac: string, password?: string): Promise<{ mac: string; password: string }> {
-      const bare = cleanMac(mac);
-      const secret = password ?? randomBytes(24).toString('base64url');
-      await repo.provisionAnyTenant({ mac: bare, passwordHash: await hashPassword(secret) });
-      return { mac: bare, password: secret };
-    },
-
-    /** Firmware updates in the gateways table, so every server node follows and concludes them (gateway-link). */
-    firmwareStore: {
-      async running(mac) {
-        const row = await repo.firmwareRunningAnyTenant({ mac });
-        return row ? firmwareOfRow(row) : undefined;
-      },
-      async begin(p, deadline) {
-        await repo.firmwareBeginAnyTenant({
-          mac: p.mac,
-          update: p.update,
-          target: p.target,
-          version: p.version,
-          startedAt: new Date(p.startedAt),
-          deadline: new Date(deadline),
-        });
-      },
-      async advance(mac, update, change) {
-        const after = await repo.firmwareAdvanceAnyTenant({ mac, update, ...change });
-        const progress = after && firmwareOfRow(after.row);
-        return progress ? { ...progress, concluded: after.concluded } : undefined;
-      },
-      async expire(now) {
-        return (await repo.firmwareExpireAnyTenant({ now: new Date(now) })).flatMap((row) => firmwareOfRow(row) ?? []);
-      },
-    } satisfies FirmwareStore,
-
-    /** The broker's credentials lookup (gateway-link/credentials.ts). */
-    credentials: {
-      passwordHash: (mac: string) => repo.passwordHashAnyTenant({ mac }),
-    },
-
-    /**
-     * Persists a presence change from the link: online/offline, last seen, reported info, running version.
-     * Writes for one gateway run in the order the changes came, so a quick offline-online never ends offline.
-     */
-    recordPresence(p: GatewayPresence): void {
-      const before = presenceWrites.get(p.mac) ?? Promise.resolve();
-      const next = before
-        .then(() =>
-          repo.recordPresenceAnyTenant({
-            mac: p.mac,
-            online: p.online,
-            info: p.online ? p.info : undefined,
-            reason: p.reason,
-            at: new Date(p.since),
-          }),
-        )
-        .then(() => statusChanged(p.mac, { kind: 'presence', online: p.online, reason: p.online ? null : (p.reason ?? null) }))
-        .catch((error: unknown) => deps.logger.error({ err: error, mac: p.mac }, 'could not store gateway presence'))
-        .finally(() => {
-          if (presenceWrites.get(p.mac) === next) presenceWrites.delete(p.mac);
-        });
-      presenceWrites.set(p.mac, next);
-    },
-
-    /**
-     * Observes stored gateway changes: presence (after it is written, so a reader sees it), sync status.
-     * buildApp hands them to the real-time publisher (realtime/gateway-status.ts).
-     */
-    onStatusChange(listener: (mac: string, change: GatewayStatusChange) => void): () => void {
-      statusListeners.add(listener);
-      return () => statusListeners.delete(listener);
-    },
-
-    /** Resolves when every presence write has landed (tests, shutdown). */
-    async settled(): Promise<void> {
-      while (presenceWrites.size > 0) await Promise.all([...presenceWrites.values()]);
-    },
-
-    /**
-     * Before the link starts: nothing is known to be online. Gateways reconnect to an embedded broker, and an
-     * external one hands the retained states again, so every online gateway is back within moments.
-     */
-    async forgetPresence(): Promise<void> {
-      await repo.markAllOfflineAnyTenant({ at: clock.now() });
-    },
-
-    /** Who hears about a gateway (realtime/firmware-notices.ts GatewayAudienceLookup). */
-    audienceOf(mac: string) {
-      return repo.audienceAnyTenant({ mac });
     },
 
     /** Raises the configuration version of gateways whose configuration changed (groups, scenes, ... call it). */

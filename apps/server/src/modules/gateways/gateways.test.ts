@@ -197,7 +197,7 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     expect(result).toEqual({ id: gw.id, status: SYNC_STATUS.synced, version: n });
     expect(sim(0).configVersion).toBe(n);
     expect((await data<GatewaySyncItem[]>(get(`${G}/sync_status`))).map((p) => p.id)).not.toContain(gw.id);
-    await h().app.gatewayService.settled();
+    await h().app.gatewayFleet.settled();
     expect(await detail()).toMatchObject({ syncStatus: SYNC_STATUS.synced, configVersion: n, syncedVersion: n });
 
     // A change in the cloud raises the version: not synced again until the next sync.

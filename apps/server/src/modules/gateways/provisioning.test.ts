@@ -14,7 +14,7 @@ describe.each(DATABASES)('gateway provisioning and broker credentials from the g
   afterAll(async () => rig?.close());
 
   it('lets a provisioned gateway in with its password only, and no unprovisioned one', async () => {
-    const issued = await rig.h.app.gatewayService.provision('a4:c1:38:ff:00:01');
+    const issued = await rig.h.app.gatewayFleet.provision('a4:c1:38:ff:00:01');
     expect(issued.mac).toBe('A4C138FF0001');
     expect(issued.password.length).toBeGreaterThanOrEqual(24);
     const good = await rawClient(url, { username: issued.mac, password: issued.password, clientId: issued.mac });
@@ -27,8 +27,8 @@ describe.each(DATABASES)('gateway provisioning and broker credentials from the g
   });
 
   it('re-provisioning issues a new password and the old one stops working', async () => {
-    const first = await rig.h.app.gatewayService.provision('A4C138FF0003', 'first-password-123');
-    const second = await rig.h.app.gatewayService.provision('A4C138FF0003');
+    const first = await rig.h.app.gatewayFleet.provision('A4C138FF0003', 'first-password-123');
+    const second = await rig.h.app.gatewayFleet.provision('A4C138FF0003');
     expect(second.password).not.toBe(first.password);
     const old = await rawClient(url, { username: first.mac, password: first.password, clientId: first.mac });
     expect(old.error).toBeDefined();
@@ -41,7 +41,7 @@ describe.each(DATABASES)('gateway provisioning and broker credentials from the g
     const sim = rig.fleet.gateways[0]!;
     await sim.stop();
     await poll(async () => {
-      await rig.h.app.gatewayService.settled();
+      await rig.h.app.gatewayFleet.settled();
       const row = await rig.h.database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.mac, sim.mac) });
       return row?.online === false && row.lastSeenAt !== null && row.info?.mac === sim.mac;
     }, 'offline in the table');

@@ -32,7 +32,7 @@ describe('group control against the radio limits of a simulated gateway', () => 
   beforeAll(async () => {
     h = await startApp('pglite', { HOST: '127.0.0.1' }, { gatewayLink: { port: 0, commandTimeoutMs: 5000 } });
     const mac = `A4C1${runPrefix()}01`;
-    await h.app.gatewayService.provision(mac, `pw-${mac}`);
+    await h.app.gatewayFleet.provision(mac, `pw-${mac}`);
     sim = new SimGateway({
       mac,
       password: `pw-${mac}`,

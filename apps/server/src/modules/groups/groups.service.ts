@@ -1,6 +1,5 @@
 import { EMPTY_GATEWAY_CONFIG, type GatewayConfig, type LightAction } from '@lumigrid/protocol';
 import {
-  OPERATE_AUTH,
   allocateGroupNumber,
   deviceType,
   groupControlProblem,
@@ -27,18 +26,13 @@ import type { AuthContext } from '../../http/auth.ts';
 import { mapMarker } from '../devices/devices.mappers.ts';
 import type { DeviceRow } from '../devices/devices.repo.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
-import { assertCanEdit, toId } from '../projects/access.ts';
+import { toId } from '../projects/access.ts';
 import type { MapsRepo } from '../projects/maps.repo.ts';
 import { mapGroupView } from './groups.mappers.ts';
 import { isUniqueViolation, violatedConstraint, type GroupRow, type GroupsRepo, type MemberRow } from './groups.repo.ts';
+import { assertMay } from '../../http/authority.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
-
-/** Owners, editable and controllable users send commands; view-only users only read (docs/roles.md). */
-function assertCanControl(auth: Caller) {
-  const allowed: number[] = [OPERATE_AUTH.owner, OPERATE_AUTH.editable, OPERATE_AUTH.controllable];
-  if (!allowed.includes(auth.operateAuth)) throw new AppError(110003);
-}
 
 /** The radio action of a group action (docs/protocol.md "group.control"). */
 function radioAction(op: GroupOp, action: GroupControlRequest['action']): LightAction | undefined {
@@ -181,7 +175,7 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/add: a new group on a map and gateway, with the lowest free group number of that gateway. */
     async add(auth: Caller, body: GroupAddBody): Promise<GroupView> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const map = await requireMap(auth, body.mapId);
       const gateway = await requireGateway(auth, body.gatewayId);
       const name = await checkedName(map.id, body.name);
@@ -213,7 +207,7 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/update: rename (1-21) and/or replace the members. */
     async update(auth: Caller, body: GroupUpdateBody): Promise<GroupView> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGroup(auth, body.id);
       const { group } = row;
       const name = body.name === undefined ? undefined : await checkedName(group.mapId, body.name, group.id);
@@ -240,7 +234,7 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/succeed_device: adds and removes members; the result passes the same rules as a new group. */
     async changeMembers(auth: Caller, body: GroupMembersBody): Promise<GroupView> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const row = await requireGroup(auth, body.id);
       const { group } = row;
       const before = await repo.memberIds({ groupId: group.id });
@@ -262,7 +256,7 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/delete/{id}: the group goes; its gateway drops it at the next sync. */
     async remove(auth: Caller, id: string): Promise<null> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const { group } = await requireGroup(auth, id);
       await repo.remove({ tenantId: auth.tenantId, id: group.id });
       await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [group.gatewayId] });
@@ -275,7 +269,7 @@ export function createGroupsService(deps: {
      * answer is then the sync's failure code and the sync banner keeps offering the gateway.
      */
     async removeAndSync(auth: Caller, id: string): Promise<GatewaySyncResult> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       const { group } = await requireGroup(auth, id);
       await repo.remove({ tenantId: auth.tenantId, id: group.id });
       await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [group.gatewayId] });
@@ -303,7 +297,7 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/control: one action for the whole group. */
     async control(auth: Caller, body: GroupControlRequest): Promise<GroupControlResult> {
-      assertCanControl(auth);
+      assertMay(auth, 'control');
       const row = await requireGroup(auth, body.id);
       const members = await repo.members({ tenantId: auth.tenantId, groupIds: [row.group.id] });
       const problem = groupControlProblem(

@@ -1,13 +1,7 @@
-import { OPERATE_AUTH, hasAtMostTwoDecimals } from '@lumigrid/contract';
+import { hasAtMostTwoDecimals } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
-import type { AuthContext } from '../../http/auth.ts';
 
 const MAX_ID = 2n ** 63n - 1n;
-
-/** Owners and editable users change the installation tree; controllable and view-only users only read it. */
-export function assertCanEdit(auth: Pick<AuthContext, 'operateAuth'>) {
-  if (auth.operateAuth !== OPERATE_AUTH.owner && auth.operateAuth !== OPERATE_AUTH.editable) throw new AppError(110003);
-}
 
 /**
  * Parses an id from a request. An id beyond 64 bits cannot exist, so it answers "not your data" like any

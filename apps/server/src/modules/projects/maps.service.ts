@@ -14,13 +14,14 @@ import type {
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { assertCanEdit, cleanName, paging, toId } from './access.ts';
+import { cleanName, paging, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices.ts';
 import { prepareMapImage, type MapImageStore } from './map-image.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
 import type { MapRow, MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation, type ProjectsRepo } from './projects.repo.ts';
 import type { ProjectsService } from './projects.service.ts';
+import { assertMay } from '../../http/authority.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
 
@@ -82,8 +83,6 @@ export function createMapsService(deps: {
   }
 
   return {
-    assertCanEdit,
-
     /** A map read through its project, as project_user/v1/{projectId}/maps/{mapId} names it. */
     async getMap(auth: Caller, projectId: string, mapId: string): Promise<MapInfo> {
       await projects.ensureDefaults(auth.tenantId, auth.lang);
@@ -94,7 +93,7 @@ export function createMapsService(deps: {
     },
 
     async addMap(auth: Caller, body: MapAddBody): Promise<MapInfo> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const building = await requireBuilding(auth, body.buildId);
       const image = body.image ? await requireFreeImage(auth, body.image) : undefined;
@@ -111,7 +110,7 @@ export function createMapsService(deps: {
     },
 
     async updateMap(auth: Caller, body: MapUpdateBody): Promise<MapInfo> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const map = await requireMap(auth, body.id);
       let imageId: bigint | null | undefined;
@@ -129,7 +128,7 @@ export function createMapsService(deps: {
     },
 
     async deleteMap(auth: Caller, buildId: string, mapId: string): Promise<void> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const bid = toId(buildId);
       const map = await requireMap(auth, mapId);
@@ -148,7 +147,7 @@ export function createMapsService(deps: {
 
     /** Moves a map into another building of the account; its project follows the building. */
     async moveMap(auth: Caller, body: MapMoveBody): Promise<MapInfo> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const map = await requireMap(auth, body.id);
       const building = await requireBuilding(auth, body.buildId);
@@ -196,7 +195,7 @@ export function createMapsService(deps: {
 
     /** Removes a map's floor plan; the map stays. */
     async removeImage(auth: Caller, mapId: string): Promise<MapInfo> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const map = await requireMap(auth, mapId);
       if (map.imageId !== null) {
@@ -211,7 +210,7 @@ export function createMapsService(deps: {
      * with it, puts it on that map in place of the old one.
      */
     async upload(auth: Caller, input: { data: Buffer; mapId?: string }): Promise<MapImage> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const map = input.mapId ? await requireMap(auth, input.mapId) : undefined;
       const prepared = await prepareMapImage(input.data, (err) => deps.logger?.warn({ err }, 'floor plan pdf could not be rendered'));

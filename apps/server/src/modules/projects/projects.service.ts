@@ -15,11 +15,12 @@ import {
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { assertCanEdit, assertCoordinate, cleanName, cleanOptional, paging, toId } from './access.ts';
+import { assertCoordinate, cleanName, cleanOptional, paging, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
 import type { MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation, type ProjectRow, type ProjectsRepo } from './projects.repo.ts';
+import { assertMay } from '../../http/authority.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
 
@@ -192,7 +193,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     },
 
     async addProject(auth: Caller, body: ProjectAddBody): Promise<Project> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await ensureDefaults(auth.tenantId, auth.lang);
       assertCoordinate(body.longitude);
       assertCoordinate(body.latitude);
@@ -210,7 +211,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     },
 
     async updateProject(auth: Caller, body: ProjectUpdateBody): Promise<Project> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await ensureDefaults(auth.tenantId, auth.lang);
       const project = await requireProject(auth, body.id);
       assertCoordinate(body.longitude);
@@ -241,7 +242,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     },
 
     async deleteProject(auth: Caller, id: string): Promise<void> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await ensureDefaults(auth.tenantId, auth.lang);
       const project = await requireProject(auth, id);
       if (project.isDefault) throw new AppError(280009);
@@ -257,7 +258,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     },
 
     async addBuilding(auth: Caller, body: BuildingAddBody): Promise<Building> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await ensureDefaults(auth.tenantId, auth.lang);
       const project = await requireProject(auth, body.projectId);
       let parentId: bigint | null = null;
@@ -272,7 +273,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     },
 
     async updateBuilding(auth: Caller, body: BuildingUpdateBody): Promise<Building> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await ensureDefaults(auth.tenantId, auth.lang);
       const building = await requireBuilding(auth, body.id);
       let parentId: bigint | null | undefined;
@@ -295,7 +296,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     },
 
     async deleteBuilding(auth: Caller, id: string): Promise<void> {
-      assertCanEdit(auth);
+      assertMay(auth, 'write');
       await ensureDefaults(auth.tenantId, auth.lang);
       const building = await requireBuilding(auth, id);
       if (building.isDefault) throw new AppError(280010);
