@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  FIRMWARE_RESULT,
   EMPTY_GATEWAY_CONFIG,
   FIRMWARE_TARGETS,
   decodeDown,
@@ -619,7 +620,7 @@ export class SimGateway extends EventEmitter {
       for (let p = 70; p <= 90; p += 10) {
         if (this.stopped) return;
         if (this.faults.failUpdates && p === 80) {
-          event('installing', p, { result: 2, message: 'image verification failed' });
+          event('installing', p, { result: FIRMWARE_RESULT.failure, message: 'image verification failed' });
           return;
         }
         event('installing', p);
@@ -629,7 +630,7 @@ export class SimGateway extends EventEmitter {
       await this.restart('update', step);
       this.versions = { ...this.versions, [target]: version };
       this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
-      event('done', 100, { result: 1, version });
+      event('done', 100, { result: FIRMWARE_RESULT.success, version });
     } finally {
       this.updating = undefined;
     }

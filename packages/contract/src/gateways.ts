@@ -1,7 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { FIRMWARE_TARGETS, MAC_INPUT_PATTERN, SensorModeSchema, type DeviceKind, type FirmwareTarget } from '@lumigrid/protocol';
-/** The MAC forms the API accepts, from the protocol. */
-export { MAC_INPUT_PATTERN };
+import {
+  FIRMWARE_RESULT,
+  FIRMWARE_TARGETS,
+  MAC_INPUT_PATTERN,
+  SensorModeSchema,
+  type DeviceKind,
+  type FirmwareTarget,
+} from '@lumigrid/protocol';
+/** The MAC forms the API accepts, and the firmware results it reports (1 success, 2 failure, 3 time-out), from the protocol. */
+export { FIRMWARE_RESULT, MAC_INPUT_PATTERN };
 import { IdSchema } from './common.ts';
 
 /**

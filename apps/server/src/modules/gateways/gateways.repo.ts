@@ -1,3 +1,4 @@
+import { FIRMWARE_RESULT } from '@lumigrid/protocol';
 import type { GatewayInfo } from '@lumigrid/protocol';
 import { SYNC_STATUS } from '@lumigrid/contract';
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
@@ -275,7 +276,7 @@ export function createGatewaysRepo(db: Db) {
     async firmwareExpireAnyTenant({ now }: { now: Date }) {
       return db
         .update(gateways)
-        .set({ fwResult: 3 })
+        .set({ fwResult: FIRMWARE_RESULT.timeout })
         .where(
           and(isNotNull(gateways.fwUpdateId), isNull(gateways.fwResult), sql`${gateways.fwDeadlineAt} < ${now.toISOString()}::timestamptz`),
         )

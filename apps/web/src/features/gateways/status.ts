@@ -1,4 +1,5 @@
 import {
+  FIRMWARE_RESULT,
   GATEWAY_LIMITS,
   MAC_INPUT_PATTERN,
   hasAtMostTwoDecimals,
@@ -53,8 +54,8 @@ export function firmwareOutcome(
   if (!progress) return 'idle';
   if (progress.state === 'updating') return 'running';
   if (progress.state === 'idle') return 'idle';
-  if (progress.result === 1 || progress.state === 'success') return 'success';
-  if (progress.result === 2 || progress.state === 'failed') return 'failure';
+  if (progress.result === FIRMWARE_RESULT.success || progress.state === 'success') return 'success';
+  if (progress.result === FIRMWARE_RESULT.failure || progress.state === 'failed') return 'failure';
   return 'timeout';
 }
 
