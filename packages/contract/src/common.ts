@@ -1,5 +1,8 @@
 import { Type, type Static, type TSchema } from 'typebox';
 
+/** Lists are paged: 20 rows unless the caller asks for up to 200. */
+export const PAGE_SIZE = { default: 20, max: 200 } as const;
+
 /** 64-bit ids travel as decimal strings so that no browser loses precision. */
 export const IdSchema = Type.String({ pattern: '^[0-9]{1,19}$', description: 'A 64-bit id as a decimal string' });
 export type Id = Static<typeof IdSchema>;

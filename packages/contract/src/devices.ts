@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { IdSchema } from './common.ts';
+import { IdSchema, PAGE_SIZE } from './common.ts';
 import { DeviceParamsSchema } from './device-params.ts';
 import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
 import { deviceType } from './device-types.ts';
@@ -22,7 +22,7 @@ export const DEVICE_LIMITS = {
   libraryName: { min: 1, max: 50 },
   /** Devices one call may name (move, delete, batch change). */
   batch: { max: 5000 },
-  pageSize: { default: 20, max: 200 },
+  pageSize: PAGE_SIZE,
 } as const;
 
 /** Joins the channel names of a multi-channel switch into its one device name (spec section 3). */

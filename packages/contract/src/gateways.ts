@@ -9,7 +9,7 @@ import {
 } from '@lumigrid/protocol';
 /** The MAC forms the API accepts, and the firmware results it reports (1 success, 2 failure, 3 time-out), from the protocol. */
 export { FIRMWARE_RESULT, MAC_INPUT_PATTERN };
-import { IdSchema } from './common.ts';
+import { IdSchema, PAGE_SIZE } from './common.ts';
 
 /**
  * Gateways (spec sections 3, 4 and 7 "Gateways", "Configuration and real-time"): binding by MAC, the gateway
@@ -31,7 +31,7 @@ export const GATEWAY_LIMITS = {
   syncProgress: { stepPercent: 1, stepMs: 100, cap: 99 },
   /** A firmware update takes about 10-20 minutes; the gateway reconnects 1-2 minutes after a failure (spec section 9). */
   firmwareUpdateMinutes: { min: 10, max: 20 },
-  pageSize: { default: 20, max: 200 },
+  pageSize: PAGE_SIZE,
 } as const;
 
 /**

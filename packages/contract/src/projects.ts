@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from './common.ts';
+import { IdSchema, PAGE_SIZE } from './common.ts';
 import type { Localised } from './lang.ts';
 
 /**
@@ -22,7 +22,7 @@ export const PROJECT_LIMITS = {
   mapImage: { maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'application/pdf'] },
   /** Longest side of the picture a pdf's first page is rendered to, in pixels. */
   pdfRenderMaxSide: 4096,
-  pageSize: { default: 20, max: 200 },
+  pageSize: PAGE_SIZE,
 } as const;
 
 /** Names of the default project, building and map every account has, in the account's language. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from './common.ts';
+import { IdSchema, PAGE_SIZE } from './common.ts';
 
 /** What the browser needs before anyone signs in. */
 export const SystemInfoSchema = Type.Object({
@@ -23,7 +23,7 @@ export type OutboxMessage = Static<typeof OutboxMessageSchema>;
 
 export const PageQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default })),
 });
 export type PageQuery = Static<typeof PageQuerySchema>;
 

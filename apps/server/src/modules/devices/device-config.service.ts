@@ -37,6 +37,7 @@ import { mapDevice } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { radioAction } from './device-commands.ts';
 import { assertMay } from '../../http/authority.ts';
+import { paging } from '../../lib/paging.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -138,9 +139,8 @@ export function createDeviceConfigService(deps: {
       };
       const all = (await repo.list(filters)).map(mapDevice);
       const matching = body.display ? all.filter((d) => d.display === body.display) : all;
-      const pageSize = body.pageSize ?? 20;
-      const offset = ((body.page ?? 1) - 1) * pageSize;
-      return { total: matching.length, list: matching.slice(offset, offset + pageSize) };
+      const { offset, limit } = paging(body);
+      return { total: matching.length, list: matching.slice(offset, offset + limit) };
     },
 
     /** POST device/v1/read_params (and get_daylight_params): what the device runs now, read through its gateway. */

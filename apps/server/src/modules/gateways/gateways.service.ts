@@ -57,6 +57,7 @@ import { compareVersions } from './firmware-catalogue.ts';
 import { firmwareOfRow, mapBridge, mapDevice, mapFirmware, mapGateway, mapSyncItem } from './gateways.mappers.ts';
 import type { GatewayRow, GatewaysRepo } from './gateways.repo.ts';
 import { assertMay } from '../../http/authority.ts';
+import { paging } from '../../lib/paging.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -168,7 +169,6 @@ export function createGatewaysService(deps: {
   return {
     /** GET gateway/v1/gateways */
     async list(auth: Caller, q: GatewayListQuery): Promise<GatewayPage> {
-      const pageSize = q.pageSize ?? 20;
       // A project, building or map of another account simply matches nothing of this tenant; say so instead.
       if (q.mapId !== undefined) await requireMap(auth, q.mapId);
       if (
@@ -190,8 +190,7 @@ export function createGatewaysService(deps: {
         mapId: q.mapId === undefined ? undefined : toId(q.mapId),
         text: q.name?.trim() || undefined,
         online: q.online,
-        offset: ((q.page ?? 1) - 1) * pageSize,
-        limit: pageSize,
+        ...paging(q),
       });
       return { total, list: list.map(view) };
     },

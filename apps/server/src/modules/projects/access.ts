@@ -31,9 +31,3 @@ export function cleanOptional(value: string | undefined | null): string | null |
 export function assertCoordinate(value: number | null | undefined) {
   if (value !== null && value !== undefined && !hasAtMostTwoDecimals(value)) throw new AppError(100017);
 }
-
-/** Offset and limit of a page request. */
-export function paging(body: { page?: number; pageSize?: number }) {
-  const pageSize = body.pageSize ?? 20;
-  return { offset: ((body.page ?? 1) - 1) * pageSize, limit: pageSize };
-}

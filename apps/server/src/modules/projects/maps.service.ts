@@ -14,7 +14,7 @@ import type {
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { cleanName, paging, toId } from './access.ts';
+import { cleanName, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices.ts';
 import { prepareMapImage, type MapImageStore } from './map-image.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
@@ -22,6 +22,7 @@ import type { MapRow, MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation, type ProjectsRepo } from './projects.repo.ts';
 import type { ProjectsService } from './projects.service.ts';
 import { assertMay } from '../../http/authority.ts';
+import { paging } from '../../lib/paging.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
 

@@ -15,12 +15,13 @@ import {
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { assertCoordinate, cleanName, cleanOptional, paging, toId } from './access.ts';
+import { assertCoordinate, cleanName, cleanOptional, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
 import type { MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation, type ProjectRow, type ProjectsRepo } from './projects.repo.ts';
 import { assertMay } from '../../http/authority.ts';
+import { paging } from '../../lib/paging.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
 
