@@ -47,6 +47,7 @@ import { createGroupsService } from './modules/groups/groups.service.ts';
 import { createMapDevices } from './modules/projects/map-devices.ts';
 import { createMapImageStore } from './modules/projects/map-image.ts';
 import { createMapsRepo } from './modules/projects/maps.repo.ts';
+import { createProjectAccess } from './modules/projects/project-access.ts';
 import { registerMapRoutes } from './modules/projects/maps.routes.ts';
 import { createMapsService } from './modules/projects/maps.service.ts';
 import { createProjectsRepo } from './modules/projects/projects.repo.ts';
@@ -139,6 +140,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const projectsRepo = createProjectsRepo(db);
   const mapsRepo = createMapsRepo(db);
+  // Which projects, buildings and maps a caller may touch: the projects domain answers for every domain.
+  const access = createProjectAccess({ mapsRepo, projectsRepo });
   const mapDevices = createMapDevices(db);
   const projects = createProjectsService({ repo: projectsRepo, mapsRepo, devices: mapDevices });
   const maps = createMapsService({
@@ -159,8 +162,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const gateways = createGatewaysService({
     repo: gatewaysRepo,
     fleet,
-    mapsRepo,
-    projectsRepo,
+    access,
     link: () => linkHolder.link,
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
     firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir),
@@ -228,7 +230,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerGatewayRoutes(route, { gateways });
   const devices = createDevicesService({
     repo: createDevicesRepo(db),
-    mapsRepo,
+    access,
     link: () => linkHolder.link,
     realtime,
     gateways,
@@ -238,7 +240,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerDeviceRoutes(route, { devices });
   const groups = createGroupsService({
     repo: createGroupsRepo(db),
-    mapsRepo,
+    access,
     gateways,
     link: () => linkHolder.link,
     commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,

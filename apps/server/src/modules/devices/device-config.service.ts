@@ -32,12 +32,12 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { toId } from '../projects/access.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
-import type { MapsRepo } from '../projects/maps.repo.ts';
 import { mapDevice } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { radioAction } from './device-commands.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -58,7 +58,8 @@ export type ParamsCall = 'any' | keyof typeof NARROW_CALLS;
  */
 export function createDeviceConfigService(deps: {
   repo: DevicesRepo;
-  mapsRepo: Pick<MapsRepo, 'findMap'>;
+  /** Which maps the caller may touch (the projects domain's check). */
+  access: Pick<ProjectAccess, 'requireMap'>;
   link: () => Pick<GatewayLink, 'bus'> | undefined;
   /** Raises gateways' configuration versions when a deleted device leaves the groups they run. */
   gateways?: Pick<GatewaysService, 'configChanged'>;
@@ -96,11 +97,7 @@ export function createDeviceConfigService(deps: {
     return parsed;
   }
 
-  async function requireMap(auth: Caller, id: string) {
-    const map = await deps.mapsRepo.findMap({ tenantId: auth.tenantId, id: toId(id) });
-    if (!map) throw new AppError(110011);
-    return map;
-  }
+  const { requireMap } = deps.access;
 
   /** Sends a command and answers its result, or throws the localised code for what the user was doing. */
   async function command<N extends CommandName>(mac: string, name: N, params: CommandParams<N>): Promise<CommandResult<N>> {

@@ -22,20 +22,21 @@ import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import { toId } from '../projects/access.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
-import type { MapsRepo } from '../projects/maps.repo.ts';
 import { radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';
 import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
 import { mapDevice, mapMarker, withTelemetry } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { assertMay } from '../../http/authority.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
 /** Device reads, naming, placement and control (spec section 7 "Devices"). */
 export function createDevicesService(deps: {
   repo: DevicesRepo;
-  mapsRepo: Pick<MapsRepo, 'findMap'>;
+  /** Which maps the caller may touch (the projects domain's check). */
+  access: Pick<ProjectAccess, 'requireMap'>;
   link: () => Pick<GatewayLink, 'bus'> | undefined;
   realtime: Pick<RealtimeHub, 'publish'>;
   /** Raises gateways' configuration versions when a deleted device leaves their groups. */
@@ -45,13 +46,8 @@ export function createDevicesService(deps: {
   /** The last telemetry sample of each device (device_telemetry), laid over detail and list rows. */
   telemetry?: Pick<TelemetryRepo, 'ofDevices'>;
 }) {
-  const { repo, mapsRepo } = deps;
-
-  async function requireMap(auth: Caller, id: string | bigint) {
-    const map = await mapsRepo.findMap({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
-    if (!map) throw new AppError(110011);
-    return map;
-  }
+  const { repo } = deps;
+  const { requireMap } = deps.access;
 
   async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
@@ -225,7 +221,13 @@ export function createDevicesService(deps: {
       if (!/^[0-9]{1,19}$/.test(mapId)) return false;
       const id = BigInt(mapId);
       if (id < 1n || id > 2n ** 63n - 1n) return false;
-      return (await mapsRepo.findMap({ tenantId: auth.tenantId, id })) !== undefined;
+      try {
+        await requireMap(auth, id);
+        return true;
+      } catch (error) {
+        if (error instanceof AppError) return false;
+        throw error;
+      }
     },
 
     /**

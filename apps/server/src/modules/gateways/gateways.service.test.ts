@@ -4,6 +4,7 @@ import { AppError } from '../../http/app-error.ts';
 import { compareVersions, createFirmwareCatalogue } from './firmware-catalogue.ts';
 import { activityOf, mapFirmware } from './gateways.mappers.ts';
 import type { GatewaysRepo } from './gateways.repo.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 import { createGatewaysService } from './gateways.service.ts';
 
 const code = async (p: Promise<unknown>) => {
@@ -55,7 +56,10 @@ describe('gateways service', () => {
     const repo = new Proxy({}, { get: () => vi.fn(() => Promise.reject(new Error('the repo was reached'))) }) as unknown as GatewaysRepo;
     const sut = createGatewaysService({
       repo,
-      mapsRepo: { findMap: vi.fn(() => Promise.reject(new Error('the maps repo was reached'))) },
+      access: new Proxy(
+        {},
+        { get: () => vi.fn(() => Promise.reject(new Error('the access check was reached'))) },
+      ) as unknown as ProjectAccess,
       link: () => undefined,
       firmware: createFirmwareCatalogue([]),
       clock: { now: () => new Date() },

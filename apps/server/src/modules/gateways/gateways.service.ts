@@ -50,14 +50,13 @@ import type { SendOptions } from '../../gateway-link/command-bus.ts';
 import type { GatewayFleet } from './gateway-fleet.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { assertCoordinate, cleanName, toId } from '../projects/access.ts';
-import type { MapsRepo } from '../projects/maps.repo.ts';
-import type { ProjectsRepo } from '../projects/projects.repo.ts';
 import type { FirmwareCatalogue } from './firmware-catalogue.ts';
 import { compareVersions } from './firmware-catalogue.ts';
 import { firmwareOfRow, mapBridge, mapDevice, mapFirmware, mapGateway, mapSyncItem } from './gateways.mappers.ts';
 import type { GatewayRow, GatewaysRepo } from './gateways.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -114,9 +113,8 @@ function defaultDeviceName(kind: DeviceKindName, addr: string): string {
  */
 export function createGatewaysService(deps: {
   repo: GatewaysRepo;
-  mapsRepo: Pick<MapsRepo, 'findMap'>;
-  /** Checks the project and building filters of the list; without it they simply match nothing foreign. */
-  projectsRepo?: Pick<ProjectsRepo, 'findProject' | 'findBuilding'>;
+  /** Which projects, buildings and maps the caller may touch (the projects domain's check). */
+  access: ProjectAccess;
   /** The gateway link, once started (buildApp starts it after the routes); undefined without one. */
   link: () => GatewayLinkPort | undefined;
   firmware: FirmwareCatalogue;
@@ -129,7 +127,8 @@ export function createGatewaysService(deps: {
   /** Tells the link-facing half (and so the real-time publisher) about a sync status the service stored. */
   fleet: Pick<GatewayFleet, 'statusChanged'>;
 }) {
-  const { repo, mapsRepo, clock } = deps;
+  const { repo, clock } = deps;
+  const { requireMap } = deps.access;
   const configFor = deps.configFor ?? (async () => EMPTY_GATEWAY_CONFIG);
   const { statusChanged } = deps.fleet;
 
@@ -137,12 +136,6 @@ export function createGatewaysService(deps: {
     const row = await repo.find({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
     if (!row) throw new AppError(110011);
     return row;
-  }
-
-  async function requireMap(auth: Caller, id: string) {
-    const map = await mapsRepo.findMap({ tenantId: auth.tenantId, id: toId(id) });
-    if (!map) throw new AppError(110011);
-    return map;
   }
 
   function view(row: GatewayRow): Gateway {
@@ -171,18 +164,8 @@ export function createGatewaysService(deps: {
     async list(auth: Caller, q: GatewayListQuery): Promise<GatewayPage> {
       // A project, building or map of another account simply matches nothing of this tenant; say so instead.
       if (q.mapId !== undefined) await requireMap(auth, q.mapId);
-      if (
-        q.projectId !== undefined &&
-        deps.projectsRepo &&
-        !(await deps.projectsRepo.findProject({ tenantId: auth.tenantId, id: toId(q.projectId) }))
-      )
-        throw new AppError(110011);
-      if (
-        q.buildId !== undefined &&
-        deps.projectsRepo &&
-        !(await deps.projectsRepo.findBuilding({ tenantId: auth.tenantId, id: toId(q.buildId) }))
-      )
-        throw new AppError(110011);
+      if (q.projectId !== undefined) await deps.access.requireProject(auth, q.projectId);
+      if (q.buildId !== undefined) await deps.access.requireBuilding(auth, q.buildId);
       const { total, list } = await repo.list({
         tenantId: auth.tenantId,
         projectId: q.projectId === undefined ? undefined : toId(q.projectId),

@@ -27,10 +27,10 @@ import { mapMarker } from '../devices/devices.mappers.ts';
 import type { DeviceRow } from '../devices/devices.repo.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import { toId } from '../projects/access.ts';
-import type { MapsRepo } from '../projects/maps.repo.ts';
 import { mapGroupView } from './groups.mappers.ts';
 import { isUniqueViolation, violatedConstraint, type GroupRow, type GroupsRepo, type MemberRow } from './groups.repo.ts';
 import { assertMay } from '../../http/authority.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
 
@@ -64,7 +64,8 @@ function largeGroupNumber(info: unknown): number | null {
  */
 export function createGroupsService(deps: {
   repo: GroupsRepo;
-  mapsRepo: Pick<MapsRepo, 'findMap'>;
+  /** Which maps the caller may touch (the projects domain's check). */
+  access: Pick<ProjectAccess, 'requireMap'>;
   gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
   link: () => Pick<GatewayLink, 'bus'> | undefined;
   /** Overrides the command's own reply timeout (tests). */
@@ -72,11 +73,7 @@ export function createGroupsService(deps: {
 }) {
   const { repo } = deps;
 
-  async function requireMap(auth: Caller, id: string) {
-    const map = await deps.mapsRepo.findMap({ tenantId: auth.tenantId, id: toId(id) });
-    if (!map) throw new AppError(110011);
-    return map;
-  }
+  const { requireMap } = deps.access;
 
   async function requireGroup(auth: Caller, id: string): Promise<GroupRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });

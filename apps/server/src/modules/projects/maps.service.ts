@@ -23,6 +23,7 @@ import { isForeignKeyViolation, isUniqueViolation, type ProjectsRepo } from './p
 import type { ProjectsService } from './projects.service.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
+import { createProjectAccess } from './project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
 
@@ -47,11 +48,7 @@ export function createMapsService(deps: {
     return row;
   }
 
-  async function requireBuilding(auth: Caller, id: string) {
-    const row = await projectsRepo.findBuilding({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
-    return row;
-  }
+  const { requireBuilding } = createProjectAccess({ mapsRepo: repo, projectsRepo });
 
   async function mapOut(auth: Caller, id: bigint): Promise<MapInfo> {
     const row = await repo.findMap({ tenantId: auth.tenantId, id });
