@@ -2,13 +2,14 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type { DeviceBatchTypeBody, DeviceDeleteBody, DeviceListBody, DeviceParamsBody, SensorOnOffBody } from '@lumigrid/contract';
 import { deviceEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
+import { deviceKeys } from '../devices/api.ts';
 
 /** How often the list and status view refresh while shown (reports change the status). */
 export const DEVICE_LIST_POLL_MS = 15_000;
 
 /** One key factory for the device list, the detail and the type table; every change invalidates `all`. */
 export const deviceConfigKeys = {
-  all: ['device-config'] as const,
+  all: [...deviceKeys.all, 'config'] as const,
   list: (body: DeviceListBody) => [...deviceConfigKeys.all, 'list', body] as const,
   device: (deviceId: string) => [...deviceConfigKeys.all, 'device', deviceId] as const,
   types: () => [...deviceConfigKeys.all, 'types'] as const,
@@ -55,7 +56,7 @@ export function useDeviceTypes() {
 
 function useInvalidating<A, R>(fn: (arg: A) => Promise<R>) {
   const client = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => client.invalidateQueries({ queryKey: deviceConfigKeys.all }) });
+  return useMutation({ mutationFn: fn, onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.all }) });
 }
 
 /** Reading talks to the device through the gateway, so it is a deliberate action, not a cached query. */

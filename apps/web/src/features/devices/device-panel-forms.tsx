@@ -3,7 +3,7 @@ import { App, Button, Cascader, Input, Popconfirm, Space, Typography } from 'ant
 import { useTranslation } from 'react-i18next';
 import { DEVICE_LIMITS, deviceNameProblem, joinChannelNames, type DeviceMarker, type ProjectTree } from '@lumigrid/contract';
 import { mapPathOptions, type MapPath } from '../projects/tree.ts';
-import { useMoveDevicesIn, useMoveDevicesOut, useRenameDevice } from './control-api.ts';
+import { useMoveDevicesIn, useMoveDevicesOut, useRenameDevice } from './api.ts';
 import { channelNames } from './device-controls.ts';
 
 /** Renames a device: one name, or one per switch channel joined by the delimiter, each 1-25 characters. */

@@ -11,7 +11,7 @@ import {
   type ProjectTree,
 } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
-import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './control-api.ts';
+import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './api.ts';
 import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
 import { MoveForm, RenameForm } from './device-panel-forms.tsx';
 import { DISPLAY_FILL, markerKind } from '../../components/device-markers/marker-model.ts';

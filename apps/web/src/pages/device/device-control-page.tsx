@@ -7,13 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
-import {
-  applyMapMessage,
-  useDevicePositions,
-  useMapGateways,
-  useMapMarkers,
-  useMoveDevicesIn,
-} from '../../features/devices/control-api.ts';
+import { applyMapMessage, useDevicePositions, useMapGateways, useMapMarkers, useMoveDevicesIn } from '../../features/devices/api.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
 import { planToFraction } from '../../components/device-markers/marker-model.ts';

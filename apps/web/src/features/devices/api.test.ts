@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { DeviceMarker } from '@lumigrid/contract';
-import { applyMapMessage, applyMarker, deviceMapKeys, isMarker, isRemoved } from './control-api.ts';
+import { deviceConfigKeys } from '../device-config/api.ts';
+import { applyMapMessage, applyMarker, deviceKeys, deviceMapKeys, isMarker, isRemoved } from './api.ts';
 
 const marker = (id: string, over: Partial<DeviceMarker> = {}): DeviceMarker => ({
   id,
@@ -56,5 +57,18 @@ describe('markers from the map topic', () => {
     expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => m.id)).toEqual(['2', '4']);
     expect(isRemoved({ removed: [] })).toBe(true);
     expect(isRemoved(marker('1'))).toBe(false);
+  });
+});
+
+describe('one cache root for devices', () => {
+  it('refreshes the plan and the list screens together when the device root is invalidated', async () => {
+    const client = new QueryClient();
+    const plan = deviceMapKeys.markers('7');
+    const list = deviceConfigKeys.list({ page: 1, pageSize: 20 });
+    client.setQueryData(plan, [marker('1')]);
+    client.setQueryData(list, { total: 1, list: [] });
+    await client.invalidateQueries({ queryKey: deviceKeys.all });
+    expect(client.getQueryState(plan)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(list)?.isInvalidated).toBe(true);
   });
 });

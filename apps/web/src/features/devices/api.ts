@@ -12,8 +12,14 @@ import { call } from '../../api/client.ts';
 import { gatewayApi, gatewayKeys, LIST_POLL_MS } from '../gateways/api.ts';
 
 /** One key factory for the floor plan's device reads. */
+/**
+ * The one key root of the device resource: the plan's markers and panels and the list and configuration
+ * screens all hang below it, so a change made on one screen leaves no other stale.
+ */
+export const deviceKeys = { all: ['devices'] as const };
+
 export const deviceMapKeys = {
-  all: ['deviceMap'] as const,
+  all: [...deviceKeys.all, 'map'] as const,
   markers: (mapId: string) => [...deviceMapKeys.all, 'markers', mapId] as const,
   detail: (mapId: string, deviceId: string) => [...deviceMapKeys.all, 'detail', mapId, deviceId] as const,
 };
@@ -128,9 +134,11 @@ function usePlacement<T extends { mapId: string }>(call: (body: T) => Promise<De
     mutationFn: call,
     onSuccess: (markers, body) => {
       client.setQueryData(deviceMapKeys.markers(body.mapId), markers);
+      // Everything else about devices is read again: other maps, panels, the list and configuration screens.
+      const fresh = deviceMapKeys.markers(body.mapId);
       void client.invalidateQueries({
-        queryKey: deviceMapKeys.all,
-        predicate: (q) => q.queryKey[1] !== 'markers' || q.queryKey[2] !== body.mapId,
+        queryKey: deviceKeys.all,
+        predicate: (q) => fresh.some((part, i) => q.queryKey[i] !== part),
       });
       void client.invalidateQueries({ queryKey: gatewayKeys.all });
     },
@@ -145,7 +153,7 @@ export function useMoveDevicesOut() {
   return useMutation({
     mutationFn: deviceMapApi.moveOut,
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: deviceMapKeys.all });
+      void client.invalidateQueries({ queryKey: deviceKeys.all });
       void client.invalidateQueries({ queryKey: gatewayKeys.all });
     },
   });
@@ -162,6 +170,8 @@ export function useRenameDevice() {
         );
         client.setQueryData(deviceMapKeys.detail(device.mapId, device.id), device);
       }
+      // The list and configuration screens show the name too.
+      void client.invalidateQueries({ queryKey: deviceKeys.all, predicate: (q) => q.queryKey[1] !== deviceMapKeys.all[1] });
       void client.invalidateQueries({ queryKey: gatewayKeys.all });
     },
   });
