@@ -33,7 +33,7 @@ export class EmergencyTests {
   } {
     const { test, durationS, allowWhileCharging } = params;
     const lights = params.addrs.map((raw) => {
-      const device = this.host.devices.get(raw.toUpperCase());
+      const device = this.host.devices.get(raw);
       if (!device?.state.kind.startsWith('emergency'))
         throw new CommandError('not_found', `${raw} is not an emergency light of this gateway`);
       return device;
@@ -55,7 +55,7 @@ export class EmergencyTests {
   stop(addrs: string[]): { stopped: string[] } {
     const stopped: string[] = [];
     for (const raw of addrs) {
-      const addr = raw.toUpperCase();
+      const addr = raw;
       const running = this.running.get(addr);
       const light = this.host.devices.get(addr);
       if (!running || !light) continue;

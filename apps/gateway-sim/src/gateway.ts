@@ -436,14 +436,14 @@ export class SimGateway extends EventEmitter {
       case 'devices.report':
         return { result: { count: this.devices.size }, after: () => this.publishReport([...this.devices.values()], true) };
       case 'device.identify': {
-        const device = this.devices.get(command.params.addr.toUpperCase());
+        const device = this.devices.get(command.params.addr);
         if (!device) throw new CommandError('not_found', `no device ${command.params.addr}`);
         if (!device.state.online) throw new CommandError('failed', `device ${command.params.addr} is offline`);
         await this.radio.acquire('unicast');
         return { result: {} };
       }
       case 'device.control': {
-        const device = this.devices.get(command.params.addr.toUpperCase());
+        const device = this.devices.get(command.params.addr);
         if (!device) throw new CommandError('not_found', `no device ${command.params.addr}`);
         if (!device.state.online) throw new CommandError('failed', `device ${command.params.addr} is offline`);
         await this.radio.acquire('unicast');
@@ -473,7 +473,7 @@ export class SimGateway extends EventEmitter {
       }
       case 'device.setKind': {
         const changed = command.params.addrs.flatMap((addr) => {
-          const device = this.devices.get(addr.toUpperCase());
+          const device = this.devices.get(addr);
           if (!device) return [];
           changeKind(device, command.params.kind);
           return [device];
@@ -489,7 +489,7 @@ export class SimGateway extends EventEmitter {
         const queued: SimDevice[] = [];
         const skipped: string[] = [];
         for (const addr of command.params.addrs) {
-          const device = this.devices.get(addr.toUpperCase());
+          const device = this.devices.get(addr);
           if (device?.state.online) queued.push(device);
           else skipped.push(addr);
         }
@@ -525,7 +525,7 @@ export class SimGateway extends EventEmitter {
         return { result: { count: sensors.length, params: this.microwave } };
       }
       case 'config.apply': {
-        const unknown = command.params.config.groups.flatMap((g) => g.devices).find((addr) => !this.devices.has(addr.toUpperCase()));
+        const unknown = command.params.config.groups.flatMap((g) => g.devices).find((addr) => !this.devices.has(addr));
         if (unknown) throw new CommandError('not_found', `group member ${unknown} has not joined this gateway`);
         this.config = command.params.config;
         this.configVersion = command.params.version;
@@ -539,7 +539,7 @@ export class SimGateway extends EventEmitter {
 
   /** The device at an address, once the radio lets a unicast through; not_found or failed (offline) otherwise. */
   private async reachable(addr: string): Promise<SimDevice> {
-    const device = this.devices.get(addr.toUpperCase());
+    const device = this.devices.get(addr);
     if (!device) throw new CommandError('not_found', `no device ${addr}`);
     if (!device.state.online) throw new CommandError('failed', `device ${addr} is offline`);
     await this.radio.acquire('unicast');
@@ -583,7 +583,7 @@ export class SimGateway extends EventEmitter {
     const addrs = 'device' in target ? [target.device] : (this.config.groups.find((g) => g.id === target.group)?.devices ?? []);
     const changed: SimDevice[] = [];
     for (const addr of addrs) {
-      const device = this.devices.get(addr.toUpperCase());
+      const device = this.devices.get(addr);
       if (device?.state.online && applyAction(device, action)) changed.push(device);
     }
     return changed;
@@ -719,7 +719,7 @@ export class SimGateway extends EventEmitter {
       const changed = [sensor];
       // Independent sensors (the default sensor mode) act alone: the configured linkage runs only in linkage mode.
       const linkages = this.params.sensorMode === 'linkage' ? this.config.linkages : [];
-      for (const link of linkages.filter((l) => l.sensor.toUpperCase() === sensor.state.addr)) {
+      for (const link of linkages.filter((l) => l.sensor === sensor.state.addr)) {
         for (const target of link.targets) changed.push(...this.applyTo(target, sensor.state.occupied ? link.onDetect : link.onClear));
       }
       this.publishReport(changed, false);

@@ -19,7 +19,7 @@ describe('simulated devices', () => {
 
   it('reports states that the protocol accepts', () => {
     for (const [i, kind] of SIMULATED_KINDS.entries()) {
-      const device = createDevice(`00124B00000000${i.toString(16).padStart(2, '0')}`, kind, i, 0);
+      const device = createDevice(`00124B00000000${i.toString(16).toUpperCase().padStart(2, '0')}`, kind, i, 0);
       const decoded = decodeUp(upTopic('A4C138000001', 'report'), JSON.stringify({ ts: 0, full: true, devices: [device.state] }));
       expect(decoded.ok, kind).toBe(true);
     }

@@ -6,54 +6,34 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS, isLang } from '@lumigrid/contract';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import svgCaptcha from 'svg-captcha';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { startDemoSite, type DemoSite } from './demo/demo-site.ts';
 import type { GatewayCredentialStore } from './gateway-link/credentials.ts';
-import { startGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
+import { createGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
 import { endpointRoutes } from './http/endpoint-route.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
-import { createAccountsRepo } from './modules/accounts/accounts.repo.ts';
-import { registerAccountRoutes } from './modules/accounts/accounts.routes.ts';
-import { createAccountsService } from './modules/accounts/accounts.service.ts';
-import { createAuthRepo } from './modules/auth/auth.repo.ts';
-import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { createAuthService, type CaptchaMaker } from './modules/auth/auth.service.ts';
-import { registerBrandingRoutes } from './modules/branding/branding.routes.ts';
-import { createBrandingService } from './modules/branding/branding.service.ts';
-import { createDeviceReportsRepo } from './modules/device-reports/device-reports.repo.ts';
-import { createDevicesRepo } from './modules/devices/devices.repo.ts';
-import { registerDeviceRoutes } from './modules/devices/devices.routes.ts';
-import { createDevicesService } from './modules/devices/devices.service.ts';
-import { createMapPublisher } from './modules/devices/map-publisher.ts';
-import { createReportWriter, type ReportWriter, type ReportWriterOptions } from './modules/device-reports/report-writer.ts';
+import { createAccountsModule } from './modules/accounts/accounts.module.ts';
+import { createAuthModule } from './modules/auth/auth.module.ts';
+import { createBrandingModule } from './modules/branding/branding.module.ts';
+import { createDeviceReportsModule, type IngestOptions } from './modules/device-reports/device-reports.module.ts';
+import type { ReportWriter } from './modules/device-reports/report-writer.ts';
 import { createTelemetryRepo } from './modules/device-reports/telemetry.repo.ts';
-import { createTelemetryWriter } from './modules/device-reports/telemetry-writer.ts';
-import { createMessenger } from './modules/outbox/messenger.ts';
-import { createOutboxRepo } from './modules/outbox/outbox.repo.ts';
-import { registerOutboxRoutes } from './modules/outbox/outbox.routes.ts';
-import { createOutboxService } from './modules/outbox/outbox.service.ts';
+import { createDevicesModule } from './modules/devices/devices.module.ts';
+import { createDevicesRepo } from './modules/devices/devices.repo.ts';
+import { createMapDevices } from './modules/devices/map-devices.ts';
 import { loadFirmwareCatalogue, type FirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';
-import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
-import { registerGatewayRoutes } from './modules/gateways/gateways.routes.ts';
 import { createGatewayFleet, type GatewayFleet } from './modules/gateways/gateway-fleet.ts';
-import { createGatewaysService, type GatewaysService } from './modules/gateways/gateways.service.ts';
-import { createGroupsRepo } from './modules/groups/groups.repo.ts';
-import { registerGroupRoutes } from './modules/groups/groups.routes.ts';
-import { createGroupsService } from './modules/groups/groups.service.ts';
-import { createMapDevices } from './modules/projects/map-devices.ts';
-import { createMapImageStore } from './modules/projects/map-image.ts';
-import { createMapsRepo } from './modules/projects/maps.repo.ts';
-import { createProjectAccess } from './modules/projects/project-access.ts';
-import { registerMapRoutes } from './modules/projects/maps.routes.ts';
-import { createMapsService } from './modules/projects/maps.service.ts';
-import { createProjectsRepo } from './modules/projects/projects.repo.ts';
-import { registerProjectRoutes } from './modules/projects/projects.routes.ts';
-import { createProjectsService } from './modules/projects/projects.service.ts';
-import { registerSystemRoutes } from './modules/system/system.routes.ts';
+import { createGatewaysModule } from './modules/gateways/gateways.module.ts';
+import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
+import type { GatewaysService } from './modules/gateways/gateways.service.ts';
+import { createGroupsModule, groupsConfig } from './modules/groups/groups.module.ts';
+import { createOutboxModule } from './modules/outbox/outbox.module.ts';
+import { createProjectsModule } from './modules/projects/projects.module.ts';
+import { createSystemModule } from './modules/system/system.module.ts';
 import { firmwareNoticePublisher } from './realtime/firmware-notices.ts';
 import { wireGatewayStatus } from './realtime/gateway-status.ts';
 import { createPgBus } from './realtime/pg-bus.ts';
@@ -78,7 +58,7 @@ export interface AppOptions {
     /** Shared subscription group at an external broker; tests give each run its own. */
     sharedGroup?: string;
     /** Batch and queue sizes of the device report writer (tests, the benchmark). */
-    reports?: Pick<ReportWriterOptions, 'maxBatch' | 'maxQueue' | 'retryMs'>;
+    reports?: IngestOptions;
   };
   /** Firmware files gateways may be updated to; DATA_DIR/firmware/manifest.json by default. */
   firmware?: FirmwareCatalogue;
@@ -103,14 +83,6 @@ declare module 'fastify' {
     /** The simulated demo site (DEMO), when it was started with the gateway link. */
     demo: DemoSite | undefined;
   }
-}
-
-function captchaMaker(fixedText: string | undefined): CaptchaMaker {
-  return () => {
-    const made = svgCaptcha.create({ size: LIMITS.captcha.length, noise: 2, ignoreChars: '0oO1iIlL', color: true, background: '#f0f5ff' });
-    // With CAPTCHA_TEXT set (automated browser tests) the picture still varies but the answer is fixed.
-    return { text: fixedText ?? made.text, svg: made.data };
-  };
 }
 
 /** Builds the whole HTTP application on an open database; main.ts listens, tests inject. */
@@ -138,125 +110,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const { db } = database;
   const clock = options.clock ?? systemClock;
-  const projectsRepo = createProjectsRepo(db);
-  const mapsRepo = createMapsRepo(db);
-  // Which projects, buildings and maps a caller may touch: the projects domain answers for every domain.
-  const access = createProjectAccess({ mapsRepo, projectsRepo });
-  const mapDevices = createMapDevices(db);
-  const projects = createProjectsService({ repo: projectsRepo, mapsRepo, devices: mapDevices });
-  const maps = createMapsService({
-    repo: mapsRepo,
-    projectsRepo,
-    projects,
-    devices: mapDevices,
-    store: createMapImageStore(config.dataDir),
-    clock,
-    logger: app.log,
-  });
-  // The link-facing half of gateway management: credentials, presence, firmware progress, provisioning.
+  const logger = app.log;
+  const commandTimeoutMs = options.gatewayLink?.commandTimeoutMs;
+
+  // The link-facing half of gateway management (credentials, presence, firmware progress, provisioning)
+  // comes first: the gateway link checks passwords and keeps firmware updates through it.
   const gatewaysRepo = createGatewaysRepo(db);
-  const fleet = createGatewayFleet({ repo: gatewaysRepo, clock, logger: app.log });
-  // The link starts once every route and service is in place (so no report or presence change finds a
-  // listener missing); the services reach it through this holder meanwhile.
-  const linkHolder: { link?: GatewayLink } = {};
-  const gateways = createGatewaysService({
-    repo: gatewaysRepo,
-    fleet,
-    access,
-    link: () => linkHolder.link,
-    commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
-    firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir),
-    // A sync sends the group table (and later scenes, schedules, linkage) of the gateway.
-    configFor: (q) => groups.configFor(q),
-    clock,
-    logger: app.log,
-  });
-  const accounts = createAccountsService({
-    repo: createAccountsRepo(db),
-    config,
-    logger: app.log,
-    // Every new account starts with its default project, building and map.
-    onAccountCreated: (row) => projects.ensureDefaults(row.id, isLang(row.lang) ? row.lang : 'en'),
-  });
-  const outboxRepo = createOutboxRepo(db);
-  const messenger = createMessenger({ repo: outboxRepo, config, logger: app.log });
-  // The hub checks tokens with the auth service's own session lookup; the auth service tells it about ended sessions.
-  const realtime = createRealtimeHub({
-    authenticate: (token, check) => auth.authenticate(token, check),
-    logger: app.log,
-    // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
-    bus:
-      options.realtimeBus ??
-      (config.realtimeBus === 'postgres' && config.databaseUrl
-        ? await createPgBus({ url: config.databaseUrl, logger: app.log })
-        : undefined),
-    options: options.realtime,
-  });
-  const auth = createAuthService({
-    repo: createAuthRepo(db),
-    accounts,
-    messenger,
-    makeCaptcha: captchaMaker(config.captchaText),
-    clock,
-    config,
-    onSessionsEnded: (ended) =>
-      realtime.endSessions({
-        userId: String(ended.userId),
-        sessionId: ended.sessionId === undefined ? undefined : String(ended.sessionId),
-        exceptSessionId: ended.exceptSessionId === undefined ? undefined : String(ended.exceptSessionId),
-        code: ended.code,
-        notify: ended.notify,
-      }),
-  });
-  realtime.attach(app.server);
-  app.decorate('realtime', realtime);
-  app.addHook('preClose', async () => realtime.close());
-  const authenticate = auth.authenticate;
-  const branding = createBrandingService({
-    brandingDir: config.brandingDir,
-    webDist: config.webDist,
-    company: config.company,
-    logger: app.log,
-  });
-
-  const route = endpointRoutes(app, authenticate);
-  registerSystemRoutes(route, { db, config });
-  registerBrandingRoutes(route, { branding });
-  registerAuthRoutes(route, { auth });
-  registerAccountRoutes(route, { accounts });
-  registerOutboxRoutes(route, { outbox: createOutboxService({ repo: outboxRepo }) });
-  registerProjectRoutes(route, { projects });
-  registerMapRoutes(route, { maps });
-  registerGatewayRoutes(route, { gateways });
-  const devices = createDevicesService({
-    repo: createDevicesRepo(db),
-    access,
-    link: () => linkHolder.link,
-    realtime,
-    gateways,
-    commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
-    telemetry: createTelemetryRepo(db),
-  });
-  registerDeviceRoutes(route, { devices });
-  const groups = createGroupsService({
-    repo: createGroupsRepo(db),
-    access,
-    gateways,
-    link: () => linkHolder.link,
-    commandTimeoutMs: options.gatewayLink?.commandTimeoutMs,
-  });
-  registerGroupRoutes(route, { groups });
-  // One topic per map: only users of the map's account may watch it.
-  realtime.addDestination({ pattern: '/topic/map/{mapId}', allow: (auth, { mapId }) => devices.canSeeMap(auth, mapId ?? '') });
-
-  if (webClient) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
-  else app.log.warn({ webDist: config.webDist }, 'web client not built; serving the API only (npm run build -w @lumigrid/web)');
-  await accounts.ensureAdmin();
-  app.addHook('onClose', async () => messenger.close());
-
-  if (options.gatewayLink) await fleet.forgetPresence();
-  const gatewayLink = options.gatewayLink
-    ? await startGatewayLink({
+  const fleet = createGatewayFleet({ repo: gatewaysRepo, clock, logger });
+  // Made now, started last, so no report or presence change finds a listener missing.
+  const link = options.gatewayLink
+    ? createGatewayLink({
         mqttUrl: config.mqttUrl,
         port: options.gatewayLink.port ?? config.mqttPort,
         host: config.host,
@@ -267,64 +130,139 @@ export async function buildApp(options: AppOptions): Promise<App> {
         firmwareStore: fleet.firmwareStore,
         // Several server nodes share one external broker: each report reaches one of them (docs/decisions.md).
         sharedGroup: options.gatewayLink.sharedGroup ?? (config.mqttUrl ? 'lumigrid-server' : undefined),
-        logger: app.log,
+        logger,
       })
     : undefined;
-  linkHolder.link = gatewayLink;
-  // up/report -> device_states (current) and device_reports (history); a full queue holds the link back.
-  const reportWriter = gatewayLink
-    ? createReportWriter({ ...options.gatewayLink?.reports, repo: createDeviceReportsRepo(db), logger: app.log })
+
+  const deviceRows = createDevicesRepo(db);
+  const projects = createProjectsModule({ db, config, devices: createMapDevices(db), clock, logger });
+  const accounts = createAccountsModule({
+    db,
+    config,
+    logger,
+    // Every new account starts with its default project, building and map.
+    onAccountCreated: (row) => projects.projects.ensureDefaults(row.id, isLang(row.lang) ? row.lang : 'en'),
+  });
+  const outbox = createOutboxModule({ db, config, logger });
+  const auth = createAuthModule({ db, accounts: accounts.service, messenger: outbox.messenger, config, clock });
+  const realtime = createRealtimeHub({
+    authenticate: auth.service.authenticate,
+    logger,
+    // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
+    bus:
+      options.realtimeBus ??
+      (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger }) : undefined),
+    options: options.realtime,
+  });
+  // Revoked sessions close their sockets; the browser shows the forced-logout dialog when told to.
+  auth.service.onSessionsEnded((ended) =>
+    realtime.endSessions({
+      userId: String(ended.userId),
+      sessionId: ended.sessionId === undefined ? undefined : String(ended.sessionId),
+      exceptSessionId: ended.exceptSessionId === undefined ? undefined : String(ended.exceptSessionId),
+      code: ended.code,
+      notify: ended.notify,
+    }),
+  );
+  const gateways = createGatewaysModule({
+    repo: gatewaysRepo,
+    fleet,
+    devices: deviceRows,
+    access: projects.access,
+    link,
+    firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir),
+    // A sync sends the group table (and later scenes, schedules, linkage) of the gateway.
+    configSources: [groupsConfig(db)],
+    clock,
+    logger,
+    commandTimeoutMs,
+  });
+  const devices = createDevicesModule({
+    repo: deviceRows,
+    access: projects.access,
+    link,
+    realtime,
+    gateways: gateways.service,
+    telemetry: createTelemetryRepo(db),
+    commandTimeoutMs,
+  });
+  const groups = createGroupsModule({
+    db,
+    devices: deviceRows,
+    access: projects.access,
+    gateways: gateways.service,
+    link,
+    commandTimeoutMs,
+  });
+  const modules: DomainModule[] = [
+    createSystemModule({ db, config }),
+    createBrandingModule({ config, logger }),
+    auth,
+    accounts,
+    outbox,
+    projects,
+    gateways,
+    devices,
+    groups,
+  ];
+
+  const route = endpointRoutes(app, auth.service.authenticate);
+  for (const module of modules) module.register(route);
+  realtime.attach(app.server);
+  app.decorate('realtime', realtime);
+  app.addHook('preClose', async () => realtime.close());
+  if (webClient) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  else logger.warn({ webDist: config.webDist }, 'web client not built; serving the API only (npm run build -w @lumigrid/web)');
+  await accounts.service.ensureAdmin();
+  app.addHook('onClose', async () => {
+    for (const module of modules) await module.close?.();
+  });
+
+  const ingest = link
+    ? createDeviceReportsModule({
+        db,
+        link,
+        publishReported: devices.service.publishReported,
+        options: options.gatewayLink?.reports,
+        logger,
+      })
     : undefined;
-  app.decorate('gatewayLink', gatewayLink);
-  app.decorate('reportWriter', reportWriter);
-  app.decorate('gatewayService', gateways);
-  app.decorate('gatewayFleet', fleet);
-  if (gatewayLink) {
-    const link = gatewayLink;
+  if (link) {
     // Firmware results become type 1 notices to the users of the account the gateway is bound to.
-    const publishFirmware = firmwareNoticePublisher({ hub: realtime, audience: (mac) => fleet.audienceOf(mac), logger: app.log });
+    const publishFirmware = firmwareNoticePublisher({ hub: realtime, audience: (mac) => fleet.audienceOf(mac), logger });
     link.onFirmwareResult((progress) => void publishFirmware(progress));
     // Presence goes into the gateways table: online, last seen, reported fields, running config version.
     link.presence.onChange((p) => fleet.recordPresence(p));
     // Presence, sync status and firmware progress go live to the account's users (/topic/gateway_status/{userId}).
-    wireGatewayStatus({ hub: realtime, gateways: fleet, link, logger: app.log });
-    if (reportWriter) link.onUp((m) => (m.channel === 'report' ? reportWriter.accept(m.mac, m.message) : undefined));
-    // up/telemetry -> device_telemetry (the last sample per device), batched and held back the same way.
-    const telemetryWriter = createTelemetryWriter({ ...options.gatewayLink?.reports, repo: createTelemetryRepo(db), logger: app.log });
-    link.onUp((m) => (m.channel === 'telemetry' ? telemetryWriter.accept(m.mac, m.message) : undefined));
-    // Once a report is in device_states, its placed devices go to their maps' topics.
-    if (reportWriter) {
-      const maps = createMapPublisher({ flush: () => reportWriter.flush(), publishReported: devices.publishReported, logger: app.log });
-      link.onUp((m) =>
-        m.channel === 'report'
-          ? maps.noteReport(
-              m.mac,
-              m.message.devices.map((d) => d.addr),
-            )
-          : undefined,
-      );
-    }
+    wireGatewayStatus({ hub: realtime, gateways: fleet, link, logger });
+    await fleet.forgetPresence();
+    await link.start();
     app.addHook('onClose', async () => {
       await link.close();
-      await reportWriter?.close();
-      await telemetryWriter.close();
+      await ingest?.close();
       await fleet.settled();
     });
   }
+  app.decorate('gatewayLink', link);
+  app.decorate('reportWriter', ingest?.reportWriter);
+  app.decorate('gatewayService', gateways.service);
+  app.decorate('gatewayFleet', fleet);
+
   // The demo site seeds in the background; its failure is logged and the platform runs on (src/demo).
   // Its gateways sign in with passwords provisioned into the gateways table, so it needs the broker that checks them.
+  const brokerPort = link?.brokerPort;
   const demo =
-    config.demo && gatewayLink?.brokerPort !== undefined && !options.gatewayLink?.credentials
+    config.demo && link && brokerPort !== undefined && !options.gatewayLink?.credentials
       ? startDemoSite({
           config,
-          accounts,
-          projects,
-          maps,
-          gateways,
+          accounts: accounts.service,
+          projects: projects.projects,
+          maps: projects.maps,
+          gateways: gateways.service,
           fleet,
-          brokerPort: gatewayLink.brokerPort,
-          waitOnline: (mac, ms) => gatewayLink.presence.waitOnline(mac, ms),
-          logger: app.log,
+          brokerPort,
+          waitOnline: (mac, ms) => link.presence.waitOnline(mac, ms),
+          logger,
         })
       : undefined;
   app.decorate('demo', demo);

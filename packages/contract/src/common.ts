@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { LANGS, type Lang } from './lang.ts';
 
 /** Lists are paged: 20 rows unless the caller asks for up to 200. */
 export const PAGE_SIZE = { default: 20, max: 200 } as const;
@@ -25,6 +26,4 @@ export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 
 export const EmptySchema = Type.Null({ description: 'No data' });
 
-export const LangSchema = Type.Union([Type.Literal('cn'), Type.Literal('tc'), Type.Literal('en'), Type.Literal('ja')], {
-  description: 'Interface language: cn, tc, en or ja',
-});
+export const LangSchema = Type.Unsafe<Lang>({ type: 'string', enum: [...LANGS], description: 'Interface language: cn, tc, en or ja' });

@@ -1,3 +1,4 @@
+import { FAULT_CODES } from '@lumigrid/protocol';
 import { deviceType, type DeviceTypeInfo } from './device-types.ts';
 import { CCT_DEVICE_MAX, LEVEL_MAX, cctValueToKelvin, kelvinToCctValue, type Rgb } from './device-units.ts';
 
@@ -309,8 +310,6 @@ export type DisplayState = (typeof DISPLAY_STATES)[number];
 /** Type status of spec section 3: 0 normal, 2 offline. */
 export const TYPE_STATUS = { normal: 0, offline: 2 } as const;
 
-/** Fault code 2 of spec section 4 is "offline"; every other non-zero code is a failure. */
-const FAULT_OFFLINE = 2;
 /** Emergency state 30 is offline; 1, 2, 3, 5 and 25 (battery low, faults, depleted) are failures. */
 const EMERGENCY_OFFLINE = 30;
 const EMERGENCY_FAILURES: readonly number[] = [1, 2, 3, 5, 25];
@@ -330,7 +329,8 @@ export interface DisplayInput {
  * (sensors, panels, bridges) show on at full load while they work and a sensor switched off shows off.
  */
 export function displayState(device: DisplayInput): DisplayState {
-  if (device.typeStatus === TYPE_STATUS.offline || device.fault === FAULT_OFFLINE) return 'offline';
+  if (device.typeStatus === TYPE_STATUS.offline || device.fault === FAULT_CODES.offline) return 'offline';
+  // Every other non-zero fault code is a failure.
   if (device.fault) return 'failure';
   if (device.status === '') return 'offline';
   const parsed = parseStatus(device.type, device.status);

@@ -1,3 +1,4 @@
+import { FAULT_CODE_MAX } from '@lumigrid/protocol';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { IdSchema, PAGE_SIZE } from './common.ts';
@@ -6,6 +7,8 @@ import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
 import { deviceType } from './device-types.ts';
 import { CCT_MAX_K, CCT_MIN_K } from './device-units.ts';
 import type { ErrorCode } from './errors.ts';
+
+export { FAULT_CODES, type FaultName } from '@lumigrid/protocol';
 
 /**
  * Devices, groups (zones) and the device library (spec sections 3, 5 and 7 "Devices", "Zones and groups",
@@ -105,7 +108,7 @@ export const DeviceSchema = Type.Object({
   firmware: Type.String(),
   status: Type.String({ description: 'The colon-separated status string of spec section 3 (parseStatus)' }),
   typeStatus: Type.Integer({ description: '0 normal, 2 offline' }),
-  fault: Type.Integer({ minimum: 0, maximum: 9, description: 'Fault code of spec section 4, 0 normal' }),
+  fault: Type.Integer({ minimum: 0, maximum: FAULT_CODE_MAX, description: 'Fault code of spec section 4, 0 normal' }),
   display: DisplayStateSchema,
   x: Nullable(Coordinate, 'Position on the map, or null while not placed'),
   y: Nullable(Coordinate, 'Position on the map, or null while not placed'),

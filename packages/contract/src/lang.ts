@@ -3,6 +3,9 @@ export const LANGS = ['cn', 'tc', 'en', 'ja'] as const;
 export type Lang = (typeof LANGS)[number];
 export const DEFAULT_LANG: Lang = 'en';
 
+/** The BCP 47 tag of each product language (Accept-Language, <html lang>, date and number formats). */
+export const LANG_TAGS: Record<Lang, string> = { cn: 'zh-CN', tc: 'zh-TW', en: 'en', ja: 'ja' };
+
 export function isLang(value: unknown): value is Lang {
   return typeof value === 'string' && (LANGS as readonly string[]).includes(value);
 }

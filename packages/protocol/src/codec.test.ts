@@ -115,6 +115,13 @@ describe('up messages', () => {
     expect(decodeUp(upTopic(MAC, 'state'), '{"state":"offline","reason":"lost"}').ok).toBe(true);
   });
 
+  it('carries device addresses upper case only, so both ends compare them as plain strings', () => {
+    const report = (addr: string) => JSON.stringify({ ...upExamples.report, devices: [{ ...upExamples.report.devices[0]!, addr }] });
+    expect(decodeUp(upTopic(MAC, 'report'), report('00124B0001A2B3C4')).ok).toBe(true);
+    const lower = decodeUp(upTopic(MAC, 'report'), report('00124b0001a2b3c4'));
+    expect(!lower.ok && lower.error.code).toBe('invalid');
+  });
+
   it('accepts a failed reply with an error code', () => {
     expect(decodeUp(upTopic(MAC, 'reply'), JSON.stringify({ id: 'x', ok: false, error: { code: 'expired' } })).ok).toBe(true);
   });

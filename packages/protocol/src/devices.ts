@@ -30,11 +30,28 @@ export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
 export const DeviceKindSchema = Type.Enum(DEVICE_KINDS);
 
-/** A device address on the gateway's network: its IEEE/EUI-64 in 16 hex digits, or a shorter bus address. */
-export const DeviceAddrSchema = Type.String({ pattern: '^[0-9A-Fa-f]{2,16}$', description: 'device address (hex)' });
+/**
+ * A device address on the gateway's network: its IEEE/EUI-64 in 16 hex digits, or a shorter bus address,
+ * always upper case on the wire, so both ends and the database compare addresses as plain strings.
+ */
+export const DeviceAddrSchema = Type.String({ pattern: '^[0-9A-F]{2,16}$', description: 'device address (upper-case hex)' });
 
-/** Fault codes of spec section 4: 0 normal ... 9 emergency communication anomaly. */
-export const FaultCodeSchema = Type.Integer({ minimum: 0, maximum: 9 });
+/** Fault codes of spec section 4; 0 is normal. */
+export const FAULT_CODES = {
+  power: 1,
+  offline: 2,
+  dcSensor: 3,
+  motionSensor: 4,
+  daylightSensor: 5,
+  battery: 6,
+  charging: 7,
+  led: 8,
+  emergencyLink: 9,
+} as const;
+export type FaultName = keyof typeof FAULT_CODES;
+
+export const FAULT_CODE_MAX = Math.max(...Object.values(FAULT_CODES));
+export const FaultCodeSchema = Type.Integer({ minimum: 0, maximum: FAULT_CODE_MAX });
 
 /** A device's state as a gateway reports it; fields that do not apply to a kind are left out. */
 export const DeviceStateSchema = Type.Object(

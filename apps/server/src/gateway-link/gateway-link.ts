@@ -4,7 +4,7 @@ import { startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
 import { createCommandBus } from './command-bus.ts';
 import { randomServerCredential, type GatewayCredentialStore, type ServerCredential } from './credentials.ts';
 import { createFirmwareTracker, type FirmwareProgress, type FirmwareStore } from './firmware-tracker.ts';
-import { connectLinkClient, type LinkClient } from './link-client.ts';
+import { connectLinkClient, type LinkClient, type LinkStats } from './link-client.ts';
 import { createPresence } from './presence.ts';
 
 export interface GatewayLinkOptions {
@@ -46,31 +46,18 @@ function externalCredential(
 /**
  * The server's side of the gateway protocol: the broker (embedded or external), the server's client,
  * presence from up/state, the command bus and firmware updates. Domain services subscribe with onUp.
+ * It is made first and started last, so every listener is in place before the first message arrives;
+ * commands before start() fail as "not connected".
  */
-export async function startGatewayLink(options: GatewayLinkOptions) {
+export function createGatewayLink(options: GatewayLinkOptions) {
   const { logger } = options;
   const presence = createPresence();
   const upListeners = new Set<UpListener>();
   const firmwareListeners = new Set<(p: FirmwareProgress) => void>();
+  const stats: LinkStats = { received: 0, dropped: 0 };
 
   let broker: EmbeddedBroker | undefined;
-  let url: string;
-  let credential: ServerCredential | undefined;
-  if (options.mqttUrl) {
-    ({ url, credential } = externalCredential(options.mqttUrl, options.serverCredential));
-  } else {
-    credential = options.serverCredential ?? randomServerCredential();
-    broker = await startEmbeddedBroker({
-      port: options.port,
-      host: options.host,
-      credentials: options.credentials,
-      server: credential,
-      logger,
-    });
-    url = `mqtt://127.0.0.1:${broker.port}`;
-  }
-
-  let client: LinkClient | undefined = undefined;
+  let client: LinkClient | undefined;
   const bus = createCommandBus({
     publish: (topic, payload) => (client ? client.publish(topic, payload) : Promise.reject(new Error('the gateway link is not connected'))),
     isOnline: (mac) => presence.isOnline(mac),
@@ -86,30 +73,6 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
       for (const listener of firmwareListeners) listener(p);
     },
   });
-  const connected = await connectLinkClient({
-    url,
-    credential,
-    logger,
-    sharedGroup: options.sharedGroup,
-    onStateCleared: (mac) => presence.forget(mac),
-    onMessage(message) {
-      if (message.channel === 'state') {
-        const p = presence.update(message.mac, message.message);
-        logger.info({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
-      } else if (message.channel === 'reply') {
-        bus.handleReply(message.mac, message.message);
-      } else if (message.channel === 'event' && message.message.type === 'firmware') {
-        // Stored before the next message is read, so progress and the outcome keep their order.
-        const stored = firmware.handleEvent(message.mac, message.message);
-        if (stored) return stored.then(() => notifyUp(message));
-      }
-      return notifyUp(message);
-    },
-  }).catch(async (error: unknown) => {
-    await broker?.close();
-    throw error;
-  });
-  client = connected;
 
   /** Hands a decoded message to the domain listeners; a listener that answers a promise holds the link back. */
   function notifyUp(message: DecodedUp): Promise<void> | undefined {
@@ -133,12 +96,60 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
   }
 
   return {
-    /** The embedded broker's port; undefined with an external broker. */
-    brokerPort: broker?.port,
+    /** The embedded broker's port once started; undefined with an external broker. */
+    get brokerPort(): number | undefined {
+      return broker?.port;
+    },
     bus,
     presence,
     firmware,
-    stats: connected.stats,
+    /** Messages received and dropped as malformed since start. */
+    stats,
+
+    /** Starts the broker (embedded) and connects the server's client; messages flow to the listeners from here on. */
+    async start(): Promise<void> {
+      let url: string;
+      let credential: ServerCredential | undefined;
+      if (options.mqttUrl) {
+        ({ url, credential } = externalCredential(options.mqttUrl, options.serverCredential));
+      } else {
+        credential = options.serverCredential ?? randomServerCredential();
+        broker = await startEmbeddedBroker({
+          port: options.port,
+          host: options.host,
+          credentials: options.credentials,
+          server: credential,
+          logger,
+        });
+        url = `mqtt://127.0.0.1:${broker.port}`;
+      }
+      client = await connectLinkClient({
+        url,
+        credential,
+        logger,
+        stats,
+        sharedGroup: options.sharedGroup,
+        onStateCleared: (mac) => presence.forget(mac),
+        onMessage(message) {
+          if (message.channel === 'state') {
+            const p = presence.update(message.mac, message.message);
+            logger.info({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
+          } else if (message.channel === 'reply') {
+            bus.handleReply(message.mac, message.message);
+          } else if (message.channel === 'event' && message.message.type === 'firmware') {
+            // Stored before the next message is read, so progress and the outcome keep their order.
+            const stored = firmware.handleEvent(message.mac, message.message);
+            if (stored) return stored.then(() => notifyUp(message));
+          }
+          return notifyUp(message);
+        },
+      }).catch(async (error: unknown) => {
+        await broker?.close();
+        broker = undefined;
+        throw error;
+      });
+    },
+
     /** Observes every decoded up message (reports, telemetry, events, states, replies). */
     onUp(listener: UpListener): () => void {
       upListeners.add(listener);
@@ -157,9 +168,9 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
       return broker?.disconnectGateway(mac) ?? 0;
     },
     /** Clears a removed gateway's retained state so it no longer shows as offline forever. */
-    clearState(mac: string): Promise<void> {
+    async clearState(mac: string): Promise<void> {
       presence.forget(mac);
-      return connected.publish(upTopic(mac, 'state'), '', { retain: true });
+      if (client) await client.publish(upTopic(mac, 'state'), '', { retain: true });
     },
     async close() {
       firmware.close();
@@ -167,9 +178,16 @@ export async function startGatewayLink(options: GatewayLinkOptions) {
       presence.close();
       upListeners.clear();
       firmwareListeners.clear();
-      await connected.close();
+      await client?.close();
       await broker?.close();
     },
   };
 }
-export type GatewayLink = Awaited<ReturnType<typeof startGatewayLink>>;
+export type GatewayLink = ReturnType<typeof createGatewayLink>;
+
+/** Makes and starts a link at once, for callers that subscribe after messages may flow (tests, tools). */
+export async function startGatewayLink(options: GatewayLinkOptions): Promise<GatewayLink> {
+  const link = createGatewayLink(options);
+  await link.start();
+  return link;
+}

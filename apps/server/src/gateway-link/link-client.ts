@@ -21,6 +21,8 @@ export interface LinkClientOptions {
    * each keeps its own presence and its own command waiters.
    */
   sharedGroup?: string;
+  /** Where to count messages; a fresh count when absent. */
+  stats?: LinkStats;
 }
 
 /** Counts what was dropped, so tests and metrics can see a bad gateway without reading logs. */
@@ -32,7 +34,7 @@ export interface LinkStats {
 /** The server's MQTT client: subscribes to every gateway's up topics, decodes, and publishes commands. */
 export async function connectLinkClient(options: LinkClientOptions) {
   const { logger } = options;
-  const stats: LinkStats = { received: 0, dropped: 0 };
+  const stats: LinkStats = options.stats ?? { received: 0, dropped: 0 };
   const client: MqttClient = mqtt.connect(options.url, {
     clientId: `lumigrid-server-${randomBytes(6).toString('hex')}`,
     username: options.credential?.username,

@@ -1,4 +1,5 @@
 import {
+  LANG_TAGS,
   LIMITS,
   endpointPath,
   queryString,
@@ -51,11 +52,9 @@ export function configureApiClient(env: Partial<ApiEnvironment>): void {
   environment = { ...environment, ...env };
 }
 
-/** BCP 47 tags for Accept-Language; the server maps them back to cn/tc/en/ja. */
-const ACCEPT_LANGUAGE: Record<Lang, string> = { cn: 'zh-CN', tc: 'zh-TW', en: 'en', ja: 'ja' };
-
+/** The BCP 47 tag for Accept-Language; the server maps it back to cn/tc/en/ja. */
 export function acceptLanguage(lang: Lang): string {
-  return ACCEPT_LANGUAGE[lang];
+  return LANG_TAGS[lang];
 }
 
 export interface RequestOptions {

@@ -9,7 +9,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import zhTW from 'antd/es/locale/zh_TW';
 import enUS from 'antd/es/locale/en_US';
 import jaJP from 'antd/es/locale/ja_JP';
-import { DEFAULT_LANG, isLang, type Lang } from '@lumigrid/contract';
+import { DEFAULT_LANG, LANG_TAGS, LANGS, isLang, type Lang } from '@lumigrid/contract';
 import cn from './cn.json';
 import tc from './tc.json';
 import en from './en.json';
@@ -19,7 +19,6 @@ import { htmlLang } from './lang-tags.ts';
 export { htmlLang, languageToUse } from './lang-tags.ts';
 
 export const ANTD_LOCALES: Record<Lang, Locale> = { cn: zhCN, tc: zhTW, en: enUS, ja: jaJP };
-const DAYJS_LOCALES: Record<Lang, string> = { cn: 'zh-cn', tc: 'zh-tw', en: 'en', ja: 'ja' };
 
 void i18n.use(initReactI18next).init({
   resources: { cn: { translation: cn }, tc: { translation: tc }, en: { translation: en }, ja: { translation: ja } },
@@ -27,7 +26,7 @@ void i18n.use(initReactI18next).init({
   fallbackLng: DEFAULT_LANG,
   // Our codes (cn, tc) are not BCP 47; keep i18next from splitting or rewriting them.
   load: 'currentOnly',
-  supportedLngs: ['cn', 'tc', 'en', 'ja'],
+  supportedLngs: [...LANGS],
   interpolation: { escapeValue: false },
   returnNull: false,
 });
@@ -38,7 +37,7 @@ export function currentLang(): Lang {
 
 /** Switches every text: i18next, dayjs, <html lang>. antd and pro-components follow via the providers. */
 export function applyLanguage(lang: Lang): void {
-  dayjs.locale(DAYJS_LOCALES[lang]);
+  dayjs.locale(LANG_TAGS[lang].toLowerCase());
   if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(lang);
   if (i18n.language !== lang) void i18n.changeLanguage(lang);
 }

@@ -1,10 +1,8 @@
-import { DEFAULT_LANG, type Lang } from '@lumigrid/contract';
-
-const HTML_LANG: Record<Lang, string> = { cn: 'zh-CN', tc: 'zh-TW', en: 'en', ja: 'ja' };
+import { DEFAULT_LANG, LANG_TAGS, type Lang } from '@lumigrid/contract';
 
 /** The <html lang> value for a product language. */
 export function htmlLang(lang: Lang): string {
-  return HTML_LANG[lang];
+  return LANG_TAGS[lang];
 }
 
 /** The user's own choice on this device wins, then the host's branding language, then en (spec section 1). */

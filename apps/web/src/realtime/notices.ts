@@ -1,21 +1,15 @@
-import { GATEWAY_UPDATE_RESULT, NOTICE_TYPE, errorMessage, isErrorCode, type Lang } from '@lumigrid/contract';
+import { FAULT_CODES, GATEWAY_UPDATE_RESULT, NOTICE_TYPE, errorMessage, isErrorCode, type FaultName, type Lang } from '@lumigrid/contract';
 
 /** Catalogue keys of the gateway update results (spec section 4). */
 export type UpdateResultKey = 'realtime.update.success' | 'realtime.update.failure' | 'realtime.update.timeout';
 
 /** Catalogue keys of the fault codes of spec section 4 that a defective notice may carry. */
-export const FAULT_KEYS = {
-  1: 'realtime.fault.power',
-  2: 'realtime.fault.offline',
-  3: 'realtime.fault.dcSensor',
-  4: 'realtime.fault.motionSensor',
-  5: 'realtime.fault.daylightSensor',
-  6: 'realtime.fault.battery',
-  7: 'realtime.fault.charging',
-  8: 'realtime.fault.led',
-  9: 'realtime.fault.emergencyLink',
-} as const;
-export type FaultKey = (typeof FAULT_KEYS)[keyof typeof FAULT_KEYS] | 'realtime.fault.unknown';
+export type FaultKey = `realtime.fault.${FaultName}` | 'realtime.fault.unknown';
+
+export function faultKey(code: unknown): FaultKey {
+  const name = (Object.keys(FAULT_CODES) as FaultName[]).find((n) => FAULT_CODES[n] === code);
+  return name ? `realtime.fault.${name}` : 'realtime.fault.unknown';
+}
 
 /** What the app does about a global notice. */
 export type NoticeReaction =
@@ -51,10 +45,7 @@ export function signOutText(code: number, lang: Lang): string {
 /** Reads a message of /topic/defective/{userId}: the device's name and the catalogue key of its fault. */
 export function defectiveWarning(payload: unknown): { name: string; faultKey: FaultKey } | undefined {
   if (!isRecord(payload) || typeof payload.name !== 'string') return undefined;
-  const code = payload.code;
-  const faultKey =
-    typeof code === 'number' && Object.hasOwn(FAULT_KEYS, code) ? FAULT_KEYS[code as keyof typeof FAULT_KEYS] : 'realtime.fault.unknown';
-  return { name: payload.name, faultKey };
+  return { name: payload.name, faultKey: faultKey(payload.code) };
 }
 
 /** Reads a message of /topic/gateway_status/{userId}: which gateway changed and how; undefined for anything else. */

@@ -1,6 +1,5 @@
 import type { GatewayInfo } from '@lumigrid/protocol';
 import {
-  type AnyPgColumn,
   bigint,
   boolean,
   doublePrecision,
@@ -69,51 +68,4 @@ export const gateways = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('gateways_mac_key').on(t.mac), index('gateways_tenant_map_idx').on(t.tenantId, t.mapId)],
-);
-
-/**
- * Devices, as far as gateways need them: what a gateway reported at import, where it is placed (map, or null
- * while "outmap"), its type code and last status string. The devices issue adds its own columns.
- */
-export const devices = pgTable(
-  'devices',
-  {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
-    /** The bridge device it sits behind on a super gateway, or null. */
-    bridgeId: bigint('bridge_id', { mode: 'bigint' }).references((): AnyPgColumn => devices.id, { onDelete: 'cascade' }),
-    /** The map it is placed on, or null while outside any map. */
-    // NO ACTION, checked at the end of the statement, so deleting an account (maps and devices cascade) passes.
-    mapId: bigint('map_id', { mode: 'bigint' }).references(() => maps.id, { onDelete: 'no action' }),
-    /** Address on the gateway's network (hex), unique per gateway. */
-    addr: text('addr').notNull(),
-    networkAddress: text('network_address').notNull().default(''),
-    /** The protocol's device kind (light-cct, bridge, ...). */
-    kind: text('kind').notNull(),
-    /** Numeric device type code. */
-    type: integer('type').notNull(),
-    name: text('name').notNull(),
-    model: text('model').notNull().default(''),
-    firmware: text('firmware').notNull().default(''),
-    /** The colon-separated status string of spec section 3; empty until the first report. */
-    status: text('status').notNull().default(''),
-    /** 0 normal, 2 offline. */
-    typeStatus: smallint('type_status').notNull().default(0),
-    /** Position on its map as fractions 0-1 of the floor plan's width and height; null while not placed. */
-    x: doublePrecision('x'),
-    y: doublePrecision('y'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('devices_gateway_addr_key').on(t.gatewayId, t.addr),
-    index('devices_tenant_map_idx').on(t.tenantId, t.mapId),
-    index('devices_tenant_gateway_idx').on(t.tenantId, t.gatewayId),
-    index('devices_bridge_idx').on(t.bridgeId),
-  ],
 );

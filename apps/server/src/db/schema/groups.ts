@@ -1,5 +1,6 @@
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { devices, gateways } from './gateways.ts';
+import { devices } from './devices.ts';
+import { gateways } from './gateways.ts';
 import { maps } from './projects.ts';
 import { users } from './users.ts';
 

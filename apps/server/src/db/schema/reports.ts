@@ -1,38 +1,6 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, real, smallint, text, timestamp } from 'drizzle-orm/pg-core';
 import { gateways } from './gateways.ts';
-import { users } from './users.ts';
-
-/**
- * The current state of every device a gateway reports (up/report), one row per gateway and address,
- * whether or not the device was imported (devices joins it on gateway_id + addr). The report writer upserts
- * it; a row is replaced only by a report the server received later, so a redelivered old report cannot
- * undo a newer state.
- */
-export const deviceStates = pgTable(
-  'device_states',
-  {
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
-    /** Device address on the gateway's network (hex, as reported). */
-    addr: text('addr').notNull(),
-    /** The account the gateway was bound to when it reported; null while the gateway is in the pool. */
-    tenantId: bigint('tenant_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'cascade' }),
-    /** The protocol's device kind (light-cct, sensor-motion, ...). */
-    kind: text('kind').notNull(),
-    online: boolean('online').notNull(),
-    /** Fault code of spec section 4, 0 normal. */
-    fault: smallint('fault').notNull(),
-    /** The device state exactly as reported (docs/protocol.md, up/report). */
-    state: jsonb('state').$type<DeviceState>().notNull(),
-    /** The report's own timestamp (gateway clock). */
-    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
-    /** When the server received the report (server clock); orders competing writes. */
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.gatewayId, t.addr] })],
-);
 
 /**
  * Every reported device state, appended in arrival order (QoS 1 is at-least-once: a redelivered report can

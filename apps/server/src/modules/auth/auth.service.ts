@@ -53,11 +53,12 @@ export function createAuthService(deps: {
   makeCaptcha: CaptchaMaker;
   clock: Clock;
   config: Pick<Config, 'mode' | 'publicUrl'>;
-  /** Told after sessions are revoked; the real-time hub closes their sockets. */
-  onSessionsEnded?: (ended: SessionsEnded) => void;
 }) {
   const { repo, accounts, messenger, makeCaptcha, clock, config } = deps;
-  const sessionsEnded = (ended: SessionsEnded) => deps.onSessionsEnded?.(ended);
+  const endedListeners = new Set<(ended: SessionsEnded) => void>();
+  const sessionsEnded = (ended: SessionsEnded) => {
+    for (const listener of endedListeners) listener(ended);
+  };
   const codeHash = (target: string, code: string) => sha256(`${target}\n${code}`);
 
   /** Refuses a sign-in while the account or the address has too many recent failures. */
@@ -103,6 +104,12 @@ export function createAuthService(deps: {
   }
 
   return {
+    /** Told after sessions are revoked (the real-time hub closes their sockets); answers the unsubscribe. */
+    onSessionsEnded(listener: (ended: SessionsEnded) => void): () => void {
+      endedListeners.add(listener);
+      return () => endedListeners.delete(listener);
+    },
+
     async captcha(): Promise<Captcha> {
       const now = clock.now();
       const { text, svg } = makeCaptcha();

@@ -25,7 +25,7 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const { logger } = memoryLogger();
     let t = T0;
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, now: () => t });
-    sut.accept('A4C138000001', report(T0, light('00124b0001000001', 10), light('00124B0001000002', 20)));
+    sut.accept('A4C138000001', report(T0, light('00124B0001000001', 10), light('00124B0001000002', 20)));
     sut.accept('A4C138000001', report(T0 + 1, light('00124B0001000001', 30)));
     await sut.flush();
     t += 1000;

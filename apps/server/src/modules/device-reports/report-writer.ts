@@ -19,10 +19,16 @@ export function createReportWriter(options: ReportWriterOptions) {
         return { written: result.reports, unknownMacs: result.unknownMacs };
       },
       rowsOf: (mac, report, reportedAt, receivedAt) =>
-        report.devices.map((d) => {
-          const addr = d.addr.toUpperCase();
-          return { mac, addr, kind: d.kind, online: d.online, fault: d.fault, state: { ...d, addr }, reportedAt, receivedAt };
-        }),
+        report.devices.map((d) => ({
+          mac,
+          addr: d.addr,
+          kind: d.kind,
+          online: d.online,
+          fault: d.fault,
+          state: d,
+          reportedAt,
+          receivedAt,
+        })),
       ts: (report) => report.ts,
       size: (report) => report.devices.length,
     },

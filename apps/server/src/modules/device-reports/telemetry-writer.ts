@@ -22,7 +22,7 @@ export function createTelemetryWriter(options: TelemetryWriterOptions) {
       rowsOf: (mac, message, reportedAt, receivedAt) =>
         message.samples.map((s) => ({
           mac,
-          addr: s.addr.toUpperCase(),
+          addr: s.addr,
           power: s.power ?? null,
           voltage: s.voltage ?? null,
           current: s.current ?? null,

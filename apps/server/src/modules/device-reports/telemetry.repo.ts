@@ -94,7 +94,7 @@ export function createTelemetryRepo(db: Db) {
         select d.id::text as id, t.power, t.voltage, t.current, t.energy_wh, t.battery, t.temperature, t.lux, t.reported_at
         from devices d
         join gateways gw on gw.id = d.gateway_id and gw.tenant_id = d.tenant_id
-        join device_telemetry t on t.gateway_id = d.gateway_id and t.addr = upper(d.addr)
+        join device_telemetry t on t.gateway_id = d.gateway_id and t.addr = d.addr
         where d.tenant_id = ${tenantId} and d.id in (select (jsonb_array_elements_text(${ids}::jsonb))::bigint)
       `)) as unknown as { rows: Array<Record<string, unknown>> };
       for (const r of result.rows) {

@@ -31,7 +31,7 @@ import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { toId } from '../projects/access.ts';
-import type { GatewaysService } from '../gateways/gateways.service.ts';
+
 import { mapDevice } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { radioAction } from './device-commands.ts';
@@ -50,6 +50,11 @@ const NARROW_CALLS = {
 export type ParamsCall = 'any' | keyof typeof NARROW_CALLS;
 
 /** The localised codes of a device command that did not succeed: what the user was doing decides the text. */
+/** Raises the configuration version of gateways whose groups lost a member (the gateways domain answers). */
+export interface GatewayConfigVersions {
+  configChanged(q: { tenantId: bigint; gatewayIds: bigint[] }): Promise<void>;
+}
+
 /**
  * Device configuration and administration (spec section 7 "Devices" and "Device types"): the device list,
  * parameters read from and written to the device through its gateway, sensor on/off, broadcast control,
@@ -60,9 +65,10 @@ export function createDeviceConfigService(deps: {
   repo: DevicesRepo;
   /** Which maps the caller may touch (the projects domain's check). */
   access: Pick<ProjectAccess, 'requireMap'>;
-  link: () => Pick<GatewayLink, 'bus'> | undefined;
+  /** The gateway link; undefined when the server runs without one (commands answer 100101). */
+  link: Pick<GatewayLink, 'bus'> | undefined;
   /** Raises gateways' configuration versions when a deleted device leaves the groups they run. */
-  gateways?: Pick<GatewaysService, 'configChanged'>;
+  gateways?: GatewayConfigVersions;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
   /** Told about deleted devices and the maps they were on (the map topics drop their markers). */
@@ -101,7 +107,7 @@ export function createDeviceConfigService(deps: {
 
   /** Sends a command and answers its result, or throws the localised code for what the user was doing. */
   async function command<N extends CommandName>(mac: string, name: N, params: CommandParams<N>): Promise<CommandResult<N>> {
-    const link = deps.link();
+    const link = deps.link;
     if (!link) throw new AppError(100101);
     const outcome = await link.bus.send(mac, name, params, deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
     if (outcome.state === 'succeeded') return outcome.result;
@@ -265,7 +271,7 @@ export function createDeviceConfigService(deps: {
       assertMay(auth, 'write');
       const row = await requireDevice(auth, id);
       const { devices } = await command(row.mac, 'devices.list', {});
-      const joined = devices.find((d) => d.addr.toUpperCase() === row.device.addr.toUpperCase());
+      const joined = devices.find((d) => d.addr === row.device.addr);
       if (!joined) throw new AppError(100108);
       await repo.updateNetwork({
         tenantId: auth.tenantId,

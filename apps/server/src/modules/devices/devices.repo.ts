@@ -1,4 +1,4 @@
-import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import { buildings, devices, deviceStates, gateways, groupDevices, groups, maps, projects } from '../../db/schema/index.ts';
@@ -45,6 +45,9 @@ function markerColumns() {
   };
 }
 
+export type DeviceRecord = typeof devices.$inferSelect;
+const BRIDGE_KINDS = ['bridge', 'bridge-wisun'];
+
 /** Queries of devices; every one takes the tenant, so another account's ids match nothing. */
 export function createDevicesRepo(db: Db) {
   const select = () =>
@@ -53,8 +56,16 @@ export function createDevicesRepo(db: Db) {
       .from(devices)
       .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
       .leftJoin(maps, eq(maps.id, devices.mapId))
-      // Reports store the address upper case (report writer); the import keeps what devices.list said.
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, sql`upper(${devices.addr})`)));
+      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
+
+  const selectInGroups = () =>
+    db
+      .select({ groupId: groupDevices.groupId, ...deviceColumns() })
+      .from(groupDevices)
+      .innerJoin(devices, eq(devices.id, groupDevices.deviceId))
+      .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+      .leftJoin(maps, eq(maps.id, devices.mapId))
+      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
 
   return {
     async find(q: { tenantId: bigint; id: bigint }) {
@@ -69,7 +80,7 @@ export function createDevicesRepo(db: Db) {
       return db
         .select(markerColumns())
         .from(devices)
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, sql`upper(${devices.addr})`)))
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.mapId, q.mapId)))
         .orderBy(asc(devices.id));
     },
@@ -81,7 +92,7 @@ export function createDevicesRepo(db: Db) {
         and(
           eq(gateways.mac, q.mac),
           eq(devices.tenantId, gateways.tenantId),
-          inArray(sql`upper(${devices.addr})`, q.addrs),
+          inArray(devices.addr, q.addrs),
           sql`${devices.mapId} is not null`,
         ),
       );
@@ -255,9 +266,198 @@ export function createDevicesRepo(db: Db) {
         .set({ mapId: null, x: null, y: null, updatedAt: new Date() })
         .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
     },
+
+    /** A gateway's devices: all, those outside any map, or those behind one bridge. */
+    async ofGateway(q: { tenantId: bigint; gatewayId: bigint; outmapOnly?: boolean; bridgeId?: bigint }): Promise<DeviceRecord[]> {
+      return db
+        .select()
+        .from(devices)
+        .where(
+          and(
+            eq(devices.tenantId, q.tenantId),
+            eq(devices.gatewayId, q.gatewayId),
+            q.outmapOnly ? isNull(devices.mapId) : undefined,
+            q.bridgeId !== undefined ? eq(devices.bridgeId, q.bridgeId) : undefined,
+          ),
+        )
+        .orderBy(asc(devices.id));
+    },
+
+    /** A gateway's bridges with how many devices sit behind each. */
+    async bridgesOf({ tenantId, gatewayId }: { tenantId: bigint; gatewayId: bigint }) {
+      // Written out: drizzle would render the outer id unqualified, which the inner alias would capture.
+      const behind = sql<number>`(select count(*)::int from devices b where b.bridge_id = "devices"."id")`;
+      return db
+        .select({ ...getTableColumns(devices), deviceCount: behind })
+        .from(devices)
+        .where(and(eq(devices.tenantId, tenantId), eq(devices.gatewayId, gatewayId), inArray(devices.kind, BRIDGE_KINDS)))
+        .orderBy(asc(devices.id));
+    },
+
+    /**
+     * Inserts the devices a gateway reported that the cloud does not hold yet (by address), then links
+     * devices behind bridges to their bridge rows. Answers the rows added. Concurrent imports add each once.
+     */
+    async importFromGateway(q: {
+      tenantId: bigint;
+      gatewayId: bigint;
+      list: Array<Omit<typeof devices.$inferInsert, 'tenantId' | 'gatewayId' | 'bridgeId'> & { bridgeAddr?: string }>;
+      at: Date;
+    }): Promise<DeviceRecord[]> {
+      if (q.list.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const added = await tx
+          .insert(devices)
+          .values(
+            q.list.map(({ bridgeAddr: _b, ...d }) => ({
+              ...d,
+              tenantId: q.tenantId,
+              gatewayId: q.gatewayId,
+              createdAt: q.at,
+              updatedAt: q.at,
+            })),
+          )
+          .onConflictDoNothing({ target: [devices.gatewayId, devices.addr] })
+          .returning();
+        const behind = q.list.filter((d) => d.bridgeAddr);
+        if (behind.length > 0) {
+          const bridges = await tx
+            .select({ id: devices.id, addr: devices.addr })
+            .from(devices)
+            .where(and(eq(devices.tenantId, q.tenantId), eq(devices.gatewayId, q.gatewayId), inArray(devices.kind, BRIDGE_KINDS)));
+          const byAddr = new Map(bridges.map((b) => [b.addr, b.id]));
+          for (const d of behind) {
+            const bridgeId = byAddr.get(d.bridgeAddr!);
+            if (bridgeId === undefined) continue;
+            await tx
+              .update(devices)
+              .set({ bridgeId })
+              .where(
+                and(
+                  eq(devices.tenantId, q.tenantId),
+                  eq(devices.gatewayId, q.gatewayId),
+                  eq(devices.addr, d.addr),
+                  isNull(devices.bridgeId),
+                ),
+              );
+            const row = added.find((a) => a.addr === d.addr);
+            if (row) row.bridgeId = bridgeId;
+          }
+        }
+        return added;
+      });
+    },
+
+    /** Unbinds a bridge: refused while it or a device behind it is on a map; otherwise they are removed. */
+    async unbindBridge({
+      tenantId,
+      gatewayId,
+      bridgeId,
+    }: {
+      tenantId: bigint;
+      gatewayId: bigint;
+      bridgeId: bigint;
+    }): Promise<'unbound' | 'linked' | 'missing'> {
+      return db.transaction(async (tx) => {
+        const [bridge] = await tx
+          .select({ id: devices.id, mapId: devices.mapId })
+          .from(devices)
+          .where(
+            and(
+              eq(devices.tenantId, tenantId),
+              eq(devices.gatewayId, gatewayId),
+              eq(devices.id, bridgeId),
+              inArray(devices.kind, BRIDGE_KINDS),
+            ),
+          )
+          .for('update');
+        if (!bridge) return 'missing';
+        const [placed] = await tx
+          .select({ n: count() })
+          .from(devices)
+          .where(and(eq(devices.tenantId, tenantId), eq(devices.bridgeId, bridgeId), isNotNull(devices.mapId)));
+        if (bridge.mapId !== null || (placed?.n ?? 0) > 0) return 'linked';
+        await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.bridgeId, bridgeId)));
+        await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.id, bridgeId)));
+        return 'unbound';
+      });
+    },
+
+    /** The members of these groups (the tenant's), with their reported states, in a stable order. */
+    inGroups(q: { tenantId: bigint; groupIds: bigint[] }) {
+      if (q.groupIds.length === 0) return Promise.resolve([]);
+      return selectInGroups()
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(groupDevices.groupId, q.groupIds)))
+        .orderBy(asc(devices.id));
+    },
+
+    /**
+     * What the member rules need of each device (the tenant's only): type, gateway, map, and how many groups
+     * it is in other than `exceptGroupId`.
+     */
+    async groupFacts(q: { tenantId: bigint; ids: bigint[]; exceptGroupId?: bigint }) {
+      if (q.ids.length === 0) return [];
+      const others = db
+        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
+        .from(groupDevices)
+        .where(q.exceptGroupId === undefined ? undefined : ne(groupDevices.groupId, q.exceptGroupId))
+        .groupBy(groupDevices.deviceId)
+        .as('others');
+      return db
+        .select({
+          id: devices.id,
+          type: devices.type,
+          gatewayId: devices.gatewayId,
+          mapId: devices.mapId,
+          addr: devices.addr,
+          otherGroups: sql<number>`coalesce(${others.n}, 0)::int`,
+        })
+        .from(devices)
+        .leftJoin(others, eq(others.deviceId, devices.id))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+    },
+
+    /** The devices of a map and gateway a group's member picker offers, with their states and group counts. */
+    groupCandidates(q: { tenantId: bigint; mapId: bigint; gatewayId: bigint; type?: number }) {
+      const counts = db
+        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
+        .from(groupDevices)
+        .groupBy(groupDevices.deviceId)
+        .as('counts');
+      return db
+        .select({
+          device: devices,
+          buildId: maps.buildId,
+          mapName: maps.name,
+          mac: gateways.mac,
+          gatewayName: gateways.name,
+          reported: {
+            online: deviceStates.online,
+            fault: deviceStates.fault,
+            state: deviceStates.state,
+            reportedAt: deviceStates.reportedAt,
+          },
+          groups: sql<number>`coalesce(${counts.n}, 0)::int`,
+        })
+        .from(devices)
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(counts, eq(counts.deviceId, devices.id))
+        .where(
+          and(
+            eq(devices.tenantId, q.tenantId),
+            eq(devices.mapId, q.mapId),
+            eq(devices.gatewayId, q.gatewayId),
+            q.type ? eq(devices.type, q.type) : undefined,
+          ),
+        )
+        .orderBy(asc(devices.id));
+    },
   };
 }
 export type DevicesRepo = ReturnType<typeof createDevicesRepo>;
 export type DeviceRow = NonNullable<Awaited<ReturnType<DevicesRepo['find']>>>;
 /** What a marker is made of: a DeviceRow has it all, the map read (onMap) only this. */
 export type MarkerRow = Awaited<ReturnType<DevicesRepo['onMap']>>[number];
+export type GroupMemberRow = Awaited<ReturnType<DevicesRepo['inGroups']>>[number];

@@ -21,7 +21,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import { toId } from '../projects/access.ts';
-import type { GatewaysService } from '../gateways/gateways.service.ts';
+import type { GatewayConfigVersions } from './device-config.service.ts';
 import { radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';
 import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
@@ -37,10 +37,11 @@ export function createDevicesService(deps: {
   repo: DevicesRepo;
   /** Which maps the caller may touch (the projects domain's check). */
   access: Pick<ProjectAccess, 'requireMap'>;
-  link: () => Pick<GatewayLink, 'bus'> | undefined;
+  /** The gateway link; undefined when the server runs without one (commands answer 100101). */
+  link: Pick<GatewayLink, 'bus'> | undefined;
   realtime: Pick<RealtimeHub, 'publish'>;
   /** Raises gateways' configuration versions when a deleted device leaves their groups. */
-  gateways?: Pick<GatewaysService, 'configChanged'>;
+  gateways?: GatewayConfigVersions;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
   /** The last telemetry sample of each device (device_telemetry), laid over detail and list rows. */
@@ -190,7 +191,7 @@ export function createDevicesService(deps: {
       const problem = controlProblem(row.device.type, wanted);
       if (problem) throw new AppError(problem);
       const action = radioAction(wanted);
-      const link = deps.link();
+      const link = deps.link;
       if (!link) throw new AppError(100101);
       await link.bus.call(
         row.mac,
@@ -205,7 +206,7 @@ export function createDevicesService(deps: {
     async identify(auth: Caller, id: string): Promise<null> {
       assertMay(auth, 'control');
       const row = await requireDevice(auth, id);
-      const link = deps.link();
+      const link = deps.link;
       if (!link) throw new AppError(100101);
       await link.bus.call(
         row.mac,
@@ -235,7 +236,7 @@ export function createDevicesService(deps: {
      * with its new marker. Called by the report path, so no caller to check; the rows are the gateway's tenant's.
      */
     async publishReported(mac: string, addrs: string[]): Promise<void> {
-      const rows = await repo.reportedOnMaps({ mac, addrs: addrs.map((a) => a.toUpperCase()) });
+      const rows = await repo.reportedOnMaps({ mac, addrs });
       for (const row of rows) if (row.device.mapId !== null) deps.realtime.publish(mapDestination(row.device.mapId), mapMarker(row));
     },
   };

@@ -1,6 +1,7 @@
 import type { BridgeView, FirmwareProgressView, Gateway, GatewayDevice, GatewaySyncItem } from '@lumigrid/contract';
 import type { FirmwareProgress } from '../../gateway-link/firmware-tracker.ts';
-import type { DeviceRow, GatewayRecord, GatewayRow } from './gateways.repo.ts';
+import type { DeviceRecord } from '../devices/devices.repo.ts';
+import type { GatewayRecord, GatewayRow } from './gateways.repo.ts';
 
 const idOrNull = (id: bigint | null) => (id === null ? null : String(id));
 const NO_VERSIONS = { gateway: '', zigbee: '', zigbee2: '', zigbee3: '', wisun: '', plc: '' };
@@ -66,7 +67,7 @@ export function mapGateway(row: GatewayRow, firmware: FirmwareProgress | undefin
   };
 }
 
-export function mapDevice(row: DeviceRow): GatewayDevice {
+export function mapDevice(row: DeviceRecord): GatewayDevice {
   return {
     id: String(row.id),
     gatewayId: String(row.gatewayId),
@@ -85,7 +86,7 @@ export function mapDevice(row: DeviceRow): GatewayDevice {
   };
 }
 
-export function mapBridge(row: DeviceRow & { deviceCount: number }): BridgeView {
+export function mapBridge(row: DeviceRecord & { deviceCount: number }): BridgeView {
   return {
     id: String(row.id),
     name: row.name,

@@ -7,7 +7,6 @@ import { buildings, devices, gateways, groups, maps, projects, users } from '../
 import { likePattern } from '../projects/projects.repo.ts';
 
 export type GatewayRecord = typeof gateways.$inferSelect;
-export type DeviceRow = typeof devices.$inferSelect;
 /** A bound gateway with the names of its place and its device and bridge counts. */
 export type GatewayRow = GatewayRecord & {
   mapName: string;
@@ -19,7 +18,6 @@ export type GatewayRow = GatewayRecord & {
   bridgeQuantity: number;
 };
 
-const BRIDGE_KINDS = ['bridge', 'bridge-wisun'];
 // Sync status constants inlined as smallint literals: a bound parameter in a CASE would be typed text.
 const SYNCED = sql.raw(`${SYNC_STATUS.synced}::smallint`);
 const NOT_SYNCED = sql.raw(`${SYNC_STATUS.notSynced}::smallint`);
@@ -355,122 +353,6 @@ export function createGatewaysRepo(db: Db) {
         .from(users)
         .where(and(or(eq(users.id, gw.tenantId), eq(users.parentId, gw.tenantId)), isNull(users.deletedAt)));
       return { gatewayId: String(gw.id), name: gw.name, userIds: people.map((u) => u.id) };
-    },
-
-    // --- devices of a gateway ----------------------------------------------------------------------
-
-    async devicesOf(q: { tenantId: bigint; gatewayId: bigint; outmapOnly?: boolean; bridgeId?: bigint }): Promise<DeviceRow[]> {
-      return db
-        .select()
-        .from(devices)
-        .where(
-          and(
-            eq(devices.tenantId, q.tenantId),
-            eq(devices.gatewayId, q.gatewayId),
-            q.outmapOnly ? isNull(devices.mapId) : undefined,
-            q.bridgeId !== undefined ? eq(devices.bridgeId, q.bridgeId) : undefined,
-          ),
-        )
-        .orderBy(asc(devices.id));
-    },
-
-    async bridgesOf({ tenantId, gatewayId }: { tenantId: bigint; gatewayId: bigint }) {
-      // Written out: drizzle would render the outer id unqualified, which the inner alias would capture.
-      const behind = sql<number>`(select count(*)::int from devices b where b.bridge_id = "devices"."id")`;
-      return db
-        .select({ ...getTableColumns(devices), deviceCount: behind })
-        .from(devices)
-        .where(and(eq(devices.tenantId, tenantId), eq(devices.gatewayId, gatewayId), inArray(devices.kind, BRIDGE_KINDS)))
-        .orderBy(asc(devices.id));
-    },
-
-    /**
-     * Inserts the devices a gateway reported that the cloud does not hold yet (by address), then links
-     * devices behind bridges to their bridge rows. Answers the rows added. Concurrent imports add each once.
-     */
-    async importDevices(q: {
-      tenantId: bigint;
-      gatewayId: bigint;
-      list: Array<Omit<typeof devices.$inferInsert, 'tenantId' | 'gatewayId' | 'bridgeId'> & { bridgeAddr?: string }>;
-      at: Date;
-    }): Promise<DeviceRow[]> {
-      if (q.list.length === 0) return [];
-      return db.transaction(async (tx) => {
-        const added = await tx
-          .insert(devices)
-          .values(
-            q.list.map(({ bridgeAddr: _b, ...d }) => ({
-              ...d,
-              tenantId: q.tenantId,
-              gatewayId: q.gatewayId,
-              createdAt: q.at,
-              updatedAt: q.at,
-            })),
-          )
-          .onConflictDoNothing({ target: [devices.gatewayId, devices.addr] })
-          .returning();
-        const behind = q.list.filter((d) => d.bridgeAddr);
-        if (behind.length > 0) {
-          const bridges = await tx
-            .select({ id: devices.id, addr: devices.addr })
-            .from(devices)
-            .where(and(eq(devices.tenantId, q.tenantId), eq(devices.gatewayId, q.gatewayId), inArray(devices.kind, BRIDGE_KINDS)));
-          const byAddr = new Map(bridges.map((b) => [b.addr, b.id]));
-          for (const d of behind) {
-            const bridgeId = byAddr.get(d.bridgeAddr!.toUpperCase());
-            if (bridgeId === undefined) continue;
-            await tx
-              .update(devices)
-              .set({ bridgeId })
-              .where(
-                and(
-                  eq(devices.tenantId, q.tenantId),
-                  eq(devices.gatewayId, q.gatewayId),
-                  eq(devices.addr, d.addr),
-                  isNull(devices.bridgeId),
-                ),
-              );
-            const row = added.find((a) => a.addr === d.addr);
-            if (row) row.bridgeId = bridgeId;
-          }
-        }
-        return added;
-      });
-    },
-
-    /** Unbinds a bridge: refused while it or a device behind it is on a map; otherwise they are removed. */
-    async unbindBridge({
-      tenantId,
-      gatewayId,
-      bridgeId,
-    }: {
-      tenantId: bigint;
-      gatewayId: bigint;
-      bridgeId: bigint;
-    }): Promise<'unbound' | 'linked' | 'missing'> {
-      return db.transaction(async (tx) => {
-        const [bridge] = await tx
-          .select({ id: devices.id, mapId: devices.mapId })
-          .from(devices)
-          .where(
-            and(
-              eq(devices.tenantId, tenantId),
-              eq(devices.gatewayId, gatewayId),
-              eq(devices.id, bridgeId),
-              inArray(devices.kind, BRIDGE_KINDS),
-            ),
-          )
-          .for('update');
-        if (!bridge) return 'missing';
-        const [placed] = await tx
-          .select({ n: count() })
-          .from(devices)
-          .where(and(eq(devices.tenantId, tenantId), eq(devices.bridgeId, bridgeId), isNotNull(devices.mapId)));
-        if (bridge.mapId !== null || (placed?.n ?? 0) > 0) return 'linked';
-        await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.bridgeId, bridgeId)));
-        await tx.delete(devices).where(and(eq(devices.tenantId, tenantId), eq(devices.id, bridgeId)));
-        return 'unbound';
-      });
     },
   };
 }

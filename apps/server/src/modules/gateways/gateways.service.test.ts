@@ -5,6 +5,7 @@ import { compareVersions, createFirmwareCatalogue } from './firmware-catalogue.t
 import { activityOf, mapFirmware } from './gateways.mappers.ts';
 import type { GatewaysRepo } from './gateways.repo.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
+import type { DevicesRepo } from '../devices/devices.repo.ts';
 import { createGatewaysService } from './gateways.service.ts';
 
 const code = async (p: Promise<unknown>) => {
@@ -56,11 +57,15 @@ describe('gateways service', () => {
     const repo = new Proxy({}, { get: () => vi.fn(() => Promise.reject(new Error('the repo was reached'))) }) as unknown as GatewaysRepo;
     const sut = createGatewaysService({
       repo,
+      devices: new Proxy(
+        {},
+        { get: () => vi.fn(() => Promise.reject(new Error('the devices repo was reached'))) },
+      ) as unknown as DevicesRepo,
       access: new Proxy(
         {},
         { get: () => vi.fn(() => Promise.reject(new Error('the access check was reached'))) },
       ) as unknown as ProjectAccess,
-      link: () => undefined,
+      link: undefined,
       firmware: createFirmwareCatalogue([]),
       clock: { now: () => new Date() },
       logger: { error: vi.fn() },

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, deviceStates, gateways, groupDevices, groups, maps } from '../../db/schema/index.ts';
+import { devices, gateways, groupDevices, groups } from '../../db/schema/index.ts';
 
 /** A group with what the group screen shows of its gateway. */
 function groupColumns() {
@@ -13,24 +13,6 @@ function groupColumns() {
       configVersion: gateways.configVersion,
       syncedVersion: gateways.syncedVersion,
       info: gateways.info,
-    },
-  };
-}
-
-/** The same columns as the devices repo reads, so the devices' mappers draw members exactly as markers. */
-function memberColumns() {
-  return {
-    groupId: groupDevices.groupId,
-    device: devices,
-    buildId: maps.buildId,
-    mapName: maps.name,
-    mac: gateways.mac,
-    gatewayName: gateways.name,
-    reported: {
-      online: deviceStates.online,
-      fault: deviceStates.fault,
-      state: deviceStates.state,
-      reportedAt: deviceStates.reportedAt,
     },
   };
 }
@@ -55,15 +37,6 @@ export function createGroupsRepo(db: Db) {
       // The gateway must still be the tenant's: a group of a gateway that went back to the pool is not shown.
       .innerJoin(gateways, and(eq(gateways.id, groups.gatewayId), eq(gateways.tenantId, groups.tenantId)));
 
-  const selectMembers = () =>
-    db
-      .select(memberColumns())
-      .from(groupDevices)
-      .innerJoin(devices, eq(devices.id, groupDevices.deviceId))
-      .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-      .leftJoin(maps, eq(maps.id, devices.mapId))
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, sql`upper(${devices.addr})`)));
-
   return {
     async find(q: { tenantId: bigint; id: bigint }) {
       const [row] = await selectGroups()
@@ -84,14 +57,6 @@ export function createGroupsRepo(db: Db) {
         .orderBy(asc(groups.number));
     },
 
-    /** The members of these groups (the tenant's), with their reported states, in a stable order. */
-    members(q: { tenantId: bigint; groupIds: bigint[] }) {
-      if (q.groupIds.length === 0) return Promise.resolve([]);
-      return selectMembers()
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(groupDevices.groupId, q.groupIds)))
-        .orderBy(asc(devices.id));
-    },
-
     /** A gateway of the tenant: its map and its large group number, which group numbers avoid. */
     async gateway(q: { tenantId: bigint; id: bigint }) {
       const [row] = await db
@@ -108,70 +73,6 @@ export function createGroupsRepo(db: Db) {
         .from(gateways)
         .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.gatewayId)));
       return row?.v ?? 0;
-    },
-
-    /**
-     * What the member rules need of each device (the tenant's only): type, gateway, map, and how many groups
-     * it is in other than `exceptGroupId`.
-     */
-    async memberFacts(q: { tenantId: bigint; ids: bigint[]; exceptGroupId?: bigint }) {
-      if (q.ids.length === 0) return [];
-      const others = db
-        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
-        .from(groupDevices)
-        .where(q.exceptGroupId === undefined ? undefined : ne(groupDevices.groupId, q.exceptGroupId))
-        .groupBy(groupDevices.deviceId)
-        .as('others');
-      return db
-        .select({
-          id: devices.id,
-          type: devices.type,
-          gatewayId: devices.gatewayId,
-          mapId: devices.mapId,
-          addr: devices.addr,
-          otherGroups: sql<number>`coalesce(${others.n}, 0)::int`,
-        })
-        .from(devices)
-        .leftJoin(others, eq(others.deviceId, devices.id))
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
-    },
-
-    /** The devices of a map and gateway the member picker offers, with their states and group counts. */
-    candidates(q: { tenantId: bigint; mapId: bigint; gatewayId: bigint; type?: number }) {
-      const counts = db
-        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
-        .from(groupDevices)
-        .groupBy(groupDevices.deviceId)
-        .as('counts');
-      return db
-        .select({
-          device: devices,
-          buildId: maps.buildId,
-          mapName: maps.name,
-          mac: gateways.mac,
-          gatewayName: gateways.name,
-          reported: {
-            online: deviceStates.online,
-            fault: deviceStates.fault,
-            state: deviceStates.state,
-            reportedAt: deviceStates.reportedAt,
-          },
-          groups: sql<number>`coalesce(${counts.n}, 0)::int`,
-        })
-        .from(devices)
-        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(maps, eq(maps.id, devices.mapId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, sql`upper(${devices.addr})`)))
-        .leftJoin(counts, eq(counts.deviceId, devices.id))
-        .where(
-          and(
-            eq(devices.tenantId, q.tenantId),
-            eq(devices.mapId, q.mapId),
-            eq(devices.gatewayId, q.gatewayId),
-            q.type ? eq(devices.type, q.type) : undefined,
-          ),
-        )
-        .orderBy(asc(devices.id));
     },
 
     async memberIds(q: { groupId: bigint }): Promise<bigint[]> {
@@ -263,7 +164,7 @@ export function createGroupsRepo(db: Db) {
       const table = new Map<number, { id: number; name: string; devices: string[] }>();
       for (const r of rows) {
         const entry = table.get(r.number) ?? { id: r.number, name: r.name, devices: [] };
-        entry.devices.push(r.addr.toUpperCase());
+        entry.devices.push(r.addr);
         table.set(r.number, entry);
       }
       return [...table.values()];
@@ -272,5 +173,3 @@ export function createGroupsRepo(db: Db) {
 }
 export type GroupsRepo = ReturnType<typeof createGroupsRepo>;
 export type GroupRow = NonNullable<Awaited<ReturnType<GroupsRepo['find']>>>;
-export type MemberRow = Awaited<ReturnType<GroupsRepo['members']>>[number];
-export type CandidateRow = Awaited<ReturnType<GroupsRepo['candidates']>>[number];

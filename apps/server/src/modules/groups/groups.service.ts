@@ -1,4 +1,4 @@
-import { EMPTY_GATEWAY_CONFIG, type GatewayConfig, type LightAction } from '@lumigrid/protocol';
+import type { LightAction } from '@lumigrid/protocol';
 import {
   allocateGroupNumber,
   deviceType,
@@ -26,9 +26,11 @@ import type { AuthContext } from '../../http/auth.ts';
 import { mapMarker } from '../devices/devices.mappers.ts';
 import type { DeviceRow } from '../devices/devices.repo.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
+import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
 import { toId } from '../projects/access.ts';
 import { mapGroupView } from './groups.mappers.ts';
-import { isUniqueViolation, violatedConstraint, type GroupRow, type GroupsRepo, type MemberRow } from './groups.repo.ts';
+import type { DevicesRepo, GroupMemberRow } from '../devices/devices.repo.ts';
+import { isUniqueViolation, violatedConstraint, type GroupRow, type GroupsRepo } from './groups.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 
@@ -64,10 +66,13 @@ function largeGroupNumber(info: unknown): number | null {
  */
 export function createGroupsService(deps: {
   repo: GroupsRepo;
+  /** The member devices and their states: the devices domain owns their rows. */
+  devices: Pick<DevicesRepo, 'inGroups' | 'groupFacts' | 'groupCandidates'>;
   /** Which maps the caller may touch (the projects domain's check). */
   access: Pick<ProjectAccess, 'requireMap'>;
   gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
-  link: () => Pick<GatewayLink, 'bus'> | undefined;
+  /** The gateway link; undefined when the server runs without one (commands answer 100101). */
+  link: Pick<GatewayLink, 'bus'> | undefined;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
 }) {
@@ -99,7 +104,7 @@ export function createGroupsService(deps: {
   /** Member ids that are the tenant's and pass the group rules; answers them with the group type. */
   async function checkedMembers(auth: Caller, group: { gatewayId: bigint; mapId: bigint; id?: bigint }, rawIds: readonly string[]) {
     const ids = [...new Set(rawIds.map(toId))];
-    const facts = await repo.memberFacts({ tenantId: auth.tenantId, ids, exceptGroupId: group.id });
+    const facts = await deps.devices.groupFacts({ tenantId: auth.tenantId, ids, exceptGroupId: group.id });
     if (facts.length !== ids.length) throw new AppError(110011);
     const problem = membersProblem(
       { gatewayId: String(group.gatewayId), mapId: String(group.mapId) },
@@ -123,8 +128,8 @@ export function createGroupsService(deps: {
     }
   }
 
-  async function views(auth: Caller, rows: GroupRow[]): Promise<Array<GroupView & { memberRows: MemberRow[] }>> {
-    const members = await repo.members({ tenantId: auth.tenantId, groupIds: rows.map((r) => r.group.id) });
+  async function views(auth: Caller, rows: GroupRow[]): Promise<Array<GroupView & { memberRows: GroupMemberRow[] }>> {
+    const members = await deps.devices.inGroups({ tenantId: auth.tenantId, groupIds: rows.map((r) => r.group.id) });
     return rows.map((row) => {
       const memberRows = members.filter((m) => m.groupId === row.group.id);
       return {
@@ -145,7 +150,8 @@ export function createGroupsService(deps: {
     return rest;
   }
 
-  const strip = (list: Array<GroupView & { memberRows: MemberRow[] }>): GroupView[] => list.map(({ memberRows: _unused, ...rest }) => rest);
+  const strip = (list: Array<GroupView & { memberRows: GroupMemberRow[] }>): GroupView[] =>
+    list.map(({ memberRows: _unused, ...rest }) => rest);
 
   const callOptions = () => (deps.commandTimeoutMs ? { timeoutMs: deps.commandTimeoutMs } : undefined);
 
@@ -237,7 +243,7 @@ export function createGroupsService(deps: {
       const before = await repo.memberIds({ groupId: group.id });
       // Members taken off the group's map since (move_out, moved to another map) leave it with this change.
       const stillHere = new Set(
-        (await repo.memberFacts({ tenantId: auth.tenantId, ids: before })).filter((f) => f.mapId === group.mapId).map((f) => f.id),
+        (await deps.devices.groupFacts({ tenantId: auth.tenantId, ids: before })).filter((f) => f.mapId === group.mapId).map((f) => f.id),
       );
       const remove = new Set((body.remove ?? []).map(toId));
       const after = [...new Set([...before.filter((id) => stillHere.has(id)), ...(body.add ?? []).map(toId)])].filter(
@@ -283,7 +289,12 @@ export function createGroupsService(deps: {
         if (group.mapId !== map.id || group.gatewayId !== gateway.id) throw new AppError(270010);
         memberIds = await repo.memberIds({ groupId: group.id });
       }
-      const rows = await repo.candidates({ tenantId: auth.tenantId, mapId: map.id, gatewayId: gateway.id, type: p.type || undefined });
+      const rows = await deps.devices.groupCandidates({
+        tenantId: auth.tenantId,
+        mapId: map.id,
+        gatewayId: gateway.id,
+        type: p.type || undefined,
+      });
       return rows.map((r) => {
         const member = memberIds.includes(r.device.id);
         const t = deviceType(r.device.type);
@@ -296,7 +307,7 @@ export function createGroupsService(deps: {
     async control(auth: Caller, body: GroupControlRequest): Promise<GroupControlResult> {
       assertMay(auth, 'control');
       const row = await requireGroup(auth, body.id);
-      const members = await repo.members({ tenantId: auth.tenantId, groupIds: [row.group.id] });
+      const members = await deps.devices.inGroups({ tenantId: auth.tenantId, groupIds: [row.group.id] });
       const problem = groupControlProblem(
         members.map((m) => m.device.type),
         body.action.op,
@@ -304,7 +315,7 @@ export function createGroupsService(deps: {
       if (problem) throw new AppError(problem);
       const action = radioAction(body.action.op, body.action);
       if (!action) throw new AppError(100001, 'action');
-      const link = deps.link();
+      const link = deps.link;
       if (!link) throw new AppError(100101);
       const { group, gateway } = row;
       const online = members.filter((m) => m.reported?.online !== false).length;
@@ -313,16 +324,16 @@ export function createGroupsService(deps: {
         return { mode: 'group', frames: 1, targets: online };
       }
       // The gateway does not run this member list yet: it sends one unicast per member at its radio rate.
-      const addrs = members.filter((m) => m.device.gatewayId === group.gatewayId).map((m) => m.device.addr.toUpperCase());
+      const addrs = members.filter((m) => m.device.gatewayId === group.gatewayId).map((m) => m.device.addr);
       if (addrs.length === 0) return { mode: 'unicast', frames: 0, targets: 0 };
       const result = await link.bus.call(gateway.mac, 'devices.control', { addrs, action }, callOptions());
       return { mode: 'unicast', frames: result.queued, targets: result.queued };
     },
-
-    /** The group table a gateway should run, for the configuration a sync sends. */
-    async configFor(q: { tenantId: bigint; gatewayId: bigint }): Promise<GatewayConfig> {
-      return { ...EMPTY_GATEWAY_CONFIG, groups: await repo.table(q) };
-    },
   };
 }
 export type GroupsService = ReturnType<typeof createGroupsService>;
+
+/** The group table a gateway should run: the groups domain's part of the configuration a sync sends. */
+export function groupConfigSource(repo: Pick<GroupsRepo, 'table'>): GatewayConfigSource {
+  return async (q) => ({ groups: await repo.table(q) });
+}

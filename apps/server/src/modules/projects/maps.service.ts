@@ -15,7 +15,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { cleanName, toId } from './access.ts';
-import type { MapDevicesPort } from './map-devices.ts';
+import type { MapDevicesPort } from './map-devices-port.ts';
 import { prepareMapImage, type MapImageStore } from './map-image.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
 import type { MapRow, MapsRepo } from './maps.repo.ts';

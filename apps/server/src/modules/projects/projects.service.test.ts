@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
-import { noDevicesYet, type MapDevicesPort } from './map-devices.ts';
+import { noDevicesYet, type MapDevicesPort } from './map-devices-port.ts';
 import { createMapImageStore } from './map-image.ts';
 import { createMapsRepo } from './maps.repo.ts';
 import { createMapsService } from './maps.service.ts';

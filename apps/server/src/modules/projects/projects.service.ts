@@ -16,7 +16,7 @@ import {
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertCoordinate, cleanName, cleanOptional, toId } from './access.ts';
-import type { MapDevicesPort } from './map-devices.ts';
+import type { MapDevicesPort } from './map-devices-port.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
 import type { MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation, type ProjectRow, type ProjectsRepo } from './projects.repo.ts';

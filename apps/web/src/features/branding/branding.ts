@@ -4,6 +4,7 @@ import {
   brandingFor,
   companyDefaultConfig,
   isLang,
+  LANGS,
   LOGIN_MODES,
   normaliseHost,
   type CompanyCode,
@@ -40,7 +41,7 @@ export function sanitiseHostConfig(raw: unknown): HostConfig | undefined {
   if (isLang(source.language)) config.language = source.language;
   if (typeof source.languageChange === 'boolean') config.languageChange = source.languageChange;
   if ((LOGIN_MODES as readonly unknown[]).includes(source.loginMode)) config.loginMode = source.loginMode as LoginMode;
-  for (const lang of ['cn', 'tc', 'en', 'ja'] as const) {
+  for (const lang of LANGS) {
     const block = source[lang];
     if (block && typeof block === 'object' && !Array.isArray(block)) config[lang] = pickTexts(block as Record<string, unknown>);
   }

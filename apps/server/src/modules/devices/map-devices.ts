@@ -1,29 +1,10 @@
-import type { MapDevice } from '@lumigrid/contract';
 import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { devices, gateways, maps } from '../../db/schema/index.ts';
-import { likePattern } from './projects.repo.ts';
+import type { MapDevicesPort } from '../projects/map-devices-port.ts';
+import { likePattern } from '../projects/projects.repo.ts';
 
-/**
- * What the projects domain needs to know about devices on maps, behind an interface so that projects does
- * not reach into the devices domain's rows.
- */
-export interface MapDevicesPort {
-  /** Whether anything is placed on the map: a device, or a gateway bound to it. */
-  mapHasDevices(q: { tenantId: bigint; mapId: bigint }): Promise<boolean>;
-  /** Devices per map, for the maps given; maps without devices may be absent. */
-  deviceCounts(q: { tenantId: bigint; mapIds: bigint[] }): Promise<Map<bigint, number>>;
-  /** A page of the devices on a map. */
-  devicesOn(q: {
-    tenantId: bigint;
-    mapId: bigint;
-    name?: string;
-    offset: number;
-    limit: number;
-  }): Promise<{ total: number; list: MapDevice[] }>;
-}
-
-/** The devices table behind the port; every query filters by the tenant. */
+/** The devices table behind the projects domain's port; every query filters by the tenant. */
 export function createMapDevices(db: Db): MapDevicesPort {
   return {
     // A gateway bound to the map counts too: deleting the map would leave it bound to nothing (280005).
@@ -90,10 +71,3 @@ export function createMapDevices(db: Db): MapDevicesPort {
     },
   };
 }
-
-/** An empty port, for unit tests of the projects services that need no database. */
-export const noDevicesYet: MapDevicesPort = {
-  mapHasDevices: async () => false,
-  deviceCounts: async () => new Map(),
-  devicesOn: async () => ({ total: 0, list: [] }),
-};

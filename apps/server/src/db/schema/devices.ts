@@ -1,0 +1,97 @@
+import type { DeviceState } from '@lumigrid/protocol';
+import {
+  type AnyPgColumn,
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { gateways } from './gateways.ts';
+import { maps } from './projects.ts';
+import { users } from './users.ts';
+
+/**
+ * Devices: what a gateway reported at import, where it is placed (map, or null while "outmap"), its type
+ * code and last status string. Only the devices repo queries this table and device_states.
+ */
+export const devices = pgTable(
+  'devices',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    /** The bridge device it sits behind on a super gateway, or null. */
+    bridgeId: bigint('bridge_id', { mode: 'bigint' }).references((): AnyPgColumn => devices.id, { onDelete: 'cascade' }),
+    /** The map it is placed on, or null while outside any map. */
+    // NO ACTION, checked at the end of the statement, so deleting an account (maps and devices cascade) passes.
+    mapId: bigint('map_id', { mode: 'bigint' }).references(() => maps.id, { onDelete: 'no action' }),
+    /** Address on the gateway's network (upper-case hex, docs/protocol.md), unique per gateway. */
+    addr: text('addr').notNull(),
+    networkAddress: text('network_address').notNull().default(''),
+    /** The protocol's device kind (light-cct, bridge, ...). */
+    kind: text('kind').notNull(),
+    /** Numeric device type code. */
+    type: integer('type').notNull(),
+    name: text('name').notNull(),
+    model: text('model').notNull().default(''),
+    firmware: text('firmware').notNull().default(''),
+    /** The colon-separated status string of spec section 3; empty until the first report. */
+    status: text('status').notNull().default(''),
+    /** 0 normal, 2 offline. */
+    typeStatus: smallint('type_status').notNull().default(0),
+    /** Position on its map as fractions 0-1 of the floor plan's width and height; null while not placed. */
+    x: doublePrecision('x'),
+    y: doublePrecision('y'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('devices_gateway_addr_key').on(t.gatewayId, t.addr),
+    index('devices_tenant_map_idx').on(t.tenantId, t.mapId),
+    index('devices_tenant_gateway_idx').on(t.tenantId, t.gatewayId),
+    index('devices_bridge_idx').on(t.bridgeId),
+  ],
+);
+
+/**
+ * The current state of every device a gateway reports (up/report), one row per gateway and address,
+ * whether or not the device was imported (devices joins it on gateway_id + addr). The report writer upserts
+ * it; a row is replaced only by a report the server received later, so a redelivered old report cannot
+ * undo a newer state.
+ */
+export const deviceStates = pgTable(
+  'device_states',
+  {
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    /** Device address on the gateway's network (upper-case hex, as the protocol carries it). */
+    addr: text('addr').notNull(),
+    /** The account the gateway was bound to when it reported; null while the gateway is in the pool. */
+    tenantId: bigint('tenant_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'cascade' }),
+    /** The protocol's device kind (light-cct, sensor-motion, ...). */
+    kind: text('kind').notNull(),
+    online: boolean('online').notNull(),
+    /** Fault code of spec section 4, 0 normal. */
+    fault: smallint('fault').notNull(),
+    /** The device state exactly as reported (docs/protocol.md, up/report). */
+    state: jsonb('state').$type<DeviceState>().notNull(),
+    /** The report's own timestamp (gateway clock). */
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
+    /** When the server received the report (server clock); orders competing writes. */
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.gatewayId, t.addr] })],
+);

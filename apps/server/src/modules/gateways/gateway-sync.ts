@@ -1,0 +1,59 @@
+import { SYNC_STATUS, type GatewaySyncList, type GatewaySyncResult } from '@lumigrid/contract';
+import { AppError } from '../../http/app-error.ts';
+import { mapSyncItem } from './gateways.mappers.ts';
+import { assertMay } from '../../http/authority.ts';
+import type { GatewayContext, Caller } from './gateway-context.ts';
+
+/** A sync answers within the 30 s request timeout of spec section 7; a slower gateway answers 100109. */
+const SYNC_WAIT_MS = 25_000;
+
+/** Configuration sync: the version every change raises, and sending the configuration to the gateway. */
+export function gatewaySyncCalls(ctx: GatewayContext) {
+  const { deps, repo, clock, requireGateway, statusChanged, configFor } = ctx;
+  return {
+    /** GET gateway/v1/sync_status: the gateways whose configuration is not synced. */
+    async syncStatus(auth: Caller): Promise<GatewaySyncList> {
+      return (await repo.notSynced({ tenantId: auth.tenantId })).map(mapSyncItem);
+    },
+
+    /**
+     * GET gateway/v1/sync/{id}: sends the configuration with its version on down/config and answers when the
+     * gateway acknowledged it (status 3). A refusal answers 100107, silence 100109; the status is then 4.
+     */
+    async sync(auth: Caller, id: string): Promise<GatewaySyncResult> {
+      assertMay(auth, 'control');
+      const row = await requireGateway(auth, id);
+      const link = deps.link;
+      if (!link) throw new AppError(100101);
+      const version = row.configVersion;
+      const config = await configFor({ tenantId: auth.tenantId, gatewayId: row.id });
+      await repo.setSyncStatus({ tenantId: auth.tenantId, id: row.id, status: SYNC_STATUS.syncing, version });
+      statusChanged(row.mac, { kind: 'sync', syncStatus: SYNC_STATUS.syncing });
+      const outcome = await link.bus.send(
+        row.mac,
+        'config.apply',
+        { version, config },
+        { timeoutMs: deps.commandTimeoutMs ?? SYNC_WAIT_MS },
+      );
+      if (outcome.state !== 'succeeded') {
+        await repo.setSyncStatus({ tenantId: auth.tenantId, id: row.id, status: SYNC_STATUS.failed, version });
+        // The reply may be lost while the gateway's own state already reports the version: that is a sync.
+        const now = await requireGateway(auth, row.id);
+        statusChanged(row.mac, { kind: 'sync', syncStatus: now.syncStatus });
+        if (now.syncStatus === SYNC_STATUS.synced && now.syncedVersion === version) {
+          return { id: String(row.id), status: now.syncStatus, version };
+        }
+        throw new AppError(outcome.errorCode);
+      }
+      await repo.acknowledge({ tenantId: auth.tenantId, id: row.id, version: outcome.result.version, at: clock.now() });
+      const after = await requireGateway(auth, row.id);
+      statusChanged(row.mac, { kind: 'sync', syncStatus: after.syncStatus });
+      return { id: String(row.id), status: after.syncStatus, version: outcome.result.version };
+    },
+
+    /** Raises the configuration version of gateways whose configuration changed (groups, scenes, ... call it). */
+    async configChanged(q: { tenantId: bigint; gatewayIds: bigint[] }): Promise<void> {
+      await repo.raiseConfigVersion({ tenantId: q.tenantId, ids: q.gatewayIds, at: clock.now() });
+    },
+  };
+}

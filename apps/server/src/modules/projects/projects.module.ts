@@ -1,0 +1,47 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import type { DomainModule } from '../../http/module.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { MapDevicesPort } from './map-devices-port.ts';
+import { createMapImageStore } from './map-image.ts';
+import { createMapsRepo } from './maps.repo.ts';
+import { registerMapRoutes } from './maps.routes.ts';
+import { createMapsService } from './maps.service.ts';
+import { createProjectAccess } from './project-access.ts';
+import { createProjectsRepo } from './projects.repo.ts';
+import { registerProjectRoutes } from './projects.routes.ts';
+import { createProjectsService } from './projects.service.ts';
+
+/** Projects, buildings and maps, and the access check every other domain asks about them. */
+export function createProjectsModule(deps: {
+  db: Db;
+  config: Pick<Config, 'dataDir'>;
+  /** What projects needs to know of the devices on its maps (the devices domain answers). */
+  devices: MapDevicesPort;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}) {
+  const repo = createProjectsRepo(deps.db);
+  const mapsRepo = createMapsRepo(deps.db);
+  const projects = createProjectsService({ repo, mapsRepo, devices: deps.devices });
+  const maps = createMapsService({
+    repo: mapsRepo,
+    projectsRepo: repo,
+    projects,
+    devices: deps.devices,
+    store: createMapImageStore(deps.config.dataDir),
+    clock: deps.clock,
+    logger: deps.logger,
+  });
+  return {
+    /** Which projects, buildings and maps a caller may touch: the projects domain answers for every domain. */
+    access: createProjectAccess({ mapsRepo, projectsRepo: repo }),
+    projects,
+    maps,
+    register(route) {
+      registerProjectRoutes(route, { projects });
+      registerMapRoutes(route, { maps });
+    },
+  } satisfies DomainModule & Record<string, unknown>;
+}
