@@ -32,10 +32,10 @@ export class EmergencyTests {
     after: () => void;
   } {
     const { test, durationS, allowWhileCharging } = params;
-    const lights = params.addrs.map((raw) => {
-      const device = this.host.devices.get(raw);
+    const lights = params.addrs.map((addr) => {
+      const device = this.host.devices.get(addr);
       if (!device?.state.kind.startsWith('emergency'))
-        throw new CommandError('not_found', `${raw} is not an emergency light of this gateway`);
+        throw new CommandError('not_found', `${addr} is not an emergency light of this gateway`);
       return device;
     });
     const started: string[] = [];
@@ -54,8 +54,7 @@ export class EmergencyTests {
   /** `emergency.stop`: stops running tests (state 26; a life test's result is 0, manually stopped). */
   stop(addrs: string[]): { stopped: string[] } {
     const stopped: string[] = [];
-    for (const raw of addrs) {
-      const addr = raw;
+    for (const addr of addrs) {
       const running = this.running.get(addr);
       const light = this.host.devices.get(addr);
       if (!running || !light) continue;

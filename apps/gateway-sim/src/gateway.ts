@@ -10,6 +10,8 @@ import {
   type Bridge,
   type CommandMessage,
   type CommandName,
+  type CommandParams,
+  type CommandResult,
   type DeviceKind,
   type EventMessage,
   type GatewayConfig,
@@ -32,6 +34,12 @@ import { dueSchedules } from './schedule.ts';
 import { CommandError } from './command-error.ts';
 import { EmergencyTests } from './emergency.ts';
 import { changeKind, readParams, writeParams } from './device-params.ts';
+
+/** What a command handler answers: the reply's result, and what to do once the reply is out. */
+type Handled<N extends CommandName> = { result: CommandResult<N>; after?: () => void };
+type CommandHandlers = {
+  [N in CommandName]: (params: CommandParams<N>, command: CommandMessage) => Handled<N> | Promise<Handled<N>>;
+};
 
 export interface SimGatewayOptions {
   mac: string;
@@ -395,146 +403,140 @@ export class SimGateway extends EventEmitter {
     this.publish('reply', reply);
   }
 
-  private async execute(command: CommandMessage): Promise<{ result: Record<string, unknown>; after?: () => void }> {
-    switch (command.name) {
-      case 'gateway.info':
-        return { result: this.info() };
-      case 'gateway.identify':
-        this.identifyUntil = this.clock.now() + (command.params.durationS ?? 10) * 1000;
-        return { result: {} };
-      case 'gateway.restart':
-        return { result: {}, after: () => void this.restart('restart') };
-      case 'time.get':
-        return { result: { time: this.clock.now(), ...(this.params.timezone ? { timezone: this.params.timezone } : {}) } };
-      case 'time.set':
-        this.clock.set(command.params.time);
-        // A clock that jumps does not fire the schedules it jumped over.
-        this.schedulesCheckedAt = this.clock.now();
-        if (command.params.timezone) this.params = { ...this.params, timezone: command.params.timezone };
-        return { result: { time: this.clock.now() } };
-      case 'params.get':
-        return { result: { params: this.params } };
-      case 'params.set':
-        this.params = { ...this.params, ...command.params.params };
-        // A new report interval takes effect at once.
-        if (this.telemetryTimer) this.scheduleTelemetry();
-        return {
-          result: { params: this.params },
-          after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true),
-        };
-      case 'devices.list':
-        return { result: { devices: [...this.devices.values()].map(joinedDevice) } };
-      case 'devices.permitJoin':
-        this.permitJoinUntil = this.clock.now() + command.params.durationS * 1000;
-        if (command.params.durationS > 0) {
-          // Someone pairs a light a couple of seconds after the network opens.
-          this.clock.after(2000, () => {
-            if (this.clock.now() <= this.permitJoinUntil) this.simulateJoin('light-cct');
-          });
-        }
-        return { result: {} };
-      case 'devices.report':
-        return { result: { count: this.devices.size }, after: () => this.publishReport([...this.devices.values()], true) };
-      case 'device.identify': {
-        const device = this.devices.get(command.params.addr);
-        if (!device) throw new CommandError('not_found', `no device ${command.params.addr}`);
-        if (!device.state.online) throw new CommandError('failed', `device ${command.params.addr} is offline`);
-        await this.radio.acquire('unicast');
-        return { result: {} };
-      }
-      case 'device.control': {
-        const device = this.devices.get(command.params.addr);
-        if (!device) throw new CommandError('not_found', `no device ${command.params.addr}`);
-        if (!device.state.online) throw new CommandError('failed', `device ${command.params.addr} is offline`);
-        await this.radio.acquire('unicast');
-        const changed = applyAction(device, command.params.action);
-        return { result: {}, after: () => changed && this.publishReport([device], false) };
-      }
-      case 'device.params.get':
-        return { result: { params: readParams(await this.reachable(command.params.addr)) } };
-      case 'device.params.set':
-        return { result: { params: writeParams(await this.reachable(command.params.addr), command.params.params) } };
-      case 'device.sensor': {
-        const device = await this.reachable(command.params.addr);
-        if (!device.state.kind.startsWith('sensor-')) throw new CommandError('unsupported', `${device.state.kind} is not a sensor`);
-        device.sensing = command.params.on;
-        return { result: {} };
-      }
-      case 'device.remove': {
-        const device = await this.reachable(command.params.addr);
-        // Devices behind a bridge leave with it, as their bridge is their way onto the network.
-        for (const d of [...this.devices.values()]) if (d.bridge === device.state.addr) this.devices.delete(d.state.addr);
-        this.devices.delete(device.state.addr);
-        return {
-          result: {},
-          after: () =>
-            this.publish('event', { type: 'join', ts: this.clock.now(), addr: device.state.addr, kind: device.state.kind, joined: false }),
-        };
-      }
-      case 'device.setKind': {
-        const changed = command.params.addrs.flatMap((addr) => {
-          const device = this.devices.get(addr);
-          if (!device) return [];
-          changeKind(device, command.params.kind);
-          return [device];
+  /** One handler per protocol command; each answers its command's result type (CommandResult), or throws CommandError. */
+  private readonly handlers: CommandHandlers = {
+    'gateway.info': () => ({ result: this.info() }),
+    'gateway.identify': (params) => {
+      this.identifyUntil = this.clock.now() + (params.durationS ?? 10) * 1000;
+      return { result: {} };
+    },
+    'gateway.restart': () => ({ result: {}, after: () => void this.restart('restart') }),
+    'time.get': () => ({ result: { time: this.clock.now(), ...(this.params.timezone ? { timezone: this.params.timezone } : {}) } }),
+    'time.set': (params) => {
+      this.clock.set(params.time);
+      // A clock that jumps does not fire the schedules it jumped over.
+      this.schedulesCheckedAt = this.clock.now();
+      if (params.timezone) this.params = { ...this.params, timezone: params.timezone };
+      return { result: { time: this.clock.now() } };
+    },
+    'params.get': () => ({ result: { params: this.params } }),
+    'params.set': (params) => {
+      this.params = { ...this.params, ...params.params };
+      // A new report interval takes effect at once.
+      if (this.telemetryTimer) this.scheduleTelemetry();
+      return {
+        result: { params: this.params },
+        after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true),
+      };
+    },
+    'devices.list': () => ({ result: { devices: [...this.devices.values()].map(joinedDevice) } }),
+    'devices.permitJoin': (params) => {
+      this.permitJoinUntil = this.clock.now() + params.durationS * 1000;
+      if (params.durationS > 0) {
+        // Someone pairs a light a couple of seconds after the network opens.
+        this.clock.after(2000, () => {
+          if (this.clock.now() <= this.permitJoinUntil) this.simulateJoin('light-cct');
         });
-        return { result: { changed: changed.map((d) => d.state.addr) }, after: () => changed.length && this.publishReport(changed, false) };
       }
-      case 'devices.broadcast': {
-        await this.radio.acquire('group');
-        const changed = [...this.devices.values()].filter((d) => d.state.online && applyAction(d, command.params.action));
-        return { result: { count: changed.length }, after: () => changed.length && this.publishReport(changed, false) };
+      return { result: {} };
+    },
+    'devices.report': () => ({ result: { count: this.devices.size }, after: () => this.publishReport([...this.devices.values()], true) }),
+    'device.identify': async (params) => {
+      await this.reachable(params.addr);
+      return { result: {} };
+    },
+    'device.control': async (params) => {
+      const device = await this.reachable(params.addr);
+      const changed = applyAction(device, params.action);
+      return { result: {}, after: () => changed && this.publishReport([device], false) };
+    },
+    'device.params.get': async (params) => ({ result: { params: readParams(await this.reachable(params.addr)) } }),
+    'device.params.set': async (params) => ({ result: { params: writeParams(await this.reachable(params.addr), params.params) } }),
+    'device.sensor': async (params) => {
+      const device = await this.reachable(params.addr);
+      if (!device.state.kind.startsWith('sensor-')) throw new CommandError('unsupported', `${device.state.kind} is not a sensor`);
+      device.sensing = params.on;
+      return { result: {} };
+    },
+    'device.remove': async (params) => {
+      const device = await this.reachable(params.addr);
+      // Devices behind a bridge leave with it, as their bridge is their way onto the network.
+      for (const d of [...this.devices.values()]) if (d.bridge === device.state.addr) this.devices.delete(d.state.addr);
+      this.devices.delete(device.state.addr);
+      return {
+        result: {},
+        after: () =>
+          this.publish('event', { type: 'join', ts: this.clock.now(), addr: device.state.addr, kind: device.state.kind, joined: false }),
+      };
+    },
+    'device.setKind': (params) => {
+      const changed = params.addrs.flatMap((addr) => {
+        const device = this.devices.get(addr);
+        if (!device) return [];
+        changeKind(device, params.kind);
+        return [device];
+      });
+      return { result: { changed: changed.map((d) => d.state.addr) }, after: () => changed.length && this.publishReport(changed, false) };
+    },
+    'devices.broadcast': async (params) => {
+      await this.radio.acquire('group');
+      const changed = [...this.devices.values()].filter((d) => d.state.online && applyAction(d, params.action));
+      return { result: { count: changed.length }, after: () => changed.length && this.publishReport(changed, false) };
+    },
+    'devices.control': (params) => {
+      const queued: SimDevice[] = [];
+      const skipped: string[] = [];
+      for (const addr of params.addrs) {
+        const device = this.devices.get(addr);
+        if (device?.state.online) queued.push(device);
+        else skipped.push(addr);
       }
-      case 'devices.control': {
-        const queued: SimDevice[] = [];
-        const skipped: string[] = [];
-        for (const addr of command.params.addrs) {
-          const device = this.devices.get(addr);
-          if (device?.state.online) queued.push(device);
-          else skipped.push(addr);
-        }
-        return { result: { queued: queued.length, skipped }, after: () => this.drain(queued, command.params.action) };
-      }
-      case 'group.control': {
-        const group = this.config.groups.find((g) => g.id === command.params.group);
-        if (!group) throw new CommandError('not_found', `no group ${command.params.group}`);
-        await this.radio.acquire('group');
-        const changed = this.applyTo({ group: group.id }, command.params.action);
-        return { result: {}, after: () => changed.length && this.publishReport(changed, false) };
-      }
-      case 'firmware.update': {
-        if (this.updating) throw new CommandError('busy', 'an update is already running');
-        this.updating = command.id;
-        return { result: { accepted: true }, after: () => void this.runUpdate(command.id, command.params.target, command.params.version) };
-      }
-      case 'emergency.start':
-        return this.emergency.start(command.params);
-      case 'emergency.stop':
-        return { result: this.emergency.stop(command.params.addrs) };
-      case 'bridges.list':
-        return { result: { bridges: this.bridges() } };
-      case 'sensors.mode': {
-        // Sensors act alone (independent) or drive the configuration's linkage; the gateway keeps the mode.
-        const sensors = [...this.devices.values()].filter((d) => d.state.kind === 'sensor-motion' || d.state.kind === 'sensor-daylight');
-        this.params = { ...this.params, sensorMode: command.params.mode };
-        return { result: { mode: command.params.mode, count: sensors.filter((d) => d.state.online).length } };
-      }
-      case 'sensors.microwave': {
-        const sensors = [...this.devices.values()].filter((d) => d.state.kind === 'sensor-motion' && d.state.online);
-        this.microwave = { ...this.microwave, ...command.params.params };
-        return { result: { count: sensors.length, params: this.microwave } };
-      }
-      case 'config.apply': {
-        const unknown = command.params.config.groups.flatMap((g) => g.devices).find((addr) => !this.devices.has(addr));
-        if (unknown) throw new CommandError('not_found', `group member ${unknown} has not joined this gateway`);
-        this.config = command.params.config;
-        this.configVersion = command.params.version;
-        return {
-          result: { version: this.configVersion },
-          after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true),
-        };
-      }
-    }
+      return { result: { queued: queued.length, skipped }, after: () => this.drain(queued, params.action) };
+    },
+    'group.control': async (params) => {
+      const group = this.config.groups.find((g) => g.id === params.group);
+      if (!group) throw new CommandError('not_found', `no group ${params.group}`);
+      await this.radio.acquire('group');
+      const changed = this.applyTo({ group: group.id }, params.action);
+      return { result: {}, after: () => changed.length && this.publishReport(changed, false) };
+    },
+    'firmware.update': (params, command) => {
+      if (this.updating) throw new CommandError('busy', 'an update is already running');
+      this.updating = command.id;
+      return { result: { accepted: true }, after: () => void this.runUpdate(command.id, params.target, params.version) };
+    },
+    'emergency.start': (params) => this.emergency.start(params),
+    'emergency.stop': (params) => ({ result: this.emergency.stop(params.addrs) }),
+    'bridges.list': () => ({ result: { bridges: this.bridges() } }),
+    'sensors.mode': (params) => {
+      // Sensors act alone (independent) or drive the configuration's linkage; the gateway keeps the mode.
+      const sensors = [...this.devices.values()].filter((d) => d.state.kind === 'sensor-motion' || d.state.kind === 'sensor-daylight');
+      this.params = { ...this.params, sensorMode: params.mode };
+      return { result: { mode: params.mode, count: sensors.filter((d) => d.state.online).length } };
+    },
+    'sensors.microwave': (params) => {
+      const sensors = [...this.devices.values()].filter((d) => d.state.kind === 'sensor-motion' && d.state.online);
+      this.microwave = { ...this.microwave, ...params.params };
+      return { result: { count: sensors.length, params: this.microwave } };
+    },
+    'config.apply': (params) => {
+      const unknown = params.config.groups.flatMap((g) => g.devices).find((addr) => !this.devices.has(addr));
+      if (unknown) throw new CommandError('not_found', `group member ${unknown} has not joined this gateway`);
+      this.config = params.config;
+      this.configVersion = params.version;
+      return {
+        result: { version: this.configVersion },
+        after: () => this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true),
+      };
+    },
+  };
+
+  private execute(command: CommandMessage): Promise<Handled<CommandName>> | Handled<CommandName> {
+    const handler = this.handlers[command.name] as (
+      params: unknown,
+      command: CommandMessage,
+    ) => Promise<Handled<CommandName>> | Handled<CommandName>;
+    return handler(command.params, command);
   }
 
   /** The device at an address, once the radio lets a unicast through; not_found or failed (offline) otherwise. */
