@@ -1,10 +1,11 @@
+import { deviceEndpoints, gatewayEndpoints, type GatewayDevice } from '@lumigrid/contract';
 import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { devices, users } from '../db/schema/index.ts';
 import { MOSQUITTO_URL, runPrefix } from './gateway-link.fixtures.ts';
 import { brokersFor } from './services.ts';
-import { call, startApp, type Harness } from './harness.ts';
+import { apiData, call, startApp, type Harness } from './harness.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { poll } from './poll.ts';
 
@@ -102,6 +103,33 @@ export async function defaultMapId(h: Harness, token: string): Promise<string> {
 /** Binds a gateway of the fleet to a map and answers it. */
 export async function bind(h: Harness, token: string, mac: string, mapId: string, name?: string) {
   return data(call(h.app, 'POST', '/api4/gateway/v1/move', { token, body: { mac, mapId, ...(name ? { name } : {}) } }));
+}
+
+/**
+ * A gateway of the fleet bound to a map (the account's default map unless given) with every device it has
+ * joined imported; `place` picks the devices to put on the map, in a row. Answers the gateway, its map, all
+ * its devices and the placed ones, through the endpoint table.
+ */
+export async function buildGatewayWithDevices(
+  h: Harness,
+  token: string,
+  overrides: { mac: string; mapId?: string; name?: string; place?: (device: GatewayDevice) => boolean },
+) {
+  const mapId = overrides.mapId ?? (await defaultMapId(h, token));
+  const gateway = await apiData(
+    h.app,
+    gatewayEndpoints.bind,
+    { body: { mac: overrides.mac, mapId, ...(overrides.name ? { name: overrides.name } : {}) } },
+    { token },
+  );
+  await apiData(h.app, gatewayEndpoints.importDevices, { params: { id: gateway.id } }, { token });
+  const devices = await apiData(h.app, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gateway.id } }, { token });
+  const placed = overrides.place ? devices.filter(overrides.place) : [];
+  if (placed.length > 0) {
+    const at = placed.map((d, i) => ({ id: d.id, x: (i % 8) / 8 + 0.0625, y: Math.floor(i / 8) / 8 + 0.0625 }));
+    await apiData(h.app, deviceEndpoints.moveIn, { body: { mapId, devices: at } }, { token });
+  }
+  return { gateway, mapId, devices, placed };
 }
 
 /**

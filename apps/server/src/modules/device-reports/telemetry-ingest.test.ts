@@ -1,13 +1,12 @@
-import type { Device, DevicePage, Gateway, GatewayDevice } from '@lumigrid/contract';
+import type { Device, DevicePage, GatewayDevice } from '@lumigrid/contract';
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { encodeUp, upTopic } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { call, DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { bind, data, defaultMapId } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-const G = '/api4/gateway/v1';
 const D = '/api4/device/v1';
 
 /**
@@ -20,7 +19,6 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
   let token: string;
   let otherToken: string;
   let mapId: string;
-  let gw: Gateway;
   let light: GatewayDevice;
   const mac = `A4C1${runPrefix()}71`;
   const password = `pw-${mac}`;
@@ -44,11 +42,8 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
     token = await signUpByMail(h, `telemetry-${kind}@example.com`);
     otherToken = await signUpByMail(h, `telemetry-other-${kind}@example.com`);
     mapId = await defaultMapId(h, token);
-    gw = await bind(h, token, mac, mapId, 'Metered floor');
-    await data(get(`${G}/import/${gw.id}`));
-    const all = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
-    light = all.find((d) => d.kind === 'light-dimmer')!;
-    await data(post(`${D}/move_in`, { mapId, devices: [{ id: light.id, x: 0.5, y: 0.5 }] }));
+    const built = await buildGatewayWithDevices(h, token, { mac, mapId, name: 'Metered floor', place: (d) => d.kind === 'light-dimmer' });
+    light = built.placed[0]!;
   }, 90_000);
   afterAll(async () => {
     await sim?.stop();

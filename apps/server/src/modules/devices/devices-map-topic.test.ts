@@ -1,13 +1,12 @@
-import { mapDestination, type Device, type DeviceMarker, type Gateway, type GatewayDevice, type MapTopicMessage } from '@lumigrid/contract';
+import { mapDestination, type Device, type DeviceMarker, type GatewayDevice, type MapTopicMessage } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, signUpByMail } from '../../test/harness.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 const D = '/api4/device/v1';
-const G = '/api4/gateway/v1';
 
 /**
  * The map topics when devices leave a map (moved out, moved to another map, deleted), and "last update" as
@@ -18,7 +17,6 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
   let token: string;
   let mapId: string;
   let otherMapId: string;
-  let gw: Gateway;
   let imported: GatewayDevice[];
   const h = () => rig.h;
   const sim = () => rig.fleet.gateways[0]!;
@@ -31,9 +29,7 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
     token = await signUpByMail(h(), 'topics@example.com');
     mapId = await defaultMapId(h(), token);
     otherMapId = (await treeFactory(h(), token).map()).id;
-    gw = await bind(h(), token, sim().mac, mapId, 'Topic gateway');
-    await data(get(`${G}/import/${gw.id}`));
-    imported = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    ({ devices: imported } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, mapId, name: 'Topic gateway' }));
   }, 60_000);
   afterAll(async () => {
     await rig?.close();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices as devicesTable } from '../../db/schema/index.ts';
 import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
 import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -39,9 +39,7 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
     mapId = await defaultMapId(h(), token);
     const tree = treeFactory(h(), token);
     otherMapId = (await tree.map()).id;
-    gw = await bind(h(), token, sim().mac, mapId, 'Floor gateway');
-    await data(get(`${G}/import/${gw.id}`));
-    imported = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    ({ gateway: gw, devices: imported } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, mapId, name: 'Floor gateway' }));
     // Every device reports its state once, so the detail has something to show.
     await data(get(`${G}/re_report/${gw.id}`));
   }, 60_000);

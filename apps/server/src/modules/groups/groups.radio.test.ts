@@ -4,12 +4,11 @@ import type { CommandMessage, DeviceState } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { call, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { bind, data, defaultMapId } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 const Z = '/api4/zone/v1';
 const G = '/api4/gateway/v1';
-const D = '/api4/device/v1';
 
 /**
  * A gateway with the radio limits switched on (about 20 unicasts and 2 group frames a second here, so the
@@ -46,11 +45,11 @@ describe('group control against the radio limits of a simulated gateway', () => 
     await poll(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
     token = await signUpByMail(h, 'radio@example.com');
     mapId = await defaultMapId(h, token);
-    gw = await bind(h, token, mac, mapId, 'Busy floor');
-    await data(get(`${G}/import/${gw.id}`));
-    const all = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
-    lights = all.filter((d) => d.kind === 'light-single' || d.kind === 'light-dimmer' || d.kind === 'light-cct' || d.kind === 'light-rgb');
-    await data(post(`${D}/move_in`, { mapId, devices: lights.map((d, i) => ({ id: d.id, x: (i % 8) / 8, y: Math.floor(i / 8) / 8 })) }));
+    const isLight = (d: GatewayDevice) =>
+      d.kind === 'light-single' || d.kind === 'light-dimmer' || d.kind === 'light-cct' || d.kind === 'light-rgb';
+    const built = await buildGatewayWithDevices(h, token, { mac, mapId, name: 'Busy floor', place: isLight });
+    gw = built.gateway;
+    lights = built.placed;
     await data(get(`${G}/sync/${gw.id}`));
     sim.on('command', (c: CommandMessage) => commands.push(c));
     h.app.gatewayLink!.onUp((m) => {

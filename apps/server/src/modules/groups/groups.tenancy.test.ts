@@ -1,62 +1,38 @@
-import type { Gateway, GatewayDevice, GroupView } from '@lumigrid/contract';
+import { groupEndpoints, type GroupView } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, call, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
 const Z = '/api4/zone/v1';
-const D = '/api4/device/v1';
 /** The first account's group name: it may appear in no answer to the second account. */
 const SECRET = 'Secret zone';
 
 type Ids = { map: string; gateway: string; device: string; group: string };
-type Case = { route: string; method: 'GET' | 'POST'; url: (a: Ids, b: Ids) => string; body?: (a: Ids, b: Ids) => unknown };
 
 /**
  * Every zone route, called by a second account with the first account's ids (`a`) and, where a call takes
- * several ids, its own (`b`) for the others. `route` is the OpenAPI path, so the table covers every route.
+ * several ids, its own (`b`) for the others. Each case names its endpoint, so the matrix proves every endpoint of the domain has one.
  */
-const CASES: Case[] = [
-  { route: `${Z}/list/{id}`, method: 'POST', url: (a) => `${Z}/list/${a.map}` },
-  { route: `${Z}/groups_for_gateway_id/{id}`, method: 'POST', url: (a) => `${Z}/groups_for_gateway_id/${a.gateway}` },
-  { route: `${Z}/get/{id}`, method: 'POST', url: (a) => `${Z}/get/${a.group}` },
-  {
-    route: `${Z}/add`,
-    method: 'POST',
-    url: () => `${Z}/add`,
-    body: (a, b) => ({ mapId: a.map, gatewayId: b.gateway, name: 'Taken', deviceIds: [b.device] }),
-  },
-  {
-    route: `${Z}/add`,
-    method: 'POST',
-    url: () => `${Z}/add`,
-    body: (a, b) => ({ mapId: b.map, gatewayId: a.gateway, name: 'Taken', deviceIds: [b.device] }),
-  },
-  {
-    route: `${Z}/add`,
-    method: 'POST',
-    url: () => `${Z}/add`,
-    body: (a, b) => ({ mapId: b.map, gatewayId: b.gateway, name: 'Taken', deviceIds: [a.device] }),
-  },
-  { route: `${Z}/update`, method: 'POST', url: () => `${Z}/update`, body: (a) => ({ id: a.group, name: 'Taken over' }) },
-  { route: `${Z}/update`, method: 'POST', url: () => `${Z}/update`, body: (a, b) => ({ id: b.group, deviceIds: [a.device] }) },
-  { route: `${Z}/succeed_device`, method: 'POST', url: () => `${Z}/succeed_device`, body: (a) => ({ id: a.group, remove: [a.device] }) },
-  { route: `${Z}/succeed_device`, method: 'POST', url: () => `${Z}/succeed_device`, body: (a, b) => ({ id: b.group, add: [a.device] }) },
-  { route: `${Z}/delete/{id}`, method: 'POST', url: (a) => `${Z}/delete/${a.group}` },
-  { route: `${Z}/del_group_succeed/{id}`, method: 'POST', url: (a) => `${Z}/del_group_succeed/${a.group}` },
-  {
-    route: `${Z}/add_group_devices/{mapId}/{gatewayId}/{groupId}/{type}`,
-    method: 'GET',
-    url: (a) => `${Z}/add_group_devices/${a.map}/${a.gateway}/0/0`,
-  },
-  {
-    route: `${Z}/add_group_devices/{mapId}/{gatewayId}/{groupId}/{type}`,
-    method: 'GET',
-    url: (a, b) => `${Z}/add_group_devices/${b.map}/${b.gateway}/${a.group}/0`,
-  },
-  { route: `${Z}/control`, method: 'POST', url: () => `${Z}/control`, body: (a) => ({ id: a.group, action: { op: 'onOff', on: false } }) },
+const CASES: Array<TenancyCase<Ids>> = [
+  tenancyCase(groupEndpoints.list, (a) => ({ params: { id: a.map } })),
+  tenancyCase(groupEndpoints.forGateway, (a) => ({ params: { id: a.gateway } })),
+  tenancyCase(groupEndpoints.get, (a) => ({ params: { id: a.group } })),
+  tenancyCase(groupEndpoints.add, (a, b) => ({ body: { mapId: a.map, gatewayId: b.gateway, name: 'Taken', deviceIds: [b.device] } })),
+  tenancyCase(groupEndpoints.add, (a, b) => ({ body: { mapId: b.map, gatewayId: a.gateway, name: 'Taken', deviceIds: [b.device] } })),
+  tenancyCase(groupEndpoints.add, (a, b) => ({ body: { mapId: b.map, gatewayId: b.gateway, name: 'Taken', deviceIds: [a.device] } })),
+  tenancyCase(groupEndpoints.update, (a) => ({ body: { id: a.group, name: 'Taken over' } })),
+  tenancyCase(groupEndpoints.update, (a, b) => ({ body: { id: b.group, deviceIds: [a.device] } })),
+  tenancyCase(groupEndpoints.changeMembers, (a) => ({ body: { id: a.group, remove: [a.device] } })),
+  tenancyCase(groupEndpoints.changeMembers, (a, b) => ({ body: { id: b.group, add: [a.device] } })),
+  tenancyCase(groupEndpoints.remove, (a) => ({ params: { id: a.group } })),
+  tenancyCase(groupEndpoints.removeAndSync, (a) => ({ params: { id: a.group } })),
+  tenancyCase(groupEndpoints.candidates, (a) => ({ params: { mapId: a.map, gatewayId: a.gateway, groupId: '0', type: 0 } })),
+  tenancyCase(groupEndpoints.candidates, (a, b) => ({ params: { mapId: b.map, gatewayId: b.gateway, groupId: a.group, type: 0 } })),
+  tenancyCase(groupEndpoints.control, (a) => ({ body: { id: a.group, action: { op: 'onOff' as const, on: false } } })),
   // Ids nobody has, and ids past 64 bits, answer the same: existence is never told.
-  { route: `${Z}/get/{id}`, method: 'POST', url: () => `${Z}/get/987654321` },
-  { route: `${Z}/list/{id}`, method: 'POST', url: () => `${Z}/list/9999999999999999999` },
+  tenancyCase(groupEndpoints.get, () => ({ params: { id: '987654321' } })),
+  tenancyCase(groupEndpoints.list, () => ({ params: { id: '9999999999999999999' } })),
 ];
 
 describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
@@ -73,12 +49,8 @@ describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
     tokenA = await signUpByMail(h(), 'zone-owner@example.com');
     tokenB = await signUpByMail(h(), 'zone-intruder@example.com');
     const place = async (token: string, mac: string, name: string): Promise<Ids> => {
-      const map = await defaultMapId(h(), token);
-      const gw = (await bind(h(), token, mac, map)) as Gateway;
-      await data(call(h().app, 'GET', `/api4/gateway/v1/import/${gw.id}`, { token }));
-      const list = await data<GatewayDevice[]>(call(h().app, 'GET', `/api4/gateway/v1/devices/outmap/${map}/${gw.id}`, { token }));
-      const light = list.find((d) => d.kind === 'light-cct')!;
-      await data(call(h().app, 'POST', `${D}/move_in`, { token, body: { mapId: map, devices: [{ id: light.id, x: 0.5, y: 0.5 }] } }));
+      const { gateway: gw, mapId: map, placed } = await buildGatewayWithDevices(h(), token, { mac, place: (d) => d.kind === 'light-cct' });
+      const light = placed[0]!;
       const group = await data<GroupView>(
         call(h().app, 'POST', `${Z}/add`, { token, body: { mapId: map, gatewayId: gw.id, name, deviceIds: [light.id] } }),
       );
@@ -93,25 +65,11 @@ describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
     await rig?.close();
   });
 
-  it('covers every zone route in its table', async () => {
-    const doc = (await h().app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, unknown> };
-    const routes = Object.keys(doc.paths).filter((p) => p.startsWith(`${Z}/`));
-    const covered = new Set(CASES.map((c) => c.route));
-    expect(routes.filter((r) => !covered.has(r))).toEqual([]);
-    expect(routes.length).toBe(10);
-  });
-
-  it.each(CASES.map((c, i) => [`${i + 1}. ${c.method} ${c.route}`, c] as const))(
-    'refuses %s with the first account\u2019s ids',
-    async (_name, c) => {
-      const res = await call(h().app, c.method, c.url(a, b), { token: tokenB, body: c.body?.(a, b) });
-      expectError(res, 110011);
-      expect(JSON.stringify(res.body)).not.toContain(SECRET);
-    },
-  );
-
-  it.each(CASES.map((c, i) => [`${i + 1}. ${c.method} ${c.route}`, c] as const))('refuses %s without a token', async (_name, c) => {
-    expectError(await call(h().app, c.method, c.url(a, b), { body: c.body?.(a, b) }), 250004);
+  tenancyMatrix({
+    domain: groupEndpoints,
+    cases: CASES,
+    secrets: [SECRET],
+    world: () => ({ app: h().app, intruder: tokenB, a, b }),
   });
 
   it('left the first account\u2019s group as it was and sent its gateway nothing', async () => {
