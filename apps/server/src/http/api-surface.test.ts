@@ -57,7 +57,7 @@ describe('the API surface', () => {
   });
 
   it('answers unknown routes with 404 and the envelope', async () => {
-    const res = await call(h.app, 'GET', '/api4/nothing/here', { lang: 'ja' });
+    const res = await call(h.app, 'GET', '/api4/nothing/here', { lang: 'ja', outsideTable: true });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ code: 100002, msg: 'ネットワークリクエストが存在しません', data: null });
   });
