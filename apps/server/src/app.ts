@@ -13,6 +13,8 @@ import type { GatewayCredentialStore } from './gateway-link/credentials.ts';
 import { createGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
 import { endpointRoutes } from './http/endpoint-route.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { registerInputGuard } from './http/input-guard.ts';
+import { loggerOptions } from './http/log-safety.ts';
 import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -89,7 +91,8 @@ declare module 'fastify' {
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    // Options given by a caller (tests capturing lines) keep the safe serializers unless they replace them.
+    logger: options.logger === false ? false : { ...loggerOptions(config.logLevel), ...(options.logger === true ? {} : options.logger) },
     trustProxy: config.trustProxy,
     // Ids are strings and bodies small; anything bigger than this is refused with 413 before parsing.
     bodyLimit: 1024 * 1024,
@@ -99,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const webClient = existsSync(join(config.webDist, 'index.html'));
   registerErrorHandling(app, { servePages: webClient });
+  registerInputGuard(app);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -1,3 +1,4 @@
+export { unsafeTextIn } from '@lumigrid/protocol';
 import { LIMITS } from './limits.ts';
 
 /** Length as spec section 5 counts it: a Chinese (CJK) character counts as 3, anything else as 1. */

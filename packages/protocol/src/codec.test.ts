@@ -122,6 +122,13 @@ describe('up messages', () => {
     expect(!lower.ok && lower.error.code).toBe('invalid');
   });
 
+  it('drops a message whose text holds a control character, which no database would store', () => {
+    const reply = (message: string) => JSON.stringify({ id: 'x', ok: false, error: { code: 'failed', message } });
+    expect(decodeUp(upTopic(MAC, 'reply'), reply('lamp 3 is offline')).ok).toBe(true);
+    const decoded = decodeUp(upTopic(MAC, 'reply'), reply('lamp\u0000 3'));
+    expect(!decoded.ok && decoded.error.code).toBe('invalid');
+  });
+
   it('accepts a failed reply with an error code', () => {
     expect(decodeUp(upTopic(MAC, 'reply'), JSON.stringify({ id: 'x', ok: false, error: { code: 'expired' } })).ok).toBe(true);
   });

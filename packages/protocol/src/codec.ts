@@ -19,6 +19,7 @@ import {
   type StateMessage,
   type TelemetryMessage,
 } from './messages.ts';
+import { unsafeTextIn } from './text.ts';
 import { parseTopic, type DownChannel, type UpChannel } from './topics.ts';
 
 /** The largest payload either side accepts; a configuration of a full gateway fits with room to spare. */
@@ -97,7 +98,14 @@ function parseJson(payload: Uint8Array | string): Decoded<unknown> {
     return { ok: false, error: new ProtocolError('too_large', `payload of ${size} bytes exceeds ${MAX_PAYLOAD_BYTES}`) };
   try {
     const text = typeof payload === 'string' ? payload : new TextDecoder('utf-8', { fatal: true }).decode(payload);
-    return { ok: true, value: JSON.parse(text) as unknown };
+    const value = JSON.parse(text) as unknown;
+    const unsafe = unsafeTextIn(value);
+    if (unsafe)
+      return {
+        ok: false,
+        error: new ProtocolError('invalid', `payload holds a ${unsafe === 'control character' ? unsafe : 'value nested too deep'}`),
+      };
+    return { ok: true, value };
   } catch (error) {
     return { ok: false, error: new ProtocolError('not_json', `payload is not UTF-8 JSON: ${(error as Error).message}`) };
   }

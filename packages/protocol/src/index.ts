@@ -5,3 +5,4 @@ export * from './config.ts';
 export * from './commands.ts';
 export * from './messages.ts';
 export * from './codec.ts';
+export * from './text.ts';

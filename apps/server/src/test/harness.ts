@@ -67,7 +67,7 @@ export interface Harness {
 export async function startApp(
   kind: 'pglite' | 'postgres',
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware'> = {},
+  extra: Pick<AppOptions, 'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware' | 'logger'> = {},
 ): Promise<Harness> {
   const pgdb = kind === 'postgres' ? await freshPostgres() : undefined;
   const database = await openDatabase(pgdb ? { url: pgdb.url } : { memory: true });
@@ -81,7 +81,7 @@ export async function startApp(
     ...env,
   });
   const clock = new TestClock();
-  const app = await buildApp({ ...extra, config, database, clock, logger: false });
+  const app = await buildApp({ ...extra, config, database, clock, logger: extra.logger ?? false });
   return {
     app,
     clock,

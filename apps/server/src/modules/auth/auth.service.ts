@@ -78,8 +78,12 @@ export function createAuthService(deps: {
     for (const key of keys) await repo.addFailure({ key, now, windowStartAfter });
   }
 
-  /** Checks a code for a target and spends it; wrong guesses count, and too many spend it too. */
-  async function consumeCode(target: string, purpose: 'register' | 'reset', code: string) {
+  /**
+   * Checks a code for a target without spending it (wrong guesses count, and too many spend it); answers the
+   * code's row, which the caller spends once what the code was for has succeeded, so a failed sign-up or
+   * reset leaves the code usable.
+   */
+  async function checkCode(target: string, purpose: 'register' | 'reset', code: string): Promise<{ id: bigint }> {
     const now = clock.now();
     const row = await repo.latestOpenCode({ target, purpose });
     if (!row || row.expiresAt <= now) throw new AppError(240004);
@@ -88,7 +92,11 @@ export function createAuthService(deps: {
       if (attempts >= LIMITS.verificationCode.maxAttempts) await repo.useCode({ id: row.id, now });
       throw new AppError(240003);
     }
-    if (!(await repo.useCode({ id: row.id, now }))) throw new AppError(240004);
+    return row;
+  }
+
+  async function spendCode(row: { id: bigint }) {
+    await repo.useCode({ id: row.id, now: clock.now() });
   }
 
   function normaliseTarget(target: string): { target: string; channel: 'mail' | 'sms' } {
@@ -168,8 +176,9 @@ export function createAuthService(deps: {
       const account = { account: mail, mail, name: body.name, company: body.company, password: body.password, lang: body.lang ?? lang };
       accounts.assertValidAccount(account);
       if (await accounts.findByLogin(mail)) throw new AppError(250001);
-      await consumeCode(mail, 'register', body.code);
+      const code = await checkCode(mail, 'register', body.code);
       const row = await accounts.createAccount(account);
+      await spendCode(code);
       return { account: row.account };
     },
 
@@ -179,8 +188,9 @@ export function createAuthService(deps: {
       const account = { account: phone, phone, name: body.name, company: body.company, password: body.password, lang: body.lang ?? lang };
       accounts.assertValidAccount(account);
       if (await accounts.findByLogin(phone)) throw new AppError(250001);
-      await consumeCode(phone, 'register', body.code);
+      const code = await checkCode(phone, 'register', body.code);
       const row = await accounts.createAccount(account);
+      await spendCode(code);
       return { account: row.account };
     },
 
@@ -189,8 +199,9 @@ export function createAuthService(deps: {
       assertNewPassword(body.password);
       const row = await accounts.findByLogin(target);
       if (!row || row.deletedAt) throw new AppError(250002);
-      await consumeCode(target, 'reset', body.code);
+      const code = await checkCode(target, 'reset', body.code);
       await accounts.setPassword(row.id, body.password);
+      await spendCode(code);
       await repo.revokeUserSessions({ userId: row.id, now: clock.now() });
       sessionsEnded({ userId: row.id, code: 250004, notify: true });
     },
