@@ -15,6 +15,7 @@ import { endpointRoutes } from './http/endpoint-route.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { loggerOptions } from './http/log-safety.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -110,7 +111,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await registerSecurityHeaders(app);
+  // The documentation page brings its own policy (with the hashes of its inline scripts) for its own routes.
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   const { db } = database;
   const clock = options.clock ?? systemClock;

@@ -97,6 +97,14 @@ export const ERRORS = {
     tc: '經緯度最多保留兩位小數',
     ja: '経度と緯度は小数点以下2桁までです',
   },
+  // Sign-in answers one text for an unknown account and a wrong password, so it tells nobody which accounts exist.
+  100018: {
+    status: 400,
+    en: 'Account or password is incorrect',
+    cn: '账号或密码错误',
+    tc: '帳號或密碼錯誤',
+    ja: 'アカウントまたはパスワードが正しくありません',
+  },
   // Gateway link (1001xx): the texts spec section 8 lists for gateway commands that failed or got no answer.
   100101: {
     status: 503,

@@ -1,3 +1,4 @@
+import { applySecurityHeaders } from './security-headers.ts';
 import { errorMessage, errorStatus, type ErrorCode } from '@lumigrid/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
@@ -21,6 +22,7 @@ function clientErrorCode(error: FastifyError): ErrorCode | undefined {
  * this gives them the same envelope, as invalid input.
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  applySecurityHeaders(request, reply);
   return send(request, reply, 100001, error.message);
 }
 

@@ -115,12 +115,21 @@ export async function call(
   app: App,
   method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
-  options: { body?: unknown; token?: string; lang?: Lang; headers?: Record<string, string>; outsideTable?: boolean } = {},
+  options: {
+    body?: unknown;
+    token?: string;
+    lang?: Lang;
+    headers?: Record<string, string>;
+    outsideTable?: boolean;
+    /** The caller's address as the server sees it (127.0.0.1 otherwise). */
+    remoteAddress?: string;
+  } = {},
 ) {
   if (!options.outsideTable && !inTable(method, url)) throw new Error(`${method} ${url} is not in the endpoint table`);
   const res = await app.inject({
     method,
     url,
+    remoteAddress: options.remoteAddress,
     payload: options.body as Json | undefined,
     headers: {
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),

@@ -53,9 +53,13 @@ export const authEndpoints = {
     path: '/api1/user/v1/login',
     tags: ['auth'],
     summary: 'Sign in with e-mail, phone or account name and password',
+    description:
+      'An unknown account and a wrong password answer the same 100018. Attempts are reserved before the password is checked: ' +
+      'five per account from one address and twenty per address in 15 minutes, then 429 (100003) with Retry-After.',
     access: 'public',
     body: LoginBodySchema,
     response: LoginResultSchema,
+    errors: [100018, 100003, 250018, 250020],
   }),
   resetPassword: endpoint({
     method: 'POST',

@@ -104,27 +104,33 @@ export function createAuthRepo(db: Db) {
       return row;
     },
 
-    async failureCount({ key, since }: { key: string; since: Date }): Promise<{ failures: number; windowStart: Date } | undefined> {
+    /**
+     * Reserves one sign-in attempt for a key before the password is checked, in one statement, so parallel
+     * requests (and several server nodes) each take their own slot: answers the attempts in the current
+     * window including this one, and when the window opened. A window older than `windowStartAfter` restarts.
+     */
+    async reserveAttempt({ key, now, windowStartAfter }: { key: string; now: Date; windowStartAfter: Date }) {
+      const fresh = sql`${signInFailures.windowStart} > ${windowStartAfter.toISOString()}::timestamptz`;
       const [row] = await db
-        .select()
-        .from(signInFailures)
-        .where(and(eq(signInFailures.key, key), gt(signInFailures.windowStart, since)))
-        .limit(1);
-      return row;
-    },
-
-    /** Counts one failed sign-in for a key, opening a new window when the old one has passed. */
-    async addFailure({ key, now, windowStartAfter }: { key: string; now: Date; windowStartAfter: Date }) {
-      await db
         .insert(signInFailures)
         .values({ key, windowStart: now, failures: 1 })
         .onConflictDoUpdate({
           target: signInFailures.key,
           set: {
-            failures: sql`case when ${signInFailures.windowStart} > ${windowStartAfter.toISOString()}::timestamptz then ${signInFailures.failures} + 1 else 1 end`,
-            windowStart: sql`case when ${signInFailures.windowStart} > ${windowStartAfter.toISOString()}::timestamptz then ${signInFailures.windowStart} else ${now.toISOString()}::timestamptz end`,
+            failures: sql`case when ${fresh} then ${signInFailures.failures} + 1 else 1 end`,
+            windowStart: sql`case when ${fresh} then ${signInFailures.windowStart} else ${now.toISOString()}::timestamptz end`,
           },
-        });
+        })
+        .returning({ attempts: signInFailures.failures, windowStart: signInFailures.windowStart });
+      return row!;
+    },
+
+    /** Gives a reserved attempt back (a sign-in that succeeded does not count against its address). */
+    async releaseAttempt(key: string) {
+      await db
+        .update(signInFailures)
+        .set({ failures: sql`greatest(${signInFailures.failures} - 1, 0)` })
+        .where(eq(signInFailures.key, key));
     },
 
     async clearFailures(key: string) {

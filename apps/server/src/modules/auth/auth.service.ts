@@ -23,7 +23,7 @@ import type { Messenger } from '../outbox/messenger.ts';
 import { verificationCodeMessage } from '../outbox/templates.ts';
 import type { AuthRepo } from './auth.repo.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { verifyPassword } from '../../lib/password.ts';
+import { hashPassword, randomPassword, verifyPassword } from '../../lib/password.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -60,22 +60,24 @@ export function createAuthService(deps: {
     for (const listener of endedListeners) listener(ended);
   };
   const codeHash = (target: string, code: string) => sha256(`${target}\n${code}`);
+  // A real hash of a random password, checked for unknown accounts so they cost what a known one costs.
+  let decoy: Promise<string> | undefined;
+  const decoyHash = () => (decoy ??= hashPassword(randomPassword()));
 
-  /** Refuses a sign-in while the account or the address has too many recent failures. */
-  async function assertNotThrottled(keys: Array<{ key: string; limit: number }>, now: Date) {
-    const since = new Date(now.getTime() - LIMITS.signIn.windowMs);
+  /**
+   * Takes a sign-in slot for each key before the password is checked (one atomic statement per key, so a
+   * burst of parallel guesses cannot all be checked); refuses with 100003 and the wait once a key is over
+   * its limit. Answers the keys reserved, so a successful sign-in can give its address slot back.
+   */
+  async function reserveSignIn(keys: Array<{ key: string; limit: number }>, now: Date) {
+    const windowStartAfter = new Date(now.getTime() - LIMITS.signIn.windowMs);
     for (const { key, limit } of keys) {
-      const row = await repo.failureCount({ key, since });
-      if (row && row.failures >= limit) {
-        const waitMs = row.windowStart.getTime() + LIMITS.signIn.windowMs - now.getTime();
+      const { attempts, windowStart } = await repo.reserveAttempt({ key, now, windowStartAfter });
+      if (attempts > limit) {
+        const waitMs = windowStart.getTime() + LIMITS.signIn.windowMs - now.getTime();
         throw new AppError(100003, undefined, Math.max(1, Math.ceil(waitMs / 1000)));
       }
     }
-  }
-
-  async function recordFailure(keys: string[], now: Date) {
-    const windowStartAfter = new Date(now.getTime() - LIMITS.signIn.windowMs);
-    for (const key of keys) await repo.addFailure({ key, now, windowStartAfter });
   }
 
   /**
@@ -209,27 +211,25 @@ export function createAuthService(deps: {
     async login(body: LoginBody, origin: RequestOrigin): Promise<LoginResult> {
       const now = clock.now();
       const login = body.account.trim();
-      const accountKey = `account:${login.toLowerCase()}`;
+      // Failures count per account from this address, and per address: guesses from elsewhere cannot lock
+      // the owner out, and one address cannot try many accounts.
+      const pairKey = `account:${login.toLowerCase()}|address:${origin.ip}`;
       const addressKey = `address:${origin.ip}`;
-      await assertNotThrottled(
+      await reserveSignIn(
         [
-          { key: accountKey, limit: LIMITS.signIn.perAccount },
+          { key: pairKey, limit: LIMITS.signIn.perAccount },
           { key: addressKey, limit: LIMITS.signIn.perAddress },
         ],
         now,
       );
       const row = await accounts.findByLogin(login);
-      if (!row) {
-        await recordFailure([addressKey], now);
-        throw new AppError(250002);
-      }
-      if (!(await verifyPassword(row.passwordHash, body.password))) {
-        await recordFailure([accountKey, addressKey], now);
-        throw new AppError(250003);
-      }
+      // An unknown account costs the same hashing as a wrong password and answers the same words.
+      const passwordRight = await verifyPassword(row?.passwordHash ?? (await decoyHash()), body.password);
+      if (!row || !passwordRight) throw new AppError(100018);
       if (row.deletedAt) throw new AppError(250020);
       if (!row.enabled) throw new AppError(250018);
-      await repo.clearFailures(accountKey);
+      await repo.clearFailures(pairKey);
+      await repo.releaseAttempt(addressKey);
 
       const token = randomBytes(32).toString('base64url');
       await repo.insertSession({

@@ -133,18 +133,19 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     expect(fine.body.code).toBe(0);
   });
 
-  it('answers wrong password, unknown, disabled and deleted accounts with their codes', async () => {
+  it('answers a wrong password and an unknown account alike, disabled and deleted accounts with their codes', async () => {
     await signUpByMail(h, 'grace@example.com', 'Hopper-1906');
-    expectError(
-      await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'grace@example.com', password: 'Wrong-1906' }, lang: 'ja' }),
-      250003,
-      'ja',
-    );
-    expectError(
-      await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'nobody@example.com', password: 'Hopper-1906' }, lang: 'cn' }),
-      250002,
-      'cn',
-    );
+    const wrong = await call(h.app, 'POST', '/api1/user/v1/login', {
+      body: { account: 'grace@example.com', password: 'Wrong-1906' },
+      lang: 'ja',
+    });
+    const unknown = await call(h.app, 'POST', '/api1/user/v1/login', {
+      body: { account: 'nobody@example.com', password: 'Hopper-1906' },
+      lang: 'ja',
+    });
+    expectError(wrong, 100018, 'ja');
+    expect(unknown.status).toBe(wrong.status);
+    expect(unknown.body).toEqual(wrong.body);
 
     const token = await login(h, 'grace@example.com', 'Hopper-1906');
     await h.database.db.update(users).set({ enabled: false }).where(eq(users.account, 'grace@example.com'));
@@ -195,23 +196,41 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     expect((await call(h.app, 'GET', '/api1/user/v1/me', { token: remembered })).status).toBe(403);
   });
 
-  it('throttles sign-in per account and per address with 429 and Retry-After', async () => {
+  it('throttles sign-in per account from an address and per address, with 429 and Retry-After, never the owner elsewhere', async () => {
     await signUpByMail(h, 'target@example.com', 'Target-Pass1');
-    const attempt = (account: string, password: string, ip: string) =>
-      call(h.app, 'POST', '/api1/user/v1/login', { body: { account, password }, headers: { 'x-forwarded-for': ip } });
+    const attempt = (account: string, password: string, remoteAddress: string) =>
+      call(h.app, 'POST', '/api1/user/v1/login', { body: { account, password }, remoteAddress });
     for (let i = 0; i < LIMITS.signIn.perAccount; i++)
-      expect((await attempt('target@example.com', 'Wrong-Pass1', '127.0.0.1')).body.code).toBe(250003);
-    const blocked = await attempt('target@example.com', 'Target-Pass1', '127.0.0.1');
+      expect((await attempt('target@example.com', 'Wrong-Pass1', '10.0.0.66')).body.code).toBe(100018);
+    const blocked = await attempt('target@example.com', 'Target-Pass1', '10.0.0.66');
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe(100003);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // The guesses came from elsewhere: the owner at their own address is not locked out.
+    expect((await attempt('target@example.com', 'Target-Pass1', '10.0.0.7')).body.code).toBe(0);
     h.clock.advance(LIMITS.signIn.windowMs + 1000);
-    expect((await attempt('target@example.com', 'Target-Pass1', '127.0.0.1')).body.code).toBe(0);
+    expect((await attempt('target@example.com', 'Target-Pass1', '10.0.0.66')).body.code).toBe(0);
 
-    // inject() always comes from 127.0.0.1: twenty failures on assorted accounts block the address.
+    // Failures on assorted accounts block the address; successful sign-ins there do not count.
     h.clock.advance(LIMITS.signIn.windowMs + 1000);
-    for (let i = 0; i < LIMITS.signIn.perAddress; i++) await attempt(`ghost${i}@example.com`, 'Wrong-Pass1', '127.0.0.1');
-    expect((await attempt('target@example.com', 'Target-Pass1', '127.0.0.1')).status).toBe(429);
+    for (let i = 0; i < LIMITS.signIn.perAddress + 3; i++)
+      expect((await attempt('target@example.com', 'Target-Pass1', '10.0.0.8')).body.code).toBe(0);
+    for (let i = 0; i < LIMITS.signIn.perAddress; i++) await attempt(`ghost${i}@example.com`, 'Wrong-Pass1', '10.0.0.8');
+    expect((await attempt('target@example.com', 'Target-Pass1', '10.0.0.8')).status).toBe(429);
+    h.clock.advance(LIMITS.signIn.windowMs + 1000);
+  });
+
+  it('checks no more guesses than the limit when they arrive all at once', async () => {
+    await signUpByMail(h, 'burst@example.com', 'Burst-Pass1');
+    const guesses = Array.from({ length: 60 }, (_, i) => (i === 45 ? 'Burst-Pass1' : `Wrong-Pass${i}`));
+    const answers = await Promise.all(
+      guesses.map((password) =>
+        call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'burst@example.com', password }, remoteAddress: '10.0.0.99' }),
+      ),
+    );
+    const checked = answers.filter((a) => a.status !== 429);
+    expect(checked.length).toBeLessThanOrEqual(LIMITS.signIn.perAccount);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(guesses.length - LIMITS.signIn.perAccount);
     h.clock.advance(LIMITS.signIn.windowMs + 1000);
   });
 
@@ -229,7 +248,7 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     expect((await call(h.app, 'GET', '/api1/user/v1/me', { token: elsewhere })).status).toBe(401);
     expectError(
       await call(h.app, 'POST', '/api1/user/v1/login', { body: { account: 'change@example.com', password: 'Change-Pass1' } }),
-      250003,
+      100018,
     );
     await login(h, 'change@example.com', 'Brand-New1');
   });

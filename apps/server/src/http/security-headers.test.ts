@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { allEndpoints } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type Harness } from '../test/harness.ts';
+
+/** What every answer must carry, and the policy's key directives. */
+function expectSecurityHeaders(headers: Record<string, unknown>, where: string) {
+  const csp = String(headers['content-security-policy'] ?? '');
+  expect(csp, where).toContain("script-src 'self'");
+  expect(csp, where).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+  expect(csp, where).toContain("frame-ancestors 'none'");
+  expect(csp, where).toContain("object-src 'none'");
+  expect(headers['x-frame-options'], where).toBe('DENY');
+  expect(headers['x-content-type-options'], where).toBe('nosniff');
+  expect(headers['referrer-policy'], where).toBe('strict-origin-when-cross-origin');
+  expect(String(headers['permissions-policy'] ?? ''), where).toContain('camera=()');
+}
+
+describe('security headers', () => {
+  let h: Harness;
+  let webDist: string;
+
+  beforeAll(async () => {
+    webDist = mkdtempSync(join(tmpdir(), 'lumigrid-web-'));
+    writeFileSync(
+      join(webDist, 'index.html'),
+      '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head></html>',
+    );
+    h = await startApp('pglite', { WEB_DIST: webDist });
+  });
+  afterAll(async () => {
+    await h?.close();
+    rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('are on the answer of every endpoint of the table, refused or not', async () => {
+    for (const spec of allEndpoints()) {
+      const res = await h.app.inject({ method: spec.method, url: spec.path.replace(/:(\w+)/g, '1') });
+      expectSecurityHeaders(res.headers, `${spec.method} ${spec.path} (${res.statusCode})`);
+    }
+  });
+
+  it('are on pages, unknown API paths and requests the router cannot read', async () => {
+    for (const url of ['/', '/device/control', '/api4/nothing/here', '/api4/%00%ff', '/healthz']) {
+      const res = await h.app.inject({ method: 'GET', url });
+      expectSecurityHeaders(res.headers, `GET ${url} (${res.statusCode})`);
+    }
+  });
+
+  it('let the API documentation page run under its own policy', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(String(res.headers['content-security-policy'])).toContain('script-src');
+  });
+});
