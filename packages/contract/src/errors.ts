@@ -105,6 +105,13 @@ export const ERRORS = {
     tc: '帳號或密碼錯誤',
     ja: 'アカウントまたはパスワードが正しくありません',
   },
+  100019: {
+    status: 429,
+    en: 'Too many floor plans uploaded and not used yet; use them or try again in an hour',
+    cn: '已上传但未使用的平面图过多，请先使用或一小时后再试',
+    tc: '已上傳但未使用的平面圖過多，請先使用或一小時後再試',
+    ja: '未使用のアップロード済みフロアプランが多すぎます。使用するか1時間後に再試行してください',
+  },
   // Gateway link (1001xx): the texts spec section 8 lists for gateway commands that failed or got no answer.
   100101: {
     status: 503,

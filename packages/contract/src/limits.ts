@@ -20,6 +20,10 @@ export const LIMITS = {
     maxAttempts: 5,
   },
   captcha: { validMs: 5 * 60_000, length: 4 },
+  /** Codes one address may ask for (send_code), whatever the targets, before 429 (100003). */
+  sendCode: { perAddress: 10, windowMs: 60 * 60_000 },
+  /** Account-name checks one address may make (check_account_exist) before 429. */
+  accountLookup: { perAddress: 30, windowMs: 15 * 60_000 },
   signIn: {
     /** Failed sign-ins per account, then a pause (429 with Retry-After). */
     perAccount: 5,

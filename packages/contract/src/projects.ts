@@ -20,6 +20,8 @@ export const PROJECT_LIMITS = {
   opacity: { min: 0, max: 100, default: 100 },
   /** Floor-plan uploads: jpg, png or pdf (first page rendered to png) up to 5 MB. */
   mapImage: { maxBytes: 5 * 1024 * 1024, types: ['image/jpeg', 'image/png', 'application/pdf'] },
+  /** Uploaded floor plans no map uses yet, per account (100019), and how long such an upload is kept. */
+  unusedUploads: { max: 10, keptMs: 60 * 60_000 },
   /** Longest side of the picture a pdf's first page is rendered to, in pixels. */
   pdfRenderMaxSide: 4096,
   pageSize: PAGE_SIZE,

@@ -184,13 +184,23 @@ export async function latestCode(h: Harness, recipient: string): Promise<string>
   return code;
 }
 
-/** Asks for a code for a target (solving the captcha) and answers the raw response. */
-export async function sendCode(h: Harness, target: string, purpose: 'register' | 'reset', lang?: Lang) {
+/**
+ * Asks for a code for a target (solving the captcha) and answers the raw response. Each call comes from an
+ * address of its own, as different people signing up would, unless the test names one.
+ */
+export async function sendCode(h: Harness, target: string, purpose: 'register' | 'reset', lang?: Lang, remoteAddress = someAddress()) {
   const captcha = await call(h.app, 'GET', '/api1/user/v1/captcha');
   return call(h.app, 'POST', '/api1/user/v1/send_code', {
     body: { target, purpose, captchaId: captcha.body.data.captchaId, captcha: CAPTCHA },
     lang,
+    remoteAddress,
   });
+}
+
+/** A random private IPv4 address. */
+export function someAddress(): string {
+  const octet = () => randomBytes(1)[0]!;
+  return `10.${octet()}.${octet()}.${octet()}`;
 }
 
 /** Signs a new account up by e-mail and answers its token. */

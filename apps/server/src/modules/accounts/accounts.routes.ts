@@ -6,8 +6,6 @@ import type { AccountsService } from './accounts.service.ts';
 export function registerAccountRoutes(route: RouteOf, deps: { accounts: AccountsService }) {
   const { accounts } = deps;
 
-  route(E.accountExists, async ({ params }) => ({ exists: await accounts.accountExists(params.account) }));
-
   route(E.profile, ({ auth }) => accounts.profile(auth));
 
   route(E.setLang, async ({ auth, body }) => {

@@ -10,7 +10,7 @@ export function registerAuthRoutes(route: RouteOf, deps: { auth: AuthService }) 
   route(E.captcha, () => service.captcha());
 
   route(E.sendCode, async ({ body, request }) => {
-    await service.sendCode(body, requestLang(request));
+    await service.sendCode(body, requestLang(request), { ip: request.ip });
     return null;
   });
 
@@ -19,6 +19,11 @@ export function registerAuthRoutes(route: RouteOf, deps: { auth: AuthService }) 
   route(E.registerByPhone, ({ body, request }) => service.registerByPhone(body, requestLang(request)));
 
   route(E.login, ({ body, request }) => service.login(body, { ip: request.ip }));
+
+  // A sign-up helper that tells whether an account exists: capped per address like the other anonymous calls.
+  route(accountEndpoints.accountExists, async ({ params, request }) => ({
+    exists: await service.accountExists(params.account, { ip: request.ip }),
+  }));
 
   route(E.resetPassword, async ({ body }) => {
     await service.resetPassword(body);

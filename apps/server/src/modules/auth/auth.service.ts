@@ -65,16 +65,17 @@ export function createAuthService(deps: {
   const decoyHash = () => (decoy ??= hashPassword(randomPassword()));
 
   /**
-   * Takes a sign-in slot for each key before the password is checked (one atomic statement per key, so a
-   * burst of parallel guesses cannot all be checked); refuses with 100003 and the wait once a key is over
-   * its limit. Answers the keys reserved, so a successful sign-in can give its address slot back.
+   * Takes a slot for each key before the work it guards is done (one atomic statement per key, so a burst
+   * of parallel requests cannot all get through); refuses with 100003 and the wait once a key is over its
+   * limit within the window. Counters live in the database, so every server node shares them.
    */
-  async function reserveSignIn(keys: Array<{ key: string; limit: number }>, now: Date) {
-    const windowStartAfter = new Date(now.getTime() - LIMITS.signIn.windowMs);
+  async function reserve(keys: Array<{ key: string; limit: number }>, windowMs: number) {
+    const now = clock.now();
+    const windowStartAfter = new Date(now.getTime() - windowMs);
     for (const { key, limit } of keys) {
       const { attempts, windowStart } = await repo.reserveAttempt({ key, now, windowStartAfter });
       if (attempts > limit) {
-        const waitMs = windowStart.getTime() + LIMITS.signIn.windowMs - now.getTime();
+        const waitMs = windowStart.getTime() + windowMs - now.getTime();
         throw new AppError(100003, undefined, Math.max(1, Math.ceil(waitMs / 1000)));
       }
     }
@@ -133,7 +134,8 @@ export function createAuthService(deps: {
       return { captchaId, svg };
     },
 
-    async sendCode(body: SendCodeBody, lang: Lang): Promise<void> {
+    async sendCode(body: SendCodeBody, lang: Lang, origin: RequestOrigin): Promise<void> {
+      await reserve([{ key: `send-code:${origin.ip}`, limit: LIMITS.sendCode.perAddress }], LIMITS.sendCode.windowMs);
       const now = clock.now();
       const captcha = await repo.takeCaptcha(body.captchaId);
       if (!captcha || captcha.expiresAt <= now || captcha.answerHash !== sha256(body.captcha.trim().toLowerCase())) {
@@ -208,6 +210,12 @@ export function createAuthService(deps: {
       sessionsEnded({ userId: row.id, code: 250004, notify: true });
     },
 
+    /** check_account_exist: whether a name is taken, for the sign-up form; capped per address. */
+    async accountExists(account: string, origin: RequestOrigin): Promise<boolean> {
+      await reserve([{ key: `account-lookup:${origin.ip}`, limit: LIMITS.accountLookup.perAddress }], LIMITS.accountLookup.windowMs);
+      return accounts.accountExists(account);
+    },
+
     async login(body: LoginBody, origin: RequestOrigin): Promise<LoginResult> {
       const now = clock.now();
       const login = body.account.trim();
@@ -215,12 +223,12 @@ export function createAuthService(deps: {
       // the owner out, and one address cannot try many accounts.
       const pairKey = `account:${login.toLowerCase()}|address:${origin.ip}`;
       const addressKey = `address:${origin.ip}`;
-      await reserveSignIn(
+      await reserve(
         [
           { key: pairKey, limit: LIMITS.signIn.perAccount },
           { key: addressKey, limit: LIMITS.signIn.perAddress },
         ],
-        now,
+        LIMITS.signIn.windowMs,
       );
       const row = await accounts.findByLogin(login);
       // An unknown account costs the same hashing as a wrong password and answers the same words.

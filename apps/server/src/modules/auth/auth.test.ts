@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { LIMITS, USER_AUTH, OPERATE_AUTH } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema/index.ts';
+import { outbox, users } from '../../db/schema/index.ts';
 import {
   ADMIN_PASSWORD,
   CAPTCHA,
@@ -218,6 +218,26 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     for (let i = 0; i < LIMITS.signIn.perAddress; i++) await attempt(`ghost${i}@example.com`, 'Wrong-Pass1', '10.0.0.8');
     expect((await attempt('target@example.com', 'Target-Pass1', '10.0.0.8')).status).toBe(429);
     h.clock.advance(LIMITS.signIn.windowMs + 1000);
+  });
+
+  it('caps codes and account checks per address, whatever the targets, with 429 and Retry-After', async () => {
+    const address = '10.200.0.1';
+    for (let i = 0; i < LIMITS.sendCode.perAddress; i++) {
+      expect((await sendCode(h, `spam${i}@example.com`, 'register', undefined, address)).body.code).toBe(0);
+    }
+    const refused = await sendCode(h, 'one-more@example.com', 'register', undefined, address);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const mailed = await h.database.db.select().from(outbox);
+    expect(mailed.some((m) => m.recipient === 'one-more@example.com')).toBe(false);
+    // Someone else signs up meanwhile.
+    expect((await sendCode(h, 'neighbour@example.com', 'register', undefined, '10.200.0.2')).body.code).toBe(0);
+
+    const lookup = (account: string) => call(h.app, 'GET', `/api1/user/v1/check_account_exist/${account}`, { remoteAddress: address });
+    for (let i = 0; i < LIMITS.accountLookup.perAddress; i++) expect((await lookup(`probe${i}`)).body.code).toBe(0);
+    expect((await lookup('probe-last')).status).toBe(429);
+    h.clock.advance(Math.max(LIMITS.sendCode.windowMs, LIMITS.accountLookup.windowMs) + 1000);
+    expect((await lookup('probe-after')).body.code).toBe(0);
   });
 
   it('checks no more guesses than the limit when they arrive all at once', async () => {

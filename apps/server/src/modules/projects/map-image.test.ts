@@ -1,6 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { checkJpeg, checkPng, prepareMapImage, sniffType } from './map-image.ts';
+import { poll } from '../../test/poll.ts';
+import { checkJpeg, checkPng, createRenderQueue, prepareMapImage, sniffType } from './map-image.ts';
 import { makeJpeg, makePdf, makePng } from '../../test/upload.fixtures.ts';
 
 describe('floor-plan checks', () => {
@@ -39,8 +40,29 @@ describe('floor-plan checks', () => {
   it('refuses a pdf the renderer cannot read and tells the cause to whoever logs it', async () => {
     const causes: unknown[] = [];
     const broken = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from('not a document at all')]);
-    await expect(prepareMapImage(broken, (error) => causes.push(error))).rejects.toMatchObject({ code: 100013 });
+    const queue = createRenderQueue({ maxWaiting: 4, retryAfterS: 10 });
+    await expect(prepareMapImage(broken, { account: '1', queue, onRenderError: (error) => causes.push(error) })).rejects.toMatchObject({
+      code: 100013,
+    });
     expect(causes).toHaveLength(1);
     expect(causes[0]).toBeInstanceOf(Error);
+  });
+
+  it('lets each account wait with one pdf at a time, bounds the whole queue, and answers 429 with the wait', async () => {
+    const queue = createRenderQueue({ maxWaiting: 2, retryAfterS: 10 });
+    let finishHeavy: (() => void) | undefined;
+    const heavy = queue.run('heavy', () => new Promise<string>((resolve) => (finishHeavy = () => resolve('heavy done'))));
+    expect(() => queue.run('heavy', async () => 'second')).toThrow(expect.objectContaining({ code: 100003, retryAfterSeconds: 10 }));
+    const light = queue.run('light', async () => 'light done');
+    expect(() => queue.run('third', async () => 'x')).toThrow(expect.objectContaining({ code: 100003 }));
+    expect(queue.waiting).toBe(2);
+    await poll(() => finishHeavy !== undefined, 'the heavy render started');
+    finishHeavy!();
+    expect(await heavy).toBe('heavy done');
+    expect(await light).toBe('light done');
+    expect(queue.waiting).toBe(0);
+    // A failed render frees its account's place too.
+    await expect(queue.run('heavy', async () => Promise.reject(new Error('broken')))).rejects.toThrow('broken');
+    expect(await queue.run('heavy', async () => 'again')).toBe('again');
   });
 });

@@ -22,7 +22,8 @@ export interface PreparedImage {
 const MAX_SIDE = 16_384;
 const MAX_PIXELS = 64_000_000;
 /** A pdf that takes longer than this to draw is refused (its worker thread is terminated). */
-const PDF_RENDER_TIMEOUT_MS = 30_000;
+/** A first page that takes longer than this to draw is not a floor plan anyone can wait for. */
+const PDF_RENDER_TIMEOUT_MS = 10_000;
 
 /** What the bytes are, by their magic numbers; the file name and the declared type are never trusted. */
 export function sniffType(data: Buffer): SourceType | undefined {
@@ -160,8 +161,29 @@ function isSaneSize(size: { width: number; height: number }): boolean {
 
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
-/** One render at a time: a page canvas can take tens of megabytes. */
-let renderQueue: Promise<unknown> = Promise.resolve();
+/**
+ * Pdf renders run one at a time (a page canvas can take tens of megabytes), in arrival order, with at most
+ * one waiting or running per account and MAX_RENDERS_WAITING in all: a full queue answers 429 with the
+ * time one render may take, so one account's heavy files cannot hold another's plan for minutes.
+ */
+export function createRenderQueue(options: { maxWaiting: number; retryAfterS: number }) {
+  let tail: Promise<unknown> = Promise.resolve();
+  const waiting = new Set<string>();
+  return {
+    run<T>(account: string, job: () => Promise<T>): Promise<T> {
+      if (waiting.has(account) || waiting.size >= options.maxWaiting) throw new AppError(100003, 'pdf renders', options.retryAfterS);
+      waiting.add(account);
+      const result = tail.then(job).finally(() => waiting.delete(account));
+      tail = result.catch(() => undefined);
+      return result;
+    },
+    get waiting(): number {
+      return waiting.size;
+    },
+  };
+}
+export type RenderQueue = ReturnType<typeof createRenderQueue>;
+const MAX_RENDERS_WAITING = 4;
 
 /**
  * Renders a pdf's first page to png with pdf.js (legacy build for Node) on @napi-rs/canvas, scaled so the
@@ -177,7 +199,7 @@ function renderPdfFirstPage(data: Buffer): Promise<{ png: Buffer; width: number;
         standardFontDataUrl: `${join(pdfjsRoot, 'standard_fonts')}/`,
         cMapUrl: `${join(pdfjsRoot, 'cmaps')}/`,
       },
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
     const timer = setTimeout(() => {
       void worker.terminate();
@@ -207,25 +229,32 @@ function renderPdfFirstPage(data: Buffer): Promise<{ png: Buffer; width: number;
  * Checks an upload and turns it into a storable picture: jpg and png are kept byte for byte once their
  * structure is proven whole; a pdf's first page becomes a png. Anything else answers 100013.
  */
-export async function prepareMapImage(data: Buffer, onRenderError?: (error: unknown) => void): Promise<PreparedImage> {
+export async function prepareMapImage(
+  data: Buffer,
+  options: { account: string; queue: RenderQueue; onRenderError?: (error: unknown) => void },
+): Promise<PreparedImage> {
   if (data.length > PROJECT_LIMITS.mapImage.maxBytes) throw new AppError(100014, '5 MB');
   const type = sniffType(data);
   if (!type) throw new AppError(100013);
   if (type === 'application/pdf') {
-    const run = renderQueue.then(() => renderPdfFirstPage(data));
-    renderQueue = run.catch(() => undefined);
+    const run = options.queue.run(options.account, () => renderPdfFirstPage(data));
     try {
       const { png, width, height } = await run;
       return { data: png, contentType: 'image/png', sourceType: type, width, height };
     } catch (error) {
       // The uploader hears "not a valid picture"; why the renderer gave up goes to the log.
-      onRenderError?.(error);
+      options.onRenderError?.(error);
       throw new AppError(100013);
     }
   }
   const size = type === 'image/png' ? await checkPng(data) : checkJpeg(data);
   if (!size) throw new AppError(100013);
   return { data, contentType: type, sourceType: type, ...size };
+}
+
+/** The server's one render queue. */
+export function defaultRenderQueue(): RenderQueue {
+  return createRenderQueue({ maxWaiting: MAX_RENDERS_WAITING, retryAfterS: Math.ceil(PDF_RENDER_TIMEOUT_MS / 1000) });
 }
 
 /** Floor plans on disk under DATA_DIR/uploads/maps, named by 128 random bits. */

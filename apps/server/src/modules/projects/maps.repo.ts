@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, ilike, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ilike, inArray, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { buildings, mapImages, maps, projects } from '../../db/schema/index.ts';
 import { likePattern } from './projects.repo.ts';
@@ -20,6 +20,7 @@ const mapColumns = {
 
 /** Queries on maps and their floor plans; every query filters by the tenant. */
 export function createMapsRepo(db: Db) {
+  const unused = sql`not exists (select 1 from ${maps} m where m.image_id = ${mapImages}.id)`;
   const selectMaps = () => db.select(mapColumns).from(maps).leftJoin(mapImages, eq(mapImages.id, maps.imageId));
 
   return {
@@ -135,17 +136,20 @@ export function createMapsRepo(db: Db) {
       return row?.file;
     },
 
-    /** Removes uploads older than `before` that no map uses; answers their files. */
-    async sweepUnusedImages({ tenantId, before }: { tenantId: bigint; before: Date }): Promise<string[]> {
+    /** How many uploads of the tenant made since `since` no map uses yet (the upload quota). */
+    async countUnusedImages({ tenantId, since }: { tenantId: bigint; since: Date }): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(mapImages)
+        .where(and(eq(mapImages.tenantId, tenantId), gte(mapImages.createdAt, since), unused));
+      return row?.n ?? 0;
+    },
+
+    /** Removes every account's uploads older than `before` that no map uses; answers their files. */
+    async sweepUnusedImagesAnyTenant({ before }: { before: Date }): Promise<string[]> {
       const rows = await db
         .delete(mapImages)
-        .where(
-          and(
-            eq(mapImages.tenantId, tenantId),
-            lt(mapImages.createdAt, before),
-            sql`not exists (select 1 from ${maps} m where m.image_id = ${mapImages}.id)`,
-          ),
-        )
+        .where(and(lt(mapImages.createdAt, before), unused))
         .returning({ file: mapImages.file });
       return rows.map((r) => r.file);
     },

@@ -11,12 +11,13 @@ import type {
   MapSearchPage,
   MapUpdateBody,
 } from '@lumigrid/contract';
+import { PROJECT_LIMITS } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { cleanName, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
-import { prepareMapImage, type MapImageStore } from './map-image.ts';
+import { prepareMapImage, type MapImageStore, type RenderQueue } from './map-image.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
 import type { MapRow, MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation, type ProjectsRepo } from './projects.repo.ts';
@@ -27,15 +28,14 @@ import { createProjectAccess } from './project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
 
-/** Uploads not attached to a map within a day are removed. */
-const UNUSED_UPLOAD_MS = 24 * 60 * 60_000;
-
 export function createMapsService(deps: {
   repo: MapsRepo;
   projectsRepo: ProjectsRepo;
   projects: Pick<ProjectsService, 'ensureDefaults'>;
   devices: MapDevicesPort;
   store: MapImageStore;
+  /** Where pdf renders wait their turn, bounded per account and overall. */
+  renderQueue: RenderQueue;
   clock: Clock;
   /** Where a floor plan the renderer could not read is told, with its cause. */
   logger?: Pick<FastifyBaseLogger, 'warn'>;
@@ -62,6 +62,13 @@ export function createMapsService(deps: {
     const image = await repo.findFreeImage({ tenantId: auth.tenantId, file, mapId });
     if (!image) throw new AppError(100013);
     return image;
+  }
+
+  /** Deletes uploads no map took within the hour they are kept (every account's; also run on a timer). */
+  async function sweepUnusedUploads(): Promise<number> {
+    const files = await repo.sweepUnusedImagesAnyTenant({ before: new Date(clock.now().getTime() - PROJECT_LIMITS.unusedUploads.keptMs) });
+    for (const file of files) await store.remove(file);
+    return files.length;
   }
 
   /** Deletes a floor plan's row and file (after the map let go of it). */
@@ -211,7 +218,16 @@ export function createMapsService(deps: {
       assertMay(auth, 'write');
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const map = input.mapId ? await requireMap(auth, input.mapId) : undefined;
-      const prepared = await prepareMapImage(input.data, (err) => deps.logger?.warn({ err }, 'floor plan pdf could not be rendered'));
+      // Expired uploads go first, so they neither count against the quota nor wait for the timer.
+      await sweepUnusedUploads();
+      const unusedSince = new Date(clock.now().getTime() - PROJECT_LIMITS.unusedUploads.keptMs);
+      if (!map && (await repo.countUnusedImages({ tenantId: auth.tenantId, since: unusedSince })) >= PROJECT_LIMITS.unusedUploads.max)
+        throw new AppError(100019);
+      const prepared = await prepareMapImage(input.data, {
+        account: String(auth.tenantId),
+        queue: deps.renderQueue,
+        onRenderError: (err) => deps.logger?.warn({ err }, 'floor plan pdf could not be rendered'),
+      });
       const file = await store.save(prepared);
       const image = await repo.insertImage({
         tenantId: auth.tenantId,
@@ -227,12 +243,6 @@ export function createMapsService(deps: {
         await repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { imageId: image.id } });
         await dropImage(auth, map.imageId);
       }
-      for (const old of await repo.sweepUnusedImages({
-        tenantId: auth.tenantId,
-        before: new Date(clock.now().getTime() - UNUSED_UPLOAD_MS),
-      })) {
-        await store.remove(old);
-      }
       return {
         image: file,
         url: mapImageUrl(file),
@@ -244,6 +254,8 @@ export function createMapsService(deps: {
         map: map ? await mapOut(auth, map.id) : null,
       };
     },
+
+    sweepUnusedUploads,
 
     /** A stored floor plan by file name, for the image route; the unguessable name is the key. */
     async imageFile(file: string): Promise<{ data: Buffer; contentType: string } | undefined> {

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
-import { createMapImageStore } from './map-image.ts';
+import { createMapImageStore, defaultRenderQueue } from './map-image.ts';
 import { createMapsRepo } from './maps.repo.ts';
 import { registerMapRoutes } from './maps.routes.ts';
 import { createMapsService } from './maps.service.ts';
@@ -12,6 +12,8 @@ import { createProjectAccess } from './project-access.ts';
 import { createProjectsRepo } from './projects.repo.ts';
 import { registerProjectRoutes } from './projects.routes.ts';
 import { createProjectsService } from './projects.service.ts';
+
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 /** Projects, buildings and maps, and the access check every other domain asks about them. */
 export function createProjectsModule(deps: {
@@ -31,9 +33,16 @@ export function createProjectsModule(deps: {
     projects,
     devices: deps.devices,
     store: createMapImageStore(deps.config.dataDir),
+    renderQueue: defaultRenderQueue(),
     clock: deps.clock,
     logger: deps.logger,
   });
+  // Uploads nobody placed on a map go within the hour they are kept.
+  const sweep = setInterval(
+    () => void maps.sweepUnusedUploads().catch((err: unknown) => deps.logger.warn({ err }, 'unused floor plans not swept')),
+    SWEEP_EVERY_MS,
+  );
+  sweep.unref();
   return {
     /** Which projects, buildings and maps a caller may touch: the projects domain answers for every domain. */
     access: createProjectAccess({ mapsRepo, projectsRepo: repo }),
@@ -43,5 +52,6 @@ export function createProjectsModule(deps: {
       registerProjectRoutes(route, { projects });
       registerMapRoutes(route, { maps });
     },
+    close: () => clearInterval(sweep),
   } satisfies DomainModule & Record<string, unknown>;
 }

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { noDevicesYet, type MapDevicesPort } from './map-devices-port.ts';
-import { createMapImageStore } from './map-image.ts';
+import { defaultRenderQueue, createMapImageStore } from './map-image.ts';
 import { createMapsRepo } from './maps.repo.ts';
 import { createMapsService } from './maps.service.ts';
 import { createProjectsRepo } from './projects.repo.ts';
@@ -46,6 +46,7 @@ describe('projects and maps services on PGlite', () => {
       projects,
       devices,
       store: createMapImageStore(dataDir),
+      renderQueue: defaultRenderQueue(),
       clock: { now: () => new Date() },
     });
     return { projects, maps };

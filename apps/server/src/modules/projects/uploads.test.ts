@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { type MapImage, type MapInfo } from '@lumigrid/contract';
+import { PROJECT_LIMITS, type MapImage, type MapInfo } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
@@ -134,6 +134,29 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
     expect((await call(h.app, 'DELETE', `/api4/map/v1/delete/${map.buildId}/${map.id}`, { token })).body.code).toBe(0);
     expect((await fetchImage(again.body.data.url)).statusCode).toBe(404);
     expect(existsSync(join(mapsDir(), again.body.data.image))).toBe(false);
+  });
+
+  it('keeps at most ten unused uploads per account, and sweeps unused ones after an hour', async () => {
+    const own = await signUpByMail(h, `quota-${kind}@example.com`);
+    const files: string[] = [];
+    for (let i = 0; i < PROJECT_LIMITS.unusedUploads.max; i++) {
+      const res = await upload({ name: `p${i}.png`, type: 'image/png', data: makePng(4, 4) }, {}, own);
+      expect(res.body.code).toBe(0);
+      files.push((res.body.data as MapImage).image);
+    }
+    const refused = await upload({ name: 'one-more.png', type: 'image/png', data: makePng(4, 4) }, {}, own, 'ja');
+    expectError(refused, 100019, 'ja');
+    // Another account is not held back by this one's uploads.
+    expect((await upload({ name: 'other.png', type: 'image/png', data: makePng(4, 4) })).body.code).toBe(0);
+    // One used on a map stays; the others go once their hour is over.
+    const kept = files[0]!;
+    const map = await treeFactory(h, own).map({ name: 'Kept plan', image: kept });
+    h.clock.advance(PROJECT_LIMITS.unusedUploads.keptMs + 1000);
+    expect((await upload({ name: 'again.png', type: 'image/png', data: makePng(4, 4) }, {}, own)).body.code).toBe(0);
+    const left = readdirSync(mapsDir());
+    expect(left).toContain(kept);
+    expect(files.slice(1).filter((f) => left.includes(f))).toEqual([]);
+    expect(map.image).toContain(kept);
   });
 
   it('lets only owners and editable users upload, and serves nothing for made-up names', async () => {
