@@ -37,6 +37,7 @@ import { createGroupsModule, groupsConfig } from './modules/groups/groups.module
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
 import { createProjectsModule } from './modules/projects/projects.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
+import { createUsersModule } from './modules/users/users.module.ts';
 import { firmwareNoticePublisher } from './realtime/firmware-notices.ts';
 import { wireGatewayStatus } from './realtime/gateway-status.ts';
 import { createPgBus } from './realtime/pg-bus.ts';
@@ -152,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   const outbox = createOutboxModule({ db, config, logger });
   const auth = createAuthModule({ db, accounts: accounts.service, messenger: outbox.messenger, config, clock });
+  const users = createUsersModule({ db, accounts: accounts.service, sessions: auth.service, messenger: outbox.messenger, config, clock });
   const realtime = createRealtimeHub({
     authenticate: auth.service.authenticate,
     logger,
@@ -206,6 +208,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     createBrandingModule({ config, logger }),
     auth,
     accounts,
+    users,
     outbox,
     projects,
     gateways,

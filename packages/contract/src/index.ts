@@ -19,3 +19,4 @@ export * from './device-report.ts';
 export * from './groups.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
+export * from './users.ts';

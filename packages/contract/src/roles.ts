@@ -35,15 +35,31 @@ export function isPlatformAdmin(subject: Pick<RoleSubject, 'userAuth'>): boolean
   return subject.userAuth === USER_AUTH.admin;
 }
 
+/** The platform administrator and account owners manage accounts; sub-accounts manage nobody. */
+export function canManageAccounts(subject: RoleSubject): boolean {
+  return isPlatformAdmin(subject) || (subject.userAuth === USER_AUTH.account && subject.operateAuth === OPERATE_AUTH.owner);
+}
+
+/**
+ * Which accounts a manager may create and touch: the platform administrator manages every user, an owner
+ * the sub-accounts of its own account (the server checks the account is theirs).
+ */
+export function managesUserAuth(manager: RoleSubject, userAuth: number): boolean {
+  if (isPlatformAdmin(manager)) return userAuth === USER_AUTH.admin || userAuth === USER_AUTH.account || userAuth === USER_AUTH.subAccount;
+  return canManageAccounts(manager) && userAuth === USER_AUTH.subAccount;
+}
+
 /**
  * Who may call an endpoint of the table (contract endpoint.ts):
  * - public: anybody, without a token;
  * - signedIn: any signed-in user, about their own session and profile;
  * - read / control / write: a user of the account with that authority (canView / canControl / canEdit);
+ * - manageAccounts: the platform administrator (administrators and accounts) and account owners (their
+ *   sub-accounts); which accounts each may touch the server checks per account;
  * - admin: the platform administrator only.
  * Which objects the caller may touch (tenancy, project scopes) the server checks per object on top.
  */
-export const ACCESS_LEVELS = ['public', 'signedIn', 'read', 'control', 'write', 'admin'] as const;
+export const ACCESS_LEVELS = ['public', 'signedIn', 'read', 'control', 'write', 'manageAccounts', 'admin'] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
 /** Whether a signed-in subject passes an endpoint's access level; `public` passes everybody. */
@@ -58,6 +74,8 @@ export function mayCall(access: Access, subject: RoleSubject): boolean {
       return canControl(subject);
     case 'write':
       return canEdit(subject);
+    case 'manageAccounts':
+      return canManageAccounts(subject);
     case 'admin':
       return isPlatformAdmin(subject);
   }
@@ -82,6 +100,8 @@ export const ACCESS_TEXT: Record<Access, string> = {
   control:
     'Owners, editable and controllable users (operate_auth 0, 2, 3); view-only users get 110003. Ids of another account answer 110011.',
   write: 'Owners and editable users (operate_auth 0, 2) only; others get 110003. Ids of another account answer 110011.',
+  manageAccounts:
+    'The platform administrator (administrators and accounts) and account owners (their sub-accounts); others get 110003. Accounts the caller does not manage answer 110011.',
   admin: 'The platform administrator (user_auth 1) only; others get 110003.',
 };
 

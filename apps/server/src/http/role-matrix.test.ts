@@ -1,4 +1,4 @@
-import { ACCESS_LEVELS, OPERATE_AUTH, allEndpoints, mayCall, type Access, type EndpointSpec } from '@lumigrid/contract';
+import { ACCESS_LEVELS, OPERATE_AUTH, USER_AUTH, allEndpoints, mayCall, type Access, type EndpointSpec } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subAccount } from '../test/projects.fixtures.ts';
 import { ADMIN_PASSWORD, DATABASES, call, login, signUpByMail, type Harness, startApp } from '../test/harness.ts';
@@ -29,9 +29,14 @@ describe.each(DATABASES)('the role matrix of the endpoint table on %s', (kind) =
   });
   afterAll(async () => h?.close());
 
-  /** Placeholder input: a refused caller is refused before the input is even read. */
+  /**
+   * Placeholder input: a refused caller is refused before the input is even read. Where a parameter itself
+   * selects what a level admits (which users a list shows), it names what every admitted caller may see, and
+   * ids name nothing (the platform administrator's own id would be refused as "yourself").
+   */
+  const SAMPLE_PARAMS: Record<string, string> = { userAuth: String(USER_AUTH.subAccount), id: '987654321' };
   const send = (spec: EndpointSpec, token?: string) => {
-    const url = spec.path.replace(/:(\w+)/g, '1');
+    const url = spec.path.replace(/:(\w+)/g, (_m, name: string) => SAMPLE_PARAMS[name] ?? '1');
     const sendsBody = spec.method === 'POST' || spec.method === 'PUT';
     return call(h.app, spec.method, url, { token, body: sendsBody ? {} : undefined });
   };

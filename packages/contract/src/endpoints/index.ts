@@ -7,6 +7,7 @@ import { mapEndpoints } from './maps.ts';
 import { gatewayEndpoints } from './gateways.ts';
 import { deviceEndpoints } from './devices.ts';
 import { groupEndpoints } from './groups.ts';
+import { userEndpoints } from './users.ts';
 import { outboxEndpoints, systemEndpoints } from './system.ts';
 
 export * from './auth.ts';
@@ -17,6 +18,7 @@ export * from './maps.ts';
 export * from './gateways.ts';
 export * from './devices.ts';
 export * from './groups.ts';
+export * from './users.ts';
 export * from './system.ts';
 
 /** Every endpoint of the API, by domain: the server registers exactly these, and a test holds OpenAPI to them. */
@@ -25,6 +27,7 @@ export const ENDPOINT_GROUPS = {
   outbox: outboxEndpoints,
   auth: authEndpoints,
   accounts: accountEndpoints,
+  users: userEndpoints,
   branding: brandingEndpoints,
   projects: projectEndpoints,
   maps: mapEndpoints,

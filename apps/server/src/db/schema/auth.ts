@@ -15,6 +15,8 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Why the server ended the session (250019 permissions changed, ...): what its next call answers. Null: 250004. */
+    endedCode: integer('ended_code'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

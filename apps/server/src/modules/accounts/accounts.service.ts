@@ -45,10 +45,12 @@ export function assertNewPassword(password: string) {
   if (passwordProblem(password)) throw new AppError(100010);
 }
 
-function assertValidAccount(input: NewAccount) {
-  assertNewPassword(input.password);
+export function assertValidAccount(input: Pick<NewAccount, 'account' | 'name' | 'company' | 'remarks'> & { password?: string }) {
+  if (input.password !== undefined) assertNewPassword(input.password);
   if (weightedLength(input.name?.trim() || input.account) > LIMITS.personName.max) throw new AppError(100011, 'name');
   if (input.company && weightedLength(input.company.trim()) > LIMITS.company.max) throw new AppError(100011, 'company');
+  if (weightedLength(input.account) > LIMITS.personName.max) throw new AppError(100011, 'account');
+  if (input.remarks && input.remarks.length > LIMITS.remarks.max) throw new AppError(100011, 'remarks');
 }
 
 export interface NewAccount {
@@ -57,6 +59,9 @@ export interface NewAccount {
   phone?: string;
   name?: string;
   company?: string;
+  country?: string;
+  address?: string;
+  remarks?: string;
   password: string;
   lang?: Lang;
 }
@@ -102,8 +107,14 @@ export function createAccountsService(deps: {
     /** Refuses what createAccount would refuse, before anything (a verification code) is spent. */
     assertValidAccount,
 
-    /** Creates an account (a customer organisation) whose owner signs in with it. */
-    async createAccount(input: NewAccount): Promise<UserRow> {
+    /**
+     * Creates a user: by default an account (a customer organisation) whose owner signs in with it; the
+     * account screens also create administrators and sub-accounts. Only new accounts get their defaults.
+     */
+    async createAccount(
+      input: NewAccount,
+      role: { userAuth: number; operateAuth: number; parentId?: bigint } = { userAuth: USER_AUTH.account, operateAuth: OPERATE_AUTH.owner },
+    ): Promise<UserRow> {
       assertValidAccount(input);
       const name = input.name?.trim() || input.account;
       const row = await repo.insert({
@@ -112,14 +123,18 @@ export function createAccountsService(deps: {
         phone: input.phone,
         name,
         company: input.company?.trim() || null,
+        country: input.country?.trim() || null,
+        address: input.address?.trim() || null,
+        remarks: input.remarks?.trim() || null,
         passwordHash: await hashPassword(input.password),
-        userAuth: USER_AUTH.account,
-        operateAuth: OPERATE_AUTH.owner,
+        userAuth: role.userAuth,
+        operateAuth: role.operateAuth,
+        parentId: role.parentId ?? null,
         companyCode: config.company,
         lang: input.lang ?? 'en',
       });
       if (!row) throw new AppError(250001);
-      await deps.onAccountCreated?.(row);
+      if (role.userAuth === USER_AUTH.account) await deps.onAccountCreated?.(row);
       return row;
     },
 

@@ -30,11 +30,11 @@ export function createAuthRepo(db: Db) {
     },
 
     /** Ends every session of a user but the one given (after a password change) or all of them. */
-    async revokeUserSessions({ userId, keepId, now }: { userId: bigint; keepId?: bigint; now: Date }) {
+    async revokeUserSessions({ userId, keepId, now, code }: { userId: bigint; keepId?: bigint; now: Date; code?: number }) {
       const keep = keepId === undefined ? undefined : ne(sessions.id, keepId);
       await db
         .update(sessions)
-        .set({ revokedAt: now })
+        .set({ revokedAt: now, endedCode: code ?? null })
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep));
     },
 

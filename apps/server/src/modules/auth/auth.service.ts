@@ -5,6 +5,7 @@ import {
   isMail,
   isPhone,
   type Captcha,
+  isErrorCode,
   type ErrorCode,
   type ChangePasswordBody,
   type Lang,
@@ -258,7 +259,9 @@ export function createAuthService(deps: {
     async authenticate(token: string, options: { touch?: boolean } = {}): Promise<AuthContext> {
       const now = clock.now();
       const session = await repo.findSession(sha256(token));
-      if (!session || session.revokedAt) throw new AppError(250004);
+      if (!session) throw new AppError(250004);
+      // A session the server ended says why (permissions changed, ...); one signed out asks to sign in again.
+      if (session.revokedAt) throw new AppError(session.endedCode !== null && isErrorCode(session.endedCode) ? session.endedCode : 250004);
       const idleUntil = session.lastSeenAt.getTime() + session.idleMs;
       if (now.getTime() >= idleUntil || now >= session.expiresAt) throw new AppError(100009);
       const user = await accounts.findById(session.userId);
@@ -275,6 +278,15 @@ export function createAuthService(deps: {
         lang: isLang(user.lang) ? user.lang : 'en',
         sessionId: session.id,
       };
+    },
+
+    /**
+     * Ends every session of a user now, for a reason the next call answers and open browsers are told
+     * (250018 disabled, 250019 permissions changed, 250020 deleted, 250004 new password).
+     */
+    async endUserSessions(userId: bigint, code: ErrorCode): Promise<void> {
+      await repo.revokeUserSessions({ userId, now: clock.now(), code });
+      sessionsEnded({ userId, code, notify: true });
     },
 
     async logout(auth: AuthContext): Promise<void> {

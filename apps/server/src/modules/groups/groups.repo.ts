@@ -17,17 +17,6 @@ function groupColumns() {
   };
 }
 
-/** Unique-index violations, on PGlite and node-postgres alike. */
-export function isUniqueViolation(error: unknown): error is { constraint?: string } {
-  const e = error as { code?: string; cause?: { code?: string } } | undefined;
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
-
-export function violatedConstraint(error: unknown): string | undefined {
-  const e = error as { constraint?: string; cause?: { constraint?: string } } | undefined;
-  return e?.constraint ?? e?.cause?.constraint;
-}
-
 /** Queries of groups and their members; every one takes the tenant, so another account's ids match nothing. */
 export function createGroupsRepo(db: Db) {
   const selectGroups = () =>

@@ -30,7 +30,8 @@ import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
 import { toId } from '../projects/access.ts';
 import { mapGroupView } from './groups.mappers.ts';
 import type { DevicesRepo, GroupMemberRow } from '../devices/devices.repo.ts';
-import { isUniqueViolation, violatedConstraint, type GroupRow, type GroupsRepo } from './groups.repo.ts';
+import { isUniqueViolation, violatedConstraint } from '../../db/errors.ts';
+import type { GroupRow, GroupsRepo } from './groups.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 

@@ -25,3 +25,24 @@ export function verificationCodeMessage(args: { purpose: CodePurpose; lang: Lang
     body: BODY[args.lang](args.code, args.minutes, `${args.publicUrl}${path}`),
   };
 }
+
+const NEW_PASSWORD_SUBJECT: Record<Lang, string> = {
+  en: 'Your new Lumigrid password',
+  cn: '您的 Lumigrid 新密码',
+  tc: '您的 Lumigrid 新密碼',
+  ja: 'Lumigrid の新しいパスワード',
+};
+
+const NEW_PASSWORD_BODY: Record<Lang, (password: string, url: string) => string> = {
+  en: (password, url) =>
+    `Your administrator gave your account a new password: ${password}\nSign in and change it in the user centre.\n\n${url}`,
+  cn: (password, url) => `管理员已为您的账号设置新密码：${password}\n请登录后在用户中心修改。\n\n${url}`,
+  tc: (password, url) => `管理員已為您的帳號設定新密碼：${password}\n請登入後在用戶中心修改。\n\n${url}`,
+  ja: (password, url) =>
+    `管理者がアカウントに新しいパスワードを設定しました：${password}\nサインイン後、ユーザーセンターで変更してください。\n\n${url}`,
+};
+
+/** The message carrying a password an administrator reset, in the account's language. */
+export function newPasswordMessage(args: { lang: Lang; password: string; publicUrl: string }) {
+  return { subject: NEW_PASSWORD_SUBJECT[args.lang], body: NEW_PASSWORD_BODY[args.lang](args.password, `${args.publicUrl}/user/login`) };
+}

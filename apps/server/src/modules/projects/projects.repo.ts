@@ -5,21 +5,6 @@ import { buildings, maps, projects } from '../../db/schema/index.ts';
 export type ProjectRow = typeof projects.$inferSelect & { buildCount: number; mapCount: number };
 export type BuildingRow = typeof buildings.$inferSelect & { mapCount: number };
 
-/** Postgres error codes, read through Drizzle's wrapper on both drivers. */
-function pgCode(error: unknown): string | undefined {
-  let e: unknown = error;
-  for (let depth = 0; e && depth < 4; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-/** A unique index refused the row (a duplicate name). */
-export const isUniqueViolation = (error: unknown) => pgCode(error) === '23505';
-/** A foreign key refused the change (a child row appeared meanwhile). */
-export const isForeignKeyViolation = (error: unknown) => pgCode(error) === '23503';
-
 // Columns of a single-table query render unqualified, so the subqueries name the outer table themselves.
 const projectColumns = {
   ...getTableColumns(projects),

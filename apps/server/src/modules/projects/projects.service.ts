@@ -19,7 +19,8 @@ import { assertCoordinate, cleanName, cleanOptional, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
 import type { MapsRepo } from './maps.repo.ts';
-import { isForeignKeyViolation, isUniqueViolation, type ProjectRow, type ProjectsRepo } from './projects.repo.ts';
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import type { ProjectRow, ProjectsRepo } from './projects.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
 

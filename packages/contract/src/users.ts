@@ -1,0 +1,83 @@
+import { Type, type Static } from 'typebox';
+import { IdSchema } from './common.ts';
+import { LIMITS } from './limits.ts';
+import { OPERATE_AUTH, USER_AUTH } from './roles.ts';
+import { MAIL_PATTERN, PHONE_PATTERN } from './validation.ts';
+
+const Text = (max: number, description: string) => Type.String({ maxLength: max, description });
+const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+/** The fields of spec section 3 an administrator or owner edits on an account they manage. */
+const AccountFields = {
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Person in charge (weighted length, CJK counts 3)' })),
+  mail: Type.Optional(Type.String({ maxLength: LIMITS.mail.max, pattern: MAIL_PATTERN, description: 'E-mail address' })),
+  phone: Type.Optional(Type.String({ pattern: PHONE_PATTERN, description: 'Phone number' })),
+  company: Type.Optional(Text(150, 'Company (weighted length 50)')),
+  country: Type.Optional(Text(50, 'Country')),
+  address: Type.Optional(Text(100, 'Address')),
+  remarks: Type.Optional(Text(LIMITS.remarks.max, 'Remarks')),
+};
+
+/** An account as the account screens show it (spec section 3). */
+export const ManagedAccountSchema = Type.Object({
+  id: IdSchema,
+  account: Type.String(),
+  name: Type.String(),
+  mail: Nullable('E-mail address'),
+  phone: Nullable('Phone number'),
+  company: Nullable('Company'),
+  country: Nullable('Country'),
+  address: Nullable('Address'),
+  remarks: Nullable('Remarks'),
+  companyCode: Nullable('Company code of the platform the account belongs to'),
+  userAuth: Type.Integer({ description: '1 platform administrator, 2 account, 3 sub-account' }),
+  operateAuth: Type.Integer({ description: '0 owner, 2 editable, 3 controllable, 4 view only' }),
+  enabled: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type ManagedAccount = Static<typeof ManagedAccountSchema>;
+
+export const ManagedAccountPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(ManagedAccountSchema) });
+export type ManagedAccountPage = Static<typeof ManagedAccountPageSchema>;
+
+/** Which accounts a list shows: administrators (1), accounts (2), or the caller's sub-accounts (3). */
+export const AccountListParamsSchema = Type.Object({
+  userAuth: Type.Integer({ minimum: USER_AUTH.admin, maximum: USER_AUTH.subAccount }),
+  page: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  pageSize: Type.Integer({ minimum: 1, maximum: 100 }),
+});
+export const AccountListQuerySchema = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 100, description: 'Part of the account, name, e-mail, phone or company' })),
+});
+
+const SubAccountAuthority = Type.Union(
+  [Type.Literal(OPERATE_AUTH.editable), Type.Literal(OPERATE_AUTH.controllable), Type.Literal(OPERATE_AUTH.viewOnly)],
+  { description: 'A sub-account’s authority: 2 editable, 3 controllable, 4 view only' },
+);
+
+export const AddAccountBodySchema = Type.Object({
+  userAuth: Type.Union([Type.Literal(USER_AUTH.admin), Type.Literal(USER_AUTH.account), Type.Literal(USER_AUTH.subAccount)], {
+    description: 'What to create: an administrator or an account (the platform administrator), a sub-account (an account owner)',
+  }),
+  account: Type.String({ minLength: 1, maxLength: 100, description: 'The sign-in name (weighted length 50)' }),
+  password: Type.String({ minLength: LIMITS.password.min, maxLength: LIMITS.password.max, description: 'The first password' }),
+  operateAuth: Type.Optional(SubAccountAuthority),
+  ...AccountFields,
+});
+export type AddAccountBody = Static<typeof AddAccountBodySchema>;
+
+export const UpdateAccountBodySchema = Type.Object({
+  id: IdSchema,
+  operateAuth: Type.Optional(SubAccountAuthority),
+  enabled: Type.Optional(Type.Boolean({ description: 'false disables the account: its sessions end at once' })),
+  ...AccountFields,
+});
+export type UpdateAccountBody = Static<typeof UpdateAccountBodySchema>;
+
+export const AccountIdParamsSchema = Type.Object({ id: IdSchema });
+
+export const ResetAccountPasswordBodySchema = Type.Object({
+  id: IdSchema,
+  channel: Type.Union([Type.Literal('mail'), Type.Literal('sms')], { description: 'Where the new password is sent' }),
+});
+export type ResetAccountPasswordBody = Static<typeof ResetAccountPasswordBodySchema>;
