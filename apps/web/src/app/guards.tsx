@@ -1,7 +1,9 @@
 import { type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { guardRedirect, loginRouteFor, rootRedirect, session } from '../api/session.ts';
+import { useMe } from '../features/auth/api.ts';
 import { useBoot } from './boot.tsx';
+import { canOpen } from './menu.ts';
 
 /** "/" goes to /home when signed in, else to the login route of the mode (spec section 2). */
 export function RootRedirect() {
@@ -23,4 +25,11 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   const { pathname, search } = useLocation();
   const target = guardRedirect(pathname, search, Boolean(session.token()));
   return target ? <Navigate to={target} replace /> : children;
+}
+
+/** "/system" opens the account screens for those who manage accounts, the user centre for everyone else. */
+export function SystemIndexRedirect() {
+  const { data: user } = useMe();
+  if (!user) return null;
+  return <Navigate to={canOpen('/system/account', user) ? '/system/account' : '/system/center'} replace />;
 }

@@ -1,4 +1,4 @@
-import { canSeeAdministrators, systemMenuScope, type Mode } from '@lumigrid/contract';
+import { canManageAccounts, canSeeAdministrators, systemMenuScope, type Mode } from '@lumigrid/contract';
 
 interface MenuSubject {
   user_auth: number;
@@ -21,6 +21,7 @@ export type MenuLabelKey =
   | 'menu.gatewayList'
   | 'menu.gatewayDetail'
   | 'menu.system'
+  | 'menu.account'
   | 'menu.center'
   | 'menu.outbox';
 export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'system';
@@ -79,11 +80,18 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
   ];
   const scope = systemMenuScope(user);
   if (scope !== 'none') {
-    const children: MenuEntry[] = [{ path: '/system/center', labelKey: 'menu.center' }];
+    const children: MenuEntry[] = [];
+    if (scope === 'all' && managesAccounts(user)) children.push({ path: '/system/account', labelKey: 'menu.account' });
+    children.push({ path: '/system/center', labelKey: 'menu.center' });
     if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/outbox', labelKey: 'menu.outbox' });
     menu.push({ path: '/system', labelKey: 'menu.system', icon: 'system', children });
   }
   return menu;
+}
+
+/** The platform administrator and account owners manage accounts (/system/account). */
+function managesAccounts(user: MenuSubject): boolean {
+  return canManageAccounts({ userAuth: user.user_auth, operateAuth: user.operate_auth });
 }
 
 /**
@@ -91,6 +99,7 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
  * when the system menu is hidden, because everyone may change their own password.
  */
 export function canOpen(pathname: string, user: MenuSubject): boolean {
+  if (pathname === '/system/account' || pathname.startsWith('/system/account/')) return managesAccounts(user);
   if (pathname === '/system/outbox' || pathname.startsWith('/system/outbox/')) return canSeeAdministrators(user);
   return true;
 }

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
-import { RequireAuth, RootRedirect, UserIndexRedirect } from './guards.tsx';
+import { RequireAuth, RootRedirect, SystemIndexRedirect, UserIndexRedirect } from './guards.tsx';
 import { LazyPage } from './lazy-page.tsx';
 
 // Every screen is its own chunk: the /user pages never load ProLayout or ProTable.
@@ -20,6 +20,7 @@ const DeviceConfigDetailPage = lazy(() => import('../pages/device/config/device-
 const GroupPage = lazy(() => import('../pages/group/group-page.tsx'));
 const GatewayListPage = lazy(() => import('../pages/gateway/gateway-list-page.tsx'));
 const GatewayDetailPage = lazy(() => import('../pages/gateway/gateway-detail-page.tsx'));
+const AccountPage = lazy(() => import('../pages/system/account-page.tsx'));
 const CenterPage = lazy(() => import('../pages/system/center-page.tsx'));
 const OutboxPage = lazy(() => import('../pages/system/outbox-page.tsx'));
 const NotFoundPage = lazy(() => import('../pages/exception/not-found-page.tsx'));
@@ -93,8 +94,9 @@ export const router = createBrowserRouter([
       {
         path: 'system',
         children: [
-          // The spec's /system lands on accounts; until that screen exists, on the user centre.
-          { index: true, element: <Navigate to="/system/center" replace /> },
+          // The spec's /system lands on accounts for those who manage them; everyone else on the user centre.
+          { index: true, element: <SystemIndexRedirect /> },
+          { path: 'account', element: page(<AccountPage />) },
           { path: 'center', element: page(<CenterPage />) },
           { path: 'outbox', element: page(<OutboxPage />) },
         ],

@@ -16,6 +16,11 @@ const OPERATE_AUTH_KEYS: Record<number, RoleKey> = {
   [OPERATE_AUTH.viewOnly]: 'role.viewOnly',
 };
 
+/** The catalogue key of an authority inside the account (operate_auth). */
+export function operateAuthKey(operateAuth: number): RoleKey | undefined {
+  return OPERATE_AUTH_KEYS[operateAuth];
+}
+
 /** A value the catalogue knows, or the raw number for one it does not (shown as "Unknown (n)"). */
 export type RolePart = { key: RoleKey } | { unknown: number };
 

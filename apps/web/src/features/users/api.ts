@@ -1,0 +1,41 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { userEndpoints, type AddAccountBody, type ResetAccountPasswordBody, type UpdateAccountBody } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
+
+export interface AccountListQuery {
+  /** 1 administrators, 2 accounts, 3 sub-accounts. */
+  userAuth: number;
+  page: number;
+  pageSize: number;
+  name?: string;
+}
+
+export const userKeys = {
+  all: ['users'] as const,
+  list: (query: AccountListQuery) => [...userKeys.all, 'list', query] as const,
+};
+
+/** One page of the accounts the signed-in manager manages. */
+export function useAccounts(query: AccountListQuery) {
+  return useQuery({
+    queryKey: userKeys.list(query),
+    queryFn: ({ signal }) =>
+      call(
+        userEndpoints.list,
+        { params: { userAuth: query.userAuth, page: query.page, pageSize: query.pageSize }, query: query.name ? { name: query.name } : {} },
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+function useAccountMutation<I>(send: (input: I) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: send, onSuccess: () => client.invalidateQueries({ queryKey: userKeys.all }) });
+}
+
+export const useAddAccount = () => useAccountMutation((body: AddAccountBody) => call(userEndpoints.add, { body }));
+export const useUpdateAccount = () => useAccountMutation((body: UpdateAccountBody) => call(userEndpoints.update, { body }));
+export const useRemoveAccount = () => useAccountMutation((id: string) => call(userEndpoints.remove, { params: { id } }));
+export const useResetAccountPassword = () =>
+  useAccountMutation((body: ResetAccountPasswordBody) => call(userEndpoints.resetPassword, { body }));

@@ -1,0 +1,167 @@
+import { Col, Form, Input, Modal, Row, Select } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { LIMITS, OPERATE_AUTH, USER_AUTH, type ManagedAccount } from '@lumigrid/contract';
+import { useRule } from '../../components/form-rules.ts';
+import { checkAccount, checkMail, checkNewPassword, checkPhone, checkWeightedMax, type Check } from '../../components/validators.ts';
+import { operateAuthKey } from '../../features/auth/role-label.ts';
+import { useAddAccount, useUpdateAccount } from '../../features/users/api.ts';
+
+interface AccountFormValues {
+  account: string;
+  password?: string;
+  name?: string;
+  mail?: string;
+  phone?: string;
+  company?: string;
+  country?: string;
+  address?: string;
+  remarks?: string;
+  operateAuth?: number;
+}
+
+export interface AccountFormModalProps {
+  open: boolean;
+  /** What the form creates or edits: 1 administrator, 2 account, 3 sub-account. */
+  userAuth: number;
+  /** The account to edit; absent to add one. */
+  account?: ManagedAccount;
+  onClose(): void;
+}
+
+const optional = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
+/** An optional field: checked only when something is typed. */
+const ifGiven =
+  (check: Check): Check =>
+  (value) =>
+    value.trim() ? check(value.trim()) : undefined;
+
+/** Adds or edits an account with the fields of spec section 3; a sub-account also gets its authority. */
+export function AccountFormModal({ open, userAuth, account, onClose }: AccountFormModalProps) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<AccountFormValues>();
+  const add = useAddAccount();
+  const update = useUpdateAccount();
+  const isSub = userAuth === USER_AUTH.subAccount;
+
+  const rule = useRule();
+  const weighted = (max: number) => rule(checkWeightedMax(max), { max }, false);
+
+  const submit = async () => {
+    const values = await form.validateFields();
+    const fields = {
+      name: optional(values.name),
+      mail: optional(values.mail),
+      phone: optional(values.phone),
+      company: optional(values.company),
+      country: optional(values.country),
+      address: optional(values.address),
+      remarks: optional(values.remarks),
+      ...(isSub && values.operateAuth !== undefined ? { operateAuth: values.operateAuth as 2 | 3 | 4 } : {}),
+    };
+    if (account) await update.mutateAsync({ id: account.id, ...fields });
+    else
+      await add.mutateAsync({
+        userAuth: userAuth as 1 | 2 | 3,
+        account: values.account.trim(),
+        password: values.password ?? '',
+        ...fields,
+      });
+    onClose();
+  };
+
+  const initialValues: AccountFormValues = account
+    ? {
+        account: account.account,
+        name: account.name,
+        mail: account.mail ?? undefined,
+        phone: account.phone ?? undefined,
+        company: account.company ?? undefined,
+        country: account.country ?? undefined,
+        address: account.address ?? undefined,
+        remarks: account.remarks ?? undefined,
+        operateAuth: account.operateAuth,
+      }
+    : { account: '', operateAuth: OPERATE_AUTH.viewOnly };
+
+  return (
+    <Modal
+      open={open}
+      title={t(account ? 'accounts.editTitle' : isSub ? 'accounts.addSub' : 'accounts.addTitle')}
+      okText={t('installation.save')}
+      cancelText={t('installation.cancel')}
+      confirmLoading={add.isPending || update.isPending}
+      onOk={() => void submit().catch(() => undefined)}
+      onCancel={onClose}
+      destroyOnHidden
+      width={560}
+    >
+      <Form form={form} layout="vertical" initialValues={initialValues} data-testid="account-form">
+        <Row gutter={16}>
+          <Col xs={24} sm={12}>
+            <Form.Item name="account" label={t('accounts.account')} rules={[rule(checkAccount), weighted(LIMITS.personName.max)]}>
+              <Input disabled={account !== undefined} autoComplete="off" />
+            </Form.Item>
+          </Col>
+          {!account && (
+            <Col xs={24} sm={12}>
+              <Form.Item
+                name="password"
+                label={t('accounts.password')}
+                rules={[rule(checkNewPassword, { min: LIMITS.password.min, max: LIMITS.password.max })]}
+              >
+                <Input.Password autoComplete="new-password" />
+              </Form.Item>
+            </Col>
+          )}
+          {isSub && (
+            <Col xs={24} sm={12}>
+              <Form.Item name="operateAuth" label={t('accounts.authority')}>
+                <Select
+                  options={[OPERATE_AUTH.editable, OPERATE_AUTH.controllable, OPERATE_AUTH.viewOnly].map((value) => ({
+                    value,
+                    label: t(operateAuthKey(value)!),
+                  }))}
+                />
+              </Form.Item>
+            </Col>
+          )}
+          <Col xs={24} sm={12}>
+            <Form.Item name="name" label={t('accounts.name')} rules={[weighted(LIMITS.personName.max)]}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item name="mail" label={t('accounts.mail')} rules={[rule(ifGiven(checkMail), {}, false)]}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item name="phone" label={t('accounts.phone')} rules={[rule(ifGiven(checkPhone), {}, false)]}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item name="company" label={t('accounts.company')} rules={[weighted(LIMITS.company.max)]}>
+              <Input />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={12}>
+            <Form.Item name="country" label={t('accounts.country')}>
+              <Input maxLength={50} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={24}>
+            <Form.Item name="address" label={t('accounts.address')}>
+              <Input maxLength={100} />
+            </Form.Item>
+          </Col>
+          <Col xs={24} sm={24}>
+            <Form.Item name="remarks" label={t('accounts.remarks')}>
+              <Input.TextArea rows={3} maxLength={LIMITS.remarks.max} showCount />
+            </Form.Item>
+          </Col>
+        </Row>
+      </Form>
+    </Modal>
+  );
+}

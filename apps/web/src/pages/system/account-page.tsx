@@ -1,0 +1,164 @@
+import { useState } from 'react';
+import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, message } from 'antd';
+import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { USER_AUTH, canSeeAdministrators, type ManagedAccount } from '@lumigrid/contract';
+import { useMe } from '../../features/auth/api.ts';
+import { operateAuthKey } from '../../features/auth/role-label.ts';
+import { useAccounts, useRemoveAccount, useResetAccountPassword, useUpdateAccount } from '../../features/users/api.ts';
+import { AccountFormModal } from './account-form-modal.tsx';
+
+const DEFAULT_PAGE_SIZE = 20;
+
+/** One tab: the accounts of one kind the signed-in manager manages, with search, paging and every action. */
+function AccountTable({ userAuth }: { userAuth: number }) {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE, name: '' });
+  const [editing, setEditing] = useState<{ account?: ManagedAccount } | undefined>();
+  const accounts = useAccounts({ userAuth, ...query });
+  const update = useUpdateAccount();
+  const remove = useRemoveAccount();
+  const reset = useResetAccountPassword();
+  const isSub = userAuth === USER_AUTH.subAccount;
+  const roleText = (operateAuth: number) => {
+    const key = operateAuthKey(operateAuth);
+    return key ? t(key) : t('role.unknown', { value: operateAuth });
+  };
+
+  const resetPassword = async (row: ManagedAccount, channel: 'mail' | 'sms') => {
+    await reset.mutateAsync({ id: row.id, channel });
+    void message.success(t('accounts.passwordSent'));
+  };
+
+  const columns: ProColumns<ManagedAccount>[] = [
+    { title: t('accounts.account'), dataIndex: 'account', width: 160, ellipsis: true },
+    { title: t('accounts.name'), dataIndex: 'name', width: 130, ellipsis: true },
+    ...(isSub
+      ? [
+          {
+            title: t('accounts.authority'),
+            dataIndex: 'operateAuth',
+            width: 110,
+            render: (_: unknown, row: ManagedAccount) => <Tag bordered={false}>{roleText(row.operateAuth)}</Tag>,
+          },
+        ]
+      : [{ title: t('accounts.company'), dataIndex: 'company', width: 130, ellipsis: true }]),
+    { title: t('accounts.mail'), dataIndex: 'mail', ellipsis: true },
+    { title: t('accounts.phone'), dataIndex: 'phone', width: 130 },
+    {
+      title: t('accounts.createdAt'),
+      dataIndex: 'createdAt',
+      width: 150,
+      render: (_, row) => dayjs(row.createdAt).format('YYYY-MM-DD HH:mm'),
+    },
+    {
+      title: t('accounts.enabled'),
+      dataIndex: 'enabled',
+      width: 80,
+      render: (_, row) => (
+        <Switch
+          size="small"
+          checked={row.enabled}
+          aria-label={t('accounts.enabled')}
+          loading={update.isPending && update.variables?.id === row.id}
+          onChange={(enabled) => void update.mutateAsync({ id: row.id, enabled }).catch(() => undefined)}
+        />
+      ),
+    },
+    {
+      title: t('accounts.actions'),
+      valueType: 'option',
+      fixed: 'right',
+      width: 210,
+      render: (_, row) => (
+        <Space size={4}>
+          <Button size="small" icon={<EditOutlined />} aria-label={t('accounts.edit')} onClick={() => setEditing({ account: row })} />
+          <Dropdown
+            menu={{
+              items: [
+                { key: 'mail', label: t('accounts.resetByMail'), disabled: !row.mail },
+                { key: 'sms', label: t('accounts.resetBySms'), disabled: !row.phone },
+              ],
+              onClick: ({ key }) => void resetPassword(row, key as 'mail' | 'sms').catch(() => undefined),
+            }}
+          >
+            <Button size="small" icon={<KeyOutlined />}>
+              {t('accounts.resetPassword')}
+            </Button>
+          </Dropdown>
+          <Popconfirm
+            title={t('accounts.deleteConfirm', { account: row.account })}
+            okText={t('accounts.delete')}
+            cancelText={t('installation.cancel')}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => remove.mutateAsync(row.id)}
+          >
+            <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('accounts.delete')} />
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <ProTable<ManagedAccount>
+        rowKey="id"
+        columns={columns}
+        dataSource={accounts.data?.list ?? []}
+        loading={accounts.isFetching}
+        search={false}
+        cardBordered
+        scroll={{ x: 1000 }}
+        headerTitle={
+          <Input.Search
+            allowClear
+            placeholder={t('accounts.search')}
+            style={{ width: 280 }}
+            onSearch={(name) => setQuery({ ...query, page: 1, name: name.trim() })}
+          />
+        }
+        toolBarRender={() => [
+          <Button key="add" type="primary" icon={<PlusOutlined />} onClick={() => setEditing({})}>
+            {t(isSub ? 'accounts.addSub' : 'accounts.add')}
+          </Button>,
+        ]}
+        options={{ reload: () => void accounts.refetch(), density: false, setting: false, fullScreen: false }}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: accounts.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setQuery({ ...query, page: pageSize === query.pageSize ? page : 1, pageSize }),
+        }}
+      />
+      {editing && <AccountFormModal open userAuth={userAuth} account={editing.account} onClose={() => setEditing(undefined)} />}
+    </>
+  );
+}
+
+/**
+ * /system/account (spec section 2): the platform administrator sees the administrator and ordinary account
+ * tabs; an account owner manages its sub-accounts here.
+ */
+export default function AccountPage() {
+  const { t } = useTranslation();
+  const { data: user } = useMe();
+  if (!user) return null;
+  const tabs =
+    user.user_auth === USER_AUTH.subAccount || user.user_auth === USER_AUTH.account
+      ? [{ key: 'sub', label: t('accounts.subAccounts'), children: <AccountTable userAuth={USER_AUTH.subAccount} /> }]
+      : [
+          ...(canSeeAdministrators(user)
+            ? [{ key: 'admins', label: t('accounts.administrators'), children: <AccountTable userAuth={USER_AUTH.admin} /> }]
+            : []),
+          { key: 'accounts', label: t('accounts.ordinary'), children: <AccountTable userAuth={USER_AUTH.account} /> },
+        ];
+  return (
+    <PageContainer title={t('accounts.title')} content={t('accounts.hint')} breadcrumbRender={false}>
+      <Tabs items={tabs} defaultActiveKey={tabs[tabs.length - 1]?.key} destroyOnHidden />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,113 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { authEndpoints } from '@lumigrid/contract';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import { api } from './support/api.ts';
+import { openBrowser, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
+
+// The account screens in a real browser: the administrator creates an account, the account a view-only
+// sub-account, which sees no account screen and no edit buttons, and is signed out the moment it is disabled.
+
+let server: RunningServer;
+let admin: TestBrowser;
+let viewer: TestBrowser;
+
+const PASSWORD = 'Lights-On-2026';
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = await openBrowser();
+  viewer = await openBrowser();
+  admin.page.setDefaultTimeout(15_000);
+  viewer.page.setDefaultTimeout(15_000);
+});
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') {
+    await reportFailure(admin.page, 'accounts', context.task.name, [], server.output().slice(-2000));
+    await reportFailure(viewer.page, 'accounts-viewer', context.task.name, []);
+  }
+});
+
+afterAll(async () => {
+  await admin?.close();
+  await viewer?.close();
+  await server?.stop();
+});
+
+async function signIn(page: Page, account: string, password: string, lang = 'en') {
+  const login = await api(server.url, authEndpoints.login, { body: { account, password } });
+  await storeSession(page, server.url, login, lang);
+}
+
+/** Fills the account form that is open and saves it. */
+async function fillAccountForm(page: Page, fields: Record<string, string>, authority?: string, shot?: string) {
+  const form = page.getByTestId('account-form');
+  await form.waitFor();
+  for (const [label, value] of Object.entries(fields)) await form.getByLabel(label, { exact: true }).fill(value);
+  if (authority) {
+    await form.locator('.ant-select-selector').click();
+    await page.locator('.ant-select-item-option', { hasText: authority }).click();
+  }
+  if (shot) await screenshot(page, shot);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await form.waitFor({ state: 'detached' });
+}
+
+describe('accounts and sub-accounts in a real browser', () => {
+  it('the administrator creates an account from the ordinary tab', async () => {
+    const { page } = admin;
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    await page.goto(`${server.url}/system`);
+    await page.waitForURL(/\/system\/account$/);
+    await page.getByRole('tab', { name: 'Administrator accounts' }).waitFor();
+    await page.getByRole('tab', { name: 'Ordinary accounts' }).click();
+    await page.getByRole('button', { name: 'Add account' }).click();
+    await fillAccountForm(page, {
+      Account: 'acme-lighting',
+      'First password': PASSWORD,
+      'Person in charge': 'Aiko Tanaka',
+      Company: 'Acme',
+    });
+    await page.getByRole('cell', { name: 'acme-lighting' }).waitFor();
+    await screenshot(page, 'accounts-ordinary-en');
+  });
+
+  it('the account creates a view-only sub-account, which sees its projects but no edit buttons', async () => {
+    const { page } = admin;
+    await signIn(page, 'acme-lighting', PASSWORD, 'ja');
+    await page.goto(`${server.url}/system/account`);
+    await page.getByRole('tab', { name: 'サブアカウント' }).waitFor();
+    expect(await page.getByRole('tab', { name: '管理者アカウント' }).count()).toBe(0);
+    await screenshot(page, 'accounts-sub-ja');
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
+    await page.reload();
+    await page.getByRole('button', { name: 'Add sub-account' }).click();
+    await fillAccountForm(
+      page,
+      { Account: 'acme-viewer', 'First password': PASSWORD, 'Person in charge': 'Ken' },
+      'View only',
+      'accounts-form-en',
+    );
+    await page.getByRole('cell', { name: 'acme-viewer' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'View only' }).isVisible()).toBe(true);
+
+    await signIn(viewer.page, 'acme-viewer', PASSWORD);
+    await viewer.page.goto(`${server.url}/project/list`);
+    await viewer.page.getByText('Default project').first().waitFor();
+    expect(await viewer.page.getByRole('button', { name: 'New project' }).count()).toBe(0);
+    expect(await viewer.page.getByRole('menuitem', { name: 'Accounts' }).count()).toBe(0);
+  });
+
+  it('disabling the sub-account signs its open browser out with the reason', async () => {
+    const { page } = admin;
+    const row = page.getByRole('row', { name: /acme-viewer/ });
+    await row.getByRole('switch', { name: 'Enabled' }).click();
+    await expect.poll(() => row.getByRole('switch', { name: 'Enabled' }).getAttribute('aria-checked')).toBe('false');
+    const dialog = viewer.page.locator('.ant-modal-confirm');
+    await dialog.locator('.ant-modal-confirm-title', { hasText: 'Signed out' }).waitFor();
+    expect(await dialog.getByText('Account disabled', { exact: false }).isVisible()).toBe(true);
+    await screenshot(viewer.page, 'accounts-disabled-dialog-en');
+    await viewer.page.waitForURL(/\/user\/login$/);
+  });
+});
