@@ -99,6 +99,20 @@ describe('accounts and sub-accounts in a real browser', () => {
     expect(await viewer.page.getByRole('menuitem', { name: 'Accounts' }).count()).toBe(0);
   });
 
+  it('the owner edits its own info in the user centre, and the header follows', async () => {
+    const { page } = admin;
+    await page.goto(`${server.url}/system/center`);
+    await page.getByRole('button', { name: 'Edit info' }).click();
+    const form = page.getByTestId('profile-form');
+    await form.getByLabel('Name', { exact: true }).fill('Aiko Sato');
+    await form.getByLabel('Phone', { exact: true }).fill('+81312345678');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    await page.getByTestId('user-menu').getByText('Aiko Sato').waitFor();
+    await screenshot(page, 'accounts-center-en');
+    await page.goto(`${server.url}/system/account`);
+  });
+
   it('disabling the sub-account signs its open browser out with the reason', async () => {
     const { page } = admin;
     const row = page.getByRole('row', { name: /acme-viewer/ });

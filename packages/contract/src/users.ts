@@ -7,11 +7,14 @@ import { MAIL_PATTERN, PHONE_PATTERN } from './validation.ts';
 const Text = (max: number, description: string) => Type.String({ maxLength: max, description });
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
-/** The fields of spec section 3 an administrator or owner edits on an account they manage. */
+/** An optional contact field that an empty string clears. */
+const Clearable = (schema: ReturnType<typeof Type.String>) => Type.Optional(Type.Union([schema, Type.Literal('')]));
+
+/** The fields of spec section 3 an administrator or owner edits on an account they manage; '' clears a field. */
 const AccountFields = {
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Person in charge (weighted length, CJK counts 3)' })),
-  mail: Type.Optional(Type.String({ maxLength: LIMITS.mail.max, pattern: MAIL_PATTERN, description: 'E-mail address' })),
-  phone: Type.Optional(Type.String({ pattern: PHONE_PATTERN, description: 'Phone number' })),
+  mail: Clearable(Type.String({ maxLength: LIMITS.mail.max, pattern: MAIL_PATTERN, description: 'E-mail address' })),
+  phone: Clearable(Type.String({ pattern: PHONE_PATTERN, description: 'Phone number' })),
   company: Type.Optional(Text(150, 'Company (weighted length 50)')),
   country: Type.Optional(Text(50, 'Country')),
   address: Type.Optional(Text(100, 'Address')),
@@ -73,6 +76,15 @@ export const UpdateAccountBodySchema = Type.Object({
   ...AccountFields,
 });
 export type UpdateAccountBody = Static<typeof UpdateAccountBodySchema>;
+
+/** The user centre's own-info form (spec section 2): the fields of the signed-in user the browser shows. */
+export const UpdateProfileBodySchema = Type.Object({
+  name: AccountFields.name,
+  mail: AccountFields.mail,
+  phone: AccountFields.phone,
+  remarks: AccountFields.remarks,
+});
+export type UpdateProfileBody = Static<typeof UpdateProfileBodySchema>;
 
 export const AccountIdParamsSchema = Type.Object({ id: IdSchema });
 

@@ -82,6 +82,11 @@ export const checkCode: Check = (value) => {
 
 export const checkCaptcha: Check = (value) => (value.trim() ? undefined : 'validation.captchaRequired');
 
+/** An optional field: the check runs only when something was typed. */
+export function ifGiven(check: Check): Check {
+  return (value) => (value.trim() ? check(value.trim()) : undefined);
+}
+
 /** Optional text with a weighted maximum (a Chinese character counts as 3). */
 export function checkWeightedMax(max: number): Check {
   return (value) => (value && weightedLength(value) > max ? 'validation.tooLong' : undefined);

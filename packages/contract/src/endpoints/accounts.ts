@@ -1,5 +1,6 @@
 import { endpoint } from '../endpoint.ts';
 import { EmptySchema } from '../common.ts';
+import { UpdateProfileBodySchema } from '../users.ts';
 import { AccountExistsSchema, AccountParamsSchema, ChangePasswordBodySchema, LoginUserSchema, UpdateLangBodySchema } from '../auth.ts';
 
 /** The signed-in user's own account: profile, password, language; whether an account name is taken. */
@@ -29,6 +30,17 @@ export const accountEndpoints = {
     access: 'signedIn',
     body: ChangePasswordBodySchema,
     response: EmptySchema,
+  }),
+  updateProfile: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/update',
+    tags: ['accounts'],
+    summary: 'Edit the signed-in user’s own name, e-mail, phone and remarks',
+    description: 'SaaS mode only, and not for sub-accounts above editable (spec section 2); others get 110003.',
+    access: 'signedIn',
+    body: UpdateProfileBodySchema,
+    response: LoginUserSchema,
+    errors: [110003, 250001, 100011],
   }),
   setLang: endpoint({
     method: 'POST',

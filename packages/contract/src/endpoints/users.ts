@@ -62,11 +62,11 @@ export const userEndpoints = {
   }),
   remove: endpoint({
     method: 'POST',
-    path: '/api1/user/v1/delete_user/:id',
+    path: '/api1/user/v1/delete_user',
     tags: ['users'],
     summary: 'Delete an account the caller manages; its sessions end and its next call answers 250020',
     access: 'manageAccounts',
-    params: AccountIdParamsSchema,
+    body: AccountIdParamsSchema,
     response: EmptySchema,
     errors: [110011],
   }),

@@ -1,5 +1,6 @@
 import { eq, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { users } from '../../db/schema/index.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -33,6 +34,21 @@ export function createAccountsRepo(db: Db) {
         .update(users)
         .set({ passwordHash, updatedAt: sql`now()` })
         .where(eq(users.id, id));
+    },
+
+    /** Changes a user's own fields; answers 'taken' when the e-mail or phone belongs to another user. */
+    async updateProfile({ id, set }: { id: bigint; set: Partial<NewUserRow> }): Promise<UserRow | 'taken' | undefined> {
+      try {
+        const [row] = await db
+          .update(users)
+          .set({ ...set, updatedAt: sql`now()` })
+          .where(eq(users.id, id))
+          .returning();
+        return row;
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'taken';
+        throw error;
+      }
     },
 
     async setLang({ id, lang }: { id: bigint; lang: string }) {

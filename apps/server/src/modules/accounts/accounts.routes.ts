@@ -8,6 +8,8 @@ export function registerAccountRoutes(route: RouteOf, deps: { accounts: Accounts
 
   route(E.profile, ({ auth }) => accounts.profile(auth));
 
+  route(E.updateProfile, ({ auth, body }) => accounts.updateProfile(auth, body));
+
   route(E.setLang, async ({ auth, body }) => {
     await accounts.setLang(auth, body.lang);
     return null;

@@ -1,5 +1,6 @@
 import {
   OPERATE_AUTH,
+  canEditOwnInfo,
   USER_AUTH,
   isLang,
   passwordProblem,
@@ -8,6 +9,7 @@ import {
   type ChangePasswordBody,
   type Lang,
   type LoginUser,
+  type UpdateProfileBody,
 } from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
@@ -68,7 +70,7 @@ export interface NewAccount {
 
 export function createAccountsService(deps: {
   repo: AccountsRepo;
-  config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company'>;
+  config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company' | 'mode'>;
   logger: FastifyBaseLogger;
   /** Called once for every new account (user_auth 2), e.g. to create its default project. */
   onAccountCreated?: (row: UserRow) => Promise<void>;
@@ -157,6 +159,27 @@ export function createAccountsService(deps: {
       if (body.oldPassword === body.newPassword) throw new AppError(100007);
       assertNewPassword(body.newPassword);
       await repo.setPassword({ id: row.id, passwordHash: await hashPassword(body.newPassword) });
+    },
+
+    /** The user centre's own-info form: SaaS mode only, and not for sub-accounts above editable (spec section 2). */
+    async updateProfile(auth: AuthContext, body: UpdateProfileBody): Promise<LoginUser> {
+      const row = await requireUser(auth.userId);
+      if (!canEditOwnInfo({ user_auth: row.userAuth, operate_auth: row.operateAuth }, config.mode)) throw new AppError(110003);
+      const name = body.name?.trim();
+      assertValidAccount({ account: row.account, name: name ?? row.name, remarks: body.remarks });
+      const blankToNull = (v: string | undefined) => (v === undefined ? undefined : v.trim() || null);
+      const updated = await repo.updateProfile({
+        id: row.id,
+        set: {
+          ...(name ? { name } : {}),
+          ...(body.mail !== undefined ? { mail: blankToNull(body.mail)?.toLowerCase() ?? null } : {}),
+          ...(body.phone !== undefined ? { phone: blankToNull(body.phone) } : {}),
+          ...(body.remarks !== undefined ? { remarks: blankToNull(body.remarks) } : {}),
+        },
+      });
+      if (updated === 'taken') throw new AppError(250001);
+      if (!updated) throw new AppError(250020);
+      return mapLoginUser(updated, serverIp);
     },
 
     async setLang(auth: AuthContext, lang: Lang): Promise<void> {

@@ -9,8 +9,8 @@ export function registerUserRoutes(route: RouteOf, deps: { users: UsersService }
   route(E.detail, ({ auth, params }) => users.detail(auth, params.id));
   route(E.add, ({ auth, body }) => users.add(auth, body));
   route(E.update, ({ auth, body }) => users.update(auth, body));
-  route(E.remove, async ({ auth, params }) => {
-    await users.remove(auth, params.id);
+  route(E.remove, async ({ auth, body }) => {
+    await users.remove(auth, body.id);
     return null;
   });
   route(E.resetPassword, async ({ auth, body }) => {

@@ -118,7 +118,7 @@ export function createUsersService(deps: {
       if (body.userAuth === USER_AUTH.subAccount && scope.parentId === undefined) throw new AppError(110003);
       const account = body.account.trim();
       const row = await deps.accounts.createAccount(
-        { ...body, account, mail: body.mail?.trim(), phone: body.phone?.trim() },
+        { ...body, account, mail: body.mail?.trim() || undefined, phone: body.phone?.trim() || undefined },
         {
           userAuth: body.userAuth,
           operateAuth: body.userAuth === USER_AUTH.subAccount ? (body.operateAuth ?? 4) : 0,

@@ -118,7 +118,7 @@ describe.each(DATABASES)('the account screens on %s', (kind) => {
     await add(owner, { userAuth: USER_AUTH.subAccount, account: 'gone-sub', password: PASSWORD, operateAuth: OPERATE_AUTH.editable });
     const sub = await login(h, 'gone-sub', PASSWORD);
     const id = (await me(owner)).body.data.id;
-    await apiData(h.app, userEndpoints.remove, { params: { id } }, { token: admin });
+    await apiData(h.app, userEndpoints.remove, { body: { id } }, { token: admin });
     expectError(await me(owner), 250020);
     expectError(await me(sub), 250020);
     expectError(await api(h.app, userEndpoints.detail, { params: { id } }, { token: admin }), 110011);
@@ -141,6 +141,58 @@ describe.each(DATABASES)('the account screens on %s', (kind) => {
   });
 });
 
+describe.each(DATABASES)('editing one’s own info on %s', (kind) => {
+  it('is open to owners and editable users in SaaS mode, refused to the others and in server mode', async () => {
+    const h = await startApp(kind);
+    try {
+      const owner = await signUpByMail(h, `self-${kind}@example.com`);
+      const mine = await apiData(
+        h.app,
+        accountEndpoints.updateProfile,
+        { body: { name: '鈴木', phone: '+81312345678', remarks: 'night shift' } },
+        { token: owner },
+      );
+      expect(mine).toMatchObject({ name: '鈴木', phone: '+81312345678', remarks: 'night shift' });
+      expect(await apiData(h.app, accountEndpoints.profile, {}, { token: owner })).toMatchObject({ name: '鈴木' });
+      await signUpByMail(h, `taken-${kind}@example.com`);
+      expectError(
+        await api(h.app, accountEndpoints.updateProfile, { body: { mail: `taken-${kind}@example.com` } }, { token: owner }),
+        250001,
+      );
+      expectError(await api(h.app, accountEndpoints.updateProfile, { body: { name: '名'.repeat(17) } }, { token: owner }), 100011);
+      for (const [operateAuth, allowed] of [
+        [OPERATE_AUTH.editable, true],
+        [OPERATE_AUTH.controllable, false],
+        [OPERATE_AUTH.viewOnly, false],
+      ] as const) {
+        const account = `self-sub-${operateAuth}`;
+        await apiData(
+          h.app,
+          userEndpoints.add,
+          { body: { userAuth: USER_AUTH.subAccount, account, password: PASSWORD, operateAuth } },
+          { token: owner },
+        );
+        const res = await api(
+          h.app,
+          accountEndpoints.updateProfile,
+          { body: { remarks: 'mine' } },
+          { token: await login(h, account, PASSWORD) },
+        );
+        expect(res.body.code, account).toBe(allowed ? 0 : 110003);
+      }
+    } finally {
+      await h.close();
+    }
+    const server = await startApp(kind, { MODE: 'server' });
+    try {
+      const admin = await login(server, 'admin', ADMIN_PASSWORD);
+      expectError(await api(server.app, accountEndpoints.updateProfile, { body: { remarks: 'x' } }, { token: admin }), 110003);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 type Ids = { sub: string; owner: string };
 
 /** Every account call, by a second owner with the first owner's sub-account and own ids. */
@@ -149,7 +201,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(userEndpoints.detail, (a) => ({ params: { id: a.owner } })),
   tenancyCase(userEndpoints.update, (a) => ({ body: { id: a.sub, name: 'Taken over' } })),
   tenancyCase(userEndpoints.update, (a) => ({ body: { id: a.sub, enabled: false } })),
-  tenancyCase(userEndpoints.remove, (a) => ({ params: { id: a.sub } })),
+  tenancyCase(userEndpoints.remove, (a) => ({ body: { id: a.sub } })),
   tenancyCase(userEndpoints.resetPassword, (a) => ({ body: { id: a.sub, channel: 'mail' as const } })),
   tenancyCase(userEndpoints.detail, () => ({ params: { id: '9999999999999999999' } })),
 ];

@@ -7,6 +7,7 @@ import type {
   ResetPasswordBody,
   SendCodeBody,
   UpdateLangBody,
+  UpdateProfileBody,
 } from '@lumigrid/contract';
 import { accountEndpoints, authEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
@@ -92,4 +93,16 @@ export function saveAccountLanguage(body: UpdateLangBody) {
 export function useInvalidateMe() {
   const client = useQueryClient();
   return () => client.invalidateQueries({ queryKey: authKeys.me() });
+}
+
+/** Saves the signed-in user's own info; the shell shows the new name at once. */
+export function useUpdateProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: UpdateProfileBody) => call(accountEndpoints.updateProfile, { body }),
+    onSuccess: (user) => {
+      session.setUser(user);
+      client.setQueryData(authKeys.me(), user);
+    },
+  });
 }

@@ -36,6 +36,6 @@ function useAccountMutation<I>(send: (input: I) => Promise<unknown>) {
 
 export const useAddAccount = () => useAccountMutation((body: AddAccountBody) => call(userEndpoints.add, { body }));
 export const useUpdateAccount = () => useAccountMutation((body: UpdateAccountBody) => call(userEndpoints.update, { body }));
-export const useRemoveAccount = () => useAccountMutation((id: string) => call(userEndpoints.remove, { params: { id } }));
+export const useRemoveAccount = () => useAccountMutation((id: string) => call(userEndpoints.remove, { body: { id } }));
 export const useResetAccountPassword = () =>
   useAccountMutation((body: ResetAccountPasswordBody) => call(userEndpoints.resetPassword, { body }));

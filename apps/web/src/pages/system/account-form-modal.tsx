@@ -2,7 +2,7 @@ import { Col, Form, Input, Modal, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, OPERATE_AUTH, USER_AUTH, type ManagedAccount } from '@lumigrid/contract';
 import { useRule } from '../../components/form-rules.ts';
-import { checkAccount, checkMail, checkNewPassword, checkPhone, checkWeightedMax, type Check } from '../../components/validators.ts';
+import { checkAccount, checkMail, checkNewPassword, checkPhone, checkWeightedMax, ifGiven } from '../../components/validators.ts';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useAddAccount, useUpdateAccount } from '../../features/users/api.ts';
 
@@ -29,11 +29,6 @@ export interface AccountFormModalProps {
 }
 
 const optional = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
-/** An optional field: checked only when something is typed. */
-const ifGiven =
-  (check: Check): Check =>
-  (value) =>
-    value.trim() ? check(value.trim()) : undefined;
 
 /** Adds or edits an account with the fields of spec section 3; a sub-account also gets its authority. */
 export function AccountFormModal({ open, userAuth, account, onClose }: AccountFormModalProps) {
@@ -48,14 +43,16 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
 
   const submit = async () => {
     const values = await form.validateFields();
+    // Adding leaves empty fields out; editing sends them empty, which clears them.
+    const field = (value: string | undefined) => (account ? (value?.trim() ?? '') : optional(value));
     const fields = {
       name: optional(values.name),
-      mail: optional(values.mail),
-      phone: optional(values.phone),
-      company: optional(values.company),
-      country: optional(values.country),
-      address: optional(values.address),
-      remarks: optional(values.remarks),
+      mail: field(values.mail),
+      phone: field(values.phone),
+      company: field(values.company),
+      country: field(values.country),
+      address: field(values.address),
+      remarks: field(values.remarks),
       ...(isSub && values.operateAuth !== undefined ? { operateAuth: values.operateAuth as 2 | 3 | 4 } : {}),
     };
     if (account) await update.mutateAsync({ id: account.id, ...fields });

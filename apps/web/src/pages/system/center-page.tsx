@@ -1,8 +1,11 @@
 import { App, Avatar, Button, Card, Col, Descriptions, Form, Input, Row, Space, Typography } from 'antd';
-import { UserOutlined } from '@ant-design/icons';
+import { EditOutlined, UserOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, maskPhone } from '@lumigrid/contract';
+import { LIMITS, canEditOwnInfo, maskPhone } from '@lumigrid/contract';
+import { useState } from 'react';
+import { useBoot } from '../../app/boot.tsx';
+import { ProfileFormModal } from './profile-form-modal.tsx';
 import { useChangePassword, useMe } from '../../features/auth/api.ts';
 import { useRule } from '../../components/form-rules.ts';
 import { RoleText } from '../../components/role-text.tsx';
@@ -22,6 +25,8 @@ export default function CenterPage() {
   const changePassword = useChangePassword();
   const rule = useRule();
   const [form] = Form.useForm<PasswordValues>();
+  const { mode } = useBoot();
+  const [editing, setEditing] = useState(false);
   if (!user) return null;
   const empty = t('common.empty');
 
@@ -40,7 +45,18 @@ export default function CenterPage() {
     <PageContainer title={t('center.title')} breadcrumbRender={false}>
       <Row gutter={[24, 24]}>
         <Col xs={24} xl={12}>
-          <Card title={t('center.profile')} variant="borderless" style={{ height: '100%' }}>
+          <Card
+            title={t('center.profile')}
+            variant="borderless"
+            style={{ height: '100%' }}
+            extra={
+              canEditOwnInfo(user, mode) && (
+                <Button icon={<EditOutlined />} onClick={() => setEditing(true)}>
+                  {t('center.editInfo')}
+                </Button>
+              )
+            }
+          >
             <Space size={16} align="center" style={{ marginBottom: 24 }}>
               <Avatar size={56} src={user.head_img || undefined} icon={<UserOutlined />} style={{ backgroundColor: '#1677ff' }} />
               <Typography.Title level={4} style={{ margin: 0 }}>
@@ -94,6 +110,7 @@ export default function CenterPage() {
           </Card>
         </Col>
       </Row>
+      {editing && <ProfileFormModal user={user} onClose={() => setEditing(false)} />}
     </PageContainer>
   );
 }
