@@ -46,7 +46,7 @@ export type LoginResult = Static<typeof LoginResultSchema>;
 
 export const CaptchaSchema = Type.Object({
   captchaId: Type.String(),
-  svg: Type.String({ description: 'The captcha picture as SVG markup' }),
+  image: Type.String({ description: 'The captcha picture as a data URL (PNG)' }),
 });
 export type Captcha = Static<typeof CaptchaSchema>;
 

@@ -29,7 +29,8 @@ import { hashPassword, randomPassword, verifyPassword } from '../../lib/password
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Makes a captcha picture and its answer; production uses svg-captcha, tests may fix the text. */
-export type CaptchaMaker = () => { text: string; svg: string };
+/** Makes a captcha: its answer and its picture as a data URL. */
+export type CaptchaMaker = () => { text: string; image: string };
 
 /** Where a sign-in comes from, for throttling per address. */
 export interface RequestOrigin {
@@ -124,7 +125,7 @@ export function createAuthService(deps: {
 
     async captcha(): Promise<Captcha> {
       const now = clock.now();
-      const { text, svg } = makeCaptcha();
+      const { text, image } = makeCaptcha();
       const captchaId = randomUUID();
       await repo.insertCaptcha({
         id: captchaId,
@@ -132,7 +133,7 @@ export function createAuthService(deps: {
         expiresAt: new Date(now.getTime() + LIMITS.captcha.validMs),
         now,
       });
-      return { captchaId, svg };
+      return { captchaId, image };
     },
 
     async sendCode(body: SendCodeBody, lang: Lang, origin: RequestOrigin): Promise<void> {

@@ -21,7 +21,7 @@ export function useCaptchaField(form: FormInstance, purpose: CodePurpose) {
 export function CaptchaField({ state, size }: { state: ReturnType<typeof useCaptchaField>; size: 'large' | 'middle' }) {
   const { t } = useTranslation();
   const { captcha, refresh } = state;
-  const svg = captcha.data?.svg;
+  const image = captcha.data?.image;
   return (
     <>
       <Form.Item name="captchaId" hidden>
@@ -40,12 +40,8 @@ export function CaptchaField({ state, size }: { state: ReturnType<typeof useCapt
             aria-label={t('register.captchaRefresh')}
             style={{ padding: 0, border: 0, background: 'none', flex: 'none' }}
           >
-            {svg && !captcha.isFetching ? (
-              <img
-                className="lg-user__captcha"
-                src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
-                alt={t('register.captcha')}
-              />
+            {image && !captcha.isFetching ? (
+              <img className="lg-user__captcha" src={image} alt={t('register.captcha')} />
             ) : (
               <span className="lg-user__captcha" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
                 {captcha.isFetching ? <Spin size="small" /> : <SafetyOutlined />}
