@@ -1,3 +1,4 @@
+import { accountEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { buildApp } from '../app.ts';
 import { buildings, devices, gateways, mapImages, maps, projects, users } from '../db/schema/index.ts';
 import type { App } from '../http/types.ts';
 import { data } from '../test/gateways.fixtures.ts';
-import { DATABASES, call, login, startApp, type Harness } from '../test/harness.ts';
+import { DATABASES, login, startApp, type Harness, api } from '../test/harness.ts';
 import { DEMO_SITE, type DemoOutcome } from './demo-site.ts';
 import { poll } from '../test/poll.ts';
 
@@ -41,7 +42,7 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
 
   const env = () => ({ DEMO: 'on', DEMO_PASSWORD, HOST: '127.0.0.1', DATA_DIR: dataDir });
   const demoGateways = async (app: App, t: string) =>
-    (await data(call(app, 'GET', '/api4/gateway/v1/gateways?pageSize=50', { token: t }))).list as Gateway[];
+    (await data(api(app, gatewayEndpoints.list, { query: { pageSize: 50 } }, { token: t }))).list as Gateway[];
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-demo-'));
@@ -56,12 +57,12 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
 
   it('creates the demo account as an account owner', async () => {
     expect(first).toMatchObject({ account: DEMO_ACCOUNT, createdAccount: true });
-    const me = await data(call(h.app, 'GET', '/api1/user/v1/me', { token }));
+    const me = await data(api(h.app, accountEndpoints.profile, {}, { token }));
     expect(me).toMatchObject({ account: DEMO_ACCOUNT, mail: DEMO_ACCOUNT, user_auth: 2, operate_auth: 0 });
   });
 
   it('builds the project, building and map with a floor plan', async () => {
-    const tree = await data<ProjectTree>(call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token }));
+    const tree = await data<ProjectTree>(api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
     const project = tree.projects.find((p) => p.name === DEMO_SITE.project.name)!;
     expect(project).toMatchObject({
       address: DEMO_SITE.project.address,
@@ -105,7 +106,9 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     expect(first!.importedDevices).toBe(simulated);
     // Behind the super gateway every device sits behind one of its bridges.
     const superGateway = (await demoGateways(h.app, token)).find((g) => g.superGateway)!;
-    const bridges = await data(call(h.app, 'GET', `/api4/gateway/v1/super_gateway_devices/${superGateway.id}/0`, { token }));
+    const bridges = await data(
+      api(h.app, gatewayEndpoints.superGatewayDevices, { params: { id: superGateway.id, bridgeId: '0' } }, { token }),
+    );
     expect(bridges.bridgeQuantity).toBe(2);
   });
 

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { FIRMWARE_RESULT } from '@lumigrid/protocol';
-import { userDestination, type GlobalNotice } from '@lumigrid/contract';
+import { userDestination, type GlobalNotice, accountEndpoints, authEndpoints } from '@lumigrid/contract';
 import type { IMessage } from '@stomp/stompjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
-import { ADMIN_PASSWORD, call, login, signUpByMail, startApp, type Harness } from '../test/harness.ts';
+import { ADMIN_PASSWORD, login, signUpByMail, startApp, type Harness, api } from '../test/harness.ts';
 import { firmwareNoticePublisher } from './firmware-notices.ts';
 import { listenForRealtime, rawSocket, stompClient } from '../test/realtime.fixtures.ts';
 import { poll } from '../test/poll.ts';
@@ -28,9 +28,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     );
     url = await listenForRealtime(h.app);
     token = await signUpByMail(h, 'rt-owner@example.com');
-    userId = (await call(h.app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
+    userId = (await api(h.app, accountEndpoints.profile, {}, { token })).body.data.id as string;
     const other = await login(h, 'admin', ADMIN_PASSWORD);
-    otherId = (await call(h.app, 'GET', '/api1/user/v1/me', { token: other })).body.data.id as string;
+    otherId = (await api(h.app, accountEndpoints.profile, {}, { token: other })).body.data.id as string;
   });
   afterAll(async () => h?.close());
 
@@ -190,7 +190,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     expect(raw.text()).toMatch(/^ERROR\n/);
     expect(raw.text()).toContain(detail);
     // Still serving HTTP and STOMP.
-    expect((await call(h.app, 'GET', '/api1/user/v1/me', { token })).body.code).toBe(0);
+    expect((await api(h.app, accountEndpoints.profile, {}, { token })).body.code).toBe(0);
     const c = await stompClient(url, bearer(token));
     expect(c.connected).toBeDefined();
     await c.stop();
@@ -226,7 +226,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     });
     expect(res.status).toBe(413);
     // The API behind the same server is untouched.
-    expect((await call(h.app, 'GET', '/api1/user/v1/me', { token })).body.code).toBe(0);
+    expect((await api(h.app, accountEndpoints.profile, {}, { token })).body.code).toBe(0);
   });
 
   it('closes a socket that sends an oversized WebSocket message', async () => {
@@ -246,7 +246,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const c = await stompClient(url, bearer(own));
     const got: IMessage[] = [];
     await c.subscribe(userDestination('global_message_notice', userId), (m) => got.push(m));
-    expect((await call(h.app, 'POST', '/api1/user/v1/logout', { token: own })).body.code).toBe(0);
+    expect((await api(h.app, authEndpoints.logout, {}, { token: own })).body.code).toBe(0);
     await poll(c.closed, 'close after sign-out', { timeoutMs: 3_000 });
     expect(c.errors[0]?.headers.code).toBe('250004');
     expect(got).toEqual([]);
@@ -259,7 +259,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const mail = 'rt-forced@example.com';
     const first = await signUpByMail(h, mail);
     const second = await login(h, mail, 'Secret-Pass1');
-    const id = (await call(h.app, 'GET', '/api1/user/v1/me', { token: first })).body.data.id as string;
+    const id = (await api(h.app, accountEndpoints.profile, {}, { token: first })).body.data.id as string;
     const victim = await stompClient(url, bearer(first));
     const keeper = await stompClient(url, bearer(second));
     const victimGot: GlobalNotice[] = [];
@@ -267,10 +267,12 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     await victim.subscribe(userDestination('global_message_notice', id), (m) => victimGot.push(JSON.parse(m.body) as GlobalNotice));
     await keeper.subscribe(userDestination('global_message_notice', id), (m) => keeperGot.push(JSON.parse(m.body) as GlobalNotice));
 
-    const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', {
-      token: second,
-      body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' },
-    });
+    const changed = await api(
+      h.app,
+      accountEndpoints.changePassword,
+      { body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' } },
+      { token: second },
+    );
     expect(changed.body.code, JSON.stringify(changed.body)).toBe(0);
 
     await poll(victim.closed, 'victim closed', { timeoutMs: 3_000 });
@@ -286,7 +288,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it('notices a disabled account on its next re-check: type 0 with 250018, then close', async () => {
     const mail = 'rt-disabled@example.com';
     const t = await signUpByMail(h, mail);
-    const id = (await call(h.app, 'GET', '/api1/user/v1/me', { token: t })).body.data.id as string;
+    const id = (await api(h.app, accountEndpoints.profile, {}, { token: t })).body.data.id as string;
     const c = await stompClient(url, bearer(t));
     const got: GlobalNotice[] = [];
     await c.subscribe(userDestination('global_message_notice', id), (m) => got.push(JSON.parse(m.body) as GlobalNotice));

@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
-import { NOTICE_TYPE, userDestination, type GatewayStatusNotice, type GatewayUpdateNotice } from '@lumigrid/contract';
+import {
+  NOTICE_TYPE,
+  userDestination,
+  type GatewayStatusNotice,
+  type GatewayUpdateNotice,
+  accountEndpoints,
+  gatewayEndpoints,
+} from '@lumigrid/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -11,14 +18,13 @@ import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import type { App } from '../http/types.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { bind, data, defaultMapId } from '../test/gateways.fixtures.ts';
-import { ADMIN_PASSWORD, CAPTCHA, TestClock, call, signUpByMail, type Harness } from '../test/harness.ts';
+import { ADMIN_PASSWORD, CAPTCHA, TestClock, signUpByMail, type Harness, api } from '../test/harness.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
 const BASE_URL = process.env.DATABASE_URL ?? '';
-const G = '/api4/gateway/v1';
 /** Scale-out needs PostgreSQL and an external broker. */
 const SERVICES = servicesFor('two server nodes', { mqtt: true, postgres: true });
 const MOSQUITTO_URL = TEST_MQTT_URL ?? '';
@@ -86,7 +92,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
       nodes.push({ app, database, url: await listenForRealtime(app) });
     }
     token = await signUpByMail(harnessOf(a()), 'two-nodes@example.com');
-    me = (await call(a().app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
+    me = (await api(a().app, accountEndpoints.profile, {}, { token })).body.data.id as string;
     fleet = createFleet({
       url: MOSQUITTO_URL,
       count: 1,
@@ -101,7 +107,10 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     expect(await fleet.start()).toEqual([]);
     // Presence is handled by whichever node the shared subscription picks; both read it from the database.
     gwId = (await bind(harnessOf(a()), token, fleet.gateways[0]!.mac, await defaultMapId(harnessOf(a()), token), 'Shared gateway')).id;
-    await poll(async () => (await data(call(b().app, 'GET', `${G}/detail/${gwId}`, { token }))).online === true, 'online on B');
+    await poll(
+      async () => (await data(api(b().app, gatewayEndpoints.detail, { params: { id: gwId } }, { token }))).online === true,
+      'online on B',
+    );
     onB = await stompClient(b().url, { Authorization: `Bearer ${token}` });
     await onB.subscribe(userDestination('gateway_status', me), (m) => statusOnB.push(JSON.parse(m.body) as GatewayStatusNotice));
     await onB.subscribe(userDestination('global_message_notice', me), (m) => noticesOnB.push(JSON.parse(m.body) as GatewayUpdateNotice));
@@ -131,20 +140,20 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
 
   it('carries a sync started on node A to the client on node B', async () => {
     statusOnB.length = 0;
-    await data(call(a().app, 'GET', `${G}/sync/${gwId}`, { token }));
+    await data(api(a().app, gatewayEndpoints.sync, { params: { id: gwId } }, { token }));
     await poll(() => statusOnB.some((n) => n.kind === 'sync' && n.syncStatus === 3), 'synced on node B');
   });
 
   it('follows a firmware update started on node A from the database on both nodes; the result reaches node B once', async () => {
     noticesOnB.length = 0;
-    await data(call(a().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
+    await data(api(a().app, gatewayEndpoints.startUpdate, { params: { id: gwId, target: 'gateway' } }, { token }));
     // Either node may receive the gateway's events; the progress both answer comes from the database.
     await poll(
-      async () => (await data(call(b().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state === 'success',
+      async () => (await data(api(b().app, gatewayEndpoints.updateProgress, { params: { id: gwId } }, { token }))).state === 'success',
       'success on B',
       { timeoutMs: 20_000 },
     );
-    expect((await data(call(a().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state).toBe('success');
+    expect((await data(api(a().app, gatewayEndpoints.updateProgress, { params: { id: gwId } }, { token }))).state).toBe('success');
     await poll(() => noticesOnB.length > 0, 'the type 1 notice on node B', { timeoutMs: 10_000 });
     await new Promise((r) => setTimeout(r, 500));
     expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId }]);
@@ -153,7 +162,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
   it('decides a silent update as timeout once, whichever node sweeps first', async () => {
     noticesOnB.length = 0;
     fleet.gateways[0]!.faults.hangUpdates = true;
-    await data(call(b().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
+    await data(api(b().app, gatewayEndpoints.startUpdate, { params: { id: gwId, target: 'gateway' } }, { token }));
     await poll(() => noticesOnB.length > 0, 'the timeout notice on node B', { timeoutMs: 20_000 });
     await new Promise((r) => setTimeout(r, 1500));
     expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 3 }]);

@@ -3,11 +3,11 @@
 /// <reference path="../../../web/src/realtime/sockjs.d.ts" />
 import type { IStompSocket } from '@stomp/stompjs';
 import SockJS from 'sockjs-client';
-import { userDestination } from '@lumigrid/contract';
+import { userDestination, accountEndpoints } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The browser's own client, driven here against the real server (sockjs-client's Node build as the socket).
 import { createRealtimeClient } from '../../../web/src/realtime/realtime-client.ts';
-import { call, login, signUpByMail, startApp, type Harness } from '../test/harness.ts';
+import { login, signUpByMail, startApp, type Harness, api } from '../test/harness.ts';
 import { listenForRealtime } from '../test/realtime.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
@@ -23,7 +23,7 @@ describe('the web app’s real-time client against the server', () => {
 
   async function signedIn(mail: string) {
     const token = await signUpByMail(h, mail);
-    const userId = (await call(h.app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
+    const userId = (await api(h.app, accountEndpoints.profile, {}, { token })).body.data.id as string;
     return { token, userId };
   }
 
@@ -87,10 +87,12 @@ describe('the web app’s real-time client against the server', () => {
     sut.start();
     await poll(() => sut.connected(), 'connected', { timeoutMs: 5_000 });
     await new Promise((r) => setTimeout(r, 100));
-    const changed = await call(h.app, 'POST', '/api1/user/v1/change_password', {
-      token: other,
-      body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' },
-    });
+    const changed = await api(
+      h.app,
+      accountEndpoints.changePassword,
+      { body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass2' } },
+      { token: other },
+    );
     expect(changed.body.code).toBe(0);
     await poll(() => ended.length > 0, 'session ended', { timeoutMs: 3_000 });
     expect(ended).toEqual([250004]);

@@ -1,11 +1,11 @@
-import { deviceEndpoints, gatewayEndpoints, type GatewayDevice } from '@lumigrid/contract';
+import { deviceEndpoints, gatewayEndpoints, type GatewayDevice, projectEndpoints } from '@lumigrid/contract';
 import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { devices, users } from '../db/schema/index.ts';
 import { MOSQUITTO_URL, runPrefix } from './gateway-link.fixtures.ts';
 import { brokersFor } from './services.ts';
-import { apiData, call, startApp, type Harness } from './harness.ts';
+import { apiData, startApp, type Harness, api } from './harness.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { poll } from './poll.ts';
 
@@ -87,22 +87,22 @@ export async function startGatewayRig(
 }
 
 /** A successful call's data, or a failed expectation showing the answer. */
-export async function data<T = any>(res: Promise<Awaited<ReturnType<typeof call>>>): Promise<T> {
+export async function data<T>(res: Promise<{ body: { code: number; data: T } }>): Promise<T> {
   const r = await res;
   expect(r.body?.code, JSON.stringify(r.body)).toBe(0);
-  return r.body.data as T;
+  return r.body.data;
 }
 
 /** The default map of an account (every account has one). */
 export async function defaultMapId(h: Harness, token: string): Promise<string> {
-  const tree = await data(call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token }));
-  const project = tree.projects.find((p: { isDefault: boolean }) => p.isDefault);
-  return project.builds[0].maps[0].id as string;
+  const tree = await data(api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
+  const project = tree.projects.find((p) => p.isDefault);
+  return project!.builds[0]!.maps[0]!.id;
 }
 
 /** Binds a gateway of the fleet to a map and answers it. */
 export async function bind(h: Harness, token: string, mac: string, mapId: string, name?: string) {
-  return data(call(h.app, 'POST', '/api4/gateway/v1/move', { token, body: { mac, mapId, ...(name ? { name } : {}) } }));
+  return data(api(h.app, gatewayEndpoints.bind, { body: { mac, mapId, ...(name ? { name } : {}) } }, { token }));
 }
 
 /**

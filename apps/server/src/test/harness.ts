@@ -10,6 +10,7 @@ import {
   type EndpointSpec,
   type ErrorCode,
   type Lang,
+  authEndpoints,
 } from '@lumigrid/contract';
 import pg from 'pg';
 import { expect } from 'vitest';
@@ -151,6 +152,8 @@ export interface CallerOptions {
   token?: string;
   lang?: Lang;
   headers?: Record<string, string>;
+  /** The caller's address as the server sees it (127.0.0.1 otherwise). */
+  remoteAddress?: string;
 }
 
 /** A call of the endpoint table through app.inject; `data` has the endpoint's answer type. */
@@ -159,6 +162,30 @@ export async function api<E extends EndpointSpec>(app: App, spec: E, input: Endp
   const sendsBody = spec.method === 'POST' || spec.method === 'PUT';
   const res = await call(app, spec.method, endpointUrl(spec, input), { ...options, body: sendsBody ? (body ?? {}) : body });
   return res as Omit<typeof res, 'body'> & { body: { code: number; msg: string; data: EndpointAnswer<E> } };
+}
+
+/** A caller of the endpoint table bound to one app and a default token: `send(endpoint, input, token?, lang?)`. */
+export function endpointCaller(app: () => App, defaultToken: () => string | undefined) {
+  return <E extends EndpointSpec>(spec: E, input: EndpointInput<E>, token = defaultToken(), lang?: Lang) =>
+    api(app(), spec, input, { token, lang });
+}
+
+/** One endpoint and its input, checked against the table where written, sent later as whoever the test names. */
+export interface PreparedCall {
+  endpoint: EndpointSpec;
+  send(app: App, options?: CallerOptions): ReturnType<typeof call>;
+}
+
+export function prepared<E extends EndpointSpec>(endpoint: E, input: EndpointInput<E>): PreparedCall {
+  return { endpoint, send: (app, options) => api(app, endpoint, input, options) };
+}
+
+/**
+ * An input the endpoint's schema refuses, sent on purpose to see the refusal: it passes the compiler, which
+ * would otherwise reject it, and says so where it is written.
+ */
+export function refusedInput(input: { params?: unknown; query?: unknown; body?: unknown }): never {
+  return input as never;
 }
 
 /** The data of a successful call; fails the test with the answer otherwise. */
@@ -189,12 +216,13 @@ export async function latestCode(h: Harness, recipient: string): Promise<string>
  * address of its own, as different people signing up would, unless the test names one.
  */
 export async function sendCode(h: Harness, target: string, purpose: 'register' | 'reset', lang?: Lang, remoteAddress = someAddress()) {
-  const captcha = await call(h.app, 'GET', '/api1/user/v1/captcha');
-  return call(h.app, 'POST', '/api1/user/v1/send_code', {
-    body: { target, purpose, captchaId: captcha.body.data.captchaId, captcha: CAPTCHA },
-    lang,
-    remoteAddress,
-  });
+  const captcha = await api(h.app, authEndpoints.captcha, {});
+  return api(
+    h.app,
+    authEndpoints.sendCode,
+    { body: { target, purpose, captchaId: captcha.body.data.captchaId, captcha: CAPTCHA } },
+    { lang, remoteAddress },
+  );
 }
 
 /** A random private IPv4 address. */
@@ -206,13 +234,13 @@ export function someAddress(): string {
 /** Signs a new account up by e-mail and answers its token. */
 export async function signUpByMail(h: Harness, mail: string, password = 'Secret-Pass1'): Promise<string> {
   expect((await sendCode(h, mail, 'register')).body.code).toBe(0);
-  const reg = await call(h.app, 'POST', '/api1/user/v1/register/mail', { body: { mail, code: await latestCode(h, mail), password } });
+  const reg = await api(h.app, authEndpoints.registerByMail, { body: { mail, code: await latestCode(h, mail), password } });
   expect(reg.body.code, JSON.stringify(reg.body)).toBe(0);
   return login(h, mail, password);
 }
 
 export async function login(h: Harness, account: string, password: string): Promise<string> {
-  const res = await call(h.app, 'POST', '/api1/user/v1/login', { body: { account, password } });
+  const res = await api(h.app, authEndpoints.login, { body: { account, password } });
   expect(res.body.code, JSON.stringify(res.body)).toBe(0);
   return res.body.data.access_token as string;
 }

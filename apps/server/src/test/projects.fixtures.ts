@@ -1,8 +1,8 @@
-import { OPERATE_AUTH, USER_AUTH, type Building, type MapInfo, type Project } from '@lumigrid/contract';
+import { OPERATE_AUTH, USER_AUTH, type Building, type MapInfo, type Project, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { users } from '../db/schema/index.ts';
-import { call, login, type Harness } from './harness.ts';
+import { login, type Harness, api } from './harness.ts';
 import { hashPassword } from '../lib/password.ts';
 
 /** Test factories for the installation tree: each creates the parents it is not given. */
@@ -10,23 +10,30 @@ export function treeFactory(h: Harness, token: string) {
   let n = 0;
   const unique = (prefix: string) => `${prefix} ${++n}`;
 
-  async function ok<T>(res: Promise<Awaited<ReturnType<typeof call>>>): Promise<T> {
+  async function ok<T>(res: Promise<{ body: { code: number; data: T } }>): Promise<T> {
     const r = await res;
     expect(r.body?.code, JSON.stringify(r.body)).toBe(0);
-    return r.body.data as T;
+    return r.body.data;
   }
 
   const factory = {
     async project(overrides: Record<string, unknown> = {}): Promise<Project> {
-      return ok(call(h.app, 'POST', '/api4/project/v1/add', { token, body: { name: unique('Project'), ...overrides } }));
+      return ok(api(h.app, projectEndpoints.addProject, { body: { name: unique('Project'), ...overrides } }, { token }));
     },
     async building(overrides: Record<string, unknown> = {}): Promise<Building> {
       const projectId = overrides.projectId ?? (await factory.project()).id;
-      return ok(call(h.app, 'POST', '/api4/build/v1/add', { token, body: { name: unique('Building'), ...overrides, projectId } }));
+      return ok(
+        api(
+          h.app,
+          projectEndpoints.addBuilding,
+          { body: { name: unique('Building'), ...overrides, projectId: projectId as string } },
+          { token },
+        ),
+      );
     },
     async map(overrides: Record<string, unknown> = {}): Promise<MapInfo> {
       const buildId = overrides.buildId ?? (await factory.building()).id;
-      return ok(call(h.app, 'POST', '/api4/map/v1/add', { token, body: { name: unique('Map'), ...overrides, buildId } }));
+      return ok(api(h.app, mapEndpoints.addMap, { body: { name: unique('Map'), ...overrides, buildId: buildId as string } }, { token }));
     },
     ok,
   };

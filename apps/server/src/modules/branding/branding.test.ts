@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyDefaultConfig } from '@lumigrid/contract';
-import { call, startApp, type Harness } from '../../test/harness.ts';
+import { companyDefaultConfig, systemEndpoints } from '@lumigrid/contract';
+import { startApp, type Harness, api } from '../../test/harness.ts';
 
 describe('per-host branding', () => {
   let h: Harness;
@@ -40,7 +40,7 @@ describe('per-host branding', () => {
     try {
       const res = await jp.app.inject({ method: 'GET', url: '/test/unknown.example.com/config.txt' });
       expect(res.json().language).toBe('ja');
-      expect((await call(jp.app, 'GET', '/api1/system/v1/info')).body.data.company).toBe('lumigrid-jp');
+      expect((await api(jp.app, systemEndpoints.info, {})).body.data.company).toBe('lumigrid-jp');
     } finally {
       await jp.close();
     }

@@ -1,13 +1,12 @@
+import { deviceEndpoints } from '@lumigrid/contract';
 import type { Device, DevicePage, GatewayDevice } from '@lumigrid/contract';
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { encodeUp, upTopic } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, runPrefix } from '../../test/gateway-link.fixtures.ts';
-import { call, DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { DATABASES, signUpByMail, startApp, type Harness, endpointCaller } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, defaultMapId } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const D = '/api4/device/v1';
 
 /**
  * A simulated gateway publishes up/telemetry over the real broker: the last sample of each device reaches the
@@ -22,10 +21,12 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
   let light: GatewayDevice;
   const mac = `A4C1${runPrefix()}71`;
   const password = `pw-${mac}`;
-  const post = (url: string, body?: unknown, t = token) => call(h.app, 'POST', url, { token: t, body });
-  const get = (url: string, t = token) => call(h.app, 'GET', url, { token: t });
+  const send = endpointCaller(
+    () => h.app,
+    () => token,
+  );
   const rowOf = async (id: string, t = token) =>
-    (await data<DevicePage>(post(`${D}/list`, { pageSize: 100 }, t))).list.find((d) => d.id === id);
+    (await data<DevicePage>(send(deviceEndpoints.list, { body: { pageSize: 100 } }, t))).list.find((d) => d.id === id);
 
   beforeAll(async () => {
     h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
@@ -67,7 +68,7 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
     expect(row.current).toBeCloseTo(row.power! / 230, 2);
     expect(row.energyWh).not.toBeNull();
     expect(row.telemetryAt).not.toBeNull();
-    const detail = await data<Device>(get(`${D}/details/${mapId}/${light.id}`));
+    const detail = await data<Device>(send(deviceEndpoints.detail, { params: { mapId, id: light.id } }));
     expect(detail).toMatchObject({ voltage: row.voltage, current: row.current, power: row.power, energyWh: row.energyWh });
 
     // Switched off, the next sample shows the standby draw only.
@@ -96,10 +97,10 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
   });
 
   it('shows another account nothing of it', async () => {
-    const page = await data<DevicePage>(post(`${D}/list`, { pageSize: 100 }, otherToken));
+    const page = await data<DevicePage>(send(deviceEndpoints.list, { body: { pageSize: 100 } }, otherToken));
     expect(page.list.find((d) => d.id === light.id)).toBeUndefined();
     expect(page.list.every((d) => d.power === null && d.voltage === null)).toBe(true);
-    const res = await get(`${D}/details/${mapId}/${light.id}`, otherToken);
+    const res = await send(deviceEndpoints.detail, { params: { mapId, id: light.id } }, otherToken);
     expect(res.body.code).not.toBe(0);
     expect(JSON.stringify(res.body)).not.toContain('231');
   });

@@ -8,15 +8,16 @@ import {
   type DeviceTypeRow,
   type Gateway,
   type GatewayDevice,
+  deviceEndpoints,
+  gatewayEndpoints,
+  groupEndpoints,
+  type EndpointInput,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const D = '/api4/device/v1';
-const G = '/api4/gateway/v1';
 
 describe.each(DATABASES)('device configuration, deletion and the device list with a simulated gateway on %s', (kind) => {
   let rig: GatewayRig;
@@ -27,20 +28,22 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
   const h = () => rig.h;
   const sim = () => rig.fleet.gateways[0]!;
   const simDevice = (d: GatewayDevice) => sim().devices.get(d.addr.toUpperCase());
-  const get = (url: string, t = token) => call(h().app, 'GET', url, { token: t });
-  const post = (url: string, body: unknown, t = token, lang?: 'en' | 'ja') =>
-    call(h().app, 'POST', url, { token: t, body, ...(lang ? { lang } : {}) });
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;
-  const list = (body: unknown, t = token) => data<DevicePage>(post(`${D}/list`, body, t));
+  const list = (body: EndpointInput<typeof deviceEndpoints.list>['body'], t = token) =>
+    data<DevicePage>(send(deviceEndpoints.list, { body }, t));
 
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 800 });
     token = await signUpByMail(h(), 'config@example.com');
     mapId = await defaultMapId(h(), token);
     gw = await bind(h(), token, sim().mac, mapId, 'Config gateway');
-    await data(get(`${G}/import/${gw.id}`));
-    imported = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
-    await data(get(`${G}/re_report/${gw.id}`));
+    await data(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
+    imported = await data<GatewayDevice[]>(send(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gw.id } }));
+    await data(send(gatewayEndpoints.reReport, { params: { id: gw.id } }));
   }, 60_000);
   afterAll(async () => {
     await rig?.close();
@@ -49,7 +52,9 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
   it('writes a motion sensor\u2019s parameters to the device and reads them back from it', async () => {
     const sensor = byKind('sensor-motion');
     const written = await data<DeviceParamsRead>(
-      post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' } }),
+      send(deviceEndpoints.setParams, {
+        body: { id: sensor.id, params: { holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage' } },
+      }),
     );
     expect(written).toMatchObject({
       id: sensor.id,
@@ -58,19 +63,19 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     });
     // The device keeps them: the simulator's memory holds them, and a read asks the device again.
     expect(simDevice(sensor)?.params).toMatchObject({ holdTime: 120, sensorMode: 'linkage' });
-    const read = await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }));
+    const read = await data<DeviceParamsRead>(send(deviceEndpoints.readParams, { body: { id: sensor.id } }));
     expect(read.params).toMatchObject({ holdTime: 120, sensingCount: 20, lux: 4000, sensorMode: 'linkage', stairsMode: false });
     // The narrow calls write only their kind's fields.
-    await data(post(`${D}/set_motion_params`, { id: sensor.id, params: { holdTime: 2540 } }));
-    await data(post(`${D}/set_stairs_mode`, { id: sensor.id, params: { stairsMode: true, stairsHoldTime: 57600 } }));
-    expect((await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }))).params).toMatchObject({
+    await data(send(deviceEndpoints.setMotionParams, { body: { id: sensor.id, params: { holdTime: 2540 } } }));
+    await data(send(deviceEndpoints.setStairsMode, { body: { id: sensor.id, params: { stairsMode: true, stairsHoldTime: 57600 } } }));
+    expect((await data<DeviceParamsRead>(send(deviceEndpoints.readParams, { body: { id: sensor.id } }))).params).toMatchObject({
       holdTime: 2540,
       stairsMode: true,
       stairsHoldTime: 57600,
     });
-    expectError(await post(`${D}/set_stairs_mode`, { id: sensor.id, params: { holdTime: 60 } }), 100209);
-    expectError(await post(`${D}/set_daylight_params`, { id: sensor.id, params: { lux: 100 } }), 100209);
-    expectError(await post(`${D}/get_daylight_params`, { id: sensor.id }), 100209);
+    expectError(await send(deviceEndpoints.setStairsMode, { body: { id: sensor.id, params: { holdTime: 60 } } }), 100209);
+    expectError(await send(deviceEndpoints.setDaylightParams, { body: { id: sensor.id, params: { lux: 100 } } }), 100209);
+    expectError(await send(deviceEndpoints.readDaylightParams, { body: { id: sensor.id } }), 100209);
   });
 
   it('refuses every out-of-range value with its localised message, and the device keeps what it had', async () => {
@@ -91,33 +96,43 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
       [{ stairsMode: 1 }, 100001],
       [{ holdTime: { value: 60 } }, 100221],
     ];
-    for (const [params, code] of refused) expectError(await post(`${D}/set_device_params`, { id: sensor.id, params }), code as never);
-    expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: { lux: -1 } }, token, 'ja'), 100227, 'ja');
-    expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: {} }), 100001);
+    for (const [params, code] of refused)
+      expectError(await send(deviceEndpoints.setParams, refusedInput({ body: { id: sensor.id, params } })), code as never);
+    expectError(await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: { lux: -1 } } }, token, 'ja'), 100227, 'ja');
+    expectError(await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: {} } }), 100001);
     expect(simDevice(sensor)?.params).toEqual(before);
 
     const light = byKind('light-cct');
     await data(
-      post(`${D}/set_device_params`, { id: light.id, params: { fadeTime: 254, minBrightness: 30, minPowerLevel: 10, maxPowerLevel: 90 } }),
+      send(deviceEndpoints.setParams, {
+        body: { id: light.id, params: { fadeTime: 254, minBrightness: 30, minPowerLevel: 10, maxPowerLevel: 90 } },
+      }),
     );
-    expectError(await post(`${D}/set_device_params`, { id: light.id, params: { fadeTime: 255 } }), 100233);
-    expectError(await post(`${D}/set_device_params`, { id: light.id, params: { minPowerLevel: 90, maxPowerLevel: 90 } }), 100210);
-    expectError(await post(`${D}/set_device_params`, { id: byKind('switch-2').id, params: { lampCounts: [26, 1] } }), 100239);
-    await data(post(`${D}/set_device_params`, { id: byKind('switch-2').id, params: { lampCounts: [25, 0] } }));
-    await data(post(`${D}/set_daylight_params`, { id: byKind('sensor-daylight').id, params: { lux: 60000, holdTime: 7200 } }));
-    expect((await data<DeviceParamsRead>(post(`${D}/get_daylight_params`, { id: byKind('sensor-daylight').id }))).params).toMatchObject({
+    expectError(await send(deviceEndpoints.setParams, { body: { id: light.id, params: { fadeTime: 255 } } }), 100233);
+    expectError(
+      await send(deviceEndpoints.setParams, { body: { id: light.id, params: { minPowerLevel: 90, maxPowerLevel: 90 } } }),
+      100210,
+    );
+    expectError(await send(deviceEndpoints.setParams, { body: { id: byKind('switch-2').id, params: { lampCounts: [26, 1] } } }), 100239);
+    await data(send(deviceEndpoints.setParams, { body: { id: byKind('switch-2').id, params: { lampCounts: [25, 0] } } }));
+    await data(
+      send(deviceEndpoints.setDaylightParams, { body: { id: byKind('sensor-daylight').id, params: { lux: 60000, holdTime: 7200 } } }),
+    );
+    expect(
+      (await data<DeviceParamsRead>(send(deviceEndpoints.readDaylightParams, { body: { id: byKind('sensor-daylight').id } }))).params,
+    ).toMatchObject({
       lux: 60000,
       holdTime: 7200,
     });
-    expectError(await post(`${D}/read_params`, { id: byKind('bridge').id }), 100209);
+    expectError(await send(deviceEndpoints.readParams, { body: { id: byKind('bridge').id } }), 100209);
   });
 
   it('answers the parameter timeout texts when the gateway stays silent', async () => {
     const sensor = byKind('sensor-motion');
     sim().faults.noReply = new Set(['device.params.set', 'device.params.get']);
     try {
-      expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 30 } }), 100104);
-      expectError(await post(`${D}/read_params`, { id: sensor.id }), 100105);
+      expectError(await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: { holdTime: 30 } } }), 100104);
+      expectError(await send(deviceEndpoints.readParams, { body: { id: sensor.id } }), 100105);
     } finally {
       sim().faults.noReply = false;
     }
@@ -125,16 +140,21 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
 
   it('switches a sensor\u2019s sensing off and broadcasts to every light of a gateway', async () => {
     const sensor = byKind('sensor-motion');
-    expect(await data(post(`${D}/control_sensor_onoff`, { id: sensor.id, on: false }))).toBeNull();
+    expect(await data(send(deviceEndpoints.sensorOnOff, { body: { id: sensor.id, on: false } }))).toBeNull();
     expect(simDevice(sensor)?.sensing).toBe(false);
-    await data(post(`${D}/control_sensor_onoff`, { id: sensor.id, on: true }));
+    await data(send(deviceEndpoints.sensorOnOff, { body: { id: sensor.id, on: true } }));
     expect(simDevice(sensor)?.sensing).toBe(true);
-    expectError(await post(`${D}/control_sensor_onoff`, { id: byKind('light-cct').id, on: true }), 100209);
+    expectError(await send(deviceEndpoints.sensorOnOff, { body: { id: byKind('light-cct').id, on: true } }), 100209);
 
-    const result = await data<{ count: number }>(post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'onOff', on: true } }));
+    const result = await data<{ count: number }>(
+      send(deviceEndpoints.broadControl, { body: { gatewayId: gw.id, action: { op: 'onOff', on: true } } }),
+    );
     expect(result.count).toBeGreaterThan(0);
     expect(simDevice(byKind('light-dimmer'))?.state.on).toBe(true);
-    expectError(await post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'curtain', command: 'open' } }), 100209);
+    expectError(
+      await send(deviceEndpoints.broadControl, { body: { gatewayId: gw.id, action: { op: 'curtain', command: 'open' } } }),
+      100209,
+    );
   });
 
   it('lists devices with filters and pages, with gateway, map, firmware and the reported state', async () => {
@@ -148,7 +168,7 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     expect((await list({ type: C['sensor-motion'] })).list.map((d) => d.id)).toEqual([byKind('sensor-motion').id]);
     expect((await list({ name: byKind('curtain').addr.slice(-6) })).list.map((d) => d.id)).toEqual([byKind('curtain').id]);
     const placed = byKind('light-rgb');
-    await data(post(`${D}/move_in`, { mapId, devices: [{ id: placed.id, x: 0.5, y: 0.5 }] }));
+    await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: placed.id, x: 0.5, y: 0.5 }] } }));
     const onMap = await list({ mapId });
     expect(onMap.list.map((d) => d.id)).toEqual([placed.id]);
     expect(onMap.list[0]!.mapName).not.toBeNull();
@@ -156,32 +176,35 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     expect(on.list.length).toBeGreaterThan(0);
     expect(on.list.every((d) => d.display === 'onFull')).toBe(true);
     expect((await list({ gatewayId: gw.id })).total).toBe(imported.length);
-    expectError(await post(`${D}/list`, { pageSize: 201 }), 100001);
+    expectError(await send(deviceEndpoints.list, { body: { pageSize: 201 } }), 100001);
   });
 
   it('lists a group’s members and names each device’s groups', async () => {
     const [a, b] = [byKind('light-cct'), byKind('switch-3')];
-    await data(post(`${D}/move_in`, { mapId, devices: [a, b].map((d, i) => ({ id: d.id, x: 0.3 + i / 10, y: 0.3 })) }));
+    await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [a, b].map((d, i) => ({ id: d.id, x: 0.3 + i / 10, y: 0.3 })) } }));
     const group = await data<{ id: string }>(
-      post('/api4/zone/v1/add', { mapId, gatewayId: gw.id, name: 'Desk row', deviceIds: [a.id, b.id] }),
+      send(groupEndpoints.add, { body: { mapId, gatewayId: gw.id, name: 'Desk row', deviceIds: [a.id, b.id] } }),
     );
     const members = await list({ groupId: group.id });
     expect(members.list.map((d) => d.id).sort()).toEqual([a.id, b.id].sort());
     expect(members.list[0]).toMatchObject({ groupIds: [group.id], groupNames: ['Desk row'] });
     // The device's own page says the same.
-    expect(await data(get(`${D}/details/${mapId}/${a.id}`))).toMatchObject({ groupIds: [group.id], groupNames: ['Desk row'] });
+    expect(await data(send(deviceEndpoints.detail, { params: { mapId, id: a.id } }))).toMatchObject({
+      groupIds: [group.id],
+      groupNames: ['Desk row'],
+    });
     expect((await list({ groupId: group.id, type: C['light-cct'] })).list.map((d) => d.id)).toEqual([a.id]);
-    expectError(await post(`${D}/list`, { groupId: '987654321' }), 110011);
+    expectError(await send(deviceEndpoints.list, { body: { groupId: '987654321' } }), 110011);
     // A member deleted: the gateway's groups changed, so its configuration version rises (sync banner).
-    const before = (await data<Gateway>(get(`${G}/detail/${gw.id}`))).configVersion;
-    await data(post(`${D}/delete`, { ids: [b.id], fromGateway: false }));
-    expect((await data<Gateway>(get(`${G}/detail/${gw.id}`))).configVersion).toBeGreaterThan(before);
+    const before = (await data<Gateway>(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).configVersion;
+    await data(send(deviceEndpoints.remove, { body: { ids: [b.id], fromGateway: false } }));
+    expect((await data<Gateway>(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).configVersion).toBeGreaterThan(before);
     expect((await list({ groupId: group.id })).list.map((d) => d.id)).toEqual([a.id]);
     imported = imported.filter((d) => d.id !== b.id);
   });
 
   it('serves the type table and changes lights of batch-changeable types in one go, telling the gateway', async () => {
-    const table = await data<DeviceTypeRow[]>(get('/api4/type/v1/list'));
+    const table = await data<DeviceTypeRow[]>(send(deviceEndpoints.typeTable, {}));
     expect(table.find((t) => t.code === C['light-cct'])).toMatchObject({
       cct: true,
       dimmable: true,
@@ -190,23 +213,30 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     expect(table.filter((t) => t.families.includes('batchChangeable')).map((t) => t.code)).toEqual([...DEVICE_FAMILIES.batchChangeable]);
 
     const [single, dimmer] = [byKind('light-single'), byKind('light-dimmer')];
-    expect(await data(post(`${D}/batch_alter_devices`, { ids: [single.id, dimmer.id], type: C['light-cct'] }))).toEqual({ count: 2 });
+    expect(await data(send(deviceEndpoints.batchType, { body: { ids: [single.id, dimmer.id], type: C['light-cct'] } }))).toEqual({
+      count: 2,
+    });
     expect(simDevice(single)?.state.kind).toBe('light-cct');
-    await poll(async () => (await data<Device>(get(`${D}/input_status/${single.id}`))).type === C['light-cct'], 'the new type');
-    expectError(await post(`${D}/batch_alter_devices`, { ids: [byKind('sensor-motion').id], type: C['light-cct'] }), 100207);
-    expectError(await post(`${D}/batch_alter_devices`, { ids: [single.id], type: C['sensor-motion'] }), 100207);
-    expectError(await post(`${D}/batch_alter_devices`, { ids: [single.id], type: 999 }), 100208);
+    await poll(
+      async () => (await data<Device>(send(deviceEndpoints.inputStatus, { params: { id: single.id } }))).type === C['light-cct'],
+      'the new type',
+    );
+    expectError(await send(deviceEndpoints.batchType, { body: { ids: [byKind('sensor-motion').id], type: C['light-cct'] } }), 100207);
+    expectError(await send(deviceEndpoints.batchType, { body: { ids: [single.id], type: C['sensor-motion'] } }), 100207);
+    expectError(await send(deviceEndpoints.batchType, { body: { ids: [single.id], type: 999 } }), 100208);
   });
 
   it('refreshes a device\u2019s network address from its gateway and reads temperatures', async () => {
     const light = byKind('light-cct');
     simDevice(light)!.networkAddress = 'BEEF';
-    expect((await data<Device>(post(`${D}/update_device_nwk`, { id: light.id }))).networkAddress).toBe('BEEF');
+    expect((await data<Device>(send(deviceEndpoints.refreshNetwork, { body: { id: light.id } }))).networkAddress).toBe('BEEF');
     const sensor = byKind('sensor-temperature');
-    await data(post(`${D}/move_in`, { mapId, devices: [{ id: sensor.id, x: 0.2, y: 0.2 }] }));
-    const readings = await data<Array<{ id: string; temperature: number | null }>>(get(`${D}/get_all_temperature/${mapId}/0`));
+    await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: sensor.id, x: 0.2, y: 0.2 }] } }));
+    const readings = await data<Array<{ id: string; temperature: number | null }>>(
+      send(deviceEndpoints.temperatures, { params: { mapId, gatewayId: '0' } }),
+    );
     expect(readings).toEqual([expect.objectContaining({ id: sensor.id, temperature: 22.5, online: true })]);
-    expect(await data(get(`${D}/get_all_temperature/${mapId}/${gw.id}`))).toHaveLength(1);
+    expect(await data(send(deviceEndpoints.temperatures, { params: { mapId, gatewayId: gw.id } }))).toHaveLength(1);
   });
 
   it('lets controllable users control, only editable users configure or delete, view-only users read', async () => {
@@ -214,34 +244,40 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     const editable = await subAccount(h(), 'config@example.com', OPERATE_AUTH.editable);
     const controllable = await subAccount(h(), 'config@example.com', OPERATE_AUTH.controllable);
     const viewOnly = await subAccount(h(), 'config@example.com', OPERATE_AUTH.viewOnly);
-    expect((await post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 40 } }, editable)).body.code).toBe(0);
+    expect((await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: { holdTime: 40 } } }, editable)).body.code).toBe(0);
     for (const t of [controllable, viewOnly]) {
-      expectError(await post(`${D}/set_device_params`, { id: sensor.id, params: { holdTime: 50 } }, t), 110003);
-      expectError(await post(`${D}/set_motion_params`, { id: sensor.id, params: { holdTime: 50 } }, t), 110003);
-      expectError(await post(`${D}/delete`, { ids: [sensor.id], fromGateway: false }, t), 110003);
-      expectError(await post(`${D}/del_device_succeed/${gw.id}/${sensor.id}`, {}, t), 110003);
-      expectError(await post(`${D}/batch_alter_devices`, { ids: [byKind('light-rgb').id], type: C['light-cct'] }, t), 110003);
-      expectError(await post(`${D}/update_device_nwk`, { id: sensor.id }, t), 110003);
-      expect((await post(`${D}/read_params`, { id: sensor.id }, t)).body.code).toBe(0);
-      expect((await post(`${D}/list`, {}, t)).body.code).toBe(0);
+      expectError(await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: { holdTime: 50 } } }, t), 110003);
+      expectError(await send(deviceEndpoints.setMotionParams, { body: { id: sensor.id, params: { holdTime: 50 } } }, t), 110003);
+      expectError(await send(deviceEndpoints.remove, { body: { ids: [sensor.id], fromGateway: false } }, t), 110003);
+      expectError(await send(deviceEndpoints.removeConfirmed, { params: { gatewayId: gw.id, id: sensor.id }, body: {} }, t), 110003);
+      expectError(await send(deviceEndpoints.batchType, { body: { ids: [byKind('light-rgb').id], type: C['light-cct'] } }, t), 110003);
+      expectError(await send(deviceEndpoints.refreshNetwork, { body: { id: sensor.id } }, t), 110003);
+      expect((await send(deviceEndpoints.readParams, { body: { id: sensor.id } }, t)).body.code).toBe(0);
+      expect((await send(deviceEndpoints.list, { body: {} }, t)).body.code).toBe(0);
     }
-    expect((await post(`${D}/control_sensor_onoff`, { id: sensor.id, on: true }, controllable)).body.code).toBe(0);
-    expect((await post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'onOff', on: false } }, controllable)).body.code).toBe(0);
-    expectError(await post(`${D}/control_sensor_onoff`, { id: sensor.id, on: true }, viewOnly), 110003);
-    expectError(await post(`${D}/broad_control`, { gatewayId: gw.id, action: { op: 'onOff', on: false } }, viewOnly), 110003);
-    expect((await data<DeviceParamsRead>(post(`${D}/read_params`, { id: sensor.id }))).params.holdTime).toBe(40);
+    expect((await send(deviceEndpoints.sensorOnOff, { body: { id: sensor.id, on: true } }, controllable)).body.code).toBe(0);
+    expect(
+      (await send(deviceEndpoints.broadControl, { body: { gatewayId: gw.id, action: { op: 'onOff', on: false } } }, controllable)).body
+        .code,
+    ).toBe(0);
+    expectError(await send(deviceEndpoints.sensorOnOff, { body: { id: sensor.id, on: true } }, viewOnly), 110003);
+    expectError(
+      await send(deviceEndpoints.broadControl, { body: { gatewayId: gw.id, action: { op: 'onOff', on: false } } }, viewOnly),
+      110003,
+    );
+    expect((await data<DeviceParamsRead>(send(deviceEndpoints.readParams, { body: { id: sensor.id } }))).params.holdTime).toBe(40);
   });
 
   it('deletes from the map only: the cloud forgets the device, the gateway keeps it', async () => {
     const device = byKind('panel-smart');
-    expect(await data(post(`${D}/delete`, { ids: [device.id], fromGateway: false }))).toEqual({ deleted: [device.id] });
-    expectError(await get(`${D}/input_status/${device.id}`), 110011);
+    expect(await data(send(deviceEndpoints.remove, { body: { ids: [device.id], fromGateway: false } }))).toEqual({ deleted: [device.id] });
+    expectError(await send(deviceEndpoints.inputStatus, { params: { id: device.id } }), 110011);
     expect(simDevice(device)).toBeDefined();
   });
 
   it('deletes from the gateway as well: the device leaves the network', async () => {
     const device = byKind('panel-scene6');
-    expect(await data(post(`${D}/delete`, { ids: [device.id], fromGateway: true }))).toEqual({ deleted: [device.id] });
+    expect(await data(send(deviceEndpoints.remove, { body: { ids: [device.id], fromGateway: true } }))).toEqual({ deleted: [device.id] });
     expect(simDevice(device)).toBeUndefined();
     expect((await list({ pageSize: 200 })).list.map((d) => d.id)).not.toContain(device.id);
   });
@@ -250,18 +286,22 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     const [first, second] = [byKind('sensor-cct'), byKind('curtain')];
     sim().faults.noReply = new Set(['device.remove']);
     try {
-      expectError(await post(`${D}/delete`, { ids: [first.id], fromGateway: true }), 100205);
-      expectError(await post(`${D}/delete`, { ids: [second.id], fromGateway: true }, token, 'ja'), 100205, 'ja');
+      expectError(await send(deviceEndpoints.remove, { body: { ids: [first.id], fromGateway: true } }), 100205);
+      expectError(await send(deviceEndpoints.remove, { body: { ids: [second.id], fromGateway: true } }, token, 'ja'), 100205, 'ja');
     } finally {
       sim().faults.noReply = false;
     }
     // Still in the cloud after the failure.
-    expect((await data<Device>(get(`${D}/input_status/${first.id}`))).id).toBe(first.id);
+    expect((await data<Device>(send(deviceEndpoints.inputStatus, { params: { id: first.id } }))).id).toBe(first.id);
     // Confirmed through del_device_succeed, or by sending again with force.
-    expect(await data(post(`${D}/del_device_succeed/${gw.id}/${first.id}`, {}))).toEqual({ deleted: [first.id] });
-    expectError(await get(`${D}/input_status/${first.id}`), 110011);
-    expect(await data(post(`${D}/delete`, { ids: [second.id], fromGateway: true, force: true }))).toEqual({ deleted: [second.id] });
-    expectError(await get(`${D}/input_status/${second.id}`), 110011);
+    expect(await data(send(deviceEndpoints.removeConfirmed, { params: { gatewayId: gw.id, id: first.id }, body: {} }))).toEqual({
+      deleted: [first.id],
+    });
+    expectError(await send(deviceEndpoints.inputStatus, { params: { id: first.id } }), 110011);
+    expect(await data(send(deviceEndpoints.remove, { body: { ids: [second.id], fromGateway: true, force: true } }))).toEqual({
+      deleted: [second.id],
+    });
+    expectError(await send(deviceEndpoints.inputStatus, { params: { id: second.id } }), 110011);
   });
 });
 
@@ -269,28 +309,33 @@ describe.each(DATABASES)('deleting bridges of a super gateway on %s', (kind) => 
   let rig: GatewayRig;
   let token: string;
   const h = () => rig.h;
-  const post = (url: string, body: unknown) => call(h().app, 'POST', url, { token, body });
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
 
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 1, superGateways: 1, commandTimeoutMs: 800 });
     token = await signUpByMail(h(), 'bridges@example.com');
     const mapId = await defaultMapId(h(), token);
     const gw = await bind(h(), token, rig.fleet.gateways[0]!.mac, mapId, 'Super gateway');
-    await data(call(h().app, 'GET', `${G}/import/${gw.id}`, { token }));
+    await data(api(h().app, gatewayEndpoints.importDevices, { params: { id: gw.id } }, { token }));
   }, 60_000);
   afterAll(async () => {
     await rig?.close();
   });
 
   it('refuses a bridge whose devices stay (260021) and removes a bridge with its devices from the gateway', async () => {
-    const all = await data<DevicePage>(post(`${D}/list`, { pageSize: 200 }));
+    const all = await data<DevicePage>(send(deviceEndpoints.list, { body: { pageSize: 200 } }));
     const bridge = all.list.find((d) => d.type === C.bridge && all.list.some((x) => x.bridgeId === d.id))!;
     const behind = all.list.filter((d) => d.bridgeId === bridge.id);
     expect(behind.length).toBeGreaterThan(0);
-    expectError(await post(`${D}/delete`, { ids: [bridge.id], fromGateway: false }), 260021);
-    expectError(await post(`${D}/del_device_succeed/${bridge.gatewayId}/${bridge.id}`, {}), 260021);
+    expectError(await send(deviceEndpoints.remove, { body: { ids: [bridge.id], fromGateway: false } }), 260021);
+    expectError(await send(deviceEndpoints.removeConfirmed, { params: { gatewayId: bridge.gatewayId, id: bridge.id }, body: {} }), 260021);
     const ids = [bridge.id, ...behind.map((d) => d.id)];
-    expect((await data<{ deleted: string[] }>(post(`${D}/delete`, { ids, fromGateway: true }))).deleted.sort()).toEqual(ids.sort());
+    expect((await data<{ deleted: string[] }>(send(deviceEndpoints.remove, { body: { ids, fromGateway: true } }))).deleted.sort()).toEqual(
+      ids.sort(),
+    );
     const sim = rig.fleet.gateways[0]!;
     expect(sim.devices.has(bridge.addr.toUpperCase())).toBe(false);
     for (const d of behind) expect(sim.devices.has(d.addr.toUpperCase())).toBe(false);

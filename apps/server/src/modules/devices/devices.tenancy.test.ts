@@ -1,11 +1,10 @@
 import { deviceEndpoints } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, call, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 
-const D = '/api4/device/v1';
 /** The first account's device name: it may appear in no answer to the second account. */
 const SECRET = 'Secret lamp';
 
@@ -69,7 +68,7 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
     const place = async (token: string, mac: string, map: string, name?: string): Promise<Ids> => {
       const { gateway, placed } = await buildGatewayWithDevices(h(), token, { mac, mapId: map, place: (d) => d.kind === 'light-cct' });
       const device = placed[0]!;
-      if (name) await data(call(h().app, 'POST', `${D}/update_name`, { token, body: { id: device.id, name } }));
+      if (name) await data(api(h().app, deviceEndpoints.rename, { body: { id: device.id, name } }, { token }));
       return { map, device: device.id, gateway: gateway.id };
     };
     const [first, second] = rig.fleet.gateways;
@@ -92,7 +91,7 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
 
   it('lists only the caller\u2019s own devices', async () => {
     const page = await data<{ total: number; list: Array<{ id: string; name: string }> }>(
-      call(h().app, 'POST', `${D}/list`, { token: tokenB, body: { pageSize: 200 } }),
+      api(h().app, deviceEndpoints.list, { body: { pageSize: 200 } }, { token: tokenB }),
     );
     expect(page.list.map((d) => d.id)).not.toContain(a.device);
     expect(JSON.stringify(page)).not.toContain(SECRET);
@@ -100,7 +99,7 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
   });
 
   it('left the first account\u2019s device where it was and sent its gateway nothing', async () => {
-    const device = await data(call(h().app, 'GET', `${D}/details/${a.map}/${a.device}`, { token: tokenA }));
+    const device = await data(api(h().app, deviceEndpoints.detail, { params: { mapId: a.map, id: a.device } }, { token: tokenA }));
     expect(device).toMatchObject({ name: SECRET, mapId: a.map, x: 0.0625, y: 0.0625 });
     expect(commandsSeen).toBe(0);
   });

@@ -6,17 +6,17 @@ import {
   type DeviceMarker,
   type Gateway,
   type GatewayDevice,
+  deviceEndpoints,
+  gatewayEndpoints,
+  type ControlAction,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices as devicesTable } from '../../db/schema/index.ts';
-import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
 import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const D = '/api4/device/v1';
-const G = '/api4/gateway/v1';
 
 describe.each(DATABASES)('device reads, naming, placement and control with a simulated gateway on %s', (kind) => {
   let rig: GatewayRig;
@@ -28,9 +28,11 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
   let url: string;
   const h = () => rig.h;
   const sim = () => rig.fleet.gateways[0]!;
-  const get = (url: string, t = token) => call(h().app, 'GET', url, { token: t });
-  const post = (url: string, body: unknown, t = token) => call(h().app, 'POST', url, { token: t, body });
-  const detail = (id: string) => data<Device>(get(`${D}/details/${mapId}/${id}`));
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
+  const detail = (id: string) => data<Device>(send(deviceEndpoints.detail, { params: { mapId, id } }));
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;
 
   beforeAll(async () => {
@@ -41,7 +43,7 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
     otherMapId = (await tree.map()).id;
     ({ gateway: gw, devices: imported } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, mapId, name: 'Floor gateway' }));
     // Every device reports its state once, so the detail has something to show.
-    await data(get(`${G}/re_report/${gw.id}`));
+    await data(send(gatewayEndpoints.reReport, { params: { id: gw.id } }));
   }, 60_000);
   afterAll(async () => {
     await rig?.close();
@@ -50,12 +52,14 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
   it('moves outmap devices onto a map at a position, between maps, and out again', async () => {
     const [a, b] = [byKind('light-cct'), byKind('light-dimmer')];
     const placed = await data<DeviceMarker[]>(
-      post(`${D}/move_in`, {
-        mapId: otherMapId,
-        devices: [
-          { id: a.id, x: 0.25, y: 0.5 },
-          { id: b.id, x: 0.75, y: 0.1 },
-        ],
+      send(deviceEndpoints.moveIn, {
+        body: {
+          mapId: otherMapId,
+          devices: [
+            { id: a.id, x: 0.25, y: 0.5 },
+            { id: b.id, x: 0.75, y: 0.1 },
+          ],
+        },
       }),
     );
     expect(placed.map((m) => [m.id, m.x, m.y])).toEqual(
@@ -65,41 +69,44 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
       ].sort(),
     );
     // Between maps: move_in again names the new map.
-    await data(post(`${D}/move_in`, { mapId, devices: [{ id: a.id, x: 0.3, y: 0.3 }] }));
-    expect((await data<DeviceMarker[]>(get(`${D}/state?mapId=${otherMapId}`))).map((m) => m.id)).toEqual([b.id]);
+    await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: a.id, x: 0.3, y: 0.3 }] } }));
+    expect((await data<DeviceMarker[]>(send(deviceEndpoints.markers, { query: { mapId: otherMapId } }))).map((m) => m.id)).toEqual([b.id]);
     const markers = await data<DeviceMarker[]>(
-      call(h().app, 'PUT', `${D}/move`, { token, body: { mapId, devices: [{ id: a.id, x: 0.9, y: 0.8 }] } }),
+      api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: a.id, x: 0.9, y: 0.8 }] } }, { token }),
     );
     expect(markers.find((m) => m.id === a.id)).toMatchObject({ x: 0.9, y: 0.8 });
     // A device of another map cannot be dragged on this one.
-    expectError(await call(h().app, 'PUT', `${D}/move`, { token, body: { mapId, devices: [{ id: b.id, x: 0.1, y: 0.1 }] } }), 270010);
-    expectError(await get(`${D}/details/${mapId}/${b.id}`), 270010);
-    await data(post(`${D}/move_out`, { ids: [b.id] }));
-    expect(await data(get(`${D}/state?mapId=${otherMapId}`))).toEqual([]);
-    const out = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    expectError(
+      await api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: b.id, x: 0.1, y: 0.1 }] } }, { token }),
+      270010,
+    );
+    expectError(await send(deviceEndpoints.detail, { params: { mapId, id: b.id } }), 270010);
+    await data(send(deviceEndpoints.moveOut, { body: { ids: [b.id] } }));
+    expect(await data(send(deviceEndpoints.markers, { query: { mapId: otherMapId } }))).toEqual([]);
+    const out = await data<GatewayDevice[]>(send(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gw.id } }));
     expect(out.map((d) => d.id)).toContain(b.id);
   });
 
   it('renames a device (1-25 characters) and a switch channel by channel', async () => {
     const light = byKind('light-cct');
-    expect((await data<Device>(post(`${D}/update_name`, { id: light.id, name: '  Desk lamp ' }))).name).toBe('Desk lamp');
-    expectError(await post(`${D}/update_name`, { id: light.id, name: 'x'.repeat(26) }), 100011);
-    expectError(await post(`${D}/update_name`, { id: light.id, name: '   ' }), 100001);
+    expect((await data<Device>(send(deviceEndpoints.rename, { body: { id: light.id, name: '  Desk lamp ' } }))).name).toBe('Desk lamp');
+    expectError(await send(deviceEndpoints.rename, { body: { id: light.id, name: 'x'.repeat(26) } }), 100011);
+    expectError(await send(deviceEndpoints.rename, { body: { id: light.id, name: '   ' } }), 100001);
     const sw = byKind('switch-2');
-    await data(post(`${D}/move_in`, { mapId, devices: [{ id: sw.id, x: 0.5, y: 0.5 }] }));
-    expect((await data<Device>(post(`${D}/update_name`, { id: sw.id, name: 'Left|Right' }))).name).toBe('Left|Right');
-    expectError(await post(`${D}/update_name`, { id: sw.id, name: 'Only one' }), 100001);
+    await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: sw.id, x: 0.5, y: 0.5 }] } }));
+    expect((await data<Device>(send(deviceEndpoints.rename, { body: { id: sw.id, name: 'Left|Right' } }))).name).toBe('Left|Right');
+    expectError(await send(deviceEndpoints.rename, { body: { id: sw.id, name: 'Only one' } }), 100001);
   });
 
   it('controls each lighting family; the state changes when the gateway reports it, and goes to the map topic', async () => {
     const families = ['light-single', 'light-dimmer', 'light-cct', 'light-rgb', 'curtain', 'switch-1', 'switch-2'].map(byKind);
-    await data(post(`${D}/move_in`, { mapId, devices: families.map((d, i) => ({ id: d.id, x: i / 10, y: 0.2 })) }));
+    await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: families.map((d, i) => ({ id: d.id, x: i / 10, y: 0.2 })) } }));
     url = await listenForRealtime(h().app);
     const watcher = await stompClient(url, { token });
     const seen: DeviceMarker[] = [];
     await watcher.subscribe(mapDestination(mapId), (m) => seen.push(JSON.parse(m.body) as DeviceMarker));
     try {
-      const steps: Array<[GatewayDevice, unknown, (d: Device) => boolean]> = [
+      const steps: Array<[GatewayDevice, ControlAction, (d: Device) => boolean]> = [
         [byKind('light-single'), { op: 'onOff', on: true }, (d) => d.display === 'onFull'],
         [byKind('light-dimmer'), { op: 'brightness', percent: 50 }, (d) => d.display === 'onPartial' && level(d) === 127],
         [byKind('light-cct'), { op: 'cct', kelvin: 2700 }, (d) => cct(d) === 2700],
@@ -110,7 +117,7 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
         [byKind('switch-2'), { op: 'channel', channel: 2, on: true }, (d) => d.display === 'onPartial' && channels(d) === 'false,true'],
       ];
       for (const [device, action, reached] of steps) {
-        expect(await data(post(`${D}/control`, { id: device.id, action }))).toBeNull();
+        expect(await data(send(deviceEndpoints.control, { body: { id: device.id, action } }))).toBeNull();
         await poll(async () => reached(await detail(device.id)), `${device.kind} ${JSON.stringify(action)}`);
       }
       await poll(() => seen.some((m) => m.id === byKind('light-cct').id && m.status !== ''), 'a marker on the map topic');
@@ -119,11 +126,22 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
       const rows = await h().database.db.select({ status: devicesTable.status }).from(devicesTable);
       expect(rows.every((r) => r.status === '')).toBe(true);
       // A curtain that already stands still takes stop and stays; what the type cannot do, and fields that do not fit.
-      expect(await data(post(`${D}/control`, { id: byKind('curtain').id, action: { op: 'curtain', command: 'stop' } }))).toBeNull();
+      expect(
+        await data(send(deviceEndpoints.control, { body: { id: byKind('curtain').id, action: { op: 'curtain', command: 'stop' } } })),
+      ).toBeNull();
       expect(position(await detail(byKind('curtain').id))).toBe(100);
-      expectError(await post(`${D}/control`, { id: byKind('light-single').id, action: { op: 'cct', kelvin: 3000 } }), 100209);
-      expectError(await post(`${D}/control`, { id: byKind('switch-1').id, action: { op: 'channel', channel: 2, on: true } }), 100209);
-      expectError(await post(`${D}/control`, { id: byKind('light-cct').id, action: { op: 'brightness', kelvin: 3000 } }), 100001);
+      expectError(
+        await send(deviceEndpoints.control, { body: { id: byKind('light-single').id, action: { op: 'cct', kelvin: 3000 } } }),
+        100209,
+      );
+      expectError(
+        await send(deviceEndpoints.control, { body: { id: byKind('switch-1').id, action: { op: 'channel', channel: 2, on: true } } }),
+        100209,
+      );
+      expectError(
+        await send(deviceEndpoints.control, { body: { id: byKind('light-cct').id, action: { op: 'brightness', kelvin: 3000 } } }),
+        100001,
+      );
     } finally {
       await watcher.stop();
     }
@@ -133,13 +151,14 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
     const light = byKind('light-dimmer');
     sim().faults.noReply = new Set(['device.control', 'device.identify']);
     try {
-      expectError(await post(`${D}/try_me`, { id: light.id }), 100101);
+      expectError(await send(deviceEndpoints.identify, { body: { id: light.id } }), 100101);
       expectError(
-        await call(h().app, 'POST', `${D}/control`, {
-          token,
-          lang: 'ja',
-          body: { id: light.id, action: { op: 'brightness', percent: 100 } },
-        }),
+        await api(
+          h().app,
+          deviceEndpoints.control,
+          { body: { id: light.id, action: { op: 'brightness', percent: 100 } } },
+          { token, lang: 'ja' },
+        ),
         100101,
         'ja',
       );
@@ -152,23 +171,23 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
 
   it('lets controllable users control, only editable users and owners rename or move, view-only users read', async () => {
     const light = byKind('light-cct');
-    const control = { id: light.id, action: { op: 'onOff', on: false } };
+    const control = { id: light.id, action: { op: 'onOff' as const, on: false } };
     const editable = await subAccount(h(), 'floor@example.com', OPERATE_AUTH.editable);
     const controllable = await subAccount(h(), 'floor@example.com', OPERATE_AUTH.controllable);
     const viewOnly = await subAccount(h(), 'floor@example.com', OPERATE_AUTH.viewOnly);
-    expect((await post(`${D}/control`, control, controllable)).body.code).toBe(0);
-    expect((await post(`${D}/control`, control, editable)).body.code).toBe(0);
-    expectError(await post(`${D}/control`, control, viewOnly), 110003);
-    expect((await post(`${D}/try_me`, { id: light.id }, controllable)).body.code).toBe(0);
-    expectError(await post(`${D}/try_me`, { id: light.id }, viewOnly), 110003);
+    expect((await send(deviceEndpoints.control, { body: control }, controllable)).body.code).toBe(0);
+    expect((await send(deviceEndpoints.control, { body: control }, editable)).body.code).toBe(0);
+    expectError(await send(deviceEndpoints.control, { body: control }, viewOnly), 110003);
+    expect((await send(deviceEndpoints.identify, { body: { id: light.id } }, controllable)).body.code).toBe(0);
+    expectError(await send(deviceEndpoints.identify, { body: { id: light.id } }, viewOnly), 110003);
     for (const t of [controllable, viewOnly]) {
-      expectError(await post(`${D}/update_name`, { id: light.id, name: 'Nope' }, t), 110003);
-      expectError(await post(`${D}/move_out`, { ids: [light.id] }, t), 110003);
-      expectError(await post(`${D}/move_in`, { mapId, devices: [{ id: light.id, x: 0, y: 0 }] }, t), 110003);
-      expect((await get(`${D}/details/${mapId}/${light.id}`, t)).body.code).toBe(0);
-      expect((await get(`${D}/state?mapId=${mapId}`, t)).body.code).toBe(0);
+      expectError(await send(deviceEndpoints.rename, { body: { id: light.id, name: 'Nope' } }, t), 110003);
+      expectError(await send(deviceEndpoints.moveOut, { body: { ids: [light.id] } }, t), 110003);
+      expectError(await send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: light.id, x: 0, y: 0 }] } }, t), 110003);
+      expect((await send(deviceEndpoints.detail, { params: { mapId, id: light.id } }, t)).body.code).toBe(0);
+      expect((await send(deviceEndpoints.markers, { query: { mapId } }, t)).body.code).toBe(0);
     }
-    expect((await post(`${D}/update_name`, { id: light.id, name: 'Editor lamp' }, editable)).body.code).toBe(0);
+    expect((await send(deviceEndpoints.rename, { body: { id: light.id, name: 'Editor lamp' } }, editable)).body.code).toBe(0);
   });
 
   it('lets only users of the account watch a map', async () => {

@@ -1,11 +1,9 @@
-import { SYNC_STATUS, type GatewayStatusNotice, userDestination } from '@lumigrid/contract';
+import { SYNC_STATUS, type GatewayStatusNotice, userDestination, accountEndpoints, gatewayEndpoints } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { DATABASES, call, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const G = '/api4/gateway/v1';
 
 /**
  * Gateway changes pushed to /topic/gateway_status/{userId} over a real STOMP client: presence from the
@@ -24,7 +22,7 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
   const theirs: GatewayStatusNotice[] = [];
   const h = () => rig.h;
   const sim = () => rig.fleet.gateways[0]!;
-  const meOf = async (t: string) => (await call(h().app, 'GET', '/api1/user/v1/me', { token: t })).body.data.id as string;
+  const meOf = async (t: string) => (await api(h().app, accountEndpoints.profile, {}, { token: t })).body.data.id as string;
 
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 1, firmwareTimeoutMs: 20_000 });
@@ -59,15 +57,15 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
     const offline = mine.find((n) => n.kind === 'presence' && n.online === false)!;
     expect(offline).toMatchObject({ userId: me, id: gwId, mac: sim().mac, name: 'Live gateway', reason: 'lost' });
     // The notice follows the write: a reader who reacts to it sees the new state.
-    expect((await data(call(h().app, 'GET', `${G}/detail/${gwId}`, { token }))).online).toBe(false);
+    expect((await data(api(h().app, gatewayEndpoints.detail, { params: { id: gwId } }, { token }))).online).toBe(false);
     await sim().goOnline();
     await poll(() => mine.some((n) => n.kind === 'presence' && n.online === true), 'online notice');
-    expect((await data(call(h().app, 'GET', `${G}/detail/${gwId}`, { token }))).online).toBe(true);
+    expect((await data(api(h().app, gatewayEndpoints.detail, { params: { id: gwId } }, { token }))).online).toBe(true);
   });
 
   it('pushes the sync status: syncing, then synced', async () => {
     mine.length = 0;
-    await data(call(h().app, 'GET', `${G}/sync/${gwId}`, { token }));
+    await data(api(h().app, gatewayEndpoints.sync, { params: { id: gwId } }, { token }));
     await poll(() => mine.some((n) => n.kind === 'sync' && n.syncStatus === SYNC_STATUS.synced), 'synced notice');
     const statuses = mine.filter((n) => n.kind === 'sync').map((n) => n.syncStatus);
     expect(statuses[0]).toBe(SYNC_STATUS.syncing);
@@ -75,7 +73,7 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
 
   it('pushes firmware progress up to the result', async () => {
     mine.length = 0;
-    await data(call(h().app, 'GET', `${G}/post_gateway_update/${gwId}/gateway`, { token }));
+    await data(api(h().app, gatewayEndpoints.startUpdate, { params: { id: gwId, target: 'gateway' } }, { token }));
     await poll(() => mine.some((n) => n.kind === 'firmware' && n.result === 1), 'firmware result', { timeoutMs: 20_000 });
     const progress = mine.filter((n) => n.kind === 'firmware').map((n) => n.progress ?? 0);
     expect(progress.length).toBeGreaterThan(3);
@@ -87,12 +85,12 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
   });
 
   it('forgets a finished firmware update when the gateway is unbound, so the next account starts idle', async () => {
-    expect((await data(call(h().app, 'GET', `${G}/gateway_upgrade_progress/${gwId}`, { token }))).state).toBe('success');
-    await data(call(h().app, 'GET', `${G}/delete/${gwId}`, { token }));
+    expect((await data(api(h().app, gatewayEndpoints.updateProgress, { params: { id: gwId } }, { token }))).state).toBe('success');
+    await data(api(h().app, gatewayEndpoints.unbind, { params: { id: gwId } }, { token }));
     const next = await signUpByMail(h(), 'next-owner@example.com');
     const rebound = await bind(h(), next, sim().mac, await defaultMapId(h(), next));
     expect(rebound.activity).toBe('idle');
-    expect(await data(call(h().app, 'GET', `${G}/gateway_upgrade_progress/${rebound.id}`, { token: next }))).toMatchObject({
+    expect(await data(api(h().app, gatewayEndpoints.updateProgress, { params: { id: rebound.id } }, { token: next }))).toMatchObject({
       state: 'idle',
       progress: 0,
     });

@@ -1,11 +1,17 @@
-import { NOTICE_TYPE, type GatewayUpdateNotice, type ImportResult, type SuperGatewayDevices, userDestination } from '@lumigrid/contract';
+import {
+  NOTICE_TYPE,
+  type GatewayUpdateNotice,
+  type ImportResult,
+  type SuperGatewayDevices,
+  userDestination,
+  accountEndpoints,
+  gatewayEndpoints,
+} from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const G = '/api4/gateway/v1';
 
 describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (kind) => {
   let rig: GatewayRig;
@@ -14,14 +20,17 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
   let stomp: StompTestClient;
   const notices: GatewayUpdateNotice[] = [];
   const h = () => rig.h;
-  const get = (url: string) => call(h().app, 'GET', url, { token });
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
 
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 2, superGateways: 1, firmwareTimeoutMs: 3000 });
     const url = await listenForRealtime(h().app);
     token = await signUpByMail(h(), 'super@example.com');
     mapId = await defaultMapId(h(), token);
-    const me = (await call(h().app, 'GET', '/api1/user/v1/me', { token })).body.data.id as string;
+    const me = (await api(h().app, accountEndpoints.profile, {}, { token })).body.data.id as string;
     stomp = await stompClient(url, { Authorization: `Bearer ${token}` });
     await stomp.subscribe(userDestination('global_message_notice', me), (m) => notices.push(JSON.parse(m.body) as GatewayUpdateNotice));
   }, 60_000);
@@ -34,36 +43,42 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
     const superSim = rig.fleet.gateways[1]!;
     const gw = await bind(h(), token, superSim.mac, mapId, 'Super');
     expect(gw.superGateway).toBe(true);
-    const imported = await data<ImportResult>(get(`${G}/import/${gw.id}`));
+    const imported = await data<ImportResult>(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
     expect(imported.imported).toBe(superSim.devices.size);
 
-    const all = await data<SuperGatewayDevices>(get(`${G}/super_gateway_devices/${gw.id}/0`));
+    const all = await data<SuperGatewayDevices>(send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: '0' } }));
     expect(all.bridgeQuantity).toBe(2);
     expect(all.bridges.map((b) => b.kind).sort()).toEqual(['bridge', 'bridge-wisun']);
     expect(all.devices).toEqual([]);
-    expect((await data(get(`${G}/detail/${gw.id}`))).bridgeQuantity).toBe(2);
+    expect((await data(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).bridgeQuantity).toBe(2);
     const bridge = all.bridges[0]!;
-    const behind = await data<SuperGatewayDevices>(get(`${G}/super_gateway_devices/${gw.id}/${bridge.id}`));
+    const behind = await data<SuperGatewayDevices>(
+      send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: bridge.id } }),
+    );
     expect(behind.devices.length).toBe(bridge.deviceCount);
     expect(bridge.deviceCount).toBeGreaterThan(0);
     expect(behind.devices.every((d) => d.bridgeId === bridge.id)).toBe(true);
 
     await placeDevice(h(), behind.devices[0]!.id, mapId);
-    expectError(await get(`${G}/delete_bridge/${gw.id}/${bridge.id}`), 260021);
+    expectError(await send(gatewayEndpoints.unbindBridge, { params: { id: gw.id, bridgeId: bridge.id } }), 260021);
     await placeDevice(h(), behind.devices[0]!.id, null);
-    expect((await get(`${G}/delete_bridge/${gw.id}/${bridge.id}`)).body.code).toBe(0);
-    const after = await data<SuperGatewayDevices>(get(`${G}/super_gateway_devices/${gw.id}/0`));
+    expect((await send(gatewayEndpoints.unbindBridge, { params: { id: gw.id, bridgeId: bridge.id } })).body.code).toBe(0);
+    const after = await data<SuperGatewayDevices>(send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: '0' } }));
     expect(after.bridgeQuantity).toBe(1);
-    expect((await data(get(`${G}/detail/${gw.id}`))).deviceCount).toBe(imported.imported - 1 - bridge.deviceCount);
-    expectError(await get(`${G}/super_gateway_devices/${gw.id}/${bridge.id}`), 110011);
+    expect((await data(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).deviceCount).toBe(
+      imported.imported - 1 - bridge.deviceCount,
+    );
+    expectError(await send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: bridge.id } }), 110011);
     // Importing again brings the freed bridge and its devices back.
-    expect((await data<ImportResult>(get(`${G}/import/${gw.id}`))).imported).toBe(1 + bridge.deviceCount);
+    expect((await data<ImportResult>(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }))).imported).toBe(
+      1 + bridge.deviceCount,
+    );
   });
 
   it('sends the firmware result to the account\u2019s users as a type 1 notice over STOMP', async () => {
     const sim = rig.fleet.gateways[0]!;
     const gw = await bind(h(), token, sim.mac, mapId, 'Notice gateway');
-    await data(get(`${G}/post_gateway_update/${gw.id}/gateway`));
+    await data(send(gatewayEndpoints.startUpdate, { params: { id: gw.id, target: 'gateway' } }));
     await poll(() => notices.some((n) => n.id === gw.id), 'success notice');
     expect(notices.find((n) => n.id === gw.id)).toEqual({
       type: NOTICE_TYPE.gatewayUpdate,
@@ -78,7 +93,10 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
 
     notices.length = 0;
     sim.faults.failUpdates = true;
-    await poll(async () => (await get(`${G}/post_gateway_update/${gw.id}/gateway`)).body.code === 0, 'failing update accepted');
+    await poll(
+      async () => (await send(gatewayEndpoints.startUpdate, { params: { id: gw.id, target: 'gateway' } })).body.code === 0,
+      'failing update accepted',
+    );
     await poll(() => notices.length > 0, 'failure notice');
     expect(notices[0]).toMatchObject({ id: gw.id, result: 2 });
     sim.faults.failUpdates = false;

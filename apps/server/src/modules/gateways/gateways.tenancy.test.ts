@@ -1,11 +1,10 @@
 import { gatewayEndpoints, type Gateway, type GatewayDevice, type SuperGatewayDevices } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, api, expectError, prepared, signUpByMail } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
-const G = '/api4/gateway/v1';
 /** Names of the first account's gateways: none may appear in an answer to the second account. */
 const SECRET = ['Secret gateway', 'Secret super gateway'];
 
@@ -76,9 +75,11 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
     const mapA = (await treeFactory(h(), tokenA).map({ name: 'Secret floor' })).id;
     const gw = await bind(h(), tokenA, plain!.mac, mapA, SECRET[0]);
     const superGw = await bind(h(), tokenA, superSim!.mac, mapA, SECRET[1]);
-    await data(call(h().app, 'GET', `${G}/import/${gw.id}`, { token: tokenA }));
-    await data(call(h().app, 'GET', `${G}/import/${superGw.id}`, { token: tokenA }));
-    const bridges = await data<SuperGatewayDevices>(call(h().app, 'GET', `${G}/super_gateway_devices/${superGw.id}/0`, { token: tokenA }));
+    await data(api(h().app, gatewayEndpoints.importDevices, { params: { id: gw.id } }, { token: tokenA }));
+    await data(api(h().app, gatewayEndpoints.importDevices, { params: { id: superGw.id } }, { token: tokenA }));
+    const bridges = await data<SuperGatewayDevices>(
+      api(h().app, gatewayEndpoints.superGatewayDevices, { params: { id: superGw.id, bridgeId: '0' } }, { token: tokenA }),
+    );
     a = { map: mapA, project: gw.projectId, gw, superGw, bridge: bridges.bridges[0]!.id };
     const mapB = await defaultMapId(h(), tokenB);
     b = { map: mapB, gw: await bind(h(), tokenB, other!.mac, mapB, 'Own gateway') };
@@ -97,19 +98,21 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
   });
 
   it('lists, searches and tells nothing of the first account\u2019s gateways', async () => {
-    const list = await data(call(h().app, 'GET', `${G}/gateways?name=Secret`, { token: tokenB }));
+    const list = await data(api(h().app, gatewayEndpoints.list, { query: { name: 'Secret' } }, { token: tokenB }));
     expect(list).toEqual({ total: 0, list: [] });
-    const sync = await data(call(h().app, 'GET', `${G}/sync_status`, { token: tokenB }));
+    const sync = await data(api(h().app, gatewayEndpoints.syncStatus, {}, { token: tokenB }));
     expect(sync.map((s: { id: string }) => s.id)).toEqual([b.gw.id]);
-    const seen = await data(call(h().app, 'POST', `${G}/search_device_for_mac`, { token: tokenB, body: { mac: a.gw.mac } }));
+    const seen = await data(api(h().app, gatewayEndpoints.lookup, { body: { mac: a.gw.mac } }, { token: tokenB }));
     expect(seen).toEqual({ mac: a.gw.mac, state: 'other', online: false, superGateway: false, gateway: null });
   });
 
   it('sent no command to the first account\u2019s gateways and left them as they were', async () => {
     expect(commandsSeen).toBe(0);
-    const gw = await data<Gateway>(call(h().app, 'GET', `${G}/detail/${a.gw.id}`, { token: tokenA }));
+    const gw = await data<Gateway>(api(h().app, gatewayEndpoints.detail, { params: { id: a.gw.id } }, { token: tokenA }));
     expect(gw).toMatchObject({ name: SECRET[0], mapId: a.map, settings: a.gw.settings, longitude: null });
-    const outmap = await data<GatewayDevice[]>(call(h().app, 'GET', `${G}/devices/outmap/${a.map}/${a.gw.id}`, { token: tokenA }));
+    const outmap = await data<GatewayDevice[]>(
+      api(h().app, gatewayEndpoints.outmapDevices, { params: { mapId: a.map, gatewayId: a.gw.id } }, { token: tokenA }),
+    );
     expect(outmap.length).toBeGreaterThan(0);
   });
 
@@ -118,39 +121,46 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
     const operator = await subAccount(h(), 'owner@example.com', OPERATE_AUTH.controllable);
     const editor = await subAccount(h(), 'owner@example.com', OPERATE_AUTH.editable);
     const id = a.gw.id;
+    const g = gatewayEndpoints;
     const reads = [
-      `${G}/detail/${id}`,
-      `${G}/gateways`,
-      `${G}/sync_status`,
-      `${G}/gateway_upgrade_progress/${id}`,
-      `${G}/check_gateway_version/${id}/gateway`,
-      `${G}/read_gateway_time/${id}`,
+      prepared(g.detail, { params: { id } }),
+      prepared(g.list, {}),
+      prepared(g.syncStatus, {}),
+      prepared(g.updateProgress, { params: { id } }),
+      prepared(g.checkVersion, { params: { id, target: 'gateway' } }),
+      prepared(g.readTime, { params: { id } }),
     ];
-    for (const url of reads) expect((await call(h().app, 'GET', url, { token: viewer })).body.code, url).toBe(0);
-    const controls = [`${G}/tryme/${id}`, `${G}/sync_gateway_systemtime/${id}`, `${G}/re_report/${id}`, `${G}/sync/${id}`];
-    const changes: Array<[string, unknown?]> = [
-      [`${G}/update_name`, { id, name: 'Renamed' }],
-      [`${G}/change_place`, { id, mapId: a.map }],
-      [`${G}/set_lon_lat`, { id, longitude: 2, latitude: 2 }],
-      [`${G}/move`, { mac: rig.fleet.gateways[0]!.mac, mapId: a.map }],
-      [`${G}/import/${id}`],
-      [`${G}/check/import/${id}`],
-      [`${G}/delete/${id}`],
-      [`${G}/post_gateway_update/${id}/gateway`],
-      [`${G}/delete_bridge/${a.superGw!.id}/${a.bridge}`],
-      [`${G}/broadcast?id=${id}&durationS=0`],
-      [`${G}/sensor_self_oper/${id}`],
-      [`${G}/sensor_sync_model/${id}`],
-      [`${G}/set_mawa_params`, { id, holdTime: 60 }],
+    const controls = [
+      prepared(g.identify, { params: { id } }),
+      prepared(g.syncTime, { params: { id } }),
+      prepared(g.reReport, { params: { id } }),
+      prepared(g.sync, { params: { id } }),
     ];
-    const send = (token: string, url: string, body?: unknown) => call(h().app, body === undefined ? 'GET' : 'POST', url, { token, body });
-    for (const url of controls) expectError(await send(viewer, url), 110003);
-    for (const [url, body] of changes) {
-      expectError(await send(viewer, url, body), 110003);
-      expectError(await send(operator, url, body), 110003);
+    const changes = [
+      prepared(g.rename, { body: { id, name: 'Renamed' } }),
+      prepared(g.changePlace, { body: { id, mapId: a.map } }),
+      prepared(g.setLonLat, { body: { id, longitude: 2, latitude: 2 } }),
+      prepared(g.bind, { body: { mac: rig.fleet.gateways[0]!.mac, mapId: a.map } }),
+      prepared(g.importDevices, { params: { id } }),
+      prepared(g.checkImport, { params: { id } }),
+      prepared(g.unbind, { params: { id } }),
+      prepared(g.startUpdate, { params: { id, target: 'gateway' } }),
+      prepared(g.unbindBridge, { params: { id: a.superGw!.id, bridgeId: a.bridge! } }),
+      prepared(g.broadcast, { query: { id, durationS: 0 } }),
+      prepared(g.sensorsIndependent, { params: { id } }),
+      prepared(g.sensorsLinkage, { params: { id } }),
+      prepared(g.setMicrowaveParams, { body: { id, holdTime: 60 } }),
+    ];
+    const as = (token: string) => ({ token });
+    for (const c of reads) expect((await c.send(h().app, as(viewer))).body.code, c.endpoint.path).toBe(0);
+    for (const c of controls) expectError(await c.send(h().app, as(viewer)), 110003);
+    for (const c of changes) {
+      expectError(await c.send(h().app, as(viewer)), 110003);
+      expectError(await c.send(h().app, as(operator)), 110003);
     }
-    for (const url of controls) expect((await send(operator, url)).body.code, url).toBe(0);
-    expect((await data<Gateway>(send(editor, `${G}/update_name`, { id, name: 'Renamed by editor' }))).name).toBe('Renamed by editor');
-    expect((await send(editor, `${G}/check/import/${id}`)).body.code).toBe(0);
+    for (const c of controls) expect((await c.send(h().app, as(operator))).body.code, c.endpoint.path).toBe(0);
+    const renamed = await data(api(h().app, g.rename, { body: { id, name: 'Renamed by editor' } }, as(editor)));
+    expect(renamed.name).toBe('Renamed by editor');
+    expect((await api(h().app, g.checkImport, { params: { id } }, as(editor))).body.code).toBe(0);
   });
 });

@@ -5,14 +5,14 @@ import {
   type GatewaySyncItem,
   type ImportCheck,
   type ImportResult,
+  gatewayEndpoints,
+  mapEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, call, expectError, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { BROKERS, bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const G = '/api4/gateway/v1';
 
 const COMBINATIONS = DATABASES.flatMap((db) => BROKERS.map((broker) => [db, broker] as const));
 
@@ -24,9 +24,11 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
   let gw: Gateway;
   const h = () => rig.h;
   const sim = (i: number) => rig.fleet.gateways[i]!;
-  const get = (url: string, t = token) => call(h().app, 'GET', url, { token: t });
-  const post = (url: string, body: unknown, t = token) => call(h().app, 'POST', url, { token: t, body });
-  const detail = async (id = gw.id) => data<Gateway>(get(`${G}/detail/${id}`));
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
+  const detail = async (id = gw.id) => data<Gateway>(send(gatewayEndpoints.detail, { params: { id } }));
 
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 4, broker });
@@ -68,14 +70,14 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     });
     expect(gw.projectName).toBe('Default project');
     expect(gw.lastSeenAt).not.toBeNull();
-    const list = await data(get(`${G}/gateways?mapId=${mapId}`));
+    const list = await data(send(gatewayEndpoints.list, { query: { mapId } }));
     expect(list.list.map((g: Gateway) => g.id)).toEqual([gw.id]);
-    expect((await data(get(`${G}/gateways?online=true&name=hall`))).total).toBe(1);
-    expect((await data(get(`${G}/gateways?online=false`))).total).toBe(0);
-    expect((await data(get(`${G}/gateways?name=${sim(0).mac.slice(-6)}`))).total).toBe(1);
-    const mine = await data(post(`${G}/search_device_for_mac`, { mac: sim(0).mac }));
+    expect((await data(send(gatewayEndpoints.list, { query: { online: true, name: 'hall' } }))).total).toBe(1);
+    expect((await data(send(gatewayEndpoints.list, { query: { online: false } }))).total).toBe(0);
+    expect((await data(send(gatewayEndpoints.list, { query: { name: sim(0).mac.slice(-6) } }))).total).toBe(1);
+    const mine = await data(send(gatewayEndpoints.lookup, { body: { mac: sim(0).mac } }));
     expect(mine).toMatchObject({ state: 'yours', online: true, gateway: { id: gw.id } });
-    expect(await data(post(`${G}/search_device_for_mac`, { mac: sim(1).mac }))).toMatchObject({
+    expect(await data(send(gatewayEndpoints.lookup, { body: { mac: sim(1).mac } }))).toMatchObject({
       state: 'pool',
       online: true,
       gateway: null,
@@ -83,78 +85,80 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
   });
 
   it('refuses a MAC never provisioned, and another account\u2019s gateway', async () => {
-    expectError(await post(`${G}/move`, { mac: '00:11:22:33:44:55', mapId }), 100110);
-    expect(await data(post(`${G}/search_device_for_mac`, { mac: '001122334455' }))).toMatchObject({ state: 'unknown' });
+    expectError(await send(gatewayEndpoints.bind, { body: { mac: '00:11:22:33:44:55', mapId } }), 100110);
+    expect(await data(send(gatewayEndpoints.lookup, { body: { mac: '001122334455' } }))).toMatchObject({ state: 'unknown' });
     const otherMap = await defaultMapId(h(), otherToken);
-    expectError(await post(`${G}/move`, { mac: sim(0).mac, mapId: otherMap }, otherToken), 110011);
-    const seen = await data(post(`${G}/search_device_for_mac`, { mac: sim(0).mac }, otherToken));
+    expectError(await send(gatewayEndpoints.bind, { body: { mac: sim(0).mac, mapId: otherMap } }, otherToken), 110011);
+    const seen = await data(send(gatewayEndpoints.lookup, { body: { mac: sim(0).mac } }, otherToken));
     expect(seen).toEqual({ mac: sim(0).mac, state: 'other', online: false, superGateway: false, gateway: null });
   });
 
   it('renames, moves to another map and back, sets parameters and longitude/latitude', async () => {
-    expect((await data<Gateway>(post(`${G}/update_name`, { id: gw.id, name: '  Lobby gateway ' }))).name).toBe('Lobby gateway');
-    expectError(await post(`${G}/update_name`, { id: gw.id, name: '   ' }), 100001);
+    expect((await data<Gateway>(send(gatewayEndpoints.rename, { body: { id: gw.id, name: '  Lobby gateway ' } }))).name).toBe(
+      'Lobby gateway',
+    );
+    expectError(await send(gatewayEndpoints.rename, { body: { id: gw.id, name: '   ' } }), 100001);
     const other = await treeFactory(h(), token).map();
-    const moved = await data<Gateway>(post(`${G}/change_place`, { id: gw.id, mapId: other.id }));
+    const moved = await data<Gateway>(send(gatewayEndpoints.changePlace, { body: { id: gw.id, mapId: other.id } }));
     expect(moved).toMatchObject({ mapId: other.id, mapName: other.name });
     // A map holding a gateway cannot be deleted (280005).
-    expectError(await call(h().app, 'DELETE', `/api4/map/v1/delete/${other.buildId}/${other.id}`, { token }), 280005);
-    await data(post(`${G}/change_place`, { id: gw.id, mapId }));
+    expectError(await api(h().app, mapEndpoints.deleteMap, { params: { buildId: other.buildId, mapId: other.id } }, { token }), 280005);
+    await data(send(gatewayEndpoints.changePlace, { body: { id: gw.id, mapId } }));
 
     const set = await data<Gateway>(
-      post(`${G}/set_params`, { id: gw.id, timezone: 'Europe/Berlin', reportIntervalS: 30, largeGroupNumber: 64000 }),
+      send(gatewayEndpoints.setParams, { body: { id: gw.id, timezone: 'Europe/Berlin', reportIntervalS: 30, largeGroupNumber: 64000 } }),
     );
     expect(set.settings).toEqual({ timezone: 'Europe/Berlin', reportIntervalS: 30, sensorMode: 'independent' });
     expect(set.largeGroupNumber).toBe(64000);
     expect(sim(0).params).toMatchObject({ timezone: 'Europe/Berlin', reportIntervalS: 30 });
-    expectError(await post(`${G}/set_params`, { id: gw.id, reportIntervalS: 5 }), 100001);
+    expectError(await send(gatewayEndpoints.setParams, { body: { id: gw.id, reportIntervalS: 5 } }), 100001);
 
-    expectError(await post(`${G}/set_lon_lat`, { id: gw.id, longitude: 13.405, latitude: 52.52 }), 100017);
-    const placed = await data<Gateway>(post(`${G}/set_lon_lat`, { id: gw.id, longitude: 13.4, latitude: 52.52 }));
+    expectError(await send(gatewayEndpoints.setLonLat, { body: { id: gw.id, longitude: 13.405, latitude: 52.52 } }), 100017);
+    const placed = await data<Gateway>(send(gatewayEndpoints.setLonLat, { body: { id: gw.id, longitude: 13.4, latitude: 52.52 } }));
     expect([placed.longitude, placed.latitude]).toEqual([13.4, 52.52]);
     expect(sim(0).params).toMatchObject({ longitude: 13.4, latitude: 52.52 });
   });
 
   it('identifies, reads and syncs the clock', async () => {
-    expect((await get(`${G}/tryme/${gw.id}`)).body.code).toBe(0);
+    expect((await send(gatewayEndpoints.identify, { params: { id: gw.id } })).body.code).toBe(0);
     expect(sim(0).identifyUntil).toBeGreaterThan(0);
-    const read = await data(get(`${G}/read_gateway_time/${gw.id}`));
+    const read = await data(send(gatewayEndpoints.readTime, { params: { id: gw.id } }));
     expect(Date.parse(read.gatewayTime)).toBeGreaterThan(0);
     expect(typeof read.driftMs).toBe('number');
-    const synced = await data(get(`${G}/sync_gateway_systemtime/${gw.id}`));
+    const synced = await data(send(gatewayEndpoints.syncTime, { params: { id: gw.id } }));
     expect(Date.parse(synced.gatewayTime)).toBeGreaterThan(0);
-    expect((await data(get(`${G}/re_report/${gw.id}`))).count).toBeGreaterThan(0);
-    expect((await data<Gateway>(get(`${G}/refresh_all/${gw.id}`))).versions).toEqual(sim(0).versions);
+    expect((await data(send(gatewayEndpoints.reReport, { params: { id: gw.id } }))).count).toBeGreaterThan(0);
+    expect((await data<Gateway>(send(gatewayEndpoints.refreshAll, { params: { id: gw.id } }))).versions).toEqual(sim(0).versions);
   });
 
   it('imports the devices that joined, once, outside any map', async () => {
-    const check = await data<ImportCheck>(get(`${G}/check/import/${gw.id}`));
+    const check = await data<ImportCheck>(send(gatewayEndpoints.checkImport, { params: { id: gw.id } }));
     expect(check.total).toBe(sim(0).devices.size);
     expect(check.fresh).toBe(check.total);
-    const first = await data<ImportResult>(get(`${G}/import/${gw.id}`));
+    const first = await data<ImportResult>(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
     expect(first.imported).toBe(sim(0).devices.size);
     expect(first.list.every((d) => d.mapId === null && d.name.length <= 25 && d.type > 0)).toBe(true);
-    const again = await data<ImportResult>(get(`${G}/import/${gw.id}`));
+    const again = await data<ImportResult>(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
     expect(again).toMatchObject({ imported: 0, total: first.imported, list: [] });
-    expect((await data<ImportCheck>(get(`${G}/check/import/${gw.id}`))).fresh).toBe(0);
-    const outmap = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    expect((await data<ImportCheck>(send(gatewayEndpoints.checkImport, { params: { id: gw.id } }))).fresh).toBe(0);
+    const outmap = await data<GatewayDevice[]>(send(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gw.id } }));
     expect(outmap).toHaveLength(first.imported);
     expect((await detail()).deviceCount).toBe(first.imported);
   });
 
   it('refuses to unbind while a device is on a map (260013), then unbinds and another account binds it from the pool', async () => {
-    const [device] = await data<GatewayDevice[]>(get(`${G}/devices/outmap/${mapId}/${gw.id}`));
+    const [device] = await data<GatewayDevice[]>(send(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gw.id } }));
     await placeDevice(h(), device!.id, mapId);
     // The map calls now answer real rows, and the map cannot be deleted (280005).
-    const onMap = await data(post('/api4/map/v1/list/devices', { mapId }));
+    const onMap = await data(send(mapEndpoints.listDevices, { body: { mapId } }));
     expect(onMap.list.map((d: { id: string }) => d.id)).toEqual([device!.id]);
-    expect((await data(get(`/api4/map/v1/devices/${mapId}`))).map((d: { id: string }) => d.id)).toEqual([device!.id]);
-    expectError(await get(`${G}/delete/${gw.id}`), 260013);
+    expect((await data(send(mapEndpoints.devicesOf, { params: { id: mapId } }))).map((d: { id: string }) => d.id)).toEqual([device!.id]);
+    expectError(await send(gatewayEndpoints.unbind, { params: { id: gw.id } }), 260013);
 
     await placeDevice(h(), device!.id, null);
-    expect((await get(`${G}/delete/${gw.id}`)).body.code).toBe(0);
-    expectError(await get(`${G}/detail/${gw.id}`), 110011);
-    expect(await data(post(`${G}/search_device_for_mac`, { mac: sim(0).mac }, otherToken))).toMatchObject({ state: 'pool' });
+    expect((await send(gatewayEndpoints.unbind, { params: { id: gw.id } })).body.code).toBe(0);
+    expectError(await send(gatewayEndpoints.detail, { params: { id: gw.id } }), 110011);
+    expect(await data(send(gatewayEndpoints.lookup, { body: { mac: sim(0).mac } }, otherToken))).toMatchObject({ state: 'pool' });
 
     const otherMap = await defaultMapId(h(), otherToken);
     const rebound = await bind(h(), otherToken, sim(0).mac, otherMap);
@@ -166,15 +170,15 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
       longitude: null,
       syncStatus: SYNC_STATUS.notSynced,
     });
-    expect((await data(get(`${G}/gateways`))).total).toBe(0);
+    expect((await data(send(gatewayEndpoints.list, {}))).total).toBe(0);
     // Back to the first account for the rest of the suite.
-    expect((await call(h().app, 'GET', `${G}/delete/${gw.id}`, { token: otherToken })).body.code).toBe(0);
+    expect((await api(h().app, gatewayEndpoints.unbind, { params: { id: gw.id } }, { token: otherToken })).body.code).toBe(0);
     gw = await bind(h(), token, sim(0).mac, mapId, 'Hall gateway');
   });
 
   it('restarts: the gateway goes offline, shows restarting, and comes back online', async () => {
     const gone = poll(async () => (await detail()).activity === 'restarting', 'restarting');
-    expect((await get(`${G}/restart_gateway/${gw.id}`)).body.code).toBe(0);
+    expect((await send(gatewayEndpoints.restart, { params: { id: gw.id } })).body.code).toBe(0);
     await gone;
     await poll(async () => {
       const d = await detail();
@@ -183,7 +187,7 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
   });
 
   it('syncs the configuration to version N and the acknowledgement marks it synced', async () => {
-    const pending = await data<GatewaySyncItem[]>(get(`${G}/sync_status`));
+    const pending = await data<GatewaySyncItem[]>(send(gatewayEndpoints.syncStatus, {}));
     const item = pending.find((p) => p.id === gw.id)!;
     expect(item).toMatchObject({
       name: 'Hall gateway',
@@ -193,29 +197,33 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
       status: SYNC_STATUS.notSynced,
     });
     const n = item.configVersion;
-    const result = await data(get(`${G}/sync/${gw.id}`));
+    const result = await data(send(gatewayEndpoints.sync, { params: { id: gw.id } }));
     expect(result).toEqual({ id: gw.id, status: SYNC_STATUS.synced, version: n });
     expect(sim(0).configVersion).toBe(n);
-    expect((await data<GatewaySyncItem[]>(get(`${G}/sync_status`))).map((p) => p.id)).not.toContain(gw.id);
+    expect((await data<GatewaySyncItem[]>(send(gatewayEndpoints.syncStatus, {}))).map((p) => p.id)).not.toContain(gw.id);
     await h().app.gatewayFleet.settled();
     expect(await detail()).toMatchObject({ syncStatus: SYNC_STATUS.synced, configVersion: n, syncedVersion: n });
 
     // A change in the cloud raises the version: not synced again until the next sync.
-    const [me] = await data(get(`${G}/gateways`)).then((p) => p.list as Gateway[]);
+    const [me] = await data(send(gatewayEndpoints.list, {})).then((p) => p.list as Gateway[]);
     const tenant = (await h().database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.id, BigInt(me!.id)) }))!.tenantId!;
     await h().app.gatewayService.configChanged({ tenantId: tenant, gatewayIds: [BigInt(gw.id)] });
-    expect((await data<GatewaySyncItem[]>(get(`${G}/sync_status`))).find((p) => p.id === gw.id)).toMatchObject({
+    expect((await data<GatewaySyncItem[]>(send(gatewayEndpoints.syncStatus, {}))).find((p) => p.id === gw.id)).toMatchObject({
       status: SYNC_STATUS.notSynced,
       configVersion: n + 1,
       syncedVersion: n,
     });
-    expect(await data(get(`${G}/sync/${gw.id}`))).toEqual({ id: gw.id, status: SYNC_STATUS.synced, version: n + 1 });
+    expect(await data(send(gatewayEndpoints.sync, { params: { id: gw.id } }))).toEqual({
+      id: gw.id,
+      status: SYNC_STATUS.synced,
+      version: n + 1,
+    });
   });
 
   it('answers the localised timeout code when the gateway stays silent, trusts its state when a sync reply is lost, and 100101 when it is offline', async () => {
     sim(0).faults.noReply = new Set(['time.get', 'config.apply']);
     try {
-      expectError(await call(h().app, 'GET', `${G}/read_gateway_time/${gw.id}`, { token, lang: 'ja' }), 100105, 'ja');
+      expectError(await api(h().app, gatewayEndpoints.readTime, { params: { id: gw.id } }, { token, lang: 'ja' }), 100105, 'ja');
       const me = await detail();
       await h().app.gatewayService.configChanged({
         tenantId: (await h().database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.id, BigInt(me.id)) }))!.tenantId!,
@@ -224,7 +232,11 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
       // The reply to config.apply is lost, but the gateway's own state reports the version it now runs:
       // the sync succeeded, and it is never marked failed afterwards.
       const wanted = (await detail()).configVersion;
-      expect(await data(get(`${G}/sync/${gw.id}`))).toEqual({ id: gw.id, status: SYNC_STATUS.synced, version: wanted });
+      expect(await data(send(gatewayEndpoints.sync, { params: { id: gw.id } }))).toEqual({
+        id: gw.id,
+        status: SYNC_STATUS.synced,
+        version: wanted,
+      });
       expect(await detail()).toMatchObject({ syncStatus: SYNC_STATUS.synced, syncedVersion: wanted });
       // A gateway that never applies it: timeout, and the sync is marked failed.
       sim(0).faults.lost = new Set(['config.apply']);
@@ -232,7 +244,7 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
         tenantId: (await h().database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.id, BigInt(gw.id)) }))!.tenantId!,
         gatewayIds: [BigInt(gw.id)],
       });
-      expectError(await get(`${G}/sync/${gw.id}`), 100109);
+      expectError(await send(gatewayEndpoints.sync, { params: { id: gw.id } }), 100109);
       expect((await detail()).syncStatus).toBe(SYNC_STATUS.failed);
       expect(h().app.gatewayLink!.bus.pendingCount()).toBe(0);
     } finally {
@@ -242,26 +254,32 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     const offline = await bind(h(), token, sim(3).mac, mapId, 'Spare');
     await sim(3).stop();
     await poll(async () => !(await detail(offline.id)).online, 'offline');
-    expectError(await get(`${G}/tryme/${offline.id}`), 100101);
+    expectError(await send(gatewayEndpoints.identify, { params: { id: offline.id } }), 100101);
   });
 
   it('updates firmware: available, progress, success with the new version', async () => {
-    expect(await data(get(`${G}/check_gateway_version/${gw.id}/gateway`))).toEqual({
+    expect(await data(send(gatewayEndpoints.checkVersion, { params: { id: gw.id, target: 'gateway' } }))).toEqual({
       target: 'gateway',
       current: '3.2.1',
       latest: '3.3.0',
       state: 'available',
     });
-    expectError(await get(`${G}/check_gateway_version/${gw.id}/plc`), 260007);
-    expectError(await get(`${G}/post_gateway_update/${gw.id}/plc`), 260007);
-    expect(await data(get(`${G}/gateway_upgrade_progress/${gw.id}`))).toMatchObject({ state: 'idle', result: null });
-    const started = await data(get(`${G}/post_gateway_update/${gw.id}/gateway`));
+    expectError(await send(gatewayEndpoints.checkVersion, { params: { id: gw.id, target: 'plc' } }), 260007);
+    expectError(await send(gatewayEndpoints.startUpdate, { params: { id: gw.id, target: 'plc' } }), 260007);
+    expect(await data(send(gatewayEndpoints.updateProgress, { params: { id: gw.id } }))).toMatchObject({ state: 'idle', result: null });
+    const started = await data(send(gatewayEndpoints.startUpdate, { params: { id: gw.id, target: 'gateway' } }));
     expect(started).toMatchObject({ state: 'updating', target: 'gateway', version: '3.3.0', result: null });
     expect((await detail()).activity).toBe('updating');
-    await poll(async () => (await data(get(`${G}/gateway_upgrade_progress/${gw.id}`))).state === 'success', 'update success');
-    expect(await data(get(`${G}/gateway_upgrade_progress/${gw.id}`))).toMatchObject({ result: 1, progress: 100 });
+    await poll(
+      async () => (await data(send(gatewayEndpoints.updateProgress, { params: { id: gw.id } }))).state === 'success',
+      'update success',
+    );
+    expect(await data(send(gatewayEndpoints.updateProgress, { params: { id: gw.id } }))).toMatchObject({ result: 1, progress: 100 });
     await poll(async () => (await detail()).versions.gateway === '3.3.0', 'new version reported');
-    expect(await data(get(`${G}/check_gateway_version/${gw.id}/gateway`))).toMatchObject({ current: '3.3.0', state: 'latest' });
+    expect(await data(send(gatewayEndpoints.checkVersion, { params: { id: gw.id, target: 'gateway' } }))).toMatchObject({
+      current: '3.3.0',
+      state: 'latest',
+    });
   });
 
   it('reports a failed update (2) and a silent one as timeout (3)', async () => {
@@ -271,9 +289,12 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     const restarted = new Promise<void>((resolve) =>
       sim(1).on('command', (c: { name: string }) => c.name === 'gateway.restart' && resolve()),
     );
-    await data(get(`${G}/post_gateway_update/${second.id}/gateway`));
-    await poll(async () => (await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).state === 'failed', 'update failure');
-    expect((await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).result).toBe(2);
+    await data(send(gatewayEndpoints.startUpdate, { params: { id: second.id, target: 'gateway' } }));
+    await poll(
+      async () => (await data(send(gatewayEndpoints.updateProgress, { params: { id: second.id } }))).state === 'failed',
+      'update failure',
+    );
+    expect((await data(send(gatewayEndpoints.updateProgress, { params: { id: second.id } }))).result).toBe(2);
     sim(1).faults.failUpdates = false;
     await restarted;
     // The restart command arrives before the gateway goes offline: wait for its return, not its old state.
@@ -281,11 +302,18 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     await poll(async () => (await detail(second.id)).online, 'back online in the cloud');
 
     sim(1).faults.hangUpdates = true;
-    await poll(async () => (await get(`${G}/post_gateway_update/${second.id}/gateway`)).body.code === 0, 'second update accepted');
-    await poll(async () => (await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).state === 'timeout', 'update timeout', {
-      timeoutMs: 10_000,
-    });
-    expect((await data(get(`${G}/gateway_upgrade_progress/${second.id}`))).result).toBe(3);
+    await poll(
+      async () => (await send(gatewayEndpoints.startUpdate, { params: { id: second.id, target: 'gateway' } })).body.code === 0,
+      'second update accepted',
+    );
+    await poll(
+      async () => (await data(send(gatewayEndpoints.updateProgress, { params: { id: second.id } }))).state === 'timeout',
+      'update timeout',
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect((await data(send(gatewayEndpoints.updateProgress, { params: { id: second.id } }))).result).toBe(3);
     sim(1).faults.hangUpdates = false;
   }, 45_000);
 });

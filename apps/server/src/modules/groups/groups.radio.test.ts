@@ -1,14 +1,12 @@
+import { gatewayEndpoints, groupEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice, GroupControlResult, GroupDetail, GroupView } from '@lumigrid/contract';
 import { SimGateway } from '@lumigrid/gateway-sim';
 import type { CommandMessage, DeviceState } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrefix } from '../../test/gateway-link.fixtures.ts';
-import { call, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { signUpByMail, startApp, type Harness, endpointCaller } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, defaultMapId } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const Z = '/api4/zone/v1';
-const G = '/api4/gateway/v1';
 
 /**
  * A gateway with the radio limits switched on (about 20 unicasts and 2 group frames a second here, so the
@@ -24,9 +22,11 @@ describe('group control against the radio limits of a simulated gateway', () => 
   let lights: GatewayDevice[];
   const reports: DeviceState[][] = [];
   const commands: CommandMessage[] = [];
-  const get = (url: string) => call(h.app, 'GET', url, { token });
-  const post = (url: string, body?: unknown) => call(h.app, 'POST', url, { token, body });
-  const group = (id: string) => data<GroupDetail>(post(`${Z}/get/${id}`));
+  const send = endpointCaller(
+    () => h.app,
+    () => token,
+  );
+  const group = (id: string) => data<GroupDetail>(send(groupEndpoints.get, { params: { id } }));
 
   beforeAll(async () => {
     h = await startApp('pglite', { HOST: '127.0.0.1' }, { gatewayLink: { port: 0, commandTimeoutMs: 5000 } });
@@ -50,7 +50,7 @@ describe('group control against the radio limits of a simulated gateway', () => 
     const built = await buildGatewayWithDevices(h, token, { mac, mapId, name: 'Busy floor', place: isLight });
     gw = built.gateway;
     lights = built.placed;
-    await data(get(`${G}/sync/${gw.id}`));
+    await data(send(gatewayEndpoints.sync, { params: { id: gw.id } }));
     sim.on('command', (c: CommandMessage) => commands.push(c));
     h.app.gatewayLink!.onUp((m) => {
       if (m.channel === 'report' && m.mac === mac) reports.push(m.message.devices);
@@ -64,13 +64,15 @@ describe('group control against the radio limits of a simulated gateway', () => 
   it('drains a command to 40 lights one unicast at a time, never dropping one, until the gateway runs the group', async () => {
     expect(lights).toHaveLength(40);
     const floor = await data<GroupView>(
-      post(`${Z}/add`, { mapId, gatewayId: gw.id, name: 'Whole floor', deviceIds: lights.map((d) => d.id) }),
+      send(groupEndpoints.add, { body: { mapId, gatewayId: gw.id, name: 'Whole floor', deviceIds: lights.map((d) => d.id) } }),
     );
     expect(floor.onGateway).toBe(false);
     // Every light is on at the gateway, so switching the group off changes (and reports) each of them.
     for (const d of sim.devices.values()) if (d.state.kind.startsWith('light-')) d.state.on = true;
     reports.length = 0;
-    const result = await data<GroupControlResult>(post(`${Z}/control`, { id: floor.id, action: { op: 'onOff', on: false } }));
+    const result = await data<GroupControlResult>(
+      send(groupEndpoints.control, { body: { id: floor.id, action: { op: 'onOff', on: false } } }),
+    );
     expect(result).toEqual({ mode: 'unicast', frames: 40, targets: 40 });
     expect(commands.filter((c) => c.name === 'devices.control')).toHaveLength(1);
     await sim.drained();
@@ -81,13 +83,13 @@ describe('group control against the radio limits of a simulated gateway', () => 
   });
 
   it('queues group frames sent faster than the radio allows and carries out every one, in order', async () => {
-    const floor = (await data<GroupView[]>(post(`${Z}/list/${mapId}`))).find((g) => g.name === 'Whole floor')!;
-    await data(get(`${G}/sync/${gw.id}`));
+    const floor = (await data<GroupView[]>(send(groupEndpoints.list, { params: { id: mapId } }))).find((g) => g.name === 'Whole floor')!;
+    await data(send(gatewayEndpoints.sync, { params: { id: gw.id } }));
     expect((await group(floor.id)).onGateway).toBe(true);
     commands.length = 0;
     const answers = await Promise.all(
       [10, 60, 100].map((percent) =>
-        data<GroupControlResult>(post(`${Z}/control`, { id: floor.id, action: { op: 'brightness', percent } })),
+        data<GroupControlResult>(send(groupEndpoints.control, { body: { id: floor.id, action: { op: 'brightness', percent } } })),
       ),
     );
     expect(answers.every((a) => a.mode === 'group' && a.frames === 1)).toBe(true);

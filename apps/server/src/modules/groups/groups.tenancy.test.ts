@@ -1,10 +1,9 @@
 import { groupEndpoints, type GroupView } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, call, signUpByMail } from '../../test/harness.ts';
+import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
-const Z = '/api4/zone/v1';
 /** The first account's group name: it may appear in no answer to the second account. */
 const SECRET = 'Secret zone';
 
@@ -52,7 +51,7 @@ describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
       const { gateway: gw, mapId: map, placed } = await buildGatewayWithDevices(h(), token, { mac, place: (d) => d.kind === 'light-cct' });
       const light = placed[0]!;
       const group = await data<GroupView>(
-        call(h().app, 'POST', `${Z}/add`, { token, body: { mapId: map, gatewayId: gw.id, name, deviceIds: [light.id] } }),
+        api(h().app, groupEndpoints.add, { body: { mapId: map, gatewayId: gw.id, name, deviceIds: [light.id] } }, { token }),
       );
       return { map, gateway: gw.id, device: light.id, group: group.id };
     };
@@ -73,10 +72,10 @@ describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
   });
 
   it('left the first account\u2019s group as it was and sent its gateway nothing', async () => {
-    const group = await data<GroupView>(call(h().app, 'POST', `${Z}/get/${a.group}`, { token: tokenA }));
+    const group = await data<GroupView>(api(h().app, groupEndpoints.get, { params: { id: a.group } }, { token: tokenA }));
     expect(group).toMatchObject({ name: SECRET, deviceIds: [a.device] });
     expect(commandsSeen).toBe(0);
-    const own = await data<GroupView>(call(h().app, 'POST', `${Z}/get/${b.group}`, { token: tokenB }));
+    const own = await data<GroupView>(api(h().app, groupEndpoints.get, { params: { id: b.group } }, { token: tokenB }));
     expect(own.deviceIds).toEqual([b.device]);
   });
 });

@@ -1,11 +1,10 @@
-import { DEFAULT_NAMES, type ProjectTree } from '@lumigrid/contract';
+import { DEFAULT_NAMES, type ProjectTree, authEndpoints, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildings, maps, projects, users } from '../../db/schema/index.ts';
 import {
   ADMIN_PASSWORD,
   DATABASES,
-  call,
   expectError,
   latestCode,
   login,
@@ -13,7 +12,11 @@ import {
   signUpByMail,
   startApp,
   type Harness,
+  api,
+  prepared,
+  refusedInput,
 } from '../../test/harness.ts';
+import { makePng } from '../../test/upload.fixtures.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 
 describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
@@ -21,7 +24,7 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
   let token: string;
   let f: ReturnType<typeof treeFactory>;
   const tree = async (t: string, id = '0') =>
-    (await call(h.app, 'GET', `/api4/project_user/v1/${id}/sub_links`, { token: t })).body.data as ProjectTree;
+    (await api(h.app, projectEndpoints.tree, { params: { id } }, { token: t })).body.data as ProjectTree;
 
   beforeAll(async () => {
     h = await startApp(kind);
@@ -53,7 +56,7 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const [row] = await h.database.db.select().from(users).where(eq(users.account, 'admin'));
       expect(await h.database.db.select().from(projects).where(eq(projects.tenantId, row!.id))).toHaveLength(0);
       const answers = await Promise.all(
-        Array.from({ length: 6 }, () => call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token: admin })),
+        Array.from({ length: 6 }, () => api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token: admin })),
       );
       for (const a of answers) expect(a.body.code).toBe(0);
       for (const table of [projects, buildings, maps]) {
@@ -72,9 +75,13 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expect(p.name).toBe(DEFAULT_NAMES.project.ja);
       const b = p.builds[0]!;
       const m = b.maps[0]!;
-      expectError(await call(h.app, 'DELETE', `/api4/map/v1/delete/${b.id}/${m.id}`, { token: jaToken, lang: 'ja' }), 280011, 'ja');
-      expectError(await call(h.app, 'POST', '/api4/build/v1/delete', { token: jaToken, body: { id: b.id }, lang: 'cn' }), 280010, 'cn');
-      expectError(await call(h.app, 'DELETE', `/api4/project/v1/delete/${p.id}`, { token: jaToken, lang: 'tc' }), 280009, 'tc');
+      expectError(
+        await api(h.app, mapEndpoints.deleteMap, { params: { buildId: b.id, mapId: m.id } }, { token: jaToken, lang: 'ja' }),
+        280011,
+        'ja',
+      );
+      expectError(await api(h.app, projectEndpoints.deleteBuilding, { body: { id: b.id } }, { token: jaToken, lang: 'cn' }), 280010, 'cn');
+      expectError(await api(h.app, projectEndpoints.deleteProject, { params: { id: p.id } }, { token: jaToken, lang: 'tc' }), 280009, 'tc');
       // Still there, all three.
       expect((await tree(jaToken)).projects[0]!.builds[0]!.maps).toHaveLength(1);
     });
@@ -92,15 +99,15 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
         isDefault: false,
         buildCount: 0,
       });
-      const list = await call(h.app, 'POST', '/api4/project_user/v1/all_project_message', { token, body: { name: 'harbour' } });
+      const list = await api(h.app, projectEndpoints.searchProjects, { body: { name: 'harbour' } }, { token });
       expect(list.body.data.total).toBe(1);
-      expect(list.body.data.list[0].id).toBe(p.id);
-      const byAddress = await call(h.app, 'POST', '/api4/project_user/v1/all_project_message', { token, body: { name: 'Quay' } });
+      expect(list.body.data.list[0]!.id).toBe(p.id);
+      const byAddress = await api(h.app, projectEndpoints.searchProjects, { body: { name: 'Quay' } }, { token });
       expect(byAddress.body.data.list.map((x: { id: string }) => x.id)).toEqual([p.id]);
     });
 
     it('validates names, addresses and coordinates as spec section 5 says', async () => {
-      const add = (body: object) => call(h.app, 'POST', '/api4/project/v1/add', { token, body });
+      const add = (body: object) => api(h.app, projectEndpoints.addProject, refusedInput({ body }), { token });
       for (const body of [
         { name: '' },
         { name: 'x'.repeat(51) },
@@ -119,11 +126,11 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
 
     it('refuses duplicate names within the account on add and on rename', async () => {
       const a = await f.project({ name: 'Twin' });
-      expectError(await call(h.app, 'POST', '/api4/project/v1/add', { token, body: { name: 'Twin' } }), 110007);
+      expectError(await api(h.app, projectEndpoints.addProject, { body: { name: 'Twin' } }, { token }), 110007);
       const b = await f.project({ name: 'Other' });
-      expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: b.id, name: 'Twin' } }), 110007);
+      expectError(await api(h.app, projectEndpoints.updateProject, { body: { id: b.id, name: 'Twin' } }, { token }), 110007);
       const renamed = await f.ok<{ name: string }>(
-        call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: a.id, name: 'Twin renamed', address: '' } }),
+        api(h.app, projectEndpoints.updateProject, { body: { id: a.id, name: 'Twin renamed', address: '' } }, { token }),
       );
       expect(renamed).toMatchObject({ name: 'Twin renamed', address: null });
     });
@@ -133,13 +140,13 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const mid = await f.project({ parentId: top.id });
       const leaf = await f.project({ parentId: mid.id });
       expect(leaf.parentId).toBe(mid.id);
-      expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: top.id, parentId: leaf.id } }), 280001);
-      expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: top.id, parentId: top.id } }), 280001);
+      expectError(await api(h.app, projectEndpoints.updateProject, { body: { id: top.id, parentId: leaf.id } }, { token }), 280001);
+      expectError(await api(h.app, projectEndpoints.updateProject, { body: { id: top.id, parentId: top.id } }, { token }), 280001);
       const moved = await f.ok<{ parentId: string | null }>(
-        call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: leaf.id, parentId: null } }),
+        api(h.app, projectEndpoints.updateProject, { body: { id: leaf.id, parentId: null } }, { token }),
       );
       expect(moved.parentId).toBeNull();
-      const detail = await call(h.app, 'GET', `/api4/project_user/v1/projects/${top.id}`, { token });
+      const detail = await api(h.app, projectEndpoints.projectDetail, { params: { id: top.id } }, { token });
       expect(detail.body.data.children.map((c: { id: string }) => c.id)).toEqual([mid.id]);
       // The subtree answers the project and its descendants only, parents first.
       const sub = await tree(token, top.id);
@@ -151,12 +158,12 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const child = await f.project({ parentId: parent.id });
       const withBuilding = await f.project();
       await f.building({ projectId: withBuilding.id });
-      expectError(await call(h.app, 'DELETE', `/api4/project/v1/delete/${withBuilding.id}`, { token }), 280003);
-      expectError(await call(h.app, 'DELETE', `/api4/project/v1/delete/${parent.id}`, { token }), 100015);
-      expect((await call(h.app, 'DELETE', `/api4/project/v1/delete/${child.id}`, { token })).body.code).toBe(0);
-      expect((await call(h.app, 'DELETE', `/api4/project/v1/delete/${parent.id}`, { token })).body.code).toBe(0);
-      expectError(await call(h.app, 'GET', `/api4/project_user/v1/projects/${parent.id}`, { token }), 110011);
-      expectError(await call(h.app, 'DELETE', `/api4/project/v1/delete/${parent.id}`, { token }), 110011);
+      expectError(await api(h.app, projectEndpoints.deleteProject, { params: { id: withBuilding.id } }, { token }), 280003);
+      expectError(await api(h.app, projectEndpoints.deleteProject, { params: { id: parent.id } }, { token }), 100015);
+      expect((await api(h.app, projectEndpoints.deleteProject, { params: { id: child.id } }, { token })).body.code).toBe(0);
+      expect((await api(h.app, projectEndpoints.deleteProject, { params: { id: parent.id } }, { token })).body.code).toBe(0);
+      expectError(await api(h.app, projectEndpoints.projectDetail, { params: { id: parent.id } }, { token }), 110011);
+      expectError(await api(h.app, projectEndpoints.deleteProject, { params: { id: parent.id } }, { token }), 110011);
     });
   });
 
@@ -166,21 +173,21 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const hall = await f.building({ projectId: p.id, name: 'Hall' });
       const wing = await f.building({ projectId: p.id, name: 'Wing', parentId: hall.id });
       expect(wing).toMatchObject({ projectId: p.id, parentId: hall.id, isDefault: false, mapCount: 0 });
-      expectError(await call(h.app, 'POST', '/api4/build/v1/add', { token, body: { projectId: p.id, name: 'Hall' } }), 110007);
+      expectError(await api(h.app, projectEndpoints.addBuilding, { body: { projectId: p.id, name: 'Hall' } }, { token }), 110007);
       // The same name in another project is fine.
       await f.building({ name: 'Hall' });
-      expectError(await call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: wing.id, name: 'Hall' } }), 110007);
-      expectError(await call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: hall.id, parentId: wing.id } }), 100001);
+      expectError(await api(h.app, projectEndpoints.updateBuilding, { body: { id: wing.id, name: 'Hall' } }, { token }), 110007);
+      expectError(await api(h.app, projectEndpoints.updateBuilding, { body: { id: hall.id, parentId: wing.id } }, { token }), 100001);
       const other = await f.building();
       expectError(
-        await call(h.app, 'POST', '/api4/build/v1/add', { token, body: { projectId: p.id, name: 'Cross', parentId: other.id } }),
+        await api(h.app, projectEndpoints.addBuilding, { body: { projectId: p.id, name: 'Cross', parentId: other.id } }, { token }),
         100001,
       );
       const renamed = await f.ok<{ name: string; parentId: string | null }>(
-        call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: wing.id, name: 'East wing', parentId: null } }),
+        api(h.app, projectEndpoints.updateBuilding, { body: { id: wing.id, name: 'East wing', parentId: null } }, { token }),
       );
       expect(renamed).toMatchObject({ name: 'East wing', parentId: null });
-      const detail = await call(h.app, 'GET', `/api4/project_user/v1/projects/${p.id}`, { token });
+      const detail = await api(h.app, projectEndpoints.projectDetail, { params: { id: p.id } }, { token });
       expect(detail.body.data.project.buildCount).toBe(2);
       expect(detail.body.data.builds.map((b: { name: string }) => b.name)).toEqual(['Hall', 'East wing']);
     });
@@ -191,13 +198,13 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const child = await f.building({ projectId: p.id, parentId: parent.id });
       const withMap = await f.building({ projectId: p.id });
       await f.map({ buildId: withMap.id });
-      expectError(await call(h.app, 'POST', '/api4/build/v1/delete', { token, body: { id: withMap.id } }), 280004);
-      expectError(await call(h.app, 'POST', '/api4/build/v1/delete', { token, body: { id: parent.id } }), 100016);
-      expect((await call(h.app, 'POST', '/api4/build/v1/delete', { token, body: { id: child.id } })).body.code).toBe(0);
-      expect((await call(h.app, 'POST', '/api4/build/v1/delete', { token, body: { id: parent.id } })).body.code).toBe(0);
-      expectError(await call(h.app, 'GET', `/api4/project_user/v1/${p.id}/builds/${parent.id}`, { token }), 110011);
+      expectError(await api(h.app, projectEndpoints.deleteBuilding, { body: { id: withMap.id } }, { token }), 280004);
+      expectError(await api(h.app, projectEndpoints.deleteBuilding, { body: { id: parent.id } }, { token }), 100016);
+      expect((await api(h.app, projectEndpoints.deleteBuilding, { body: { id: child.id } }, { token })).body.code).toBe(0);
+      expect((await api(h.app, projectEndpoints.deleteBuilding, { body: { id: parent.id } }, { token })).body.code).toBe(0);
+      expectError(await api(h.app, projectEndpoints.buildingDetail, { params: { id: p.id, buildId: parent.id } }, { token }), 110011);
       // A project whose buildings hold maps names 280003.
-      expectError(await call(h.app, 'DELETE', `/api4/project/v1/delete/${p.id}`, { token }), 280003);
+      expectError(await api(h.app, projectEndpoints.deleteProject, { params: { id: p.id } }, { token }), 280003);
     });
   });
 
@@ -207,39 +214,43 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const b2 = await f.building();
       const m = await f.map({ buildId: b1.id, name: 'Ground floor', opacity: 70 });
       expect(m).toMatchObject({ buildId: b1.id, projectId: b1.projectId, opacity: 70, image: null, imageWidth: null, isDefault: false });
-      expectError(await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: b1.id, name: 'Ground floor' } }), 110007);
-      expectError(await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: b1.id, name: 'x', opacity: 101 } }), 100001);
+      expectError(await api(h.app, mapEndpoints.addMap, { body: { buildId: b1.id, name: 'Ground floor' } }, { token }), 110007);
+      expectError(await api(h.app, mapEndpoints.addMap, { body: { buildId: b1.id, name: 'x', opacity: 101 } }, { token }), 100001);
       const updated = await f.ok<{ name: string; opacity: number }>(
-        call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: 'Level 0', opacity: 35 } }),
+        api(h.app, mapEndpoints.updateMap, { body: { id: m.id, name: 'Level 0', opacity: 35 } }, { token }),
       );
       expect(updated).toMatchObject({ name: 'Level 0', opacity: 35 });
 
       await f.map({ buildId: b2.id, name: 'Level 0' });
-      expectError(await call(h.app, 'PUT', '/api4/map/v1/move', { token, body: { id: m.id, buildId: b2.id } }), 110007);
-      await f.ok(call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: 'Level 1' } }));
+      expectError(await api(h.app, mapEndpoints.moveMap, { body: { id: m.id, buildId: b2.id } }, { token }), 110007);
+      await f.ok(api(h.app, mapEndpoints.updateMap, { body: { id: m.id, name: 'Level 1' } }, { token }));
       const moved = await f.ok<{ buildId: string; projectId: string }>(
-        call(h.app, 'PUT', '/api4/map/v1/move', { token, body: { id: m.id, buildId: b2.id } }),
+        api(h.app, mapEndpoints.moveMap, { body: { id: m.id, buildId: b2.id } }, { token }),
       );
       expect(moved).toMatchObject({ buildId: b2.id, projectId: b2.projectId });
-      expect((await call(h.app, 'GET', `/api4/project_user/v1/projects/${b2.projectId}`, { token })).body.data.project.mapCount).toBe(2);
-      expect((await call(h.app, 'GET', `/api4/project_user/v1/projects/${b1.projectId}`, { token })).body.data.project.mapCount).toBe(0);
+      expect(
+        (await api(h.app, projectEndpoints.projectDetail, { params: { id: b2.projectId } }, { token })).body.data.project.mapCount,
+      ).toBe(2);
+      expect(
+        (await api(h.app, projectEndpoints.projectDetail, { params: { id: b1.projectId } }, { token })).body.data.project.mapCount,
+      ).toBe(0);
 
       // Deleting through the wrong building is refused; through its own it works.
-      expectError(await call(h.app, 'DELETE', `/api4/map/v1/delete/${b1.id}/${m.id}`, { token }), 110011);
-      expect((await call(h.app, 'DELETE', `/api4/map/v1/delete/${b2.id}/${m.id}`, { token })).body.code).toBe(0);
-      expectError(await call(h.app, 'GET', `/api4/project_user/v1/${b2.projectId}/maps/${m.id}`, { token }), 110011);
+      expectError(await api(h.app, mapEndpoints.deleteMap, { params: { buildId: b1.id, mapId: m.id } }, { token }), 110011);
+      expect((await api(h.app, mapEndpoints.deleteMap, { params: { buildId: b2.id, mapId: m.id } }, { token })).body.code).toBe(0);
+      expectError(await api(h.app, mapEndpoints.getMap, { params: { id: b2.projectId, mapId: m.id } }, { token }), 110011);
     });
 
     it('reads a building with its maps, and a map through its own project only', async () => {
       const b = await f.building();
       const m = await f.map({ buildId: b.id });
-      const detail = await call(h.app, 'GET', `/api4/project_user/v1/${b.projectId}/builds/${b.id}`, { token });
+      const detail = await api(h.app, projectEndpoints.buildingDetail, { params: { id: b.projectId, buildId: b.id } }, { token });
       expect(detail.body.data.build.id).toBe(b.id);
       expect(detail.body.data.maps.map((x: { id: string }) => x.id)).toEqual([m.id]);
       const other = await f.project();
-      expectError(await call(h.app, 'GET', `/api4/project_user/v1/${other.id}/builds/${b.id}`, { token }), 110011);
-      expect((await call(h.app, 'GET', `/api4/project_user/v1/${b.projectId}/maps/${m.id}`, { token })).body.data.id).toBe(m.id);
-      expectError(await call(h.app, 'GET', `/api4/project_user/v1/${other.id}/maps/${m.id}`, { token }), 110011);
+      expectError(await api(h.app, projectEndpoints.buildingDetail, { params: { id: other.id, buildId: b.id } }, { token }), 110011);
+      expect((await api(h.app, mapEndpoints.getMap, { params: { id: b.projectId, mapId: m.id } }, { token })).body.data.id).toBe(m.id);
+      expectError(await api(h.app, mapEndpoints.getMap, { params: { id: other.id, mapId: m.id } }, { token }), 110011);
     });
 
     it('searches maps with their project and building names, and answers empty device lists', async () => {
@@ -247,17 +258,17 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       const b = await f.building({ projectId: p.id, name: 'Search hall' });
       const m = await f.map({ buildId: b.id, name: 'Findable 50%' });
       await f.map({ buildId: b.id, name: 'Findable 5x' });
-      const res = await call(h.app, 'POST', '/api4/map/v1/search', { token, body: { name: '50%' } });
+      const res = await api(h.app, mapEndpoints.searchMaps, { body: { name: '50%' } }, { token });
       expect(res.body.data.total).toBe(1);
       expect(res.body.data.list[0]).toMatchObject({ id: m.id, projectName: 'Search plant', buildName: 'Search hall' });
-      const inBuilding = await call(h.app, 'POST', '/api4/map/v1/search', { token, body: { buildId: b.id, pageSize: 1, page: 2 } });
+      const inBuilding = await api(h.app, mapEndpoints.searchMaps, { body: { buildId: b.id, pageSize: 1, page: 2 } }, { token });
       expect(inBuilding.body.data.total).toBe(2);
       expect(inBuilding.body.data.list).toHaveLength(1);
-      expect((await call(h.app, 'POST', '/api4/map/v1/list/devices', { token, body: { mapId: m.id } })).body.data).toEqual({
+      expect((await api(h.app, mapEndpoints.listDevices, { body: { mapId: m.id } }, { token })).body.data).toEqual({
         total: 0,
         list: [],
       });
-      expect((await call(h.app, 'GET', `/api4/map/v1/devices/${m.id}`, { token })).body.data).toEqual([]);
+      expect((await api(h.app, mapEndpoints.devicesOf, { params: { id: m.id } }, { token })).body.data).toEqual([]);
     });
   });
 
@@ -265,22 +276,26 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
     it('holds building and map names to 1-50 characters and coordinates to two decimals on update', async () => {
       const b = await f.building();
       const m = await f.map({ buildId: b.id });
-      expect((await call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: b.id, name: 'b'.repeat(50) } })).body.code).toBe(0);
-      expectError(await call(h.app, 'POST', '/api4/build/v1/update', { token, body: { id: b.id, name: 'b'.repeat(51) } }), 100001);
-      expectError(await call(h.app, 'POST', '/api4/build/v1/add', { token, body: { projectId: b.projectId, name: ' ' } }), 100001);
-      expect((await call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: '地'.repeat(50) } })).body.code).toBe(0);
-      expectError(await call(h.app, 'POST', '/api4/map/v1/update', { token, body: { id: m.id, name: '地'.repeat(51) } }), 100001);
-      expectError(await call(h.app, 'POST', '/api4/project/v1/update', { token, body: { id: b.projectId, latitude: 45.001 } }), 100017);
-      const located = await call(h.app, 'POST', '/api4/project/v1/update', {
-        token,
-        body: { id: b.projectId, longitude: -0.12, latitude: 51.5 },
-      });
+      expect((await api(h.app, projectEndpoints.updateBuilding, { body: { id: b.id, name: 'b'.repeat(50) } }, { token })).body.code).toBe(
+        0,
+      );
+      expectError(await api(h.app, projectEndpoints.updateBuilding, { body: { id: b.id, name: 'b'.repeat(51) } }, { token }), 100001);
+      expectError(await api(h.app, projectEndpoints.addBuilding, { body: { projectId: b.projectId, name: ' ' } }, { token }), 100001);
+      expect((await api(h.app, mapEndpoints.updateMap, { body: { id: m.id, name: '地'.repeat(50) } }, { token })).body.code).toBe(0);
+      expectError(await api(h.app, mapEndpoints.updateMap, { body: { id: m.id, name: '地'.repeat(51) } }, { token }), 100001);
+      expectError(await api(h.app, projectEndpoints.updateProject, { body: { id: b.projectId, latitude: 45.001 } }, { token }), 100017);
+      const located = await api(
+        h.app,
+        projectEndpoints.updateProject,
+        { body: { id: b.projectId, longitude: -0.12, latitude: 51.5 } },
+        { token },
+      );
       expect(located.body.data).toMatchObject({ longitude: -0.12, latitude: 51.5 });
     });
 
     it('lets exactly one of two racing requests take a name', async () => {
       const answers = await Promise.all(
-        Array.from({ length: 4 }, () => call(h.app, 'POST', '/api4/project/v1/add', { token, body: { name: 'Raced' } })),
+        Array.from({ length: 4 }, () => api(h.app, projectEndpoints.addProject, { body: { name: 'Raced' } }, { token })),
       );
       expect(answers.map((a) => a.body.code).sort()).toEqual([0, 110007, 110007, 110007]);
     });
@@ -313,38 +328,42 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       for (const operateAuth of [OPERATE_AUTH.viewOnly, OPERATE_AUTH.controllable]) {
         const sub = await subAccount(h, 'owner@example.com', operateAuth);
         // Reads see the parent account's data.
-        expect((await call(h.app, 'GET', `/api4/project_user/v1/projects/${p.id}`, { token: sub })).body.data.project.name).toBe('Guarded');
+        expect((await api(h.app, projectEndpoints.projectDetail, { params: { id: p.id } }, { token: sub })).body.data.project.name).toBe(
+          'Guarded',
+        );
         expect((await tree(sub)).projects.some((x) => x.id === p.id)).toBe(true);
         const writes = [
-          call(h.app, 'POST', '/api4/project/v1/add', { token: sub, body: { name: 'Nope' } }),
-          call(h.app, 'POST', '/api4/project/v1/update', { token: sub, body: { id: p.id, name: 'Nope' } }),
-          call(h.app, 'DELETE', `/api4/project/v1/delete/${p.id}`, { token: sub }),
-          call(h.app, 'POST', '/api4/build/v1/add', { token: sub, body: { projectId: p.id, name: 'Nope' } }),
-          call(h.app, 'POST', '/api4/build/v1/update', { token: sub, body: { id: b.id, name: 'Nope' } }),
-          call(h.app, 'POST', '/api4/build/v1/delete', { token: sub, body: { id: b.id } }),
-          call(h.app, 'POST', '/api4/map/v1/add', { token: sub, body: { buildId: b.id, name: 'Nope' } }),
-          call(h.app, 'POST', '/api4/map/v1/update', { token: sub, body: { id: m.id, opacity: 1 } }),
-          call(h.app, 'PUT', '/api4/map/v1/move', { token: sub, body: { id: m.id, buildId: b.id } }),
-          call(h.app, 'DELETE', `/api4/map/v1/delete/${b.id}/${m.id}`, { token: sub }),
-          call(h.app, 'GET', `/api4/map/v1/delete_map?id=${m.id}`, { token: sub }),
+          api(h.app, projectEndpoints.addProject, { body: { name: 'Nope' } }, { token: sub }),
+          api(h.app, projectEndpoints.updateProject, { body: { id: p.id, name: 'Nope' } }, { token: sub }),
+          api(h.app, projectEndpoints.deleteProject, { params: { id: p.id } }, { token: sub }),
+          api(h.app, projectEndpoints.addBuilding, { body: { projectId: p.id, name: 'Nope' } }, { token: sub }),
+          api(h.app, projectEndpoints.updateBuilding, { body: { id: b.id, name: 'Nope' } }, { token: sub }),
+          api(h.app, projectEndpoints.deleteBuilding, { body: { id: b.id } }, { token: sub }),
+          api(h.app, mapEndpoints.addMap, { body: { buildId: b.id, name: 'Nope' } }, { token: sub }),
+          api(h.app, mapEndpoints.updateMap, { body: { id: m.id, opacity: 1 } }, { token: sub }),
+          api(h.app, mapEndpoints.moveMap, { body: { id: m.id, buildId: b.id } }, { token: sub }),
+          api(h.app, mapEndpoints.deleteMap, { params: { buildId: b.id, mapId: m.id } }, { token: sub }),
+          api(h.app, mapEndpoints.removeImage, { query: { id: m.id } }, { token: sub }),
         ];
         for (const res of await Promise.all(writes)) expectError(res, 110003);
       }
       const editor = await subAccount(h, 'owner@example.com', OPERATE_AUTH.editable);
-      const made = await call(h.app, 'POST', '/api4/build/v1/add', { token: editor, body: { projectId: p.id, name: 'By the editor' } });
+      const made = await api(h.app, projectEndpoints.addBuilding, { body: { projectId: p.id, name: 'By the editor' } }, { token: editor });
       expect(made.body.data).toMatchObject({ projectId: p.id, name: 'By the editor' });
-      const after = await call(h.app, 'GET', `/api4/project_user/v1/${p.id}/maps/${m.id}`, { token });
+      const after = await api(h.app, mapEndpoints.getMap, { params: { id: p.id, mapId: m.id } }, { token });
       expect(after.body.data.opacity).toBe(m.opacity);
     });
 
     it('answers 401 without a token', async () => {
-      for (const [method, url] of [
-        ['GET', '/api4/project_user/v1/0/sub_links'],
-        ['POST', '/api4/project/v1/add'],
-        ['POST', '/api4/map/v1/upload_map'],
-      ] as const) {
-        const res = await call(h.app, method, url, { body: method === 'GET' ? undefined : { name: 'x' } });
-        expect(res.status).toBe(401);
+      const form = new FormData();
+      form.append('file', new Blob([makePng(2, 2)], { type: 'image/png' }), 'x.png');
+      for (const anonymous of [
+        prepared(projectEndpoints.tree, { params: { id: '0' } }),
+        prepared(projectEndpoints.addProject, { body: { name: 'x' } }),
+        prepared(mapEndpoints.upload, { body: form }),
+      ]) {
+        const res = await anonymous.send(h.app);
+        expect(res.status, anonymous.endpoint.path).toBe(401);
         expectError(res, 250004);
       }
     });
@@ -354,7 +373,7 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
 /** Signs up an account whose saved language is set before its defaults are made. */
 async function signUpByMailWithLang(h: Harness, mail: string, lang: 'ja') {
   expect((await sendCode(h, mail, 'register')).body.code).toBe(0);
-  const reg = await call(h.app, 'POST', '/api1/user/v1/register/mail', {
+  const reg = await api(h.app, authEndpoints.registerByMail, {
     body: { mail, code: await latestCode(h, mail), password: 'Secret-Pass1', lang },
   });
   expect(reg.body.code).toBe(0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mapEndpoints, projectEndpoints, type Building, type MapInfo, type Project, type ProjectTree } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawTenancyCase, tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, call, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { DATABASES, signUpByMail, startApp, type Harness, api } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { makePng, multipart } from '../../test/upload.fixtures.ts';
 
@@ -84,7 +84,7 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
   let b: Ids;
   let treeBefore: ProjectTree;
   const treeOf = async (token: string) =>
-    (await call(h.app, 'GET', '/api4/project_user/v1/0/sub_links', { token })).body.data as ProjectTree;
+    (await api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token })).body.data as ProjectTree;
 
   async function seed(token: string, names: string[]): Promise<Ids> {
     const f = treeFactory(h, token);
@@ -97,13 +97,13 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
     const { payload, headers } = multipart({ name: 'p.png', type: 'image/png', data: makePng(8, 8) });
     const up = await h.app.inject({
       method: 'POST',
-      url: '/api4/map/v1/upload_map',
+      url: mapEndpoints.upload.path,
       payload,
       headers: { ...headers, authorization: `Bearer ${token}` },
     });
     const spare = await h.app.inject({
       method: 'POST',
-      url: '/api4/map/v1/upload_map',
+      url: mapEndpoints.upload.path,
       payload,
       headers: { ...headers, authorization: `Bearer ${token}` },
     });
@@ -141,11 +141,11 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
   });
 
   it('lists and searches only the caller\u2019s own projects and maps', async () => {
-    const projects = await call(h.app, 'POST', '/api4/project_user/v1/all_project_message', { token: tokenB, body: { name: 'Secret' } });
+    const projects = await api(h.app, projectEndpoints.searchProjects, { body: { name: 'Secret' } }, { token: tokenB });
     expect(projects.body.data).toEqual({ total: 0, list: [] });
-    const all = await call(h.app, 'POST', '/api4/project_user/v1/all_project_message', { token: tokenB, body: {} });
+    const all = await api(h.app, projectEndpoints.searchProjects, { body: {} }, { token: tokenB });
     expect(all.body.data.total).toBe(3);
-    const maps = await call(h.app, 'POST', '/api4/map/v1/search', { token: tokenB, body: { name: 'Secret' } });
+    const maps = await api(h.app, mapEndpoints.searchMaps, { body: { name: 'Secret' } }, { token: tokenB });
     expect(maps.body.data).toEqual({ total: 0, list: [] });
     for (const res of [all, await treeOf(tokenB)]) {
       for (const name of SECRET) expect(JSON.stringify(res)).not.toContain(name);

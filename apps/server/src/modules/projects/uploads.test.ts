@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { PROJECT_LIMITS, type MapImage, type MapInfo } from '@lumigrid/contract';
+import { PROJECT_LIMITS, endpointUrl, mapEndpoints, type MapImage, type MapInfo } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { DATABASES, expectError, signUpByMail, startApp, type Harness, api, refusedInput } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { bigFakePng, makeJpeg, makePdf, makePng, multipart } from '../../test/upload.fixtures.ts';
 
@@ -24,7 +24,7 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
     const { payload, headers } = multipart(file, fields);
     const res = await h.app.inject({
       method: 'POST',
-      url: '/api4/map/v1/upload_map',
+      url: mapEndpoints.upload.path,
       payload,
       headers: { ...headers, authorization: `Bearer ${t}`, ...(lang ? { 'accept-language': lang } : {}) },
     });
@@ -62,7 +62,7 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
     expect(map).toMatchObject({ image: image.url, imageWidth: 40, imageHeight: 20, opacity: 60 });
     // One upload serves one map: a second map cannot take the same picture.
     expectError(
-      await call(h.app, 'POST', '/api4/map/v1/add', { token, body: { buildId: map.buildId, name: 'Copy', image: image.image } }),
+      await api(h.app, mapEndpoints.addMap, { body: { buildId: map.buildId, name: 'Copy', image: image.image } }, { token }),
       100013,
     );
   });
@@ -119,19 +119,19 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
     }
     // A multipart body without a file part, and a JSON body, are not valid images either.
     expectError(await upload({ name: 'x.png', type: 'image/png', data: makePng(2, 2), field: 'other' }), 100013);
-    expectError(await call(h.app, 'POST', '/api4/map/v1/upload_map', { token, body: { file: 'x' } }), 100013);
+    expectError(await api(h.app, mapEndpoints.upload, refusedInput({ body: { file: 'x' } }), { token }), 100013);
     expect(readdirSync(mapsDir()).length).toBe(before);
   });
 
   it('removes a floor plan with delete_map and with the map itself', async () => {
     const up = await upload({ name: 'a.png', type: 'image/png', data: makePng(12, 12) });
     const map = await f.map({ image: up.body.data.image });
-    const cleared = await call(h.app, 'GET', `/api4/map/v1/delete_map?id=${map.id}`, { token });
+    const cleared = await api(h.app, mapEndpoints.removeImage, { query: { id: map.id } }, { token });
     expect(cleared.body.data).toMatchObject({ id: map.id, image: null, imageWidth: null });
     expect((await fetchImage(up.body.data.url)).statusCode).toBe(404);
 
     const again = await upload({ name: 'b.png', type: 'image/png', data: makePng(12, 12) }, { id: map.id });
-    expect((await call(h.app, 'DELETE', `/api4/map/v1/delete/${map.buildId}/${map.id}`, { token })).body.code).toBe(0);
+    expect((await api(h.app, mapEndpoints.deleteMap, { params: { buildId: map.buildId, mapId: map.id } }, { token })).body.code).toBe(0);
     expect((await fetchImage(again.body.data.url)).statusCode).toBe(404);
     expect(existsSync(join(mapsDir(), again.body.data.image))).toBe(false);
   });
@@ -164,7 +164,7 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
     expectError(await upload({ name: 'a.png', type: 'image/png', data: makePng(4, 4) }, {}, viewer), 110003);
     const editor = await subAccount(h, 'planner@example.com', OPERATE_AUTH.editable);
     expect((await upload({ name: 'a.png', type: 'image/png', data: makePng(4, 4) }, {}, editor)).body.code).toBe(0);
-    expect((await fetchImage(`/api4/map/v1/image/${'0'.repeat(32)}.png`)).statusCode).toBe(404);
-    expect((await fetchImage('/api4/map/v1/image/..%2F..%2Fetc%2Fpasswd')).statusCode).toBe(400);
+    expect((await fetchImage(endpointUrl(mapEndpoints.image, { params: { file: `${'0'.repeat(32)}.png` } }))).statusCode).toBe(404);
+    expect((await fetchImage(endpointUrl(mapEndpoints.image, { params: { file: '../../etc/passwd' } }))).statusCode).toBe(400);
   });
 });
