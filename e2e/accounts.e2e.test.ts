@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { authEndpoints } from '@lumigrid/contract';
+import { authEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 import { api } from './support/api.ts';
 import { openBrowser, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
@@ -46,7 +46,7 @@ async function fillAccountForm(page: Page, fields: Record<string, string>, autho
   await form.waitFor();
   for (const [label, value] of Object.entries(fields)) await form.getByLabel(label, { exact: true }).fill(value);
   if (authority) {
-    await form.locator('.ant-select-selector').click();
+    await form.locator('.ant-form-item', { hasText: 'Authority' }).locator('.ant-select-selector').click();
     await page.locator('.ant-select-item-option', { hasText: authority }).click();
   }
   if (shot) await screenshot(page, shot);
@@ -73,8 +73,10 @@ describe('accounts and sub-accounts in a real browser', () => {
     await screenshot(page, 'accounts-ordinary-en');
   });
 
-  it('the account creates a view-only sub-account, which sees its projects but no edit buttons', async () => {
+  it('the account creates a view-only sub-account limited to one project, which sees only it and no edit buttons', async () => {
     const { page } = admin;
+    const owner = await api(server.url, authEndpoints.login, { body: { account: 'acme-lighting', password: PASSWORD } });
+    await api(server.url, projectEndpoints.addProject, { body: { name: 'Warehouse' } }, { token: owner.access_token });
     await signIn(page, 'acme-lighting', PASSWORD, 'ja');
     await page.goto(`${server.url}/system/account`);
     await page.getByRole('tab', { name: 'サブアカウント' }).waitFor();
@@ -83,18 +85,25 @@ describe('accounts and sub-accounts in a real browser', () => {
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
     await page.reload();
     await page.getByRole('button', { name: 'Add sub-account' }).click();
+    const form = page.getByTestId('account-form');
+    await form.getByLabel('Only these projects').check();
+    await form.getByRole('combobox', { name: 'Projects' }).click();
+    await page.locator('.ant-select-item-option', { hasText: 'Warehouse' }).click();
     await fillAccountForm(
       page,
       { Account: 'acme-viewer', 'First password': PASSWORD, 'Person in charge': 'Ken' },
       'View only',
       'accounts-form-en',
     );
-    await page.getByRole('cell', { name: 'acme-viewer' }).waitFor();
-    expect(await page.getByRole('cell', { name: 'View only' }).isVisible()).toBe(true);
+    const row = page.getByRole('row', { name: /acme-viewer/ });
+    await row.getByRole('cell', { name: 'Warehouse' }).waitFor();
+    expect(await row.getByRole('cell', { name: 'View only' }).isVisible()).toBe(true);
 
     await signIn(viewer.page, 'acme-viewer', PASSWORD);
     await viewer.page.goto(`${server.url}/project/list`);
-    await viewer.page.getByText('Default project').first().waitFor();
+    await viewer.page.getByText('Warehouse').first().waitFor();
+    await screenshot(viewer.page, 'accounts-limited-projects-en');
+    expect(await viewer.page.getByText('Default project').count()).toBe(0);
     expect(await viewer.page.getByRole('button', { name: 'New project' }).count()).toBe(0);
     expect(await viewer.page.getByRole('menuitem', { name: 'Accounts' }).count()).toBe(0);
   });

@@ -152,8 +152,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     onAccountCreated: (row) => projects.projects.ensureDefaults(row.id, isLang(row.lang) ? row.lang : 'en'),
   });
   const outbox = createOutboxModule({ db, config, logger });
-  const auth = createAuthModule({ db, accounts: accounts.service, messenger: outbox.messenger, config, clock });
-  const users = createUsersModule({ db, accounts: accounts.service, sessions: auth.service, messenger: outbox.messenger, config, clock });
+  const auth = createAuthModule({ db, accounts: accounts.service, messenger: outbox.messenger, config, clock, scopes: projects.members });
+  const users = createUsersModule({
+    db,
+    accounts: accounts.service,
+    sessions: auth.service,
+    members: projects.members,
+    messenger: outbox.messenger,
+    config,
+    clock,
+  });
   const realtime = createRealtimeHub({
     authenticate: auth.service.authenticate,
     logger,

@@ -37,6 +37,9 @@ export const ManagedAccountSchema = Type.Object({
   operateAuth: Type.Integer({ description: '0 owner, 2 editable, 3 controllable, 4 view only' }),
   enabled: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
+  projectIds: Type.Union([Type.Array(IdSchema), Type.Null()], {
+    description: 'A sub-account’s projects (with their sub-projects); null when it sees every project of its account',
+  }),
 });
 export type ManagedAccount = Static<typeof ManagedAccountSchema>;
 
@@ -58,6 +61,12 @@ const SubAccountAuthority = Type.Union(
   { description: 'A sub-account’s authority: 2 editable, 3 controllable, 4 view only' },
 );
 
+const ProjectScopeField = Type.Optional(
+  Type.Union([Type.Array(IdSchema, { minItems: 1, maxItems: 1000 }), Type.Null()], {
+    description: 'A sub-account’s projects: the ids it may see (with their sub-projects), or null for every project',
+  }),
+);
+
 export const AddAccountBodySchema = Type.Object({
   userAuth: Type.Union([Type.Literal(USER_AUTH.admin), Type.Literal(USER_AUTH.account), Type.Literal(USER_AUTH.subAccount)], {
     description: 'What to create: an administrator or an account (the platform administrator), a sub-account (an account owner)',
@@ -65,6 +74,7 @@ export const AddAccountBodySchema = Type.Object({
   account: Type.String({ minLength: 1, maxLength: 100, description: 'The sign-in name (weighted length 50)' }),
   password: Type.String({ minLength: LIMITS.password.min, maxLength: LIMITS.password.max, description: 'The first password' }),
   operateAuth: Type.Optional(SubAccountAuthority),
+  projectIds: ProjectScopeField,
   ...AccountFields,
 });
 export type AddAccountBody = Static<typeof AddAccountBodySchema>;
@@ -73,6 +83,7 @@ export const UpdateAccountBodySchema = Type.Object({
   id: IdSchema,
   operateAuth: Type.Optional(SubAccountAuthority),
   enabled: Type.Optional(Type.Boolean({ description: 'false disables the account: its sessions end at once' })),
+  projectIds: ProjectScopeField,
   ...AccountFields,
 });
 export type UpdateAccountBody = Static<typeof UpdateAccountBodySchema>;

@@ -11,6 +11,14 @@ export interface AuthContext {
   operateAuth: number;
   lang: Lang;
   sessionId: bigint;
+  /** The projects a sub-account is limited to; absent when the caller sees every project of its account. */
+  scope?: ProjectScope;
+}
+
+/** Projects (with their sub-projects) and the maps in them that a limited sub-account may see. */
+export interface ProjectScope {
+  projectIds: ReadonlySet<bigint>;
+  mapIds: ReadonlySet<bigint>;
 }
 
 declare module 'fastify' {

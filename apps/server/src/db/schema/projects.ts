@@ -7,6 +7,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -129,4 +130,18 @@ export const maps = pgTable(
     index('maps_tenant_build_idx').on(t.tenantId, t.buildId),
     index('maps_tenant_project_idx').on(t.tenantId, t.projectId),
   ],
+);
+
+/** The projects a sub-account limited to some projects may see (users.all_projects false). */
+export const projectMembers = pgTable(
+  'project_members',
+  {
+    userId: bigint('user_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId] }), index('project_members_project_idx').on(t.projectId)],
 );

@@ -25,6 +25,8 @@ export const users = pgTable(
     companyLogo: text('company_logo'),
     homeLink: text('home_link'),
     lang: text('lang').notNull().default('en'),
+    /** A sub-account sees every project of its account, or only those project_members lists. */
+    allProjects: boolean('all_projects').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

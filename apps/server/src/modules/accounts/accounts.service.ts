@@ -115,7 +115,10 @@ export function createAccountsService(deps: {
      */
     async createAccount(
       input: NewAccount,
-      role: { userAuth: number; operateAuth: number; parentId?: bigint } = { userAuth: USER_AUTH.account, operateAuth: OPERATE_AUTH.owner },
+      role: { userAuth: number; operateAuth: number; parentId?: bigint; allProjects?: boolean } = {
+        userAuth: USER_AUTH.account,
+        operateAuth: OPERATE_AUTH.owner,
+      },
     ): Promise<UserRow> {
       assertValidAccount(input);
       const name = input.name?.trim() || input.account;
@@ -132,6 +135,7 @@ export function createAccountsService(deps: {
         userAuth: role.userAuth,
         operateAuth: role.operateAuth,
         parentId: role.parentId ?? null,
+        allProjects: role.allProjects ?? true,
         companyCode: config.company,
         lang: input.lang ?? 'en',
       });

@@ -4,6 +4,7 @@ import type { DomainModule } from '../../http/module.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { Messenger } from '../outbox/messenger.ts';
+import type { ProjectMembers } from '../projects/project-members.ts';
 import { createAuthRepo } from './auth.repo.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
 import { createAuthService } from './auth.service.ts';
@@ -16,6 +17,7 @@ export function createAuthModule(deps: {
   messenger: Messenger;
   config: Pick<Config, 'mode' | 'publicUrl' | 'captchaText'>;
   clock: Clock;
+  scopes: Pick<ProjectMembers, 'scopeOf'>;
 }) {
   const auth = createAuthService({
     repo: createAuthRepo(deps.db),
@@ -24,6 +26,7 @@ export function createAuthModule(deps: {
     makeCaptcha: captchaMaker(deps.config.captchaText),
     clock: deps.clock,
     config: deps.config,
+    scopes: deps.scopes,
   });
   return { service: auth, register: (route) => registerAuthRoutes(route, { auth }) } satisfies DomainModule & Record<string, unknown>;
 }

@@ -18,7 +18,9 @@ import {
 } from '@lumigrid/contract';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { AuthContext } from '../../http/auth.ts';
+import type { AuthContext, ProjectScope } from '../../http/auth.ts';
+import type { UserRow } from '../accounts/accounts.repo.ts';
+import type { ProjectMembers } from '../projects/project-members.ts';
 import { assertNewPassword, type AccountsService } from '../accounts/accounts.service.ts';
 import type { Messenger } from '../outbox/messenger.ts';
 import { verificationCodeMessage } from '../outbox/templates.ts';
@@ -55,9 +57,17 @@ export function createAuthService(deps: {
   makeCaptcha: CaptchaMaker;
   clock: Clock;
   config: Pick<Config, 'mode' | 'publicUrl'>;
+  /** The projects a sub-account limited to some projects works in (the projects domain answers). */
+  scopes: Pick<ProjectMembers, 'scopeOf'>;
 }) {
   const { repo, accounts, messenger, makeCaptcha, clock, config } = deps;
   const endedListeners = new Set<(ended: SessionsEnded) => void>();
+
+  /** The scope of a sub-account limited to some projects (280007 when none is left); undefined for everyone else. */
+  async function scopeOf(user: Pick<UserRow, 'id' | 'parentId' | 'allProjects'>): Promise<ProjectScope | undefined> {
+    if (user.parentId === null || user.allProjects) return undefined;
+    return deps.scopes.scopeOf({ tenantId: user.parentId, userId: user.id });
+  }
   const sessionsEnded = (ended: SessionsEnded) => {
     for (const listener of endedListeners) listener(ended);
   };
@@ -238,6 +248,7 @@ export function createAuthService(deps: {
       if (!row || !passwordRight) throw new AppError(100018);
       if (row.deletedAt) throw new AppError(250020);
       if (!row.enabled) throw new AppError(250018);
+      await scopeOf(row);
       await repo.clearFailures(pairKey);
       await repo.releaseAttempt(addressKey);
 
@@ -271,6 +282,7 @@ export function createAuthService(deps: {
       // Writing on every request would make reads cost a write; a minute's precision is plenty for idling.
       if (options.touch !== false && now.getTime() - session.lastSeenAt.getTime() > 60_000)
         await repo.touchSession({ id: session.id, now });
+      const scope = await scopeOf(user);
       return {
         userId: user.id,
         tenantId: user.parentId ?? user.id,
@@ -278,6 +290,7 @@ export function createAuthService(deps: {
         operateAuth: user.operateAuth,
         lang: isLang(user.lang) ? user.lang : 'en',
         sessionId: session.id,
+        ...(scope ? { scope } : {}),
       };
     },
 

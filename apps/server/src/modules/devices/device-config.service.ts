@@ -37,9 +37,9 @@ import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { radioAction } from './device-commands.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
 
-type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
 /** Which parameters each narrow call may set (spec section 7: set_motion_params, set_daylight_params, set_stairs_mode). */
 const NARROW_CALLS = {
@@ -87,7 +87,7 @@ export function createDeviceConfigService(deps: {
   }
 
   async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
-    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
+    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id), mapIds: visibleMapIds(auth) });
     if (!row) throw new AppError(110011);
     return row;
   }
@@ -99,7 +99,8 @@ export function createDeviceConfigService(deps: {
   ): Promise<bigint | undefined> {
     if (id === undefined) return undefined;
     const parsed = toId(id);
-    if (!(await repo.owns({ tenantId: auth.tenantId, table, id: parsed }))) throw new AppError(110011);
+    const scope = auth.scope && { projectIds: [...auth.scope.projectIds], mapIds: [...auth.scope.mapIds] };
+    if (!(await repo.owns({ tenantId: auth.tenantId, table, id: parsed, scope }))) throw new AppError(110011);
     return parsed;
   }
 
@@ -132,6 +133,7 @@ export function createDeviceConfigService(deps: {
     async list(auth: Caller, body: DeviceListBody): Promise<DevicePage> {
       const filters = {
         tenantId: auth.tenantId,
+        mapIds: visibleMapIds(auth),
         projectId: await requireOwned(auth, 'project', body.projectId),
         buildId: await requireOwned(auth, 'building', body.buildId),
         gatewayId: await requireOwned(auth, 'gateway', body.gatewayId),
@@ -203,7 +205,7 @@ export function createDeviceConfigService(deps: {
     async remove(auth: Caller, body: DeviceDeleteBody): Promise<DeviceDeleteResult> {
       assertMay(auth, 'write');
       const ids = [...new Set(body.ids.map(toId))];
-      const rows = await repo.byIds({ tenantId: auth.tenantId, ids });
+      const rows = await repo.byIds({ tenantId: auth.tenantId, ids, mapIds: visibleMapIds(auth) });
       if (rows.length !== ids.length) throw new AppError(110011);
       const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: ids });
       if (behind.some((id) => !ids.includes(id))) throw new AppError(260021);
@@ -252,7 +254,7 @@ export function createDeviceConfigService(deps: {
     async batchType(auth: Caller, body: DeviceBatchTypeBody): Promise<DeviceBatchTypeResult> {
       assertMay(auth, 'write');
       const ids = [...new Set(body.ids.map(toId))];
-      const rows = await repo.byIds({ tenantId: auth.tenantId, ids });
+      const rows = await repo.byIds({ tenantId: auth.tenantId, ids, mapIds: visibleMapIds(auth) });
       if (rows.length !== ids.length) throw new AppError(110011);
       const target = deviceType(body.type);
       if (!target) throw new AppError(100208);

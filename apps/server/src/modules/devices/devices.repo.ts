@@ -11,6 +11,7 @@ function deviceColumns() {
     mapName: maps.name,
     mac: gateways.mac,
     gatewayName: gateways.name,
+    gatewayMapId: gateways.mapId,
     reported: {
       online: deviceStates.online,
       fault: deviceStates.fault,
@@ -46,6 +47,16 @@ function markerColumns() {
 }
 
 export type DeviceRecord = typeof devices.$inferSelect;
+
+/**
+ * Only devices on the maps a limited sub-account sees (a device not placed yet counts as on its gateway's
+ * map); no condition when mapIds is absent. The query must join gateways.
+ */
+function onVisibleMaps(mapIds: bigint[] | undefined): SQL | undefined {
+  if (mapIds === undefined) return undefined;
+  if (mapIds.length === 0) return sql`false`;
+  return inArray(sql`coalesce(${devices.mapId}, ${gateways.mapId})`, mapIds);
+}
 const BRIDGE_KINDS = ['bridge', 'bridge-wisun'];
 
 /** Queries of devices; every one takes the tenant, so another account's ids match nothing. */
@@ -68,9 +79,9 @@ export function createDevicesRepo(db: Db) {
       .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
 
   return {
-    async find(q: { tenantId: bigint; id: bigint }) {
+    async find(q: { tenantId: bigint; id: bigint; mapIds?: bigint[] }) {
       const [row] = await select()
-        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)))
+        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), onVisibleMaps(q.mapIds)))
         .limit(1);
       return row;
     },
@@ -98,12 +109,13 @@ export function createDevicesRepo(db: Db) {
       );
     },
 
-    /** How many of the ids the tenant holds. */
-    async countOwned(q: { tenantId: bigint; ids: bigint[] }): Promise<number> {
+    /** How many of the ids the tenant holds (on the maps given, when a limited sub-account asks). */
+    async countOwned(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }): Promise<number> {
       const rows = await db
         .select({ id: devices.id })
         .from(devices)
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(q.mapIds)));
       return rows.length;
     },
 
@@ -150,6 +162,7 @@ export function createDevicesRepo(db: Db) {
      */
     list(q: {
       tenantId: bigint;
+      mapIds?: bigint[];
       projectId?: bigint;
       buildId?: bigint;
       mapId?: bigint;
@@ -159,6 +172,8 @@ export function createDevicesRepo(db: Db) {
       text?: string;
     }) {
       const where: SQL[] = [eq(devices.tenantId, q.tenantId)];
+      const visible = onVisibleMaps(q.mapIds);
+      if (visible) where.push(visible);
       if (q.mapId !== undefined) where.push(eq(devices.mapId, q.mapId));
       if (q.buildId !== undefined) where.push(eq(maps.buildId, q.buildId));
       if (q.projectId !== undefined) {
@@ -191,12 +206,26 @@ export function createDevicesRepo(db: Db) {
     },
 
     /** Whether the tenant owns the project, building or gateway a filter names. */
-    async owns(q: { tenantId: bigint; table: 'project' | 'building' | 'gateway' | 'group'; id: bigint }): Promise<boolean> {
+    async owns(q: {
+      tenantId: bigint;
+      table: 'project' | 'building' | 'gateway' | 'group';
+      id: bigint;
+      /** What a limited sub-account sees; the whole tenant when absent. */
+      scope?: { projectIds: bigint[]; mapIds: bigint[] };
+    }): Promise<boolean> {
       const table = { project: projects, building: buildings, gateway: gateways, group: groups }[q.table];
+      const visible =
+        q.scope &&
+        {
+          project: inArray(projects.id, q.scope.projectIds),
+          building: inArray(buildings.projectId, q.scope.projectIds),
+          gateway: inArray(gateways.mapId, q.scope.mapIds),
+          group: inArray(groups.mapId, q.scope.mapIds),
+        }[q.table];
       const rows = await db
         .select({ id: table.id })
         .from(table)
-        .where(and(eq(table.tenantId, q.tenantId), eq(table.id, q.id)))
+        .where(and(eq(table.tenantId, q.tenantId), eq(table.id, q.id), visible))
         .limit(1);
       return rows.length === 1;
     },
@@ -213,9 +242,9 @@ export function createDevicesRepo(db: Db) {
     },
 
     /** The tenant's devices with these ids. */
-    byIds(q: { tenantId: bigint; ids: bigint[] }) {
+    byIds(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }) {
       return select()
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(q.mapIds)))
         .orderBy(asc(devices.id));
     },
 

@@ -28,9 +28,9 @@ import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
 import { mapDevice, mapMarker, withTelemetry } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { assertMay } from '../../http/authority.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
 
-type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
 /** Device reads, naming, placement and control (spec section 7 "Devices"). */
 export function createDevicesService(deps: {
@@ -51,7 +51,7 @@ export function createDevicesService(deps: {
   const { requireMap } = deps.access;
 
   async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
-    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
+    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id), mapIds: visibleMapIds(auth) });
     if (!row) throw new AppError(110011);
     return row;
   }
@@ -59,7 +59,8 @@ export function createDevicesService(deps: {
   /** Every id must be the tenant's; duplicates count once. */
   async function requireDevices(auth: Caller, ids: readonly string[]): Promise<bigint[]> {
     const unique = [...new Set(ids.map(toId))];
-    if ((await repo.countOwned({ tenantId: auth.tenantId, ids: unique })) !== unique.length) throw new AppError(110011);
+    if ((await repo.countOwned({ tenantId: auth.tenantId, ids: unique, mapIds: visibleMapIds(auth) })) !== unique.length)
+      throw new AppError(110011);
     return unique;
   }
 

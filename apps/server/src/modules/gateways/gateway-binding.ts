@@ -1,3 +1,4 @@
+import { seesMap, visibleMapIds } from '../projects/project-access.ts';
 import {
   type Gateway,
   type GatewayBindBody,
@@ -33,6 +34,7 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
       if (q.buildId !== undefined) await deps.access.requireBuilding(auth, q.buildId);
       const { total, list } = await repo.list({
         tenantId: auth.tenantId,
+        mapIds: visibleMapIds(auth),
         projectId: q.projectId === undefined ? undefined : toId(q.projectId),
         buildId: q.buildId === undefined ? undefined : toId(q.buildId),
         mapId: q.mapId === undefined ? undefined : toId(q.mapId),
@@ -54,7 +56,8 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
       const row = await repo.findByMacAnyTenant({ mac: bare });
       if (!row) return { mac: bare, state: 'unknown', online: false, superGateway: false, gateway: null };
       if (row.tenantId === null) return { mac: bare, state: 'pool', online: row.online, superGateway: row.superGateway, gateway: null };
-      if (row.tenantId !== auth.tenantId) return { mac: bare, state: 'other', online: false, superGateway: false, gateway: null };
+      if (row.tenantId !== auth.tenantId || !seesMap(auth, row.mapId))
+        return { mac: bare, state: 'other', online: false, superGateway: false, gateway: null };
       return { mac: bare, state: 'yours', online: row.online, superGateway: row.superGateway, gateway: await reload(auth, row.id) };
     },
 

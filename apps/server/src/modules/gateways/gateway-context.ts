@@ -8,13 +8,13 @@ import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { DevicesRepo } from '../devices/devices.repo.ts';
 import { toId } from '../projects/access.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
 import type { FirmwareCatalogue } from './firmware-catalogue.ts';
 import type { GatewayFleet } from './gateway-fleet.ts';
 import { firmwareOfRow, mapGateway } from './gateways.mappers.ts';
 import type { GatewayRow, GatewaysRepo } from './gateways.repo.ts';
 
-export type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
+export type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
 /** What the gateway calls need of the gateway link; absent when the server runs without one (commands answer 100101). */
 export type GatewayLinkPort = Pick<GatewayLink, 'bus' | 'firmware' | 'clearState'>;
@@ -48,7 +48,7 @@ export function createGatewayContext(deps: GatewayServiceDeps) {
 
   async function requireGateway(auth: Caller, id: string | bigint): Promise<GatewayRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
-    if (!row) throw new AppError(110011);
+    if (!row || !seesMap(auth, row.mapId)) throw new AppError(110011);
     return row;
   }
 

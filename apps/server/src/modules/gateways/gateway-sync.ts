@@ -1,3 +1,4 @@
+import { visibleMapIds } from '../projects/project-access.ts';
 import { SYNC_STATUS, type GatewaySyncList, type GatewaySyncResult } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import { mapSyncItem } from './gateways.mappers.ts';
@@ -13,7 +14,7 @@ export function gatewaySyncCalls(ctx: GatewayContext) {
   return {
     /** GET gateway/v1/sync_status: the gateways whose configuration is not synced. */
     async syncStatus(auth: Caller): Promise<GatewaySyncList> {
-      return (await repo.notSynced({ tenantId: auth.tenantId })).map(mapSyncItem);
+      return (await repo.notSynced({ tenantId: auth.tenantId, mapIds: visibleMapIds(auth) })).map(mapSyncItem);
     },
 
     /**

@@ -3,7 +3,7 @@ import type { GatewayInfo } from '@lumigrid/protocol';
 import { SYNC_STATUS } from '@lumigrid/contract';
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { buildings, devices, gateways, groups, maps, projects, users } from '../../db/schema/index.ts';
+import { buildings, devices, gateways, groups, maps, projectMembers, projects, users } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 
 export type GatewayRecord = typeof gateways.$inferSelect;
@@ -62,6 +62,8 @@ export function createGatewaysRepo(db: Db) {
       projectId?: bigint;
       buildId?: bigint;
       mapId?: bigint;
+      /** The maps a limited sub-account sees; every map of the tenant when absent. */
+      mapIds?: bigint[];
       text?: string;
       online?: boolean;
       offset: number;
@@ -69,6 +71,7 @@ export function createGatewaysRepo(db: Db) {
     }) {
       const where = and(
         eq(gateways.tenantId, q.tenantId),
+        q.mapIds !== undefined ? inArray(gateways.mapId, q.mapIds) : undefined,
         q.projectId !== undefined ? eq(maps.projectId, q.projectId) : undefined,
         q.buildId !== undefined ? eq(maps.buildId, q.buildId) : undefined,
         q.mapId !== undefined ? eq(gateways.mapId, q.mapId) : undefined,
@@ -81,9 +84,15 @@ export function createGatewaysRepo(db: Db) {
     },
 
     /** Gateways whose configuration is not synced (anything but status 3), for the sync banner. */
-    async notSynced({ tenantId }: { tenantId: bigint }): Promise<GatewayRow[]> {
+    async notSynced({ tenantId, mapIds }: { tenantId: bigint; mapIds?: bigint[] }): Promise<GatewayRow[]> {
       return selectBound()
-        .where(and(eq(gateways.tenantId, tenantId), ne(gateways.syncStatus, SYNC_STATUS.synced)))
+        .where(
+          and(
+            eq(gateways.tenantId, tenantId),
+            ne(gateways.syncStatus, SYNC_STATUS.synced),
+            mapIds !== undefined ? inArray(gateways.mapId, mapIds) : undefined,
+          ),
+        )
         .orderBy(asc(gateways.name), asc(gateways.id));
     },
 
@@ -340,19 +349,32 @@ export function createGatewaysRepo(db: Db) {
       });
     },
 
-    /** The account owning a gateway and its users (sub-accounts included), for real-time notices by MAC. */
+    /**
+     * The account owning a gateway and its users, for real-time notices by MAC: the owner, and the
+     * sub-accounts that see the gateway's map (every one not limited to some projects, and those given the
+     * map's project or a project above it).
+     */
     async audienceAnyTenant({ mac }: { mac: string }) {
       const [gw] = await db
-        .select({ id: gateways.id, name: gateways.name, tenantId: gateways.tenantId })
+        .select({ id: gateways.id, name: gateways.name, tenantId: gateways.tenantId, mapId: gateways.mapId })
         .from(gateways)
         .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
         .limit(1);
       if (!gw || gw.tenantId === null) return undefined;
-      const people = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(and(or(eq(users.id, gw.tenantId), eq(users.parentId, gw.tenantId)), isNull(users.deletedAt)));
-      return { gatewayId: String(gw.id), name: gw.name, userIds: people.map((u) => u.id) };
+      const people = (await db.execute(sql`
+        with recursive above(id, depth) as (
+          select m.project_id, 0 from ${maps} m where m.id = ${gw.mapId ?? -1n}
+          union all
+          select p.parent_id, above.depth + 1 from ${projects} p join above on p.id = above.id
+          where p.parent_id is not null and above.depth < 1000
+        )
+        select u.id from ${users} u
+        where (u.id = ${gw.tenantId} or u.parent_id = ${gw.tenantId}) and u.deleted_at is null
+          and (u.all_projects or exists (
+            select 1 from ${projectMembers} pm where pm.user_id = u.id and pm.project_id in (select id from above)))`)) as unknown as {
+        rows: Array<{ id: string | bigint }>;
+      };
+      return { gatewayId: String(gw.id), name: gw.name, userIds: people.rows.map((u) => BigInt(u.id)) };
     },
   };
 }

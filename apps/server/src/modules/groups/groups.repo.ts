@@ -49,7 +49,7 @@ export function createGroupsRepo(db: Db) {
     /** A gateway of the tenant: its map and its large group number, which group numbers avoid. */
     async gateway(q: { tenantId: bigint; id: bigint }) {
       const [row] = await db
-        .select({ id: gateways.id, mac: gateways.mac, info: gateways.info, configVersion: gateways.configVersion })
+        .select({ id: gateways.id, mac: gateways.mac, mapId: gateways.mapId, info: gateways.info, configVersion: gateways.configVersion })
         .from(gateways)
         .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)))
         .limit(1);

@@ -33,9 +33,9 @@ import type { DevicesRepo, GroupMemberRow } from '../devices/devices.repo.ts';
 import { isUniqueViolation, violatedConstraint } from '../../db/errors.ts';
 import type { GroupRow, GroupsRepo } from './groups.repo.ts';
 import { assertMay } from '../../http/authority.ts';
-import type { ProjectAccess } from '../projects/project-access.ts';
+import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
 
-type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
 /** The radio action of a group action (docs/protocol.md "group.control"). */
 function radioAction(op: GroupOp, action: GroupControlRequest['action']): LightAction | undefined {
@@ -83,13 +83,13 @@ export function createGroupsService(deps: {
 
   async function requireGroup(auth: Caller, id: string): Promise<GroupRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
+    if (!row || !seesMap(auth, row.group.mapId)) throw new AppError(110011);
     return row;
   }
 
   async function requireGateway(auth: Caller, id: string) {
     const row = await repo.gateway({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
+    if (!row || !seesMap(auth, row.mapId)) throw new AppError(110011);
     return row;
   }
 
@@ -145,7 +145,7 @@ export function createGroupsService(deps: {
 
   async function view(auth: Caller, id: bigint): Promise<GroupView> {
     const row = await repo.find({ tenantId: auth.tenantId, id });
-    if (!row) throw new AppError(110011);
+    if (!row || !seesMap(auth, row.group.mapId)) throw new AppError(110011);
     const [one] = await views(auth, [row]);
     const { memberRows: _unused, ...rest } = one!;
     return rest;

@@ -48,9 +48,19 @@ export function createMapsRepo(db: Db) {
         .orderBy(asc(maps.id));
     },
 
-    async searchMaps(q: { tenantId: bigint; text?: string; projectId?: bigint; buildId?: bigint; offset: number; limit: number }) {
+    async searchMaps(q: {
+      tenantId: bigint;
+      /** The projects a limited sub-account sees; every project of the tenant when absent. */
+      projectIds?: bigint[];
+      text?: string;
+      projectId?: bigint;
+      buildId?: bigint;
+      offset: number;
+      limit: number;
+    }) {
       const where = and(
         eq(maps.tenantId, q.tenantId),
+        q.projectIds !== undefined ? inArray(maps.projectId, q.projectIds) : undefined,
         q.text ? ilike(maps.name, likePattern(q.text)) : undefined,
         q.projectId !== undefined ? eq(maps.projectId, q.projectId) : undefined,
         q.buildId !== undefined ? eq(maps.buildId, q.buildId) : undefined,

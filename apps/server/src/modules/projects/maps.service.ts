@@ -19,15 +19,15 @@ import { cleanName, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { prepareMapImage, type MapImageStore, type RenderQueue } from './map-image.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
-import type { MapRow, MapsRepo } from './maps.repo.ts';
+import type { MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import type { ProjectsRepo } from './projects.repo.ts';
 import type { ProjectsService } from './projects.service.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
-import { createProjectAccess } from './project-access.ts';
+import { createProjectAccess, visibleProjectIds } from './project-access.ts';
 
-type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang' | 'scope'>;
 
 export function createMapsService(deps: {
   repo: MapsRepo;
@@ -43,13 +43,7 @@ export function createMapsService(deps: {
 }) {
   const { repo, projectsRepo, projects, devices, store, clock } = deps;
 
-  async function requireMap(auth: Caller, id: string): Promise<MapRow> {
-    const row = await repo.findMap({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
-    return row;
-  }
-
-  const { requireBuilding } = createProjectAccess({ mapsRepo: repo, projectsRepo });
+  const { requireBuilding, requireProject, requireMap } = createProjectAccess({ mapsRepo: repo, projectsRepo });
 
   async function mapOut(auth: Caller, id: bigint): Promise<MapInfo> {
     const row = await repo.findMap({ tenantId: auth.tenantId, id });
@@ -168,12 +162,11 @@ export function createMapsService(deps: {
     async searchMaps(auth: Caller, body: MapSearchBody): Promise<MapSearchPage> {
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       // Filter ids must be the caller's own: another account's id is refused, not silently empty.
-      const projectId = body.projectId === undefined ? undefined : toId(body.projectId);
-      if (projectId !== undefined && !(await projectsRepo.findProject({ tenantId: auth.tenantId, id: projectId })))
-        throw new AppError(110011);
+      const projectId = body.projectId === undefined ? undefined : (await requireProject(auth, body.projectId)).id;
       const buildId = body.buildId === undefined ? undefined : (await requireBuilding(auth, body.buildId)).id;
       const { total, rows } = await repo.searchMaps({
         tenantId: auth.tenantId,
+        projectIds: visibleProjectIds(auth),
         text: body.name?.trim() || undefined,
         projectId,
         buildId,

@@ -4,11 +4,35 @@ import { toId } from './access.ts';
 import type { MapsRepo } from './maps.repo.ts';
 import type { ProjectsRepo } from './projects.repo.ts';
 
-type Caller = Pick<AuthContext, 'tenantId'>;
+type Caller = Pick<AuthContext, 'tenantId' | 'scope'>;
+
+/** Whether the caller sees a project: every project of its account, or a limited sub-account only its own. */
+export function seesProject(auth: Pick<AuthContext, 'scope'>, projectId: bigint): boolean {
+  return !auth.scope || auth.scope.projectIds.has(projectId);
+}
+
+/**
+ * Whether the caller sees what stands on a map (a gateway, a device, a group); a limited sub-account sees
+ * nothing that stands on no map of its projects.
+ */
+export function seesMap(auth: Pick<AuthContext, 'scope'>, mapId: bigint | null): boolean {
+  return !auth.scope || (mapId !== null && auth.scope.mapIds.has(mapId));
+}
+
+/** The maps a list may show a limited sub-account; undefined when the caller sees its whole account. */
+export function visibleMapIds(auth: Pick<AuthContext, 'scope'>): bigint[] | undefined {
+  return auth.scope ? [...auth.scope.mapIds] : undefined;
+}
+
+/** The projects a list may show a limited sub-account; undefined when the caller sees its whole account. */
+export function visibleProjectIds(auth: Pick<AuthContext, 'scope'>): bigint[] | undefined {
+  return auth.scope ? [...auth.scope.projectIds] : undefined;
+}
 
 /**
  * Whether a caller may touch a project, building or map: the one check every domain asks the projects domain.
- * An id of another account, an unknown id and an id past 64 bits all answer 110011, so existence is never told.
+ * An id of another account, of a project a limited sub-account is not given, an unknown id and an id past 64
+ * bits all answer 110011, so existence is never told.
  */
 export function createProjectAccess(deps: {
   mapsRepo: Pick<MapsRepo, 'findMap'>;
@@ -18,17 +42,17 @@ export function createProjectAccess(deps: {
   return {
     async requireProject(auth: Caller, projectId: string | bigint) {
       const row = await deps.projectsRepo.findProject({ tenantId: auth.tenantId, id: id(projectId) });
-      if (!row) throw new AppError(110011);
+      if (!row || !seesProject(auth, row.id)) throw new AppError(110011);
       return row;
     },
     async requireBuilding(auth: Caller, buildId: string | bigint) {
       const row = await deps.projectsRepo.findBuilding({ tenantId: auth.tenantId, id: id(buildId) });
-      if (!row) throw new AppError(110011);
+      if (!row || !seesProject(auth, row.projectId)) throw new AppError(110011);
       return row;
     },
     async requireMap(auth: Caller, mapId: string | bigint) {
       const row = await deps.mapsRepo.findMap({ tenantId: auth.tenantId, id: id(mapId) });
-      if (!row) throw new AppError(110011);
+      if (!row || !seesMap(auth, row.id)) throw new AppError(110011);
       return row;
     },
   };

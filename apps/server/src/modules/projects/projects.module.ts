@@ -9,6 +9,7 @@ import { createMapsRepo } from './maps.repo.ts';
 import { registerMapRoutes } from './maps.routes.ts';
 import { createMapsService } from './maps.service.ts';
 import { createProjectAccess } from './project-access.ts';
+import { createProjectMembers } from './project-members.ts';
 import { createProjectsRepo } from './projects.repo.ts';
 import { registerProjectRoutes } from './projects.routes.ts';
 import { createProjectsService } from './projects.service.ts';
@@ -46,6 +47,8 @@ export function createProjectsModule(deps: {
   return {
     /** Which projects, buildings and maps a caller may touch: the projects domain answers for every domain. */
     access: createProjectAccess({ mapsRepo, projectsRepo: repo }),
+    /** The projects given to sub-accounts limited to some projects. */
+    members: createProjectMembers(repo),
     projects,
     maps,
     register(route) {

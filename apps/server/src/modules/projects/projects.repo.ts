@@ -1,6 +1,6 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { buildings, maps, projects } from '../../db/schema/index.ts';
+import { buildings, maps, projectMembers, projects } from '../../db/schema/index.ts';
 
 export type ProjectRow = typeof projects.$inferSelect & { buildCount: number; mapCount: number };
 export type BuildingRow = typeof buildings.$inferSelect & { mapCount: number };
@@ -56,9 +56,11 @@ export function createProjectsRepo(db: Db) {
       return row;
     },
 
-    async searchProjects({ tenantId, text, offset, limit }: { tenantId: bigint; text?: string; offset: number; limit: number }) {
+    async searchProjects(q: { tenantId: bigint; projectIds?: bigint[]; text?: string; offset: number; limit: number }) {
+      const { tenantId, text, offset, limit } = q;
       const where = and(
         eq(projects.tenantId, tenantId),
+        q.projectIds !== undefined ? inArray(projects.id, q.projectIds) : undefined,
         text ? or(ilike(projects.name, likePattern(text)), ilike(projects.address, likePattern(text))) : undefined,
       );
       const [total] = await db.select({ n: count() }).from(projects).where(where);
@@ -78,6 +80,55 @@ export function createProjectsRepo(db: Db) {
         .from(projects)
         .where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, parentId)))
         .orderBy(asc(projects.id));
+    },
+
+    /** The projects a member may see (those it is given, with their sub-projects) and the maps in them. */
+    async memberScope({ tenantId, userId }: { tenantId: bigint; userId: bigint }): Promise<{ projectIds: bigint[]; mapIds: bigint[] }> {
+      const result = (await db.execute(sql`
+        with recursive tree(id, depth) as (
+          select p.id, 0 from ${projects} p join ${projectMembers} m on m.project_id = p.id
+          where p.tenant_id = ${tenantId} and m.user_id = ${userId}
+          union
+          select c.id, tree.depth + 1 from ${projects} c join tree on c.parent_id = tree.id
+          where c.tenant_id = ${tenantId} and tree.depth < 1000
+        )
+        select distinct tree.id as project_id, mp.id as map_id from tree left join ${maps} mp on mp.project_id = tree.id and mp.tenant_id = ${tenantId}`)) as unknown as {
+        rows: Array<{ project_id: string | bigint; map_id: string | bigint | null }>;
+      };
+      const projectIds = new Set<bigint>();
+      const mapIds = new Set<bigint>();
+      for (const row of result.rows) {
+        projectIds.add(BigInt(row.project_id));
+        if (row.map_id !== null) mapIds.add(BigInt(row.map_id));
+      }
+      return { projectIds: [...projectIds], mapIds: [...mapIds] };
+    },
+
+    /** Projects of the tenant among the given ids (to check a member's projects before storing them). */
+    async ownedProjectIds({ tenantId, ids }: { tenantId: bigint; ids: bigint[] }): Promise<bigint[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(eq(projects.tenantId, tenantId), inArray(projects.id, ids)));
+      return rows.map((r) => r.id);
+    },
+
+    async membersOf({ userIds }: { userIds: bigint[] }): Promise<Array<{ userId: bigint; projectId: bigint }>> {
+      if (userIds.length === 0) return [];
+      return db
+        .select({ userId: projectMembers.userId, projectId: projectMembers.projectId })
+        .from(projectMembers)
+        .where(inArray(projectMembers.userId, userIds))
+        .orderBy(asc(projectMembers.projectId));
+    },
+
+    /** Replaces the projects a user is given, in one transaction. */
+    async setMembers({ userId, projectIds }: { userId: bigint; projectIds: bigint[] }): Promise<void> {
+      await db.transaction(async (tx) => {
+        await tx.delete(projectMembers).where(eq(projectMembers.userId, userId));
+        if (projectIds.length > 0) await tx.insert(projectMembers).values(projectIds.map((projectId) => ({ userId, projectId })));
+      });
     },
 
     /** The ids of a project and all its sub-projects at any depth. */

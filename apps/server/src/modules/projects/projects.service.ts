@@ -16,6 +16,7 @@ import {
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertCoordinate, cleanName, cleanOptional, toId } from './access.ts';
+import { createProjectAccess, seesProject, visibleProjectIds } from './project-access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
 import type { MapsRepo } from './maps.repo.ts';
@@ -24,7 +25,7 @@ import type { ProjectRow, ProjectsRepo } from './projects.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
 
-type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang' | 'scope'>;
 
 /** Runs a write and turns a unique-index refusal into 110007 (duplicate name). */
 async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
@@ -116,17 +117,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     haveDefaults.add(tenantId);
   }
 
-  async function requireProject(auth: Caller, id: string): Promise<ProjectRow> {
-    const row = await repo.findProject({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
-    return row;
-  }
-
-  async function requireBuilding(auth: Caller, id: string) {
-    const row = await repo.findBuilding({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
-    return row;
-  }
+  const { requireProject, requireBuilding } = createProjectAccess({ mapsRepo, projectsRepo: repo });
 
   async function projectOut(auth: Caller, id: bigint): Promise<Project> {
     const row = await repo.findProject({ tenantId: auth.tenantId, id });
@@ -174,8 +165,10 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     async tree(auth: Caller, id: string): Promise<ProjectTree> {
       await ensureDefaults(auth.tenantId, auth.lang);
       const { tenantId } = auth;
-      const all = /^0+$/.test(id);
-      const projectRows = all ? await repo.projectsIn({ tenantId }) : await repo.projectSubtree({ tenantId, rootId: toId(id) });
+      const all = /^0+$/.test(id) && !auth.scope;
+      const projectRows = /^0+$/.test(id)
+        ? await repo.projectsIn({ tenantId, ids: visibleProjectIds(auth) })
+        : (await repo.projectSubtree({ tenantId, rootId: toId(id) })).filter((p) => seesProject(auth, p.id));
       if (projectRows.length === 0) throw new AppError(110011);
       const buildRows = await repo.buildingsOf({ tenantId, projectIds: all ? undefined : projectRows.map((p) => p.id) });
       const mapRows = await mapsRepo.mapsOf({ tenantId, buildIds: all ? undefined : buildRows.map((b) => b.id) });
@@ -185,12 +178,24 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
         buildRows.map((b) => ({ ...mapBuilding(b), maps: mapsByBuild.get(String(b.id)) ?? [] })),
         (b) => b.projectId,
       );
-      return { projects: parentsFirst(projectRows).map((p) => ({ ...mapProject(p), builds: buildsByProject.get(String(p.id)) ?? [] })) };
+      // A limited sub-account's projects whose parent it does not see stand at the top of its tree.
+      const shown = new Set(projectRows.map((p) => p.id));
+      return {
+        projects: parentsFirst(projectRows).map((p) => ({
+          ...mapProject(p.parentId !== null && !shown.has(p.parentId) ? { ...p, parentId: null } : p),
+          builds: buildsByProject.get(String(p.id)) ?? [],
+        })),
+      };
     },
 
     async searchProjects(auth: Caller, body: ProjectSearchBody): Promise<ProjectPage> {
       await ensureDefaults(auth.tenantId, auth.lang);
-      const { total, rows } = await repo.searchProjects({ tenantId: auth.tenantId, text: body.name?.trim() || undefined, ...paging(body) });
+      const { total, rows } = await repo.searchProjects({
+        tenantId: auth.tenantId,
+        projectIds: visibleProjectIds(auth),
+        text: body.name?.trim() || undefined,
+        ...paging(body),
+      });
       return { total, list: rows.map(mapProject) };
     },
 
@@ -199,6 +204,8 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
       await ensureDefaults(auth.tenantId, auth.lang);
       assertCoordinate(body.longitude);
       assertCoordinate(body.latitude);
+      // A sub-account limited to some projects adds sub-projects under them, never a project it would not see.
+      if (auth.scope && !body.parentId) throw new AppError(110003);
       const parent = body.parentId ? await requireProject(auth, body.parentId) : undefined;
       const row = await repo.insertProject({
         tenantId: auth.tenantId,

@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import type { Messenger } from '../outbox/messenger.ts';
+import type { ProjectMembers } from '../projects/project-members.ts';
 import { createUsersRepo } from './users.repo.ts';
 import { registerUserRoutes } from './users.routes.ts';
 import { createUsersService } from './users.service.ts';
@@ -14,6 +15,7 @@ export function createUsersModule(deps: {
   db: Db;
   accounts: AccountsService;
   sessions: Pick<AuthService, 'endUserSessions'>;
+  members: ProjectMembers;
   messenger: Messenger;
   config: Pick<Config, 'publicUrl'>;
   clock: Clock;

@@ -21,11 +21,12 @@ import type { AuthService } from '../auth/auth.service.ts';
 import { toId } from '../projects/access.ts';
 import type { Messenger } from '../outbox/messenger.ts';
 import { newPasswordMessage } from '../outbox/templates.ts';
+import type { ProjectMembers } from '../projects/project-members.ts';
 import type { ManagedScope, UsersRepo } from './users.repo.ts';
 
 type Manager = Pick<AuthContext, 'userId' | 'tenantId' | 'userAuth' | 'operateAuth'>;
 
-function mapAccount(row: UserRow): ManagedAccount {
+function mapAccount(row: UserRow, projectIds: string[] | undefined): ManagedAccount {
   return {
     id: String(row.id),
     account: row.account,
@@ -41,6 +42,7 @@ function mapAccount(row: UserRow): ManagedAccount {
     operateAuth: row.operateAuth,
     enabled: row.enabled,
     createdAt: row.createdAt.toISOString(),
+    projectIds: row.userAuth === USER_AUTH.subAccount && !row.allProjects ? (projectIds ?? []) : null,
   };
 }
 
@@ -67,11 +69,27 @@ export function createUsersService(deps: {
   repo: UsersRepo;
   accounts: Pick<AccountsService, 'createAccount' | 'setPassword'>;
   sessions: Pick<AuthService, 'endUserSessions'>;
+  /** The projects given to sub-accounts limited to some projects (the projects domain keeps them). */
+  members: Pick<ProjectMembers, 'projectsOf' | 'requireProjects' | 'assign'>;
   messenger: Pick<Messenger, 'send'>;
   config: Pick<Config, 'publicUrl'>;
   clock: Clock;
 }) {
-  const { repo, clock } = deps;
+  const { repo, clock, members } = deps;
+
+  async function present(rows: UserRow[]): Promise<ManagedAccount[]> {
+    const limited = rows.filter((r) => r.userAuth === USER_AUTH.subAccount && !r.allProjects).map((r) => r.id);
+    const projects = await members.projectsOf(limited);
+    return rows.map((r) => mapAccount(r, projects.get(r.id)));
+  }
+  const presentOne = async (row: UserRow) => (await present([row]))[0]!;
+
+  /** Projects a body names for a sub-account, checked as the account's; null for every project, undefined when unsaid. */
+  async function projectsFor(manager: Manager, userAuth: number, projectIds: string[] | null | undefined) {
+    if (projectIds === undefined) return undefined;
+    if (userAuth !== USER_AUTH.subAccount) throw new AppError(100001, 'projectIds');
+    return projectIds === null ? null : members.requireProjects({ tenantId: manager.tenantId, projectIds });
+  }
 
   /** An account the manager manages, in whichever of its scopes it is; 110011 otherwise. */
   async function requireManaged(manager: Manager, id: string): Promise<{ row: UserRow; scope: ManagedScope }> {
@@ -105,11 +123,11 @@ export function createUsersService(deps: {
         offset: (p.page - 1) * p.pageSize,
         limit: p.pageSize,
       });
-      return { total, list: rows.map(mapAccount) };
+      return { total, list: await present(rows) };
     },
 
     async detail(manager: Manager, id: string): Promise<ManagedAccount> {
-      return mapAccount((await requireManaged(manager, id)).row);
+      return presentOne((await requireManaged(manager, id)).row);
     },
 
     async add(manager: Manager, body: AddAccountBody): Promise<ManagedAccount> {
@@ -117,15 +135,18 @@ export function createUsersService(deps: {
       // A sub-account belongs to an account: its owner creates it.
       if (body.userAuth === USER_AUTH.subAccount && scope.parentId === undefined) throw new AppError(110003);
       const account = body.account.trim();
+      const projects = await projectsFor(manager, body.userAuth, body.projectIds);
       const row = await deps.accounts.createAccount(
         { ...body, account, mail: body.mail?.trim() || undefined, phone: body.phone?.trim() || undefined },
         {
           userAuth: body.userAuth,
           operateAuth: body.userAuth === USER_AUTH.subAccount ? (body.operateAuth ?? 4) : 0,
           parentId: scope.parentId,
+          allProjects: !projects,
         },
       );
-      return mapAccount(row);
+      if (projects) await members.assign({ userId: row.id, projectIds: projects });
+      return presentOne(row);
     },
 
     async update(manager: Manager, body: UpdateAccountBody): Promise<ManagedAccount> {
@@ -135,6 +156,10 @@ export function createUsersService(deps: {
       assertValidAccount({ account: row.account, name: name ?? row.name, company: body.company, remarks: body.remarks });
       const authorityChanged =
         body.operateAuth !== undefined && row.userAuth === USER_AUTH.subAccount && body.operateAuth !== row.operateAuth;
+      const projects = await projectsFor(manager, row.userAuth, body.projectIds);
+      const before = (await present([row]))[0]!.projectIds;
+      const scopeChanged =
+        projects !== undefined && JSON.stringify(projects?.map(String).sort() ?? null) !== JSON.stringify(before?.slice().sort() ?? null);
       const trimmed = (v: string | undefined) => (v === undefined ? undefined : v.trim() || null);
       const updated = await repo.update({
         scope,
@@ -148,14 +173,16 @@ export function createUsersService(deps: {
           ...(body.address !== undefined ? { address: trimmed(body.address) } : {}),
           ...(body.remarks !== undefined ? { remarks: trimmed(body.remarks) } : {}),
           ...(authorityChanged ? { operateAuth: body.operateAuth } : {}),
+          ...(scopeChanged ? { allProjects: projects === null } : {}),
           ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
         },
       });
       if (updated === 'taken') throw new AppError(250001);
       if (!updated) throw new AppError(110011);
+      if (scopeChanged) await members.assign({ userId: row.id, projectIds: projects ?? [] });
       if (row.enabled && body.enabled === false) await end(row.id, 250018);
-      else if (authorityChanged) await end(row.id, 250019);
-      return mapAccount(updated);
+      else if (authorityChanged || scopeChanged) await end(row.id, 250019);
+      return presentOne(updated);
     },
 
     /** Deletes an account (and, for an account, its sub-accounts); their next call answers 250020. */

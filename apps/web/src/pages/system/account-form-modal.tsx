@@ -1,9 +1,10 @@
-import { Col, Form, Input, Modal, Row, Select } from 'antd';
+import { Col, Form, Input, Modal, Radio, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, OPERATE_AUTH, USER_AUTH, type ManagedAccount } from '@lumigrid/contract';
 import { useRule } from '../../components/form-rules.ts';
 import { checkAccount, checkMail, checkNewPassword, checkPhone, checkWeightedMax, ifGiven } from '../../components/validators.ts';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
+import { useProjectTree } from '../../features/projects/api.ts';
 import { useAddAccount, useUpdateAccount } from '../../features/users/api.ts';
 
 interface AccountFormValues {
@@ -17,6 +18,9 @@ interface AccountFormValues {
   address?: string;
   remarks?: string;
   operateAuth?: number;
+  /** Whether a sub-account sees every project of the account or only projectIds. */
+  scope?: 'all' | 'some';
+  projectIds?: string[];
 }
 
 export interface AccountFormModalProps {
@@ -37,6 +41,8 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
   const add = useAddAccount();
   const update = useUpdateAccount();
   const isSub = userAuth === USER_AUTH.subAccount;
+  const tree = useProjectTree(isSub ? '0' : undefined);
+  const scope = Form.useWatch('scope', form);
 
   const rule = useRule();
   const weighted = (max: number) => rule(checkWeightedMax(max), { max }, false);
@@ -54,6 +60,7 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
       address: field(values.address),
       remarks: field(values.remarks),
       ...(isSub && values.operateAuth !== undefined ? { operateAuth: values.operateAuth as 2 | 3 | 4 } : {}),
+      ...(isSub ? { projectIds: values.scope === 'some' ? (values.projectIds ?? []) : null } : {}),
     };
     if (account) await update.mutateAsync({ id: account.id, ...fields });
     else
@@ -77,8 +84,10 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
         address: account.address ?? undefined,
         remarks: account.remarks ?? undefined,
         operateAuth: account.operateAuth,
+        scope: account.projectIds ? 'some' : 'all',
+        projectIds: account.projectIds ?? [],
       }
-    : { account: '', operateAuth: OPERATE_AUTH.viewOnly };
+    : { account: '', operateAuth: OPERATE_AUTH.viewOnly, scope: 'all', projectIds: [] };
 
   return (
     <Modal
@@ -120,6 +129,29 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
                   }))}
                 />
               </Form.Item>
+            </Col>
+          )}
+          {isSub && (
+            <Col xs={24} sm={24}>
+              <Form.Item name="scope" label={t('accounts.projects')} extra={t('accounts.projectsHint')}>
+                <Radio.Group
+                  options={[
+                    { value: 'all', label: t('accounts.everyProject') },
+                    { value: 'some', label: t('accounts.someProjects') },
+                  ]}
+                />
+              </Form.Item>
+              {scope === 'some' && (
+                <Form.Item name="projectIds" rules={[{ required: true, type: 'array', min: 1, message: t('accounts.projectsRequired') }]}>
+                  <Select
+                    mode="multiple"
+                    aria-label={t('accounts.projects')}
+                    loading={tree.isLoading}
+                    optionFilterProp="label"
+                    options={(tree.data?.projects ?? []).map((p) => ({ value: p.id, label: p.name }))}
+                  />
+                </Form.Item>
+              )}
             </Col>
           )}
           <Col xs={24} sm={12}>

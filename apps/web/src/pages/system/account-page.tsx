@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { USER_AUTH, canSeeAdministrators, type ManagedAccount } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
+import { useProjectTree } from '../../features/projects/api.ts';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useAccounts, useRemoveAccount, useResetAccountPassword, useUpdateAccount } from '../../features/users/api.ts';
 import { AccountFormModal } from './account-form-modal.tsx';
@@ -22,6 +23,8 @@ function AccountTable({ userAuth }: { userAuth: number }) {
   const remove = useRemoveAccount();
   const reset = useResetAccountPassword();
   const isSub = userAuth === USER_AUTH.subAccount;
+  const tree = useProjectTree(isSub ? '0' : undefined);
+  const projectName = new Map((tree.data?.projects ?? []).map((p) => [p.id, p.name]));
   const roleText = (operateAuth: number) => {
     const key = operateAuthKey(operateAuth);
     return key ? t(key) : t('role.unknown', { value: operateAuth });
@@ -42,6 +45,18 @@ function AccountTable({ userAuth }: { userAuth: number }) {
             dataIndex: 'operateAuth',
             width: 110,
             render: (_: unknown, row: ManagedAccount) => <Tag bordered={false}>{roleText(row.operateAuth)}</Tag>,
+          },
+          {
+            title: t('accounts.projects'),
+            dataIndex: 'projectIds',
+            width: 180,
+            ellipsis: true,
+            render: (_: unknown, row: ManagedAccount) =>
+              row.projectIds === null
+                ? t('accounts.everyProject')
+                : row.projectIds.length === 0
+                  ? t('accounts.noProject')
+                  : row.projectIds.map((id) => projectName.get(id) ?? id).join(', '),
           },
         ]
       : [{ title: t('accounts.company'), dataIndex: 'company', width: 130, ellipsis: true }]),
