@@ -40,3 +40,8 @@ export const LIMITS = {
     absoluteMs: 30 * 24 * 60 * 60_000,
   },
 } as const;
+
+/** A size limit as people read it: "5 MB", "800 KB". */
+export function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.round(bytes / 1024)} KB`;
+}

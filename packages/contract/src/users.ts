@@ -3,6 +3,7 @@ import { IdSchema } from './common.ts';
 import { LIMITS } from './limits.ts';
 import { OPERATE_AUTH, USER_AUTH } from './roles.ts';
 import { MAIL_PATTERN, PHONE_PATTERN } from './validation.ts';
+import { MAP_IMAGE_FILE_PATTERN } from './projects.ts';
 
 const Text = (max: number, description: string) => Type.String({ maxLength: max, description });
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
@@ -104,3 +105,26 @@ export const ResetAccountPasswordBodySchema = Type.Object({
   channel: Type.Union([Type.Literal('mail'), Type.Literal('sms')], { description: 'Where the new password is sent' }),
 });
 export type ResetAccountPasswordBody = Static<typeof ResetAccountPasswordBodySchema>;
+
+/** The pictures of an account (spec section 5): png or jpeg, each up to its size, with the size it is best at. */
+export const ACCOUNT_IMAGES = {
+  avatar: { maxBytes: 1024 * 1024, width: 512, height: 512 },
+  logo: { maxBytes: 1024 * 1024, width: 750, height: 750 },
+  background: { maxBytes: 800 * 1024, width: 1400, height: 900 },
+} as const;
+export type AccountImageKind = keyof typeof ACCOUNT_IMAGES;
+
+/** The multipart fields of an account picture upload: the `file` part alone. */
+export const AccountImageUploadSchema = Type.Object({
+  file: Type.Optional(Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The picture: png or jpeg' })),
+});
+
+/** {file}: the name in an account picture's URL. */
+export const AccountImageFileParamsSchema = Type.Object({
+  file: Type.String({ pattern: MAP_IMAGE_FILE_PATTERN, description: '32 hex digits and .png or .jpg' }),
+});
+
+/** Where an account picture is served from. */
+export function accountImageUrl(file: string): string {
+  return `/api1/user/v1/image/${file}`;
+}

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createCanvas } from '@napi-rs/canvas';
 import { encodePng, type Rgb } from './png.ts';
+import type { EndpointAnswer, EndpointSpec } from '@lumigrid/contract';
+import type { App } from '../http/types.ts';
 
 /** A real PNG of one colour. */
 export function makePng(width: number, height: number, rgb: Rgb = [0, 128, 255]): Buffer {
@@ -56,4 +58,25 @@ export function multipart(file: { name: string; type: string; data: Buffer; fiel
   );
   parts.push(file.data, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Sends one file to an upload endpoint of the table, as a browser's form would. */
+export async function sendUpload<E extends EndpointSpec>(
+  app: App,
+  spec: E,
+  file: { name: string; type: string; data: Buffer; field?: string },
+  options: { token?: string; lang?: string; fields?: Record<string, string> } = {},
+) {
+  const { payload, headers } = multipart(file, options.fields);
+  const res = await app.inject({
+    method: spec.method,
+    url: spec.path,
+    payload,
+    headers: {
+      ...headers,
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.lang ? { 'accept-language': options.lang } : {}),
+    },
+  });
+  return { status: res.statusCode, headers: res.headers, body: res.json() as { code: number; msg: string; data: EndpointAnswer<E> } };
 }

@@ -1,6 +1,8 @@
 import { endpoint } from '../endpoint.ts';
+import { sizeText } from '../limits.ts';
 import { EmptySchema } from '../common.ts';
-import { UpdateProfileBodySchema } from '../users.ts';
+import { ACCOUNT_IMAGES, AccountImageFileParamsSchema, AccountImageUploadSchema, UpdateProfileBodySchema } from '../users.ts';
+import { BinarySchema } from '../projects.ts';
 import { AccountExistsSchema, AccountParamsSchema, ChangePasswordBodySchema, LoginUserSchema, UpdateLangBodySchema } from '../auth.ts';
 
 /** The signed-in user's own account: profile, password, language; whether an account name is taken. */
@@ -50,5 +52,79 @@ export const accountEndpoints = {
     access: 'signedIn',
     body: UpdateLangBodySchema,
     response: EmptySchema,
+  }),
+  uploadAvatar: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/upload',
+    tags: ['accounts'],
+    summary: 'Upload the signed-in user’s avatar: png or jpeg up to ${sizeText(ACCOUNT_IMAGES.avatar.maxBytes)}',
+    description: `multipart/form-data with a \`file\` part; best at ${ACCOUNT_IMAGES.avatar.width} × ${ACCOUNT_IMAGES.avatar.height}. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the one before.`,
+    access: 'signedIn',
+    kind: 'upload',
+    body: AccountImageUploadSchema,
+    response: LoginUserSchema,
+    errors: [100013, 100014],
+  }),
+  uploadLogo: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/upload_logo',
+    tags: ['accounts'],
+    summary:
+      'Upload the account’s company logo (shown in the header of every user of the account): png or jpeg up to ${sizeText(ACCOUNT_IMAGES.logo.maxBytes)}',
+    description: `multipart/form-data with a \`file\` part; best at ${ACCOUNT_IMAGES.logo.width} × ${ACCOUNT_IMAGES.logo.height}. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the one before.`,
+    access: 'manageAccounts',
+    kind: 'upload',
+    body: AccountImageUploadSchema,
+    response: LoginUserSchema,
+    errors: [100013, 100014],
+  }),
+  uploadBackground: endpoint({
+    method: 'POST',
+    path: '/api1/user/v1/upload_home',
+    tags: ['accounts'],
+    summary: 'Upload the account’s login background: png or jpeg up to ${sizeText(ACCOUNT_IMAGES.background.maxBytes)}',
+    description: `multipart/form-data with a \`file\` part; best at ${ACCOUNT_IMAGES.background.width} × ${ACCOUNT_IMAGES.background.height}. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the one before.`,
+    access: 'manageAccounts',
+    kind: 'upload',
+    body: AccountImageUploadSchema,
+    response: LoginUserSchema,
+    errors: [100013, 100014],
+  }),
+  removeAvatar: endpoint({
+    method: 'GET',
+    path: '/api1/user/v1/delete_img',
+    tags: ['accounts'],
+    summary: 'Remove the signed-in user’s avatar',
+    access: 'signedIn',
+    response: LoginUserSchema,
+  }),
+  removeLogo: endpoint({
+    method: 'DELETE',
+    path: '/api1/user/v1/delete_logo',
+    tags: ['accounts'],
+    summary: 'Remove the account’s company logo',
+    access: 'manageAccounts',
+    response: LoginUserSchema,
+  }),
+  removeBackground: endpoint({
+    method: 'DELETE',
+    path: '/api1/user/v1/delete_home',
+    tags: ['accounts'],
+    summary: 'Remove the account’s login background',
+    access: 'manageAccounts',
+    response: LoginUserSchema,
+  }),
+  image: endpoint({
+    method: 'GET',
+    path: '/api1/user/v1/image/:file',
+    tags: ['accounts'],
+    summary: 'A stored account picture (png or jpeg)',
+    description:
+      '{file}: the name in an avatar, logo or background URL. Served without a token, so <img> and the login page can load it: the name carries 128 random bits. Unknown names answer 404.',
+    access: 'public',
+    params: AccountImageFileParamsSchema,
+    kind: 'raw',
+    produces: ['image/png', 'image/jpeg'],
+    response: BinarySchema,
   }),
 };

@@ -6,6 +6,10 @@ import {
   passwordProblem,
   weightedLength,
   LIMITS,
+  ACCOUNT_IMAGES,
+  accountImageUrl,
+  sizeText,
+  type AccountImageKind,
   type ChangePasswordBody,
   type Lang,
   type LoginUser,
@@ -15,11 +19,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
+import { storedImageType, type ImageStore } from '../../lib/image-store.ts';
 import { hashPassword, randomPassword, verifyPassword } from '../../lib/password.ts';
+import { checkJpeg, checkPng, sniffType } from '../../lib/picture.ts';
 import type { AccountsRepo, UserRow } from './accounts.repo.ts';
 
-/** Maps a user row to the logged-in user of spec section 3. */
-export function mapLoginUser(row: UserRow, serverIp: string | null): LoginUser {
+/**
+ * Maps a user row to the logged-in user of spec section 3. A sub-account shows its account's company logo
+ * and login background (`owner`), which only the account's owner sets.
+ */
+export function mapLoginUser(row: UserRow, serverIp: string | null, owner: Pick<UserRow, 'companyLogo' | 'homeLink'> = row): LoginUser {
   return {
     id: String(row.id),
     account: row.account,
@@ -30,8 +39,8 @@ export function mapLoginUser(row: UserRow, serverIp: string | null): LoginUser {
     remarks: row.remarks,
     user_auth: row.userAuth,
     operate_auth: row.operateAuth,
-    company_logo: row.companyLogo,
-    home_link: row.homeLink,
+    company_logo: owner.companyLogo,
+    home_link: owner.homeLink,
     server_ip: serverIp,
     lang: isLang(row.lang) ? row.lang : 'en',
   };
@@ -72,11 +81,32 @@ export function createAccountsService(deps: {
   repo: AccountsRepo;
   config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company' | 'mode'>;
   logger: FastifyBaseLogger;
+  /** Where avatars, logos and login backgrounds are kept. */
+  images: ImageStore;
   /** Called once for every new account (user_auth 2), e.g. to create its default project. */
   onAccountCreated?: (row: UserRow) => Promise<void>;
 }) {
-  const { repo, config, logger } = deps;
+  const { repo, config, logger, images } = deps;
   const serverIp = config.serverIp ?? null;
+
+  async function loginUser(row: UserRow): Promise<LoginUser> {
+    const owner = row.parentId === null ? row : await repo.findById(row.parentId);
+    return mapLoginUser(row, serverIp, owner ?? { companyLogo: null, homeLink: null });
+  }
+
+  /** The column each account picture lives in: the avatar is the user's own, logo and background the account's. */
+  const IMAGE_COLUMN = { avatar: 'headImg', logo: 'companyLogo', background: 'homeLink' } as const;
+
+  /** Stores a picture's URL in its column and deletes the file it replaces. */
+  async function storeImage(userId: bigint, kind: AccountImageKind, file: string | null): Promise<LoginUser> {
+    const row = await requireUser(userId);
+    const column = IMAGE_COLUMN[kind];
+    const updated = await repo.updateProfile({ id: row.id, set: { [column]: file === null ? null : accountImageUrl(file) } });
+    if (!updated || updated === 'taken') throw new AppError(250020);
+    const before = row[column]?.split('/').pop();
+    if (before) await images.remove(before);
+    return loginUser(updated);
+  }
 
   async function requireUser(id: bigint): Promise<UserRow> {
     const row = await repo.findById(id);
@@ -146,7 +176,7 @@ export function createAccountsService(deps: {
 
     findByLogin: (login: string) => repo.findByLogin(login),
     findById: (id: bigint) => repo.findById(id),
-    mapLoginUser: (row: UserRow) => mapLoginUser(row, serverIp),
+    loginUser,
 
     async setPassword(id: bigint, password: string): Promise<void> {
       assertNewPassword(password);
@@ -154,7 +184,7 @@ export function createAccountsService(deps: {
     },
 
     async profile(auth: AuthContext): Promise<LoginUser> {
-      return mapLoginUser(await requireUser(auth.userId), serverIp);
+      return loginUser(await requireUser(auth.userId));
     },
 
     async changePassword(auth: AuthContext, body: ChangePasswordBody): Promise<void> {
@@ -183,7 +213,30 @@ export function createAccountsService(deps: {
       });
       if (updated === 'taken') throw new AppError(250001);
       if (!updated) throw new AppError(250020);
-      return mapLoginUser(updated, serverIp);
+      return loginUser(updated);
+    },
+
+    /**
+     * Sets the avatar (own), the company logo or the login background (the account's: owners and the platform
+     * administrator, by the endpoint's access level): a png or jpeg whose structure is whole, within its size.
+     */
+    async setImage(auth: AuthContext, kind: AccountImageKind, data: Buffer): Promise<LoginUser> {
+      if (data.length > ACCOUNT_IMAGES[kind].maxBytes) throw new AppError(100014, sizeText(ACCOUNT_IMAGES[kind].maxBytes));
+      const type = sniffType(data);
+      if (type !== 'image/png' && type !== 'image/jpeg') throw new AppError(100013);
+      const size = type === 'image/png' ? await checkPng(data) : checkJpeg(data);
+      if (!size) throw new AppError(100013);
+      return storeImage(auth.userId, kind, await images.save({ data, contentType: type }));
+    },
+
+    async removeImage(auth: AuthContext, kind: AccountImageKind): Promise<LoginUser> {
+      return storeImage(auth.userId, kind, null);
+    },
+
+    /** A stored account picture by its file name; undefined for a name the store never made or no longer has. */
+    async imageFile(file: string): Promise<{ data: Buffer; contentType: string } | undefined> {
+      const data = await images.read(file);
+      return data ? { data, contentType: storedImageType(file) } : undefined;
     },
 
     async setLang(auth: AuthContext, lang: Lang): Promise<void> {

@@ -260,7 +260,7 @@ export function createAuthService(deps: {
         now,
         expiresAt: new Date(now.getTime() + LIMITS.session.absoluteMs),
       });
-      return { access_token: token, user: accounts.mapLoginUser(row) };
+      return { access_token: token, user: await accounts.loginUser(row) };
     },
 
     /**

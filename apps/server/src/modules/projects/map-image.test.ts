@@ -1,7 +1,8 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../../test/poll.ts';
-import { checkJpeg, checkPng, createRenderQueue, prepareMapImage, sniffType } from './map-image.ts';
+import { createRenderQueue, prepareMapImage } from './map-image.ts';
+import { checkJpeg, checkPng, sniffType } from '../../lib/picture.ts';
 import { makeJpeg, makePdf, makePng } from '../../test/upload.fixtures.ts';
 
 describe('floor-plan checks', () => {
