@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { authEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 import { api } from './support/api.ts';
+import { encodePng, type Rgb } from '../apps/server/src/test/png.ts';
 import { openBrowser, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 
 // The account screens in a real browser: the administrator creates an account, the account a view-only
@@ -118,7 +119,26 @@ describe('accounts and sub-accounts in a real browser', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
     await page.getByTestId('user-menu').getByText('Aiko Sato').waitFor();
+
+    // A round blue avatar and an orange logo: the header shows both at once.
+    const picture = (rgb: Rgb, size: number) => encodePng(size, size, () => rgb);
+    const row = (name: string) => page.locator('.ant-list-item', { hasText: name });
+    await row('Avatar')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: picture([22, 119, 255], 128) });
+    await page.getByTestId('user-menu').locator('img').waitFor();
+    await row('Company logo')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: picture([250, 140, 22], 120) });
+    const siderLogo = page.locator('.ant-pro-sider-logo img');
+    await expect.poll(() => siderLogo.getAttribute('src')).toMatch(/^\/api1\//);
+    const logo = await siderLogo.getAttribute('src');
+    expect(logo).toMatch(/^\/api1\/user\/v1\/image\/[0-9a-f]{32}\.png$/);
     await screenshot(page, 'accounts-center-en');
+    await row('Company logo')
+      .getByRole('button', { name: /Remove/ })
+      .click();
+    await expect.poll(() => siderLogo.getAttribute('src')).not.toBe(logo);
     await page.goto(`${server.url}/system/account`);
   });
 

@@ -39,6 +39,20 @@ describe('session store', () => {
     expect(store.rememberedAccount()).toBe('ann@example.com');
   });
 
+  it('keeps the account’s login background for the next sign-in here, and forgets its logo at sign-out', () => {
+    const storage = memoryStorage();
+    const store = createSessionStore(storage);
+    const branded = { ...user, company_logo: '/api1/user/v1/image/logo.png', home_link: '/api1/user/v1/image/bg.jpg' };
+    store.signIn({ token: 't', user: branded, loginType: 'mail', remember: false, account: 'ann@example.com' });
+    expect(storage.getItem('logo')).toBe(branded.company_logo);
+    store.clear();
+    expect(storage.getItem('logo')).toBeNull();
+    expect(store.loginBackground()).toBe(branded.home_link);
+    // An account without one shows the brand's background again.
+    store.signIn({ token: 't', user, loginType: 'mail', remember: false, account: 'ann@example.com' });
+    expect(store.loginBackground()).toBeUndefined();
+  });
+
   it('does not remember the account unless asked, and ignores a corrupt stored user', () => {
     const storage = memoryStorage();
     const store = createSessionStore(storage);

@@ -21,6 +21,8 @@ export const SESSION_KEYS = {
   logo: 'logo',
   mapPathList: 'mapPathList',
   imageUrl: 'imageUrl',
+  /** The login background of the account last signed in here: its login page keeps showing it after sign-out. */
+  loginBackground: 'loginBackground',
 } as const;
 
 /** What signing out removes; the language, login type and remembered account survive. */
@@ -56,6 +58,12 @@ export function createSessionStore(storage: KeyValueStorage | undefined) {
     }
   };
 
+  /** The account's logo (gone at sign-out) and login background (kept for the next sign-in here). */
+  const setPictures = (user: LoginUser) => {
+    set(SESSION_KEYS.logo, user.company_logo ?? null);
+    set(SESSION_KEYS.loginBackground, user.home_link ?? null);
+  };
+
   return {
     /** Bumped on every change so React can subscribe with useSyncExternalStore. */
     version: () => version,
@@ -84,6 +92,7 @@ export function createSessionStore(storage: KeyValueStorage | undefined) {
     },
     remember: () => get(SESSION_KEYS.remember) === 'true',
     rememberedAccount: () => get(SESSION_KEYS.account) || undefined,
+    loginBackground: () => get(SESSION_KEYS.loginBackground) || undefined,
 
     /** Stores a successful sign-in. */
     signIn(input: { token: string; user: LoginUser; loginType: LoginType; remember: boolean; account: string }) {
@@ -92,10 +101,12 @@ export function createSessionStore(storage: KeyValueStorage | undefined) {
       set(SESSION_KEYS.loginType, input.loginType);
       set(SESSION_KEYS.remember, String(input.remember));
       set(SESSION_KEYS.account, input.remember ? input.account : null);
+      setPictures(input.user);
       changed();
     },
     setUser(user: LoginUser) {
       set(SESSION_KEYS.user, JSON.stringify(user));
+      setPictures(user);
       changed();
     },
     setLang(lang: Lang) {

@@ -134,7 +134,7 @@ export default function BasicLayout() {
           onCollapse={setCollapsed}
           fixSiderbar
           title={branding.name}
-          logo={<BrandLogo src={branding.logoUrl} alt={branding.name} />}
+          logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
           onMenuHeaderClick={() => void navigate('/home')}
           route={route}
           location={{ pathname }}

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  AccountImageKind,
   ChangePasswordBody,
+  LoginUser,
   LoginBody,
   RegisterMailBody,
   RegisterPhoneBody,
@@ -95,14 +97,38 @@ export function useInvalidateMe() {
   return () => client.invalidateQueries({ queryKey: authKeys.me() });
 }
 
+/** Keeps a new copy of the signed-in user the server answered, so the shell shows it at once. */
+function useKeepMe() {
+  const client = useQueryClient();
+  return (user: LoginUser) => {
+    session.setUser(user);
+    client.setQueryData(authKeys.me(), user);
+  };
+}
+
 /** Saves the signed-in user's own info; the shell shows the new name at once. */
 export function useUpdateProfile() {
-  const client = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateProfileBody) => call(accountEndpoints.updateProfile, { body }),
-    onSuccess: (user) => {
-      session.setUser(user);
-      client.setQueryData(authKeys.me(), user);
+    onSuccess: useKeepMe(),
+  });
+}
+
+const PICTURE_CALLS = {
+  avatar: { upload: accountEndpoints.uploadAvatar, remove: accountEndpoints.removeAvatar },
+  logo: { upload: accountEndpoints.uploadLogo, remove: accountEndpoints.removeLogo },
+  background: { upload: accountEndpoints.uploadBackground, remove: accountEndpoints.removeBackground },
+} as const;
+
+/** Uploads (a file) or removes (null) one of the account's pictures; the shell shows the change at once. */
+export function useAccountPicture(kind: AccountImageKind) {
+  return useMutation({
+    mutationFn: (file: File | null) => {
+      if (file === null) return call(PICTURE_CALLS[kind].remove, {});
+      const form = new FormData();
+      form.append('file', file);
+      return call(PICTURE_CALLS[kind].upload, { body: form });
     },
+    onSuccess: useKeepMe(),
   });
 }

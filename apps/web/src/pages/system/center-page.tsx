@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { LIMITS, canEditOwnInfo, maskPhone } from '@lumigrid/contract';
 import { useState } from 'react';
 import { useBoot } from '../../app/boot.tsx';
+import { AccountPictures } from './account-pictures.tsx';
 import { ProfileFormModal } from './profile-form-modal.tsx';
 import { useChangePassword, useMe } from '../../features/auth/api.ts';
 import { useRule } from '../../components/form-rules.ts';
@@ -108,6 +109,9 @@ export default function CenterPage() {
               </Form.Item>
             </Form>
           </Card>
+        </Col>
+        <Col xs={24}>
+          <AccountPictures user={user} />
         </Col>
       </Row>
       {editing && <ProfileFormModal user={user} onClose={() => setEditing(false)} />}

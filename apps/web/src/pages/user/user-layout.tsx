@@ -27,7 +27,10 @@ export default function UserLayout() {
   }, [queryClient]);
 
   return (
-    <div className={`lg-user${compact ? ' lg-user--compact' : ''}`} style={{ backgroundImage: `url("${branding.backgroundUrl}")` }}>
+    <div
+      className={`lg-user${compact ? ' lg-user--compact' : ''}`}
+      style={{ backgroundImage: `url("${session.loginBackground() ?? branding.backgroundUrl}")` }}
+    >
       <div className="lg-user__top">{branding.languageChange && <LanguageSelect />}</div>
       <main className="lg-user__main">
         <div className="lg-user__card">
