@@ -1,7 +1,7 @@
 import { OPERATE_AUTH, USER_AUTH, type Building, type MapInfo, type Project, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { users } from '../db/schema/index.ts';
+import { projectMembers, users } from '../db/schema/index.ts';
 import { login, type Harness, api } from './harness.ts';
 import { hashPassword } from '../lib/password.ts';
 
@@ -41,21 +41,28 @@ export function treeFactory(h: Harness, token: string) {
 }
 
 /**
- * Signs in a sub-account (user_auth 3) of an account with the given operate_auth. Account management (which
- * creates sub-accounts through the API) has not landed yet, so the row is inserted directly.
+ * Signs in a new sub-account (user_auth 3) of an account with the given operate_auth, limited to projectIds
+ * when given. The rows are written directly, so suites about other domains need not use the account calls.
  */
-export async function subAccount(h: Harness, ownerLogin: string, operateAuth: number): Promise<string> {
+export async function subAccount(h: Harness, ownerLogin: string, operateAuth: number, projectIds?: string[]): Promise<string> {
   const [owner] = await h.database.db.select().from(users).where(eq(users.account, ownerLogin));
   if (!owner) throw new Error(`no account ${ownerLogin}`);
   const account = `sub-${operateAuth}-${owner.id}-${Math.random().toString(36).slice(2, 8)}`;
-  await h.database.db.insert(users).values({
-    account,
-    name: account,
-    passwordHash: await hashPassword('Sub-Account-1'),
-    userAuth: USER_AUTH.subAccount,
-    operateAuth,
-    parentId: owner.id,
-  });
+  const [row] = await h.database.db
+    .insert(users)
+    .values({
+      account,
+      name: account,
+      passwordHash: await hashPassword('Sub-Account-1'),
+      userAuth: USER_AUTH.subAccount,
+      operateAuth,
+      parentId: owner.id,
+      allProjects: projectIds === undefined,
+    })
+    .returning({ id: users.id });
+  if (projectIds?.length) {
+    await h.database.db.insert(projectMembers).values(projectIds.map((id) => ({ userId: row!.id, projectId: BigInt(id) })));
+  }
   return login(h, account, 'Sub-Account-1');
 }
 

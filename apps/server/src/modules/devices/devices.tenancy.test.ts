@@ -1,6 +1,6 @@
 import { deviceEndpoints } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
 import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
@@ -56,6 +56,7 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
   let rig: GatewayRig;
   let tokenA: string;
   let tokenB: string;
+  let principals: Record<PrincipalKey, Principal>;
   let a: Ids;
   let b: Ids;
   let commandsSeen = 0;
@@ -65,6 +66,7 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
     rig = await startGatewayRig(kind, { count: 2 });
     tokenA = await signUpByMail(h(), 'owner@example.com');
     tokenB = await signUpByMail(h(), 'intruder@example.com');
+    principals = await tenancyPrincipals(h(), { victim: 'owner@example.com', victimToken: tokenA, intruder: 'intruder@example.com' });
     const place = async (token: string, mac: string, map: string, name?: string): Promise<Ids> => {
       const { gateway, placed } = await buildGatewayWithDevices(h(), token, { mac, mapId: map, place: (d) => d.kind === 'light-cct' });
       const device = placed[0]!;
@@ -86,7 +88,7 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
     // The type table is the same for everyone.
     withoutIds: [deviceEndpoints.typeTable],
     secrets: [SECRET],
-    world: () => ({ app: h().app, intruder: tokenB, a, b }),
+    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
   });
 
   it('lists only the caller\u2019s own devices', async () => {

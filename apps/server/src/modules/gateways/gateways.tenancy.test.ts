@@ -1,6 +1,6 @@
 import { gatewayEndpoints, type Gateway, type GatewayDevice, type SuperGatewayDevices } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
 import { DATABASES, api, expectError, prepared, signUpByMail } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
@@ -62,6 +62,7 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
   let rig: GatewayRig;
   let tokenA: string;
   let tokenB: string;
+  let principals: Record<PrincipalKey, Principal>;
   let a: Ids;
   let b: Ids;
   let commandsSeen = 0;
@@ -71,6 +72,7 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
     rig = await startGatewayRig(kind, { count: 3, superGateways: 1 });
     tokenA = await signUpByMail(h(), 'owner@example.com');
     tokenB = await signUpByMail(h(), 'intruder@example.com');
+    principals = await tenancyPrincipals(h(), { victim: 'owner@example.com', victimToken: tokenA, intruder: 'intruder@example.com' });
     const [plain, other, superSim] = rig.fleet.gateways;
     const mapA = (await treeFactory(h(), tokenA).map({ name: 'Secret floor' })).id;
     const gw = await bind(h(), tokenA, plain!.mac, mapA, SECRET[0]);
@@ -94,7 +96,7 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
     cases: CASES,
     withoutIds: WITHOUT_IDS,
     secrets: SECRET,
-    world: () => ({ app: h().app, intruder: tokenB, a, b }),
+    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
   });
 
   it('lists, searches and tells nothing of the first account\u2019s gateways', async () => {

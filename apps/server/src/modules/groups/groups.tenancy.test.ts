@@ -1,6 +1,6 @@
 import { groupEndpoints, type GroupView } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
 import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
@@ -38,6 +38,7 @@ describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
   let rig: GatewayRig;
   let tokenA: string;
   let tokenB: string;
+  let principals: Record<PrincipalKey, Principal>;
   let a: Ids;
   let b: Ids;
   let commandsSeen = 0;
@@ -47,6 +48,11 @@ describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
     rig = await startGatewayRig(kind, { count: 2 });
     tokenA = await signUpByMail(h(), 'zone-owner@example.com');
     tokenB = await signUpByMail(h(), 'zone-intruder@example.com');
+    principals = await tenancyPrincipals(h(), {
+      victim: 'zone-owner@example.com',
+      victimToken: tokenA,
+      intruder: 'zone-intruder@example.com',
+    });
     const place = async (token: string, mac: string, name: string): Promise<Ids> => {
       const { gateway: gw, mapId: map, placed } = await buildGatewayWithDevices(h(), token, { mac, place: (d) => d.kind === 'light-cct' });
       const light = placed[0]!;
@@ -68,7 +74,7 @@ describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
     domain: groupEndpoints,
     cases: CASES,
     secrets: [SECRET],
-    world: () => ({ app: h().app, intruder: tokenB, a, b }),
+    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
   });
 
   it('left the first account\u2019s group as it was and sent its gateway nothing', async () => {

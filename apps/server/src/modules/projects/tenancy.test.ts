@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mapEndpoints, projectEndpoints, type Building, type MapInfo, type Project, type ProjectTree } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawTenancyCase, tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
+import {
+  rawTenancyCase,
+  tenancyCase,
+  tenancyMatrix,
+  type TenancyCase,
+  tenancyPrincipals,
+  type Principal,
+  type PrincipalKey,
+} from '../../test/tenancy.ts';
 import { DATABASES, signUpByMail, startApp, type Harness, api } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { makePng, multipart } from '../../test/upload.fixtures.ts';
@@ -44,10 +52,17 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(projectEndpoints.updateBuilding, (a, b) => ({ body: { id: b.building.id, parentId: a.building.id } })),
   tenancyCase(projectEndpoints.deleteBuilding, (a) => ({ body: { id: a.defaults.build } })),
   tenancyCase(mapEndpoints.addMap, (a) => ({ body: { buildId: a.building.id, name: 'Intruder' } })),
-  // Another account's uploaded plan is unknown to this one: "please select a valid image", nothing more.
-  tenancyCase(mapEndpoints.addMap, (a, b) => ({ body: { buildId: b.building.id, name: 'Thief', image: a.image } }), { code: 100013 }),
+  // Another account's uploaded plan is unknown to this one: "please select a valid image", nothing more. A
+  // sub-account of the first account meets the second account's building first.
+  tenancyCase(mapEndpoints.addMap, (a, b) => ({ body: { buildId: b.building.id, name: 'Thief', image: a.image } }), {
+    code: 100013,
+    codeFor: { sibling: 110011 },
+  }),
   tenancyCase(mapEndpoints.updateMap, (a) => ({ body: { id: a.map.id, name: 'Taken over', opacity: 1 } })),
-  tenancyCase(mapEndpoints.updateMap, (a, b) => ({ body: { id: b.map.id, image: a.image } }), { code: 100013 }),
+  tenancyCase(mapEndpoints.updateMap, (a, b) => ({ body: { id: b.map.id, image: a.image } }), {
+    code: 100013,
+    codeFor: { sibling: 110011 },
+  }),
   tenancyCase(mapEndpoints.deleteMap, (a) => ({ params: { buildId: a.building.id, mapId: a.map.id } })),
   tenancyCase(mapEndpoints.deleteMap, (a) => ({ params: { buildId: a.defaults.build, mapId: a.defaults.map } })),
   tenancyCase(mapEndpoints.moveMap, (a, b) => ({ body: { id: a.map.id, buildId: b.building.id } })),
@@ -80,6 +95,7 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
   let dataDir: string;
   let tokenA: string;
   let tokenB: string;
+  let principals: Record<PrincipalKey, Principal>;
   let a: Ids;
   let b: Ids;
   let treeBefore: ProjectTree;
@@ -123,6 +139,7 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
     h = await startApp(kind, { DATA_DIR: dataDir });
     tokenA = await signUpByMail(h, 'first@example.com');
     tokenB = await signUpByMail(h, 'second@example.com');
+    principals = await tenancyPrincipals(h, { victim: 'first@example.com', victimToken: tokenA, intruder: 'second@example.com' });
     a = await seed(tokenA, SECRET);
     b = await seed(tokenB, ['Own plant', 'Own annex', 'Own hall', 'Own wing', 'Own floor']);
     treeBefore = await treeOf(tokenA);
@@ -137,7 +154,7 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
     cases: CASES,
     withoutIds: WITHOUT_IDS,
     secrets: SECRET,
-    world: () => ({ app: h.app, intruder: tokenB, a, b }),
+    world: () => ({ app: h.app, intruder: tokenB, a, b, principals }),
   });
 
   it('lists and searches only the caller\u2019s own projects and maps', async () => {
