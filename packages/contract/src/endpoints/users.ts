@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import { EmptySchema } from '../common.ts';
 import { endpoint } from '../endpoint.ts';
 import {
@@ -25,6 +26,15 @@ export const userEndpoints = {
     params: AccountListParamsSchema,
     query: AccountListQuerySchema,
     response: ManagedAccountPageSchema,
+    errors: [110003],
+  }),
+  subAccounts: endpoint({
+    method: 'GET',
+    path: '/api1/user/v1/sub_user',
+    tags: ['users'],
+    summary: 'Every sub-account of the caller’s own account at once, newest first (for pickers)',
+    access: 'manageAccounts',
+    response: Type.Array(ManagedAccountSchema, { maxItems: 1000 }),
     errors: [110003],
   }),
   detail: endpoint({

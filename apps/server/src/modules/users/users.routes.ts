@@ -6,6 +6,7 @@ import type { UsersService } from './users.service.ts';
 export function registerUserRoutes(route: RouteOf, deps: { users: UsersService }) {
   const { users } = deps;
   route(E.list, ({ auth, params, query }) => users.list(auth, params, query));
+  route(E.subAccounts, ({ auth }) => users.subAccounts(auth));
   route(E.detail, ({ auth, params }) => users.detail(auth, params.id));
   route(E.add, ({ auth, body }) => users.add(auth, body));
   route(E.update, ({ auth, body }) => users.update(auth, body));

@@ -126,6 +126,12 @@ export function createUsersService(deps: {
       return { total, list: await present(rows) };
     },
 
+    /** The sub-accounts of the manager's own account (none for the platform administrator), at most 1000. */
+    async subAccounts(manager: Manager): Promise<ManagedAccount[]> {
+      const { rows } = await repo.page({ scope: { userAuth: USER_AUTH.subAccount, parentId: manager.tenantId }, offset: 0, limit: 1000 });
+      return present(rows);
+    },
+
     async detail(manager: Manager, id: string): Promise<ManagedAccount> {
       return presentOne((await requireManaged(manager, id)).row);
     },

@@ -249,7 +249,7 @@ describe.each(DATABASES)('tenancy of the account calls on %s', (kind) => {
     domain: userEndpoints,
     cases: CASES,
     // A list shows only the caller's own; adding creates in the caller's own account (both tested below).
-    withoutIds: [userEndpoints.list, userEndpoints.add],
+    withoutIds: [userEndpoints.list, userEndpoints.subAccounts, userEndpoints.add],
     secrets: ['Secret assistant'],
     world: () => ({ app: h.app, intruder, a, b, principals }),
   });
@@ -259,6 +259,10 @@ describe.each(DATABASES)('tenancy of the account calls on %s', (kind) => {
     expect(page.list.map((s) => s.id)).toContain(b.sub);
     expect(page.list.map((s) => s.id)).not.toContain(a.sub);
     expect(page.list.every((s) => s.name !== 'Secret assistant')).toBe(true);
+    const all = await apiData(h.app, userEndpoints.subAccounts, {}, { token: intruder });
+    expect(all.map((s) => s.id).sort()).toEqual(page.list.map((s) => s.id).sort());
+    const admin = await login(h, 'admin', ADMIN_PASSWORD);
+    expect(await apiData(h.app, userEndpoints.subAccounts, {}, { token: admin })).toEqual([]);
     const owner = await login(h, `first-${kind}@example.com`, 'Secret-Pass1');
     expect(await apiData(h.app, userEndpoints.detail, { params: { id: a.sub } }, { token: owner })).toMatchObject({
       name: 'Secret assistant',
