@@ -72,6 +72,16 @@ describe('accounts and sub-accounts in a real browser', () => {
     });
     await page.getByRole('cell', { name: 'acme-lighting' }).waitFor();
     await screenshot(page, 'accounts-ordinary-en');
+    // The account's details, also reachable by its address (?uid=).
+    await page.getByTestId('account-link').filter({ hasText: 'acme-lighting' }).click();
+    const detail = page.getByTestId('account-detail');
+    await detail.getByText('Acme', { exact: true }).waitFor();
+    expect(new URL(page.url()).searchParams.get('uid')).toMatch(/^\d+$/);
+    await screenshot(page, 'accounts-detail-en');
+    await page.reload();
+    await detail.getByText('Aiko Tanaka').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await detail.waitFor({ state: 'detached' });
   });
 
   it('the account creates a view-only sub-account limited to one project, which sees only it and no edit buttons', async () => {

@@ -38,6 +38,9 @@ export const ManagedAccountSchema = Type.Object({
   operateAuth: Type.Integer({ description: '0 owner, 2 editable, 3 controllable, 4 view only' }),
   enabled: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
+  avatar: Nullable('URL of the avatar'),
+  logo: Nullable('URL of the company logo'),
+  loginBackground: Nullable('URL of the login background'),
   projectIds: Type.Union([Type.Array(IdSchema), Type.Null()], {
     description: 'A sub-account’s projects (with their sub-projects); null when it sees every project of its account',
   }),

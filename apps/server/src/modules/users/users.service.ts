@@ -42,6 +42,9 @@ function mapAccount(row: UserRow, projectIds: string[] | undefined): ManagedAcco
     operateAuth: row.operateAuth,
     enabled: row.enabled,
     createdAt: row.createdAt.toISOString(),
+    avatar: row.headImg,
+    logo: row.companyLogo,
+    loginBackground: row.homeLink,
     projectIds: row.userAuth === USER_AUTH.subAccount && !row.allProjects ? (projectIds ?? []) : null,
   };
 }

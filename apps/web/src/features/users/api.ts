@@ -13,7 +13,17 @@ export interface AccountListQuery {
 export const userKeys = {
   all: ['users'] as const,
   list: (query: AccountListQuery) => [...userKeys.all, 'list', query] as const,
+  detail: (id: string) => [...userKeys.all, 'detail', id] as const,
 };
+
+/** One account the signed-in manager manages; off without an id. */
+export function useAccountDetail(id: string | undefined) {
+  return useQuery({
+    queryKey: userKeys.detail(id ?? ''),
+    queryFn: ({ signal }) => call(userEndpoints.detail, { params: { id: id! } }, { signal }),
+    enabled: id !== undefined,
+  });
+}
 
 /** One page of the accounts the signed-in manager manages. */
 export function useAccounts(query: AccountListQuery) {

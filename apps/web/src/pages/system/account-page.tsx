@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, message } from 'antd';
+import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Typography, message } from 'antd';
+import { useSearchParams } from 'react-router';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import dayjs from 'dayjs';
@@ -9,6 +10,7 @@ import { useMe } from '../../features/auth/api.ts';
 import { useProjectTree } from '../../features/projects/api.ts';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useAccounts, useRemoveAccount, useResetAccountPassword, useUpdateAccount } from '../../features/users/api.ts';
+import { AccountDetailDrawer } from './account-detail-drawer.tsx';
 import { AccountFormModal } from './account-form-modal.tsx';
 
 const DEFAULT_PAGE_SIZE = 20;
@@ -18,6 +20,9 @@ function AccountTable({ userAuth }: { userAuth: number }) {
   const { t } = useTranslation();
   const [query, setQuery] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE, name: '' });
   const [editing, setEditing] = useState<{ account?: ManagedAccount } | undefined>();
+  // ?uid=<id> opens an account's details (spec section 2: accountDetail and accountManagement with query uid).
+  const [params, setParams] = useSearchParams();
+  const uid = params.get('uid') ?? undefined;
   const accounts = useAccounts({ userAuth, ...query });
   const update = useUpdateAccount();
   const remove = useRemoveAccount();
@@ -36,7 +41,17 @@ function AccountTable({ userAuth }: { userAuth: number }) {
   };
 
   const columns: ProColumns<ManagedAccount>[] = [
-    { title: t('accounts.account'), dataIndex: 'account', width: 160, ellipsis: true },
+    {
+      title: t('accounts.account'),
+      dataIndex: 'account',
+      width: 160,
+      ellipsis: true,
+      render: (_, row) => (
+        <Typography.Link onClick={() => setParams({ uid: row.id })} data-testid="account-link">
+          {row.account}
+        </Typography.Link>
+      ),
+    },
     { title: t('accounts.name'), dataIndex: 'name', width: 130, ellipsis: true },
     ...(isSub
       ? [
@@ -149,7 +164,15 @@ function AccountTable({ userAuth }: { userAuth: number }) {
           onChange: (page, pageSize) => setQuery({ ...query, page: pageSize === query.pageSize ? page : 1, pageSize }),
         }}
       />
-      {editing && <AccountFormModal open userAuth={userAuth} account={editing.account} onClose={() => setEditing(undefined)} />}
+      {editing && (
+        <AccountFormModal
+          open
+          userAuth={editing.account?.userAuth ?? userAuth}
+          account={editing.account}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      {uid && <AccountDetailDrawer id={uid} onEdit={(account) => setEditing({ account })} onClose={() => setParams({})} />}
     </>
   );
 }
