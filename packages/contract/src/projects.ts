@@ -268,7 +268,10 @@ export type MapIdQuery = Static<typeof MapIdQuerySchema>;
  */
 export const MapImageSchema = Type.Object({
   image: Type.String({ description: 'The stored file name; give it to map/v1/add or map/v1/update' }),
-  url: Type.String({ description: 'Where the picture is served' }),
+  url: Type.String({ description: 'Where the picture is served (once ready)' }),
+  state: Type.Union([Type.Literal('ready'), Type.Literal('rendering')], {
+    description: "'rendering' while a slow pdf's first page is still being drawn: follow it with upload_state; 0 sizes until then",
+  }),
   width: Type.Integer(),
   height: Type.Integer(),
   size: Type.Integer({ description: 'Bytes stored' }),

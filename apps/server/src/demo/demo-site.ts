@@ -31,7 +31,7 @@ export const DEMO_SITE = {
 /** How long a started demo gateway may take to reach the server's presence. */
 const ONLINE_WAIT_MS = 10_000;
 
-type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang'>;
+type Caller = Pick<AuthContext, 'userId' | 'tenantId' | 'operateAuth' | 'lang'>;
 
 /** What a finished seeding did, for the log line and tests. */
 export interface DemoOutcome {
@@ -115,7 +115,10 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       await accounts.setPassword(row.id, config.demoPassword);
       logger.info({ account: login }, 'demo account password set from DEMO_PASSWORD');
     }
-    return { caller: { tenantId: tenantOf(row), operateAuth: OPERATE_AUTH.owner, lang: isLang(row.lang) ? row.lang : 'en' }, created };
+    return {
+      caller: { userId: row.id, tenantId: tenantOf(row), operateAuth: OPERATE_AUTH.owner, lang: isLang(row.lang) ? row.lang : 'en' },
+      created,
+    };
   }
 
   /** The project, building and map of the site, each found by name or created. Answers the map id. */

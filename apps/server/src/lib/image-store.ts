@@ -17,10 +17,18 @@ export function createImageStore(dataDir: string, folder: string) {
   const dir = join(dataDir, 'uploads', folder);
   return {
     dir,
-    async save(image: { data: Buffer; contentType: StoredImageType }): Promise<string> {
+    /** A new name for a picture of this type, to write now or once it is drawn. */
+    name(contentType: StoredImageType): string {
+      return `${randomBytes(16).toString('hex')}.${contentType === 'image/png' ? 'png' : 'jpg'}`;
+    },
+    async write(file: string, data: Buffer): Promise<void> {
+      if (!IMAGE_FILE.test(file)) throw new Error(`not a stored picture's name: ${file}`);
       await mkdir(dir, { recursive: true });
-      const file = `${randomBytes(16).toString('hex')}.${image.contentType === 'image/png' ? 'png' : 'jpg'}`;
-      await writeFile(join(dir, file), image.data, { flag: 'wx' });
+      await writeFile(join(dir, file), data, { flag: 'wx' });
+    },
+    async save(image: { data: Buffer; contentType: StoredImageType }): Promise<string> {
+      const file = this.name(image.contentType);
+      await this.write(file, image.data);
       return file;
     },
     async read(file: string): Promise<Buffer | undefined> {

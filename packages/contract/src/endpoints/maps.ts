@@ -126,6 +126,18 @@ export const mapEndpoints = {
     produces: ['image/png', 'image/jpeg'],
     response: BinarySchema,
   }),
+  uploadState: endpoint({
+    method: 'GET',
+    path: '/api4/map/v1/upload_state/:file',
+    tags: ['maps'],
+    summary: 'Follow a floor-plan upload answered with state rendering until it is ready',
+    description:
+      "{file}: the upload's `image`. Answers the upload with state 'ready' once the pdf's first page is drawn (and put on the map the upload named), 'rendering' until then, 100013 if it could not be drawn.",
+    access: 'write',
+    params: MapImageFileParamsSchema,
+    response: MapImageSchema,
+    errors: [100013, 110011],
+  }),
   upload: endpoint({
     method: 'POST',
     path: '/api4/map/v1/upload_map',

@@ -93,6 +93,10 @@ export const mapImages = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     size: integer('size').notNull(),
+    /** 'ready'; 'rendering' while a slow pdf's first page is still being drawn; 'failed' when it could not be. */
+    state: text('state').notNull().default('ready'),
+    /** Who uploaded it: a sub-account limited to some projects follows only its own uploads no map shows yet. */
+    uploadedBy: bigint('uploaded_by', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('map_images_file_key').on(t.file), index('map_images_tenant_idx').on(t.tenantId, t.createdAt)],

@@ -125,6 +125,7 @@ export function createMapsRepo(db: Db) {
           and(
             eq(mapImages.tenantId, tenantId),
             eq(mapImages.file, file),
+            eq(mapImages.state, 'ready'),
             mapId === undefined ? isNull(maps.id) : sql`(${maps.id} is null or ${maps.id} = ${mapId})`,
           ),
         )
@@ -133,6 +134,22 @@ export function createMapsRepo(db: Db) {
     },
 
     /** A floor plan by its file name, for serving. The name is the secret (128 random bits). */
+    /** Finishes a slow upload: its size once drawn, or 'failed'. */
+    async finishImage(q: { id: bigint; set: Partial<Pick<typeof mapImages.$inferInsert, 'state' | 'width' | 'height' | 'size'>> }) {
+      const [row] = await db.update(mapImages).set(q.set).where(eq(mapImages.id, q.id)).returning();
+      return row;
+    },
+
+    /** The map a stored plan is on, if any. */
+    async mapShowing({ tenantId, imageId }: { tenantId: bigint; imageId: bigint }) {
+      const [row] = await db
+        .select({ id: maps.id })
+        .from(maps)
+        .where(and(eq(maps.tenantId, tenantId), eq(maps.imageId, imageId)))
+        .limit(1);
+      return row;
+    },
+
     async findImageByFile({ file }: { file: string }): Promise<MapImageRow | undefined> {
       const [row] = await db.select().from(mapImages).where(eq(mapImages.file, file)).limit(1);
       return row;

@@ -30,6 +30,8 @@ export function registerMapRoutes(route: RouteOf, deps: { maps: MapsService }) {
 
   route(E.removeImage, ({ auth, query }) => maps.removeImage(auth, query.id));
 
+  route(E.uploadState, ({ auth, params }) => maps.uploadState(auth, params.file));
+
   route(E.image, async ({ params, reply }) => {
     const found = await maps.imageFile(params.file);
     if (!found) throw new AppError(100002);

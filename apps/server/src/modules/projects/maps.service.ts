@@ -17,17 +17,32 @@ import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { cleanName, toId } from './access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
-import { prepareMapImage, type MapImageStore, type RenderQueue } from './map-image.ts';
+import { prepareMapImage, type MapImageStore, type PreparedImage, type RenderQueue } from './map-image.ts';
+import { sniffType } from '../../lib/picture.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
-import type { MapsRepo } from './maps.repo.ts';
+import type { MapImageRow, MapRow, MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import type { ProjectsRepo } from './projects.repo.ts';
 import type { ProjectsService } from './projects.service.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
-import { createProjectAccess, visibleProjectIds } from './project-access.ts';
+import { createProjectAccess, seesMap, visibleProjectIds } from './project-access.ts';
 
-type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang' | 'scope'>;
+type Caller = Pick<AuthContext, 'userId' | 'tenantId' | 'operateAuth' | 'lang' | 'scope'>;
+
+/** A render still 'rendering' after this long was lost with its server node: its upload answers 100013. */
+const ABANDONED_RENDER_MS = 5 * 60_000;
+
+/** A promise's value if it settles within ms; undefined while it is still pending then (it keeps running). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([promise.then((value) => ({ value })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export function createMapsService(deps: {
   repo: MapsRepo;
@@ -40,8 +55,11 @@ export function createMapsService(deps: {
   clock: Clock;
   /** Where a floor plan the renderer could not read is told, with its cause. */
   logger?: Pick<FastifyBaseLogger, 'warn'>;
+  /** How long an upload waits for a pdf's first page before answering 'rendering'. */
+  renderAnswerWaitMs: number;
 }) {
   const { repo, projectsRepo, projects, devices, store, clock } = deps;
+  const { renderAnswerWaitMs } = deps;
 
   const { requireBuilding, requireProject, requireMap } = createProjectAccess({ mapsRepo: repo, projectsRepo });
 
@@ -71,6 +89,61 @@ export function createMapsService(deps: {
     if (imageId === null) return;
     const file = await repo.deleteImage({ tenantId: auth.tenantId, id: imageId });
     if (file) await store.remove(file);
+  }
+
+  /** Puts an uploaded plan on a map in place of the one it had. */
+  async function putOnMap(auth: Caller, map: Pick<MapRow, 'id' | 'imageId'>, imageId: bigint) {
+    await repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { imageId } });
+    await dropImage(auth, map.imageId);
+  }
+
+  async function imageOut(auth: Caller, image: MapImageRow, mapId: bigint | null): Promise<MapImage> {
+    return {
+      image: image.file,
+      url: mapImageUrl(image.file),
+      state: image.state === 'rendering' ? 'rendering' : 'ready',
+      width: image.width,
+      height: image.height,
+      size: image.size,
+      contentType: image.contentType === 'image/jpeg' ? 'image/jpeg' : 'image/png',
+      sourceType: image.sourceType === 'application/pdf' || image.sourceType === 'image/jpeg' ? image.sourceType : 'image/png',
+      map: mapId === null ? null : await mapOut(auth, mapId),
+    };
+  }
+
+  /**
+   * Keeps a slow pdf's upload as 'rendering' and finishes it when its first page is drawn: the file written,
+   * its size stored and, when the upload named a map, put on it; 'failed' when it cannot be drawn.
+   */
+  async function renderLater(auth: Caller, pending: Promise<PreparedImage>, map: Pick<MapRow, 'id' | 'imageId'> | undefined) {
+    const file = store.name('image/png');
+    const row = await repo.insertImage({
+      tenantId: auth.tenantId,
+      uploadedBy: auth.userId,
+      file,
+      contentType: 'image/png',
+      sourceType: 'application/pdf',
+      width: 0,
+      height: 0,
+      size: 0,
+      state: 'rendering',
+      createdAt: clock.now(),
+    });
+    const finish = async () => {
+      const drawn = await pending.catch(() => undefined);
+      if (!drawn) {
+        await repo.finishImage({ id: row.id, set: { state: 'failed' } });
+        return;
+      }
+      await store.write(file, drawn.data);
+      const size = { width: drawn.width, height: drawn.height, size: drawn.data.length };
+      await repo.finishImage({ id: row.id, set: size });
+      if (map) await putOnMap(auth, map, row.id);
+      // Ready last: whoever sees it ready finds the plan on its map too.
+      await repo.finishImage({ id: row.id, set: { state: 'ready' } });
+    };
+    void finish().catch((err: unknown) => deps.logger?.warn({ err }, 'a slow floor plan could not be finished'));
+    return row;
   }
 
   async function writeMap<T>(write: () => Promise<T>): Promise<T> {
@@ -217,14 +290,19 @@ export function createMapsService(deps: {
       const unusedSince = new Date(clock.now().getTime() - PROJECT_LIMITS.unusedUploads.keptMs);
       if (!map && (await repo.countUnusedImages({ tenantId: auth.tenantId, since: unusedSince })) >= PROJECT_LIMITS.unusedUploads.max)
         throw new AppError(100019);
-      const prepared = await prepareMapImage(input.data, {
+      const pending = prepareMapImage(input.data, {
         account: String(auth.tenantId),
         queue: deps.renderQueue,
         onRenderError: (err) => deps.logger?.warn({ err }, 'floor plan pdf could not be rendered'),
       });
+      // A pdf still drawing after a moment is answered at once with state 'rendering'; upload_state follows it.
+      const settled = sniffType(input.data) === 'application/pdf' ? await within(pending, renderAnswerWaitMs) : { value: await pending };
+      if (!settled) return imageOut(auth, await renderLater(auth, pending, map), null);
+      const prepared = settled.value;
       const file = await store.save(prepared);
       const image = await repo.insertImage({
         tenantId: auth.tenantId,
+        uploadedBy: auth.userId,
         file,
         contentType: prepared.contentType,
         sourceType: prepared.sourceType,
@@ -233,20 +311,21 @@ export function createMapsService(deps: {
         size: prepared.data.length,
         createdAt: clock.now(),
       });
-      if (map) {
-        await repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { imageId: image.id } });
-        await dropImage(auth, map.imageId);
-      }
-      return {
-        image: file,
-        url: mapImageUrl(file),
-        width: image.width,
-        height: image.height,
-        size: image.size,
-        contentType: prepared.contentType,
-        sourceType: prepared.sourceType,
-        map: map ? await mapOut(auth, map.id) : null,
-      };
+      if (map) await putOnMap(auth, map, image.id);
+      return imageOut(auth, image, map?.id ?? null);
+    },
+
+    /** GET map/v1/upload_state/{file}: a slow upload's state; 100013 once its pdf could not be drawn. */
+    async uploadState(auth: Caller, file: string): Promise<MapImage> {
+      assertMay(auth, 'write');
+      const row = await repo.findImageByFile({ file });
+      if (!row || row.tenantId !== auth.tenantId) throw new AppError(110011);
+      // On a map, as the map; on none yet, for everyone of the account but another's limited sub-account.
+      const mapId = (await repo.mapShowing({ tenantId: auth.tenantId, imageId: row.id }))?.id ?? null;
+      if (mapId !== null ? !seesMap(auth, mapId) : auth.scope && row.uploadedBy !== auth.userId) throw new AppError(110011);
+      const abandoned = row.state === 'rendering' && clock.now().getTime() - row.createdAt.getTime() > ABANDONED_RENDER_MS;
+      if (row.state === 'failed' || abandoned) throw new AppError(100013);
+      return imageOut(auth, row, mapId);
     },
 
     sweepUnusedUploads,

@@ -19,7 +19,7 @@ const SWEEP_EVERY_MS = 10 * 60_000;
 /** Projects, buildings and maps, and the access check every other domain asks about them. */
 export function createProjectsModule(deps: {
   db: Db;
-  config: Pick<Config, 'dataDir'>;
+  config: Pick<Config, 'dataDir' | 'pdfAnswerWaitMs'>;
   /** What projects needs to know of the devices on its maps (the devices domain answers). */
   devices: MapDevicesPort;
   clock: Clock;
@@ -35,6 +35,7 @@ export function createProjectsModule(deps: {
     devices: deps.devices,
     store: createMapImageStore(deps.config.dataDir),
     renderQueue: defaultRenderQueue(),
+    renderAnswerWaitMs: deps.config.pdfAnswerWaitMs,
     clock: deps.clock,
     logger: deps.logger,
   });

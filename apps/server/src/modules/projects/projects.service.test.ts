@@ -41,6 +41,7 @@ describe('projects and maps services on PGlite', () => {
     const mapsRepo = counted(createMapsRepo(database.db), calls);
     const projects = createProjectsService({ repo, mapsRepo, devices });
     const maps = createMapsService({
+      renderAnswerWaitMs: 2_000,
       repo: mapsRepo,
       projectsRepo: repo,
       projects,
@@ -51,7 +52,7 @@ describe('projects and maps services on PGlite', () => {
     });
     return { projects, maps };
   };
-  const auth = () => ({ tenantId, operateAuth: OPERATE_AUTH.owner, lang: 'en' as const });
+  const auth = () => ({ userId: tenantId, tenantId, operateAuth: OPERATE_AUTH.owner, lang: 'en' as const });
 
   beforeAll(async () => {
     database = await openDatabase({ memory: true });

@@ -72,6 +72,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(mapEndpoints.listDevices, (a) => ({ body: { mapId: a.map.id } })),
   tenancyCase(mapEndpoints.devicesOf, (a) => ({ params: { id: a.map.id } })),
   tenancyCase(mapEndpoints.removeImage, (a) => ({ query: { id: a.map.id } })),
+  tenancyCase(mapEndpoints.uploadState, (a) => ({ params: { file: a.image } })),
   rawTenancyCase(mapEndpoints.upload, async (app, a, _b, token) => {
     const { payload, headers } = multipart({ name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { id: a.map.id });
     const res = await app.inject({

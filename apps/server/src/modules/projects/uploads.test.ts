@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { PROJECT_LIMITS, endpointUrl, mapEndpoints, type MapImage, type MapInfo } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, expectError, signUpByMail, startApp, type Harness, api, refusedInput } from '../../test/harness.ts';
+import { DATABASES, expectError, signUpByMail, startApp, type Harness, api, apiData, refusedInput } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
-import { bigFakePng, makeJpeg, makePdf, makePng, multipart } from '../../test/upload.fixtures.ts';
+import { bigFakePng, makeJpeg, makePdf, makePng, multipart, sendUpload } from '../../test/upload.fixtures.ts';
+import { poll } from '../../test/poll.ts';
 
 describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
   let h: Harness;
@@ -166,5 +167,76 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
     expect((await upload({ name: 'a.png', type: 'image/png', data: makePng(4, 4) }, {}, editor)).body.code).toBe(0);
     expect((await fetchImage(endpointUrl(mapEndpoints.image, { params: { file: `${'0'.repeat(32)}.png` } }))).statusCode).toBe(404);
     expect((await fetchImage(endpointUrl(mapEndpoints.image, { params: { file: '../../etc/passwd' } }))).statusCode).toBe(400);
+  });
+});
+
+describe.each(DATABASES)('slow pdf floor plans answered at once on %s', (kind) => {
+  let h: Harness;
+  let token: string;
+  let dataDir: string;
+  let f: ReturnType<typeof treeFactory>;
+  const uploadPdf = (data: Buffer, fields: Record<string, string> = {}) =>
+    sendUpload(h.app, mapEndpoints.upload, { name: 'plan.pdf', type: 'application/pdf', data }, { token, fields });
+  const state = (file: string) => api(h.app, mapEndpoints.uploadState, { params: { file } }, { token });
+  /** Follows an upload until upload_state stops answering 'rendering'; answers its last answer. */
+  async function settle(file: string) {
+    let last = await state(file);
+    await poll(async () => {
+      last = await state(file);
+      return !(last.body.code === 0 && last.body.data.state === 'rendering');
+    }, `the pdf ${file} drawn`);
+    return last;
+  }
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-slow-pdf-'));
+    // No wait at all: every pdf takes the slow path, while pictures still answer at once.
+    h = await startApp(kind, { DATA_DIR: dataDir, PDF_ANSWER_WAIT_MS: '0' });
+    token = await signUpByMail(h, 'slow-plans@example.com');
+    f = treeFactory(h, token);
+  });
+  afterAll(async () => {
+    await h?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers rendering with no sizes, then ready with the drawn page, which a map can take', async () => {
+    const first = await uploadPdf(makePdf());
+    expect(first.body.data).toMatchObject({ state: 'rendering', width: 0, height: 0, sourceType: 'application/pdf', map: null });
+    const done = await settle(first.body.data.image);
+    expect(done.body.data).toMatchObject({ state: 'ready', contentType: 'image/png', image: first.body.data.image });
+    expect(done.body.data.width).toBeGreaterThan(0);
+    const served = await h.app.inject({ method: 'GET', url: done.body.data.url });
+    expect(served.statusCode).toBe(200);
+    const map = await f.map({ name: 'Drawn later', image: first.body.data.image });
+    expect(map).toMatchObject({ imageWidth: done.body.data.width, imageHeight: done.body.data.height });
+
+    const png = await sendUpload(h.app, mapEndpoints.upload, { name: 'p.png', type: 'image/png', data: makePng(8, 8) }, { token });
+    expect(png.body.data.state).toBe('ready');
+  });
+
+  it('puts a slow plan on the map the upload named once drawn, in place of the old one', async () => {
+    const map = await f.map({ name: 'Replaced later' });
+    const old = await sendUpload(
+      h.app,
+      mapEndpoints.upload,
+      { name: 'p.png', type: 'image/png', data: makePng(8, 8) },
+      { token, fields: { id: map.id } },
+    );
+    const slow = await uploadPdf(makePdf(), { id: map.id });
+    expect(slow.body.data.state).toBe('rendering');
+    const done = await settle(slow.body.data.image);
+    expect(done.body.data.map?.id).toBe(map.id);
+    const now = await apiData(h.app, mapEndpoints.getMap, { params: { id: map.projectId, mapId: map.id } }, { token });
+    expect(now.image).toContain(slow.body.data.image);
+    expect(existsSync(join(dataDir, 'uploads', 'maps', old.body.data.image))).toBe(false);
+  });
+
+  it('answers 100013 once a pdf cannot be drawn, and tells another account nothing', async () => {
+    const broken = await uploadPdf(Buffer.from('%PDF-1.7\nthis is not a pdf at all\n%%EOF'));
+    expect(broken.body.data.state).toBe('rendering');
+    expectError(await settle(broken.body.data.image), 100013);
+    const stranger = await signUpByMail(h, 'stranger-plans@example.com');
+    expectError(await api(h.app, mapEndpoints.uploadState, { params: { file: broken.body.data.image } }, { token: stranger }), 110011);
   });
 });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   BuildingAddBody,
@@ -13,6 +14,9 @@ import type {
 } from '@lumigrid/contract';
 import { mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
+
+/** How often a slow pdf upload is asked whether its first page is drawn. */
+const RENDER_POLL_MS = 1_000;
 
 /** The id sub_links takes for "the whole tree of the account". */
 export const WHOLE_TREE = '0';
@@ -58,11 +62,18 @@ export const projectApi = {
    * Uploads a floor plan. With a map id the server attaches it at once; without one the answer's `image`
    * goes into map/v1/add. The id field comes before the file, as the server reads the stream in order.
    */
-  uploadMap: (file: File, mapId?: string) => {
+  uploadMap: async (file: File, mapId?: string, follow: { onRendering?(): void; everyMs?: number } = {}) => {
     const form = new FormData();
     if (mapId) form.append('id', mapId);
     form.append('file', file, file.name);
-    return call(mapEndpoints.upload, { body: form });
+    let image = await call(mapEndpoints.upload, { body: form });
+    // A pdf whose first page takes a while is answered at once; follow it until it is drawn (or refused).
+    if (image.state === 'rendering') follow.onRendering?.();
+    while (image.state === 'rendering') {
+      await new Promise((resolve) => setTimeout(resolve, follow.everyMs ?? RENDER_POLL_MS));
+      image = await call(mapEndpoints.uploadState, { params: { file: image.image } });
+    }
+    return image;
   },
   searchMaps: (body: MapSearchBody, signal?: AbortSignal) => call(mapEndpoints.searchMaps, { body }, { signal }),
   mapDevices: (body: MapDevicesBody, signal?: AbortSignal) => call(mapEndpoints.listDevices, { body }, { signal }),
@@ -154,4 +165,11 @@ export const useMoveMap = () => useProjectMutation(projectApi.moveMap);
 export const useDeleteMap = () =>
   useProjectMutation((vars: { buildId: string; mapId: string }) => projectApi.deleteMap(vars.buildId, vars.mapId));
 export const useRemoveMapImage = () => useProjectMutation(projectApi.removeMapImage);
-export const useUploadMap = () => useProjectMutation((vars: { file: File; mapId?: string }) => projectApi.uploadMap(vars.file, vars.mapId));
+/** Uploads a floor plan; `rendering` is true while a slow pdf's first page is being drawn on the server. */
+export function useUploadMap() {
+  const [rendering, setRendering] = useState(false);
+  const mutation = useProjectMutation((vars: { file: File; mapId?: string }) =>
+    projectApi.uploadMap(vars.file, vars.mapId, { onRendering: () => setRendering(true) }).finally(() => setRendering(false)),
+  );
+  return { ...mutation, rendering };
+}

@@ -69,7 +69,7 @@ export function MapFormModal({ open, buildings, map, buildId, onClose, onSaved }
     <Modal
       open={open}
       title={map ? t('map.editTitle') : t('map.addTitle')}
-      okText={t('installation.save')}
+      okText={upload.rendering ? t('map.rendering') : t('installation.save')}
       cancelText={t('installation.cancel')}
       confirmLoading={saving}
       onOk={() => void submit().catch(() => undefined)}

@@ -145,7 +145,7 @@ export function MapPanel({ map, buildingName, editable, onEdit, onDeleted }: Map
               onClick={() => void sendFile().catch(() => undefined)}
               data-testid="upload-floor-plan"
             >
-              {upload.isPending ? t('map.uploading') : t('map.upload')}
+              {upload.rendering ? t('map.rendering') : upload.isPending ? t('map.uploading') : t('map.upload')}
             </Button>
             {map.image && (
               <Popconfirm
