@@ -187,6 +187,11 @@ describe.each(DATABASES)('sub-accounts limited to some projects on %s', (kind) =
     const gateways = await apiData(h().app, gatewayEndpoints.list, { query: {} }, as(member));
     expect(gateways.list.map((g) => g.id)).toEqual([w.gateway]);
 
+    // The platform administrator may change them too, from the account's own projects.
+    const admin = await login(h(), 'admin', ADMIN_PASSWORD);
+    const byAdmin = await apiData(h().app, userEndpoints.update, { body: { id: account.id, projectIds: [east.id, west.id] } }, as(admin));
+    expect(byAdmin.projectIds?.slice().sort()).toEqual([east.id, west.id].sort());
+
     // Every project again: it sees the whole account.
     expect((await update(null)).body.data.projectIds).toBeNull();
     member = await login(h(), 'east-keeper', PASSWORD);

@@ -87,11 +87,14 @@ export function createUsersService(deps: {
   }
   const presentOne = async (row: UserRow) => (await present([row]))[0]!;
 
-  /** Projects a body names for a sub-account, checked as the account's; null for every project, undefined when unsaid. */
-  async function projectsFor(manager: Manager, userAuth: number, projectIds: string[] | null | undefined) {
+  /**
+   * Projects a body names for a sub-account, checked as projects of the account it belongs to; null for every
+   * project, undefined when unsaid.
+   */
+  async function projectsFor(account: bigint, userAuth: number, projectIds: string[] | null | undefined) {
     if (projectIds === undefined) return undefined;
     if (userAuth !== USER_AUTH.subAccount) throw new AppError(100001, 'projectIds');
-    return projectIds === null ? null : members.requireProjects({ tenantId: manager.tenantId, projectIds });
+    return projectIds === null ? null : members.requireProjects({ tenantId: account, projectIds });
   }
 
   /** An account the manager manages, in whichever of its scopes it is; 110011 otherwise. */
@@ -144,7 +147,7 @@ export function createUsersService(deps: {
       // A sub-account belongs to an account: its owner creates it.
       if (body.userAuth === USER_AUTH.subAccount && scope.parentId === undefined) throw new AppError(110003);
       const account = body.account.trim();
-      const projects = await projectsFor(manager, body.userAuth, body.projectIds);
+      const projects = await projectsFor(manager.tenantId, body.userAuth, body.projectIds);
       const row = await deps.accounts.createAccount(
         { ...body, account, mail: body.mail?.trim() || undefined, phone: body.phone?.trim() || undefined },
         {
@@ -165,7 +168,7 @@ export function createUsersService(deps: {
       assertValidAccount({ account: row.account, name: name ?? row.name, company: body.company, remarks: body.remarks });
       const authorityChanged =
         body.operateAuth !== undefined && row.userAuth === USER_AUTH.subAccount && body.operateAuth !== row.operateAuth;
-      const projects = await projectsFor(manager, row.userAuth, body.projectIds);
+      const projects = await projectsFor(row.parentId ?? row.id, row.userAuth, body.projectIds);
       const before = (await present([row]))[0]!.projectIds;
       const scopeChanged =
         projects !== undefined && JSON.stringify(projects?.map(String).sort() ?? null) !== JSON.stringify(before?.slice().sort() ?? null);
