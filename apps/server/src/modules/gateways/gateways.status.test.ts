@@ -1,4 +1,11 @@
-import { SYNC_STATUS, type GatewayStatusNotice, userDestination, accountEndpoints, gatewayEndpoints } from '@lumigrid/contract';
+import {
+  FIRMWARE_RESULT,
+  SYNC_STATUS,
+  type GatewayStatusNotice,
+  userDestination,
+  accountEndpoints,
+  gatewayEndpoints,
+} from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
@@ -74,7 +81,9 @@ describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
   it('pushes firmware progress up to the result', async () => {
     mine.length = 0;
     await data(api(h().app, gatewayEndpoints.startUpdate, { params: { id: gwId, target: 'gateway' } }, { token }));
-    await poll(() => mine.some((n) => n.kind === 'firmware' && n.result === 1), 'firmware result', { timeoutMs: 20_000 });
+    await poll(() => mine.some((n) => n.kind === 'firmware' && n.result === FIRMWARE_RESULT.success), 'firmware result', {
+      timeoutMs: 20_000,
+    });
     const progress = mine.filter((n) => n.kind === 'firmware').map((n) => n.progress ?? 0);
     expect(progress.length).toBeGreaterThan(3);
     expect(Math.max(...progress)).toBe(100);
