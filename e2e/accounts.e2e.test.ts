@@ -149,7 +149,14 @@ describe('accounts and sub-accounts in a real browser', () => {
       .getByRole('button', { name: /Remove/ })
       .click();
     await expect.poll(() => siderLogo.getAttribute('src')).not.toBe(logo);
+    // The same page in Japanese.
+    await page.evaluate(() => localStorage.setItem('lang', 'ja'));
+    await page.reload();
+    await page.getByText('画像', { exact: true }).waitFor();
+    await screenshot(page, 'accounts-center-ja');
+    await page.evaluate(() => localStorage.setItem('lang', 'en'));
     await page.goto(`${server.url}/system/account`);
+    await page.getByRole('tab', { name: 'Sub-accounts' }).waitFor();
   });
 
   it('disabling the sub-account signs its open browser out with the reason', async () => {
