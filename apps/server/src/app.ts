@@ -277,6 +277,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
           projects: projects.projects,
           maps: projects.maps,
           gateways: gateways.service,
+          devices: devices.service,
+          groups: groups.service,
           fleet,
           brokerPort,
           waitOnline: (mac, ms) => link.presence.waitOnline(mac, ms),

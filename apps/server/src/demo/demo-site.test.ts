@@ -1,4 +1,4 @@
-import { accountEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { accountEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { buildings, devices, gateways, mapImages, maps, projects, users } from '
 import type { App } from '../http/types.ts';
 import { data } from '../test/gateways.fixtures.ts';
 import { DATABASES, login, startApp, type Harness, api } from '../test/harness.ts';
+import { GATEWAY_ROOMS, GROUPED_KINDS } from './demo-layout.ts';
 import { DEMO_SITE, type DemoOutcome } from './demo-site.ts';
 import { poll } from '../test/poll.ts';
 
@@ -112,6 +113,28 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     expect(bridges.bridgeQuantity).toBe(2);
   });
 
+  it('places every device in its room of the floor plan and groups the lights of each room', async () => {
+    const tree = await data(api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
+    const map = tree.projects.flatMap((p) => p.builds.flatMap((b) => b.maps)).find((m) => m.name === DEMO_SITE.map)!;
+    const simulated = h.app.demo!.fleet()!.gateways.reduce((n, g) => n + g.devices.size, 0);
+    const rows = await h.database.db.select().from(devices);
+    expect(map.deviceCount).toBe(simulated);
+    expect(first).toMatchObject({ placedDevices: simulated, createdGroups: DEMO_SITE.gateways.length });
+    const markers = await data(api(h.app, deviceEndpoints.markers, { query: { mapId: map.id } }, { token }));
+    // Inside the building's outline, and no two devices on the same spot.
+    for (const m of markers) {
+      expect(m.x! * 1600).toBeGreaterThan(80);
+      expect(m.x! * 1600).toBeLessThan(1520);
+      expect(m.y! * 1000).toBeGreaterThan(110);
+      expect(m.y! * 1000).toBeLessThan(910);
+    }
+    const spots = markers.map((m) => `${m.x},${m.y}`);
+    expect(new Set(spots).size).toBe(markers.length);
+    const groups = await data(api(h.app, groupEndpoints.list, { params: { id: map.id } }, { token }));
+    expect(groups.map((g) => g.name).sort()).toEqual(GATEWAY_ROOMS.map((r) => `${r.main} lights`).sort());
+    expect(groups.every((g) => g.deviceIds.length === GROUPED_KINDS.length)).toBe(true);
+  });
+
   it('adds nothing on a second start, and its gateways come back online', async () => {
     const before = await rowCounts(h);
     // The first server stops (its gateways say offline); a second one starts on the same database and folder.
@@ -119,7 +142,7 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, gatewayLink: { port: 0 } });
     try {
       const outcome = await second.demo!.ready;
-      expect(outcome).toMatchObject({ createdAccount: false, importedDevices: 0 });
+      expect(outcome).toMatchObject({ createdAccount: false, importedDevices: 0, placedDevices: 0, createdGroups: 0 });
       expect(outcome!.gateways.every((g) => g.online && g.id !== undefined)).toBe(true);
       expect(await rowCounts(h)).toEqual(before);
       expect(await readdir(join(dataDir, 'uploads', 'maps'))).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { OPERATE_AUTH, USER_AUTH, isLang, type Gateway } from '@lumigrid/contract';
+import type { DeviceKind } from '@lumigrid/protocol';
 import { createFleet, fleetMac, type Fleet } from '@lumigrid/gateway-sim';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
@@ -11,6 +12,9 @@ import type { GatewayFleet } from '../modules/gateways/gateway-fleet.ts';
 import type { GatewaysService } from '../modules/gateways/gateways.service.ts';
 import type { MapsService } from '../modules/projects/maps.service.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
+import type { DevicesService } from '../modules/devices/devices.service.ts';
+import type { GroupsService } from '../modules/groups/groups.service.ts';
+import { GATEWAY_ROOMS, GROUPED_KINDS, demoPosition } from './demo-layout.ts';
 import { FLOOR_PLAN_FILE } from './floor-plan.ts';
 
 /** What the demo account holds. Names are looked up on every start, so a second start finds them and adds nothing. */
@@ -41,6 +45,10 @@ export interface DemoOutcome {
   gateways: Array<{ mac: string; id: string | undefined; online: boolean }>;
   /** Devices imported on this start (0 on a start that found everything). */
   importedDevices: number;
+  /** Devices this start placed on the floor plan (those it found outside any map). */
+  placedDevices: number;
+  /** Groups this start created (one per room, when it placed that room's lights). */
+  createdGroups: number;
 }
 
 export interface DemoSite {
@@ -57,7 +65,9 @@ export interface DemoDeps {
   accounts: Pick<AccountsService, 'findByLogin' | 'createAccount' | 'setPassword'>;
   projects: Pick<ProjectsService, 'tree' | 'addProject' | 'addBuilding'>;
   maps: Pick<MapsService, 'upload' | 'addMap'>;
-  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'setLonLat' | 'sync'>;
+  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'sync'>;
+  devices: Pick<DevicesService, 'moveIn'>;
+  groups: Pick<GroupsService, 'add'>;
   /** Provisions the demo gateways' credentials. */
   fleet: Pick<GatewayFleet, 'provision'>;
   /** Port of the embedded broker the demo gateways connect to. */
@@ -81,7 +91,7 @@ function brokerUrl(host: string, port: number): string {
  * the caller: the platform runs on without its demo.
  */
 export function startDemoSite(deps: DemoDeps): DemoSite {
-  const { config, accounts, projects, maps, gateways, logger } = deps;
+  const { config, accounts, projects, maps, gateways, devices, groups, logger } = deps;
   let fleet: Fleet | undefined;
   let stopping = false;
 
@@ -148,6 +158,24 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     return gateways.bind(caller, { mac, mapId, name });
   }
 
+  /**
+   * Places the gateway's devices that are on no map where they belong on the floor plan, and groups the
+   * lights of its room when it placed them (a group a user deleted later is not made again).
+   */
+  async function furnish(caller: Caller, mapId: string, gatewayId: string, gatewayIndex: number) {
+    const outside = await gateways.outmapDevices(caller, mapId, gatewayId);
+    const placements = outside.flatMap((d) => {
+      const at = demoPosition(d.kind, gatewayIndex);
+      return at ? [{ id: d.id, ...at }] : [];
+    });
+    if (placements.length > 0) await devices.moveIn(caller, { mapId, devices: placements });
+    const lights = outside.filter((d) => GROUPED_KINDS.includes(d.kind as DeviceKind)).map((d) => d.id);
+    if (lights.length === 0) return { placed: placements.length, groups: 0 };
+    const name = `${GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!.main} lights`;
+    await groups.add(caller, { mapId, gatewayId, name, deviceIds: lights });
+    return { placed: placements.length, groups: 1 };
+  }
+
   async function seed(): Promise<DemoOutcome> {
     const { caller, created } = await ensureAccount();
     check();
@@ -172,6 +200,8 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     if (failed.length === fleet.gateways.length) throw new Error('no demo gateway could connect to the embedded broker');
 
     let importedDevices = 0;
+    let placedDevices = 0;
+    let createdGroups = 0;
     const out: DemoOutcome['gateways'] = [];
     for (const [i, sim] of fleet.gateways.entries()) {
       check();
@@ -184,6 +214,9 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       try {
         // Devices that joined since the last start are added; known ones are left as they are.
         importedDevices += (await gateways.importDevices(caller, gateway.id)).imported;
+        const furnished = await furnish(caller, mapId, gateway.id, i);
+        placedDevices += furnished.placed;
+        createdGroups += furnished.groups;
         if (gateway.longitude === null) {
           await gateways.setLonLat(caller, {
             id: gateway.id,
@@ -198,14 +231,14 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       }
       out.push({ mac: sim.mac, id: gateway.id, online: sim.online });
     }
-    return { account: config.demoAccount, createdAccount: created, gateways: out, importedDevices };
+    return { account: config.demoAccount, createdAccount: created, gateways: out, importedDevices, placedDevices, createdGroups };
   }
 
   const ready = seed().then(
     (outcome) => {
       const online = outcome.gateways.filter((g) => g.online).length;
       logger.info(
-        `demo site running: sign in as "${outcome.account}"; ${online} of ${outcome.gateways.length} simulated gateways online, ${outcome.importedDevices} devices imported on this start`,
+        `demo site running: sign in as "${outcome.account}"; ${online} of ${outcome.gateways.length} simulated gateways online; on this start ${outcome.importedDevices} devices imported, ${outcome.placedDevices} placed on the floor plan, ${outcome.createdGroups} groups made`,
       );
       return outcome;
     },

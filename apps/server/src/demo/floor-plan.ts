@@ -10,14 +10,14 @@ import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
  */
 export const FLOOR_PLAN_FILE = fileURLToPath(new URL('../../assets/demo/floor-plan.png', import.meta.url));
 
-const WIDTH = 1600;
-const HEIGHT = 1000;
+export const WIDTH = 1600;
+export const HEIGHT = 1000;
 /** The building's outline inside the picture. */
 const OUTER = { x: 80, y: 110, w: 1440, h: 800 };
 /** The corridor runs east-west through the middle. */
-const CORRIDOR = { y: 470, h: 90 };
+export const CORRIDOR = { y: 470, h: 90 };
 
-interface Room {
+export interface Room {
   name: string;
   area: string;
   x: number;
@@ -34,7 +34,7 @@ const northH = CORRIDOR.y - OUTER.y;
 const south = CORRIDOR.y + CORRIDOR.h;
 const southH = OUTER.y + OUTER.h - south;
 
-const ROOMS: Room[] = [
+export const ROOMS: readonly Room[] = [
   { name: 'Open office A', area: '186 m²', x: 80, y: top, w: 520, h: northH, fill: '#eef4fb', door: 480 },
   { name: 'Meeting 3.01', area: '32 m²', x: 600, y: top, w: 190, h: northH, fill: '#fdf3e6', door: 695 },
   { name: 'Meeting 3.02', area: '32 m²', x: 790, y: top, w: 190, h: northH, fill: '#fdf3e6', door: 885 },

@@ -108,4 +108,16 @@ describe('installation tree helpers', () => {
     expect(initialMapPath({ projects: [] }, {})).toBeUndefined();
     expect(pathOfMap(tree, '111')).toEqual(['1', '11', '111']);
   });
+
+  it('opens a first visit on the map with the most devices, else the first with a floor plan', () => {
+    const withDevices = structuredClone(tree);
+    const plan = withDevices.projects[2]!.builds[0]!.maps[0]!;
+    plan.image = '/api4/map/v1/image/plan.png';
+    expect(initialMapPath(withDevices, {})).toEqual([plan.projectId, plan.buildId, plan.id]);
+    const busy = withDevices.projects[2]!.builds[1]!.maps[0]!;
+    busy.deviceCount = 3;
+    expect(initialMapPath(withDevices, {})).toEqual([busy.projectId, busy.buildId, busy.id]);
+    // What the user chose before still wins.
+    expect(initialMapPath(withDevices, { path: ['1', '11', '111'] })).toEqual(['1', '11', '111']);
+  });
 });

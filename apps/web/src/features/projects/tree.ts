@@ -114,9 +114,27 @@ export function firstMapOf(project: TreeProject): MapPath | undefined {
   return undefined;
 }
 
+/** The map with the most devices placed on it; else the first with a floor plan; undefined when none has either. */
+export function liveliestMap(tree: ProjectTree): MapPath | undefined {
+  let best: { path: MapPath; devices: number } | undefined;
+  let firstWithPlan: MapPath | undefined;
+  for (const project of tree.projects) {
+    for (const build of project.builds) {
+      for (const map of build.maps) {
+        const path: MapPath = [project.id, build.id, map.id];
+        if (map.deviceCount > (best?.devices ?? 0)) best = { path, devices: map.deviceCount };
+        if (map.image && !firstWithPlan) firstWithPlan = path;
+      }
+    }
+  }
+  return best?.path ?? firstWithPlan;
+}
+
 /**
  * The map the device map opens on: the remembered path when it still exists; else the first map of the
- * remembered project; else the default project's; else the first project with a map.
+ * remembered project; else, on a first visit, the map with the most devices (or the first with a floor
+ * plan), so a newcomer sees a site rather than the empty default map; else the default project's map; else
+ * the first project with a map.
  */
 export function initialMapPath(tree: ProjectTree | undefined, remembered: { path?: string[]; projectId?: string }): MapPath | undefined {
   if (!tree) return undefined;
@@ -125,6 +143,8 @@ export function initialMapPath(tree: ProjectTree | undefined, remembered: { path
   const rememberedProject = byId(remembered.projectId);
   const fromProject = rememberedProject ? firstMapOf(rememberedProject) : undefined;
   if (fromProject) return fromProject;
+  const lively = liveliestMap(tree);
+  if (lively) return lively;
   const fallback = tree.projects.find((p) => p.isDefault);
   const fromDefault = fallback ? firstMapOf(fallback) : undefined;
   if (fromDefault) return fromDefault;

@@ -1,0 +1,91 @@
+import type { DeviceKind } from '@lumigrid/protocol';
+import { CORRIDOR, HEIGHT, ROOMS, WIDTH, type Room } from './floor-plan.ts';
+
+/** The rooms each demo gateway serves, in fleet order: its lights, sensors and switches go there. */
+export const GATEWAY_ROOMS: ReadonlyArray<{ main: string; second: string }> = [
+  { main: 'Open office A', second: 'Reception' },
+  { main: 'Open office B', second: 'Director' },
+  { main: 'Meeting 3.01', second: 'Meeting 3.02' },
+  { main: 'Training room', second: 'Kitchen' },
+];
+
+/** The lights a demo group per room holds. */
+export const GROUPED_KINDS: readonly DeviceKind[] = ['light-single', 'light-cct', 'light-rgb', 'light-dimmer'];
+
+function room(name: string): Room {
+  const found = ROOMS.find((r) => r.name === name);
+  if (!found) throw new Error(`no room ${name} on the demo floor plan`);
+  return found;
+}
+
+/** Whether a room lies north of the corridor (its door in its bottom wall). */
+const isNorth = (r: Room) => r.y < CORRIDOR.y;
+
+/** A point inside a room, as fractions of the room's width and height. */
+function inRoom(r: Room, fx: number, fy: number) {
+  return { x: r.x + r.w * fx, y: r.y + r.h * fy };
+}
+
+/**
+ * Where a device of a kind sits on the demo floor plan, in pixels: lights in a grid in the gateway's main
+ * room, sensors on the ceilings, switches and panels beside the door, curtains at the window, emergency
+ * lights along the corridor (the escape route), bridges in the server room.
+ */
+function spot(kind: DeviceKind, gatewayIndex: number): { x: number; y: number } {
+  const rooms = GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!;
+  const main = room(rooms.main);
+  const second = room(rooms.second);
+  const door = main.door ?? main.x + main.w / 2;
+  // Beside the door, on the room's corridor wall.
+  const byDoor = (k: number) => ({ x: door + 34 + k * 24, y: isNorth(main) ? main.y + main.h - 22 : main.y + 22 });
+  switch (kind) {
+    case 'light-single':
+      return inRoom(main, 0.25, 0.3);
+    case 'light-cct':
+      return inRoom(main, 0.75, 0.3);
+    case 'light-rgb':
+      return inRoom(main, 0.25, 0.72);
+    case 'light-dimmer':
+      return inRoom(main, 0.75, 0.72);
+    case 'sensor-motion':
+      return inRoom(main, 0.5, 0.3);
+    case 'sensor-daylight':
+      return inRoom(main, 0.5, 0.72);
+    case 'sensor-temperature':
+      return inRoom(second, 0.35, 0.4);
+    case 'sensor-cct':
+      return inRoom(second, 0.65, 0.4);
+    case 'curtain':
+      return { x: main.x + main.w / 2, y: isNorth(main) ? main.y + 14 : main.y + main.h - 14 };
+    case 'switch-1':
+      return byDoor(0);
+    case 'switch-2':
+      return byDoor(1);
+    case 'switch-3':
+      return byDoor(2);
+    case 'switch-4':
+      return byDoor(3);
+    case 'panel-scene6':
+      return inRoom(second, 0.3, 0.75);
+    case 'panel-smart':
+      return inRoom(second, 0.7, 0.75);
+    case 'emergency':
+      return { x: door - 30, y: CORRIDOR.y + CORRIDOR.h / 2 };
+    case 'emergency-dimmable':
+      return { x: door + 30, y: CORRIDOR.y + CORRIDOR.h / 2 };
+    // Every gateway's bridges share the server room, a column each.
+    case 'bridge':
+      return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.55);
+    case 'bridge-wisun':
+      return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.8);
+    case 'super-gateway':
+      return inRoom(room('Server room'), 0.5, 0.35);
+  }
+}
+
+/** A device's place on the demo floor plan as the API takes it: fractions of the picture's width and height. */
+export function demoPosition(kind: string, gatewayIndex: number): { x: number; y: number } | undefined {
+  const at = spot(kind as DeviceKind, gatewayIndex) as { x: number; y: number } | undefined;
+  if (!at) return undefined;
+  return { x: Math.round((at.x / WIDTH) * 10_000) / 10_000, y: Math.round((at.y / HEIGHT) * 10_000) / 10_000 };
+}
