@@ -117,7 +117,6 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     const tree = await data(api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
     const map = tree.projects.flatMap((p) => p.builds.flatMap((b) => b.maps)).find((m) => m.name === DEMO_SITE.map)!;
     const simulated = h.app.demo!.fleet()!.gateways.reduce((n, g) => n + g.devices.size, 0);
-    const rows = await h.database.db.select().from(devices);
     expect(map.deviceCount).toBe(simulated);
     expect(first).toMatchObject({ placedDevices: simulated, createdGroups: DEMO_SITE.gateways.length });
     const markers = await data(api(h.app, deviceEndpoints.markers, { query: { mapId: map.id } }, { token }));
