@@ -14,7 +14,7 @@ import { createGatewayLink, type GatewayLink } from './gateway-link/gateway-link
 import { endpointRoutes } from './http/endpoint-route.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerInputGuard } from './http/input-guard.ts';
-import { loggerOptions } from './http/log-safety.ts';
+import { loggerOptions, registerRequestLog } from './http/log-safety.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
@@ -94,7 +94,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const { config, database } = options;
   const app = Fastify({
     // Options given by a caller (tests capturing lines) keep the safe serializers unless they replace them.
-    logger: options.logger === false ? false : { ...loggerOptions(config.logLevel), ...(options.logger === true ? {} : options.logger) },
+    logger:
+      options.logger === false
+        ? false
+        : options.logger === true || options.logger === undefined
+          ? loggerOptions(config.logLevel, config.logFormat)
+          : { ...loggerOptions(config.logLevel), ...options.logger },
+    // One line per request, at debug (below): at info the log keeps what a person starting the server needs.
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     // Ids are strings and bodies small; anything bigger than this is refused with 413 before parsing.
     bodyLimit: 1024 * 1024,
@@ -104,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   const webClient = existsSync(join(config.webDist, 'index.html'));
   registerErrorHandling(app, { servePages: webClient });
+  registerRequestLog(app);
   registerInputGuard(app);
 
   await app.register(fastifySwagger, {

@@ -53,9 +53,19 @@ describe('configuration from the environment', () => {
     [{ MODE: 'cloud' }, /MODE/],
     [{ COMPANY: 'acme' }, /COMPANY/],
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
+    [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT/],
+    [{ PDF_ANSWER_WAIT_MS: '-5' }, /PDF_ANSWER_WAIT_MS/],
   ])('names the setting that is wrong: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
+describe('the log format', () => {
+  it('is json for machines unless a terminal or LOG_FORMAT asks for pretty lines', () => {
+    expect(loadConfig({ LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadConfig({ LOG_FORMAT: 'json' }).logFormat).toBe('json');
+    expect(loadConfig({}).logFormat).toBe(process.stdout.isTTY ? 'pretty' : 'json');
   });
 });
 

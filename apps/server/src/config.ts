@@ -29,6 +29,8 @@ export interface Config {
   /** The address shown in the menu in server mode. */
   serverIp: string | undefined;
   logLevel: string;
+  /** 'pretty': short coloured lines for a person at a terminal; 'json': one JSON object a line, for machines. */
+  logFormat: 'pretty' | 'json';
   /** Behind a load balancer: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
   /** Fixes every captcha's text. For automated tests only; the server warns at start when it is set. */
@@ -98,6 +100,8 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`REALTIME_BUS must be local or postgres, not "${realtimeBus}"`);
   if (realtimeBus === 'postgres' && !databaseUrl)
     throw new ConfigError('REALTIME_BUS=postgres needs DATABASE_URL (PostgreSQL shared by every node)');
+  const logFormat = env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`LOG_FORMAT must be pretty or json, not "${logFormat}"`);
   const demoTimeFactor = Number(env.DEMO_TIME_FACTOR ?? '1');
   if (!Number.isFinite(demoTimeFactor) || demoTimeFactor < 1 || demoTimeFactor > 1000) {
     throw new ConfigError(`DEMO_TIME_FACTOR must be a number from 1 to 1000, not "${env.DEMO_TIME_FACTOR}"`);
@@ -121,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     webDist: resolve(env.WEB_DIST ?? resolve(REPO_ROOT, 'apps/web/dist')),
     serverIp: mode === 'server' ? env.SERVER_IP || firstLanAddress() : undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
+    logFormat,
     trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
     captchaText: env.CAPTCHA_TEXT || undefined,
     demo,

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authEndpoints } from '@lumigrid/contract';
+import { api } from '../test/harness.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -32,8 +34,7 @@ async function start(database: Database, dataDir: string, env: Record<string, st
 }
 
 async function signIn(app: App, account: string, password: string): Promise<number> {
-  const res = await app.inject({ method: 'POST', url: '/api1/user/v1/login', payload: { account, password } });
-  return (res.json() as { code: number }).code;
+  return (await api(app, authEndpoints.login, { body: { account, password } })).body.code;
 }
 
 const created = (lines: Line[]) => lines.filter((l) => l.msg.startsWith('demo account created'));

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import pino from 'pino';
 
 /** Field names whose values never reach a log, wherever they sit in a logged object. */
@@ -49,9 +49,16 @@ export function safeError(error: unknown): { type: string; message: string; stac
  * The server's logger settings: request lines show the path without its query string (tokens and codes may
  * travel there), errors go through safeError, and auth headers are cut out wherever they appear.
  */
-export function loggerOptions(level: string): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
+export function loggerOptions(
+  level: string,
+  format: 'pretty' | 'json' = 'json',
+): Exclude<FastifyServerOptions['logger'], boolean | undefined> {
   return {
     level,
+    // A person at a terminal reads short lines; everything else (files, collectors) gets JSON.
+    ...(format === 'pretty'
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId', singleLine: true } } }
+      : {}),
     serializers: {
       req: (req: { method?: string; url?: string; ip?: string }) => ({
         method: req.method,
@@ -62,4 +69,11 @@ export function loggerOptions(level: string): Exclude<FastifyServerOptions['logg
     },
     redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie'], remove: true },
   };
+}
+
+/** One debug line per answered request: method, path without its query, status and time taken. */
+export function registerRequestLog(app: FastifyInstance) {
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug(`${request.method} ${request.url.split('?')[0]} ${reply.statusCode} ${Math.round(reply.elapsedTime)} ms`);
+  });
 }

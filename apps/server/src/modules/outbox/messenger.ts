@@ -26,7 +26,11 @@ export function createMessenger(deps: { repo: OutboxRepo; config: Pick<Config, '
         return;
       }
       await repo.insert(message);
-      logger.info({ channel: message.channel, to: message.recipient, subject: message.subject }, 'message stored in the outbox');
+      // The code or password inside never reaches the log; where to read it does.
+      logger.info(
+        { channel: message.channel, to: message.recipient, subject: message.subject },
+        `${message.channel === 'mail' ? 'mail (no SMTP_URL set)' : 'text message'} kept in the outbox: the administrator reads it under System > Outbox`,
+      );
     },
     close() {
       transport?.close();
