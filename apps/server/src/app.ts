@@ -5,7 +5,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { LIMITS, isLang } from '@lumigrid/contract';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { startDemoSite, type DemoSite } from './demo/demo-site.ts';
@@ -101,7 +101,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
           ? loggerOptions(config.logLevel, config.logFormat)
           : { ...loggerOptions(config.logLevel), ...options.logger },
     // One line per request, at debug (below): at info the log keeps what a person starting the server needs.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
     // Ids are strings and bodies small; anything bigger than this is refused with 413 before parsing.
     bodyLimit: 1024 * 1024,

@@ -133,7 +133,7 @@ export function createGatewayLink(options: GatewayLinkOptions) {
         onMessage(message) {
           if (message.channel === 'state') {
             const p = presence.update(message.mac, message.message);
-            logger.info({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
+            logger.debug({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
           } else if (message.channel === 'reply') {
             bus.handleReply(message.mac, message.message);
           } else if (message.channel === 'event' && message.message.type === 'firmware') {
