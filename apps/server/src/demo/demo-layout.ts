@@ -18,6 +18,13 @@ function room(name: string): Room {
   return found;
 }
 
+/** The k-th of eight evenly spaced points along the corridor's middle line. */
+function alongCorridor(k: number) {
+  const west = ROOMS.reduce((x, r) => Math.min(x, r.x), Infinity);
+  const east = ROOMS.reduce((x, r) => Math.max(x, r.x + r.w), 0);
+  return { x: west + ((east - west) * ((k % 8) + 0.5)) / 8, y: CORRIDOR.y + CORRIDOR.h / 2 };
+}
+
 /** Whether a room lies north of the corridor (its door in its bottom wall). */
 const isNorth = (r: Room) => r.y < CORRIDOR.y;
 
@@ -69,10 +76,11 @@ function spot(kind: DeviceKind, gatewayIndex: number): { x: number; y: number } 
       return inRoom(second, 0.3, 0.75);
     case 'panel-smart':
       return inRoom(second, 0.7, 0.75);
+    // The escape route: evenly along the corridor, two per gateway.
     case 'emergency':
-      return { x: door - 30, y: CORRIDOR.y + CORRIDOR.h / 2 };
+      return alongCorridor(gatewayIndex * 2);
     case 'emergency-dimmable':
-      return { x: door + 30, y: CORRIDOR.y + CORRIDOR.h / 2 };
+      return alongCorridor(gatewayIndex * 2 + 1);
     // Every gateway's bridges share the server room, a column each.
     case 'bridge':
       return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.55);

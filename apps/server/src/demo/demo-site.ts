@@ -224,7 +224,8 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
             latitude: DEMO_SITE.project.latitude,
           });
         }
-        if (gateway.syncedVersion !== gateway.configVersion) await gateways.sync(caller, gateway.id);
+        // New groups raise the configuration version the gateway was read with.
+        if (furnished.groups > 0 || gateway.syncedVersion !== gateway.configVersion) await gateways.sync(caller, gateway.id);
       } catch (error) {
         // One gateway that does not answer leaves the rest of the site running.
         logger.warn({ mac: sim.mac }, `demo gateway not set up: ${(error as Error).message}`);

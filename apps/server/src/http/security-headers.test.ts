@@ -12,6 +12,8 @@ function expectSecurityHeaders(headers: Record<string, unknown>, where: string) 
   expect(csp, where).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   expect(csp, where).toContain("frame-ancestors 'none'");
   expect(csp, where).toContain("object-src 'none'");
+  // The STOMP heartbeat worker comes from a blob; scripts still come only from the server.
+  expect(csp, where).toContain("worker-src 'self' blob:");
   expect(headers['x-frame-options'], where).toBe('DENY');
   expect(headers['x-content-type-options'], where).toBe('nosniff');
   expect(headers['referrer-policy'], where).toBe('strict-origin-when-cross-origin');

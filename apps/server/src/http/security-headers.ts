@@ -13,6 +13,8 @@ const securityHeaders = {
     directives: {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
+      // The real-time client beats its heartbeat from a worker it makes from a blob (hidden tabs throttle timers).
+      workerSrc: ["'self'", 'blob:'],
       styleSrc: ["'self'", "'unsafe-inline'"],
       imgSrc: ["'self'", 'data:', 'blob:'],
       fontSrc: ["'self'", 'data:'],
