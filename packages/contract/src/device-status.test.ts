@@ -161,10 +161,11 @@ describe('display state (spec section 4)', () => {
     expect(show(C['emergency-dimmable'], '0:1:100:0:21:50')).toBe('onPartial');
   });
 
-  it('shows working sensors, panels and bridges as on, a switched-off sensor as off', () => {
-    expect(show(C['sensor-motion'], '0:1:0:0:0:10')).toBe('onFull');
+  it('shows sensors, panels and bridges as working, never as a load, and a switched-off sensor as off', () => {
+    expect(show(C['sensor-motion'], '0:1:0:0:0:10')).toBe('working');
     expect(show(C['sensor-motion'], '0:0:0:0:0:10')).toBe('off');
-    expect(show(C.bridge, '0:0:0:0:5')).toBe('onFull');
-    expect(show(C['panel-scene6'], '0:0:0:0:0:0')).toBe('onFull');
+    expect(show(C.bridge, '0:0:0:0:5')).toBe('working');
+    expect(show(C['panel-scene6'], '0:0:0:0:0:0')).toBe('working');
+    expect(show(C['sensor-motion'], '0:1:0:0:0:10', 2)).toBe('offline');
   });
 });

@@ -303,8 +303,11 @@ export function formatStatus(typeCode: number, state: DeviceStatus): StatusResul
   return { ok: true, value: values.join(':') };
 }
 
-/** Display states of spec section 4, as the floor plan colours them. */
-export const DISPLAY_STATES = ['onFull', 'onPartial', 'off', 'offline', 'failure'] as const;
+/**
+ * Display states of spec section 4, as the floor plan colours them; `working` is a device that switches no
+ * load (a sensor sensing, a panel, a bridge, a temperature sensor), which "on at full load" would misname.
+ */
+export const DISPLAY_STATES = ['onFull', 'onPartial', 'off', 'working', 'offline', 'failure'] as const;
 export type DisplayState = (typeof DISPLAY_STATES)[number];
 
 /** Type status of spec section 3: 0 normal, 2 offline. */
@@ -326,7 +329,7 @@ export interface DisplayInput {
  * The display state of a device (spec section 4). Offline wins over failure, a failure over the switching
  * state; a device that never reported (empty status) is offline, an unreadable status a failure. "Full
  * load" is level 254, every channel on, or a curtain fully open; devices that do not switch a load
- * (sensors, panels, bridges) show on at full load while they work and a sensor switched off shows off.
+ * (sensors, panels, bridges) show working while they work, and a sensor switched off shows off.
  */
 export function displayState(device: DisplayInput): DisplayState {
   if (device.typeStatus === TYPE_STATUS.offline || device.fault === FAULT_CODES.offline) return 'offline';
@@ -352,9 +355,9 @@ export function displayState(device: DisplayInput): DisplayState {
       return s.position === 0 ? 'off' : s.position === 100 ? 'onFull' : 'onPartial';
     case 'motion':
     case 'daylight':
-      return s.enabled ? 'onFull' : 'off';
+      return s.enabled ? 'working' : 'off';
     default:
-      return 'onFull';
+      return 'working';
   }
 }
 

@@ -75,8 +75,15 @@ const Coordinate = Type.Number({ minimum: 0, maximum: 1, description: 'Fraction 
 
 // Spelled out: a mapped array loses the literal types, and Static<> of it would be never.
 export const DisplayStateSchema = Type.Union(
-  [Type.Literal('onFull'), Type.Literal('onPartial'), Type.Literal('off'), Type.Literal('offline'), Type.Literal('failure')],
-  { description: 'onFull, onPartial, off, offline or failure (spec section 4)' },
+  [
+    Type.Literal('onFull'),
+    Type.Literal('onPartial'),
+    Type.Literal('off'),
+    Type.Literal('working'),
+    Type.Literal('offline'),
+    Type.Literal('failure'),
+  ],
+  { description: 'onFull, onPartial, off, working (a device that switches no load), offline or failure (spec section 4)' },
 );
 DISPLAY_STATES satisfies readonly Static<typeof DisplayStateSchema>[];
 

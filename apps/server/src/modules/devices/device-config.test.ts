@@ -175,6 +175,13 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
     const on = await list({ display: 'onFull', pageSize: 200 });
     expect(on.list.length).toBeGreaterThan(0);
     expect(on.list.every((d) => d.display === 'onFull')).toBe(true);
+    // Sensors, panels and bridges switch no load: they work, they are never "on at full load".
+    const working = await list({ display: 'working', pageSize: 200 });
+    const noLoad = ['sensor-daylight', 'sensor-temperature', 'sensor-cct', 'panel-scene6', 'panel-smart', 'bridge'].map(
+      (k) => byKind(k).id,
+    );
+    expect(working.list.map((d) => d.id)).toEqual(expect.arrayContaining(noLoad));
+    expect(on.list.map((d) => d.id)).not.toEqual(expect.arrayContaining([noLoad[0]]));
     expect((await list({ gatewayId: gw.id })).total).toBe(imported.length);
     expectError(await send(deviceEndpoints.list, { body: { pageSize: 201 } }), 100001);
   });

@@ -21,11 +21,15 @@ export interface MarkerStyle {
   dashed: boolean;
 }
 
-/** Fill per display state: full load bright amber, partial pale amber, off grey, offline hollow, failure red. */
+/**
+ * Fill per display state: full load bright amber, partial pale amber, off grey, working (no load) green,
+ * offline hollow, failure red.
+ */
 export const DISPLAY_FILL: Readonly<Record<DisplayState, string>> = Object.freeze({
   onFull: '#faad14',
   onPartial: '#ffe58f',
   off: '#8c8c8c',
+  working: '#95de64',
   offline: '#ffffff',
   failure: '#ff4d4f',
 });
@@ -34,12 +38,23 @@ const STROKE: Readonly<Record<DisplayState, string>> = Object.freeze({
   onFull: '#ad6800',
   onPartial: '#d48806',
   off: '#434343',
+  working: '#389e0d',
   offline: '#8c8c8c',
   failure: '#a8071a',
 });
 
+/** The tag colour of each display state (antd preset colours), matching the markers' fills. */
+export const DISPLAY_TAG_COLOUR: Readonly<Record<DisplayState, string>> = Object.freeze({
+  onFull: 'gold',
+  onPartial: 'orange',
+  off: 'default',
+  working: 'green',
+  offline: 'purple',
+  failure: 'red',
+});
+
 /** The display states in legend order. */
-export const LEGEND_STATES: readonly DisplayState[] = ['onFull', 'onPartial', 'off', 'offline', 'failure'];
+export const LEGEND_STATES: readonly DisplayState[] = ['onFull', 'onPartial', 'off', 'working', 'offline', 'failure'];
 
 /** The legend's kinds in order. */
 export const LEGEND_KINDS: readonly MarkerKind[] = ['light', 'switch', 'curtain', 'sensor', 'panel', 'bridge', 'emergency', 'gateway'];

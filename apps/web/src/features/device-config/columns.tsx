@@ -2,19 +2,11 @@ import { Tag } from 'antd';
 import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import type { Device, DisplayState } from '@lumigrid/contract';
+import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { typeNameKey } from './param-fields.ts';
 
-/** Display state colours of the device map (spec section 4). */
-const DISPLAY_COLOURS: Record<DisplayState, string> = {
-  onFull: 'green',
-  onPartial: 'lime',
-  off: 'default',
-  offline: 'orange',
-  failure: 'red',
-};
-
 export const displayTag = (t: TFunction, display: DisplayState) => (
-  <Tag color={DISPLAY_COLOURS[display]} data-testid={`display-${display}`}>
+  <Tag color={DISPLAY_TAG_COLOUR[display]} data-testid={`display-${display}`}>
     {t(`deviceControl.display.${display}`)}
   </Tag>
 );

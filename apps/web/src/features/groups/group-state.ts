@@ -1,13 +1,4 @@
-import type { DisplayState, GroupView } from '@lumigrid/contract';
-
-/** The tag colour of each display state (antd preset colours), the same meaning as the plan's markers. */
-export const DISPLAY_COLOR: Record<DisplayState, string> = {
-  onFull: 'gold',
-  onPartial: 'orange',
-  off: 'default',
-  offline: 'red',
-  failure: 'magenta',
-};
+import type { GroupView } from '@lumigrid/contract';
 
 /** The notes a group state may carry. */
 export type GroupNoteKey = 'groups.gatewayOffline' | 'groups.offlineMembers' | 'groups.failureMembers';

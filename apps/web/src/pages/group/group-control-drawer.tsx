@@ -3,7 +3,8 @@ import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Ty
 import { useTranslation } from 'react-i18next';
 import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract';
 import { useControlGroup, useGroup } from '../../features/groups/api.ts';
-import { DISPLAY_COLOR, groupStateNotes } from '../../features/groups/group-state.ts';
+import { groupStateNotes } from '../../features/groups/group-state.ts';
+import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 
 interface Props {
   groupId: string | undefined;
@@ -59,7 +60,7 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
           <Descriptions size="small" column={2} bordered>
             <Descriptions.Item label={t('groups.state')}>
-              <Tag color={DISPLAY_COLOR[data.display]} data-testid="group-state">
+              <Tag color={DISPLAY_TAG_COLOUR[data.display]} data-testid="group-state">
                 {t(`groups.display.${data.display}`)}
               </Tag>
             </Descriptions.Item>
@@ -141,7 +142,9 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
                 title: t('groups.state'),
                 dataIndex: 'display',
                 width: 190,
-                render: (display: DeviceMarker['display']) => <Tag color={DISPLAY_COLOR[display]}>{t(`groups.display.${display}`)}</Tag>,
+                render: (display: DeviceMarker['display']) => (
+                  <Tag color={DISPLAY_TAG_COLOUR[display]}>{t(`groups.display.${display}`)}</Tag>
+                ),
               },
             ]}
             data-testid="group-members"

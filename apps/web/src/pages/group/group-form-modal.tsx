@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { GROUP_LIMITS, errorMessage, isErrorCode, type Gateway, type GroupCandidate, type GroupView } from '@lumigrid/contract';
 import { currentLang } from '../../i18n/index.ts';
 import { useAddGroup, useGroupCandidates, useUpdateGroup } from '../../features/groups/api.ts';
-import { DISPLAY_COLOR } from '../../features/groups/group-state.ts';
+import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 
 interface Props {
   open: boolean;
@@ -136,7 +136,7 @@ export function GroupFormModal({ open, mapId, group, gateways, onClose }: Props)
             title: t('groups.state'),
             dataIndex: 'display',
             width: 180,
-            render: (display: GroupCandidate['display']) => <Tag color={DISPLAY_COLOR[display]}>{t(`groups.display.${display}`)}</Tag>,
+            render: (display: GroupCandidate['display']) => <Tag color={DISPLAY_TAG_COLOUR[display]}>{t(`groups.display.${display}`)}</Tag>,
           },
           { title: t('groups.inGroups'), dataIndex: 'groups', width: 110, align: 'right' },
         ]}

@@ -9,7 +9,8 @@ import { mapDestination, type GroupView } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayPage } from '../../features/gateways/api.ts';
 import { groupKeys, useDeleteGroup, useDeleteGroupAndSync, useMapGroups } from '../../features/groups/api.ts';
-import { DISPLAY_COLOR, groupStateNotes, throttle } from '../../features/groups/group-state.ts';
+import { groupStateNotes, throttle } from '../../features/groups/group-state.ts';
+import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
@@ -108,7 +109,7 @@ export default function GroupPage() {
             dataIndex: 'display',
             render: (display: GroupView['display'], row) => (
               <Space size={4} wrap>
-                <Tag color={DISPLAY_COLOR[display]} data-testid="group-row-state">
+                <Tag color={DISPLAY_TAG_COLOUR[display]} data-testid="group-row-state">
                   {t(`groups.display.${display}`)}
                 </Tag>
                 {groupStateNotes(row).map((note) => (

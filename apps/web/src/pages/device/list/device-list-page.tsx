@@ -4,7 +4,15 @@ import { Segmented, Tag, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_LIMITS, DEVICE_TYPE_CODE_LIST, TYPE_STATUS, type Device, type DeviceListBody, type DisplayState } from '@lumigrid/contract';
+import {
+  DEVICE_LIMITS,
+  DEVICE_TYPE_CODE_LIST,
+  DISPLAY_STATES,
+  TYPE_STATUS,
+  type Device,
+  type DeviceListBody,
+  type DisplayState,
+} from '@lumigrid/contract';
 import { useMe } from '../../../features/auth/api.ts';
 import { useDeviceList } from '../../../features/device-config/api.ts';
 import { displayTag, measured, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
@@ -31,7 +39,7 @@ function placeQuery(path: string[] | undefined): Pick<DeviceListBody, 'projectId
   return { projectId: path[0] };
 }
 
-const DISPLAYS: DisplayState[] = ['onFull', 'onPartial', 'off', 'offline', 'failure'];
+const DISPLAYS: readonly DisplayState[] = DISPLAY_STATES;
 
 /**
  * /device/list/list and /device/list/status (spec section 2): one filtered, paged table of the account's
