@@ -42,10 +42,10 @@ async function chooseLanguage(label: string) {
 }
 
 describe('the foundation in a real browser', () => {
-  it('sends a visitor without a session from a guarded page to the phone sign-in, remembering the page', async () => {
+  it('sends a visitor without a session from a guarded page to the e-mail sign-in of SaaS mode, remembering the page', async () => {
     await page.goto(`${server.url}/system/center`);
-    await page.waitForURL(/\/user\/tel-login\?redirect=%2Fsystem%2Fcenter$/);
-    await page.getByPlaceholder('Phone number').waitFor();
+    await page.waitForURL(/\/user\/login\?redirect=%2Fsystem%2Fcenter$/);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
   });
 
   it('opens on the e-mail sign-in in English with tabs and a sign-up link', async () => {
@@ -136,8 +136,9 @@ describe('the foundation in a real browser', () => {
     // The language chosen on this device stays after sign-out.
     await page.getByRole('button', { name: 'ログイン', exact: true }).waitFor();
     await screenshot(page, 'login-ja');
+    // A deep link after signing out by e-mail opens the e-mail sign-in again, not the phone one.
     await page.goto(`${server.url}/home`);
-    await page.waitForURL(/\/user\/tel-login\?redirect=%2Fhome$/);
+    await page.waitForURL(/\/user\/login\?redirect=%2Fhome$/);
   });
 
   it("shows antd's own texts in the chosen language (the administrator's outbox pager)", async () => {

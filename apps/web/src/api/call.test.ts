@@ -1,6 +1,7 @@
 import { gatewayEndpoints, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from './client.ts';
+import { session } from './session.ts';
 
 interface Sent {
   url: string;
@@ -20,7 +21,11 @@ function recordCalls(): Sent[] {
   return sent;
 }
 
-afterEach(() => vi.unstubAllGlobals());
+beforeEach(() => void vi.spyOn(session, 'token').mockReturnValue('t0k'));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe('call(endpoint, input): the one way the browser calls the server', () => {
   it('fills path parameters URL-encoded, appends the set query fields, and answers the envelope data', async () => {
@@ -61,5 +66,13 @@ describe('call(endpoint, input): the one way the browser calls the server', () =
     // The browser writes the multipart Content-Type with its boundary; a JSON one would break the upload.
     expect(sent[0]?.contentType).toBeUndefined();
     expect([...(sent[0]?.body as FormData).keys()]).toEqual(['id', 'file']);
+  });
+
+  it('sends no call that needs a token once signed out (no 401, no "sign in again"), but still the public ones', async () => {
+    const sent = recordCalls();
+    vi.spyOn(session, 'token').mockReturnValue(undefined);
+    await expect(call(gatewayEndpoints.syncStatus)).rejects.toThrow(/signed out/);
+    await call(mapEndpoints.image, { params: { file: 'x.png' } });
+    expect(sent.map((s) => s.url)).toEqual(['/api4/map/v1/image/x.png']);
   });
 });

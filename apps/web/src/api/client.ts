@@ -145,6 +145,9 @@ export function call<E extends EndpointSpec>(
     : [input: EndpointInput<E>, options?: CallOptions]
 ): Promise<EndpointAnswer<E>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string>; query?: RequestOptions['query']; body?: unknown };
+  // Signed out (or signing out): a call that needs a token would only fetch a 401 and a red "sign in again";
+  // the guard is already taking the user to the sign-in page.
+  if (spec.access !== 'public' && !session.token()) return Promise.reject(new ApiError({ kind: 'relogin' }, 'signed out'));
   const sendsBody = spec.method === 'POST' || spec.method === 'PUT';
   return request<EndpointAnswer<E>>(endpointPath(spec, params), {
     ...options,

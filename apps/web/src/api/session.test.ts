@@ -78,10 +78,12 @@ describe('session store', () => {
 
 describe('routing rules of spec section 2', () => {
   it('guards every page but /user, remembering where the user wanted to go', () => {
-    expect(guardRedirect('/home', '', false)).toBe('/user/tel-login?redirect=%2Fhome');
-    expect(guardRedirect('/system/center', '?tab=1', false)).toBe('/user/tel-login?redirect=%2Fsystem%2Fcenter%3Ftab%3D1');
-    expect(guardRedirect('/user/login', '', false)).toBeUndefined();
-    expect(guardRedirect('/home', '', true)).toBeUndefined();
+    expect(guardRedirect('/home', '', false, '/user/login')).toBe('/user/login?redirect=%2Fhome');
+    expect(guardRedirect('/system/center', '?tab=1', false, '/user/tel-login')).toBe(
+      '/user/tel-login?redirect=%2Fsystem%2Fcenter%3Ftab%3D1',
+    );
+    expect(guardRedirect('/user/login', '', false, '/user/login')).toBeUndefined();
+    expect(guardRedirect('/home', '', true, '/user/login')).toBeUndefined();
   });
 
   it('refuses redirects to other sites or back to the sign-in pages', () => {

@@ -164,10 +164,10 @@ export function isUserPath(pathname: string): boolean {
  * The guard of spec section 2: every page other than /user needs a token, else the phone login, which
  * remembers the page asked for so sign-in can return to it.
  */
-export function guardRedirect(pathname: string, search: string, hasToken: boolean): string | undefined {
+export function guardRedirect(pathname: string, search: string, hasToken: boolean, loginPath: string): string | undefined {
   if (isUserPath(pathname) || hasToken) return undefined;
   const back = safeRedirect(pathname + search);
-  return back ? `/user/tel-login?redirect=${encodeURIComponent(back)}` : '/user/tel-login';
+  return back ? `${loginPath}?redirect=${encodeURIComponent(back)}` : loginPath;
 }
 
 /** An internal path to return to after sign-in; anything else (other sites, the /user pages) is refused. */

@@ -1,6 +1,6 @@
 import { type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { guardRedirect, loginRouteFor, rootRedirect, session } from '../api/session.ts';
+import { guardRedirect, loginRouteFor, rootRedirect, session, signOutRoute } from '../api/session.ts';
 import { useMe } from '../features/auth/api.ts';
 import { useBoot } from './boot.tsx';
 import { canOpen } from './menu.ts';
@@ -23,7 +23,9 @@ export function UserIndexRedirect() {
  */
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { pathname, search } = useLocation();
-  const target = guardRedirect(pathname, search, Boolean(session.token()));
+  const { mode } = useBoot();
+  // The sign-in tab the user last used (phone only after a phone sign-in, or in server mode).
+  const target = guardRedirect(pathname, search, Boolean(session.token()), signOutRoute(mode, session.loginType()));
   return target ? <Navigate to={target} replace /> : children;
 }
 

@@ -1,6 +1,7 @@
 import type { MapImage } from '@lumigrid/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { projectApi } from './api.ts';
+import { session } from '../../api/session.ts';
 
 const image = (state: MapImage['state'], width = 0): MapImage => ({
   image: `${'a'.repeat(32)}.png`,
@@ -24,7 +25,11 @@ function answerInTurn(envelopes: unknown[]): string[] {
   return asked;
 }
 
-afterEach(() => vi.unstubAllGlobals());
+beforeEach(() => void vi.spyOn(session, 'token').mockReturnValue('t0k'));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 describe('uploading a floor plan whose pdf is drawn slowly', () => {
   it('follows upload_state until the page is drawn, and says so once', async () => {
