@@ -8,7 +8,7 @@ import { LIMITS, isLang } from '@lumigrid/contract';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
-import { startDemoSite, type DemoSite } from './demo/demo-site.ts';
+import { DEMO_FIRMWARE, startDemoSite, type DemoSite } from './demo/demo-site.ts';
 import type { GatewayCredentialStore } from './gateway-link/credentials.ts';
 import { createGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
 import { endpointRoutes } from './http/endpoint-route.ts';
@@ -195,7 +195,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     devices: deviceRows,
     access: projects.access,
     link,
-    firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir),
+    firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir, config.demo ? DEMO_FIRMWARE : []),
     // A sync sends the group table (and later scenes, schedules, linkage) of the gateway.
     configSources: [groupsConfig(db)],
     clock,

@@ -12,7 +12,7 @@ import type { App } from '../http/types.ts';
 import { data } from '../test/gateways.fixtures.ts';
 import { DATABASES, login, startApp, type Harness, api } from '../test/harness.ts';
 import { GATEWAY_ROOMS, GROUPED_KINDS } from './demo-layout.ts';
-import { DEMO_SITE, type DemoOutcome } from './demo-site.ts';
+import { DEMO_FIRMWARE, DEMO_SITE, type DemoOutcome } from './demo-site.ts';
 import { poll } from '../test/poll.ts';
 
 const DEMO_ACCOUNT = 'demo@lumigrid.local';
@@ -132,6 +132,13 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     const groups = await data(api(h.app, groupEndpoints.list, { params: { id: map.id } }, { token }));
     expect(groups.map((g) => g.name).sort()).toEqual(GATEWAY_ROOMS.map((r) => `${r.main} lights`).sort());
     expect(groups.every((g) => g.deviceIds.length === GROUPED_KINDS.length)).toBe(true);
+  });
+
+  it('offers its gateways a firmware update to watch, and no other gateway', async () => {
+    const [gateway] = await demoGateways(h.app, token);
+    const check = await data(api(h.app, gatewayEndpoints.checkVersion, { params: { id: gateway!.id, target: 'gateway' } }, { token }));
+    expect(check).toMatchObject({ current: '3.2.1', latest: DEMO_FIRMWARE[0]!.version, state: 'available' });
+    expect(DEMO_FIRMWARE.every((f) => f.macPrefix === DEMO_SITE.macPrefix)).toBe(true);
   });
 
   it('adds nothing on a second start, and its gateways come back online', async () => {

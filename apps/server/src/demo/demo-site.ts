@@ -8,6 +8,7 @@ import type { Config } from '../config.ts';
 import type { AuthContext } from '../http/auth.ts';
 import { tenantOf, type AccountsService } from '../modules/accounts/accounts.service.ts';
 import { randomPassword, verifyPassword } from '../lib/password.ts';
+import type { FirmwareFile } from '../modules/gateways/firmware-catalogue.ts';
 import type { GatewayFleet } from '../modules/gateways/gateway-fleet.ts';
 import type { GatewaysService } from '../modules/gateways/gateways.service.ts';
 import type { MapsService } from '../modules/projects/maps.service.ts';
@@ -31,6 +32,15 @@ export const DEMO_SITE = {
   gateways: ['Level 3 West', 'Level 3 East', 'Level 3 Core', 'Level 3 Super gateway'],
   superGateways: 1,
 } as const;
+
+/**
+ * Firmware newer than what the simulated gateways run, offered to the demo's gateways alone, so a newcomer
+ * can watch an update. The simulator never downloads it; `.invalid` names no host anywhere.
+ */
+export const DEMO_FIRMWARE: FirmwareFile[] = [
+  { target: 'gateway', version: '3.3.0', url: 'https://firmware.lumigrid.invalid/demo/gateway-3.3.0.bin', macPrefix: DEMO_SITE.macPrefix },
+  { target: 'zigbee', version: '1.5.0', url: 'https://firmware.lumigrid.invalid/demo/zigbee-1.5.0.bin', macPrefix: DEMO_SITE.macPrefix },
+];
 
 /** How long a started demo gateway may take to reach the server's presence. */
 const ONLINE_WAIT_MS = 10_000;

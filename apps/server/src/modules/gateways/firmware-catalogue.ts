@@ -10,11 +10,14 @@ export interface FirmwareFile {
   url: string;
   size?: number;
   sha256?: string;
+  /** Offered only to gateways whose MAC starts with this (the demo site's simulated gateways). */
+  macPrefix?: string;
 }
 
 /** The newest firmware file per part; a part without one answers undefined (260007). */
 export interface FirmwareCatalogue {
-  latest(target: GatewayFirmwareTarget): FirmwareFile | undefined;
+  /** The newest file of a part for a gateway (files limited to some MACs are offered to those alone). */
+  latest(target: GatewayFirmwareTarget, mac: string): FirmwareFile | undefined;
 }
 
 /** Compares dotted versions numerically (3.10.0 > 3.9.1); non-numeric parts compare as text. */
@@ -34,8 +37,10 @@ export function compareVersions(a: string, b: string): number {
 
 export function createFirmwareCatalogue(files: FirmwareFile[]): FirmwareCatalogue {
   return {
-    latest(target) {
-      return files.filter((f) => f.target === target).sort((a, b) => compareVersions(b.version, a.version))[0];
+    latest(target, mac) {
+      return files
+        .filter((f) => f.target === target && (f.macPrefix === undefined || mac.startsWith(f.macPrefix)))
+        .sort((a, b) => compareVersions(b.version, a.version))[0];
     },
   };
 }
@@ -44,9 +49,9 @@ export function createFirmwareCatalogue(files: FirmwareFile[]): FirmwareCatalogu
  * The catalogue of DATA_DIR/firmware/manifest.json: an array of { target, version, url, size?, sha256? }
  * (docs/operations.md). Without the file no update is available and starting one answers 260007.
  */
-export function loadFirmwareCatalogue(dataDir: string): FirmwareCatalogue {
+export function loadFirmwareCatalogue(dataDir: string, extra: FirmwareFile[] = []): FirmwareCatalogue {
   const file = join(dataDir, 'firmware', 'manifest.json');
-  if (!existsSync(file)) return createFirmwareCatalogue([]);
+  if (!existsSync(file)) return createFirmwareCatalogue(extra);
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as unknown;
   const files = (Array.isArray(parsed) ? parsed : []).filter(
     (f): f is FirmwareFile =>
@@ -56,5 +61,5 @@ export function loadFirmwareCatalogue(dataDir: string): FirmwareCatalogue {
       typeof (f as FirmwareFile).version === 'string' &&
       typeof (f as FirmwareFile).url === 'string',
   );
-  return createFirmwareCatalogue(files);
+  return createFirmwareCatalogue([...files, ...extra]);
 }

@@ -12,9 +12,10 @@ export function gatewayFirmwareCalls(ctx: GatewayContext) {
     /** GET gateway/v1/check_gateway_version/{id}/{target} */
     async checkVersion(auth: Caller, p: FirmwareParams): Promise<FirmwareCheck> {
       const row = await requireGateway(auth, p.id);
-      const file = deps.firmware.latest(p.target);
-      if (!file) throw new AppError(260007);
+      const file = deps.firmware.latest(p.target, row.mac);
       const current = row.info?.versions[p.target] ?? '';
+      // No file for this part: nothing newer to offer, which is an answer, not an error.
+      if (!file) return { target: p.target, current, latest: current, state: 'latest' };
       return {
         target: p.target,
         current,
@@ -27,7 +28,7 @@ export function gatewayFirmwareCalls(ctx: GatewayContext) {
     async startUpdate(auth: Caller, p: FirmwareParams): Promise<FirmwareProgressView> {
       assertMay(auth, 'write');
       const row = await requireGateway(auth, p.id);
-      const file = deps.firmware.latest(p.target);
+      const file = deps.firmware.latest(p.target, row.mac);
       if (!file) throw new AppError(260007);
       const link = deps.link;
       if (!link) throw new AppError(100101);

@@ -27,8 +27,15 @@ describe('gateway rules', () => {
       { target: 'gateway', version: '3.10.0', url: 'https://x/b' },
       { target: 'zigbee', version: '9.0.0', url: 'https://x/c' },
     ]);
-    expect(catalogue.latest('gateway')?.version).toBe('3.10.0');
-    expect(catalogue.latest('plc')).toBeUndefined();
+    expect(catalogue.latest('gateway', 'A1B2C3D4E5F6')?.version).toBe('3.10.0');
+    expect(catalogue.latest('plc', 'A1B2C3D4E5F6')).toBeUndefined();
+    // A file limited to some MACs (the demo's) is offered to those gateways alone.
+    const demo = createFirmwareCatalogue([
+      { target: 'gateway', version: '3.9.0', url: 'https://x/a' },
+      { target: 'gateway', version: '4.0.0', url: 'https://x/demo', macPrefix: '02DE30' },
+    ]);
+    expect(demo.latest('gateway', '02DE30000001')?.version).toBe('4.0.0');
+    expect(demo.latest('gateway', 'A1B2C3D4E5F6')?.version).toBe('3.9.0');
   });
 
   it('tells updating before restarting, and idle otherwise', () => {
