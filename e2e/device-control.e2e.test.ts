@@ -323,6 +323,28 @@ describe('live device control on the floor plan', () => {
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
   });
 
+  it('closes the device panel with Escape and with a click on the plan away from the markers, below the header', async () => {
+    await openMap(page);
+    const panel = page.getByTestId('device-panel');
+    const open = async () => {
+      const at = await screenAt(page, { x: 0.3, y: 0.3 });
+      await page.mouse.click(at.x, at.y);
+      await panel.getByTestId('device-panel-name').getByText(byKind('light-dimmer').name).waitFor();
+    };
+    await open();
+    // The header stays reachable while the panel is open.
+    const language = page.getByRole('button', { name: 'Language' });
+    const header = (await language.boundingBox())!;
+    const drawer = (await panel.boundingBox())!;
+    expect(drawer.y).toBeGreaterThan(header.y + header.height);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await open();
+    const empty = await screenAt(page, { x: 0.05, y: 0.95 });
+    await page.mouse.click(empty.x, empty.y);
+    await panel.waitFor({ state: 'detached' });
+  });
+
   it('drops a device moved off the map from a second browser watching it, without a reload', async () => {
     const gone = byKind('emergency');
     await openMap(watcher.page);

@@ -12,6 +12,8 @@ export interface PlanMarker {
 
 export interface CanvasMarkerHandlers {
   onClick?: (id: string) => void;
+  /** A click on the plan where no marker is (not the end of a pan). */
+  onBackgroundClick?: () => void;
   /** A drag ended away from where it started; the marker is drawn at the new place until the next setMarkers. */
   onDragEnd?: (id: string, latLng: L.LatLng) => void;
 }
@@ -85,6 +87,7 @@ export class CanvasMarkerLayer extends L.Layer {
     this.canvas = canvas;
     map.on('moveend zoomend viewreset resize', this.redraw, this);
     map.on('zoomanim', this.onZoomAnim, this);
+    map.on('click', this.onMapClick, this);
     this.redraw();
     return this;
   }
@@ -92,6 +95,7 @@ export class CanvasMarkerLayer extends L.Layer {
   override onRemove(map: L.Map): this {
     map.off('moveend zoomend viewreset resize', this.redraw, this);
     map.off('zoomanim', this.onZoomAnim, this);
+    map.off('click', this.onMapClick, this);
     this.endDrag();
     this.canvas?.removeEventListener('mousedown', this.onMouseDown);
     this.canvas?.removeEventListener('mousemove', this.onHover);
@@ -164,6 +168,11 @@ export class CanvasMarkerLayer extends L.Layer {
 
   private canDrag(id: string): boolean {
     return this.editable && this.markers.some((m) => m.id === id && m.draggable);
+  }
+
+  /** Leaflet reports a click only when the press did not pan; one on a marker was handled at mousedown. */
+  private onMapClick(event: L.LeafletMouseEvent) {
+    if (!this.hit(event.originalEvent)) this.handlers.onBackgroundClick?.();
   }
 
   private onHover = (event: MouseEvent) => {

@@ -14,23 +14,36 @@ export interface DeviceMarkerLayerProps {
   /** An editor: devices may be dragged. */
   editable: boolean;
   onSelect: (id: string) => void;
+  /** A click on the plan away from every marker. */
+  onDeselect?: () => void;
   onMove: (id: string, position: { x: number; y: number }) => void;
   /** Receives the layer, for the page's test hooks and the draw benchmark. */
   onLayer?: (layer: CanvasMarkerLayer | undefined) => void;
 }
 
 /** The devices and gateways of a map on the floor plan's canvas layer; React feeds it, Leaflet owns it. */
-export function DeviceMarkerLayer({ plan, markers, gateways, selectedId, editable, onSelect, onMove, onLayer }: DeviceMarkerLayerProps) {
+export function DeviceMarkerLayer({
+  plan,
+  markers,
+  gateways,
+  selectedId,
+  editable,
+  onSelect,
+  onDeselect,
+  onMove,
+  onLayer,
+}: DeviceMarkerLayerProps) {
   const layerRef = useRef<CanvasMarkerLayer | null>(null);
   const items = useMemo(() => planMarkers(markers, gateways, plan.size), [markers, gateways, plan.size]);
-  const latest = useRef({ onSelect, onMove, size: plan.size, items, editable, selectedId });
+  const latest = useRef({ onSelect, onDeselect, onMove, size: plan.size, items, editable, selectedId });
   useEffect(() => {
-    latest.current = { onSelect, onMove, size: plan.size, items, editable, selectedId };
+    latest.current = { onSelect, onDeselect, onMove, size: plan.size, items, editable, selectedId };
   });
 
   useEffect(() => {
     const layer = new CanvasMarkerLayer({
       onClick: (id) => latest.current.onSelect(id),
+      onBackgroundClick: () => latest.current.onDeselect?.(),
       onDragEnd: (id, latLng: L.LatLng) => latest.current.onMove(id, planToFraction(latLng, latest.current.size)),
     });
     layer.setEditable(latest.current.editable);

@@ -54,6 +54,17 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
   const [waitedTooLong, setWaitedTooLong] = useState(false);
   const shownFor = useRef<string | undefined>(undefined);
 
+  // Escape closes the panel wherever the focus is (after a marker click it stays on the plan).
+  const open = marker !== undefined;
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open, onClose]);
+
   // A different device: forget the previous one's command.
   useEffect(() => {
     if (shownFor.current === marker?.id) return;
@@ -248,6 +259,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
     <Drawer
       open
       mask={false}
+      getContainer={false}
       width={380}
       onClose={onClose}
       title={

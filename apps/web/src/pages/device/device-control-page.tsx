@@ -127,7 +127,8 @@ export default function DeviceControlPage() {
       );
     }
     return (
-      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+      // The device panel opens inside this box, so the header (language, user menu) stays reachable.
+      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start', position: 'relative', minHeight: 560 }}>
         <div style={{ flex: 1, minWidth: 0 }}>
           <FloorPlanMap
             imageUrl={map.image}
@@ -153,6 +154,7 @@ export default function DeviceControlPage() {
                 selectedId={selectedId}
                 editable={editable}
                 onSelect={onSelect}
+                onDeselect={() => setSelectedId(undefined)}
                 onMove={onMove}
               />
             )}
