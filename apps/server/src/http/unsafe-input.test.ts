@@ -13,7 +13,7 @@ describe.each(DATABASES)('control characters and deep bodies on %s', (kind) => {
   const lines: string[] = [];
 
   beforeAll(async () => {
-    h = await startApp(kind, {}, { logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } } });
+    h = await startApp(kind, {}, { logger: { level: 'debug', stream: { write: (line: string) => void lines.push(line) } } });
     token = await login(h, 'admin', ADMIN_PASSWORD);
   });
   afterAll(async () => h?.close());
