@@ -147,7 +147,8 @@ describe('the foundation in a real browser', () => {
     await page.getByPlaceholder('メールアドレス').fill('admin');
     await page.getByPlaceholder('パスワード').fill(ADMIN_PASSWORD);
     await page.getByRole('button', { name: 'ログイン', exact: true }).click();
-    await page.waitForURL(/\/home$/);
+    // The platform administrator lands on the accounts it administers.
+    await page.waitForURL(/\/system\/account$/);
     await page.goto(`${server.url}/system/outbox`);
     // The sign-up code mail of the journey above is in the outbox.
     await page.getByText('Your Lumigrid sign-up code').first().waitFor();

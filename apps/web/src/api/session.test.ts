@@ -3,6 +3,7 @@ import type { LoginUser } from '@lumigrid/contract';
 import {
   createSessionStore,
   guardRedirect,
+  landingPath,
   languageAfterLogin,
   rootRedirect,
   safeRedirect,
@@ -92,6 +93,12 @@ describe('routing rules of spec section 2', () => {
     expect(safeRedirect('/\\evil')).toBeUndefined();
     expect(safeRedirect('/user/login')).toBeUndefined();
     expect(safeRedirect('/home?x=1')).toBe('/home?x=1');
+  });
+
+  it('lands the platform administrator on the accounts, everyone else at home', () => {
+    expect(landingPath({ user_auth: 1 })).toBe('/system/account');
+    expect(landingPath({ user_auth: 2 })).toBe('/home');
+    expect(landingPath({ user_auth: 3 })).toBe('/home');
   });
 
   it('lands by mode and by the last login type', () => {

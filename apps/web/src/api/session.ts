@@ -1,4 +1,4 @@
-import { isLang, type Lang, type LoginUser, type Mode } from '@lumigrid/contract';
+import { isLang, isPlatformAdmin, type Lang, type LoginUser, type Mode } from '@lumigrid/contract';
 
 /** The storage the session lives in; localStorage in the browser, a map in tests. */
 export interface KeyValueStorage {
@@ -148,6 +148,11 @@ export function loginRouteFor(mode: Mode): string {
 /** Where signing out lands: the phone login when the last sign-in was by phone, or in server mode. */
 export function signOutRoute(mode: Mode, loginType: LoginType | undefined): string {
   return mode === 'server' || loginType === 'tel' ? '/user/tel-login' : '/user/login';
+}
+
+/** Where a sign-in lands: the platform administrator on the accounts it administers, everyone else at home. */
+export function landingPath(user: Pick<LoginUser, 'user_auth'>): string {
+  return isPlatformAdmin({ userAuth: user.user_auth }) ? '/system/account' : '/home';
 }
 
 /** Where "/" goes (spec section 2). */

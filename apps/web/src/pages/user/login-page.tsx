@@ -4,7 +4,7 @@ import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useBoot } from '../../app/boot.tsx';
-import { languageAfterLogin, safeRedirect, session } from '../../api/session.ts';
+import { languageAfterLogin, safeRedirect, session, landingPath } from '../../api/session.ts';
 import { authKeys, saveAccountLanguage, useLogin } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
 import { useRule } from '../../components/form-rules.ts';
@@ -58,7 +58,7 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
     else adoptLang(language.lang);
     queryClient.setQueryData(authKeys.me(), result.user);
     void message.success(t('login.success'));
-    void navigate(safeRedirect(params.get('redirect')) ?? '/home', { replace: true });
+    void navigate(safeRedirect(params.get('redirect')) ?? landingPath(result.user), { replace: true });
   };
 
   const accountInput = local ? (
