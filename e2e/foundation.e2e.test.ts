@@ -111,6 +111,15 @@ describe('the foundation in a real browser', () => {
     await screenshot(page, 'shell-en');
   });
 
+  it('tells a new account what to do next where its lists are empty', async () => {
+    await page.goto(`${server.url}/gateway/list`);
+    await page.getByText('Bind one by the MAC address on its label', { exact: false }).waitFor();
+    await page.goto(`${server.url}/device/list/list`);
+    await page.getByText('Open a gateway and import its devices', { exact: false }).waitFor();
+    await screenshot(page, 'empty-devices-en');
+    await page.goto(`${server.url}/home`);
+  });
+
   it('switches every text to Japanese, the shell included, and keeps the choice', async () => {
     await chooseLanguage('日本語');
     await page.getByRole('menuitem', { name: 'ホーム' }).first().waitFor();

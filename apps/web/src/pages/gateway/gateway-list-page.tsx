@@ -12,6 +12,7 @@ import { presenceOf, syncLabel } from '../../features/gateways/status.ts';
 import { useGatewayActions } from './gateway-actions.tsx';
 import { BindGatewayModal, MicrowaveModal, MoveGatewayModal, OpenNetworkModal, RenameGatewayModal } from './gateway-dialogs.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
+import { EmptyHint } from '../../components/empty-hint.tsx';
 
 type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 
@@ -186,6 +187,7 @@ export default function GatewayListPage() {
     <PageContainer title={t('gateway.title')} content={t('gateway.hint')} breadcrumbRender={false}>
       <ProTable<Gateway, SearchForm>
         rowKey="id"
+        locale={{ emptyText: <EmptyHint text={t('gateway.empty')} /> }}
         columns={columns}
         dataSource={gateways.data?.list ?? []}
         loading={gateways.isFetching && !gateways.data}

@@ -6,6 +6,7 @@ import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { OutboxMessage } from '@lumigrid/contract';
 import { useOutbox } from '../../features/system/api.ts';
+import { EmptyHint } from '../../components/empty-hint.tsx';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -46,6 +47,7 @@ export default function OutboxPage() {
     <PageContainer title={t('outbox.title')} content={t('outbox.hint')} breadcrumbRender={false}>
       <ProTable<OutboxMessage>
         rowKey="id"
+        locale={{ emptyText: <EmptyHint text={t('outbox.empty')} /> }}
         columns={columns}
         dataSource={outbox.data?.list ?? []}
         loading={outbox.isFetching}

@@ -21,6 +21,7 @@ import { useDeleteDevice } from '../../../features/device-config/use-delete-devi
 import { useGatewayPage } from '../../../features/gateways/api.ts';
 import { MapPathSelect } from '../../../features/projects/map-path-select.tsx';
 import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
+import { EmptyHint } from '../../../components/empty-hint.tsx';
 
 interface SearchForm {
   keyword?: string;
@@ -237,6 +238,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     >
       <ProTable<Device, SearchForm>
         rowKey="id"
+        locale={{ emptyText: <EmptyHint text={t('deviceConfig.empty')} /> }}
         columns={[...filters, ...(view === 'list' ? listColumns : statusColumns)]}
         dataSource={devices.data?.list ?? []}
         loading={devices.isFetching && !devices.data}
