@@ -108,6 +108,8 @@ describe('the foundation in a real browser', () => {
     expect(await page.getByText('Version 2.7.6').isVisible()).toBe(true);
     expect(await page.getByTestId('user-menu').textContent()).toContain(mail);
     expect(await storedToken()).toMatch(/.{20,}/);
+    // The tab names the page before the brand.
+    await expect.poll(() => page.title()).toMatch(/^Home · ./);
     await screenshot(page, 'shell-en');
   });
 

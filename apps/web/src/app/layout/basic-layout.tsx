@@ -23,6 +23,7 @@ import { LanguageSelect } from '../language-select.tsx';
 import { useBoot } from '../boot.tsx';
 import { SyncBanner } from './sync-banner.tsx';
 import { breadcrumbFor } from '../breadcrumb.ts';
+import { usePageTitle } from '../page-title.ts';
 import { buildMenu, canOpen, type MenuEntry, type MenuIcon } from '../menu.ts';
 import './basic-layout.css';
 
@@ -69,6 +70,10 @@ export default function BasicLayout() {
     return { path: '/', children: menu.map(toPro) };
   }, [menu, t]);
 
+  const crumbs = breadcrumbFor(pathname, menu);
+  const here = crumbs[crumbs.length - 1];
+  usePageTitle(here ? t(here.labelKey) : undefined);
+
   if (!user) return <Spin size="large" fullscreen />;
 
   const signOut = async () => {
@@ -81,7 +86,6 @@ export default function BasicLayout() {
     void navigate(target, { replace: true });
   };
 
-  const crumbs = breadcrumbFor(pathname, menu);
   const serverIp = mode === 'server' ? (info?.serverIp ?? user.server_ip) : null;
 
   const header = (

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@lumigrid/contract';
@@ -8,6 +8,7 @@ import { session } from '../../api/session.ts';
 import { logout, authKeys } from '../../features/auth/api.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { LanguageSelect } from '../../app/language-select.tsx';
+import { USER_PAGE_TITLES, usePageTitle } from '../../app/page-title.ts';
 import { useCompact } from './use-compact.ts';
 import './user-layout.css';
 
@@ -17,6 +18,9 @@ export default function UserLayout() {
   const { branding } = useBoot();
   const compact = useCompact();
   const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  const titleKey = USER_PAGE_TITLES[pathname.split('/').pop() ?? ''];
+  usePageTitle(titleKey ? t(titleKey) : undefined);
 
   // Entering the /user pages ends any session (spec section 2): the server's, then ours.
   useEffect(() => {
