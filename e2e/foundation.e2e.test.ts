@@ -79,6 +79,10 @@ describe('the foundation in a real browser', () => {
     await page.getByRole('button', { name: 'Sign up', exact: true }).click();
     await page.waitForURL(/\/user\/register-result/);
     await page.getByText(`The account ${mail} was created`).waitFor();
+    // "Sign in now" opens the sign-in with the new address filled in.
+    await page.getByRole('button', { name: 'Sign in now' }).click();
+    await page.waitForURL(/\/user\/login\?account=/);
+    await expect.poll(() => page.getByPlaceholder('E-mail address').inputValue()).toBe(mail);
   });
 
   it('refuses a wrong password with the server message and no session', async () => {

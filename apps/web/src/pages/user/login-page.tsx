@@ -46,7 +46,8 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
 
   const local = mode === 'server';
   const canSignUp = !local && info?.signUp !== false;
-  const remembered = session.loginType() === method ? session.rememberedAccount() : undefined;
+  // A sign-up just made names its account; else the account remembered for this sign-in method.
+  const remembered = params.get('account') ?? (session.loginType() === method ? session.rememberedAccount() : undefined);
 
   const onFinish = async (values: LoginValues) => {
     const account = values.account.trim();

@@ -16,7 +16,12 @@ export default function RegisterResultPage() {
       title={t('registerResult.title')}
       subTitle={account ? t('registerResult.description', { account }) : t('registerResult.descriptionNoAccount')}
       extra={
-        <Button type="primary" size="large" onClick={() => void navigate(loginRoute)}>
+        <Button
+          type="primary"
+          size="large"
+          // The new account is filled in on the sign-in form, so only the password remains to type.
+          onClick={() => void navigate(account ? `${loginRoute}?account=${encodeURIComponent(account)}` : loginRoute)}
+        >
           {t('registerResult.signIn')}
         </Button>
       }
