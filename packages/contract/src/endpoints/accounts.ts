@@ -1,9 +1,32 @@
 import { endpoint } from '../endpoint.ts';
 import { sizeText } from '../limits.ts';
 import { EmptySchema } from '../common.ts';
-import { ACCOUNT_IMAGES, AccountImageFileParamsSchema, AccountImageUploadSchema, UpdateProfileBodySchema } from '../users.ts';
+import {
+  ACCOUNT_IMAGES,
+  AccountImageFileParamsSchema,
+  AccountImageUploadSchema,
+  UpdateProfileBodySchema,
+  type AccountImageKind,
+} from '../users.ts';
 import { BinarySchema } from '../projects.ts';
 import { AccountExistsSchema, AccountParamsSchema, ChangePasswordBodySchema, LoginUserSchema, UpdateLangBodySchema } from '../auth.ts';
+
+/** An account picture's upload: png or jpeg within its kind's size, answering the user as `me` does. */
+function pictureUpload<P extends string>(path: P, what: string, kind: AccountImageKind, access: 'signedIn' | 'manageAccounts') {
+  const limit = ACCOUNT_IMAGES[kind];
+  return endpoint({
+    method: 'POST',
+    path,
+    tags: ['accounts'],
+    summary: `Upload ${what}: png or jpeg up to ${sizeText(limit.maxBytes)}`,
+    description: `multipart/form-data with a \`file\` part; best at ${limit.width} × ${limit.height}. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the one before.`,
+    access,
+    kind: 'upload',
+    body: AccountImageUploadSchema,
+    response: LoginUserSchema,
+    errors: [100013, 100014],
+  });
+}
 
 /** The signed-in user's own account: profile, password, language; whether an account name is taken. */
 export const accountEndpoints = {
@@ -53,42 +76,14 @@ export const accountEndpoints = {
     body: UpdateLangBodySchema,
     response: EmptySchema,
   }),
-  uploadAvatar: endpoint({
-    method: 'POST',
-    path: '/api1/user/v1/upload',
-    tags: ['accounts'],
-    summary: `Upload the signed-in user’s avatar: png or jpeg up to ${sizeText(ACCOUNT_IMAGES.avatar.maxBytes)}`,
-    description: `multipart/form-data with a \`file\` part; best at ${ACCOUNT_IMAGES.avatar.width} × ${ACCOUNT_IMAGES.avatar.height}. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the one before.`,
-    access: 'signedIn',
-    kind: 'upload',
-    body: AccountImageUploadSchema,
-    response: LoginUserSchema,
-    errors: [100013, 100014],
-  }),
-  uploadLogo: endpoint({
-    method: 'POST',
-    path: '/api1/user/v1/upload_logo',
-    tags: ['accounts'],
-    summary: `Upload the account’s company logo (shown in the header of every user of the account): png or jpeg up to ${sizeText(ACCOUNT_IMAGES.logo.maxBytes)}`,
-    description: `multipart/form-data with a \`file\` part; best at ${ACCOUNT_IMAGES.logo.width} × ${ACCOUNT_IMAGES.logo.height}. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the one before.`,
-    access: 'manageAccounts',
-    kind: 'upload',
-    body: AccountImageUploadSchema,
-    response: LoginUserSchema,
-    errors: [100013, 100014],
-  }),
-  uploadBackground: endpoint({
-    method: 'POST',
-    path: '/api1/user/v1/upload_home',
-    tags: ['accounts'],
-    summary: `Upload the account’s login background: png or jpeg up to ${sizeText(ACCOUNT_IMAGES.background.maxBytes)}`,
-    description: `multipart/form-data with a \`file\` part; best at ${ACCOUNT_IMAGES.background.width} × ${ACCOUNT_IMAGES.background.height}. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the one before.`,
-    access: 'manageAccounts',
-    kind: 'upload',
-    body: AccountImageUploadSchema,
-    response: LoginUserSchema,
-    errors: [100013, 100014],
-  }),
+  uploadAvatar: pictureUpload('/api1/user/v1/upload', 'the signed-in user’s avatar', 'avatar', 'signedIn'),
+  uploadLogo: pictureUpload(
+    '/api1/user/v1/upload_logo',
+    'the account’s company logo (shown in the header of every user of the account)',
+    'logo',
+    'manageAccounts',
+  ),
+  uploadBackground: pictureUpload('/api1/user/v1/upload_home', 'the account’s login background', 'background', 'manageAccounts'),
   removeAvatar: endpoint({
     method: 'GET',
     path: '/api1/user/v1/delete_img',

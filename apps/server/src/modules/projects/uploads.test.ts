@@ -6,7 +6,7 @@ import { PROJECT_LIMITS, endpointUrl, mapEndpoints, type MapImage, type MapInfo 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, expectError, signUpByMail, startApp, type Harness, api, apiData, refusedInput } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
-import { bigFakePng, makeJpeg, makePdf, makePng, multipart, sendUpload } from '../../test/upload.fixtures.ts';
+import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
@@ -16,21 +16,12 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
   let dataDir: string;
   const mapsDir = () => join(dataDir, 'uploads', 'maps');
 
-  async function upload(
+  const upload = (
     file: { name: string; type: string; data: Buffer; field?: string },
     fields: Record<string, string> = {},
     t = token,
     lang?: string,
-  ) {
-    const { payload, headers } = multipart(file, fields);
-    const res = await h.app.inject({
-      method: 'POST',
-      url: mapEndpoints.upload.path,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${t}`, ...(lang ? { 'accept-language': lang } : {}) },
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.json() as { code: number; msg: string; data: any } };
-  }
+  ) => sendUpload(h.app, mapEndpoints.upload, file, { token: t, lang, fields });
   const fetchImage = (url: string) => h.app.inject({ method: 'GET', url });
 
   beforeAll(async () => {
