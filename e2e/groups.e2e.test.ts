@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints, groupEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
@@ -81,6 +81,13 @@ async function fillNewGroup(name: string, kinds: string[]) {
   return dialog;
 }
 
+/** Cancels the dialog once its save has settled: antd ignores Cancel while the OK button is still loading. */
+async function cancelDialog(dialog: Locator, label: string) {
+  await dialog.locator('.ant-btn-loading').waitFor({ state: 'detached' });
+  await dialog.getByRole('button', { name: label }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
 describe('groups in a real browser with a simulated gateway', () => {
   it('is reached from the device menu and refuses a group that breaks a grouping rule', async () => {
     await page.goto(`${site.server.url}/device/control`);
@@ -90,7 +97,7 @@ describe('groups in a real browser with a simulated gateway', () => {
     const dialog = await fillNewGroup('Mixed', ['emergency', 'light-cct']);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await message('Emergency devices cannot be grouped with others').waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await cancelDialog(dialog, 'Cancel');
     expect(await groups()).toEqual([]);
   });
 
@@ -169,7 +176,7 @@ describe('groups in a real browser with a simulated gateway', () => {
     await dialog.getByRole('button', { name: /保\s?存/ }).click();
     await message('非常灯は他のデバイスとグループ化できません').waitFor();
     await screenshot(page, 'groups-ja');
-    await dialog.getByRole('button', { name: 'キャンセル' }).click();
+    await cancelDialog(dialog, 'キャンセル');
     await page.evaluate(() => localStorage.setItem('lang', 'en'));
   });
 });
