@@ -31,6 +31,7 @@ function devices(n: number): PlanMarker[] {
       latLng: fractionToPlan({ x: ((i % side) + 0.5) / side, y: (Math.floor(i / side) + 0.5) / side }, PLAN),
       style: markerStyle(type, display),
       draggable: true,
+      label: `Device ${i + 1}`,
     };
   });
 }

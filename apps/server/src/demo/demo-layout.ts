@@ -1,3 +1,4 @@
+import { joinChannelNames } from '@lumigrid/contract';
 import type { DeviceKind } from '@lumigrid/protocol';
 import { CORRIDOR, HEIGHT, ROOMS, WIDTH, type Room } from './floor-plan.ts';
 
@@ -96,4 +97,65 @@ export function demoPosition(kind: string, gatewayIndex: number): { x: number; y
   const at = spot(kind as DeviceKind, gatewayIndex) as { x: number; y: number } | undefined;
   if (!at) return undefined;
   return { x: Math.round((at.x / WIDTH) * 10_000) / 10_000, y: Math.round((at.y / HEIGHT) * 10_000) / 10_000 };
+}
+
+/** What each kind is called after its room (names hold at most 25 characters). */
+const KIND_NAME: Readonly<Record<DeviceKind, string>> = {
+  'light-single': 'light',
+  'light-cct': 'CCT light',
+  'light-rgb': 'RGB light',
+  'light-dimmer': 'dimmer',
+  'sensor-motion': 'motion',
+  'sensor-daylight': 'daylight',
+  'sensor-temperature': 'temperature',
+  'sensor-cct': 'CCT sensor',
+  curtain: 'curtain',
+  'switch-1': 'switch',
+  'switch-2': 'switch',
+  'switch-3': 'switch',
+  'switch-4': 'switch',
+  'panel-scene6': 'scene panel',
+  'panel-smart': 'smart panel',
+  emergency: 'exit light',
+  'emergency-dimmable': 'exit light',
+  bridge: 'bridge',
+  'bridge-wisun': 'Wi-SUN',
+  'super-gateway': 'super gateway',
+};
+
+/**
+ * A demo device's name: its room and what it is ("Open office A dimmer"), so the plan's names, search and
+ * lists say where a device is; emergency lights are numbered along the corridor, bridges per gateway, and a
+ * switch's channels are its switch number and a letter per gang, as electricians mark them ("... 3A|... 3B").
+ */
+export function demoName(kind: string, gatewayIndex: number): string | undefined {
+  const what = KIND_NAME[kind as DeviceKind] as string | undefined;
+  if (!what) return undefined;
+  const rooms = GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!;
+  switch (kind as DeviceKind) {
+    case 'emergency':
+      return `Corridor ${what} ${gatewayIndex * 2 + 1}`;
+    case 'emergency-dimmable':
+      return `Corridor ${what} ${gatewayIndex * 2 + 2}`;
+    case 'bridge':
+    case 'bridge-wisun':
+      return `Server room ${what} ${gatewayIndex + 1}`;
+    case 'super-gateway':
+      return `Server room ${what}`;
+    case 'switch-1':
+      return `${rooms.main} ${what}`;
+    case 'switch-2':
+    case 'switch-3':
+    case 'switch-4': {
+      const number = Number(kind.slice(-1));
+      return joinChannelNames(Array.from({ length: number }, (_, gang) => `${rooms.main} ${number}${'ABCD'[gang]}`));
+    }
+    case 'sensor-temperature':
+    case 'sensor-cct':
+    case 'panel-scene6':
+    case 'panel-smart':
+      return `${rooms.second} ${what}`;
+    default:
+      return `${rooms.main} ${what}`;
+  }
 }

@@ -129,6 +129,10 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     }
     const spots = markers.map((m) => `${m.x},${m.y}`);
     expect(new Set(spots).size).toBe(markers.length);
+    // Named after their rooms, each name once, so the plan's search and hover tell them apart.
+    expect(new Set(markers.map((m) => m.name)).size).toBe(markers.length);
+    expect(markers.map((m) => m.name)).toContain(`${GATEWAY_ROOMS[0]!.main} dimmer`);
+    expect(markers.filter((m) => m.name.startsWith('Corridor exit light'))).toHaveLength(2 * DEMO_SITE.gateways.length);
     const groups = await data(api(h.app, groupEndpoints.list, { params: { id: map.id } }, { token }));
     expect(groups.map((g) => g.name).sort()).toEqual(GATEWAY_ROOMS.map((r) => `${r.main} lights`).sort());
     expect(groups.every((g) => g.deviceIds.length === GROUPED_KINDS.length)).toBe(true);

@@ -15,7 +15,7 @@ import type { MapsService } from '../modules/projects/maps.service.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { DevicesService } from '../modules/devices/devices.service.ts';
 import type { GroupsService } from '../modules/groups/groups.service.ts';
-import { GATEWAY_ROOMS, GROUPED_KINDS, demoPosition } from './demo-layout.ts';
+import { GATEWAY_ROOMS, GROUPED_KINDS, demoName, demoPosition } from './demo-layout.ts';
 import { FLOOR_PLAN_FILE } from './floor-plan.ts';
 
 /** What the demo account holds. Names are looked up on every start, so a second start finds them and adds nothing. */
@@ -76,7 +76,7 @@ export interface DemoDeps {
   projects: Pick<ProjectsService, 'tree' | 'addProject' | 'addBuilding'>;
   maps: Pick<MapsService, 'upload' | 'addMap'>;
   gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'sync'>;
-  devices: Pick<DevicesService, 'moveIn'>;
+  devices: Pick<DevicesService, 'moveIn' | 'rename'>;
   groups: Pick<GroupsService, 'add'>;
   /** Provisions the demo gateways' credentials. */
   fleet: Pick<GatewayFleet, 'provision'>;
@@ -169,8 +169,9 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
   }
 
   /**
-   * Places the gateway's devices that are on no map where they belong on the floor plan, and groups the
-   * lights of its room when it placed them (a group a user deleted later is not made again).
+   * Places the gateway's devices that are on no map where they belong on the floor plan, names them after
+   * their room, and groups the lights of its room when it placed them (a group a user deleted later is not
+   * made again; a device a user renamed or placed keeps what the user chose).
    */
   async function furnish(caller: Caller, mapId: string, gatewayId: string, gatewayIndex: number) {
     const outside = await gateways.outmapDevices(caller, mapId, gatewayId);
@@ -179,6 +180,10 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       return at ? [{ id: d.id, ...at }] : [];
     });
     if (placements.length > 0) await devices.moveIn(caller, { mapId, devices: placements });
+    for (const device of outside) {
+      const name = demoName(device.kind, gatewayIndex);
+      if (name) await devices.rename(caller, { id: device.id, name });
+    }
     const lights = outside.filter((d) => GROUPED_KINDS.includes(d.kind as DeviceKind)).map((d) => d.id);
     if (lights.length === 0) return { placed: placements.length, groups: 0 };
     const name = `${GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!.main} lights`;

@@ -1,13 +1,27 @@
 import L from 'leaflet';
-import { drawMarkers, hitTest, type DrawItem, type DrawnPoint, type MarkerStyle } from './marker-model.ts';
+import {
+  LABEL_FONT_PX,
+  MARKER_RADIUS,
+  drawLabels,
+  drawMarkers,
+  hitTest,
+  placeLabels,
+  type DrawItem,
+  type DrawnPoint,
+  type MarkerStyle,
+} from './marker-model.ts';
 
 /** A marker on the plan: CRS.Simple [lat, lng] and how to draw it. */
 export interface PlanMarker {
   id: string;
   latLng: [number, number];
   style: MarkerStyle;
-  /** Whether an editor may drag it (gateways have no stored position, so they may not). */
+  /** Whether an editor may drag it. */
   draggable: boolean;
+  /** Its name: on hover, and under it once the plan is zoomed in far enough for names to fit. */
+  label: string;
+  /** A second line on hover (what it is and its state). */
+  hint?: string;
 }
 
 export interface CanvasMarkerHandlers {
@@ -27,6 +41,10 @@ interface AnimatedMap extends L.Map {
 const DRAG_THRESHOLD = 4;
 /** The canvas covers the view plus this share of it on each side, so panning shows markers before the redraw. */
 const PADDING = 0.25;
+/** Names are written under markers from this many zoom levels beyond the whole plan's view. */
+const LABEL_ZOOM_STEPS = 1;
+/** Above this many markers in view, names are left to the hover (measuring them all would slow each redraw). */
+const LABEL_MAX_MARKERS = 3000;
 
 /**
  * Every device of a map on ONE canvas (thousands draw in a few milliseconds, where DOM markers take
@@ -47,6 +65,11 @@ export class CanvasMarkerLayer extends L.Layer {
   private drag?: { id: string; startX: number; startY: number; moved: boolean; latLng?: L.LatLng };
   /** A redraw scheduled for the next frame while dragging. */
   private frame?: number;
+  /** The plan's bounds: the zoom that shows all of it is where labelling is measured from. */
+  private planBounds?: L.LatLngBounds;
+  private labelWidths = new Map<string, number>();
+  private tooltip = L.tooltip({ direction: 'top', offset: [0, -MARKER_RADIUS], className: 'lg-marker-tooltip', opacity: 1 });
+  private hovered?: string;
   /** Milliseconds the last redraw took (read by the draw benchmark and the page's data attribute). */
   lastDrawMs = 0;
 
@@ -66,7 +89,23 @@ export class CanvasMarkerLayer extends L.Layer {
 
   setMarkers(markers: PlanMarker[]): void {
     this.markers = markers;
+    if (this.hovered && !markers.some((m) => m.id === this.hovered)) this.hideTooltip();
     if (!this.drag) this.redraw();
+  }
+
+  /** The floor plan's extent; names appear under markers once the view is zoomed in beyond showing all of it. */
+  setPlanBounds(bounds: L.LatLngBounds): void {
+    this.planBounds = bounds;
+    this.redraw();
+  }
+
+  /** Centres the view on a marker, zoomed in far enough for names to show; false if it is not drawn. */
+  focus(id: string): boolean {
+    const marker = this.markers.find((m) => m.id === id);
+    if (!this.map || !marker) return false;
+    const zoom = this.planBounds ? this.map.getBoundsZoom(this.planBounds) + LABEL_ZOOM_STEPS : this.map.getZoom();
+    this.map.setView(marker.latLng, Math.max(this.map.getZoom(), zoom), { animate: false });
+    return true;
   }
 
   setSelected(id: string | undefined): void {
@@ -84,6 +123,7 @@ export class CanvasMarkerLayer extends L.Layer {
     canvas.dataset.testid = 'device-canvas';
     canvas.addEventListener('mousedown', this.onMouseDown);
     canvas.addEventListener('mousemove', this.onHover);
+    canvas.addEventListener('mouseleave', this.hideTooltip);
     this.canvas = canvas;
     map.on('moveend zoomend viewreset resize', this.redraw, this);
     map.on('zoomanim', this.onZoomAnim, this);
@@ -99,6 +139,8 @@ export class CanvasMarkerLayer extends L.Layer {
     this.endDrag();
     this.canvas?.removeEventListener('mousedown', this.onMouseDown);
     this.canvas?.removeEventListener('mousemove', this.onHover);
+    this.canvas?.removeEventListener('mouseleave', this.hideTooltip);
+    this.hideTooltip();
     this.canvas?.remove();
     this.canvas = undefined;
     this.map = undefined;
@@ -146,9 +188,60 @@ export class CanvasMarkerLayer extends L.Layer {
     }
     if (selected) items.push(selected);
     this.drawn = drawMarkers(ctx, items, { width, height });
+    const labels = this.showsLabels() ? placeLabels(this.drawn, (id) => this.labelWidth(ctx, id)) : [];
+    drawLabels(ctx, labels, (id) => this.labelOf(id));
+    canvas.dataset.labels = String(labels.length);
     this.lastDrawMs = performance.now() - started;
     canvas.dataset.drawn = String(this.drawn.length);
   }
+
+  private showsLabels(): boolean {
+    const { map, planBounds } = this;
+    return Boolean(
+      map && planBounds && this.drawn.length <= LABEL_MAX_MARKERS && map.getZoom() >= map.getBoundsZoom(planBounds) + LABEL_ZOOM_STEPS,
+    );
+  }
+
+  private labelOf(id: string): string {
+    return this.markers.find((m) => m.id === id)?.label ?? '';
+  }
+
+  /** A label's width in pixels, measured once per text. */
+  private labelWidth(ctx: CanvasRenderingContext2D, id: string): number {
+    const text = this.labelOf(id);
+    if (!text) return 0;
+    let width = this.labelWidths.get(text);
+    if (width === undefined) {
+      ctx.font = `${LABEL_FONT_PX}px sans-serif`;
+      width = Math.ceil(ctx.measureText(text).width) + 2;
+      this.labelWidths.set(text, width);
+    }
+    return width;
+  }
+
+  private showTooltip(marker: PlanMarker): void {
+    if (!this.map) return;
+    if (this.hovered !== marker.id) {
+      // Text nodes, never HTML: names are user input.
+      const content = document.createElement('div');
+      content.dataset.testid = 'marker-tooltip';
+      const name = content.appendChild(document.createElement('strong'));
+      name.textContent = marker.label;
+      if (marker.hint) {
+        const hint = content.appendChild(document.createElement('div'));
+        hint.textContent = marker.hint;
+      }
+      this.tooltip.setContent(content);
+      this.hovered = marker.id;
+    }
+    this.tooltip.setLatLng(marker.latLng);
+    this.tooltip.openOn(this.map);
+  }
+
+  private hideTooltip = () => {
+    this.hovered = undefined;
+    this.tooltip.close();
+  };
 
   private onZoomAnim(e: L.ZoomAnimEvent): void {
     const { map, canvas } = this;
@@ -179,6 +272,9 @@ export class CanvasMarkerLayer extends L.Layer {
     if (!this.canvas || this.drag) return;
     const hit = this.hit(event);
     this.canvas.style.cursor = hit ? (this.canDrag(hit.id) ? 'move' : 'pointer') : '';
+    const marker = hit && this.markers.find((m) => m.id === hit.id);
+    if (marker) this.showTooltip(marker);
+    else if (this.hovered) this.hideTooltip();
   };
 
   private onMouseDown = (event: MouseEvent) => {
@@ -189,6 +285,7 @@ export class CanvasMarkerLayer extends L.Layer {
     // On a marker: the map must not start panning, whether this becomes a click or a drag.
     event.stopPropagation();
     event.preventDefault();
+    this.hideTooltip();
     this.drag = { id: hit.id, startX: event.clientX, startY: event.clientY, moved: false };
     document.addEventListener('mousemove', this.onDragMove);
     document.addEventListener('mouseup', this.onMouseUp);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPE_CODES, DEVICE_TYPE_CODE_LIST, DISPLAY_STATES } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES, DEVICE_TYPE_CODE_LIST, DISPLAY_STATES, type DisplayState } from '@lumigrid/contract';
 import {
   DISPLAY_FILL,
   HIT_RADIUS,
@@ -7,10 +7,18 @@ import {
   fractionToPlan,
   gatewayStyle,
   hitTest,
+  LEGEND_KINDS,
+  LEGEND_STATES,
+  SHOW_ALL,
   markerKind,
+  markerLabel,
+  passesFilter,
+  toggleFilter,
   markerStyle,
+  placeLabels,
   planToFraction,
   type DrawItem,
+  type MarkerKind,
 } from './marker-model.ts';
 
 describe('marker model: display state to colour, kind to shape', () => {
@@ -134,5 +142,88 @@ describe('marker model: drawing', () => {
     expect(drawn).toHaveLength(1000);
     // Hit-testing follows the drawing order: where "on" markers are drawn over "off" ones, an "on" one is hit.
     expect(Number(hitTest(drawn, 1, 0)?.id) % 2).toBe(1);
+  });
+});
+
+describe('marker model: names on the plan', () => {
+  it('names a switch by its channels, each once', () => {
+    expect(markerLabel('Hall')).toBe('Hall');
+    expect(markerLabel('Left|Right')).toBe('Left / Right');
+    expect(markerLabel('Hall|Hall|Hall')).toBe('Hall');
+  });
+
+  it('writes a name under its marker when it overlaps no marker and no other name', () => {
+    const width = () => 60;
+    const far = placeLabels(
+      [
+        { id: 'a', x: 100, y: 100 },
+        { id: 'b', x: 300, y: 100 },
+      ],
+      width,
+    );
+    expect(far.map((l) => l.id)).toEqual(['a', 'b']);
+    expect(far[0]).toMatchObject({ x: 70, width: 60 });
+    expect(far[0]!.y).toBeGreaterThan(100);
+    // Close neighbours side by side: the second name would cover the first.
+    expect(
+      placeLabels(
+        [
+          { id: 'a', x: 100, y: 100 },
+          { id: 'b', x: 130, y: 100 },
+        ],
+        width,
+      ).map((l) => l.id),
+    ).toEqual(['a']);
+    // A marker right under another: the upper name would sit on the lower marker; the lower one's name fits.
+    expect(
+      placeLabels(
+        [
+          { id: 'a', x: 100, y: 100 },
+          { id: 'b', x: 100, y: 118 },
+        ],
+        width,
+      ).map((l) => l.id),
+    ).toEqual(['b']);
+    // No text, no label.
+    expect(placeLabels([{ id: 'a', x: 100, y: 100 }], () => 0)).toEqual([]);
+  });
+
+  it('places more names as markers spread apart (zooming in), across the cells of its index', () => {
+    const grid = (spacing: number) =>
+      Array.from({ length: 400 }, (_, i) => ({ id: String(i), x: (i % 20) * spacing, y: Math.floor(i / 20) * spacing }));
+    const counts = [20, 40, 80, 160].map((spacing) => placeLabels(grid(spacing), () => 70).length);
+    // Packed tight, only some of the bottom row has room below it.
+    expect(counts[0]).toBeLessThan(20);
+    expect(counts).toEqual([...counts].sort((a, b) => a - b));
+    expect(counts[3]).toBe(400);
+  });
+});
+
+describe('marker model: the legend as a filter', () => {
+  it('hides and shows an entry with a plain click', () => {
+    const hidden = toggleFilter(new Set<DisplayState>(), LEGEND_STATES, 'off', false);
+    expect([...hidden]).toEqual(['off']);
+    expect([...toggleFilter(hidden, LEGEND_STATES, 'off', false)]).toEqual([]);
+  });
+
+  it('shows only one entry with Ctrl, and everything again with a second Ctrl-click', () => {
+    const onlyFailures = toggleFilter(new Set<DisplayState>(), LEGEND_STATES, 'failure', true);
+    expect(LEGEND_STATES.filter((state) => !onlyFailures.has(state))).toEqual(['failure']);
+    expect(toggleFilter(onlyFailures, LEGEND_STATES, 'failure', true).size).toBe(0);
+    // From one isolated entry to another.
+    const onlyOff = toggleFilter(onlyFailures, LEGEND_STATES, 'off', true);
+    expect(LEGEND_STATES.filter((state) => !onlyOff.has(state))).toEqual(['off']);
+  });
+
+  it('keeps a device when neither its state nor its kind is hidden', () => {
+    const sensor = DEVICE_TYPE_CODES['sensor-motion'];
+    const light = DEVICE_TYPE_CODES['light-dimmer'];
+    expect(passesFilter(SHOW_ALL, sensor, 'working')).toBe(true);
+    const onlySensors = { states: new Set<never>(), kinds: toggleFilter(new Set<MarkerKind>(), LEGEND_KINDS, 'sensor', true) };
+    expect(passesFilter(onlySensors, sensor, 'working')).toBe(true);
+    expect(passesFilter(onlySensors, light, 'onFull')).toBe(false);
+    const noFailures = { states: new Set(['failure'] as const), kinds: new Set<never>() };
+    expect(passesFilter(noFailures, light, 'failure')).toBe(false);
+    expect(passesFilter(noFailures, light, 'off')).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { deviceType, type DisplayState } from '@lumigrid/contract';
+import { deviceType, splitChannelNames, type DisplayState } from '@lumigrid/contract';
 
 /**
  * How the floor plan draws a device: a shape by kind and a fill by display state (spec section 4), plus the
@@ -93,6 +93,41 @@ export function gatewayStyle(online: boolean): MarkerStyle {
   return online
     ? { kind: 'gateway', shape: 'gateway', fill: '#1677ff', stroke: '#003eb3', dashed: false }
     : { kind: 'gateway', shape: 'gateway', fill: '#ffffff', stroke: '#8c8c8c', dashed: true };
+}
+
+/** What the legend hides from the plan: display states and kinds a user switched off. */
+export interface PlanFilter {
+  states: ReadonlySet<DisplayState>;
+  kinds: ReadonlySet<MarkerKind>;
+}
+
+export const SHOW_ALL: PlanFilter = Object.freeze({ states: new Set<DisplayState>(), kinds: new Set<MarkerKind>() });
+
+export const filtersAnything = (filter: PlanFilter) => filter.states.size > 0 || filter.kinds.size > 0;
+
+/** Whether a device of this type code in this state stays on the plan under the filter. */
+export function passesFilter(filter: PlanFilter, typeCode: number, display: DisplayState): boolean {
+  return !filter.states.has(display) && !filter.kinds.has(markerKind(typeCode));
+}
+
+/**
+ * A legend click: a plain click shows or hides the entry; with Ctrl (or Cmd) it shows only that entry of its
+ * row, or everything again when it already was the only one.
+ */
+export function toggleFilter<T extends DisplayState | MarkerKind>(
+  hidden: ReadonlySet<T>,
+  all: readonly T[],
+  entry: T,
+  only: boolean,
+): Set<T> {
+  if (only) {
+    const isolated = all.every((other) => (other === entry) !== hidden.has(other));
+    return isolated ? new Set() : new Set(all.filter((other) => other !== entry));
+  }
+  const next = new Set(hidden);
+  if (next.has(entry)) next.delete(entry);
+  else next.add(entry);
+  return next;
 }
 
 /** Marker radius in screen pixels; it stays the same at every zoom so a dense plan stays readable. */
@@ -268,4 +303,76 @@ export function drawMarkers(
   }
   ctx.setLineDash([]);
   return drawn;
+}
+
+/** What a marker is called on the plan: a switch's channel names, each once. */
+export function markerLabel(name: string): string {
+  return [...new Set(splitChannelNames(name))].join(' / ');
+}
+
+/** Label text size in screen pixels, and the gap between a marker and its label. */
+export const LABEL_FONT_PX = 11;
+const LABEL_GAP = 3;
+/** Side of the cells that index placed boxes while labels are placed. */
+const LABEL_CELL = 64;
+
+/** A label's box in canvas pixels (top-left corner), centred under its marker. */
+export interface LabelBox {
+  id: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Which markers get their name written under them: in drawing order, each label that overlaps neither a
+ * marker nor a label already placed. Zooming in spreads markers apart, so more names fit. Placed boxes are
+ * indexed by grid cell, so the check stays near-linear for thousands of markers.
+ */
+export function placeLabels(points: readonly DrawnPoint[], widthOf: (id: string) => number, height = LABEL_FONT_PX + 2): LabelBox[] {
+  const cells = new Map<string, { x: number; y: number; width: number; height: number }[]>();
+  const cellsOf = (box: { x: number; y: number; width: number; height: number }) => {
+    const keys: string[] = [];
+    for (let cx = Math.floor(box.x / LABEL_CELL); cx <= Math.floor((box.x + box.width) / LABEL_CELL); cx++)
+      for (let cy = Math.floor(box.y / LABEL_CELL); cy <= Math.floor((box.y + box.height) / LABEL_CELL); cy++) keys.push(`${cx},${cy}`);
+    return keys;
+  };
+  const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const add = (box: { x: number; y: number; width: number; height: number }) => {
+    for (const key of cellsOf(box)) {
+      const list = cells.get(key);
+      if (list) list.push(box);
+      else cells.set(key, [box]);
+    }
+  };
+  const r = MARKER_RADIUS;
+  for (const p of points) add({ x: p.x - r, y: p.y - r, width: 2 * r, height: 2 * r });
+  const placed: LabelBox[] = [];
+  for (const p of points) {
+    const width = widthOf(p.id);
+    if (width <= 0) continue;
+    const box = { id: p.id, x: p.x - width / 2, y: p.y + r + LABEL_GAP, width, height };
+    if (cellsOf(box).some((key) => cells.get(key)?.some((other) => overlaps(box, other)))) continue;
+    add(box);
+    placed.push(box);
+  }
+  return placed;
+}
+
+/** Writes placed labels in dark text with a white halo, readable over any floor plan. */
+export function drawLabels(ctx: CanvasRenderingContext2D, labels: readonly LabelBox[], textOf: (id: string) => string): void {
+  ctx.font = `${LABEL_FONT_PX}px sans-serif`;
+  ctx.textBaseline = 'top';
+  ctx.textAlign = 'left';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
+  ctx.fillStyle = '#262626';
+  for (const label of labels) {
+    const text = textOf(label.id);
+    ctx.strokeText(text, label.x, label.y + 1);
+    ctx.fillText(text, label.x, label.y + 1);
+  }
 }

@@ -1,8 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
-import type L from 'leaflet';
+import L from 'leaflet';
+import { useTranslation } from 'react-i18next';
 import type { DeviceMarker, Gateway } from '@lumigrid/contract';
-import { planToFraction } from '../../components/device-markers/marker-model.ts';
-import { planMarkers } from './plan-markers.ts';
+import { markerKind, planToFraction } from '../../components/device-markers/marker-model.ts';
+import { imageBounds } from '../../components/floor-plan-bounds.ts';
+import { planMarkers, type MarkerHints } from './plan-markers.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
 
@@ -17,6 +19,8 @@ export interface DeviceMarkerLayerProps {
   /** A click on the plan away from every marker. */
   onDeselect?: () => void;
   onMove: (id: string, position: { x: number; y: number }) => void;
+  /** Centre the view on this device; each new object is one request. */
+  focus?: { id: string };
   /** Receives the layer, for the page's test hooks and the draw benchmark. */
   onLayer?: (layer: CanvasMarkerLayer | undefined) => void;
 }
@@ -31,10 +35,19 @@ export function DeviceMarkerLayer({
   onSelect,
   onDeselect,
   onMove,
+  focus,
   onLayer,
 }: DeviceMarkerLayerProps) {
+  const { t } = useTranslation();
   const layerRef = useRef<CanvasMarkerLayer | null>(null);
-  const items = useMemo(() => planMarkers(markers, gateways, plan.size), [markers, gateways, plan.size]);
+  const hints = useMemo<MarkerHints>(
+    () => ({
+      device: (m) => `${t(`deviceControl.kinds.${markerKind(m.type)}`)} · ${t(`deviceControl.display.${m.display}`)}`,
+      gateway: (g) => `${t('deviceControl.kinds.gateway')} · ${t(g.online ? 'gateway.status.online' : 'gateway.status.offline')}`,
+    }),
+    [t],
+  );
+  const items = useMemo(() => planMarkers(markers, gateways, plan.size, hints), [markers, gateways, plan.size, hints]);
   const latest = useRef({ onSelect, onDeselect, onMove, size: plan.size, items, editable, selectedId });
   useEffect(() => {
     latest.current = { onSelect, onDeselect, onMove, size: plan.size, items, editable, selectedId };
@@ -50,6 +63,7 @@ export function DeviceMarkerLayer({
     layer.setSelected(latest.current.selectedId);
     layer.setMarkers(latest.current.items);
     layer.addTo(plan.map);
+    layer.setPlanBounds(L.latLngBounds(imageBounds(latest.current.size)));
     layerRef.current = layer;
     onLayer?.(layer);
     return () => {
@@ -69,5 +83,10 @@ export function DeviceMarkerLayer({
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
+  // After the markers: a device the legend had hidden is drawn again before the view centres on it.
+  const focused = useRef<{ id: string }>(undefined);
+  useEffect(() => {
+    if (focus && focused.current !== focus && layerRef.current?.focus(focus.id)) focused.current = focus;
+  }, [focus, items]);
   return null;
 }

@@ -1,10 +1,14 @@
-import { useEffect, useRef } from 'react';
-import { Space, Typography } from 'antd';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Button, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   LEGEND_KINDS,
   LEGEND_STATES,
   KIND_SHAPE,
+  SHOW_ALL,
+  filtersAnything,
+  toggleFilter,
+  type PlanFilter,
   gatewayStyle,
   markerStyle,
   traceShape,
@@ -37,28 +41,67 @@ function Swatch({ shape, style }: { shape: MarkerShape; style: MarkerStyle }) {
   return <canvas ref={ref} style={{ width: 26, height: 26, verticalAlign: 'middle' }} aria-hidden />;
 }
 
-/** A light in each display state, then each kind's shape: what the plan's colours and shapes mean. */
-export function MapLegend({ count }: { count: number }) {
+export interface MapLegendProps {
+  /** Devices placed on the plan, and how many of them the filter lets through. */
+  count: number;
+  shown: number;
+  filter: PlanFilter;
+  onFilter: (filter: PlanFilter) => void;
+}
+
+/**
+ * A light in each display state, then each kind's shape: what the plan's colours and shapes mean. Each entry
+ * is also a switch: a click hides or shows those markers, Ctrl+click shows only them.
+ */
+export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
   const { t } = useTranslation();
   const light = 1;
+  const entry = (key: string, hidden: boolean, swatch: ReactNode, label: string, toggle: (only: boolean) => void) => (
+    <Button
+      key={key}
+      type="text"
+      size="small"
+      aria-pressed={!hidden}
+      title={t('deviceControl.legendHint')}
+      onClick={(event) => toggle(event.ctrlKey || event.metaKey)}
+      style={{ opacity: hidden ? 0.4 : 1, paddingInline: 4, height: 28 }}
+      data-testid={`legend-${key}`}
+    >
+      {swatch}
+      <span style={{ textDecoration: hidden ? 'line-through' : undefined }}>{label}</span>
+    </Button>
+  );
   return (
-    <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 20px', marginTop: 10, alignItems: 'center' }} data-testid="map-legend">
-      <Typography.Text type="secondary">{t('deviceControl.count', { count })}</Typography.Text>
-      {LEGEND_STATES.map((state: DisplayState) => (
-        <Space key={state} size={4}>
-          <Swatch shape="circle" style={markerStyle(light, state)} />
-          <Typography.Text>{t(`deviceControl.display.${state}`)}</Typography.Text>
-        </Space>
-      ))}
-      {LEGEND_KINDS.map((kind) => (
-        <Space key={kind} size={4}>
+    <div style={{ display: 'flex', flexWrap: 'wrap', gap: '2px 8px', marginTop: 10, alignItems: 'center' }} data-testid="map-legend">
+      <Typography.Text type="secondary" style={{ marginRight: 8 }}>
+        {filtersAnything(filter) ? t('deviceControl.countFiltered', { shown, count }) : t('deviceControl.count', { count })}
+      </Typography.Text>
+      {LEGEND_STATES.map((state: DisplayState) =>
+        entry(
+          state,
+          filter.states.has(state),
+          <Swatch shape="circle" style={markerStyle(light, state)} />,
+          t(`deviceControl.display.${state}`),
+          (only) => onFilter({ ...filter, states: toggleFilter(filter.states, LEGEND_STATES, state, only) }),
+        ),
+      )}
+      {LEGEND_KINDS.map((kind) =>
+        entry(
+          kind,
+          filter.kinds.has(kind),
           <Swatch
             shape={KIND_SHAPE[kind]}
             style={kind === 'gateway' ? gatewayStyle(true) : { ...markerStyle(light, 'off'), fill: '#d9d9d9' }}
-          />
-          <Typography.Text type="secondary">{t(`deviceControl.kinds.${kind}`)}</Typography.Text>
-        </Space>
-      ))}
+          />,
+          t(`deviceControl.kinds.${kind}`),
+          (only) => onFilter({ ...filter, kinds: toggleFilter(filter.kinds, LEGEND_KINDS, kind, only) }),
+        ),
+      )}
+      {filtersAnything(filter) && (
+        <Button type="link" size="small" onClick={() => onFilter(SHOW_ALL)} data-testid="legend-show-all">
+          {t('deviceControl.showAll')}
+        </Button>
+      )}
     </div>
   );
 }

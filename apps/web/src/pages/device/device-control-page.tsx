@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract';
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Cascader, Empty, Slider, Space, Spin, Typography } from 'antd';
+import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -10,7 +10,14 @@ import { useMe } from '../../features/auth/api.ts';
 import { applyMapMessage, useDevicePositions, useMapGateways, useMapMarkers, useMoveDevicesIn } from '../../features/devices/api.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
-import { planToFraction } from '../../components/device-markers/marker-model.ts';
+import {
+  SHOW_ALL,
+  markerKind,
+  markerLabel,
+  passesFilter,
+  planToFraction,
+  type PlanFilter,
+} from '../../components/device-markers/marker-model.ts';
 import { OUTMAP_DRAG_TYPE, OutmapList } from '../../features/devices/outmap-list.tsx';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { DeviceMarkerLayer } from '../../features/devices/device-marker-layer.tsx';
@@ -41,6 +48,9 @@ export default function DeviceControlPage() {
   const update = useUpdateMap();
   const [chosen, setChosen] = useState<MapPath>();
   const [opacity, setOpacity] = useState<number>(PROJECT_LIMITS.opacity.default);
+  const [filter, setFilter] = useState<PlanFilter>(SHOW_ALL);
+  /** A device picked in the search box: the plan centres on it (a new object for each pick). */
+  const [focus, setFocus] = useState<{ id: string }>();
 
   // The path in force: the user's choice while it exists, else what was remembered, else a sensible first map.
   // A tree cached from another page may predate a map just added there: wait for this visit's answer, or
@@ -77,7 +87,23 @@ export default function DeviceControlPage() {
   });
   useEffect(() => setSelectedId(undefined), [mapId]);
   const selected = markers.data?.find((m) => m.id === selectedId);
-  const deviceMarkers = markers.data ?? [];
+  const placedMarkers = useMemo(() => (markers.data ?? []).filter((m) => m.x !== null), [markers.data]);
+  const shownMarkers = useMemo(() => placedMarkers.filter((m) => passesFilter(filter, m.type, m.display)), [placedMarkers, filter]);
+  const shownGateways = filter.kinds.has('gateway') ? [] : mapGateways;
+  const searchOptions = useMemo(
+    () =>
+      placedMarkers
+        .map((m) => ({ value: m.id, label: markerLabel(m.name), kind: t(`deviceControl.kinds.${markerKind(m.type)}`) }))
+        .sort((a, b) => a.label.localeCompare(b.label)),
+    [placedMarkers, t],
+  );
+  const find = (id: string) => {
+    const marker = placedMarkers.find((m) => m.id === id);
+    // A device the legend hides is shown again, so the plan can centre on it.
+    if (marker && !passesFilter(filter, marker.type, marker.display)) setFilter(SHOW_ALL);
+    setSelectedId(id);
+    setFocus({ id });
+  };
 
   const onSelect = (id: string) => {
     const gateway = mapGateways.find((g) => gatewayMarkerId(g.id) === id);
@@ -149,9 +175,10 @@ export default function DeviceControlPage() {
             {(plan) => (
               <DeviceMarkerLayer
                 plan={plan}
-                markers={deviceMarkers}
-                gateways={mapGateways}
+                markers={shownMarkers}
+                gateways={shownGateways}
                 selectedId={selectedId}
+                focus={focus}
                 editable={editable}
                 onSelect={onSelect}
                 onDeselect={() => setSelectedId(undefined)}
@@ -159,7 +186,7 @@ export default function DeviceControlPage() {
               />
             )}
           </FloorPlanMap>
-          <MapLegend count={deviceMarkers.filter((m) => m.x !== null).length} />
+          <MapLegend count={placedMarkers.length} shown={shownMarkers.length} filter={filter} onFilter={setFilter} />
         </div>
         <div style={{ width: 300, flex: 'none' }}>
           <OutmapList mapId={map.id} gateways={mapGateways} canEdit={editable} onPlace={(device) => place(device, { x: 0.5, y: 0.5 })} />
@@ -198,6 +225,30 @@ export default function DeviceControlPage() {
               data-testid="map-selector"
             />
           </Space>
+          {map?.image && (
+            <Select
+              showSearch
+              allowClear
+              value={null}
+              style={{ width: 240 }}
+              placeholder={t('deviceMap.find')}
+              notFoundContent={t('deviceMap.findNone')}
+              options={searchOptions}
+              optionFilterProp="label"
+              optionRender={(option) => (
+                <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+                  <span>{option.data.label}</span>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {option.data.kind}
+                  </Typography.Text>
+                </Space>
+              )}
+              onSelect={(id) => {
+                if (id) find(id);
+              }}
+              data-testid="device-map-find"
+            />
+          )}
           {map?.image && (
             <Space style={{ minWidth: 280 }}>
               <Typography.Text>{t('map.opacity')}</Typography.Text>
