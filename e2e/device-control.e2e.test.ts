@@ -25,6 +25,7 @@ let journal: string[] = [];
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
 const markers = () => api(site.server.url, deviceEndpoints.markers, { query: { mapId: mapId } }, { token });
+const gatewayNow = () => api(site.server.url, gatewayEndpoints.detail, { params: { id: gateway.id } }, { token });
 const detail = (id: string) => api(site.server.url, deviceEndpoints.detail, { params: { mapId, id } }, { token });
 /** The devices placed before the browser opens, and where (fractions of the plan). */
 const PLACED: Array<[kind: string, x: number, y: number]> = [
@@ -112,9 +113,9 @@ async function markerColour(p: Page, id: string) {
 async function openMap(p: Page) {
   await p.goto(`${site.server.url}/device/control`);
   await p.getByTestId('floor-plan-map').and(p.locator('[data-state=ready]')).waitFor();
-  // Every placed device and the gateway are on the canvas.
-  const placed = (await markers()).length;
-  await p.locator(`[data-testid=device-canvas][data-drawn="${placed + 1}"]`).waitFor();
+  // Every placed device and the gateway, once it is placed, are on the canvas.
+  const placed = (await markers()).length + ((await gatewayNow()).x === null ? 0 : 1);
+  await p.locator(`[data-testid=device-canvas][data-drawn="${placed}"]`).waitFor();
   // Opening the map asks nothing it may not (no call before a map is chosen, no other account's ids).
   expect(await p.locator('.ant-message .ant-message-error').count()).toBe(0);
 }
@@ -173,6 +174,87 @@ describe('live device control on the floor plan', () => {
     expect(placed.x).toBeCloseTo(0.75, 1);
     expect(placed.y).toBeCloseTo(0.2, 1);
     await item.waitFor({ state: 'detached' });
+  });
+
+  it('places the gateway from the list onto the plan and drags it elsewhere; it stays there after a reload', async () => {
+    const header = page.getByTestId(`outmap-gateway-${gateway.id}`);
+    await header.getByText('Not on the floor plan yet', { exact: false }).waitFor();
+    const box = (await page.locator('img.lg-floor-plan-image').boundingBox())!;
+    await header.dragTo(page.locator('img.lg-floor-plan-image'), {
+      targetPosition: { x: box.width * 0.9, y: box.height * 0.15 },
+      force: true,
+    });
+    await poll(async () => (await gatewayNow()).x !== null, 'the gateway placed');
+    expect((await gatewayNow()).x).toBeCloseTo(0.9, 1);
+    await header.getByText('Not on the floor plan yet', { exact: false }).waitFor({ state: 'detached' });
+    await openMap(page);
+    const from = await screenAt(page, { x: (await gatewayNow()).x!, y: (await gatewayNow()).y! });
+    const to = await screenAt(page, { x: 0.9, y: 0.85 });
+    await page.mouse.move(from.x, from.y);
+    await page.getByTestId('marker-tooltip').getByText('Floor gateway').waitFor();
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 6 });
+    await page.mouse.up();
+    await poll(async () => ((await gatewayNow()).y ?? 0) > 0.8, 'the gateway dragged');
+    await page.reload();
+    await openMap(page);
+    expect(await colourAt(page, await screenAt(page, { x: 0.9, y: 0.85 }))).toBe('#1677ff');
+  });
+
+  it('names each marker on hover with what it is and its state: a sensor works, it is not "on at full load"', async () => {
+    await openMap(page);
+    const hover = async (kind: string) => {
+      const m = (await markers()).find((x) => x.id === byKind(kind).id)!;
+      const at = await screenAt(page, { x: m.x!, y: m.y! });
+      await page.mouse.move(at.x, at.y);
+      return page.getByTestId('marker-tooltip').filter({ hasText: byKind(kind).name });
+    };
+    await (await hover('light-single')).getByText('Light · On at full load').waitFor();
+    await (await hover('sensor-motion')).getByText('Sensor · Working').waitFor();
+    await screenshot(page, 'device-map-hover');
+    // Away from every marker the name goes.
+    const empty = await screenAt(page, { x: 0.05, y: 0.95 });
+    await page.mouse.move(empty.x, empty.y);
+    await page.getByTestId('marker-tooltip').waitFor({ state: 'detached' });
+  });
+
+  it('finds a device by name, centring the plan on it with names written under the markers', async () => {
+    await openMap(page);
+    expect(await page.getByTestId('device-canvas').getAttribute('data-labels')).toBe('0');
+    await page.getByTestId('device-map-find').click();
+    await page.keyboard.type(byKind('curtain').name);
+    await page
+      .locator('.ant-select-item-option')
+      .filter({ hasText: byKind('curtain').name })
+      .click();
+    await page.getByTestId('device-panel-name').getByText(byKind('curtain').name).waitFor();
+    // Zoomed in on it: names fit under the markers now.
+    await poll(async () => Number(await page.getByTestId('device-canvas').getAttribute('data-labels')) > 0, 'names on the plan');
+    await screenshot(page, 'device-map-found');
+    await page.keyboard.press('Escape');
+  });
+
+  it('filters the plan from the legend: hides the lights, then shows only what failed', async () => {
+    await openMap(page);
+    const drawn = async () => Number(await page.getByTestId('device-canvas').getAttribute('data-drawn'));
+    const all = await drawn();
+    const lights = (await markers()).filter((m) =>
+      ['light-single', 'light-dimmer', 'light-cct', 'light-rgb'].some((k) => byKind(k).id === m.id),
+    );
+    await page.getByTestId('legend-light').click();
+    await poll(async () => (await drawn()) === all - lights.length, 'the lights hidden');
+    const count = (await markers()).length;
+    await page
+      .getByTestId('map-legend')
+      .getByText(`Showing ${count - lights.length} of ${count} devices on the plan`)
+      .waitFor();
+    await page.getByTestId('legend-show-all').click();
+    await poll(async () => (await drawn()) === all, 'everything back');
+    await page.getByTestId('legend-failure').click({ modifiers: ['Control'] });
+    const failing = (await markers()).filter((m) => m.display === 'failure').length;
+    // Gateways are not a state, so they stay.
+    await poll(async () => (await drawn()) === failing + 1, 'only failures and the gateway');
+    await page.getByTestId('legend-show-all').click();
   });
 
   it('switches a light off from the panel; the marker changes when the gateway reports, live in a second browser', async () => {

@@ -5,6 +5,13 @@ import { LANGS, type Lang } from './lang.ts';
 export const PAGE_SIZE = { default: 20, max: 200 } as const;
 
 /** 64-bit ids travel as decimal strings so that no browser loses precision. */
+/** A value or null, with what null means in the description. */
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+/** A position on a floor plan: a fraction of its width or height, from the top-left corner. */
+export const PlanCoordinateSchema = Type.Number({ minimum: 0, maximum: 1, description: 'Fraction of the floor-plan width or height, 0-1' });
+
 export const IdSchema = Type.String({ pattern: '^[0-9]{1,19}$', description: 'A 64-bit id as a decimal string' });
 export type Id = Static<typeof IdSchema>;
 

@@ -1,7 +1,7 @@
 import { FAULT_CODE_MAX } from '@lumigrid/protocol';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { IdSchema, PAGE_SIZE } from './common.ts';
+import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema } from './common.ts';
 import { DeviceParamsSchema } from './device-params.ts';
 import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
 import { deviceType } from './device-types.ts';
@@ -56,8 +56,6 @@ export function deviceNameProblem(typeCode: number, name: string): ErrorCode | u
   return undefined;
 }
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
 const DateTime = Type.String({ format: 'date-time' });
 const Ids = Type.Array(IdSchema, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max, description: 'Device ids' });
 const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, description: 'Page number, from 1' }));
@@ -71,7 +69,6 @@ const PageSize = Type.Optional(
 );
 const TypeCode = Type.Integer({ minimum: 0, maximum: 65535, description: 'Device type code (DEVICE_TYPES)' });
 /** A position on the floor plan as a fraction of its width and height, so it survives a new picture size. */
-const Coordinate = Type.Number({ minimum: 0, maximum: 1, description: 'Fraction of the floor-plan width or height, 0-1' });
 
 // Spelled out: a mapped array loses the literal types, and Static<> of it would be never.
 export const DisplayStateSchema = Type.Union(
@@ -117,8 +114,8 @@ export const DeviceSchema = Type.Object({
   typeStatus: Type.Integer({ description: '0 normal, 2 offline' }),
   fault: Type.Integer({ minimum: 0, maximum: FAULT_CODE_MAX, description: 'Fault code of spec section 4, 0 normal' }),
   display: DisplayStateSchema,
-  x: Nullable(Coordinate, 'Position on the map, or null while not placed'),
-  y: Nullable(Coordinate, 'Position on the map, or null while not placed'),
+  x: Nullable(PlanCoordinateSchema, 'Position on the map, or null while not placed'),
+  y: Nullable(PlanCoordinateSchema, 'Position on the map, or null while not placed'),
   groupIds: Type.Array(IdSchema, { description: 'Groups it belongs to' }),
   groupNames: Type.Array(Type.String(), { description: 'Names of those groups, in the same order (filled by the device list)' }),
   illumination: Nullable(Type.Number(), 'Lux last reported, or null'),
@@ -157,7 +154,7 @@ export type DeviceListBody = Static<typeof DeviceListBodySchema>;
 export const DeviceDetailParamsSchema = Type.Object({ mapId: IdSchema, id: IdSchema });
 export type DeviceDetailParams = Static<typeof DeviceDetailParamsSchema>;
 
-const Placement = Type.Object({ id: IdSchema, x: Coordinate, y: Coordinate });
+const Placement = Type.Object({ id: IdSchema, x: PlanCoordinateSchema, y: PlanCoordinateSchema });
 
 /** POST device/v1/move_in: places outmap devices (or devices of another map) on a map. */
 export const DeviceMoveInBodySchema = Type.Object({
@@ -394,8 +391,8 @@ export const DeviceMarkerSchema = Type.Object({
   type: TypeCode,
   status: Type.String({ description: 'The colon-separated status string of spec section 3; empty before the first report' }),
   display: DisplayStateSchema,
-  x: Nullable(Coordinate, 'Position on the map, or null while not placed'),
-  y: Nullable(Coordinate, 'Position on the map, or null while not placed'),
+  x: Nullable(PlanCoordinateSchema, 'Position on the map, or null while not placed'),
+  y: Nullable(PlanCoordinateSchema, 'Position on the map, or null while not placed'),
 });
 export type DeviceMarker = Static<typeof DeviceMarkerSchema>;
 

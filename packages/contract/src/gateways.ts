@@ -9,7 +9,7 @@ import {
 } from '@lumigrid/protocol';
 /** The MAC forms the API accepts, and the firmware results it reports (1 success, 2 failure, 3 time-out), from the protocol. */
 export { FIRMWARE_RESULT, MAC_INPUT_PATTERN };
-import { IdSchema, PAGE_SIZE } from './common.ts';
+import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema } from './common.ts';
 
 /**
  * Gateways (spec sections 3, 4 and 7 "Gateways", "Configuration and real-time"): binding by MAC, the gateway
@@ -78,9 +78,6 @@ export const DEVICE_TYPE_CODES = {
 /** A device kind as the gateway protocol names it. */
 export type DeviceKindName = DeviceKind;
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
-
 /** A gateway MAC as typed: twelve hex digits, with or without ':' or '-' between pairs; answers use the bare upper-case form. */
 export const MacSchema = Type.String({
   pattern: MAC_INPUT_PATTERN,
@@ -144,6 +141,8 @@ export const GatewaySchema = Type.Object({
   }),
   longitude: Nullable(Type.Number(), 'Longitude, or null'),
   latitude: Nullable(Type.Number(), 'Latitude, or null'),
+  x: Nullable(PlanCoordinateSchema, "Position on its map's floor plan, or null while not placed there"),
+  y: Nullable(PlanCoordinateSchema, "Position on its map's floor plan, or null while not placed there"),
   settings: GatewaySettingsSchema,
   projectId: IdSchema,
   projectName: Type.String(),
@@ -229,6 +228,10 @@ export type GatewayRenameBody = Static<typeof GatewayRenameBodySchema>;
 /** POST gateway/v1/change_place: moves a bound gateway (and its devices' map) to another map of the account. */
 export const GatewayPlaceBodySchema = Type.Object({ id: IdSchema, mapId: IdSchema });
 export type GatewayPlaceBody = Static<typeof GatewayPlaceBodySchema>;
+
+/** PUT gateway/v1/position: where the gateway is drawn on its map's floor plan. */
+export const GatewayPositionBodySchema = Type.Object({ id: IdSchema, x: PlanCoordinateSchema, y: PlanCoordinateSchema });
+export type GatewayPositionBody = Static<typeof GatewayPositionBodySchema>;
 
 /** POST gateway/v1/set_params: sends the parameters to the gateway; they are stored when it confirms. */
 export const GatewayParamsBodySchema = Type.Object({

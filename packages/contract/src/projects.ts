@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, PAGE_SIZE } from './common.ts';
+import { IdSchema, PAGE_SIZE, Nullable } from './common.ts';
 import type { Localised } from './lang.ts';
 
 /**
@@ -60,8 +60,6 @@ const Opacity = Type.Integer({
   maximum: PROJECT_LIMITS.opacity.max,
   description: 'Floor-plan opacity in percent, 0-100',
 });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
-  Type.Union([schema, Type.Null()], { description });
 const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1, description: 'Page number, from 1' }));
 const PageSize = Type.Optional(
   Type.Integer({

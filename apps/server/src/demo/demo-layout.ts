@@ -92,11 +92,19 @@ function spot(kind: DeviceKind, gatewayIndex: number): { x: number; y: number } 
   }
 }
 
+/** Where a demo gateway stands: in the server room, a row above its bridges. */
+export function demoGatewayPosition(gatewayIndex: number): { x: number; y: number } {
+  return toFraction(inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.15));
+}
+
+function toFraction(at: { x: number; y: number }) {
+  return { x: Math.round((at.x / WIDTH) * 10_000) / 10_000, y: Math.round((at.y / HEIGHT) * 10_000) / 10_000 };
+}
+
 /** A device's place on the demo floor plan as the API takes it: fractions of the picture's width and height. */
 export function demoPosition(kind: string, gatewayIndex: number): { x: number; y: number } | undefined {
   const at = spot(kind as DeviceKind, gatewayIndex) as { x: number; y: number } | undefined;
-  if (!at) return undefined;
-  return { x: Math.round((at.x / WIDTH) * 10_000) / 10_000, y: Math.round((at.y / HEIGHT) * 10_000) / 10_000 };
+  return at && toFraction(at);
 }
 
 /** What each kind is called after its room (names hold at most 25 characters). */

@@ -127,8 +127,11 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
       expect(m.y! * 1000).toBeGreaterThan(110);
       expect(m.y! * 1000).toBeLessThan(910);
     }
-    const spots = markers.map((m) => `${m.x},${m.y}`);
-    expect(new Set(spots).size).toBe(markers.length);
+    // The gateways stand in the server room, on spots of their own.
+    const gatewaysOnPlan = await demoGateways(h.app, token);
+    expect(gatewaysOnPlan.every((g) => g.x !== null && g.y !== null)).toBe(true);
+    const spots = [...markers, ...gatewaysOnPlan].map((m) => `${m.x},${m.y}`);
+    expect(new Set(spots).size).toBe(markers.length + gatewaysOnPlan.length);
     // Named after their rooms, each name once, so the plan's search and hover tell them apart.
     expect(new Set(markers.map((m) => m.name)).size).toBe(markers.length);
     expect(markers.map((m) => m.name)).toContain(`${GATEWAY_ROOMS[0]!.main} dimmer`);

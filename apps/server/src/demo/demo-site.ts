@@ -15,7 +15,7 @@ import type { MapsService } from '../modules/projects/maps.service.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { DevicesService } from '../modules/devices/devices.service.ts';
 import type { GroupsService } from '../modules/groups/groups.service.ts';
-import { GATEWAY_ROOMS, GROUPED_KINDS, demoName, demoPosition } from './demo-layout.ts';
+import { GATEWAY_ROOMS, GROUPED_KINDS, demoGatewayPosition, demoName, demoPosition } from './demo-layout.ts';
 import { FLOOR_PLAN_FILE } from './floor-plan.ts';
 
 /** What the demo account holds. Names are looked up on every start, so a second start finds them and adds nothing. */
@@ -75,7 +75,7 @@ export interface DemoDeps {
   accounts: Pick<AccountsService, 'findByLogin' | 'createAccount' | 'setPassword'>;
   projects: Pick<ProjectsService, 'tree' | 'addProject' | 'addBuilding'>;
   maps: Pick<MapsService, 'upload' | 'addMap'>;
-  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'sync'>;
+  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'sync' | 'position'>;
   devices: Pick<DevicesService, 'moveIn' | 'rename'>;
   groups: Pick<GroupsService, 'add'>;
   /** Provisions the demo gateways' credentials. */
@@ -221,6 +221,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     for (const [i, sim] of fleet.gateways.entries()) {
       check();
       const gateway = await ensureBound(caller, sim.mac, DEMO_SITE.gateways[i]!, mapId);
+      if (gateway && gateway.x === null) await gateways.position(caller, { id: gateway.id, ...demoGatewayPosition(i) });
       // The simulator is online once it published its state; the server hears it a moment later.
       if (!gateway || !sim.online || !(await deps.waitOnline(sim.mac, ONLINE_WAIT_MS))) {
         out.push({ mac: sim.mac, id: gateway?.id, online: sim.online });

@@ -36,6 +36,9 @@ export const gateways = pgTable(
     passwordHash: text('password_hash'),
     longitude: doublePrecision('longitude'),
     latitude: doublePrecision('latitude'),
+    /** Where it is drawn on its map's floor plan (fractions 0-1 from the top-left), or null while not placed. */
+    planX: doublePrecision('plan_x'),
+    planY: doublePrecision('plan_y'),
     timezone: text('timezone'),
     reportIntervalS: integer('report_interval_s'),
     sensorMode: text('sensor_mode'),

@@ -6,6 +6,7 @@ import {
   type GatewayLookup,
   type GatewayPage,
   type GatewayPlaceBody,
+  type GatewayPositionBody,
   type GatewayRenameBody,
 } from '@lumigrid/contract';
 import { normaliseMac } from '@lumigrid/protocol';
@@ -89,6 +90,14 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
       assertMay(auth, 'write');
       const row = await requireGateway(auth, body.id);
       await repo.update({ tenantId: auth.tenantId, id: row.id, set: { name: cleanName(body.name) }, at: clock.now() });
+      return reload(auth, row.id);
+    },
+
+    /** PUT gateway/v1/position: where the gateway is drawn on its map's floor plan. */
+    async position(auth: Caller, body: GatewayPositionBody): Promise<Gateway> {
+      assertMay(auth, 'write');
+      const row = await requireGateway(auth, body.id);
+      await repo.update({ tenantId: auth.tenantId, id: row.id, set: { planX: body.x, planY: body.y }, at: clock.now() });
       return reload(auth, row.id);
     },
 

@@ -48,6 +48,8 @@ export function mapGateway(row: GatewayRow, firmware: FirmwareProgress | undefin
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     activity: activityOf(row, firmware),
     longitude: row.longitude,
+    x: row.planX,
+    y: row.planY,
     latitude: row.latitude,
     settings: {
       timezone: row.timezone,

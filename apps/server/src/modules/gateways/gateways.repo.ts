@@ -129,6 +129,8 @@ export function createGatewaysRepo(db: Db) {
           tenantId: q.tenantId,
           mapId: q.mapId,
           name: q.name,
+          planX: null,
+          planY: null,
           boundAt: q.at,
           configVersion: sql`greatest(${gateways.configVersion}, ${gateways.syncedVersion}) + 1`,
           syncStatus: SYNC_STATUS.notSynced,
@@ -145,7 +147,7 @@ export function createGatewaysRepo(db: Db) {
       set: Partial<
         Pick<
           typeof gateways.$inferInsert,
-          'name' | 'mapId' | 'longitude' | 'latitude' | 'timezone' | 'reportIntervalS' | 'sensorMode' | 'info'
+          'name' | 'mapId' | 'longitude' | 'latitude' | 'planX' | 'planY' | 'timezone' | 'reportIntervalS' | 'sensorMode' | 'info'
         >
       >;
       at: Date;
@@ -156,12 +158,21 @@ export function createGatewaysRepo(db: Db) {
         .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)));
     },
 
-    /** Moves a gateway and every device of it that is on a map to another map, in one transaction. */
+    /**
+     * Moves a gateway and every device of it that is on a map to another map, in one transaction. The
+     * gateway's spot on the old floor plan means nothing on another one, so it is cleared.
+     */
     async changePlace(q: { tenantId: bigint; id: bigint; mapId: bigint; at: Date }) {
       await db.transaction(async (tx) => {
+        const sameMap = sql`${gateways.mapId} = ${q.mapId}`;
         await tx
           .update(gateways)
-          .set({ mapId: q.mapId, updatedAt: q.at })
+          .set({
+            mapId: q.mapId,
+            planX: sql`case when ${sameMap} then ${gateways.planX} end`,
+            planY: sql`case when ${sameMap} then ${gateways.planY} end`,
+            updatedAt: q.at,
+          })
           .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)));
         await tx
           .update(devices)
@@ -321,6 +332,8 @@ export function createGatewaysRepo(db: Db) {
             tenantId: null,
             mapId: null,
             name: '',
+            planX: null,
+            planY: null,
             longitude: null,
             latitude: null,
             timezone: null,

@@ -17,6 +17,7 @@ export function registerGatewayRoutes(route: RouteOf, deps: { gateways: Gateways
   route(E.rename, ({ auth, body }) => gateways.rename(auth, body));
 
   route(E.changePlace, ({ auth, body }) => gateways.changePlace(auth, body));
+  route(E.position, ({ auth, body }) => gateways.position(auth, body));
 
   route(E.setParams, ({ auth, body }) => gateways.setParams(auth, body));
 

@@ -24,6 +24,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(gatewayEndpoints.rename, (a) => ({ body: { id: a.gw.id, name: 'Taken over' } })),
   tenancyCase(gatewayEndpoints.changePlace, (a, b) => ({ body: { id: a.gw.id, mapId: b.map } })),
   tenancyCase(gatewayEndpoints.changePlace, (a, b) => ({ body: { id: b.gw.id, mapId: a.map } })),
+  tenancyCase(gatewayEndpoints.position, (a) => ({ body: { id: a.gw.id, x: 0.5, y: 0.5 } })),
   tenancyCase(gatewayEndpoints.setParams, (a) => ({ body: { id: a.gw.id, reportIntervalS: 900 } })),
   tenancyCase(gatewayEndpoints.setLonLat, (a) => ({ body: { id: a.gw.id, longitude: 1, latitude: 1 } })),
   tenancyCase(gatewayEndpoints.identify, (a) => ({ params: { id: a.gw.id } })),
@@ -111,7 +112,7 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
   it('sent no command to the first account\u2019s gateways and left them as they were', async () => {
     expect(commandsSeen).toBe(0);
     const gw = await data<Gateway>(api(h().app, gatewayEndpoints.detail, { params: { id: a.gw.id } }, { token: tokenA }));
-    expect(gw).toMatchObject({ name: SECRET[0], mapId: a.map, settings: a.gw.settings, longitude: null });
+    expect(gw).toMatchObject({ name: SECRET[0], mapId: a.map, settings: a.gw.settings, longitude: null, x: null, y: null });
     const outmap = await data<GatewayDevice[]>(
       api(h().app, gatewayEndpoints.outmapDevices, { params: { mapId: a.map, gatewayId: a.gw.id } }, { token: tokenA }),
     );
@@ -141,6 +142,7 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
     const changes = [
       prepared(g.rename, { body: { id, name: 'Renamed' } }),
       prepared(g.changePlace, { body: { id, mapId: a.map } }),
+      prepared(g.position, { body: { id, x: 0.1, y: 0.1 } }),
       prepared(g.setLonLat, { body: { id, longitude: 2, latitude: 2 } }),
       prepared(g.bind, { body: { mac: rig.fleet.gateways[0]!.mac, mapId: a.map } }),
       prepared(g.importDevices, { params: { id } }),

@@ -9,7 +9,7 @@ import {
   mapEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
+import { DATABASES, expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { BROKERS, bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
@@ -98,9 +98,16 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
       'Lobby gateway',
     );
     expectError(await send(gatewayEndpoints.rename, { body: { id: gw.id, name: '   ' } }), 100001);
+    // Placed on its floor plan; a position off the plan changes nothing.
+    const spot = await data<Gateway>(send(gatewayEndpoints.position, { body: { id: gw.id, x: 0.25, y: 0.75 } }));
+    expect([spot.x, spot.y]).toEqual([0.25, 0.75]);
+    expectError(await send(gatewayEndpoints.position, refusedInput({ body: { id: gw.id, x: 1.5, y: 0.5 } })), 100001);
+    // Binding it again to the same map keeps its spot.
+    expect(await data<Gateway>(send(gatewayEndpoints.bind, { body: { mac: gw.mac, mapId } }))).toMatchObject({ x: 0.25, y: 0.75 });
     const other = await treeFactory(h(), token).map();
     const moved = await data<Gateway>(send(gatewayEndpoints.changePlace, { body: { id: gw.id, mapId: other.id } }));
-    expect(moved).toMatchObject({ mapId: other.id, mapName: other.name });
+    // Its spot on the old plan means nothing on the new one.
+    expect(moved).toMatchObject({ mapId: other.id, mapName: other.name, x: null, y: null });
     // A map holding a gateway cannot be deleted (280005).
     expectError(await api(h().app, mapEndpoints.deleteMap, { params: { buildId: other.buildId, mapId: other.id } }, { token }), 280005);
     await data(send(gatewayEndpoints.changePlace, { body: { id: gw.id, mapId } }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
 import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
-import { gatewayMarkerId, gatewaySlot, planMarkers } from './plan-markers.ts';
+import { gatewayMarkerId, gatewayOfMarker, planMarkers } from './plan-markers.ts';
 
 const code = (kind: keyof typeof DEVICE_TYPE_CODES) => DEVICE_TYPE_CODES[kind];
 
@@ -44,23 +44,26 @@ describe('the device panel offers only what the type can do', () => {
 });
 
 describe('what the canvas draws for a map', () => {
-  it('draws gateways in a row at the top edge (never draggable) and placed devices at their positions', () => {
+  it('draws placed gateways and devices where they were put, with their names, and leaves unplaced ones off', () => {
     const size = { width: 1000, height: 500 };
-    const gateway = { id: '7', online: false } as Parameters<typeof planMarkers>[1][number];
+    const gateway = (id: string, x: number | null, y: number | null) =>
+      ({ id, name: `Gateway ${id}`, online: false, x, y }) as Parameters<typeof planMarkers>[1][number];
     const markers = planMarkers(
       [
-        { id: '1', name: 'A', type: code('light-cct'), status: '', display: 'offline', x: 0.5, y: 0.5 },
+        { id: '1', name: 'Left|Right', type: code('switch-2'), status: '', display: 'offline', x: 0.5, y: 0.5 },
         { id: '2', name: 'B', type: code('curtain'), status: '', display: 'off', x: null, y: null },
       ],
-      [gateway],
+      [gateway('7', 0.1, 0.2), gateway('8', null, null)],
       size,
+      { device: (m) => `device ${m.id}`, gateway: (g) => `gateway ${g.id}` },
     );
-    expect(markers.map((m) => [m.id, m.draggable])).toEqual([
-      [gatewayMarkerId('7'), false],
-      ['1', true],
+    expect(markers.map((m) => [m.id, m.draggable, m.label, m.hint])).toEqual([
+      [gatewayMarkerId('7'), true, 'Gateway 7', 'gateway 7'],
+      ['1', true, 'Left / Right', 'device 1'],
     ]);
+    expect(markers[0]?.latLng).toEqual([400, 100]);
     expect(markers[1]?.latLng).toEqual([250, 500]);
-    expect(gatewaySlot(0).y).toBeLessThan(0.1);
-    expect(gatewaySlot(100).x).toBeLessThanOrEqual(0.98);
+    expect(gatewayOfMarker(markers[0]!.id)).toBe('7');
+    expect(gatewayOfMarker('1')).toBeUndefined();
   });
 });

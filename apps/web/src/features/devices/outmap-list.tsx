@@ -1,4 +1,5 @@
-import { Badge, Button, Card, Empty, List, Space, Tag, Typography } from 'antd';
+import type { ReactNode } from 'react';
+import { Badge, Button, Card, Empty, List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { useOutmapDevices } from '../gateways/api.ts';
@@ -6,6 +7,8 @@ import { markerKind } from '../../components/device-markers/marker-model.ts';
 
 /** The drag-and-drop type an outmap device travels as, from this list onto the floor plan. */
 export const OUTMAP_DRAG_TYPE = 'application/x-lumigrid-device';
+/** The drag-and-drop type a gateway not yet on the plan travels as. */
+export const GATEWAY_DRAG_TYPE = 'application/x-lumigrid-gateway';
 
 export interface OutmapListProps {
   mapId: string;
@@ -14,13 +17,15 @@ export interface OutmapListProps {
   canEdit: boolean;
   /** Places a device at the middle of the plan (the keyboard's way to do what dropping does). */
   onPlace: (device: GatewayDevice) => void;
+  /** Places a gateway that is not on the plan yet at its middle. */
+  onPlaceGateway: (gateway: Gateway) => void;
 }
 
 /**
- * Devices of this map's gateways that are on no map yet ("outmap"), per gateway. An editor drags one onto
- * the plan to place it there.
+ * Devices of this map's gateways that are on no map yet ("outmap"), per gateway, and the gateways not drawn
+ * on the plan yet. An editor drags one onto the plan to place it there.
  */
-export function OutmapList({ mapId, gateways, canEdit, onPlace }: OutmapListProps) {
+export function OutmapList({ mapId, gateways, canEdit, onPlace, onPlaceGateway }: OutmapListProps) {
   const { t } = useTranslation();
   return (
     <Card
@@ -37,9 +42,29 @@ export function OutmapList({ mapId, gateways, canEdit, onPlace }: OutmapListProp
       {gateways.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('deviceControl.outmap.noGateways')} />
       ) : (
-        gateways.map((gateway) => <GatewayOutmap key={gateway.id} mapId={mapId} gateway={gateway} canEdit={canEdit} onPlace={onPlace} />)
+        gateways.map((gateway) => (
+          <GatewayOutmap
+            key={gateway.id}
+            mapId={mapId}
+            gateway={gateway}
+            canEdit={canEdit}
+            onPlace={onPlace}
+            onPlaceGateway={onPlaceGateway}
+          />
+        ))
       )}
     </Card>
+  );
+}
+
+/** One row of the list: what it is, its name (cut short with an ellipsis), and the Place action, never pushed out. */
+function OutmapRow({ kind, name, action }: { kind: ReactNode; name: ReactNode; action?: ReactNode }) {
+  return (
+    <div style={{ display: 'flex', alignItems: 'center', gap: 6, width: '100%', minWidth: 0 }}>
+      {kind}
+      <div style={{ flex: 1, minWidth: 0 }}>{name}</div>
+      {action}
+    </div>
   );
 }
 
@@ -48,22 +73,45 @@ function GatewayOutmap({
   gateway,
   canEdit,
   onPlace,
-}: {
-  mapId: string;
-  gateway: Gateway;
-  canEdit: boolean;
-  onPlace: (d: GatewayDevice) => void;
-}) {
+  onPlaceGateway,
+}: Pick<OutmapListProps, 'mapId' | 'canEdit' | 'onPlace' | 'onPlaceGateway'> & { gateway: Gateway }) {
   const { t } = useTranslation();
   const outmap = useOutmapDevices(mapId, gateway.id);
   const devices = outmap.data ?? [];
+  const placeable = canEdit && gateway.x === null;
   return (
     <div style={{ padding: '8px 12px' }}>
-      <Space style={{ marginBottom: 4 }}>
-        <Badge status={gateway.online ? 'success' : 'default'} />
-        <Typography.Text strong>{gateway.name}</Typography.Text>
-        <Typography.Text type="secondary">({devices.length})</Typography.Text>
-      </Space>
+      <div
+        draggable={placeable}
+        onDragStart={(event) => {
+          event.dataTransfer.setData(GATEWAY_DRAG_TYPE, gateway.id);
+          event.dataTransfer.setData('text/plain', gateway.name);
+          event.dataTransfer.effectAllowed = 'move';
+        }}
+        style={{ marginBottom: 4, cursor: placeable ? 'grab' : undefined }}
+        data-testid={`outmap-gateway-${gateway.id}`}
+      >
+        <OutmapRow
+          kind={<Badge status={gateway.online ? 'success' : 'default'} />}
+          name={
+            <Typography.Text strong ellipsis>
+              {gateway.name} <Typography.Text type="secondary">({devices.length})</Typography.Text>
+            </Typography.Text>
+          }
+          action={
+            placeable ? (
+              <Button type="link" size="small" onClick={() => onPlaceGateway(gateway)}>
+                {t('deviceControl.outmap.place')}
+              </Button>
+            ) : undefined
+          }
+        />
+        {gateway.x === null && (
+          <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', paddingLeft: 14 }}>
+            {t('deviceControl.outmap.gatewayNotPlaced')}
+          </Typography.Text>
+        )}
+      </div>
       <List
         size="small"
         loading={outmap.isLoading}
@@ -79,22 +127,18 @@ function GatewayOutmap({
             }}
             style={{ cursor: canEdit ? 'grab' : undefined, padding: '4px 0' }}
             data-testid={`outmap-${device.id}`}
-            actions={
-              canEdit
-                ? [
-                    <Button key="place" type="link" size="small" onClick={() => onPlace(device)}>
-                      {t('deviceControl.outmap.place')}
-                    </Button>,
-                  ]
-                : undefined
-            }
           >
-            <Space size={6}>
-              <Tag style={{ marginInlineEnd: 0 }}>{t(`deviceControl.kinds.${markerKind(device.type)}`)}</Tag>
-              <Typography.Text ellipsis style={{ maxWidth: 130 }}>
-                {device.name}
-              </Typography.Text>
-            </Space>
+            <OutmapRow
+              kind={<Tag style={{ marginInlineEnd: 0, flex: 'none' }}>{t(`deviceControl.kinds.${markerKind(device.type)}`)}</Tag>}
+              name={<Typography.Text ellipsis={{ tooltip: device.name }}>{device.name}</Typography.Text>}
+              action={
+                canEdit ? (
+                  <Button type="link" size="small" style={{ flex: 'none' }} onClick={() => onPlace(device)}>
+                    {t('deviceControl.outmap.place')}
+                  </Button>
+                ) : undefined
+              }
+            />
           </List.Item>
         )}
       />

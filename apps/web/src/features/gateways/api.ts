@@ -8,6 +8,7 @@ import type {
   GatewayMicrowaveBody,
   GatewayParamsBody,
   GatewayPlaceBody,
+  GatewayPositionBody,
   GatewayRenameBody,
 } from '@lumigrid/contract';
 import { gatewayEndpoints } from '@lumigrid/contract';
@@ -50,6 +51,7 @@ export const gatewayApi = {
   bind: (body: GatewayBindBody) => call(gatewayEndpoints.bind, { body }),
   rename: (body: GatewayRenameBody) => call(gatewayEndpoints.rename, { body }),
   changePlace: (body: GatewayPlaceBody) => call(gatewayEndpoints.changePlace, { body }),
+  position: (body: GatewayPositionBody) => call(gatewayEndpoints.position, { body }),
   setParams: (body: GatewayParamsBody) => call(gatewayEndpoints.setParams, { body }),
   setLonLat: (body: GatewayLonLatBody) => call(gatewayEndpoints.setLonLat, { body }),
   identify: (gatewayId: string) => call(gatewayEndpoints.identify, { params: { id: gatewayId } }),
@@ -155,6 +157,7 @@ function useGatewayMutation<TVars, TResult>(mutationFn: (vars: TVars) => Promise
 export const useBindGateway = () => useGatewayMutation(gatewayApi.bind);
 export const useRenameGateway = () => useGatewayMutation(gatewayApi.rename);
 export const useChangeGatewayPlace = () => useGatewayMutation(gatewayApi.changePlace);
+export const useGatewayPosition = () => useGatewayMutation(gatewayApi.position);
 export const useSetGatewayParams = () => useGatewayMutation(gatewayApi.setParams);
 export const useSetGatewayLonLat = () => useGatewayMutation(gatewayApi.setLonLat);
 export const useIdentifyGateway = () => useGatewayMutation(gatewayApi.identify);

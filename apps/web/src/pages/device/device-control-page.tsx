@@ -18,10 +18,11 @@ import {
   planToFraction,
   type PlanFilter,
 } from '../../components/device-markers/marker-model.ts';
-import { OUTMAP_DRAG_TYPE, OutmapList } from '../../features/devices/outmap-list.tsx';
+import { GATEWAY_DRAG_TYPE, OUTMAP_DRAG_TYPE, OutmapList } from '../../features/devices/outmap-list.tsx';
+import { useGatewayPosition } from '../../features/gateways/api.ts';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { DeviceMarkerLayer } from '../../features/devices/device-marker-layer.tsx';
-import { gatewayMarkerId } from '../../features/devices/plan-markers.ts';
+import { gatewayMarkerId, gatewayOfMarker } from '../../features/devices/plan-markers.ts';
 import { useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
@@ -79,6 +80,7 @@ export default function DeviceControlPage() {
   const gateways = useMapGateways(mapId);
   const mapGateways = useMemo(() => (mapId ? (gateways.data?.list ?? []).filter((g) => g.mapId === mapId) : []), [gateways.data, mapId]);
   const positions = useDevicePositions();
+  const gatewayPosition = useGatewayPosition();
   const moveIn = useMoveDevicesIn();
   // One subscription per map: every device change of the map arrives here as its new marker, and devices
   // that left the map (moved out, to another map, deleted) as {removed: [ids]}.
@@ -112,12 +114,22 @@ export default function DeviceControlPage() {
   };
   const onMove = (id: string, position: { x: number; y: number }) => {
     if (!mapId) return;
+    const gatewayId = gatewayOfMarker(id);
+    if (gatewayId) {
+      gatewayPosition.mutate({ id: gatewayId, ...position });
+      return;
+    }
     positions.mutate(
       { mapId, devices: [{ id, ...position }] },
       // A refused move puts the marker back where the server has it.
       { onError: () => void markers.refetch() },
     );
   };
+  const placeGateway = (gateway: { id: string; name: string }, position: { x: number; y: number }) =>
+    gatewayPosition.mutate(
+      { id: gateway.id, ...position },
+      { onSuccess: () => void message.success(t('deviceControl.placed', { name: gateway.name })) },
+    );
   const place = (device: Pick<GatewayDevice, 'id' | 'name'>, position: { x: number; y: number }) => {
     if (!mapId) return;
     moveIn.mutate(
@@ -166,8 +178,11 @@ export default function DeviceControlPage() {
             onDropOnPlan={
               editable
                 ? (latLng, data, size) => {
-                    const id = data.getData(OUTMAP_DRAG_TYPE);
-                    if (id) place({ id, name: data.getData('text/plain') || id }, planToFraction(latLng, size));
+                    const name = data.getData('text/plain');
+                    const deviceId = data.getData(OUTMAP_DRAG_TYPE);
+                    const gatewayId = data.getData(GATEWAY_DRAG_TYPE);
+                    if (deviceId) place({ id: deviceId, name: name || deviceId }, planToFraction(latLng, size));
+                    else if (gatewayId) placeGateway({ id: gatewayId, name: name || gatewayId }, planToFraction(latLng, size));
                   }
                 : undefined
             }
@@ -189,7 +204,13 @@ export default function DeviceControlPage() {
           <MapLegend count={placedMarkers.length} shown={shownMarkers.length} filter={filter} onFilter={setFilter} />
         </div>
         <div style={{ width: 300, flex: 'none' }}>
-          <OutmapList mapId={map.id} gateways={mapGateways} canEdit={editable} onPlace={(device) => place(device, { x: 0.5, y: 0.5 })} />
+          <OutmapList
+            mapId={map.id}
+            gateways={mapGateways}
+            canEdit={editable}
+            onPlace={(device) => place(device, { x: 0.5, y: 0.5 })}
+            onPlaceGateway={(gateway) => placeGateway(gateway, { x: 0.5, y: 0.5 })}
+          />
         </div>
         <DevicePanel
           mapId={map.id}
