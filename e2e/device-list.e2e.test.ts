@@ -107,9 +107,14 @@ describe('device list and configuration in a real browser with a simulated gatew
     await page.waitForURL(/\/device\/list\/status$/);
     const dimmer = rows.filter({ hasText: byKind('light-dimmer').name });
     await dimmer.getByText('On, not at full load').waitFor();
-    await page.getByRole('columnheader', { name: 'Voltage (V)' }).waitFor();
-    await dimmer.getByText('230', { exact: true }).waitFor();
-    await dimmer.getByText(String(Math.round(metered.power! * 100) / 100), { exact: true }).waitFor();
+    await page.getByRole('columnheader', { name: 'Readings' }).waitFor();
+    await dimmer.getByTestId('reading-voltage').getByText('230 V', { exact: true }).waitFor();
+    await dimmer
+      .getByTestId('reading-power')
+      .getByText(`${Math.round(metered.power! * 100) / 100} W`, { exact: true })
+      .waitFor();
+    // A light has no lux reading, so none is written for it.
+    expect(await dimmer.getByTestId('reading-illumination').count()).toBe(0);
     await rows.first().getByText('Online').waitFor();
     await screenshot(page, 'device-status');
   });

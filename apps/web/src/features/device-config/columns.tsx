@@ -17,5 +17,6 @@ export const when = (value: string | null, empty: string) => (value ? dayjs(valu
 
 export const measured = (value: number | null, empty: string) => (value === null ? empty : String(Math.round(value * 100) / 100));
 
-/** Where a device is: its map, or "not on a map". */
-export const placeOf = (t: TFunction, device: Pick<Device, 'mapName'>) => device.mapName ?? t('deviceConfig.outmap');
+/** The map a device is on; for one on no map, the map its gateway is on, where it waits to be placed. */
+export const placeOf = (t: TFunction, device: Pick<Device, 'mapName'>, gatewayMapName?: string) =>
+  device.mapName ?? (gatewayMapName ? t('deviceConfig.notPlacedOn', { map: gatewayMapName }) : t('deviceConfig.outmap'));

@@ -104,10 +104,10 @@ export default function GatewayListPage() {
       },
     },
     {
-      title: t('gateway.field.place'),
+      title: t('gateway.field.location'),
       dataIndex: 'mapName',
       search: false,
-      ellipsis: true,
+      ellipsis: { showTitle: true },
       render: (_, row) => [row.projectName, row.buildName, row.mapName].join(' / '),
     },
     {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Typography, message } from 'antd';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Tooltip, Typography, message } from 'antd';
 import { useSearchParams } from 'react-router';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -52,19 +53,19 @@ function AccountTable({ userAuth }: { userAuth: number }) {
         </Typography.Link>
       ),
     },
-    { title: t('accounts.name'), dataIndex: 'name', width: 130, ellipsis: true },
+    { title: t('accounts.name'), dataIndex: 'name', width: 140, ellipsis: true },
     ...(isSub
       ? [
           {
             title: t('accounts.authority'),
             dataIndex: 'operateAuth',
-            width: 110,
+            width: 100,
             render: (_: unknown, row: ManagedAccount) => <Tag bordered={false}>{roleText(row.operateAuth)}</Tag>,
           },
           {
             title: t('accounts.projects'),
             dataIndex: 'projectIds',
-            width: 180,
+            width: 150,
             ellipsis: true,
             render: (_: unknown, row: ManagedAccount) =>
               row.projectIds === null
@@ -75,12 +76,25 @@ function AccountTable({ userAuth }: { userAuth: number }) {
           },
         ]
       : [{ title: t('accounts.company'), dataIndex: 'company', width: 130, ellipsis: true }]),
-    { title: t('accounts.mail'), dataIndex: 'mail', ellipsis: true },
-    { title: t('accounts.phone'), dataIndex: 'phone', width: 130 },
+    // E-mail and phone in one column: two columns that are often half empty would push the table off the screen.
+    {
+      title: t('accounts.contact'),
+      dataIndex: 'mail',
+      width: 190,
+      render: (_, row) =>
+        row.mail || row.phone ? (
+          <Space direction="vertical" size={0} style={{ maxWidth: 174 }}>
+            {row.mail && <Typography.Text ellipsis={{ tooltip: row.mail }}>{row.mail}</Typography.Text>}
+            {row.phone && <Typography.Text type="secondary">{row.phone}</Typography.Text>}
+          </Space>
+        ) : (
+          '-'
+        ),
+    },
     {
       title: t('accounts.createdAt'),
       dataIndex: 'createdAt',
-      width: 150,
+      width: 140,
       render: (_, row) => dayjs(row.createdAt).format('YYYY-MM-DD HH:mm'),
     },
     {
@@ -101,7 +115,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
       title: t('accounts.actions'),
       valueType: 'option',
       fixed: 'right',
-      width: 210,
+      width: 120,
       render: (_, row) => (
         <Space size={4}>
           <Button size="small" icon={<EditOutlined />} aria-label={t('accounts.edit')} onClick={() => setEditing({ account: row })} />
@@ -114,9 +128,9 @@ function AccountTable({ userAuth }: { userAuth: number }) {
               onClick: ({ key }) => void resetPassword(row, key as 'mail' | 'sms').catch(() => undefined),
             }}
           >
-            <Button size="small" icon={<KeyOutlined />}>
-              {t('accounts.resetPassword')}
-            </Button>
+            <Tooltip title={t('accounts.resetPassword')}>
+              <Button size="small" icon={<KeyOutlined />} aria-label={t('accounts.resetPassword')} />
+            </Tooltip>
           </Dropdown>
           <Popconfirm
             title={t('accounts.deleteConfirm', { account: row.account })}
@@ -136,6 +150,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
     <>
       <ProTable<ManagedAccount>
         rowKey="id"
+        locale={{ emptyText: <EmptyHint text={t(isSub ? 'accounts.emptySub' : 'accounts.empty')} /> }}
         columns={columns}
         dataSource={accounts.data?.list ?? []}
         loading={accounts.isFetching}

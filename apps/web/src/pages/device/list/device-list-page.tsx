@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract';
 import { useState } from 'react';
-import { Segmented, Tag, Typography } from 'antd';
+import { Segmented, Space, Tag, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,18 @@ import { useGatewayPage } from '../../../features/gateways/api.ts';
 import { MapPathSelect } from '../../../features/projects/map-path-select.tsx';
 import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
 import { EmptyHint } from '../../../components/empty-hint.tsx';
+import { markerLabel } from '../../../components/device-markers/marker-model.ts';
+
+/** The measurements a device may report, in the order a reading is written, with their units. */
+const READINGS = [
+  { key: 'voltage', unit: 'V' },
+  { key: 'current', unit: 'A' },
+  { key: 'power', unit: 'W' },
+  { key: 'energyWh', unit: 'Wh' },
+  { key: 'illumination', unit: 'lx' },
+  { key: 'battery', unit: '%' },
+  { key: 'temperature', unit: '°C' },
+] as const;
 
 interface SearchForm {
   keyword?: string;
@@ -99,10 +111,23 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     title: t('deviceConfig.field.name'),
     dataIndex: 'name',
     search: false,
-    width: 170,
+    width: 200,
     fixed: 'left',
-    render: (_, row) => <Typography.Text style={{ wordBreak: 'break-word' }}>{row.name}</Typography.Text>,
+    render: (_, row) => <Typography.Text style={{ wordBreak: 'break-word' }}>{markerLabel(row.name)}</Typography.Text>,
   };
+  // The list shows the MAC under the name: one column fewer, so every column fits at 1440 px in every language.
+  const nameAndMac: ProColumns<Device> = {
+    ...name,
+    render: (_, row) => (
+      <Space direction="vertical" size={0}>
+        <Typography.Text style={{ wordBreak: 'break-word' }}>{markerLabel(row.name)}</Typography.Text>
+        <Typography.Text type="secondary" copyable={{ text: row.addr }} style={{ fontSize: 12 }}>
+          {row.addr}
+        </Typography.Text>
+      </Space>
+    ),
+  };
+  const gatewayMaps = new Map((gateways.data?.list ?? []).map((g) => [g.id, g.mapName]));
   const type: ProColumns<Device> = {
     title: t('deviceConfig.field.type'),
     dataIndex: 'type',
@@ -117,27 +142,39 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     width: 170,
     render: (_, row) => when(row.lastUpdate, empty),
   };
-  const number = (key: 'illumination' | 'voltage' | 'current' | 'power' | 'energyWh' | 'battery' | 'temperature'): ProColumns<Device> => ({
-    title: t(`deviceConfig.field.${key}`),
-    dataIndex: key,
+  // What a device measured, with units, in one column: a light reports electrical values, a sensor lux,
+  // battery and temperature, so separate columns would be mostly empty and push the table off the screen.
+  const readings: ProColumns<Device> = {
+    title: t('deviceConfig.field.readings'),
+    dataIndex: 'readings',
     search: false,
-    width: 110,
-    align: 'right',
-    render: (_, row) => measured(row[key], empty),
-  });
+    width: 280,
+    render: (_, row) => {
+      const values = READINGS.filter(({ key }) => row[key] !== null).map(({ key, unit }) => (
+        <span key={key} title={t(`deviceConfig.field.${key}`)} data-testid={`reading-${key}`} style={{ whiteSpace: 'nowrap' }}>
+          {measured(row[key], empty)} {unit}
+        </span>
+      ));
+      return values.length ? (
+        <Space size={[12, 0]} wrap>
+          {values}
+        </Space>
+      ) : (
+        empty
+      );
+    },
+  };
 
   const listColumns: ProColumns<Device>[] = [
-    name,
-    { title: t('deviceConfig.field.addr'), dataIndex: 'addr', search: false, width: 170, copyable: true },
+    nameAndMac,
     type,
-    { title: t('deviceConfig.field.gateway'), dataIndex: 'gatewayName', search: false, width: 150, ellipsis: true },
+    { title: t('deviceConfig.field.gateway'), dataIndex: 'gatewayName', search: false, width: 140, ellipsis: true },
     {
       title: t('deviceConfig.field.place'),
       dataIndex: 'mapName',
       search: false,
-      width: 140,
-      ellipsis: true,
-      render: (_, row) => placeOf(t, row),
+      width: 150,
+      render: (_, row) => placeOf(t, row, gatewayMaps.get(row.gatewayId)),
     },
     {
       title: t('deviceConfig.field.group'),
@@ -151,7 +188,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       title: t('deviceConfig.field.firmware'),
       dataIndex: 'firmware',
       search: false,
-      width: 100,
+      width: 120,
       render: (_, row) => row.firmware || empty,
     },
     {
@@ -210,13 +247,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       width: 180,
       render: (_, row) => (row.fault ? <Tag color="red">{t(faultKey(row.fault))}</Tag> : t('deviceConfig.faults.0')),
     },
-    number('illumination'),
-    number('voltage'),
-    number('current'),
-    number('power'),
-    number('energyWh'),
-    number('battery'),
-    number('temperature'),
+    readings,
     lastUpdate,
   ];
 
@@ -237,13 +268,16 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       }
     >
       <ProTable<Device, SearchForm>
+        key={view}
         rowKey="id"
         locale={{ emptyText: <EmptyHint text={t('deviceConfig.empty')} /> }}
         columns={[...filters, ...(view === 'list' ? listColumns : statusColumns)]}
         dataSource={devices.data?.list ?? []}
         loading={devices.isFetching && !devices.data}
         cardBordered
-        scroll={{ x: view === 'list' ? 1440 : 1350 }}
+        scroll={{ x: 'max-content' }}
+        // Part number and last report are one click away (the settings gear), so the rest fits at 1440 px.
+        columnsState={{ defaultValue: { model: { show: false }, lastUpdate: { show: view === 'status' } } }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
         onSubmit={(params) =>
           setQuery((current) => ({

@@ -1,0 +1,154 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { LANGS, authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoints, type Lang, type LoginResult } from '@lumigrid/contract';
+import { buildMenu, type MenuEntry } from '../apps/web/src/app/menu.ts';
+import en from '../apps/web/src/i18n/en.json' with { type: 'json' };
+import { api, poll } from './support/api.ts';
+import { SCREENSHOT_DIR, openBrowser, storeSession, type TestBrowser } from './support/browser.ts';
+import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+
+// A tour of every page of the menu, in every language, on the demo site of a first start: each page is
+// photographed for people to look at (e2e/screenshots/tour/<lang>/), and fails on a console error, a failed
+// or refused request, a catalogue key shown instead of its text, or a table header cut at 1440 px.
+
+const DEMO_PASSWORD = 'Demo-Pass-2026';
+const TOUR_DIR = join(SCREENSHOT_DIR, 'tour');
+
+let server: RunningServer;
+let browser: TestBrowser;
+let page: Page;
+/** The ids each account's detail pages open with (a detail page without one is left out). */
+const detailQuery: Record<'demo' | 'admin', Record<string, string>> = { demo: {}, admin: {} };
+const ACCOUNTS = { demo: ['demo@lumigrid.local', DEMO_PASSWORD], admin: ['admin', ADMIN_PASSWORD] } as const;
+const signIn = (who: keyof typeof ACCOUNTS) =>
+  api(server.url, authEndpoints.login, { body: { account: ACCOUNTS[who][0], password: ACCOUNTS[who][1] } });
+let problems: string[] = [];
+
+/** A catalogue key shown as text: a top-level section of the catalogue, a dot, and more of the key. */
+const KEY_SHOWN = new RegExp(`\\b(?:${Object.keys(en).join('|')})\\.[A-Za-z0-9_.]+\\b`);
+
+beforeAll(async () => {
+  server = await startServer({ DEMO: 'on', DEMO_PASSWORD, DEMO_TIME_FACTOR: '50' });
+  const token = (await signIn('demo')).access_token;
+  // The demo site is furnished once its gateways are online and their devices placed.
+  const gateways = () => api(server.url, gatewayEndpoints.list, { query: { pageSize: 50 } }, { token }).then((p) => p.list);
+  await poll(async () => {
+    const list = await gateways();
+    return list.length > 0 && list.every((g) => g.online && g.x !== null);
+  }, 'the demo gateways online and placed');
+  const [gateway] = await gateways();
+  const markers = () => api(server.url, deviceEndpoints.markers, { query: { mapId: gateway!.mapId } }, { token });
+  await poll(async () => {
+    const placed = await markers();
+    return placed.length > 0 && placed.every((m) => m.status !== '');
+  }, 'the demo devices placed and reporting');
+  const [device] = await markers();
+  const firstProject = async (t: string) => (await api(server.url, projectEndpoints.tree, { params: { id: '0' } }, { token: t })).projects;
+  detailQuery.demo = {
+    '/project/detail': `?id=${(await firstProject(token)).find((p) => !p.isDefault)!.id}`,
+    '/gateway/detail': `?id=${gateway!.id}`,
+    '/device/config/detail': `?id=${device!.id}`,
+  };
+  detailQuery.admin = { '/project/detail': `?id=${(await firstProject((await signIn('admin')).access_token))[0]!.id}` };
+
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(20_000);
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => {
+    // A navigation cancels the previous page's polling: that is not a failure.
+    if (request.failure()?.errorText !== 'net::ERR_ABORTED') problems.push(`failed ${request.method()} ${request.url()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+  });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Every page a user's menu leads to, and the detail pages the account has something to show on. */
+function pagesOf(login: LoginResult, who: keyof typeof ACCOUNTS): string[] {
+  const flat = (entries: MenuEntry[]): string[] =>
+    entries.flatMap((e) => (e.children ? flat(e.children) : e.hidden && !detailQuery[who][e.path] ? [] : [e.path]));
+  return flat(buildMenu(login.user, 'saas')).map((path) => path + (detailQuery[who][path] ?? ''));
+}
+
+/** Waits until the page has drawn what it loads: no spinner, no skeleton, no request in flight for a moment. */
+async function settled(p: Page) {
+  await p.waitForLoadState('networkidle');
+  await p.locator('.ant-spin-spinning, .ant-skeleton-active').first().waitFor({ state: 'detached' });
+}
+
+/**
+ * Table headers a person cannot read whole at this width: text cut short, or slid under a column fixed to the
+ * table's left or right edge (the table must then be scrolled to read it). Runs in the page.
+ */
+function cutHeadersInPage(): string[] {
+  const cut: string[] = [];
+  const isFixed = (cell: Element) => /ant-table-cell-fix-(left|right)/.test(cell.className);
+  for (const table of Array.from(document.querySelectorAll('.ant-table'))) {
+    const cells = Array.from(table.querySelectorAll<HTMLElement>('.ant-table-thead th'));
+    const fixed = cells.filter(isFixed).map((c) => c.getBoundingClientRect());
+    for (const cell of cells) {
+      const label = cell.innerText.trim();
+      if (!label) continue;
+      // Where the whole text would be drawn, whether or not the cell clips it.
+      const range = document.createRange();
+      range.selectNodeContents(cell.querySelector('.ant-table-column-title') ?? cell);
+      const text = range.getBoundingClientRect();
+      const box = cell.getBoundingClientRect();
+      const style = getComputedStyle(cell);
+      const inner = { left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight) };
+      const clipped = text.left < inner.left - 1 || text.right > inner.right + 1;
+      const covered = !isFixed(cell) && fixed.some((f) => Math.min(f.right, text.right) - Math.max(f.left, text.left) > 2);
+      if (clipped || covered) cut.push(label);
+    }
+  }
+  return cut;
+}
+
+/** The cut headers once the tables have laid themselves out (antd sizes fixed columns after the first paint). */
+async function cutHeaders(p: Page): Promise<string[]> {
+  await poll(async () => (await p.evaluate(cutHeadersInPage)).length === 0, 'every table header whole', { timeoutMs: 3000 }).catch(
+    () => undefined,
+  );
+  return p.evaluate(cutHeadersInPage);
+}
+
+async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
+  // A session of its own: the sign-in page ends whatever session the browser held before.
+  const login = await signIn(who);
+  await storeSession(page, server.url, login, lang);
+  const folder = join(TOUR_DIR, lang);
+  await mkdir(folder, { recursive: true });
+  const seen: Record<string, string[]> = {};
+  for (const path of pagesOf(login, who)) {
+    problems = [];
+    await page.goto(`${server.url}${path}`);
+    await page.locator('.ant-pro-layout').waitFor();
+    await settled(page);
+    const name = `${who}${path.split('?')[0]!.replaceAll('/', '-')}`;
+    await page.screenshot({ path: join(folder, `${name}.png`) });
+    const text = await page.locator('body').innerText();
+    const key = text.match(KEY_SHOWN)?.[0];
+    if (key) problems.push(`catalogue key shown: ${key}`);
+    for (const header of await cutHeaders(page)) problems.push(`column header cut: ${header}`);
+    if (problems.length) seen[path] = problems;
+  }
+  expect(seen).toEqual({});
+}
+
+describe('a tour of every menu page on the demo site, in every language', () => {
+  for (const lang of LANGS) {
+    it(`shows the demo account's pages in ${lang} without an error`, async () => tour('demo', lang), 180_000);
+    it(`shows the administrator's pages in ${lang} without an error`, async () => tour('admin', lang), 180_000);
+  }
+});
