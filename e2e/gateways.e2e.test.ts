@@ -94,15 +94,23 @@ describe('gateways in a real browser with simulated gateways', () => {
     await row.getByText('Default project').waitFor();
     await screenshot(page, 'gateway-sync-modal');
     await row.getByText('Sync', { exact: true }).click();
-    await page.locator('.ant-modal-confirm').getByText('Send the current configuration to Lobby gateway?').waitFor();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Sync' }).click();
-    const progress = page.getByTestId('sync-progress');
+    // The confirm sits by the row, not in a second modal over the list.
+    const confirm = page.locator('.ant-popconfirm');
+    await confirm.getByText('Send the current configuration to Lobby gateway?').waitFor();
+    expect(await page.locator('.ant-modal-confirm').count()).toBe(0);
+    await confirm.getByRole('button', { name: 'Sync' }).click();
+    // The progress takes the list's place in the same dialog, titled by how the sync stands.
+    const progress = list.getByTestId('sync-progress');
     await progress.waitFor();
     await progress.getByText('Lobby gateway is synchronized').waitFor();
+    await progress.getByTestId('sync-progress-title').getByText('Lobby gateway: synchronized').waitFor();
     expect(await progress.locator('.ant-progress').getAttribute('aria-valuenow')).toBe('100');
+    expect(await page.locator('.ant-modal').count()).toBe(1);
     await screenshot(page, 'gateway-sync-done');
-    await page.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await progress.getByRole('button', { name: 'Back to the list' }).click();
     await progress.waitFor({ state: 'detached' });
+    // Nothing left to sync: the list says so rather than "No data".
+    await list.getByText('Every gateway is synchronized.', { exact: false }).waitFor();
     await list.locator('.ant-modal-close').click();
     await banner.waitFor({ state: 'detached' });
     const [gateway] = (await gateways()).list;
@@ -260,9 +268,9 @@ describe('a super gateway: imported devices and its bridges', () => {
     const dialog = page.getByRole('dialog').filter({ hasText: '未同期のゲートウェイ' });
     const row = dialog.locator('.ant-table-row').filter({ hasText: 'Roof super gateway' });
     await row.getByText('同期', { exact: true }).click();
-    // antd spaces out a two-character CJK label ("同 期"), so the confirm's button is found by its role in the dialog.
-    await page.locator('.ant-modal-confirm').getByText('現在の設定を Roof super gateway に送信しますか？').waitFor();
-    await page.locator('.ant-modal-confirm .ant-btn-primary').click();
+    // antd spaces out a two-character CJK label ("同 期"), so the confirm's button is found by its class.
+    await page.locator('.ant-popconfirm').getByText('現在の設定を Roof super gateway に送信しますか？').waitFor();
+    await page.locator('.ant-popconfirm .ant-btn-primary').click();
     const progress = page.getByTestId('sync-progress');
     await progress.waitFor();
     const percent = async () => Number(await progress.locator('.ant-progress').getAttribute('aria-valuenow'));
@@ -281,7 +289,7 @@ describe('a super gateway: imported devices and its bridges', () => {
   });
 
   it('unbinds the super gateway from the list after a confirm; it leaves the list and the banner', async () => {
-    await page.locator('.ant-modal-footer').getByRole('button').click();
+    await page.getByTestId('sync-progress').getByRole('button').click();
     await page.getByTestId('sync-progress').waitFor({ state: 'detached' });
     await page.locator('.ant-modal-wrap').locator('.ant-modal-close').click();
     await page.getByTestId(`gateway-more-${sim(1).mac}`).hover();

@@ -1,11 +1,12 @@
 import { userMay } from '@lumigrid/contract';
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Modal, Progress, Result, Table, Tag, Typography } from 'antd';
+import { Button, Modal, Popconfirm, Progress, Result, Table, Tag, Typography } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { GatewaySyncItem } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
+import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useMe } from '../../features/auth/api.ts';
 import { gatewayApi, gatewayKeys, SYNC_DETAILS_POLL_MS, SYNC_STATUS_POLL_MS, useSyncStatus } from '../../features/gateways/api.ts';
 import { syncLabel, syncPercent, unsyncedCount } from '../../features/gateways/status.ts';
@@ -16,10 +17,10 @@ const MODAL_WIDTH = 720;
 type Phase = { kind: 'running'; startedAt: number } | { kind: 'done' } | { kind: 'failed'; text: string; percent: number };
 
 /**
- * The sync progress modal of spec section 4: one percent every 100 ms up to 99 while the gateway works,
- * then 100 when it acknowledged (the sync call answers then), or the server's localised failure.
+ * One sync of spec section 4, from the moment it is asked for: one percent every 100 ms up to 99 while the
+ * gateway works, then 100 when it acknowledged (the sync call answers then), or the server's localised failure.
  */
-function SyncProgressModal({ item, onClose }: { item: GatewaySyncItem; onClose(): void }) {
+function useSyncRun(item: GatewaySyncItem) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [phase, setPhase] = useState<Phase>(() => ({ kind: 'running', startedAt: Date.now() }));
@@ -53,51 +54,51 @@ function SyncProgressModal({ item, onClose }: { item: GatewaySyncItem; onClose()
 
   const percent =
     phase.kind === 'running' ? syncPercent(now - phase.startedAt, false) : phase.kind === 'failed' ? phase.percent : syncPercent(0, true);
+  return { phase, percent };
+}
+
+/**
+ * The progress of one sync, in the place of the list it was started from (a second modal on top of the
+ * first would hide it), titled by how it stands, with the way back to the list once it ended.
+ */
+function SyncProgress({ item, onBack }: { item: GatewaySyncItem; onBack(): void }) {
+  const { t } = useTranslation();
+  const { phase, percent } = useSyncRun(item);
+  const title =
+    phase.kind === 'running'
+      ? t('gateway.sync.progressTitle', { name: item.name })
+      : phase.kind === 'done'
+        ? t('gateway.sync.doneTitle', { name: item.name })
+        : t('gateway.sync.failedTitle', { name: item.name });
   return (
-    <Modal
-      open
-      width={MODAL_WIDTH}
-      title={t('gateway.sync.progressTitle', { name: item.name })}
-      closable={phase.kind !== 'running'}
-      maskClosable={false}
-      onCancel={onClose}
-      footer={
-        phase.kind === 'running' ? null : (
-          <Button type="primary" onClick={onClose}>
-            {t('gateway.close')}
+    <div data-testid="sync-progress">
+      <Typography.Title level={5} style={{ marginTop: 0 }} data-testid="sync-progress-title">
+        {title}
+      </Typography.Title>
+      <Progress percent={percent} status={phase.kind === 'failed' ? 'exception' : phase.kind === 'done' ? 'success' : 'active'} />
+      {phase.kind === 'running' && <Typography.Text type="secondary">{t('gateway.sync.running')}</Typography.Text>}
+      {phase.kind === 'done' && <Result status="success" title={t('gateway.sync.done', { name: item.name })} />}
+      {phase.kind === 'failed' && <Result status="error" title={t('gateway.sync.failed')} subTitle={phase.text} />}
+      {phase.kind !== 'running' && (
+        <div style={{ textAlign: 'right' }}>
+          <Button type="primary" onClick={onBack}>
+            {t('gateway.sync.back')}
           </Button>
-        )
-      }
-    >
-      <div data-testid="sync-progress">
-        <Progress percent={percent} status={phase.kind === 'failed' ? 'exception' : phase.kind === 'done' ? 'success' : 'active'} />
-        {phase.kind === 'running' && <Typography.Text type="secondary">{t('gateway.sync.running')}</Typography.Text>}
-        {phase.kind === 'done' && <Result status="success" title={t('gateway.sync.done', { name: item.name })} />}
-        {phase.kind === 'failed' && <Result status="error" title={t('gateway.sync.failed')} subTitle={phase.text} />}
-      </div>
-    </Modal>
+        </div>
+      )}
+    </div>
   );
 }
 
 /** The header banner of spec section 2: how many gateways are not synced, with their details and a sync action. */
 export function SyncBanner() {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const { data: user } = useMe();
   const [open, setOpen] = useState(false);
   const status = useSyncStatus(open ? SYNC_DETAILS_POLL_MS : SYNC_STATUS_POLL_MS);
   const [syncing, setSyncing] = useState<GatewaySyncItem>();
   const count = unsyncedCount(status.data);
   const operate = userMay(user, 'control');
-
-  const confirmSync = (item: GatewaySyncItem) =>
-    modal.confirm({
-      title: t('gateway.sync.confirmTitle'),
-      content: t('gateway.sync.confirm', { name: item.name }),
-      okText: t('gateway.sync.action'),
-      cancelText: t('gateway.cancel'),
-      onOk: () => setSyncing(item),
-    });
 
   if (count === 0 && !open && !syncing) return null;
   return (
@@ -116,47 +117,67 @@ export function SyncBanner() {
           </Typography.Link>
         </Tag>
       )}
-      <Modal open={open} width={MODAL_WIDTH} title={t('gateway.sync.listTitle')} footer={null} onCancel={() => setOpen(false)}>
-        <Table<GatewaySyncItem>
-          rowKey="id"
-          size="small"
-          pagination={false}
-          loading={status.isFetching && !status.data}
-          dataSource={status.data ?? []}
-          scroll={{ y: 420 }}
-          columns={[
-            { title: t('gateway.field.name'), dataIndex: 'name', ellipsis: true },
-            { title: t('gateway.field.project'), dataIndex: 'projectName', ellipsis: true },
-            { title: t('gateway.field.building'), dataIndex: 'buildName', ellipsis: true },
-            { title: t('gateway.field.map'), dataIndex: 'mapName', ellipsis: true },
-            {
-              title: t('gateway.field.syncStatus'),
-              dataIndex: 'status',
-              width: 130,
-              render: (value: number, row) => {
-                const label = syncLabel(value);
-                return (
-                  <>
-                    <Tag color={label.color}>{t(label.key)}</Tag>
-                    {!row.online && <Tag>{t('gateway.status.offline')}</Tag>}
-                  </>
-                );
+      <Modal
+        open={open}
+        width={MODAL_WIDTH}
+        title={t('gateway.sync.listTitle')}
+        footer={null}
+        // While a sync runs the dialog stays: closing it would hide a result the user waits for.
+        closable={!syncing}
+        maskClosable={!syncing}
+        onCancel={() => setOpen(false)}
+      >
+        {syncing ? (
+          <SyncProgress key={syncing.id} item={syncing} onBack={() => setSyncing(undefined)} />
+        ) : (
+          <Table<GatewaySyncItem>
+            rowKey="id"
+            size="small"
+            pagination={false}
+            loading={status.isFetching && !status.data}
+            dataSource={status.data ?? []}
+            scroll={{ y: 420 }}
+            locale={{ emptyText: <EmptyHint text={t('gateway.sync.allSynced')} /> }}
+            columns={[
+              { title: t('gateway.field.name'), dataIndex: 'name', ellipsis: true },
+              { title: t('gateway.field.project'), dataIndex: 'projectName', ellipsis: true },
+              { title: t('gateway.field.building'), dataIndex: 'buildName', ellipsis: true },
+              { title: t('gateway.field.map'), dataIndex: 'mapName', ellipsis: true },
+              {
+                title: t('gateway.field.syncStatus'),
+                dataIndex: 'status',
+                width: 130,
+                render: (value: number, row) => {
+                  const label = syncLabel(value);
+                  return (
+                    <>
+                      <Tag color={label.color}>{t(label.key)}</Tag>
+                      {!row.online && <Tag>{t('gateway.status.offline')}</Tag>}
+                    </>
+                  );
+                },
               },
-            },
-            {
-              title: t('gateway.actions'),
-              width: 90,
-              render: (_, row) =>
-                operate ? (
-                  <Typography.Link disabled={!row.online || row.status === 2} onClick={() => confirmSync(row)}>
-                    {t('gateway.sync.action')}
-                  </Typography.Link>
-                ) : null,
-            },
-          ]}
-        />
+              {
+                title: t('gateway.actions'),
+                width: 90,
+                render: (_, row) =>
+                  operate ? (
+                    <Popconfirm
+                      title={t('gateway.sync.confirmTitle')}
+                      description={t('gateway.sync.confirm', { name: row.name })}
+                      okText={t('gateway.sync.action')}
+                      cancelText={t('gateway.cancel')}
+                      disabled={!row.online || row.status === 2}
+                      onConfirm={() => setSyncing(row)}
+                    >
+                      <Typography.Link disabled={!row.online || row.status === 2}>{t('gateway.sync.action')}</Typography.Link>
+                    </Popconfirm>
+                  ) : null,
+              },
+            ]}
+          />
+        )}
       </Modal>
-      {syncing && <SyncProgressModal item={syncing} onClose={() => setSyncing(undefined)} />}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { App } from 'antd';
+import { CheckCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { Gateway } from '@lumigrid/contract';
@@ -57,13 +58,16 @@ export function useGatewayActions() {
       const time = await gatewayApi.readTime(gateway.id).catch(() => undefined);
       if (!time) return;
       const seconds = Math.round(time.driftMs / 1000);
+      // Within a second the clocks agree: nothing to warn about, though the user may still set it.
+      const agree = Math.abs(seconds) <= 1;
       modal.confirm({
         title: t('gateway.clockTitle', { name: gateway.name }),
+        icon: agree ? <CheckCircleFilled style={{ color: '#52c41a' }} /> : undefined,
         content: (
           <div data-testid="gateway-clock">
             <div>{t('gateway.gatewayTime', { time: stamp(time.gatewayTime) })}</div>
             <div>{t('gateway.cloudTime', { time: stamp(time.cloudTime) })}</div>
-            <div>{t('gateway.drift', { seconds })}</div>
+            <div>{agree ? t('gateway.clockAgrees', { seconds }) : t('gateway.drift', { seconds })}</div>
             {time.timezone && <div>{t('gateway.timezoneIs', { timezone: time.timezone })}</div>}
           </div>
         ),

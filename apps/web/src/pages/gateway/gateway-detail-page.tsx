@@ -239,7 +239,8 @@ export default function GatewayDetailPage() {
         <Descriptions column={{ xs: 1, md: 3, xl: 6 }} size="small" data-testid="gateway-versions">
           {GATEWAY_FIRMWARE_TARGETS.map((part) => (
             <Descriptions.Item key={part} label={t(`gateway.version.${part}`)}>
-              {gateway.versions[part] || empty}
+              {/* A version is one token: never broken across lines. */}
+              <span style={{ whiteSpace: 'nowrap' }}>{gateway.versions[part] || empty}</span>
             </Descriptions.Item>
           ))}
         </Descriptions>

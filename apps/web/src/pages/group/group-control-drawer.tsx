@@ -1,10 +1,22 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract';
 import { useControlGroup, useGroup } from '../../features/groups/api.ts';
 import { groupStateNotes } from '../../features/groups/group-state.ts';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
+
+/** A slider with the value it stands at written beside it, as the device panel shows it. */
+function SliderRow({ value, children }: { value: string; children: ReactNode }) {
+  return (
+    <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+      <div style={{ flex: 1 }}>{children}</div>
+      <Typography.Text style={{ width: 64, textAlign: 'right' }} data-testid="group-slider-value">
+        {value}
+      </Typography.Text>
+    </div>
+  );
+}
 
 interface Props {
   groupId: string | undefined;
@@ -98,30 +110,34 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
               {can('brightness') && (
                 <div style={{ marginTop: 16 }}>
                   <Typography.Text>{t('groups.brightness')}</Typography.Text>
-                  <Slider
-                    min={0}
-                    max={100}
-                    value={brightness}
-                    tooltip={{ formatter: (v) => `${v} %` }}
-                    onChange={setBrightness}
-                    onChangeComplete={(v) => run({ op: 'brightness', percent: v })}
-                    data-testid="group-brightness"
-                  />
+                  <SliderRow value={`${brightness} %`}>
+                    <Slider
+                      min={0}
+                      max={100}
+                      value={brightness}
+                      tooltip={{ formatter: (v) => `${v} %` }}
+                      onChange={setBrightness}
+                      onChangeComplete={(v) => run({ op: 'brightness', percent: v })}
+                      data-testid="group-brightness"
+                    />
+                  </SliderRow>
                 </div>
               )}
               {can('cct') && (
                 <div>
                   <Typography.Text>{t('groups.cct')}</Typography.Text>
-                  <Slider
-                    min={CCT_MIN_K}
-                    max={CCT_MAX_K}
-                    step={100}
-                    value={kelvin}
-                    tooltip={{ formatter: (v) => `${v} K` }}
-                    onChange={setKelvin}
-                    onChangeComplete={(v) => run({ op: 'cct', kelvin: v })}
-                    data-testid="group-cct"
-                  />
+                  <SliderRow value={`${kelvin} K`}>
+                    <Slider
+                      min={CCT_MIN_K}
+                      max={CCT_MAX_K}
+                      step={100}
+                      value={kelvin}
+                      tooltip={{ formatter: (v) => `${v} K` }}
+                      onChange={setKelvin}
+                      onChangeComplete={(v) => run({ op: 'cct', kelvin: v })}
+                      data-testid="group-cct"
+                    />
+                  </SliderRow>
                 </div>
               )}
               {last && (
