@@ -115,6 +115,23 @@ function cutHeadersInPage(): string[] {
   return cut;
 }
 
+/** Placeholders (of empty fields and of selects) too long for their box, so a person reads half a hint. */
+function cutPlaceholdersInPage(): string[] {
+  const cut: string[] = [];
+  const ctx = document.createElement('canvas').getContext('2d')!;
+  for (const input of Array.from(document.querySelectorAll<HTMLInputElement>('input[placeholder], textarea[placeholder]'))) {
+    if (!input.placeholder || input.value || !input.offsetParent) continue;
+    const style = getComputedStyle(input);
+    ctx.font = style.font;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (ctx.measureText(input.placeholder).width > room + 1) cut.push(input.placeholder);
+  }
+  for (const shown of Array.from(document.querySelectorAll<HTMLElement>('.ant-select-selection-placeholder'))) {
+    if (shown.offsetParent && shown.scrollWidth > shown.clientWidth + 1) cut.push(shown.innerText);
+  }
+  return cut;
+}
+
 /** The cut headers once the tables have laid themselves out (antd sizes fixed columns after the first paint). */
 async function cutHeaders(p: Page): Promise<string[]> {
   await poll(async () => (await p.evaluate(cutHeadersInPage)).length === 0, 'every table header whole', { timeoutMs: 3000 }).catch(
@@ -141,6 +158,33 @@ async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
     const key = text.match(KEY_SHOWN)?.[0];
     if (key) problems.push(`catalogue key shown: ${key}`);
     for (const header of await cutHeaders(page)) problems.push(`column header cut: ${header}`);
+    for (const hint of await page.evaluate(cutPlaceholdersInPage)) problems.push(`placeholder cut: ${hint}`);
+    if (problems.length) seen[path] = problems;
+  }
+  expect(seen).toEqual({});
+}
+
+/** The pages before signing in. */
+const PUBLIC_PAGES = ['/user/login', '/user/tel-login', '/user/registered', '/user/tel-registered', '/user/forgetPwd'];
+
+async function publicTour(lang: Lang) {
+  await page.goto(`${server.url}/user/login`);
+  await page.evaluate((language) => {
+    localStorage.clear();
+    localStorage.setItem('lang', language);
+  }, lang);
+  const folder = join(TOUR_DIR, lang);
+  await mkdir(folder, { recursive: true });
+  const seen: Record<string, string[]> = {};
+  for (const path of PUBLIC_PAGES) {
+    problems = [];
+    await page.goto(`${server.url}${path}`);
+    await page.locator('form button[type=submit]').waitFor();
+    await settled(page);
+    await page.screenshot({ path: join(folder, `public${path.replaceAll('/', '-')}.png`) });
+    const key = (await page.locator('body').innerText()).match(KEY_SHOWN)?.[0];
+    if (key) problems.push(`catalogue key shown: ${key}`);
+    for (const hint of await page.evaluate(cutPlaceholdersInPage)) problems.push(`placeholder cut: ${hint}`);
     if (problems.length) seen[path] = problems;
   }
   expect(seen).toEqual({});
@@ -148,6 +192,7 @@ async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
 
 describe('a tour of every menu page on the demo site, in every language', () => {
   for (const lang of LANGS) {
+    it(`shows the sign-in and sign-up pages in ${lang} without an error`, async () => publicTour(lang), 120_000);
     it(`shows the demo account's pages in ${lang} without an error`, async () => tour('demo', lang), 180_000);
     it(`shows the administrator's pages in ${lang} without an error`, async () => tour('admin', lang), 180_000);
   }

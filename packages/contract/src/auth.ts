@@ -22,6 +22,9 @@ export const LoginUserSchema = Type.Object({
   phone: Type.Union([Type.String(), Type.Null()]),
   head_img: Type.Union([Type.String(), Type.Null()]),
   remarks: Type.Union([Type.String(), Type.Null()]),
+  company: Type.Union([Type.String(), Type.Null()], {
+    description: "The company the account was registered for; a sub-account shows its account's",
+  }),
   user_auth: Type.Integer({ description: '1 platform administrator, 2 account, 3 sub-account' }),
   operate_auth: Type.Integer({ description: '0 owner, 2 editable, 3 controllable, 4 view only' }),
   company_logo: Type.Union([Type.String(), Type.Null()]),

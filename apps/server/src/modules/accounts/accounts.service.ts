@@ -28,7 +28,11 @@ import type { AccountsRepo, UserRow } from './accounts.repo.ts';
  * Maps a user row to the logged-in user of spec section 3. A sub-account shows its account's company logo
  * and login background (`owner`), which only the account's owner sets.
  */
-export function mapLoginUser(row: UserRow, serverIp: string | null, owner: Pick<UserRow, 'companyLogo' | 'homeLink'> = row): LoginUser {
+export function mapLoginUser(
+  row: UserRow,
+  serverIp: string | null,
+  owner: Pick<UserRow, 'company' | 'companyLogo' | 'homeLink'> = row,
+): LoginUser {
   return {
     id: String(row.id),
     account: row.account,
@@ -37,6 +41,7 @@ export function mapLoginUser(row: UserRow, serverIp: string | null, owner: Pick<
     phone: row.phone,
     head_img: row.headImg,
     remarks: row.remarks,
+    company: owner.company,
     user_auth: row.userAuth,
     operate_auth: row.operateAuth,
     company_logo: owner.companyLogo,
@@ -91,7 +96,7 @@ export function createAccountsService(deps: {
 
   async function loginUser(row: UserRow): Promise<LoginUser> {
     const owner = row.parentId === null ? row : await repo.findById(row.parentId);
-    return mapLoginUser(row, serverIp, owner ?? { companyLogo: null, homeLink: null });
+    return mapLoginUser(row, serverIp, owner ?? { company: null, companyLogo: null, homeLink: null });
   }
 
   /** The column each account picture lives in: the avatar is the user's own, logo and background the account's. */

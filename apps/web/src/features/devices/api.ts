@@ -68,6 +68,8 @@ export function useDeviceDetail(mapId: string | undefined, deviceId: string | un
     queryKey: deviceMapKeys.detail(mapId ?? '', deviceId ?? ''),
     queryFn: ({ signal }) => deviceMapApi.detail(mapId ?? '', deviceId ?? '', signal),
     enabled: Boolean(mapId && deviceId),
+    // Telemetry arrives on its own schedule, not with the state reports the map topic carries.
+    refetchInterval: LIST_POLL_MS,
   });
 }
 

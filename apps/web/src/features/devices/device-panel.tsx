@@ -54,6 +54,13 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
   const [waitedTooLong, setWaitedTooLong] = useState(false);
   const shownFor = useRef<string | undefined>(undefined);
 
+  // A new report of the device (its marker's status changed, live): what it measured changed with it.
+  const status = marker?.status;
+  const { refetch } = detail;
+  useEffect(() => {
+    if (status !== undefined) void refetch();
+  }, [status, refetch]);
+
   // Escape closes the panel wherever the focus is (after a marker click it stays on the plan).
   const open = marker !== undefined;
   useEffect(() => {

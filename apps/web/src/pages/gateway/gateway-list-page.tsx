@@ -60,7 +60,7 @@ export default function GatewayListPage() {
       title: t('gateway.field.place'),
       dataIndex: 'place',
       hideInTable: true,
-      renderFormItem: () => <MapPathSelect partial />,
+      renderFormItem: () => <MapPathSelect partial placeholder={t('gateway.field.anyPlace')} />,
     },
     {
       title: t('gateway.field.name'),

@@ -36,6 +36,7 @@ export default function HomePage() {
               <Descriptions.Item label={t('home.account')}>{user.account}</Descriptions.Item>
               <Descriptions.Item label={t('home.mail')}>{user.mail || empty}</Descriptions.Item>
               <Descriptions.Item label={t('home.phone')}>{maskPhone(user.phone) || empty}</Descriptions.Item>
+              {user.company && <Descriptions.Item label={t('home.company')}>{user.company}</Descriptions.Item>}
               <Descriptions.Item label={t('home.role')}>
                 <RoleText user={user} />
               </Descriptions.Item>

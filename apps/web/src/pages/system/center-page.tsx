@@ -69,6 +69,7 @@ export default function CenterPage() {
               <Descriptions.Item label={t('center.name')}>{user.name || empty}</Descriptions.Item>
               <Descriptions.Item label={t('center.mail')}>{user.mail || empty}</Descriptions.Item>
               <Descriptions.Item label={t('center.phone')}>{maskPhone(user.phone) || empty}</Descriptions.Item>
+              <Descriptions.Item label={t('center.company')}>{user.company || empty}</Descriptions.Item>
               <Descriptions.Item label={t('center.role')}>
                 <RoleText user={user} />
               </Descriptions.Item>

@@ -1,4 +1,4 @@
-import { Button, Col, Form, Input, Row } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { BankOutlined, LockOutlined, MailOutlined, MobileOutlined, NumberOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -122,18 +122,12 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
             autoComplete="new-password"
           />
         </Form.Item>
-        <Row gutter={8}>
-          <Col span={12}>
-            <Form.Item name="name" rules={[rule(checkWeightedMax(LIMITS.personName.max), { max: LIMITS.personName.max }, false)]}>
-              <Input prefix={<UserOutlined />} placeholder={t('register.name')} autoComplete="name" />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="company" rules={[rule(checkWeightedMax(LIMITS.company.max), { max: LIMITS.company.max }, false)]}>
-              <Input prefix={<BankOutlined />} placeholder={t('register.company')} autoComplete="organization" />
-            </Form.Item>
-          </Col>
-        </Row>
+        <Form.Item name="name" rules={[rule(checkWeightedMax(LIMITS.personName.max), { max: LIMITS.personName.max }, false)]}>
+          <Input prefix={<UserOutlined />} placeholder={t('register.name')} autoComplete="name" />
+        </Form.Item>
+        <Form.Item name="company" rules={[rule(checkWeightedMax(LIMITS.company.max), { max: LIMITS.company.max }, false)]}>
+          <Input prefix={<BankOutlined />} placeholder={t('register.company')} autoComplete="organization" />
+        </Form.Item>
         <Form.Item style={{ marginBottom: 0 }}>
           <Button type="primary" htmlType="submit" block loading={pending}>
             {t('register.submit')}
