@@ -84,17 +84,18 @@ function spot(kind: DeviceKind, gatewayIndex: number): { x: number; y: number } 
       return alongCorridor(gatewayIndex * 2 + 1);
     // Every gateway's bridges share the server room, a column each.
     case 'bridge':
-      return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.55);
+      return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.62);
     case 'bridge-wisun':
-      return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.8);
+      return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.84);
     case 'super-gateway':
-      return inRoom(room('Server room'), 0.5, 0.35);
+      return inRoom(room('Server room'), 0.5, 0.44);
   }
 }
 
-/** Where a demo gateway stands: in the server room, a row above its bridges. */
+/** Where a demo gateway stands: in the server room, two by two above the super gateway and the bridges. */
 export function demoGatewayPosition(gatewayIndex: number): { x: number; y: number } {
-  return toFraction(inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.15));
+  const slot = gatewayIndex % 4;
+  return toFraction(inRoom(room('Server room'), slot % 2 ? 0.72 : 0.28, slot < 2 ? 0.1 : 0.28));
 }
 
 function toFraction(at: { x: number; y: number }) {

@@ -6,10 +6,12 @@ import { LANGS, authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoin
 import { buildMenu, type MenuEntry } from '../apps/web/src/app/menu.ts';
 import en from '../apps/web/src/i18n/en.json' with { type: 'json' };
 import { api, poll } from './support/api.ts';
-import { SCREENSHOT_DIR, openBrowser, storeSession, type TestBrowser } from './support/browser.ts';
+import { SCREENSHOT_DIR, openBrowser, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
-// A tour of every page of the menu, in every language, on the demo site of a first start: each page is
+// The demo site of a first start, as a newcomer following the README meets it: signing in lands on a
+// furnished floor plan with live devices and gateways, the firmware flow can be watched end to end, and
+// signing out is quiet. Then a tour of every page of the menu, in every language, on the demo site of a first start: each page is
 // photographed for people to look at (e2e/screenshots/tour/<lang>/), and fails on a console error, a failed
 // or refused request, a catalogue key shown instead of its text, or a table header cut at 1440 px.
 
@@ -189,6 +191,73 @@ async function publicTour(lang: Lang) {
   }
   expect(seen).toEqual({});
 }
+
+describe('the first minutes on the demo site', () => {
+  it('signs in by e-mail and opens the furnished floor plan on the first visit to the device map', async () => {
+    problems = [];
+    await page.goto(`${server.url}/user/login`);
+    await page.getByPlaceholder('E-mail address').fill(ACCOUNTS.demo[0]);
+    await page.getByPlaceholder('Password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/home$/);
+    await page.locator('.ant-pro-sider').getByText('Devices').click();
+    await page.locator('.ant-pro-sider').getByText('Device map').click();
+    await page.waitForURL(/\/device\/control$/);
+    // Not the empty default map: the demo's Level 3, every device and gateway drawn on it.
+    await page.getByTestId('map-selector').getByText('Harbour Office Tower / Tower A / Level 3').waitFor();
+    const token = (await signIn('demo')).access_token;
+    const [gateway] = (await api(server.url, gatewayEndpoints.list, { query: { pageSize: 50 } }, { token })).list;
+    const markers = await api(server.url, deviceEndpoints.markers, { query: { mapId: gateway!.mapId } }, { token });
+    const gateways = (await api(server.url, gatewayEndpoints.list, { query: { mapId: gateway!.mapId } }, { token })).total;
+    await page.locator(`[data-testid=device-canvas][data-drawn="${markers.length + gateways}"]`).waitFor();
+    await page.getByTestId('map-legend').getByText(`Devices on the plan: ${markers.length}`).waitFor();
+    await screenshot(page, 'demo-first-map');
+    expect(problems).toEqual([]);
+  });
+
+  it('names a sensor on hover as working, not "on at full load"', async () => {
+    const token = (await signIn('demo')).access_token;
+    const [gateway] = (await api(server.url, gatewayEndpoints.list, { query: { pageSize: 50 } }, { token })).list;
+    const markers = await api(server.url, deviceEndpoints.markers, { query: { mapId: gateway!.mapId } }, { token });
+    const sensor = markers.find((m) => m.name.endsWith(' motion'))!;
+    const plan = (await page.locator('img.lg-floor-plan-image').boundingBox())!;
+    await page.mouse.move(plan.x + sensor.x! * plan.width, plan.y + sensor.y! * plan.height);
+    const tooltip = page.getByTestId('marker-tooltip');
+    await tooltip.getByText(sensor.name).waitFor();
+    await tooltip.getByText('Sensor · Working').waitFor();
+  });
+
+  it('checks a demo gateway for a firmware update, finds one and watches it run to the end', async () => {
+    problems = [];
+    await page.locator('.ant-pro-sider').getByText('Gateways').click();
+    await page.locator('.ant-pro-sider').getByText('Gateway list').click();
+    await page.locator('.ant-table-row').first().getByRole('link').first().click();
+    await page.waitForURL(/\/gateway\/detail\?id=/);
+    await page.getByRole('button', { name: 'Firmware update' }).click();
+    const modal = page.getByTestId('firmware-modal');
+    await modal.getByRole('button', { name: 'Check for update' }).click();
+    await modal.getByText(/Version [\d.]+ is available/).waitFor();
+    await modal.getByRole('button', { name: 'Update', exact: true }).click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Update' }).click();
+    await modal.getByTestId('firmware-progress').locator('.ant-progress').waitFor();
+    await modal.locator('.ant-result').getByText('was updated successfully', { exact: false }).waitFor({ timeout: 60_000 });
+    await screenshot(page, 'demo-firmware-done');
+    expect(problems).toEqual([]);
+    await page.locator('.ant-modal-wrap').filter({ has: modal }).locator('.ant-modal-close').click();
+    await modal.waitFor({ state: 'detached' });
+  });
+
+  it('signs out without an error message and opens the e-mail sign-in the user last used', async () => {
+    problems = [];
+    await page.getByTestId('user-menu').hover();
+    await page.getByText('Sign out').click();
+    await page.waitForURL(/\/user\/login$/);
+    await page.locator('.ant-tabs-tab-active').getByText('E-mail').waitFor();
+    expect(await page.locator('.ant-message-error').count()).toBe(0);
+    // No call was refused on the way out.
+    expect(problems).toEqual([]);
+  });
+});
 
 describe('a tour of every menu page on the demo site, in every language', () => {
   for (const lang of LANGS) {
