@@ -238,7 +238,7 @@ describe('the first minutes on the demo site', () => {
     await modal.getByRole('button', { name: 'Check for update' }).click();
     await modal.getByText(/Version [\d.]+ is available/).waitFor();
     await modal.getByRole('button', { name: 'Update', exact: true }).click();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Update' }).click();
+    await page.locator('.ant-popconfirm').getByRole('button', { name: 'Update' }).click();
     await modal.getByTestId('firmware-progress').locator('.ant-progress').waitFor();
     await modal.locator('.ant-result').getByText('was updated successfully', { exact: false }).waitFor({ timeout: 60_000 });
     await screenshot(page, 'demo-firmware-done');

@@ -131,9 +131,11 @@ describe('gateways in a real browser with simulated gateways', () => {
     await modal.getByRole('button', { name: 'Check for update' }).click();
     await modal.getByText('Version 3.3.0 is available').waitFor();
     await modal.getByRole('button', { name: 'Update', exact: true }).click();
-    await page.locator('.ant-modal-confirm').getByText('Update Lobby gateway to version 3.3.0?', { exact: false }).waitFor();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Update' }).click();
-    await page.locator('.ant-modal-confirm').waitFor({ state: 'detached' });
+    // Confirmed by the button, not in a modal stacked on the firmware one.
+    const confirm = page.locator('.ant-popconfirm');
+    await confirm.getByText('Update Lobby gateway to version 3.3.0?', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Update' }).click();
+    await confirm.waitFor({ state: 'hidden' });
     await modal.getByTestId('firmware-progress').locator('.ant-progress').waitFor();
     await screenshot(page, 'gateway-firmware-progress');
     // The result from the progress call, and the real-time notice the shell shows.

@@ -1,11 +1,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 const apiTarget = `http://127.0.0.1:${process.env.LUMIGRID_API_PORT ?? 8080}`;
 const proxied = ['/api1', '/api4', '/api6', '/test', '/ws'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: apiTarget, changeOrigin: true, ws: prefix === '/ws' }])),
   },

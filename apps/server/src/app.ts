@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,6 +11,7 @@ import { DEMO_FIRMWARE, startDemoSite, type DemoSite } from './demo/demo-site.ts
 import type { GatewayCredentialStore } from './gateway-link/credentials.ts';
 import { createGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
 import { endpointRoutes } from './http/endpoint-route.ts';
+import { registerAnswerCompression, registerWebClient } from './http/web-client.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { loggerOptions, registerRequestLog } from './http/log-safety.ts';
@@ -110,6 +110,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const webClient = existsSync(join(config.webDist, 'index.html'));
+  // Before every route, so that each answer above the threshold is compressed.
+  await registerAnswerCompression(app);
   registerErrorHandling(app, { servePages: webClient });
   registerRequestLog(app);
   registerInputGuard(app);
@@ -237,7 +239,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   realtime.attach(app.server);
   app.decorate('realtime', realtime);
   app.addHook('preClose', async () => realtime.close());
-  if (webClient) await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  if (webClient) await registerWebClient(app, config.webDist);
   else logger.warn({ webDist: config.webDist }, 'web client not built; serving the API only (npm run build -w @lumigrid/web)');
   await accounts.service.ensureAdmin();
   app.addHook('onClose', async () => {

@@ -111,37 +111,44 @@ function GatewayOutmap({
             {t('deviceControl.outmap.gatewayNotPlaced')}
           </Typography.Text>
         )}
-      </div>
-      <List
-        size="small"
-        loading={outmap.isLoading}
-        dataSource={devices}
-        locale={{ emptyText: t('deviceControl.outmap.none') }}
-        renderItem={(device) => (
-          <List.Item
-            draggable={canEdit}
-            onDragStart={(event) => {
-              event.dataTransfer.setData(OUTMAP_DRAG_TYPE, device.id);
-              event.dataTransfer.setData('text/plain', device.name);
-              event.dataTransfer.effectAllowed = 'move';
-            }}
-            style={{ cursor: canEdit ? 'grab' : undefined, padding: '4px 0' }}
-            data-testid={`outmap-${device.id}`}
-          >
-            <OutmapRow
-              kind={<Tag style={{ marginInlineEnd: 0, flex: 'none' }}>{t(`deviceControl.kinds.${markerKind(device.type)}`)}</Tag>}
-              name={<Typography.Text ellipsis={{ tooltip: device.name }}>{device.name}</Typography.Text>}
-              action={
-                canEdit ? (
-                  <Button type="link" size="small" style={{ flex: 'none' }} onClick={() => onPlace(device)}>
-                    {t('deviceControl.outmap.place')}
-                  </Button>
-                ) : undefined
-              }
-            />
-          </List.Item>
+        {!outmap.isLoading && devices.length === 0 && (
+          // One quiet line instead of an empty list per gateway.
+          <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', paddingLeft: 14 }}>
+            {t('deviceControl.outmap.none')}
+          </Typography.Text>
         )}
-      />
+      </div>
+      {(outmap.isLoading || devices.length > 0) && (
+        <List
+          size="small"
+          loading={outmap.isLoading}
+          dataSource={devices}
+          renderItem={(device) => (
+            <List.Item
+              draggable={canEdit}
+              onDragStart={(event) => {
+                event.dataTransfer.setData(OUTMAP_DRAG_TYPE, device.id);
+                event.dataTransfer.setData('text/plain', device.name);
+                event.dataTransfer.effectAllowed = 'move';
+              }}
+              style={{ cursor: canEdit ? 'grab' : undefined, padding: '4px 0' }}
+              data-testid={`outmap-${device.id}`}
+            >
+              <OutmapRow
+                kind={<Tag style={{ marginInlineEnd: 0, flex: 'none' }}>{t(`deviceControl.kinds.${markerKind(device.type)}`)}</Tag>}
+                name={<Typography.Text ellipsis={{ tooltip: device.name }}>{device.name}</Typography.Text>}
+                action={
+                  canEdit ? (
+                    <Button type="link" size="small" style={{ flex: 'none' }} onClick={() => onPlace(device)}>
+                      {t('deviceControl.outmap.place')}
+                    </Button>
+                  ) : undefined
+                }
+              />
+            </List.Item>
+          )}
+        />
+      )}
     </div>
   );
 }

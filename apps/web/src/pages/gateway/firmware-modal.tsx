@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Descriptions, Modal, Progress, Result, Select, Space } from 'antd';
+import { Alert, Button, Descriptions, Modal, Popconfirm, Progress, Result, Select, Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type FirmwareCheck, type Gateway, type GatewayFirmwareTarget } from '@lumigrid/contract';
@@ -25,7 +25,6 @@ const OUTCOME_KEYS = {
  */
 export function FirmwareModal({ open, onClose, gateway }: { open: boolean; onClose(): void; gateway: Gateway }) {
   const { t } = useTranslation();
-  const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const [target, setTarget] = useState<GatewayFirmwareTarget>('gateway');
   const [check, setCheck] = useState<FirmwareCheck>();
@@ -50,18 +49,11 @@ export function FirmwareModal({ open, onClose, gateway }: { open: boolean; onClo
     setCheck(await checkFirmware.mutateAsync({ id: gateway.id, target }));
   };
 
-  const confirmUpdate = (found: FirmwareCheck) =>
-    modal.confirm({
-      title: t('gateway.firmware.confirmTitle'),
-      content: t('gateway.firmware.confirm', { name: gateway.name, version: found.latest }),
-      okText: t('gateway.firmware.start'),
-      cancelText: t('gateway.cancel'),
-      onOk: async () => {
-        const view = await start.mutateAsync({ id: gateway.id, target });
-        queryClient.setQueryData(gatewayKeys.firmware(gateway.id), view);
-        setWatching(true);
-      },
-    });
+  const startUpdate = async () => {
+    const view = await start.mutateAsync({ id: gateway.id, target });
+    queryClient.setQueryData(gatewayKeys.firmware(gateway.id), view);
+    setWatching(true);
+  };
 
   // The last update's progress and result, unless a fresh check is being looked at.
   const shown = progress.data && outcome !== 'idle' && (outcome === 'running' || check === undefined) ? progress.data : undefined;
@@ -106,14 +98,18 @@ export function FirmwareModal({ open, onClose, gateway }: { open: boolean; onClo
                 message={t('gateway.firmware.available', { version: check.latest })}
                 description={t('gateway.firmware.duration')}
                 action={
-                  <Button
-                    type="primary"
-                    disabled={!gateway.online || outcome === 'running'}
-                    loading={start.isPending}
-                    onClick={() => confirmUpdate(check)}
+                  // Confirmed by the button, not in a second modal over this one.
+                  <Popconfirm
+                    title={t('gateway.firmware.confirmTitle')}
+                    description={t('gateway.firmware.confirm', { name: gateway.name, version: check.latest })}
+                    okText={t('gateway.firmware.start')}
+                    cancelText={t('gateway.cancel')}
+                    onConfirm={() => startUpdate().catch(() => undefined)}
                   >
-                    {t('gateway.firmware.start')}
-                  </Button>
+                    <Button type="primary" disabled={!gateway.online || outcome === 'running'} loading={start.isPending}>
+                      {t('gateway.firmware.start')}
+                    </Button>
+                  </Popconfirm>
                 }
               />
             ) : (
