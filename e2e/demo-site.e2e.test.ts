@@ -90,8 +90,9 @@ async function settled(p: Page) {
 }
 
 /**
- * Table headers a person cannot read whole at this width: text cut short, or slid under a column fixed to the
- * table's left or right edge (the table must then be scrolled to read it). Runs in the page.
+ * Table headers a person cannot read whole at this width: text cut short, slid under a column fixed to the
+ * table's left or right edge, or beyond the table's visible width (the table must then be scrolled to read
+ * it). Runs in the page.
  */
 function cutHeadersInPage(): string[] {
   const cut: string[] = [];
@@ -99,6 +100,8 @@ function cutHeadersInPage(): string[] {
   for (const table of Array.from(document.querySelectorAll('.ant-table'))) {
     const cells = Array.from(table.querySelectorAll<HTMLElement>('.ant-table-thead th'));
     const fixed = cells.filter(isFixed).map((c) => c.getBoundingClientRect());
+    // What of the table shows without scrolling it sideways.
+    const view = (table.querySelector('.ant-table-content, .ant-table-header') ?? table).getBoundingClientRect();
     for (const cell of cells) {
       const label = cell.innerText.trim();
       if (!label) continue;
@@ -111,7 +114,8 @@ function cutHeadersInPage(): string[] {
       const inner = { left: box.left + parseFloat(style.paddingLeft), right: box.right - parseFloat(style.paddingRight) };
       const clipped = text.left < inner.left - 1 || text.right > inner.right + 1;
       const covered = !isFixed(cell) && fixed.some((f) => Math.min(f.right, text.right) - Math.max(f.left, text.left) > 2);
-      if (clipped || covered) cut.push(label);
+      const offView = text.right > view.right + 1 || text.left < view.left - 1;
+      if (clipped || covered || offView) cut.push(label);
     }
   }
   return cut;

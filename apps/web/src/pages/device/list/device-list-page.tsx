@@ -111,7 +111,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     title: t('deviceConfig.field.name'),
     dataIndex: 'name',
     search: false,
-    width: 200,
+    width: 190,
     fixed: 'left',
     render: (_, row) => <Typography.Text style={{ wordBreak: 'break-word' }}>{markerLabel(row.name)}</Typography.Text>,
   };
@@ -132,14 +132,14 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     title: t('deviceConfig.field.type'),
     dataIndex: 'type',
     search: false,
-    width: 150,
+    width: 130,
     render: (_, row) => typeName(t, row.type),
   };
   const lastUpdate: ProColumns<Device> = {
     title: t('deviceConfig.field.lastUpdate'),
     dataIndex: 'lastUpdate',
     search: false,
-    width: 170,
+    width: 160,
     render: (_, row) => when(row.lastUpdate, empty),
   };
   // What a device measured, with units, in one column: a light reports electrical values, a sensor lux,
@@ -148,7 +148,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     title: t('deviceConfig.field.readings'),
     dataIndex: 'readings',
     search: false,
-    width: 280,
+    width: 230,
     render: (_, row) => {
       const values = READINGS.filter(({ key }) => row[key] !== null).map(({ key, unit }) => (
         <span key={key} title={t(`deviceConfig.field.${key}`)} data-testid={`reading-${key}`} style={{ whiteSpace: 'nowrap' }}>
@@ -225,7 +225,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       title: t('deviceConfig.field.display'),
       dataIndex: 'display',
       search: false,
-      width: 150,
+      width: 130,
       render: (_, row) => displayTag(t, row.display),
     },
     {
@@ -244,7 +244,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       title: t('deviceConfig.field.fault'),
       dataIndex: 'fault',
       search: false,
-      width: 180,
+      width: 120,
       render: (_, row) => (row.fault ? <Tag color="red">{t(faultKey(row.fault))}</Tag> : t('deviceConfig.faults.0')),
     },
     readings,
