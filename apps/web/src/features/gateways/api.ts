@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   FirmwareParams,
@@ -100,6 +101,15 @@ export function useGatewayPage(query: GatewayListQuery) {
 }
 
 /** One gateway, kept fresh while something is under way (a restart, an update). */
+/** Every gateway of the account in one page (the list's largest), for pickers and lookups. */
+export const ALL_GATEWAYS: GatewayListQuery = { page: 1, pageSize: 200 };
+
+/** The map each gateway is bound to, by gateway id: where its devices that are on no map wait to be placed. */
+export function useGatewayMapNames(): ReadonlyMap<string, string> {
+  const gateways = useGatewayPage(ALL_GATEWAYS);
+  return useMemo(() => new Map((gateways.data?.list ?? []).map((g) => [g.id, g.mapName])), [gateways.data]);
+}
+
 export function useGatewayDetail(gatewayId: string | undefined) {
   return useQuery({
     queryKey: gatewayKeys.detail(gatewayId ?? ''),

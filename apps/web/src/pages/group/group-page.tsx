@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { mapDestination, type GroupView } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
-import { useGatewayPage } from '../../features/gateways/api.ts';
+import { ALL_GATEWAYS, useGatewayPage } from '../../features/gateways/api.ts';
 import { groupKeys, useDeleteGroup, useDeleteGroupAndSync, useMapGroups } from '../../features/groups/api.ts';
 import { groupStateNotes, throttle } from '../../features/groups/group-state.ts';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
@@ -51,7 +51,7 @@ export default function GroupPage() {
   const options = useMemo(() => mapPathOptions(tree.data), [tree.data]);
   const mapId = path?.[2];
   const groups = useMapGroups(mapId);
-  const gateways = useGatewayPage({ pageSize: 200 });
+  const gateways = useGatewayPage(ALL_GATEWAYS);
 
   // Member states arrive on the map's one topic; a burst of reports refreshes the groups a few times at most.
   const refresh = useMemo(() => throttle(() => void queryClient.invalidateQueries({ queryKey: groupKeys.all }), 400), [queryClient]);

@@ -15,6 +15,7 @@ import {
 import { useMe } from '../../../features/auth/api.ts';
 import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
 import { placeOf, typeName } from '../../../features/device-config/columns.tsx';
+import { useGatewayMapNames } from '../../../features/gateways/api.ts';
 
 interface SearchForm {
   keyword?: string;
@@ -27,6 +28,7 @@ interface SearchForm {
  */
 export default function DeviceConfigListPage() {
   const { t } = useTranslation();
+  const gatewayMaps = useGatewayMapNames();
   const { message } = App.useApp();
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
@@ -69,7 +71,7 @@ export default function DeviceConfigListPage() {
       search: false,
       width: 140,
       ellipsis: true,
-      render: (_, row) => placeOf(t, row),
+      render: (_, row) => placeOf(t, row, gatewayMaps.get(row.gatewayId)),
     },
     {
       title: t('deviceConfig.field.firmware'),

@@ -18,7 +18,7 @@ import { useDeviceList } from '../../../features/device-config/api.ts';
 import { displayTag, measured, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
 import { faultKey } from '../../../features/device-config/param-fields.ts';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
-import { useGatewayPage } from '../../../features/gateways/api.ts';
+import { ALL_GATEWAYS, useGatewayMapNames, useGatewayPage } from '../../../features/gateways/api.ts';
 import { MapPathSelect } from '../../../features/projects/map-path-select.tsx';
 import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
 import { EmptyHint } from '../../../components/empty-hint.tsx';
@@ -65,7 +65,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const editable = userMay(user, 'write');
   const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
   const devices = useDeviceList(query);
-  const gateways = useGatewayPage({ page: 1, pageSize: 200 });
+  const gateways = useGatewayPage(ALL_GATEWAYS);
   const deletion = useDeleteDevice();
   const empty = t('common.empty');
 
@@ -127,7 +127,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       </Space>
     ),
   };
-  const gatewayMaps = new Map((gateways.data?.list ?? []).map((g) => [g.id, g.mapName]));
+  const gatewayMaps = useGatewayMapNames();
   const type: ProColumns<Device> = {
     title: t('deviceConfig.field.type'),
     dataIndex: 'type',
