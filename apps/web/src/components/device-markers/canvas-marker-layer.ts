@@ -56,6 +56,8 @@ export class CanvasMarkerLayer extends L.Layer {
   private map?: L.Map;
   private canvas?: HTMLCanvasElement;
   private markers: PlanMarker[] = [];
+  /** Each marker's label by id: labels are looked up per drawn marker on every redraw. */
+  private labels = new Map<string, string>();
   private selected?: string;
   private drawn: DrawnPoint[] = [];
   /** Layer point of the canvas's top-left corner at the last redraw. */
@@ -89,6 +91,7 @@ export class CanvasMarkerLayer extends L.Layer {
 
   setMarkers(markers: PlanMarker[]): void {
     this.markers = markers;
+    this.labels = new Map(markers.map((m) => [m.id, m.label]));
     if (this.hovered && !markers.some((m) => m.id === this.hovered)) this.hideTooltip();
     if (!this.drag) this.redraw();
   }
@@ -203,7 +206,7 @@ export class CanvasMarkerLayer extends L.Layer {
   }
 
   private labelOf(id: string): string {
-    return this.markers.find((m) => m.id === id)?.label ?? '';
+    return this.labels.get(id) ?? '';
   }
 
   /** A label's width in pixels, measured once per text. */

@@ -18,6 +18,7 @@ import {
   placeLabels,
   planToFraction,
   type DrawItem,
+  type DrawnPoint,
   type MarkerKind,
 } from './marker-model.ts';
 
@@ -164,25 +165,20 @@ describe('marker model: names on the plan', () => {
     expect(far.map((l) => l.id)).toEqual(['a', 'b']);
     expect(far[0]).toMatchObject({ x: 70, width: 60 });
     expect(far[0]!.y).toBeGreaterThan(100);
+    const labelled = (points: DrawnPoint[]) => placeLabels(points, width).map((l) => l.id);
     // Close neighbours side by side: the second name would cover the first.
     expect(
-      placeLabels(
-        [
-          { id: 'a', x: 100, y: 100 },
-          { id: 'b', x: 130, y: 100 },
-        ],
-        width,
-      ).map((l) => l.id),
+      labelled([
+        { id: 'a', x: 100, y: 100 },
+        { id: 'b', x: 130, y: 100 },
+      ]),
     ).toEqual(['a']);
     // A marker right under another: the upper name would sit on the lower marker; the lower one's name fits.
     expect(
-      placeLabels(
-        [
-          { id: 'a', x: 100, y: 100 },
-          { id: 'b', x: 100, y: 118 },
-        ],
-        width,
-      ).map((l) => l.id),
+      labelled([
+        { id: 'a', x: 100, y: 100 },
+        { id: 'b', x: 100, y: 118 },
+      ]),
     ).toEqual(['b']);
     // No text, no label.
     expect(placeLabels([{ id: 'a', x: 100, y: 100 }], () => 0)).toEqual([]);
