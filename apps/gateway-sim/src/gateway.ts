@@ -21,6 +21,7 @@ import {
   type LightAction,
   type MicrowaveParams,
   type ReplyMessage,
+  sendPacketsAtOnce,
   type Target,
   type TelemetrySample,
   type UpChannel,
@@ -284,6 +285,7 @@ export class SimGateway extends EventEmitter {
       },
     });
     this.client = client;
+    sendPacketsAtOnce(client);
     client.on('message', (topic, payload) => void this.onDown(topic, payload));
     // Always listened to: an 'error' without a listener would throw out of mqtt.js.
     client.on('error', (error) => this.log(`MQTT: ${error.message}`));

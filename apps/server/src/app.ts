@@ -27,6 +27,7 @@ import type { ReportWriter } from './modules/device-reports/report-writer.ts';
 import { createTelemetryRepo } from './modules/device-reports/telemetry.repo.ts';
 import { createDevicesModule } from './modules/devices/devices.module.ts';
 import { createDevicesRepo } from './modules/devices/devices.repo.ts';
+import { createPlacementIndex, type PlacementIndex } from './modules/devices/placement-index.ts';
 import { createMapDevices } from './modules/devices/map-devices.ts';
 import { loadFirmwareCatalogue, type FirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';
 import { createGatewayFleet, type GatewayFleet } from './modules/gateways/gateway-fleet.ts';
@@ -41,7 +42,7 @@ import { createUsersModule } from './modules/users/users.module.ts';
 import { firmwareNoticePublisher } from './realtime/firmware-notices.ts';
 import { wireGatewayStatus } from './realtime/gateway-status.ts';
 import { createPgBus } from './realtime/pg-bus.ts';
-import type { RealtimeBus } from './realtime/realtime-bus.ts';
+import { createLocalBus, type RealtimeBus } from './realtime/realtime-bus.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeOptions } from './realtime/realtime-hub.ts';
 
 export interface AppOptions {
@@ -78,6 +79,8 @@ declare module 'fastify' {
     gatewayLink: GatewayLink | undefined;
     /** Writes reported device states into device_states and device_reports, with the gateway link. */
     reportWriter: ReportWriter | undefined;
+    /** Which device is on which map, for reports on their way to the map topics. */
+    placements: PlacementIndex;
     /** Gateway management as callers use it (configuration versions in tests). */
     gatewayService: GatewaysService;
     /** The link-facing half of gateway management: provisioning, presence, firmware progress. */
@@ -133,7 +136,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   // The link-facing half of gateway management (credentials, presence, firmware progress, provisioning)
   // comes first: the gateway link checks passwords and keeps firmware updates through it.
-  const gatewaysRepo = createGatewaysRepo(db);
+  // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
+  const realtimeBus =
+    options.realtimeBus ??
+    (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger }) : createLocalBus());
+  // Reports reach the map topics from memory, before they are written; every placement change is told to it.
+  const placements = createPlacementIndex({
+    load: (mac) => deviceRows.placedBehind(mac),
+    publish: (destination, marker) => realtime.publish(destination, marker),
+    bus: realtimeBus,
+    logger,
+  });
+  const gatewaysRepo = createGatewaysRepo(db, placements);
   const fleet = createGatewayFleet({ repo: gatewaysRepo, clock, logger });
   // Made now, started last, so no report or presence change finds a listener missing.
   const link = options.gatewayLink
@@ -152,7 +166,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       })
     : undefined;
 
-  const deviceRows = createDevicesRepo(db);
+  const deviceRows = createDevicesRepo(db, placements);
   const projects = createProjectsModule({ db, config, devices: createMapDevices(db), clock, logger });
   const accounts = createAccountsModule({
     db,
@@ -175,10 +189,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const realtime = createRealtimeHub({
     authenticate: auth.service.authenticate,
     logger,
-    // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
-    bus:
-      options.realtimeBus ??
-      (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger }) : undefined),
+    bus: realtimeBus,
     options: options.realtime,
   });
   // Revoked sessions close their sockets; the browser shows the forced-logout dialog when told to.
@@ -250,7 +261,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     ? createDeviceReportsModule({
         db,
         link,
-        publishReported: devices.service.publishReported,
+        onReport: placements.report,
         options: options.gatewayLink?.reports,
         logger,
       })
@@ -273,6 +284,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   }
   app.decorate('gatewayLink', link);
   app.decorate('reportWriter', ingest?.reportWriter);
+  app.decorate('placements', placements);
   app.decorate('gatewayService', gateways.service);
   app.decorate('gatewayFleet', fleet);
 

@@ -6,3 +6,4 @@ export * from './commands.ts';
 export * from './messages.ts';
 export * from './codec.ts';
 export * from './text.ts';
+export * from './transport.ts';

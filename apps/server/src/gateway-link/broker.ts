@@ -124,7 +124,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
   aedes.on('clientError', (client, error) => logger.debug({ clientId: client.id, err: error.message }, 'MQTT client error'));
   aedes.on('connectionError', (client, error) => logger.debug({ clientId: client.id, err: error.message }, 'MQTT connection error'));
 
-  const server: Server = createServer(aedes.handle);
+  const server: Server = createServer({ noDelay: true }, aedes.handle);
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);

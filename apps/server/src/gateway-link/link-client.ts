@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { decodeUp, PROTOCOL_VERSION, type DecodedUp } from '@lumigrid/protocol';
+import { decodeUp, PROTOCOL_VERSION, sendPacketsAtOnce, type DecodedUp } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { ServerCredential } from './credentials.ts';
@@ -44,6 +44,7 @@ export async function connectLinkClient(options: LinkClientOptions) {
     connectTimeout: 10_000,
     protocolVersion: 4,
   });
+  sendPacketsAtOnce(client);
 
   const base = `lg/${PROTOCOL_VERSION}/+/up`;
   const shared = (channel: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${base}/${channel}` : `${base}/${channel}`);

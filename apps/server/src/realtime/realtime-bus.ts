@@ -24,7 +24,16 @@ export interface SessionsEndedEvent {
   notify: boolean;
 }
 
-export type RealtimeEvent = MessageEvent | SessionsEndedEvent;
+/**
+ * Devices of these gateways were placed, moved, renamed, retyped or deleted: every node forgets what it holds
+ * of their placements (modules/devices/placement-index.ts) and reads them again on their next report.
+ */
+export interface PlacementsChangedEvent {
+  kind: 'placementsChanged';
+  gatewayIds: string[];
+}
+
+export type RealtimeEvent = MessageEvent | SessionsEndedEvent | PlacementsChangedEvent;
 
 /**
  * How events reach the STOMP connections. This process's bus delivers in process; a cross-node bus

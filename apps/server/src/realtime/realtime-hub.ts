@@ -140,6 +140,7 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
       for (const connection of [...(byDestination.get(event.destination) ?? [])]) connection.deliver(event.destination, event.body);
       return;
     }
+    if (event.kind !== 'sessionsEnded') return;
     for (const connection of [...(byUser.get(event.userId) ?? [])]) {
       const sessionId = String(connection.auth()?.sessionId);
       if (event.sessionId !== undefined ? sessionId !== event.sessionId : sessionId === event.exceptSessionId) continue;

@@ -7,7 +7,10 @@ import {
   type GatewayStatusNotice,
   type GatewayUpdateNotice,
   accountEndpoints,
+  deviceEndpoints,
   gatewayEndpoints,
+  mapDestination,
+  type MapTopicMessage,
 } from '@lumigrid/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +21,7 @@ import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import type { App } from '../http/types.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { bind, data, defaultMapId } from '../test/gateways.fixtures.ts';
+import { treeFactory } from '../test/projects.fixtures.ts';
 import { ADMIN_PASSWORD, CAPTCHA, TestClock, signUpByMail, type Harness, api } from '../test/harness.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
@@ -157,6 +161,35 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     await poll(() => noticesOnB.length > 0, 'the type 1 notice on node B', { timeoutMs: 10_000 });
     await new Promise((r) => setTimeout(r, 500));
     expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId }]);
+  });
+
+  it("forgets a device's old map on both nodes when it moves on node A: its reports reach the new map through either node", async () => {
+    const sim = fleet.gateways[0]!;
+    const mapId = await defaultMapId(harnessOf(a()), token);
+    const otherMapId = (await treeFactory(harnessOf(a()), token).map()).id;
+    await data(api(a().app, gatewayEndpoints.importDevices, { params: { id: gwId } }, { token }));
+    const outmap = await data(api(a().app, gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gwId } }, { token }));
+    const light = outmap.find((d) => d.kind === 'light-dimmer')!;
+    await data(api(a().app, deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: light.id, x: 0.5, y: 0.5 }] } }, { token }));
+    const heard: MapTopicMessage[] = [];
+    await onB.subscribe(mapDestination(otherMapId), (m) => heard.push(JSON.parse(m.body) as MapTopicMessage));
+    // Reports until each node has read where the gateway's devices are (the broker shares them out).
+    await poll(() => {
+      sim.raiseFault(light.addr, 5);
+      sim.clearFault(light.addr);
+      return a().app.placements.holds(sim.mac) && b().app.placements.holds(sim.mac);
+    }, 'both nodes hold the placements');
+    await data(
+      api(a().app, deviceEndpoints.moveIn, { body: { mapId: otherMapId, devices: [{ id: light.id, x: 0.2, y: 0.2 }] } }, { token }),
+    );
+    expect(a().app.placements.holds(sim.mac)).toBe(false);
+    await poll(() => !b().app.placements.holds(sim.mac), 'node B told by the bus');
+    const failures = () => heard.filter((m) => 'id' in m && m.id === light.id && m.display === 'failure').length;
+    for (let i = 1; i <= 4; i++) {
+      sim.raiseFault(light.addr, 5);
+      await poll(() => failures() === i, `report ${i} on the new map`);
+      sim.clearFault(light.addr);
+    }
   });
 
   it('decides a silent update as timeout once, whichever node sweeps first', async () => {

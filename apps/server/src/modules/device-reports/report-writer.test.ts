@@ -1,4 +1,9 @@
-import type { DeviceState, ReportMessage } from '@lumigrid/protocol';
+import { parseStatus, typeCodeOfKind } from '@lumigrid/contract';
+import type { DecodedUp, DeviceState, ReportMessage } from '@lumigrid/protocol';
+import type { Db } from '../../db/client.ts';
+import { createLocalBus } from '../../realtime/realtime-bus.ts';
+import { createPlacementIndex, type PlacedDevice } from '../devices/placement-index.ts';
+import { createDeviceReportsModule } from './device-reports.module.ts';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
@@ -187,5 +192,83 @@ describe('report writer queue', () => {
     await sut.close();
     expect(sut.stats).toMatchObject({ written: 0, dropped: 2 });
     expect(lines.some((l) => l.msg.startsWith('device report lost'))).toBe(true);
+  });
+});
+
+describe('reports on their way to the map topics', () => {
+  const mac = 'A4C138000001';
+  const placed = (addr: string, id: number): PlacedDevice => ({
+    id: BigInt(id),
+    addr,
+    name: `Light ${id}`,
+    type: typeCodeOfKind('light-dimmer')!,
+    status: '',
+    typeStatus: 0,
+    mapId: 7n,
+    x: 0.5,
+    y: 0.5,
+  });
+
+  /** The ingest module on a link the test feeds, with a slow first read of the placements and a stub database. */
+  function rig(repo: ReturnType<typeof stubRepo>) {
+    let listener: ((m: DecodedUp) => unknown) | undefined;
+    let releaseLoad: (() => void) | undefined;
+    const heard: Array<{ destination: string; id: string; level: number | undefined }> = [];
+    const placements = createPlacementIndex({
+      load: async () => {
+        await new Promise<void>((resolve) => (releaseLoad = resolve));
+        return { gatewayId: 1n, devices: [placed('0001', 11), placed('0002', 12)] };
+      },
+      publish: (destination, marker) => {
+        const status = parseStatus(marker.type, marker.status);
+        heard.push({ destination, id: marker.id, level: status.ok && 'level' in status.value ? status.value.level : undefined });
+      },
+      bus: createLocalBus(),
+      logger: memoryLogger().logger,
+    });
+    const module = createDeviceReportsModule({
+      // Only reports are sent here: the telemetry writer never touches its database.
+      db: {} as Db,
+      link: { onUp: (l) => ((listener = l), () => undefined) },
+      onReport: placements.report,
+      reports: repo,
+      options: { retryMs: { min: 1, max: 2 } },
+      logger: memoryLogger().logger,
+    });
+    const send = (...devices: DeviceState[]) => listener!({ channel: 'report', mac, message: report(Date.now(), ...devices) } as DecodedUp);
+    return { module, placements, heard, send, releaseLoad: () => releaseLoad!() };
+  }
+
+  it('tells the map every reported state in order, before it is written, while the database refuses and is retried', async () => {
+    const repo = stubRepo();
+    repo.hold = true;
+    repo.failNext = 3;
+    const { module, placements, heard, send, releaseLoad } = rig(repo);
+    send(light('0001', 10), light('0002', 20));
+    send(light('0001', 30));
+    send(light('0003', 40), light('0001', 50));
+    // The placements are still being read: nothing is out of order, nothing is lost.
+    await new Promise((r) => setImmediate(r));
+    expect(heard).toEqual([]);
+    releaseLoad();
+    await placements.settled();
+    send(light('0002', 60));
+    const levels = (id: string) => heard.filter((m) => m.id === id).map((m) => m.level);
+    expect(heard.every((m) => m.destination === '/topic/map/7')).toBe(true);
+    expect(levels('11')).toEqual([10, 30, 50]);
+    expect(levels('12')).toEqual([20, 60]);
+    // Every one of them was heard while the database had written nothing.
+    expect(repo.written).toEqual([]);
+    repo.release();
+    await module.reportWriter.flush();
+    expect(repo.written.map((r) => `${r.addr}:${r.state.level}`)).toEqual([
+      '0001:10',
+      '0002:20',
+      '0001:30',
+      '0003:40',
+      '0001:50',
+      '0002:60',
+    ]);
+    expect(module.reportWriter.stats).toMatchObject({ written: 6, dropped: 0, retries: 3 });
   });
 });

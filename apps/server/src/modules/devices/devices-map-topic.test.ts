@@ -23,6 +23,7 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
   let mapId: string;
   let otherMapId: string;
   let imported: GatewayDevice[];
+  let url: string;
   const h = () => rig.h;
   const sim = () => rig.fleet.gateways[0]!;
   const send = endpointCaller(
@@ -37,12 +38,13 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
     mapId = await defaultMapId(h(), token);
     otherMapId = (await treeFactory(h(), token).map()).id;
     ({ devices: imported } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, mapId, name: 'Topic gateway' }));
+    url = await listenForRealtime(h().app);
   }, 60_000);
   afterAll(async () => {
     await rig?.close();
   });
 
-  async function watch(url: string, id: string) {
+  async function watch(id: string) {
     const client = await stompClient(url, { token });
     const seen: MapTopicMessage[] = [];
     await client.subscribe(mapDestination(id), (m) => seen.push(JSON.parse(m.body) as MapTopicMessage));
@@ -56,11 +58,10 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
     await data(
       send(deviceEndpoints.moveIn, { body: { mapId, devices: [a, b, c].map((d, i) => ({ id: d.id, x: 0.1 * (i + 1), y: 0.5 })) } }),
     );
-    const url = await listenForRealtime(h().app);
     const clients: StompTestClient[] = [];
     try {
-      const here = await watch(url, mapId);
-      const there = await watch(url, otherMapId);
+      const here = await watch(mapId);
+      const there = await watch(otherMapId);
       clients.push(here.client, there.client);
 
       // Moved to another map: gone here, a marker there.
@@ -86,6 +87,83 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
       expect((await data<DeviceMarker[]>(send(deviceEndpoints.markers, { query: { mapId } }))).map((m) => m.id)).not.toContain(c.id);
     } finally {
       for (const client of clients) await client.stop();
+    }
+  });
+
+  it('sends each report to the map its device is on now: placed, renamed, moved, moved out, deleted', async () => {
+    const [light, fenceHere, fenceThere] = [byKind('light-rgb'), byKind('curtain'), byKind('panel-smart')];
+    await data(
+      send(deviceEndpoints.moveIn, {
+        body: { mapId, devices: [{ id: fenceHere.id, x: 0.7, y: 0.7 }] },
+      }),
+    );
+    await data(send(deviceEndpoints.moveIn, { body: { mapId: otherMapId, devices: [{ id: fenceThere.id, x: 0.7, y: 0.7 }] } }));
+    const here = await watch(mapId);
+    const there = await watch(otherMapId);
+    const writer = h().app.reportWriter!;
+    const aboutLight = (seen: MapTopicMessage[]) =>
+      seen.flatMap((m) =>
+        'removed' in m ? (m.removed.includes(light.id) ? ['removed'] : []) : m.id === light.id ? [`${m.name}:${m.display}`] : [],
+      );
+    /** The gateway reports the light's fault (or its end); answers once the report has gone to every map topic it goes to. */
+    const report = async (fault: number) => {
+      const accepted = writer.stats.accepted;
+      if (fault) sim().raiseFault(light.addr, fault);
+      else sim().clearFault(light.addr);
+      await poll(() => writer.stats.accepted > accepted, 'the report received');
+      await h().app.placements.settled();
+    };
+    /** A marker on both maps after everything before it: a topic's messages arrive in order, so what is not here by then never came. */
+    let fences = 0;
+    const fence = async () => {
+      const x = 0.1 + (++fences % 8) / 10;
+      await data(api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: fenceHere.id, x, y: 0.7 }] } }, { token }));
+      await data(
+        api(h().app, deviceEndpoints.positions, { body: { mapId: otherMapId, devices: [{ id: fenceThere.id, x, y: 0.7 }] } }, { token }),
+      );
+      await poll(
+        () =>
+          here.seen.some((m) => 'id' in m && m.id === fenceHere.id && m.x === x) &&
+          there.seen.some((m) => 'id' in m && m.id === fenceThere.id && m.x === x),
+        'the fence on both maps',
+      );
+    };
+    try {
+      // Not placed: no map hears its report.
+      await report(5);
+      await fence();
+      expect(aboutLight(here.seen)).toEqual([]);
+      expect(aboutLight(there.seen)).toEqual([]);
+
+      // Placed and renamed: its reports carry the new name to this map only.
+      await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: light.id, x: 0.3, y: 0.3 }] } }));
+      await data(send(deviceEndpoints.rename, { body: { id: light.id, name: 'Hall light' } }));
+      await report(0);
+      await fence();
+      expect(aboutLight(here.seen).at(-1)).toMatch(/^Hall light:(?!failure)/);
+      expect(aboutLight(there.seen)).toEqual([]);
+
+      // Moved to the other map: its next report goes there, none here after the removal.
+      await data(send(deviceEndpoints.moveIn, { body: { mapId: otherMapId, devices: [{ id: light.id, x: 0.3, y: 0.3 }] } }));
+      await report(6);
+      await fence();
+      expect(aboutLight(here.seen).at(-1)).toBe('removed');
+      expect(aboutLight(there.seen).at(-1)).toBe('Hall light:failure');
+
+      // Moved out, then back in and deleted: no map hears of it again.
+      await data(send(deviceEndpoints.moveOut, { body: { ids: [light.id] } }));
+      await report(0);
+      await fence();
+      expect(aboutLight(there.seen).at(-1)).toBe('removed');
+      await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: light.id, x: 0.3, y: 0.3 }] } }));
+      await data(send(deviceEndpoints.remove, { body: { ids: [light.id], fromGateway: false } }));
+      await report(7);
+      await fence();
+      expect(aboutLight(here.seen).at(-1)).toBe('removed');
+      expect(aboutLight(there.seen).at(-1)).toBe('removed');
+    } finally {
+      await here.client.stop();
+      await there.client.stop();
     }
   });
 

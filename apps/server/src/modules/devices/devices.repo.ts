@@ -1,6 +1,7 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { likePattern } from '../projects/projects.repo.ts';
+import type { PlacementChanges } from './placement-index.ts';
 import { buildings, devices, deviceStates, gateways, groupDevices, groups, maps, projects } from '../../db/schema/index.ts';
 
 /** The columns every device read needs: the row, its map's building, its gateway's MAC and its reported state. */
@@ -59,8 +60,13 @@ function onVisibleMaps(mapIds: bigint[] | undefined): SQL | undefined {
 }
 const BRIDGE_KINDS = ['bridge', 'bridge-wisun'];
 
-/** Queries of devices; every one takes the tenant, so another account's ids match nothing. */
-export function createDevicesRepo(db: Db) {
+/**
+ * Queries of devices; every one takes the tenant, so another account's ids match nothing. Changes to where a
+ * device is, what it is called or what type it is are told to `placements` once committed.
+ */
+export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
+  const changed = (rows: ReadonlyArray<{ gatewayId: bigint }>) => placements?.changed(rows.map((r) => r.gatewayId));
+  const gatewayOf = { gatewayId: devices.gatewayId };
   const select = () =>
     db
       .select(deviceColumns())
@@ -96,17 +102,20 @@ export function createDevicesRepo(db: Db) {
         .orderBy(asc(devices.id));
     },
 
-    /** The placed devices a gateway reported about, for the map topics (called by the report path, no caller). */
-    reportedOnMaps(q: { mac: string; addrs: string[] }) {
-      if (q.addrs.length === 0) return Promise.resolve([]);
-      return select().where(
-        and(
-          eq(gateways.mac, q.mac),
-          eq(devices.tenantId, gateways.tenantId),
-          inArray(devices.addr, q.addrs),
-          sql`${devices.mapId} is not null`,
-        ),
-      );
+    /** Every placed device behind a gateway of an account, by its MAC (the report path: no caller to check). */
+    async placedBehind(mac: string) {
+      const [gateway] = await db
+        .select({ id: gateways.id, tenantId: gateways.tenantId })
+        .from(gateways)
+        .where(eq(gateways.mac, mac))
+        .limit(1);
+      if (!gateway?.tenantId) return undefined;
+      const { device } = markerColumns();
+      const rows = await db
+        .select({ ...device, addr: devices.addr })
+        .from(devices)
+        .where(and(eq(devices.tenantId, gateway.tenantId), eq(devices.gatewayId, gateway.id), isNotNull(devices.mapId)));
+      return { gatewayId: gateway.id, devices: rows };
     },
 
     /** How many of the ids the tenant holds (on the maps given, when a limited sub-account asks). */
@@ -120,22 +129,31 @@ export function createDevicesRepo(db: Db) {
     },
 
     async rename(q: { tenantId: bigint; id: bigint; name: string }) {
-      await db
-        .update(devices)
-        .set({ name: q.name, updatedAt: new Date() })
-        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)));
+      changed(
+        await db
+          .update(devices)
+          .set({ name: q.name, updatedAt: new Date() })
+          .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)))
+          .returning(gatewayOf),
+      );
     },
 
     /** Places devices on a map at their positions, in one transaction. */
     async place(q: { tenantId: bigint; mapId: bigint; placements: Array<{ id: bigint; x: number; y: number }> }) {
-      await db.transaction(async (tx) => {
+      const placed = await db.transaction(async (tx) => {
+        const rows: Array<{ gatewayId: bigint }> = [];
         for (const p of q.placements) {
-          await tx
-            .update(devices)
-            .set({ mapId: q.mapId, x: p.x, y: p.y, updatedAt: new Date() })
-            .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, p.id)));
+          rows.push(
+            ...(await tx
+              .update(devices)
+              .set({ mapId: q.mapId, x: p.x, y: p.y, updatedAt: new Date() })
+              .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, p.id)))
+              .returning(gatewayOf)),
+          );
         }
+        return rows;
       });
+      changed(placed);
     },
 
     /** Which map each of these devices is on now (null: outmap), to tell the maps they leave. */
@@ -269,15 +287,23 @@ export function createDevicesRepo(db: Db) {
     /** Deletes devices from the cloud (group memberships go with them). */
     async remove(q: { tenantId: bigint; ids: bigint[] }) {
       if (q.ids.length === 0) return;
-      await db.delete(devices).where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+      changed(
+        await db
+          .delete(devices)
+          .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)))
+          .returning(gatewayOf),
+      );
     },
 
     /** A new type (and the protocol kind that goes with it) for devices, in one statement. */
     async changeType(q: { tenantId: bigint; ids: bigint[]; type: number; kind: string }) {
-      await db
-        .update(devices)
-        .set({ type: q.type, kind: q.kind, updatedAt: new Date() })
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+      changed(
+        await db
+          .update(devices)
+          .set({ type: q.type, kind: q.kind, updatedAt: new Date() })
+          .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)))
+          .returning(gatewayOf),
+      );
     },
 
     /** What the gateway now says about a device's network address, firmware and part number. */
@@ -290,10 +316,13 @@ export function createDevicesRepo(db: Db) {
 
     /** Takes devices off their maps: they become outmap and lose their position. */
     async unplace(q: { tenantId: bigint; ids: bigint[] }) {
-      await db
-        .update(devices)
-        .set({ mapId: null, x: null, y: null, updatedAt: new Date() })
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+      changed(
+        await db
+          .update(devices)
+          .set({ mapId: null, x: null, y: null, updatedAt: new Date() })
+          .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)))
+          .returning(gatewayOf),
+      );
     },
 
     /** A gateway's devices: all, those outside any map, or those behind one bridge. */

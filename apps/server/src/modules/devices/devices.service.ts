@@ -182,7 +182,7 @@ export function createDevicesService(deps: {
 
     /**
      * POST device/v1/control: sent to the gateway as device.control and answered when the gateway confirms.
-     * Nothing is written here: the state changes when the gateway reports it (publishReported).
+     * Nothing is written here: the state changes when the gateway reports it (the placement index sends it to the map topics).
      */
     async control(auth: Caller, body: DeviceControlRequest): Promise<null> {
       assertMay(auth, 'control');
@@ -230,15 +230,6 @@ export function createDevicesService(deps: {
         if (error instanceof AppError) return false;
         throw error;
       }
-    },
-
-    /**
-     * After a gateway's report is written: the placed devices it named, each published to its map's topic
-     * with its new marker. Called by the report path, so no caller to check; the rows are the gateway's tenant's.
-     */
-    async publishReported(mac: string, addrs: string[]): Promise<void> {
-      const rows = await repo.reportedOnMaps({ mac, addrs });
-      for (const row of rows) if (row.device.mapId !== null) deps.realtime.publish(mapDestination(row.device.mapId), mapMarker(row));
     },
   };
 }

@@ -2,6 +2,7 @@ import { FIRMWARE_RESULT } from '@lumigrid/protocol';
 import type { GatewayInfo } from '@lumigrid/protocol';
 import { SYNC_STATUS } from '@lumigrid/contract';
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import type { PlacementChanges } from '../devices/placement-index.ts';
 import type { Db } from '../../db/client.ts';
 import { buildings, devices, gateways, groups, maps, projectMembers, projects, users } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
@@ -28,7 +29,7 @@ const FAILED = sql.raw(`${SYNC_STATUS.failed}::smallint`);
  * Queries on gateways and the devices imported from them. Every query of a bound gateway filters by the
  * tenant; the few that work by MAC across accounts (provisioning, presence, the pool) say so in their name.
  */
-export function createGatewaysRepo(db: Db) {
+export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
   // Written out with the outer table named: an unqualified id would be captured by the inner alias.
   const deviceCount = sql<number>`(select count(*)::int from devices d where d.gateway_id = "gateways"."id")`;
   const bridgeQuantity = sql<number>`(select count(*)::int from devices d where d.gateway_id = "gateways"."id" and d.kind in ('bridge', 'bridge-wisun'))`;
@@ -179,6 +180,7 @@ export function createGatewaysRepo(db: Db) {
           .set({ mapId: q.mapId, updatedAt: q.at })
           .where(and(eq(devices.tenantId, q.tenantId), eq(devices.gatewayId, q.id), isNotNull(devices.mapId)));
       });
+      placements?.changed([q.id]);
     },
 
     /** Raises the desired configuration version of some gateways: their configuration changed in the cloud. */
@@ -311,7 +313,7 @@ export function createGatewaysRepo(db: Db) {
      * removed and it goes back to the pool, keeping its credentials, in one transaction.
      */
     async unbind({ tenantId, id, at }: { tenantId: bigint; id: bigint; at: Date }): Promise<'unbound' | 'linked' | 'missing'> {
-      return db.transaction(async (tx) => {
+      const result = await db.transaction(async (tx): Promise<'unbound' | 'linked' | 'missing'> => {
         const [row] = await tx
           .select({ id: gateways.id })
           .from(gateways)
@@ -360,6 +362,8 @@ export function createGatewaysRepo(db: Db) {
           .where(and(eq(gateways.id, id), isNotNull(gateways.fwResult)));
         return 'unbound';
       });
+      if (result === 'unbound') placements?.changed([id]);
+      return result;
     },
 
     /**
