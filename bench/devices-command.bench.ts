@@ -9,14 +9,18 @@ import { parseArgs } from 'node:util';
 import { mapDestination, type DeviceMarker } from '@lumigrid/contract';
 import { listenForRealtime, stompClient } from '../apps/server/src/test/realtime.fixtures.ts';
 import { quantile, sleep, startDeviceSite } from './devices-site.ts';
+import { watchLoopDelay } from './loop-delay.ts';
+import { postgresBase } from './postgres-target.ts';
 
 const { values: args } = parseArgs({
   options: {
     rate: { type: 'string', default: '50' },
     duration: { type: 'string', default: '20' },
     'devices-per-kind': { type: 'string', default: '25' },
+    db: { type: 'string', default: 'pglite' },
   },
 });
+if (args.db !== 'pglite' && args.db !== 'postgres') throw new Error('--db is pglite or postgres');
 const RATE = Number(args.rate);
 const DURATION_S = Number(args.duration);
 const LIGHT_KINDS = new Set(['light-single', 'light-dimmer', 'light-cct', 'light-rgb']);
@@ -54,7 +58,9 @@ async function paced(fire: (i: number) => void): Promise<number> {
   return total;
 }
 
-const site = await startDeviceSite({ gateways: 1, devicesPerKind: Number(args['devices-per-kind']) });
+const postgres = args.db === 'postgres' ? await postgresBase() : undefined;
+if (args.db === 'postgres' && !postgres) throw new Error('PostgreSQL does not answer (DATABASE_URL or 127.0.0.1:5432)');
+const site = await startDeviceSite({ gateways: 1, devicesPerKind: Number(args['devices-per-kind']), postgres });
 try {
   const url = await listenForRealtime(site.app);
   const watcher = await stompClient(url, { token: site.token });
@@ -62,6 +68,7 @@ try {
   const mac = site.fleet.gateways[0]!.mac;
 
   // Baseline: the command bus alone.
+  const busLoop = watchLoopDelay();
   const busSamples: number[] = [];
   const busSent = await paced(() => {
     const t0 = performance.now();
@@ -71,6 +78,7 @@ try {
       .catch(() => undefined);
   });
   await sleep(2000);
+  const busLoopDelay = busLoop.stop();
 
   // The floor plan's path: HTTP control, confirmation, report, map topic.
   const waiting = new Map<string, number>();
@@ -83,6 +91,7 @@ try {
     waiting.delete(marker.id);
     reportSamples.push(performance.now() - t0);
   });
+  const controlLoop = watchLoopDelay();
   const on = new Map<string, boolean>();
   let skipped = 0;
   let cursor = 0;
@@ -104,23 +113,37 @@ try {
       .catch(() => waiting.delete(light.id));
   });
   for (let i = 0; i < 100 && waiting.size > 0; i++) await sleep(50);
+  const controlLoopDelay = controlLoop.stop();
   await watcher.stop();
 
   const bus = figures(busSamples, busSent);
   const ack = figures(ackSamples, sent - skipped);
   const report = figures(reportSamples, sent - skipped);
   const ratio = (a: number, b: number) => Math.round((a / b) * 10) / 10;
-  console.log(`\ncommand round trip at ${RATE}/s for ${DURATION_S} s, ${lights.length} lights, radio delay 0 (ms)`);
+  console.log(`\ncommand round trip at ${RATE}/s for ${DURATION_S} s, ${lights.length} lights, radio delay 0, ${args.db} (ms)`);
   console.table({
     'baseline: command bus (gateway.info)': bus,
     'control answered (gateway confirmed)': ack,
     'control -> report on /topic/map': report,
   });
   console.log(`skipped (every light busy): ${skipped}`);
+  console.log('event loop delay of the process (server, gateway and watcher), ms:');
+  console.table({ 'command bus phase': busLoopDelay, 'control phase': controlLoopDelay });
   console.log(
     `ratio to the baseline: confirmed p50 x${ratio(ack.p50, bus.p50)}, p99 x${ratio(ack.p99, bus.p99)}; report p50 x${ratio(report.p50, bus.p50)}, p99 x${ratio(report.p99, bus.p99)}`,
   );
-  console.log(JSON.stringify({ rate: RATE, durationS: DURATION_S, bus, ack, report, skipped }));
+  console.log(
+    JSON.stringify({
+      db: args.db,
+      rate: RATE,
+      durationS: DURATION_S,
+      bus,
+      ack,
+      report,
+      skipped,
+      loopDelay: { bus: busLoopDelay, control: controlLoopDelay },
+    }),
+  );
   if (report.lost > 0 || ack.lost > 0) process.exitCode = 1;
 } finally {
   await site.close();

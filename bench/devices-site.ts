@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import type { App } from '../apps/server/src/http/types.ts';
+import { postgresTarget } from './postgres-target.ts';
 
 const ADMIN_PASSWORD = 'Bench-Admin-2026';
 
@@ -27,13 +29,23 @@ export interface DeviceSite {
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 /**
- * The product's own server (`buildApp` with the embedded broker on a free port, PGlite in a temporary folder)
+ * The product's own server (`buildApp` with the embedded broker on a free port, PGlite in a temporary folder
+ * or a fresh PostgreSQL database)
  * and `gateways` simulated gateways in this process with `devicesPerKind` devices of every family, radio
  * delay 0. Everything is set up through the HTTP API as a user would: bind, import, place.
  */
-export async function startDeviceSite(options: { gateways: number; devicesPerKind: number; place?: boolean }): Promise<DeviceSite> {
+export async function startDeviceSite(options: {
+  gateways: number;
+  devicesPerKind: number;
+  place?: boolean;
+  /** PGlite in the temporary folder (default), or a fresh database on the PostgreSQL server at this URL. */
+  postgres?: string;
+}): Promise<DeviceSite> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-devices-'));
-  const database = await openDatabase({ dataDir: join(dataDir, 'db') });
+  const pgTarget = options.postgres
+    ? await postgresTarget(options.postgres, `lumigrid_bench_${randomBytes(5).toString('hex')}`)
+    : undefined;
+  const database = await openDatabase(pgTarget ? { url: pgTarget.url } : { dataDir: join(dataDir, 'db') });
   const config = loadConfig({
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
@@ -109,6 +121,7 @@ export async function startDeviceSite(options: { gateways: number; devicesPerKin
       await fleet.stop();
       await app.close();
       await database.close();
+      await pgTarget?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -10,7 +10,6 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { fleetMac } from '@lumigrid/gateway-sim';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
@@ -18,7 +17,8 @@ import type { App } from '../apps/server/src/http/types.ts';
 import type { FleetCommand, FleetReply, FleetWorkerData } from './fleet-worker.ts';
 import { bulkLoad, type BulkLoad, type SqlClient } from './bulk-load.ts';
 import { percentile, pollArrivals, type Arrivals } from './arrivals.ts';
-import { postgresTarget, type PostgresTarget } from './postgres-target.ts';
+import { watchLoopDelay, type LoopDelay } from './loop-delay.ts';
+import { postgresBase, postgresTarget, type PostgresTarget } from './postgres-target.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -58,6 +58,8 @@ interface PhaseResult {
   latencyMs: { p50: number; p99: number; max: number };
   /** Times the writer's full queue held the link back. */
   backpressureWaits: number;
+  /** The server thread's event loop delay during the phase (the gateways run in a worker). */
+  loopDelayMs: LoopDelay;
 }
 
 interface RunResult {
@@ -126,6 +128,7 @@ async function phase(app: App, sql: SqlClient, run: () => Promise<Extract<FleetR
   const waitsBefore = writer.stats.waits;
   const baseline = String((await sql.query<{ id: string | null }>('select max(id)::text as id from device_reports')).rows[0]?.id ?? '0');
   const arrivals: Arrivals = pollArrivals(sql, baseline);
+  const loop = watchLoopDelay();
   const published = await run();
   let lastCount = -1;
   let stableSince = Date.now();
@@ -137,6 +140,7 @@ async function phase(app: App, sql: SqlClient, run: () => Promise<Extract<FleetR
     await sleep(20);
   }
   await arrivals.stop();
+  const loopDelayMs = loop.stop();
   const counts = (
     await sql.query<{ total: number; distinct_rows: number }>(
       `select count(*)::int as total, (select count(*)::int from (select distinct gateway_id, addr, reported_at from device_reports where id > $1) d) as distinct_rows
@@ -159,6 +163,7 @@ async function phase(app: App, sql: SqlClient, run: () => Promise<Extract<FleetR
       max: percentile(arrivals.latencies, 1),
     },
     backpressureWaits: writer.stats.waits - waitsBefore,
+    loopDelayMs,
   };
 }
 
@@ -247,12 +252,17 @@ function table(r: RunResult): string {
     ['paced: target / achieved', `${r.setup.targetRatePerS} / ${r.paced.reportsPerS} reports/s over ${r.paced.seconds} s`],
     ['paced: arrival->queryable', `p50 ${r.paced.latencyMs.p50} ms, p99 ${r.paced.latencyMs.p99} ms, max ${r.paced.latencyMs.max} ms`],
     ['paced: published / lost / dup', `${r.paced.published} / ${r.paced.lost} / ${r.paced.duplicates}`],
+    ['paced: event loop delay', `p50 ${r.paced.loopDelayMs.p50} ms, p99 ${r.paced.loopDelayMs.p99} ms, max ${r.paced.loopDelayMs.max} ms`],
     [
       'saturated: reports/s',
       `${r.saturated.reportsPerS} (${r.saturated.published} in ${r.saturated.seconds} s, backpressure waits ${r.saturated.backpressureWaits})`,
     ],
     ['saturated: arrival->queryable', `p50 ${r.saturated.latencyMs.p50} ms, p99 ${r.saturated.latencyMs.p99} ms (queueing included)`],
     ['saturated: lost / dup', `${r.saturated.lost} / ${r.saturated.duplicates}`],
+    [
+      'saturated: event loop delay',
+      `p50 ${r.saturated.loopDelayMs.p50} ms, p99 ${r.saturated.loopDelayMs.p99} ms, max ${r.saturated.loopDelayMs.max} ms`,
+    ],
     ...r.bulk.map((b): [string, string] => [
       `bulk: ${b.method}`,
       `${b.rowsPerS} rows/s (${b.rows} rows in ${b.seconds} s); ingest/bulk = ${r.ratios[b.method]}`,
@@ -260,18 +270,6 @@ function table(r: RunResult): string {
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return [`== ingest on ${r.db} ==`, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)].join('\n');
-}
-
-async function postgresBase(): Promise<string | undefined> {
-  const candidate = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-  const client = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return candidate;
-  } catch {
-    return undefined;
-  }
 }
 
 async function main() {

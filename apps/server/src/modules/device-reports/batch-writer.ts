@@ -49,29 +49,33 @@ function isRowError(error: unknown): boolean {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** What differs between the messages a batch writer ingests (up/report, up/telemetry). */
-export interface BatchWriterKind<Message, Row extends { mac: string; addr: string }> {
+/** What a batch writer writes: its rows, and how one statement writes a batch of them. */
+export interface RowKind<Row extends { mac: string; addr: string }> {
   /** What the log lines call the rows: "device report", "telemetry". */
   noun: string;
   /** Writes rows in one statement; rows of a MAC no gateway has are not written and named. */
   write(rows: Row[]): Promise<{ written: number; unknownMacs: string[] }>;
+  /**
+   * For a table of current values: only the newest row of each key waits to be written (an older one would
+   * be overwritten at once), so a burst of reports costs one row per device, not one per report.
+   */
+  latestBy?: (row: Row) => string;
+}
+
+/** What differs between the messages a batch writer ingests (up/report, up/telemetry). */
+export interface BatchWriterKind<Message, Row extends { mac: string; addr: string }> extends RowKind<Row> {
   /** The message's rows; `reportedAt` is its time, or the arrival time when the gateway clock is wrong. */
   rowsOf(mac: string, message: Message, reportedAt: string, receivedAt: string): Row[];
-  /** The message's time (gateway clock, epoch ms) and its row count. */
+  /** The message's time (gateway clock, epoch ms). */
   ts(message: Message): number;
-  size(message: Message): number;
 }
 
 /**
- * The ingest path of gateway messages: takes decoded messages from the gateway link, queues their rows
- * (bounded), and writes them in batches, one write at a time and in arrival order. Nothing accepted is lost
- * while the database comes back: a failed write is retried; only a row the database refuses as data is
+ * Writes rows in batches, one write at a time and in the order they came (bounded queue). Nothing queued is
+ * lost while the database comes back: a failed write is retried; only a row the database refuses as data is
  * dropped (after splitting the batch to find it), and that is logged.
  */
-export function createBatchWriter<Message, Row extends { mac: string; addr: string }>(
-  kind: BatchWriterKind<Message, Row>,
-  options: BatchWriterOptions,
-) {
+export function createRowWriter<Row extends { mac: string; addr: string }>(kind: RowKind<Row>, options: BatchWriterOptions) {
   const { logger } = options;
   const noun = kind.noun;
   const maxBatch = options.maxBatch ?? 2000;
@@ -80,8 +84,10 @@ export function createBatchWriter<Message, Row extends { mac: string; addr: stri
   const now = options.now ?? Date.now;
   const stats: BatchWriterStats = { accepted: 0, written: 0, dropped: 0, batches: 0, retries: 0, waits: 0 };
 
-  // Rows per accepted message, oldest first; `queued` counts the rows.
+  // Rows in the order they came, a message's rows together (`queued` counts the rows); or, for a table of
+  // current values, the newest row of each key.
   const queue: Row[][] = [];
+  const latest = new Map<string, Row>();
   let queued = 0;
   let writing = false;
   let scheduled = false;
@@ -91,6 +97,7 @@ export function createBatchWriter<Message, Row extends { mac: string; addr: stri
   const roomWaiters: Array<() => void> = [];
   const idleWaiters: Array<() => void> = [];
   const unknownLogged = new Set<string>();
+  const hasQueued = () => queue.length > 0 || latest.size > 0;
 
   function schedule() {
     if (writing || scheduled) return;
@@ -104,6 +111,11 @@ export function createBatchWriter<Message, Row extends { mac: string; addr: stri
 
   function takeBatch(): Row[] {
     const batch: Row[] = [];
+    for (const [key, row] of latest) {
+      if (batch.length >= maxBatch) break;
+      batch.push(row);
+      latest.delete(key);
+    }
     while (queue.length > 0 && batch.length < maxBatch) {
       const head = queue[0]!;
       const room = maxBatch - batch.length;
@@ -126,14 +138,14 @@ export function createBatchWriter<Message, Row extends { mac: string; addr: stri
     if (writing) return;
     writing = true;
     try {
-      while (queue.length > 0) {
+      while (hasQueued()) {
         const batch = takeBatch();
         releaseRoom();
         await writeBatch(batch);
       }
     } finally {
       writing = false;
-      if (queue.length > 0) schedule();
+      if (hasQueued()) schedule();
       else while (idleWaiters.length > 0) idleWaiters.shift()!();
     }
   }
@@ -186,16 +198,9 @@ export function createBatchWriter<Message, Row extends { mac: string; addr: stri
     }
   }
 
-  /** A gateway whose clock is not set still reports real values: they are kept with the arrival time. */
-  function rowsOf(mac: string, message: Message, receivedAt: string): Row[] {
-    const ts = kind.ts(message);
-    const clockWrong = ts < MIN_TS || ts > now() + MAX_AHEAD_MS;
-    if (clockWrong) logger.warn({ mac, ts }, `${noun} timestamp is impossible (gateway clock not set?): the arrival time is used`);
-    return kind.rowsOf(mac, message, clockWrong ? receivedAt : new Date(ts).toISOString(), receivedAt);
-  }
-
   return {
     stats,
+    now,
 
     /** Rows waiting for the database. */
     get queued(): number {
@@ -203,32 +208,41 @@ export function createBatchWriter<Message, Row extends { mac: string; addr: stri
     },
 
     /**
-     * Queues the rows of one decoded message. Answers undefined when the caller may go on, or a promise to
-     * await before taking the next message while the queue is full (backpressure).
+     * Queues rows. Answers undefined when the caller may go on, or a promise to await before giving more
+     * while the queue is full (backpressure).
      */
-    accept(mac: string, message: Message): Promise<void> | undefined {
+    push(rows: readonly Row[]): Promise<void> | undefined {
       if (closing) {
-        stats.dropped += kind.size(message);
-        logger.warn({ mac, rows: kind.size(message) }, `${noun} dropped: the writer is closed`);
+        stats.dropped += rows.length;
+        logger.warn({ mac: rows[0]?.mac, rows: rows.length }, `${noun} dropped: the writer is closed`);
         return undefined;
       }
-      const rows = rowsOf(mac, message, new Date(now()).toISOString());
       stats.accepted += rows.length;
-      queue.push(rows);
-      queued += rows.length;
+      if (kind.latestBy) {
+        for (const row of rows) {
+          const key = kind.latestBy(row);
+          // Taken out and put back, so the row waits as the newest.
+          latest.delete(key);
+          latest.set(key, row);
+        }
+        queued = latest.size;
+      } else {
+        queue.push([...rows]);
+        queued += rows.length;
+      }
       schedule();
       if (queued < maxQueue) return undefined;
       stats.waits++;
       return new Promise<void>((resolve) => roomWaiters.push(resolve));
     },
 
-    /** Resolves when everything accepted so far is in the database (or given up on). */
+    /** Resolves when everything queued so far is in the database (or given up on). */
     flush(): Promise<void> {
-      if (!writing && !scheduled && queue.length === 0) return Promise.resolve();
+      if (!writing && !scheduled && !hasQueued()) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
 
-    /** Stops accepting, writes what is queued (trying for closeTimeoutMs), then resolves. */
+    /** Stops taking rows, writes what is queued (trying for closeTimeoutMs), then resolves. */
     async close(): Promise<void> {
       closing = true;
       giveUpAt = now() + (options.closeTimeoutMs ?? 10_000);
@@ -240,6 +254,44 @@ export function createBatchWriter<Message, Row extends { mac: string; addr: stri
         // Nobody waits for room after close.
         while (roomWaiters.length > 0) roomWaiters.shift()!();
       }
+    },
+  };
+}
+export type RowWriter<Row extends { mac: string; addr: string }> = ReturnType<typeof createRowWriter<Row>>;
+
+/**
+ * The ingest path of gateway messages: takes decoded messages from the gateway link and queues their rows in
+ * a row writer (bounded, batched, retried, in arrival order).
+ */
+export function createBatchWriter<Message, Row extends { mac: string; addr: string }>(
+  kind: BatchWriterKind<Message, Row>,
+  options: BatchWriterOptions,
+) {
+  const writer = createRowWriter(kind, options);
+  const { logger } = options;
+
+  /** A gateway whose clock is not set still reports real values: they are kept with the arrival time. */
+  function rowsOf(mac: string, message: Message, receivedAt: string): Row[] {
+    const ts = kind.ts(message);
+    const clockWrong = ts < MIN_TS || ts > writer.now() + MAX_AHEAD_MS;
+    if (clockWrong) logger.warn({ mac, ts }, `${kind.noun} timestamp is impossible (gateway clock not set?): the arrival time is used`);
+    return kind.rowsOf(mac, message, clockWrong ? receivedAt : new Date(ts).toISOString(), receivedAt);
+  }
+
+  return {
+    stats: writer.stats,
+    get queued(): number {
+      return writer.queued;
+    },
+    flush: () => writer.flush(),
+    close: () => writer.close(),
+
+    /**
+     * Queues the rows of one decoded message. Answers undefined when the caller may go on, or a promise to
+     * await before taking the next message while the queue is full (backpressure).
+     */
+    accept(mac: string, message: Message): Promise<void> | undefined {
+      return writer.push(rowsOf(mac, message, new Date(writer.now()).toISOString()));
     },
   };
 }

@@ -18,59 +18,69 @@ export interface ReportRow {
   receivedAt: string;
 }
 
-export interface WriteResult {
+export interface HistoryResult {
   /** History rows appended. */
   reports: number;
-  /** Current-state rows inserted or replaced. */
-  states: number;
   /** MACs in the batch that name no gateway row; their rows were not written. */
   unknownMacs: string[];
+}
+
+/** The rows as a relation `u` (seq = their order), from one JSON parameter: one round trip for the batch. */
+function recordsOf(rows: readonly ReportRow[]) {
+  const json = JSON.stringify(rows.map((r, seq) => ({ ...r, seq })));
+  return sql`select * from jsonb_to_recordset(${json}::jsonb) as u(
+    seq int, "mac" text, "addr" text, "kind" text, "online" boolean, "fault" smallint, "state" jsonb,
+    "reportedAt" timestamptz, "receivedAt" timestamptz)`;
 }
 
 /** Queries of reported device states: the ingest write and tenant-scoped reads. */
 export function createDeviceReportsRepo(db: Db) {
   return {
     /**
-     * Appends the rows to the history and upserts the current states, in one statement (so one round trip
-     * and all or nothing). Rows are in arrival order: within the batch the last row of a device wins, and a
-     * stored state is replaced only by one received at the same time or later. The gateway (and so the
-     * tenant) is looked up by MAC inside the statement, so a rebinding takes effect with the next report.
+     * Appends the rows to the history in one statement, in arrival order. The gateway (and so the tenant) is
+     * looked up by MAC inside the statement, so a rebinding takes effect with the next report.
      */
-    async write(rows: readonly ReportRow[]): Promise<WriteResult> {
-      if (rows.length === 0) return { reports: 0, states: 0, unknownMacs: [] };
-      const json = JSON.stringify(rows.map((r, seq) => ({ ...r, seq })));
+    async appendHistory(rows: readonly ReportRow[]): Promise<HistoryResult> {
+      if (rows.length === 0) return { reports: 0, unknownMacs: [] };
       // Both drivers answer { rows }; the shared Db type cannot say so.
       const result = (await db.execute(sql`
-        with u as (
-          select * from jsonb_to_recordset(${json}::jsonb) as u(
-            seq int, "mac" text, "addr" text, "kind" text, "online" boolean, "fault" smallint, "state" jsonb,
-            "reportedAt" timestamptz, "receivedAt" timestamptz)
-        ),
-        g as (
-          select u.*, gw.id as gateway_id, gw.tenant_id from u join gateways gw on gw.mac = u.mac
-        ),
+        with u as (${recordsOf(rows)}),
         ins as (
           insert into device_reports (gateway_id, tenant_id, addr, kind, online, fault, state, reported_at, received_at)
-          select gateway_id, tenant_id, addr, kind, online, fault, state, "reportedAt", "receivedAt" from g order by seq
+          select gw.id, gw.tenant_id, u.addr, u.kind, u.online, u.fault, u.state, u."reportedAt", u."receivedAt"
+          from u join gateways gw on gw.mac = u.mac order by u.seq
           returning 1
-        ),
+        )
+        select
+          (select count(*) from ins)::int as reports,
+          (select array_agg(distinct u.mac) from u where not exists (select 1 from gateways gw where gw.mac = u.mac)) as unknown_macs
+      `)) as unknown as { rows: Array<{ reports: number; unknown_macs: string[] | null }> };
+      const row = result.rows[0];
+      return { reports: Number(row?.reports ?? 0), unknownMacs: row?.unknown_macs ?? [] };
+    },
+
+    /**
+     * Makes the rows the current states of their devices, in one statement: the last row of a device in the
+     * batch wins, and a stored state is replaced only by one received at the same time or later. Rows of an
+     * unknown MAC are skipped. Answers how many states were inserted or replaced.
+     */
+    async upsertStates(rows: readonly ReportRow[]): Promise<number> {
+      if (rows.length === 0) return 0;
+      const result = (await db.execute(sql`
+        with u as (${recordsOf(rows)}),
         up as (
           insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at)
-          select distinct on (gateway_id, addr) gateway_id, addr, tenant_id, kind, online, fault, state, "reportedAt", "receivedAt"
-          from g order by gateway_id, addr, seq desc
+          select distinct on (gw.id, u.addr) gw.id, u.addr, gw.tenant_id, u.kind, u.online, u.fault, u.state, u."reportedAt", u."receivedAt"
+          from u join gateways gw on gw.mac = u.mac order by gw.id, u.addr, u.seq desc
           on conflict (gateway_id, addr) do update set
             tenant_id = excluded.tenant_id, kind = excluded.kind, online = excluded.online, fault = excluded.fault,
             state = excluded.state, reported_at = excluded.reported_at, received_at = excluded.received_at
           where s.received_at <= excluded.received_at
           returning 1
         )
-        select
-          (select count(*) from ins)::int as reports,
-          (select count(*) from up)::int as states,
-          (select array_agg(distinct u.mac) from u where not exists (select 1 from gateways gw where gw.mac = u.mac)) as unknown_macs
-      `)) as unknown as { rows: Array<{ reports: number; states: number; unknown_macs: string[] | null }> };
-      const row = result.rows[0];
-      return { reports: Number(row?.reports ?? 0), states: Number(row?.states ?? 0), unknownMacs: row?.unknown_macs ?? [] };
+        select count(*)::int as states from up
+      `)) as unknown as { rows: Array<{ states: number }> };
+      return Number(result.rows[0]?.states ?? 0);
     },
 
     /** The current state of every device of a gateway the tenant holds. */

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
-import { createDeviceReportsRepo, type ReportRow, type WriteResult } from './device-reports.repo.ts';
+import { poll } from '../../test/poll.ts';
+import { createDeviceReportsRepo, type HistoryResult, type ReportRow } from './device-reports.repo.ts';
 import { createReportWriter } from './report-writer.ts';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
@@ -72,10 +73,10 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
       reportedAt: new Date(T0).toISOString(),
       receivedAt: new Date(receivedAt).toISOString(),
     });
-    await repo.write([row(50, T0 + 5000)]);
-    // A QoS 1 redelivery of an older report, written after the newer one.
-    const late = await repo.write([row(5, T0 + 1000)]);
-    expect(late).toEqual({ reports: 1, states: 0, unknownMacs: [] });
+    expect(await repo.upsertStates([row(50, T0 + 5000)])).toBe(1);
+    // A QoS 1 redelivery of an older report, written after the newer one: history, yes; current state, no.
+    expect(await repo.appendHistory([row(5, T0 + 1000)])).toEqual({ reports: 1, unknownMacs: [] });
+    expect(await repo.upsertStates([row(5, T0 + 1000)])).toBe(0);
     const [state] = await h.database.db.select().from(deviceStates).where(eq(deviceStates.addr, '00124B0001000009'));
     expect(state!.state.level).toBe(50);
   });
@@ -101,21 +102,33 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
   });
 });
 
-/** A repo whose writes the test releases by hand or makes fail. */
+/** A repo whose history writes the test releases by hand or makes fail; current states are kept in a map. */
 function stubRepo() {
   const written: ReportRow[] = [];
+  const states = new Map<string, ReportRow>();
+  const stateWrites: number[] = [];
   const gates: Array<() => void> = [];
   const stub = {
     written,
+    states,
+    stateWrites,
     batches: [] as number[],
     hold: false,
+    holdStates: false,
     failNext: 0,
     badAddr: undefined as string | undefined,
     release() {
       stub.hold = false;
+      stub.holdStates = false;
       while (gates.length) gates.shift()!();
     },
-    async write(rows: readonly ReportRow[]): Promise<WriteResult> {
+    async upsertStates(rows: readonly ReportRow[]): Promise<number> {
+      if (stub.holdStates) await new Promise<void>((resolve) => gates.push(resolve));
+      stateWrites.push(rows.length);
+      for (const row of rows) states.set(row.addr, row);
+      return rows.length;
+    },
+    async appendHistory(rows: readonly ReportRow[]): Promise<HistoryResult> {
       if (stub.hold) await new Promise<void>((resolve) => gates.push(resolve));
       if (stub.failNext > 0) {
         stub.failNext--;
@@ -124,7 +137,7 @@ function stubRepo() {
       if (stub.badAddr && rows.some((r) => r.addr === stub.badAddr)) throw Object.assign(new Error('invalid input'), { code: '22P02' });
       stub.batches.push(rows.length);
       written.push(...rows);
-      return { reports: rows.length, states: rows.length, unknownMacs: [] };
+      return { reports: rows.length, unknownMacs: [] };
     },
   };
   return stub;
@@ -152,6 +165,25 @@ describe('report writer queue', () => {
     expect(repo.written.map((r) => r.addr)).toEqual(many(0, 600).map((d) => d.addr));
     expect(Math.max(...repo.batches)).toBeLessThanOrEqual(100);
     expect(sut.stats).toMatchObject({ accepted: 600, written: 600, dropped: 0 });
+  });
+
+  it("writes each device's newest state once while reports come faster than the current states are written", async () => {
+    const repo = stubRepo();
+    repo.holdStates = true;
+    const sut = createReportWriter({ repo, logger: memoryLogger().logger, maxBatch: 2 });
+    for (let level = 1; level <= 5; level++)
+      sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
+    await poll(() => repo.written.length === 10, 'the history written');
+    repo.release();
+    await sut.flush();
+    expect(repo.written.map((r) => r.state.level)).toEqual([1, 10, 2, 20, 3, 30, 4, 40, 5, 50]);
+    expect([...repo.states.values()].map((r) => [r.addr, r.state.level])).toEqual([
+      ['0001', 5],
+      ['0002', 50],
+    ]);
+    // At most the batch that was being written when the burst came, then the newest of each device.
+    expect(repo.stateWrites.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(4);
+    expect(sut.stats).toMatchObject({ accepted: 10, written: 10, dropped: 0 });
   });
 
   it('keeps retrying while the database refuses writes, in order', async () => {

@@ -1,21 +1,38 @@
 import type { ReportMessage } from '@lumigrid/protocol';
-import { createBatchWriter, type BatchWriterOptions } from './batch-writer.ts';
+import { createBatchWriter, createRowWriter, type BatchWriterOptions } from './batch-writer.ts';
 import type { DeviceReportsRepo, ReportRow } from './device-reports.repo.ts';
 
 export interface ReportWriterOptions extends BatchWriterOptions {
-  repo: Pick<DeviceReportsRepo, 'write'>;
+  repo: Pick<DeviceReportsRepo, 'appendHistory' | 'upsertStates'>;
 }
 
 /**
- * The ingest path of up/report: each device's state is appended to the history and upserts the current
- * state (device_states), through the shared batch writer (bounded queue, batches, retries, backpressure).
+ * The ingest path of up/report: each device's state is appended to the history (device_reports) in arrival
+ * order through the shared batch writer (bounded queue, batches, retries, backpressure); once written, it
+ * becomes the device's current state (device_states) through a second writer that keeps only each device's
+ * newest state while it waits, so a device reporting faster than the database writes costs one upsert per
+ * write, not one per report.
  */
 export function createReportWriter(options: ReportWriterOptions) {
-  return createBatchWriter<ReportMessage, ReportRow>(
+  const states = createRowWriter<ReportRow>(
+    {
+      noun: 'device state',
+      latestBy: (row) => `${row.mac}/${row.addr}`,
+      async write(rows) {
+        await options.repo.upsertStates(rows);
+        // A state older than the stored one counts as written: it was taken and lost the race.
+        return { written: rows.length, unknownMacs: [] };
+      },
+    },
+    options,
+  );
+  const history = createBatchWriter<ReportMessage, ReportRow>(
     {
       noun: 'device report',
       async write(rows) {
-        const result = await options.repo.write(rows);
+        const result = await options.repo.appendHistory(rows);
+        // The current states wait for room like the history does: a slow database slows the link down.
+        await states.push(rows);
         return { written: result.reports, unknownMacs: result.unknownMacs };
       },
       rowsOf: (mac, report, reportedAt, receivedAt) =>
@@ -30,9 +47,26 @@ export function createReportWriter(options: ReportWriterOptions) {
           receivedAt,
         })),
       ts: (report) => report.ts,
-      size: (report) => report.devices.length,
     },
     options,
   );
+  return {
+    /** Counts of the history rows (what was reported); `states` counts the current-state upserts. */
+    stats: history.stats,
+    states: states.stats,
+    get queued(): number {
+      return history.queued;
+    },
+    accept: history.accept,
+    /** Resolves when everything accepted so far is in the history and the current states. */
+    async flush(): Promise<void> {
+      await history.flush();
+      await states.flush();
+    },
+    async close(): Promise<void> {
+      await history.close();
+      await states.close();
+    },
+  };
 }
 export type ReportWriter = ReturnType<typeof createReportWriter>;

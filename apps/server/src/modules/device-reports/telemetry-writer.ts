@@ -34,7 +34,6 @@ export function createTelemetryWriter(options: TelemetryWriterOptions) {
           receivedAt,
         })),
       ts: (message) => message.ts,
-      size: (message) => message.samples.length,
     },
     options,
   );
