@@ -24,3 +24,16 @@ export async function postgresTarget(base: string, name: string): Promise<Postgr
     },
   };
 }
+
+/** DATABASE_URL, or the machine's server at postgres://postgres@127.0.0.1:5432/postgres; undefined when it does not answer. */
+export async function postgresBase(): Promise<string | undefined> {
+  const candidate = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  const client = new pg.Client({ connectionString: candidate, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return candidate;
+  } catch {
+    return undefined;
+  }
+}
