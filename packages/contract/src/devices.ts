@@ -1,6 +1,5 @@
 import { FAULT_CODE_MAX } from '@lumigrid/protocol';
 import { Type, type Static } from 'typebox';
-import { Value } from 'typebox/value';
 import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema } from './common.ts';
 import { DeviceParamsSchema } from './device-params.ts';
 import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
@@ -422,7 +421,7 @@ export type MapTopicMessage = DeviceMarker | MapRemovedMessage;
 /**
  * POST device/v1/control as the server's validator takes it: the action as one flat object. A union of
  * objects does not survive the server's Ajv option removeAdditional 'all' (each branch it tries strips the
- * other branches' fields), so the route checks this shape and `parseControlAction` narrows it to the union.
+ * other branches' fields), so the route checks this shape and the server narrows it to the union (ControlActionSchema).
  */
 export const DeviceControlRequestSchema = Type.Object({
   id: IdSchema,
@@ -448,11 +447,6 @@ export const DeviceControlRequestSchema = Type.Object({
   }),
 });
 export type DeviceControlRequest = Static<typeof DeviceControlRequestSchema>;
-
-/** The ControlAction a flat action is, or undefined when its fields do not fit its op. */
-export function parseControlAction(action: DeviceControlRequest['action']): ControlAction | undefined {
-  return Value.Check(ControlActionSchema, action) ? (action as ControlAction) : undefined;
-}
 
 /** POST device/v1/broad_control as the validator takes it (flat action, see DeviceControlRequestSchema). */
 export const BroadControlRequestSchema = Type.Object({ gatewayId: IdSchema, action: DeviceControlRequestSchema.properties.action });

@@ -53,7 +53,15 @@ export function BootProvider({ children }: { children: ReactNode }) {
   const lang = languageToUse(choice, brandingLang);
   const branding = useMemo(() => resolveBranding(host.data ?? undefined, hostname, company, lang), [host.data, hostname, company, lang]);
 
-  useLayoutEffect(() => applyLanguage(lang), [lang]);
+  // The first screen waits for its language's texts; a later switch keeps the old texts until they arrive.
+  const [textsReady, setTextsReady] = useState(false);
+  useLayoutEffect(() => {
+    let current = true;
+    void applyLanguage(lang).then(() => current && setTextsReady(true));
+    return () => {
+      current = false;
+    };
+  }, [lang]);
   useLayoutEffect(() => {
     document.title = branding.title;
     setFavicon(branding.iconUrl);
@@ -75,7 +83,7 @@ export function BootProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<Boot>(
     () => ({
-      ready: !info.isPending && !host.isPending,
+      ready: !info.isPending && !host.isPending && textsReady,
       // Without an answer from the server, assume SaaS: its login offers every method.
       mode: info.data?.mode ?? 'saas',
       info: info.data,
@@ -84,7 +92,7 @@ export function BootProvider({ children }: { children: ReactNode }) {
       chooseLang,
       adoptLang,
     }),
-    [info.isPending, info.data, host.isPending, branding, lang, chooseLang, adoptLang],
+    [info.isPending, info.data, host.isPending, textsReady, branding, lang, chooseLang, adoptLang],
   );
   return <BootContext.Provider value={value}>{children}</BootContext.Provider>;
 }

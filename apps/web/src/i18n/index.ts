@@ -10,18 +10,22 @@ import zhTW from 'antd/es/locale/zh_TW';
 import enUS from 'antd/es/locale/en_US';
 import jaJP from 'antd/es/locale/ja_JP';
 import { DEFAULT_LANG, LANG_TAGS, LANGS, isLang, type Lang } from '@lumigrid/contract';
-import cn from './cn.json';
-import tc from './tc.json';
 import en from './en.json';
-import ja from './ja.json';
 import { htmlLang } from './lang-tags.ts';
 
 export { htmlLang, languageToUse } from './lang-tags.ts';
 
 export const ANTD_LOCALES: Record<Lang, Locale> = { cn: zhCN, tc: zhTW, en: enUS, ja: jaJP };
 
+// English is the default and the fallback, so it comes with the page; the others load when chosen.
+const OTHER_CATALOGUES: Record<Exclude<Lang, 'en'>, () => Promise<{ default: typeof en }>> = {
+  cn: () => import('./cn.json'),
+  tc: () => import('./tc.json'),
+  ja: () => import('./ja.json'),
+};
+
 void i18n.use(initReactI18next).init({
-  resources: { cn: { translation: cn }, tc: { translation: tc }, en: { translation: en }, ja: { translation: ja } },
+  resources: { en: { translation: en } },
   lng: DEFAULT_LANG,
   fallbackLng: DEFAULT_LANG,
   // Our codes (cn, tc) are not BCP 47; keep i18next from splitting or rewriting them.
@@ -35,11 +39,23 @@ export function currentLang(): Lang {
   return isLang(i18n.language) ? i18n.language : DEFAULT_LANG;
 }
 
-/** Switches every text: i18next, dayjs, <html lang>. antd and pro-components follow via the providers. */
-export function applyLanguage(lang: Lang): void {
+/** Fetches a language's texts unless i18next holds them already. */
+async function loadCatalogue(lang: Lang): Promise<void> {
+  if (lang === 'en' || i18n.hasResourceBundle(lang, 'translation')) return;
+  const { default: catalogue } = await OTHER_CATALOGUES[lang]();
+  i18n.addResourceBundle(lang, 'translation', catalogue);
+}
+
+/**
+ * Switches every text: i18next, dayjs, <html lang>; antd and pro-components follow via the providers. A
+ * language whose texts are not here yet switches once they have arrived (until then the page keeps its
+ * language); if they cannot be fetched, the English texts stand in.
+ */
+export async function applyLanguage(lang: Lang): Promise<void> {
+  await loadCatalogue(lang).catch((error: unknown) => console.warn(`texts of ${lang} not loaded`, error));
   dayjs.locale(LANG_TAGS[lang].toLowerCase());
   if (typeof document !== 'undefined') document.documentElement.lang = htmlLang(lang);
-  if (i18n.language !== lang) void i18n.changeLanguage(lang);
+  if (i18n.language !== lang) await i18n.changeLanguage(lang);
 }
 
 export default i18n;

@@ -5,7 +5,6 @@ import {
   canBatchChange,
   deviceType,
   paramRules,
-  parseControlAction,
   validateParams,
   type BroadControlRequest,
   type BroadControlResult,
@@ -32,7 +31,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { toId } from '../projects/access.ts';
 
-import { mapDevice } from './devices.mappers.ts';
+import { mapDevice, parseControlAction } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { radioAction } from './device-commands.ts';
 import { assertMay } from '../../http/authority.ts';

@@ -1,13 +1,17 @@
 import {
+  ControlActionSchema,
   TYPE_STATUS,
   displayState,
   formatStatus,
   parseStatus,
   statusFromReport,
+  type ControlAction,
   type Device,
+  type DeviceControlRequest,
   type DeviceMarker,
   type DeviceReport,
 } from '@lumigrid/contract';
+import { Value } from 'typebox/value';
 import type { DeviceRow, MarkerRow } from './devices.repo.ts';
 
 /**
@@ -113,4 +117,12 @@ export function withTelemetry(device: Device, sample: TelemetrySampleView | unde
   if (sample.lux !== null) device.illumination = tidy(sample.lux);
   device.telemetryAt = sample.reportedAt;
   return device;
+}
+
+/**
+ * The ControlAction a flat action is (DeviceControlRequestSchema says why it arrives flat), or undefined when
+ * its fields do not fit its op.
+ */
+export function parseControlAction(action: DeviceControlRequest['action']): ControlAction | undefined {
+  return Value.Check(ControlActionSchema, action) ? (action as ControlAction) : undefined;
 }

@@ -1,7 +1,6 @@
 import {
   controlProblem,
   deviceNameProblem,
-  parseControlAction,
   joinChannelNames,
   mapDestination,
   splitChannelNames,
@@ -25,7 +24,7 @@ import type { GatewayConfigVersions } from './device-config.service.ts';
 import { radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';
 import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
-import { mapDevice, mapMarker, withTelemetry } from './devices.mappers.ts';
+import { mapDevice, mapMarker, parseControlAction, withTelemetry } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
