@@ -1,14 +1,19 @@
 import { writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 
 /**
  * The demo site's floor plan: level 3 of an office tower, drawn in code so it can be changed and redrawn.
  * The server reads the committed picture (assets/demo/floor-plan.png) rather than drawing at start, so the
- * demo looks the same on a machine without fonts. Redraw it with `npx tsx src/demo/floor-plan.ts`.
+ * demo looks the same on a machine without fonts. Redraw it with `npx tsx src/demo/floor-plan.ts`. Found from
+ * the package root, not from this file: bundled into dist/main.js (npm start), the code sits one folder higher.
  */
-export const FLOOR_PLAN_FILE = fileURLToPath(new URL('../../assets/demo/floor-plan.png', import.meta.url));
+export const FLOOR_PLAN_FILE = join(
+  dirname(createRequire(import.meta.url).resolve('@lumigrid/server/package.json')),
+  'assets/demo/floor-plan.png',
+);
 
 export const WIDTH = 1600;
 export const HEIGHT = 1000;
@@ -259,8 +264,9 @@ export function drawFloorPlan(): Buffer {
   return canvas.toBuffer('image/png');
 }
 
-// `npx tsx src/demo/floor-plan.ts` redraws the committed picture.
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// `npx tsx src/demo/floor-plan.ts` redraws the committed picture. Only from the .ts file: bundled into
+// dist/main.js, import.meta.url is the bundle's, which is then process.argv[1] as well.
+if (import.meta.url.endsWith('/floor-plan.ts') && process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const png = drawFloorPlan();
   await mkdir(dirname(FLOOR_PLAN_FILE), { recursive: true });
   await writeFile(FLOOR_PLAN_FILE, png);
