@@ -6,6 +6,9 @@ export interface ReportWriterOptions extends BatchWriterOptions {
   repo: Pick<DeviceReportsRepo, 'appendHistory' | 'upsertStates'>;
 }
 
+/** Current states per write. */
+const STATE_BATCH = 250;
+
 /**
  * The ingest path of up/report: each device's state is appended to the history (device_reports) in arrival
  * order through the shared batch writer (bounded queue, batches, retries, backpressure); once written, it
@@ -24,7 +27,8 @@ export function createReportWriter(options: ReportWriterOptions) {
         return { written: rows.length, unknownMacs: [] };
       },
     },
-    options,
+    // Small batches: on PGlite a write holds the server's thread, and the history's next batch waits behind it.
+    { ...options, maxBatch: STATE_BATCH },
   );
   const history = createBatchWriter<ReportMessage, ReportRow>(
     {
