@@ -1,0 +1,285 @@
+/**
+ * Fleet scale: the server's CPU and memory with thousands of gateways each reporting all its devices once a
+ * minute. The server runs in a child process (fleet-server.ts), the gateways in a worker thread of this one
+ * (fleet-worker.ts), so the server's figures are its own. See bench/README.md, "Fleet scale".
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import type { FleetServerOptions, ServerCommand, ServerReply, ServerSample } from './fleet-server.ts';
+import type { FleetCommand, FleetReply, FleetWorkerData } from './fleet-worker.ts';
+import { postgresBase, postgresTarget } from './postgres-target.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'pglite' },
+    gateways: { type: 'string', default: '1000,5000' },
+    minutes: { type: 'string', default: '2' },
+    // Before the window: one full minute lets every gateway report once on the paced schedule.
+    warmup: { type: 'string', default: '60' },
+    // 19 device families x 6 = 114 devices per gateway (the simulator makes the same number of each family).
+    'devices-per-kind': { type: 'string', default: '6' },
+  },
+});
+const DB = args.db as 'pglite' | 'postgres';
+const COUNTS = args.gateways.split(',').map(Number);
+const WINDOW_S = Math.round(Number(args.minutes) * 60);
+const WARMUP_S = Number(args.warmup);
+const SAMPLE_S = 10;
+const RESULTS = resolve(import.meta.dirname, 'results');
+
+interface RunResult {
+  gateways: number;
+  devicesPerGateway: number;
+  devices: number;
+  /** Seconds: provisioning and binding, connecting every gateway, importing every device. */
+  setupS: { provisionBind: number; connect: number; import: number };
+  window: { seconds: number; startedAt: string; loadavg1: [number, number] };
+  /** Rows per second: expected from the schedule, written by the report writer, markers to map topics (window). */
+  reportsPerS: { expected: number; written: number; toMapTopics: number };
+  /** Server process CPU, % of one core, over 10-s samples. */
+  cpuPercent: { mean: number; p95: number; samples: number[] };
+  /** The backends serving the benchmark's database (PostgreSQL only; it runs beside the server). */
+  postgresCpuPercent?: { mean: number; p95: number };
+  rssMB: { start: number; end: number };
+  loopDelayP99Ms: { window: number; worstSample: number };
+  rows: { published: number; written: number; lost: number; dropped: number };
+  /** Gateways the server saw going offline: while connecting and importing, and during the window. */
+  offline: { setup: number; window: number };
+  /** device_reports with its indexes at the end (every report of the run, the connect reports included). */
+  reportsTable: { MB: number; rows: number; bytesPerRow: number };
+}
+
+const sleep = (ms: number) => new Promise<void>((wake) => setTimeout(wake, ms));
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil(0.95 * xs.length) - 1)]!;
+const log = (line: string) => console.log(`[fleet] ${line}`);
+
+/** Answers in order to commands sent in order, over a worker's or a child's message channel. */
+function channel<C, R extends { reply: string }>(
+  post: (command: C) => void,
+  on: (event: 'message', listener: (reply: R) => void) => void,
+  what: string,
+) {
+  const waiting: Array<{ resolve: (r: R) => void; reject: (e: Error) => void }> = [];
+  let failed: Error | undefined;
+  on('message', (reply) => waiting.shift()?.resolve(reply));
+  return {
+    /** The next answer; `command` is sent first when given. After a failure, every ask fails at once. */
+    ask<K extends R['reply']>(command?: C): Promise<Extract<R, { reply: K }>> {
+      if (failed) return Promise.reject(failed);
+      const answer = new Promise<R>((resolve, reject) => waiting.push({ resolve, reject }));
+      if (command !== undefined) post(command);
+      return answer as Promise<Extract<R, { reply: K }>>;
+    },
+    fail(error: unknown) {
+      failed = new Error(`${what} failed: ${String(error)}`);
+      for (const w of waiting.splice(0)) w.reject(failed);
+    },
+  };
+}
+
+function startServer(options: FleetServerOptions) {
+  const child: ChildProcess = fork(fileURLToPath(new URL('./fleet-server.ts', import.meta.url)), [JSON.stringify(options)], {
+    execArgv: ['--import', import.meta.resolve('tsx')],
+  });
+  const c = channel<ServerCommand, ServerReply>((m) => child.send(m), child.on.bind(child), 'server');
+  const exited = new Promise<void>((done) =>
+    child.on('exit', (code) => {
+      c.fail(`exit code ${code}`);
+      done();
+    }),
+  );
+  return { ...c, pid: child.pid!, exited };
+}
+
+function startFleet(data: FleetWorkerData) {
+  // A worker does not inherit tsx's loader: it registers it, then loads the TypeScript entry (as ingest.bench.ts).
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./fleet-worker.ts', import.meta.url).href;
+  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  const worker = new Worker(boot, { eval: true, workerData: data });
+  const c = channel<FleetCommand, FleetReply>((m) => worker.postMessage(m), worker.on.bind(worker), 'fleet worker');
+  worker.on('error', (error) => c.fail(error));
+  return { ...c, terminate: () => worker.terminate() };
+}
+
+/**
+ * CPU ticks (1/100 s) of the PostgreSQL backends serving the benchmark's database, read from /proc (PostgreSQL on
+ * this machine). A backend that ended (the pool closes idle connections) keeps the ticks it was last seen with.
+ * Shared processes (WAL writer, checkpointer) are not counted, nor other databases' work.
+ */
+async function backendTicks(client: pg.Client, seen: Map<number, number>): Promise<number> {
+  const { rows } = await client.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+  );
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      seen.set(pid, Number(fields[11]) + Number(fields[12])); // utime, stime: fields 14 and 15 of stat
+    } catch {
+      // Ended between the query and the read, or PostgreSQL runs on another machine.
+    }
+  }
+  return [...seen.values()].reduce((a, b) => a + b, 0);
+}
+
+async function runOne(gateways: number, pgBase: string | undefined): Promise<RunResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-fleet-'));
+  const target = pgBase ? await postgresTarget(pgBase, `lumigrid_bench_${randomBytes(5).toString('hex')}`) : undefined;
+  const pgClient = target ? new pg.Client({ connectionString: target.url }) : undefined;
+  await pgClient?.connect();
+  const server = startServer({ gateways, dataDir, databaseUrl: target?.url });
+  const seen = new Map<number, number>();
+  let fleet: ReturnType<typeof startFleet> | undefined;
+  try {
+    let t = Date.now();
+    const lap = () => {
+      const s = Math.round((Date.now() - t) / 1000);
+      t = Date.now();
+      return s;
+    };
+    const ready = await server.ask<'ready'>();
+    const provisionBind = lap();
+    log(`${gateways} gateways provisioned and bound in ${provisionBind} s (server pid ${server.pid}); connecting`);
+    fleet = startFleet({
+      url: `mqtt://127.0.0.1:${ready.brokerPort}`,
+      gateways: ready.gateways,
+      devicesPerKind: Number(args['devices-per-kind']),
+    });
+    const started = await fleet.ask<'started'>({ cmd: 'start' });
+    if (started.failed.length) throw new Error(`gateways refused by the broker: ${started.failed.slice(0, 5).join(', ')}...`);
+    const connect = lap();
+    log(`online in ${connect} s; importing their devices`);
+    const imported = await server.ask<'imported'>({ cmd: 'import' });
+    const importS = lap();
+    const perGateway = started.devices;
+    if (imported.devices !== gateways * perGateway)
+      throw new Error(`imported ${imported.devices} devices, expected ${gateways * perGateway}`);
+    log(`${imported.devices} devices imported in ${importS} s; reports for ${WARMUP_S} s of warm-up and a ${WINDOW_S} s window`);
+
+    const mark = await server.ask<'mark'>({ cmd: 'mark' });
+    const ratePerS = (gateways * perGateway) / 60;
+    // Each gateway reports every 60 s; gateway i at i/gateways of the minute, so the reports are evenly spread.
+    const published = fleet.ask<'published'>({ cmd: 'paced', ratePerS, durationMs: (WARMUP_S + WINDOW_S) * 1000 });
+    await sleep(WARMUP_S * 1000);
+    const samples: ServerSample[] = [await server.ask<'sample'>({ cmd: 'sample', start: true })];
+    const pgTicks = [pgClient ? await backendTicks(pgClient, seen) : 0];
+    const load: [number, number] = [loadavg()[0]!, 0];
+    for (let k = 1; k <= WINDOW_S / SAMPLE_S; k++) {
+      await sleep(samples[0]!.at + k * SAMPLE_S * 1000 - Date.now());
+      samples.push(await server.ask<'sample'>({ cmd: 'sample' }));
+      if (pgClient) pgTicks.push(await backendTicks(pgClient, seen));
+    }
+    load[1] = loadavg()[0]!;
+    const sent = await published;
+    const { rows, bytes, total } = await server.ask<'drained'>({ cmd: 'drain', afterId: mark.maxId, expected: sent.rows });
+
+    const first = samples[0]!;
+    const last = samples.at(-1)!;
+    const seconds = (last.at - first.at) / 1000;
+    const cpu = samples.slice(1).map((s, i) => round(((s.cpuUs - samples[i]!.cpuUs) / ((s.at - samples[i]!.at) * 1000)) * 100));
+    // Ticks are 1/100 s (CLK_TCK), so ticks per second are % of one core.
+    const pgCpu = pgTicks.slice(1).map((n, i) => (n - pgTicks[i]!) / ((samples[i + 1]!.at - samples[i]!.at) / 1000));
+    return {
+      gateways,
+      devicesPerGateway: perGateway,
+      devices: imported.devices,
+      setupS: { provisionBind, connect, import: importS },
+      window: { seconds: round(seconds), startedAt: new Date(first.at).toISOString(), loadavg1: [round(load[0], 2), round(load[1], 2)] },
+      reportsPerS: {
+        expected: round(ratePerS, 0),
+        written: round((last.written - first.written) / seconds, 0),
+        toMapTopics: round((last.markers - first.markers) / seconds, 0),
+      },
+      cpuPercent: { mean: round(((last.cpuUs - first.cpuUs) / (seconds * 1e6)) * 100), p95: p95(cpu), samples: cpu },
+      postgresCpuPercent: pgClient && seen.size ? { mean: round(mean(pgCpu)), p95: round(p95(pgCpu)) } : undefined,
+      rssMB: { start: Math.round(first.rss / 2 ** 20), end: Math.round(last.rss / 2 ** 20) },
+      loopDelayP99Ms: { window: round(last.windowLoopP99Ms), worstSample: round(Math.max(...samples.slice(1).map((s) => s.loopP99Ms))) },
+      rows: { published: sent.rows, written: rows, lost: sent.rows - rows, dropped: last.dropped },
+      offline: { setup: imported.offline, window: last.offline - first.offline },
+      reportsTable: { MB: Math.round(bytes / 2 ** 20), rows: total, bytesPerRow: Math.round(bytes / total) },
+    };
+  } finally {
+    if (fleet) {
+      await fleet.ask({ cmd: 'stop' }).catch(() => undefined);
+      await fleet.terminate();
+    }
+    await server.ask({ cmd: 'close' }).catch(() => undefined);
+    await server.exited;
+    await pgClient?.end().catch(() => undefined);
+    await target?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function table(r: RunResult): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const rows: Array<[string, string]> = [
+    ['gateways', n(r.gateways)],
+    ['devices', `${n(r.devices)} (${r.devicesPerGateway} per gateway)`],
+    [
+      'reports/s (rows/s)',
+      `${n(r.reportsPerS.written)} written in the window (${n(r.reportsPerS.expected)} scheduled), ${n(r.reportsPerS.toMapTopics)} to map topics`,
+    ],
+    [
+      'server CPU, % of one core',
+      `mean ${r.cpuPercent.mean}, p95 ${r.cpuPercent.p95} (${r.cpuPercent.samples.length} samples of ${SAMPLE_S} s)`,
+    ],
+    ...(r.postgresCpuPercent
+      ? [['PostgreSQL CPU, % of one core', `mean ${r.postgresCpuPercent.mean}, p95 ${r.postgresCpuPercent.p95}`] as [string, string]]
+      : []),
+    ['server RSS', `${n(r.rssMB.start)} MB at the start, ${n(r.rssMB.end)} MB at the end of the window`],
+    [
+      'event loop delay p99',
+      `${r.loopDelayP99Ms.window} ms over the window (worst ${SAMPLE_S}-s sample ${r.loopDelayP99Ms.worstSample} ms)`,
+    ],
+    [
+      'rows published / written / lost',
+      `${n(r.rows.published)} / ${n(r.rows.written)} / ${n(r.rows.lost)} (writer dropped ${r.rows.dropped})`,
+    ],
+    ['device_reports size', `${n(r.reportsTable.MB)} MB for ${n(r.reportsTable.rows)} rows, ${r.reportsTable.bytesPerRow} bytes per row`],
+    ['gateways gone offline', `${r.offline.window} in the window (${r.offline.setup} while connecting and importing)`],
+    ['window', `${r.window.seconds} s from ${r.window.startedAt}, load average ${r.window.loadavg1.join(' -> ')}`],
+    ['setup', `provision+bind ${r.setupS.provisionBind} s, connect ${r.setupS.connect} s, import ${r.setupS.import} s`],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return [`== fleet scale on ${DB}: ${n(r.gateways)} gateways ==`, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)].join('\n');
+}
+
+async function main() {
+  const pgBase = DB === 'postgres' ? await postgresBase() : undefined;
+  if (DB === 'postgres' && !pgBase) throw new Error('PostgreSQL does not answer (DATABASE_URL or 127.0.0.1:5432)');
+  mkdirSync(RESULTS, { recursive: true });
+  const machine = {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? '',
+    memGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+  };
+  const runs: RunResult[] = [];
+  // Each gateway count on a fresh server and database, one after the other.
+  for (const gateways of COUNTS) {
+    runs.push(await runOne(gateways, pgBase));
+    console.log(table(runs.at(-1)!));
+    const file = join(RESULTS, `fleet-${DB}.json`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ db: DB, at: new Date().toISOString(), machine, windowS: WINDOW_S, warmupS: WARMUP_S, runs }, null, 2)}\n`,
+    );
+    log(`wrote ${file}`);
+  }
+  if (runs.some((r) => r.rows.lost !== 0 || r.rows.dropped !== 0)) {
+    console.error('[fleet] reports were lost');
+    process.exitCode = 1;
+  }
+}
+
+await main();

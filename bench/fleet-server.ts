@@ -1,0 +1,232 @@
+/**
+ * The server of the fleet-scale benchmark (fleet-scale.bench.ts), in a process of its own so that the CPU and
+ * memory it reports are the server's alone: `buildApp` with the embedded broker on a free port, as
+ * bench/devices-site.ts builds it, on PGlite in a given folder or on a PostgreSQL database. It provisions and
+ * binds the gateways, imports their devices once they are online, and answers the benchmark's commands over
+ * the IPC channel of `child_process.fork`.
+ */
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { Gateway, ImportResult, ProjectTree } from '@lumigrid/contract';
+import { fleetMac } from '@lumigrid/gateway-sim';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import type { SqlClient } from './bulk-load.ts';
+
+/** What the benchmark passes as the one argument (JSON). */
+export interface FleetServerOptions {
+  gateways: number;
+  /** Temporary folder: DATA_DIR, and PGlite's data in db/ when no databaseUrl is given. */
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+export type ServerCommand =
+  | { cmd: 'import' }
+  /** `start` resets the window's event loop histogram. */
+  | { cmd: 'sample'; start?: boolean }
+  | { cmd: 'mark' }
+  /** Waits until `expected` rows after `afterId` are in device_reports, or nothing new comes for 10 s. */
+  | { cmd: 'drain'; afterId: string; expected: number }
+  | { cmd: 'close' };
+
+export interface ServerSample {
+  at: number;
+  /** process.cpuUsage() user + system, µs since the process started (every thread: PGlite, argon2, ...). */
+  cpuUs: number;
+  rss: number;
+  /** Event loop delay p99 since the previous sample, and since the sample with `start`, ms. */
+  loopP99Ms: number;
+  windowLoopP99Ms: number;
+  /** The report writer's counters (rows). */
+  written: number;
+  dropped: number;
+  queued: number;
+  /** Gateways seen going offline since the server started. */
+  offline: number;
+  /** Device markers published to map topics since the server started. */
+  markers: number;
+}
+
+export type ServerReply =
+  | { reply: 'ready'; brokerPort: number; gateways: Array<{ mac: string; password: string }> }
+  | { reply: 'imported'; devices: number; seconds: number; offline: number }
+  | ({ reply: 'sample' } & ServerSample)
+  | { reply: 'mark'; maxId: string }
+  /** `bytes`: device_reports with its indexes, holding `total` rows. */
+  | { reply: 'drained'; rows: number; bytes: number; total: number }
+  | { reply: 'closed' };
+
+const options = JSON.parse(process.argv[2]!) as FleetServerOptions;
+const send = (reply: ServerReply): void => void process.send!(reply);
+const sleep = (ms: number) => new Promise<void>((wake) => setTimeout(wake, ms));
+const ADMIN_PASSWORD = 'Bench-Admin-2026';
+
+/** Runs `work` over the items, `width` at a time: the HTTP calls go through the whole pipeline, not all at once. */
+async function inParallel<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+const database = await openDatabase(options.databaseUrl ? { url: options.databaseUrl } : { dataDir: join(options.dataDir, 'db') });
+const config = loadConfig({
+  HOST: '127.0.0.1',
+  DATA_DIR: options.dataDir,
+  WEB_DIST: join(options.dataDir, 'no-web'),
+  ADMIN_PASSWORD,
+  DEMO: 'off',
+  LOG_LEVEL: 'warn',
+});
+const app = await buildApp({ config, database, logger: { level: 'warn' }, gatewayLink: { port: 0 } });
+const link = app.gatewayLink!;
+const writer = app.reportWriter!;
+const sql = (database.db as unknown as { $client: SqlClient }).$client;
+
+let token = '';
+async function json<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> {
+  const res = await app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    payload: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = JSON.parse(res.body) as { code: number; msg: string; data: T };
+  if (envelope.code !== 0) throw new Error(`${method} ${url}: ${res.statusCode} ${envelope.code} ${envelope.msg}`);
+  return envelope.data;
+}
+
+// Provisioned through the gateway fleet (argon2 hashes, as an installation provisions them), then bound to the
+// admin's default map through the HTTP API, as devices-site.ts does.
+const macs = Array.from({ length: options.gateways }, (_, i) => fleetMac('BE0F5E', i + 1));
+const credentials = await Promise.all(macs.map((mac) => app.gatewayFleet.provision(mac, `bench-${mac}`)));
+const login = await app.inject({ method: 'POST', url: '/api1/user/v1/login', payload: { account: 'admin', password: ADMIN_PASSWORD } });
+token = (JSON.parse(login.body) as { data: { access_token: string } }).data.access_token;
+const tree = await json<ProjectTree>('GET', '/api4/project_user/v1/0/sub_links');
+const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+const bound: Gateway[] = [];
+await inParallel(macs, 8, async (mac) => void bound.push(await json<Gateway>('POST', '/api4/gateway/v1/move', { mac, mapId })));
+send({ reply: 'ready', brokerPort: link.brokerPort!, gateways: credentials });
+
+async function importDevices() {
+  const started = Date.now();
+  while (!macs.every((mac) => link.presence.isOnline(mac))) await sleep(100);
+  // Through the HTTP API (the devices.list command to each gateway, then the insert), 8 gateways at a time.
+  let devices = 0;
+  await inParallel(bound, 8, async (g) => {
+    // A gateway that dropped its connection since (see `offline`) is waited for, as a person would retry.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await json<ImportResult>('GET', `/api4/gateway/v1/import/${g.id}`);
+        devices += result.imported;
+        return;
+      } catch (error) {
+        if (attempt === 5) throw error;
+        await link.presence.waitOnline(g.mac, 60_000);
+      }
+    }
+  });
+  // Placed on the map in one statement rather than through device/v1/move_in, which re-reads the whole map after
+  // each call of at most 5,000 devices (quadratic at 500,000 devices on one map). As the devices repo does after a
+  // placement, the placement index is told, so every report of a placed device goes to the map's topic, as on a
+  // real floor plan (the index read each gateway's placements, none yet, on its first report).
+  await sql.query('update devices set map_id = $1, x = 0.5, y = 0.5', [mapId]);
+  app.placements.changed(bound.map((g) => BigInt(g.id)));
+  // The report each gateway sent on connect is in device_states before the measurement starts.
+  for (;;) {
+    await writer.flush();
+    const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from device_states');
+    if (rows[0]!.n >= devices) break;
+    await sleep(200);
+  }
+  return { devices, seconds: Math.round((Date.now() - started) / 1000), offline };
+}
+
+// Markers sent to map topics, counted to show the reports really reach them (nobody is subscribed).
+let markers = 0;
+const publish = app.realtime.publish;
+app.realtime.publish = (destination, payload) => {
+  if (destination.startsWith('/topic/map/')) markers++;
+  publish(destination, payload);
+};
+
+// Gateways seen going offline (a lost connection, a client taken over by its own reconnect) since the start.
+let offline = 0;
+link.presence.onChange((p) => void (p.online ? undefined : offline++));
+
+const interval = monitorEventLoopDelay({ resolution: 10 });
+const windowDelay = monitorEventLoopDelay({ resolution: 10 });
+interval.enable();
+windowDelay.enable();
+function sample(start: boolean): ServerSample {
+  if (start) windowDelay.reset();
+  const cpu = process.cpuUsage();
+  const s: ServerSample = {
+    at: Date.now(),
+    cpuUs: cpu.user + cpu.system,
+    rss: process.memoryUsage().rss,
+    loopP99Ms: interval.percentile(99) / 1e6,
+    windowLoopP99Ms: windowDelay.percentile(99) / 1e6,
+    written: writer.stats.written,
+    dropped: writer.stats.dropped,
+    queued: writer.queued,
+    offline,
+    markers,
+  };
+  interval.reset();
+  return s;
+}
+
+const maxId = async () =>
+  String((await sql.query<{ id: string | null }>('select max(id)::text as id from device_reports')).rows[0]?.id ?? '0');
+
+async function drain(afterId: string, expected: number) {
+  let last = -1;
+  let stableSince = Date.now();
+  for (;;) {
+    await writer.flush();
+    const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from device_reports where id > $1', [afterId]);
+    const n = rows[0]!.n;
+    if (n >= expected) return n;
+    if (n !== last) [last, stableSince] = [n, Date.now()];
+    else if (Date.now() - stableSince > 10_000) return n;
+    await sleep(200);
+  }
+}
+
+// A benchmark that died leaves no server behind (its broker would hold 5,000 connections' worth of memory).
+process.on('disconnect', () => process.exit(0));
+// One command at a time, in order: the benchmark waits for each answer.
+let queue = Promise.resolve();
+process.on('message', (command: ServerCommand) => {
+  queue = queue.then(async () => {
+    switch (command.cmd) {
+      case 'import':
+        return send({ reply: 'imported', ...(await importDevices()) });
+      case 'sample':
+        return send({ reply: 'sample', ...sample(command.start ?? false) });
+      case 'mark':
+        return send({ reply: 'mark', maxId: await maxId() });
+      case 'drain': {
+        const rows = await drain(command.afterId, command.expected);
+        const size = await sql.query<{ bytes: string; total: number }>(
+          "select pg_total_relation_size('device_reports')::text as bytes, (select count(*)::int from device_reports) as total",
+        );
+        return send({ reply: 'drained', rows, bytes: Number(size.rows[0]!.bytes), total: size.rows[0]!.total });
+      }
+      case 'close':
+        // The gateways have said goodbye: their presence changes are handled before the database closes. app.close()
+        // does not wait for the lookups of who to tell (realtime/gateway-status.ts), which queue on the pool.
+        for (let i = 0; i < 300 && macs.some((mac) => link.presence.isOnline(mac)); i++) await sleep(100);
+        await sleep(5000);
+        await app.close();
+        await database.close();
+        send({ reply: 'closed' });
+        return process.disconnect();
+    }
+  });
+});
