@@ -10,10 +10,10 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import type { FleetServerOptions, ServerCommand, ServerReply, ServerSample } from './fleet-server.ts';
 import type { FleetCommand, FleetReply, FleetWorkerData } from './fleet-worker.ts';
+import { fleetThread } from './fleet-thread.ts';
 import { postgresBase, postgresTarget } from './postgres-target.ts';
 
 const { values: args } = parseArgs({
@@ -101,11 +101,7 @@ function startServer(options: FleetServerOptions) {
 }
 
 function startFleet(data: FleetWorkerData) {
-  // A worker does not inherit tsx's loader: it registers it, then loads the TypeScript entry (as ingest.bench.ts).
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./fleet-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: data });
+  const worker = fleetThread(data);
   const c = channel<FleetCommand, FleetReply>((m) => worker.postMessage(m), worker.on.bind(worker), 'fleet worker');
   worker.on('error', (error) => c.fail(error));
   return { ...c, terminate: () => worker.terminate() };

@@ -8,7 +8,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Worker } from 'node:worker_threads';
 import { fleetMac } from '@lumigrid/gateway-sim';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -18,6 +17,7 @@ import type { FleetCommand, FleetReply, FleetWorkerData } from './fleet-worker.t
 import { bulkLoad, type BulkLoad, type SqlClient } from './bulk-load.ts';
 import { percentile, pollArrivals, type Arrivals } from './arrivals.ts';
 import { watchLoopDelay, type LoopDelay } from './loop-delay.ts';
+import { fleetThread } from './fleet-thread.ts';
 import { postgresBase, postgresTarget, type PostgresTarget } from './postgres-target.ts';
 
 const { values: args } = parseArgs({
@@ -85,11 +85,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** The fleet's thread: start, run a phase, stop; each answer awaited by kind. */
 function startFleet(data: FleetWorkerData) {
-  // A worker does not inherit tsx's loader: it registers it, then loads the TypeScript entry.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./fleet-worker.ts', import.meta.url).href;
-  const boot = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: data });
+  const worker = fleetThread(data);
   const waiting: Array<(r: FleetReply) => void> = [];
   worker.on('message', (reply: FleetReply) => waiting.shift()?.(reply));
   worker.on('error', (error) => {
