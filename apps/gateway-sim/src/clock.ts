@@ -6,6 +6,7 @@ export class SimClock {
   private base: number;
   private realBase: number;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly setListeners: Array<() => void> = [];
 
   constructor(
     readonly factor = 1,
@@ -24,6 +25,12 @@ export class SimClock {
   set(time: number) {
     this.base = time;
     this.realBase = Date.now();
+    for (const listener of this.setListeners) listener();
+  }
+
+  /** Calls listener after every set(), so whoever measures intervals on this clock can start again. */
+  onSet(listener: () => void) {
+    this.setListeners.push(listener);
   }
 
   /** Wall-clock milliseconds that a simulated duration takes. */

@@ -23,6 +23,8 @@ export interface SimDevice {
   params?: DeviceParamValues;
   /** False after control_sensor_onoff switched a sensor's sensing off: it reports no activity. */
   sensing?: boolean;
+  /** When its manual override (state.manual) ends by itself, simulated epoch ms; none without overrideMin. */
+  manualUntil?: number;
 }
 
 const LIGHTS: ReadonlySet<DeviceKind> = new Set([

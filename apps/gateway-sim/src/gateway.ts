@@ -5,7 +5,9 @@ import {
   FIRMWARE_TARGETS,
   decodeDown,
   downTopic,
+  dueSchedules,
   encodeUp,
+  isTimeZone,
   upTopic,
   type Bridge,
   type CommandMessage,
@@ -31,8 +33,10 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
 import { SIMULATED_KINDS, applyAction, createDevice, deviceAddr, isLight, joinedDevice, powerW, type SimDevice } from './devices.ts';
 import { DEFAULT_RADIO_LIMITS, RadioLimiter, type RadioLimits } from './radio.ts';
-import { dueSchedules } from './schedule.ts';
 import { CommandError } from './command-error.ts';
+import { unknownReference } from './config-check.ts';
+import { clearManual, expireOverrides, setManual } from './override.ts';
+import { SceneRunner, targetAddrs, type OverrideRule, type SceneEvent, type SceneTrigger } from './scenes.ts';
 import { EmergencyTests } from './emergency.ts';
 import { changeKind, readParams, writeParams } from './device-params.ts';
 
@@ -83,6 +87,8 @@ export interface SimFaults {
 
 const SEEN_IDS = 1000;
 const BATCH = 500;
+/** Scene events kept while the cloud is away; older ones are dropped first. */
+const KEPT_EVENTS = 500;
 
 /** One simulated gateway with its devices, speaking packages/protocol over its own MQTT connection. */
 export class SimGateway extends EventEmitter {
@@ -112,10 +118,15 @@ export class SimGateway extends EventEmitter {
   private telemetryTimer: NodeJS.Timeout | undefined;
   private scheduler: NodeJS.Timeout | undefined;
   private readonly emergency: EmergencyTests;
+  private readonly scenes: SceneRunner;
   private schedulesCheckedAt = 0;
   private draining: Promise<void> = Promise.resolve();
-  /** Scenes run by the gateway's own schedules, newest last (for demos and tests). */
-  readonly sceneLog: Array<{ scene: number; at: number }> = [];
+  /** Scenes run (schedules, panel keys, scene.run), newest last (for demos and tests). */
+  readonly sceneLog: SceneRunner['log'];
+  /** Scene events that happened while offline, sent after the next online state. */
+  private readonly keptEvents: SceneEvent[] = [];
+  /** True from the online state of a connection until it drops: events published now follow that state. */
+  private announced = false;
 
   constructor(private readonly options: SimGatewayOptions) {
     super();
@@ -131,6 +142,17 @@ export class SimGateway extends EventEmitter {
       publishEvent: (event) => this.publish('event', event),
       publishReport: (devices) => this.publishReport(devices, false),
     });
+    this.scenes = new SceneRunner({
+      clock: this.clock,
+      devices: this.devices,
+      config: () => this.config,
+      applyTo: (target, action, rule) => this.applyTo(target, action, rule),
+      publishReport: (devices) => this.publishReport(devices, false),
+      publishEvent: (event) => this.publishKept(event),
+    });
+    this.sceneLog = this.scenes.log;
+    // A clock that jumps does not fire the schedules it jumped over.
+    this.clock.onSet(() => (this.schedulesCheckedAt = this.clock.now()));
   }
 
   get superGateway(): boolean {
@@ -171,30 +193,32 @@ export class SimGateway extends EventEmitter {
     }
   }
 
-  /** Runs a scene of the configuration: each step after its delay; answers false for an unknown scene. */
-  runScene(id: number): boolean {
-    const scene = this.config.scenes.find((s) => s.id === id);
-    if (!scene) return false;
-    this.sceneLog.push({ scene: id, at: this.clock.now() });
-    if (this.sceneLog.length > 100) this.sceneLog.shift();
-    let delayS = 0;
-    for (const step of scene.steps) {
-      delayS += step.delayS ?? 0;
-      const run = () => {
-        const changed = this.applyTo(step.target, step.action);
-        if (changed.length) this.publishReport(changed, false);
-      };
-      if (delayS === 0) run();
-      else this.clock.after(delayS * 1000, run);
-    }
-    return true;
+  /**
+   * Runs a scene of the configuration now, each step after its delay, and reports it as a scene event
+   * (trigger `manual` unless told otherwise); answers false for an unknown scene.
+   */
+  runScene(id: number, trigger: SceneTrigger = 'manual'): boolean {
+    return this.scenes.run(id, trigger) !== undefined;
+  }
+
+  /** A person presses a key of a scene panel: runs the scene bound to it; false when no scene is bound or the panel is offline. */
+  pressPanelKey(panelAddr: string, key: number): boolean {
+    const binding = this.config.panelKeys?.find((k) => k.panel === panelAddr && k.key === key);
+    if (!binding || !this.devices.get(panelAddr)?.state.online) return false;
+    return this.runScene(binding.scene, 'panel');
   }
 
   private runSchedules() {
     const now = this.clock.now();
     const due = dueSchedules(this.config, this.params, this.schedulesCheckedAt, now);
     this.schedulesCheckedAt = now;
-    for (const schedule of due) this.runScene(schedule.scene);
+    this.releaseExpiredOverrides();
+    for (const { schedule, at } of due) this.scenes.run(schedule.scene, 'schedule', { at, schedule: schedule.id });
+  }
+
+  private releaseExpiredOverrides() {
+    const released = expireOverrides(this.devices.values(), this.clock.now());
+    if (released.length) this.publishReport(released, false);
   }
 
   /** A planned shutdown: says offline (shutdown) and disconnects cleanly. */
@@ -211,6 +235,7 @@ export class SimGateway extends EventEmitter {
   async goOffline(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.announced = false;
     if (client) await client.endAsync(true);
     this.emit('offline');
   }
@@ -285,7 +310,12 @@ export class SimGateway extends EventEmitter {
       },
     });
     this.client = client;
+    this.announced = false;
     sendPacketsAtOnce(client);
+    client.on('close', () => {
+      // An old connection closing late must not silence the one that replaced it.
+      if (this.client === client) this.announced = false;
+    });
     client.on('message', (topic, payload) => void this.onDown(topic, payload));
     // Always listened to: an 'error' without a listener would throw out of mqtt.js.
     client.on('error', (error) => this.log(`MQTT: ${error.message}`));
@@ -294,6 +324,8 @@ export class SimGateway extends EventEmitter {
         if (error) this.log(`subscribe failed: ${error.message}`);
         this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
         this.publishReport([...this.devices.values()], true);
+        this.announced = true;
+        for (const event of this.keptEvents.splice(0)) this.publish('event', event);
         this.emit('online');
       });
     });
@@ -320,6 +352,7 @@ export class SimGateway extends EventEmitter {
     const client = this.client;
     if (!client) return;
     this.client = undefined;
+    this.announced = false;
     if (client.connected) {
       await client
         .publishAsync(upTopic(this.mac, 'state'), encodeUp('state', { state: 'offline', reason, ts: this.clock.now() }), {
@@ -346,6 +379,13 @@ export class SimGateway extends EventEmitter {
     client.publish(upTopic(this.mac, channel), payload, { qos: 1, retain }, (error) => {
       if (error && !this.stopped) this.log(`publish ${channel} failed: ${error.message}`);
     });
+  }
+
+  /** Publishes an event now, or keeps it (with its time) until the gateway is online again. */
+  private publishKept(event: SceneEvent) {
+    if (this.announced && this.client?.connected) return this.publish('event', event);
+    this.keptEvents.push(event);
+    if (this.keptEvents.length > KEPT_EVENTS) this.keptEvents.shift();
   }
 
   private publishReport(devices: SimDevice[], full: boolean) {
@@ -415,14 +455,16 @@ export class SimGateway extends EventEmitter {
     'gateway.restart': () => ({ result: {}, after: () => void this.restart('restart') }),
     'time.get': () => ({ result: { time: this.clock.now(), ...(this.params.timezone ? { timezone: this.params.timezone } : {}) } }),
     'time.set': (params) => {
+      if (params.timezone !== undefined && !isTimeZone(params.timezone))
+        throw new CommandError('bad_request', `unknown time zone ${params.timezone}`);
       this.clock.set(params.time);
-      // A clock that jumps does not fire the schedules it jumped over.
-      this.schedulesCheckedAt = this.clock.now();
       if (params.timezone) this.params = { ...this.params, timezone: params.timezone };
       return { result: { time: this.clock.now() } };
     },
     'params.get': () => ({ result: { params: this.params } }),
     'params.set': (params) => {
+      const { timezone } = params.params;
+      if (timezone !== undefined && !isTimeZone(timezone)) throw new CommandError('bad_request', `unknown time zone ${timezone}`);
       this.params = { ...this.params, ...params.params };
       // A new report interval takes effect at once.
       if (this.telemetryTimer) this.scheduleTelemetry();
@@ -449,8 +491,9 @@ export class SimGateway extends EventEmitter {
     },
     'device.control': async (params) => {
       const device = await this.reachable(params.addr);
-      const changed = applyAction(device, params.action);
-      return { result: {}, after: () => changed && this.publishReport([device], false) };
+      const acted = applyAction(device, params.action);
+      const overridden = this.setManual(device);
+      return { result: {}, after: () => (acted || overridden) && this.publishReport([device], false) };
     },
     'device.params.get': async (params) => ({ result: { params: readParams(await this.reachable(params.addr)) } }),
     'device.params.set': async (params) => ({ result: { params: writeParams(await this.reachable(params.addr), params.params) } }),
@@ -495,12 +538,27 @@ export class SimGateway extends EventEmitter {
       }
       return { result: { queued: queued.length, skipped }, after: () => this.drain(queued, params.action) };
     },
+    'devices.auto': (params) => {
+      const released = [...new Set(params.addrs)].flatMap((addr) => {
+        const device = this.devices.get(addr);
+        return device && clearManual(device) ? [device] : [];
+      });
+      return {
+        result: { released: released.map((d) => d.state.addr) },
+        after: () => released.length && this.publishReport(released, false),
+      };
+    },
     'group.control': async (params) => {
       const group = this.config.groups.find((g) => g.id === params.group);
       if (!group) throw new CommandError('not_found', `no group ${params.group}`);
       await this.radio.acquire('group');
-      const changed = this.applyTo({ group: group.id }, params.action);
+      const changed = this.applyTo({ group: group.id }, params.action, 'set');
       return { result: {}, after: () => changed.length && this.publishReport(changed, false) };
+    },
+    'scene.run': (params) => {
+      const outcome = this.scenes.run(params.scene, 'manual');
+      if (!outcome) throw new CommandError('not_found', `no scene ${params.scene}`);
+      return { result: outcome };
     },
     'firmware.update': (params, command) => {
       if (this.updating) throw new CommandError('busy', 'an update is already running');
@@ -522,8 +580,8 @@ export class SimGateway extends EventEmitter {
       return { result: { count: sensors.length, params: this.microwave } };
     },
     'config.apply': (params) => {
-      const unknown = params.config.groups.flatMap((g) => g.devices).find((addr) => !this.devices.has(addr));
-      if (unknown) throw new CommandError('not_found', `group member ${unknown} has not joined this gateway`);
+      const unknown = unknownReference(params.config, this.devices);
+      if (unknown) throw new CommandError('not_found', unknown);
       this.config = params.config;
       this.configVersion = params.version;
       return {
@@ -572,7 +630,10 @@ export class SimGateway extends EventEmitter {
       for (const device of devices) {
         if (this.stopped) return;
         await this.radio.acquire('unicast');
-        if (device.state.online && applyAction(device, action)) this.publishReport([device], false);
+        if (!device.state.online) continue;
+        const acted = applyAction(device, action);
+        const overridden = this.setManual(device);
+        if (acted || overridden) this.publishReport([device], false);
       }
     });
   }
@@ -582,15 +643,22 @@ export class SimGateway extends EventEmitter {
     return this.draining;
   }
 
-  /** Applies an action to a device or group target; answers the devices that changed. */
-  private applyTo(target: Target, action: LightAction): SimDevice[] {
-    const addrs = 'device' in target ? [target.device] : (this.config.groups.find((g) => g.id === target.group)?.devices ?? []);
+  /** Applies an action to the online devices of a device or group target; answers those whose report changed. */
+  private applyTo(target: Target, action: LightAction, rule: OverrideRule): SimDevice[] {
     const changed: SimDevice[] = [];
-    for (const addr of addrs) {
+    for (const addr of targetAddrs(target, this.config)) {
       const device = this.devices.get(addr);
-      if (device?.state.online && applyAction(device, action)) changed.push(device);
+      if (!device?.state.online || (rule === 'respect' && device.state.manual)) continue;
+      const acted = applyAction(device, action);
+      const overridden = rule === 'set' ? this.setManual(device) : rule === 'clear' ? clearManual(device) : false;
+      if (acted || overridden) changed.push(device);
     }
     return changed;
+  }
+
+  /** A person switched the device: linkage leaves it alone for overrideMin (or until handed back). */
+  private setManual(device: SimDevice): boolean {
+    return setManual(device, this.clock.now(), this.config.overrideMin);
   }
 
   // --- restart and firmware -------------------------------------------------------------------
@@ -709,6 +777,7 @@ export class SimGateway extends EventEmitter {
 
   /** Background life: motion that comes and goes, linkage (telemetry runs on its own timer). */
   private tick() {
+    this.releaseExpiredOverrides();
     // Sensors drive linkage whether or not the cloud is reachable.
     for (const sensor of this.devices.values()) {
       if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false || this.random() > 0.3) continue;
@@ -724,7 +793,8 @@ export class SimGateway extends EventEmitter {
       // Independent sensors (the default sensor mode) act alone: the configured linkage runs only in linkage mode.
       const linkages = this.params.sensorMode === 'linkage' ? this.config.linkages : [];
       for (const link of linkages.filter((l) => l.sensor === sensor.state.addr)) {
-        for (const target of link.targets) changed.push(...this.applyTo(target, sensor.state.occupied ? link.onDetect : link.onClear));
+        for (const target of link.targets)
+          changed.push(...this.applyTo(target, sensor.state.occupied ? link.onDetect : link.onClear, 'respect'));
       }
       this.publishReport(changed, false);
     }

@@ -4,5 +4,4 @@ export * from './devices.ts';
 export * from './gateway.ts';
 export * from './fleet.ts';
 export * from './emergency.ts';
-export * from './schedule.ts';
 export * from './command-error.ts';

@@ -35,6 +35,7 @@ import { createGatewaysModule } from './modules/gateways/gateways.module.ts';
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import type { GatewaysService } from './modules/gateways/gateways.service.ts';
 import { createGroupsModule, groupsConfig } from './modules/groups/groups.module.ts';
+import { createScenesModule, scenesConfig } from './modules/scenes/scenes.module.ts';
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
 import { createProjectsModule } from './modules/projects/projects.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
@@ -209,8 +210,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     access: projects.access,
     link,
     firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir, config.demo ? DEMO_FIRMWARE : []),
-    // A sync sends the group table (and later scenes, schedules, linkage) of the gateway.
-    configSources: [groupsConfig(db)],
+    // A sync sends the gateway's group table, scenes, schedules, panel keys and holidays.
+    configSources: [groupsConfig(db), scenesConfig(db)],
     clock,
     logger,
     commandTimeoutMs,
@@ -232,6 +233,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     link,
     commandTimeoutMs,
   });
+  const scenes = createScenesModule({
+    db,
+    access: projects.access,
+    gateways: gateways.service,
+    link,
+    clock,
+    logger,
+    targetsPerGateway: config.sceneTargetsPerGateway,
+    commandTimeoutMs,
+  });
   const modules: DomainModule[] = [
     createSystemModule({ db, config }),
     createBrandingModule({ config, logger }),
@@ -243,6 +254,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     gateways,
     devices,
     groups,
+    scenes,
   ];
 
   const route = endpointRoutes(app, auth.service.authenticate);

@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_COMPANY, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
+import { DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -48,6 +48,8 @@ export interface Config {
    * (LISTEN/NOTIFY on DATABASE_URL, so several server nodes behind one load balancer all deliver them).
    */
   realtimeBus: 'local' | 'postgres';
+  /** Devices and groups per scene per gateway: 10, or 20 for gateways whose firmware holds more (spec section 9). */
+  sceneTargetsPerGateway: number;
 }
 
 export class ConfigError extends Error {}
@@ -102,6 +104,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('REALTIME_BUS=postgres needs DATABASE_URL (PostgreSQL shared by every node)');
   const logFormat = env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
   if (logFormat !== 'pretty' && logFormat !== 'json') throw new ConfigError(`LOG_FORMAT must be pretty or json, not "${logFormat}"`);
+  const sceneTargetsPerGateway = integer(env, 'SCENE_TARGETS_PER_GATEWAY', SCENE_LIMITS.targetsPerGateway.default, 1, 100);
+  if (
+    sceneTargetsPerGateway !== SCENE_LIMITS.targetsPerGateway.default &&
+    sceneTargetsPerGateway !== SCENE_LIMITS.targetsPerGateway.extended
+  )
+    throw new ConfigError(`SCENE_TARGETS_PER_GATEWAY must be 10 or 20, not "${env.SCENE_TARGETS_PER_GATEWAY}"`);
   const demoTimeFactor = Number(env.DEMO_TIME_FACTOR ?? '1');
   if (!Number.isFinite(demoTimeFactor) || demoTimeFactor < 1 || demoTimeFactor > 1000) {
     throw new ConfigError(`DEMO_TIME_FACTOR must be a number from 1 to 1000, not "${env.DEMO_TIME_FACTOR}"`);
@@ -133,5 +141,6 @@ export function loadConfig(env: Env = process.env): Config {
     demoPassword: env.DEMO_PASSWORD || undefined,
     demoTimeFactor,
     realtimeBus,
+    sceneTargetsPerGateway,
   };
 }

@@ -33,4 +33,12 @@ export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 
 export const EmptySchema = Type.Null({ description: 'No data' });
 
+/** The body of a POST whose ids are all in the path: {} or null. */
+export const NoFieldsBodySchema = Type.Union([Type.Object({}), Type.Null()], { description: 'No fields: the id is in the path' });
+
 export const LangSchema = Type.Unsafe<Lang>({ type: 'string', enum: [...LANGS], description: 'Interface language: cn, tc, en or ja' });
+
+export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** An Excel workbook (.xlsx) a table exports. */
+export const SpreadsheetSchema = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary', description: 'An .xlsx workbook' });

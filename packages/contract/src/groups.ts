@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from './common.ts';
+import { IdSchema, NoFieldsBodySchema } from './common.ts';
 import { DEVICE_FAMILIES, deviceType, groupingProblem } from './device-types.ts';
 import { CCT_MAX_K, CCT_MIN_K } from './device-units.ts';
 import { DEVICE_LIMITS, DeviceMarkerSchema, GroupSchema } from './devices.ts';
@@ -89,7 +89,7 @@ export function groupControlProblem(types: readonly number[], op: GroupOp): Erro
 }
 
 /** The body of the zone calls whose id is in the path (spec section 7 makes them POST): none, or {}. */
-export const ZonePathCallBodySchema = Type.Union([Type.Object({}), Type.Null()], { description: 'No fields: the id is in the path' });
+export const ZonePathCallBodySchema = NoFieldsBodySchema;
 
 /** A group as the group screen lists it: the group, where it lives, and whether its gateway runs it yet. */
 export const GroupViewSchema = Type.Object({

@@ -86,6 +86,8 @@ const commandExamples: CommandMessage[] = [
   { id: 'c23', name: 'device.remove', params: { addr: '00124B0001A2B3C4' }, ts: TS },
   { id: 'c24', name: 'device.setKind', params: { addrs: ['00124B0001A2B3C4'], kind: 'light-cct' }, ts: TS },
   { id: 'c25', name: 'devices.broadcast', params: { action: { on: false } }, ts: TS },
+  { id: 'c26', name: 'scene.run', params: { scene: 3 }, ts: TS },
+  { id: 'c27', name: 'devices.auto', params: { addrs: ['00124B0001A2B3C4'] }, ts: TS },
   {
     id: 'c15',
     name: 'config.apply',
@@ -98,6 +100,9 @@ const commandExamples: CommandMessage[] = [
         linkages: [
           { sensor: '00124B0001A2B3C5', targets: [{ group: 1 }], onDetect: { on: true, level: 254 }, onClear: { level: 40 }, holdS: 120 },
         ],
+        holidays: ['2026-12-25'],
+        panelKeys: [{ panel: '00124B0001A2B3C6', key: 1, scene: 1 }],
+        overrideMin: 30,
       },
     },
     ts: TS,

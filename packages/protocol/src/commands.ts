@@ -263,6 +263,27 @@ export const COMMANDS = {
     purpose: 'set',
     timeoutMs: 15_000,
   },
+  /**
+   * Runs a scene of the configuration now (a manual run). The reply comes once every step without a delay
+   * went out: `targets` devices and groups addressed, `failed` of them unreachable. The run is also reported
+   * as a `scene` event with trigger `manual`, like the runs the gateway starts itself.
+   */
+  'scene.run': {
+    params: Type.Object({ scene: Type.Integer({ minimum: 1, maximum: 65535 }) }, { additionalProperties: false }),
+    result: Type.Object({ targets: Type.Integer({ minimum: 0 }), failed: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+    purpose: 'control',
+    timeoutMs: 15_000,
+  },
+  /**
+   * Hands devices in manual override back to their sensors and schedules (execute_auto). The reply lists the
+   * devices that were overridden and no longer are.
+   */
+  'devices.auto': {
+    params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 4096 }) }, { additionalProperties: false }),
+    result: Type.Object({ released: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
+    purpose: 'control',
+    timeoutMs: 15_000,
+  },
   /** Replaces the gateway's configuration; the reply acknowledges the version now running (gateway sync). */
   'config.apply': {
     params: Type.Object({ version: Type.Integer({ minimum: 1 }), config: GatewayConfigSchema }, { additionalProperties: false }),

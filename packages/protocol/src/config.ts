@@ -61,9 +61,8 @@ export const GatewayConfigSchema = Type.Object(
               { target: TargetSchema, action: LightActionSchema, delayS: Type.Optional(Type.Integer({ minimum: 0, maximum: 86400 })) },
               { additionalProperties: false },
             ),
-            {
-              maxItems: 64,
-            },
+            // A sequence of 16 steps over 20 targets, a switch's four channels one action each.
+            { maxItems: 2048 },
           ),
         },
         { additionalProperties: false },
@@ -107,6 +106,18 @@ export const GatewayConfigSchema = Type.Object(
       { maxItems: 1024 },
     ),
     holidays: Type.Optional(Type.Array(Type.String({ format: 'date' }), { maxItems: 366 })),
+    /** Scene panel keys bound to scenes (input_scene): pressing the key runs the scene on the gateway. */
+    panelKeys: Type.Optional(
+      Type.Array(
+        Type.Object({ panel: DeviceAddrSchema, key: Type.Integer({ minimum: 1, maximum: 6 }), scene: Id }, { additionalProperties: false }),
+        { maxItems: 1024 },
+      ),
+    ),
+    /**
+     * Minutes a device stays in manual override after a command switched it by hand (0: until the next
+     * scheduled event or devices.auto). While overridden, linkage leaves it alone.
+     */
+    overrideMin: Type.Optional(Type.Integer({ minimum: 0, maximum: 1440 })),
   },
   { additionalProperties: false },
 );

@@ -85,6 +85,8 @@ export const DeviceStateSchema = Type.Object(
     /** Emergency device state code of spec section 4 (15 fully charged, 16 charging, ...). */
     emergencyState: Type.Optional(Type.Integer({ minimum: 0, maximum: 99 })),
     fault: FaultCodeSchema,
+    /** Switched by hand: sensors leave it alone until devices.auto, the next scheduled event or the override timeout. */
+    manual: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

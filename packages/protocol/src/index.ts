@@ -7,3 +7,4 @@ export * from './messages.ts';
 export * from './codec.ts';
 export * from './text.ts';
 export * from './transport.ts';
+export * from './schedule.ts';

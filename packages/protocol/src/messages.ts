@@ -117,6 +117,24 @@ export const EventMessageSchema = Type.Union([
     },
     { additionalProperties: false },
   ),
+  /**
+   * The gateway ran a scene of its configuration: on its own schedule (`schedule`, with the schedule's id),
+   * from a scene panel key (`panel`) or on `scene.run` (`manual`). `targets` devices and groups were
+   * addressed, `failed` of them unreachable. Runs while the cloud was away are sent when it is back, with the
+   * time they happened.
+   */
+  Type.Object(
+    {
+      type: Type.Literal('scene'),
+      ts: EpochMs,
+      scene: Type.Integer({ minimum: 1, maximum: 65535 }),
+      trigger: Type.Union([Type.Literal('schedule'), Type.Literal('panel'), Type.Literal('manual')]),
+      schedule: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+      targets: Type.Integer({ minimum: 0 }),
+      failed: Type.Integer({ minimum: 0 }),
+    },
+    { additionalProperties: false },
+  ),
   /** A device joined (or left) the gateway's network. */
   Type.Object(
     {

@@ -7,6 +7,7 @@ import { mapEndpoints } from './maps.ts';
 import { gatewayEndpoints } from './gateways.ts';
 import { deviceEndpoints } from './devices.ts';
 import { groupEndpoints } from './groups.ts';
+import { sceneEndpoints } from './scenes.ts';
 import { userEndpoints } from './users.ts';
 import { outboxEndpoints, systemEndpoints } from './system.ts';
 
@@ -18,6 +19,7 @@ export * from './maps.ts';
 export * from './gateways.ts';
 export * from './devices.ts';
 export * from './groups.ts';
+export * from './scenes.ts';
 export * from './users.ts';
 export * from './system.ts';
 
@@ -34,6 +36,7 @@ export const ENDPOINT_GROUPS = {
   gateways: gatewayEndpoints,
   devices: deviceEndpoints,
   groups: groupEndpoints,
+  scenes: sceneEndpoints,
 } satisfies Record<string, Record<string, EndpointSpec>>;
 
 /** Every endpoint of the API as one list. */

@@ -6,3 +6,4 @@ export * from './gateways.ts';
 export * from './devices.ts';
 export * from './reports.ts';
 export * from './groups.ts';
+export * from './scenes.ts';

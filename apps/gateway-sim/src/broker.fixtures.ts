@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import {
+  decodeUp,
+  downTopic,
+  encodeCommand,
+  type CommandMessage,
+  type CommandName,
+  type CommandParams,
+  type DecodedUp,
+  type ReplyMessage,
+  sendPacketsAtOnce,
+} from '@lumigrid/protocol';
+import { Aedes } from 'aedes';
+import mqtt from 'mqtt';
+
+/**
+ * Waits until a condition holds, failing after `timeoutMs` with what it waited for: tests wait for what the
+ * simulator does, never for a fixed time.
+ */
+export async function poll(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((wake) => setTimeout(wake, 5));
+  }
+}
+
+/** An Aedes broker on a free port, and a cloud-side client that records every up message and sends commands. */
+export interface TestCloud {
+  url: string;
+  /** Every decoded up message, in arrival order. */
+  readonly up: DecodedUp[];
+  call<N extends CommandName>(mac: string, name: N, params: CommandParams<N>): Promise<ReplyMessage>;
+  close(): Promise<void>;
+}
+
+export async function startTestCloud(): Promise<TestCloud> {
+  const broker = await Aedes.createBroker();
+  const server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = await mqtt.connectAsync(url, { clientId: `cloud-${randomUUID()}`, protocolVersion: 4 });
+  sendPacketsAtOnce(client);
+  await client.subscribeAsync('lg/v1/+/up/#', { qos: 1 });
+  const up: DecodedUp[] = [];
+  client.on('message', (topic, payload) => {
+    const decoded = decodeUp(topic, payload);
+    if (!decoded.ok) throw new Error(`the simulator sent an invalid message on ${topic}: ${decoded.error.message}`);
+    up.push(decoded.value);
+  });
+  return {
+    url,
+    up,
+    async call(mac, name, params) {
+      const id = randomUUID();
+      const command = { id, name, params, ts: Date.now() } as CommandMessage;
+      await client.publishAsync(downTopic(mac, name === 'config.apply' ? 'config' : 'cmd'), encodeCommand(command), { qos: 1 });
+      let reply: ReplyMessage | undefined;
+      await poll(() => {
+        const found = up.find((m) => m.mac === mac && m.channel === 'reply' && m.message.id === id);
+        if (found?.channel === 'reply') reply = found.message;
+        return reply !== undefined;
+      }, `the reply to ${name}`);
+      return reply!;
+    },
+    async close() {
+      await client.endAsync(true);
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

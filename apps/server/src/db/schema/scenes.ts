@@ -1,0 +1,170 @@
+import type { SceneAction, SceneTrigger } from '@lumigrid/contract';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { devices } from './devices.ts';
+import { gateways } from './gateways.ts';
+import { groups } from './groups.ts';
+import { projects } from './projects.ts';
+import { users } from './users.ts';
+
+/**
+ * Scenes of a project (docs/decisions.md, "Scenes run on the gateways"). The rules of a timed scene live here;
+ * its members live in scene_members, and what each gateway runs in scene_parts.
+ */
+export const scenes = pgTable(
+  'scenes',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** SCENE_KINDS of the contract. */
+    kind: text('kind').notNull(),
+    fadeS: integer('fade_s').notNull().default(0),
+    /** Hold after each step, seconds, one per step (a sequence has several steps, every other kind one). */
+    holds: jsonb('holds').$type<number[]>().notNull(),
+    triggers: jsonb('triggers').$type<SceneTrigger[]>().notNull(),
+    days: jsonb('days').$type<number[]>().notNull(),
+    fromDate: text('from_date'),
+    toDate: text('to_date'),
+    skipHolidays: boolean('skip_holidays').notNull().default(false),
+    daliScene: smallint('dali_scene'),
+    sequenceNo: smallint('sequence_no'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('scenes_project_name_key').on(t.projectId, t.name), index('scenes_tenant_project_idx').on(t.tenantId, t.projectId)],
+);
+
+/** One member of one step: a device or a group, and what it does. Deleting the device or group removes it. */
+export const sceneMembers = pgTable(
+  'scene_members',
+  {
+    sceneId: bigint('scene_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => scenes.id, { onDelete: 'cascade' }),
+    step: smallint('step').notNull(),
+    /** Order within the step, as the user listed it. */
+    position: smallint('position').notNull(),
+    deviceId: bigint('device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'cascade' }),
+    groupId: bigint('group_id', { mode: 'bigint' }).references(() => groups.id, { onDelete: 'cascade' }),
+    action: jsonb('action').$type<SceneAction>().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sceneId, t.step, t.position] }),
+    index('scene_members_device_idx').on(t.deviceId),
+    index('scene_members_group_idx').on(t.groupId),
+    check('scene_members_one_target', sql`(${t.deviceId} IS NULL) <> (${t.groupId} IS NULL)`),
+  ],
+);
+
+/**
+ * A scene's part on one gateway. `number` is gateway-local (the gateway's scenes 2n-1 start and 2n end);
+ * `version` is the gateway's configuration version that first carried the part as it is now.
+ */
+export const sceneParts = pgTable(
+  'scene_parts',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sceneId: bigint('scene_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => scenes.id, { onDelete: 'cascade' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex('scene_parts_gateway_number_key').on(t.gatewayId, t.number),
+    uniqueIndex('scene_parts_scene_gateway_key').on(t.sceneId, t.gatewayId),
+  ],
+);
+
+/**
+ * Each gateway's outcome of each run: manual runs (one run key for all gateways) and the runs gateways
+ * started and reported. The unique index makes a redelivered report a no-op.
+ */
+export const sceneRuns = pgTable(
+  'scene_runs',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sceneId: bigint('scene_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => scenes.id, { onDelete: 'cascade' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    /** The parts of one run share it: a manual run's id, or trigger, start/end and time of a gateway's run. */
+    runKey: text('run_key').notNull(),
+    trigger: text('trigger').notNull(),
+    then: text('then').notNull(),
+    code: integer('code').notNull(),
+    targets: integer('targets').notNull(),
+    failed: integer('failed').notNull(),
+    ranAt: timestamp('ran_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('scene_runs_gateway_key').on(t.sceneId, t.gatewayId, t.runKey),
+    index('scene_runs_scene_time_idx').on(t.sceneId, t.ranAt),
+  ],
+);
+
+/** Scene panel keys bound to scenes (input_scene). */
+export const scenePanelKeys = pgTable(
+  'scene_panel_keys',
+  {
+    panelId: bigint('panel_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    key: smallint('key').notNull(),
+    sceneId: bigint('scene_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => scenes.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.panelId, t.key] }), index('scene_panel_keys_scene_idx').on(t.sceneId)],
+);
+
+/** A project's holidays, for the holiday filter of its timed scenes. */
+export const projectHolidays = pgTable(
+  'project_holidays',
+  {
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    date: text('date').notNull(),
+    name: text('name').notNull().default(''),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.date] })],
+);
+
+/** A project's scene settings: minutes a manual override lasts (0: until the next scheduled event). */
+export const projectSceneSettings = pgTable('project_scene_settings', {
+  projectId: bigint('project_id', { mode: 'bigint' })
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  overrideMin: integer('override_min').notNull().default(0),
+});

@@ -1,0 +1,36 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
+import type { DomainModule } from '../../http/module.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
+import type { GatewaysService } from '../gateways/gateways.service.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
+import { createScenesRepo } from './scenes.repo.ts';
+import { registerSceneRoutes } from './scenes.routes.ts';
+import { createScenesService, sceneConfigSource } from './scenes.service.ts';
+
+/** The scenes part of a gateway's configuration, read from the database alone, so the gateways module can be made first. */
+export function scenesConfig(db: Db): GatewayConfigSource {
+  return sceneConfigSource(createScenesRepo(db));
+}
+
+export function createScenesModule(deps: {
+  db: Db;
+  access: Pick<ProjectAccess, 'requireProject'>;
+  gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
+  link: Pick<GatewayLink, 'bus' | 'onUp'> | undefined;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  targetsPerGateway?: number;
+  commandTimeoutMs?: number;
+}) {
+  const scenes = createScenesService({ ...deps, repo: createScenesRepo(deps.db) });
+  // Runs the gateways start on their own arrive as events; the link holds the next message until one is stored.
+  const unsubscribe = deps.link?.onUp((message) => scenes.onUp(message));
+  return {
+    service: scenes,
+    register: (route) => registerSceneRoutes(route, { scenes }),
+    close: () => unsubscribe?.(),
+  } satisfies DomainModule & Record<string, unknown>;
+}

@@ -1,0 +1,515 @@
+import type { SceneAction, SceneKind, SceneTrigger } from '@lumigrid/contract';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  devices,
+  gateways,
+  groups,
+  maps,
+  projectHolidays,
+  projectSceneSettings,
+  sceneMembers,
+  scenePanelKeys,
+  sceneParts,
+  sceneRuns,
+  scenes,
+} from '../../db/schema/index.ts';
+
+/** A scene's rules as stored. */
+export interface SceneRecord {
+  tenantId: bigint;
+  projectId: bigint;
+  name: string;
+  kind: SceneKind;
+  fadeS: number;
+  holds: number[];
+  triggers: SceneTrigger[];
+  days: number[];
+  fromDate: string | null;
+  toDate: string | null;
+  skipHolidays: boolean;
+  daliScene: number | null;
+  sequenceNo: number | null;
+}
+
+export interface MemberRecord {
+  step: number;
+  position: number;
+  deviceId: bigint | null;
+  groupId: bigint | null;
+  action: SceneAction;
+}
+
+/** One run outcome of one gateway. */
+export interface RunRecord {
+  tenantId: bigint;
+  sceneId: bigint;
+  gatewayId: bigint;
+  runKey: string;
+  trigger: string;
+  then: string;
+  code: number;
+  targets: number;
+  failed: number;
+  ranAt: Date;
+}
+
+const ESCAPE_LIKE = /[\\%_]/g;
+
+/**
+ * Queries of scenes, their members, parts, runs, panel keys and the project's scene settings. Every query
+ * takes the tenant; members, parts and gateways are read joined to their own tables (read only).
+ */
+export function createScenesRepo(db: Db) {
+  const sceneFilter = (q: { tenantId: bigint; projectId: bigint; name?: string; kind?: string }) =>
+    and(
+      eq(scenes.tenantId, q.tenantId),
+      eq(scenes.projectId, q.projectId),
+      q.name ? ilike(scenes.name, `%${q.name.replace(ESCAPE_LIKE, (c) => `\\${c}`)}%`) : undefined,
+      q.kind ? eq(scenes.kind, q.kind) : undefined,
+    );
+
+  return {
+    async find(q: { tenantId: bigint; id: bigint }) {
+      const [row] = await db
+        .select()
+        .from(scenes)
+        .where(and(eq(scenes.tenantId, q.tenantId), eq(scenes.id, q.id)))
+        .limit(1);
+      return row;
+    },
+
+    async page(q: { tenantId: bigint; projectId: bigint; name?: string; kind?: string; offset?: number; limit?: number }) {
+      const where = sceneFilter(q);
+      const query = db.select().from(scenes).where(where).orderBy(desc(scenes.createdAt), desc(scenes.id));
+      const rows = q.limit === undefined ? await query : await query.limit(q.limit).offset(q.offset ?? 0);
+      const [total] = await db.select({ n: count() }).from(scenes).where(where);
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    async ofProject(q: { tenantId: bigint; projectId: bigint; kinds?: readonly string[] }) {
+      return db
+        .select()
+        .from(scenes)
+        .where(
+          and(eq(scenes.tenantId, q.tenantId), eq(scenes.projectId, q.projectId), q.kinds ? inArray(scenes.kind, [...q.kinds]) : undefined),
+        )
+        .orderBy(asc(scenes.name));
+    },
+
+    async nameTaken(q: { projectId: bigint; name: string; exceptId?: bigint }): Promise<boolean> {
+      const rows = await db
+        .select({ id: scenes.id })
+        .from(scenes)
+        .where(
+          and(eq(scenes.projectId, q.projectId), eq(scenes.name, q.name), q.exceptId === undefined ? undefined : ne(scenes.id, q.exceptId)),
+        )
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /** The members of scenes with what each is: device or group, its gateway, map, name and radio address. */
+    async members(q: { tenantId: bigint; sceneIds: bigint[] }) {
+      if (q.sceneIds.length === 0) return [];
+      return db
+        .select({
+          sceneId: sceneMembers.sceneId,
+          step: sceneMembers.step,
+          position: sceneMembers.position,
+          deviceId: sceneMembers.deviceId,
+          groupId: sceneMembers.groupId,
+          action: sceneMembers.action,
+          deviceName: devices.name,
+          deviceType: devices.type,
+          addr: devices.addr,
+          groupName: groups.name,
+          groupNumber: groups.number,
+          gatewayId: sql<bigint>`coalesce(${devices.gatewayId}, ${groups.gatewayId})`.mapWith((v: string | number | bigint) => BigInt(v)),
+          mapId: sql<bigint | null>`coalesce(${devices.mapId}, ${groups.mapId})`.mapWith((v: string | number | bigint) => BigInt(v)),
+        })
+        .from(sceneMembers)
+        .innerJoin(scenes, eq(scenes.id, sceneMembers.sceneId))
+        .leftJoin(devices, eq(devices.id, sceneMembers.deviceId))
+        .leftJoin(groups, eq(groups.id, sceneMembers.groupId))
+        .where(and(eq(scenes.tenantId, q.tenantId), inArray(sceneMembers.sceneId, q.sceneIds)))
+        .orderBy(asc(sceneMembers.sceneId), asc(sceneMembers.step), asc(sceneMembers.position));
+    },
+
+    /** The parts of scenes with their gateways' state and place. */
+    async parts(q: { tenantId: bigint; sceneIds: bigint[] }) {
+      if (q.sceneIds.length === 0) return [];
+      return db
+        .select({
+          id: sceneParts.id,
+          sceneId: sceneParts.sceneId,
+          gatewayId: sceneParts.gatewayId,
+          number: sceneParts.number,
+          version: sceneParts.version,
+          gatewayName: gateways.name,
+          mac: gateways.mac,
+          online: gateways.online,
+          syncedVersion: gateways.syncedVersion,
+          latitude: gateways.latitude,
+          longitude: gateways.longitude,
+          timezone: gateways.timezone,
+          projectId: maps.projectId,
+        })
+        .from(sceneParts)
+        .innerJoin(gateways, and(eq(gateways.id, sceneParts.gatewayId), eq(gateways.tenantId, sceneParts.tenantId)))
+        .leftJoin(maps, eq(maps.id, gateways.mapId))
+        .where(and(eq(sceneParts.tenantId, q.tenantId), inArray(sceneParts.sceneId, q.sceneIds)))
+        .orderBy(asc(gateways.name), asc(gateways.id));
+    },
+
+    async part(q: { tenantId: bigint; id: bigint }) {
+      const [row] = await db
+        .select()
+        .from(sceneParts)
+        .where(and(eq(sceneParts.tenantId, q.tenantId), eq(sceneParts.id, q.id)))
+        .limit(1);
+      return row;
+    },
+
+    /** Devices of the tenant as scene members: type, gateway, map, project. */
+    async deviceFacts(q: { tenantId: bigint; ids: bigint[] }) {
+      if (q.ids.length === 0) return [];
+      return db
+        .select({ id: devices.id, type: devices.type, gatewayId: devices.gatewayId, mapId: devices.mapId, projectId: maps.projectId })
+        .from(devices)
+        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+    },
+
+    /** Groups of the tenant as scene members, with their member types. */
+    async groupFacts(q: { tenantId: bigint; ids: bigint[] }) {
+      if (q.ids.length === 0) return [];
+      return db
+        .select({
+          id: groups.id,
+          gatewayId: groups.gatewayId,
+          mapId: groups.mapId,
+          projectId: maps.projectId,
+          types: sql<
+            number[]
+          >`coalesce((select array_agg(d.type) from group_devices gd join devices d on d.id = gd.device_id where gd.group_id = ${groups.id}), '{}')`,
+        })
+        .from(groups)
+        .innerJoin(maps, eq(maps.id, groups.mapId))
+        .where(and(eq(groups.tenantId, q.tenantId), inArray(groups.id, q.ids)));
+    },
+
+    /** Gateways of the tenant with their location, for the sun-time rule. */
+    async gateways(q: { tenantId: bigint; ids: bigint[] }) {
+      if (q.ids.length === 0) return [];
+      return db
+        .select({
+          id: gateways.id,
+          name: gateways.name,
+          mac: gateways.mac,
+          online: gateways.online,
+          latitude: gateways.latitude,
+          longitude: gateways.longitude,
+          timezone: gateways.timezone,
+          configVersion: gateways.configVersion,
+          syncedVersion: gateways.syncedVersion,
+        })
+        .from(gateways)
+        .where(and(eq(gateways.tenantId, q.tenantId), inArray(gateways.id, q.ids)));
+    },
+
+    async gatewayByMac(mac: string) {
+      const [row] = await db
+        .select({ id: gateways.id, tenantId: gateways.tenantId })
+        .from(gateways)
+        .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
+        .limit(1);
+      return row;
+    },
+
+    /** Scene parts each gateway holds, by gateway. */
+    async partCounts(q: { gatewayIds: bigint[]; exceptSceneId?: bigint }): Promise<Map<bigint, number>> {
+      if (q.gatewayIds.length === 0) return new Map();
+      const rows = await db
+        .select({ gatewayId: sceneParts.gatewayId, n: count() })
+        .from(sceneParts)
+        .where(
+          and(
+            inArray(sceneParts.gatewayId, q.gatewayIds),
+            q.exceptSceneId === undefined ? undefined : ne(sceneParts.sceneId, q.exceptSceneId),
+          ),
+        )
+        .groupBy(sceneParts.gatewayId);
+      return new Map(rows.map((r) => [r.gatewayId, r.n]));
+    },
+
+    /**
+     * Writes a scene (new when id is absent), its members and its parts in one transaction: parts of gateways
+     * the scene keeps keep their numbers; new gateways get the lowest free number. Answers the scene id and the
+     * gateways whose part was added, changed or removed.
+     */
+    async save(q: {
+      id?: bigint;
+      scene: SceneRecord;
+      members: MemberRecord[];
+      gatewayIds: bigint[];
+      /** The part number for a gateway from its used numbers; throws when the gateway is full. */
+      allocate: (used: number[]) => number;
+    }): Promise<{ id: bigint; touched: bigint[] }> {
+      return db.transaction(async (tx) => {
+        let id = q.id;
+        if (id === undefined) {
+          const [row] = await tx.insert(scenes).values(q.scene).returning({ id: scenes.id });
+          id = row!.id;
+        } else {
+          await tx
+            .update(scenes)
+            .set({ ...q.scene, updatedAt: new Date() })
+            .where(and(eq(scenes.tenantId, q.scene.tenantId), eq(scenes.id, id)));
+          await tx.delete(sceneMembers).where(eq(sceneMembers.sceneId, id));
+        }
+        if (q.members.length) await tx.insert(sceneMembers).values(q.members.map((m) => ({ ...m, sceneId: id })));
+        const existing = await tx.select().from(sceneParts).where(eq(sceneParts.sceneId, id));
+        const keep = new Set(q.gatewayIds);
+        const dropped = existing.filter((p) => !keep.has(p.gatewayId));
+        if (dropped.length)
+          await tx.delete(sceneParts).where(
+            inArray(
+              sceneParts.id,
+              dropped.map((p) => p.id),
+            ),
+          );
+        for (const gatewayId of q.gatewayIds) {
+          if (existing.some((p) => p.gatewayId === gatewayId)) continue;
+          // Locks the gateway's part numbers against a concurrent save on the same gateway.
+          await tx.execute(sql`select pg_advisory_xact_lock(${gatewayId})`);
+          const used = await tx.select({ n: sceneParts.number }).from(sceneParts).where(eq(sceneParts.gatewayId, gatewayId));
+          const number = q.allocate(used.map((u) => u.n));
+          await tx.insert(sceneParts).values({ tenantId: q.scene.tenantId, sceneId: id, gatewayId, number });
+        }
+        return { id, touched: [...new Set([...q.gatewayIds, ...dropped.map((p) => p.gatewayId)])] };
+      });
+    },
+
+    /** The configuration version that first carries each part as it is now. */
+    async setPartVersions(q: { sceneId: bigint; versions: Map<bigint, number> }) {
+      for (const [gatewayId, version] of q.versions)
+        await db
+          .update(sceneParts)
+          .set({ version })
+          .where(and(eq(sceneParts.sceneId, q.sceneId), eq(sceneParts.gatewayId, gatewayId)));
+    },
+
+    async remove(q: { tenantId: bigint; id: bigint }) {
+      await db.delete(scenes).where(and(eq(scenes.tenantId, q.tenantId), eq(scenes.id, q.id)));
+    },
+
+    /** Removes a part and the scene's members on its gateway; the scene goes with its last part. */
+    async removePart(q: { tenantId: bigint; partId: bigint; sceneId: bigint; gatewayId: bigint }) {
+      await db.transaction(async (tx) => {
+        await tx.delete(sceneParts).where(and(eq(sceneParts.tenantId, q.tenantId), eq(sceneParts.id, q.partId)));
+        await tx.execute(sql`
+          delete from scene_members m
+          where m.scene_id = ${q.sceneId}
+            and coalesce((select d.gateway_id from devices d where d.id = m.device_id), (select g.gateway_id from groups g where g.id = m.group_id)) = ${q.gatewayId}`);
+        const [left] = await tx.select({ n: count() }).from(sceneParts).where(eq(sceneParts.sceneId, q.sceneId));
+        if (!left?.n) await tx.delete(scenes).where(eq(scenes.id, q.sceneId));
+      });
+    },
+
+    async partByNumber(q: { gatewayId: bigint; number: number }) {
+      const [row] = await db
+        .select({ sceneId: sceneParts.sceneId, tenantId: sceneParts.tenantId })
+        .from(sceneParts)
+        .where(and(eq(sceneParts.gatewayId, q.gatewayId), eq(sceneParts.number, q.number)))
+        .limit(1);
+      return row;
+    },
+
+    /** Records run outcomes; a run already recorded (a redelivered report) is left as it is. */
+    async insertRuns(rows: RunRecord[]) {
+      if (rows.length) await db.insert(sceneRuns).values(rows).onConflictDoNothing();
+    },
+
+    /** The newest runs of scenes (every gateway's row of each scene's latest run). */
+    async latestRuns(q: { tenantId: bigint; sceneIds: bigint[] }) {
+      if (q.sceneIds.length === 0) return [];
+      const latest = db
+        .selectDistinctOn([sceneRuns.sceneId], { sceneId: sceneRuns.sceneId, runKey: sceneRuns.runKey })
+        .from(sceneRuns)
+        .where(and(eq(sceneRuns.tenantId, q.tenantId), inArray(sceneRuns.sceneId, q.sceneIds)))
+        .orderBy(sceneRuns.sceneId, desc(sceneRuns.ranAt), desc(sceneRuns.id))
+        .as('latest');
+      return db
+        .select({ run: sceneRuns, gatewayName: gateways.name })
+        .from(sceneRuns)
+        .innerJoin(latest, and(eq(latest.sceneId, sceneRuns.sceneId), eq(latest.runKey, sceneRuns.runKey)))
+        .innerJoin(gateways, eq(gateways.id, sceneRuns.gatewayId))
+        .orderBy(asc(gateways.name));
+    },
+
+    /** A page of a scene's runs, newest first, each with every gateway's row. */
+    async runs(q: { tenantId: bigint; sceneId: bigint; offset: number; limit: number }) {
+      const keys = db
+        .select({ runKey: sceneRuns.runKey, at: sql<Date>`max(${sceneRuns.ranAt})`.as('at') })
+        .from(sceneRuns)
+        .where(and(eq(sceneRuns.tenantId, q.tenantId), eq(sceneRuns.sceneId, q.sceneId)))
+        .groupBy(sceneRuns.runKey)
+        .orderBy(desc(sql`max(${sceneRuns.ranAt})`))
+        .limit(q.limit)
+        .offset(q.offset)
+        .as('keys');
+      const rows = await db
+        .select({ run: sceneRuns, gatewayName: gateways.name })
+        .from(sceneRuns)
+        .innerJoin(keys, eq(keys.runKey, sceneRuns.runKey))
+        .innerJoin(gateways, eq(gateways.id, sceneRuns.gatewayId))
+        .where(eq(sceneRuns.sceneId, q.sceneId))
+        .orderBy(desc(sceneRuns.ranAt), asc(gateways.name));
+      const [total] = await db
+        .select({ n: sql<number>`count(distinct ${sceneRuns.runKey})::int` })
+        .from(sceneRuns)
+        .where(and(eq(sceneRuns.tenantId, q.tenantId), eq(sceneRuns.sceneId, q.sceneId)));
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Everything a gateway's configuration needs of scenes: its parts with their scenes and members here. */
+    async gatewayParts(q: { tenantId: bigint; gatewayId: bigint }) {
+      const parts = await db
+        .select({ part: sceneParts, scene: scenes })
+        .from(sceneParts)
+        .innerJoin(scenes, eq(scenes.id, sceneParts.sceneId))
+        .where(and(eq(sceneParts.tenantId, q.tenantId), eq(sceneParts.gatewayId, q.gatewayId)))
+        .orderBy(asc(sceneParts.number));
+      const members =
+        parts.length === 0
+          ? []
+          : await db
+              .select({
+                sceneId: sceneMembers.sceneId,
+                step: sceneMembers.step,
+                action: sceneMembers.action,
+                addr: devices.addr,
+                groupNumber: groups.number,
+              })
+              .from(sceneMembers)
+              .leftJoin(devices, and(eq(devices.id, sceneMembers.deviceId), eq(devices.gatewayId, q.gatewayId)))
+              .leftJoin(groups, and(eq(groups.id, sceneMembers.groupId), eq(groups.gatewayId, q.gatewayId)))
+              .where(
+                inArray(
+                  sceneMembers.sceneId,
+                  parts.map((p) => p.scene.id),
+                ),
+              )
+              .orderBy(asc(sceneMembers.sceneId), asc(sceneMembers.step), asc(sceneMembers.position));
+      return { parts, members: members.filter((m) => m.addr !== null || m.groupNumber !== null) };
+    },
+
+    /** The project a gateway stands in (through its map), or null. */
+    async gatewayProject(q: { tenantId: bigint; gatewayId: bigint }): Promise<bigint | null> {
+      const [row] = await db
+        .select({ projectId: maps.projectId })
+        .from(gateways)
+        .innerJoin(maps, eq(maps.id, gateways.mapId))
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.gatewayId)));
+      return row?.projectId ?? null;
+    },
+
+    /** The gateways standing in a project and those holding parts of its scenes. */
+    async projectGateways(q: { tenantId: bigint; projectId: bigint }): Promise<bigint[]> {
+      const rows = await db
+        .select({ id: gateways.id })
+        .from(gateways)
+        .innerJoin(maps, eq(maps.id, gateways.mapId))
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(maps.projectId, q.projectId)));
+      return rows.map((r) => r.id);
+    },
+
+    async settings(q: { projectId: bigint }) {
+      const holidays = await db
+        .select({ date: projectHolidays.date, name: projectHolidays.name })
+        .from(projectHolidays)
+        .where(eq(projectHolidays.projectId, q.projectId))
+        .orderBy(asc(projectHolidays.date));
+      const [row] = await db.select().from(projectSceneSettings).where(eq(projectSceneSettings.projectId, q.projectId));
+      return { holidays, overrideMin: row?.overrideMin ?? 0 };
+    },
+
+    async saveSettings(q: { projectId: bigint; holidays: Array<{ date: string; name: string }>; overrideMin: number }) {
+      await db.transaction(async (tx) => {
+        await tx.delete(projectHolidays).where(eq(projectHolidays.projectId, q.projectId));
+        if (q.holidays.length) await tx.insert(projectHolidays).values(q.holidays.map((h) => ({ ...h, projectId: q.projectId })));
+        await tx
+          .insert(projectSceneSettings)
+          .values({ projectId: q.projectId, overrideMin: q.overrideMin })
+          .onConflictDoUpdate({ target: projectSceneSettings.projectId, set: { overrideMin: q.overrideMin } });
+      });
+    },
+
+    /** The keys of a panel with their scenes. */
+    async panelKeys(q: { panelId: bigint }) {
+      return db
+        .select({ key: scenePanelKeys.key, sceneId: scenes.id, sceneName: scenes.name })
+        .from(scenePanelKeys)
+        .innerJoin(scenes, eq(scenes.id, scenePanelKeys.sceneId))
+        .where(eq(scenePanelKeys.panelId, q.panelId))
+        .orderBy(asc(scenePanelKeys.key));
+    },
+
+    async bindPanelKey(q: { panelId: bigint; key: number; sceneId: bigint | null }) {
+      if (q.sceneId === null) {
+        await db.delete(scenePanelKeys).where(and(eq(scenePanelKeys.panelId, q.panelId), eq(scenePanelKeys.key, q.key)));
+        return;
+      }
+      await db
+        .insert(scenePanelKeys)
+        .values({ panelId: q.panelId, key: q.key, sceneId: q.sceneId })
+        .onConflictDoUpdate({ target: [scenePanelKeys.panelId, scenePanelKeys.key], set: { sceneId: q.sceneId } });
+    },
+
+    /** The panel keys of a gateway's panels, each with the part number of its scene on that gateway. */
+    async gatewayPanelKeys(q: { gatewayId: bigint }) {
+      return db
+        .select({ panel: devices.addr, key: scenePanelKeys.key, number: sceneParts.number })
+        .from(scenePanelKeys)
+        .innerJoin(devices, eq(devices.id, scenePanelKeys.panelId))
+        .innerJoin(sceneParts, and(eq(sceneParts.sceneId, scenePanelKeys.sceneId), eq(sceneParts.gatewayId, devices.gatewayId)))
+        .where(eq(devices.gatewayId, q.gatewayId))
+        .orderBy(asc(devices.addr), asc(scenePanelKeys.key));
+    },
+
+    /** A device of the tenant as a panel: type, gateway, map. */
+    async device(q: { tenantId: bigint; id: bigint }) {
+      const [row] = await db
+        .select({
+          id: devices.id,
+          type: devices.type,
+          gatewayId: devices.gatewayId,
+          mapId: devices.mapId,
+          addr: devices.addr,
+          name: devices.name,
+        })
+        .from(devices)
+        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)))
+        .limit(1);
+      return row;
+    },
+
+    /** Devices of the tenant with their gateways, for execute_auto. */
+    async devicesWithGateways(q: { tenantId: bigint; ids: bigint[] }) {
+      return db
+        .select({
+          id: devices.id,
+          addr: devices.addr,
+          mapId: devices.mapId,
+          gatewayId: gateways.id,
+          mac: gateways.mac,
+          gatewayName: gateways.name,
+        })
+        .from(devices)
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+    },
+  };
+}
+export type ScenesRepo = ReturnType<typeof createScenesRepo>;
+export type SceneRow = NonNullable<Awaited<ReturnType<ScenesRepo['find']>>>;

@@ -1,0 +1,111 @@
+import { projectEndpoints, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
+import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+
+/** The first account's scene name: it may appear in no answer to the second account. */
+const SECRET = 'Secret scene';
+
+type Ids = { project: string; device: string; panel: string; scene: string; part: string };
+
+const fields = (project: string, name: string, device: string): SceneFields => ({
+  projectId: project,
+  name,
+  kind: 'manual',
+  fadeS: 0,
+  steps: [{ holdS: 0, members: [{ type: 'device', id: device, action: { on: true } }] }],
+  triggers: [],
+  days: [],
+  from: null,
+  to: null,
+  skipHolidays: false,
+  daliScene: null,
+  sequenceNo: null,
+});
+
+/**
+ * Every scene route, called by a second account with the first account's ids (`a`) and, where a call takes
+ * several ids, its own (`b`) for the others.
+ */
+const CASES: Array<TenancyCase<Ids>> = [
+  tenancyCase(sceneEndpoints.page, (a) => ({ body: { projectId: a.project } })),
+  tenancyCase(sceneEndpoints.export, (a) => ({ body: { projectId: a.project } })),
+  tenancyCase(sceneEndpoints.get, (a) => ({ params: { id: a.scene } })),
+  tenancyCase(sceneEndpoints.add, (a, b) => ({ body: fields(a.project, 'Taken', b.device) })),
+  tenancyCase(sceneEndpoints.add, (a, b) => ({ body: fields(b.project, 'Taken', a.device) })),
+  tenancyCase(sceneEndpoints.update, (a, b) => ({ body: { id: a.scene, ...fields(b.project, 'Taken over', b.device) } })),
+  tenancyCase(sceneEndpoints.update, (a, b) => ({ body: { id: b.scene, ...fields(b.project, 'Own', a.device) } })),
+  tenancyCase(sceneEndpoints.removeSlice, (a) => ({ params: { id: a.part } })),
+  tenancyCase(sceneEndpoints.remove, (a) => ({ params: { id: a.scene } })),
+  tenancyCase(sceneEndpoints.manuals, (a) => ({ params: { id: a.project } })),
+  tenancyCase(sceneEndpoints.execute, (a) => ({ params: { id: a.scene }, body: {} })),
+  tenancyCase(sceneEndpoints.runs, (a) => ({ body: { id: a.scene } })),
+  tenancyCase(sceneEndpoints.week, (a) => ({ body: { projectId: a.project, from: '2026-11-23' } })),
+  tenancyCase(sceneEndpoints.settings, (a) => ({ params: { projectId: a.project } })),
+  tenancyCase(sceneEndpoints.saveSettings, (a) => ({ body: { projectId: a.project, holidays: [], overrideMin: 5 } })),
+  tenancyCase(sceneEndpoints.inputScene, (a, b) => ({ body: { panelId: a.panel, key: 1, sceneId: b.scene } })),
+  tenancyCase(sceneEndpoints.inputScene, (a, b) => ({ body: { panelId: b.panel, key: 1, sceneId: a.scene } })),
+  tenancyCase(sceneEndpoints.panelKeys, (a) => ({ params: { id: a.panel } })),
+  tenancyCase(sceneEndpoints.executeAuto, (a) => ({ body: { deviceIds: [a.device] } })),
+  // Ids nobody has, and ids past 64 bits, answer the same: existence is never told.
+  tenancyCase(sceneEndpoints.get, () => ({ params: { id: '987654321' } })),
+  tenancyCase(sceneEndpoints.get, () => ({ params: { id: '9999999999999999999' } })),
+];
+
+describe.each(DATABASES)('tenancy of the scene calls on %s', (kind) => {
+  let rig: GatewayRig;
+  let tokenA: string;
+  let tokenB: string;
+  let principals: Record<PrincipalKey, Principal>;
+  let a: Ids;
+  let b: Ids;
+  let commandsSeen = 0;
+  const h = () => rig.h;
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 2 });
+    tokenA = await signUpByMail(h(), 'scene-owner@example.com');
+    tokenB = await signUpByMail(h(), 'scene-intruder@example.com');
+    principals = await tenancyPrincipals(h(), {
+      victim: 'scene-owner@example.com',
+      victimToken: tokenA,
+      intruder: 'scene-intruder@example.com',
+    });
+    const place = async (token: string, mac: string, name: string): Promise<Ids> => {
+      const { placed } = await buildGatewayWithDevices(h(), token, {
+        mac,
+        place: (d) => d.kind === 'light-cct' || d.kind === 'panel-scene6',
+      });
+      const tree = await data(api(h().app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
+      const project = tree.projects.find((p) => p.isDefault)!.id;
+      const light = placed.find((d) => d.kind === 'light-cct')!;
+      const panel = placed.find((d) => d.kind === 'panel-scene6')!;
+      const saved = await data<SceneSaveResult>(api(h().app, sceneEndpoints.add, { body: fields(project, name, light.id) }, { token }));
+      return { project, device: light.id, panel: panel.id, scene: saved.scene.id, part: saved.scene.parts[0]!.id };
+    };
+    const [first, second] = rig.fleet.gateways;
+    a = await place(tokenA, first!.mac, SECRET);
+    b = await place(tokenB, second!.mac, 'Own scene');
+    first!.on('command', (c: { name: string }) => c.name !== 'config.apply' && (commandsSeen += 1));
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  tenancyMatrix({
+    domain: sceneEndpoints,
+    cases: CASES,
+    secrets: [SECRET],
+    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
+  });
+
+  it('left the first account\u2019s scene as it was and sent its gateway nothing', async () => {
+    const scene = await data(api(h().app, sceneEndpoints.get, { params: { id: a.scene } }, { token: tokenA }));
+    expect(scene).toMatchObject({ name: SECRET, parts: [{ id: a.part }] });
+    expect(scene.members.map((m) => m.id)).toEqual([a.device]);
+    expect(commandsSeen).toBe(0);
+    const keys = await data(api(h().app, sceneEndpoints.panelKeys, { params: { id: a.panel } }, { token: tokenA }));
+    expect(keys).toEqual([]);
+  });
+});
