@@ -120,6 +120,8 @@ export class SimGateway extends EventEmitter {
   private readonly emergency: EmergencyTests;
   private readonly scenes: SceneRunner;
   private schedulesCheckedAt = 0;
+  /** Motion sensors' hold timers: each clears its sensor the hold time after the last detection. */
+  private readonly motionHolds = new Map<string, NodeJS.Timeout>();
   private draining: Promise<void> = Promise.resolve();
   /** Scenes run (schedules, panel keys, scene.run), newest last (for demos and tests). */
   readonly sceneLog: SceneRunner['log'];
@@ -775,28 +777,64 @@ export class SimGateway extends EventEmitter {
     this.telemetryTimer = this.clock.every(intervalS * 1000, () => this.publishTelemetry(intervalS / 3600));
   }
 
+  /** The linkages a sensor drives: none unless the gateway's sensors are in linkage mode (independent is the default). */
+  private linkagesOf(addr: string): GatewayConfig['linkages'] {
+    return this.params.sensorMode === 'linkage' ? this.config.linkages.filter((l) => l.sensor === addr) : [];
+  }
+
+  /**
+   * Someone moves in front of a motion sensor: it reports occupied and drives its linkage (not above the
+   * linkage's daylight threshold), then clears the hold time after the last detection and drives it again.
+   * Answers false for an address that is no online motion sensor.
+   */
+  detectMotion(addr: string): boolean {
+    const sensor = this.devices.get(addr);
+    if (!sensor || sensor.state.kind !== 'sensor-motion' || !sensor.state.online) return false;
+    this.clock.clear(this.motionHolds.get(addr));
+    const holdS = this.linkagesOf(addr)[0]?.holdS ?? this.microwave.holdS ?? 60;
+    this.motionHolds.set(
+      addr,
+      this.clock.after(holdS * 1000, () => {
+        this.motionHolds.delete(addr);
+        this.setOccupied(sensor, false);
+      }),
+    );
+    if (!sensor.state.occupied) this.setOccupied(sensor, true);
+    return true;
+  }
+
+  private setOccupied(sensor: SimDevice, occupied: boolean) {
+    sensor.state.occupied = occupied;
+    this.publish('event', { type: 'sensor', ts: this.clock.now(), addr: sensor.state.addr, sensor: 'motion', value: occupied ? 1 : 0 });
+    const changed = [sensor];
+    for (const link of this.linkagesOf(sensor.state.addr)) {
+      const bright = link.luxAbove !== undefined && (sensor.state.lux ?? 0) > link.luxAbove;
+      if (occupied && bright) continue;
+      for (const target of link.targets) changed.push(...this.applyTo(target, occupied ? link.onDetect : link.onClear, 'respect'));
+    }
+    this.publishReport(changed, false);
+  }
+
+  /** A daylight sensor's linkage: its group takes the detect level below the target lux and the clear level above it. */
+  private followDaylight(sensor: SimDevice) {
+    if (!sensor.state.online) return;
+    const changed: SimDevice[] = [];
+    for (const link of this.linkagesOf(sensor.state.addr)) {
+      if (link.luxAbove === undefined) continue;
+      const dark = (sensor.state.lux ?? 0) < link.luxAbove;
+      for (const target of link.targets) changed.push(...this.applyTo(target, dark ? link.onDetect : link.onClear, 'respect'));
+    }
+    if (changed.length) this.publishReport(changed, false);
+  }
+
   /** Background life: motion that comes and goes, linkage (telemetry runs on its own timer). */
   private tick() {
     this.releaseExpiredOverrides();
     // Sensors drive linkage whether or not the cloud is reachable.
     for (const sensor of this.devices.values()) {
+      if (sensor.state.kind === 'sensor-daylight') this.followDaylight(sensor);
       if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false || this.random() > 0.3) continue;
-      sensor.state.occupied = !sensor.state.occupied;
-      this.publish('event', {
-        type: 'sensor',
-        ts: this.clock.now(),
-        addr: sensor.state.addr,
-        sensor: 'motion',
-        value: sensor.state.occupied ? 1 : 0,
-      });
-      const changed = [sensor];
-      // Independent sensors (the default sensor mode) act alone: the configured linkage runs only in linkage mode.
-      const linkages = this.params.sensorMode === 'linkage' ? this.config.linkages : [];
-      for (const link of linkages.filter((l) => l.sensor === sensor.state.addr)) {
-        for (const target of link.targets)
-          changed.push(...this.applyTo(target, sensor.state.occupied ? link.onDetect : link.onClear, 'respect'));
-      }
-      this.publishReport(changed, false);
+      this.detectMotion(sensor.state.addr);
     }
     const faultRate = this.options.faultRate ?? 0.002;
     for (const device of this.devices.values()) {

@@ -343,3 +343,33 @@ export const ExecuteAutoResultSchema = Type.Object({
   parts: Type.Array(Type.Object({ gatewayId: IdSchema, gatewayName: Type.String(), code: Type.Integer() })),
 });
 export type ExecuteAutoResult = Static<typeof ExecuteAutoResultSchema>;
+
+/**
+ * Sensor linkage: a motion or daylight sensor drives a group of its gateway. On detection the group goes to
+ * `onDetectPercent` (unless the daylight is above `lux`), and `holdS` after the last detection to
+ * `onClearPercent` (0 switches it off). Gateways run it in the sensor mode "default linkage" (sensor_sync_model).
+ */
+export const SensorLinkageSchema = Type.Object(
+  {
+    sensorId: IdSchema,
+    groupId: IdSchema,
+    onDetectPercent: Type.Integer({ minimum: 1, maximum: 100 }),
+    onClearPercent: Type.Integer({ minimum: 0, maximum: 100 }),
+    holdS: Type.Integer({ minimum: 10, maximum: 2540, multipleOf: 10, description: 'Hold time, seconds, a multiple of 10' }),
+    lux: Nullable(Type.Integer({ minimum: 0, maximum: 60000 }), 'Daylight target: no switching on above this many lux; null for always'),
+  },
+  { additionalProperties: false },
+);
+export type SensorLinkage = Static<typeof SensorLinkageSchema>;
+
+export const SensorLinkageViewSchema = Type.Object({
+  ...SensorLinkageSchema.properties,
+  sensorName: Type.String(),
+  groupName: Type.String(),
+  gatewayId: IdSchema,
+  /** The gateway acknowledged a configuration that carries the linkage as it is now. */
+  onGateway: Type.Boolean(),
+});
+export type SensorLinkageView = Static<typeof SensorLinkageViewSchema>;
+export const SensorLinkageListSchema = Type.Array(SensorLinkageViewSchema);
+export const SceneMapParamsSchema = Type.Object({ mapId: IdSchema });

@@ -70,6 +70,17 @@ CREATE TABLE "scenes" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "sensor_linkages" (
+	"sensor_id" bigint PRIMARY KEY NOT NULL,
+	"tenant_id" bigint NOT NULL,
+	"group_id" bigint NOT NULL,
+	"on_detect_percent" smallint NOT NULL,
+	"on_clear_percent" smallint NOT NULL,
+	"hold_s" integer NOT NULL,
+	"lux" integer,
+	"version" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "project_holidays" ADD CONSTRAINT "project_holidays_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "project_scene_settings" ADD CONSTRAINT "project_scene_settings_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "scene_members" ADD CONSTRAINT "scene_members_scene_id_scenes_id_fk" FOREIGN KEY ("scene_id") REFERENCES "public"."scenes"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -85,6 +96,9 @@ ALTER TABLE "scene_runs" ADD CONSTRAINT "scene_runs_scene_id_scenes_id_fk" FOREI
 ALTER TABLE "scene_runs" ADD CONSTRAINT "scene_runs_gateway_id_gateways_id_fk" FOREIGN KEY ("gateway_id") REFERENCES "public"."gateways"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "scenes" ADD CONSTRAINT "scenes_tenant_id_users_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "scenes" ADD CONSTRAINT "scenes_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sensor_linkages" ADD CONSTRAINT "sensor_linkages_sensor_id_devices_id_fk" FOREIGN KEY ("sensor_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sensor_linkages" ADD CONSTRAINT "sensor_linkages_tenant_id_users_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sensor_linkages" ADD CONSTRAINT "sensor_linkages_group_id_groups_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."groups"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "scene_members_device_idx" ON "scene_members" USING btree ("device_id");--> statement-breakpoint
 CREATE INDEX "scene_members_group_idx" ON "scene_members" USING btree ("group_id");--> statement-breakpoint
 CREATE INDEX "scene_panel_keys_scene_idx" ON "scene_panel_keys" USING btree ("scene_id");--> statement-breakpoint
@@ -93,4 +107,5 @@ CREATE UNIQUE INDEX "scene_parts_scene_gateway_key" ON "scene_parts" USING btree
 CREATE UNIQUE INDEX "scene_runs_gateway_key" ON "scene_runs" USING btree ("scene_id","gateway_id","run_key");--> statement-breakpoint
 CREATE INDEX "scene_runs_scene_time_idx" ON "scene_runs" USING btree ("scene_id","ran_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "scenes_project_name_key" ON "scenes" USING btree ("project_id","name");--> statement-breakpoint
-CREATE INDEX "scenes_tenant_project_idx" ON "scenes" USING btree ("tenant_id","project_id");
+CREATE INDEX "scenes_tenant_project_idx" ON "scenes" USING btree ("tenant_id","project_id");--> statement-breakpoint
+CREATE INDEX "sensor_linkages_group_idx" ON "sensor_linkages" USING btree ("group_id");

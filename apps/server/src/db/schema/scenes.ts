@@ -168,3 +168,28 @@ export const projectSceneSettings = pgTable('project_scene_settings', {
     .references(() => projects.id, { onDelete: 'cascade' }),
   overrideMin: integer('override_min').notNull().default(0),
 });
+
+/**
+ * Sensor linkage: a motion or daylight sensor drives a group of its gateway (one linkage per sensor).
+ * `version` is the gateway's configuration version that first carried it as it is now.
+ */
+export const sensorLinkages = pgTable(
+  'sensor_linkages',
+  {
+    sensorId: bigint('sensor_id', { mode: 'bigint' })
+      .primaryKey()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    groupId: bigint('group_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => groups.id, { onDelete: 'cascade' }),
+    onDetectPercent: smallint('on_detect_percent').notNull(),
+    onClearPercent: smallint('on_clear_percent').notNull(),
+    holdS: integer('hold_s').notNull(),
+    lux: integer('lux'),
+    version: integer('version').notNull().default(0),
+  },
+  (t) => [index('sensor_linkages_group_idx').on(t.groupId)],
+);

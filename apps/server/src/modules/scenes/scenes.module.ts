@@ -17,7 +17,7 @@ export function scenesConfig(db: Db): GatewayConfigSource {
 
 export function createScenesModule(deps: {
   db: Db;
-  access: Pick<ProjectAccess, 'requireProject'>;
+  access: Pick<ProjectAccess, 'requireProject' | 'requireMap'>;
   gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
   link: Pick<GatewayLink, 'bus' | 'onUp'> | undefined;
   clock: Clock;

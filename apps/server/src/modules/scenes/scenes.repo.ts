@@ -13,6 +13,7 @@ import {
   sceneParts,
   sceneRuns,
   scenes,
+  sensorLinkages,
 } from '../../db/schema/index.ts';
 
 /** A scene's rules as stored. */
@@ -492,6 +493,68 @@ export function createScenesRepo(db: Db) {
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)))
         .limit(1);
       return row;
+    },
+
+    /** The linkages of the sensors standing on a map, with their group and whether the gateway runs them. */
+    async linkagesOnMap(q: { tenantId: bigint; mapId: bigint }) {
+      return db
+        .select({
+          linkage: sensorLinkages,
+          sensorName: devices.name,
+          groupName: groups.name,
+          gatewayId: devices.gatewayId,
+          syncedVersion: gateways.syncedVersion,
+        })
+        .from(sensorLinkages)
+        .innerJoin(devices, eq(devices.id, sensorLinkages.sensorId))
+        .innerJoin(groups, eq(groups.id, sensorLinkages.groupId))
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .where(and(eq(sensorLinkages.tenantId, q.tenantId), eq(devices.mapId, q.mapId)))
+        .orderBy(asc(devices.name), asc(devices.id));
+    },
+
+    async linkage(q: { tenantId: bigint; sensorId: bigint }) {
+      const [row] = await db
+        .select()
+        .from(sensorLinkages)
+        .where(and(eq(sensorLinkages.tenantId, q.tenantId), eq(sensorLinkages.sensorId, q.sensorId)));
+      return row;
+    },
+
+    async saveLinkage(q: {
+      tenantId: bigint;
+      sensorId: bigint;
+      groupId: bigint;
+      onDetectPercent: number;
+      onClearPercent: number;
+      holdS: number;
+      lux: number | null;
+      version: number;
+    }) {
+      const { sensorId, ...fields } = q;
+      await db.insert(sensorLinkages).values(q).onConflictDoUpdate({ target: sensorLinkages.sensorId, set: fields });
+    },
+
+    async removeLinkage(q: { tenantId: bigint; sensorId: bigint }) {
+      await db.delete(sensorLinkages).where(and(eq(sensorLinkages.tenantId, q.tenantId), eq(sensorLinkages.sensorId, q.sensorId)));
+    },
+
+    /** The linkages a gateway runs: sensor address, group number and what the group does. */
+    async gatewayLinkages(q: { tenantId: bigint; gatewayId: bigint }) {
+      return db
+        .select({
+          sensor: devices.addr,
+          group: groups.number,
+          onDetectPercent: sensorLinkages.onDetectPercent,
+          onClearPercent: sensorLinkages.onClearPercent,
+          holdS: sensorLinkages.holdS,
+          lux: sensorLinkages.lux,
+        })
+        .from(sensorLinkages)
+        .innerJoin(devices, eq(devices.id, sensorLinkages.sensorId))
+        .innerJoin(groups, and(eq(groups.id, sensorLinkages.groupId), eq(groups.gatewayId, devices.gatewayId)))
+        .where(and(eq(sensorLinkages.tenantId, q.tenantId), eq(devices.gatewayId, q.gatewayId)))
+        .orderBy(asc(devices.addr));
     },
 
     /** Devices of the tenant with their gateways, for execute_auto. */

@@ -83,6 +83,15 @@ export function registerSceneRoutes(route: RouteOf, deps: { scenes: ScenesServic
 
   route(E.saveSettings, ({ auth, body }) => scenes.saveSettings(auth, body));
 
+  route(E.linkages, ({ auth, params }) => scenes.linkages(auth, params.mapId));
+
+  route(E.saveLinkage, ({ auth, body }) => scenes.saveLinkage(auth, body));
+
+  route(E.removeLinkage, async ({ auth, params }) => {
+    await scenes.removeLinkage(auth, params.id);
+    return null;
+  });
+
   route(E.inputScene, ({ auth, body }) => scenes.inputScene(auth, body));
 
   route(E.panelKeys, ({ auth, params }) => scenes.panelKeys(auth, params.id));

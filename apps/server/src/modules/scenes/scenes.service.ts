@@ -3,6 +3,8 @@ import {
   SCENE_LIMITS,
   TIMED_SCENE_KINDS,
   deviceType,
+  inFamily,
+  percentToLevel,
   sceneFieldsProblem,
   type ExecuteAutoBody,
   type ExecuteAutoResult,
@@ -23,6 +25,8 @@ import {
   type SceneView,
   type SceneWeekBody,
   type SceneWeekRun,
+  type SensorLinkage,
+  type SensorLinkageView,
 } from '@lumigrid/contract';
 import { nextRuns, scheduleRuns, type DecodedUp, type EventMessage, type SchedulePlace } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
@@ -83,7 +87,7 @@ function planOf(scene: SceneRow, number: number, members: PartPlan['members'] = 
  */
 export function createScenesService(deps: {
   repo: ScenesRepo;
-  access: Pick<ProjectAccess, 'requireProject'>;
+  access: Pick<ProjectAccess, 'requireProject' | 'requireMap'>;
   gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
   link: Pick<GatewayLink, 'bus'> | undefined;
   clock: Clock;
@@ -554,7 +558,7 @@ export function createScenesService(deps: {
       assertMay(auth, 'write');
       const panel = await repo.device({ tenantId: auth.tenantId, id: toId(body.panelId) });
       if (!panel || !seesMap(auth, panel.mapId)) throw new AppError(110011);
-      if (!deviceType(panel.type)?.panel) throw new AppError(100209);
+      if (!inFamily('scenePanel', panel.type)) throw new AppError(100209);
       if (body.sceneId !== null) {
         const scene = await requireScene(auth, body.sceneId);
         if (TIMED_SCENE_KINDS.includes(scene.kind as SceneKind)) throw new AppError(310007);
@@ -593,6 +597,47 @@ export function createScenesService(deps: {
       return { released, parts };
     },
 
+    async linkages(auth: Caller, mapId: string): Promise<SensorLinkageView[]> {
+      const map = await deps.access.requireMap(auth, mapId);
+      const rows = await repo.linkagesOnMap({ tenantId: auth.tenantId, mapId: map.id });
+      return rows.map(linkageView);
+    },
+
+    async saveLinkage(auth: Caller, body: SensorLinkage): Promise<SensorLinkageView> {
+      assertMay(auth, 'write');
+      const sensor = await repo.device({ tenantId: auth.tenantId, id: toId(body.sensorId) });
+      if (!sensor || !seesMap(auth, sensor.mapId)) throw new AppError(110011);
+      if (!inFamily('motion', sensor.type) && !inFamily('daylight', sensor.type)) throw new AppError(100209);
+      const [group] = await repo.groupFacts({ tenantId: auth.tenantId, ids: [toId(body.groupId)] });
+      if (!group || !seesMap(auth, group.mapId)) throw new AppError(110011);
+      if (group.gatewayId !== sensor.gatewayId) throw new AppError(100211);
+      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [sensor.gatewayId] });
+      const [gateway] = await repo.gateways({ tenantId: auth.tenantId, ids: [sensor.gatewayId] });
+      await repo.saveLinkage({
+        tenantId: auth.tenantId,
+        sensorId: sensor.id,
+        groupId: group.id,
+        onDetectPercent: body.onDetectPercent,
+        onClearPercent: body.onClearPercent,
+        holdS: body.holdS,
+        lux: body.lux,
+        version: gateway?.configVersion ?? 0,
+      });
+      const saved = (await repo.linkagesOnMap({ tenantId: auth.tenantId, mapId: sensor.mapId! })).find(
+        (r) => r.linkage.sensorId === sensor.id,
+      );
+      return linkageView(saved!);
+    },
+
+    async removeLinkage(auth: Caller, sensorId: string): Promise<void> {
+      assertMay(auth, 'write');
+      const sensor = await repo.device({ tenantId: auth.tenantId, id: toId(sensorId) });
+      if (!sensor || !seesMap(auth, sensor.mapId)) throw new AppError(110011);
+      if (!(await repo.linkage({ tenantId: auth.tenantId, sensorId: sensor.id }))) throw new AppError(110011);
+      await repo.removeLinkage({ tenantId: auth.tenantId, sensorId: sensor.id });
+      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [sensor.gatewayId] });
+    },
+
     /** Records the runs gateways report (the gateway link's up/event). */
     onUp(message: DecodedUp): Promise<void> | undefined {
       if (message.channel !== 'event' || message.message.type !== 'scene') return undefined;
@@ -601,6 +646,25 @@ export function createScenesService(deps: {
   };
 }
 export type ScenesService = ReturnType<typeof createScenesService>;
+
+function linkageView(row: Awaited<ReturnType<ScenesRepo['linkagesOnMap']>>[number]): SensorLinkageView {
+  const { linkage } = row;
+  return {
+    sensorId: String(linkage.sensorId),
+    groupId: String(linkage.groupId),
+    onDetectPercent: linkage.onDetectPercent,
+    onClearPercent: linkage.onClearPercent,
+    holdS: linkage.holdS,
+    lux: linkage.lux,
+    sensorName: row.sensorName,
+    groupName: row.groupName,
+    gatewayId: String(row.gatewayId),
+    onGateway: linkage.version > 0 && (row.syncedVersion ?? 0) >= linkage.version,
+  };
+}
+
+/** What a linked group does at a level: 0 switches it off. */
+const levelAction = (percent: number) => (percent === 0 ? { on: false } : { on: true, level: percentToLevel(percent) });
 
 function memberOf(m: MemberRow) {
   return m.deviceId !== null
@@ -611,10 +675,11 @@ function memberOf(m: MemberRow) {
 /** The scenes, schedules, panel keys, holidays and override timeout a gateway runs. */
 export function sceneConfigSource(repo: ScenesRepo): GatewayConfigSource {
   return async (q) => {
-    const [{ parts, members }, panelKeys, projectId] = await Promise.all([
+    const [{ parts, members }, panelKeys, projectId, linkages] = await Promise.all([
       repo.gatewayParts(q),
       repo.gatewayPanelKeys({ gatewayId: q.gatewayId }),
       repo.gatewayProject(q),
+      repo.gatewayLinkages(q),
     ]);
     const configs = parts.map(({ part, scene }) =>
       partConfig(
@@ -633,6 +698,14 @@ export function sceneConfigSource(repo: ScenesRepo): GatewayConfigSource {
       schedules: configs.flatMap((c) => c.schedules),
       holidays: settings.holidays.map((h) => h.date),
       panelKeys: panelKeys.map((k) => ({ panel: k.panel, key: k.key, scene: gatewaySceneId(k.number, 'start') })),
+      linkages: linkages.map((l) => ({
+        sensor: l.sensor,
+        targets: [{ group: l.group }],
+        onDetect: levelAction(l.onDetectPercent),
+        onClear: levelAction(l.onClearPercent),
+        holdS: l.holdS,
+        ...(l.lux !== null ? { luxAbove: l.lux } : {}),
+      })),
       ...(settings.overrideMin > 0 ? { overrideMin: settings.overrideMin } : {}),
     };
   };

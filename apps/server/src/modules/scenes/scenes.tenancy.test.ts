@@ -1,4 +1,4 @@
-import { projectEndpoints, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
+import { groupEndpoints, projectEndpoints, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
 import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
@@ -7,7 +7,7 @@ import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from 
 /** The first account's scene name: it may appear in no answer to the second account. */
 const SECRET = 'Secret scene';
 
-type Ids = { project: string; device: string; panel: string; scene: string; part: string };
+type Ids = { project: string; map: string; device: string; panel: string; sensor: string; group: string; scene: string; part: string };
 
 const fields = (project: string, name: string, device: string): SceneFields => ({
   projectId: project,
@@ -46,6 +46,14 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(sceneEndpoints.saveSettings, (a) => ({ body: { projectId: a.project, holidays: [], overrideMin: 5 } })),
   tenancyCase(sceneEndpoints.inputScene, (a, b) => ({ body: { panelId: a.panel, key: 1, sceneId: b.scene } })),
   tenancyCase(sceneEndpoints.inputScene, (a, b) => ({ body: { panelId: b.panel, key: 1, sceneId: a.scene } })),
+  tenancyCase(sceneEndpoints.linkages, (a) => ({ params: { mapId: a.map } })),
+  tenancyCase(sceneEndpoints.saveLinkage, (a, b) => ({
+    body: { sensorId: a.sensor, groupId: b.group, onDetectPercent: 50, onClearPercent: 0, holdS: 60, lux: null },
+  })),
+  tenancyCase(sceneEndpoints.saveLinkage, (a, b) => ({
+    body: { sensorId: b.sensor, groupId: a.group, onDetectPercent: 50, onClearPercent: 0, holdS: 60, lux: null },
+  })),
+  tenancyCase(sceneEndpoints.removeLinkage, (a) => ({ params: { id: a.sensor }, body: {} })),
   tenancyCase(sceneEndpoints.panelKeys, (a) => ({ params: { id: a.panel } })),
   tenancyCase(sceneEndpoints.executeAuto, (a) => ({ body: { deviceIds: [a.device] } })),
   // Ids nobody has, and ids past 64 bits, answer the same: existence is never told.
@@ -73,16 +81,31 @@ describe.each(DATABASES)('tenancy of the scene calls on %s', (kind) => {
       intruder: 'scene-intruder@example.com',
     });
     const place = async (token: string, mac: string, name: string): Promise<Ids> => {
-      const { placed } = await buildGatewayWithDevices(h(), token, {
+      const { placed, gateway, mapId } = await buildGatewayWithDevices(h(), token, {
         mac,
-        place: (d) => d.kind === 'light-cct' || d.kind === 'panel-scene6',
+        place: (d) => ['light-cct', 'panel-scene6', 'sensor-motion'].includes(d.kind),
       });
       const tree = await data(api(h().app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
       const project = tree.projects.find((p) => p.isDefault)!.id;
       const light = placed.find((d) => d.kind === 'light-cct')!;
       const panel = placed.find((d) => d.kind === 'panel-scene6')!;
+      const sensor = placed.find((d) => d.kind === 'sensor-motion')!;
       const saved = await data<SceneSaveResult>(api(h().app, sceneEndpoints.add, { body: fields(project, name, light.id) }, { token }));
-      return { project, device: light.id, panel: panel.id, scene: saved.scene.id, part: saved.scene.parts[0]!.id };
+      const group = await data(
+        api(h().app, groupEndpoints.add, { body: { mapId, gatewayId: gateway.id, name, deviceIds: [light.id] } }, { token }),
+      );
+      const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 80, onClearPercent: 10, holdS: 60, lux: null };
+      await data(api(h().app, sceneEndpoints.saveLinkage, { body: linkage }, { token }));
+      return {
+        project,
+        map: mapId,
+        device: light.id,
+        panel: panel.id,
+        sensor: sensor.id,
+        group: group.id,
+        scene: saved.scene.id,
+        part: saved.scene.parts[0]!.id,
+      };
     };
     const [first, second] = rig.fleet.gateways;
     a = await place(tokenA, first!.mac, SECRET);
@@ -107,5 +130,7 @@ describe.each(DATABASES)('tenancy of the scene calls on %s', (kind) => {
     expect(commandsSeen).toBe(0);
     const keys = await data(api(h().app, sceneEndpoints.panelKeys, { params: { id: a.panel } }, { token: tokenA }));
     expect(keys).toEqual([]);
+    const linkages = await data(api(h().app, sceneEndpoints.linkages, { params: { mapId: a.map } }, { token: tokenA }));
+    expect(linkages).toMatchObject([{ sensorId: a.sensor, groupId: a.group, onDetectPercent: 80 }]);
   });
 });

@@ -227,6 +227,56 @@ describe.each(DATABASES)('scenes run by simulated gateways on %s', (kind) => {
     expectError(await send(sceneEndpoints.inputScene, { body: { panelId: target.id, key: 2, sceneId: saved.scene.id } }), 100209);
   });
 
+  it('links a motion sensor to a group: the gateway runs it in linkage mode, hold time and daylight target included', async () => {
+    const sensor = gateways[0]!.devices.find((d) => d.kind === 'sensor-motion')!;
+    const target = light(0, 'light-cct');
+    const group = await data<GroupView>(
+      send(groupEndpoints.add, { body: { mapId: gateways[0]!.mapId, gatewayId: gateways[0]!.id, name: 'Hall', deviceIds: [target.id] } }),
+    );
+    const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 90, onClearPercent: 0, holdS: 30, lux: 500 };
+    expectError(await send(sceneEndpoints.saveLinkage, { body: { ...linkage, sensorId: target.id } }), 100209);
+    const otherGroup = await data<GroupView>(
+      send(groupEndpoints.add, {
+        body: { mapId: gateways[1]!.mapId, gatewayId: gateways[1]!.id, name: 'Far', deviceIds: [light(1, 'light-rgb').id] },
+      }),
+    );
+    expectError(await send(sceneEndpoints.saveLinkage, { body: { ...linkage, groupId: otherGroup.id } }), 100211);
+    expect(await data(send(sceneEndpoints.saveLinkage, { body: linkage }))).toMatchObject({
+      ...linkage,
+      groupName: 'Hall',
+      onGateway: false,
+    });
+    await data(send(gatewayEndpoints.sync, { params: { id: gateways[0]!.id } }));
+    await data(send(gatewayEndpoints.sensorsLinkage, { params: { id: gateways[0]!.id } }));
+    const listed = await data(send(sceneEndpoints.linkages, { params: { mapId: gateways[0]!.mapId } }));
+    expect(listed).toMatchObject([{ sensorId: sensor.id, onGateway: true }]);
+    expect(sim(0).config.linkages).toEqual([
+      {
+        sensor: sensor.addr,
+        targets: [{ group: group.number }],
+        onDetect: { on: true, level: 229 },
+        onClear: { on: false },
+        holdS: 30,
+        luxAbove: 500,
+      },
+    ]);
+
+    const state = () => simDevice(0, target.addr);
+    sim(0).devices.get(target.addr)!.state.on = false;
+    sim(0).devices.get(sensor.addr)!.state.lux = 100;
+    expect(sim(0).detectMotion(sensor.addr)).toBe(true);
+    expect(state()).toMatchObject({ on: true, level: 229 });
+    await poll(() => state().on === false, 'the hold time ran out and the group went off');
+    // Brighter than the daylight target: detection leaves the lights off.
+    sim(0).devices.get(sensor.addr)!.state.lux = 900;
+    sim(0).detectMotion(sensor.addr);
+    expect(state().on).toBe(false);
+
+    await data(send(sceneEndpoints.removeLinkage, { params: { id: sensor.id }, body: {} }));
+    expect(await data(send(sceneEndpoints.linkages, { params: { mapId: gateways[0]!.mapId } }))).toEqual([]);
+    expectError(await send(sceneEndpoints.removeLinkage, { params: { id: sensor.id }, body: {} }), 110011);
+  });
+
   it('removes one gateway part, deletes a scene, and the gateways are offered a sync', async () => {
     const members = [0, 1].map((g) => ({ type: 'device' as const, id: light(g, 'light-single').id, action: on() }));
     const saved = await data(send(sceneEndpoints.add, { body: sceneOf(projectId, 'Two parts', members) }));
