@@ -531,7 +531,7 @@ export function createScenesRepo(db: Db) {
       lux: number | null;
       version: number;
     }) {
-      const { sensorId, ...fields } = q;
+      const { sensorId: _sensorId, ...fields } = q;
       await db.insert(sensorLinkages).values(q).onConflictDoUpdate({ target: sensorLinkages.sensorId, set: fields });
     },
 
