@@ -313,6 +313,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
           gateways: gateways.service,
           devices: devices.service,
           groups: groups.service,
+          scenes: scenes.service,
           fleet,
           brokerPort,
           waitOnline: (mac, ms) => link.presence.waitOnline(mac, ms),

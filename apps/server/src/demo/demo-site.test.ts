@@ -1,4 +1,4 @@
-import { accountEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { accountEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints, sceneEndpoints } from '@lumigrid/contract';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +141,26 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     expect(groups.every((g) => g.deviceIds.length === GROUPED_KINDS.length)).toBe(true);
   });
 
+  it('runs an evening scene from sunset to sunrise, a weekday cleaning schedule and an "all on" scene on its gateways', async () => {
+    expect(first!.createdScenes).toBe(3);
+    const tree = await data(api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
+    const projectId = tree.projects.find((p) => p.name === DEMO_SITE.project.name)!.id;
+    const scenes = await data(api(h.app, sceneEndpoints.page, { body: { projectId } }, { token }));
+    expect(scenes.list.map((s) => [s.name, s.kind, s.state]).sort()).toEqual([
+      ['All on', 'manual', 'synced'],
+      ['Cleaning round', 'groupSchedule', 'synced'],
+      ['Evening lights', 'sun', 'synced'],
+    ]);
+    const evening = scenes.list.find((s) => s.name === 'Evening lights')!;
+    expect(evening.parts).toHaveLength(DEMO_SITE.gateways.length);
+    expect(evening.nextRun).not.toBeNull();
+    // Each gateway runs it on its own clock, at Wellington's sunset and sunrise.
+    for (const sim of h.app.demo!.fleet()!.gateways) {
+      expect(sim.params).toMatchObject({ timezone: DEMO_SITE.timezone, latitude: DEMO_SITE.project.latitude });
+      expect(sim.config.schedules.map((s) => s.at).sort()).toEqual(['19:00', '21:00', 'sunrise', 'sunset']);
+    }
+  });
+
   it('offers its gateways a firmware update to watch, and no other gateway', async () => {
     const [gateway] = await demoGateways(h.app, token);
     const check = await data(api(h.app, gatewayEndpoints.checkVersion, { params: { id: gateway!.id, target: 'gateway' } }, { token }));
@@ -155,7 +175,7 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, gatewayLink: { port: 0 } });
     try {
       const outcome = await second.demo!.ready;
-      expect(outcome).toMatchObject({ createdAccount: false, importedDevices: 0, placedDevices: 0, createdGroups: 0 });
+      expect(outcome).toMatchObject({ createdAccount: false, importedDevices: 0, placedDevices: 0, createdGroups: 0, createdScenes: 0 });
       expect(outcome!.gateways.every((g) => g.online && g.id !== undefined)).toBe(true);
       expect(await rowCounts(h)).toEqual(before);
       expect(await readdir(join(dataDir, 'uploads', 'maps'))).toHaveLength(1);

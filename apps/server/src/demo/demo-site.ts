@@ -15,12 +15,15 @@ import type { MapsService } from '../modules/projects/maps.service.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { DevicesService } from '../modules/devices/devices.service.ts';
 import type { GroupsService } from '../modules/groups/groups.service.ts';
+import type { ScenesService } from '../modules/scenes/scenes.service.ts';
 import { GATEWAY_ROOMS, GROUPED_KINDS, demoGatewayPosition, demoName, demoPosition } from './demo-layout.ts';
 import { FLOOR_PLAN_FILE } from './floor-plan.ts';
 
 /** What the demo account holds. Names are looked up on every start, so a second start finds them and adds nothing. */
 export const DEMO_SITE = {
   project: { name: 'Harbour Office Tower', address: '12 Harbour Quay, Wellington 6011', longitude: 174.78, latitude: -41.29 },
+  /** The site's clock: schedules run on local time. */
+  timezone: 'Pacific/Auckland',
   building: 'Tower A',
   map: 'Level 3',
   /**
@@ -59,6 +62,8 @@ export interface DemoOutcome {
   placedDevices: number;
   /** Groups this start created (one per room, when it placed that room's lights). */
   createdGroups: number;
+  /** Scenes this start created (on the first start that made the room groups). */
+  createdScenes: number;
 }
 
 export interface DemoSite {
@@ -75,9 +80,10 @@ export interface DemoDeps {
   accounts: Pick<AccountsService, 'findByLogin' | 'createAccount' | 'setPassword'>;
   projects: Pick<ProjectsService, 'tree' | 'addProject' | 'addBuilding'>;
   maps: Pick<MapsService, 'upload' | 'addMap'>;
-  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'sync' | 'position'>;
+  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'setParams' | 'sync' | 'position'>;
   devices: Pick<DevicesService, 'moveIn' | 'rename'>;
   groups: Pick<GroupsService, 'add'>;
+  scenes: Pick<ScenesService, 'page' | 'add'>;
   /** Provisions the demo gateways' credentials. */
   fleet: Pick<GatewayFleet, 'provision'>;
   /** Port of the embedded broker the demo gateways connect to. */
@@ -101,7 +107,7 @@ function brokerUrl(host: string, port: number): string {
  * the caller: the platform runs on without its demo.
  */
 export function startDemoSite(deps: DemoDeps): DemoSite {
-  const { config, accounts, projects, maps, gateways, devices, groups, logger } = deps;
+  const { config, accounts, projects, maps, gateways, devices, groups, scenes, logger } = deps;
   let fleet: Fleet | undefined;
   let stopping = false;
 
@@ -141,11 +147,21 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     };
   }
 
-  /** The project, building and map of the site, each found by name or created. Answers the map id. */
-  async function ensurePlace(caller: Caller): Promise<string> {
+  /** The project, building and map of the site, each found by name or created. */
+  async function ensurePlace(caller: Caller): Promise<{ projectId: string; mapId: string }> {
+    const projectId = await ensureProject(caller);
+    return { projectId, mapId: await ensureMap(caller, projectId) };
+  }
+
+  async function ensureProject(caller: Caller): Promise<string> {
     const tree = await projects.tree(caller, '0');
     const project = tree.projects.find((p) => p.name === DEMO_SITE.project.name && !p.isDefault);
-    const projectId = project?.id ?? (await projects.addProject(caller, { ...DEMO_SITE.project })).id;
+    return project?.id ?? (await projects.addProject(caller, { ...DEMO_SITE.project })).id;
+  }
+
+  async function ensureMap(caller: Caller, projectId: string): Promise<string> {
+    const tree = await projects.tree(caller, '0');
+    const project = tree.projects.find((p) => p.id === projectId);
     const building = project?.builds.find((b) => b.name === DEMO_SITE.building);
     const buildId = building?.id ?? (await projects.addBuilding(caller, { projectId, name: DEMO_SITE.building })).id;
     const map = building?.maps.find((m) => m.name === DEMO_SITE.map);
@@ -185,16 +201,68 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       if (name) await devices.rename(caller, { id: device.id, name });
     }
     const lights = outside.filter((d) => GROUPED_KINDS.includes(d.kind as DeviceKind)).map((d) => d.id);
-    if (lights.length === 0) return { placed: placements.length, groups: 0 };
+    if (lights.length === 0) return { placed: placements.length, groups: [] };
     const name = `${GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!.main} lights`;
-    await groups.add(caller, { mapId, gatewayId, name, deviceIds: lights });
-    return { placed: placements.length, groups: 1 };
+    const group = await groups.add(caller, { mapId, gatewayId, name, deviceIds: lights });
+    return { placed: placements.length, groups: [group.id] };
+  }
+
+  /**
+   * The demo's scenes over the room groups: lights on before sunset and off after sunrise, a weekday cleaning
+   * schedule, and a manual "all on". Made once, on the start that made the groups; a scene a user deleted
+   * stays deleted.
+   */
+  async function ensureScenes(caller: Caller, projectId: string, groupIds: string[]): Promise<number> {
+    if (groupIds.length === 0) return 0;
+    const { total } = await scenes.page(caller, { projectId, pageSize: 1 });
+    if (total > 0) return 0;
+    const members = (percent: number) => groupIds.map((id) => ({ type: 'group' as const, id, action: { on: true, percent } }));
+    const base = {
+      projectId,
+      fadeS: 2,
+      triggers: [],
+      days: [],
+      from: null,
+      to: null,
+      skipHolidays: false,
+      daliScene: null,
+      sequenceNo: null,
+    };
+    const everyDay = [0, 1, 2, 3, 4, 5, 6];
+    const made = [
+      {
+        ...base,
+        name: 'Evening lights',
+        kind: 'sun' as const,
+        steps: [{ holdS: 0, members: members(80) }],
+        days: everyDay,
+        triggers: [
+          { at: 'sunset' as const, offsetMin: -15, then: 'start' as const },
+          { at: 'sunrise' as const, offsetMin: 10, then: 'end' as const },
+        ],
+      },
+      {
+        ...base,
+        name: 'Cleaning round',
+        kind: 'groupSchedule' as const,
+        steps: [{ holdS: 0, members: members(60) }],
+        days: [1, 2, 3, 4, 5],
+        skipHolidays: true,
+        triggers: [
+          { at: '19:00', offsetMin: 0, then: 'start' as const },
+          { at: '21:00', offsetMin: 0, then: 'end' as const },
+        ],
+      },
+      { ...base, name: 'All on', kind: 'manual' as const, steps: [{ holdS: 0, members: members(100) }] },
+    ];
+    for (const scene of made) await scenes.add(caller, scene);
+    return made.length;
   }
 
   async function seed(): Promise<DemoOutcome> {
     const { caller, created } = await ensureAccount();
     check();
-    const mapId = await ensurePlace(caller);
+    const { mapId, projectId } = await ensurePlace(caller);
     check();
     const passwords = new Map<string, string>();
     const macs = DEMO_SITE.gateways.map((_, i) => fleetMac(DEMO_SITE.macPrefix, i + 1));
@@ -217,6 +285,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     let importedDevices = 0;
     let placedDevices = 0;
     let createdGroups = 0;
+    const newGroups: string[] = [];
     const out: DemoOutcome['gateways'] = [];
     for (const [i, sim] of fleet.gateways.entries()) {
       check();
@@ -232,30 +301,46 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
         importedDevices += (await gateways.importDevices(caller, gateway.id)).imported;
         const furnished = await furnish(caller, mapId, gateway.id, i);
         placedDevices += furnished.placed;
-        createdGroups += furnished.groups;
+        createdGroups += furnished.groups.length;
+        newGroups.push(...furnished.groups);
         if (gateway.longitude === null) {
           await gateways.setLonLat(caller, {
             id: gateway.id,
             longitude: DEMO_SITE.project.longitude,
             latitude: DEMO_SITE.project.latitude,
           });
+          await gateways.setParams(caller, { id: gateway.id, timezone: DEMO_SITE.timezone });
         }
         // New groups raise the configuration version the gateway was read with.
-        if (furnished.groups > 0 || gateway.syncedVersion !== gateway.configVersion) await gateways.sync(caller, gateway.id);
+        if (furnished.groups.length > 0 || gateway.syncedVersion !== gateway.configVersion) await gateways.sync(caller, gateway.id);
       } catch (error) {
         // One gateway that does not answer leaves the rest of the site running.
         logger.warn({ mac: sim.mac }, `demo gateway not set up: ${(error as Error).message}`);
       }
       out.push({ mac: sim.mac, id: gateway.id, online: sim.online });
     }
-    return { account: config.demoAccount, createdAccount: created, gateways: out, importedDevices, placedDevices, createdGroups };
+    check();
+    // Adding a scene syncs the online gateways it touches, so they run it from here on.
+    const createdScenes = await ensureScenes(caller, projectId, newGroups).catch((error: Error) => {
+      logger.warn(`demo scenes not made: ${error.message}`);
+      return 0;
+    });
+    return {
+      account: config.demoAccount,
+      createdAccount: created,
+      gateways: out,
+      importedDevices,
+      placedDevices,
+      createdGroups,
+      createdScenes,
+    };
   }
 
   const ready = seed().then(
     (outcome) => {
       const online = outcome.gateways.filter((g) => g.online).length;
       logger.info(
-        `demo site running: sign in as "${outcome.account}"; ${online} of ${outcome.gateways.length} simulated gateways online; on this start ${outcome.importedDevices} devices imported, ${outcome.placedDevices} placed on the floor plan, ${outcome.createdGroups} groups made`,
+        `demo site running: sign in as "${outcome.account}"; ${online} of ${outcome.gateways.length} simulated gateways online; on this start ${outcome.importedDevices} devices imported, ${outcome.placedDevices} placed on the floor plan, ${outcome.createdGroups} groups and ${outcome.createdScenes} scenes made`,
       );
       return outcome;
     },
