@@ -240,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     link,
     clock,
     logger,
+    dataDir: config.dataDir,
     targetsPerGateway: config.sceneTargetsPerGateway,
     commandTimeoutMs,
   });

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema, Nullable } from './common.ts';
 import { CCT_MAX_K, CCT_MIN_K } from './device-units.ts';
+import { MAP_IMAGE_FILE_PATTERN } from './projects.ts';
 import type { ErrorCode } from './errors.ts';
 import { unsafeTextIn, weightedLength } from './validation.ts';
 
@@ -170,6 +171,8 @@ export const ScenePartSchema = Type.Object({
   id: IdSchema,
   gatewayId: IdSchema,
   gatewayName: Type.String(),
+  /** The gateway's time zone, in which it runs the scene's times. */
+  timezone: Type.String(),
   online: Type.Boolean(),
   /** The gateway acknowledged a configuration that carries this part as it is now. */
   onGateway: Type.Boolean(),
@@ -208,6 +211,7 @@ export const SceneViewSchema = Type.Object({
   projectId: IdSchema,
   name: Type.String(),
   kind: SceneKindSchema,
+  image: Nullable(Type.String(), 'URL of the scene picture, or null'),
   devices: Type.Integer({ description: 'Devices among the members' }),
   groups: Type.Integer({ description: 'Groups among the members' }),
   parts: Type.Array(ScenePartSchema),
@@ -237,7 +241,13 @@ export const SceneDetailSchema = Type.Object({
   members: Type.Array(SceneMemberViewSchema, { description: 'Every member of every step, with names' }),
   /** The next seven runs (epoch ms), each with what it does. */
   upcoming: Type.Array(
-    Type.Object({ at: Type.Integer(), then: Type.Union([Type.Literal('start'), Type.Literal('end')]), gatewayId: IdSchema }),
+    Type.Object({
+      at: Type.Integer(),
+      then: Type.Union([Type.Literal('start'), Type.Literal('end')]),
+      gatewayId: IdSchema,
+      /** The gateway's time zone. */
+      timezone: Type.String(),
+    }),
   ),
 });
 export type SceneDetail = Static<typeof SceneDetailSchema>;
@@ -268,6 +278,22 @@ export type SceneExportBody = Static<typeof SceneExportBodySchema>;
 
 export const ScenePageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(SceneViewSchema) });
 export type ScenePage = Static<typeof ScenePageSchema>;
+
+/** Scene pictures: jpg or png up to 1 MB (spec section 5). */
+export const SCENE_IMAGE = { maxBytes: 1024 * 1024 } as const;
+
+/** Where a scene picture is served from. */
+export function sceneImageUrl(file: string): string {
+  return `/api4/scene/v1/image/${file}`;
+}
+
+export const SceneImageUploadSchema = Type.Object({
+  id: Type.Optional(IdSchema),
+  file: Type.Optional(Type.Unsafe<unknown>({ type: 'string', format: 'binary', description: 'The picture: png or jpeg' })),
+});
+export const SceneImageFileParamsSchema = Type.Object({
+  file: Type.String({ pattern: MAP_IMAGE_FILE_PATTERN, description: '32 hex digits and .png or .jpg' }),
+});
 
 export const SceneIdParamsSchema = Type.Object({ id: IdSchema });
 export type SceneIdParams = Static<typeof SceneIdParamsSchema>;

@@ -1,4 +1,6 @@
 import { crc32, createInflate } from 'node:zlib';
+import { sizeText } from '@lumigrid/contract';
+import { AppError } from '../http/app-error.ts';
 
 /** What an uploaded file is by its bytes. */
 export type SourceType = 'image/png' | 'image/jpeg' | 'application/pdf';
@@ -6,6 +8,19 @@ export type SourceType = 'image/png' | 'image/jpeg' | 'application/pdf';
 /** Pictures larger than this are refused: a browser could not show them, and a tiny file must not claim gigabytes. */
 const MAX_SIDE = 16_384;
 const MAX_PIXELS = 64_000_000;
+
+/**
+ * A png or jpeg upload within its size whose structure is whole (100014 too large, 100013 anything else),
+ * with its type read from the bytes.
+ */
+export async function checkedPicture(data: Buffer, maxBytes: number): Promise<{ data: Buffer; contentType: 'image/png' | 'image/jpeg' }> {
+  if (data.length > maxBytes) throw new AppError(100014, sizeText(maxBytes));
+  const type = sniffType(data);
+  if (type !== 'image/png' && type !== 'image/jpeg') throw new AppError(100013);
+  const size = type === 'image/png' ? await checkPng(data) : checkJpeg(data);
+  if (!size) throw new AppError(100013);
+  return { data, contentType: type };
+}
 
 /** What the bytes are, by their magic numbers; the file name and the declared type are never trusted. */
 export function sniffType(data: Buffer): SourceType | undefined {

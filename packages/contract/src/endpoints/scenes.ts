@@ -1,4 +1,5 @@
 import { endpoint } from '../endpoint.ts';
+import { BinarySchema } from '../projects.ts';
 import { EmptySchema, NoFieldsBodySchema, SpreadsheetSchema, XLSX_MIME } from '../common.ts';
 import {
   ExecuteAutoBodySchema,
@@ -10,6 +11,9 @@ import {
   SceneExportBodySchema,
   SceneFieldsSchema,
   SceneIdParamsSchema,
+  SceneImageFileParamsSchema,
+  SceneImageUploadSchema,
+  SceneViewSchema,
   SceneMapParamsSchema,
   SensorLinkageListSchema,
   SensorLinkageSchema,
@@ -107,6 +111,42 @@ export const sceneEndpoints = {
     params: SceneIdParamsSchema,
     response: EmptySchema,
   }),
+  uploadImage: endpoint({
+    method: 'POST',
+    path: '/api4/scene/v1/upload_image',
+    tags: ['scenes'],
+    summary: "Set a scene's picture: png or jpeg up to 1 MB",
+    description:
+      'multipart/form-data with an `id` field (the scene) before a `file` part. The type is read from the bytes; anything else answers 100013, a larger file 100014. Replaces the picture before.',
+    access: 'write',
+    kind: 'upload',
+    body: SceneImageUploadSchema,
+    response: SceneViewSchema,
+    errors: [100013, 100014],
+  }),
+  removeImage: endpoint({
+    method: 'POST',
+    path: '/api4/scene/v1/delete_image/:id',
+    tags: ['scenes'],
+    summary: "Remove a scene's picture",
+    access: 'write',
+    params: SceneIdParamsSchema,
+    body: NoFieldsBodySchema,
+    response: SceneViewSchema,
+  }),
+  image: endpoint({
+    method: 'GET',
+    path: '/api4/scene/v1/image/:file',
+    tags: ['scenes'],
+    summary: 'A stored scene picture (png or jpeg)',
+    description:
+      '{file}: the name in a scene\u2019s `image` URL. Served without a token, so <img> can load it: the name carries 128 random bits and is only ever given to users of the account. Unknown names answer 404.',
+    access: 'public',
+    params: SceneImageFileParamsSchema,
+    kind: 'raw',
+    produces: ['image/png', 'image/jpeg'],
+    response: BinarySchema,
+  }),
   manuals: endpoint({
     method: 'GET',
     path: '/api4/scene/v1/manuals/:id',
@@ -123,7 +163,7 @@ export const sceneEndpoints = {
     tags: ['scenes'],
     summary: 'Run a scene now',
     description:
-      'Every gateway runs its part at once and answers how many devices and groups it reached. A part its gateway does not run yet answers 310003, an offline gateway 100101. At most 4 manual runs of one account wait for their gateways at once (310004).',
+      'Every gateway runs its part at once and answers how many devices and groups it reached. A gateway that does not run the part as it is now is synced first (310003 when it does not take it); an offline gateway answers 100101. Timed scenes run on the gateways\u2019 clocks (310007). At most 4 manual runs of one account wait for their gateways at once (310004).',
     access: 'control',
     params: SceneIdParamsSchema,
     body: NoFieldsBodySchema,

@@ -57,6 +57,7 @@ CREATE TABLE "scenes" (
 	"project_id" bigint NOT NULL,
 	"name" text NOT NULL,
 	"kind" text NOT NULL,
+	"image" text,
 	"fade_s" integer DEFAULT 0 NOT NULL,
 	"holds" jsonb NOT NULL,
 	"triggers" jsonb NOT NULL,

@@ -37,6 +37,8 @@ export const scenes = pgTable(
     name: text('name').notNull(),
     /** SCENE_KINDS of the contract. */
     kind: text('kind').notNull(),
+    /** File name of its picture in the scenes image store, or null. */
+    image: text('image'),
     fadeS: integer('fade_s').notNull().default(0),
     /** Hold after each step, seconds, one per step (a sequence has several steps, every other kind one). */
     holds: jsonb('holds').$type<number[]>().notNull(),

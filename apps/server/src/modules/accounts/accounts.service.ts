@@ -8,7 +8,6 @@ import {
   LIMITS,
   ACCOUNT_IMAGES,
   accountImageUrl,
-  sizeText,
   type AccountImageKind,
   type ChangePasswordBody,
   type Lang,
@@ -21,7 +20,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { storedImageType, type ImageStore } from '../../lib/image-store.ts';
 import { hashPassword, randomPassword, verifyPassword } from '../../lib/password.ts';
-import { checkJpeg, checkPng, sniffType } from '../../lib/picture.ts';
+import { checkedPicture } from '../../lib/picture.ts';
 import type { AccountsRepo, UserRow } from './accounts.repo.ts';
 
 /**
@@ -226,12 +225,7 @@ export function createAccountsService(deps: {
      * administrator, by the endpoint's access level): a png or jpeg whose structure is whole, within its size.
      */
     async setImage(auth: AuthContext, kind: AccountImageKind, data: Buffer): Promise<LoginUser> {
-      if (data.length > ACCOUNT_IMAGES[kind].maxBytes) throw new AppError(100014, sizeText(ACCOUNT_IMAGES[kind].maxBytes));
-      const type = sniffType(data);
-      if (type !== 'image/png' && type !== 'image/jpeg') throw new AppError(100013);
-      const size = type === 'image/png' ? await checkPng(data) : checkJpeg(data);
-      if (!size) throw new AppError(100013);
-      return storeImage(auth.userId, kind, await images.save({ data, contentType: type }));
+      return storeImage(auth.userId, kind, await images.save(await checkedPicture(data, ACCOUNT_IMAGES[kind].maxBytes)));
     },
 
     async removeImage(auth: AuthContext, kind: AccountImageKind): Promise<LoginUser> {

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createImageStore } from '../../lib/image-store.ts';
 import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
@@ -22,10 +23,12 @@ export function createScenesModule(deps: {
   link: Pick<GatewayLink, 'bus' | 'onUp'> | undefined;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** DATA_DIR: scene pictures live in its uploads/scenes. */
+  dataDir: string;
   targetsPerGateway?: number;
   commandTimeoutMs?: number;
 }) {
-  const scenes = createScenesService({ ...deps, repo: createScenesRepo(deps.db) });
+  const scenes = createScenesService({ ...deps, repo: createScenesRepo(deps.db), images: createImageStore(deps.dataDir, 'scenes') });
   // Runs the gateways start on their own arrive as events; the link holds the next message until one is stored.
   const unsubscribe = deps.link?.onUp((message) => scenes.onUp(message));
   return {

@@ -304,16 +304,30 @@ export function createScenesRepo(db: Db) {
       await db.delete(scenes).where(and(eq(scenes.tenantId, q.tenantId), eq(scenes.id, q.id)));
     },
 
+    async setImage(q: { tenantId: bigint; id: bigint; image: string | null }) {
+      await db
+        .update(scenes)
+        .set({ image: q.image })
+        .where(and(eq(scenes.tenantId, q.tenantId), eq(scenes.id, q.id)));
+    },
+
     /** Removes a part and the scene's members on its gateway; the scene goes with its last part. */
-    async removePart(q: { tenantId: bigint; partId: bigint; sceneId: bigint; gatewayId: bigint }) {
-      await db.transaction(async (tx) => {
+    async removePart(q: {
+      tenantId: bigint;
+      partId: bigint;
+      sceneId: bigint;
+      gatewayId: bigint;
+    }): Promise<{ image: string | null } | null> {
+      return db.transaction(async (tx) => {
         await tx.delete(sceneParts).where(and(eq(sceneParts.tenantId, q.tenantId), eq(sceneParts.id, q.partId)));
         await tx.execute(sql`
           delete from scene_members m
           where m.scene_id = ${q.sceneId}
             and coalesce((select d.gateway_id from devices d where d.id = m.device_id), (select g.gateway_id from groups g where g.id = m.group_id)) = ${q.gatewayId}`);
         const [left] = await tx.select({ n: count() }).from(sceneParts).where(eq(sceneParts.sceneId, q.sceneId));
-        if (!left?.n) await tx.delete(scenes).where(eq(scenes.id, q.sceneId));
+        if (left?.n) return null;
+        const [gone] = await tx.delete(scenes).where(eq(scenes.id, q.sceneId)).returning({ image: scenes.image });
+        return gone ?? null;
       });
     },
 

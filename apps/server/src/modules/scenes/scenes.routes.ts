@@ -1,5 +1,8 @@
-import { sceneEndpoints as E, type Lang, type Localised, type SceneKind, type SceneView } from '@lumigrid/contract';
+import { SCENE_IMAGE, sceneEndpoints as E, type Lang, type Localised, type SceneKind, type SceneView } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
+import { AppError } from '../../http/app-error.ts';
+import { sendImage } from '../../http/send-image.ts';
+import { uploadRoute } from '../../http/single-file-upload.ts';
 import { requestLang } from '../../http/envelope.ts';
 import { sendWorkbook, tableWorkbook, type SheetColumn } from '../../lib/excel.ts';
 import type { ScenesService } from './scenes.service.ts';
@@ -69,6 +72,18 @@ export function registerSceneRoutes(route: RouteOf, deps: { scenes: ScenesServic
   route(E.remove, async ({ auth, params }) => {
     await scenes.remove(auth, params.id);
     return null;
+  });
+
+  uploadRoute(route, E.uploadImage, { maxBytes: SCENE_IMAGE.maxBytes, fields: ['id'] }, ({ auth, body }, file) =>
+    scenes.setImage(auth, body.id, file),
+  );
+
+  route(E.removeImage, ({ auth, params }) => scenes.removeImage(auth, params.id));
+
+  route(E.image, async ({ params, reply }) => {
+    const found = await scenes.imageFile(params.file);
+    if (!found) throw new AppError(100002);
+    return sendImage(reply, found);
   });
 
   route(E.manuals, ({ auth, params }) => scenes.manuals(auth, params.id));

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
+  SCENE_IMAGE,
   SCENE_LIMITS,
   TIMED_SCENE_KINDS,
   deviceType,
   inFamily,
   percentToLevel,
   sceneFieldsProblem,
+  sceneImageUrl,
   type ExecuteAutoBody,
   type ExecuteAutoResult,
   type InputSceneBody,
@@ -36,6 +38,8 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { storedImageType, type ImageStore } from '../../lib/image-store.ts';
+import { checkedPicture } from '../../lib/picture.ts';
 import { paging } from '../../lib/paging.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
@@ -92,6 +96,8 @@ export function createScenesService(deps: {
   link: Pick<GatewayLink, 'bus'> | undefined;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+  /** Where scene pictures are kept. */
+  images: ImageStore;
   /** Devices and groups per scene per gateway: 10, or 20 where the gateways allow it (spec section 9). */
   targetsPerGateway?: number;
   commandTimeoutMs?: number;
@@ -123,11 +129,16 @@ export function createScenesService(deps: {
   /** The next runs of a scene's parts after now, as each gateway computes them: [at, then, gateway]. */
   async function upcoming(scene: SceneRow, parts: PartRow[], count: number, holidaysOf = holidaysCache()) {
     if (!TIMED_SCENE_KINDS.includes(scene.kind as SceneKind)) return [];
-    const runs: Array<{ at: number; then: 'start' | 'end'; gatewayId: string }> = [];
+    const runs: Array<{ at: number; then: 'start' | 'end'; gatewayId: string; timezone: string }> = [];
     for (const part of parts) {
       const { schedules } = partConfig(planOf(scene, part.number));
       for (const run of nextRuns(schedules, placeOf(part), await holidaysOf(part.projectId), clock.now().getTime(), count))
-        runs.push({ at: run.at, then: partOfGatewayScene(run.scene).then, gatewayId: String(part.gatewayId) });
+        runs.push({
+          at: run.at,
+          then: partOfGatewayScene(run.scene).then,
+          gatewayId: String(part.gatewayId),
+          timezone: part.timezone ?? 'UTC',
+        });
     }
     return runs.sort((a, b) => a.at - b.at).slice(0, count);
   }
@@ -165,6 +176,7 @@ export function createScenesService(deps: {
           id: String(p.id),
           gatewayId: String(p.gatewayId),
           gatewayName: p.gatewayName,
+          timezone: p.timezone ?? 'UTC',
           online: p.online,
           onGateway: p.version > 0 && (p.syncedVersion ?? 0) >= p.version,
           targets: new Set(mine.filter((m) => m.gatewayId === p.gatewayId).map((m) => `${m.deviceId ?? ''}:${m.groupId ?? ''}`)).size,
@@ -175,6 +187,7 @@ export function createScenesService(deps: {
           projectId: String(row.projectId),
           name: row.name,
           kind: row.kind as SceneKind,
+          image: row.image === null ? null : sceneImageUrl(row.image),
           devices: new Set(mine.filter((m) => m.deviceId !== null).map((m) => m.deviceId)).size,
           groups: new Set(mine.filter((m) => m.groupId !== null).map((m) => m.groupId)).size,
           parts: partViews,
@@ -323,7 +336,11 @@ export function createScenesService(deps: {
         parts.map(async (p) => {
           const base = { gatewayId: String(p.gatewayId), gatewayName: p.gatewayName, targets: 0, failed: 0 };
           if (!link || !p.online) return { ...base, code: 100101 };
-          if (p.version === 0 || (p.syncedVersion ?? 0) < p.version) return { ...base, code: 310003 };
+          if (p.version === 0 || (p.syncedVersion ?? 0) < p.version) {
+            // The gateway does not run the scene as it is now: it gets it first, as a save would have given it.
+            const [synced] = await syncTouched(auth, [p.gatewayId]);
+            if (synced?.code !== 0) return { ...base, code: synced?.code ?? 310003 };
+          }
           const outcome = await link.bus.send(
             p.mac,
             'scene.run',
@@ -458,7 +475,35 @@ export function createScenesService(deps: {
       const scene = await requireScene(auth, id);
       const parts = await repo.parts({ tenantId: auth.tenantId, sceneIds: [scene.id] });
       await repo.remove({ tenantId: auth.tenantId, id: scene.id });
+      if (scene.image) await deps.images.remove(scene.image);
       await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: parts.map((p) => p.gatewayId) });
+    },
+
+    /** Sets a scene's picture (png or jpeg up to 1 MB, whole) and deletes the one it replaces. */
+    async setImage(auth: Caller, id: string | undefined, data: Buffer): Promise<SceneView> {
+      assertMay(auth, 'write');
+      if (id === undefined) throw new AppError(100001);
+      const scene = await requireScene(auth, id);
+      const file = await deps.images.save(await checkedPicture(data, SCENE_IMAGE.maxBytes));
+      await repo.setImage({ tenantId: auth.tenantId, id: scene.id, image: file });
+      if (scene.image) await deps.images.remove(scene.image);
+      const [view] = await views(auth, [await requireScene(auth, scene.id)]);
+      return view!;
+    },
+
+    async removeImage(auth: Caller, id: string): Promise<SceneView> {
+      assertMay(auth, 'write');
+      const scene = await requireScene(auth, id);
+      await repo.setImage({ tenantId: auth.tenantId, id: scene.id, image: null });
+      if (scene.image) await deps.images.remove(scene.image);
+      const [view] = await views(auth, [{ ...scene, image: null }]);
+      return view!;
+    },
+
+    /** A stored scene picture by its file name; undefined for a name the store never made or no longer has. */
+    async imageFile(file: string): Promise<{ data: Buffer; contentType: string } | undefined> {
+      const data = await deps.images.read(file);
+      return data ? { data, contentType: storedImageType(file) } : undefined;
     },
 
     async removeSlice(auth: Caller, partId: string): Promise<void> {
@@ -466,7 +511,8 @@ export function createScenesService(deps: {
       const part = await repo.part({ tenantId: auth.tenantId, id: toId(partId) });
       if (!part) throw new AppError(110011);
       await requireScene(auth, part.sceneId);
-      await repo.removePart({ tenantId: auth.tenantId, partId: part.id, sceneId: part.sceneId, gatewayId: part.gatewayId });
+      const gone = await repo.removePart({ tenantId: auth.tenantId, partId: part.id, sceneId: part.sceneId, gatewayId: part.gatewayId });
+      if (gone?.image) await deps.images.remove(gone.image);
       await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [part.gatewayId] });
     },
 

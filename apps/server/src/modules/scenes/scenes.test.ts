@@ -1,6 +1,7 @@
 import {
   XLSX_MIME,
   deviceEndpoints,
+  percentToLevel,
   projectEndpoints,
   gatewayEndpoints,
   groupEndpoints,
@@ -16,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
+import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
 
 const on = (percent?: number) => ({ on: true, ...(percent !== undefined ? { percent } : {}) });
 
@@ -99,11 +101,51 @@ describe.each(DATABASES)('scenes run by simulated gateways on %s', (kind) => {
     for (const g of [0, 1, 2]) {
       expect(simDevice(g, light(g).addr)).toMatchObject({ on: true, level: 102, manual: true });
     }
+    // Changed while a gateway is away: that gateway gets its part when the scene is next run.
+    await sim(2).goOffline();
+    await poll(async () => !(await data(send(gatewayEndpoints.detail, { params: { id: gateways[2]!.id } }))).online, 'gateway offline');
+    const brighter = [0, 1, 2].map((g) => ({ type: 'device' as const, id: light(g).id, action: on(80) }));
+    const updated = await data(send(sceneEndpoints.update, { body: { id: saved.scene.id, ...sceneOf(projectId, 'Evening', brighter) } }));
+    expect(updated.sync.map((s) => s.code)).toEqual([0, 0, 100101]);
+    expect(updated.scene.state).toBe('pending');
+    await sim(2).goOnline();
+    await poll(async () => (await data(send(gatewayEndpoints.detail, { params: { id: gateways[2]!.id } }))).online, 'gateway back');
+    const again = await data(send(sceneEndpoints.execute, { params: { id: saved.scene.id }, body: {} }));
+    expect(again.parts.map((p) => p.code)).toEqual([0, 0, 0]);
+    expect(simDevice(2, light(2).addr).level).toBe(percentToLevel(80));
+    expect((await data(send(sceneEndpoints.get, { params: { id: saved.scene.id } }))).state).toBe('synced');
     const history = await runs(saved.scene.id);
-    expect(history.total).toBe(1);
+    expect(history.total).toBe(2);
     expect(history.list[0]).toMatchObject({ trigger: 'manual', then: 'start' });
     const listed = await data(send(sceneEndpoints.page, { body: { projectId } }));
     expect(listed.list.find((s) => s.id === saved.scene.id)?.lastRun?.parts).toHaveLength(3);
+  });
+
+  it('keeps a picture per scene: png or jpeg up to 1 MB, replaced and removed with its file', async () => {
+    const saved = await data(
+      send(sceneEndpoints.add, {
+        body: sceneOf(projectId, 'Pictured', [{ type: 'device', id: light(0, 'light-single').id, action: on() }]),
+      }),
+    );
+    const upload = (data: Buffer, type = 'image/png', lang?: string) =>
+      sendUpload(h().app, sceneEndpoints.uploadImage, { name: 'scene.png', type, data }, { token, lang, fields: { id: saved.scene.id } });
+    const first = await upload(makePng(64, 32));
+    expect(first.body.code).toBe(0);
+    const url = first.body.data.image!;
+    expect(url).toMatch(/^\/api4\/scene\/v1\/image\/[0-9a-f]{32}\.png$/);
+    const served = await h().app.inject({ method: 'GET', url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    const second = await upload(await makeJpeg(40, 40), 'image/jpeg');
+    expect(second.body.data.image).toMatch(/\.jpg$/);
+    expect((await h().app.inject({ method: 'GET', url })).statusCode).toBe(404);
+    expectError(await upload(bigFakePng(1024 * 1024 + 1), 'image/png', 'ja'), 100014, 'ja');
+    expectError(await upload(makePdf(), 'application/pdf'), 100013);
+    expect((await data(send(sceneEndpoints.get, { params: { id: saved.scene.id } }))).image).toBe(second.body.data.image);
+    const removed = await data(send(sceneEndpoints.removeImage, { params: { id: saved.scene.id }, body: {} }));
+    expect(removed.image).toBeNull();
+    expect((await h().app.inject({ method: 'GET', url: second.body.data.image! })).statusCode).toBe(404);
+    await data(send(sceneEndpoints.remove, { params: { id: saved.scene.id } }));
   });
 
   it('holds every limit of the spec with its localised message, and changes nothing', async () => {
