@@ -83,11 +83,15 @@ function fail(action: FailureAction, silent: boolean): never {
   throw new ApiError(action, message);
 }
 
-/** The one HTTP client: token header, language, 30 s timeout, envelope and error handling of spec section 7. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends one request with the token, the language and the 30 s timeout; answers the response and its text or bytes. */
+async function send<B extends 'text' | 'blob'>(
+  path: string,
+  options: RequestOptions,
+  read: B,
+): Promise<{ response: Response; content: B extends 'text' ? string : Blob }> {
   const { method = 'GET', body, query, silent = false, signal } = options;
   const headers: Record<string, string> = {
-    Accept: 'application/json',
+    Accept: read === 'text' ? 'application/json' : '*/*',
     'Accept-Language': acceptLanguage(environment.lang()),
   };
   const token = session.token();
@@ -101,16 +105,15 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const abort = () => timeout.abort();
   signal?.addEventListener('abort', abort);
 
-  let response: Response;
-  let text: string;
   try {
-    response = await fetch(path + queryString(query), {
+    const response = await fetch(path + queryString(query), {
       method,
       headers,
       body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
       signal: timeout.signal,
     });
-    text = await response.text();
+    const content = (read === 'text' ? await response.text() : await response.blob()) as B extends 'text' ? string : Blob;
+    return { response, content };
   } catch (error) {
     // A caller's own abort (a query cancelled by React) is not the user's problem.
     if (signal?.aborted) throw error;
@@ -119,7 +122,12 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     clearTimeout(timer);
     signal?.removeEventListener('abort', abort);
   }
+}
 
+/** The one HTTP client: token header, language, 30 s timeout, envelope and error handling of spec section 7. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { response, content: text } = await send(path, options, 'text');
+  const silent = options.silent ?? false;
   let parsed: unknown;
   try {
     parsed = text ? parseJson(text) : undefined;
@@ -153,6 +161,57 @@ export function call<E extends EndpointSpec>(
     ...options,
     method: spec.method,
     query,
-    body: sendsBody ? (body ?? {}) : body,
+    // A body left out is sent as {}; an explicit null (an endpoint whose body is EmptySchema) as null.
+    body: sendsBody && body === undefined ? {} : body,
   });
+}
+
+/** A file a raw endpoint answered, with the name the server gave it (Content-Disposition), if any. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename?: string;
+}
+
+/** The file name of a Content-Disposition header (filename* in UTF-8 first, then filename). */
+export function dispositionFilename(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      // A malformed escape: fall back to the plain name.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(header);
+  return plain?.[1]?.trim() || undefined;
+}
+
+/**
+ * Calls a raw endpoint that answers a file (an Excel export): the same token, language, timeout and failure
+ * handling as `call`; a refusal still arrives as an envelope and shows its localised message.
+ */
+export async function callFile<E extends EndpointSpec & { kind: 'raw' }>(
+  spec: E,
+  input: EndpointInput<E>,
+  options: CallOptions = {},
+): Promise<DownloadedFile> {
+  const { params, query, body } = input as { params?: Record<string, string>; query?: RequestOptions['query']; body?: unknown };
+  if (spec.access !== 'public' && !session.token()) throw new ApiError({ kind: 'relogin' }, 'signed out');
+  const sendsBody = spec.method === 'POST' || spec.method === 'PUT';
+  const { response, content } = await send(
+    endpointPath(spec, params),
+    { ...options, method: spec.method, query, body: sendsBody && body === undefined ? {} : body },
+    'blob',
+  );
+  const isJson = (response.headers.get('Content-Type') ?? '').includes('application/json');
+  if (response.ok && !isJson) return { blob: content, filename: dispositionFilename(response.headers.get('Content-Disposition')) };
+  let parsed: unknown;
+  try {
+    parsed = parseJson(await content.text());
+  } catch {
+    parsed = undefined;
+  }
+  const outcome = interpretResponse(response.status, parsed, response.headers.get('Retry-After'));
+  return fail(outcome.ok ? { kind: 'http', status: response.status } : outcome.action, options.silent ?? false);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { breadcrumbFor } from './breadcrumb.ts';
 import { buildMenu, canOpen } from './menu.ts';
 
 const paths = (entries: ReturnType<typeof buildMenu>): string[] =>
@@ -18,5 +19,32 @@ describe('side menu (spec section 6)', () => {
   it('hides the system menu from sub-accounts other than editable ones', () => {
     expect(paths(buildMenu({ user_auth: 3, operate_auth: 3 }, 'saas'))).not.toContain('/system');
     expect(paths(buildMenu({ user_auth: 3, operate_auth: 2 }, 'saas'))).toContain('/system/center');
+  });
+});
+
+describe('the scene menu (spec section 2)', () => {
+  const scene = buildMenu({ user_auth: 3, operate_auth: 4 }, 'saas').find((entry) => entry.path === '/scene');
+
+  it('lists the scene list and schedule management for every user, even view-only ones', () => {
+    expect(scene?.children?.filter((c) => !c.hidden).map((c) => c.path)).toEqual(['/scene/list', '/scene/schedule']);
+  });
+
+  it('keeps the detail and every editor out of the side menu, under the scene list in the breadcrumb', () => {
+    const hidden = scene?.children?.filter((c) => c.hidden) ?? [];
+    expect(hidden.map((c) => c.path)).toEqual([
+      '/scene/detail',
+      '/scene/add/manual',
+      '/scene/add/schedule',
+      '/scene/add/sunriseSunset',
+      '/scene/add/reportonce',
+      '/scene/add/sequence',
+    ]);
+    expect(hidden.every((c) => c.under === '/scene/list')).toBe(true);
+    const menu = buildMenu({ user_auth: 2, operate_auth: 0 }, 'saas');
+    expect(breadcrumbFor('/scene/add/sunriseSunset', menu).map((c) => c.labelKey)).toEqual([
+      'menu.scene',
+      'menu.sceneList',
+      'menu.sceneAddSun',
+    ]);
   });
 });

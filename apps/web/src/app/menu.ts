@@ -20,11 +20,20 @@ export type MenuLabelKey =
   | 'menu.gateway'
   | 'menu.gatewayList'
   | 'menu.gatewayDetail'
+  | 'menu.scene'
+  | 'menu.sceneList'
+  | 'menu.sceneSchedule'
+  | 'menu.sceneDetail'
+  | 'menu.sceneAddManual'
+  | 'menu.sceneAddSchedule'
+  | 'menu.sceneAddSun'
+  | 'menu.sceneAddOnce'
+  | 'menu.sceneAddSequence'
   | 'menu.system'
   | 'menu.account'
   | 'menu.center'
   | 'menu.outbox';
-export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'system';
+export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'system';
 
 /** One side-menu entry; labels are catalogue keys so the menu follows the language. */
 export interface MenuEntry {
@@ -75,6 +84,21 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
       children: [
         { path: '/gateway/list', labelKey: 'menu.gatewayList' },
         { path: '/gateway/detail', labelKey: 'menu.gatewayDetail', hidden: true, under: '/gateway/list' },
+      ],
+    },
+    {
+      path: '/scene',
+      labelKey: 'menu.scene',
+      icon: 'scene',
+      children: [
+        { path: '/scene/list', labelKey: 'menu.sceneList' },
+        { path: '/scene/schedule', labelKey: 'menu.sceneSchedule' },
+        { path: '/scene/detail', labelKey: 'menu.sceneDetail', hidden: true, under: '/scene/list' },
+        { path: '/scene/add/manual', labelKey: 'menu.sceneAddManual', hidden: true, under: '/scene/list' },
+        { path: '/scene/add/schedule', labelKey: 'menu.sceneAddSchedule', hidden: true, under: '/scene/list' },
+        { path: '/scene/add/sunriseSunset', labelKey: 'menu.sceneAddSun', hidden: true, under: '/scene/list' },
+        { path: '/scene/add/reportonce', labelKey: 'menu.sceneAddOnce', hidden: true, under: '/scene/list' },
+        { path: '/scene/add/sequence', labelKey: 'menu.sceneAddSequence', hidden: true, under: '/scene/list' },
       ],
     },
   ];

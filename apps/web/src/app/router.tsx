@@ -20,6 +20,10 @@ const DeviceConfigDetailPage = lazy(() => import('../pages/device/config/device-
 const GroupPage = lazy(() => import('../pages/group/group-page.tsx'));
 const GatewayListPage = lazy(() => import('../pages/gateway/gateway-list-page.tsx'));
 const GatewayDetailPage = lazy(() => import('../pages/gateway/gateway-detail-page.tsx'));
+const SceneListPage = lazy(() => import('../pages/scene/scene-list-page.tsx'));
+const SceneEditorPage = lazy(() => import('../pages/scene/scene-editor-page.tsx'));
+const SceneDetailPage = lazy(() => import('../pages/scene/scene-detail-page.tsx'));
+const SceneSchedulePage = lazy(() => import('../pages/scene/scene-schedule-page.tsx'));
 const AccountPage = lazy(() => import('../pages/system/account-page.tsx'));
 const CenterPage = lazy(() => import('../pages/system/center-page.tsx'));
 const OutboxPage = lazy(() => import('../pages/system/outbox-page.tsx'));
@@ -89,6 +93,27 @@ export const router = createBrowserRouter([
           { path: 'list', element: page(<GatewayListPage />) },
           // The gateway is the query id, as the project detail takes its project.
           { path: 'detail', element: page(<GatewayDetailPage />) },
+        ],
+      },
+      {
+        path: 'scene',
+        children: [
+          { index: true, element: <Navigate to="/scene/list" replace /> },
+          { path: 'list', element: page(<SceneListPage />) },
+          { path: 'schedule', element: page(<SceneSchedulePage />) },
+          // One editor family; editing takes the scene as query id on its kind's route (spec section 2).
+          {
+            path: 'add',
+            children: [
+              { index: true, element: <Navigate to="/scene/add/manual" replace /> },
+              { path: 'manual', element: page(<SceneEditorPage key="manual" route="manual" />) },
+              { path: 'schedule', element: page(<SceneEditorPage key="schedule" route="schedule" />) },
+              { path: 'sunriseSunset', element: page(<SceneEditorPage key="sun" route="sun" />) },
+              { path: 'reportonce', element: page(<SceneEditorPage key="once" route="once" />) },
+              { path: 'sequence', element: page(<SceneEditorPage key="sequence" route="sequence" />) },
+            ],
+          },
+          { path: 'detail', element: page(<SceneDetailPage />) },
         ],
       },
       {

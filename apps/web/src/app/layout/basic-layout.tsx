@@ -8,6 +8,7 @@ import {
   CloudServerOutlined,
   HomeOutlined,
   LogoutOutlined,
+  ControlOutlined,
   SettingOutlined,
   UserOutlined,
 } from '@ant-design/icons';
@@ -35,6 +36,7 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   project: <ApartmentOutlined />,
   device: <BulbOutlined />,
   gateway: <ClusterOutlined />,
+  scene: <ControlOutlined />,
   system: <SettingOutlined />,
 };
 

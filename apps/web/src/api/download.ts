@@ -1,0 +1,26 @@
+import type { EndpointInput, EndpointSpec } from '@lumigrid/contract';
+import { callFile, type CallOptions, type DownloadedFile } from './client.ts';
+
+/** Hands a file to the browser's downloads, under the server's name or the fallback. */
+export function saveFile(file: DownloadedFile, fallbackName: string): void {
+  const url = URL.createObjectURL(file.blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.filename ?? fallbackName;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // The click has started the download; the object URL is no longer needed once it has been read.
+  setTimeout(() => URL.revokeObjectURL(url), 30_000);
+}
+
+/** Calls a raw endpoint that answers a file (an export) and saves what it answers. */
+export async function downloadFile<E extends EndpointSpec & { kind: 'raw' }>(
+  spec: E,
+  input: EndpointInput<E>,
+  fallbackName: string,
+  options?: CallOptions,
+): Promise<void> {
+  saveFile(await callFile(spec, input, options), fallbackName);
+}

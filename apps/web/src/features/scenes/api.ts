@@ -1,0 +1,120 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  SceneExportBody,
+  SceneFields,
+  SceneListBody,
+  SceneRunsBody,
+  SceneSettings,
+  SceneUpdateBody,
+  SceneWeekBody,
+} from '@lumigrid/contract';
+import { sceneEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
+import { downloadFile } from '../../api/download.ts';
+import { gatewayKeys } from '../gateways/api.ts';
+
+/** How often the scene list and a scene's detail are looked at again while shown (parts sync, runs arrive). */
+export const SCENES_POLL_MS = 15_000;
+
+/** One key factory for everything under scenes; every change invalidates `all`. */
+export const sceneKeys = {
+  all: ['scenes'] as const,
+  page: (body: SceneListBody) => [...sceneKeys.all, 'page', body] as const,
+  detail: (sceneId: string) => [...sceneKeys.all, 'detail', sceneId] as const,
+  runs: (body: SceneRunsBody) => [...sceneKeys.all, 'runs', body] as const,
+  week: (body: SceneWeekBody) => [...sceneKeys.all, 'week', body] as const,
+  settings: (projectId: string) => [...sceneKeys.all, 'settings', projectId] as const,
+};
+
+/** The scene calls of spec section 7 "Scenes"; paths and answers are the contract's. */
+export const sceneApi = {
+  page: (body: SceneListBody, signal?: AbortSignal) => call(sceneEndpoints.page, { body }, { signal }),
+  get: (sceneId: string, signal?: AbortSignal) => call(sceneEndpoints.get, { params: { id: sceneId } }, { signal }),
+  add: (body: SceneFields) => call(sceneEndpoints.add, { body }),
+  update: (body: SceneUpdateBody) => call(sceneEndpoints.update, { body }),
+  remove: (sceneId: string) => call(sceneEndpoints.remove, { params: { id: sceneId } }),
+  /** Silent: the run's answer (or refusal) is shown in the run dialog, gateway by gateway. */
+  execute: (sceneId: string) => call(sceneEndpoints.execute, { params: { id: sceneId }, body: null }, { silent: true }),
+  runs: (body: SceneRunsBody, signal?: AbortSignal) => call(sceneEndpoints.runs, { body }, { signal }),
+  week: (body: SceneWeekBody, signal?: AbortSignal) => call(sceneEndpoints.week, { body }, { signal }),
+  settings: (projectId: string, signal?: AbortSignal) => call(sceneEndpoints.settings, { params: { projectId } }, { signal }),
+  saveSettings: (body: SceneSettings) => call(sceneEndpoints.saveSettings, { body }),
+  /** Saves the list as the server writes it (headers in the caller's language). */
+  export: (body: SceneExportBody, fallbackName: string) => downloadFile(sceneEndpoints.export, { body }, fallbackName),
+};
+
+export function useScenePage(body: SceneListBody | undefined) {
+  return useQuery({
+    queryKey: sceneKeys.page(body ?? { projectId: '' }),
+    queryFn: ({ signal }) => sceneApi.page(body!, signal),
+    enabled: Boolean(body?.projectId),
+    placeholderData: keepPreviousData,
+    refetchInterval: SCENES_POLL_MS,
+  });
+}
+
+export function useScene(sceneId: string | undefined) {
+  return useQuery({
+    queryKey: sceneKeys.detail(sceneId ?? ''),
+    queryFn: ({ signal }) => sceneApi.get(sceneId ?? '', signal),
+    enabled: Boolean(sceneId),
+  });
+}
+
+export function useSceneRuns(body: SceneRunsBody | undefined) {
+  return useQuery({
+    queryKey: sceneKeys.runs(body ?? { id: '' }),
+    queryFn: ({ signal }) => sceneApi.runs(body!, signal),
+    enabled: Boolean(body?.id),
+    placeholderData: keepPreviousData,
+    refetchInterval: SCENES_POLL_MS,
+  });
+}
+
+export function useSceneWeek(body: SceneWeekBody | undefined) {
+  return useQuery({
+    queryKey: sceneKeys.week(body ?? { projectId: '', from: '' }),
+    queryFn: ({ signal }) => sceneApi.week(body!, signal),
+    enabled: Boolean(body?.projectId),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useSceneSettings(projectId: string | undefined) {
+  return useQuery({
+    queryKey: sceneKeys.settings(projectId ?? ''),
+    queryFn: ({ signal }) => sceneApi.settings(projectId ?? '', signal),
+    enabled: Boolean(projectId),
+  });
+}
+
+/**
+ * A scene change: afterwards the scenes and the sync banner are read again, since a change raises the
+ * configuration version of every gateway the scene touches.
+ */
+function useSceneChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSettled: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: sceneKeys.all }),
+        client.invalidateQueries({ queryKey: gatewayKeys.syncStatus() }),
+      ]);
+    },
+  });
+}
+
+export const useAddScene = () => useSceneChange(sceneApi.add);
+export const useUpdateScene = () => useSceneChange(sceneApi.update);
+export const useDeleteScene = () => useSceneChange(sceneApi.remove);
+export const useSaveSceneSettings = () => useSceneChange(sceneApi.saveSettings);
+
+/** A run changes nothing in the scene itself, but its latest run and history. */
+export function useRunScene() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: sceneApi.execute,
+    onSettled: () => client.invalidateQueries({ queryKey: sceneKeys.all }),
+  });
+}

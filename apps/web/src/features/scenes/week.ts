@@ -1,0 +1,69 @@
+import type { SceneWeekRun } from '@lumigrid/contract';
+
+const DAY = 86_400_000;
+
+/** Days since 1970-01-01 of a YYYY-MM-DD date, and back. */
+const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY);
+const dateOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+
+export function addDays(date: string, days: number): string {
+  return dateOf(dayNumber(date) + days);
+}
+
+/** The Monday of the week a date falls in (weeks run Monday to Sunday, as the report settings count them). */
+export function mondayOf(date: string): string {
+  const weekday = (dayNumber(date) + 4) % 7; // 1970-01-01 was a Thursday; 0 is Sunday
+  return addDays(date, -((weekday + 6) % 7));
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The local date and clock time of an instant in a time zone (UTC for an unknown zone). */
+export function localParts(at: number, timeZone: string): { date: string; time: string } {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      });
+    } catch {
+      return localParts(at, 'UTC');
+    }
+    formatters.set(timeZone, format);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of format.formatToParts(new Date(at))) parts[part.type] = part.value;
+  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** A run as the week view draws it: at its gateway's local time. */
+export interface WeekCell extends SceneWeekRun {
+  time: string;
+}
+
+/** The runs of each day from `from`, each at its gateway's local date and time, in order of that time. */
+export function runsByDay(runs: readonly SceneWeekRun[], from: string, days = 7): Array<{ date: string; runs: WeekCell[] }> {
+  const columns = Array.from({ length: days }, (_, i) => ({ date: addDays(from, i), runs: [] as WeekCell[] }));
+  const byDate = new Map(columns.map((c) => [c.date, c]));
+  for (const run of runs) {
+    const { date, time } = localParts(run.at, run.timezone);
+    byDate.get(date)?.runs.push({ ...run, time });
+  }
+  for (const column of columns) column.runs.sort((a, b) => a.time.localeCompare(b.time) || a.at - b.at || a.name.localeCompare(b.name));
+  return columns;
+}
+
+/** Soft colours told apart at a glance; a scene keeps its colour from week to week. */
+export const SCENE_COLOURS = ['#1677ff', '#13a8a8', '#722ed1', '#d4380d', '#389e0d', '#c41d7f', '#d48806', '#08979c'] as const;
+
+export function sceneColour(sceneId: string): string {
+  let hash = 0;
+  for (const char of sceneId) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return SCENE_COLOURS[hash % SCENE_COLOURS.length]!;
+}

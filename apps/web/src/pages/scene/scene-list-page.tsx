@@ -1,0 +1,229 @@
+import { useState } from 'react';
+import { App, Button, Dropdown, Popconfirm, Space, Tag, Typography } from 'antd';
+import { DownOutlined, ExportOutlined, PlusOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { SCENE_KINDS, userMay, type SceneKind, type SceneListBody, type SceneView } from '@lumigrid/contract';
+import { useMe } from '../../features/auth/api.ts';
+import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { sceneApi, useDeleteScene, useScenePage } from '../../features/scenes/api.ts';
+import { EDITOR_ROUTE, editPath, runsByHand } from '../../features/scenes/timing.ts';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+import { LastRunCell, localTime, ScenePartsCell, SceneStateTag } from './scene-parts.tsx';
+import { useRunSceneAction } from './use-run-scene.tsx';
+
+interface SearchForm {
+  name?: string;
+  kind?: SceneKind;
+}
+
+/** The kinds the "New scene" menu offers, each opening its editor; a group schedule starts in the schedule editor. */
+export const NEW_SCENE_KINDS: readonly SceneKind[] = ['manual', 'schedule', 'groupSchedule', 'sun', 'once', 'sequence'];
+
+export function newScenePath(kind: SceneKind): string {
+  return kind === 'groupSchedule' ? `${EDITOR_ROUTE.groupSchedule}?kind=groupSchedule` : EDITOR_ROUTE[kind];
+}
+
+/**
+ * /scene/list: the scenes of the current project, with where each one lives (its parts per gateway), when it
+ * runs next, how its latest run went and whether every gateway holds it yet. Editors create, edit and delete;
+ * controllable users run manual scenes and sequences.
+ */
+export default function SceneListPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const { data: user } = useMe();
+  const editable = userMay(user, 'write');
+  const controllable = userMay(user, 'control');
+  const { projectId, setProjectId, tree } = useCurrentProject();
+  const [filters, setFilters] = useState<Omit<SceneListBody, 'projectId'>>({ page: 1, pageSize: 20 });
+  const [exporting, setExporting] = useState(false);
+  const query = projectId ? { projectId, ...filters } : undefined;
+  const scenes = useScenePage(query);
+  const remove = useDeleteScene();
+  const { run, running } = useRunSceneAction();
+
+  const exportExcel = async () => {
+    if (!projectId) return;
+    setExporting(true);
+    try {
+      await sceneApi.export({ projectId, name: filters.name, kind: filters.kind }, `${t('scenes.exportFile')}.xlsx`);
+    } catch {
+      // The client has shown the failure.
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const deleteScene = async (scene: SceneView) => {
+    await remove.mutateAsync(scene.id);
+    void message.success(t('scenes.deleted', { name: scene.name }));
+  };
+
+  const columns: ProColumns<SceneView>[] = [
+    { title: t('scenes.field.name'), dataIndex: 'name', hideInTable: true, fieldProps: { maxLength: 64 } },
+    {
+      title: t('scenes.field.kind'),
+      dataIndex: 'kind',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(SCENE_KINDS.map((k) => [k, { text: t(`scenes.kind.${k}`) }])),
+    },
+    {
+      title: t('scenes.field.name'),
+      dataIndex: 'name',
+      search: false,
+      width: 140,
+      fixed: 'left',
+      render: (_, row) => (
+        <Link to={`/scene/detail?id=${row.id}`} style={{ wordBreak: 'break-word' }} data-testid="scene-open">
+          {row.name}
+        </Link>
+      ),
+    },
+    {
+      title: t('scenes.field.kind'),
+      dataIndex: 'kind',
+      search: false,
+      width: 110,
+      render: (_, row) => <Tag bordered={false}>{t(`scenes.kind.${row.kind}`)}</Tag>,
+    },
+    {
+      title: t('scenes.field.members'),
+      dataIndex: 'devices',
+      search: false,
+      width: 100,
+      render: (_, row) => (
+        <Space direction="vertical" size={0}>
+          <span>{t('scenes.deviceCount', { count: row.devices })}</span>
+          <span>{t('scenes.groupCount', { count: row.groups })}</span>
+        </Space>
+      ),
+    },
+    {
+      title: t('scenes.field.gateways'),
+      dataIndex: 'parts',
+      search: false,
+      width: 170,
+      render: (_, row) => <ScenePartsCell t={t} parts={row.parts} />,
+    },
+    { title: t('scenes.field.nextRun'), dataIndex: 'nextRun', search: false, width: 120, render: (_, row) => localTime(t, row.nextRun) },
+    {
+      title: t('scenes.field.lastRun'),
+      dataIndex: 'lastRun',
+      search: false,
+      width: 180,
+      render: (_, row) => <LastRunCell t={t} run={row.lastRun} />,
+    },
+    {
+      title: t('scenes.field.state'),
+      dataIndex: 'state',
+      search: false,
+      width: 100,
+      render: (_, row) => <SceneStateTag t={t} state={row.state} />,
+    },
+    {
+      title: t('scenes.actions'),
+      valueType: 'option',
+      fixed: 'right',
+      width: 130,
+      render: (_, row) => [
+        controllable && runsByHand(row.kind) && (
+          <Typography.Link key="run" disabled={running === row.id} onClick={() => void run(row)} data-testid="scene-run">
+            {t('scenes.runNow')}
+          </Typography.Link>
+        ),
+        editable && (
+          <Link key="edit" to={editPath(row)} data-testid="scene-edit">
+            {t('scenes.edit')}
+          </Link>
+        ),
+        editable && (
+          <Popconfirm
+            key="delete"
+            title={t('scenes.deleteConfirm', { name: row.name })}
+            description={t('scenes.deleteHint')}
+            okText={t('scenes.delete')}
+            cancelText={t('scenes.cancel')}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => deleteScene(row).catch(() => undefined)}
+          >
+            <Typography.Link type="danger" data-testid="scene-delete">
+              {t('scenes.delete')}
+            </Typography.Link>
+          </Popconfirm>
+        ),
+      ],
+    },
+  ];
+
+  return (
+    <PageContainer
+      title={t('scenes.listTitle')}
+      content={t('scenes.listHint')}
+      breadcrumbRender={false}
+      extra={
+        <Space>
+          <Typography.Text>{t('scenes.project')}</Typography.Text>
+          <ProjectSelect
+            tree={tree.data}
+            value={projectId}
+            onChange={(id) => {
+              setProjectId(id);
+              setFilters((current) => ({ ...current, page: 1 }));
+            }}
+          />
+        </Space>
+      }
+    >
+      <ProTable<SceneView, SearchForm>
+        rowKey="id"
+        locale={{ emptyText: <EmptyHint text={editable ? t('scenes.emptyEditable') : t('scenes.empty')} /> }}
+        columns={columns}
+        dataSource={scenes.data?.list ?? []}
+        loading={(scenes.isFetching && !scenes.data) || tree.isLoading}
+        cardBordered
+        scroll={{ x: 1040 }}
+        search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
+        onRow={(row) => ({ 'data-testid': `scene-row-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
+        onSubmit={(params) =>
+          setFilters((current) => ({
+            page: 1,
+            pageSize: current.pageSize,
+            ...(params.name?.trim() ? { name: params.name.trim() } : {}),
+            ...(params.kind ? { kind: params.kind } : {}),
+          }))
+        }
+        onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
+        options={{ reload: () => void scenes.refetch(), density: true, setting: true, fullScreen: false }}
+        toolBarRender={() => [
+          <Button key="export" icon={<ExportOutlined />} loading={exporting} disabled={!projectId} onClick={() => void exportExcel()}>
+            {t('scenes.export')}
+          </Button>,
+          editable && (
+            <Dropdown
+              key="new"
+              menu={{
+                items: NEW_SCENE_KINDS.map((kind) => ({ key: kind, label: t(`scenes.kind.${kind}`), 'data-testid': `new-scene-${kind}` })),
+                onClick: ({ key }) => void navigate(newScenePath(key as SceneKind)),
+              }}
+            >
+              <Button type="primary" icon={<PlusOutlined />} data-testid="scene-new">
+                {t('scenes.new')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          ),
+        ]}
+        pagination={{
+          current: filters.page,
+          pageSize: filters.pageSize,
+          total: scenes.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
+        }}
+      />
+    </PageContainer>
+  );
+}

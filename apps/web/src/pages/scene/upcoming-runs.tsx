@@ -1,0 +1,59 @@
+import { Alert, List, Space, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { Gateway } from '@lumigrid/contract';
+import type { UpcomingRun } from '../../features/scenes/upcoming.ts';
+import { localParts } from '../../features/scenes/week.ts';
+import { codeText } from './scene-results.tsx';
+
+/** The time zone a gateway runs its schedules in (UTC until one is set, as the gateways do). */
+export const gatewayZone = (gateway: Gateway | undefined) => gateway?.settings.timezone ?? 'UTC';
+
+/**
+ * The next runs of a timed scene, each at its gateway's local time, with what it does. `unlocated` names
+ * gateways without a position, which cannot run sunrise/sunset times (310009).
+ */
+export function UpcomingRuns({
+  runs,
+  gateways,
+  unlocated = [],
+  note,
+}: {
+  runs: readonly UpcomingRun[];
+  gateways: ReadonlyMap<string, Gateway>;
+  unlocated?: readonly string[];
+  note?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} data-testid="scene-upcoming">
+      {unlocated.length > 0 && (
+        <Alert type="warning" showIcon message={codeText(t, 310009)} description={unlocated.join(', ')} data-testid="scene-unlocated" />
+      )}
+      {note && <Typography.Text type="secondary">{note}</Typography.Text>}
+      <List
+        size="small"
+        dataSource={[...runs]}
+        locale={{ emptyText: t('scenes.upcoming.none') }}
+        renderItem={(run, index) => {
+          const gateway = gateways.get(run.gatewayId);
+          const zone = gatewayZone(gateway);
+          const local = localParts(run.at, zone);
+          return (
+            <List.Item key={`${run.gatewayId}-${run.at}-${index}`}>
+              <Space wrap size={12}>
+                <Typography.Text strong style={{ fontVariantNumeric: 'tabular-nums' }}>
+                  {local.date} ({dayjs(local.date).format('ddd')}) {local.time}
+                </Typography.Text>
+                <Tag color={run.then === 'start' ? 'gold' : 'default'}>{t(`scenes.then.${run.then}`)}</Tag>
+                <Typography.Text type="secondary">
+                  {gateway?.name ?? t('common.empty')} · {zone}
+                </Typography.Text>
+              </Space>
+            </List.Item>
+          );
+        }}
+      />
+    </Space>
+  );
+}

@@ -1,0 +1,263 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { deviceEndpoints, gatewayEndpoints, groupEndpoints, sceneEndpoints } from '@lumigrid/contract';
+import type { Gateway, GatewayDevice } from '@lumigrid/contract';
+import { api, poll } from './support/api.ts';
+import { placeGatewayDevices } from './support/journey.ts';
+import { join } from 'node:path';
+import {
+  openBrowser,
+  recordApiCalls,
+  reportFailure,
+  SCREENSHOT_DIR,
+  screenshot,
+  storeSession,
+  type TestBrowser,
+} from './support/browser.ts';
+import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+
+// The scene journeys: a manual scene made by capturing the lights as they are and run by hand, with each
+// gateway's result; a sunset-on/sunrise-off scene of a group, with its next runs before and after saving and
+// in the week view; and the scene screens in Japanese.
+
+let site: GatewaySite;
+let browser: TestBrowser;
+let page: Page;
+let token: string;
+let mapId: string;
+let gateway: Gateway;
+let devices: GatewayDevice[];
+let journal: string[] = [];
+
+const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
+const LIGHTS = ['light-single', 'light-dimmer', 'light-cct', 'light-rgb'];
+const markers = () => api(site.server.url, deviceEndpoints.markers, { query: { mapId } }, { token });
+const displayOf = async (kind: string) => (await markers()).find((m) => m.id === byKind(kind).id)?.display;
+const control = (kind: string, action: Parameters<typeof api<typeof deviceEndpoints.control>>[2]['body']['action']) =>
+  api(site.server.url, deviceEndpoints.control, { body: { id: byKind(kind).id, action } }, { token });
+
+beforeAll(async () => {
+  site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
+  const placed = await placeGatewayDevices(site, {
+    gatewayName: 'Floor gateway',
+    place: (find) => LIGHTS.map((kind, i) => ({ id: find(kind).id, x: 0.15 + i / 8, y: 0.5 })),
+  });
+  const { login } = placed;
+  ({ token, mapId, gateway, devices } = placed);
+  // Tokyo: the gateway has a position and a time zone, so sunrise and sunset are known.
+  await api(site.server.url, gatewayEndpoints.setLonLat, { body: { id: gateway.id, longitude: 139.69, latitude: 35.68 } }, { token });
+  await api(site.server.url, gatewayEndpoints.setParams, { body: { id: gateway.id, timezone: 'Asia/Tokyo' } }, { token });
+  await api(
+    site.server.url,
+    groupEndpoints.add,
+    {
+      body: {
+        mapId,
+        gatewayId: gateway.id,
+        name: 'Lobby group',
+        deviceIds: ['light-single', 'light-dimmer', 'light-cct'].map((k) => byKind(k).id),
+      },
+    },
+    { token },
+  );
+  await api(site.server.url, gatewayEndpoints.sync, { params: { id: gateway.id } }, { token });
+
+  browser = await openBrowser();
+  page = browser.page;
+  page.setDefaultTimeout(20_000);
+  journal = recordApiCalls(page);
+  await storeSession(page, site.server.url, login);
+}, 120_000);
+
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail')
+    await reportFailure(page, 'scenes', context.task.name, journal, site.server.output().slice(-3000));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+/** A screenshot of the whole page, for the editors that are longer than the window. */
+async function fullScreenshot(name: string) {
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Opens the list, then the "New scene" menu's entry for a kind. */
+async function newScene(kindLabel: string) {
+  await page.goto(`${site.server.url}/scene/list`);
+  await page.getByTestId('scene-new').click();
+  await page.locator('.ant-dropdown').getByRole('menuitem', { name: kindLabel, exact: true }).click();
+  await page.getByTestId('member-picker').waitFor();
+}
+
+/** Ticks rows of the member picker by name and adds them. */
+async function pick(names: string[]) {
+  const picker = page.getByTestId('member-picker');
+  for (const name of names) await picker.getByTestId(`pick-${name}`).locator('input[type=checkbox]').check();
+  await picker.getByTestId('member-picker-add').click();
+}
+
+describe('scenes in a real browser with a simulated gateway', () => {
+  it('creates a manual scene by capturing the lights as they are, and runs it with a result per gateway', async () => {
+    // The lights as the scene should keep them: the colour-temperature light dimmed, the dimmer off.
+    await control('light-cct', { op: 'brightness', percent: 40 });
+    await control('light-dimmer', { op: 'onOff', on: false });
+    await poll(async () => (await displayOf('light-cct')) === 'onPartial' && (await displayOf('light-dimmer')) === 'off', 'the lights set');
+
+    await page.goto(`${site.server.url}/device/control`);
+    await page.locator('.ant-pro-sider').getByText('Scenes').click();
+    await page.locator('.ant-pro-sider').getByText('Scene list').click();
+    await page.waitForURL('**/scene/list');
+    await newScene('Manual scene');
+    await page.getByTestId('scene-name').fill('Evening');
+    await pick([byKind('light-cct').name, byKind('light-dimmer').name]);
+    const members = page.getByTestId('scene-members');
+    // Added at full brightness; capture takes what the lights report.
+    await members
+      .getByTestId(`member-${byKind('light-cct').name}`)
+      .getByText('100%')
+      .waitFor();
+    await page.getByTestId('scene-capture').click();
+    await page.locator('.ant-message').getByText('Took the current state of 2 member(s)').waitFor();
+    await members
+      .getByTestId(`member-${byKind('light-cct').name}`)
+      .getByText('40%')
+      .waitFor();
+    expect(
+      await members
+        .getByTestId(`member-${byKind('light-dimmer').name}`)
+        .getByTestId('member-on')
+        .getAttribute('aria-checked'),
+    ).toBe('false');
+    await fullScreenshot('scenes-editor-manual');
+
+    await page.getByTestId('scene-save').click();
+    const saved = page.getByRole('dialog').filter({ hasText: 'The scene Evening was created' });
+    await saved.getByTestId('scene-sync-Floor gateway').getByText('Sent to the gateway').waitFor({ timeout: 30_000 });
+    await screenshot(page, 'scenes-saved');
+    await saved.getByRole('button', { name: 'Back to the scene list' }).click();
+    await page.waitForURL('**/scene/list');
+
+    // The lights change; running the scene puts them back as captured.
+    await control('light-cct', { op: 'brightness', percent: 100 });
+    await control('light-dimmer', { op: 'onOff', on: true });
+    await poll(
+      async () => (await displayOf('light-cct')) === 'onFull' && (await displayOf('light-dimmer')) !== 'off',
+      'the lights changed',
+    );
+    const row = page.getByTestId('scene-row-Evening');
+    await row.getByText('Manual scene').waitFor();
+    await row.getByTestId('scene-run').click();
+    const result = page.getByRole('dialog').filter({ hasText: 'Evening ran on every gateway' });
+    await result
+      .getByTestId('scene-run-result-Floor gateway')
+      .getByText('Ran: all 2 devices and groups reached')
+      .waitFor({ timeout: 30_000 });
+    await screenshot(page, 'scenes-run-result');
+    await result.getByRole('button', { name: 'Close' }).click();
+    await poll(async () => (await displayOf('light-cct')) === 'onPartial' && (await displayOf('light-dimmer')) === 'off', 'the scene ran');
+    // The latest run shows in the list with the gateway's result.
+    await row.getByText('Run by hand').waitFor({ timeout: 20_000 });
+    await screenshot(page, 'scenes-list');
+    // The list as an Excel workbook, saved under the server's file name.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export Excel' }).click();
+    expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+  });
+
+  it('builds a sunset-on, sunrise-off scene of a group and shows its next runs', async () => {
+    await newScene('Sunrise/sunset');
+    await page.getByTestId('scene-name').fill('Dusk to dawn');
+    await page.getByTestId('member-picker-tab').getByText('Groups').click();
+    await pick(['Lobby group']);
+    await page.getByTestId('scene-members').getByTestId('member-Lobby group').waitFor();
+    // The default times: on 15 minutes before sunset, off 10 minutes after sunrise.
+    expect(await page.getByTestId('sun-row-0').locator('input.ant-input-number-input').inputValue()).toBe('15');
+    expect(await page.getByTestId('sun-row-1').locator('input.ant-input-number-input').inputValue()).toBe('10');
+    const upcoming = page.getByTestId('scene-upcoming');
+    await poll(async () => (await upcoming.locator('.ant-list-item').count()) === 7, 'seven runs computed in the browser');
+    await upcoming.getByText('Switch on').first().waitFor();
+    await upcoming.getByText('Switch off').first().waitFor();
+    await fullScreenshot('scenes-editor-sun');
+
+    await page.getByTestId('scene-save').click();
+    const saved = page.getByRole('dialog').filter({ hasText: 'The scene Dusk to dawn was created' });
+    await saved.getByTestId('scene-sync-Floor gateway').waitFor({ timeout: 30_000 });
+    await saved.getByRole('button', { name: 'Back to the scene list' }).click();
+    const row = page.getByTestId('scene-row-Dusk to dawn');
+    await row.getByText('Sunrise/sunset').waitFor();
+    await row.getByTestId('scene-open').click();
+    await page.waitForURL('**/scene/detail?id=*');
+    const detailRuns = page.getByTestId('scene-upcoming');
+    await poll(async () => (await detailRuns.locator('.ant-list-item').count()) === 7, 'seven runs from the server');
+    await page.getByTestId('scene-detail-members').getByText('Lobby group').waitFor();
+    await fullScreenshot('scenes-detail');
+
+    const list = await api(
+      site.server.url,
+      sceneEndpoints.page,
+      {
+        body: {
+          projectId: (
+            await api(site.server.url, sceneEndpoints.get, { params: { id: new URL(page.url()).searchParams.get('id')! } }, { token })
+          ).projectId,
+        },
+      },
+      { token },
+    );
+    expect(list.list.find((s) => s.name === 'Dusk to dawn')?.kind).toBe('sun');
+
+    await page.goto(`${site.server.url}/scene/schedule`);
+    await page.getByTestId('scene-week').getByText('Dusk to dawn').first().waitFor();
+    await screenshot(page, 'scenes-week');
+  });
+
+  it('shows the other editors: schedule, group schedule, run once and sequence', async () => {
+    await newScene('Schedule');
+    await page.getByTestId('scene-name').fill('Office hours');
+    await pick([byKind('light-single').name]);
+    await page.getByTestId('scene-upcoming').locator('.ant-list-item').first().waitFor();
+    await fullScreenshot('scenes-editor-schedule');
+    await page.getByTestId('scene-kind-switch').getByText('Group schedule').click();
+    await page.locator('.ant-message').getByText('A group schedule takes groups only').waitFor();
+    await page.getByTestId('member-picker-groups').waitFor();
+    await newScene('Run once');
+    await page.getByTestId('once-date').waitFor();
+    await fullScreenshot('scenes-editor-once');
+    await newScene('Sequence');
+    await pick([byKind('light-rgb').name]);
+    await page.getByTestId('step-add').click();
+    await pick([byKind('light-cct').name]);
+    await page
+      .getByTestId('step-members-1')
+      .getByTestId(`member-${byKind('light-cct').name}`)
+      .waitFor();
+    await fullScreenshot('scenes-editor-sequence');
+  });
+
+  it('speaks Japanese on the scene screens', async () => {
+    await page.evaluate(() => localStorage.setItem('lang', 'ja'));
+    try {
+      await page.goto(`${site.server.url}/scene/list`);
+      await page.getByTestId('scene-row-Evening').getByText('手動シーン').waitFor();
+      await page.getByRole('button', { name: /新規シーン/ }).waitFor();
+      await page.getByText('Excel出力').waitFor();
+      await screenshot(page, 'scenes-list-ja');
+      await page.goto(`${site.server.url}/scene/add/sunriseSunset`);
+      await page.getByText('日の出・日の入りシーンの新規作成').waitFor();
+      await page.getByTestId('sun-event-0').getByText('日の入り').waitFor();
+      await fullScreenshot('scenes-editor-sun-ja');
+      await page.goto(`${site.server.url}/scene/add/manual`);
+      await page.getByText('現在の状態を取り込む').waitFor();
+      await fullScreenshot('scenes-editor-manual-ja');
+      await page.goto(`${site.server.url}/scene/schedule`);
+      await page.getByText('祝日と手動操作の優先時間').waitFor();
+      await page.getByTestId('scene-week').getByText('Dusk to dawn').first().waitFor();
+      await screenshot(page, 'scenes-week-ja');
+    } finally {
+      await page.evaluate(() => localStorage.setItem('lang', 'en'));
+    }
+  });
+});
