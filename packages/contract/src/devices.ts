@@ -118,6 +118,7 @@ export const DeviceSchema = Type.Object({
   groupIds: Type.Array(IdSchema, { description: 'Groups it belongs to' }),
   groupNames: Type.Array(Type.String(), { description: 'Names of those groups, in the same order (filled by the device list)' }),
   illumination: Nullable(Type.Number(), 'Lux last reported, or null'),
+  manual: Type.Boolean({ description: 'Switched by hand: sensors and schedules leave it alone until execute_auto' }),
   voltage: Nullable(Type.Number(), 'Volts last reported, or null'),
   current: Nullable(Type.Number(), 'Amperes last reported, or null'),
   power: Nullable(Type.Number(), 'Watts last reported, or null'),
@@ -390,6 +391,7 @@ export const DeviceMarkerSchema = Type.Object({
   type: TypeCode,
   status: Type.String({ description: 'The colon-separated status string of spec section 3; empty before the first report' }),
   display: DisplayStateSchema,
+  manual: Type.Boolean({ description: 'Switched by hand: sensors and schedules leave it alone until execute_auto' }),
   x: Nullable(PlanCoordinateSchema, 'Position on the map, or null while not placed'),
   y: Nullable(PlanCoordinateSchema, 'Position on the map, or null while not placed'),
 });

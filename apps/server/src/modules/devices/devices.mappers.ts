@@ -32,6 +32,11 @@ export function currentState(row: MarkerRow): { status: string; typeStatus: numb
   };
 }
 
+/** Whether the gateway last reported the device as switched by hand (manual override). */
+function switchedByHand(row: Pick<MarkerRow, 'reported'>): boolean {
+  return row.reported?.online === true && (row.reported.state as { manual?: boolean }).manual === true;
+}
+
 export function mapMarker(row: MarkerRow): DeviceMarker {
   const { device } = row;
   const now = currentState(row);
@@ -41,6 +46,7 @@ export function mapMarker(row: MarkerRow): DeviceMarker {
     type: device.type,
     status: now.status,
     display: displayState({ type: device.type, ...now }),
+    manual: switchedByHand(row),
     x: device.x,
     y: device.y,
   };
@@ -74,6 +80,7 @@ export function mapDevice(row: DeviceRow): Device {
     groupIds: [],
     groupNames: [],
     illumination: state?.lux ?? null,
+    manual: switchedByHand(row),
     // Filled from device_telemetry by withTelemetry().
     voltage: null,
     current: null,

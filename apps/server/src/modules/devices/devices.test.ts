@@ -121,7 +121,7 @@ describe.each(DATABASES)('device reads, naming, placement and control with a sim
         await poll(async () => reached(await detail(device.id)), `${device.kind} ${JSON.stringify(action)}`);
       }
       await poll(() => seen.some((m) => m.id === byKind('light-cct').id && m.status !== ''), 'a marker on the map topic');
-      expect(Object.keys(seen[0]!).sort()).toEqual(['display', 'id', 'name', 'status', 'type', 'x', 'y']);
+      expect(Object.keys(seen[0]!).sort()).toEqual(['display', 'id', 'manual', 'name', 'status', 'type', 'x', 'y']);
       // The command alone writes nothing: the stored row keeps what the import wrote.
       const rows = await h().database.db.select({ status: devicesTable.status }).from(devicesTable);
       expect(rows.every((r) => r.status === '')).toBe(true);

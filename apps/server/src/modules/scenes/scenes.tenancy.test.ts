@@ -1,8 +1,17 @@
 import { groupEndpoints, projectEndpoints, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
+import {
+  rawTenancyCase,
+  tenancyCase,
+  tenancyMatrix,
+  type TenancyCase,
+  tenancyPrincipals,
+  type Principal,
+  type PrincipalKey,
+} from '../../test/tenancy.ts';
 import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { makePng, multipart } from '../../test/upload.fixtures.ts';
 
 /** The first account's scene name: it may appear in no answer to the second account. */
 const SECRET = 'Secret scene';
@@ -38,6 +47,17 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(sceneEndpoints.update, (a, b) => ({ body: { id: b.scene, ...fields(b.project, 'Own', a.device) } })),
   tenancyCase(sceneEndpoints.removeSlice, (a) => ({ params: { id: a.part } })),
   tenancyCase(sceneEndpoints.remove, (a) => ({ params: { id: a.scene } })),
+  rawTenancyCase(sceneEndpoints.uploadImage, async (app, a, _b, token) => {
+    const { payload, headers } = multipart({ name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { id: a.scene });
+    const res = await app.inject({
+      method: 'POST',
+      url: sceneEndpoints.uploadImage.path,
+      payload,
+      headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.json() };
+  }),
+  tenancyCase(sceneEndpoints.removeImage, (a) => ({ params: { id: a.scene }, body: {} })),
   tenancyCase(sceneEndpoints.manuals, (a) => ({ params: { id: a.project } })),
   tenancyCase(sceneEndpoints.execute, (a) => ({ params: { id: a.scene }, body: {} })),
   tenancyCase(sceneEndpoints.runs, (a) => ({ body: { id: a.scene } })),
@@ -119,6 +139,8 @@ describe.each(DATABASES)('tenancy of the scene calls on %s', (kind) => {
   tenancyMatrix({
     domain: sceneEndpoints,
     cases: CASES,
+    // Served by an unguessable file name, as floor plans are.
+    withoutIds: [sceneEndpoints.image],
     secrets: [SECRET],
     world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
   });

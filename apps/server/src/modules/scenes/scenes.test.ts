@@ -245,9 +245,14 @@ describe.each(DATABASES)('scenes run by simulated gateways on %s', (kind) => {
     const device = light(2, 'light-single');
     await data(send(deviceEndpoints.control, { body: { id: device.id, action: { op: 'onOff', on: true } } } as never));
     await poll(() => simDevice(2, device.addr).manual === true, 'manual override');
+    const marker = async () =>
+      (await data(send(deviceEndpoints.markers, { query: { mapId: gateways[2]!.mapId } }))).find((m) => m.id === device.id)!;
+    // The floor plan shows it once the gateway reports it.
+    await poll(async () => (await marker()).manual, 'the marker says switched by hand');
     const result = await data(send(sceneEndpoints.executeAuto, { body: { deviceIds: [device.id] } }));
     expect(result).toMatchObject({ released: 1, parts: [{ gatewayId: gateways[2]!.id, code: 0 }] });
     expect(simDevice(2, device.addr).manual).toBeFalsy();
+    await poll(async () => !(await marker()).manual, 'the marker back to automatic');
   });
 
   it('binds a scene panel key, and the key runs the scene on the gateway', async () => {
