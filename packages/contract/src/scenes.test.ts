@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { sceneFieldsProblem, sceneNameProblem, type SceneFields } from './scenes.ts';
+import { newSceneFields, sceneFieldsProblem, sceneNameProblem, type SceneFields } from './scenes.ts';
 
 const base: SceneFields = {
-  projectId: '1',
-  name: 'Evening',
-  kind: 'manual',
-  fadeS: 0,
+  ...newSceneFields('1', 'manual', 'Evening'),
   steps: [{ holdS: 0, members: [{ type: 'device', id: '7', action: { on: true } }] }],
-  triggers: [],
-  days: [],
-  from: null,
-  to: null,
-  skipHolidays: false,
-  daliScene: null,
-  sequenceNo: null,
 };
 const start = { at: '18:00', offsetMin: 0, then: 'start' as const };
 

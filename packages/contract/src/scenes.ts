@@ -136,6 +136,24 @@ export const SceneFieldsSchema = Type.Object(
 );
 export type SceneFields = Static<typeof SceneFieldsSchema>;
 
+/** The fields a new scene of a kind starts from: no members, times, days, dates or sequence numbers yet. */
+export function newSceneFields(projectId: string, kind: SceneKind, name = ''): SceneFields {
+  return {
+    projectId,
+    name,
+    kind,
+    fadeS: 0,
+    steps: [{ members: [], holdS: 0 }],
+    triggers: [],
+    days: [],
+    from: null,
+    to: null,
+    skipHolidays: false,
+    daliScene: null,
+    sequenceNo: null,
+  };
+}
+
 export const SceneUpdateBodySchema = Type.Object({ id: IdSchema, ...SceneFieldsSchema.properties }, { additionalProperties: false });
 export type SceneUpdateBody = Static<typeof SceneUpdateBodySchema>;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { OPERATE_AUTH, USER_AUTH, isLang, type Gateway } from '@lumigrid/contract';
+import { OPERATE_AUTH, USER_AUTH, isLang, newSceneFields, type Gateway, type SceneFields, type SceneKind } from '@lumigrid/contract';
 import type { DeviceKind } from '@lumigrid/protocol';
 import { createFleet, fleetMac, type Fleet } from '@lumigrid/gateway-sim';
 import type { FastifyBaseLogger } from 'fastify';
@@ -217,43 +217,29 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     const { total } = await scenes.page(caller, { projectId, pageSize: 1 });
     if (total > 0) return 0;
     const members = (percent: number) => groupIds.map((id) => ({ type: 'group' as const, id, action: { on: true, percent } }));
-    const base = {
-      projectId,
+    const scene = (kind: SceneKind, name: string, percent: number, over: Partial<SceneFields> = {}): SceneFields => ({
+      ...newSceneFields(projectId, kind, name),
       fadeS: 2,
-      triggers: [],
-      days: [],
-      from: null,
-      to: null,
-      skipHolidays: false,
-      daliScene: null,
-      sequenceNo: null,
-    };
-    const everyDay = [0, 1, 2, 3, 4, 5, 6];
+      steps: [{ holdS: 0, members: members(percent) }],
+      ...over,
+    });
     const made = [
-      {
-        ...base,
-        name: 'Evening lights',
-        kind: 'sun' as const,
-        steps: [{ holdS: 0, members: members(80) }],
-        days: everyDay,
+      scene('sun', 'Evening lights', 80, {
+        days: [0, 1, 2, 3, 4, 5, 6],
         triggers: [
-          { at: 'sunset' as const, offsetMin: -15, then: 'start' as const },
-          { at: 'sunrise' as const, offsetMin: 10, then: 'end' as const },
+          { at: 'sunset', offsetMin: -15, then: 'start' },
+          { at: 'sunrise', offsetMin: 10, then: 'end' },
         ],
-      },
-      {
-        ...base,
-        name: 'Cleaning round',
-        kind: 'groupSchedule' as const,
-        steps: [{ holdS: 0, members: members(60) }],
+      }),
+      scene('groupSchedule', 'Cleaning round', 60, {
         days: [1, 2, 3, 4, 5],
         skipHolidays: true,
         triggers: [
-          { at: '19:00', offsetMin: 0, then: 'start' as const },
-          { at: '21:00', offsetMin: 0, then: 'end' as const },
+          { at: '19:00', offsetMin: 0, then: 'start' },
+          { at: '21:00', offsetMin: 0, then: 'end' },
         ],
-      },
-      { ...base, name: 'All on', kind: 'manual' as const, steps: [{ holdS: 0, members: members(100) }] },
+      }),
+      scene('manual', 'All on', 100),
     ];
     for (const scene of made) await scenes.add(caller, scene);
     return made.length;

@@ -45,12 +45,12 @@ export function lightActions(action: SceneAction, fadeS: number): LightAction[] 
   ];
 }
 
-/** What the configuration needs of one scene part: the scene's rules and its members on this gateway. */
-export interface PartPlan {
-  number: number;
+/** A scene's rules as stored, which its parts carry to the gateways. */
+export interface SceneRules {
   name: string;
   kind: SceneKind;
   fadeS: number;
+  /** Hold after each step, seconds, one per step. */
   holds: number[];
   triggers: SceneTrigger[];
   days: number[];
@@ -58,6 +58,11 @@ export interface PartPlan {
   toDate: string | null;
   skipHolidays: boolean;
   daliScene: number | null;
+}
+
+/** What the configuration needs of one scene part: the scene's rules and its members on this gateway. */
+export interface PartPlan extends SceneRules {
+  number: number;
   /** Members on this gateway, in step and list order. */
   members: Array<{ step: number; target: Target; action: SceneAction }>;
 }

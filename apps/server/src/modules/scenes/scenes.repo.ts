@@ -1,4 +1,5 @@
-import type { SceneAction, SceneKind, SceneTrigger } from '@lumigrid/contract';
+import type { SceneAction } from '@lumigrid/contract';
+import type { SceneRules } from './scene-config.ts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -16,20 +17,10 @@ import {
   sensorLinkages,
 } from '../../db/schema/index.ts';
 
-/** A scene's rules as stored. */
-export interface SceneRecord {
+/** A scene as stored: its rules, its account and project, and a sequence's number. */
+export interface SceneRecord extends SceneRules {
   tenantId: bigint;
   projectId: bigint;
-  name: string;
-  kind: SceneKind;
-  fadeS: number;
-  holds: number[];
-  triggers: SceneTrigger[];
-  days: number[];
-  fromDate: string | null;
-  toDate: string | null;
-  skipHolidays: boolean;
-  daliScene: number | null;
   sequenceNo: number | null;
 }
 

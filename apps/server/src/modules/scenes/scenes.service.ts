@@ -67,20 +67,8 @@ const placeOf = (p: { latitude: number | null; longitude: number | null; timezon
 
 /** The rules of a stored scene as partConfig takes them, without members (enough for its schedules). */
 function planOf(scene: SceneRow, number: number, members: PartPlan['members'] = []): PartPlan {
-  return {
-    number,
-    name: scene.name,
-    kind: scene.kind as SceneKind,
-    fadeS: scene.fadeS,
-    holds: scene.holds,
-    triggers: scene.triggers,
-    days: scene.days,
-    fromDate: scene.fromDate,
-    toDate: scene.toDate,
-    skipHolidays: scene.skipHolidays,
-    daliScene: scene.daliScene,
-    members,
-  };
+  const { name, fadeS, holds, triggers, days, fromDate, toDate, skipHolidays, daliScene } = scene;
+  return { name, kind: scene.kind as SceneKind, fadeS, holds, triggers, days, fromDate, toDate, skipHolidays, daliScene, number, members };
 }
 
 /**

@@ -1,4 +1,11 @@
-import { groupEndpoints, projectEndpoints, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
+import {
+  groupEndpoints,
+  newSceneFields,
+  projectEndpoints,
+  sceneEndpoints,
+  type SceneFields,
+  type SceneSaveResult,
+} from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   rawTenancyCase,
@@ -19,18 +26,8 @@ const SECRET = 'Secret scene';
 type Ids = { project: string; map: string; device: string; panel: string; sensor: string; group: string; scene: string; part: string };
 
 const fields = (project: string, name: string, device: string): SceneFields => ({
-  projectId: project,
-  name,
-  kind: 'manual',
-  fadeS: 0,
+  ...newSceneFields(project, 'manual', name),
   steps: [{ holdS: 0, members: [{ type: 'device', id: device, action: { on: true } }] }],
-  triggers: [],
-  days: [],
-  from: null,
-  to: null,
-  skipHolidays: false,
-  daliScene: null,
-  sequenceNo: null,
 });
 
 /**

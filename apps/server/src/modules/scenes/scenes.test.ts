@@ -5,6 +5,7 @@ import {
   projectEndpoints,
   gatewayEndpoints,
   groupEndpoints,
+  newSceneFields,
   sceneEndpoints,
   type GatewayDevice,
   type GatewaySyncItem,
@@ -21,28 +22,14 @@ import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/u
 
 const on = (percent?: number) => ({ on: true, ...(percent !== undefined ? { percent } : {}) });
 
-/** A scene of a kind with the defaults a form starts from. */
+/** A manual scene of some members, changed by `over`. */
 function sceneOf(
   projectId: string,
   name: string,
   members: SceneFields['steps'][number]['members'],
   over: Partial<SceneFields> = {},
 ): SceneFields {
-  return {
-    projectId,
-    name,
-    kind: 'manual',
-    fadeS: 0,
-    steps: [{ members, holdS: 0 }],
-    triggers: [],
-    days: [],
-    from: null,
-    to: null,
-    skipHolidays: false,
-    daliScene: null,
-    sequenceNo: null,
-    ...over,
-  };
+  return { ...newSceneFields(projectId, 'manual', name), steps: [{ members, holdS: 0 }], ...over };
 }
 
 /** HH:MM in UTC of an instant. */
