@@ -1,4 +1,3 @@
-import { encodePng, type Rgb } from '../apps/server/src/test/png.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints } from '@lumigrid/contract';
@@ -7,6 +6,7 @@ import { api, poll } from './support/api.ts';
 import { placeGatewayDevices } from './support/journey.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { MARKER_COLOUR, colourAt, floorPlanPng, screenAt } from './support/floor-plan.ts';
 
 // Issue 5's floor-plan journey: a map with a real simulated gateway's devices drawn on the canvas; drag one
 // into place, drop an outmap one onto the plan, switch a light from the panel and see the marker change only
@@ -85,26 +85,6 @@ afterAll(async () => {
   await site?.stop();
 });
 
-/** Where a stored position is on the screen: the floor-plan image's box scaled by the fractions. */
-async function screenAt(p: Page, position: { x: number; y: number }) {
-  const box = await p.locator('img.lg-floor-plan-image').boundingBox();
-  if (!box) throw new Error('no floor plan on screen');
-  return { x: box.x + position.x * box.width, y: box.y + position.y * box.height };
-}
-
-/** The colour the canvas shows at a screen point, as #rrggbb. */
-async function colourAt(p: Page, point: { x: number; y: number }): Promise<string> {
-  return p.getByTestId('device-canvas').evaluate((node, at) => {
-    const canvas = node as HTMLCanvasElement;
-    const box = canvas.getBoundingClientRect();
-    const ratio = canvas.width / box.width;
-    const [r, g, b] = canvas
-      .getContext('2d')!
-      .getImageData(Math.round((at.x - box.left) * ratio), Math.round((at.y - box.top) * ratio), 1, 1).data;
-    return `#${[r, g, b].map((n) => (n ?? 0).toString(16).padStart(2, '0')).join('')}`;
-  }, point);
-}
-
 async function markerColour(p: Page, id: string) {
   const m = (await markers()).find((x) => x.id === id)!;
   return colourAt(p, await screenAt(p, { x: m.x!, y: m.y! }));
@@ -120,9 +100,7 @@ async function openMap(p: Page) {
   expect(await p.locator('.ant-message .ant-message-error').count()).toBe(0);
 }
 
-const FULL = '#faad14';
-const OFF = '#8c8c8c';
-const PARTIAL = '#ffe58f';
+const { onFull: FULL, off: OFF, onPartial: PARTIAL } = MARKER_COLOUR;
 
 describe('live device control on the floor plan', () => {
   it('draws every device of the map by kind and state, and the gateway', async () => {
@@ -441,25 +419,3 @@ describe('live device control on the floor plan', () => {
     await screenshot(watcher.page, 'device-map-watcher-moved-out');
   });
 });
-
-/** A floor plan: a white PNG with four coloured rooms and dark walls. */
-function floorPlanPng(width: number, height: number): Buffer {
-  const rooms: Array<[x0: number, y0: number, x1: number, y1: number, rgb: Rgb]> = [
-    [0, 0, 0.4, 0.55, [224, 242, 254]],
-    [0.4, 0, 0.7, 0.55, [236, 252, 240]],
-    [0.7, 0, 1, 0.5, [243, 232, 255]],
-    [0.7, 0.5, 1, 1, [252, 231, 243]],
-  ];
-  return encodePng(width, height, (x, y) => {
-    const u = x / width;
-    const v = y / height;
-    const wall =
-      x < 6 ||
-      y < 6 ||
-      x >= width - 6 ||
-      y >= height - 6 ||
-      rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
-    const room = rooms.find(([x0, y0, x1, y1]) => u >= x0 && u < x1 && v >= y0 && v < y1);
-    return wall ? [31, 41, 55] : (room?.[4] ?? [255, 255, 255]);
-  });
-}

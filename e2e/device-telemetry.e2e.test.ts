@@ -7,6 +7,7 @@ import { api, poll } from './support/api.ts';
 import { placeGatewayDevices } from './support/journey.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { screenAt } from './support/floor-plan.ts';
 
 // Issue 5's telemetry: the simulated gateway's up/telemetry shows in the device panel of the floor plan,
 // with units, only the fields the device measures.
@@ -65,12 +66,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-async function screenAt(p: Page, position: { x: number; y: number }) {
-  const box = await p.locator('img.lg-floor-plan-image').boundingBox();
-  if (!box) throw new Error('no floor plan on screen');
-  return { x: box.x + position.x * box.width, y: box.y + position.y * box.height };
-}
 
 describe('device telemetry in the device panel', () => {
   it('shows a light\u2019s voltage, current, power and energy, and a sensor\u2019s lux without electrical values', async () => {

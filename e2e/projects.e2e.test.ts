@@ -1,9 +1,9 @@
-import { deflateSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { authEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 import { api } from './support/api.ts';
+import { floorPlanPng } from './support/floor-plan.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 
 // Issue 3's journey: project > building > map, a floor plan, the device map, opacity, and the refusal to
@@ -182,59 +182,3 @@ describe('projects, buildings, maps and the floor plan in a real browser', () =>
     expect((await tree()).projects.find((p) => p.isDefault)?.builds[0]?.maps).toHaveLength(1);
   });
 });
-
-/** A small floor plan: a white PNG with four coloured rooms, encoded here so the test needs no files. */
-function floorPlanPng(width: number, height: number): Buffer {
-  const rooms: Array<[x0: number, y0: number, x1: number, y1: number, rgb: [number, number, number]]> = [
-    [0, 0, 0.4, 0.55, [224, 242, 254]],
-    [0.4, 0, 0.7, 0.55, [254, 243, 199]],
-    [0.7, 0, 1, 0.5, [220, 252, 231]],
-    [0.7, 0.5, 1, 1, [252, 231, 243]],
-  ];
-  const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * (width * 3 + 1);
-    raw[row] = 0; // filter: none
-    for (let x = 0; x < width; x++) {
-      const u = x / width;
-      const v = y / height;
-      const wall =
-        x < 6 ||
-        y < 6 ||
-        x >= width - 6 ||
-        y >= height - 6 ||
-        rooms.some(([, y0, x1, y1]) => Math.abs(u - x1) * width < 3 && v >= y0 && v <= y1);
-      const room = rooms.find(([x0, y0, x1, y1]) => u >= x0 && u < x1 && v >= y0 && v < y1);
-      const [r, g, b] = wall ? [31, 41, 55] : (room?.[4] ?? [255, 255, 255]);
-      raw.set([r, g, b], row + 1 + x * 3);
-    }
-  }
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
-
-function crc32(bytes: Buffer): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-  }
-  return (crc ^ 0xffffffff) >>> 0;
-}

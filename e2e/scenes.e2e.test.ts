@@ -15,6 +15,7 @@ import {
   type TestBrowser,
 } from './support/browser.ts';
 import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { MARKER_COLOUR, colourAt, floorPlanPng, screenAt } from './support/floor-plan.ts';
 
 // The scene journeys: a manual scene made by capturing the lights as they are and run by hand, with each
 // gateway's result; a sunset-on/sunrise-off scene of a group, with its next runs before and after saving and
@@ -40,6 +41,7 @@ beforeAll(async () => {
   site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Floor gateway',
+    floorPlan: floorPlanPng(1000, 600),
     place: (find) => LIGHTS.map((kind, i) => ({ id: find(kind).id, x: 0.15 + i / 8, y: 0.5 })),
   });
   const { login } = placed;
@@ -235,6 +237,49 @@ describe('scenes in a real browser with a simulated gateway', () => {
       .getByTestId(`member-${byKind('light-cct').name}`)
       .waitFor();
     await fullScreenshot('scenes-editor-sequence');
+  });
+
+  it('runs the sunset scene on the gateway clock, with no command from the cloud, as the floor plan shows', async () => {
+    const sim = site.fleet.gateways[0]!;
+    const projectId = (await api(site.server.url, gatewayEndpoints.detail, { params: { id: gateway.id } }, { token })).projectId!;
+    const listed = await api(site.server.url, sceneEndpoints.page, { body: { projectId, name: 'Dusk to dawn' } }, { token });
+    const scene = await api(site.server.url, sceneEndpoints.get, { params: { id: listed.list[0]!.id } }, { token });
+    const start = scene.upcoming.find((u) => u.then === 'start')!;
+    const end = scene.upcoming.find((u) => u.then === 'end' && u.at > start.at)!;
+    const group = ['light-single', 'light-dimmer', 'light-cct'];
+    for (const kind of group) await control(kind, { op: 'onOff', on: false });
+    await poll(async () => (await Promise.all(group.map(displayOf))).every((d) => d === 'off'), 'the group off');
+
+    await page.goto(`${site.server.url}/device/control`);
+    await page.getByTestId('floor-plan-map').and(page.locator('[data-state=ready]')).waitFor();
+    await page.locator('[data-testid=device-canvas][data-drawn]').waitFor();
+    const colours = async () => {
+      const all = await markers();
+      return Promise.all(
+        group.map(async (kind) => {
+          const m = all.find((x) => x.id === byKind(kind).id)!;
+          return colourAt(page, await screenAt(page, { x: m.x!, y: m.y! }));
+        }),
+      );
+    };
+    await poll(async () => (await colours()).every((c) => c === MARKER_COLOUR.off), 'the group drawn off');
+    const commands = sim.executions.size;
+
+    // A minute before sunset -15 min on the gateway's own clock: the gateway switches the group on by itself.
+    sim.clock.set(start.at - 60_000);
+    await poll(async () => (await colours()).every((c) => c !== MARKER_COLOUR.off), 'the group drawn on at sunset', { timeoutMs: 30_000 });
+    await screenshot(page, 'scenes-sunset-on-plan');
+    // Sunrise +10 min switches it off again.
+    sim.clock.set(end.at - 60_000);
+    await poll(async () => (await colours()).every((c) => c === MARKER_COLOUR.off), 'the group drawn off at sunrise', {
+      timeoutMs: 30_000,
+    });
+    expect(sim.executions.size).toBe(commands);
+    const runs = await api(site.server.url, sceneEndpoints.runs, { body: { id: scene.id } }, { token });
+    expect(runs.list.map((r) => [r.trigger, r.then, r.at])).toEqual([
+      ['schedule', 'end', new Date(end.at).toISOString()],
+      ['schedule', 'start', new Date(start.at).toISOString()],
+    ]);
   });
 
   it('speaks Japanese on the scene screens', async () => {

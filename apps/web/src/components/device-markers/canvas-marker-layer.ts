@@ -22,6 +22,8 @@ export interface PlanMarker {
   label: string;
   /** A second line on hover (what it is and its state). */
   hint?: string;
+  /** Switched by hand: drawn with a badge. */
+  manual?: boolean;
 }
 
 export interface CanvasMarkerHandlers {
@@ -184,7 +186,7 @@ export class CanvasMarkerLayer extends L.Layer {
     for (const m of this.markers) {
       const dragged = this.drag?.id === m.id && this.drag.latLng;
       const point = map.latLngToLayerPoint(dragged || m.latLng).subtract(origin);
-      const item = { id: m.id, x: point.x, y: point.y, style: m.style, selected: m.id === this.selected };
+      const item = { id: m.id, x: point.x, y: point.y, style: m.style, selected: m.id === this.selected, manual: m.manual };
       // The selected marker is drawn last, on top of its neighbours.
       if (item.selected) selected = item;
       else items.push(item);

@@ -5,6 +5,7 @@ import {
   HIT_RADIUS,
   drawMarkers,
   fractionToPlan,
+  HAND_BADGE_FILL,
   gatewayStyle,
   hitTest,
   LEGEND_KINDS,
@@ -126,6 +127,22 @@ describe('marker model: drawing', () => {
     ]);
     // The selected marker gets a halo first, then its own fill.
     expect(fills).toEqual([DISPLAY_FILL.onFull, 'rgba(22, 119, 255, 0.25)', DISPLAY_FILL.failure]);
+  });
+
+  it('badges the markers switched by hand, all in one fill after the markers, and none that are not drawn', () => {
+    const { ctx, fills } = recordingContext();
+    const off = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off');
+    const items: DrawItem[] = [
+      { id: '1', x: 10, y: 10, style: off, manual: true },
+      { id: '2', x: 30, y: 10, style: off, manual: true },
+      { id: '3', x: 50, y: 10, style: off },
+      { id: '4', x: 900, y: 10, style: off, manual: true },
+    ];
+    drawMarkers(ctx, items, { width: 200, height: 100 });
+    expect(fills).toEqual([DISPLAY_FILL.off, HAND_BADGE_FILL]);
+    const plain = recordingContext();
+    drawMarkers(plain.ctx, items.slice(2, 3), { width: 200, height: 100 });
+    expect(plain.fills).toEqual([DISPLAY_FILL.off]);
   });
 
   it('fills markers of one look in one call, however many there are, and answers them all for hit-testing', () => {

@@ -132,6 +132,8 @@ export function toggleFilter<T extends DisplayState | MarkerKind>(
 
 /** Marker radius in screen pixels; it stays the same at every zoom so a dense plan stays readable. */
 export const MARKER_RADIUS = 9;
+/** Radius of the "switched by hand" badge. */
+const HAND_BADGE_RADIUS = 4.5;
 /** A click this close to a marker's centre (pixels) still hits it: a little more than its radius. */
 export const HIT_RADIUS = MARKER_RADIUS + 3;
 
@@ -248,7 +250,12 @@ export interface DrawItem {
   y: number;
   style: MarkerStyle;
   selected?: boolean;
+  /** Switched by hand (manual override): a small badge at its top right. */
+  manual?: boolean;
 }
+
+/** The colour of the "switched by hand" badge: apart from every display state's fill. */
+export const HAND_BADGE_FILL = '#722ed1';
 
 /**
  * Draws markers onto a 2D context (already scaled for the device pixel ratio) and answers their centres in
@@ -302,6 +309,20 @@ export function drawMarkers(
     paint(item.style, [item]);
   }
   ctx.setLineDash([]);
+  // Badges last, all in one path, so no neighbour covers them.
+  const badged = items.filter((item) => item.manual && drawn.some((d) => d.id === item.id));
+  if (badged.length > 0) {
+    ctx.beginPath();
+    for (const item of badged) {
+      const [bx, by] = [item.x + r * 0.85, item.y - r * 0.85];
+      ctx.moveTo(bx + HAND_BADGE_RADIUS, by);
+      ctx.arc(bx, by, HAND_BADGE_RADIUS, 0, Math.PI * 2);
+    }
+    ctx.fillStyle = HAND_BADGE_FILL;
+    ctx.fill();
+    ctx.strokeStyle = '#ffffff';
+    ctx.stroke();
+  }
   return drawn;
 }
 

@@ -14,6 +14,7 @@ import type {
 import { accountEndpoints, authEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
 import { session } from '../../api/session.ts';
+import { uploadForm } from '../../api/upload.ts';
 
 export const authKeys = {
   all: ['auth'] as const,
@@ -125,9 +126,7 @@ export function useAccountPicture(kind: AccountImageKind) {
   return useMutation({
     mutationFn: (file: File | null) => {
       if (file === null) return call(PICTURE_CALLS[kind].remove, {});
-      const form = new FormData();
-      form.append('file', file);
-      return call(PICTURE_CALLS[kind].upload, { body: form });
+      return call(PICTURE_CALLS[kind].upload, { body: uploadForm(file) });
     },
     onSuccess: useKeepMe(),
   });

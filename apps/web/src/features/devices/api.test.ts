@@ -10,6 +10,7 @@ const marker = (id: string, over: Partial<DeviceMarker> = {}): DeviceMarker => (
   type: 1,
   status: '0:0:0:0',
   display: 'off',
+  manual: false,
   x: 0.5,
   y: 0.5,
   ...over,

@@ -50,8 +50,8 @@ describe('what the canvas draws for a map', () => {
       ({ id, name: `Gateway ${id}`, online: false, x, y }) as Parameters<typeof planMarkers>[1][number];
     const markers = planMarkers(
       [
-        { id: '1', name: 'Left|Right', type: code('switch-2'), status: '', display: 'offline', x: 0.5, y: 0.5 },
-        { id: '2', name: 'B', type: code('curtain'), status: '', display: 'off', x: null, y: null },
+        { id: '1', name: 'Left|Right', type: code('switch-2'), status: '', display: 'offline', manual: true, x: 0.5, y: 0.5 },
+        { id: '2', name: 'B', type: code('curtain'), status: '', display: 'off', manual: false, x: null, y: null },
       ],
       [gateway('7', 0.1, 0.2), gateway('8', null, null)],
       size,
@@ -61,6 +61,8 @@ describe('what the canvas draws for a map', () => {
       [gatewayMarkerId('7'), true, 'Gateway 7', 'gateway 7'],
       ['1', true, 'Left / Right', 'device 1'],
     ]);
+    // Switched by hand: the canvas badges it.
+    expect(markers.map((m) => m.manual)).toEqual([undefined, true]);
     expect(markers[0]?.latLng).toEqual([400, 100]);
     expect(markers[1]?.latLng).toEqual([250, 500]);
     expect(gatewayOfMarker(markers[0]!.id)).toBe('7');

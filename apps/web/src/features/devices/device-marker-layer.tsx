@@ -42,7 +42,12 @@ export function DeviceMarkerLayer({
   const layerRef = useRef<CanvasMarkerLayer | null>(null);
   const hints = useMemo<MarkerHints>(
     () => ({
-      device: (m) => `${t(`deviceControl.kinds.${markerKind(m.type)}`)} · ${t(`deviceControl.display.${m.display}`)}`,
+      device: (m) =>
+        [
+          t(`deviceControl.kinds.${markerKind(m.type)}`),
+          t(`deviceControl.display.${m.display}`),
+          ...(m.manual ? [t('automation.auto.byHand')] : []),
+        ].join(' · '),
       gateway: (g) => `${t('deviceControl.kinds.gateway')} · ${t(g.online ? 'gateway.status.online' : 'gateway.status.offline')}`,
     }),
     [t],

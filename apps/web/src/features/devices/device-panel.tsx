@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import {
   CCT_MAX_K,
   CCT_MIN_K,
+  inFamily,
   splitChannelNames,
   type ControlAction,
   type Device,
@@ -15,6 +16,10 @@ import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './api.ts';
 import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
 import { MoveForm, RenameForm } from './device-panel-forms.tsx';
 import { DISPLAY_FILL, markerKind } from '../../components/device-markers/marker-model.ts';
+import { BackToAutomatic } from '../automation/back-to-automatic.tsx';
+import { HandIcon } from '../automation/hand-icon.tsx';
+import { pathOfMap } from '../projects/tree.ts';
+import { PanelKeysSection } from './device-panel-keys.tsx';
 
 /** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
 export const REPORT_WAIT_MS = 10_000;
@@ -293,6 +298,12 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         <div data-testid="device-panel-state">
           <Typography.Text type="secondary">{t('deviceControl.state')}: </Typography.Text>
           <Typography.Text strong>{t(`deviceControl.display.${marker.display}`)}</Typography.Text>
+          {marker.manual && (
+            <Tag color="purple" bordered={false} style={{ marginInlineStart: 8 }} data-testid="device-panel-manual">
+              <HandIcon style={{ marginInlineEnd: 4 }} />
+              {t('automation.auto.byHand')}
+            </Tag>
+          )}
         </div>
         {offline && <Alert type="warning" showIcon message={t('deviceControl.offlineHint')} />}
         {!canControl && <Alert type="info" showIcon message={t('deviceControl.viewOnly')} />}
@@ -329,6 +340,28 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
           <Button onClick={() => void tryMe()} loading={identify.isPending} data-testid="control-identify">
             {t('deviceControl.identify')}
           </Button>
+        )}
+        {marker.manual && (
+          <BackToAutomatic
+            key={marker.id}
+            deviceIds={[marker.id]}
+            hint={t('automation.auto.deviceManual')}
+            manual
+            canControl={canControl}
+            disabled={offline}
+          />
+        )}
+        {inFamily('scenePanel', marker.type) && (
+          <>
+            <Divider style={{ margin: '4px 0' }} />
+            <PanelKeysSection
+              key={marker.id}
+              panelId={marker.id}
+              gatewayId={device?.gatewayId}
+              projectId={tree ? pathOfMap(tree, mapId)?.[0] : undefined}
+              canEdit={canEdit}
+            />
+          </>
         )}
         <Divider style={{ margin: '4px 0' }} />
         <Descriptions

@@ -13,6 +13,7 @@ import {
   markerStyle,
   traceShape,
   MARKER_RADIUS,
+  HAND_BADGE_FILL,
   type MarkerShape,
   type MarkerStyle,
 } from '../../components/device-markers/marker-model.ts';
@@ -97,6 +98,13 @@ export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
           (only) => onFilter({ ...filter, kinds: toggleFilter(filter.kinds, LEGEND_KINDS, kind, only) }),
         ),
       )}
+      <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6, paddingInline: 4 }} data-testid="legend-manual">
+        <span
+          aria-hidden
+          style={{ width: 9, height: 9, borderRadius: 5, background: HAND_BADGE_FILL, boxShadow: '0 0 0 1.5px #fff, 0 0 0 2.5px #d9d9d9' }}
+        />
+        <Typography.Text>{t('automation.auto.byHand')}</Typography.Text>
+      </span>
       {filtersAnything(filter) && (
         <Button type="link" size="small" onClick={() => onFilter(SHOW_ALL)} data-testid="legend-show-all">
           {t('deviceControl.showAll')}

@@ -42,6 +42,7 @@ export function planMarkers(
       draggable: true,
       label: markerLabel(m.name),
       hint: hints?.device(m),
+      manual: m.manual,
     });
   }
   return out;

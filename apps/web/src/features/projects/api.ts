@@ -14,6 +14,7 @@ import type {
 } from '@lumigrid/contract';
 import { mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
+import { uploadForm } from '../../api/upload.ts';
 
 /** How often a slow pdf upload is asked whether its first page is drawn. */
 const RENDER_POLL_MS = 1_000;
@@ -63,10 +64,7 @@ export const projectApi = {
    * goes into map/v1/add. The id field comes before the file, as the server reads the stream in order.
    */
   uploadMap: async (file: File, mapId?: string, follow: { onRendering?(): void; everyMs?: number } = {}) => {
-    const form = new FormData();
-    if (mapId) form.append('id', mapId);
-    form.append('file', file, file.name);
-    let image = await call(mapEndpoints.upload, { body: form });
+    let image = await call(mapEndpoints.upload, { body: uploadForm(file, mapId ? { id: mapId } : {}) });
     // A pdf whose first page takes a while is answered at once; follow it until it is drawn (or refused).
     if (image.state === 'rendering') follow.onRendering?.();
     while (image.state === 'rendering') {

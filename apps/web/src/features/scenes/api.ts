@@ -11,6 +11,8 @@ import type {
 import { sceneEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
+import { uploadForm } from '../../api/upload.ts';
+import { automationKeys } from '../automation/api.ts';
 import { gatewayKeys } from '../gateways/api.ts';
 
 /** How often the scene list and a scene's detail are looked at again while shown (parts sync, runs arrive). */
@@ -39,6 +41,9 @@ export const sceneApi = {
   week: (body: SceneWeekBody, signal?: AbortSignal) => call(sceneEndpoints.week, { body }, { signal }),
   settings: (projectId: string, signal?: AbortSignal) => call(sceneEndpoints.settings, { params: { projectId } }, { signal }),
   saveSettings: (body: SceneSettings) => call(sceneEndpoints.saveSettings, { body }),
+  /** Sets a saved scene's picture: the scene's id before the file, as the server reads the stream in order. */
+  uploadImage: (sceneId: string, file: File) => call(sceneEndpoints.uploadImage, { body: uploadForm(file, { id: sceneId }) }),
+  removeImage: (sceneId: string) => call(sceneEndpoints.removeImage, { params: { id: sceneId }, body: null }),
   /** Saves the list as the server writes it (headers in the caller's language). */
   export: (body: SceneExportBody, fallbackName: string) => downloadFile(sceneEndpoints.export, { body }, fallbackName),
 };
@@ -100,6 +105,8 @@ function useSceneChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
       await Promise.all([
         client.invalidateQueries({ queryKey: sceneKeys.all }),
         client.invalidateQueries({ queryKey: gatewayKeys.syncStatus() }),
+        // The scenes panel keys may run, and the keys a deleted scene frees.
+        client.invalidateQueries({ queryKey: automationKeys.all }),
       ]);
     },
   });
@@ -109,6 +116,16 @@ export const useAddScene = () => useSceneChange(sceneApi.add);
 export const useUpdateScene = () => useSceneChange(sceneApi.update);
 export const useDeleteScene = () => useSceneChange(sceneApi.remove);
 export const useSaveSceneSettings = () => useSceneChange(sceneApi.saveSettings);
+
+/** Sets (a file) or removes (null) a saved scene's picture; the list and detail show the new one. */
+export function useScenePicture() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ sceneId, file }: { sceneId: string; file: File | null }) =>
+      file ? sceneApi.uploadImage(sceneId, file) : sceneApi.removeImage(sceneId),
+    onSettled: () => client.invalidateQueries({ queryKey: sceneKeys.all }),
+  });
+}
 
 /** A run changes nothing in the scene itself, but its latest run and history. */
 export function useRunScene() {

@@ -37,11 +37,11 @@ describe('the next runs before saving', () => {
     );
     expect(unlocated).toEqual([]);
     expect(runs).toEqual([
-      { at: Date.UTC(2026, 2, 2, 9), then: 'start', gatewayId: '1' },
-      { at: Date.UTC(2026, 2, 2, 14), then: 'end', gatewayId: '1' },
+      { at: Date.UTC(2026, 2, 2, 9), then: 'start', gatewayId: '1', timezone: 'Asia/Tokyo' },
+      { at: Date.UTC(2026, 2, 2, 14), then: 'end', gatewayId: '1', timezone: 'Asia/Tokyo' },
       // Tuesday is a holiday.
-      { at: Date.UTC(2026, 2, 4, 9), then: 'start', gatewayId: '1' },
-      { at: Date.UTC(2026, 2, 4, 14), then: 'end', gatewayId: '1' },
+      { at: Date.UTC(2026, 2, 4, 9), then: 'start', gatewayId: '1', timezone: 'Asia/Tokyo' },
+      { at: Date.UTC(2026, 2, 4, 14), then: 'end', gatewayId: '1', timezone: 'Asia/Tokyo' },
     ]);
   });
 

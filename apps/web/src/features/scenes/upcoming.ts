@@ -10,12 +10,16 @@ export interface GatewayPlace {
   timezone: string | null;
 }
 
-/** One upcoming run of a scene: when, what it does, on which gateway. */
+/** One upcoming run of a scene: when, what it does, on which gateway, and the zone that gateway keeps time in. */
 export interface UpcomingRun {
   at: number;
   then: 'start' | 'end';
   gatewayId: string;
+  timezone: string;
 }
+
+/** The zone a gateway runs its schedules in until one is set, as the gateways do. */
+export const DEFAULT_GATEWAY_ZONE = 'UTC';
 
 type Timing = Pick<SceneFields, 'triggers' | 'days' | 'from' | 'to' | 'skipHolidays'>;
 
@@ -64,7 +68,12 @@ export function previewRuns(
       holidays,
       from,
       count,
-    ).map((run) => ({ at: run.at, then: timing.triggers[run.schedule - 1]?.then ?? 'start', gatewayId: gateway.gatewayId })),
+    ).map((run) => ({
+      at: run.at,
+      then: timing.triggers[run.schedule - 1]?.then ?? 'start',
+      gatewayId: gateway.gatewayId,
+      timezone: gateway.timezone ?? DEFAULT_GATEWAY_ZONE,
+    })),
   );
   runs.sort((a, b) => a.at - b.at || a.gatewayId.localeCompare(b.gatewayId));
   return { runs: runs.slice(0, count), unlocated };

@@ -1,9 +1,11 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract';
 import { useControlGroup, useGroup } from '../../features/groups/api.ts';
 import { groupStateNotes } from '../../features/groups/group-state.ts';
+import { BackToAutomatic } from '../../features/automation/back-to-automatic.tsx';
+import { HandIcon } from '../../features/automation/hand-icon.tsx';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 
 /** A slider with the value it stands at written beside it, as the device panel shows it. */
@@ -44,6 +46,7 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
   useEffect(() => setLast(undefined), [groupId]);
 
   const data = group.data;
+  const manualCount = data?.members.filter((m) => m.manual).length ?? 0;
   const types = data?.members.map((m) => m.type) ?? [];
   const can = (op: GroupOp) =>
     types.some((code) => {
@@ -147,6 +150,14 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
               )}
             </div>
           )}
+          <BackToAutomatic
+            deviceIds={data.members.map((m) => m.id)}
+            hint={manualCount > 0 ? t('automation.auto.groupManual', { count: manualCount }) : t('automation.auto.groupHint')}
+            manual={manualCount > 0}
+            canControl={canControl}
+            disabled={!data.gatewayOnline}
+            testId="group-back-to-auto"
+          />
           <Table<DeviceMarker>
             size="small"
             rowKey="id"
@@ -158,8 +169,18 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
                 title: t('groups.state'),
                 dataIndex: 'display',
                 width: 190,
-                render: (display: DeviceMarker['display']) => (
-                  <Tag color={DISPLAY_TAG_COLOUR[display]}>{t(`groups.display.${display}`)}</Tag>
+                render: (display: DeviceMarker['display'], member) => (
+                  <Space size={4} wrap>
+                    <Tag color={DISPLAY_TAG_COLOUR[display]}>{t(`groups.display.${display}`)}</Tag>
+                    {member.manual && (
+                      <Tooltip title={t('automation.auto.deviceManual')}>
+                        <Tag color="purple" bordered={false}>
+                          <HandIcon style={{ marginInlineEnd: 4 }} />
+                          {t('automation.auto.byHand')}
+                        </Tag>
+                      </Tooltip>
+                    )}
+                  </Space>
                 ),
               },
             ]}

@@ -17,6 +17,7 @@ import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { GroupControlDrawer } from './group-control-drawer.tsx';
 import { GroupFormModal } from './group-form-modal.tsx';
+import { SensorLinkageCard } from './sensor-linkage-card.tsx';
 
 /**
  * Groups (zones) of a map (/device/group): the groups of the map chosen as on the device map (the same
@@ -192,6 +193,9 @@ export default function GroupPage() {
         </div>
         {body()}
       </Card>
+      {mapId && path && (
+        <SensorLinkageCard mapId={mapId} groups={groups.data ?? []} gateways={gateways.data?.list ?? []} editable={editable} />
+      )}
       {mapId && (
         <GroupFormModal
           open={editing !== undefined}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Card, Form, Input, InputNumber, Segmented, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { SCENE_LIMITS, sceneNameProblem, type ProjectTree, type SceneKind } from '@lumigrid/contract';
@@ -30,6 +31,7 @@ export function EditorBasics({
   projectId,
   onProjectChange,
   onKindChange,
+  picture,
 }: SectionProps & {
   route: EditorRoute;
   editing: boolean;
@@ -37,6 +39,8 @@ export function EditorBasics({
   projectId: string | undefined;
   onProjectChange(projectId: string): void;
   onKindChange(kind: SceneKind): void;
+  /** The picture picker. */
+  picture?: ReactNode;
 }) {
   const { t } = useTranslation();
   const { kind } = state;
@@ -120,6 +124,7 @@ export function EditorBasics({
             </>
           )}
         </div>
+        {picture && <Form.Item label={t('scenes.picture.title')}>{picture}</Form.Item>}
       </Form>
     </Card>
   );

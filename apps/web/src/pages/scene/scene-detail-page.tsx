@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Badge, Button, Card, Descriptions, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { App, Badge, Button, Card, Descriptions, Image, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -7,11 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { TIMED_SCENE_KINDS, userMay, type ScenePart, type SceneRun, type SceneMemberView } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { typeName } from '../../features/device-config/columns.tsx';
-import { ALL_GATEWAYS, useGatewayPage } from '../../features/gateways/api.ts';
 import { useDeleteScene, useScene, useSceneRuns } from '../../features/scenes/api.ts';
 import { memberKey } from '../../features/scenes/editor-state.ts';
 import { editPath, runsByHand } from '../../features/scenes/timing.ts';
-import { localTime, SceneStateTag } from './scene-parts.tsx';
+import { runZones } from '../../features/scenes/zones.ts';
+import { localTime, NextRunCell, SceneStateTag, ZonedTime } from './scene-parts.tsx';
 import { runPartText } from './scene-results.tsx';
 import { actionText, daysText, timingLines } from './scene-text.ts';
 import { UpcomingRuns } from './upcoming-runs.tsx';
@@ -35,8 +35,6 @@ export default function SceneDetailPage() {
   const scene = useScene(sceneId);
   const [runsPage, setRunsPage] = useState(1);
   const runs = useSceneRuns(sceneId ? { id: sceneId, page: runsPage, pageSize: RUNS_PAGE_SIZE } : undefined);
-  const gatewayPage = useGatewayPage(ALL_GATEWAYS);
-  const gateways = new Map((gatewayPage.data?.list ?? []).map((g) => [g.id, g]));
   const remove = useDeleteScene();
   const { run, running } = useRunSceneAction();
 
@@ -56,6 +54,8 @@ export default function SceneDetailPage() {
   const { fields } = data;
   const timed = TIMED_SCENE_KINDS.includes(data.kind);
   const views = new Map(data.members.map((m) => [memberKey(m), m]));
+  // Every member's gateway has a part of the scene, so the parts name them all.
+  const gatewayNames = new Map(data.parts.map((p) => [p.gatewayId, p.gatewayName]));
   const memberRows = fields.steps.flatMap((step, index) =>
     step.members.map((member) => ({
       ...member,
@@ -111,44 +111,60 @@ export default function SceneDetailPage() {
     >
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <Card size="small" title={t('scenes.section.basics')}>
-          <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} data-testid="scene-fields">
-            <Descriptions.Item label={t('scenes.field.kind')}>{t(`scenes.kind.${data.kind}`)}</Descriptions.Item>
-            <Descriptions.Item label={t('scenes.field.state')}>
-              <SceneStateTag t={t} state={data.state} />
-            </Descriptions.Item>
-            <Descriptions.Item label={t('scenes.field.fade')}>{t('scenes.text.seconds', { count: fields.fadeS })}</Descriptions.Item>
-            <Descriptions.Item label={t('scenes.field.members')}>
-              {t('scenes.deviceCount', { count: data.devices })}, {t('scenes.groupCount', { count: data.groups })}
-            </Descriptions.Item>
-            <Descriptions.Item label={t('scenes.field.nextRun')}>{localTime(t, data.nextRun)}</Descriptions.Item>
-            <Descriptions.Item label={t('scenes.field.created')}>{localTime(t, data.createdAt)}</Descriptions.Item>
-            {timed && (
-              <Descriptions.Item label={t('scenes.timing.times')} span={2}>
-                <Space direction="vertical" size={0}>
-                  {timingLines(t, fields).map((line, i) => (
-                    <span key={i}>{line}</span>
-                  ))}
-                </Space>
-              </Descriptions.Item>
+          <div style={{ display: 'flex', gap: 24, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+            {data.image && (
+              <Image
+                src={data.image}
+                alt={data.name}
+                width={200}
+                height={133}
+                style={{ objectFit: 'cover', borderRadius: 6 }}
+                data-testid="scene-detail-picture"
+              />
             )}
-            {timed && data.kind !== 'once' && (
-              <>
-                <Descriptions.Item label={t('scenes.timing.days')}>{daysText(t, fields.days)}</Descriptions.Item>
-                <Descriptions.Item label={t('scenes.timing.dates')}>
-                  {fields.from || fields.to ? `${fields.from ?? '…'} – ${fields.to ?? '…'}` : t('scenes.text.always')}
+            <div style={{ flex: 1, minWidth: 320 }}>
+              <Descriptions size="small" column={{ xs: 1, md: 2, xl: 3 }} data-testid="scene-fields">
+                <Descriptions.Item label={t('scenes.field.kind')}>{t(`scenes.kind.${data.kind}`)}</Descriptions.Item>
+                <Descriptions.Item label={t('scenes.field.state')}>
+                  <SceneStateTag t={t} state={data.state} />
                 </Descriptions.Item>
-                <Descriptions.Item label={t('scenes.timing.holidays')}>
-                  {fields.skipHolidays ? t('scenes.text.skipsHolidays') : t('scenes.text.runsOnHolidays')}
+                <Descriptions.Item label={t('scenes.field.fade')}>{t('scenes.text.seconds', { count: fields.fadeS })}</Descriptions.Item>
+                <Descriptions.Item label={t('scenes.field.members')}>
+                  {t('scenes.deviceCount', { count: data.devices })}, {t('scenes.groupCount', { count: data.groups })}
                 </Descriptions.Item>
-              </>
-            )}
-            {data.kind === 'sequence' && (
-              <>
-                <Descriptions.Item label={t('scenes.field.daliScene')}>{fields.daliScene ?? t('common.empty')}</Descriptions.Item>
-                <Descriptions.Item label={t('scenes.field.sequenceNo')}>{fields.sequenceNo ?? t('common.empty')}</Descriptions.Item>
-              </>
-            )}
-          </Descriptions>
+                <Descriptions.Item label={t('scenes.field.nextRun')}>
+                  <NextRunCell t={t} scene={data} />
+                </Descriptions.Item>
+                <Descriptions.Item label={t('scenes.field.created')}>{localTime(t, data.createdAt)}</Descriptions.Item>
+                {timed && (
+                  <Descriptions.Item label={t('scenes.timing.times')} span={2}>
+                    <Space direction="vertical" size={0}>
+                      {timingLines(t, fields).map((line, i) => (
+                        <span key={i}>{line}</span>
+                      ))}
+                    </Space>
+                  </Descriptions.Item>
+                )}
+                {timed && data.kind !== 'once' && (
+                  <>
+                    <Descriptions.Item label={t('scenes.timing.days')}>{daysText(t, fields.days)}</Descriptions.Item>
+                    <Descriptions.Item label={t('scenes.timing.dates')}>
+                      {fields.from || fields.to ? `${fields.from ?? '…'} – ${fields.to ?? '…'}` : t('scenes.text.always')}
+                    </Descriptions.Item>
+                    <Descriptions.Item label={t('scenes.timing.holidays')}>
+                      {fields.skipHolidays ? t('scenes.text.skipsHolidays') : t('scenes.text.runsOnHolidays')}
+                    </Descriptions.Item>
+                  </>
+                )}
+                {data.kind === 'sequence' && (
+                  <>
+                    <Descriptions.Item label={t('scenes.field.daliScene')}>{fields.daliScene ?? t('common.empty')}</Descriptions.Item>
+                    <Descriptions.Item label={t('scenes.field.sequenceNo')}>{fields.sequenceNo ?? t('common.empty')}</Descriptions.Item>
+                  </>
+                )}
+              </Descriptions>
+            </div>
+          </div>
         </Card>
 
         <Card size="small" title={t('scenes.section.members')}>
@@ -191,7 +207,7 @@ export default function SceneDetailPage() {
                 title: t('scenes.members.gateway'),
                 key: 'gateway',
                 width: 180,
-                render: (_: unknown, row) => (row.view ? (gateways.get(row.view.gatewayId)?.name ?? t('common.empty')) : t('common.empty')),
+                render: (_: unknown, row) => (row.view ? (gatewayNames.get(row.view.gatewayId) ?? t('common.empty')) : t('common.empty')),
               },
               { title: t('scenes.members.target'), key: 'action', render: (_: unknown, row) => actionText(t, row.action) },
             ]}
@@ -229,7 +245,7 @@ export default function SceneDetailPage() {
 
         {timed && (
           <Card size="small" title={t('scenes.section.upcoming')}>
-            <UpcomingRuns runs={data.upcoming} gateways={gateways} />
+            <UpcomingRuns runs={data.upcoming} gatewayNames={gatewayNames} />
           </Card>
         )}
 
@@ -249,7 +265,12 @@ export default function SceneDetailPage() {
               onChange: setRunsPage,
             }}
             columns={[
-              { title: t('scenes.history.at'), dataIndex: 'at', width: 170, render: (at: string) => localTime(t, at) },
+              {
+                title: t('scenes.history.at'),
+                dataIndex: 'at',
+                width: 230,
+                render: (at: string, row) => <ZonedTime t={t} at={at} zones={runZones(row, data.parts)} />,
+              },
               {
                 title: t('scenes.history.trigger'),
                 dataIndex: 'trigger',

@@ -10,7 +10,7 @@ import { ALL_GATEWAYS, useGatewayPage } from '../../features/gateways/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { useCurrentProject } from '../../features/projects/project-select.tsx';
 import { firstMapOf, pathOfMap } from '../../features/projects/tree.ts';
-import { useAddScene, useScene, useSceneSettings, useUpdateScene } from '../../features/scenes/api.ts';
+import { useAddScene, useScene, useScenePicture, useSceneSettings, useUpdateScene } from '../../features/scenes/api.ts';
 import { useMapCatalog } from '../../features/scenes/catalog.ts';
 import {
   fieldsOf,
@@ -27,6 +27,7 @@ import { MemberList } from './member-list.tsx';
 import { MemberPicker } from './member-picker.tsx';
 import { EditorBasics, EditorTiming, type EditorRoute } from './editor-sections.tsx';
 import { codeText, SyncResultList } from './scene-results.tsx';
+import { ScenePicturePicker, type PictureChange } from './scene-picture.tsx';
 import { SequenceSteps } from './sequence-steps.tsx';
 import { UpcomingRuns } from './upcoming-runs.tsx';
 
@@ -53,6 +54,8 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
   const detail = useScene(sceneId);
   const add = useAddScene();
   const update = useUpdateScene();
+  const scenePicture = useScenePicture();
+  const [picture, setPicture] = useState<PictureChange>();
 
   const startKind: SceneKind =
     route === 'schedule' ? (params.get('kind') === 'groupSchedule' ? 'groupSchedule' : 'schedule') : ROUTE_KIND[route];
@@ -65,7 +68,10 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
 
   // A new scene from the menu on the same route (schedule -> group schedule) starts over.
   useEffect(() => {
-    if (!sceneId) setState(initialState(startKind));
+    if (!sceneId) {
+      setState(initialState(startKind));
+      setPicture(undefined);
+    }
   }, [sceneId, startKind]);
 
   useEffect(() => {
@@ -105,6 +111,14 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
   const catalog = useMapCatalog(mapIds, place?.[1]);
   const gatewayPage = useGatewayPage(ALL_GATEWAYS);
   const gateways = useMemo(() => new Map((gatewayPage.data?.list ?? []).map((g) => [g.id, g])), [gatewayPage.data]);
+  const gatewayNames = useMemo(
+    () =>
+      new Map([
+        ...(detail.data?.parts ?? []).map((p) => [p.gatewayId, p.gatewayName] as const),
+        ...[...gateways.values()].map((g) => [g.id, g.name] as const),
+      ]),
+    [detail.data, gateways],
+  );
   const settings = useSceneSettings(projectId);
 
   const { kind } = state;
@@ -194,6 +208,15 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
     }
     const result = sceneId ? await update.mutateAsync({ id: sceneId, ...fields }) : await add.mutateAsync(fields);
     if (sceneId) setLoaded({ id: sceneId, snapshot: JSON.stringify(state) });
+    // The picture needs the scene's id, so it follows the save; the scene stands even if the picture fails.
+    if (picture !== undefined) {
+      try {
+        await scenePicture.mutateAsync({ sceneId: result.scene.id, file: picture });
+        setPicture(undefined);
+      } catch {
+        void message.warning(t('scenes.picture.notSaved'));
+      }
+    }
     showSync(result);
   };
 
@@ -229,7 +252,7 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
         <Button
           key="save"
           type="primary"
-          loading={add.isPending || update.isPending}
+          loading={add.isPending || update.isPending || scenePicture.isPending}
           disabled={!projectId}
           onClick={() => void submit().catch(() => undefined)}
           data-testid="scene-save"
@@ -253,6 +276,7 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
             setState((s) => ({ ...s, steps: s.steps.map((step) => ({ ...step, members: [] })) }));
           }}
           onKindChange={switchKind}
+          picture={<ScenePicturePicker saved={detail.data?.image ?? null} change={picture} onChange={setPicture} />}
         />
 
         {timed && <EditorTiming state={state} update$={update$} submitted={submitted} />}
@@ -316,11 +340,11 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
         {timed && preview && (
           <Card title={t('scenes.section.upcoming')} size="small">
             {sceneId && !dirty && detail.data ? (
-              <UpcomingRuns runs={detail.data.upcoming} gateways={gateways} note={t('scenes.upcoming.saved')} />
+              <UpcomingRuns runs={detail.data.upcoming} gatewayNames={gatewayNames} note={t('scenes.upcoming.saved')} />
             ) : (
               <UpcomingRuns
                 runs={preview.runs}
-                gateways={gateways}
+                gatewayNames={gatewayNames}
                 unlocated={preview.unlocated.map((g) => g.gatewayName)}
                 note={members.length === 0 ? t('scenes.upcoming.addMembers') : t('scenes.upcoming.preview')}
               />

@@ -10,7 +10,8 @@ import { ProjectSelect, useCurrentProject } from '../../features/projects/projec
 import { sceneApi, useDeleteScene, useScenePage } from '../../features/scenes/api.ts';
 import { EDITOR_ROUTE, editPath, runsByHand } from '../../features/scenes/timing.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
-import { LastRunCell, localTime, ScenePartsCell, SceneStateTag } from './scene-parts.tsx';
+import { LastRunCell, NextRunCell, ScenePartsCell, SceneStateTag } from './scene-parts.tsx';
+import { SceneThumb } from './scene-picture.tsx';
 import { useRunSceneAction } from './use-run-scene.tsx';
 
 interface SearchForm {
@@ -72,15 +73,28 @@ export default function SceneListPage() {
       valueEnum: Object.fromEntries(SCENE_KINDS.map((k) => [k, { text: t(`scenes.kind.${k}`) }])),
     },
     {
+      title: t('scenes.picture.column'),
+      dataIndex: 'image',
+      search: false,
+      width: 64,
+      fixed: 'left',
+      render: (_, row) => <SceneThumb url={row.image} name={row.name} />,
+    },
+    {
       title: t('scenes.field.name'),
       dataIndex: 'name',
       search: false,
-      width: 140,
+      width: 160,
       fixed: 'left',
       render: (_, row) => (
-        <Link to={`/scene/detail?id=${row.id}`} style={{ wordBreak: 'break-word' }} data-testid="scene-open">
-          {row.name}
-        </Link>
+        <Space direction="vertical" size={0}>
+          <Link to={`/scene/detail?id=${row.id}`} style={{ wordBreak: 'break-word' }} data-testid="scene-open">
+            {row.name}
+          </Link>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t('scenes.deviceCount', { count: row.devices })} · {t('scenes.groupCount', { count: row.groups })}
+          </Typography.Text>
+        </Space>
       ),
     },
     {
@@ -88,41 +102,37 @@ export default function SceneListPage() {
       dataIndex: 'kind',
       search: false,
       width: 110,
-      render: (_, row) => <Tag bordered={false}>{t(`scenes.kind.${row.kind}`)}</Tag>,
-    },
-    {
-      title: t('scenes.field.members'),
-      dataIndex: 'devices',
-      search: false,
-      width: 100,
       render: (_, row) => (
-        <Space direction="vertical" size={0}>
-          <span>{t('scenes.deviceCount', { count: row.devices })}</span>
-          <span>{t('scenes.groupCount', { count: row.groups })}</span>
-        </Space>
+        <Tag bordered={false} style={{ whiteSpace: 'normal' }}>
+          {t(`scenes.kind.${row.kind}`)}
+        </Tag>
       ),
     },
     {
       title: t('scenes.field.gateways'),
       dataIndex: 'parts',
       search: false,
-      width: 170,
-      render: (_, row) => <ScenePartsCell t={t} parts={row.parts} />,
+      width: 190,
+      render: (_, row) => (
+        <Space direction="vertical" size={4}>
+          <SceneStateTag t={t} state={row.state} />
+          <ScenePartsCell t={t} parts={row.parts} />
+        </Space>
+      ),
     },
-    { title: t('scenes.field.nextRun'), dataIndex: 'nextRun', search: false, width: 120, render: (_, row) => localTime(t, row.nextRun) },
+    {
+      title: t('scenes.field.nextRun'),
+      dataIndex: 'nextRun',
+      search: false,
+      width: 200,
+      render: (_, row) => <NextRunCell t={t} scene={row} />,
+    },
     {
       title: t('scenes.field.lastRun'),
       dataIndex: 'lastRun',
       search: false,
-      width: 180,
-      render: (_, row) => <LastRunCell t={t} run={row.lastRun} />,
-    },
-    {
-      title: t('scenes.field.state'),
-      dataIndex: 'state',
-      search: false,
-      width: 100,
-      render: (_, row) => <SceneStateTag t={t} state={row.state} />,
+      width: 210,
+      render: (_, row) => <LastRunCell t={t} run={row.lastRun} parts={row.parts} />,
     },
     {
       title: t('scenes.actions'),
@@ -185,7 +195,7 @@ export default function SceneListPage() {
         dataSource={scenes.data?.list ?? []}
         loading={(scenes.isFetching && !scenes.data) || tree.isLoading}
         cardBordered
-        scroll={{ x: 1040 }}
+        scroll={{ x: 1060 }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
         onRow={(row) => ({ 'data-testid': `scene-row-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
         onSubmit={(params) =>

@@ -2,43 +2,106 @@ import { Badge, Space, Tag, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import dayjs from 'dayjs';
 import type { ScenePart, SceneRun, SceneView } from '@lumigrid/contract';
+import { localParts } from '../../features/scenes/week.ts';
+import { partZones, runZones } from '../../features/scenes/zones.ts';
 import { runPartText } from './scene-results.tsx';
 
-/** Each gateway of a scene: online or not, and whether it holds the scene as it is now. */
+/** Gateways a list row names before the rest go behind "+N". */
+const PARTS_SHOWN = 3;
+
+/** One gateway of a scene: a dot saying whether it runs the scene as it is now (green), waits (blue) or is offline. */
+function PartLine({ t, part }: { t: TFunction; part: ScenePart }) {
+  const status = !part.online ? 'default' : part.onGateway ? 'success' : 'processing';
+  const title = `${part.online ? t('scenes.gatewayOnline') : t('scenes.gatewayOffline')} · ${
+    part.onGateway ? t('scenes.onGateway') : t('scenes.waitingSync')
+  }`;
+  return (
+    <Tooltip title={title}>
+      <span data-testid={`scene-part-${part.gatewayName}`} data-on-gateway={part.onGateway} style={{ whiteSpace: 'nowrap' }}>
+        <Badge status={status} text={part.gatewayName} />
+      </span>
+    </Tooltip>
+  );
+}
+
+/** Each gateway of a scene, one line each; a scene over many gateways names the first few and counts the rest. */
 export function ScenePartsCell({ t, parts }: { t: TFunction; parts: readonly ScenePart[] }) {
   if (parts.length === 0) return <Typography.Text type="secondary">{t('common.empty')}</Typography.Text>;
+  const shown = parts.length > PARTS_SHOWN ? parts.slice(0, PARTS_SHOWN - 1) : parts;
+  const rest = parts.slice(shown.length);
   return (
-    <Space direction="vertical" size={2}>
-      {parts.map((part) => (
-        <Space key={part.id} size={4} wrap data-testid={`scene-part-${part.gatewayName}`}>
-          <Badge status={part.online ? 'success' : 'default'} text={part.gatewayName} />
-          <Tooltip title={part.online ? t('scenes.gatewayOnline') : t('scenes.gatewayOffline')}>
-            {part.onGateway ? (
-              <Tag color="green" bordered={false}>
-                {t('scenes.onGateway')}
-              </Tag>
-            ) : (
-              <Tag color="blue" bordered={false}>
-                {t('scenes.waitingSync')}
-              </Tag>
-            )}
-          </Tooltip>
-        </Space>
+    <Space direction="vertical" size={0}>
+      {shown.map((part) => (
+        <PartLine key={part.id} t={t} part={part} />
       ))}
+      {rest.length > 0 && (
+        <Tooltip
+          title={
+            <Space direction="vertical" size={0}>
+              {rest.map((part) => (
+                <span key={part.id}>
+                  {part.gatewayName} · {part.onGateway ? t('scenes.onGateway') : t('scenes.waitingSync')}
+                </span>
+              ))}
+            </Space>
+          }
+        >
+          <Typography.Text type="secondary" data-testid="scene-parts-more">
+            {t('scenes.moreGateways', { count: rest.length })}
+          </Typography.Text>
+        </Tooltip>
+      )}
     </Space>
   );
 }
 
-/** The latest run: when, how it was started, and each gateway's result. */
-export function LastRunCell({ t, run }: { t: TFunction; run: SceneRun | null }) {
+/** An instant at the clock of each zone, one line per zone with the zone named; the empty mark for none. */
+export function ZonedTime({
+  t,
+  at,
+  zones,
+  testId,
+}: {
+  t: TFunction;
+  at: number | string | null;
+  zones: readonly string[];
+  testId?: string;
+}) {
+  if (at === null || zones.length === 0) return <span data-testid={testId}>{t('common.empty')}</span>;
+  const instant = typeof at === 'string' ? Date.parse(at) : at;
+  // The time stays on one line; the zone's name goes under it when the column is narrow.
+  return (
+    <Space direction="vertical" size={0} data-testid={testId}>
+      {zones.map((zone) => {
+        const { date, time } = localParts(instant, zone);
+        return (
+          <span key={zone}>
+            <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+              {date} {time}
+            </span>{' '}
+            <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+              ({zone})
+            </Typography.Text>
+          </span>
+        );
+      })}
+    </Space>
+  );
+}
+
+/** The next run, at the clock of each gateway of the scene. */
+export function NextRunCell({ t, scene }: { t: TFunction; scene: Pick<SceneView, 'nextRun' | 'parts'> }) {
+  return <ZonedTime t={t} at={scene.nextRun} zones={partZones(scene.parts)} testId="scene-next-run" />;
+}
+
+/** The latest run: when (at the clock of the gateways it went to), how it was started, and each gateway's result. */
+export function LastRunCell({ t, run, parts }: { t: TFunction; run: SceneRun | null; parts: readonly ScenePart[] }) {
   if (!run) return <Typography.Text type="secondary">{t('scenes.neverRun')}</Typography.Text>;
   return (
     <Space direction="vertical" size={2}>
-      <Typography.Text>
-        {dayjs(run.at).format('YYYY-MM-DD HH:mm')}{' '}
-        <Typography.Text type="secondary">
-          {t(`scenes.trigger.${run.trigger}`)} · {t(`scenes.then.${run.then}`)}
-        </Typography.Text>
+      <ZonedTime t={t} at={run.at} zones={runZones(run, parts)} />
+      <Typography.Text type="secondary">
+        {t(`scenes.trigger.${run.trigger}`)} · {t(`scenes.then.${run.then}`)}
       </Typography.Text>
       <Space size={4} wrap>
         {run.parts.map((part) => {
@@ -68,7 +131,7 @@ export function SceneStateTag({ t, state }: { t: TFunction; state: SceneView['st
   );
 }
 
-/** A time in the browser's local time, or the empty mark. */
+/** A time that no gateway keeps (when a scene was created) in the browser's local time, or the empty mark. */
 export function localTime(t: TFunction, at: number | string | null): string {
   return at === null ? t('common.empty') : dayjs(at).format('YYYY-MM-DD HH:mm');
 }

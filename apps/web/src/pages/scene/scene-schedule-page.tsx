@@ -111,7 +111,7 @@ export default function SceneSchedulePage() {
                       </Space>
                       <div className="lg-week__run-name">{run.name}</div>
                       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        {run.gatewayName}
+                        {run.gatewayName} · {run.timezone}
                       </Typography.Text>
                     </div>
                   ))}

@@ -1,26 +1,22 @@
 import { Alert, List, Space, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { Gateway } from '@lumigrid/contract';
 import type { UpcomingRun } from '../../features/scenes/upcoming.ts';
 import { localParts } from '../../features/scenes/week.ts';
 import { codeText } from './scene-results.tsx';
 
-/** The time zone a gateway runs its schedules in (UTC until one is set, as the gateways do). */
-export const gatewayZone = (gateway: Gateway | undefined) => gateway?.settings.timezone ?? 'UTC';
-
 /**
- * The next runs of a timed scene, each at its gateway's local time, with what it does. `unlocated` names
- * gateways without a position, which cannot run sunrise/sunset times (310009).
+ * The next runs of a timed scene, each at its gateway's local time with the zone named, and what it does.
+ * `unlocated` names gateways without a position, which cannot run sunrise/sunset times (310009).
  */
 export function UpcomingRuns({
   runs,
-  gateways,
+  gatewayNames,
   unlocated = [],
   note,
 }: {
   runs: readonly UpcomingRun[];
-  gateways: ReadonlyMap<string, Gateway>;
+  gatewayNames: ReadonlyMap<string, string>;
   unlocated?: readonly string[];
   note?: string;
 }) {
@@ -36,9 +32,7 @@ export function UpcomingRuns({
         dataSource={[...runs]}
         locale={{ emptyText: t('scenes.upcoming.none') }}
         renderItem={(run, index) => {
-          const gateway = gateways.get(run.gatewayId);
-          const zone = gatewayZone(gateway);
-          const local = localParts(run.at, zone);
+          const local = localParts(run.at, run.timezone);
           return (
             <List.Item key={`${run.gatewayId}-${run.at}-${index}`}>
               <Space wrap size={12}>
@@ -47,7 +41,7 @@ export function UpcomingRuns({
                 </Typography.Text>
                 <Tag color={run.then === 'start' ? 'gold' : 'default'}>{t(`scenes.then.${run.then}`)}</Tag>
                 <Typography.Text type="secondary">
-                  {gateway?.name ?? t('common.empty')} · {zone}
+                  {gatewayNames.get(run.gatewayId) ?? t('common.empty')} · {run.timezone}
                 </Typography.Text>
               </Space>
             </List.Item>
