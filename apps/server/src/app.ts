@@ -36,6 +36,8 @@ import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import type { GatewaysService } from './modules/gateways/gateways.service.ts';
 import { createGroupsModule, groupsConfig } from './modules/groups/groups.module.ts';
 import { createScenesModule, scenesConfig } from './modules/scenes/scenes.module.ts';
+import { createAlertsModule } from './modules/alerts/alerts.module.ts';
+import type { AlertTracker } from './modules/alerts/alert-tracker.ts';
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
 import { createProjectsModule } from './modules/projects/projects.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
@@ -72,6 +74,8 @@ export interface AppOptions {
   realtime?: Partial<RealtimeOptions>;
   /** Cross-node fan-out for the real-time channel; in process by default. */
   realtimeBus?: RealtimeBus;
+  /** How long offline must last before it is an alert (tests shorten it). */
+  offlineGraceMs?: number;
 }
 
 declare module 'fastify' {
@@ -90,6 +94,8 @@ declare module 'fastify' {
     realtime: RealtimeHub;
     /** The simulated demo site (DEMO), when it was started with the gateway link. */
     demo: DemoSite | undefined;
+    /** Raises and clears alerts from what gateways say (tests wait for it). */
+    alertTracker: AlertTracker;
   }
 }
 
@@ -244,6 +250,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
     targetsPerGateway: config.sceneTargetsPerGateway,
     commandTimeoutMs,
   });
+  const alerts = createAlertsModule({
+    db,
+    clock,
+    hub: realtime,
+    accounts: accounts.service,
+    access: projects.access,
+    link,
+    bus: realtimeBus,
+    logger,
+    offlineGraceMs: options.offlineGraceMs,
+  });
   const modules: DomainModule[] = [
     createSystemModule({ db, config }),
     createBrandingModule({ config, logger }),
@@ -256,6 +273,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     devices,
     groups,
     scenes,
+    alerts,
   ];
 
   const route = endpointRoutes(app, auth.service.authenticate);
@@ -298,6 +316,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('gatewayLink', link);
   app.decorate('reportWriter', ingest?.reportWriter);
   app.decorate('placements', placements);
+  app.decorate('alertTracker', alerts.tracker);
   app.decorate('gatewayService', gateways.service);
   app.decorate('gatewayFleet', fleet);
 

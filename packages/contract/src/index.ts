@@ -18,6 +18,7 @@ export * from './devices.ts';
 export * from './device-report.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
+export * from './alerts.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './users.ts';

@@ -39,6 +39,7 @@ export async function startGatewayRig(
     firmwareTimeoutMs?: number;
     commandTimeoutMs?: number;
     broker?: 'embedded' | 'mosquitto';
+    offlineGraceMs?: number;
   } = {},
 ): Promise<GatewayRig> {
   const external = options.broker === 'mosquitto';
@@ -54,6 +55,7 @@ export async function startGatewayRig(
         ...(external ? { sharedGroup: `lumigrid-test-${runPrefix()}` } : {}),
       },
       firmware: createFirmwareCatalogue([GATEWAY_FIRMWARE, { ...GATEWAY_FIRMWARE, version: '3.2.9' }]),
+      offlineGraceMs: options.offlineGraceMs,
     },
   );
   const link = h.app.gatewayLink!;

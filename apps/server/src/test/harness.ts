@@ -68,7 +68,7 @@ export interface Harness {
 export async function startApp(
   kind: 'pglite' | 'postgres',
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware' | 'logger'> = {},
+  extra: Pick<AppOptions, 'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware' | 'logger' | 'offlineGraceMs'> = {},
 ): Promise<Harness> {
   const pgdb = kind === 'postgres' ? await freshPostgres() : undefined;
   const database = await openDatabase(pgdb ? { url: pgdb.url } : { memory: true });

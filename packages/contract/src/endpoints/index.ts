@@ -8,6 +8,7 @@ import { gatewayEndpoints } from './gateways.ts';
 import { deviceEndpoints } from './devices.ts';
 import { groupEndpoints } from './groups.ts';
 import { sceneEndpoints } from './scenes.ts';
+import { alertEndpoints } from './alerts.ts';
 import { userEndpoints } from './users.ts';
 import { outboxEndpoints, systemEndpoints } from './system.ts';
 
@@ -20,6 +21,7 @@ export * from './gateways.ts';
 export * from './devices.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
+export * from './alerts.ts';
 export * from './users.ts';
 export * from './system.ts';
 
@@ -37,6 +39,7 @@ export const ENDPOINT_GROUPS = {
   devices: deviceEndpoints,
   groups: groupEndpoints,
   scenes: sceneEndpoints,
+  alerts: alertEndpoints,
 } satisfies Record<string, Record<string, EndpointSpec>>;
 
 /** Every endpoint of the API as one list. */

@@ -7,3 +7,4 @@ export * from './devices.ts';
 export * from './reports.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
+export * from './alerts.ts';

@@ -4,8 +4,9 @@ import { SYNC_STATUS } from '@lumigrid/contract';
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { PlacementChanges } from '../devices/placement-index.ts';
 import type { Db } from '../../db/client.ts';
-import { buildings, devices, gateways, groups, maps, projectMembers, projects, users } from '../../db/schema/index.ts';
+import { buildings, devices, gateways, groups, maps, projects } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
+import { usersSeeingMap } from '../projects/map-audience.ts';
 
 export type GatewayRecord = typeof gateways.$inferSelect;
 /** A bound gateway with the names of its place and its device and bridge counts. */
@@ -378,20 +379,7 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
         .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
         .limit(1);
       if (!gw || gw.tenantId === null) return undefined;
-      const people = (await db.execute(sql`
-        with recursive above(id, depth) as (
-          select m.project_id, 0 from ${maps} m where m.id = ${gw.mapId ?? -1n}
-          union all
-          select p.parent_id, above.depth + 1 from ${projects} p join above on p.id = above.id
-          where p.parent_id is not null and above.depth < 1000
-        )
-        select u.id from ${users} u
-        where (u.id = ${gw.tenantId} or u.parent_id = ${gw.tenantId}) and u.deleted_at is null
-          and (u.all_projects or exists (
-            select 1 from ${projectMembers} pm where pm.user_id = u.id and pm.project_id in (select id from above)))`)) as unknown as {
-        rows: Array<{ id: string | bigint }>;
-      };
-      return { gatewayId: String(gw.id), name: gw.name, userIds: people.rows.map((u) => BigInt(u.id)) };
+      return { gatewayId: String(gw.id), name: gw.name, userIds: await usersSeeingMap(db, { tenantId: gw.tenantId, mapId: gw.mapId }) };
     },
   };
 }

@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { devices } from './devices.ts';
+import { gateways } from './gateways.ts';
+import { users } from './users.ts';
+
+/**
+ * Alerts: one fault of one device, or one gateway offline, from raised to cleared; pending until a person
+ * marks it handled. A device or gateway has at most one open alert per code (the partial unique index), so a
+ * redelivered report or a second server node never raises it twice. Names and places are kept as they were
+ * when it was raised, so the record outlives the device.
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' }).references(() => gateways.id, { onDelete: 'set null' }),
+    /** Null for a gateway's own alert (offline). */
+    deviceId: bigint('device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'set null' }),
+    /** The device address on its gateway ('' for the gateway itself): with gatewayId, what the fault is on. */
+    addr: text('addr').notNull(),
+    code: smallint('code').notNull(),
+    name: text('name').notNull(),
+    deviceType: smallint('device_type'),
+    gatewayName: text('gateway_name').notNull(),
+    projectId: bigint('project_id', { mode: 'bigint' }),
+    buildId: bigint('build_id', { mode: 'bigint' }),
+    mapId: bigint('map_id', { mode: 'bigint' }),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
+    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    handledBy: bigint('handled_by', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    handledByName: text('handled_by_name'),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    note: text('note').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('alerts_open_key')
+      .on(t.gatewayId, t.addr, t.code)
+      .where(sql`${t.clearedAt} IS NULL`),
+    // The list, newest first, keyset-paged: (raised_at, id) within an account.
+    index('alerts_tenant_raised_idx').on(t.tenantId, t.raisedAt.desc(), t.id.desc()),
+    index('alerts_tenant_map_idx').on(t.tenantId, t.mapId),
+    index('alerts_device_idx').on(t.deviceId),
+  ],
+);

@@ -1,0 +1,204 @@
+import { FAULT_CODES, type DecodedUp, type DeviceState } from '@lumigrid/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../lib/clock.ts';
+import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
+import type { AlertSubject, AlertsRepo } from './alerts.repo.ts';
+
+const OFFLINE: number = FAULT_CODES.offline;
+
+/** An alert this node raised, for the notices. */
+export interface RaisedAlert extends AlertSubject {
+  id: bigint;
+  code: number;
+  raisedAt: Date;
+}
+
+/** What one gateway's devices have open, as this node last saw them ('' is the gateway itself). */
+interface GatewayFaults {
+  subject: AlertSubject;
+  open: Map<string, Set<number>>;
+}
+
+/**
+ * Turns what gateways say into alerts: a fault code in a report or a `fault` event raises an alert once,
+ * its end clears it; offline (code 2, a device reported offline or a gateway that lost its connection) is
+ * raised only when it lasts `graceMs`, so a reconnect of a few seconds pages nobody. A gateway's messages are
+ * handled in arrival order. What is open is kept in memory per gateway, read from the alerts on its first
+ * message; the database's one-open-alert-per-code index keeps a second node or a redelivery from raising
+ * twice.
+ */
+export function createAlertTracker(deps: {
+  repo: AlertsRepo;
+  clock: Clock;
+  graceMs: number;
+  onRaised: (alert: RaisedAlert) => void;
+  /** Tells of gateways that changed place or account (placementsChanged), on this node and the others. */
+  bus: Pick<RealtimeBus, 'subscribe'>;
+  logger: Pick<FastifyBaseLogger, 'warn'>;
+}) {
+  const { repo } = deps;
+  const gateways = new Map<string, GatewayFaults>();
+  const macOf = new Map<bigint, string>();
+  // A gateway unbound, bound elsewhere or moved is read again, so no alert lands in an account it left.
+  const unsubscribe = deps.bus.subscribe((event) => {
+    if (event.kind !== 'placementsChanged') return;
+    for (const id of event.gatewayIds) {
+      const mac = macOf.get(BigInt(id));
+      if (mac !== undefined) gateways.delete(mac);
+    }
+  });
+  const chains = new Map<string, Promise<void>>();
+  /** Offline waiting out the grace period, by `${mac}/${addr}`. */
+  const waiting = new Map<string, NodeJS.Timeout>();
+
+  /** Runs a gateway's work after the work before it, so its faults change in arrival order. */
+  function enqueue(mac: string, work: () => Promise<void>): Promise<void> {
+    const next = (chains.get(mac) ?? Promise.resolve())
+      .then(work)
+      .catch((err: unknown) => deps.logger.warn({ err, mac }, 'alerts not updated'))
+      .finally(() => {
+        if (chains.get(mac) === next) chains.delete(mac);
+      });
+    chains.set(mac, next);
+    return next;
+  }
+
+  async function faultsOf(mac: string): Promise<GatewayFaults | undefined> {
+    const known = gateways.get(mac);
+    if (known) return known;
+    const subject = await repo.gatewayByMac(mac);
+    if (!subject) return undefined;
+    const loaded = { subject, open: await repo.openOfGateway({ gatewayId: subject.gatewayId }) };
+    gateways.set(mac, loaded);
+    macOf.set(subject.gatewayId, mac);
+    return loaded;
+  }
+
+  async function subjectOf(faults: GatewayFaults, addr: string): Promise<AlertSubject | undefined> {
+    if (addr === '') return faults.subject;
+    const device = await repo.device({ gatewayId: faults.subject.gatewayId, tenantId: faults.subject.tenantId, addr });
+    if (!device) return undefined;
+    return {
+      ...faults.subject,
+      deviceId: device.id,
+      addr,
+      name: device.name,
+      deviceType: device.type,
+      projectId: device.projectId,
+      buildId: device.buildId,
+      mapId: device.mapId,
+    };
+  }
+
+  async function raise(faults: GatewayFaults, addr: string, code: number, at: Date) {
+    const open = faults.open.get(addr) ?? new Set<number>();
+    if (open.has(code)) return;
+    open.add(code);
+    faults.open.set(addr, open);
+    const subject = await subjectOf(faults, addr);
+    if (!subject) return;
+    const id = await repo.raise({ ...subject, code, raisedAt: at });
+    if (id !== undefined) deps.onRaised({ ...subject, id, code, raisedAt: at });
+  }
+
+  async function clear(faults: GatewayFaults, addr: string, code: number | undefined, at: Date) {
+    const open = faults.open.get(addr);
+    if (!open || open.size === 0) return;
+    if (code !== undefined && !open.has(code)) return;
+    if (code === undefined) open.clear();
+    else open.delete(code);
+    await repo.clear({ gatewayId: faults.subject.gatewayId, addr, code, at });
+  }
+
+  /** Offline that lasts the grace period is raised, dated from when it began. */
+  function offline(mac: string, addr: string, since: Date) {
+    const key = `${mac}/${addr}`;
+    if (waiting.has(key) || gateways.get(mac)?.open.get(addr)?.has(OFFLINE)) return;
+    const timer = setTimeout(() => {
+      waiting.delete(key);
+      void enqueue(mac, async () => {
+        const faults = await faultsOf(mac);
+        if (faults) await raise(faults, addr, OFFLINE, since);
+      });
+    }, deps.graceMs);
+    timer.unref();
+    waiting.set(key, timer);
+  }
+
+  /** Back in time: the offline that waited is forgotten, one raised is cleared. */
+  async function online(mac: string, faults: GatewayFaults, addr: string, at: Date) {
+    const key = `${mac}/${addr}`;
+    clearTimeout(waiting.get(key));
+    waiting.delete(key);
+    await clear(faults, addr, OFFLINE, at);
+  }
+
+  /** A device's state in a report: its code is the only one open (offline stands for any other while it lasts). */
+  async function reported(mac: string, faults: GatewayFaults, state: DeviceState, at: Date) {
+    if (!state.online) {
+      offline(mac, state.addr, at);
+      return;
+    }
+    await online(mac, faults, state.addr, at);
+    const open = faults.open.get(state.addr);
+    for (const code of [...(open ?? [])]) if (code !== state.fault) await clear(faults, state.addr, code, at);
+    if (state.fault !== 0 && state.fault !== OFFLINE) await raise(faults, state.addr, state.fault, at);
+  }
+
+  return {
+    /** A decoded up message: reports and fault events change alerts; the rest is not the tracker's. */
+    onUp(message: DecodedUp): void {
+      const { mac } = message;
+      if (message.channel === 'report') {
+        const { devices, ts } = message.message;
+        void enqueue(mac, async () => {
+          const faults = await faultsOf(mac);
+          if (!faults) return;
+          for (const state of devices) await reported(mac, faults, state, new Date(ts));
+        });
+      } else if (message.channel === 'event' && message.message.type === 'fault') {
+        const event = message.message;
+        void enqueue(mac, async () => {
+          const faults = await faultsOf(mac);
+          if (!faults) return;
+          const at = new Date(event.ts);
+          if (event.code === OFFLINE) {
+            if (event.raised) offline(mac, event.addr, at);
+            else await online(mac, faults, event.addr, at);
+          } else if (event.raised) await raise(faults, event.addr, event.code, at);
+          else await clear(faults, event.addr, event.code, at);
+        });
+      }
+    },
+
+    /** A gateway's connection came or went (presence). */
+    presence(mac: string, isOnline: boolean): void {
+      const at = deps.clock.now();
+      if (!isOnline) {
+        offline(mac, '', at);
+        return;
+      }
+      void enqueue(mac, async () => {
+        const faults = await faultsOf(mac);
+        if (faults) await online(mac, faults, '', at);
+      });
+    },
+
+    /** Offline waiting out the grace period (tests: a flap leaves none). */
+    waitingOffline(): number {
+      return waiting.size;
+    },
+
+    /** Resolves when every message received so far has been handled (tests). */
+    async settled(): Promise<void> {
+      while (chains.size > 0) await Promise.all(chains.values());
+    },
+
+    close(): void {
+      unsubscribe();
+      for (const timer of waiting.values()) clearTimeout(timer);
+      waiting.clear();
+    },
+  };
+}
+export type AlertTracker = ReturnType<typeof createAlertTracker>;

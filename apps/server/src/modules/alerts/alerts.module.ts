@@ -1,0 +1,60 @@
+import { ALERT_LIMITS } from '@lumigrid/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
+import type { DomainModule } from '../../http/module.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
+import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
+import { createAlertTracker } from './alert-tracker.ts';
+import { createAlertsRepo } from './alerts.repo.ts';
+import { registerAlertRoutes } from './alerts.routes.ts';
+import { createAlertsService } from './alerts.service.ts';
+
+export function createAlertsModule(deps: {
+  db: Db;
+  clock: Clock;
+  hub: Pick<RealtimeHub, 'publishToUser'>;
+  accounts: Pick<AccountsService, 'findById'>;
+  access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding' | 'requireMap'>;
+  link: Pick<GatewayLink, 'onUp' | 'presence'> | undefined;
+  bus: RealtimeBus;
+  logger: FastifyBaseLogger;
+  /** How long offline must last before it is an alert (tests shorten it). */
+  offlineGraceMs?: number;
+}) {
+  const repo = createAlertsRepo(deps.db);
+  const alerts = createAlertsService({
+    repo,
+    clock: deps.clock,
+    hub: deps.hub,
+    access: deps.access,
+    nameOf: async (userId) => {
+      const user = await deps.accounts.findById(userId);
+      return user?.name || user?.account || '';
+    },
+  });
+  const tracker = createAlertTracker({
+    repo,
+    clock: deps.clock,
+    graceMs: deps.offlineGraceMs ?? ALERT_LIMITS.offlineGraceMs,
+    bus: deps.bus,
+    onRaised: (alert) => void alerts.notify(alert).catch((err: unknown) => deps.logger.warn({ err }, 'defective-device notice not sent')),
+    logger: deps.logger,
+  });
+  // Reports and fault events raise and clear alerts; the tracker keeps each gateway's order without holding the link.
+  const unsubscribe = deps.link?.onUp((message) => tracker.onUp(message));
+  const unsubscribePresence = deps.link?.presence.onChange((p) => tracker.presence(p.mac, p.online));
+  return {
+    service: alerts,
+    tracker,
+    register: (route) => registerAlertRoutes(route, { alerts }),
+    close: () => {
+      unsubscribe?.();
+      unsubscribePresence?.();
+      tracker.close();
+    },
+  } satisfies DomainModule & Record<string, unknown>;
+}

@@ -1,0 +1,207 @@
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { alerts, buildings, devices, gateways, maps, projects } from '../../db/schema/index.ts';
+import { usersSeeingMap } from '../projects/map-audience.ts';
+
+/** What an alert is raised on, as it stands when raised. */
+export interface AlertSubject {
+  tenantId: bigint;
+  gatewayId: bigint;
+  gatewayName: string;
+  deviceId: bigint | null;
+  addr: string;
+  name: string;
+  deviceType: number | null;
+  projectId: bigint | null;
+  buildId: bigint | null;
+  mapId: bigint | null;
+}
+
+export interface AlertFilter {
+  tenantId: bigint;
+  /** A limited sub-account's maps; undefined for the whole account. */
+  mapIds?: bigint[];
+  projectId?: bigint;
+  buildId?: bigint;
+  mapId?: bigint;
+  gatewayId?: bigint;
+  code?: number;
+  state?: 'pending' | 'handled';
+  open?: boolean;
+  from?: Date;
+  to?: Date;
+}
+
+/** Queries of alerts. Every read and change takes the account, so another account's ids match nothing. */
+export function createAlertsRepo(db: Db) {
+  function where(f: AlertFilter): SQL | undefined {
+    return and(
+      eq(alerts.tenantId, f.tenantId),
+      f.mapIds ? (f.mapIds.length ? inArray(alerts.mapId, f.mapIds) : sql`false`) : undefined,
+      f.projectId !== undefined ? eq(alerts.projectId, f.projectId) : undefined,
+      f.buildId !== undefined ? eq(alerts.buildId, f.buildId) : undefined,
+      f.mapId !== undefined ? eq(alerts.mapId, f.mapId) : undefined,
+      f.gatewayId !== undefined ? eq(alerts.gatewayId, f.gatewayId) : undefined,
+      f.code !== undefined ? eq(alerts.code, f.code) : undefined,
+      f.state === 'handled' ? isNotNull(alerts.handledAt) : f.state === 'pending' ? isNull(alerts.handledAt) : undefined,
+      f.open === true ? isNull(alerts.clearedAt) : f.open === false ? isNotNull(alerts.clearedAt) : undefined,
+      f.from ? gte(alerts.raisedAt, f.from) : undefined,
+      f.to ? lte(alerts.raisedAt, f.to) : undefined,
+    );
+  }
+
+  return {
+    /** A bound gateway by MAC: the account and the gateway's own alert subject. */
+    async gatewayByMac(mac: string): Promise<AlertSubject | undefined> {
+      const [row] = await db
+        .select({
+          id: gateways.id,
+          tenantId: gateways.tenantId,
+          name: gateways.name,
+          mapId: gateways.mapId,
+          buildId: maps.buildId,
+          projectId: maps.projectId,
+        })
+        .from(gateways)
+        .leftJoin(maps, eq(maps.id, gateways.mapId))
+        .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
+        .limit(1);
+      if (!row?.tenantId) return undefined;
+      return {
+        tenantId: row.tenantId,
+        gatewayId: row.id,
+        gatewayName: row.name || mac,
+        deviceId: null,
+        addr: '',
+        name: row.name || mac,
+        deviceType: null,
+        projectId: row.projectId,
+        buildId: row.buildId,
+        mapId: row.mapId,
+      };
+    },
+
+    /** A device of a gateway by address, as an alert subject; undefined for a device the cloud does not know. */
+    async device(q: { gatewayId: bigint; tenantId: bigint; addr: string }) {
+      const [row] = await db
+        .select({
+          id: devices.id,
+          name: devices.name,
+          type: devices.type,
+          mapId: devices.mapId,
+          buildId: maps.buildId,
+          projectId: maps.projectId,
+        })
+        .from(devices)
+        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .where(and(eq(devices.gatewayId, q.gatewayId), eq(devices.tenantId, q.tenantId), eq(devices.addr, q.addr)))
+        .limit(1);
+      return row;
+    },
+
+    /** A gateway of the account and the map it stands on. */
+    async gatewayOfTenant(q: { tenantId: bigint; id: bigint }) {
+      const [row] = await db
+        .select({ id: gateways.id, mapId: gateways.mapId })
+        .from(gateways)
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)))
+        .limit(1);
+      return row;
+    },
+
+    /** The codes open on each address of a gateway ('' the gateway itself). */
+    async openOfGateway(q: { gatewayId: bigint }): Promise<Map<string, Set<number>>> {
+      const rows = await db
+        .select({ addr: alerts.addr, code: alerts.code })
+        .from(alerts)
+        .where(and(eq(alerts.gatewayId, q.gatewayId), isNull(alerts.clearedAt)));
+      const open = new Map<string, Set<number>>();
+      for (const r of rows) open.set(r.addr, (open.get(r.addr) ?? new Set()).add(r.code));
+      return open;
+    },
+
+    /** Raises an alert unless the same one is open already (another node, a redelivery); answers it when new. */
+    async raise(q: AlertSubject & { code: number; raisedAt: Date }) {
+      const rows = await db.execute(sql`
+        insert into ${alerts} (tenant_id, gateway_id, device_id, addr, code, name, device_type, gateway_name, project_id, build_id, map_id, raised_at)
+        values (${q.tenantId}, ${q.gatewayId}, ${q.deviceId}, ${q.addr}, ${q.code}, ${q.name}, ${q.deviceType}, ${q.gatewayName},
+                ${q.projectId}, ${q.buildId}, ${q.mapId}, ${q.raisedAt})
+        on conflict (gateway_id, addr, code) where cleared_at is null do nothing
+        returning id`);
+      const [row] = (rows as unknown as { rows: Array<{ id: string | bigint }> }).rows;
+      return row ? BigInt(row.id) : undefined;
+    },
+
+    /** Clears the open alerts of an address (one code, or every code). */
+    async clear(q: { gatewayId: bigint; addr: string; code?: number; at: Date }) {
+      await db
+        .update(alerts)
+        .set({ clearedAt: q.at })
+        .where(
+          and(
+            eq(alerts.gatewayId, q.gatewayId),
+            eq(alerts.addr, q.addr),
+            isNull(alerts.clearedAt),
+            q.code === undefined ? undefined : eq(alerts.code, q.code),
+          ),
+        );
+    },
+
+    /** The users who are told about an alert on a map. */
+    audience(q: { tenantId: bigint; mapId: bigint | null }) {
+      return usersSeeingMap(db, q);
+    },
+
+    /**
+     * A page of alerts, newest first, with the names of their places. `after` continues from a row by the index
+     * (keyset); otherwise `offset` rows are skipped.
+     */
+    async page(f: AlertFilter & { limit: number; offset: number; after?: { raisedAt: Date; id: bigint } }) {
+      const keyset = f.after
+        ? or(lt(alerts.raisedAt, f.after.raisedAt), and(eq(alerts.raisedAt, f.after.raisedAt), lt(alerts.id, f.after.id)))
+        : undefined;
+      const rows = await db
+        .select({ alert: alerts, projectName: projects.name, buildName: buildings.name, mapName: maps.name })
+        .from(alerts)
+        .leftJoin(projects, eq(projects.id, alerts.projectId))
+        .leftJoin(buildings, eq(buildings.id, alerts.buildId))
+        .leftJoin(maps, eq(maps.id, alerts.mapId))
+        .where(and(where(f), keyset))
+        .orderBy(desc(alerts.raisedAt), desc(alerts.id))
+        .limit(f.limit)
+        .offset(f.after ? 0 : f.offset);
+      const [total] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(alerts)
+        .where(where(f));
+      return { rows, total: total?.n ?? 0 };
+    },
+
+    /** Of these ids, those of the account (and, for a limited sub-account, on its maps). */
+    async owned(q: { tenantId: bigint; mapIds?: bigint[]; ids: bigint[] }): Promise<bigint[]> {
+      const rows = await db
+        .select({ id: alerts.id })
+        .from(alerts)
+        .where(and(where({ tenantId: q.tenantId, mapIds: q.mapIds }), inArray(alerts.id, q.ids)));
+      return rows.map((r) => r.id);
+    },
+
+    async handle(q: { tenantId: bigint; ids: bigint[]; userId: bigint; userName: string; note: string; at: Date }): Promise<number> {
+      const rows = await db
+        .update(alerts)
+        .set({ handledBy: q.userId, handledByName: q.userName, handledAt: q.at, note: q.note })
+        .where(and(eq(alerts.tenantId, q.tenantId), inArray(alerts.id, q.ids), isNull(alerts.handledAt)))
+        .returning({ id: alerts.id });
+      return rows.length;
+    },
+
+    async remove(q: { tenantId: bigint; ids: bigint[] }): Promise<number> {
+      const rows = await db
+        .delete(alerts)
+        .where(and(eq(alerts.tenantId, q.tenantId), inArray(alerts.id, q.ids)))
+        .returning({ id: alerts.id });
+      return rows.length;
+    },
+  };
+}
+export type AlertsRepo = ReturnType<typeof createAlertsRepo>;

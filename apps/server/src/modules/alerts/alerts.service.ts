@@ -1,0 +1,148 @@
+import {
+  defectiveName,
+  type Alert,
+  type AlertCount,
+  type AlertDeleteBody,
+  type AlertHandleBody,
+  type AlertListBody,
+  type AlertPage,
+  type DefectiveNotice,
+} from '@lumigrid/contract';
+import { AppError } from '../../http/app-error.ts';
+import type { AuthContext } from '../../http/auth.ts';
+import { assertMay } from '../../http/authority.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { paging } from '../../lib/paging.ts';
+import { toId } from '../projects/access.ts';
+import { seesMap, visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
+import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
+import type { RaisedAlert } from './alert-tracker.ts';
+import type { AlertsRepo } from './alerts.repo.ts';
+
+type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope' | 'userId'>;
+type AlertRow = Awaited<ReturnType<AlertsRepo['page']>>['rows'][number];
+
+const idOrNull = (id: bigint | null) => (id === null ? null : String(id));
+
+function mapAlert({ alert, projectName, buildName, mapName }: AlertRow): Alert {
+  return {
+    id: String(alert.id),
+    kind: alert.deviceId === null && alert.addr === '' ? 'gateway' : 'device',
+    deviceId: idOrNull(alert.deviceId),
+    name: alert.name,
+    deviceType: alert.deviceType,
+    gatewayId: String(alert.gatewayId ?? ''),
+    gatewayName: alert.gatewayName,
+    code: alert.code,
+    projectId: idOrNull(alert.projectId),
+    projectName: projectName ?? '',
+    buildId: idOrNull(alert.buildId),
+    buildName: buildName ?? '',
+    mapId: idOrNull(alert.mapId),
+    mapName: mapName ?? '',
+    raisedAt: alert.raisedAt.toISOString(),
+    clearedAt: alert.clearedAt?.toISOString() ?? null,
+    state: alert.handledAt ? 'handled' : 'pending',
+    handledBy: alert.handledByName,
+    handledAt: alert.handledAt?.toISOString() ?? null,
+    note: alert.note,
+  };
+}
+
+/** A page cursor: the last row's raised time (epoch ms) and id. */
+const cursorOf = (alert: AlertRow['alert']) => `${alert.raisedAt.getTime()}_${alert.id}`;
+function parseCursor(after: string): { raisedAt: Date; id: bigint } {
+  const [ms, id] = after.split('_');
+  return { raisedAt: new Date(Number(ms)), id: BigInt(id!) };
+}
+
+/**
+ * The fault list of spec section 7 "Status and faults": alerts of the caller's account on the maps it sees,
+ * marked handled or deleted; and the defective-device notices (/topic/defective/{userId}) for each alert raised.
+ */
+export function createAlertsService(deps: {
+  repo: AlertsRepo;
+  clock: Clock;
+  hub: Pick<RealtimeHub, 'publishToUser'>;
+  access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding' | 'requireMap'>;
+  /** The caller's display name for "handled by". */
+  nameOf: (userId: bigint) => Promise<string>;
+}) {
+  const { repo } = deps;
+
+  /** The ids, all of the caller's account and maps; 110011 otherwise. */
+  async function requireOwned(auth: Caller, raw: readonly string[]): Promise<bigint[]> {
+    const ids = [...new Set(raw.map(toId))];
+    const owned = await repo.owned({ tenantId: auth.tenantId, mapIds: visibleMapIds(auth), ids });
+    if (owned.length !== ids.length) throw new AppError(110011);
+    return ids;
+  }
+
+  return {
+    async page(auth: Caller, body: AlertListBody): Promise<AlertPage> {
+      // A place of another account answers 110011, as everywhere, rather than an empty list.
+      if (body.projectId !== undefined) await deps.access.requireProject(auth, body.projectId);
+      if (body.buildId !== undefined) await deps.access.requireBuilding(auth, body.buildId);
+      if (body.mapId !== undefined) await deps.access.requireMap(auth, body.mapId);
+      if (body.gatewayId !== undefined) {
+        const gateway = await repo.gatewayOfTenant({ tenantId: auth.tenantId, id: toId(body.gatewayId) });
+        if (!gateway || !seesMap(auth, gateway.mapId)) throw new AppError(110011);
+      }
+      const { offset, limit } = paging(body);
+      const { rows, total } = await repo.page({
+        tenantId: auth.tenantId,
+        mapIds: visibleMapIds(auth),
+        projectId: body.projectId === undefined ? undefined : toId(body.projectId),
+        buildId: body.buildId === undefined ? undefined : toId(body.buildId),
+        mapId: body.mapId === undefined ? undefined : toId(body.mapId),
+        gatewayId: body.gatewayId === undefined ? undefined : toId(body.gatewayId),
+        code: body.code,
+        state: body.state,
+        open: body.open,
+        from: body.from === undefined ? undefined : new Date(body.from),
+        to: body.to === undefined ? undefined : new Date(body.to),
+        limit,
+        offset,
+        after: body.after === undefined ? undefined : parseCursor(body.after),
+      });
+      const last = rows.at(-1);
+      return { total, list: rows.map(mapAlert), next: rows.length === limit && last ? cursorOf(last.alert) : null };
+    },
+
+    async handle(auth: Caller, body: AlertHandleBody): Promise<AlertCount> {
+      assertMay(auth, 'control');
+      const ids = await requireOwned(auth, body.ids);
+      const count = await repo.handle({
+        tenantId: auth.tenantId,
+        ids,
+        userId: auth.userId,
+        userName: await deps.nameOf(auth.userId),
+        note: body.note.trim(),
+        at: deps.clock.now(),
+      });
+      return { count };
+    },
+
+    async remove(auth: Caller, body: AlertDeleteBody): Promise<AlertCount> {
+      assertMay(auth, 'write');
+      const ids = await requireOwned(auth, body.ids);
+      return { count: await repo.remove({ tenantId: auth.tenantId, ids }) };
+    },
+
+    /** Tells every user of the account who sees the alert's map, once per alert raised. */
+    async notify(alert: RaisedAlert): Promise<void> {
+      if (alert.deviceId === null) return;
+      for (const userId of await repo.audience({ tenantId: alert.tenantId, mapId: alert.mapId })) {
+        const notice: DefectiveNotice = {
+          userId: String(userId),
+          id: String(alert.deviceId),
+          name: defectiveName(alert.name),
+          code: alert.code,
+          ...(alert.mapId !== null ? { mapId: String(alert.mapId) } : {}),
+        };
+        deps.hub.publishToUser(userId, 'defective', notice);
+      }
+    },
+  };
+}
+export type AlertsService = ReturnType<typeof createAlertsService>;

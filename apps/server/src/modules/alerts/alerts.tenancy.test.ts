@@ -1,0 +1,78 @@
+import { alertEndpoints, deviceEndpoints, projectEndpoints, type AlertPage } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
+import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
+
+/** The first account's device name: it may appear in no answer to the second account. */
+const SECRET = 'Secret lamp';
+
+type Ids = { alert: string; project: string; build: string; map: string; gateway: string };
+
+/** Every alert route, called by a second account with the first account's ids. */
+const CASES: Array<TenancyCase<Ids>> = [
+  tenancyCase(alertEndpoints.page, (a) => ({ body: { projectId: a.project } })),
+  tenancyCase(alertEndpoints.page, (a) => ({ body: { buildId: a.build } })),
+  tenancyCase(alertEndpoints.page, (a) => ({ body: { mapId: a.map } })),
+  tenancyCase(alertEndpoints.page, (a) => ({ body: { gatewayId: a.gateway } })),
+  tenancyCase(alertEndpoints.handle, (a, b) => ({ body: { ids: [b.alert, a.alert], note: 'mine now' } })),
+  tenancyCase(alertEndpoints.remove, (a, b) => ({ body: { ids: [b.alert, a.alert] } })),
+  tenancyCase(alertEndpoints.remove, () => ({ body: { ids: ['9999999999999999999'] } })),
+];
+
+describe.each(DATABASES)('tenancy of the alert calls on %s', (kind) => {
+  let rig: GatewayRig;
+  let tokenA: string;
+  let tokenB: string;
+  let principals: Record<PrincipalKey, Principal>;
+  let a: Ids;
+  let b: Ids;
+  const h = () => rig.h;
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 2 });
+    tokenA = await signUpByMail(h(), 'alert-owner@example.com');
+    tokenB = await signUpByMail(h(), 'alert-intruder@example.com');
+    principals = await tenancyPrincipals(h(), {
+      victim: 'alert-owner@example.com',
+      victimToken: tokenA,
+      intruder: 'alert-intruder@example.com',
+    });
+    const faulty = async (token: string, index: number, name: string): Promise<Ids> => {
+      const sim = rig.fleet.gateways[index]!;
+      const { gateway, mapId, placed } = await buildGatewayWithDevices(h(), token, { mac: sim.mac, place: (d) => d.kind === 'light-cct' });
+      const light = placed[0]!;
+      await api(h().app, deviceEndpoints.rename, { body: { id: light.id, name } }, { token });
+      sim.raiseFault(light.addr, 8);
+      let alert = '';
+      await poll(async () => {
+        const page = await data<AlertPage>(api(h().app, alertEndpoints.page, { body: {} }, { token }));
+        alert = page.list[0]?.id ?? '';
+        return alert !== '';
+      }, 'an alert');
+      const tree = await data(api(h().app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
+      const project = tree.projects.find((p) => p.isDefault)!;
+      return { alert, project: project.id, build: project.builds[0]!.id, map: mapId, gateway: gateway.id };
+    };
+    a = await faulty(tokenA, 0, SECRET);
+    b = await faulty(tokenB, 1, 'Own lamp');
+  }, 60_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  tenancyMatrix({
+    domain: alertEndpoints,
+    cases: CASES,
+    secrets: [SECRET],
+    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
+  });
+
+  it('left the first account\u2019s alert as it was', async () => {
+    const page = await data<AlertPage>(api(h().app, alertEndpoints.page, { body: {} }, { token: tokenA }));
+    expect(page.list).toMatchObject([{ id: a.alert, name: SECRET, state: 'pending', note: '' }]);
+    const own = await data<AlertPage>(api(h().app, alertEndpoints.page, { body: {} }, { token: tokenB }));
+    expect(own.list.map((x) => x.id)).toEqual([b.alert]);
+  });
+});

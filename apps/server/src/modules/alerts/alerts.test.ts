@@ -1,0 +1,135 @@
+import { alertEndpoints, userDestination, type AlertPage, type DefectiveNotice, type GatewayDevice } from '@lumigrid/contract';
+import { FAULT_CODES } from '@lumigrid/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { poll } from '../../test/poll.ts';
+import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
+
+const GRACE_MS = 400;
+/** Every code of spec section 4 but offline, which waits out the grace period. */
+const IMMEDIATE = Object.values(FAULT_CODES).filter((c) => c !== FAULT_CODES.offline);
+
+describe.each(DATABASES)('alerts from simulated gateways on %s', (kind) => {
+  let rig: GatewayRig;
+  let token: string;
+  let otherToken: string;
+  let devices: GatewayDevice[];
+  let stomp: StompTestClient;
+  let otherStomp: StompTestClient;
+  const notices: DefectiveNotice[] = [];
+  const otherNotices: unknown[] = [];
+  const h = () => rig.h;
+  const sim = () => rig.fleet.gateways[0]!;
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
+  const light = () => devices.find((d) => d.kind === 'light-dimmer')!;
+  const alertsOf = async (body: Parameters<typeof send<typeof alertEndpoints.page>>[1]['body'] = {}) =>
+    data<AlertPage>(send(alertEndpoints.page, { body }));
+  const settled = () => h().app.alertTracker.settled();
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 2, offlineGraceMs: GRACE_MS });
+    token = await signUpByMail(h(), 'faults@example.com');
+    otherToken = await signUpByMail(h(), 'faults-other@example.com');
+    ({ devices } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, name: 'Lobby gateway', place: () => true }));
+    await buildGatewayWithDevices(h(), otherToken, { mac: rig.fleet.gateways[1]!.mac, place: () => true });
+    const url = await listenForRealtime(h().app);
+    stomp = await stompClient(url, { Authorization: `Bearer ${token}` });
+    otherStomp = await stompClient(url, { Authorization: `Bearer ${otherToken}` });
+    await stomp.subscribe(userDestination('defective', await userIdOf(h(), 'faults@example.com')), (m) =>
+      notices.push(JSON.parse(m.body) as DefectiveNotice),
+    );
+    await otherStomp.subscribe(userDestination('defective', await userIdOf(h(), 'faults-other@example.com')), (m) =>
+      otherNotices.push(JSON.parse(m.body)),
+    );
+  }, 90_000);
+  afterAll(async () => {
+    await stomp?.stop();
+    await otherStomp?.stop();
+    await rig?.close();
+  });
+
+  it('raises one alert per fault of each code, tells the owner once, and records when it clears', async () => {
+    for (const code of IMMEDIATE) {
+      notices.length = 0;
+      sim().raiseFault(light().addr, code);
+      // The gateway says it twice (event and report); a redelivery says it again.
+      sim().reportAll();
+      await settled();
+      await poll(() => notices.length > 0, `the notice of code ${code}`);
+      const open = await alertsOf({ code, open: true });
+      expect(open.list).toHaveLength(1);
+      expect(open.list[0]).toMatchObject({
+        kind: 'device',
+        deviceId: light().id,
+        name: light().name,
+        code,
+        state: 'pending',
+        clearedAt: null,
+      });
+      sim().clearFault(light().addr);
+      await poll(async () => (await alertsOf({ code, open: true })).total === 0, `code ${code} cleared`);
+      expect(notices).toEqual([{ userId: expect.any(String), id: light().id, name: light().name, code, mapId: expect.any(String) }]);
+    }
+    const all = await alertsOf();
+    expect(all.total).toBe(IMMEDIATE.length);
+    expect(all.list.every((a) => a.clearedAt !== null && a.gatewayName === 'Lobby gateway')).toBe(true);
+    expect(otherNotices).toEqual([]);
+  });
+
+  it('raises offline only when it lasts the grace period, for a device and for its gateway', async () => {
+    const before = (await alertsOf({ code: FAULT_CODES.offline })).total;
+    // Away and back within the grace period: nobody is paged.
+    const reportsBefore = h().app.gatewayLink!.stats.received;
+    sim().raiseFault(light().addr, FAULT_CODES.offline);
+    sim().clearFault(light().addr);
+    // Both reports and both events have arrived: the wait the first one started was called off by the second.
+    await poll(() => h().app.gatewayLink!.stats.received >= reportsBefore + 4, 'the flap received');
+    await settled();
+    expect(h().app.alertTracker.waitingOffline()).toBe(0);
+    expect((await alertsOf({ code: FAULT_CODES.offline })).total).toBe(before);
+
+    notices.length = 0;
+    sim().raiseFault(light().addr, FAULT_CODES.offline);
+    await poll(async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).total === 1, 'the device offline alert');
+    expect(notices).toMatchObject([{ id: light().id, code: FAULT_CODES.offline }]);
+    sim().clearFault(light().addr);
+    await poll(async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).total === 0, 'the device back');
+
+    await sim().goOffline();
+    await poll(
+      async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).list.some((a) => a.kind === 'gateway'),
+      'the gateway alert',
+    );
+    await sim().goOnline();
+    await poll(async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).total === 0, 'cleared on reconnect');
+  });
+
+  it('marks alerts handled with who and a note, pages by cursor, deletes, and refuses another account', async () => {
+    const { list } = await alertsOf({ pageSize: 3 });
+    const ids = list.map((a) => a.id);
+    expect(await data(send(alertEndpoints.handle, { body: { ids, note: '  Lamp replaced  ' } }))).toEqual({ count: 3 });
+    const handled = await alertsOf({ state: 'handled' });
+    expect(handled.list.map((a) => a.id).sort()).toEqual([...ids].sort());
+    expect(handled.list[0]).toMatchObject({ state: 'handled', note: 'Lamp replaced', handledBy: expect.any(String) });
+    expect(handled.list[0]!.handledAt).not.toBeNull();
+
+    // Keyset pages follow each other without gaps or repeats.
+    const first = await alertsOf({ pageSize: 4 });
+    const second = await alertsOf({ pageSize: 4, after: first.next! });
+    const byPage = await alertsOf({ pageSize: 4, page: 2 });
+    expect(second.list.map((a) => a.id)).toEqual(byPage.list.map((a) => a.id));
+    expect(second.list.some((a) => first.list.some((b) => b.id === a.id))).toBe(false);
+
+    expectError(await api(h().app, alertEndpoints.handle, { body: { ids: [ids[0]!], note: '' } }, { token: otherToken }), 110011);
+    expectError(await api(h().app, alertEndpoints.remove, { body: { ids: [ids[0]!] } }, { token: otherToken }), 110011);
+    expect((await api(h().app, alertEndpoints.page, { body: {} }, { token: otherToken })).body.data.total).toBe(0);
+
+    const total = (await alertsOf()).total;
+    expect(await data(send(alertEndpoints.remove, { body: { ids: [ids[0]!] } }))).toEqual({ count: 1 });
+    expect((await alertsOf()).total).toBe(total - 1);
+  });
+});
