@@ -1,6 +1,8 @@
 #!/usr/bin/env -S npx tsx
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { derivePassword } from '@lumigrid/protocol/credentials';
+import { CONSOLE_HELP, runConsoleCommand } from './console-commands.ts';
 import { createFleet } from './fleet.ts';
 import { DEFAULT_RADIO_LIMITS, NO_RADIO_LIMITS } from './radio.ts';
 
@@ -19,6 +21,8 @@ const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gat
   --activity S         simulated seconds between telemetry and sensor activity (default 60; 0 = off)
   --fault-rate P       chance per device and activity interval that a fault appears (default 0.002)
   --quiet              do not log protocol details
+
+While it runs, faults are raised and cleared on demand by commands on standard input (type help).
 `;
 
 function number(value: string | undefined, fallback: number, name: string): number {
@@ -89,6 +93,12 @@ async function main() {
     await fleet.stop();
     process.exit(0);
   };
+  // Faults on demand: one command a line on standard input.
+  console.log(CONSOLE_HELP);
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    const answer = runConsoleCommand(fleet, line);
+    if (answer) console.log(answer);
+  });
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 }

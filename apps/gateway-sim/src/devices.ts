@@ -1,5 +1,6 @@
 import {
   DEVICE_KINDS,
+  FAULT_CODES,
   type DeviceKind,
   type DeviceParamValues,
   type DeviceState,
@@ -49,6 +50,19 @@ export const SIMULATED_KINDS: readonly DeviceKind[] = DEVICE_KINDS.filter((k) =>
 
 export function isLight(kind: DeviceKind): boolean {
   return LIGHTS.has(kind);
+}
+
+/**
+ * The fault codes (spec section 4) a device of a kind can raise besides offline (2): a light its power and
+ * LED, a sensor its own sensor error, an emergency light its battery, charging and emergency link.
+ */
+export function faultCodesOf(kind: DeviceKind): readonly number[] {
+  if (kind === 'emergency') return [FAULT_CODES.battery, FAULT_CODES.charging, FAULT_CODES.emergencyLink, FAULT_CODES.led];
+  if (kind === 'sensor-motion') return [FAULT_CODES.motionSensor, FAULT_CODES.dcSensor];
+  if (kind === 'sensor-daylight') return [FAULT_CODES.daylightSensor, FAULT_CODES.dcSensor];
+  if (kind.startsWith('sensor-')) return [FAULT_CODES.dcSensor];
+  if (LIGHTS.has(kind)) return [FAULT_CODES.power, FAULT_CODES.led];
+  return [FAULT_CODES.power];
 }
 
 /** A 16-digit device address derived from the gateway MAC, so addresses are unique and stable per run. */

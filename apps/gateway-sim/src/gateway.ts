@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  FAULT_CODES,
   FIRMWARE_RESULT,
   EMPTY_GATEWAY_CONFIG,
   FIRMWARE_TARGETS,
@@ -31,7 +32,17 @@ import {
 } from '@lumigrid/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
-import { SIMULATED_KINDS, applyAction, createDevice, deviceAddr, isLight, joinedDevice, powerW, type SimDevice } from './devices.ts';
+import {
+  SIMULATED_KINDS,
+  applyAction,
+  createDevice,
+  deviceAddr,
+  faultCodesOf,
+  isLight,
+  joinedDevice,
+  powerW,
+  type SimDevice,
+} from './devices.ts';
 import { DEFAULT_RADIO_LIMITS, RadioLimiter, type RadioLimits } from './radio.ts';
 import { CommandError } from './command-error.ts';
 import { unknownReference } from './config-check.ts';
@@ -83,6 +94,8 @@ export interface SimFaults {
   hangUpdates: boolean;
   /** Emergency lights (addresses) whose tests fail with a battery fault. */
   failEmergency: Set<string>;
+  /** Devices (addresses) that drop off and come back at every activity interval. */
+  flapping: Set<string>;
 }
 
 const SEEN_IDS = 1000;
@@ -95,7 +108,14 @@ export class SimGateway extends EventEmitter {
   readonly mac: string;
   readonly clock: SimClock;
   readonly devices = new Map<string, SimDevice>();
-  readonly faults: SimFaults = { noReply: false, lost: new Set(), failUpdates: false, hangUpdates: false, failEmergency: new Set() };
+  readonly faults: SimFaults = {
+    noReply: false,
+    lost: new Set(),
+    failUpdates: false,
+    hangUpdates: false,
+    failEmergency: new Set(),
+    flapping: new Set(),
+  };
   config: GatewayConfig = EMPTY_GATEWAY_CONFIG;
   configVersion = 0;
   params: GatewayParams = { timezone: 'UTC', reportIntervalS: 60, sensorMode: 'independent' };
@@ -838,10 +858,16 @@ export class SimGateway extends EventEmitter {
     }
     const faultRate = this.options.faultRate ?? 0.002;
     for (const device of this.devices.values()) {
-      if (device.state.fault !== 0) {
-        if (this.random() < 0.2) this.clearFault(device.state.addr);
+      const { addr, kind } = device.state;
+      if (this.faults.flapping.has(addr)) {
+        if (device.state.online) this.raiseFault(addr, FAULT_CODES.offline);
+        else this.clearFault(addr);
+      } else if (device.state.fault !== 0) {
+        if (this.random() < 0.2) this.clearFault(addr);
       } else if (this.random() < faultRate) {
-        this.raiseFault(device.state.addr, isLight(device.state.kind) ? (this.random() < 0.5 ? 1 : 8) : 2);
+        // Offline as often as any fault of the device's own, as in the field.
+        const codes = [FAULT_CODES.offline, ...faultCodesOf(kind)];
+        this.raiseFault(addr, codes[Math.floor(this.random() * codes.length)]!);
       }
     }
   }

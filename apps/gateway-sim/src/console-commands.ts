@@ -1,0 +1,50 @@
+import type { Fleet } from './fleet.ts';
+import type { SimGateway } from './gateway.ts';
+
+export const CONSOLE_HELP = [
+  'commands, one a line (GW: a gateway MAC or its number from 1; ADDR: a device address):',
+  '  devices GW            list the gateway devices with their fault codes',
+  '  fault GW ADDR CODE    raise fault CODE (1-9; 2 takes it offline)',
+  '  clear GW ADDR         clear its fault',
+  '  flap GW ADDR          let it drop off and come back at every activity interval',
+  '  steady GW ADDR        stop its flapping',
+].join('\n');
+
+function gatewayOf(fleet: Fleet, ref: string | undefined): SimGateway | undefined {
+  if (!ref) return undefined;
+  const n = Number(ref);
+  return Number.isInteger(n) && n >= 1 ? fleet.gateways[n - 1] : fleet.get(ref.toUpperCase());
+}
+
+/** Carries out one line typed at the simulator (faults on demand) and answers what to print. */
+export function runConsoleCommand(fleet: Fleet, line: string): string {
+  const [command, ref, addrRaw, codeRaw] = line.trim().split(/\s+/);
+  if (!command) return '';
+  if (command === 'help') return CONSOLE_HELP;
+  const gateway = gatewayOf(fleet, ref);
+  if (!gateway) return `no gateway ${ref ?? ''}; ${CONSOLE_HELP.split('\n')[0]}`;
+  if (command === 'devices') {
+    return [...gateway.devices.values()].map((d) => `${d.state.addr} ${d.state.kind} fault ${d.state.fault}`).join('\n');
+  }
+  const addr = addrRaw?.toUpperCase();
+  if (!addr || !gateway.devices.has(addr)) return `no device ${addrRaw ?? ''} on ${gateway.mac}`;
+  switch (command) {
+    case 'fault': {
+      const code = Number(codeRaw);
+      if (!Number.isInteger(code) || code < 1 || code > 9) return 'the fault code is 1-9';
+      gateway.raiseFault(addr, code);
+      return `${gateway.mac} ${addr}: fault ${code}`;
+    }
+    case 'clear':
+      gateway.clearFault(addr);
+      return `${gateway.mac} ${addr}: cleared`;
+    case 'flap':
+      gateway.faults.flapping.add(addr);
+      return `${gateway.mac} ${addr}: flapping`;
+    case 'steady':
+      gateway.faults.flapping.delete(addr);
+      return `${gateway.mac} ${addr}: steady`;
+    default:
+      return `unknown command ${command}; ${CONSOLE_HELP.split('\n')[0]}`;
+  }
+}
