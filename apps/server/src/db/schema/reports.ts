@@ -1,5 +1,6 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, real, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
 import { gateways } from './gateways.ts';
 
 /**
@@ -65,4 +66,29 @@ export const deviceTelemetry = pgTable(
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.gatewayId, t.addr] })],
+);
+
+/**
+ * What sensors and emergency lights told as events (up/event `sensor` and `emergency`), kept as they came for the
+ * heatmap and the emergency tests: one row per event, the gateway's account at the time, the event's own fields.
+ */
+export const deviceEvents = pgTable(
+  'device_events',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    tenantId: bigint('tenant_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'cascade' }),
+    addr: text('addr').notNull(),
+    /** `sensor` or `emergency`. */
+    type: text('type').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('device_events_device_time_idx').on(t.gatewayId, t.addr, t.reportedAt),
+    index('device_events_tenant_type_time_idx').on(t.tenantId, t.type, t.reportedAt),
+  ],
 );

@@ -1,6 +1,8 @@
 import { alertEndpoints, userDestination, type AlertPage, type DefectiveNotice, type GatewayDevice } from '@lumigrid/contract';
 import { FAULT_CODES } from '@lumigrid/protocol';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceEvents } from '../../db/schema/index.ts';
 import { DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
@@ -106,6 +108,20 @@ describe.each(DATABASES)('alerts from simulated gateways on %s', (kind) => {
     );
     await sim().goOnline();
     await poll(async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).total === 0, 'cleared on reconnect');
+  });
+
+  it('keeps what sensors tell as events, for the heatmap and the emergency tests', async () => {
+    const sensor = devices.find((d) => d.kind === 'sensor-motion')!;
+    expect(sim().detectMotion(sensor.addr)).toBe(true);
+    const stored = async () =>
+      h()
+        .database.db.select()
+        .from(deviceEvents)
+        .where(and(eq(deviceEvents.addr, sensor.addr), eq(deviceEvents.type, 'sensor')));
+    await poll(async () => (await stored()).length > 0, 'the motion event stored');
+    const [row] = await stored();
+    expect(row!.data).toEqual({ sensor: 'motion', value: 1 });
+    expect(row!.tenantId).not.toBeNull();
   });
 
   it('marks alerts handled with who and a note, pages by cursor, deletes, and refuses another account', async () => {

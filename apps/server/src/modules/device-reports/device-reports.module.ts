@@ -6,13 +6,14 @@ import { createDeviceReportsRepo } from './device-reports.repo.ts';
 import { createReportWriter, type ReportWriterOptions } from './report-writer.ts';
 import { createTelemetryRepo } from './telemetry.repo.ts';
 import { createTelemetryWriter } from './telemetry-writer.ts';
+import { createEventWriter, createEventsRepo } from './event-writer.ts';
 
 export type IngestOptions = Pick<ReportWriterOptions, 'maxBatch' | 'maxQueue' | 'retryMs'>;
 
 /**
  * The ingest path from the gateway link: a decoded up/report goes at once to the map topics (`onReport`),
  * then into device_states (current) and device_reports (history) in batches; up/telemetry into
- * device_telemetry (the last sample per device). A full queue holds the link back.
+ * device_telemetry (the last sample per device); sensor and emergency events into device_events. A full queue holds the link back.
  */
 export function createDeviceReportsModule(deps: {
   db: Db;
@@ -27,12 +28,15 @@ export function createDeviceReportsModule(deps: {
   const { link, logger } = deps;
   const reportWriter = createReportWriter({ ...deps.options, repo: deps.reports ?? createDeviceReportsRepo(deps.db), logger });
   const telemetryWriter = createTelemetryWriter({ ...deps.options, repo: createTelemetryRepo(deps.db), logger });
+  const eventWriter = createEventWriter({ ...deps.options, repo: createEventsRepo(deps.db), logger });
   link.onUp((m) => {
     if (m.channel === 'report') {
       deps.onReport(m.mac, m.message.devices);
       return reportWriter.accept(m.mac, m.message);
     }
     if (m.channel === 'telemetry') return telemetryWriter.accept(m.mac, m.message);
+    if (m.channel === 'event' && (m.message.type === 'sensor' || m.message.type === 'emergency'))
+      return eventWriter.accept(m.mac, m.message);
     return undefined;
   });
   return {
@@ -40,6 +44,7 @@ export function createDeviceReportsModule(deps: {
     async close() {
       await reportWriter.close();
       await telemetryWriter.close();
+      await eventWriter.close();
     },
   };
 }
