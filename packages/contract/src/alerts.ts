@@ -97,3 +97,41 @@ export type AlertCount = Static<typeof AlertCountSchema>;
 export function defectiveName(name: string): string {
   return name.split('|')[0]!.trim();
 }
+
+/** POST status/v1/statistics: fault statistics of the account, or of a place, over a time range. */
+export const AlertStatisticsBodySchema = Type.Object({
+  projectId: Type.Optional(IdSchema),
+  buildId: Type.Optional(IdSchema),
+  mapId: Type.Optional(IdSchema),
+  from: LocalDateTime,
+  to: LocalDateTime,
+  /** The buckets of `overTime`. */
+  unit: Type.Union([Type.Literal('day'), Type.Literal('week'), Type.Literal('month')]),
+  /** The reader's offset from UTC in minutes (east positive), so days begin at the reader's midnight. */
+  utcOffsetMin: Type.Optional(Type.Integer({ minimum: -840, maximum: 840, default: 0 })),
+});
+export type AlertStatisticsBody = Static<typeof AlertStatisticsBodySchema>;
+
+export const AlertStatisticsSchema = Type.Object({
+  /** Raised in the range. */
+  total: Type.Integer(),
+  /** Of those, still pending (not handled). */
+  pending: Type.Integer(),
+  /** Faults lasting now, whenever raised. */
+  open: Type.Integer(),
+  /** Mean minutes from raised to cleared of the alerts raised in the range that cleared; null for none. */
+  meanMinutesToClear: Nullable(Type.Number(), 'Mean minutes to clear, or null'),
+  byCode: Type.Array(Type.Object({ code: Type.Integer(), count: Type.Integer() })),
+  /** The maps with the most alerts, most first (at most 20). */
+  byMap: Type.Array(
+    Type.Object({
+      mapId: Nullable(IdSchema, 'The map, or null for no map'),
+      mapName: Type.String(),
+      buildName: Type.String(),
+      count: Type.Integer(),
+    }),
+  ),
+  /** Alerts raised per bucket, oldest first; `bucket` is the bucket's first day (YYYY-MM-DD, reader's time). */
+  overTime: Type.Array(Type.Object({ bucket: Type.String(), count: Type.Integer() })),
+});
+export type AlertStatistics = Static<typeof AlertStatisticsSchema>;

@@ -29,11 +29,13 @@ export type MenuLabelKey =
   | 'menu.sceneAddSun'
   | 'menu.sceneAddOnce'
   | 'menu.sceneAddSequence'
+  | 'menu.alert'
+  | 'menu.alertList'
   | 'menu.system'
   | 'menu.account'
   | 'menu.center'
   | 'menu.outbox';
-export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'system';
+export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'alert' | 'system';
 
 /** One side-menu entry; labels are catalogue keys so the menu follows the language. */
 export interface MenuEntry {
@@ -101,6 +103,8 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
         { path: '/scene/add/sequence', labelKey: 'menu.sceneAddSequence', hidden: true, under: '/scene/list' },
       ],
     },
+    // The fault list only: the statistics screen (/alert/index) is not built yet.
+    { path: '/alert', labelKey: 'menu.alert', icon: 'alert', children: [{ path: '/alert/list', labelKey: 'menu.alertList' }] },
   ];
   const scope = systemMenuScope(user);
   if (scope !== 'none') {

@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract';
 import { session, signOutRoute } from '../api/session.ts';
+import { alertKeys } from '../features/alerts/api.ts';
 import { gatewayKeys } from '../features/gateways/api.ts';
 import { useBoot } from './boot.tsx';
 import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from '../realtime/notices.ts';
@@ -67,6 +68,8 @@ function UserNotices({ userId, onSignedOut }: { userId: string; onSignedOut: (co
   useRealtime(userDestination('defective', userId), (payload) => {
     const warning = defectiveWarning(payload);
     if (!warning) return;
+    // A new fault is a new alert: the fault list shows it at once.
+    void queryClient.invalidateQueries({ queryKey: alertKeys.all });
     notification.warning({
       message: t('realtime.defectiveTitle'),
       description: t('realtime.defective', { name: warning.name, fault: t(warning.faultKey) }),

@@ -24,6 +24,7 @@ const SceneListPage = lazy(() => import('../pages/scene/scene-list-page.tsx'));
 const SceneEditorPage = lazy(() => import('../pages/scene/scene-editor-page.tsx'));
 const SceneDetailPage = lazy(() => import('../pages/scene/scene-detail-page.tsx'));
 const SceneSchedulePage = lazy(() => import('../pages/scene/scene-schedule-page.tsx'));
+const AlertListPage = lazy(() => import('../pages/alert/alert-list-page.tsx'));
 const AccountPage = lazy(() => import('../pages/system/account-page.tsx'));
 const CenterPage = lazy(() => import('../pages/system/center-page.tsx'));
 const OutboxPage = lazy(() => import('../pages/system/outbox-page.tsx'));
@@ -114,6 +115,13 @@ export const router = createBrowserRouter([
             ],
           },
           { path: 'detail', element: page(<SceneDetailPage />) },
+        ],
+      },
+      {
+        path: 'alert',
+        children: [
+          { index: true, element: <Navigate to="/alert/list" replace /> },
+          { path: 'list', element: page(<AlertListPage />) },
         ],
       },
       {

@@ -1,5 +1,13 @@
 import { endpoint } from '../endpoint.ts';
-import { AlertCountSchema, AlertDeleteBodySchema, AlertHandleBodySchema, AlertListBodySchema, AlertPageSchema } from '../alerts.ts';
+import {
+  AlertCountSchema,
+  AlertDeleteBodySchema,
+  AlertHandleBodySchema,
+  AlertListBodySchema,
+  AlertPageSchema,
+  AlertStatisticsBodySchema,
+  AlertStatisticsSchema,
+} from '../alerts.ts';
 
 /** The fault calls of spec section 7 "Status and faults", and the alert list Lumigrid adds. */
 export const alertEndpoints = {
@@ -13,6 +21,17 @@ export const alertEndpoints = {
     access: 'read',
     body: AlertListBodySchema,
     response: AlertPageSchema,
+  }),
+  statistics: endpoint({
+    method: 'POST',
+    path: '/api4/status/v1/statistics',
+    tags: ['alerts'],
+    summary: 'Fault statistics: totals, by code, by map, over time, mean time to clear',
+    description:
+      'Of the alerts raised between `from` and `to` in the account (or a project, building or map), bucketed by day, week or month in the reader\u2019s offset from UTC. `open` counts faults lasting now.',
+    access: 'read',
+    body: AlertStatisticsBodySchema,
+    response: AlertStatisticsSchema,
   }),
   handle: endpoint({
     method: 'POST',

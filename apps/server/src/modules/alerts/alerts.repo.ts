@@ -177,6 +177,61 @@ export function createAlertsRepo(db: Db) {
       return { rows, total: total?.n ?? 0 };
     },
 
+    /** Fault statistics of the alerts a filter takes (raised in its range), and the faults open now. */
+    async statistics(f: AlertFilter & { from: Date; to: Date; unit: 'day' | 'week' | 'month'; utcOffsetMin: number }) {
+      const inRange = where(f);
+      const [totals] = await db
+        .select({
+          total: sql<number>`count(*)::int`,
+          pending: sql<number>`(count(*) filter (where ${alerts.handledAt} is null))::int`,
+          meanMinutes: sql<
+            number | null
+          >`avg(extract(epoch from ${alerts.clearedAt} - ${alerts.raisedAt}) / 60) filter (where ${alerts.clearedAt} is not null)`,
+        })
+        .from(alerts)
+        .where(inRange);
+      const [open] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(alerts)
+        .where(and(where({ ...f, from: undefined, to: undefined }), isNull(alerts.clearedAt)));
+      const byCode = await db
+        .select({ code: alerts.code, count: sql<number>`count(*)::int` })
+        .from(alerts)
+        .where(inRange)
+        .groupBy(alerts.code)
+        .orderBy(alerts.code);
+      const byMap = await db
+        .select({
+          mapId: alerts.mapId,
+          mapName: sql<string>`coalesce(max(${maps.name}), '')`,
+          buildName: sql<string>`coalesce(max(${buildings.name}), '')`,
+          count: sql<number>`count(*)::int`,
+        })
+        .from(alerts)
+        .leftJoin(maps, eq(maps.id, alerts.mapId))
+        .leftJoin(buildings, eq(buildings.id, alerts.buildId))
+        .where(inRange)
+        .groupBy(alerts.mapId)
+        .orderBy(sql`count(*) desc`, alerts.mapId)
+        .limit(20);
+      const bucket = sql<string>`to_char(date_trunc(${f.unit}, (${alerts.raisedAt} at time zone 'UTC') + make_interval(mins => ${f.utcOffsetMin})), 'YYYY-MM-DD')`;
+      const overTime = await db
+        .select({ bucket, count: sql<number>`count(*)::int` })
+        .from(alerts)
+        .where(inRange)
+        .groupBy(sql`1`)
+        .orderBy(sql`1`);
+      return {
+        total: totals?.total ?? 0,
+        pending: totals?.pending ?? 0,
+        open: open?.n ?? 0,
+        meanMinutes: totals?.meanMinutes === null || totals?.meanMinutes === undefined ? null : Number(totals.meanMinutes),
+        byCode,
+        byMap,
+        overTime,
+      };
+    },
+
     /** Of these ids, those of the account (and, for a limited sub-account, on its maps). */
     async owned(q: { tenantId: bigint; mapIds?: bigint[]; ids: bigint[] }): Promise<bigint[]> {
       const rows = await db

@@ -8,6 +8,8 @@ export function registerAlertRoutes(route: RouteOf, deps: { alerts: AlertsServic
 
   route(E.page, ({ auth, body }) => alerts.page(auth, body));
 
+  route(E.statistics, ({ auth, body }) => alerts.statistics(auth, body));
+
   route(E.handle, ({ auth, body }) => alerts.handle(auth, body));
 
   route(E.remove, ({ auth, body }) => alerts.remove(auth, body));

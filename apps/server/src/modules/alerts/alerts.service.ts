@@ -6,6 +6,8 @@ import {
   type AlertHandleBody,
   type AlertListBody,
   type AlertPage,
+  type AlertStatistics,
+  type AlertStatisticsBody,
   type DefectiveNotice,
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
@@ -78,16 +80,20 @@ export function createAlertsService(deps: {
     return ids;
   }
 
+  /** A place of another account in a filter answers 110011, as everywhere, rather than an empty answer. */
+  async function requirePlaces(auth: Caller, body: { projectId?: string; buildId?: string; mapId?: string; gatewayId?: string }) {
+    if (body.projectId !== undefined) await deps.access.requireProject(auth, body.projectId);
+    if (body.buildId !== undefined) await deps.access.requireBuilding(auth, body.buildId);
+    if (body.mapId !== undefined) await deps.access.requireMap(auth, body.mapId);
+    if (body.gatewayId !== undefined) {
+      const gateway = await repo.gatewayOfTenant({ tenantId: auth.tenantId, id: toId(body.gatewayId) });
+      if (!gateway || !seesMap(auth, gateway.mapId)) throw new AppError(110011);
+    }
+  }
+
   return {
     async page(auth: Caller, body: AlertListBody): Promise<AlertPage> {
-      // A place of another account answers 110011, as everywhere, rather than an empty list.
-      if (body.projectId !== undefined) await deps.access.requireProject(auth, body.projectId);
-      if (body.buildId !== undefined) await deps.access.requireBuilding(auth, body.buildId);
-      if (body.mapId !== undefined) await deps.access.requireMap(auth, body.mapId);
-      if (body.gatewayId !== undefined) {
-        const gateway = await repo.gatewayOfTenant({ tenantId: auth.tenantId, id: toId(body.gatewayId) });
-        if (!gateway || !seesMap(auth, gateway.mapId)) throw new AppError(110011);
-      }
+      await requirePlaces(auth, body);
       const { offset, limit } = paging(body);
       const { rows, total } = await repo.page({
         tenantId: auth.tenantId,
@@ -107,6 +113,33 @@ export function createAlertsService(deps: {
       });
       const last = rows.at(-1);
       return { total, list: rows.map(mapAlert), next: rows.length === limit && last ? cursorOf(last.alert) : null };
+    },
+
+    async statistics(auth: Caller, body: AlertStatisticsBody): Promise<AlertStatistics> {
+      await requirePlaces(auth, body);
+      const from = new Date(body.from);
+      const to = new Date(body.to);
+      if (!(from.getTime() <= to.getTime())) throw new AppError(100001);
+      const stats = await repo.statistics({
+        tenantId: auth.tenantId,
+        mapIds: visibleMapIds(auth),
+        projectId: body.projectId === undefined ? undefined : toId(body.projectId),
+        buildId: body.buildId === undefined ? undefined : toId(body.buildId),
+        mapId: body.mapId === undefined ? undefined : toId(body.mapId),
+        from,
+        to,
+        unit: body.unit,
+        utcOffsetMin: body.utcOffsetMin ?? 0,
+      });
+      return {
+        total: stats.total,
+        pending: stats.pending,
+        open: stats.open,
+        meanMinutesToClear: stats.meanMinutes === null ? null : Math.round(stats.meanMinutes * 10) / 10,
+        byCode: stats.byCode,
+        byMap: stats.byMap.map((m) => ({ ...m, mapId: m.mapId === null ? null : String(m.mapId) })),
+        overTime: stats.overTime,
+      };
     },
 
     async handle(auth: Caller, body: AlertHandleBody): Promise<AlertCount> {

@@ -16,6 +16,9 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(alertEndpoints.page, (a) => ({ body: { buildId: a.build } })),
   tenancyCase(alertEndpoints.page, (a) => ({ body: { mapId: a.map } })),
   tenancyCase(alertEndpoints.page, (a) => ({ body: { gatewayId: a.gateway } })),
+  tenancyCase(alertEndpoints.statistics, (a) => ({
+    body: { mapId: a.map, from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z', unit: 'day' as const },
+  })),
   tenancyCase(alertEndpoints.handle, (a, b) => ({ body: { ids: [b.alert, a.alert], note: 'mine now' } })),
   tenancyCase(alertEndpoints.remove, (a, b) => ({ body: { ids: [b.alert, a.alert] } })),
   tenancyCase(alertEndpoints.remove, () => ({ body: { ids: ['9999999999999999999'] } })),

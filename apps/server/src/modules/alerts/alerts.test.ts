@@ -110,6 +110,24 @@ describe.each(DATABASES)('alerts from simulated gateways on %s', (kind) => {
     await poll(async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).total === 0, 'cleared on reconnect');
   });
 
+  it('counts alerts by code, by map and by day, with the mean time to clear', async () => {
+    const stats = await data(
+      send(alertEndpoints.statistics, { body: { from: '2000-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z', unit: 'day' } }),
+    );
+    const all = await alertsOf({ pageSize: 200 });
+    expect(stats.total).toBe(all.total);
+    expect(stats.byCode.reduce((n, c) => n + c.count, 0)).toBe(all.total);
+    expect(stats.byCode.find((c) => c.code === FAULT_CODES.led)?.count).toBe(all.list.filter((a) => a.code === FAULT_CODES.led).length);
+    expect(stats.pending).toBe(all.list.filter((a) => a.state === 'pending').length);
+    expect(stats.overTime.reduce((n, b) => n + b.count, 0)).toBe(all.total);
+    expect(stats.overTime.every((b) => /^\d{4}-\d{2}-\d{2}$/.test(b.bucket))).toBe(true);
+    expect(stats.meanMinutesToClear).not.toBeNull();
+    const empty = await data(
+      send(alertEndpoints.statistics, { body: { from: '2000-01-01T00:00:00Z', to: '2000-01-02T00:00:00Z', unit: 'month' } }),
+    );
+    expect(empty).toMatchObject({ total: 0, byCode: [], overTime: [], meanMinutesToClear: null });
+  });
+
   it('keeps what sensors tell as events, for the heatmap and the emergency tests', async () => {
     const sensor = devices.find((d) => d.kind === 'sensor-motion')!;
     expect(sim().detectMotion(sensor.addr)).toBe(true);

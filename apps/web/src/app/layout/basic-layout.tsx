@@ -2,6 +2,7 @@ import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { Avatar, Breadcrumb, Dropdown, Result, Spin, Tag } from 'antd';
 import {
+  AlertOutlined,
   ApartmentOutlined,
   BulbOutlined,
   ClusterOutlined,
@@ -37,6 +38,7 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   device: <BulbOutlined />,
   gateway: <ClusterOutlined />,
   scene: <ControlOutlined />,
+  alert: <AlertOutlined />,
   system: <SettingOutlined />,
 };
 

@@ -1,0 +1,41 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AlertDeleteBody, AlertHandleBody, AlertListBody } from '@lumigrid/contract';
+import { alertEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
+
+/**
+ * How often the fault list is read again while shown: a new fault also arrives as a defective notice, but a
+ * fault that clears and a gateway that goes offline send none.
+ */
+export const ALERTS_POLL_MS = 15_000;
+
+/** One key factory for everything under alerts; every change invalidates `all`. */
+export const alertKeys = {
+  all: ['alerts'] as const,
+  page: (body: AlertListBody) => [...alertKeys.all, 'page', body] as const,
+};
+
+/** The fault calls of spec section 7 "Status and faults"; paths and answers are the contract's. */
+export const alertApi = {
+  page: (body: AlertListBody, signal?: AbortSignal) => call(alertEndpoints.page, { body }, { signal }),
+  handle: (body: AlertHandleBody) => call(alertEndpoints.handle, { body }),
+  remove: (body: AlertDeleteBody) => call(alertEndpoints.remove, { body }),
+};
+
+export function useAlertPage(body: AlertListBody | undefined) {
+  return useQuery({
+    queryKey: alertKeys.page(body ?? {}),
+    queryFn: ({ signal }) => alertApi.page(body!, signal),
+    enabled: Boolean(body?.projectId),
+    placeholderData: keepPreviousData,
+    refetchInterval: ALERTS_POLL_MS,
+  });
+}
+
+function useAlertChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: alertKeys.all }) });
+}
+
+export const useHandleAlerts = () => useAlertChange(alertApi.handle);
+export const useDeleteAlerts = () => useAlertChange(alertApi.remove);

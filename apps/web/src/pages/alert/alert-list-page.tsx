@@ -1,0 +1,245 @@
+import { useState } from 'react';
+import { App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
+import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { ALERT_STATES, FAULT_CODES, userMay, type Alert, type AlertListBody } from '@lumigrid/contract';
+import { useMe } from '../../features/auth/api.ts';
+import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { useAlertPage, useDeleteAlerts } from '../../features/alerts/api.ts';
+import { alertFilters, type AlertSearchForm } from '../../features/alerts/filters.ts';
+import { faultKey } from '../../realtime/notices.ts';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+import { HandleAlertsModal } from './handle-alerts-modal.tsx';
+
+const stamp = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
+
+/** Spec section 9 status colours: pending amber, handled green. */
+const STATE_COLOUR = { pending: 'gold', handled: 'green' } as const;
+
+/**
+ * /alert/list: the faults of the current project's devices and gateways, newest first, with where each stands,
+ * when it was raised and cleared, and who handled it. Controllable users mark them handled with a note; editors
+ * delete them.
+ */
+export default function AlertListPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const { data: user } = useMe();
+  const controllable = userMay(user, 'control');
+  const editable = userMay(user, 'write');
+  const { projectId, setProjectId, tree } = useCurrentProject();
+  const [filters, setFilters] = useState<Omit<AlertListBody, 'projectId'>>({ page: 1, pageSize: 20 });
+  const [selected, setSelected] = useState<Alert[]>([]);
+  const [handling, setHandling] = useState(false);
+  const alerts = useAlertPage(projectId ? { projectId, ...filters } : undefined);
+  const remove = useDeleteAlerts();
+  const empty = <Typography.Text type="secondary">-</Typography.Text>;
+
+  const deleteSelected = async () => {
+    const done = await remove.mutateAsync({ ids: selected.map((a) => a.id) });
+    void message.success(t('alerts.deleted', { count: done.count }));
+    setSelected([]);
+  };
+
+  const columns: ProColumns<Alert>[] = [
+    {
+      title: t('alerts.field.fault'),
+      dataIndex: 'code',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(Object.values(FAULT_CODES).map((code) => [code, { text: t(faultKey(code)) }])),
+    },
+    {
+      title: t('alerts.field.state'),
+      dataIndex: 'state',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(ALERT_STATES.map((s) => [s, { text: t(`alerts.state.${s}`) }])),
+    },
+    {
+      title: t('alerts.field.open'),
+      dataIndex: 'open',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: { open: { text: t('alerts.open.open') }, cleared: { text: t('alerts.open.cleared') } },
+    },
+    {
+      title: t('alerts.field.raisedAt'),
+      dataIndex: 'raisedAt',
+      hideInTable: true,
+      valueType: 'dateRange',
+      fieldProps: { placeholder: [t('alerts.rangeFrom'), t('alerts.rangeTo')] },
+    },
+    {
+      title: t('alerts.field.device'),
+      dataIndex: 'name',
+      search: false,
+      width: 150,
+      fixed: 'left',
+      render: (_, row) => (
+        <Space size={4} wrap>
+          <Typography.Text style={{ wordBreak: 'break-word' }}>{row.name}</Typography.Text>
+          {row.kind === 'gateway' && (
+            <Tag bordered={false} color="blue">
+              {t('alerts.gatewayTag')}
+            </Tag>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: t('alerts.field.fault'),
+      dataIndex: 'code',
+      search: false,
+      width: 140,
+      render: (_, row) => (
+        <Tag color="red" style={{ whiteSpace: 'normal' }}>
+          {t(faultKey(row.code))}
+        </Tag>
+      ),
+    },
+    {
+      title: t('alerts.field.state'),
+      dataIndex: 'state',
+      search: false,
+      width: 170,
+      // Who handled it, when, and the note go under the state, so the table fits the window.
+      render: (_, row) => (
+        <Space direction="vertical" size={0}>
+          <Tag color={STATE_COLOUR[row.state]} data-testid="alert-state" style={{ width: 'fit-content' }}>
+            {t(`alerts.state.${row.state}`)}
+          </Tag>
+          {row.handledBy && <Typography.Text style={{ fontSize: 12 }}>{row.handledBy}</Typography.Text>}
+          {row.handledAt && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {stamp(row.handledAt)}
+            </Typography.Text>
+          )}
+          {row.note && (
+            <Tooltip title={row.note}>
+              <Typography.Text type="secondary" ellipsis style={{ maxWidth: 150, fontSize: 12 }} data-testid="alert-note">
+                {row.note}
+              </Typography.Text>
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: t('alerts.field.place'),
+      dataIndex: 'mapName',
+      search: false,
+      width: 150,
+      render: (_, row) => (row.buildName || row.mapName ? [row.buildName, row.mapName].filter(Boolean).join(' / ') : empty),
+    },
+    { title: t('alerts.field.gateway'), dataIndex: 'gatewayName', search: false, width: 120 },
+    {
+      title: t('alerts.field.raisedAt'),
+      dataIndex: 'raisedAt',
+      search: false,
+      width: 150,
+      render: (_, row) => stamp(row.raisedAt),
+    },
+    {
+      title: t('alerts.field.clearedAt'),
+      dataIndex: 'clearedAt',
+      search: false,
+      width: 150,
+      render: (_, row) =>
+        row.clearedAt ? (
+          stamp(row.clearedAt)
+        ) : (
+          <Tag bordered={false} color="orange">
+            {t('alerts.ongoing')}
+          </Tag>
+        ),
+    },
+  ];
+
+  const selectable = controllable || editable;
+  return (
+    <PageContainer
+      title={t('alerts.listTitle')}
+      content={t('alerts.listHint')}
+      breadcrumbRender={false}
+      extra={
+        <Space>
+          <Typography.Text>{t('alerts.project')}</Typography.Text>
+          <ProjectSelect
+            tree={tree.data}
+            value={projectId}
+            onChange={(id) => {
+              setProjectId(id);
+              setSelected([]);
+              setFilters((current) => ({ ...current, page: 1 }));
+            }}
+          />
+        </Space>
+      }
+    >
+      <ProTable<Alert, AlertSearchForm>
+        rowKey="id"
+        locale={{ emptyText: <EmptyHint text={t('alerts.empty')} /> }}
+        columns={columns}
+        dataSource={alerts.data?.list ?? []}
+        loading={(alerts.isFetching && !alerts.data) || tree.isLoading}
+        cardBordered
+        scroll={{ x: 1070 }}
+        search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
+        onRow={(row) => ({ 'data-testid': `alert-row-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
+        rowSelection={
+          selectable
+            ? { selectedRowKeys: selected.map((a) => a.id), onChange: (_, rows) => setSelected(rows), preserveSelectedRowKeys: true }
+            : undefined
+        }
+        tableAlertRender={({ selectedRowKeys }) => t('alerts.selected', { count: selectedRowKeys.length })}
+        tableAlertOptionRender={() => (
+          <Space>
+            {controllable && (
+              <Button type="primary" size="small" icon={<CheckOutlined />} onClick={() => setHandling(true)} data-testid="alerts-handle">
+                {t('alerts.markHandled')}
+              </Button>
+            )}
+            {editable && (
+              <Popconfirm
+                title={t('alerts.deleteConfirm', { count: selected.length })}
+                description={t('alerts.deleteHint')}
+                okText={t('alerts.delete')}
+                cancelText={t('alerts.cancel')}
+                okButtonProps={{ danger: true }}
+                onConfirm={() => deleteSelected().catch(() => undefined)}
+              >
+                <Button danger size="small" icon={<DeleteOutlined />} loading={remove.isPending} data-testid="alerts-delete">
+                  {t('alerts.delete')}
+                </Button>
+              </Popconfirm>
+            )}
+            <Typography.Link onClick={() => setSelected([])}>{t('alerts.clearSelection')}</Typography.Link>
+          </Space>
+        )}
+        onSubmit={(params) => {
+          setSelected([]);
+          setFilters((current) => ({ page: 1, pageSize: current.pageSize, ...alertFilters(params) }));
+        }}
+        onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
+        options={{ reload: () => void alerts.refetch(), density: true, setting: true, fullScreen: false }}
+        pagination={{
+          current: filters.page,
+          pageSize: filters.pageSize,
+          total: alerts.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
+        }}
+      />
+      <HandleAlertsModal
+        ids={handling ? selected.map((a) => a.id) : []}
+        onClose={(done) => {
+          setHandling(false);
+          if (done) setSelected([]);
+        }}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,46 @@
+import { App, Form, Input, Modal } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { ALERT_LIMITS } from '@lumigrid/contract';
+import { useHandleAlerts } from '../../features/alerts/api.ts';
+
+/** Marks the chosen alerts handled with one note; open while `ids` is not empty. */
+export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (done: boolean) => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<{ note: string }>();
+  const handle = useHandleAlerts();
+
+  const submit = async () => {
+    const { note } = await form.validateFields();
+    const done = await handle.mutateAsync({ ids, note: note?.trim() ?? '' });
+    void message.success(t('alerts.handledDone', { count: done.count }));
+    onClose(true);
+  };
+
+  return (
+    <Modal
+      open={ids.length > 0}
+      title={t('alerts.handleTitle', { count: ids.length })}
+      okText={t('alerts.markHandled')}
+      cancelText={t('alerts.cancel')}
+      confirmLoading={handle.isPending}
+      onOk={() => void submit().catch(() => undefined)}
+      onCancel={() => onClose(false)}
+      afterClose={() => form.resetFields()}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'alerts-handle-ok' } as Record<string, string>}
+    >
+      <Form form={form} layout="vertical" preserve={false}>
+        <Form.Item name="note" label={t('alerts.note')}>
+          <Input.TextArea
+            rows={4}
+            maxLength={ALERT_LIMITS.note.max}
+            showCount
+            placeholder={t('alerts.notePlaceholder')}
+            data-testid="alerts-note"
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
