@@ -311,6 +311,23 @@ describe.each(DATABASES)('scenes run by simulated gateways on %s', (kind) => {
     expectError(await send(sceneEndpoints.removeLinkage, { params: { id: sensor.id }, body: {} }), 110011);
   });
 
+  it('says "timeout for adding scene" for a gateway that does not take its part, and keeps the scene', async () => {
+    // The configuration never reaches the gateway: it neither applies nor answers it.
+    sim(1).faults.lost = new Set(['config.apply']);
+    try {
+      const saved = await data(
+        send(sceneEndpoints.add, {
+          body: sceneOf(projectId, 'Silent part', [{ type: 'device', id: light(1, 'light-single').id, action: on() }]),
+        }),
+      );
+      expect(saved.sync).toEqual([{ gatewayId: gateways[1]!.id, gatewayName: 'South', code: 310003 }]);
+      expect(saved.scene.state).toBe('pending');
+      expect((await data(send(sceneEndpoints.get, { params: { id: saved.scene.id } }))).name).toBe('Silent part');
+    } finally {
+      sim(1).faults.lost = new Set();
+    }
+  });
+
   it('removes one gateway part, deletes a scene, and the gateways are offered a sync', async () => {
     const members = [0, 1].map((g) => ({ type: 'device' as const, id: light(g, 'light-single').id, action: on() }));
     const saved = await data(send(sceneEndpoints.add, { body: sceneOf(projectId, 'Two parts', members) }));
