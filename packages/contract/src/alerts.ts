@@ -1,5 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema, Nullable } from './common.ts';
+import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
+import type { Localised } from './lang.ts';
 
 /**
  * Faults and their alerts, spec sections 2 (/alert/index, /alert/list), 4 (device fault codes, alert handling)
@@ -47,8 +49,8 @@ export type Alert = Static<typeof AlertSchema>;
 
 const LocalDateTime = Type.String({ format: 'date-time' });
 
-/** POST status/v1/page_alerts: the account's alerts, newest first, filtered by place, code, state and time. */
-export const AlertListBodySchema = Type.Object({
+/** The filters of the fault list and of its report, all optional. */
+const alertFilters = {
   projectId: Type.Optional(IdSchema),
   buildId: Type.Optional(IdSchema),
   mapId: Type.Optional(IdSchema),
@@ -59,6 +61,11 @@ export const AlertListBodySchema = Type.Object({
   open: Type.Optional(Type.Boolean()),
   from: Type.Optional(LocalDateTime),
   to: Type.Optional(LocalDateTime),
+};
+
+/** POST status/v1/page_alerts: the account's alerts, newest first, filtered by place, code, state and time. */
+export const AlertListBodySchema = Type.Object({
+  ...alertFilters,
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
   /**
@@ -69,8 +76,18 @@ export const AlertListBodySchema = Type.Object({
 });
 export type AlertListBody = Static<typeof AlertListBodySchema>;
 
+/** POST status/v1/download_fail_report: every alert the filters take, newest first. */
+export const AlertReportBodySchema = Type.Object(alertFilters);
+export type AlertReportBody = Static<typeof AlertReportBodySchema>;
+
 export const AlertPageSchema = Type.Object({
+  /** Alerts the filters take; a lower bound when `totalCapped`. */
   total: Type.Integer(),
+  /**
+   * True when counting stopped: there are more than `total` alerts (the server counts at most 10,000 past the
+   * page's offset, so a page costs the same at a million alerts). A pager may show "10,000+" and go on by `next`.
+   */
+  totalCapped: Type.Boolean({ description: 'More alerts than total: counting stopped at total' }),
   list: Type.Array(AlertSchema),
   /** The cursor of the page after this one, or null on the last page. */
   next: Nullable(Type.String(), 'Cursor of the next page, or null'),
@@ -135,3 +152,95 @@ export const AlertStatisticsSchema = Type.Object({
   overTime: Type.Array(Type.Object({ bucket: Type.String(), count: Type.Integer() })),
 });
 export type AlertStatistics = Static<typeof AlertStatisticsSchema>;
+
+/** What each fault code of spec section 4 means, for reports the server writes (the screens use their catalogues). */
+export const FAULT_TEXT: Record<number, Localised> = {
+  0: { en: 'Normal', cn: '正常', tc: '正常', ja: '正常' },
+  1: { en: 'Power anomaly', cn: '电源异常', tc: '電源異常', ja: '電源異常' },
+  2: { en: 'Offline', cn: '离线', tc: '離線', ja: 'オフライン' },
+  3: { en: 'DC sensor error', cn: '直流传感器错误', tc: '直流感測器錯誤', ja: 'DCセンサーエラー' },
+  4: { en: 'Motion sensor error', cn: '人体感应器错误', tc: '人體感應器錯誤', ja: '人感センサーエラー' },
+  5: { en: 'Daylight sensor error', cn: '日光传感器错误', tc: '日光感測器錯誤', ja: '照度センサーエラー' },
+  6: { en: 'Battery fault', cn: '电池故障', tc: '電池故障', ja: 'バッテリー故障' },
+  7: { en: 'Charge/discharge management fault', cn: '充放电管理故障', tc: '充放電管理故障', ja: '充放電管理故障' },
+  8: { en: 'LED fault', cn: 'LED故障', tc: 'LED故障', ja: 'LED故障' },
+  9: { en: 'Emergency communication anomaly', cn: '应急通信异常', tc: '應急通訊異常', ja: '非常用通信異常' },
+};
+
+/** The display states of spec section 4, for reports the server writes. */
+export const DISPLAY_TEXT: Record<DisplayState, Localised> = {
+  onFull: { en: 'On at full load', cn: '满载开启', tc: '滿載開啟', ja: '全負荷点灯' },
+  onPartial: { en: 'On, not at full load', cn: '开启（非满载）', tc: '開啟（非滿載）', ja: '点灯（全負荷ではない）' },
+  off: { en: 'Off', cn: '关闭', tc: '關閉', ja: '消灯' },
+  working: { en: 'Working', cn: '正常工作', tc: '正常工作', ja: '動作中' },
+  offline: { en: 'Offline', cn: '离线', tc: '離線', ja: 'オフライン' },
+  failure: { en: 'Failure', cn: '故障', tc: '故障', ja: '故障' },
+};
+
+const StatusFilterFields = {
+  projectId: Type.Optional(IdSchema),
+  buildId: Type.Optional(IdSchema),
+  mapId: Type.Optional(IdSchema),
+  gatewayId: Type.Optional(IdSchema),
+};
+
+/** POST status/v1/device_state: how the devices of the account, or of a place or gateway, stand now. */
+export const DeviceStateBodySchema = Type.Object(StatusFilterFields);
+export type DeviceStateBody = Static<typeof DeviceStateBodySchema>;
+
+const DisplayCounts = Type.Object(
+  Object.fromEntries(DISPLAY_STATES.map((d) => [d, Type.Integer()])) as Record<DisplayState, ReturnType<typeof Type.Integer>>,
+);
+
+export const DeviceStateSummarySchema = Type.Object({
+  total: Type.Integer({ description: 'Devices the filters take' }),
+  /** Devices in each display state of spec section 4. */
+  display: DisplayCounts,
+  /** Devices with each fault code (offline included), most first. */
+  byFault: Type.Array(Type.Object({ code: Type.Integer(), count: Type.Integer() })),
+  /** Gateways online and offline among those the filters take. */
+  gateways: Type.Object({ online: Type.Integer(), offline: Type.Integer() }),
+  /** Alerts whose fault lasts now. */
+  openAlerts: Type.Integer(),
+});
+export type DeviceStateSummary = Static<typeof DeviceStateSummarySchema>;
+
+/** How a place stands: its devices, those failing or offline, and its open alerts. */
+const StatusCounts = {
+  devices: Type.Integer({ description: 'Devices in it' }),
+  failure: Type.Integer({ description: 'Of those, in failure' }),
+  offline: Type.Integer({ description: 'Of those, offline' }),
+  openAlerts: Type.Integer({ description: 'Alerts whose fault lasts now' }),
+};
+export const StatusNodeSchema = Type.Object({
+  id: IdSchema,
+  name: Type.String(),
+  /** The parent in the same level (a sub-project's project, a sub-building's building), or null. */
+  parentId: Nullable(IdSchema, 'The parent project or building, or null'),
+  ...StatusCounts,
+});
+export type StatusNode = Static<typeof StatusNodeSchema>;
+
+/** GET status/v1/projects/{id}: a project (0: the whole account) with its sub-projects and buildings, counted. */
+export const ProjectStatusSchema = Type.Object({
+  /** The project (all its buildings, not its sub-projects, as the lists filter); for id 0 the account, named ''. */
+  project: StatusNodeSchema,
+  children: Type.Array(StatusNodeSchema, {
+    description: 'Direct sub-projects (for id 0: top-level projects), each counted as a project',
+  }),
+  builds: Type.Array(StatusNodeSchema, { description: 'The project\u2019s buildings (none for id 0); nest them by parentId' }),
+});
+export type ProjectStatus = Static<typeof ProjectStatusSchema>;
+
+/** GET status/v1/{id}/builds/{buildId}: a building with its maps, counted. */
+export const BuildingStatusSchema = Type.Object({ build: StatusNodeSchema, maps: Type.Array(StatusNodeSchema) });
+export type BuildingStatus = Static<typeof BuildingStatusSchema>;
+
+/** GET status/v1/{id}/maps/{mapId}: a map with the gateways on it, counted. */
+export const MapStatusSchema = Type.Object({
+  map: StatusNodeSchema,
+  gateways: Type.Array(
+    Type.Object({ ...StatusNodeSchema.properties, mac: Type.String(), online: Type.Boolean({ description: 'Connected now' }) }),
+  ),
+});
+export type MapStatus = Static<typeof MapStatusSchema>;

@@ -135,8 +135,8 @@ export type Device = Static<typeof DeviceSchema>;
 export const DevicePageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(DeviceSchema) });
 export type DevicePage = Static<typeof DevicePageSchema>;
 
-/** The device list and status view (/device/list): filters, all optional. */
-export const DeviceListBodySchema = Type.Object({
+/** The filters of the device list and status view (/device/list) and of its report, all optional. */
+const deviceFilters = {
   projectId: Type.Optional(IdSchema),
   buildId: Type.Optional(IdSchema),
   mapId: Type.Optional(IdSchema),
@@ -144,11 +144,17 @@ export const DeviceListBodySchema = Type.Object({
   groupId: Type.Optional(IdSchema),
   type: Type.Optional(TypeCode),
   display: Type.Optional(DisplayStateSchema),
+  fault: Type.Optional(Type.Integer({ minimum: 1, maximum: FAULT_CODE_MAX, description: 'Only devices with this fault code' })),
   name: Type.Optional(Type.String({ maxLength: 50, description: 'Part of the name or MAC' })),
-  page: Page,
-  pageSize: PageSize,
-});
+};
+
+/** The device list and status view (/device/list), a page of it. */
+export const DeviceListBodySchema = Type.Object({ ...deviceFilters, page: Page, pageSize: PageSize });
 export type DeviceListBody = Static<typeof DeviceListBodySchema>;
+
+/** POST status/v1/download_status_report: every device the filters take. */
+export const DeviceReportBodySchema = Type.Object(deviceFilters);
+export type DeviceReportBody = Static<typeof DeviceReportBodySchema>;
 
 /** GET device/v1/details/{mapId}/{id} */
 export const DeviceDetailParamsSchema = Type.Object({ mapId: IdSchema, id: IdSchema });

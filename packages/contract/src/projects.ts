@@ -302,6 +302,10 @@ export const MapDevicesBodySchema = Type.Object({
 });
 export type MapDevicesBody = Static<typeof MapDevicesBodySchema>;
 
+/** POST map/v1/download_devices_report: the devices of one map. */
+export const MapReportBodySchema = Type.Object({ mapId: IdSchema });
+export type MapReportBody = Static<typeof MapReportBodySchema>;
+
 export const MapDevicePageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(MapDeviceSchema) });
 export type MapDevicePage = Static<typeof MapDevicePageSchema>;
 

@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { XLSX_MIME } from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
@@ -10,24 +11,41 @@ export interface SheetColumn<Row> {
   value: (row: Row) => string | number | Date | null;
 }
 
-/** A one-sheet workbook of a table, header row bold and frozen, as the tables of the interface export. */
-export async function tableWorkbook<Row>(sheetName: string, columns: SheetColumn<Row>[], rows: readonly Row[]): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  book.created = new Date(0);
-  const sheet = book.addWorksheet(sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({ header: c.header, width: c.width ?? 18 }));
-  sheet.getRow(1).font = { bold: true };
-  for (const row of rows) sheet.addRow(columns.map((c) => c.value(row)));
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
+/** The rows of a table as they come, a batch at a time, so a long report never sits in memory whole. */
+export type RowBatches<Row> = AsyncIterable<readonly Row[]> | Iterable<readonly Row[]>;
 
-/** Answers a workbook as a download; the name is ASCII-safe with the full name in filename*. */
-export function sendWorkbook(reply: FastifyReply, data: Buffer, fileName: string) {
-  const ascii = fileName.replace(/[^A-Za-z0-9._-]/g, '_');
+/**
+ * Answers a one-sheet workbook of a table as a download, header row bold and frozen, written row by row into
+ * the response as the batches arrive. Everything that can refuse the request (permissions, filters) must have
+ * run before: once this starts, the status is sent. A failure half-way aborts the response, so the reader gets
+ * a broken download rather than a short report that looks whole.
+ */
+export function sendTable<Row>(
+  reply: FastifyReply,
+  table: { fileName: string; sheetName: string; columns: SheetColumn<Row>[] },
+  batches: RowBatches<Row>,
+): FastifyReply {
+  const body = new PassThrough();
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: body, useStyles: true, useSharedStrings: false });
+  book.created = new Date(0);
+  const sheet = book.addWorksheet(table.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = table.columns.map((c) => ({ header: c.header, width: c.width ?? 18 }));
+  sheet.getRow(1).font = { bold: true };
+  void (async () => {
+    for await (const batch of batches) {
+      for (const row of batch) sheet.addRow(table.columns.map((c) => c.value(row))).commit();
+    }
+    sheet.commit();
+    await book.commit();
+  })().catch((err: unknown) => {
+    reply.log.error({ err }, 'spreadsheet not written');
+    body.destroy(err instanceof Error ? err : new Error(String(err)));
+  });
+  const ascii = table.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
   return reply
     .header('content-type', XLSX_MIME)
-    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(table.fileName)}`)
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-store')
-    .send(data);
+    .send(body);
 }

@@ -17,9 +17,12 @@ import {
   MapSearchBodySchema,
   MapSearchPageSchema,
   MapUpdateBodySchema,
+  MapReportBodySchema,
   MapUploadFieldsSchema,
   ProjectMapParamsSchema,
 } from '../projects.ts';
+import { GatewaySchema } from '../gateways.ts';
+import { SpreadsheetSchema, XLSX_MIME } from '../common.ts';
 
 /** The map calls of spec section 7 "Projects, buildings, maps", the floor-plan upload and the route that serves plans. */
 export const mapEndpoints = {
@@ -149,5 +152,28 @@ export const mapEndpoints = {
     kind: 'upload',
     body: MapUploadFieldsSchema,
     response: MapImageSchema,
+  }),
+  gateways: endpoint({
+    method: 'GET',
+    path: '/api4/map/v1/gateways/:buildId/:mapId',
+    tags: ['maps'],
+    summary: 'The gateways standing on a map, with presence and sync state',
+    description: `{buildId}: the building the map belongs to; {mapId}: the map. A map of another building answers 110011.`,
+    access: 'read',
+    params: BuildingMapParamsSchema,
+    response: Type.Array(GatewaySchema),
+  }),
+  devicesReport: endpoint({
+    method: 'POST',
+    path: '/api4/map/v1/download_devices_report',
+    tags: ['maps'],
+    summary: 'The devices of a map as an Excel workbook',
+    description:
+      'Every device placed on the map with its type, gateway, state, fault and last readings, headers in the caller\u2019s language. Streamed.',
+    access: 'read',
+    body: MapReportBodySchema,
+    kind: 'raw',
+    produces: [XLSX_MIME],
+    response: SpreadsheetSchema,
   }),
 };

@@ -40,9 +40,20 @@ export const alerts = pgTable(
     uniqueIndex('alerts_open_key')
       .on(t.gatewayId, t.addr, t.code)
       .where(sql`${t.clearedAt} IS NULL`),
-    // The list, newest first, keyset-paged: (raised_at, id) within an account.
-    index('alerts_tenant_raised_idx').on(t.tenantId, t.raisedAt.desc(), t.id.desc()),
-    index('alerts_tenant_map_idx').on(t.tenantId, t.mapId),
+    // The list, newest first, keyset-paged: (raised_at, id) within an account, read backwards. Ascending on
+    // purpose: `order by raised_at desc, id desc` is NULLS FIRST, which an index built `desc` (drizzle makes it
+    // DESC NULLS LAST) cannot give, and the planner then sorted the whole account. Each filter the list is
+    // commonly narrowed by has its own, so a page and its (capped) count read only the rows they answer.
+    index('alerts_tenant_raised_idx').on(t.tenantId, t.raisedAt, t.id),
+    index('alerts_tenant_project_idx').on(t.tenantId, t.projectId, t.raisedAt, t.id),
+    index('alerts_tenant_map_idx').on(t.tenantId, t.mapId, t.raisedAt, t.id),
+    index('alerts_tenant_code_idx').on(t.tenantId, t.code, t.raisedAt, t.id),
+    index('alerts_tenant_open_idx')
+      .on(t.tenantId, t.raisedAt, t.id)
+      .where(sql`${t.clearedAt} IS NULL`),
+    index('alerts_tenant_pending_idx')
+      .on(t.tenantId, t.raisedAt, t.id)
+      .where(sql`${t.handledAt} IS NULL`),
     index('alerts_device_idx').on(t.deviceId),
   ],
 );

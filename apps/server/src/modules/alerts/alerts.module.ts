@@ -12,6 +12,10 @@ import { createAlertTracker } from './alert-tracker.ts';
 import { createAlertsRepo } from './alerts.repo.ts';
 import { registerAlertRoutes } from './alerts.routes.ts';
 import { createAlertsService } from './alerts.service.ts';
+import { createDeviceStatusService } from './device-status.service.ts';
+import type { DevicesService } from '../devices/devices.service.ts';
+import type { GatewaysService } from '../gateways/gateways.service.ts';
+import type { ProjectsService } from '../projects/projects.service.ts';
 
 export function createAlertsModule(deps: {
   db: Db;
@@ -19,6 +23,9 @@ export function createAlertsModule(deps: {
   hub: Pick<RealtimeHub, 'publishToUser'>;
   accounts: Pick<AccountsService, 'findById'>;
   access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding' | 'requireMap'>;
+  devices: Pick<DevicesService, 'matching' | 'list' | 'report'>;
+  gateways: Pick<GatewaysService, 'list' | 'detail' | 'ofMap'>;
+  projects: Pick<ProjectsService, 'tree'>;
   link: Pick<GatewayLink, 'onUp' | 'presence'> | undefined;
   bus: RealtimeBus;
   logger: FastifyBaseLogger;
@@ -36,6 +43,7 @@ export function createAlertsModule(deps: {
       return user?.name || user?.account || '';
     },
   });
+  const status = createDeviceStatusService({ devices: deps.devices, gateways: deps.gateways, projects: deps.projects, repo });
   const tracker = createAlertTracker({
     repo,
     clock: deps.clock,
@@ -50,7 +58,7 @@ export function createAlertsModule(deps: {
   return {
     service: alerts,
     tracker,
-    register: (route) => registerAlertRoutes(route, { alerts }),
+    register: (route) => registerAlertRoutes(route, { alerts, status, devices: deps.devices }),
     close: () => {
       unsubscribe?.();
       unsubscribePresence?.();

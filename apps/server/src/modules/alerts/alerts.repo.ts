@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { alerts, buildings, devices, gateways, maps, projects } from '../../db/schema/index.ts';
 import { usersSeeingMap } from '../projects/map-audience.ts';
@@ -48,6 +48,24 @@ export function createAlertsRepo(db: Db) {
       f.from ? gte(alerts.raisedAt, f.from) : undefined,
       f.to ? lte(alerts.raisedAt, f.to) : undefined,
     );
+  }
+
+  /** Alerts with the names of their places, as the list shows them. */
+  function listed() {
+    return db
+      .select({ alert: alerts, projectName: projects.name, buildName: buildings.name, mapName: maps.name })
+      .from(alerts)
+      .leftJoin(projects, eq(projects.id, alerts.projectId))
+      .leftJoin(buildings, eq(buildings.id, alerts.buildId))
+      .leftJoin(maps, eq(maps.id, alerts.mapId));
+  }
+
+  /**
+   * The rows after a row in the list's order (newest first). A row comparison, which PostgreSQL takes as a bound
+   * of the (tenant, raised_at, id) index scan, so a page however deep starts at its first row.
+   */
+  function olderThan(row: { raisedAt: Date; id: bigint }): SQL {
+    return sql`(${alerts.raisedAt}, ${alerts.id}) < (${row.raisedAt}, ${row.id})`;
   }
 
   return {
@@ -157,24 +175,29 @@ export function createAlertsRepo(db: Db) {
      * (keyset); otherwise `offset` rows are skipped.
      */
     async page(f: AlertFilter & { limit: number; offset: number; after?: { raisedAt: Date; id: bigint } }) {
-      const keyset = f.after
-        ? or(lt(alerts.raisedAt, f.after.raisedAt), and(eq(alerts.raisedAt, f.after.raisedAt), lt(alerts.id, f.after.id)))
-        : undefined;
-      const rows = await db
-        .select({ alert: alerts, projectName: projects.name, buildName: buildings.name, mapName: maps.name })
-        .from(alerts)
-        .leftJoin(projects, eq(projects.id, alerts.projectId))
-        .leftJoin(buildings, eq(buildings.id, alerts.buildId))
-        .leftJoin(maps, eq(maps.id, alerts.mapId))
-        .where(and(where(f), keyset))
-        .orderBy(desc(alerts.raisedAt), desc(alerts.id))
-        .limit(f.limit)
-        .offset(f.after ? 0 : f.offset);
-      const [total] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(alerts)
-        .where(where(f));
-      return { rows, total: total?.n ?? 0 };
+      const keyset = f.after ? olderThan(f.after) : undefined;
+      const offset = f.after ? 0 : f.offset;
+      // The total is counted up to this many rows past the page's offset, so a page costs the same at a million
+      // alerts as at ten thousand; past it the answer says `totalCapped` and `total` is a lower bound.
+      const COUNT_CAP = 10_000;
+      const countLimit = offset + COUNT_CAP;
+      const [rows, [counted]] = await Promise.all([
+        listed()
+          .where(and(where(f), keyset))
+          .orderBy(desc(alerts.raisedAt), desc(alerts.id))
+          .limit(f.limit)
+          .offset(offset),
+        db.select({ n: sql<number>`count(*)::int` }).from(
+          db
+            .select({ one: sql`1`.as('one') })
+            .from(alerts)
+            .where(where(f))
+            .limit(countLimit + 1)
+            .as('counted'),
+        ),
+      ]);
+      const n = counted?.n ?? 0;
+      return { rows, total: Math.min(n, countLimit), totalCapped: n > countLimit };
     },
 
     /** Fault statistics of the alerts a filter takes (raised in its range), and the faults open now. */
@@ -256,6 +279,31 @@ export function createAlertsRepo(db: Db) {
         .where(and(eq(alerts.tenantId, q.tenantId), inArray(alerts.id, q.ids)))
         .returning({ id: alerts.id });
       return rows.length;
+    },
+
+    /** Every alert a filter takes, newest first, a batch at a time by the index (the failure report). */
+    async *batches(f: AlertFilter, size = 1000) {
+      let after: { raisedAt: Date; id: bigint } | undefined;
+      for (;;) {
+        const rows = await listed()
+          .where(and(where(f), after && olderThan(after)))
+          .orderBy(desc(alerts.raisedAt), desc(alerts.id))
+          .limit(size);
+        if (rows.length > 0) yield rows;
+        if (rows.length < size) return;
+        const last = rows.at(-1)!.alert;
+        after = { raisedAt: last.raisedAt, id: last.id };
+      }
+    },
+
+    /** Alerts whose fault lasts, per map (null: not on a map), of those a filter takes. */
+    async openByMap(q: AlertFilter): Promise<Map<bigint | null, number>> {
+      const rows = await db
+        .select({ mapId: alerts.mapId, n: sql<number>`count(*)::int` })
+        .from(alerts)
+        .where(and(where(q), isNull(alerts.clearedAt)))
+        .groupBy(alerts.mapId);
+      return new Map(rows.map((r) => [r.mapId, r.n]));
     },
   };
 }

@@ -5,6 +5,7 @@ import {
   type AlertDeleteBody,
   type AlertHandleBody,
   type AlertListBody,
+  type AlertReportBody,
   type AlertPage,
   type AlertStatistics,
   type AlertStatisticsBody,
@@ -19,7 +20,7 @@ import { toId } from '../projects/access.ts';
 import { seesMap, visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { RaisedAlert } from './alert-tracker.ts';
-import type { AlertsRepo } from './alerts.repo.ts';
+import type { AlertFilter, AlertsRepo } from './alerts.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope' | 'userId'>;
 type AlertRow = Awaited<ReturnType<AlertsRepo['page']>>['rows'][number];
@@ -48,6 +49,23 @@ function mapAlert({ alert, projectName, buildName, mapName }: AlertRow): Alert {
     handledBy: alert.handledByName,
     handledAt: alert.handledAt?.toISOString() ?? null,
     note: alert.note,
+  };
+}
+
+/** The repository's filter for the list's filters, within what the caller sees. */
+function filterOf(auth: Caller, body: AlertReportBody): AlertFilter {
+  return {
+    tenantId: auth.tenantId,
+    mapIds: visibleMapIds(auth),
+    projectId: body.projectId === undefined ? undefined : toId(body.projectId),
+    buildId: body.buildId === undefined ? undefined : toId(body.buildId),
+    mapId: body.mapId === undefined ? undefined : toId(body.mapId),
+    gatewayId: body.gatewayId === undefined ? undefined : toId(body.gatewayId),
+    code: body.code,
+    state: body.state,
+    open: body.open,
+    from: body.from === undefined ? undefined : new Date(body.from),
+    to: body.to === undefined ? undefined : new Date(body.to),
   };
 }
 
@@ -95,24 +113,23 @@ export function createAlertsService(deps: {
     async page(auth: Caller, body: AlertListBody): Promise<AlertPage> {
       await requirePlaces(auth, body);
       const { offset, limit } = paging(body);
-      const { rows, total } = await repo.page({
-        tenantId: auth.tenantId,
-        mapIds: visibleMapIds(auth),
-        projectId: body.projectId === undefined ? undefined : toId(body.projectId),
-        buildId: body.buildId === undefined ? undefined : toId(body.buildId),
-        mapId: body.mapId === undefined ? undefined : toId(body.mapId),
-        gatewayId: body.gatewayId === undefined ? undefined : toId(body.gatewayId),
-        code: body.code,
-        state: body.state,
-        open: body.open,
-        from: body.from === undefined ? undefined : new Date(body.from),
-        to: body.to === undefined ? undefined : new Date(body.to),
+      const { rows, total, totalCapped } = await repo.page({
+        ...filterOf(auth, body),
         limit,
         offset,
         after: body.after === undefined ? undefined : parseCursor(body.after),
       });
       const last = rows.at(-1);
-      return { total, list: rows.map(mapAlert), next: rows.length === limit && last ? cursorOf(last.alert) : null };
+      return { total, totalCapped, list: rows.map(mapAlert), next: rows.length === limit && last ? cursorOf(last.alert) : null };
+    },
+
+    /** The failure report's rows: every alert the filters take, newest first, a batch at a time. */
+    async report(auth: Caller, body: AlertReportBody): Promise<AsyncIterable<Alert[]>> {
+      await requirePlaces(auth, body);
+      const batches = repo.batches(filterOf(auth, body));
+      return (async function* () {
+        for await (const rows of batches) yield rows.map(mapAlert);
+      })();
     },
 
     async statistics(auth: Caller, body: AlertStatisticsBody): Promise<AlertStatistics> {

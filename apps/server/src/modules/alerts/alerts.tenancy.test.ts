@@ -1,4 +1,4 @@
-import { alertEndpoints, deviceEndpoints, projectEndpoints, type AlertPage } from '@lumigrid/contract';
+import { alertEndpoints, deviceEndpoints, mapEndpoints, projectEndpoints, type AlertPage } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
 import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
@@ -22,6 +22,23 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(alertEndpoints.handle, (a, b) => ({ body: { ids: [b.alert, a.alert], note: 'mine now' } })),
   tenancyCase(alertEndpoints.remove, (a, b) => ({ body: { ids: [b.alert, a.alert] } })),
   tenancyCase(alertEndpoints.remove, () => ({ body: { ids: ['9999999999999999999'] } })),
+  tenancyCase(alertEndpoints.deviceState, (a) => ({ body: { projectId: a.project } })),
+  tenancyCase(alertEndpoints.deviceState, (a) => ({ body: { gatewayId: a.gateway } })),
+  tenancyCase(alertEndpoints.deviceState, (a) => ({ body: { mapId: a.map } })),
+  tenancyCase(alertEndpoints.deviceStatus, (a) => ({ body: { buildId: a.build } })),
+  tenancyCase(alertEndpoints.deviceStatus, (a) => ({ body: { mapId: a.map, fault: 8 } })),
+  tenancyCase(alertEndpoints.projectStatus, (a) => ({ params: { id: a.project } })),
+  tenancyCase(alertEndpoints.buildingStatus, (a) => ({ params: { id: a.project, buildId: a.build } })),
+  tenancyCase(alertEndpoints.buildingStatus, (a, b) => ({ params: { id: b.project, buildId: a.build } })),
+  tenancyCase(alertEndpoints.mapStatus, (a) => ({ params: { id: a.project, mapId: a.map } })),
+  tenancyCase(alertEndpoints.mapStatus, (a, b) => ({ params: { id: b.project, mapId: a.map } })),
+  tenancyCase(alertEndpoints.failReport, (a) => ({ body: { mapId: a.map } })),
+  tenancyCase(alertEndpoints.failReport, (a) => ({ body: { gatewayId: a.gateway } })),
+  tenancyCase(alertEndpoints.statusReport, (a) => ({ body: { projectId: a.project } })),
+  tenancyCase(alertEndpoints.statusReport, (a) => ({ body: { gatewayId: a.gateway } })),
+  tenancyCase(mapEndpoints.devicesReport, (a) => ({ body: { mapId: a.map } })),
+  tenancyCase(mapEndpoints.gateways, (a) => ({ params: { buildId: a.build, mapId: a.map } })),
+  tenancyCase(mapEndpoints.gateways, (a, b) => ({ params: { buildId: b.build, mapId: a.map } })),
 ];
 
 describe.each(DATABASES)('tenancy of the alert calls on %s', (kind) => {

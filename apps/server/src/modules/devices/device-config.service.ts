@@ -20,6 +20,7 @@ import {
   type DeviceParamsBody,
   type DeviceParamsRead,
   type DeviceReport,
+  type DeviceReportBody,
   type DeviceTypeRow,
   type SensorOnOffBody,
   type TemperatureParams,
@@ -127,24 +128,35 @@ export function createDeviceConfigService(deps: {
     if (stray) throw new AppError(100209, stray);
   }
 
+  /**
+   * Every device the list filters take, in id order: a place or group of another account answers 110011.
+   * The display state is worked out from the reported state, so it (and the fault) filter here.
+   */
+  async function matching(auth: Caller, body: DeviceReportBody): Promise<Device[]> {
+    const filters = {
+      tenantId: auth.tenantId,
+      mapIds: visibleMapIds(auth),
+      projectId: await requireOwned(auth, 'project', body.projectId),
+      buildId: await requireOwned(auth, 'building', body.buildId),
+      gatewayId: await requireOwned(auth, 'gateway', body.gatewayId),
+      groupId: await requireOwned(auth, 'group', body.groupId),
+      mapId: body.mapId === undefined ? undefined : (await requireMap(auth, body.mapId)).id,
+      ...(body.type === undefined ? {} : { type: body.type }),
+      ...(body.name?.trim() ? { text: body.name.trim() } : {}),
+    };
+    return (await repo.list(filters))
+      .map(mapDevice)
+      .filter((d) => (body.display === undefined || d.display === body.display) && (body.fault === undefined || d.fault === body.fault));
+  }
+
   return {
+    matching,
+
     /** POST device/v1/list: the filtered, paged device list and status view (/device/list). */
     async list(auth: Caller, body: DeviceListBody): Promise<DevicePage> {
-      const filters = {
-        tenantId: auth.tenantId,
-        mapIds: visibleMapIds(auth),
-        projectId: await requireOwned(auth, 'project', body.projectId),
-        buildId: await requireOwned(auth, 'building', body.buildId),
-        gatewayId: await requireOwned(auth, 'gateway', body.gatewayId),
-        groupId: await requireOwned(auth, 'group', body.groupId),
-        mapId: body.mapId === undefined ? undefined : (await requireMap(auth, body.mapId)).id,
-        ...(body.type === undefined ? {} : { type: body.type }),
-        ...(body.name?.trim() ? { text: body.name.trim() } : {}),
-      };
-      const all = (await repo.list(filters)).map(mapDevice);
-      const matching = body.display ? all.filter((d) => d.display === body.display) : all;
+      const all = await matching(auth, body);
       const { offset, limit } = paging(body);
-      return { total: matching.length, list: matching.slice(offset, offset + limit) };
+      return { total: all.length, list: all.slice(offset, offset + limit) };
     },
 
     /** POST device/v1/read_params (and get_daylight_params): what the device runs now, read through its gateway. */

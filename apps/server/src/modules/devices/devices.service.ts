@@ -7,6 +7,7 @@ import {
   type Device,
   type DeviceControlRequest,
   type DeviceListBody,
+  type DeviceReportBody,
   type DevicePage,
   type DeviceMarker,
   type MapRemovedMessage,
@@ -17,6 +18,7 @@ import {
 } from '@lumigrid/contract';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
+import { groupBy } from '../../lib/group-by.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import { toId } from '../projects/access.ts';
@@ -88,9 +90,9 @@ export function createDevicesService(deps: {
   /** The devices with their groups and last telemetry sample, for devices the caller was already allowed to read. */
   async function withGroupsAndTelemetry(tenantId: bigint, devices: Device[]): Promise<Device[]> {
     const deviceIds = devices.map((d) => BigInt(d.id));
-    const memberships = await repo.groupsOf({ tenantId, deviceIds });
+    const memberships = groupBy(await repo.groupsOf({ tenantId, deviceIds }), (m) => String(m.deviceId));
     for (const device of devices) {
-      const mine = memberships.filter((m) => String(m.deviceId) === device.id);
+      const mine = memberships.get(device.id) ?? [];
       device.groupIds = mine.map((m) => String(m.groupId));
       device.groupNames = mine.map((m) => m.name);
     }
@@ -106,6 +108,11 @@ export function createDevicesService(deps: {
     async list(auth: Caller, body: DeviceListBody): Promise<DevicePage> {
       const page = await config.list(auth, body);
       return { ...page, list: await withGroupsAndTelemetry(auth.tenantId, page.list) };
+    },
+
+    /** Every device the list filters take, with its groups and last telemetry sample: the status reports. */
+    async report(auth: Caller, body: DeviceReportBody): Promise<Device[]> {
+      return withGroupsAndTelemetry(auth.tenantId, await config.matching(auth, body));
     },
 
     /** GET device/v1/state?mapId=: the markers of a map. */

@@ -46,6 +46,14 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
       return { total, list: list.map(view) };
     },
 
+    /** GET map/v1/gateways/{buildId}/{mapId}: every gateway standing on the map; a map of another building answers 110011. */
+    async ofMap(auth: Caller, buildId: string, mapId: string): Promise<Gateway[]> {
+      const map = await requireMap(auth, mapId);
+      if (map.buildId !== toId(buildId)) throw new AppError(110011);
+      const { list } = await repo.list({ tenantId: auth.tenantId, mapId: map.id, offset: 0, limit: Number.MAX_SAFE_INTEGER });
+      return list.map(view);
+    },
+
     /** GET gateway/v1/detail/{id} */
     async detail(auth: Caller, id: string): Promise<Gateway> {
       return view(await requireGateway(auth, id));

@@ -1,4 +1,4 @@
-import { gatewayEndpoints as E } from '@lumigrid/contract';
+import { gatewayEndpoints as E, mapEndpoints } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import type { GatewaysService } from './gateways.service.ts';
 
@@ -9,6 +9,8 @@ export function registerGatewayRoutes(route: RouteOf, deps: { gateways: Gateways
   route(E.list, ({ auth, query }) => gateways.list(auth, query));
 
   route(E.detail, ({ auth, params }) => gateways.detail(auth, params.id));
+
+  route(mapEndpoints.gateways, ({ auth, params }) => gateways.ofMap(auth, params.buildId, params.mapId));
 
   route(E.lookup, ({ auth, body }) => gateways.lookup(auth, body.mac));
 

@@ -24,6 +24,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
 import type { ProjectRow, ProjectsRepo } from './projects.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
+import { groupBy } from '../../lib/group-by.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang' | 'scope'>;
 
@@ -35,18 +36,6 @@ async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(error)) throw new AppError(110007);
     throw error;
   }
-}
-
-/** Groups items by a key, keeping their order (Map.groupBy needs Node 21). */
-function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 /** Orders projects so that every parent comes before its children (parents may have larger ids after a move). */
