@@ -3,7 +3,8 @@ import type { LightAction } from '@lumigrid/protocol';
 
 /**
  * The radio action of a control action (docs/protocol.md "device.control"): curtains open and close with
- * on/off and go to a position with the level; a switch channel travels with its `on`.
+ * on/off and go to a position with the level; a switch channel travels with its `on`. Group commands and
+ * scene steps carry the same actions, so this is the one place the UI's settings become radio fields.
  */
 export function radioAction(action: ControlAction): LightAction {
   switch (action.op) {

@@ -1,13 +1,11 @@
-import type { LightAction } from '@lumigrid/protocol';
 import {
   allocateGroupNumber,
   deviceType,
   groupControlProblem,
   groupNameProblem,
   groupTypeOf,
-  hexToRgb,
   membersProblem,
-  percentToLevel,
+  type ControlAction,
   type GatewaySyncResult,
   type GroupAddBody,
   type GroupCandidate,
@@ -16,13 +14,13 @@ import {
   type GroupControlResult,
   type GroupDetail,
   type GroupMembersBody,
-  type GroupOp,
   type GroupUpdateBody,
   type GroupView,
 } from '@lumigrid/contract';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
+import { radioAction } from '../devices/device-commands.ts';
 import { mapMarker } from '../devices/devices.mappers.ts';
 import type { DeviceRow } from '../devices/devices.repo.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
@@ -37,19 +35,20 @@ import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
-/** The radio action of a group action (docs/protocol.md "group.control"). */
-function radioAction(op: GroupOp, action: GroupControlRequest['action']): LightAction | undefined {
-  switch (op) {
+/**
+ * The device control action a group action names (the request carries it flat, see GroupControlRequestSchema);
+ * undefined when the field its op needs is missing.
+ */
+function controlActionOf(action: GroupControlRequest['action']): ControlAction | undefined {
+  switch (action.op) {
     case 'onOff':
-      return action.on === undefined ? undefined : { on: action.on };
+      return action.on === undefined ? undefined : { op: action.op, on: action.on };
     case 'brightness':
-      return action.percent === undefined ? undefined : { level: percentToLevel(action.percent) };
+      return action.percent === undefined ? undefined : { op: action.op, percent: action.percent };
     case 'cct':
-      return action.kelvin === undefined ? undefined : { cct: action.kelvin };
-    case 'rgb': {
-      const rgb = action.color === undefined ? undefined : hexToRgb(action.color);
-      return rgb ? { rgb: [rgb.r, rgb.g, rgb.b] } : undefined;
-    }
+      return action.kelvin === undefined ? undefined : { op: action.op, kelvin: action.kelvin };
+    case 'rgb':
+      return action.color === undefined ? undefined : { op: action.op, color: action.color };
   }
 }
 
@@ -314,8 +313,9 @@ export function createGroupsService(deps: {
         body.action.op,
       );
       if (problem) throw new AppError(problem);
-      const action = radioAction(body.action.op, body.action);
-      if (!action) throw new AppError(100001, 'action');
+      const wanted = controlActionOf(body.action);
+      if (!wanted) throw new AppError(100001, 'action');
+      const action = radioAction(wanted);
       const link = deps.link;
       if (!link) throw new AppError(100101);
       const { group, gateway } = row;

@@ -1,5 +1,6 @@
-import { SCENE_LIMITS, hexToRgb, percentToLevel, type SceneAction, type SceneKind, type SceneTrigger } from '@lumigrid/contract';
+import { SCENE_LIMITS, type SceneAction, type SceneKind, type SceneTrigger } from '@lumigrid/contract';
 import type { GatewayConfig, LightAction, Target } from '@lumigrid/protocol';
+import { radioAction } from '../devices/device-commands.ts';
 
 type GatewayScene = GatewayConfig['scenes'][number];
 type GatewaySchedule = GatewayConfig['schedules'][number];
@@ -30,16 +31,16 @@ export function allocatePartNumber(used: Iterable<number>): number | undefined {
 /** The radio actions that carry a scene member's target; a switch's channels are one action each. */
 export function lightActions(action: SceneAction, fadeS: number): LightAction[] {
   const fade = fadeS > 0 ? { fade: fadeS * 10 } : {};
-  if (action.channels) return action.channels.map((on, i) => ({ on, channel: i + 1 }));
+  if (action.channels) return action.channels.map((on, i) => radioAction({ op: 'channel', channel: i + 1, on }));
   if (!action.on) return [{ on: false, ...fade }];
-  const rgb = action.color === undefined ? undefined : hexToRgb(action.color);
   const percent = action.position ?? action.percent;
+  // One frame sets the light whole: the radio fields of each setting the member has, merged.
   return [
     {
       on: true,
-      ...(percent !== undefined ? { level: percentToLevel(percent) } : {}),
-      ...(action.kelvin !== undefined ? { cct: action.kelvin } : {}),
-      ...(rgb ? { rgb: [rgb.r, rgb.g, rgb.b] as [number, number, number] } : {}),
+      ...(percent !== undefined ? radioAction({ op: 'brightness', percent }) : {}),
+      ...(action.kelvin !== undefined ? radioAction({ op: 'cct', kelvin: action.kelvin }) : {}),
+      ...(action.color !== undefined ? radioAction({ op: 'rgb', color: action.color }) : {}),
       ...fade,
     },
   ];
