@@ -18,6 +18,7 @@ import { loggerOptions, registerRequestLog } from './http/log-safety.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
+import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createAccountsModule } from './modules/accounts/accounts.module.ts';
 import { createAuthModule } from './modules/auth/auth.module.ts';
@@ -76,6 +77,8 @@ export interface AppOptions {
   realtimeBus?: RealtimeBus;
   /** How long offline must last before it is an alert (tests shorten it). */
   offlineGraceMs?: number;
+  /** The durable job runner: `start: false` leaves polling to the test (runDue); the rest tune it. */
+  jobs?: Pick<JobRunnerOptions, 'nodeId' | 'leaseMs' | 'pollMs' | 'concurrency'> & { start?: boolean };
 }
 
 declare module 'fastify' {
@@ -96,6 +99,8 @@ declare module 'fastify' {
     demo: DemoSite | undefined;
     /** Raises and clears alerts from what gateways say (tests wait for it). */
     alertTracker: AlertTracker;
+    /** Durable jobs (mailed reports, emergency test plans, rollups), run once across server nodes. */
+    jobs: JobRunner;
   }
 }
 
@@ -140,6 +145,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = app.log;
   const commandTimeoutMs = options.gatewayLink?.commandTimeoutMs;
+  // Made first so modules can register their job kinds; polls once the app is ready, when every kind is known.
+  const { start: startJobs = true, ...jobOptions } = options.jobs ?? {};
+  const jobs = createJobRunner({ db, clock, logger, ...jobOptions });
+  if (startJobs) app.addHook('onReady', async () => jobs.start());
+  // Before the modules close: a running job may still send through them.
+  app.addHook('preClose', async () => jobs.close());
+  app.decorate('jobs', jobs);
 
   // The link-facing half of gateway management (credentials, presence, firmware progress, provisioning)
   // comes first: the gateway link checks passwords and keeps firmware updates through it.

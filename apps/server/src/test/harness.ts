@@ -36,7 +36,7 @@ export class TestClock {
 }
 
 /** A fresh PostgreSQL database for one suite, dropped when it closes. */
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
   const base = process.env.DATABASE_URL!;
   const name = `lumigrid_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });

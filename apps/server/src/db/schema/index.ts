@@ -8,3 +8,4 @@ export * from './reports.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
 export * from './alerts.ts';
+export * from './jobs.ts';
