@@ -9,3 +9,4 @@ export * from './groups.ts';
 export * from './scenes.ts';
 export * from './alerts.ts';
 export * from './jobs.ts';
+export * from './energy.ts';

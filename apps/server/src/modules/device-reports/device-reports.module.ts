@@ -7,13 +7,15 @@ import { createReportWriter, type ReportWriterOptions } from './report-writer.ts
 import { createTelemetryRepo } from './telemetry.repo.ts';
 import { createTelemetryWriter } from './telemetry-writer.ts';
 import { createEventWriter, createEventsRepo } from './event-writer.ts';
+import { createEnergyRepo } from '../energy/energy.repo.ts';
 
 export type IngestOptions = Pick<ReportWriterOptions, 'maxBatch' | 'maxQueue' | 'retryMs'>;
 
 /**
  * The ingest path from the gateway link: a decoded up/report goes at once to the map topics (`onReport`),
  * then into device_states (current) and device_reports (history) in batches; up/telemetry into
- * device_telemetry (the last sample per device); sensor and emergency events into device_events. A full queue holds the link back.
+ * device_telemetry (the last sample per device) and the energy history and rollups; sensor and emergency
+ * events into device_events. A full queue holds the link back.
  */
 export function createDeviceReportsModule(deps: {
   db: Db;
@@ -27,7 +29,12 @@ export function createDeviceReportsModule(deps: {
 }) {
   const { link, logger } = deps;
   const reportWriter = createReportWriter({ ...deps.options, repo: deps.reports ?? createDeviceReportsRepo(deps.db), logger });
-  const telemetryWriter = createTelemetryWriter({ ...deps.options, repo: createTelemetryRepo(deps.db), logger });
+  const telemetryWriter = createTelemetryWriter({
+    ...deps.options,
+    repo: createTelemetryRepo(deps.db),
+    energy: createEnergyRepo(deps.db),
+    logger,
+  });
   const eventWriter = createEventWriter({ ...deps.options, repo: createEventsRepo(deps.db), logger });
   link.onUp((m) => {
     if (m.channel === 'report') {

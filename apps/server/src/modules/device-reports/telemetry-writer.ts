@@ -1,14 +1,18 @@
 import type { TelemetryMessage } from '@lumigrid/protocol';
 import { createBatchWriter, type BatchWriterOptions } from './batch-writer.ts';
+import type { EnergyRepo } from '../energy/energy.repo.ts';
 import type { TelemetryRepo, TelemetryRow } from './telemetry.repo.ts';
 
 export interface TelemetryWriterOptions extends BatchWriterOptions {
   repo: Pick<TelemetryRepo, 'write'>;
+  /** Where energy and power readings go (history and rollups); none keeps only the last sample. */
+  energy?: Pick<EnergyRepo, 'record'>;
 }
 
 /**
- * The ingest path of up/telemetry: the last sample per device is upserted (device_telemetry), through the
- * shared batch writer (bounded queue, batches, retries, backpressure).
+ * The ingest path of up/telemetry: the last sample per device is upserted (device_telemetry), and the same
+ * batch goes to the energy history and rollups, through the shared batch writer (bounded queue, batches,
+ * retries, backpressure). A retried batch upserts again harmlessly, and the energy repo skips what it took.
  */
 export function createTelemetryWriter(options: TelemetryWriterOptions) {
   return createBatchWriter<TelemetryMessage, TelemetryRow>(
@@ -16,6 +20,7 @@ export function createTelemetryWriter(options: TelemetryWriterOptions) {
       noun: 'telemetry',
       async write(rows) {
         const result = await options.repo.write(rows);
+        await options.energy?.record(rows);
         // An older sample than the stored one counts as written: it was taken and lost the race.
         return { written: rows.length - result.unknown, unknownMacs: result.unknownMacs };
       },
