@@ -1,27 +1,27 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { alertEndpoints, projectEndpoints } from '@lumigrid/contract';
 import type { GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
-import { placeGatewayDevices } from './support/journey.ts';
-import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
+import { screenshot } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
 
 // The fault list: an LED fault raised on a simulated light shows in /alert/list, is marked handled with a note
 // from the batch action, and the page speaks Japanese.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let page: Page;
 let token: string;
 let projectId: string;
 let light: GatewayDevice;
-let journal: string[] = [];
 
 const NOTE = 'Replaced the LED driver';
 
+const journey = gatewayJourney('alerts');
+
 beforeAll(async () => {
-  site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
+  site = await journey.startSite({ count: 1 });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Floor gateway',
     place: (find) => [{ id: find('light-single').id, x: 0.3, y: 0.3 }],
@@ -32,22 +32,8 @@ beforeAll(async () => {
   const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
   projectId = tree.projects.find((p) => p.isDefault)!.id;
 
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
-  await storeSession(page, site.server.url, login);
+  page = await journey.openPage(login);
 }, 120_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await reportFailure(page, 'alerts', context.task.name, journal, site.server.output().slice(-3000));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
 
 const alerts = () => api(site.server.url, alertEndpoints.page, { body: { projectId } }, { token });
 
@@ -84,7 +70,7 @@ describe('the fault list in a real browser', () => {
     try {
       await page.goto(`${site.server.url}/alert/list`);
       const row = page.getByTestId(`alert-row-${light.name}`);
-      await row.getByText('LED 故障').waitFor();
+      await row.getByText('LED故障').waitFor();
       await row.getByText('対応済み').waitFor();
       await page.getByText('故障一覧').first().waitFor();
       await screenshot(page, 'alerts-list-ja');

@@ -1,11 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
-import { placeGatewayDevices } from './support/journey.ts';
-import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
+import { openBrowser, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
 import { MARKER_COLOUR, colourAt, floorPlanPng, screenAt } from './support/floor-plan.ts';
 
 // Issue 5's floor-plan journey: a map with a real simulated gateway's devices drawn on the canvas; drag one
@@ -13,14 +13,12 @@ import { MARKER_COLOUR, colourAt, floorPlanPng, screenAt } from './support/floor
 // when the gateway reports, live in a second browser too, and a gateway that does not answer.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let watcher: TestBrowser;
 let page: Page;
 let token: string;
 let mapId: string;
 let gateway: Gateway;
 let devices: GatewayDevice[];
-let journal: string[] = [];
 
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
@@ -40,8 +38,10 @@ const PLACED: Array<[kind: string, x: number, y: number]> = [
   ['bridge', 0.8, 0.5],
 ];
 
+const journey = gatewayJourney('device-control');
+
 beforeAll(async () => {
-  site = await startGatewaySite({ count: 1 });
+  site = await journey.startSite({ count: 1 });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Floor gateway',
     floorPlan: floorPlanPng(1000, 600),
@@ -65,24 +65,13 @@ beforeAll(async () => {
   await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
 
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
-  await storeSession(page, site.server.url, login);
+  page = await journey.openPage(login);
   watcher = await openBrowser({ viewport: { width: 1280, height: 800 } });
   await storeSession(watcher.page, site.server.url, login);
 }, 120_000);
 
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await reportFailure(page, 'device-control', context.task.name, journal, site.server.output().slice(-3000));
-});
-
 afterAll(async () => {
   await watcher?.close();
-  await browser?.close();
-  await site?.stop();
 });
 
 async function markerColour(p: Page, id: string) {

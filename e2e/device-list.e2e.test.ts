@@ -1,24 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
-import type { Gateway, GatewayDevice, LoginResult } from '@lumigrid/contract';
+import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
-import { placeGatewayDevices } from './support/journey.ts';
-import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
+import { screenshot } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
 
 // Issue 5's device list and configuration journey: the list and status views with filters, a sensor's
 // parameters read from the device, an out-of-range value refused with the spec's message, a change saved to
 // the device, a batch type change, and a deletion whose gateway never answers, confirmed by the user.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let page: Page;
 let token: string;
 let mapId: string;
 let gateway: Gateway;
 let devices: GatewayDevice[];
-let journal: string[] = [];
 
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
@@ -26,22 +24,10 @@ const simDevice = (kind: string) => sim().devices.get(byKind(kind).addr.toUpperC
 const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
 const listAll = () => api(site.server.url, deviceEndpoints.list, { body: { pageSize: 200 } }, { token });
 
-/** Stores the session once the sign-in page has mounted (entering /user ends any session). */
-async function storeSession(p: Page, login: LoginResult, lang = 'en') {
-  await p.goto(`${site.server.url}/user/login`);
-  await p.getByRole('button', { name: /Sign in|ログイン/ }).waitFor();
-  await p.evaluate(
-    ([accessToken, user, language]) => {
-      localStorage.setItem('token', accessToken);
-      localStorage.setItem('user', JSON.stringify(user));
-      localStorage.setItem('lang', language);
-    },
-    [login.access_token, login.user, lang] as const,
-  );
-}
+const journey = gatewayJourney('device-list');
 
 beforeAll(async () => {
-  site = await startGatewaySite({ count: 1 });
+  site = await journey.startSite({ count: 1 });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Hall gateway',
     place: (_byKind, all) => all.slice(0, 6).map((d, i) => ({ id: d.id, x: 0.1 + i / 10, y: 0.5 })),
@@ -57,22 +43,8 @@ beforeAll(async () => {
   await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await listAll()).list.every((d) => d.lastUpdate !== null), 'every device reported');
 
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
-  await storeSession(page, login);
+  page = await journey.openPage(login);
 }, 120_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await reportFailure(page, 'device-list', context.task.name, journal, site.server.output().slice(-3000));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
 
 describe('device list and configuration in a real browser with a simulated gateway', () => {
   it('lists every device with its gateway and firmware, filters by type, and shows the status view', async () => {

@@ -1,33 +1,33 @@
 import { encodePng } from '../apps/server/src/test/png.ts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
-import { placeGatewayDevices } from './support/journey.ts';
-import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
+import { screenshot } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
 import { screenAt } from './support/floor-plan.ts';
 
 // Issue 5's telemetry: the simulated gateway's up/telemetry shows in the device panel of the floor plan,
 // with units, only the fields the device measures.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let page: Page;
 let token: string;
 let mapId: string;
 let gateway: Gateway;
 let devices: GatewayDevice[];
-let journal: string[] = [];
 
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
 const markers = () => api(site.server.url, deviceEndpoints.markers, { query: { mapId: mapId } }, { token });
 const detail = (id: string) => api(site.server.url, deviceEndpoints.detail, { params: { mapId, id } }, { token });
 
+const journey = gatewayJourney('device-telemetry');
+
 beforeAll(async () => {
-  site = await startGatewaySite({ count: 1 });
+  site = await journey.startSite({ count: 1 });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Metered gateway',
     floorPlan: encodePng(800, 500, () => [0xee, 0xee, 0xee]),
@@ -50,22 +50,8 @@ beforeAll(async () => {
   await poll(async () => (await detail(byKind('light-dimmer').id)).voltage === 230, 'the dimmer telemetry stored');
   await poll(async () => (await detail(byKind('sensor-daylight').id)).illumination !== null, 'the daylight sensor telemetry stored');
 
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
-  await storeSession(page, site.server.url, login);
+  page = await journey.openPage(login);
 }, 120_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await reportFailure(page, 'device-telemetry', context.task.name, journal, site.server.output().slice(-3000));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
 
 describe('device telemetry in the device panel', () => {
   it('shows a light\u2019s voltage, current, power and energy, and a sensor\u2019s lux without electrical values', async () => {

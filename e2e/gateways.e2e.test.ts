@@ -1,43 +1,29 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { authEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
 
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
-import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { screenshot } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
+import { gatewayJourney } from './support/journey.ts';
 
 // Issue 4's journey: bind a simulated gateway by MAC, watch it come online, sync it through the header
 // banner, update its firmware and see the real-time notice.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let page: Page;
 let token: string;
 
-let journal: string[] = [];
 const NEW_FIRMWARE = { target: 'gateway' as const, version: '3.3.0', url: 'https://firmware.example.com/lg-gw-3.3.0.bin' };
 
+const journey = gatewayJourney('gateways');
+
 beforeAll(async () => {
-  site = await startGatewaySite({ count: 2, superGateways: 1, firmware: [NEW_FIRMWARE] });
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
+  site = await journey.startSite({ count: 2, superGateways: 1, firmware: [NEW_FIRMWARE] });
   const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
-  await storeSession(page, site.server.url, login);
-});
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') {
-    await reportFailure(page, 'gateways', context.task.name, journal, site.server.output().slice(-3000));
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
+  page = await journey.openPage(login);
 });
 
 const sim = (i: number) => site.fleet.gateways[i]!;

@@ -1,24 +1,22 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints, groupEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
-import { placeGatewayDevices } from './support/journey.ts';
-import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
+import { screenshot } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
 
 // Issue 5's group journey: on /device/group create a group of lights on a simulated gateway, see a grouping
 // rule refused in the user's language, switch the group off and on from its panel and watch the members'
 // reported states; before the gateway is synced the command goes member by member, after it as one frame.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let page: Page;
 let token: string;
 let mapId: string;
 let gateway: Gateway;
 let devices: GatewayDevice[];
-let journal: string[] = [];
 
 const sim = () => site.fleet.gateways[0]!;
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
@@ -27,9 +25,10 @@ const PLACED = [...LIGHTS, 'light-rgb', 'emergency', 'sensor-motion'];
 const message = (text: string | RegExp) => page.locator('.ant-message').getByText(text);
 const groups = () => api(site.server.url, groupEndpoints.list, { params: { id: mapId }, body: {} }, { token });
 
+const journey = gatewayJourney('groups');
+
 beforeAll(async () => {
-  // E2E_WEB_DIST: a private build, for a machine where others rebuild apps/web/dist while this runs.
-  site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
+  site = await journey.startSite({ count: 1 });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Floor gateway',
     place: (byKind) => PLACED.map((kind, i) => ({ id: byKind(kind).id, x: 0.1 + i / 10, y: 0.5 })),
@@ -47,22 +46,8 @@ beforeAll(async () => {
     return LIGHTS.every((kind) => markers.find((m) => m.id === byKind(kind).id)?.display === 'onFull');
   }, 'the lights on at full load');
 
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
-  await storeSession(page, site.server.url, login);
+  page = await journey.openPage(login);
 }, 120_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await reportFailure(page, 'groups', context.task.name, journal, site.server.output().slice(-3000));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
 
 /** Opens the new-group dialog, names the group, picks the gateway and ticks the devices of these kinds. */
 async function fillNewGroup(name: string, kinds: string[]) {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints, groupEndpoints, newSceneFields, projectEndpoints, sceneEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice, SceneFields } from '@lumigrid/contract';
@@ -6,17 +6,9 @@ import { join } from 'node:path';
 import { encodePng } from '../apps/server/src/test/png.ts';
 import { api, poll } from './support/api.ts';
 import { floorPlanPng, screenAt } from './support/floor-plan.ts';
-import { placeGatewayDevices } from './support/journey.ts';
-import {
-  openBrowser,
-  recordApiCalls,
-  reportFailure,
-  SCREENSHOT_DIR,
-  screenshot,
-  storeSession,
-  type TestBrowser,
-} from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
+import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
 
 // What drives the lights besides a person, and the scene screens' newer parts: a motion sensor linked to a
 // group on the group page, a scene panel key bound in the floor plan's device panel, a light switched by hand
@@ -24,14 +16,12 @@ import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
 // gateway's own zone; in English and Japanese.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let page: Page;
 let token: string;
 let mapId: string;
 let projectId: string;
 let gateway: Gateway;
 let devices: GatewayDevice[];
-let journal: string[] = [];
 
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
 /** The devices placed on the plan, and where (fractions of its width and height). */
@@ -52,8 +42,10 @@ const scene = (over: Partial<SceneFields>): SceneFields => ({
   ...over,
 });
 
+const journey = gatewayJourney('scene-links');
+
 beforeAll(async () => {
-  site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
+  site = await journey.startSite({ count: 1 });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Floor gateway',
     floorPlan: floorPlanPng(1000, 600),
@@ -99,22 +91,8 @@ beforeAll(async () => {
   await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await markers()).every((m) => m.status !== ''), 'every placed device reported');
 
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
-  await storeSession(page, site.server.url, login);
+  page = await journey.openPage(login);
 }, 120_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await reportFailure(page, 'scene-links', context.task.name, journal, site.server.output().slice(-3000));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
 
 async function fullScreenshot(name: string) {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });

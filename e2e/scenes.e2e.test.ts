@@ -1,20 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { deviceEndpoints, gatewayEndpoints, groupEndpoints, sceneEndpoints } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
-import { placeGatewayDevices } from './support/journey.ts';
+import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
 import { join } from 'node:path';
-import {
-  openBrowser,
-  recordApiCalls,
-  reportFailure,
-  SCREENSHOT_DIR,
-  screenshot,
-  storeSession,
-  type TestBrowser,
-} from './support/browser.ts';
-import { startGatewaySite, type GatewaySite } from './support/gateways.ts';
+import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
+import type { GatewaySite } from './support/gateways.ts';
 import { MARKER_COLOUR, colourAt, floorPlanPng, screenAt } from './support/floor-plan.ts';
 
 // The scene journeys: a manual scene made by capturing the lights as they are and run by hand, with each
@@ -22,13 +14,11 @@ import { MARKER_COLOUR, colourAt, floorPlanPng, screenAt } from './support/floor
 // in the week view; and the scene screens in Japanese.
 
 let site: GatewaySite;
-let browser: TestBrowser;
 let page: Page;
 let token: string;
 let mapId: string;
 let gateway: Gateway;
 let devices: GatewayDevice[];
-let journal: string[] = [];
 
 const byKind = (kind: string) => devices.find((d) => d.kind === kind)!;
 const LIGHTS = ['light-single', 'light-dimmer', 'light-cct', 'light-rgb'];
@@ -37,8 +27,10 @@ const displayOf = async (kind: string) => (await markers()).find((m) => m.id ===
 const control = (kind: string, action: Parameters<typeof api<typeof deviceEndpoints.control>>[2]['body']['action']) =>
   api(site.server.url, deviceEndpoints.control, { body: { id: byKind(kind).id, action } }, { token });
 
+const journey = gatewayJourney('scenes');
+
 beforeAll(async () => {
-  site = await startGatewaySite({ count: 1, env: process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {} });
+  site = await journey.startSite({ count: 1 });
   const placed = await placeGatewayDevices(site, {
     gatewayName: 'Floor gateway',
     floorPlan: floorPlanPng(1000, 600),
@@ -64,22 +56,8 @@ beforeAll(async () => {
   );
   await api(site.server.url, gatewayEndpoints.sync, { params: { id: gateway.id } }, { token });
 
-  browser = await openBrowser();
-  page = browser.page;
-  page.setDefaultTimeout(20_000);
-  journal = recordApiCalls(page);
-  await storeSession(page, site.server.url, login);
+  page = await journey.openPage(login);
 }, 120_000);
-
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail')
-    await reportFailure(page, 'scenes', context.task.name, journal, site.server.output().slice(-3000));
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await site?.stop();
-});
 
 /** A screenshot of the whole page, for the editors that are longer than the window. */
 async function fullScreenshot(name: string) {

@@ -22,6 +22,11 @@ export interface GatewaySite {
   stop(): Promise<void>;
 }
 
+/** E2E_WEB_DIST: a private build, for a machine where others rebuild apps/web/dist while the journeys run. */
+function privateWebBuild(): Record<string, string> {
+  return process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {};
+}
+
 /**
  * The real server with simulated gateways provisioned into its database (as `npm run provision` does:
  * username = MAC, password stored as a hash) before it starts, and a firmware manifest in its data folder.
@@ -71,7 +76,7 @@ export async function startGatewaySite(
 
   let server: RunningServer;
   try {
-    server = await startServer({ DATA_DIR: dataDir, MQTT_PORT: String(mqttPort), DEMO: 'off', ...options.env });
+    server = await startServer({ DATA_DIR: dataDir, MQTT_PORT: String(mqttPort), DEMO: 'off', ...privateWebBuild(), ...options.env });
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;

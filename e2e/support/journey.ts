@@ -8,9 +8,55 @@ import {
   type GatewayDevice,
   type LoginResult,
 } from '@lumigrid/contract';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach } from 'vitest';
 import { api, poll } from './api.ts';
-import type { GatewaySite } from './gateways.ts';
+import { openBrowser, recordApiCalls, reportFailure, storeSession, type TestBrowser } from './browser.ts';
+import { startGatewaySite, type GatewaySite } from './gateways.ts';
 import { ADMIN_PASSWORD } from './server.ts';
+
+export interface GatewayJourney {
+  /** Starts the gateway site the journey runs against; it is stopped after the file's tests. */
+  startSite(options?: Parameters<typeof startGatewaySite>[0]): Promise<GatewaySite>;
+  /** Opens the journey's browser with the session of `login` stored, recording its API calls for failure reports. */
+  openPage(login: LoginResult): Promise<Page>;
+}
+
+/**
+ * The hooks a browser journey against a gateway site shares: on a failed test a report named `name` (screenshot,
+ * the page's API calls, the server's last output), and after the file the browser closed and the site stopped.
+ * Call it at the top level of a test file, then `startSite` and `openPage` from its `beforeAll`.
+ */
+export function gatewayJourney(name: string): GatewayJourney {
+  let site: GatewaySite | undefined;
+  let browser: TestBrowser | undefined;
+  let journal: string[] = [];
+
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail' && browser && site)
+      await reportFailure(browser.page, name, context.task.name, journal, site.server.output().slice(-3000));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.stop();
+  });
+
+  return {
+    async startSite(options) {
+      site = await startGatewaySite(options);
+      return site;
+    },
+    async openPage(login) {
+      if (!site) throw new Error('openPage before startSite: the session is stored on the site');
+      browser = await openBrowser();
+      browser.page.setDefaultTimeout(20_000);
+      journal = recordApiCalls(browser.page);
+      await storeSession(browser.page, site.server.url, login);
+      return browser.page;
+    },
+  };
+}
 
 /** A gateway site made ready for a journey: the administrator signed in, the gateway bound, online and imported. */
 export interface PlacedSite {
