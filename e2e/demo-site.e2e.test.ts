@@ -32,7 +32,13 @@ let problems: string[] = [];
 const KEY_SHOWN = new RegExp(`\\b(?:${Object.keys(en).join('|')})\\.[A-Za-z0-9_.]+\\b`);
 
 beforeAll(async () => {
-  server = await startServer({ DEMO: 'on', DEMO_PASSWORD, DEMO_TIME_FACTOR: '50' });
+  server = await startServer({
+    DEMO: 'on',
+    DEMO_PASSWORD,
+    DEMO_TIME_FACTOR: '50',
+    // A private build, for a machine where others rebuild apps/web/dist while the journeys run.
+    ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+  });
   const token = (await signIn('demo')).access_token;
   // The demo site is furnished once its gateways are online and their devices placed.
   const gateways = () => api(server.url, gatewayEndpoints.list, { query: { pageSize: 50 } }, { token }).then((p) => p.list);

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import type { EndpointInput, EndpointSpec } from '@lumigrid/contract';
 import { callFile, type CallOptions, type DownloadedFile } from './client.ts';
 
@@ -23,4 +24,12 @@ export async function downloadFile<E extends EndpointSpec & { kind: 'raw' }>(
   options?: CallOptions,
 ): Promise<void> {
   saveFile(await callFile(spec, input, options), fallbackName);
+}
+
+/**
+ * A download behind a button: `isPending` while the server writes the file. A failure is only recorded in
+ * the mutation, since the client has already shown it.
+ */
+export function useDownload(download: () => Promise<void>) {
+  return useMutation({ mutationFn: download });
 }

@@ -50,10 +50,14 @@ describe('the scene menu (spec section 2)', () => {
 });
 
 describe('the fault menu (spec section 2)', () => {
-  it('lists the fault list for every user, and no statistics screen yet', () => {
+  it('lists the fault statistics first, then the fault list, for every user', () => {
     const alert = buildMenu({ user_auth: 3, operate_auth: 4 }, 'saas').find((entry) => entry.path === '/alert');
     expect(alert?.icon).toBe('alert');
-    expect(alert?.children?.map((c) => c.path)).toEqual(['/alert/list']);
+    expect(alert?.children?.map((c) => [c.path, c.labelKey])).toEqual([
+      ['/alert/index', 'menu.alertIndex'],
+      ['/alert/list', 'menu.alertList'],
+    ]);
+    expect(canOpen('/alert/index', { user_auth: 3, operate_auth: 4 })).toBe(true);
     expect(canOpen('/alert/list', { user_auth: 3, operate_auth: 4 })).toBe(true);
   });
 });

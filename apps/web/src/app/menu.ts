@@ -30,6 +30,7 @@ export type MenuLabelKey =
   | 'menu.sceneAddOnce'
   | 'menu.sceneAddSequence'
   | 'menu.alert'
+  | 'menu.alertIndex'
   | 'menu.alertList'
   | 'menu.system'
   | 'menu.account'
@@ -103,8 +104,15 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
         { path: '/scene/add/sequence', labelKey: 'menu.sceneAddSequence', hidden: true, under: '/scene/list' },
       ],
     },
-    // The fault list only: the statistics screen (/alert/index) is not built yet.
-    { path: '/alert', labelKey: 'menu.alert', icon: 'alert', children: [{ path: '/alert/list', labelKey: 'menu.alertList' }] },
+    {
+      path: '/alert',
+      labelKey: 'menu.alert',
+      icon: 'alert',
+      children: [
+        { path: '/alert/index', labelKey: 'menu.alertIndex' },
+        { path: '/alert/list', labelKey: 'menu.alertList' },
+      ],
+    },
   ];
   const scope = systemMenuScope(user);
   if (scope !== 'none') {

@@ -24,6 +24,7 @@ const SceneListPage = lazy(() => import('../pages/scene/scene-list-page.tsx'));
 const SceneEditorPage = lazy(() => import('../pages/scene/scene-editor-page.tsx'));
 const SceneDetailPage = lazy(() => import('../pages/scene/scene-detail-page.tsx'));
 const SceneSchedulePage = lazy(() => import('../pages/scene/scene-schedule-page.tsx'));
+const AlertStatisticsPage = lazy(() => import('../pages/alert/alert-statistics-page.tsx'));
 const AlertListPage = lazy(() => import('../pages/alert/alert-list-page.tsx'));
 const AccountPage = lazy(() => import('../pages/system/account-page.tsx'));
 const CenterPage = lazy(() => import('../pages/system/center-page.tsx'));
@@ -120,7 +121,8 @@ export const router = createBrowserRouter([
       {
         path: 'alert',
         children: [
-          { index: true, element: <Navigate to="/alert/list" replace /> },
+          { index: true, element: <Navigate to="/alert/index" replace /> },
+          { path: 'index', element: page(<AlertStatisticsPage />) },
           { path: 'list', element: page(<AlertListPage />) },
         ],
       },

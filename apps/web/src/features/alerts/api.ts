@@ -1,7 +1,8 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AlertDeleteBody, AlertHandleBody, AlertListBody } from '@lumigrid/contract';
+import type { AlertDeleteBody, AlertHandleBody, AlertListBody, AlertReportBody } from '@lumigrid/contract';
 import { alertEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
+import { downloadFile } from '../../api/download.ts';
 
 /**
  * How often the fault list is read again while shown: a new fault also arrives as a defective notice, but a
@@ -20,6 +21,8 @@ export const alertApi = {
   page: (body: AlertListBody, signal?: AbortSignal) => call(alertEndpoints.page, { body }, { signal }),
   handle: (body: AlertHandleBody) => call(alertEndpoints.handle, { body }),
   remove: (body: AlertDeleteBody) => call(alertEndpoints.remove, { body }),
+  /** Saves the fault list as the server writes it (headers in the caller's language). */
+  failReport: (body: AlertReportBody, fallbackName: string) => downloadFile(alertEndpoints.failReport, { body }, fallbackName),
 };
 
 export function useAlertPage(body: AlertListBody | undefined) {

@@ -1,5 +1,5 @@
 import dayjs from 'dayjs';
-import type { AlertListBody, AlertState } from '@lumigrid/contract';
+import type { AlertListBody, AlertReportBody, AlertState, ProjectTree } from '@lumigrid/contract';
 
 /** The fault list's search form as ProTable hands it over (selects as strings, the date range as days). */
 export interface AlertSearchForm {
@@ -25,5 +25,89 @@ export function alertFilters(form: AlertSearchForm): AlertFilters {
     ...(form.open ? { open: form.open === 'open' } : {}),
     ...(fromDay ? { from: dayjs(fromDay).startOf('day').toISOString() } : {}),
     ...(toDay ? { to: dayjs(toDay).endOf('day').toISOString() } : {}),
+  };
+}
+
+/** A page's filters without its paging: what the failure report takes. */
+export function alertReportFilters({ page: _page, pageSize: _pageSize, after: _after, ...filters }: AlertListBody): AlertReportBody {
+  return filters;
+}
+
+/**
+ * What the fault list opens filtered by when another screen links to it (the statistics' drill-down): the
+ * project, a building or a map of it, a fault code and whole local days (YYYY-MM-DD).
+ */
+export interface AlertListLink {
+  projectId?: string;
+  buildId?: string;
+  mapId?: string;
+  code?: number;
+  from?: string;
+  to?: string;
+}
+
+const LINK_KEYS = ['projectId', 'buildId', 'mapId', 'code', 'from', 'to'] as const;
+const ID = /^[0-9]{1,19}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** /alert/list with the filters as query parameters. */
+export function alertListHref(link: AlertListLink): string {
+  const params = new URLSearchParams();
+  for (const key of LINK_KEYS) if (link[key] !== undefined) params.set(key, String(link[key]));
+  const query = params.toString();
+  return query ? `/alert/list?${query}` : '/alert/list';
+}
+
+/** The filters of a link to the fault list; anything malformed is left out rather than sent. */
+export function alertListLinkOf(params: URLSearchParams): AlertListLink {
+  const id = (key: 'projectId' | 'buildId' | 'mapId') => {
+    const value = params.get(key);
+    return value && ID.test(value) ? { [key]: value } : {};
+  };
+  const day = (key: 'from' | 'to') => {
+    const value = params.get(key);
+    // dayjs rolls 2026-13-45 over into a valid date; only a day that reads back the same is one.
+    return value && DAY.test(value) && dayjs(value).format('YYYY-MM-DD') === value ? { [key]: value } : {};
+  };
+  const code = Number(params.get('code') ?? NaN);
+  return {
+    ...id('projectId'),
+    ...id('buildId'),
+    ...id('mapId'),
+    ...(Number.isInteger(code) && code >= 1 && code <= 9 ? { code } : {}),
+    ...day('from'),
+    ...day('to'),
+  };
+}
+
+/** A building or map the list is narrowed to: no field of the search form, so searching again keeps it. */
+export interface AlertPlace {
+  buildId?: string;
+  mapId?: string;
+}
+
+export function placeOf({ buildId, mapId }: AlertPlace): AlertPlace {
+  return { ...(buildId ? { buildId } : {}), ...(mapId ? { mapId } : {}) };
+}
+
+/** "Building / Map" (or the building) of a place, from the project tree; undefined when it holds neither. */
+export function placeName(tree: ProjectTree | undefined, place: AlertPlace): string | undefined {
+  for (const project of tree?.projects ?? []) {
+    for (const build of project.builds) {
+      const map = place.mapId ? build.maps.find((m) => m.id === place.mapId) : undefined;
+      if (map) return `${build.name} / ${map.name}`;
+      if (!place.mapId && place.buildId === build.id) return build.name;
+    }
+  }
+  return undefined;
+}
+
+/** The search form a link fills in (the place is no field of it: the page keeps it apart). */
+export function searchFormOfLink(link: AlertListLink): AlertSearchForm {
+  const from = link.from ?? link.to;
+  const to = link.to ?? link.from;
+  return {
+    ...(link.code !== undefined ? { code: String(link.code) } : {}),
+    ...(from && to ? { raisedAt: [from, to] as [string, string] } : {}),
   };
 }

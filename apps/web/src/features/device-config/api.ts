@@ -1,7 +1,16 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DeviceBatchTypeBody, DeviceDeleteBody, DeviceListBody, DeviceParamsBody, SensorOnOffBody } from '@lumigrid/contract';
-import { deviceEndpoints } from '@lumigrid/contract';
+import type {
+  DeviceBatchTypeBody,
+  DeviceDeleteBody,
+  DeviceListBody,
+  DeviceParamsBody,
+  DeviceReportBody,
+  DeviceStateBody,
+  SensorOnOffBody,
+} from '@lumigrid/contract';
+import { alertEndpoints, deviceEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
+import { downloadFile } from '../../api/download.ts';
 import { deviceKeys } from '../devices/api.ts';
 
 /** How often the list and status view refresh while shown (reports change the status). */
@@ -11,6 +20,8 @@ export const DEVICE_LIST_POLL_MS = 15_000;
 export const deviceConfigKeys = {
   all: [...deviceKeys.all, 'config'] as const,
   list: (body: DeviceListBody) => [...deviceConfigKeys.all, 'list', body] as const,
+  status: (body: DeviceListBody) => [...deviceConfigKeys.all, 'status', body] as const,
+  state: (body: DeviceStateBody) => [...deviceConfigKeys.all, 'state', body] as const,
   device: (deviceId: string) => [...deviceConfigKeys.all, 'device', deviceId] as const,
   types: () => [...deviceConfigKeys.all, 'types'] as const,
 };
@@ -18,6 +29,10 @@ export const deviceConfigKeys = {
 /** The plain calls; every path and answer is the contract's. */
 export const deviceConfigApi = {
   list: (body: DeviceListBody, signal?: AbortSignal) => call(deviceEndpoints.list, { body }, { signal }),
+  status: (body: DeviceListBody, signal?: AbortSignal) => call(alertEndpoints.deviceStatus, { body }, { signal }),
+  state: (body: DeviceStateBody, signal?: AbortSignal) => call(alertEndpoints.deviceState, { body }, { signal }),
+  /** Saves the status list as the server writes it (headers in the caller's language). */
+  statusReport: (body: DeviceReportBody, fallbackName: string) => downloadFile(alertEndpoints.statusReport, { body }, fallbackName),
   device: (deviceId: string, signal?: AbortSignal) => call(deviceEndpoints.inputStatus, { params: { id: deviceId } }, { signal }),
   types: (signal?: AbortSignal) => call(deviceEndpoints.typeTable, {}, { signal }),
   readParams: (deviceId: string) => call(deviceEndpoints.readParams, { body: { id: deviceId } }),
@@ -32,10 +47,32 @@ export const deviceConfigApi = {
   refreshNetwork: (deviceId: string) => call(deviceEndpoints.refreshNetwork, { body: { id: deviceId } }),
 };
 
-export function useDeviceList(body: DeviceListBody) {
+export function useDeviceList(body: DeviceListBody, enabled = true) {
   return useQuery({
     queryKey: deviceConfigKeys.list(body),
     queryFn: ({ signal }) => deviceConfigApi.list(body, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+    refetchInterval: DEVICE_LIST_POLL_MS,
+  });
+}
+
+/** The status view's page: the list's filters and answer, plus the fault filter. */
+export function useDeviceStatusPage(body: DeviceListBody, enabled: boolean) {
+  return useQuery({
+    queryKey: deviceConfigKeys.status(body),
+    queryFn: ({ signal }) => deviceConfigApi.status(body, signal),
+    enabled,
+    placeholderData: keepPreviousData,
+    refetchInterval: DEVICE_LIST_POLL_MS,
+  });
+}
+
+/** How the devices of a place stand now, read as often as the status view it heads. */
+export function useDeviceState(body: DeviceStateBody) {
+  return useQuery({
+    queryKey: deviceConfigKeys.state(body),
+    queryFn: ({ signal }) => deviceConfigApi.state(body, signal),
     placeholderData: keepPreviousData,
     refetchInterval: DEVICE_LIST_POLL_MS,
   });

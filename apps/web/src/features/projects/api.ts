@@ -14,6 +14,7 @@ import type {
 } from '@lumigrid/contract';
 import { mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
+import { downloadFile } from '../../api/download.ts';
 import { uploadForm } from '../../api/upload.ts';
 
 /** How often a slow pdf upload is asked whether its first page is drawn. */
@@ -75,6 +76,8 @@ export const projectApi = {
   },
   searchMaps: (body: MapSearchBody, signal?: AbortSignal) => call(mapEndpoints.searchMaps, { body }, { signal }),
   mapDevices: (body: MapDevicesBody, signal?: AbortSignal) => call(mapEndpoints.listDevices, { body }, { signal }),
+  /** Saves the devices of a map as the server writes them (headers in the caller's language). */
+  devicesReport: (mapId: string, fallbackName: string) => downloadFile(mapEndpoints.devicesReport, { body: { mapId } }, fallbackName),
 };
 
 // ---- queries ----

@@ -8,12 +8,13 @@ import { firstMapOf, initialMapPath, withPaths } from './tree.ts';
 
 /**
  * The current project of the client session (spec section 3), shared with the device pages: it opens on the
- * project they remember, and choosing another one here moves their map to the new project's first map.
+ * project they remember (or the one a link names), and choosing another one here moves their map to the new
+ * project's first map.
  */
-export function useCurrentProject() {
+export function useCurrentProject(initialProjectId?: string) {
   const store = useMemo(() => createCurrentMapStore(), []);
   const tree = useProjectTree(WHOLE_TREE);
-  const [chosen, setChosen] = useState<string>();
+  const [chosen, setChosen] = useState<string | undefined>(initialProjectId);
   const projectId = useMemo(() => {
     if (!tree.data) return undefined;
     if (chosen && tree.data.projects.some((p) => p.id === chosen)) return chosen;

@@ -1,15 +1,25 @@
 import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
-import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
+import { CheckOutlined, DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { ALERT_STATES, FAULT_CODES, userMay, type Alert, type AlertListBody } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
-import { useAlertPage, useDeleteAlerts } from '../../features/alerts/api.ts';
-import { alertFilters, type AlertSearchForm } from '../../features/alerts/filters.ts';
-import { faultKey } from '../../realtime/notices.ts';
+import { alertApi, useAlertPage, useDeleteAlerts } from '../../features/alerts/api.ts';
+import {
+  alertFilters,
+  alertListLinkOf,
+  alertReportFilters,
+  placeName,
+  placeOf,
+  searchFormOfLink,
+  type AlertSearchForm,
+} from '../../features/alerts/filters.ts';
+import { useDownload } from '../../api/download.ts';
+import { faultKey } from '../../features/device-config/param-fields.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { HandleAlertsModal } from './handle-alerts-modal.tsx';
 
@@ -29,12 +39,24 @@ export default function AlertListPage() {
   const { data: user } = useMe();
   const controllable = userMay(user, 'control');
   const editable = userMay(user, 'write');
-  const { projectId, setProjectId, tree } = useCurrentProject();
-  const [filters, setFilters] = useState<Omit<AlertListBody, 'projectId'>>({ page: 1, pageSize: 20 });
+  // A link from the statistics (drill-down) opens the list filtered; read once, the form takes over after.
+  const [searchParams] = useSearchParams();
+  const [link] = useState(() => alertListLinkOf(searchParams));
+  const { projectId, setProjectId, tree } = useCurrentProject(link.projectId);
+  const [filters, setFilters] = useState<Omit<AlertListBody, 'projectId'>>(() => ({
+    page: 1,
+    pageSize: 20,
+    ...placeOf(link),
+    ...alertFilters(searchFormOfLink(link)),
+  }));
+  const place = placeOf(filters);
   const [selected, setSelected] = useState<Alert[]>([]);
   const [handling, setHandling] = useState(false);
   const alerts = useAlertPage(projectId ? { projectId, ...filters } : undefined);
   const remove = useDeleteAlerts();
+  const failReport = useDownload(() =>
+    alertApi.failReport(alertReportFilters({ projectId, ...filters }), `${t('alerts.failReportFile')}.xlsx`),
+  );
   const empty = <Typography.Text type="secondary">-</Typography.Text>;
 
   const deleteSelected = async () => {
@@ -173,7 +195,8 @@ export default function AlertListPage() {
             onChange={(id) => {
               setProjectId(id);
               setSelected([]);
-              setFilters((current) => ({ ...current, page: 1 }));
+              // A building or map of the project before does not belong to this one.
+              setFilters(({ buildId: _buildId, mapId: _mapId, ...current }) => ({ ...current, page: 1 }));
             }}
           />
         </Space>
@@ -186,6 +209,21 @@ export default function AlertListPage() {
         dataSource={alerts.data?.list ?? []}
         loading={(alerts.isFetching && !alerts.data) || tree.isLoading}
         cardBordered
+        form={{ initialValues: searchFormOfLink(link) }}
+        headerTitle={
+          (place.buildId || place.mapId) && (
+            <Tag
+              closable
+              onClose={() => setFilters(({ buildId: _buildId, mapId: _mapId, ...current }) => ({ ...current, page: 1 }))}
+              data-testid="alerts-place-filter"
+            >
+              <Typography.Text type="secondary" style={{ fontSize: 12, marginInlineEnd: 6 }}>
+                {t('alerts.field.place')}
+              </Typography.Text>
+              {placeName(tree.data, place) ?? '-'}
+            </Tag>
+          )
+        }
         scroll={{ x: 1070 }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
         onRow={(row) => ({ 'data-testid': `alert-row-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
@@ -194,6 +232,18 @@ export default function AlertListPage() {
             ? { selectedRowKeys: selected.map((a) => a.id), onChange: (_, rows) => setSelected(rows), preserveSelectedRowKeys: true }
             : undefined
         }
+        toolBarRender={() => [
+          <Button
+            key="failReport"
+            icon={<DownloadOutlined />}
+            loading={failReport.isPending}
+            disabled={!projectId}
+            onClick={() => failReport.mutate()}
+            data-testid="alerts-fail-report"
+          >
+            {t('alerts.failReport')}
+          </Button>,
+        ]}
         tableAlertRender={({ selectedRowKeys }) => t('alerts.selected', { count: selectedRowKeys.length })}
         tableAlertOptionRender={() => (
           <Space>
@@ -221,7 +271,7 @@ export default function AlertListPage() {
         )}
         onSubmit={(params) => {
           setSelected([]);
-          setFilters((current) => ({ page: 1, pageSize: current.pageSize, ...alertFilters(params) }));
+          setFilters((current) => ({ page: 1, pageSize: current.pageSize, ...placeOf(current), ...alertFilters(params) }));
         }}
         onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
         options={{ reload: () => void alerts.refetch(), density: true, setting: true, fullScreen: false }}
@@ -229,6 +279,10 @@ export default function AlertListPage() {
           current: filters.page,
           pageSize: filters.pageSize,
           total: alerts.data?.total ?? 0,
+          // Past 10,000 the server stops counting: say "more than", not a total it does not know.
+          ...(alerts.data?.totalCapped
+            ? { showTotal: (total: number, [from, to]: [number, number]) => t('alerts.rangeOfMore', { from, to, count: total }) }
+            : {}),
           showSizeChanger: true,
           onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
         }}

@@ -1,6 +1,7 @@
 import { userMay } from '@lumigrid/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -23,7 +24,8 @@ import { useGatewayPosition } from '../../features/gateways/api.ts';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { DeviceMarkerLayer } from '../../features/devices/device-marker-layer.tsx';
 import { gatewayMarkerId, gatewayOfMarker } from '../../features/devices/plan-markers.ts';
-import { useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
+import { projectApi, useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
+import { useDownload } from '../../api/download.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
 import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
@@ -82,6 +84,9 @@ export default function DeviceControlPage() {
   const positions = useDevicePositions();
   const gatewayPosition = useGatewayPosition();
   const moveIn = useMoveDevicesIn();
+  const devicesReport = useDownload(() =>
+    mapId ? projectApi.devicesReport(mapId, `${t('deviceMap.devicesReportFile')}.xlsx`) : Promise.resolve(),
+  );
   // One subscription per map: every device change of the map arrives here as its new marker, and devices
   // that left the map (moved out, to another map, deleted) as {removed: [ids]}.
   useRealtime(mapId ? mapDestination(mapId) : undefined, (payload) => {
@@ -225,7 +230,22 @@ export default function DeviceControlPage() {
   };
 
   return (
-    <PageContainer title={t('deviceMap.title')} breadcrumbRender={false}>
+    <PageContainer
+      title={t('deviceMap.title')}
+      breadcrumbRender={false}
+      extra={
+        map?.image && (
+          <Button
+            icon={<DownloadOutlined />}
+            loading={devicesReport.isPending}
+            onClick={() => devicesReport.mutate()}
+            data-testid="device-map-report"
+          >
+            {t('deviceMap.devicesReport')}
+          </Button>
+        )
+      }
+    >
       <Card variant="borderless" styles={{ body: { padding: 16 } }}>
         <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 16, marginBottom: 16 }}>
           <Space>

@@ -1,6 +1,7 @@
 import { userMay } from '@lumigrid/contract';
 import { useState } from 'react';
-import { Segmented, Space, Tag, Typography } from 'antd';
+import { Button, Segmented, Space, Tag, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -8,13 +9,16 @@ import {
   DEVICE_LIMITS,
   DEVICE_TYPE_CODE_LIST,
   DISPLAY_STATES,
+  FAULT_CODES,
   TYPE_STATUS,
   type Device,
   type DeviceListBody,
   type DisplayState,
 } from '@lumigrid/contract';
 import { useMe } from '../../../features/auth/api.ts';
-import { useDeviceList } from '../../../features/device-config/api.ts';
+import { deviceConfigApi, useDeviceList, useDeviceStatusPage } from '../../../features/device-config/api.ts';
+import { DeviceStateStrip } from '../../../features/device-config/device-state-strip.tsx';
+import { deviceListFilters, reportFilters, stateScope, type DeviceSearchForm } from '../../../features/device-config/list-filters.ts';
 import { displayTag, measured, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
 import { faultKey } from '../../../features/device-config/param-fields.ts';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
@@ -23,6 +27,7 @@ import { MapPathSelect } from '../../../features/projects/map-path-select.tsx';
 import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
 import { EmptyHint } from '../../../components/empty-hint.tsx';
 import { markerLabel } from '../../../components/device-markers/marker-model.ts';
+import { useDownload } from '../../../api/download.ts';
 
 /** The measurements a device may report, in the order a reading is written, with their units. */
 const READINGS = [
@@ -34,23 +39,6 @@ const READINGS = [
   { key: 'battery', unit: '%' },
   { key: 'temperature', unit: '°C' },
 ] as const;
-
-interface SearchForm {
-  keyword?: string;
-  type?: string;
-  display?: DisplayState;
-  gatewayId?: string;
-  place?: string[];
-  groupId?: string;
-}
-
-/** The place filter: a project, a building or a map, whichever was chosen last. */
-function placeQuery(path: string[] | undefined): Pick<DeviceListBody, 'projectId' | 'buildId' | 'mapId'> {
-  if (!path?.length) return {};
-  if (path.length >= 3) return { mapId: path[2] };
-  if (path.length === 2) return { buildId: path[1] };
-  return { projectId: path[0] };
-}
 
 const DISPLAYS: readonly DisplayState[] = DISPLAY_STATES;
 
@@ -64,7 +52,17 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
   const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
-  const devices = useDeviceList(query);
+  // The router keeps this page mounted between the views; each starts with its own empty form, so unfiltered
+  // (the list has no fault filter to show one carried over).
+  const [queryView, setQueryView] = useState(view);
+  if (queryView !== view) {
+    setQueryView(view);
+    setQuery({ page: 1, pageSize: query.pageSize });
+  }
+  const listPage = useDeviceList(query, view === 'list');
+  const statusPage = useDeviceStatusPage(query, view === 'status');
+  const devices = view === 'list' ? listPage : statusPage;
+  const statusReport = useDownload(() => deviceConfigApi.statusReport(reportFilters(query), `${t('deviceConfig.statusReportFile')}.xlsx`));
   const gateways = useGatewayPage(ALL_GATEWAYS);
   const deletion = useDeleteDevice();
   const empty = t('common.empty');
@@ -89,6 +87,15 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       hideInTable: true,
       valueType: 'select',
       valueEnum: Object.fromEntries(DISPLAYS.map((d) => [d, { text: t(`deviceControl.display.${d}`) }])),
+    },
+    {
+      title: t('deviceConfig.field.fault'),
+      dataIndex: 'fault',
+      hideInTable: true,
+      hideInSearch: view !== 'status',
+      valueType: 'select',
+      fieldProps: { 'data-testid': 'device-status-fault' },
+      valueEnum: Object.fromEntries(Object.values(FAULT_CODES).map((code) => [String(code), { text: t(faultKey(code)) }])),
     },
     {
       title: t('deviceConfig.field.gateway'),
@@ -267,7 +274,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
         />
       }
     >
-      <ProTable<Device, SearchForm>
+      <ProTable<Device, DeviceSearchForm>
         key={view}
         rowKey="id"
         locale={{ emptyText: <EmptyHint text={t('deviceConfig.empty')} /> }}
@@ -279,17 +286,22 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
         // Part number and last report are one click away (the settings gear), so the rest fits at 1440 px.
         columnsState={{ defaultValue: { model: { show: false }, lastUpdate: { show: view === 'status' } } }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
-        onSubmit={(params) =>
-          setQuery((current) => ({
-            page: 1,
-            pageSize: current.pageSize,
-            ...placeQuery(params.place),
-            ...(params.keyword?.trim() ? { name: params.keyword.trim() } : {}),
-            ...(params.type ? { type: Number(params.type) } : {}),
-            ...(params.display ? { display: params.display } : {}),
-            ...(params.gatewayId ? { gatewayId: params.gatewayId } : {}),
-            ...(params.groupId ? { groupId: params.groupId } : {}),
-          }))
+        onSubmit={(params) => setQuery((current) => ({ page: 1, pageSize: current.pageSize, ...deviceListFilters(params) }))}
+        tableExtraRender={view === 'status' ? () => <DeviceStateStrip scope={stateScope(query)} /> : undefined}
+        toolBarRender={() =>
+          view === 'status'
+            ? [
+                <Button
+                  key="statusReport"
+                  icon={<DownloadOutlined />}
+                  loading={statusReport.isPending}
+                  onClick={() => statusReport.mutate()}
+                  data-testid="status-report"
+                >
+                  {t('deviceConfig.statusReport')}
+                </Button>,
+              ]
+            : []
         }
         onReset={() => setQuery((current) => ({ page: 1, pageSize: current.pageSize }))}
         options={{ reload: () => void devices.refetch(), density: true, setting: true, fullScreen: false }}

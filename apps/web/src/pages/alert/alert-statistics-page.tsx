@@ -1,0 +1,336 @@
+import { useMemo, useState } from 'react';
+import { Button, Card, Col, DatePicker, Empty, Flex, Row, Segmented, Skeleton, Space, Statistic, Typography } from 'antd';
+import { UnorderedListOutlined } from '@ant-design/icons';
+import { PageContainer, ProCard } from '@ant-design/pro-components';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import type { DisplayState } from '@lumigrid/contract';
+import { useCurrentProject } from '../../features/projects/project-select.tsx';
+import { withPaths } from '../../features/projects/tree.ts';
+import { useAlertStatistics, useDeviceState } from '../../features/alerts/statistics-api.ts';
+import {
+  codeChart,
+  deviceStateChart,
+  lastDays,
+  mapChart,
+  overTimeChart,
+  placeFilter,
+  splitMinutes,
+  statisticsBody,
+  STATISTICS_UNITS,
+  type ChartTexts,
+  type DayRange,
+  type StatisticsPlace,
+  type StatisticsUnit,
+} from '../../features/alerts/statistics-charts.ts';
+import { alertListHref, type AlertListLink } from '../../features/alerts/filters.ts';
+import { EChart, useChartFont, type ChartClick } from '../../components/echart.tsx';
+import { StatusPlaceSelect } from './status-place-select.tsx';
+
+const DAY = 'YYYY-MM-DD';
+const CHART_HEIGHT = 300;
+const DEFAULT_DAYS = 30;
+
+/** How many days back each preset of the period reaches, today included. */
+const PRESET_DAYS = { last7: 7, last30: 30, last90: 90, last365: 365 } as const;
+
+/** An empty chart says why instead of drawing bare axes. */
+function NoData({ text }: { text: string }) {
+  return (
+    <Flex align="center" justify="center" style={{ height: CHART_HEIGHT }}>
+      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={text} />
+    </Flex>
+  );
+}
+
+/** A chart card's body: a skeleton while its data loads, the empty state when there is nothing to draw. */
+function ChartBody({ loading, empty, children }: { loading: boolean; empty?: string; children: () => React.ReactNode }) {
+  if (loading) return <Skeleton active paragraph={{ rows: 7 }} style={{ minHeight: CHART_HEIGHT }} />;
+  if (empty) return <NoData text={empty} />;
+  return children();
+}
+
+/** One figure of the KPI row; the title may wrap, the figures stay level. */
+function Kpi({
+  id,
+  title,
+  value,
+  suffix,
+  danger,
+}: {
+  id: string;
+  title: string;
+  value: number | string;
+  suffix?: string;
+  danger?: boolean;
+}) {
+  return (
+    <Card
+      size="small"
+      style={{ height: '100%' }}
+      styles={{ body: { height: '100%', display: 'flex', flexDirection: 'column', justifyContent: 'space-between', gap: 4 } }}
+    >
+      {/* Japanese titles wrap between phrases, not inside a word. */}
+      <Typography.Text type="secondary" style={{ wordBreak: 'auto-phrase' as React.CSSProperties['wordBreak'] }}>
+        {title}
+      </Typography.Text>
+      <Statistic
+        value={value}
+        suffix={suffix}
+        valueStyle={{ fontSize: 24, color: danger ? '#cf1322' : undefined }}
+        valueRender={(node) => <span data-testid={`kpi-${id}`}>{node}</span>}
+      />
+    </Card>
+  );
+}
+
+/**
+ * /alert/index (spec section 2, fault statistics): for a project, building or map and a period, how many
+ * faults were raised, of which kinds, when and where, how long they took to clear, and how the devices stand
+ * now. A bar (or a code in the list under the chart) opens those faults in the fault list.
+ */
+export default function AlertStatisticsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const fontFamily = useChartFont();
+  const { projectId: currentProjectId, tree } = useCurrentProject();
+  const [chosen, setChosen] = useState<StatisticsPlace>();
+  const [range, setRange] = useState<DayRange>(() => lastDays(DEFAULT_DAYS));
+  const [unit, setUnit] = useState<StatisticsUnit>('day');
+
+  const place = chosen ?? (currentProjectId ? { projectId: currentProjectId } : undefined);
+  const statistics = useAlertStatistics(place && statisticsBody(place, range, unit));
+  const deviceState = useDeviceState(place && placeFilter(place));
+  const stats = statistics.data;
+  const devices = deviceState.data;
+
+  const currentProjectName = useMemo(
+    () =>
+      withPaths(tree.data?.projects ?? [])
+        .find(({ item }) => item.id === currentProjectId)
+        ?.path.join(' / '),
+    [tree.data, currentProjectId],
+  );
+
+  const texts = useMemo<ChartTexts>(
+    () => ({
+      faults: t('alertStats.series.faults'),
+      devices: t('alertStats.series.devices'),
+      codeName: (code) => t(`deviceConfig.faults.${code}`, { defaultValue: String(code) }),
+      displayName: (state: DisplayState) => t(`deviceControl.display.${state}`),
+      noMap: t('alertStats.noMap'),
+      bucketName: (bucket, bucketUnit) => (bucketUnit === 'week' ? t('alertStats.weekOf', { day: bucket }) : bucket),
+    }),
+    [t],
+  );
+
+  const drill = (link: AlertListLink) =>
+    void navigate(
+      alertListHref({ projectId: place?.projectId, ...(place ? placeFilter(place) : {}), from: range.from, to: range.to, ...link }),
+    );
+  const onBar = (targets: Array<AlertListLink | undefined>) => (event: ChartClick) => {
+    const target = event.componentType === 'series' ? targets[event.dataIndex] : undefined;
+    if (target) drill(target);
+  };
+
+  // Built again only when the data or the language change, not on every poll that answers the same.
+  const charts = useMemo(
+    () =>
+      stats && {
+        byCode: codeChart(stats.byCode, texts, fontFamily),
+        byMap: mapChart(stats.byMap, texts, fontFamily),
+        overTime: overTimeChart(stats.overTime, range, unit, texts, fontFamily),
+      },
+    [stats, texts, fontFamily, range, unit],
+  );
+  const deviceChart = useMemo(() => devices && deviceStateChart(devices.display, texts, fontFamily), [devices, texts, fontFamily]);
+  const { byCode, byMap, overTime } = charts ?? {};
+  const noFaults = !stats || stats.total === 0;
+  const loadingStats = tree.isLoading || statistics.isLoading;
+
+  const meanToClear = () => {
+    if (stats?.meanMinutesToClear === null || stats?.meanMinutesToClear === undefined) return '-';
+    const parts = splitMinutes(stats.meanMinutesToClear);
+    if (parts.lessThanMinute) return t('alertStats.duration.lessThanMinute');
+    if (parts.days) return t('alertStats.duration.days', parts);
+    if (parts.hours) return t('alertStats.duration.hours', parts);
+    return t('alertStats.duration.minutes', parts);
+  };
+  const deviceCount = (count: number | undefined) => (count === undefined ? '-' : count);
+
+  return (
+    <PageContainer
+      title={t('alertStats.title')}
+      content={t('alertStats.hint')}
+      breadcrumbRender={false}
+      extra={
+        <Button icon={<UnorderedListOutlined />} onClick={() => drill({})} data-testid="stats-open-list">
+          {t('alertStats.openList')}
+        </Button>
+      }
+    >
+      <Flex vertical gap={16}>
+        <ProCard bordered>
+          <Space wrap size="middle">
+            <Space size="small">
+              <Typography.Text>{t('alertStats.place')}</Typography.Text>
+              <StatusPlaceSelect value={place} fallbackLabel={currentProjectName} onChange={setChosen} />
+            </Space>
+            <Space size="small">
+              <Typography.Text>{t('alertStats.period')}</Typography.Text>
+              <DatePicker.RangePicker
+                allowClear={false}
+                value={[dayjs(range.from), dayjs(range.to)]}
+                disabledDate={(day) => day.isAfter(dayjs(), 'day')}
+                placeholder={[t('alertStats.rangeFrom'), t('alertStats.rangeTo')]}
+                presets={Object.entries(PRESET_DAYS).map(([key, days]) => {
+                  const preset = lastDays(days);
+                  return {
+                    label: t(`alertStats.preset.${key as keyof typeof PRESET_DAYS}`),
+                    value: [dayjs(preset.from), dayjs(preset.to)] as [Dayjs, Dayjs],
+                  };
+                })}
+                onChange={(days) => {
+                  if (days?.[0] && days[1]) setRange({ from: days[0].format(DAY), to: days[1].format(DAY) });
+                }}
+                data-testid="stats-range"
+              />
+            </Space>
+            <Segmented<StatisticsUnit>
+              value={unit}
+              onChange={setUnit}
+              options={STATISTICS_UNITS.map((value) => ({ value, label: t(`alertStats.unit.${value}`) }))}
+              data-testid="stats-unit"
+            />
+          </Space>
+        </ProCard>
+
+        <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(130px, 1fr))', gap: 16 }}>
+          <Kpi id="total" title={t('alertStats.kpi.total')} value={stats?.total ?? '-'} />
+          <Kpi id="pending" title={t('alertStats.kpi.pending')} value={stats?.pending ?? '-'} />
+          <Kpi id="open" title={t('alertStats.kpi.open')} value={stats?.open ?? '-'} danger={Boolean(stats?.open)} />
+          <Kpi id="meanToClear" title={t('alertStats.kpi.meanToClear')} value={meanToClear()} />
+          <Kpi
+            id="failing"
+            title={t('alertStats.kpi.failing')}
+            value={deviceCount(devices?.display.failure)}
+            danger={Boolean(devices?.display.failure)}
+          />
+          <Kpi id="offline" title={t('alertStats.kpi.offline')} value={deviceCount(devices?.display.offline)} />
+          <Kpi
+            id="gatewaysOffline"
+            title={t('alertStats.kpi.gatewaysOffline')}
+            value={deviceCount(devices?.gateways.offline)}
+            suffix={devices ? `/ ${devices.gateways.online + devices.gateways.offline}` : undefined}
+            danger={Boolean(devices?.gateways.offline)}
+          />
+        </div>
+
+        <Row gutter={[16, 16]}>
+          <Col xs={24} xl={16}>
+            <ProCard bordered title={t('alertStats.chart.overTime')} style={{ height: '100%' }}>
+              <ChartBody loading={loadingStats} empty={noFaults || !overTime ? t('alertStats.empty') : undefined}>
+                {() =>
+                  overTime && (
+                    <EChart
+                      option={overTime.option}
+                      height={CHART_HEIGHT}
+                      label={t('alertStats.chart.overTime')}
+                      testId="chart-over-time"
+                      onClick={onBar(overTime.targets)}
+                    />
+                  )
+                }
+              </ChartBody>
+            </ProCard>
+          </Col>
+          <Col xs={24} xl={8}>
+            <ProCard
+              bordered
+              title={t('alertStats.chart.deviceState')}
+              extra={
+                devices && <Typography.Text type="secondary">{t('alertStats.counts.devices', { count: devices.total })}</Typography.Text>
+              }
+              style={{ height: '100%' }}
+            >
+              <ChartBody
+                loading={tree.isLoading || deviceState.isLoading}
+                empty={
+                  deviceState.isError && !devices
+                    ? t('alertStats.unavailable')
+                    : !devices || !deviceChart || devices.total === 0
+                      ? t('alertStats.noDevices')
+                      : undefined
+                }
+              >
+                {() =>
+                  deviceChart && (
+                    <EChart
+                      option={deviceChart}
+                      height={CHART_HEIGHT}
+                      label={t('alertStats.chart.deviceState')}
+                      testId="chart-device-state"
+                    />
+                  )
+                }
+              </ChartBody>
+            </ProCard>
+          </Col>
+          <Col xs={24} xl={12}>
+            <ProCard bordered title={t('alertStats.chart.byCode')} style={{ height: '100%' }}>
+              <ChartBody loading={loadingStats} empty={noFaults || !byCode ? t('alertStats.empty') : undefined}>
+                {() =>
+                  byCode &&
+                  stats && (
+                    <>
+                      <EChart
+                        option={byCode.option}
+                        height={CHART_HEIGHT}
+                        label={t('alertStats.chart.byCode')}
+                        testId="chart-by-code"
+                        onClick={onBar(byCode.targets)}
+                      />
+                      {/* The same drill-down as the bars, for keyboards and screen readers. */}
+                      <Flex wrap gap={8} style={{ marginTop: 8 }} data-testid="code-links">
+                        {stats.byCode.map((row) => (
+                          <Button
+                            key={row.code}
+                            size="small"
+                            onClick={() => drill({ code: row.code })}
+                            data-testid={`code-link-${row.code}`}
+                          >
+                            {texts.codeName(row.code)}
+                            <Typography.Text strong>{row.count}</Typography.Text>
+                          </Button>
+                        ))}
+                      </Flex>
+                    </>
+                  )
+                }
+              </ChartBody>
+            </ProCard>
+          </Col>
+          <Col xs={24} xl={12}>
+            <ProCard bordered title={t('alertStats.chart.byMap')} style={{ height: '100%' }}>
+              <ChartBody loading={loadingStats} empty={noFaults || !byMap ? t('alertStats.empty') : undefined}>
+                {() =>
+                  byMap && (
+                    <EChart
+                      option={byMap.option}
+                      height={CHART_HEIGHT}
+                      label={t('alertStats.chart.byMap')}
+                      testId="chart-by-map"
+                      onClick={onBar(byMap.targets)}
+                    />
+                  )
+                }
+              </ChartBody>
+            </ProCard>
+          </Col>
+        </Row>
+        <Typography.Text type="secondary">{t('alertStats.drillHint')}</Typography.Text>
+      </Flex>
+    </PageContainer>
+  );
+}
