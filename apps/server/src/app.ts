@@ -38,8 +38,10 @@ import type { GatewaysService } from './modules/gateways/gateways.service.ts';
 import { createGroupsModule, groupsConfig } from './modules/groups/groups.module.ts';
 import { createScenesModule, scenesConfig } from './modules/scenes/scenes.module.ts';
 import { createAlertsModule } from './modules/alerts/alerts.module.ts';
+import { createEnergyModule } from './modules/energy/energy.module.ts';
 import type { AlertTracker } from './modules/alerts/alert-tracker.ts';
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
+import { createReportsModule } from './modules/reports/reports.module.ts';
 import { createProjectsModule } from './modules/projects/projects.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
 import { createUsersModule } from './modules/users/users.module.ts';
@@ -262,6 +264,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     targetsPerGateway: config.sceneTargetsPerGateway,
     commandTimeoutMs,
   });
+  const reports = createReportsModule({ db, clock, jobs, messenger: outbox.messenger, access: projects.access, logger });
   const alerts = createAlertsModule({
     db,
     clock,
@@ -275,6 +278,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bus: realtimeBus,
     logger,
     offlineGraceMs: options.offlineGraceMs,
+    onAlertRaised: reports.alertRaised,
   });
   const modules: DomainModule[] = [
     createSystemModule({ db, config }),
@@ -289,6 +293,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     groups,
     scenes,
     alerts,
+    reports,
+    createEnergyModule({ db, access: projects.access }),
   ];
 
   const route = endpointRoutes(app, auth.service.authenticate);

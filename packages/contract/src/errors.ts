@@ -112,6 +112,13 @@ export const ERRORS = {
     tc: '已上傳但未使用的平面圖過多，請先使用或一小時後再試',
     ja: '未使用のアップロード済みフロアプランが多すぎます。使用するか1時間後に再試行してください',
   },
+  100020: {
+    status: 400,
+    en: 'The carbon factor must be between 0.0001 and 100000',
+    cn: '碳排放因子须在0.0001到100000之间',
+    tc: '碳排放因子須在0.0001到100000之間',
+    ja: '炭素係数は0.0001から100000の間で指定してください',
+  },
   // Gateway link (1001xx): the texts spec section 8 lists for gateway commands that failed or got no answer.
   100101: {
     status: 503,
@@ -401,6 +408,28 @@ export const ERRORS = {
     ja: 'センサーモードは独立または既定連動にしてください',
   },
   100246: { status: 400, en: 'Please enter a whole number', cn: '请输入整数', tc: '請輸入整數', ja: '整数を入力してください' },
+  // Report recipients (1003xx): docs/api.md "Report recipients".
+  100301: {
+    status: 409,
+    en: 'A project can have at most 50 report recipients',
+    cn: '每个项目最多50个报表收件人',
+    tc: '每個專案最多50個報表收件人',
+    ja: '1つのプロジェクトに設定できるレポート受信者は50人までです',
+  },
+  100302: {
+    status: 400,
+    en: 'Unknown time zone',
+    cn: '未知的时区',
+    tc: '未知的時區',
+    ja: '不明なタイムゾーンです',
+  },
+  100303: {
+    status: 400,
+    en: 'Please choose the day of the month (monthly) or of the week (weekly)',
+    cn: '请选择每月的发送日（按月）或每周的发送日（按周）',
+    tc: '請選擇每月的發送日（按月）或每週的發送日（按週）',
+    ja: '送信日（毎月の場合は日付、毎週の場合は曜日）を選択してください',
+  },
   // Spec section 8.
   110003: { status: 400, en: 'No operation permission', cn: '没有操作权限', tc: '沒有操作權限', ja: '操作権限がありません' },
   110007: { status: 409, en: 'Duplicate name', cn: '名称重复', tc: '名稱重複', ja: '名前が重複しています' },

@@ -19,6 +19,8 @@ export * from './device-report.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
 export * from './alerts.ts';
+export * from './recipients.ts';
+export * from './energy.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './users.ts';

@@ -16,6 +16,13 @@ export const PROJECT_LIMITS = {
   latitude: { min: -90, max: 90 },
   /** Longitude and latitude carry at most two decimals. */
   coordinateDecimals: 2,
+  /** Kg CO2 a kWh emits, for the carbon saved (spec section 5); out of range answers 100020. */
+  carbonFactor: { min: 0.0001, max: 100000 },
+  /**
+   * A new project's carbon factor: roughly a mixed grid's, so the energy page shows a figure from the first day
+   * until the project sets its own grid's.
+   */
+  defaultCarbonFactor: 0.5,
   /** Map opacity in percent; 100 is fully opaque. */
   opacity: { min: 0, max: 100, default: 100 },
   /** Floor-plan uploads: jpg, png or pdf (first page rendered to png) up to 5 MB. */
@@ -55,6 +62,8 @@ const Latitude = Type.Number({
   maximum: PROJECT_LIMITS.latitude.max,
   description: '-90 to 90, at most two decimals',
 });
+// Bounds are checked by the service, so an out-of-range factor answers its own code (100020), not 100001.
+const CarbonFactor = Type.Number({ description: 'Kg CO2 per kWh, 0.0001-100000' });
 const Opacity = Type.Integer({
   minimum: PROJECT_LIMITS.opacity.min,
   maximum: PROJECT_LIMITS.opacity.max,
@@ -78,6 +87,7 @@ export const ProjectSchema = Type.Object({
   parentId: Nullable(IdSchema, 'The parent project, or null for a top-level project'),
   longitude: Nullable(Type.Number(), 'Longitude, or null'),
   latitude: Nullable(Type.Number(), 'Latitude, or null'),
+  carbonFactor: Type.Number({ description: 'Kg CO2 per kWh used, for the carbon the energy page says was saved' }),
   isDefault: Type.Boolean({ description: "The account's default project: it cannot be deleted" }),
   buildCount: Type.Integer({ description: 'Buildings directly in this project' }),
   mapCount: Type.Integer({ description: "Maps in this project's buildings" }),
@@ -187,6 +197,7 @@ export const ProjectAddBodySchema = Type.Object({
   parentId: Type.Optional(Nullable(IdSchema, 'The parent project, or null / absent for a top-level project')),
   longitude: Type.Optional(Nullable(Longitude, 'Longitude, or null')),
   latitude: Type.Optional(Nullable(Latitude, 'Latitude, or null')),
+  carbonFactor: Type.Optional(CarbonFactor),
 });
 export type ProjectAddBody = Static<typeof ProjectAddBodySchema>;
 
@@ -198,6 +209,7 @@ export const ProjectUpdateBodySchema = Type.Object({
   parentId: Type.Optional(Nullable(IdSchema, 'The new parent project; null makes it top-level')),
   longitude: Type.Optional(Nullable(Longitude, 'Longitude, or null')),
   latitude: Type.Optional(Nullable(Latitude, 'Latitude, or null')),
+  carbonFactor: Type.Optional(CarbonFactor),
 });
 export type ProjectUpdateBody = Static<typeof ProjectUpdateBodySchema>;
 

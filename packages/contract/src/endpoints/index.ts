@@ -9,6 +9,8 @@ import { deviceEndpoints } from './devices.ts';
 import { groupEndpoints } from './groups.ts';
 import { sceneEndpoints } from './scenes.ts';
 import { alertEndpoints } from './alerts.ts';
+import { recipientEndpoints } from './recipients.ts';
+import { energyEndpoints } from './energy.ts';
 import { userEndpoints } from './users.ts';
 import { outboxEndpoints, systemEndpoints } from './system.ts';
 
@@ -22,6 +24,8 @@ export * from './devices.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
 export * from './alerts.ts';
+export * from './recipients.ts';
+export * from './energy.ts';
 export * from './users.ts';
 export * from './system.ts';
 
@@ -40,6 +44,8 @@ export const ENDPOINT_GROUPS = {
   groups: groupEndpoints,
   scenes: sceneEndpoints,
   alerts: alertEndpoints,
+  recipients: recipientEndpoints,
+  energy: energyEndpoints,
 } satisfies Record<string, Record<string, EndpointSpec>>;
 
 /** Every endpoint of the API as one list. */

@@ -10,3 +10,4 @@ export * from './scenes.ts';
 export * from './alerts.ts';
 export * from './jobs.ts';
 export * from './energy.ts';
+export * from './recipients.ts';

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { PROJECT_LIMITS } from '@lumigrid/contract';
 import {
   type AnyPgColumn,
   bigint,
@@ -33,6 +34,8 @@ export const projects = pgTable(
     address: text('address'),
     longitude: doublePrecision('longitude'),
     latitude: doublePrecision('latitude'),
+    /** Kg CO2 per kWh, for the carbon saved on the energy page. */
+    carbonFactor: doublePrecision('carbon_factor').notNull().default(PROJECT_LIMITS.defaultCarbonFactor),
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

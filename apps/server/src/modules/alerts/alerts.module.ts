@@ -8,7 +8,7 @@ import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
-import { createAlertTracker } from './alert-tracker.ts';
+import { createAlertTracker, type RaisedAlert } from './alert-tracker.ts';
 import { createAlertsRepo } from './alerts.repo.ts';
 import { registerAlertRoutes } from './alerts.routes.ts';
 import { createAlertsService } from './alerts.service.ts';
@@ -31,6 +31,8 @@ export function createAlertsModule(deps: {
   logger: FastifyBaseLogger;
   /** How long offline must last before it is an alert (tests shorten it). */
   offlineGraceMs?: number;
+  /** Told of every alert raised on this node, beside the defective-device notice (real-time fault mails). */
+  onAlertRaised?: (alert: RaisedAlert) => void;
 }) {
   const repo = createAlertsRepo(deps.db);
   const alerts = createAlertsService({
@@ -49,7 +51,10 @@ export function createAlertsModule(deps: {
     clock: deps.clock,
     graceMs: deps.offlineGraceMs ?? ALERT_LIMITS.offlineGraceMs,
     bus: deps.bus,
-    onRaised: (alert) => void alerts.notify(alert).catch((err: unknown) => deps.logger.warn({ err }, 'defective-device notice not sent')),
+    onRaised: (alert) => {
+      void alerts.notify(alert).catch((err: unknown) => deps.logger.warn({ err }, 'defective-device notice not sent'));
+      deps.onAlertRaised?.(alert);
+    },
     logger: deps.logger,
   });
   // Reports and fault events raise and clear alerts; the tracker keeps each gateway's order without holding the link.

@@ -8,6 +8,17 @@ export interface OutgoingMessage {
   recipient: string;
   subject: string;
   body: string;
+  /** An HTML version of the body, for mail clients that show it. */
+  html?: string;
+  /** Files sent with a mail over SMTP; the outbox keeps only their names and sizes. */
+  attachments?: Array<{ filename: string; content: Buffer; contentType?: string }>;
+}
+
+/** The body the outbox keeps: attachments are named, not stored (the table holds text for the administrator). */
+function keptBody(message: OutgoingMessage): string {
+  if (!message.attachments?.length) return message.body;
+  const names = message.attachments.map((a) => `${a.filename} (${a.content.length} bytes)`).join(', ');
+  return `${message.body}\n\n[attachments not kept: ${names}]`;
 }
 
 /**
@@ -21,11 +32,18 @@ export function createMessenger(deps: { repo: OutboxRepo; config: Pick<Config, '
   return {
     async send(message: OutgoingMessage): Promise<void> {
       if (message.channel === 'mail' && transport) {
-        await transport.sendMail({ from: config.smtpFrom, to: message.recipient, subject: message.subject, text: message.body });
+        await transport.sendMail({
+          from: config.smtpFrom,
+          to: message.recipient,
+          subject: message.subject,
+          text: message.body,
+          html: message.html,
+          attachments: message.attachments,
+        });
         logger.info({ to: message.recipient, subject: message.subject }, 'mail sent');
         return;
       }
-      await repo.insert(message);
+      await repo.insert({ channel: message.channel, recipient: message.recipient, subject: message.subject, body: keptBody(message) });
       // The code or password inside never reaches the log; where to read it does.
       logger.info(
         { channel: message.channel, to: message.recipient, subject: message.subject },

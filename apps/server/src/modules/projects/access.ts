@@ -1,4 +1,4 @@
-import { hasAtMostTwoDecimals } from '@lumigrid/contract';
+import { PROJECT_LIMITS, hasAtMostTwoDecimals } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 
 const MAX_ID = 2n ** 63n - 1n;
@@ -30,4 +30,10 @@ export function cleanOptional(value: string | undefined | null): string | null |
 /** Longitude and latitude carry at most two decimals (spec section 5). */
 export function assertCoordinate(value: number | null | undefined) {
   if (value !== null && value !== undefined && !hasAtMostTwoDecimals(value)) throw new AppError(100017);
+}
+
+/** A carbon factor within spec section 5's range, when given. */
+export function assertCarbonFactor(value: number | undefined) {
+  const { min, max } = PROJECT_LIMITS.carbonFactor;
+  if (value !== undefined && !(value >= min && value <= max)) throw new AppError(100020);
 }

@@ -15,6 +15,7 @@ export function mapProject(row: ProjectRow): Project {
     parentId: idOrNull(row.parentId),
     longitude: row.longitude,
     latitude: row.latitude,
+    carbonFactor: row.carbonFactor,
     isDefault: row.isDefault,
     buildCount: row.buildCount,
     mapCount: row.mapCount,

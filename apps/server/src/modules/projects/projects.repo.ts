@@ -172,7 +172,7 @@ export function createProjectsRepo(db: Db) {
     }: {
       tenantId: bigint;
       id: bigint;
-      set: Partial<Pick<typeof projects.$inferInsert, 'name' | 'address' | 'parentId' | 'longitude' | 'latitude'>>;
+      set: Partial<Pick<typeof projects.$inferInsert, 'name' | 'address' | 'parentId' | 'longitude' | 'latitude' | 'carbonFactor'>>;
     }) {
       const [row] = await db
         .update(projects)

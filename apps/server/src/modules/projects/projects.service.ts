@@ -15,7 +15,7 @@ import {
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { assertCoordinate, cleanName, cleanOptional, toId } from './access.ts';
+import { assertCarbonFactor, assertCoordinate, cleanName, cleanOptional, toId } from './access.ts';
 import { createProjectAccess, seesProject, visibleProjectIds } from './project-access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
@@ -193,6 +193,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
       await ensureDefaults(auth.tenantId, auth.lang);
       assertCoordinate(body.longitude);
       assertCoordinate(body.latitude);
+      assertCarbonFactor(body.carbonFactor);
       // A sub-account limited to some projects adds sub-projects under them, never a project it would not see.
       if (auth.scope && !body.parentId) throw new AppError(110003);
       const parent = body.parentId ? await requireProject(auth, body.parentId) : undefined;
@@ -203,6 +204,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
         parentId: parent?.id ?? null,
         longitude: body.longitude ?? null,
         latitude: body.latitude ?? null,
+        carbonFactor: body.carbonFactor,
       });
       if (!row) throw new AppError(110007);
       return projectOut(auth, row.id);
@@ -214,6 +216,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
       const project = await requireProject(auth, body.id);
       assertCoordinate(body.longitude);
       assertCoordinate(body.latitude);
+      assertCarbonFactor(body.carbonFactor);
       let parentId: bigint | null | undefined;
       if (body.parentId === null) parentId = null;
       else if (body.parentId !== undefined) {
@@ -233,6 +236,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
             parentId,
             longitude: body.longitude,
             latitude: body.latitude,
+            carbonFactor: body.carbonFactor,
           },
         }),
       );

@@ -42,6 +42,7 @@ function project(id: string, builds: TreeBuilding[], extra: Partial<TreeProject>
     parentId: null,
     longitude: null,
     latitude: null,
+    carbonFactor: 0.5,
     isDefault: false,
     buildCount: builds.length,
     mapCount: builds.reduce((n, b) => n + b.maps.length, 0),

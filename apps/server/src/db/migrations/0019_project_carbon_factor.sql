@@ -1,0 +1,1 @@
+ALTER TABLE "projects" ADD COLUMN "carbon_factor" double precision DEFAULT 0.5 NOT NULL;
