@@ -20,6 +20,9 @@ const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gat
   --radio U,G          unicasts/s and group commands/s per network (default 10,1; 0 = no limit)
   --activity S         simulated seconds between telemetry and sensor activity (default 60; 0 = off)
   --fault-rate P       chance per device and activity interval that a fault appears (default 0.002)
+  --reset-rate R       energy counter resets per device and simulated day (default 0.01)
+  --backfill-days N    first send N days of energy history, then live telemetry (default 0: none)
+  --backfill-step M    minutes between history samples (default 15)
   --quiet              do not log protocol details
 
 While it runs, faults are raised and cleared on demand by commands on standard input (type help).
@@ -50,6 +53,9 @@ async function main() {
       radio: { type: 'string' },
       activity: { type: 'string' },
       'fault-rate': { type: 'string' },
+      'reset-rate': { type: 'string' },
+      'backfill-days': { type: 'string' },
+      'backfill-step': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -63,6 +69,8 @@ async function main() {
   const [unicast, group] = (values.radio ?? `${DEFAULT_RADIO_LIMITS.unicastPerSecond},${DEFAULT_RADIO_LIMITS.groupPerSecond}`).split(',');
   const radio =
     values.radio === '0' ? NO_RADIO_LIMITS : { unicastPerSecond: number(unicast, 10, 'radio'), groupPerSecond: number(group, 1, 'radio') };
+  const backfillDays = number(values['backfill-days'], 0, 'backfill-days');
+  const backfillStep = number(values['backfill-step'], 15, 'backfill-step');
   const fleet = createFleet({
     url,
     count: number(values.count, 3, 'count'),
@@ -74,6 +82,8 @@ async function main() {
     devicesPerKind: number(values.devices, 1, 'devices'),
     activityIntervalS: number(values.activity, 60, 'activity'),
     faultRate: number(values['fault-rate'], 0.002, 'fault-rate'),
+    counterResetRate: number(values['reset-rate'], 0.01, 'reset-rate'),
+    holdTelemetry: backfillDays > 0,
     radio,
     log: values.quiet ? undefined : (line) => console.log(line),
   });
@@ -89,6 +99,10 @@ async function main() {
     console.error(`lumigrid-gateway-sim: no gateway could connect to ${url}`);
     process.exit(1);
   }
+  if (backfillDays > 0) {
+    console.log(await runConsoleCommand(fleet, `backfill all ${backfillDays} ${backfillStep}`));
+    for (const g of fleet.gateways) g.releaseTelemetry();
+  }
   const stop = async () => {
     await fleet.stop();
     process.exit(0);
@@ -96,8 +110,7 @@ async function main() {
   // Faults on demand: one command a line on standard input.
   console.log(CONSOLE_HELP);
   createInterface({ input: process.stdin }).on('line', (line) => {
-    const answer = runConsoleCommand(fleet, line);
-    if (answer) console.log(answer);
+    void Promise.resolve(runConsoleCommand(fleet, line)).then((answer) => answer && console.log(answer));
   });
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());

@@ -31,6 +31,13 @@ describe('faults on demand at the simulator console', () => {
     expect(runConsoleCommand(fleet, `devices 2`)).toContain(`${light.addr} light-cct fault 0`);
   });
 
+  it('sends energy history on demand and says why it could not', async () => {
+    expect(await runConsoleCommand(fleet, 'backfill 1 0')).toBe('backfill needs days above 0 and a step of at least 1 minute');
+    expect(await runConsoleCommand(fleet, 'backfill all 2 60')).toBe(
+      fleet.gateways.map((g) => `${g.mac}: backfill failed: gateway ${g.mac} is not connected`).join('\n'),
+    );
+  });
+
   it('gives each kind the faults it can have', () => {
     expect(faultCodesOf('emergency')).toContain(FAULT_CODES.battery);
     expect(faultCodesOf('sensor-daylight')).toContain(FAULT_CODES.daylightSensor);

@@ -8,6 +8,7 @@ export const CONSOLE_HELP = [
   '  clear GW ADDR         clear its fault',
   '  flap GW ADDR          let it drop off and come back at every activity interval',
   '  steady GW ADDR        stop its flapping',
+  '  backfill GW DAYS [M]  send DAYS of energy history, a sample every M minutes (default 15); GW may be all',
 ].join('\n');
 
 function gatewayOf(fleet: Fleet, ref: string | undefined): SimGateway | undefined {
@@ -16,13 +17,34 @@ function gatewayOf(fleet: Fleet, ref: string | undefined): SimGateway | undefine
   return Number.isInteger(n) && n >= 1 ? fleet.gateways[n - 1] : fleet.get(ref.toUpperCase());
 }
 
-/** Carries out one line typed at the simulator (faults on demand) and answers what to print. */
-export function runConsoleCommand(fleet: Fleet, line: string): string {
+/** Sends energy history from each gateway and answers one line per gateway. */
+async function backfill(gateways: SimGateway[], daysRaw: string | undefined, stepRaw: string | undefined): Promise<string> {
+  const days = Number(daysRaw);
+  const stepMinutes = stepRaw === undefined ? 15 : Number(stepRaw);
+  if (!(days > 0) || !(stepMinutes >= 1)) return 'backfill needs days above 0 and a step of at least 1 minute';
+  const lines = await Promise.all(
+    gateways.map((g) =>
+      g.backfillEnergy({ days, stepMinutes }).then(
+        (done) => `${g.mac}: ${done.samples} energy samples from ${new Date(done.from).toISOString()} sent`,
+        (error: Error) => `${g.mac}: backfill failed: ${error.message}`,
+      ),
+    ),
+  );
+  return lines.join('\n');
+}
+
+/**
+ * Carries out one line typed at the simulator (faults on demand, energy history) and answers what to print;
+ * a backfill answers when it is done.
+ */
+export function runConsoleCommand(fleet: Fleet, line: string): string | Promise<string> {
   const [command, ref, addrRaw, codeRaw] = line.trim().split(/\s+/);
   if (!command) return '';
   if (command === 'help') return CONSOLE_HELP;
+  if (command === 'backfill' && ref === 'all') return backfill(fleet.gateways, addrRaw, codeRaw);
   const gateway = gatewayOf(fleet, ref);
   if (!gateway) return `no gateway ${ref ?? ''}; ${CONSOLE_HELP.split('\n')[0]}`;
+  if (command === 'backfill') return backfill([gateway], addrRaw, codeRaw);
   if (command === 'devices') {
     return [...gateway.devices.values()].map((d) => `${d.state.addr} ${d.state.kind} fault ${d.state.fault}`).join('\n');
   }

@@ -17,8 +17,7 @@ export interface SimDevice {
   /** The bridge it sits behind (super gateways). */
   bridge: string | undefined;
   joinedAt: number;
-  /** Rated power in watts for lights; energy follows brightness. */
-  ratedW: number;
+  /** Energy counter, Wh (energy.ts): grows with the power drawn, back to 0 only when the device resets. */
   energyWh: number;
   /** The parameters it keeps (device-params.ts); filled with the kind's defaults on first use. */
   params?: DeviceParamValues;
@@ -36,14 +35,6 @@ const LIGHTS: ReadonlySet<DeviceKind> = new Set([
   'emergency',
   'emergency-dimmable',
 ]);
-const RATED_W: Partial<Record<DeviceKind, number>> = {
-  'light-single': 12,
-  'light-cct': 18,
-  'light-rgb': 15,
-  'light-dimmer': 36,
-  emergency: 8,
-  'emergency-dimmable': 10,
-};
 
 /** Every device family of spec section 1 that a gateway holds (a super gateway is the gateway itself). */
 export const SIMULATED_KINDS: readonly DeviceKind[] = DEVICE_KINDS.filter((k) => k !== 'super-gateway');
@@ -113,7 +104,6 @@ export function createDevice(addr: string, kind: DeviceKind, index: number, now:
     firmware: '1.0.0',
     bridge,
     joinedAt: now,
-    ratedW: RATED_W[kind] ?? 0.5,
     energyWh: 0,
   };
 }
@@ -141,14 +131,6 @@ export function applyAction(device: SimDevice, action: LightAction): boolean {
     else if (action.on !== undefined) s.position = action.on ? 100 : 0;
   }
   return JSON.stringify(s) !== before;
-}
-
-/** Power drawn now, watts: rated power scaled by brightness, plus standby. */
-export function powerW(device: SimDevice): number {
-  const s = device.state;
-  if (!isLight(s.kind) || !s.online) return 0.3;
-  if (!s.on) return 0.3;
-  return Math.round(device.ratedW * ((s.level ?? 254) / 254) * 100) / 100 + 0.3;
 }
 
 export function joinedDevice(device: SimDevice): JoinedDevice {

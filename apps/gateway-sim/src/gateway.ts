@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import {
   FAULT_CODES,
   FIRMWARE_RESULT,
+  RATED_POWER_W,
   EMPTY_GATEWAY_CONFIG,
   FIRMWARE_TARGETS,
   decodeDown,
@@ -32,17 +33,22 @@ import {
 } from '@lumigrid/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
+import { SIMULATED_KINDS, applyAction, createDevice, deviceAddr, faultCodesOf, joinedDevice, type SimDevice } from './devices.ts';
 import {
-  SIMULATED_KINDS,
-  applyAction,
-  createDevice,
-  deviceAddr,
-  faultCodesOf,
-  isLight,
-  joinedDevice,
+  BACKFILL_SAMPLES_PER_SECOND,
+  DEFAULT_COUNTER_RESET_RATE,
+  STANDBY_POWER_W,
+  advanceCounter,
+  backfillTimes,
+  isMetered,
+  localTimeOf,
+  meterSample,
+  officeUsage,
   powerW,
-  type SimDevice,
-} from './devices.ts';
+  type BackfilledDay,
+  type EnergyBackfill,
+  type EnergyBackfillOptions,
+} from './energy.ts';
 import { DEFAULT_RADIO_LIMITS, RadioLimiter, type RadioLimits } from './radio.ts';
 import { CommandError } from './command-error.ts';
 import { unknownReference } from './config-check.ts';
@@ -77,6 +83,13 @@ export interface SimGatewayOptions {
   activityIntervalS?: number;
   /** Chance per device and activity interval that a fault appears (default 0.002; 0 for none). */
   faultRate?: number;
+  /** Energy counter resets per device and simulated day (default 0.01; 0 for none). */
+  counterResetRate?: number;
+  /**
+   * Live telemetry waits for releaseTelemetry(): a site that backfills its energy history first sends no live
+   * reading newer than that history (the server drops samples older than a device's last reading).
+   */
+  holdTelemetry?: boolean;
   ip?: string;
   log?: (line: string) => void;
   random?: () => number;
@@ -100,6 +113,9 @@ export interface SimFaults {
 
 const SEEN_IDS = 1000;
 const BATCH = 500;
+/** Backfill messages awaiting the broker's PUBACK at once. */
+const BACKFILL_WINDOW = 16;
+const HOUR_MS = 3_600_000;
 /** Scene events kept while the cloud is away; older ones are dropped first. */
 const KEPT_EVENTS = 500;
 
@@ -136,6 +152,8 @@ export class SimGateway extends EventEmitter {
   private activity: NodeJS.Timeout | undefined;
   /** Telemetry every reportIntervalS (sim time) while background life runs. */
   private telemetryTimer: NodeJS.Timeout | undefined;
+  private telemetryHeld: boolean;
+  private backfilling = false;
   private scheduler: NodeJS.Timeout | undefined;
   private readonly emergency: EmergencyTests;
   private readonly scenes: SceneRunner;
@@ -156,6 +174,7 @@ export class SimGateway extends EventEmitter {
     this.clock = new SimClock(options.timeFactor ?? 1);
     this.radio = new RadioLimiter(options.radio ?? DEFAULT_RADIO_LIMITS);
     this.random = options.random ?? Math.random;
+    this.telemetryHeld = options.holdTelemetry ?? false;
     this.populate(options.devicesPerKind ?? 1);
     this.emergency = new EmergencyTests({
       clock: this.clock,
@@ -755,28 +774,21 @@ export class SimGateway extends EventEmitter {
     for (let n = 0; n < perKind; n++) for (const kind of SIMULATED_KINDS) this.addDevice(kind);
   }
 
-  /** Sends every light's power, voltage and current now (tests, demos), without advancing the energy counters. */
+  /** Sends every metered device's power, voltage, current and counter now (tests, demos), without advancing the counters. */
   reportTelemetry(): void {
     this.publishTelemetry(0);
   }
 
   private publishTelemetry(intervalH: number) {
-    const samples = [];
+    const resetRate = this.options.counterResetRate ?? DEFAULT_COUNTER_RESET_RATE;
+    const samples: TelemetrySample[] = [];
     for (const device of this.devices.values()) {
-      if (isLight(device.state.kind)) {
+      if (!device.state.online) continue;
+      if (isMetered(device.state.kind)) {
         const power = powerW(device);
-        device.energyWh += power * intervalH;
-        const sample: TelemetrySample = {
-          addr: device.state.addr,
-          power,
-          energyWh: Math.round(device.energyWh * 1000) / 1000,
-          voltage: 230,
-          current: Math.round((power / 230) * 1000) / 1000,
-        };
-        // Emergency luminaires also report their battery.
-        if (typeof device.state.battery === 'number') sample.battery = device.state.battery;
-        samples.push(sample);
-      } else if (device.state.online) {
+        advanceCounter(device, power, intervalH, resetRate, this.random);
+        samples.push(meterSample(device, power));
+      } else {
         // Sensors report what they measure: lux (daylight, motion), battery, temperature.
         const { lux, battery, temperature } = device.state as { lux?: number; battery?: number; temperature?: number };
         const sample: TelemetrySample = { addr: device.state.addr };
@@ -790,11 +802,99 @@ export class SimGateway extends EventEmitter {
       this.publish('telemetry', { ts: this.clock.now(), samples: samples.slice(i, i + BATCH) });
   }
 
-  /** Publishes telemetry every reportIntervalS of the gateway's clock; lights burn energy in between. */
+  /** Publishes telemetry every reportIntervalS of the gateway's clock; devices draw power in between. */
   private scheduleTelemetry() {
     this.clock.clear(this.telemetryTimer);
     const intervalS = this.params.reportIntervalS ?? 60;
-    this.telemetryTimer = this.clock.every(intervalS * 1000, () => this.publishTelemetry(intervalS / 3600));
+    this.telemetryTimer = this.clock.every(intervalS * 1000, () => {
+      if (!this.telemetryHeld && !this.backfilling) this.publishTelemetry(intervalS / 3600);
+    });
+  }
+
+  /** Lets live telemetry go out after holdTelemetry. */
+  releaseTelemetry(): void {
+    this.telemetryHeld = false;
+  }
+
+  /**
+   * Fills the server's energy history: a sample of every metered device every `stepMinutes` from `days` back
+   * to now, played from an office's daily pattern in the gateway's time zone (officeUsage), sent as
+   * up/telemetry with its past time, a window of messages at a time and at most `samplesPerSecond`. The
+   * devices' live state is left alone; their counters go on from where the history ends. Live telemetry
+   * waits meanwhile. Run it before any live telemetry of these devices reached the server (holdTelemetry):
+   * the server counts no sample older than a device's last reading.
+   */
+  async backfillEnergy(options: EnergyBackfillOptions): Promise<EnergyBackfill> {
+    const client = this.client;
+    if (!client) throw new Error(`gateway ${this.mac} is not connected`);
+    if (this.backfilling) throw new Error(`gateway ${this.mac} is already backfilling`);
+    const { from, until, stepMs } = backfillTimes(options, this.clock.now());
+    const timeZone = this.params.timezone ?? 'UTC';
+    const resetRate = this.options.counterResetRate ?? DEFAULT_COUNTER_RESET_RATE;
+    const pace = options.samplesPerSecond ?? BACKFILL_SAMPLES_PER_SECOND;
+    const played = [...this.devices.values()]
+      .filter((d) => isMetered(d.state.kind))
+      .map((live) => ({ live, device: { ...live, state: { ...live.state, online: true } } }));
+    const outcome: EnergyBackfill = { from, until, samples: 0, messages: 0, resets: 0, days: [] };
+    const days = new Map<string, BackfilledDay>();
+    const drawn = new Map<SimDevice, number>();
+    const inFlight = new Set<Promise<void>>();
+    const stepH = stepMs / HOUR_MS;
+    let failure: Error | undefined;
+    const startedAt = Date.now();
+    const send = async (samples: TelemetrySample[], ts: number) => {
+      const sent = client.publishAsync(upTopic(this.mac, 'telemetry'), encodeUp('telemetry', { ts, samples }), { qos: 1 });
+      const settled: Promise<void> = sent.then(
+        () => void inFlight.delete(settled),
+        (error: Error) => {
+          failure ??= error;
+          inFlight.delete(settled);
+        },
+      );
+      inFlight.add(settled);
+      outcome.messages++;
+      outcome.samples += samples.length;
+      if (inFlight.size >= BACKFILL_WINDOW) await Promise.race(inFlight);
+      const due = startedAt + (outcome.samples / pace) * 1000;
+      if (due > Date.now()) await new Promise((wake) => setTimeout(wake, due - Date.now()));
+    };
+
+    this.backfilling = true;
+    try {
+      let previousDate = '';
+      for (let at = from; at <= until; at += stepMs) {
+        if (failure) throw failure;
+        if (this.stopped || this.client !== client) throw new Error(`gateway ${this.mac} went offline during the backfill`);
+        const local = localTimeOf(at, timeZone);
+        const samples: TelemetrySample[] = [];
+        for (const { device } of played) {
+          const power = drawn.get(device);
+          if (power !== undefined) {
+            if (advanceCounter(device, power, stepH, resetRate, this.random)) outcome.resets++;
+            const day = days.get(previousDate) ?? { date: previousDate, energyWh: 0, savedWh: 0, onS: 0 };
+            day.energyWh += power * stepH;
+            if (power > STANDBY_POWER_W) {
+              day.onS += stepMs / 1000;
+              day.savedWh += Math.max(0, ((RATED_POWER_W[device.state.kind] ?? 0) - power) * stepH);
+            }
+            days.set(previousDate, day);
+          }
+          Object.assign(device.state, officeUsage(device, local));
+          drawn.set(device, powerW(device));
+          samples.push(meterSample(device, drawn.get(device)!));
+        }
+        previousDate = local.date;
+        for (let i = 0; i < samples.length; i += BATCH) await send(samples.slice(i, i + BATCH), at);
+      }
+      await Promise.all(inFlight);
+      if (failure) throw failure;
+    } finally {
+      this.backfilling = false;
+      // Live telemetry was held, so the live counters took nothing meanwhile: they go on from the history.
+      for (const { live, device } of played) live.energyWh = device.energyWh;
+    }
+    outcome.days = [...days.values()];
+    return outcome;
   }
 
   /** The linkages a sensor drives: none unless the gateway's sensors are in linkage mode (independent is the default). */

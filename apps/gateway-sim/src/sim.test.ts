@@ -1,7 +1,8 @@
 import { DEVICE_KINDS, decodeUp, upTopic } from '@lumigrid/protocol';
 import { describe, expect, it } from 'vitest';
 import { SimClock } from './clock.ts';
-import { SIMULATED_KINDS, applyAction, createDevice, powerW } from './devices.ts';
+import { SIMULATED_KINDS, applyAction, createDevice } from './devices.ts';
+import { powerW } from './energy.ts';
 import { createFleet, fleetMac } from './fleet.ts';
 import { SimGateway } from './gateway.ts';
 import { RadioLimiter } from './radio.ts';
@@ -50,7 +51,7 @@ describe('simulated devices', () => {
     const light = createDevice('01', 'light-cct', 1, 0);
     expect(applyAction(light, { level: 127, cct: 3000 })).toBe(true);
     expect(light.state).toMatchObject({ on: true, level: 127, cct: 3000 });
-    expect(powerW(light)).toBeCloseTo(18 * (127 / 254) + 0.3, 1);
+    expect(powerW(light)).toBeCloseTo(18 * (127 / 254), 2);
     expect(applyAction(light, { level: 127 })).toBe(false);
     const sw = createDevice('02', 'switch-3', 2, 0);
     applyAction(sw, { on: true });

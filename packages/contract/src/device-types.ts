@@ -1,3 +1,4 @@
+import { RATED_POWER_W, type DeviceKind } from '@lumigrid/protocol';
 import { DEVICE_TYPE_CODES } from './gateways.ts';
 import type { ErrorCode } from './errors.ts';
 
@@ -41,7 +42,7 @@ export interface DeviceTypeInfo extends DeviceCapabilities {
   /** The protocol's device kind (packages/protocol DEVICE_KINDS), or null when the protocol has none. */
   kind: string | null;
   grouping: GroupingClass;
-  /** Rated power, W: the baseline energy savings are measured against; 0 for what is not a light. */
+  /** Rated power, W (protocol RATED_POWER_W): the baseline energy savings are measured against; 0 for what is not a light. */
   ratedPowerW: number;
 }
 
@@ -67,22 +68,10 @@ const LIGHT: Partial<DeviceCapabilities> = { onOff: true, lighting: true };
 /** Code of a DALI light (dimmable); it has no protocol kind yet. */
 export const DALI_LIGHT_CODE = 5;
 
-/**
- * Rated power per light family, W (the simulator's lights draw the same). A default per family until the device
- * library issue gives each model its own.
- */
-const RATED_POWER_W: Readonly<Record<string, number>> = {
-  'light-single': 12,
-  'light-cct': 18,
-  'light-rgb': 15,
-  'light-dimmer': 36,
-  emergency: 8,
-  'emergency-dimmable': 10,
-};
-/** A light of a family the table above does not name (DALI). */
+/** A light of a family the protocol's rated power table does not name (DALI). */
 const DEFAULT_LIGHT_POWER_W = 20;
 
-function row(code: number, kind: string | null, grouping: GroupingClass, caps: Partial<DeviceCapabilities>): DeviceTypeInfo {
+function row(code: number, kind: DeviceKind | null, grouping: GroupingClass, caps: Partial<DeviceCapabilities>): DeviceTypeInfo {
   const ratedPowerW = caps.lighting ? ((kind === null ? undefined : RATED_POWER_W[kind]) ?? DEFAULT_LIGHT_POWER_W) : 0;
   return { ...NONE, ...caps, code, kind, grouping, ratedPowerW };
 }

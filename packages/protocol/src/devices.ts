@@ -31,6 +31,20 @@ export type DeviceKind = (typeof DEVICE_KINDS)[number];
 export const DeviceKindSchema = Type.Enum(DEVICE_KINDS);
 
 /**
+ * Rated power per light family, W: what a light draws at full brightness (the simulator's lights) and the
+ * baseline energy savings are measured against (packages/contract DEVICE_TYPES). A default per family until
+ * the device library gives each model its own.
+ */
+export const RATED_POWER_W: Readonly<Partial<Record<DeviceKind, number>>> = Object.freeze({
+  'light-single': 12,
+  'light-cct': 18,
+  'light-rgb': 15,
+  'light-dimmer': 36,
+  emergency: 8,
+  'emergency-dimmable': 10,
+});
+
+/**
  * A device address on the gateway's network: its IEEE/EUI-64 in 16 hex digits, or a shorter bus address,
  * always upper case on the wire, so both ends and the database compare addresses as plain strings.
  */

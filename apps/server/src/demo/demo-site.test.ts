@@ -3,8 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Gateway, ProjectTree } from '@lumigrid/contract';
-import { SIMULATED_KINDS } from '@lumigrid/gateway-sim';
-import { count, eq } from 'drizzle-orm';
+import { SIMULATED_KINDS, isMetered } from '@lumigrid/gateway-sim';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { buildings, devices, gateways, mapImages, maps, projects, users } from '../db/schema/index.ts';
@@ -159,6 +159,22 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
       expect(sim.params).toMatchObject({ timezone: DEMO_SITE.timezone, latitude: DEMO_SITE.project.latitude });
       expect(sim.config.schedules.map((s) => s.at).sort()).toEqual(['19:00', '21:00', 'sunrise', 'sunset']);
     }
+  });
+
+  it('fills the energy history of its map for the days back', async () => {
+    const { days, stepMinutes } = DEMO_SITE.energyHistory;
+    const metered = h.app.demo!.fleet()!.gateways.flatMap((g) => [...g.devices.values()].filter((d) => isMetered(d.state.kind)));
+    expect(first!.backfilledSamples).toBe(metered.length * ((days * 24 * 60) / stepMinutes + 1));
+    const stored = async () =>
+      (
+        (await h.database.db.execute(sql`
+          select count(*)::int as days, count(*) filter (where d.energy_wh > 0 and d.saved_wh > 0)::int as saving
+          from energy_map_days d join maps m on m.id = d.map_id where m.name = ${DEMO_SITE.map}`)) as unknown as {
+          rows: Array<{ days: number; saving: number }>;
+        }
+      ).rows[0]!;
+    await poll(async () => (await stored()).days >= days, 'the energy history rolled up', { timeoutMs: 30_000 });
+    expect((await stored()).saving).toBeGreaterThanOrEqual(days - 1);
   });
 
   it('offers its gateways a firmware update to watch, and no other gateway', async () => {

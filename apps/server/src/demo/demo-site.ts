@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { OPERATE_AUTH, USER_AUTH, isLang, newSceneFields, type Gateway, type SceneFields, type SceneKind } from '@lumigrid/contract';
 import type { DeviceKind } from '@lumigrid/protocol';
-import { createFleet, fleetMac, type Fleet } from '@lumigrid/gateway-sim';
+import { createFleet, fleetMac, type Fleet, type SimGateway } from '@lumigrid/gateway-sim';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { AuthContext } from '../http/auth.ts';
@@ -34,6 +34,11 @@ export const DEMO_SITE = {
   /** The gateways, in fleet order; super gateways come last in a fleet. */
   gateways: ['Level 3 West', 'Level 3 East', 'Level 3 Core', 'Level 3 Super gateway'],
   superGateways: 1,
+  /**
+   * Energy history the gateways send when they are bound, so the energy pages have months to show at once:
+   * hourly samples keep a first start on PGlite (about 6,500 samples a second) within seconds.
+   */
+  energyHistory: { days: 60, stepMinutes: 60, samplesPerSecond: 8000 },
 } as const;
 
 /**
@@ -64,6 +69,8 @@ export interface DemoOutcome {
   createdGroups: number;
   /** Scenes this start created (on the first start that made the room groups). */
   createdScenes: number;
+  /** Energy history samples the gateways bound on this start sent (DEMO_SITE.energyHistory). */
+  backfilledSamples: number;
 }
 
 export interface DemoSite {
@@ -172,16 +179,35 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     return (await maps.addMap(caller, { buildId, name: DEMO_SITE.map, image: upload.image })).id;
   }
 
-  /** Binds a demo gateway from the pool to the map, or finds it already bound to the demo account. */
-  async function ensureBound(caller: Caller, mac: string, name: string, mapId: string): Promise<Gateway | undefined> {
+  /** Binds a demo gateway from the pool to the map (`bound`), or finds it already bound to the demo account. */
+  async function ensureBound(caller: Caller, mac: string, name: string, mapId: string): Promise<{ gateway?: Gateway; bound: boolean }> {
     const found = await gateways.lookup(caller, mac);
-    if (found.state === 'yours') return found.gateway ?? undefined;
+    if (found.state === 'yours') return { gateway: found.gateway ?? undefined, bound: false };
     if (found.state === 'other') {
       // Someone bound it while it was in the pool; it keeps running for them.
       logger.warn({ mac }, 'demo gateway is bound to another account; left there');
-      return undefined;
+      return { bound: false };
     }
-    return gateways.bind(caller, { mac, mapId, name });
+    return { gateway: await gateways.bind(caller, { mac, mapId, name }), bound: true };
+  }
+
+  /**
+   * Gateways bound on this start send their energy history, all at once, before any live telemetry (the fleet
+   * holds it until then): a later start would find newer readings and the history would count nowhere.
+   */
+  async function backfill(sims: SimGateway[]): Promise<number> {
+    const { days, stepMinutes, samplesPerSecond } = DEMO_SITE.energyHistory;
+    const started = Date.now();
+    const outcomes = await Promise.allSettled(
+      sims.map((sim) => sim.backfillEnergy({ days, stepMinutes, samplesPerSecond: samplesPerSecond / sims.length })),
+    );
+    let samples = 0;
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.status === 'fulfilled') samples += outcome.value.samples;
+      else logger.warn({ mac: sims[i]!.mac }, `demo energy history not sent: ${(outcome.reason as Error).message}`);
+    }
+    if (samples > 0) logger.info(`demo energy history: ${samples} samples over ${days} days sent in ${Date.now() - started} ms`);
+    return samples;
   }
 
   /**
@@ -262,6 +288,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       macPrefix: DEMO_SITE.macPrefix,
       password: (mac) => passwords.get(mac)!,
       timeFactor: config.demoTimeFactor,
+      holdTelemetry: true,
       log: (line) => logger.debug(line),
     });
     const failed = await fleet.start();
@@ -273,9 +300,10 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     let createdGroups = 0;
     const newGroups: string[] = [];
     const out: DemoOutcome['gateways'] = [];
+    const newlyBound: SimGateway[] = [];
     for (const [i, sim] of fleet.gateways.entries()) {
       check();
-      const gateway = await ensureBound(caller, sim.mac, DEMO_SITE.gateways[i]!, mapId);
+      const { gateway, bound } = await ensureBound(caller, sim.mac, DEMO_SITE.gateways[i]!, mapId);
       if (gateway && gateway.x === null) await gateways.position(caller, { id: gateway.id, ...demoGatewayPosition(i) });
       // The simulator is online once it published its state; the server hears it a moment later.
       if (!gateway || !sim.online || !(await deps.waitOnline(sim.mac, ONLINE_WAIT_MS))) {
@@ -299,6 +327,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
         }
         // New groups raise the configuration version the gateway was read with.
         if (furnished.groups.length > 0 || gateway.syncedVersion !== gateway.configVersion) await gateways.sync(caller, gateway.id);
+        if (bound) newlyBound.push(sim);
       } catch (error) {
         // One gateway that does not answer leaves the rest of the site running.
         logger.warn({ mac: sim.mac }, `demo gateway not set up: ${(error as Error).message}`);
@@ -311,6 +340,8 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       logger.warn(`demo scenes not made: ${error.message}`);
       return 0;
     });
+    check();
+    const backfilledSamples = await backfill(newlyBound);
     return {
       account: config.demoAccount,
       createdAccount: created,
@@ -319,10 +350,20 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       placedDevices,
       createdGroups,
       createdScenes,
+      backfilledSamples,
     };
   }
 
-  const ready = seed().then(
+  /** Live telemetry waited for the energy history; a seeding that stopped early must not keep it waiting. */
+  async function seedThenRelease(): Promise<DemoOutcome> {
+    try {
+      return await seed();
+    } finally {
+      for (const sim of fleet?.gateways ?? []) sim.releaseTelemetry();
+    }
+  }
+
+  const ready = seedThenRelease().then(
     (outcome) => {
       const online = outcome.gateways.filter((g) => g.online).length;
       logger.info(
