@@ -61,3 +61,20 @@ describe('the fault menu (spec section 2)', () => {
     expect(canOpen('/alert/list', { user_auth: 3, operate_auth: 4 })).toBe(true);
   });
 });
+
+describe('the energy menu (spec section 2)', () => {
+  it('lists statistics, the records and report management for every user, between scenes and faults', () => {
+    const menu = buildMenu({ user_auth: 3, operate_auth: 4 }, 'saas');
+    const groups = menu.map((entry) => entry.path);
+    expect(groups.indexOf('/energy')).toBe(groups.indexOf('/scene') + 1);
+    expect(groups.indexOf('/alert')).toBe(groups.indexOf('/energy') + 1);
+    const energy = menu.find((entry) => entry.path === '/energy');
+    expect(energy?.icon).toBe('energy');
+    expect(energy?.children?.map((c) => [c.path, c.labelKey])).toEqual([
+      ['/energy/index', 'menu.energyIndex'],
+      ['/energy/detail', 'menu.energyDetail'],
+      ['/energy/report', 'menu.energyReport'],
+    ]);
+    expect(canOpen('/energy/report', { user_auth: 3, operate_auth: 4 })).toBe(true);
+  });
+});

@@ -29,6 +29,10 @@ export type MenuLabelKey =
   | 'menu.sceneAddSun'
   | 'menu.sceneAddOnce'
   | 'menu.sceneAddSequence'
+  | 'menu.energy'
+  | 'menu.energyIndex'
+  | 'menu.energyDetail'
+  | 'menu.energyReport'
   | 'menu.alert'
   | 'menu.alertIndex'
   | 'menu.alertList'
@@ -36,7 +40,7 @@ export type MenuLabelKey =
   | 'menu.account'
   | 'menu.center'
   | 'menu.outbox';
-export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'alert' | 'system';
+export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'energy' | 'alert' | 'system';
 
 /** One side-menu entry; labels are catalogue keys so the menu follows the language. */
 export interface MenuEntry {
@@ -102,6 +106,16 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
         { path: '/scene/add/sunriseSunset', labelKey: 'menu.sceneAddSun', hidden: true, under: '/scene/list' },
         { path: '/scene/add/reportonce', labelKey: 'menu.sceneAddOnce', hidden: true, under: '/scene/list' },
         { path: '/scene/add/sequence', labelKey: 'menu.sceneAddSequence', hidden: true, under: '/scene/list' },
+      ],
+    },
+    {
+      path: '/energy',
+      labelKey: 'menu.energy',
+      icon: 'energy',
+      children: [
+        { path: '/energy/index', labelKey: 'menu.energyIndex' },
+        { path: '/energy/detail', labelKey: 'menu.energyDetail' },
+        { path: '/energy/report', labelKey: 'menu.energyReport' },
       ],
     },
     {

@@ -24,6 +24,9 @@ const SceneListPage = lazy(() => import('../pages/scene/scene-list-page.tsx'));
 const SceneEditorPage = lazy(() => import('../pages/scene/scene-editor-page.tsx'));
 const SceneDetailPage = lazy(() => import('../pages/scene/scene-detail-page.tsx'));
 const SceneSchedulePage = lazy(() => import('../pages/scene/scene-schedule-page.tsx'));
+const EnergyStatisticsPage = lazy(() => import('../pages/energy/energy-statistics-page.tsx'));
+const EnergyDetailPage = lazy(() => import('../pages/energy/energy-detail-page.tsx'));
+const ReportPage = lazy(() => import('../pages/energy/report-page.tsx'));
 const AlertStatisticsPage = lazy(() => import('../pages/alert/alert-statistics-page.tsx'));
 const AlertListPage = lazy(() => import('../pages/alert/alert-list-page.tsx'));
 const AccountPage = lazy(() => import('../pages/system/account-page.tsx'));
@@ -116,6 +119,16 @@ export const router = createBrowserRouter([
             ],
           },
           { path: 'detail', element: page(<SceneDetailPage />) },
+        ],
+      },
+      {
+        path: 'energy',
+        children: [
+          { index: true, element: <Navigate to="/energy/index" replace /> },
+          { path: 'index', element: page(<EnergyStatisticsPage />) },
+          { path: 'detail', element: page(<EnergyDetailPage />) },
+          // Report management: the menu names it (spec section 2) without a path; it sits with the energy it mails.
+          { path: 'report', element: page(<ReportPage />) },
         ],
       },
       {

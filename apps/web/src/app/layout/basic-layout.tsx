@@ -11,6 +11,7 @@ import {
   LogoutOutlined,
   ControlOutlined,
   SettingOutlined,
+  ThunderboltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { ProConfigProvider, ProLayout, enUSIntl, jaJPIntl, zhCNIntl, zhTWIntl } from '@ant-design/pro-components';
@@ -38,6 +39,7 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   device: <BulbOutlined />,
   gateway: <ClusterOutlined />,
   scene: <ControlOutlined />,
+  energy: <ThunderboltOutlined />,
   alert: <AlertOutlined />,
   system: <SettingOutlined />,
 };

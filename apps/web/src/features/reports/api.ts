@@ -1,0 +1,42 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RecipientAddBody, RecipientEditBody } from '@lumigrid/contract';
+import { recipientEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
+
+/** One key factory for report management; every change invalidates `all` (next send times move). */
+export const recipientKeys = {
+  all: ['recipients'] as const,
+  list: (projectId: string) => [...recipientKeys.all, 'list', projectId] as const,
+};
+
+/** The mail recipient calls of spec section 7 "Mail recipients". */
+export const recipientApi = {
+  list: (projectId: string, signal?: AbortSignal) => call(recipientEndpoints.list, { query: { projectId } }, { signal }),
+  add: (body: RecipientAddBody) => call(recipientEndpoints.add, { body }),
+  edit: (body: RecipientEditBody) => call(recipientEndpoints.edit, { body }),
+  remove: (id: string) => call(recipientEndpoints.remove, { query: { id } }),
+  realtimeSwitch: ({ id, on }: { id: string; on: boolean }) =>
+    call(recipientEndpoints.realtimeSwitch, { params: { id, on: on ? '1' : '0' } }),
+};
+
+/** Sent reports change lastSentAt and nextSendAt while the page is open. */
+const RECIPIENTS_POLL_MS = 30_000;
+
+export function useRecipients(projectId: string | undefined) {
+  return useQuery({
+    queryKey: recipientKeys.list(projectId ?? ''),
+    queryFn: ({ signal }) => recipientApi.list(projectId ?? '', signal),
+    enabled: Boolean(projectId),
+    refetchInterval: RECIPIENTS_POLL_MS,
+  });
+}
+
+function useRecipientChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: recipientKeys.all }) });
+}
+
+export const useAddRecipient = () => useRecipientChange(recipientApi.add);
+export const useEditRecipient = () => useRecipientChange(recipientApi.edit);
+export const useRemoveRecipient = () => useRecipientChange(recipientApi.remove);
+export const useRecipientSwitch = () => useRecipientChange(recipientApi.realtimeSwitch);
