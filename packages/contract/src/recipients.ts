@@ -3,6 +3,9 @@ import { IdSchema, LangSchema, Nullable } from './common.ts';
 import { MAIL_PATTERN } from './validation.ts';
 import { LIMITS } from './limits.ts';
 
+/** Whether a string names a time zone this runtime knows (IANA names, as Intl takes them). */
+export { isTimeZone } from '@lumigrid/protocol';
+
 /**
  * Report recipients, spec sections 2 (report management), 3 (Recipient), 7 ("Mail recipients") and 9 (report
  * frequencies): who gets a project's report by mail, how often, with what in it, and whether faults are mailed
@@ -125,13 +128,3 @@ export type RecipientSwitchParams = Static<typeof RecipientSwitchParamsSchema>;
 
 export const RecipientListSchema = Type.Array(RecipientSchema);
 export type RecipientList = Static<typeof RecipientListSchema>;
-
-/** Whether a string names a time zone this runtime knows (IANA names, as Intl takes them). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return zone.length > 0;
-  } catch {
-    return false;
-  }
-}

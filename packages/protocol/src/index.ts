@@ -8,3 +8,4 @@ export * from './codec.ts';
 export * from './text.ts';
 export * from './transport.ts';
 export * from './schedule.ts';
+export * from './time-zones.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GatewayConfig } from './config.ts';
-import { dueSchedules, isTimeZone, nextRuns, scheduleRuns, sunTimes, type Schedule } from './schedule.ts';
+import { dueSchedules, nextRuns, scheduleRuns, sunTimes, type Schedule } from './schedule.ts';
+import { isTimeZone } from './time-zones.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (t: number) => new Date(t).toISOString();

@@ -1,3 +1,4 @@
+import { utcOffset, wallClock } from './time-zones.ts';
 import { getTimes } from 'suncalc';
 import type { GatewayConfig } from './config.ts';
 import type { GatewayParams } from './gateway.ts';
@@ -34,48 +35,6 @@ const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** How far nextRuns looks ahead: beyond a year, so a yearly date range is still found. */
 export const NEXT_RUNS_HORIZON_DAYS = 400;
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
-
-/** Whether the runtime knows an IANA time zone name. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    formatter(timeZone);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The local wall-clock time of an instant, as epoch ms of the same fields read as UTC. */
-function wallClock(at: number, timeZone: string): number {
-  const fields: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(at))) fields[part.type] = Number(part.value);
-  return Date.UTC(fields.year!, fields.month! - 1, fields.day!, fields.hour!, fields.minute!, fields.second!);
-}
-
-function utcOffset(at: number, timeZone: string): number {
-  const whole = Math.floor(at / 1000) * 1000;
-  return wallClock(whole, timeZone) - whole;
-}
 
 /**
  * The instant a local wall-clock time (epoch ms of its fields read as UTC) happens in a time zone. A time

@@ -1,3 +1,5 @@
+import { isTimeZone, utcOffset } from '@lumigrid/protocol';
+
 /** Below this average power a device is on standby: its time counts as off and earns no savings. */
 export const STANDBY_POWER_W = 0.5;
 
@@ -31,30 +33,6 @@ export function counterDelta(from: number, to: number): number {
   return to >= from ? to - from : to;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat | null>();
-
-function formatterOf(timeZone: string): Intl.DateTimeFormat | null {
-  let f = formatters.get(timeZone);
-  if (f === undefined) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-      });
-    } catch {
-      // A zone this runtime does not know is read as UTC rather than losing the energy.
-      f = null;
-    }
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
 const offsets = new Map<string, number>();
 
 /**
@@ -62,15 +40,12 @@ const offsets = new Map<string, number>();
  * on a quarter hour, so one answer holds for the whole quarter; answers are remembered per quarter.
  */
 export function zoneOffsetMs(timeZone: string, at: number): number {
-  const f = formatterOf(timeZone);
-  if (f === null) return 0;
+  // A zone this runtime does not know is read as UTC rather than losing the energy.
+  if (!isTimeZone(timeZone)) return 0;
   const key = `${timeZone}|${at}`;
   const known = offsets.get(key);
   if (known !== undefined) return known;
-  const parts: Record<string, number> = {};
-  for (const p of f.formatToParts(at)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!);
-  const offset = wall - Math.floor(at / 60_000) * 60_000;
+  const offset = utcOffset(at, timeZone);
   if (offsets.size > 100_000) offsets.clear();
   offsets.set(key, offset);
   return offset;

@@ -1,4 +1,5 @@
 import type { MonthDay, ReportUnit } from '@lumigrid/contract';
+import { utcOffset, wallClock } from '@lumigrid/protocol';
 
 /** When a recipient's reports go out: spec section 9's frequencies, at a local time in its time zone. */
 export interface ReportRule {
@@ -19,52 +20,9 @@ export interface LocalDate {
 }
 
 const DAY_MS = 86_400_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The wall clock of a zone at an instant, as if it were UTC (milliseconds). */
-function wallClockMs(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(
-    formatter(timeZone)
-      .formatToParts(new Date(instant))
-      .map((p) => [p.type, p.value]),
-  );
-  return Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-}
-
-/** The zone's offset from UTC at an instant, in ms (east positive). */
-function offsetMs(instant: number, timeZone: string): number {
-  const whole = Math.floor(instant / 1000) * 1000;
-  return wallClockMs(whole, timeZone) - whole;
-}
-
 /** The calendar date in a zone at an instant. */
 export function localDateOf(instant: Date, timeZone: string): LocalDate {
-  const wall = new Date(wallClockMs(instant.getTime(), timeZone));
+  const wall = new Date(wallClock(instant.getTime(), timeZone));
   return { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate() };
 }
 
@@ -75,9 +33,9 @@ export function localDateOf(instant: Date, timeZone: string): LocalDate {
  */
 export function zonedInstant(date: LocalDate, hour: number, minute: number, timeZone: string): Date {
   const wall = Date.UTC(date.year, date.month - 1, date.day, hour, minute);
-  const before = offsetMs(wall - DAY_MS, timeZone);
-  const after = offsetMs(wall + DAY_MS, timeZone);
-  const fits = [before, after].map((offset) => wall - offset).filter((t) => offsetMs(t, timeZone) === wall - t);
+  const before = utcOffset(wall - DAY_MS, timeZone);
+  const after = utcOffset(wall + DAY_MS, timeZone);
+  const fits = [before, after].map((offset) => wall - offset).filter((t) => utcOffset(t, timeZone) === wall - t);
   return new Date(fits.length > 0 ? Math.min(...fits) : wall - before);
 }
 
