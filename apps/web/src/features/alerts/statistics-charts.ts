@@ -144,34 +144,40 @@ const horizontalGrid: GridComponentOption = { left: 8, right: 48, top: 8, bottom
 /** Names on a category axis are cut at this width (the tooltip keeps them whole). */
 const LABEL_WIDTH = 160;
 
+/** Counts as horizontal bars, first at the top, each bar a link. */
+function rankedBars(labels: string[], counts: number[], name: string, color: string, fontFamily: string): ChartOption {
+  return {
+    ...base(fontFamily),
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    grid: horizontalGrid,
+    xAxis: { type: 'value', minInterval: 1 },
+    yAxis: { type: 'category', inverse: true, data: labels, axisLabel: { width: LABEL_WIDTH, overflow: 'truncate' } },
+    series: [
+      {
+        type: 'bar',
+        name,
+        data: counts,
+        itemStyle: { color },
+        label: { show: true, position: 'right' },
+        barMaxWidth: 22,
+        cursor: 'pointer',
+      },
+    ],
+  };
+}
+
 /** Faults by code, most first, as horizontal bars; a bar leads to its code. */
 export function codeChart(byCode: AlertStatistics['byCode'], texts: ChartTexts, fontFamily: string): DrillChart<{ code: number }> {
   const rows = [...byCode].sort((a, b) => b.count - a.count || a.code - b.code);
   return {
     targets: rows.map((row) => ({ code: row.code })),
-    option: {
-      ...base(fontFamily),
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      grid: horizontalGrid,
-      xAxis: { type: 'value', minInterval: 1 },
-      yAxis: {
-        type: 'category',
-        inverse: true,
-        data: rows.map((row) => texts.codeName(row.code)),
-        axisLabel: { width: LABEL_WIDTH, overflow: 'truncate' },
-      },
-      series: [
-        {
-          type: 'bar',
-          name: texts.faults,
-          data: rows.map((row) => row.count),
-          itemStyle: { color: '#ff7875' },
-          label: { show: true, position: 'right' },
-          barMaxWidth: 22,
-          cursor: 'pointer',
-        },
-      ],
-    },
+    option: rankedBars(
+      rows.map((row) => texts.codeName(row.code)),
+      rows.map((row) => row.count),
+      texts.faults,
+      '#ff7875',
+      fontFamily,
+    ),
   };
 }
 
@@ -185,29 +191,13 @@ export function mapChart(
   const rows = byMap.slice(0, limit);
   return {
     targets: rows.map((row) => (row.mapId ? { mapId: row.mapId } : undefined)),
-    option: {
-      ...base(fontFamily),
-      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
-      grid: horizontalGrid,
-      xAxis: { type: 'value', minInterval: 1 },
-      yAxis: {
-        type: 'category',
-        inverse: true,
-        data: rows.map((row) => (row.mapId ? [row.buildName, row.mapName].filter(Boolean).join(' / ') : texts.noMap)),
-        axisLabel: { width: LABEL_WIDTH, overflow: 'truncate' },
-      },
-      series: [
-        {
-          type: 'bar',
-          name: texts.faults,
-          data: rows.map((row) => row.count),
-          itemStyle: { color: '#4096ff' },
-          label: { show: true, position: 'right' },
-          barMaxWidth: 22,
-          cursor: 'pointer',
-        },
-      ],
-    },
+    option: rankedBars(
+      rows.map((row) => (row.mapId ? [row.buildName, row.mapName].filter(Boolean).join(' / ') : texts.noMap)),
+      rows.map((row) => row.count),
+      texts.faults,
+      '#4096ff',
+      fontFamily,
+    ),
   };
 }
 
