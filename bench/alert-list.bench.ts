@@ -5,14 +5,14 @@
  * limit 20` on the same table, in the same process and run. See bench/README.md ("Alerts: the fault list").
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import type { Database } from '../apps/server/src/db/client.ts';
 import { createAlertsRepo, type AlertFilter } from '../apps/server/src/modules/alerts/alerts.repo.ts';
 import type { SqlClient } from './bulk-load.ts';
-import { postgresBase, postgresTarget } from './postgres-target.ts';
+import { openBenchTarget, postgresBase } from './postgres-target.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -258,21 +258,8 @@ async function measure(db: Database, sql: SqlClient, site: Site): Promise<CaseFi
   });
 }
 
-async function openTarget(kind: 'pglite' | 'postgres', base: string | undefined) {
-  if (kind === 'postgres') {
-    const target = await postgresTarget(base!, `lumigrid_bench_${randomBytes(5).toString('hex')}`);
-    const database = await openDatabase({ url: target.url });
-    if (args.keep) return { database, cleanup: async () => log(`postgres: kept ${target.url}`) };
-    return { database, cleanup: () => target.drop() };
-  }
-  // PGlite in a data folder, as an installation runs it.
-  const dir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-'));
-  const database = await openDatabase({ dataDir: dir });
-  return { database, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 async function runOn(kind: 'pglite' | 'postgres', pgBase: string | undefined) {
-  const target = await openTarget(kind, pgBase);
+  const target = await openBenchTarget(kind, pgBase, { keep: args.keep, log });
   try {
     const sql = (target.database.db as unknown as { $client: SqlClient }).$client;
     log(

@@ -6,12 +6,12 @@
  * with a window function) in the same run. See bench/README.md ("Energy: readings, rollups and the month report").
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
-import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
+import type { Database } from '../apps/server/src/db/client.ts';
 import { createEnergyStatsRepo } from '../apps/server/src/modules/energy/energy-stats.repo.ts';
 import { createEnergyStatsService } from '../apps/server/src/modules/energy/energy-stats.service.ts';
 import { createEnergyRepo, monthPartitionOf, type EnergySample } from '../apps/server/src/modules/energy/energy.repo.ts';
@@ -19,7 +19,7 @@ import { createMapsRepo } from '../apps/server/src/modules/projects/maps.repo.ts
 import { createProjectAccess } from '../apps/server/src/modules/projects/project-access.ts';
 import { createProjectsRepo } from '../apps/server/src/modules/projects/projects.repo.ts';
 import type { SqlClient } from './bulk-load.ts';
-import { postgresBase, postgresTarget } from './postgres-target.ts';
+import { openBenchTarget, postgresBase } from './postgres-target.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -379,20 +379,8 @@ async function measure(database: Database, sql: SqlClient, site: Site) {
   };
 }
 
-async function openTarget(kind: 'pglite' | 'postgres', base: string | undefined) {
-  if (kind === 'postgres') {
-    const target = await postgresTarget(base!, `lumigrid_bench_${randomBytes(5).toString('hex')}`);
-    const database = await openDatabase({ url: target.url });
-    if (args.keep) return { database, cleanup: async () => log(`postgres: kept ${target.url}`) };
-    return { database, cleanup: () => target.drop() };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-'));
-  const database = await openDatabase({ dataDir: dir });
-  return { database, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 async function runOn(kind: 'pglite' | 'postgres', pgBase: string | undefined) {
-  const target = await openTarget(kind, pgBase);
+  const target = await openBenchTarget(kind, pgBase, { keep: args.keep, log });
   try {
     const sql = (target.database.db as unknown as { $client: SqlClient }).$client;
     log(`${kind}: ${fmt(DEVICES)} devices x ${DAYS} days x ${PER_DAY} readings = ${fmt(DEVICES * DAYS * PER_DAY)} readings`);

@@ -1,4 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import { openDatabase, type Database } from '../apps/server/src/db/client.ts';
 
 /** A fresh PostgreSQL database for one run, dropped afterwards. */
 export interface PostgresTarget {
@@ -36,4 +41,24 @@ export async function postgresBase(): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A fresh database for one benchmark run: a new PostgreSQL database on `base` (kept when `keep`, its URL told to
+ * `log`), or PGlite in a data folder, as an installation runs it. `cleanup` drops or removes it.
+ */
+export async function openBenchTarget(
+  kind: 'pglite' | 'postgres',
+  base: string | undefined,
+  options: { keep?: boolean; log: (line: string) => void },
+): Promise<{ database: Database; cleanup(): Promise<void> }> {
+  if (kind === 'postgres') {
+    const target = await postgresTarget(base!, `lumigrid_bench_${randomBytes(5).toString('hex')}`);
+    const database = await openDatabase({ url: target.url });
+    if (options.keep) return { database, cleanup: async () => options.log(`postgres: kept ${target.url}`) };
+    return { database, cleanup: () => target.drop() };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-'));
+  const database = await openDatabase({ dataDir: dir });
+  return { database, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
