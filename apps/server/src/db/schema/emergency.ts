@@ -1,0 +1,204 @@
+import type { EmergencyFailure, EmergencySchedule, EmergencyStagger } from '@lumigrid/contract';
+import {
+  bigint,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { devices } from './devices.ts';
+import { gateways } from './gateways.ts';
+import { buildings, maps, projects } from './projects.ts';
+import { users } from './users.ts';
+
+/**
+ * Emergency test tasks (spec section 3): the lights of one gateway, a test kind and duration, and an optional
+ * recurrence. Only the emergency repo queries the emergency tables (docs/decisions.md, "Emergency testing").
+ */
+export const emergencyTasks = pgTable(
+  'emergency_tasks',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    buildId: bigint('build_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => buildings.id, { onDelete: 'cascade' }),
+    mapId: bigint('map_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => maps.id, { onDelete: 'cascade' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => gateways.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** function or life. */
+    test: text('test').$type<'function' | 'life'>().notNull(),
+    /** Seconds (function) or minutes (life), as the spec's ranges count. */
+    duration: integer('duration').notNull(),
+    batteryCells: smallint('battery_cells').notNull(),
+    lightType: text('light_type').$type<'maintained' | 'non-maintained'>().notNull(),
+    allowWhileCharging: boolean('allow_while_charging').notNull().default(false),
+    schedule: jsonb('schedule').$type<EmergencySchedule>().notNull(),
+    stagger: jsonb('stagger').$type<EmergencyStagger>().notNull(),
+    /** The occurrence the recurrence's job is queued for; a job for another one is stale. */
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Spec section 8, 340001: task names are unique in the account.
+    uniqueIndex('emergency_tasks_tenant_name_key').on(t.tenantId, t.name),
+    index('emergency_tasks_tenant_project_idx').on(t.tenantId, t.projectId),
+  ],
+);
+
+/** The lights of a task (the transfer list's right-hand side). */
+export const emergencyTaskDevices = pgTable(
+  'emergency_task_devices',
+  {
+    taskId: bigint('task_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => emergencyTasks.id, { onDelete: 'cascade' }),
+    deviceId: bigint('device_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.deviceId] }), index('emergency_task_devices_device_idx').on(t.deviceId)],
+);
+
+/**
+ * One execution of a task, kept when the task is deleted (names are copied in). Split into waves by the stagger;
+ * `currentWave` is the wave running or waiting to start.
+ */
+export const emergencyRuns = pgTable(
+  'emergency_runs',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    taskId: bigint('task_id', { mode: 'bigint' }).references(() => emergencyTasks.id, { onDelete: 'set null' }),
+    /** Where the task was when the run started; no foreign keys, so the history outlives the places. */
+    projectId: bigint('project_id', { mode: 'bigint' }).notNull(),
+    mapId: bigint('map_id', { mode: 'bigint' }).notNull(),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' }).notNull(),
+    taskName: text('task_name').notNull(),
+    projectName: text('project_name').notNull(),
+    mapName: text('map_name').notNull(),
+    gatewayName: text('gateway_name').notNull(),
+    test: text('test').$type<'function' | 'life'>().notNull(),
+    duration: integer('duration').notNull(),
+    /** The duration on the wire, seconds. */
+    durationS: integer('duration_s').notNull(),
+    batteryCells: smallint('battery_cells').notNull(),
+    allowWhileCharging: boolean('allow_while_charging').notNull(),
+    trigger: text('trigger').$type<'manual' | 'schedule'>().notNull(),
+    state: text('state').$type<'running' | 'finished' | 'stopped'>().notNull(),
+    result: text('result').$type<'pass' | 'failed' | 'stopped'>(),
+    waves: integer('waves').notNull(),
+    currentWave: integer('current_wave').notNull(),
+    /** When the waiting wave starts; null while a wave runs or once ended. */
+    nextWaveAt: timestamp('next_wave_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('emergency_runs_tenant_started_idx').on(t.tenantId, t.startedAt),
+    index('emergency_runs_task_idx').on(t.taskId, t.startedAt),
+    index('emergency_runs_gateway_idx').on(t.gatewayId, t.state),
+  ],
+);
+
+/** One light's outcome in one run (spec section 3 per-device details). */
+export const emergencyRecords = pgTable(
+  'emergency_records',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    runId: bigint('run_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => emergencyRuns.id, { onDelete: 'cascade' }),
+    deviceId: bigint('device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'set null' }),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' }).notNull(),
+    addr: text('addr').notNull(),
+    deviceName: text('device_name').notNull(),
+    test: text('test').$type<'function' | 'life'>().notNull(),
+    wave: integer('wave').notNull(),
+    state: smallint('state'),
+    result: smallint('result'),
+    passed: boolean('passed'),
+    progress: smallint('progress'),
+    failures: jsonb('failures').$type<EmergencyFailure[]>().notNull().default([]),
+    faultCode: smallint('fault_code'),
+    voltageBefore: doublePrecision('voltage_before'),
+    voltageAfter: doublePrecision('voltage_after'),
+    durationS: doublePrecision('duration_s'),
+    batteryVoltage: doublePrecision('battery_voltage'),
+    batteryCurrent: doublePrecision('battery_current'),
+    batteryTemperature: doublePrecision('battery_temperature'),
+    batteryCells: smallint('battery_cells'),
+    powerW: doublePrecision('power_w'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('emergency_records_run_idx').on(t.runId, t.wave),
+    index('emergency_records_device_idx').on(t.deviceId, t.startedAt),
+    // Events find the light's open record by gateway and address.
+    index('emergency_records_gateway_addr_idx').on(t.gatewayId, t.addr, t.finishedAt),
+  ],
+);
+
+/**
+ * A project's (site's) emergency log book: every test, failure, repair and acknowledgement, appended in order
+ * (`seq` per project) and never changed: a trigger refuses UPDATE, and DELETE unless the account itself is gone
+ * (migration emergency_log_book_append_only). No foreign keys but the account, so a deleted task, light or run
+ * leaves its entries as they were written.
+ */
+export const emergencyLogBook = pgTable(
+  'emergency_log_book',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: bigint('project_id', { mode: 'bigint' }).notNull(),
+    seq: integer('seq').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    type: text('type').$type<'test' | 'failure' | 'repair' | 'acknowledgement'>().notNull(),
+    deviceId: bigint('device_id', { mode: 'bigint' }),
+    deviceName: text('device_name').notNull().default(''),
+    addr: text('addr').notNull().default(''),
+    mapName: text('map_name').notNull().default(''),
+    taskName: text('task_name').notNull().default(''),
+    runId: bigint('run_id', { mode: 'bigint' }),
+    test: text('test').$type<'function' | 'life'>(),
+    result: text('result').$type<'pass' | 'failed' | 'stopped'>(),
+    faultCode: smallint('fault_code'),
+    failures: jsonb('failures').$type<EmergencyFailure[]>().notNull().default([]),
+    note: text('note').notNull().default(''),
+    by: text('by').notNull().default(''),
+    byUserId: bigint('by_user_id', { mode: 'bigint' }),
+    /** An acknowledgement's failure entry. */
+    refId: bigint('ref_id', { mode: 'bigint' }),
+  },
+  (t) => [
+    uniqueIndex('emergency_log_book_project_seq_key').on(t.projectId, t.seq),
+    index('emergency_log_book_tenant_project_idx').on(t.tenantId, t.projectId, t.at),
+    // One acknowledgement per failure.
+    uniqueIndex('emergency_log_book_ack_key').on(t.refId),
+  ],
+);

@@ -1,0 +1,70 @@
+import type { DecodedUp } from '@lumigrid/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
+import type { DomainModule } from '../../http/module.ts';
+import type { JobRunner } from '../../jobs/job-runner.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
+import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
+import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
+import { createEmergencyLive } from './emergency-live.ts';
+import { createEmergencyRunner } from './emergency-runner.ts';
+import { createEmergencyRepo } from './emergency.repo.ts';
+import { registerEmergencyRoutes } from './emergency.routes.ts';
+import { createEmergencyService } from './emergency.service.ts';
+
+/**
+ * Emergency-light testing: tasks and their runs on the gateways, the records, the log book, compliance, and the
+ * live topic of each map's emergency lights (/topic/emergency/{mapId}).
+ */
+export function createEmergencyModule(deps: {
+  db: Db;
+  clock: Clock;
+  jobs: Pick<JobRunner, 'schedule' | 'register'>;
+  link: Pick<GatewayLink, 'bus' | 'onUp'> | undefined;
+  access: Pick<ProjectAccess, 'requireProject' | 'requireMap'>;
+  accounts: Pick<AccountsService, 'findById'>;
+  realtime: Pick<RealtimeHub, 'publish' | 'addDestination'>;
+  bus: Pick<RealtimeBus, 'subscribe'>;
+  /** The alert tracker's door for `fault` events: failed tests raise their alert, a pass clears it. */
+  faults: (message: DecodedUp) => void;
+  logger: FastifyBaseLogger;
+  commandTimeoutMs?: number;
+}) {
+  const repo = createEmergencyRepo(deps.db);
+  const runner = createEmergencyRunner({ ...deps, repo });
+  const emergency = createEmergencyService({
+    repo,
+    runner,
+    access: deps.access,
+    clock: deps.clock,
+    nameOf: async (userId) => {
+      const user = await deps.accounts.findById(userId);
+      return user?.name || user?.account || '';
+    },
+  });
+  const live = createEmergencyLive({ repo, bus: deps.bus, publish: (d, m) => deps.realtime.publish(d, m), logger: deps.logger });
+  const unsubscribe = deps.link?.onUp((message) => live.onUp(message));
+  // One topic per map: only users who may see the map watch its emergency lights.
+  deps.realtime.addDestination({
+    pattern: '/topic/emergency/{mapId}',
+    allow: async (auth, { mapId }) =>
+      deps.access
+        .requireMap(auth, mapId ?? '')
+        .then(() => true)
+        .catch(() => false),
+  });
+  return {
+    service: emergency,
+    runner,
+    repo,
+    register: (route) => registerEmergencyRoutes(route, { emergency }),
+    close: () => {
+      unsubscribe?.();
+      live.close();
+      runner.close();
+    },
+  } satisfies DomainModule & Record<string, unknown>;
+}

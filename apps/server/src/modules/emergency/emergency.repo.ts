@@ -1,0 +1,696 @@
+import { DEVICE_FAMILIES } from '@lumigrid/contract';
+import type { DeviceState } from '@lumigrid/protocol';
+import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import {
+  buildings,
+  devices,
+  deviceStates,
+  emergencyLogBook,
+  emergencyRecords,
+  emergencyRuns,
+  emergencyTaskDevices,
+  emergencyTasks,
+  gateways,
+  mapImages,
+  maps,
+  projects,
+} from '../../db/schema/index.ts';
+
+export type TaskRow = typeof emergencyTasks.$inferSelect;
+export type TaskInsert = Omit<typeof emergencyTasks.$inferInsert, 'id'>;
+export type RunRow = typeof emergencyRuns.$inferSelect;
+export type RecordRow = typeof emergencyRecords.$inferSelect;
+export type LogBookRow = typeof emergencyLogBook.$inferSelect;
+export type LogBookInsert = Omit<typeof emergencyLogBook.$inferInsert, 'id' | 'seq'>;
+
+const EMERGENCY_TYPES = [...DEVICE_FAMILIES.emergency];
+
+/** A light with where it stands and how it reported last. */
+export interface LightRow {
+  id: bigint;
+  tenantId: bigint;
+  gatewayId: bigint;
+  mapId: bigint | null;
+  name: string;
+  addr: string;
+  type: number;
+  x: number | null;
+  y: number | null;
+  online: boolean;
+  state: DeviceState | null;
+}
+
+const lightColumns = {
+  id: devices.id,
+  tenantId: devices.tenantId,
+  gatewayId: devices.gatewayId,
+  mapId: devices.mapId,
+  name: devices.name,
+  addr: devices.addr,
+  type: devices.type,
+  x: devices.x,
+  y: devices.y,
+  online: sql<boolean>`coalesce(${deviceStates.online}, false)`,
+  state: deviceStates.state,
+};
+
+/** Filters of the record lists, all optional but the tenant. */
+export interface RecordFilter {
+  tenantId: bigint;
+  projectIds?: bigint[];
+  projectId?: bigint;
+  taskId?: bigint;
+  runId?: bigint;
+  deviceId?: bigint;
+  from?: Date;
+  to?: Date;
+}
+
+/** The queries of emergency testing; every one takes the tenant, but those named AnyTenant (the gateway side). */
+export function createEmergencyRepo(db: Db) {
+  const lights = () =>
+    db
+      .select(lightColumns)
+      .from(devices)
+      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
+
+  function recordWhere(f: RecordFilter): SQL {
+    return and(
+      eq(emergencyRuns.tenantId, f.tenantId),
+      f.projectIds ? inArray(emergencyRuns.projectId, f.projectIds) : undefined,
+      f.projectId !== undefined ? eq(emergencyRuns.projectId, f.projectId) : undefined,
+      f.taskId !== undefined ? eq(emergencyRuns.taskId, f.taskId) : undefined,
+      f.runId !== undefined ? eq(emergencyRuns.id, f.runId) : undefined,
+      f.deviceId !== undefined ? eq(emergencyRecords.deviceId, f.deviceId) : undefined,
+      f.from ? gte(emergencyRuns.startedAt, f.from) : undefined,
+      f.to ? lt(emergencyRuns.startedAt, f.to) : undefined,
+    )!;
+  }
+
+  return {
+    /** A gateway of the tenant with its map, building and project, and the map image's aspect ratio. */
+    async gatewayPlace(q: { tenantId: bigint; gatewayId: bigint }) {
+      const [row] = await db
+        .select({
+          id: gateways.id,
+          mac: gateways.mac,
+          name: gateways.name,
+          timezone: gateways.timezone,
+          mapId: maps.id,
+          mapName: maps.name,
+          buildId: buildings.id,
+          buildName: buildings.name,
+          projectId: projects.id,
+          projectName: projects.name,
+          imageWidth: mapImages.width,
+          imageHeight: mapImages.height,
+        })
+        .from(gateways)
+        .innerJoin(maps, eq(maps.id, gateways.mapId))
+        .innerJoin(buildings, eq(buildings.id, maps.buildId))
+        .innerJoin(projects, eq(projects.id, maps.projectId))
+        .leftJoin(mapImages, eq(mapImages.id, maps.imageId))
+        .where(and(eq(gateways.id, q.gatewayId), eq(gateways.tenantId, q.tenantId)));
+      return row;
+    },
+
+    /** The emergency lights of a gateway of the tenant, of the ids given (all when none), by name. */
+    async gatewayLights(q: { tenantId: bigint; gatewayId: bigint; ids?: bigint[] }): Promise<LightRow[]> {
+      return lights()
+        .where(
+          and(
+            eq(devices.tenantId, q.tenantId),
+            eq(devices.gatewayId, q.gatewayId),
+            inArray(devices.type, EMERGENCY_TYPES),
+            q.ids ? inArray(devices.id, q.ids.length > 0 ? q.ids : [-1n]) : undefined,
+          ),
+        )
+        .orderBy(asc(devices.name), asc(devices.id));
+    },
+
+    /** The emergency lights of the tenant on the maps given. */
+    async mapLights(q: { tenantId: bigint; mapIds: bigint[] }): Promise<LightRow[]> {
+      if (q.mapIds.length === 0) return [];
+      return lights()
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.mapId, q.mapIds), inArray(devices.type, EMERGENCY_TYPES)))
+        .orderBy(asc(devices.name), asc(devices.id));
+    },
+
+    /** One emergency light of the tenant. */
+    async light(q: { tenantId: bigint; id: bigint }): Promise<(LightRow & { mapName: string; projectId: bigint | null }) | undefined> {
+      const [row] = await db
+        .select({ ...lightColumns, mapName: sql<string>`coalesce(${maps.name}, '')`, projectId: maps.projectId })
+        .from(devices)
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), inArray(devices.type, EMERGENCY_TYPES)));
+      return row;
+    },
+
+    /** The buildings, maps and gateways of a project, for the task form's tree. */
+    async projectPlaces(q: { tenantId: bigint; projectId: bigint }) {
+      const builds = await db
+        .select({ id: buildings.id, name: buildings.name })
+        .from(buildings)
+        .where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId)))
+        .orderBy(asc(buildings.name), asc(buildings.id));
+      const mapRows = await db
+        .select({ id: maps.id, name: maps.name, buildId: maps.buildId })
+        .from(maps)
+        .where(and(eq(maps.tenantId, q.tenantId), eq(maps.projectId, q.projectId)))
+        .orderBy(asc(maps.name), asc(maps.id));
+      const gatewayRows =
+        mapRows.length === 0
+          ? []
+          : await db
+              .select({ id: gateways.id, name: gateways.name, mac: gateways.mac, online: gateways.online, mapId: gateways.mapId })
+              .from(gateways)
+              .where(
+                and(
+                  eq(gateways.tenantId, q.tenantId),
+                  inArray(
+                    gateways.mapId,
+                    mapRows.map((m) => m.id),
+                  ),
+                ),
+              )
+              .orderBy(asc(gateways.name), asc(gateways.id));
+      const lightRows =
+        gatewayRows.length === 0
+          ? []
+          : await lights()
+              .where(
+                and(
+                  eq(devices.tenantId, q.tenantId),
+                  inArray(
+                    devices.gatewayId,
+                    gatewayRows.map((g) => g.id),
+                  ),
+                  inArray(devices.type, EMERGENCY_TYPES),
+                ),
+              )
+              .orderBy(asc(devices.name), asc(devices.id));
+      return { builds, maps: mapRows, gateways: gatewayRows, lights: lightRows };
+    },
+
+    async nameTaken(q: { tenantId: bigint; name: string; exceptId?: bigint }): Promise<boolean> {
+      const [row] = await db
+        .select({ id: emergencyTasks.id })
+        .from(emergencyTasks)
+        .where(and(eq(emergencyTasks.tenantId, q.tenantId), eq(emergencyTasks.name, q.name)));
+      return row !== undefined && row.id !== q.exceptId;
+    },
+
+    async findTask(q: { tenantId: bigint; id: bigint }): Promise<TaskRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(emergencyTasks)
+        .where(and(eq(emergencyTasks.tenantId, q.tenantId), eq(emergencyTasks.id, q.id)));
+      return row;
+    },
+
+    /** A task by id whoever owns it (the job runner). */
+    async findTaskAnyTenant(id: bigint): Promise<TaskRow | undefined> {
+      const [row] = await db.select().from(emergencyTasks).where(eq(emergencyTasks.id, id));
+      return row;
+    },
+
+    async taskDeviceIds(taskId: bigint): Promise<bigint[]> {
+      const rows = await db
+        .select({ id: emergencyTaskDevices.deviceId })
+        .from(emergencyTaskDevices)
+        .where(eq(emergencyTaskDevices.taskId, taskId));
+      return rows.map((r) => r.id);
+    },
+
+    /** Creates or replaces a task and its lights in one transaction; answers its id. */
+    async saveTask(q: { id?: bigint; values: TaskInsert; deviceIds: bigint[] }): Promise<bigint> {
+      return db.transaction(async (tx) => {
+        let id = q.id;
+        if (id === undefined) {
+          const [row] = await tx.insert(emergencyTasks).values(q.values).returning({ id: emergencyTasks.id });
+          id = row!.id;
+        } else {
+          await tx
+            .update(emergencyTasks)
+            .set({ ...q.values, updatedAt: new Date() })
+            .where(and(eq(emergencyTasks.id, id), eq(emergencyTasks.tenantId, q.values.tenantId)));
+          await tx.delete(emergencyTaskDevices).where(eq(emergencyTaskDevices.taskId, id));
+        }
+        await tx.insert(emergencyTaskDevices).values(q.deviceIds.map((deviceId) => ({ taskId: id, deviceId })));
+        return id;
+      });
+    },
+
+    async setNextRun(q: { id: bigint; nextRunAt: Date | null }) {
+      await db.update(emergencyTasks).set({ nextRunAt: q.nextRunAt }).where(eq(emergencyTasks.id, q.id));
+    },
+
+    async deleteTask(q: { tenantId: bigint; id: bigint }) {
+      await db.delete(emergencyTasks).where(and(eq(emergencyTasks.tenantId, q.tenantId), eq(emergencyTasks.id, q.id)));
+    },
+
+    /** Tasks of the tenant with their place names and their last run, newest first. */
+    async listTasks(q: {
+      tenantId: bigint;
+      id?: bigint;
+      projectIds?: bigint[];
+      projectId?: bigint;
+      name?: string;
+      test?: 'function' | 'life';
+      status?: string;
+      offset: number;
+      limit: number;
+    }) {
+      const lastRun = sql<
+        bigint | null
+      >`(select r.id from emergency_runs r where r.task_id = "emergency_tasks"."id" order by r.started_at desc, r.id desc limit 1)`;
+      const status = sql<string>`coalesce((select r.state from emergency_runs r where r.task_id = "emergency_tasks"."id" order by r.started_at desc, r.id desc limit 1), 'idle')`;
+      const where = and(
+        eq(emergencyTasks.tenantId, q.tenantId),
+        q.id !== undefined ? eq(emergencyTasks.id, q.id) : undefined,
+        q.projectIds ? inArray(emergencyTasks.projectId, q.projectIds.length ? q.projectIds : [-1n]) : undefined,
+        q.projectId !== undefined ? eq(emergencyTasks.projectId, q.projectId) : undefined,
+        q.name ? ilike(emergencyTasks.name, `%${q.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+        q.test ? eq(emergencyTasks.test, q.test) : undefined,
+        q.status ? sql`${status} = ${q.status}` : undefined,
+      );
+      const [count] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(emergencyTasks)
+        .where(where);
+      const rows = await db
+        .select({
+          task: emergencyTasks,
+          projectName: projects.name,
+          buildName: buildings.name,
+          mapName: maps.name,
+          gatewayName: gateways.name,
+          quantity: sql<number>`(select count(*)::int from emergency_task_devices d where d.task_id = "emergency_tasks"."id")`,
+          lastRunId: lastRun,
+        })
+        .from(emergencyTasks)
+        .innerJoin(projects, eq(projects.id, emergencyTasks.projectId))
+        .innerJoin(buildings, eq(buildings.id, emergencyTasks.buildId))
+        .innerJoin(maps, eq(maps.id, emergencyTasks.mapId))
+        .innerJoin(gateways, eq(gateways.id, emergencyTasks.gatewayId))
+        .where(where)
+        .orderBy(desc(emergencyTasks.createdAt), desc(emergencyTasks.id))
+        .offset(q.offset)
+        .limit(q.limit);
+      return { total: count?.n ?? 0, rows };
+    },
+
+    /** Runs, newest first, each with its counts. */
+    async listRuns(q: { filter: RecordFilter; test?: 'function' | 'life'; offset: number; limit: number }) {
+      const where = and(recordWhere(q.filter), q.test ? eq(emergencyRuns.test, q.test) : undefined);
+      const [count] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(emergencyRuns)
+        .where(where);
+      const rows = await db
+        .select()
+        .from(emergencyRuns)
+        .where(where)
+        .orderBy(desc(emergencyRuns.startedAt), desc(emergencyRuns.id))
+        .offset(q.offset)
+        .limit(q.limit);
+      return { total: count?.n ?? 0, rows };
+    },
+
+    async findRun(q: { tenantId: bigint; id: bigint }): Promise<RunRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(emergencyRuns)
+        .where(and(eq(emergencyRuns.tenantId, q.tenantId), eq(emergencyRuns.id, q.id)));
+      return row;
+    },
+
+    async findRunAnyTenant(id: bigint): Promise<RunRow | undefined> {
+      const [row] = await db.select().from(emergencyRuns).where(eq(emergencyRuns.id, id));
+      return row;
+    },
+
+    async lastRunOfTask(taskId: bigint): Promise<RunRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(emergencyRuns)
+        .where(eq(emergencyRuns.taskId, taskId))
+        .orderBy(desc(emergencyRuns.startedAt), desc(emergencyRuns.id))
+        .limit(1);
+      return row;
+    },
+
+    /** Pass/fail/result counts of runs. */
+    async runCounts(runIds: bigint[]) {
+      if (runIds.length === 0) return new Map<bigint, { total: number; passed: number; failed: number; done: number }>();
+      const rows = await db
+        .select({
+          runId: emergencyRecords.runId,
+          total: sql<number>`count(*)::int`,
+          passed: sql<number>`count(*) filter (where ${emergencyRecords.passed})::int`,
+          failed: sql<number>`count(*) filter (where ${emergencyRecords.faultCode} is not null)::int`,
+          done: sql<number>`count(*) filter (where ${emergencyRecords.finishedAt} is not null)::int`,
+        })
+        .from(emergencyRecords)
+        .where(inArray(emergencyRecords.runId, runIds))
+        .groupBy(emergencyRecords.runId);
+      return new Map(rows.map((r) => [r.runId, r]));
+    },
+
+    async insertRun(
+      run: Omit<typeof emergencyRuns.$inferInsert, 'id'>,
+      records: Omit<typeof emergencyRecords.$inferInsert, 'id' | 'runId'>[],
+    ) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(emergencyRuns).values(run).returning();
+        if (records.length > 0) await tx.insert(emergencyRecords).values(records.map((r) => ({ ...r, runId: row!.id })));
+        return row!;
+      });
+    },
+
+    /** Moves a run on only from the state it was read in, so two nodes or a stale job cannot both move it. */
+    async updateRun(q: { id: bigint; expectWave?: number; values: Partial<typeof emergencyRuns.$inferInsert> }): Promise<boolean> {
+      const rows = await db
+        .update(emergencyRuns)
+        .set(q.values)
+        .where(
+          and(
+            eq(emergencyRuns.id, q.id),
+            eq(emergencyRuns.state, 'running'),
+            q.expectWave !== undefined ? eq(emergencyRuns.currentWave, q.expectWave) : undefined,
+          ),
+        )
+        .returning({ id: emergencyRuns.id });
+      return rows.length > 0;
+    },
+
+    /** The records of a run, with the light's live state, by wave and name. */
+    async runRecords(runId: bigint) {
+      return db
+        .select({ record: emergencyRecords, live: deviceStates.state, online: deviceStates.online })
+        .from(emergencyRecords)
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, emergencyRecords.gatewayId), eq(deviceStates.addr, emergencyRecords.addr)))
+        .where(eq(emergencyRecords.runId, runId))
+        .orderBy(asc(emergencyRecords.wave), asc(emergencyRecords.deviceName), asc(emergencyRecords.id));
+    },
+
+    /** Records the filters take with their run, newest run first (pages, and the report in batches). */
+    async listRecords(q: { filter: RecordFilter; offset: number; limit: number; order?: 'newest' | 'wave' }) {
+      const where = recordWhere(q.filter);
+      const [count] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(emergencyRecords)
+        .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
+        .where(where);
+      const rows = await db
+        .select({ record: emergencyRecords, run: emergencyRuns })
+        .from(emergencyRecords)
+        .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
+        .where(where)
+        .orderBy(
+          ...(q.order === 'wave'
+            ? [asc(emergencyRecords.wave), asc(emergencyRecords.deviceName), asc(emergencyRecords.id)]
+            : [desc(emergencyRuns.startedAt), desc(emergencyRuns.id), asc(emergencyRecords.deviceName), asc(emergencyRecords.id)]),
+        )
+        .offset(q.offset)
+        .limit(q.limit);
+      return { total: count?.n ?? 0, rows };
+    },
+
+    /** Marks a wave's records started (the lights the gateway took) or refused. */
+    async startRecords(q: { runId: bigint; addrs: string[]; at: Date }) {
+      if (q.addrs.length === 0) return;
+      await db
+        .update(emergencyRecords)
+        .set({ startedAt: q.at, progress: 0, result: null })
+        .where(and(eq(emergencyRecords.runId, q.runId), inArray(emergencyRecords.addr, q.addrs), isNull(emergencyRecords.finishedAt)));
+    },
+
+    /**
+     * Writes a light's progress or outcome if its record is still open; answers the record as written, or undefined
+     * when it was already closed (a late event, a redelivery).
+     */
+    async updateOpenRecord(q: { id: bigint; values: Partial<typeof emergencyRecords.$inferInsert> }): Promise<RecordRow | undefined> {
+      const [row] = await db
+        .update(emergencyRecords)
+        .set(q.values)
+        .where(and(eq(emergencyRecords.id, q.id), isNull(emergencyRecords.finishedAt)))
+        .returning();
+      return row;
+    },
+
+    /** The open record of a light in a running run, by the gateway's MAC and the light's address (the gateway side). */
+    async openRecordAnyTenant(q: { mac: string; addr: string }) {
+      const [row] = await db
+        .select({ record: emergencyRecords, run: emergencyRuns })
+        .from(emergencyRecords)
+        .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
+        .innerJoin(gateways, eq(gateways.id, emergencyRecords.gatewayId))
+        .where(
+          and(
+            eq(gateways.mac, q.mac),
+            eq(emergencyRecords.addr, q.addr),
+            isNull(emergencyRecords.finishedAt),
+            eq(emergencyRuns.state, 'running'),
+          ),
+        )
+        .orderBy(desc(emergencyRecords.id))
+        .limit(1);
+      return row;
+    },
+
+    async recordById(id: bigint): Promise<RecordRow | undefined> {
+      const [row] = await db.select().from(emergencyRecords).where(eq(emergencyRecords.id, id));
+      return row;
+    },
+
+    /** A light of a gateway by MAC and address, with its map (live messages of lights outside any run). */
+    async lightByAddrAnyTenant(q: { mac: string; addr: string }) {
+      const [row] = await db
+        .select({ id: devices.id, mapId: devices.mapId, type: devices.type })
+        .from(devices)
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .where(and(eq(gateways.mac, q.mac), eq(devices.addr, q.addr), inArray(devices.type, EMERGENCY_TYPES)));
+      return row;
+    },
+
+    /** A gateway and its placed emergency lights, by MAC (the live topic; the gateway side). */
+    async placedLightsAnyTenant(mac: string) {
+      const [gateway] = await db.select({ id: gateways.id }).from(gateways).where(eq(gateways.mac, mac));
+      if (!gateway) return undefined;
+      const rows = await db
+        .select({ id: devices.id, addr: devices.addr, mapId: devices.mapId })
+        .from(devices)
+        .where(and(eq(devices.gatewayId, gateway.id), inArray(devices.type, EMERGENCY_TYPES), sql`${devices.mapId} is not null`));
+      return { gatewayId: gateway.id, lights: rows };
+    },
+
+    /** Lights of other runs testing now (busy in the tree). */
+    async busyDeviceIds(q: { tenantId: bigint; exceptTaskId?: bigint }): Promise<Set<bigint>> {
+      const rows = await db
+        .select({ id: emergencyRecords.deviceId })
+        .from(emergencyRecords)
+        .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
+        .where(
+          and(
+            eq(emergencyRuns.tenantId, q.tenantId),
+            eq(emergencyRuns.state, 'running'),
+            isNull(emergencyRecords.finishedAt),
+            q.exceptTaskId !== undefined ? or(isNull(emergencyRuns.taskId), sql`${emergencyRuns.taskId} <> ${q.exceptTaskId}`) : undefined,
+          ),
+        );
+      return new Set(rows.flatMap((r) => (r.id === null ? [] : [r.id])));
+    },
+
+    /**
+     * When a life test may next start on a gateway (its circuit): 24 h after the last life test there ended, or after
+     * one running there would end; null when nothing holds it back.
+     */
+    async lifeRestUntil(q: { gatewayId: bigint; exceptRunId: bigint; restMs: number }): Promise<Date | null> {
+      const [row] = await db
+        .select({
+          ended: sql<string | null>`max(${emergencyRecords.finishedAt})`,
+          running: sql<
+            string | null
+          >`max(${emergencyRecords.startedAt} + make_interval(secs => ${emergencyRuns.durationS})) filter (where ${emergencyRecords.finishedAt} is null)`,
+        })
+        .from(emergencyRecords)
+        .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
+        .where(
+          and(
+            eq(emergencyRecords.gatewayId, q.gatewayId),
+            eq(emergencyRecords.test, 'life'),
+            sql`${emergencyRecords.startedAt} is not null`,
+            or(sql`${emergencyRecords.runId} <> ${q.exceptRunId}`, sql`${emergencyRecords.finishedAt} is not null`),
+          ),
+        );
+      const times = [row?.ended, row?.running].filter((t): t is string => !!t).map((t) => new Date(t).getTime());
+      return times.length === 0 ? null : new Date(Math.max(...times) + q.restMs);
+    },
+
+    /** The last function and life test with a result of each light (compliance, the map). */
+    async lastTests(deviceIds: bigint[]) {
+      if (deviceIds.length === 0) return [];
+      return db
+        .select({
+          deviceId: emergencyRecords.deviceId,
+          test: emergencyRecords.test,
+          at: sql<string>`max(${emergencyRecords.finishedAt})`,
+          // The last one's outcome and run: the max of "time|passed|run" strings of the same width.
+          last: sql<string>`max(to_char(${emergencyRecords.finishedAt} at time zone 'UTC', 'YYYYMMDDHH24MISSUS') || '|' || ${emergencyRecords.passed}::text || '|' || ${emergencyRecords.runId}::text)`,
+        })
+        .from(emergencyRecords)
+        .where(
+          and(
+            inArray(emergencyRecords.deviceId, deviceIds),
+            sql`${emergencyRecords.passed} is not null`,
+            sql`${emergencyRecords.finishedAt} is not null`,
+            // A test with a result: passed, or failed by the light (not refused, stopped or silent).
+            or(eq(emergencyRecords.passed, true), sql`${emergencyRecords.faultCode} in (6, 7, 8)`),
+          ),
+        )
+        .groupBy(emergencyRecords.deviceId, emergencyRecords.test);
+    },
+
+    /** Appends to a project's log book, numbering entries without gaps (retried on a concurrent append). */
+    async appendLog(entries: LogBookInsert[]): Promise<LogBookRow[]> {
+      const written: LogBookRow[] = [];
+      for (const entry of entries) {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const [row] = await db
+              .insert(emergencyLogBook)
+              .values({
+                ...entry,
+                seq: sql`(select coalesce(max(seq), 0) + 1 from emergency_log_book where project_id = ${entry.projectId})`,
+              })
+              .returning();
+            written.push(row!);
+            break;
+          } catch (err) {
+            if (
+              attempt >= 5 ||
+              !String((err as { cause?: { code?: string }; code?: string }).cause?.code ?? (err as { code?: string }).code).startsWith(
+                '23505',
+              )
+            )
+              throw err;
+          }
+        }
+      }
+      return written;
+    },
+
+    async logEntry(q: { tenantId: bigint; id: bigint }): Promise<LogBookRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(emergencyLogBook)
+        .where(and(eq(emergencyLogBook.tenantId, q.tenantId), eq(emergencyLogBook.id, q.id)));
+      return row;
+    },
+
+    /** A project's log book with each failure's acknowledgement. */
+    async logBook(q: {
+      tenantId: bigint;
+      projectId: bigint;
+      type?: string;
+      from?: Date;
+      to?: Date;
+      order: 'asc' | 'desc';
+      offset: number;
+      limit: number;
+    }) {
+      const where = and(
+        eq(emergencyLogBook.tenantId, q.tenantId),
+        eq(emergencyLogBook.projectId, q.projectId),
+        q.type ? eq(emergencyLogBook.type, q.type as LogBookRow['type']) : undefined,
+        q.from ? gte(emergencyLogBook.at, q.from) : undefined,
+        q.to ? lt(emergencyLogBook.at, q.to) : undefined,
+      );
+      const [count] = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(emergencyLogBook)
+        .where(where);
+      const rows = await db
+        .select()
+        .from(emergencyLogBook)
+        .where(where)
+        .orderBy(q.order === 'asc' ? asc(emergencyLogBook.seq) : desc(emergencyLogBook.seq))
+        .offset(q.offset)
+        .limit(q.limit);
+      const failures = rows.filter((r) => r.type === 'failure').map((r) => r.id);
+      const acks =
+        failures.length === 0
+          ? []
+          : await db
+              .select()
+              .from(emergencyLogBook)
+              .where(and(eq(emergencyLogBook.type, 'acknowledgement'), inArray(emergencyLogBook.refId, failures)));
+      return { total: count?.n ?? 0, rows, acks: new Map(acks.map((a) => [a.refId!, a])) };
+    },
+
+    /** Counts of a project's log book by type over a period (the PDF's totals). */
+    async logBookTotals(q: { tenantId: bigint; projectId: bigint; from?: Date; to?: Date }) {
+      const rows = await db
+        .select({ type: emergencyLogBook.type, result: emergencyLogBook.result, n: sql<number>`count(*)::int` })
+        .from(emergencyLogBook)
+        .where(
+          and(
+            eq(emergencyLogBook.tenantId, q.tenantId),
+            eq(emergencyLogBook.projectId, q.projectId),
+            q.from ? gte(emergencyLogBook.at, q.from) : undefined,
+            q.to ? lt(emergencyLogBook.at, q.to) : undefined,
+          ),
+        )
+        .groupBy(emergencyLogBook.type, emergencyLogBook.result);
+      return rows;
+    },
+
+    /** Emergency lights of a project with their place names (compliance). */
+    async projectLights(q: { tenantId: bigint; projectId: bigint; mapIds?: bigint[] }) {
+      return db
+        .select({
+          id: devices.id,
+          name: devices.name,
+          addr: devices.addr,
+          mapId: devices.mapId,
+          mapName: maps.name,
+          buildName: buildings.name,
+          gatewayName: gateways.name,
+        })
+        .from(devices)
+        .innerJoin(maps, eq(maps.id, devices.mapId))
+        .innerJoin(buildings, eq(buildings.id, maps.buildId))
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .where(
+          and(
+            eq(devices.tenantId, q.tenantId),
+            eq(maps.projectId, q.projectId),
+            inArray(devices.type, EMERGENCY_TYPES),
+            q.mapIds ? inArray(devices.mapId, q.mapIds.length ? q.mapIds : [-1n]) : undefined,
+          ),
+        )
+        .orderBy(asc(buildings.name), asc(maps.name), asc(devices.name), asc(devices.id));
+    },
+
+    /** Runs of a project in a period (the mailed report's emergency sheet). */
+    async projectRuns(q: { tenantId: bigint; projectId: bigint; from: Date; to: Date; limit: number }) {
+      return db
+        .select()
+        .from(emergencyRuns)
+        .where(
+          and(
+            eq(emergencyRuns.tenantId, q.tenantId),
+            eq(emergencyRuns.projectId, q.projectId),
+            gte(emergencyRuns.startedAt, q.from),
+            lt(emergencyRuns.startedAt, q.to),
+          ),
+        )
+        .orderBy(asc(emergencyRuns.startedAt), asc(emergencyRuns.id))
+        .limit(q.limit);
+    },
+  };
+}
+export type EmergencyRepo = ReturnType<typeof createEmergencyRepo>;

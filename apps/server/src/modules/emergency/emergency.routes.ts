@@ -1,0 +1,65 @@
+import { emergencyEndpoints as E } from '@lumigrid/contract';
+import type { RouteOf } from '../../http/endpoint-route.ts';
+import { requestLang } from '../../http/envelope.ts';
+import { sendTable } from '../../lib/excel.ts';
+import { EMERGENCY_REPORT_TEXTS, logBookColumns, recordColumns } from './emergency-reports.ts';
+import type { EmergencyService } from './emergency.service.ts';
+import { sendLogBookPdf } from './log-book-pdf.ts';
+
+const day = (at: Date) => at.toISOString().slice(0, 10);
+
+/** The emergency calls of the endpoint table (contract endpoints/emergency.ts). */
+export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: EmergencyService }) {
+  const { emergency } = deps;
+
+  route(E.tasks, ({ auth, body }) => emergency.tasks(auth, body));
+  route(E.save, ({ auth, body }) => emergency.save(auth, body));
+  route(E.execute, ({ auth, params }) => emergency.execute(auth, params));
+  route(E.get, ({ auth, params }) => emergency.get(auth, params));
+  route(E.tree, ({ auth, params }) => emergency.tree(auth, params));
+  route(E.mapState, ({ auth, params }) => emergency.mapState(auth, params.id));
+  route(E.runs, ({ auth, body }) => emergency.runs(auth, body));
+  route(E.runDetails, ({ auth, body }) => emergency.runDetails(auth, body));
+  route(E.deviceRecords, ({ auth, body }) => emergency.deviceRecords(auth, body));
+  route(E.logBook, ({ auth, body }) => emergency.logBook(auth, body));
+  route(E.acknowledge, ({ auth, body }) => emergency.acknowledge(auth, body));
+  route(E.repair, ({ auth, body }) => emergency.repair(auth, body));
+  route(E.compliance, ({ auth, body }) => emergency.compliance(auth, body));
+
+  route(E.report, async ({ auth, body, request, reply }) => {
+    const lang = requestLang(request);
+    const batches = await emergency.report(auth, body);
+    const t = EMERGENCY_REPORT_TEXTS[lang];
+    return sendTable(reply, { fileName: `${t.records}.xlsx`, sheetName: t.records, columns: recordColumns(lang) }, batches);
+  });
+
+  route(E.logBookExcel, async ({ auth, body, request, reply }) => {
+    const lang = requestLang(request);
+    const book = await emergency.logBookReport(auth, body);
+    const t = EMERGENCY_REPORT_TEXTS[lang];
+    return sendTable(
+      reply,
+      { fileName: `${t.logBook} ${book.project.name} ${day(book.printedAt)}.xlsx`, sheetName: t.logBook, columns: logBookColumns(lang) },
+      book.entries,
+    );
+  });
+
+  route(E.logBookPdf, async ({ auth, body, request, reply }) => {
+    const lang = requestLang(request);
+    const book = await emergency.logBookReport(auth, body);
+    const t = EMERGENCY_REPORT_TEXTS[lang];
+    return sendLogBookPdf(
+      reply,
+      {
+        lang,
+        site: book.project.name,
+        from: body.from,
+        to: body.to,
+        printedAt: book.printedAt,
+        totals: book.totals,
+        entries: book.entries,
+      },
+      `${t.logBook} ${book.project.name} ${day(book.printedAt)}.pdf`,
+    );
+  });
+}

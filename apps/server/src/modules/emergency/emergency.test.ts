@@ -1,0 +1,361 @@
+import {
+  alertEndpoints,
+  emergencyEndpoints as E,
+  OPERATE_AUTH,
+  projectEndpoints,
+  emergencyDestination,
+  type EmergencyTaskSaveBody,
+  type EmergencyTopicMessage,
+  type GatewayDevice,
+} from '@lumigrid/contract';
+import { EMERGENCY_STATES, LIFE_RESULTS } from '@lumigrid/protocol';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, endpointCaller, expectError, login, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildReportMail } from '../reports/report-content.ts';
+import { createRecipientsRepo } from '../reports/recipients.repo.ts';
+import { poll } from '../../test/poll.ts';
+import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
+import { subAccount } from '../../test/projects.fixtures.ts';
+import { tenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
+
+const SECRET = 'Secret stairwell';
+
+type Ids = { project: string; map: string; task: string; run: string; device: string; entry: string };
+
+describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
+  let rig: GatewayRig;
+  let token: string;
+  let intruder: string;
+  let viewOnly: string;
+  let principals: Record<PrincipalKey, Principal>;
+  let lights: GatewayDevice[];
+  let stomp: StompTestClient;
+  const live: EmergencyTopicMessage[] = [];
+  let place: { projectId: string; buildId: string; mapId: string; gatewayId: string };
+  const a = {} as Ids;
+  const b = {} as Ids;
+  const h = () => rig.h;
+  const sim = () => rig.fleet.gateways[0]!;
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
+  let names = 0;
+  const task = (overrides: Partial<EmergencyTaskSaveBody> = {}): EmergencyTaskSaveBody => ({
+    name: `Task ${++names}`,
+    ...place,
+    deviceIds: lights.map((l) => l.id),
+    test: 'function',
+    duration: 30,
+    batteryCells: 4,
+    lightType: 'maintained',
+    ...overrides,
+  });
+  const create = async (overrides: Partial<EmergencyTaskSaveBody> = {}) => (await data(send(E.save, { body: task(overrides) }))).id;
+  const detail = (id: string) => data(send(E.get, { params: { id, runId: '0' } }));
+  const ended = async (id: string) => {
+    await poll(async () => (await detail(id)).run?.state !== 'running', `task ${id} ended`, { timeoutMs: 20_000 });
+    await h().app.emergencyRunner.settled();
+    return detail(id);
+  };
+  /** Moves the server's clock; sessions idle that long have ended, so the owner signs in again. */
+  const advance = async (ms: number) => {
+    h().clock.advance(ms);
+    token = await login(h(), 'emergency@example.com', 'Secret-Pass1');
+  };
+  const charged = async () => {
+    for (const l of lights) sim().emergencyLight(l.addr).set({ charge: 100, batteryAgeYears: 0, failure: undefined });
+  };
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 1 });
+    token = await signUpByMail(h(), 'emergency@example.com');
+    intruder = await signUpByMail(h(), 'emergency-intruder@example.com');
+    const built = await buildGatewayWithDevices(h(), token, { mac: sim().mac, name: 'Stairs gateway', place: () => true });
+    lights = built.devices.filter((d) => d.kind.startsWith('emergency'));
+    expect(lights.length).toBeGreaterThanOrEqual(2);
+    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
+    const project = tree.projects.find((p) => p.isDefault)!;
+    place = { projectId: project.id, buildId: project.builds[0]!.id, mapId: built.mapId, gatewayId: built.gateway.id };
+    principals = await tenancyPrincipals(h(), {
+      victim: 'emergency@example.com',
+      victimToken: token,
+      intruder: 'emergency-intruder@example.com',
+    });
+    viewOnly = await subAccount(h(), 'emergency@example.com', OPERATE_AUTH.viewOnly);
+    const other = await data(send(projectEndpoints.tree, { params: { id: '0' } }, intruder));
+    const otherProject = other.projects.find((p) => p.isDefault)!;
+    Object.assign(b, { project: otherProject.id, map: otherProject.builds[0]!.maps[0]!.id });
+    stomp = await stompClient(await listenForRealtime(h().app), { Authorization: `Bearer ${token}` });
+    await stomp.subscribe(emergencyDestination(place.mapId), (m) => live.push(JSON.parse(m.body) as EmergencyTopicMessage));
+  }, 120_000);
+  afterAll(async () => {
+    await stomp?.stop();
+    await rig?.close();
+  });
+
+  it('runs a function test that passes, with records, the log book and the tree', async () => {
+    await charged();
+    const id = await create({ name: SECRET });
+    const tree = await data(send(E.tree, { params: { projectId: place.projectId, taskId: id } }));
+    const gateway = tree.builds
+      .flatMap((x) => x.maps)
+      .flatMap((m) => m.gateways)
+      .find((g) => g.id === place.gatewayId)!;
+    expect(
+      gateway.devices
+        .filter((d) => d.selected)
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual(lights.map((l) => l.id).sort());
+
+    const started = await data(send(E.execute, { params: { id, action: 'start' } }));
+    expect(started.started).toBe(lights.length);
+    const done = await ended(id);
+    expect(done.run).toMatchObject({ state: 'finished', result: 'pass', passed: lights.length, failed: 0, progress: 100 });
+    // Live: each light testing, then the run's end, on the map's emergency topic.
+    await poll(() => live.some((m) => m.kind === 'run' && m.run.id === done.run!.id && m.run.state === 'finished'), 'the run ended, live');
+    expect(
+      live
+        .filter((m) => m.kind === 'light' && m.runId === done.run!.id && m.category === 'testing')
+        .map((m) => m.kind === 'light' && m.deviceId),
+    ).toEqual(expect.arrayContaining(lights.map((l) => l.id)));
+    // The reports after the test (charging back) recolour the map too.
+    await poll(
+      () => live.some((m) => m.kind === 'light' && m.runId === null),
+      `a light reported, live: ${JSON.stringify(live.filter((m) => m.kind === 'light').slice(-4))}`,
+    );
+    expect(done.task).toMatchObject({ status: 'finished', result: 'pass', quantity: lights.length });
+    const records = await data(send(E.runDetails, { body: { runId: done.run!.id } }));
+    expect(records.list.every((r) => r.passed === true && r.result === 0 && r.voltageBefore !== null)).toBe(true);
+    const book = await data(send(E.logBook, { body: { projectId: place.projectId } }));
+    expect(book.list.filter((e) => e.runId === done.run!.id).map((e) => [e.type, e.result])).toEqual(lights.map(() => ['test', 'pass']));
+    const map = await data(send(E.mapState, { params: { id: place.mapId } }));
+    expect(map.lights.filter((l) => lights.some((x) => x.id === l.deviceId)).every((l) => !l.functionOverdue && l.lifeOverdue)).toBe(true);
+    Object.assign(a, { project: place.projectId, map: place.mapId, task: id, run: done.run!.id, device: lights[0]!.id });
+    expectError(await send(E.save, { body: task({ name: SECRET }) }), 340001);
+  });
+
+  it('fails a duration test on an aged battery with capacity low and raises the battery alert', async () => {
+    await charged();
+    const [aged] = lights;
+    sim().emergencyLight(aged!.addr).set({ batteryAgeYears: 4 });
+    const id = await create({ test: 'life', duration: 5, deviceIds: [aged!.id] });
+    await data(send(E.execute, { params: { id, action: 'start' } }));
+    const done = await ended(id);
+    expect(done.run).toMatchObject({ result: 'failed', failed: 1 });
+    const [record] = (await data(send(E.runDetails, { body: { runId: done.run!.id } }))).list;
+    expect(record).toMatchObject({ result: LIFE_RESULTS.capacityLow, passed: false, failures: ['battery'], faultCode: 6 });
+    await h().app.alertTracker.settled();
+    await poll(
+      async () => (await data(send(alertEndpoints.page, { body: { code: 6, open: true } }))).list.some((x) => x.deviceId === aged!.id),
+      'battery alert',
+    );
+    const book = await data(send(E.logBook, { body: { projectId: place.projectId, type: 'failure' } }));
+    const failure = book.list.find((e) => e.runId === done.run!.id)!;
+    expect(failure).toMatchObject({ type: 'failure', faultCode: 6, acknowledged: null });
+    const ack = await data(send(E.acknowledge, { body: { entryId: failure.id, note: 'battery ordered' } }));
+    expect(ack.entry).toMatchObject({ type: 'acknowledgement', refId: failure.id, by: expect.any(String) });
+    expectError(await send(E.acknowledge, { body: { entryId: failure.id } }), 100404);
+    a.entry = failure.id;
+  });
+
+  it('refuses every write to a view-only user', async () => {
+    for (const res of [
+      await send(E.save, { body: task() }, viewOnly),
+      await send(E.execute, { params: { id: a.task, action: 'start' } }, viewOnly),
+      await send(E.acknowledge, { body: { entryId: a.entry } }, viewOnly),
+      await send(E.repair, { body: { deviceId: a.device, note: 'x' } }, viewOnly),
+    ])
+      expectError(res, 110003);
+    await data(send(E.logBook, { body: { projectId: a.project } }, viewOnly));
+  });
+
+  describe('another account', () => {
+    tenancyMatrix({
+      domain: E,
+      secrets: [SECRET],
+      cases: [
+        tenancyCase(E.tasks, (x: Ids) => ({ body: { projectId: x.project } })),
+        tenancyCase(E.save, (x: Ids, y: Ids) => ({ body: { ...task(), name: 'Intruder', projectId: y.project, mapId: x.map } })),
+        tenancyCase(E.execute, (x: Ids) => ({ params: { id: x.task, action: 'start' as const } })),
+        tenancyCase(E.get, (x: Ids) => ({ params: { id: x.task, runId: '0' } })),
+        tenancyCase(E.tree, (x: Ids) => ({ params: { projectId: x.project, taskId: '0' } })),
+        tenancyCase(E.mapState, (x: Ids) => ({ params: { id: x.map } })),
+        tenancyCase(E.runs, (x: Ids) => ({ body: { taskId: x.task } })),
+        tenancyCase(E.runDetails, (x: Ids) => ({ body: { runId: x.run } })),
+        tenancyCase(E.deviceRecords, (x: Ids) => ({ body: { deviceId: x.device } })),
+        tenancyCase(E.report, (x: Ids) => ({ body: { runId: x.run } })),
+        tenancyCase(E.logBook, (x: Ids) => ({ body: { projectId: x.project } })),
+        tenancyCase(E.logBookPdf, (x: Ids) => ({ body: { projectId: x.project } })),
+        tenancyCase(E.logBookExcel, (x: Ids) => ({ body: { projectId: x.project } })),
+        tenancyCase(E.acknowledge, (x: Ids) => ({ body: { entryId: x.entry } })),
+        tenancyCase(E.repair, (x: Ids) => ({ body: { deviceId: x.device, note: 'x' } })),
+        tenancyCase(E.compliance, (x: Ids) => ({ body: { projectId: x.project } })),
+      ],
+      world: () => ({ app: h().app, intruder, a, b, principals }),
+    });
+  });
+
+  it('refuses a life test on a charging light unless the setting allows it', async () => {
+    // The last life test on this gateway ended just now: the next one rests 24 h (the stop test below).
+    await advance(25 * 3600_000);
+    await charged();
+    const [light] = lights;
+    sim().emergencyLight(light!.addr).set({ charge: 60 });
+    const refusing = await create({ test: 'life', duration: 5, deviceIds: [light!.id], allowWhileCharging: false });
+    const res = await data(send(E.execute, { params: { id: refusing, action: 'start' } }));
+    expect(res.refused).toEqual([{ deviceId: light!.id, name: light!.name, state: EMERGENCY_STATES.lifeTestImpossibleWhileCharging }]);
+    expect((await ended(refusing)).run?.result).toBe('stopped');
+    sim().emergencyLight(light!.addr).set({ charge: 60 });
+    const allowed = await create({ test: 'life', duration: 5, deviceIds: [light!.id], allowWhileCharging: true });
+    const started = await data(send(E.execute, { params: { id: allowed, action: 'start' } }));
+    expect(started.started).toBe(1);
+    await ended(allowed);
+  });
+
+  it('stops a running test and deletes a task, keeping its records and log book', async () => {
+    await advance(25 * 3600_000);
+    await charged();
+    const id = await create({ test: 'life', duration: 600 });
+    await data(send(E.execute, { params: { id, action: 'start' } }));
+    expect((await detail(id)).task.status).toBe('running');
+    const running = await data(send(E.tasks, { body: { status: 'running', projectId: place.projectId } }));
+    expect(running.list.map((t) => t.id)).toEqual([id]);
+    expect(running.total).toBe(1);
+    expectError(await send(E.execute, { params: { id, action: 'start' } }), 100401);
+    expectError(await send(E.save, { body: { ...task(), id } }), 100402);
+    const stopped = await data(send(E.execute, { params: { id, action: 'stop' } }));
+    expect(stopped.stopped).toBe(lights.length);
+    const after = await detail(id);
+    expect(after.run).toMatchObject({ state: 'stopped', result: 'stopped' });
+    expect(after.devices.every((d) => d.passed === false)).toBe(true);
+    expectError(await send(E.execute, { params: { id, action: 'stop' } }), 100403);
+    const runId = after.run!.id;
+    await data(send(E.execute, { params: { id, action: 'delete' } }));
+    expectError(await send(E.get, { params: { id, runId: '0' } }), 110011);
+    const runs = await data(send(E.runs, { body: { projectId: place.projectId } }));
+    expect(runs.list.find((r) => r.id === runId)).toMatchObject({ taskId: null, state: 'stopped' });
+    const book = await data(send(E.logBook, { body: { projectId: place.projectId, pageSize: 200 } }));
+    expect(book.list.filter((e) => e.runId === runId).every((e) => e.result === 'stopped')).toBe(true);
+  });
+
+  it('times a silent light out as a communication failure (fault 9)', async () => {
+    await charged();
+    const silent = lights[1]!;
+    sim().emergencyLight(silent.addr).set({ failure: 'communication' });
+    const id = await create({ test: 'function', duration: 15, deviceIds: [silent.id] });
+    await data(send(E.execute, { params: { id, action: 'start' } }));
+    expect((await detail(id)).run?.state).toBe('running');
+    // No result comes; the wave's deadline (duration + 2 min on the server's clock) closes it.
+    await advance(15_000 + 121_000);
+    await h().app.jobs.runDue();
+    const done = await ended(id);
+    expect(done.run).toMatchObject({ result: 'failed', failed: 1 });
+    expect(done.devices[0]).toMatchObject({ passed: false, failures: ['communication'] });
+    await h().app.alertTracker.settled();
+    await poll(
+      async () => (await data(send(alertEndpoints.page, { body: { code: 9, open: true } }))).list.some((x) => x.deviceId === silent.id),
+      'communication alert',
+    );
+    sim().emergencyLight(silent.addr).set({ failure: undefined });
+  });
+
+  it('runs a monthly task twice on the job runner, neighbours in separate waves', async () => {
+    await charged();
+    const id = await create({
+      test: 'function',
+      duration: 15,
+      schedule: { rule: 'monthly', day: 1, month: 1, time: '02:00', timeZone: 'UTC' },
+      stagger: { spacingM: 100, planWidthM: 50 },
+    });
+    const first = (await detail(id)).task.nextRunAt!;
+    for (const round of [1, 2]) {
+      const at = (await detail(id)).task.nextRunAt!;
+      await advance(Date.parse(at) - h().clock.now().getTime() + 1000);
+      await h().app.jobs.runDue();
+      await poll(async () => (await detail(id)).run !== null && (await detail(id)).task.lastRunAt !== null, `run ${round}`);
+      const done = await ended(id);
+      expect(done.run).toMatchObject({ trigger: 'schedule', result: 'pass', waves: lights.length, passed: lights.length });
+      const records = (await data(send(E.runDetails, { body: { runId: done.run!.id } }))).list;
+      // Each light tested in its own wave, and each wave started after the one before ended.
+      expect(new Set(records.map((r) => r.wave)).size).toBe(lights.length);
+      const sorted = [...records].sort((x, y) => x.wave - y.wave);
+      for (let i = 1; i < sorted.length; i++)
+        expect(Date.parse(sorted[i]!.startedAt!)).toBeGreaterThanOrEqual(Date.parse(sorted[i - 1]!.finishedAt!));
+    }
+    const runs = await data(send(E.runs, { body: { taskId: id } }));
+    expect(runs.total).toBe(2);
+    expect(Date.parse((await detail(id)).task.nextRunAt!)).toBeGreaterThan(Date.parse(first));
+  });
+
+  it('keeps the log book in order and refuses every change, through calls and in the database', async () => {
+    const book = await data(send(E.logBook, { body: { projectId: place.projectId, pageSize: 200 } }));
+    const seqs = book.list.map((e) => e.seq).reverse();
+    expect(seqs).toEqual(seqs.map((_, i) => i + 1));
+    const { db } = h().database;
+    await expect(db.execute(sql`update emergency_log_book set note = 'edited'`)).rejects.toThrow();
+    await expect(db.execute(sql`delete from emergency_log_book`)).rejects.toThrow();
+    expect((await data(send(E.logBook, { body: { projectId: place.projectId, pageSize: 200 } }))).total).toBe(book.total);
+    const repair = await data(send(E.repair, { body: { deviceId: lights[0]!.id, note: 'battery replaced' } }));
+    expect(repair.entry).toMatchObject({ type: 'repair', seq: book.total + 1, note: 'battery replaced' });
+  });
+
+  it('exports the records as Excel and the log book as PDF and Excel', async () => {
+    const xlsx = await h().app.inject({ method: 'POST', url: E.report.path, headers: { authorization: `Bearer ${token}` }, payload: {} });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const pdf = await h().app.inject({
+      method: 'POST',
+      url: E.logBookPdf.path,
+      headers: { authorization: `Bearer ${token}`, 'accept-language': 'ja' },
+      payload: { projectId: place.projectId },
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    if (process.env.EMERGENCY_PDF_OUT) (await import('node:fs')).writeFileSync(process.env.EMERGENCY_PDF_OUT, pdf.rawPayload);
+    const book = await h().app.inject({
+      method: 'POST',
+      url: E.logBookExcel.path,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { projectId: place.projectId },
+    });
+    expect(book.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    // The mailed report's emergency sheet lists the runs of the period.
+    const runs = await createRecipientsRepo(h().database.db).emergencyRuns({
+      tenantId: BigInt(await userIdOf(h(), 'emergency@example.com')),
+      projectId: BigInt(place.projectId),
+      from: new Date(0),
+      to: new Date(Date.parse('2100-01-01')),
+      limit: 200,
+    });
+    const mail = await buildReportMail({
+      recipientName: 'Inspector',
+      projectName: 'Site',
+      unit: 'month',
+      lang: 'en',
+      timeZone: 'UTC',
+      contents: ['emergency'],
+      firstDay: { year: 2026, month: 11, day: 1 },
+      endDay: { year: 2026, month: 12, day: 1 },
+      energy: [],
+      faults: { byCode: [], list: [] },
+      emergency: runs,
+    });
+    expect(runs.length).toBeGreaterThan(3);
+    expect(mail.text).toContain(`${SECRET} (Function test): Pass, ${lights.length}/${lights.length}`);
+    const compliance = await data(send(E.compliance, { body: { projectId: place.projectId } }));
+    expect(compliance.lights).toBe(lights.length);
+    expect(compliance.list.every((r) => r.functionOverdue || r.lifeOverdue)).toBe(true);
+  });
+  it('lets the log book go only with its account', async () => {
+    const { db } = h().database;
+    const count = async () =>
+      ((await db.execute(sql`select count(*)::int as n from emergency_log_book`)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n;
+    expect(await count()).toBeGreaterThan(0);
+    await db.execute(sql`delete from users where account = 'emergency@example.com'`);
+    expect(await count()).toBe(0);
+  });
+});
