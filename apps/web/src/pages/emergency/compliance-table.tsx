@@ -1,0 +1,132 @@
+import { useState } from 'react';
+import { Card, Col, Row, Space, Statistic, Switch, Table, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import { EMERGENCY_LIMITS, type ComplianceRow } from '@lumigrid/contract';
+import { useCompliance } from '../../features/emergency/api.ts';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+
+const day = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD') : undefined);
+
+/**
+ * Compliance: the project's emergency lights against EN 50172's calendar, a function test every month (31
+ * days) and a full-duration test every year; overdue lights and dates in red, most overdue first.
+ */
+export function ComplianceTable({ projectId }: { projectId: string | undefined }) {
+  const { t } = useTranslation();
+  const [overdueOnly, setOverdueOnly] = useState(true);
+  const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
+  const compliance = useCompliance(projectId ? { projectId, overdueOnly, ...paging } : undefined);
+  const data = compliance.data;
+
+  const due = (last: string | null, dueAt: string | null, overdue: boolean, testid: string) => (
+    <Space direction="vertical" size={0} data-testid={testid} data-overdue={overdue}>
+      <Typography.Text type={overdue ? 'danger' : undefined} strong={overdue}>
+        {overdue
+          ? dueAt
+            ? t('emergency.compliance.overdueSince', { at: day(dueAt) })
+            : t('emergency.compliance.neverTested')
+          : t('emergency.compliance.dueOn', { at: day(dueAt) })}
+      </Typography.Text>
+      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+        {t('emergency.compliance.last', { at: day(last) ?? t('emergency.never') })}
+      </Typography.Text>
+    </Space>
+  );
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      <Row gutter={16}>
+        <Col xs={24} md={8}>
+          <Card variant="borderless">
+            <Statistic title={t('emergency.compliance.lights')} value={data?.lights ?? 0} />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card variant="borderless">
+            <Statistic
+              title={t('emergency.compliance.functionOverdue', { days: EMERGENCY_LIMITS.functionDueDays })}
+              value={data?.functionOverdue ?? 0}
+              valueStyle={{ color: data?.functionOverdue ? '#cf1322' : '#389e0d' }}
+              data-testid="emergency-compliance-function"
+            />
+          </Card>
+        </Col>
+        <Col xs={24} md={8}>
+          <Card variant="borderless">
+            <Statistic
+              title={t('emergency.compliance.lifeOverdue', { days: EMERGENCY_LIMITS.lifeDueDays })}
+              value={data?.lifeOverdue ?? 0}
+              valueStyle={{ color: data?.lifeOverdue ? '#cf1322' : '#389e0d' }}
+              data-testid="emergency-compliance-life"
+            />
+          </Card>
+        </Col>
+      </Row>
+      <Card
+        variant="borderless"
+        title={t('emergency.compliance.title')}
+        extra={
+          <Space>
+            <Typography.Text>{t('emergency.compliance.overdueOnly')}</Typography.Text>
+            <Switch
+              checked={overdueOnly}
+              onChange={(checked) => {
+                setOverdueOnly(checked);
+                setPaging((p) => ({ ...p, page: 1 }));
+              }}
+              data-testid="emergency-compliance-overdue-only"
+            />
+          </Space>
+        }
+      >
+        <Table<ComplianceRow>
+          rowKey="deviceId"
+          size="middle"
+          loading={compliance.isFetching && !data}
+          dataSource={data?.list ?? []}
+          locale={{ emptyText: <EmptyHint text={t(overdueOnly ? 'emergency.compliance.allGood' : 'emergency.compliance.noLights')} /> }}
+          onRow={(row) => ({ 'data-testid': `emergency-compliance-row-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
+          columns={[
+            {
+              title: t('emergency.logBook.luminaire'),
+              dataIndex: 'name',
+              render: (_, row) => (
+                <Space direction="vertical" size={0}>
+                  <Typography.Text type={row.functionOverdue || row.lifeOverdue ? 'danger' : undefined}>{row.name}</Typography.Text>
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {row.addr}
+                  </Typography.Text>
+                </Space>
+              ),
+            },
+            {
+              title: t('emergency.field.place'),
+              dataIndex: 'mapName',
+              render: (_, row) => [row.buildName, row.mapName].filter(Boolean).join(' / ') || '—',
+            },
+            { title: t('emergency.field.gateway'), dataIndex: 'gatewayName' },
+            {
+              title: t('emergency.compliance.monthly'),
+              dataIndex: 'functionDueAt',
+              render: (_, row) =>
+                due(row.lastFunctionTestAt, row.functionDueAt, row.functionOverdue, `emergency-compliance-fn-${row.name}`),
+            },
+            {
+              title: t('emergency.compliance.yearly'),
+              dataIndex: 'lifeDueAt',
+              render: (_, row) => due(row.lastLifeTestAt, row.lifeDueAt, row.lifeOverdue, `emergency-compliance-life-${row.name}`),
+            },
+          ]}
+          pagination={{
+            current: paging.page,
+            pageSize: paging.pageSize,
+            total: data?.total ?? 0,
+            showSizeChanger: true,
+            onChange: (page, pageSize) => setPaging((p) => ({ page: pageSize === p.pageSize ? page : 1, pageSize })),
+          }}
+        />
+      </Card>
+    </Space>
+  );
+}

@@ -1,0 +1,52 @@
+import { Card, Space, Typography } from 'antd';
+import { PageContainer } from '@ant-design/pro-components';
+import { useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { userMay } from '@lumigrid/contract';
+import { useMe } from '../../features/auth/api.ts';
+import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { EmergencyMapTab } from './emergency-map-tab.tsx';
+import { TaskTable } from './task-table.tsx';
+
+type SetTab = 'tasks' | 'map';
+
+/**
+ * /emergency/set: the tab pair of spec section 2, detection management (the test tasks) and the emergency
+ * device map, for the current project. The tab is in the query (?tab=map), so a link or a reload keeps it.
+ */
+export default function EmergencySetPage() {
+  const { t } = useTranslation();
+  const { data: user } = useMe();
+  const editable = userMay(user, 'write');
+  const [params, setParams] = useSearchParams();
+  const tab: SetTab = params.get('tab') === 'map' ? 'map' : 'tasks';
+  const { projectId, setProjectId, tree } = useCurrentProject(params.get('p') ?? undefined);
+
+  return (
+    <PageContainer
+      title={t('emergency.setTitle')}
+      content={t(tab === 'map' ? 'emergency.mapHint' : 'emergency.setHint')}
+      breadcrumbRender={false}
+      tabActiveKey={tab}
+      tabList={[
+        { key: 'tasks', tab: <span data-testid="emergency-tab-tasks">{t('emergency.tabs.tasks')}</span> },
+        { key: 'map', tab: <span data-testid="emergency-tab-map">{t('emergency.tabs.map')}</span> },
+      ]}
+      onTabChange={(key) => setParams(key === 'map' ? { tab: 'map' } : {}, { replace: true })}
+      extra={
+        <Space>
+          <Typography.Text>{t('emergency.field.project')}</Typography.Text>
+          <ProjectSelect tree={tree.data} value={projectId} onChange={setProjectId} />
+        </Space>
+      }
+    >
+      {tab === 'tasks' ? (
+        <TaskTable projectId={projectId} editable={editable} />
+      ) : (
+        <Card variant="borderless" styles={{ body: { padding: 16 } }}>
+          <EmergencyMapTab key={projectId} projectId={projectId} />
+        </Card>
+      )}
+    </PageContainer>
+  );
+}

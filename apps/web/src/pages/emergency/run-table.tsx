@@ -1,0 +1,146 @@
+import { useState } from 'react';
+import { Button, Progress, Space, Tag, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs, { type Dayjs } from 'dayjs';
+import { EMERGENCY_TEST_KINDS, type EmergencyRun, type EmergencyRunListBody, type EmergencyTestKind } from '@lumigrid/contract';
+import { useDownload } from '../../api/download.ts';
+import { emergencyApi, useEmergencyRuns } from '../../features/emergency/api.ts';
+import { dayRange } from '../../features/emergency/filters.ts';
+import { durationText } from '../../features/emergency/texts.ts';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+import { RESULT_COLOUR, runPath } from './emergency-links.ts';
+
+interface RunSearch {
+  test?: EmergencyTestKind;
+  startedAt?: [Dayjs | string, Dayjs | string];
+}
+
+const stamp = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '—');
+
+/**
+ * Test records: every run of the project's tasks (by hand or by their recurrence), newest first, filterable by
+ * test and time, downloadable as the Excel report with each light's measurements.
+ */
+export function RunTable({ projectId }: { projectId: string | undefined }) {
+  const { t } = useTranslation();
+  const [filters, setFilters] = useState<Omit<EmergencyRunListBody, 'projectId'>>({ page: 1, pageSize: 20 });
+  const runs = useEmergencyRuns(projectId ? { projectId, ...filters } : undefined);
+  const report = useDownload(() =>
+    emergencyApi.report({ projectId, from: filters.from, to: filters.to }, `${t('emergency.report.file')}.xlsx`),
+  );
+
+  const columns: ProColumns<EmergencyRun, 'text'>[] = [
+    {
+      title: t('emergency.field.test'),
+      dataIndex: 'test',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(EMERGENCY_TEST_KINDS.map((k) => [k, { text: t(`emergency.test.${k}`) }])),
+    },
+    {
+      title: t('emergency.field.startedAt'),
+      dataIndex: 'startedAt',
+      hideInTable: true,
+      valueType: 'dateRange',
+      fieldProps: { placeholder: [t('emergency.rangeFrom'), t('emergency.rangeTo')] },
+    },
+    {
+      title: t('emergency.field.task'),
+      dataIndex: 'taskName',
+      search: false,
+      render: (_, run) => (
+        <Space direction="vertical" size={0}>
+          <Link to={runPath(run.id)} data-testid={`emergency-run-link-${run.taskName}`}>
+            {run.taskName}
+          </Link>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {[run.mapName, run.gatewayName].join(' / ')}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: t('emergency.field.test'),
+      dataIndex: 'test',
+      search: false,
+      render: (_, run) => (
+        <Space direction="vertical" size={0}>
+          <span>{t(`emergency.test.${run.test}`)}</span>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {durationText(t, run.test, run.duration)} · {t(`emergency.trigger.${run.trigger}`)}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: t('emergency.field.startedAt'), dataIndex: 'startedAt', search: false, render: (_, run) => stamp(run.startedAt) },
+    { title: t('emergency.field.finishedAt'), dataIndex: 'finishedAt', search: false, render: (_, run) => stamp(run.finishedAt) },
+    { title: t('emergency.field.quantity'), dataIndex: 'total', search: false, align: 'right' },
+    { title: t('emergency.field.passed'), dataIndex: 'passed', search: false, align: 'right' },
+    {
+      title: t('emergency.field.failed'),
+      dataIndex: 'failed',
+      search: false,
+      align: 'right',
+      render: (_, run) => <Typography.Text type={run.failed ? 'danger' : undefined}>{run.failed}</Typography.Text>,
+    },
+    {
+      title: t('emergency.field.result'),
+      dataIndex: 'result',
+      search: false,
+      width: 150,
+      render: (_, run) =>
+        run.result ? (
+          <Tag color={RESULT_COLOUR[run.result]} data-testid={`emergency-run-result-${run.taskName}`}>
+            {t(`emergency.result.${run.result}`)}
+          </Tag>
+        ) : (
+          <Progress percent={run.progress} size="small" status="active" />
+        ),
+    },
+  ];
+
+  return (
+    <ProTable<EmergencyRun, RunSearch>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={runs.data?.list ?? []}
+      loading={runs.isFetching && !runs.data}
+      locale={{ emptyText: <EmptyHint text={t('emergency.report.empty')} /> }}
+      search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
+      onRow={(run) => ({ 'data-testid': `emergency-run-row-${run.taskName}` }) as React.HTMLAttributes<HTMLElement>}
+      toolBarRender={() => [
+        <Button
+          key="report"
+          icon={<DownloadOutlined />}
+          loading={report.isPending}
+          disabled={!projectId}
+          onClick={() => report.mutate()}
+          data-testid="emergency-report-download"
+        >
+          {t('emergency.report.download')}
+        </Button>,
+      ]}
+      onSubmit={(params) =>
+        setFilters((current) => ({
+          page: 1,
+          pageSize: current.pageSize,
+          ...(params.test ? { test: params.test } : {}),
+          ...dayRange(params.startedAt),
+        }))
+      }
+      onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
+      options={{ reload: () => void runs.refetch(), density: false, setting: true, fullScreen: false }}
+      pagination={{
+        current: filters.page,
+        pageSize: filters.pageSize,
+        total: runs.data?.total ?? 0,
+        showSizeChanger: true,
+        onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
+      }}
+    />
+  );
+}

@@ -1,0 +1,251 @@
+import { useState } from 'react';
+import { Button, Progress, Space, Tag, Tooltip, Typography } from 'antd';
+import { CaretRightOutlined, DeleteOutlined, EditOutlined, PauseOutlined, PlusOutlined } from '@ant-design/icons';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { Link, useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import dayjs from 'dayjs';
+import {
+  EMERGENCY_TASK_STATUSES,
+  EMERGENCY_TEST_KINDS,
+  type EmergencyTask,
+  type EmergencyTaskListBody,
+  type EmergencyTaskStatus,
+  type EmergencyTestKind,
+} from '@lumigrid/contract';
+import { useEmergencyTasks } from '../../features/emergency/api.ts';
+import { durationText } from '../../features/emergency/texts.ts';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+import { useTaskActions } from './use-task-actions.tsx';
+import { RESULT_COLOUR, STATUS_COLOUR, taskPath } from './emergency-links.ts';
+
+interface TaskSearch {
+  name?: string;
+  status?: EmergencyTaskStatus;
+  test?: EmergencyTestKind;
+}
+
+/**
+ * Detection management: the project's test tasks (spec section 3) with their live progress. Editors create,
+ * start, stop and delete them; everyone else sees them.
+ */
+export function TaskTable({ projectId, editable }: { projectId: string | undefined; editable: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [filters, setFilters] = useState<Omit<EmergencyTaskListBody, 'projectId'>>({ page: 1, pageSize: 20 });
+  const tasks = useEmergencyTasks(projectId ? { projectId, ...filters } : undefined);
+  const actions = useTaskActions();
+
+  const columns: ProColumns<EmergencyTask>[] = [
+    { title: t('emergency.field.name'), dataIndex: 'name', hideInTable: true },
+    {
+      title: t('emergency.field.status'),
+      dataIndex: 'status',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(EMERGENCY_TASK_STATUSES.map((s) => [s, { text: t(`emergency.status.${s}`) }])),
+    },
+    {
+      title: t('emergency.field.test'),
+      dataIndex: 'test',
+      hideInTable: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(EMERGENCY_TEST_KINDS.map((k) => [k, { text: t(`emergency.test.${k}`) }])),
+    },
+    {
+      title: t('emergency.field.name'),
+      dataIndex: 'name',
+      search: false,
+      render: (_, task) => (
+        <Space direction="vertical" size={0}>
+          <Link to={taskPath(task)} data-testid={`emergency-task-link-${task.name}`}>
+            {task.name}
+          </Link>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {t(`emergency.test.${task.test}`)}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    { title: t('emergency.field.quantity'), dataIndex: 'quantity', search: false, align: 'right' },
+    {
+      title: t('emergency.field.progress'),
+      dataIndex: 'progress',
+      search: false,
+      width: 150,
+      render: (_, task) =>
+        task.lastRunId ? (
+          <Progress
+            percent={task.progress}
+            size="small"
+            status={task.status === 'running' ? 'active' : task.result === 'failed' ? 'exception' : 'normal'}
+            data-testid={`emergency-task-progress-${task.name}`}
+          />
+        ) : (
+          <Typography.Text type="secondary">{t('emergency.neverRun')}</Typography.Text>
+        ),
+    },
+    {
+      title: t('emergency.field.result'),
+      dataIndex: 'result',
+      search: false,
+      render: (_, task) =>
+        task.result ? (
+          <Tooltip title={t('emergency.passedFailed', { passed: task.passed, failed: task.failed })}>
+            <Tag color={RESULT_COLOUR[task.result]} data-testid={`emergency-task-result-${task.name}`}>
+              {t(`emergency.result.${task.result}`)}
+            </Tag>
+          </Tooltip>
+        ) : (
+          '—'
+        ),
+    },
+    {
+      title: t('emergency.field.project'),
+      dataIndex: 'projectName',
+      search: false,
+      render: (_, task) => (
+        <Space direction="vertical" size={0}>
+          <span>{task.projectName}</span>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {[task.buildName, task.mapName, task.gatewayName].join(' / ')}
+          </Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: t('emergency.field.lightType'),
+      dataIndex: 'lightType',
+      search: false,
+      render: (_, task) => t(`emergency.lightType.${task.lightType}`),
+    },
+    {
+      title: t('emergency.field.duration'),
+      dataIndex: 'duration',
+      search: false,
+      render: (_, task) => <span style={{ whiteSpace: 'nowrap' }}>{durationText(t, task.test, task.duration)}</span>,
+    },
+    { title: t('emergency.field.batteryCells'), dataIndex: 'batteryCells', search: false, align: 'right' },
+    {
+      title: t('emergency.field.status'),
+      dataIndex: 'status',
+      search: false,
+      render: (_, task) => (
+        <Space direction="vertical" size={0}>
+          <Tag color={STATUS_COLOUR[task.status]} data-testid={`emergency-task-status-${task.name}`}>
+            {t(`emergency.status.${task.status}`)}
+          </Tag>
+          {task.nextRunAt && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('emergency.nextRun', { at: dayjs(task.nextRunAt).format('YYYY-MM-DD HH:mm') })}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: t('emergency.field.actions'),
+      valueType: 'option',
+      width: editable ? 130 : 80,
+      render: (_, task) => (
+        <Space size={0} wrap>
+          {editable &&
+            (task.status === 'running' ? (
+              <Tooltip title={t('emergency.action.stop')}>
+                <Button
+                  type="link"
+                  size="small"
+                  danger
+                  icon={<PauseOutlined />}
+                  onClick={() => actions.confirm(task, 'stop')}
+                  data-testid={`emergency-stop-${task.name}`}
+                />
+              </Tooltip>
+            ) : (
+              <Tooltip title={t('emergency.action.start')}>
+                <Button
+                  type="link"
+                  size="small"
+                  icon={<CaretRightOutlined />}
+                  onClick={() => actions.confirm(task, 'start')}
+                  data-testid={`emergency-start-${task.name}`}
+                />
+              </Tooltip>
+            ))}
+          {editable && (
+            <Tooltip title={t('emergency.action.edit')}>
+              <Button
+                type="link"
+                size="small"
+                icon={<EditOutlined />}
+                disabled={task.status === 'running'}
+                onClick={() => void navigate(`/emergency/set/add?i=${task.id}&p=${task.projectId}`)}
+                data-testid={`emergency-edit-${task.name}`}
+              />
+            </Tooltip>
+          )}
+          {editable && (
+            <Tooltip title={t('emergency.action.delete')}>
+              <Button
+                type="link"
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                onClick={() => actions.confirm(task, 'delete')}
+                data-testid={`emergency-delete-${task.name}`}
+              />
+            </Tooltip>
+          )}
+          {!editable && <Link to={taskPath(task)}>{t('emergency.action.view')}</Link>}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <ProTable<EmergencyTask, TaskSearch>
+      rowKey="id"
+      size="middle"
+      columns={columns}
+      dataSource={tasks.data?.list ?? []}
+      loading={tasks.isFetching && !tasks.data}
+      locale={{ emptyText: <EmptyHint text={t(editable ? 'emergency.emptyTasks' : 'emergency.emptyTasksView')} /> }}
+      search={{ labelWidth: 'auto', span: 6, defaultCollapsed: false, collapseRender: false }}
+      onRow={(task) => ({ 'data-testid': `emergency-task-row-${task.name}` }) as React.HTMLAttributes<HTMLElement>}
+      toolBarRender={() =>
+        editable
+          ? [
+              <Button
+                key="add"
+                type="primary"
+                icon={<PlusOutlined />}
+                disabled={!projectId}
+                onClick={() => void navigate(`/emergency/set/add${projectId ? `?p=${projectId}` : ''}`)}
+                data-testid="emergency-task-add"
+              >
+                {t('emergency.addTask')}
+              </Button>,
+            ]
+          : []
+      }
+      onSubmit={(params) =>
+        setFilters((current) => ({
+          page: 1,
+          pageSize: current.pageSize,
+          ...(params.name?.trim() ? { name: params.name.trim() } : {}),
+          ...(params.status ? { status: params.status } : {}),
+          ...(params.test ? { test: params.test } : {}),
+        }))
+      }
+      onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
+      options={{ reload: () => void tasks.refetch(), density: false, setting: true, fullScreen: false }}
+      pagination={{
+        current: filters.page,
+        pageSize: filters.pageSize,
+        total: tasks.data?.total ?? 0,
+        showSizeChanger: true,
+        onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
+      }}
+    />
+  );
+}
