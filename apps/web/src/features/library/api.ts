@@ -1,0 +1,51 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { deviceEndpoints, libraryEndpoints, libraryTypesOf, type LibraryTypeAddBody, type LibraryTypeUpdateBody } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
+import { uploadForm } from '../../api/upload.ts';
+import { deviceConfigKeys } from '../device-config/api.ts';
+
+/**
+ * The device library's calls (spec section 7 "Device types"). The library lives in the type table's answer,
+ * so its key is the device pages' type table key: a change refreshes both.
+ */
+export const libraryApi = {
+  typeTable: (signal?: AbortSignal) => call(libraryEndpoints.typeTable, {}, { signal }),
+  add: (body: LibraryTypeAddBody) => call(libraryEndpoints.add, { body }),
+  update: (body: LibraryTypeUpdateBody) => call(libraryEndpoints.update, { body }),
+  remove: (id: string) => call(libraryEndpoints.remove, { query: { id } }),
+  uploadIcon: ({ id, file }: { id: string; file: File }) => call(libraryEndpoints.uploadIcon, { body: uploadForm(file, { id }) }),
+  removeIcon: (id: string) => call(libraryEndpoints.removeIcon, { params: { id }, body: {} }),
+  panelLockAccounts: (deviceId: string) => call(deviceEndpoints.panelLockAccounts, { body: { id: deviceId } }),
+};
+
+/** The type table with every library type of the account, by name. */
+export function useLibrary() {
+  return useQuery({
+    queryKey: deviceConfigKeys.types(),
+    queryFn: ({ signal }) => libraryApi.typeTable(signal),
+    select: (table) => ({ table, library: libraryTypesOf(table) }),
+  });
+}
+
+function useLibraryChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: deviceConfigKeys.all }) });
+}
+
+export const useAddLibraryType = () => useLibraryChange(libraryApi.add);
+export const useUpdateLibraryType = () => useLibraryChange(libraryApi.update);
+export const useRemoveLibraryType = () => useLibraryChange(libraryApi.remove);
+export const useLibraryIcon = () => useLibraryChange(libraryApi.uploadIcon);
+export const useRemoveLibraryIcon = () => useLibraryChange(libraryApi.removeIcon);
+
+/** Who may unlock a panel, read from the panel when asked (never cached: it is read through the gateway). */
+export function usePanelLockAccounts(deviceId: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: [...deviceConfigKeys.all, 'panelLock', deviceId ?? ''],
+    queryFn: () => libraryApi.panelLockAccounts(deviceId ?? ''),
+    enabled: enabled && Boolean(deviceId),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
