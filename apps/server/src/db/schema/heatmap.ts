@@ -1,0 +1,43 @@
+import type { HeatLevel } from '@lumigrid/contract';
+import { bigint, index, jsonb, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { devices } from './devices.ts';
+import { projects } from './projects.ts';
+import { users } from './users.ts';
+
+/**
+ * Motion sensor activations as the heatmap counts them (docs/decisions.md "Heatmap"): one row per sensor and
+ * 30-minute window in which it reported occupied, however often it did. Written on ingest with "on conflict do
+ * nothing", so a redelivered or replayed event never counts twice.
+ */
+export const sensorActivationWindows = pgTable(
+  'sensor_activation_windows',
+  {
+    deviceId: bigint('device_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Start of the window (UTC half hours). */
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    /** The same instant on the wall clock of the sensor's gateway: local days, weekdays and hours read it. */
+    localStart: timestamp('local_start', { withTimezone: false }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.windowStart] }),
+    index('sensor_activation_windows_device_local_idx').on(t.deviceId, t.localStart),
+  ],
+);
+
+/** A project's heatmap colour levels (spec section 3: associated parent project, sensing counts, colours); none: the defaults. */
+export const heatmapSettings = pgTable('heatmap_settings', {
+  projectId: bigint('project_id', { mode: 'bigint' })
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  tenantId: bigint('tenant_id', { mode: 'bigint' })
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Ascending by percent. */
+  levels: jsonb('levels').$type<HeatLevel[]>().notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

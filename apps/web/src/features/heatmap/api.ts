@@ -1,0 +1,65 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { HeatmapDownloadBody, HeatmapGenBody, HeatmapPageBody, HeatmapResetBody, HeatmapSettingsBody } from '@lumigrid/contract';
+import { heatmapEndpoints } from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
+import { downloadFile } from '../../api/download.ts';
+
+/** Activations are counted as sensors report: a heatmap shown a while is read again. */
+const HEATMAP_POLL_MS = 60_000;
+
+/** One key factory for the heatmap; a change of colour levels invalidates `all` (gen carries them too). */
+export const heatmapKeys = {
+  all: ['heatmap'] as const,
+  gen: (body: HeatmapGenBody) => [...heatmapKeys.all, 'gen', body] as const,
+  page: (body: HeatmapPageBody) => [...heatmapKeys.all, 'page', body] as const,
+  settings: (projectId: string) => [...heatmapKeys.all, 'settings', projectId] as const,
+};
+
+/** The heatmap calls (spec section 7: induction/v1 under /api6). */
+export const heatmapApi = {
+  gen: (body: HeatmapGenBody, signal?: AbortSignal) => call(heatmapEndpoints.gen, { body }, { signal }),
+  page: (body: HeatmapPageBody, signal?: AbortSignal) => call(heatmapEndpoints.page, { body }, { signal }),
+  /** Saves the workbook the server writes (headers in the caller's language). */
+  download: (body: HeatmapDownloadBody, fallbackName: string) => downloadFile(heatmapEndpoints.download, { body }, fallbackName),
+  settings: (projectId: string, signal?: AbortSignal) => call(heatmapEndpoints.settings, { params: { projectId } }, { signal }),
+  saveSettings: (body: HeatmapSettingsBody) => call(heatmapEndpoints.saveSettings, { body }),
+  resetSettings: (body: HeatmapResetBody) => call(heatmapEndpoints.resetSettings, { body }),
+};
+
+/** The heat of a map over local days; waits for a map (undefined). */
+export function useHeatmapGen(body: HeatmapGenBody | undefined) {
+  return useQuery({
+    queryKey: heatmapKeys.gen(body ?? { mapId: '', from: '', to: '' }),
+    queryFn: ({ signal }) => heatmapApi.gen(body!, signal),
+    enabled: Boolean(body),
+    placeholderData: keepPreviousData,
+    refetchInterval: HEATMAP_POLL_MS,
+  });
+}
+
+/** A page of the sensors with their activations, most active first. */
+export function useHeatmapPage(body: HeatmapPageBody | undefined) {
+  return useQuery({
+    queryKey: heatmapKeys.page(body ?? { projectId: '', from: '', to: '' }),
+    queryFn: ({ signal }) => heatmapApi.page(body!, signal),
+    enabled: Boolean(body),
+    placeholderData: keepPreviousData,
+    refetchInterval: HEATMAP_POLL_MS,
+  });
+}
+
+export function useHeatmapSettings(projectId: string | undefined) {
+  return useQuery({
+    queryKey: heatmapKeys.settings(projectId ?? ''),
+    queryFn: ({ signal }) => heatmapApi.settings(projectId!, signal),
+    enabled: Boolean(projectId),
+  });
+}
+
+function useHeatmapChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: heatmapKeys.all }) });
+}
+
+export const useSaveHeatmapSettings = () => useHeatmapChange(heatmapApi.saveSettings);
+export const useResetHeatmapSettings = () => useHeatmapChange(heatmapApi.resetSettings);
