@@ -1,0 +1,113 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  pushEndpoints,
+  userEndpoints,
+  type PushAppAddBody,
+  type PushAppEditBody,
+  type PushImagePurpose,
+  type PushNewsAddBody,
+  type PushNewsEditBody,
+  type PushNewsListQuery,
+  type PushRejectBody,
+  type PushReviewListQuery,
+} from '@lumigrid/contract';
+import { call } from '../../api/client.ts';
+import { uploadForm } from '../../api/upload.ts';
+
+/** One key factory for push management; every change invalidates `all` (counts and states move together). */
+export const pushKeys = {
+  all: ['push'] as const,
+  apps: (query: { page: number; pageSize: number; name?: string }) => [...pushKeys.all, 'apps', query] as const,
+  app: (id: string) => [...pushKeys.all, 'app', id] as const,
+  categories: () => [...pushKeys.all, 'categories'] as const,
+  newsList: (query: PushNewsListQuery) => [...pushKeys.all, 'news', query] as const,
+  news: (id: string) => [...pushKeys.all, 'newsItem', id] as const,
+  review: (query: PushReviewListQuery) => [...pushKeys.all, 'review', query] as const,
+  reviewItem: (id: string) => [...pushKeys.all, 'reviewItem', id] as const,
+  accounts: () => [...pushKeys.all, 'accounts'] as const,
+};
+
+export const pushApi = {
+  upload: ({ purpose, file }: { purpose: PushImagePurpose; file: Blob }) =>
+    call(pushEndpoints.upload, { body: uploadForm(file, { purpose }) }),
+};
+
+export function usePushApps(query: { page: number; pageSize: number; name?: string }) {
+  return useQuery({
+    queryKey: pushKeys.apps(query),
+    queryFn: ({ signal }) => call(pushEndpoints.apps, { query }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Every app of the account at once, for the news form's and the list filter's pickers. */
+export const useAllPushApps = () => usePushApps({ page: 1, pageSize: 100 });
+
+export function usePushApp(id: string | undefined) {
+  return useQuery({
+    queryKey: pushKeys.app(id ?? ''),
+    queryFn: ({ signal }) => call(pushEndpoints.app, { params: { id: id! } }, { signal }),
+    enabled: Boolean(id),
+  });
+}
+
+export function usePushCategories() {
+  return useQuery({ queryKey: pushKeys.categories(), queryFn: ({ signal }) => call(pushEndpoints.categories, {}, { signal }) });
+}
+
+export function usePushNewsList(query: PushNewsListQuery) {
+  return useQuery({
+    queryKey: pushKeys.newsList(query),
+    queryFn: ({ signal }) => call(pushEndpoints.newsList, { query }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePushNews(id: string | undefined) {
+  return useQuery({
+    queryKey: pushKeys.news(id ?? ''),
+    queryFn: ({ signal }) => call(pushEndpoints.news, { params: { id: id! } }, { signal }),
+    enabled: Boolean(id),
+  });
+}
+
+export function usePushReview(query: PushReviewListQuery) {
+  return useQuery({
+    queryKey: pushKeys.review(query),
+    queryFn: ({ signal }) => call(pushEndpoints.reviewList, { query }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function usePushReviewItem(id: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: pushKeys.reviewItem(id ?? ''),
+    queryFn: ({ signal }) => call(pushEndpoints.reviewDetail, { params: { id: id! } }, { signal }),
+    enabled: Boolean(id) && enabled,
+  });
+}
+
+/** The accounts an app may be bound to: the caller's own sub-accounts (the caller itself is added by the page). */
+export function useBindableAccounts() {
+  return useQuery({ queryKey: pushKeys.accounts(), queryFn: ({ signal }) => call(userEndpoints.subAccounts, {}, { signal }) });
+}
+
+function usePushChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey: pushKeys.all }) });
+}
+
+export const useAddPushApp = () => usePushChange((body: PushAppAddBody) => call(pushEndpoints.addApp, { body }));
+export const useEditPushApp = () => usePushChange((body: PushAppEditBody) => call(pushEndpoints.editApp, { body }));
+export const useDeletePushApp = () => usePushChange((id: string) => call(pushEndpoints.deleteApp, { body: { id } }));
+export const useAddPushCategory = () => usePushChange((name: string) => call(pushEndpoints.addCategory, { body: { name } }));
+export const useEditPushCategory = () => usePushChange((body: { id: string; name: string }) => call(pushEndpoints.editCategory, { body }));
+export const useDeletePushCategory = () => usePushChange((id: string) => call(pushEndpoints.deleteCategory, { body: { id } }));
+export const useAddPushNews = () => usePushChange((body: PushNewsAddBody) => call(pushEndpoints.addNews, { body }));
+export const useEditPushNews = () => usePushChange((body: PushNewsEditBody) => call(pushEndpoints.editNews, { body }));
+export const useDeletePushNews = () => usePushChange((id: string) => call(pushEndpoints.deleteNews, { body: { id } }));
+export const useSubmitPushNews = () => usePushChange((id: string) => call(pushEndpoints.submitNews, { body: { id } }));
+export const useWithdrawPushNews = () => usePushChange((id: string) => call(pushEndpoints.withdrawNews, { body: { id } }));
+export const usePassPushNews = () => usePushChange((id: string) => call(pushEndpoints.pass, { body: { id } }));
+export const useRejectPushNews = () => usePushChange((body: PushRejectBody) => call(pushEndpoints.reject, { body }));
+export const usePushUpload = () => useMutation({ mutationFn: pushApi.upload });

@@ -1,0 +1,210 @@
+import { useState } from 'react';
+import { Button, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
+import {
+  DeleteOutlined,
+  EditOutlined,
+  EyeOutlined,
+  FileImageOutlined,
+  PlusOutlined,
+  RollbackOutlined,
+  SendOutlined,
+  StarFilled,
+} from '@ant-design/icons';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import dayjs from 'dayjs';
+import {
+  LANGS,
+  PUSH_STATE,
+  pushEditable,
+  pushStateName,
+  pushSubmittable,
+  type Lang,
+  type PushNewsListQuery,
+  type PushNewsSummary,
+} from '@lumigrid/contract';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+import { useAllPushApps, usePushCategories, usePushNewsList } from '../../features/push/api.ts';
+import { useNewsActions } from './news-actions.tsx';
+import { PushStateTag } from './push-state-tag.tsx';
+import './push.css';
+
+const STAMP = 'YYYY-MM-DD HH:mm';
+const STATES = [PUSH_STATE.draft, PUSH_STATE.pending, PUSH_STATE.failed, PUSH_STATE.passed] as const;
+
+/** /push/index: the account's news with their review states, filters, and the author's actions. */
+export default function NewsListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [query, setQuery] = useState<PushNewsListQuery>({ page: 1, pageSize: 10 });
+  const news = usePushNewsList(query);
+  const apps = useAllPushApps();
+  const categories = usePushCategories();
+  const actions = useNewsActions();
+  const filter = (change: Partial<PushNewsListQuery>) => setQuery((q) => ({ ...q, ...change, page: 1 }));
+  const ready = (apps.data?.total ?? 0) > 0 && (categories.data?.length ?? 0) > 0;
+
+  const columns: ProColumns<PushNewsSummary>[] = [
+    {
+      title: t('push.field.cover'),
+      dataIndex: 'cover',
+      width: 116,
+      render: (_, n) =>
+        n.cover ? (
+          <img className="lg-push-thumb" src={n.cover} alt="" />
+        ) : (
+          <span className="lg-push-thumb lg-push-thumb--empty">
+            <FileImageOutlined />
+          </span>
+        ),
+    },
+    {
+      title: t('push.field.title'),
+      dataIndex: 'title',
+      render: (_, n) => (
+        <Space direction="vertical" size={2}>
+          <Space size={6}>
+            <Link to={`/push/details?id=${n.id}`} data-testid={`push-news-${n.title}`}>
+              <Typography.Text strong>{n.title}</Typography.Text>
+            </Link>
+            {n.recommended && (
+              <Tag color="gold" bordered={false} icon={<StarFilled />}>
+                {t('push.field.recommended')}
+              </Tag>
+            )}
+          </Space>
+          {n.reason && (
+            <Typography.Text type="danger" style={{ fontSize: 12 }}>
+              {t('push.news.reasonShort', { reason: n.reason })}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    { title: t('push.field.category'), dataIndex: 'categoryName', width: 120 },
+    { title: t('push.field.app'), dataIndex: 'appName', width: 140 },
+    { title: t('push.field.lang'), dataIndex: 'lang', width: 100, render: (_, n) => t(`lang.${n.lang}`) },
+    { title: t('push.field.state'), dataIndex: 'state', width: 110, render: (_, n) => <PushStateTag state={n.state} /> },
+    { title: t('push.field.operator'), dataIndex: 'operator', width: 130, ellipsis: true },
+    { title: t('push.field.views'), dataIndex: 'views', width: 80, align: 'right' },
+    { title: t('push.field.updatedAt'), dataIndex: 'updatedAt', width: 150, render: (_, n) => dayjs(n.updatedAt).format(STAMP) },
+    {
+      title: t('push.action.title'),
+      key: 'actions',
+      width: 230,
+      fixed: 'right',
+      render: (_, n) => (
+        <Space size={0} wrap>
+          <Button type="link" size="small" icon={<EyeOutlined />} onClick={() => void navigate(`/push/details?id=${n.id}`)}>
+            {t('push.action.view')}
+          </Button>
+          {pushEditable(n.state) && (
+            <Button type="link" size="small" icon={<EditOutlined />} onClick={() => void navigate(`/push/editNews?id=${n.id}`)}>
+              {t('push.action.edit')}
+            </Button>
+          )}
+          {pushSubmittable(n.state) && (
+            <Button
+              type="link"
+              size="small"
+              icon={<SendOutlined />}
+              disabled={actions.pending}
+              onClick={() => void actions.submit(n.id)}
+              data-testid={`push-submit-${n.title}`}
+            >
+              {t('push.action.submit')}
+            </Button>
+          )}
+          {(pushStateName(n.state) === 'pending' || pushStateName(n.state) === 'passed') && (
+            <Button type="link" size="small" icon={<RollbackOutlined />} onClick={() => actions.withdraw(n.id, n.title)}>
+              {t('push.action.withdraw')}
+            </Button>
+          )}
+          <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => actions.remove(n.id, n.title)}>
+            {t('push.action.delete')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer title={t('push.news.title')} content={t('push.news.hint')} breadcrumbRender={false}>
+      <ProTable<PushNewsSummary>
+        rowKey="id"
+        columns={columns}
+        dataSource={news.data?.list ?? []}
+        loading={news.isFetching && !news.data}
+        cardBordered
+        search={false}
+        scroll={{ x: 1320 }}
+        locale={{ emptyText: <EmptyHint text={t(ready ? 'push.news.empty' : 'push.news.emptyNoApps')} /> }}
+        onRow={(n) => ({ 'data-testid': `push-row-${n.title}` }) as React.HTMLAttributes<HTMLElement>}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: news.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
+        }}
+        headerTitle={
+          <Space wrap>
+            <Input.Search
+              allowClear
+              placeholder={t('push.news.searchTitle')}
+              style={{ width: 200 }}
+              onSearch={(title) => filter({ title: title || undefined })}
+            />
+            <Select
+              allowClear
+              placeholder={t('push.field.state')}
+              style={{ width: 130 }}
+              value={query.state}
+              onChange={(state) => filter({ state })}
+              options={STATES.map((state) => ({ value: state, label: t(`push.state.${pushStateName(state)}`) }))}
+            />
+            <Select
+              allowClear
+              placeholder={t('push.field.app')}
+              style={{ width: 150 }}
+              value={query.appId}
+              onChange={(appId) => filter({ appId })}
+              options={(apps.data?.list ?? []).map((a) => ({ value: a.id, label: a.name }))}
+            />
+            <Select
+              allowClear
+              placeholder={t('push.field.category')}
+              style={{ width: 140 }}
+              value={query.categoryId}
+              onChange={(categoryId) => filter({ categoryId })}
+              options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            />
+            <Select<Lang>
+              allowClear
+              placeholder={t('push.field.lang')}
+              style={{ width: 130 }}
+              value={query.lang}
+              onChange={(lang) => filter({ lang })}
+              options={LANGS.map((lang) => ({ value: lang, label: t(`lang.${lang}`) }))}
+            />
+          </Space>
+        }
+        toolBarRender={() => [
+          <Tooltip key="add" title={ready ? undefined : t('push.news.needAppAndCategory')}>
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              disabled={!ready}
+              onClick={() => void navigate('/push/addNews')}
+              data-testid="push-add-news"
+            >
+              {t('push.news.add')}
+            </Button>
+          </Tooltip>,
+        ]}
+        options={{ reload: () => void news.refetch(), density: false, setting: false, fullScreen: false }}
+      />
+    </PageContainer>
+  );
+}

@@ -1,0 +1,148 @@
+import { useState } from 'react';
+import { App, Button, Space, Tabs, Typography } from 'antd';
+import { AuditOutlined, CheckOutlined, CloseOutlined, FileImageOutlined } from '@ant-design/icons';
+import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import dayjs from 'dayjs';
+import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract';
+import { EmptyHint } from '../../components/empty-hint.tsx';
+import { usePassPushNews, usePushReview } from '../../features/push/api.ts';
+import { PushStateTag } from './push-state-tag.tsx';
+import { RejectModal } from './reject-modal.tsx';
+import './push.css';
+
+const STAMP = 'YYYY-MM-DD HH:mm';
+type Queue = typeof PUSH_STATE.pending | typeof PUSH_STATE.failed | typeof PUSH_STATE.passed;
+
+/** /push/review, the pushed review screen: reviewers work through the news every account sent to review. */
+export default function ReviewPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const navigate = useNavigate();
+  const [query, setQuery] = useState<{ state: Queue; page: number; pageSize: number }>({
+    state: PUSH_STATE.pending,
+    page: 1,
+    pageSize: 10,
+  });
+  const queue = usePushReview(query);
+  const pass = usePassPushNews();
+  const [rejecting, setRejecting] = useState<PushReviewItem>();
+  const pending = query.state === PUSH_STATE.pending;
+  const open = (n: PushReviewItem) => `/push/details?id=${n.id}&review=1`;
+
+  const columns: ProColumns<PushReviewItem>[] = [
+    {
+      title: t('push.field.cover'),
+      dataIndex: 'cover',
+      width: 120,
+      render: (_, n) =>
+        n.cover ? (
+          <img className="lg-push-thumb" src={n.cover} alt="" />
+        ) : (
+          <span className="lg-push-thumb lg-push-thumb--empty">
+            <FileImageOutlined />
+          </span>
+        ),
+    },
+    {
+      title: t('push.field.title'),
+      dataIndex: 'title',
+      render: (_, n) => (
+        <Space direction="vertical" size={2}>
+          <Link to={open(n)} data-testid={`push-review-${n.title}`}>
+            <Typography.Text strong>{n.title}</Typography.Text>
+          </Link>
+          {n.reason && (
+            <Typography.Text type="danger" style={{ fontSize: 12 }}>
+              {t('push.news.reasonShort', { reason: n.reason })}
+            </Typography.Text>
+          )}
+        </Space>
+      ),
+    },
+    { title: t('push.field.state'), dataIndex: 'state', width: 110, render: (_, n) => <PushStateTag state={n.state} /> },
+    { title: t('push.field.account'), dataIndex: 'account', width: 170, ellipsis: true },
+    { title: t('push.field.app'), dataIndex: 'appName', width: 140 },
+    { title: t('push.field.category'), dataIndex: 'categoryName', width: 120 },
+    { title: t('push.field.lang'), dataIndex: 'lang', width: 100, render: (_, n) => t(`lang.${n.lang}`) },
+    {
+      title: t(pending ? 'push.field.submittedAt' : 'push.field.reviewedAt'),
+      dataIndex: pending ? 'submittedAt' : 'reviewedAt',
+      width: 150,
+      render: (_, n) => {
+        const at = pending ? n.submittedAt : n.reviewedAt;
+        return at ? dayjs(at).format(STAMP) : '—';
+      },
+    },
+    {
+      title: t('push.action.title'),
+      key: 'actions',
+      width: 270,
+      fixed: 'right',
+      render: (_, n) => (
+        <Space size={0}>
+          <Button type="link" size="small" icon={<AuditOutlined />} onClick={() => void navigate(open(n))}>
+            {t('push.action.review')}
+          </Button>
+          {pending && (
+            <>
+              <Button
+                type="link"
+                size="small"
+                icon={<CheckOutlined />}
+                disabled={pass.isPending}
+                onClick={() =>
+                  pass
+                    .mutateAsync(n.id)
+                    .then(() => void message.success(t('push.review.passed')))
+                    .catch(() => undefined)
+                }
+              >
+                {t('push.action.pass')}
+              </Button>
+              <Button type="link" size="small" danger icon={<CloseOutlined />} onClick={() => setRejecting(n)}>
+                {t('push.action.reject')}
+              </Button>
+            </>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer title={t('push.review.title')} content={t('push.review.hint')} breadcrumbRender={false}>
+      <ProTable<PushReviewItem>
+        rowKey="id"
+        columns={columns}
+        dataSource={queue.data?.list ?? []}
+        loading={queue.isFetching && !queue.data}
+        cardBordered
+        search={false}
+        scroll={{ x: 1300 }}
+        headerTitle={
+          <Tabs
+            activeKey={String(query.state)}
+            onChange={(key) => setQuery({ state: Number(key) as Queue, page: 1, pageSize: query.pageSize })}
+            items={[
+              { key: String(PUSH_STATE.pending), label: t('push.review.tabPending') },
+              { key: String(PUSH_STATE.failed), label: t('push.review.tabFailed') },
+              { key: String(PUSH_STATE.passed), label: t('push.review.tabPassed') },
+            ]}
+            style={{ marginBottom: -16 }}
+          />
+        }
+        locale={{ emptyText: <EmptyHint text={t(pending ? 'push.review.empty' : 'push.review.emptyReviewed')} /> }}
+        pagination={{
+          current: query.page,
+          pageSize: query.pageSize,
+          total: queue.data?.total ?? 0,
+          onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
+        }}
+        options={{ reload: () => void queue.refetch(), density: false, setting: false, fullScreen: false }}
+      />
+      <RejectModal news={rejecting} onClose={() => setRejecting(undefined)} />
+    </PageContainer>
+  );
+}

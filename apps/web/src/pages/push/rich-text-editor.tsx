@@ -1,0 +1,214 @@
+import { useState, type ReactNode } from 'react';
+import { App, Button, Divider, Input, Modal, Tooltip, Upload } from 'antd';
+import {
+  BoldOutlined,
+  DisconnectOutlined,
+  ItalicOutlined,
+  LinkOutlined,
+  OrderedListOutlined,
+  PictureOutlined,
+  RedoOutlined,
+  StrikethroughOutlined,
+  UnderlineOutlined,
+  UndoOutlined,
+  UnorderedListOutlined,
+} from '@ant-design/icons';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import Image from '@tiptap/extension-image';
+import { Placeholder } from '@tiptap/extensions';
+import { useTranslation } from 'react-i18next';
+import { PUSH_LIMITS, sizeText } from '@lumigrid/contract';
+import { PICTURE_ACCEPT, pictureProblem } from '../../api/upload.ts';
+import { usePushUpload } from '../../features/push/api.ts';
+
+const LINK = /^(https?:\/\/|mailto:)/i;
+
+function ToolButton({
+  label,
+  active,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  active?: boolean;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip title={label} mouseEnterDelay={0.4}>
+      <Button
+        type={active ? 'primary' : 'text'}
+        ghost={active}
+        size="small"
+        aria-label={label}
+        aria-pressed={active}
+        disabled={disabled}
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={onClick}
+      >
+        {children}
+      </Button>
+    </Tooltip>
+  );
+}
+
+function Toolbar({ editor }: { editor: Editor }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const upload = usePushUpload();
+  const [linking, setLinking] = useState<string>();
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      bold: e.isActive('bold'),
+      italic: e.isActive('italic'),
+      underline: e.isActive('underline'),
+      strike: e.isActive('strike'),
+      h2: e.isActive('heading', { level: 2 }),
+      h3: e.isActive('heading', { level: 3 }),
+      bullet: e.isActive('bulletList'),
+      ordered: e.isActive('orderedList'),
+      quote: e.isActive('blockquote'),
+      link: e.isActive('link'),
+      undo: e.can().undo(),
+      redo: e.can().redo(),
+    }),
+  });
+  const run = () => editor.chain().focus();
+  const saveLink = () => {
+    const href = linking?.trim() ?? '';
+    if (href && !LINK.test(href)) {
+      void message.error(t('push.editor.linkInvalid'));
+      return;
+    }
+    if (href) run().extendMarkRange('link').setLink({ href }).run();
+    else run().extendMarkRange('link').unsetLink().run();
+    setLinking(undefined);
+  };
+  return (
+    <div className="lg-push-editor__toolbar" role="toolbar" aria-label={t('push.editor.toolbar')}>
+      <ToolButton label={t('push.editor.bold')} active={state.bold} onClick={() => run().toggleBold().run()}>
+        <BoldOutlined />
+      </ToolButton>
+      <ToolButton label={t('push.editor.italic')} active={state.italic} onClick={() => run().toggleItalic().run()}>
+        <ItalicOutlined />
+      </ToolButton>
+      <ToolButton label={t('push.editor.underline')} active={state.underline} onClick={() => run().toggleUnderline().run()}>
+        <UnderlineOutlined />
+      </ToolButton>
+      <ToolButton label={t('push.editor.strike')} active={state.strike} onClick={() => run().toggleStrike().run()}>
+        <StrikethroughOutlined />
+      </ToolButton>
+      <Divider type="vertical" />
+      <ToolButton label={t('push.editor.heading2')} active={state.h2} onClick={() => run().toggleHeading({ level: 2 }).run()}>
+        <strong>H2</strong>
+      </ToolButton>
+      <ToolButton label={t('push.editor.heading3')} active={state.h3} onClick={() => run().toggleHeading({ level: 3 }).run()}>
+        <strong>H3</strong>
+      </ToolButton>
+      <ToolButton label={t('push.editor.bulletList')} active={state.bullet} onClick={() => run().toggleBulletList().run()}>
+        <UnorderedListOutlined />
+      </ToolButton>
+      <ToolButton label={t('push.editor.orderedList')} active={state.ordered} onClick={() => run().toggleOrderedList().run()}>
+        <OrderedListOutlined />
+      </ToolButton>
+      <ToolButton label={t('push.editor.quote')} active={state.quote} onClick={() => run().toggleBlockquote().run()}>
+        <strong>“ ”</strong>
+      </ToolButton>
+      <Divider type="vertical" />
+      <ToolButton
+        label={t('push.editor.link')}
+        active={state.link}
+        onClick={() => setLinking((editor.getAttributes('link').href as string | undefined) ?? 'https://')}
+      >
+        <LinkOutlined />
+      </ToolButton>
+      <ToolButton label={t('push.editor.unlink')} disabled={!state.link} onClick={() => run().extendMarkRange('link').unsetLink().run()}>
+        <DisconnectOutlined />
+      </ToolButton>
+      <Upload
+        accept={PICTURE_ACCEPT}
+        showUploadList={false}
+        beforeUpload={(file) => {
+          const problem = pictureProblem(file, PUSH_LIMITS.imageBytes);
+          if (problem === 'type') void message.error(t('push.picture.type'));
+          else if (problem === 'size') void message.error(t('push.picture.size', { size: sizeText(PUSH_LIMITS.imageBytes) }));
+          else upload.mutate({ purpose: 'content', file }, { onSuccess: (picture) => run().setImage({ src: picture.url, alt: '' }).run() });
+          return false;
+        }}
+      >
+        <Tooltip title={t('push.editor.image')} mouseEnterDelay={0.4}>
+          <Button type="text" size="small" aria-label={t('push.editor.image')} loading={upload.isPending} icon={<PictureOutlined />} />
+        </Tooltip>
+      </Upload>
+      <Divider type="vertical" />
+      <ToolButton label={t('push.editor.undo')} disabled={!state.undo} onClick={() => run().undo().run()}>
+        <UndoOutlined />
+      </ToolButton>
+      <ToolButton label={t('push.editor.redo')} disabled={!state.redo} onClick={() => run().redo().run()}>
+        <RedoOutlined />
+      </ToolButton>
+      <Modal
+        open={linking !== undefined}
+        title={t('push.editor.link')}
+        okText={t('push.action.ok')}
+        cancelText={t('push.action.cancel')}
+        onOk={saveLink}
+        onCancel={() => setLinking(undefined)}
+        destroyOnHidden
+      >
+        <Input
+          value={linking}
+          onChange={(event) => setLinking(event.target.value)}
+          onPressEnter={saveLink}
+          placeholder="https://"
+          autoFocus
+          aria-label={t('push.editor.linkAddress')}
+        />
+      </Modal>
+    </div>
+  );
+}
+
+/**
+ * The news text editor: Tiptap (ProseMirror) with the marks and blocks the server's allow-list keeps, links to
+ * http(s) and mailto only, and pictures uploaded to the server. A form control: `value` is the HTML at mount,
+ * `onChange` gets each change.
+ */
+export function RichTextEditor({
+  value,
+  onChange,
+  placeholder,
+}: {
+  value?: string;
+  onChange?: (html: string) => void;
+  placeholder: string;
+}) {
+  const editor = useEditor({
+    extensions: [
+      StarterKit.configure({
+        heading: { levels: [2, 3] },
+        link: {
+          openOnClick: false,
+          autolink: true,
+          protocols: ['http', 'https', 'mailto'],
+          HTMLAttributes: { rel: 'noopener noreferrer nofollow' },
+        },
+      }),
+      Image.configure({ inline: false, allowBase64: false }),
+      Placeholder.configure({ placeholder }),
+    ],
+    content: value ?? '',
+    // An empty editor sends '' so the form's required rule catches it.
+    onUpdate: ({ editor: e }) => onChange?.(e.isEmpty ? '' : e.getHTML()),
+  });
+  return (
+    <div className="lg-push-editor" data-testid="push-editor">
+      {editor && <Toolbar editor={editor} />}
+      <EditorContent editor={editor} className="lg-push-editor__body" />
+    </div>
+  );
+}
