@@ -87,7 +87,8 @@ describe('the API surface', () => {
     ];
     for (const { path, method } of operations()) {
       const url = path.replace(/\{(\w+)\}/g, (_m, name) => (name === 'host' ? '..%2F..%2Fetc' : '%00%ff'));
-      for (const body of garbage) {
+      // A GET carries no body: one try per caller is all it can be sent.
+      for (const body of method === 'get' ? [undefined] : garbage) {
         for (const auth of [undefined, token]) {
           const res = await h.app.inject({
             method: method.toUpperCase() as 'GET',
@@ -120,5 +121,6 @@ describe('the API surface', () => {
     expect(usersAfter).toBe(usersBefore);
     const [admin] = await h.database.db.select().from(users).where(eq(users.account, 'admin'));
     expect(admin?.lang).toBe('en');
-  });
+    // Thousands of requests, one after another: the whole table's worth, not any one answer, takes the time.
+  }, 180_000);
 });
