@@ -1,6 +1,7 @@
 #!/usr/bin/env -S npx tsx
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { EMERGENCY_FAILURES } from '@lumigrid/protocol';
 import { derivePassword } from '@lumigrid/protocol/credentials';
 import { CONSOLE_HELP, runConsoleCommand } from './console-commands.ts';
 import { createFleet } from './fleet.ts';
@@ -16,6 +17,9 @@ const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gat
   --password P         one password for every gateway, or
   --secret S           derive each password from S (default $SIM_SECRET or "lumigrid-demo")
   --time-factor F      simulated time runs F times faster (default 1)
+  --emergency-factor E emergency tests and battery charging run E times faster again (default 1)
+  --emergency-failure-rate P
+                       chance per emergency test of each failure: battery, lamp, circuit, communication (default 0)
   --devices N          devices of each family per gateway (default 1)
   --radio U,G          unicasts/s and group commands/s per network (default 10,1; 0 = no limit)
   --activity S         simulated seconds between telemetry and sensor activity (default 60; 0 = off)
@@ -49,6 +53,8 @@ async function main() {
       password: { type: 'string' },
       secret: { type: 'string' },
       'time-factor': { type: 'string' },
+      'emergency-factor': { type: 'string' },
+      'emergency-failure-rate': { type: 'string' },
       devices: { type: 'string' },
       radio: { type: 'string' },
       activity: { type: 'string' },
@@ -79,6 +85,10 @@ async function main() {
     first: number(values.first, 1, 'first'),
     password: values.password ?? ((mac) => derivePassword(secret, mac)),
     timeFactor: number(values['time-factor'], 1, 'time-factor') || 1,
+    emergencyTimeFactor: number(values['emergency-factor'], 1, 'emergency-factor') || 1,
+    emergencyFailureRates: Object.fromEntries(
+      EMERGENCY_FAILURES.map((kind) => [kind, Math.min(1, number(values['emergency-failure-rate'], 0, 'emergency-failure-rate'))]),
+    ),
     devicesPerKind: number(values.devices, 1, 'devices'),
     activityIntervalS: number(values.activity, 60, 'activity'),
     faultRate: number(values['fault-rate'], 0.002, 'fault-rate'),

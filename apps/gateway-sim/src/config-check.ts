@@ -1,4 +1,4 @@
-import type { GatewayConfig, Target } from '@lumigrid/protocol';
+import { DALI_LIMITS, type GatewayConfig, type Target } from '@lumigrid/protocol';
 
 /**
  * Why a configuration cannot run on this gateway: the first reference to a device that has not joined, or
@@ -27,6 +27,27 @@ export function unknownReference(config: GatewayConfig, joined: ReadonlySet<stri
   for (const { panel, key, scene } of config.panelKeys ?? []) {
     if (!joined.has(panel)) return `panel key ${key}: panel ${panel} has not joined this gateway`;
     if (!scenes.has(scene)) return `panel key ${key} of ${panel}: scene ${scene} is not in the configuration`;
+  }
+  return undefined;
+}
+
+/**
+ * Why a configuration cannot run on the DALI buses: a bus (the bridge its devices sit behind) in more groups
+ * than its 16 DALI groups; undefined when every bus fits.
+ */
+export function daliOverflow(config: GatewayConfig, busOf: (addr: string) => string | undefined): string | undefined {
+  const groupsOfBus = new Map<string, Set<number>>();
+  for (const group of config.groups) {
+    for (const addr of group.devices) {
+      const bus = busOf(addr);
+      if (bus === undefined) continue;
+      const groups = groupsOfBus.get(bus) ?? new Set<number>();
+      groups.add(group.id);
+      groupsOfBus.set(bus, groups);
+    }
+  }
+  for (const [bus, groups] of groupsOfBus) {
+    if (groups.size > DALI_LIMITS.groups) return `the DALI bus of ${bus} is in ${groups.size} groups; it holds ${DALI_LIMITS.groups}`;
   }
   return undefined;
 }

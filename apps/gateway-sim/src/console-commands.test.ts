@@ -38,6 +38,20 @@ describe('faults on demand at the simulator console', () => {
     );
   });
 
+  it('sets an emergency light battery and failure', () => {
+    const exit = [...gateway.devices.values()].find((d) => d.state.kind === 'emergency')!.state.addr;
+    expect(runConsoleCommand(fleet, `emergency 2 ${exit} age=3 charge=50 cells=4 failure=lamp`)).toBe(
+      `${gateway.mac} ${exit}: state 21, battery 50 %, 4 cells, 3 years, rated 115 min, failing: lamp`,
+    );
+    expect(gateway.emergencyLight(exit).status()).toMatchObject({ failure: 'lamp', lightType: 'maintained' });
+    runConsoleCommand(fleet, `emergency 2 ${exit} failure=none type=non-maintained`);
+    expect(gateway.emergencyLight(exit).status()).toMatchObject({ state: 16, lightType: 'non-maintained' });
+    expect(gateway.emergencyLight(exit).status().failure).toBeUndefined();
+    expect(runConsoleCommand(fleet, `emergency 2 ${exit} cells=30`)).toBe('battery cells 30 is not 1-20');
+    expect(runConsoleCommand(fleet, `emergency 2 ${exit} colour=red`)).toMatch(/^cannot set colour=red/);
+    expect(runConsoleCommand(fleet, `emergency 2 ${light.addr} age=1`)).toBe(`${light.addr} is not an emergency light of this gateway`);
+  });
+
   it('gives each kind the faults it can have', () => {
     expect(faultCodesOf('emergency')).toContain(FAULT_CODES.battery);
     expect(faultCodesOf('sensor-daylight')).toContain(FAULT_CODES.daylightSensor);

@@ -1,3 +1,5 @@
+import { EMERGENCY_FAILURES, EMERGENCY_LIGHT_TYPES, type EmergencyFailure, type EmergencyLightType } from '@lumigrid/protocol';
+import type { EmergencyLightSettings } from './emergency.ts';
 import type { Fleet } from './fleet.ts';
 import type { SimGateway } from './gateway.ts';
 
@@ -9,6 +11,8 @@ export const CONSOLE_HELP = [
   '  flap GW ADDR          let it drop off and come back at every activity interval',
   '  steady GW ADDR        stop its flapping',
   '  backfill GW DAYS [M]  send DAYS of energy history, a sample every M minutes (default 15); GW may be all',
+  '  emergency GW ADDR [age=YEARS] [charge=PERCENT] [cells=N] [type=maintained|non-maintained]',
+  '                     [failure=battery|lamp|circuit|communication|none]  set an emergency light battery',
 ].join('\n');
 
 function gatewayOf(fleet: Fleet, ref: string | undefined): SimGateway | undefined {
@@ -66,7 +70,37 @@ export function runConsoleCommand(fleet: Fleet, line: string): string | Promise<
     case 'steady':
       gateway.faults.flapping.delete(addr);
       return `${gateway.mac} ${addr}: steady`;
+    case 'emergency':
+      return setEmergencyLight(gateway, addr, line.trim().split(/\s+/).slice(3));
     default:
       return `unknown command ${command}; ${CONSOLE_HELP.split('\n')[0]}`;
+  }
+}
+
+/** `emergency GW ADDR key=value ...`: sets an emergency light's battery and forced failure, then shows its status. */
+function setEmergencyLight(gateway: SimGateway, addr: string, pairs: string[]): string {
+  const settings: EmergencyLightSettings = {};
+  for (const pair of pairs) {
+    const [key, value = ''] = pair.split('=');
+    if (key === 'age') settings.batteryAgeYears = Number(value);
+    else if (key === 'charge') settings.charge = Number(value);
+    else if (key === 'cells') settings.batteryCells = Number(value);
+    else if (key === 'type' && (EMERGENCY_LIGHT_TYPES as readonly string[]).includes(value))
+      settings.lightType = value as EmergencyLightType;
+    else if (key === 'failure' && value === 'none') settings.failure = undefined;
+    else if (key === 'failure' && (EMERGENCY_FAILURES as readonly string[]).includes(value)) settings.failure = value as EmergencyFailure;
+    else
+      return `cannot set ${pair}; ${CONSOLE_HELP.split('\n')
+        .find((l) => l.includes('emergency GW'))!
+        .trim()}`;
+  }
+  try {
+    const light = gateway.emergencyLight(addr);
+    light.set(settings);
+    const s = light.status();
+    const failure = s.failure ? `, failing: ${s.failure}` : '';
+    return `${gateway.mac} ${addr}: state ${s.state}, battery ${s.battery} %, ${s.batteryCells} cells, ${s.batteryAgeYears} years, rated ${s.ratedDurationMin} min${failure}`;
+  } catch (error) {
+    return (error as Error).message;
   }
 }

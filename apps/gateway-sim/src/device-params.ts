@@ -37,6 +37,7 @@ const DEFAULTS: Partial<Record<DeviceKind, DeviceParamValues>> = {
   'light-cct': DIMMABLE,
   'light-rgb': DIMMABLE,
   'light-dimmer': DIMMABLE,
+  dali: DIMMABLE,
   emergency: { ...LIGHT, batteryCells: 4, functionTestDuration: 30, lifeTestDuration: 90 },
   'emergency-dimmable': { ...DIMMABLE, batteryCells: 4, functionTestDuration: 30, lifeTestDuration: 90 },
   curtain: { curtainRunTime: 30 },

@@ -1,6 +1,7 @@
 import {
   DEVICE_KINDS,
   FAULT_CODES,
+  daliDeviceAddr,
   type DeviceKind,
   type DeviceParamValues,
   type DeviceState,
@@ -25,6 +26,10 @@ export interface SimDevice {
   sensing?: boolean;
   /** When its manual override (state.manual) ends by itself, simulated epoch ms; none without overrideMin. */
   manualUntil?: number;
+  /** A DALI device's short address on its bridge's bus (0-63). */
+  daliAddress?: number;
+  /** A panel's lock accounts: the user slots that may unlock it (panel.lockAccounts). */
+  lockAccounts?: Array<{ slot: number; account: string; name: string }>;
 }
 
 const LIGHTS: ReadonlySet<DeviceKind> = new Set([
@@ -34,6 +39,7 @@ const LIGHTS: ReadonlySet<DeviceKind> = new Set([
   'light-dimmer',
   'emergency',
   'emergency-dimmable',
+  'dali',
 ]);
 
 /** Every device family of spec section 1 that a gateway holds (a super gateway is the gateway itself). */
@@ -67,6 +73,7 @@ export function initialState(addr: string, kind: DeviceKind): DeviceState {
   switch (kind) {
     case 'light-single':
     case 'light-dimmer':
+    case 'dali':
       return { ...base, on: false, level: 0 };
     case 'light-cct':
       return { ...base, on: false, level: 0, cct: 4000 };
@@ -91,20 +98,67 @@ export function initialState(addr: string, kind: DeviceKind): DeviceState {
       return { ...base, on: true, level: 254, battery: 100, emergencyState: 23 };
     case 'emergency-dimmable':
       return { ...base, on: true, level: 200, battery: 100, emergencyState: 23 };
+    case 'panel-smart':
+      return { ...base, locked: true };
+    case 'panel-scene6':
+      return { ...base, locked: false };
     default:
       return base;
   }
 }
 
-export function createDevice(addr: string, kind: DeviceKind, index: number, now: number, bridge?: string): SimDevice {
+/** Part numbers of the simulated models: what a gateway reports as `model` and the device library matches. */
+export const SIM_PART_NUMBERS: Readonly<Record<DeviceKind, string>> = {
+  'light-single': 'LG-DL100-12W',
+  'light-cct': 'LG-P60-CCT-18W',
+  'light-rgb': 'LG-RGB15',
+  'light-dimmer': 'LG-HB200-36W',
+  curtain: 'LG-CM1',
+  'switch-1': 'LG-SW1',
+  'switch-2': 'LG-SW2',
+  'switch-3': 'LG-SW3',
+  'switch-4': 'LG-SW4',
+  'sensor-motion': 'LG-PIR2',
+  'sensor-daylight': 'LG-LUX1',
+  'sensor-temperature': 'LG-TMP1',
+  'sensor-cct': 'LG-CCS1',
+  'panel-scene6': 'LG-KP6',
+  'panel-smart': 'LG-TP7',
+  bridge: 'LG-BR-ZB',
+  'bridge-wisun': 'LG-BR-WS',
+  emergency: 'LG-EX8',
+  'emergency-dimmable': 'LG-EX10D',
+  'super-gateway': 'LG-SGW-100',
+  'bridge-dali': 'LG-BR-DALI',
+  dali: 'LG-DT6-24W',
+};
+
+/** The user slots a simulated panel keeps: a facility manager's card and a cleaning crew's PIN. */
+function panelLockAccounts(index: number): SimDevice['lockAccounts'] {
+  const n = String(index).padStart(4, '0');
+  return [
+    { slot: 1, account: `CARD-${n}`, name: 'Facility manager' },
+    { slot: 2, account: `PIN-${n}`, name: 'Cleaning crew' },
+  ];
+}
+
+/**
+ * A new device. A DALI device (kind `dali`) needs its bridge and short address: its address is made from
+ * them (protocol daliDeviceAddr), not from `addr`.
+ */
+export function createDevice(addr: string, kind: DeviceKind, index: number, now: number, bridge?: string, daliAddress?: number): SimDevice {
+  const dali = kind === 'dali' && bridge !== undefined && daliAddress !== undefined;
+  const at = dali ? daliDeviceAddr(bridge, daliAddress) : addr;
   return {
-    state: initialState(addr, kind),
+    state: initialState(at, kind),
     networkAddress: ((index * 0x1d3 + 0x1000) & 0xffff).toString(16).toUpperCase().padStart(4, '0'),
-    model: `LG-${kind.toUpperCase()}`,
+    model: SIM_PART_NUMBERS[kind],
     firmware: '1.0.0',
     bridge,
     joinedAt: now,
     energyWh: 0,
+    ...(dali ? { daliAddress } : {}),
+    ...(kind.startsWith('panel-') ? { lockAccounts: panelLockAccounts(index) } : {}),
   };
 }
 
@@ -141,6 +195,7 @@ export function joinedDevice(device: SimDevice): JoinedDevice {
     model: device.model,
     firmware: device.firmware,
     ...(device.bridge ? { bridge: device.bridge } : {}),
+    ...(device.daliAddress !== undefined ? { daliAddress: device.daliAddress } : {}),
     joinedAt: device.joinedAt,
   };
 }

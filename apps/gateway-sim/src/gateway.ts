@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  DALI_LIMITS,
   FAULT_CODES,
   FIRMWARE_RESULT,
   RATED_POWER_W,
@@ -51,11 +52,19 @@ import {
 } from './energy.ts';
 import { DEFAULT_RADIO_LIMITS, RadioLimiter, type RadioLimits } from './radio.ts';
 import { CommandError } from './command-error.ts';
-import { unknownReference } from './config-check.ts';
+import { daliOverflow, unknownReference } from './config-check.ts';
 import { clearManual, expireOverrides, setManual } from './override.ts';
-import { SceneRunner, targetAddrs, type OverrideRule, type SceneEvent, type SceneTrigger } from './scenes.ts';
-import { EmergencyTests } from './emergency.ts';
+import { SceneRunner, targetAddrs, type OverrideRule, type SceneTrigger } from './scenes.ts';
+import { EmergencyTests, type EmergencyFailureRates, type SimEmergencyLight } from './emergency.ts';
 import { changeKind, readParams, writeParams } from './device-params.ts';
+import {
+  occupancyChanceOver,
+  planOccupancy,
+  sendOccupancy,
+  type OccupancyBackfill,
+  type OccupancyBackfillOptions,
+  type OccupancyProfile,
+} from './occupancy.ts';
 
 /** What a command handler answers: the reply's result, and what to do once the reply is out. */
 type Handled<N extends CommandName> = { result: CommandResult<N>; after?: () => void };
@@ -72,6 +81,13 @@ export interface SimGatewayOptions {
   superGateway?: boolean;
   /** Simulated time runs this many times faster than the wall clock (default 1). */
   timeFactor?: number;
+  /**
+   * Emergency tests and battery charging run this many times faster again (default 1), so a 3-hour life test
+   * passes in seconds in tests and demos; their events carry the simulated duration (durationS).
+   */
+  emergencyTimeFactor?: number;
+  /** Chance per emergency test of each failure (battery, lamp, circuit, communication); default none. */
+  emergencyFailureRates?: EmergencyFailureRates;
   radio?: RadioLimits;
   /** Simulated duration of a firmware update; default 10-20 minutes (spec section 9). */
   firmwareMs?: { min: number; max: number };
@@ -79,6 +95,8 @@ export interface SimGatewayOptions {
   restartMs?: { min: number; max: number };
   /** Devices of each family (default 1). */
   devicesPerKind?: number;
+  /** Devices added after those of every kind (a demo's extra motion sensors); behind the bridges on a super gateway. */
+  extraDevices?: readonly DeviceKind[];
   /** Simulated seconds between telemetry and sensor activity; 0 switches the background activity off. */
   activityIntervalS?: number;
   /** Chance per device and activity interval that a fault appears (default 0.002; 0 for none). */
@@ -140,6 +158,8 @@ export class SimGateway extends EventEmitter {
   versions: GatewayVersions = { gateway: '3.2.1', zigbee: '1.4.0', zigbee2: '1.4.0', zigbee3: '3.0.2', wisun: '2.1.0', plc: '1.0.7' };
   /** How often each command id was carried out; a repeated id must stay at 1. */
   readonly executions = new Map<string, number>();
+  /** Chance per emergency test of each failure; may be changed while running. */
+  emergencyFailureRates: EmergencyFailureRates;
   identifyUntil = 0;
   private client: MqttClient | undefined;
   private readonly replies = new Map<string, ReplyMessage | undefined>();
@@ -163,8 +183,13 @@ export class SimGateway extends EventEmitter {
   private draining: Promise<void> = Promise.resolve();
   /** Scenes run (schedules, panel keys, scene.run), newest last (for demos and tests). */
   readonly sceneLog: SceneRunner['log'];
-  /** Scene events that happened while offline, sent after the next online state. */
-  private readonly keptEvents: SceneEvent[] = [];
+  /**
+   * How each motion sensor's room is used (occupancy.ts): a sensor named here follows its working day, live and
+   * in backfillOccupancy; the others see motion at random.
+   */
+  readonly occupancyProfiles = new Map<string, OccupancyProfile>();
+  /** Scene and emergency events that happened while offline, sent after the next online state. */
+  private readonly keptEvents: EventMessage[] = [];
   /** True from the online state of a connection until it drops: events published now follow that state. */
   private announced = false;
 
@@ -176,11 +201,18 @@ export class SimGateway extends EventEmitter {
     this.random = options.random ?? Math.random;
     this.telemetryHeld = options.holdTelemetry ?? false;
     this.populate(options.devicesPerKind ?? 1);
+    this.emergencyFailureRates = { ...options.emergencyFailureRates };
+    const emergencyTimeFactor = options.emergencyTimeFactor ?? 1;
+    if (!(emergencyTimeFactor > 0)) throw new Error('emergency time factor must be above 0');
     this.emergency = new EmergencyTests({
       clock: this.clock,
+      timeFactor: emergencyTimeFactor,
       devices: this.devices,
       faults: this.faults,
-      publishEvent: (event) => this.publish('event', event),
+      failureRates: () => this.emergencyFailureRates,
+      random: () => this.random(),
+      // Test results reach the log book even when they happen while the cloud is away.
+      publishEvent: (event) => this.publishKept(event),
       publishReport: (devices) => this.publishReport(devices, false),
     });
     this.scenes = new SceneRunner({
@@ -286,9 +318,13 @@ export class SimGateway extends EventEmitter {
     await this.connect();
   }
 
-  /** A device joins the network now (as if an installer paired it); answers its address. */
-  simulateJoin(kind: DeviceKind, bridge?: string): string {
-    const device = this.addDevice(kind, bridge);
+  /**
+   * A device joins the network now (as if an installer paired it); answers its address. A DALI device joins
+   * the given bridge's bus, or the gateway's DALI bridge.
+   */
+  simulateJoin(kind: DeviceKind, bridgeAddr?: string): string {
+    const device = this.addDevice(kind, kind === 'dali' ? (bridgeAddr ?? this.daliBridge().state.addr) : bridgeAddr);
+    const bridge = device.bridge;
     this.publish('event', {
       type: 'join',
       ts: this.clock.now(),
@@ -329,6 +365,15 @@ export class SimGateway extends EventEmitter {
   /** Number of times a command id was carried out. */
   executedCount(id: string): number {
     return this.executions.get(id) ?? 0;
+  }
+
+  /**
+   * An emergency light's battery and failures, to set for tests and demos (`set({ batteryAgeYears, charge,
+   * batteryCells, lightType, failure })`) and read (`status()`); see emergency.ts. Throws for an address that
+   * is not an emergency light of this gateway.
+   */
+  emergencyLight(addr: string): SimEmergencyLight {
+    return this.emergency.light(addr);
   }
 
   // --- connection ------------------------------------------------------------------------------
@@ -423,7 +468,7 @@ export class SimGateway extends EventEmitter {
   }
 
   /** Publishes an event now, or keeps it (with its time) until the gateway is online again. */
-  private publishKept(event: SceneEvent) {
+  private publishKept(event: EventMessage) {
     if (this.announced && this.client?.connected) return this.publish('event', event);
     this.keptEvents.push(event);
     if (this.keptEvents.length > KEPT_EVENTS) this.keptEvents.shift();
@@ -536,6 +581,11 @@ export class SimGateway extends EventEmitter {
       const overridden = this.setManual(device);
       return { result: {}, after: () => (acted || overridden) && this.publishReport([device], false) };
     },
+    'panel.lockAccounts': async (params) => {
+      const device = await this.reachable(params.addr);
+      if (!device.state.kind.startsWith('panel-')) throw new CommandError('unsupported', `${device.state.kind} is not a panel`);
+      return { result: { locked: device.state.locked ?? false, accounts: (device.lockAccounts ?? []).map((a) => ({ ...a })) } };
+    },
     'device.params.get': async (params) => ({ result: { params: readParams(await this.reachable(params.addr)) } }),
     'device.params.set': async (params) => ({ result: { params: writeParams(await this.reachable(params.addr), params.params) } }),
     'device.sensor': async (params) => {
@@ -608,6 +658,7 @@ export class SimGateway extends EventEmitter {
     },
     'emergency.start': (params) => this.emergency.start(params),
     'emergency.stop': (params) => ({ result: this.emergency.stop(params.addrs) }),
+    'emergency.status': (params) => ({ result: this.emergency.status(params.addrs) }),
     'bridges.list': () => ({ result: { bridges: this.bridges() } }),
     'sensors.mode': (params) => {
       // Sensors act alone (independent) or drive the configuration's linkage; the gateway keeps the mode.
@@ -623,6 +674,11 @@ export class SimGateway extends EventEmitter {
     'config.apply': (params) => {
       const unknown = unknownReference(params.config, this.devices);
       if (unknown) throw new CommandError('not_found', unknown);
+      const overflow = daliOverflow(params.config, (addr) => {
+        const device = this.devices.get(addr);
+        return device?.state.kind === 'dali' ? device.bridge : undefined;
+      });
+      if (overflow) throw new CommandError('unsupported', overflow);
       this.config = params.config;
       this.configVersion = params.version;
       return {
@@ -753,25 +809,43 @@ export class SimGateway extends EventEmitter {
 
   private addDevice(kind: DeviceKind, bridge?: string): SimDevice {
     const index = this.nextIndex++;
-    const device = createDevice(deviceAddr(this.mac, index), kind, index, this.clock.now(), bridge);
+    // A DALI device takes the next free short address on its bridge's bus.
+    const daliAddress = kind === 'dali' && bridge ? this.freeDaliAddress(bridge) : undefined;
+    const device = createDevice(deviceAddr(this.mac, index), kind, index, this.clock.now(), bridge, daliAddress);
     this.devices.set(device.state.addr, device);
     return device;
   }
 
+  private freeDaliAddress(bridge: string): number {
+    const taken = new Set([...this.devices.values()].filter((d) => d.bridge === bridge).map((d) => d.daliAddress));
+    for (let short = DALI_LIMITS.shortAddress.min; short <= DALI_LIMITS.shortAddress.max; short++) if (!taken.has(short)) return short;
+    throw new Error(`the DALI bus of ${bridge} is full (64 addresses)`);
+  }
+
+  /** The gateway's first DALI bridge, for DALI devices to join; a new one when it has none. */
+  private daliBridge(): SimDevice {
+    return [...this.devices.values()].find((d) => d.state.kind === 'bridge-dali') ?? this.addDevice('bridge-dali');
+  }
+
+  /**
+   * DALI devices join a DALI bridge's bus (docs/protocol.md, "DALI"); every other kind joins the gateway's
+   * radio, or on a super gateway one of its bridges in turn.
+   */
   private populate(perKind: number) {
-    if (this.superGateway) {
-      // A super gateway talks to bridges; the devices sit behind them.
-      const bridges = [this.addDevice('bridge'), this.addDevice('bridge-wisun')];
-      let i = 0;
-      for (let n = 0; n < perKind; n++) {
-        for (const kind of SIMULATED_KINDS) {
-          if (kind === 'bridge' || kind === 'bridge-wisun') continue;
-          this.addDevice(kind, bridges[i++ % bridges.length]!.state.addr);
-        }
+    const bridges = this.superGateway ? [this.addDevice('bridge'), this.addDevice('bridge-wisun')] : [];
+    let i = 0;
+    const add = (kind: DeviceKind) => {
+      if (kind === 'dali') this.addDevice(kind, this.daliBridge().state.addr);
+      else if (this.superGateway) this.addDevice(kind, bridges[i++ % bridges.length]!.state.addr);
+      else this.addDevice(kind);
+    };
+    for (let n = 0; n < perKind; n++) {
+      for (const kind of SIMULATED_KINDS) {
+        if (this.superGateway && (kind === 'bridge' || kind === 'bridge-wisun')) continue;
+        add(kind);
       }
-      return;
     }
-    for (let n = 0; n < perKind; n++) for (const kind of SIMULATED_KINDS) this.addDevice(kind);
+    for (const kind of this.options.extraDevices ?? []) add(kind);
   }
 
   /** Sends every metered device's power, voltage, current and counter now (tests, demos), without advancing the counters. */
@@ -897,6 +971,37 @@ export class SimGateway extends EventEmitter {
     return outcome;
   }
 
+  /**
+   * Fills the server's occupancy history: every motion sensor's working day (occupancyProfiles; `office` for
+   * the others) from `days` back to now, sent as up/event `sensor` messages with their past times. Answers
+   * every event sent, so a test can hold the server's counts to it.
+   */
+  async backfillOccupancy(options: OccupancyBackfillOptions): Promise<OccupancyBackfill> {
+    const client = this.client;
+    if (!client) throw new Error(`gateway ${this.mac} is not connected`);
+    const until = options.until ?? this.clock.now();
+    const from = until - options.days * 24 * HOUR_MS;
+    const sensors = [...this.devices.values()]
+      .filter((d) => d.state.kind === 'sensor-motion')
+      .map((d) => ({ addr: d.state.addr, profile: this.occupancyProfiles.get(d.state.addr) ?? ('office' as const) }));
+    const events = planOccupancy({ sensors, from, until, timeZone: this.params.timezone ?? 'UTC', seed: this.mac });
+    await sendOccupancy({
+      client,
+      mac: this.mac,
+      events,
+      eventsPerSecond: options.eventsPerSecond,
+      alive: () => !this.stopped && this.client === client,
+    });
+    return { from, until, events };
+  }
+
+  /** Chance that a motion sensor sees someone in one activity interval: its room's working day, or 30 %. */
+  private motionChance(addr: string, intervalS: number): number {
+    const profile = this.occupancyProfiles.get(addr);
+    if (!profile) return 0.3;
+    return occupancyChanceOver(profile, localTimeOf(this.clock.now(), this.params.timezone ?? 'UTC'), intervalS, `${this.mac}|${addr}`);
+  }
+
   /** The linkages a sensor drives: none unless the gateway's sensors are in linkage mode (independent is the default). */
   private linkagesOf(addr: string): GatewayConfig['linkages'] {
     return this.params.sensorMode === 'linkage' ? this.config.linkages.filter((l) => l.sensor === addr) : [];
@@ -953,7 +1058,8 @@ export class SimGateway extends EventEmitter {
     // Sensors drive linkage whether or not the cloud is reachable.
     for (const sensor of this.devices.values()) {
       if (sensor.state.kind === 'sensor-daylight') this.followDaylight(sensor);
-      if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false || this.random() > 0.3) continue;
+      if (sensor.state.kind !== 'sensor-motion' || !sensor.state.online || sensor.sensing === false) continue;
+      if (this.random() > this.motionChance(sensor.state.addr, this.options.activityIntervalS ?? 60)) continue;
       this.detectMotion(sensor.state.addr);
     }
     const faultRate = this.options.faultRate ?? 0.002;

@@ -38,7 +38,14 @@ import type { GatewaysService } from './modules/gateways/gateways.service.ts';
 import { createGroupsModule, groupsConfig } from './modules/groups/groups.module.ts';
 import { createScenesModule, scenesConfig } from './modules/scenes/scenes.module.ts';
 import { createAlertsModule } from './modules/alerts/alerts.module.ts';
+import { createBackupModule } from './modules/backup/backup.module.ts';
 import { createEnergyModule } from './modules/energy/energy.module.ts';
+import { createLibraryModule } from './modules/library/library.module.ts';
+import { createEmergencyModule } from './modules/emergency/emergency.module.ts';
+import type { EmergencyRunner } from './modules/emergency/emergency-runner.ts';
+import { createPushModule } from './modules/push/push.module.ts';
+import { createVirtualModule } from './modules/virtual/virtual.module.ts';
+import { createHeatmapModule } from './modules/heatmap/heatmap.module.ts';
 import type { AlertTracker } from './modules/alerts/alert-tracker.ts';
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
 import { createReportsModule } from './modules/reports/reports.module.ts';
@@ -103,6 +110,8 @@ declare module 'fastify' {
     alertTracker: AlertTracker;
     /** Durable jobs (mailed reports, emergency test plans, rollups), run once across server nodes. */
     jobs: JobRunner;
+    /** Emergency test runs (tests wait for it to settle). */
+    emergencyRunner: EmergencyRunner;
   }
 }
 
@@ -236,8 +245,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger,
     commandTimeoutMs,
   });
+  const library = createLibraryModule({ db, config });
   const devices = createDevicesModule({
     repo: deviceRows,
+    // Each device's library type and remaining life, in the list and detail.
+    life: library.service.lifeOf,
     access: projects.access,
     link,
     realtime,
@@ -280,6 +292,20 @@ export async function buildApp(options: AppOptions): Promise<App> {
     offlineGraceMs: options.offlineGraceMs,
     onAlertRaised: reports.alertRaised,
   });
+  const emergency = createEmergencyModule({
+    db,
+    clock,
+    jobs,
+    link,
+    access: projects.access,
+    accounts: accounts.service,
+    realtime,
+    // Failed tests raise their alert as a `fault` event would, so the tracker keeps one order per gateway.
+    faults: (message) => alerts.tracker.onUp(message),
+    bus: realtimeBus,
+    logger,
+    commandTimeoutMs,
+  });
   const modules: DomainModule[] = [
     createSystemModule({ db, config }),
     createBrandingModule({ config, logger }),
@@ -290,11 +316,37 @@ export async function buildApp(options: AppOptions): Promise<App> {
     projects,
     gateways,
     devices,
+    library,
     groups,
     scenes,
     alerts,
     reports,
+    emergency,
     createEnergyModule({ db, access: projects.access }),
+    createPushModule({ db, config, clock }),
+    createVirtualModule({
+      db,
+      access: projects.access,
+      devices: devices.service,
+      groups: groups.service,
+      scenes: scenes.service,
+      gateways: gateways.service,
+    }),
+    createBackupModule({
+      database,
+      config,
+      clock,
+      logger,
+      // A restore replaces every table: sessions end, gateways sync again, cached placements are dropped.
+      aftermath: {
+        signedInUsers: () => auth.service.signedInUsers(),
+        endEverySession: (alsoNotify) => auth.service.endEverySession(alsoNotify),
+        gatewayVersions: () => gateways.service.configVersionsAnyTenant(),
+        resyncGateways: (previous) => gateways.service.resyncAfterRestore(previous),
+        forgetGateways: (ids) => placements.changed(ids),
+      },
+    }),
+    createHeatmapModule({ db, access: projects.access, link, options: options.gatewayLink?.reports, logger }),
   ];
 
   const route = endpointRoutes(app, auth.service.authenticate);
@@ -338,6 +390,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('reportWriter', ingest?.reportWriter);
   app.decorate('placements', placements);
   app.decorate('alertTracker', alerts.tracker);
+  app.decorate('emergencyRunner', emergency.runner);
   app.decorate('gatewayService', gateways.service);
   app.decorate('gatewayFleet', fleet);
 

@@ -11,6 +11,8 @@ export interface Config {
   /** PostgreSQL when set; otherwise PGlite in dataDir. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Where backup archives are written and looked for (server mode): BACKUP_ROOT, DATA_DIR/backups by default. */
+  backupRoot: string;
   /** How long a floor-plan upload waits for a pdf's first page before answering 'rendering'. */
   pdfAnswerWaitMs: number;
   mode: Mode;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
     dataDir: resolve(env.DATA_DIR ?? resolve(REPO_ROOT, 'data')),
+    backupRoot: resolve(env.BACKUP_ROOT || resolve(env.DATA_DIR ?? resolve(REPO_ROOT, 'data'), 'backups')),
     pdfAnswerWaitMs: integer(env, 'PDF_ANSWER_WAIT_MS', 2_000, 0, 60_000),
     mode,
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),

@@ -22,6 +22,8 @@ export interface DeviceReport {
   temperature?: number;
   battery?: number;
   emergencyState?: number;
+  /** A panel's keys are locked. */
+  locked?: boolean;
 }
 
 const int = (n: number | undefined, fallback: number) => (typeof n === 'number' && Number.isFinite(n) ? Math.round(n) : fallback);
@@ -99,16 +101,20 @@ export function statusFromReport(typeCode: number, report: DeviceReport, previou
       };
       break;
     }
+    case 'panel': {
+      const p = prev?.family === 'panel' ? prev : undefined;
+      state = { family, mode, key: p?.key ?? 0, locked: r.locked ?? p?.locked ?? false };
+      break;
+    }
     default:
-      // Panels, bridges and super gateways report nothing of their own state here; keep what is known.
+      // Bridges and super gateways report nothing of their own state here; keep what is known.
       state = prev ?? emptyState(family, mode);
   }
   const written = formatStatus(typeCode, state);
   return written.ok ? { ok: true, value: state } : written;
 }
 
-function emptyState(family: 'panel' | 'bridge' | 'superGateway', mode: number): DeviceStatus {
-  if (family === 'panel') return { family, mode, key: 0, locked: false };
+function emptyState(family: 'bridge' | 'superGateway', mode: number): DeviceStatus {
   if (family === 'bridge') return { family, mode, devices: 0 };
   return { family, mode, bridges: 0 };
 }

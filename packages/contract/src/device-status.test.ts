@@ -30,6 +30,7 @@ const SAMPLES: Record<number, { state: DeviceStatus; text: string }> = {
   [C['panel-smart']]: { state: { family: 'panel', mode: 0, key: 0, locked: true }, text: '0:0:0:0:0:1' },
   [C.bridge]: { state: { family: 'bridge', mode: 0, devices: 42 }, text: '0:0:0:0:42' },
   [C['bridge-wisun']]: { state: { family: 'bridge', mode: 0, devices: 0 }, text: '0:0:0:0:0' },
+  [C['bridge-dali']]: { state: { family: 'bridge', mode: 0, devices: 12 }, text: '0:0:0:0:12' },
   [C.emergency]: {
     state: { family: 'emergency', mode: 0, on: true, level: 254, emergencyState: 23, battery: 100 },
     text: '0:1:254:0:23:100',

@@ -20,7 +20,7 @@ describe('device type table', () => {
       expect(typeCodeOfKind(kind)).toBe(code);
     }
     expect(deviceType(DALI_LIGHT_CODE)?.dali).toBe(true);
-    expect(DEVICE_TYPE_CODE_LIST).toHaveLength(Object.keys(C).length + 1);
+    expect(DEVICE_TYPE_CODE_LIST).toHaveLength(Object.keys(C).length);
     expect(deviceType(999)).toBeUndefined();
   });
 
@@ -39,7 +39,8 @@ describe('device type table', () => {
     expect(DEVICE_FAMILIES.switches).toEqual([20, 21, 22, 23]);
     expect(DEVICE_FAMILIES.fourWaySwitch).toEqual([C['switch-4']]);
     expect(DEVICE_FAMILIES.sensor).toEqual([30, 31, 32, 33]);
-    expect(DEVICE_FAMILIES.bridge).toEqual([C.bridge, C['bridge-wisun']]);
+    expect(DEVICE_FAMILIES.bridge).toEqual([C.bridge, C['bridge-wisun'], C['bridge-dali']]);
+    expect(DEVICE_FAMILIES.dali).toEqual([DALI_LIGHT_CODE]);
     expect(DEVICE_FAMILIES.wisun).toEqual([C['bridge-wisun']]);
     expect(DEVICE_FAMILIES.scenePanel).toEqual([C['panel-scene6']]);
     expect(DEVICE_FAMILIES.dimming).toEqual(

@@ -4,8 +4,7 @@ import type { ErrorCode } from './errors.ts';
 
 /**
  * The device type code table (spec sections 1 and 3). The codes of the kinds the gateway protocol names are
- * the ones imported devices already carry (`DEVICE_TYPE_CODES`); DALI lights have no protocol kind yet
- * (docs/decisions.md, "Device contract").
+ * the ones imported devices already carry (`DEVICE_TYPE_CODES`; docs/decisions.md, "Device contract").
  */
 
 /** Sensor kinds of spec section 1. */
@@ -65,10 +64,10 @@ const NONE: DeviceCapabilities = {
 
 const LIGHT: Partial<DeviceCapabilities> = { onOff: true, lighting: true };
 
-/** Code of a DALI light (dimmable); it has no protocol kind yet. */
-export const DALI_LIGHT_CODE = 5;
+/** Code of a DALI light (dimmable control gear behind a DALI bridge). */
+export const DALI_LIGHT_CODE = DEVICE_TYPE_CODES.dali;
 
-/** A light of a family the protocol's rated power table does not name (DALI). */
+/** A light of a family the protocol's rated power table does not name. */
 const DEFAULT_LIGHT_POWER_W = 20;
 
 function row(code: number, kind: DeviceKind | null, grouping: GroupingClass, caps: Partial<DeviceCapabilities>): DeviceTypeInfo {
@@ -84,7 +83,7 @@ export const DEVICE_TYPES: Readonly<Record<number, DeviceTypeInfo>> = Object.fre
       row(DEVICE_TYPE_CODES['light-cct'], 'light-cct', 'general', { ...LIGHT, dimmable: true, cct: true }),
       row(DEVICE_TYPE_CODES['light-rgb'], 'light-rgb', 'general', { ...LIGHT, dimmable: true, rgb: true }),
       row(DEVICE_TYPE_CODES['light-dimmer'], 'light-dimmer', 'general', { ...LIGHT, dimmable: true }),
-      row(DALI_LIGHT_CODE, null, 'general', { ...LIGHT, dimmable: true, dali: true }),
+      row(DALI_LIGHT_CODE, 'dali', 'general', { ...LIGHT, dimmable: true, dali: true }),
       row(DEVICE_TYPE_CODES.curtain, 'curtain', 'general', { onOff: true, curtain: true }),
       row(DEVICE_TYPE_CODES['switch-1'], 'switch-1', 'general', { onOff: true, channels: 1 }),
       row(DEVICE_TYPE_CODES['switch-2'], 'switch-2', 'general', { onOff: true, channels: 2 }),
@@ -98,6 +97,7 @@ export const DEVICE_TYPES: Readonly<Record<number, DeviceTypeInfo>> = Object.fre
       row(DEVICE_TYPE_CODES['panel-smart'], 'panel-smart', 'general', { panel: 'smart' }),
       row(DEVICE_TYPE_CODES.bridge, 'bridge', 'bridge', { bridge: true }),
       row(DEVICE_TYPE_CODES['bridge-wisun'], 'bridge-wisun', 'bridge', { bridge: true, wisun: true }),
+      row(DEVICE_TYPE_CODES['bridge-dali'], 'bridge-dali', 'bridge', { bridge: true }),
       row(DEVICE_TYPE_CODES.emergency, 'emergency', 'emergency', { ...LIGHT, emergency: true }),
       row(DEVICE_TYPE_CODES['emergency-dimmable'], 'emergency-dimmable', 'emergency', { ...LIGHT, emergency: true, dimmable: true }),
       row(DEVICE_TYPE_CODES['super-gateway'], 'super-gateway', 'none', { bridge: true, superGateway: true }),

@@ -18,10 +18,6 @@ export const DEVICE_LIMITS = {
   name: { min: 1, max: 25 },
   /** Group names: 1-21 characters (spec section 5). */
   groupName: { min: 1, max: 21 },
-  /** Library type: initial power 0-10000 W, luminaire life 10000-100000 h (spec section 5). */
-  libraryPower: { min: 0, max: 10000 },
-  libraryLife: { min: 10000, max: 100000 },
-  libraryName: { min: 1, max: 50 },
   /** Devices one call may name (move, delete, batch change). */
   batch: { max: 5000 },
   pageSize: PAGE_SIZE,
@@ -126,7 +122,9 @@ export const DeviceSchema = Type.Object({
   battery: Nullable(Type.Number(), 'Battery charge last reported, percent, or null'),
   temperature: Nullable(Type.Number(), 'Temperature last reported, degrees Celsius, or null'),
   telemetryAt: Nullable(DateTime, 'When the last telemetry sample was taken, or null'),
-  usedHours: Nullable(Type.Number(), 'Hours switched on, or null'),
+  usedHours: Nullable(Type.Number(), 'Hours switched on (burning hours, from its energy readings), or null'),
+  libraryTypeName: Nullable(Type.String(), 'The device library type its part number matches, or null'),
+  remainingLifeHours: Nullable(Type.Number(), "The library type's lifespan less the burning hours, or null (remainingLife)"),
   lastUpdate: Nullable(DateTime, 'When the gateway last reported its state, or null'),
   createdAt: DateTime,
 });
@@ -344,41 +342,6 @@ export type GroupUpdateBody = Static<typeof GroupUpdateBodySchema>;
 export const GroupControlBodySchema = Type.Object({ id: IdSchema, action: ControlActionSchema });
 export type GroupControlBody = Static<typeof GroupControlBodySchema>;
 
-/** A type of the device library (spec section 3: name, type, icon, initial power, lifespan, part number). */
-export const LibraryTypeSchema = Type.Object({
-  id: IdSchema,
-  name: Type.String(),
-  type: TypeCode,
-  icon: Nullable(Type.String(), 'Icon URL, or null'),
-  initialPower: Type.Number({ description: 'Watts' }),
-  lifespan: Type.Integer({ description: 'Luminaire life in hours' }),
-  partNumber: Type.String(),
-});
-export type LibraryType = Static<typeof LibraryTypeSchema>;
-
-/** POST type/v1/add */
-export const LibraryTypeAddBodySchema = Type.Object({
-  name: Type.String({ minLength: DEVICE_LIMITS.libraryName.min, maxLength: DEVICE_LIMITS.libraryName.max }),
-  type: TypeCode,
-  icon: Type.Optional(Type.String({ maxLength: 200 })),
-  initialPower: Type.Number({ minimum: DEVICE_LIMITS.libraryPower.min, maximum: DEVICE_LIMITS.libraryPower.max, description: '0-10000 W' }),
-  lifespan: Type.Integer({ minimum: DEVICE_LIMITS.libraryLife.min, maximum: DEVICE_LIMITS.libraryLife.max, description: '10000-100000 h' }),
-  partNumber: Type.String({ minLength: 1, maxLength: 50 }),
-});
-export type LibraryTypeAddBody = Static<typeof LibraryTypeAddBodySchema>;
-
-/** POST type/v1/update */
-export const LibraryTypeUpdateBodySchema = Type.Object({ id: IdSchema, ...LibraryTypeAddBodySchema.properties });
-export type LibraryTypeUpdateBody = Static<typeof LibraryTypeUpdateBodySchema>;
-
-/** GET type/v1/list: the account's library types. */
-export const LibraryTypeListSchema = Type.Array(LibraryTypeSchema);
-export type LibraryTypeList = Static<typeof LibraryTypeListSchema>;
-
-/** GET type/v1/delete?id=: refused with 270006 while devices use the type. */
-export const LibraryTypeIdQuerySchema = Type.Object({ id: IdSchema });
-export type LibraryTypeIdQuery = Static<typeof LibraryTypeIdQuerySchema>;
-
 /** POST zone/v1/list/{mapId}: the groups of a map. */
 export const GroupListSchema = Type.Array(GroupSchema);
 export type GroupList = Static<typeof GroupListSchema>;
@@ -522,4 +485,3 @@ export const DeviceTypeRowSchema = Type.Object({
   families: Type.Array(Type.String(), { description: 'The families of spec section 3 it belongs to (DEVICE_FAMILIES)' }),
 });
 export type DeviceTypeRow = Static<typeof DeviceTypeRowSchema>;
-export const DeviceTypeTableSchema = Type.Array(DeviceTypeRowSchema);

@@ -74,6 +74,8 @@ export const DEVICE_TYPE_CODES = {
   emergency: 60,
   'emergency-dimmable': 61,
   'super-gateway': 70,
+  'bridge-dali': 52,
+  dali: 5,
 } as const satisfies Record<DeviceKind, number>;
 /** A device kind as the gateway protocol names it. */
 export type DeviceKindName = DeviceKind;

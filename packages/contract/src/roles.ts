@@ -13,6 +13,8 @@ export interface RoleSubject {
   /** Absent where only the authority inside the account matters; then nobody counts as platform administrator. */
   userAuth?: number;
   operateAuth: number;
+  /** The separate push permission (spec section 6): a platform administrator who reviews push news. */
+  pushAuth?: boolean;
 }
 
 /** Owners and editable users change the installation: projects, maps, gateways, devices, groups, settings. */
@@ -56,10 +58,12 @@ export function managesUserAuth(manager: RoleSubject, userAuth: number): boolean
  * - read / control / write: a user of the account with that authority (canView / canControl / canEdit);
  * - manageAccounts: the platform administrator (administrators and accounts) and account owners (their
  *   sub-accounts); which accounts each may touch the server checks per account;
- * - admin: the platform administrator only.
+ * - admin: the platform administrator only;
+ * - push: push-news management, for owners and the platform administrator (operate_auth 0), SaaS mode only;
+ * - pushReview: the push review queue, for platform administrators with the push permission.
  * Which objects the caller may touch (tenancy, project scopes) the server checks per object on top.
  */
-export const ACCESS_LEVELS = ['public', 'signedIn', 'read', 'control', 'write', 'manageAccounts', 'admin'] as const;
+export const ACCESS_LEVELS = ['public', 'signedIn', 'read', 'control', 'write', 'manageAccounts', 'admin', 'push', 'pushReview'] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
 /** Whether a signed-in subject passes an endpoint's access level; `public` passes everybody. */
@@ -78,18 +82,34 @@ export function mayCall(access: Access, subject: RoleSubject): boolean {
       return canManageAccounts(subject);
     case 'admin':
       return isPlatformAdmin(subject);
+    case 'push':
+      return managesPush(subject);
+    case 'pushReview':
+      return canReviewPush(subject);
   }
+}
+
+/** Push-news management (spec section 6): operate_auth 0, that is account owners and the platform administrator. */
+export function managesPush(subject: Pick<RoleSubject, 'operateAuth'>): boolean {
+  return subject.operateAuth === OPERATE_AUTH.owner;
+}
+
+/** The push review queue: platform administrators given the separate push permission (docs/roles.md). */
+export function canReviewPush(subject: RoleSubject): boolean {
+  return isPlatformAdmin(subject) && subject.operateAuth === OPERATE_AUTH.owner && subject.pushAuth === true;
 }
 
 /** The signed-in user as the browser keeps it (spec section 3 field names). */
 export interface StoredUser {
   user_auth: number;
   operate_auth: number;
+  /** The push permission; absent counts as none. */
+  push_auth?: boolean;
 }
 
 /** Whether the browser's user may do what an access level needs; nobody signed in may do nothing. */
 export function userMay(user: StoredUser | undefined, access: Access): boolean {
-  return user !== undefined && mayCall(access, { userAuth: user.user_auth, operateAuth: user.operate_auth });
+  return user !== undefined && mayCall(access, { userAuth: user.user_auth, operateAuth: user.operate_auth, pushAuth: user.push_auth });
 }
 
 /** The sentence the API documentation adds to every endpoint of each access level. */
@@ -103,16 +123,25 @@ export const ACCESS_TEXT: Record<Access, string> = {
   manageAccounts:
     'The platform administrator (administrators and accounts) and account owners (their sub-accounts); others get 110003. Accounts the caller does not manage answer 110011.',
   admin: 'The platform administrator (user_auth 1) only; others get 110003.',
+  push: 'Account owners and the platform administrator (operate_auth 0) only; others get 110003. SaaS mode only (100504 in server mode). Ids of another account answer 110011.',
+  pushReview:
+    'Platform administrators with the push permission (push_auth) only; others get 110003. SaaS mode only (100504 in server mode).',
 };
 
 interface MenuSubject {
   user_auth: number;
   operate_auth: number;
+  push_auth?: boolean;
 }
 
 /** Spec section 6: the Push menu shows only to owners (operate_auth 0) in SaaS mode. */
 export function canSeePush(user: MenuSubject, mode: Mode): boolean {
   return user.operate_auth === OPERATE_AUTH.owner && mode === 'saas';
+}
+
+/** The pushed review screen: inside the Push menu, for platform administrators with the push permission. */
+export function canSeePushReview(user: MenuSubject, mode: Mode): boolean {
+  return canSeePush(user, mode) && canReviewPush({ userAuth: user.user_auth, operateAuth: user.operate_auth, pushAuth: user.push_auth });
 }
 
 /**

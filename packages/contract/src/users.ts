@@ -36,6 +36,7 @@ export const ManagedAccountSchema = Type.Object({
   companyCode: Nullable('Company code of the platform the account belongs to'),
   userAuth: Type.Integer({ description: '1 platform administrator, 2 account, 3 sub-account' }),
   operateAuth: Type.Integer({ description: '0 owner, 2 editable, 3 controllable, 4 view only' }),
+  pushAuth: Type.Boolean({ description: 'The push permission: an administrator who reviews push news (docs/roles.md)' }),
   enabled: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
   avatar: Nullable('URL of the avatar'),
@@ -87,6 +88,12 @@ export const UpdateAccountBodySchema = Type.Object({
   id: IdSchema,
   operateAuth: Type.Optional(SubAccountAuthority),
   enabled: Type.Optional(Type.Boolean({ description: 'false disables the account: its sessions end at once' })),
+  pushAuth: Type.Optional(
+    Type.Boolean({
+      description:
+        'Grants or takes the push permission (push review); administrators only, set by another administrator (110003 otherwise)',
+    }),
+  ),
   projectIds: ProjectScopeField,
   ...AccountFields,
 });

@@ -73,9 +73,11 @@ const commandExamples: CommandMessage[] = [
     ts: TS,
   },
   { id: 'c17', name: 'emergency.stop', params: { addrs: ['00124B0001A2B3C7'] }, ts: TS },
+  { id: 'c17b', name: 'emergency.status', params: { addrs: ['00124B0001A2B3C7'] }, ts: TS },
   { id: 'c18', name: 'sensors.mode', params: { mode: 'linkage' }, ts: TS },
   { id: 'c19', name: 'sensors.microwave', params: { params: { holdS: 120, luxAbove: 300, level: 254, standbyLevel: 25 } }, ts: TS },
   { id: 'c20', name: 'device.params.get', params: { addr: '00124B0001A2B3C5' }, ts: TS },
+  { id: 'c20b', name: 'panel.lockAccounts', params: { addr: '00124B0001A2B3C6' }, ts: TS },
   {
     id: 'c21',
     name: 'device.params.set',

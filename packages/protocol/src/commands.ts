@@ -2,6 +2,13 @@ import { Type, type Static, type TSchema } from 'typebox';
 import { GatewayConfigSchema, LightActionSchema } from './config.ts';
 import { DeviceAddrSchema, DeviceKindSchema, DeviceParamValuesSchema, JoinedDeviceSchema } from './devices.ts';
 import { BridgeSchema, GatewayInfoSchema, GatewayParamsSchema, MicrowaveParamsSchema, SensorModeSchema } from './gateway.ts';
+import {
+  BatteryCellsSchema,
+  BatteryVoltageSchema,
+  EmergencyFailureSchema,
+  EmergencyLightTypeSchema,
+  EmergencyTestSchema,
+} from './emergency.ts';
 
 const Empty = Type.Object({}, { additionalProperties: false });
 const EpochMs = Type.Integer({ minimum: 0, description: 'milliseconds since 1970-01-01T00:00:00Z' });
@@ -85,6 +92,33 @@ export const COMMANDS = {
     result: Type.Object({ count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
     purpose: 'read',
     timeoutMs: 10_000,
+  },
+  /**
+   * The accounts a panel keeps that may unlock it (read_panel_lock_accounts): its user slots (key cards or
+   * PIN users) and whether it is locked now. Only panels; anything else answers `unsupported`.
+   */
+  'panel.lockAccounts': {
+    params: Type.Object({ addr: DeviceAddrSchema }, { additionalProperties: false }),
+    result: Type.Object(
+      {
+        locked: Type.Boolean(),
+        accounts: Type.Array(
+          Type.Object(
+            {
+              slot: Type.Integer({ minimum: 1, maximum: 16 }),
+              account: Type.String({ minLength: 1, maxLength: 32 }),
+              name: Type.String({ maxLength: 32 }),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: 16 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    purpose: 'read',
+    timeoutMs: 15_000,
+    radio: 'unicast',
   },
   /** Unicast control of one device; subject to the per-network rate limit. */
   'device.control': {
@@ -206,16 +240,20 @@ export const COMMANDS = {
   },
   /**
    * Starts an emergency test on emergency lights: a function test (15-254 s) or a life (duration) test
-   * (5-600 min). Progress and results arrive as `emergency` events. A life test needs a full battery unless
-   * `allowWhileCharging`; a light that cannot start is listed in `refused` with its state (29: charging).
+   * (5-600 min, sent in seconds). Progress and results arrive as `emergency` events. A life test needs a full
+   * battery unless `allowWhileCharging`; a light that cannot start is listed in `refused` with its state
+   * (29: charging, 30: not answering, 18/19: already testing). `batteryCells` and `lightType`, when given,
+   * are the lights' settings from the cloud and stay with the lights.
    */
   'emergency.start': {
     params: Type.Object(
       {
         addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 256 }),
-        test: Type.Union([Type.Literal('function'), Type.Literal('life')]),
+        test: EmergencyTestSchema,
         durationS: Type.Integer({ minimum: 15, maximum: 36_000 }),
         allowWhileCharging: Type.Optional(Type.Boolean()),
+        batteryCells: Type.Optional(BatteryCellsSchema),
+        lightType: Type.Optional(EmergencyLightTypeSchema),
       },
       { additionalProperties: false },
     ),
@@ -236,6 +274,40 @@ export const COMMANDS = {
     params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 256 }) }, { additionalProperties: false }),
     result: Type.Object({ stopped: Type.Array(DeviceAddrSchema) }, { additionalProperties: false }),
     purpose: 'set',
+    timeoutMs: 15_000,
+  },
+  /**
+   * Reads emergency lights now: state code, battery charge and voltage, the running test and its progress,
+   * how long a full battery lasts now (`ratedDurationMin`) and what the last test found wrong. A light that
+   * does not answer is listed with state 30 and what the gateway last knew of it.
+   */
+  'emergency.status': {
+    params: Type.Object({ addrs: Type.Array(DeviceAddrSchema, { minItems: 1, maxItems: 256 }) }, { additionalProperties: false }),
+    result: Type.Object(
+      {
+        lights: Type.Array(
+          Type.Object(
+            {
+              addr: DeviceAddrSchema,
+              state: Type.Integer({ minimum: 0, maximum: 99 }),
+              /** Charge, percent; 100 only when full. */
+              battery: Type.Integer({ minimum: 0, maximum: 100 }),
+              test: Type.Optional(EmergencyTestSchema),
+              progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+              batteryVoltage: BatteryVoltageSchema,
+              ratedDurationMin: Type.Integer({ minimum: 0, maximum: 900 }),
+              failures: Type.Array(EmergencyFailureSchema, { maxItems: 4 }),
+              batteryCells: Type.Optional(BatteryCellsSchema),
+              lightType: Type.Optional(EmergencyLightTypeSchema),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: 256 },
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    purpose: 'read',
     timeoutMs: 15_000,
   },
   /** Bridges under a super gateway, with their device counts (super_gateway_devices). */

@@ -25,6 +25,11 @@ export const DEVICE_KINDS = [
   'emergency',
   'emergency-dimmable',
   'super-gateway',
+  // Appended, so the simulator's addresses of the kinds before them stay as they were.
+  /** A bridge from the gateway's radio to one DALI bus (docs/protocol.md, "DALI"). */
+  'bridge-dali',
+  /** DALI control gear (a dimmable light, device type 6) on the bus of a DALI bridge. */
+  'dali',
 ] as const;
 export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
@@ -42,7 +47,39 @@ export const RATED_POWER_W: Readonly<Partial<Record<DeviceKind, number>>> = Obje
   'light-dimmer': 36,
   emergency: 8,
   'emergency-dimmable': 10,
+  dali: 24,
 });
+
+/**
+ * DALI (IEC 62386) limits of one bus: short addresses 0-63, groups 0-15, scenes 0-15. A gateway maps its
+ * groups onto each bus's 16 DALI groups, so a bus takes part in at most 16 of the gateway's groups.
+ */
+export const DALI_LIMITS = {
+  shortAddress: { min: 0, max: 63 },
+  groups: 16,
+  scenes: 16,
+} as const;
+
+/** The middle of a DALI device address: bridge tail, this marker, short address (docs/protocol.md, "DALI"). */
+const DALI_MARK = 'DA';
+
+/**
+ * The address of a DALI device on the gateway's network: the last 12 hex digits of its bridge's address,
+ * 'DA', and its short address in two hex digits (00-3F), so it is unique per gateway and names its bus.
+ */
+export function daliDeviceAddr(bridgeAddr: string, shortAddress: number): string {
+  if (!Number.isInteger(shortAddress) || shortAddress < DALI_LIMITS.shortAddress.min || shortAddress > DALI_LIMITS.shortAddress.max) {
+    throw new RangeError(`DALI short address ${shortAddress} is not 0-63`);
+  }
+  return `${bridgeAddr.toUpperCase().padStart(12, '0').slice(-12)}${DALI_MARK}${shortAddress.toString(16).toUpperCase().padStart(2, '0')}`;
+}
+
+/** The short address of a DALI device address, or undefined for an address of another form. */
+export function daliShortAddress(addr: string): number | undefined {
+  if (addr.length !== 16 || addr.slice(12, 14) !== DALI_MARK) return undefined;
+  const short = parseInt(addr.slice(14), 16);
+  return short <= DALI_LIMITS.shortAddress.max ? short : undefined;
+}
 
 /**
  * A device address on the gateway's network: its IEEE/EUI-64 in 16 hex digits, or a shorter bus address,
@@ -98,6 +135,8 @@ export const DeviceStateSchema = Type.Object(
     battery: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
     /** Emergency device state code of spec section 4 (15 fully charged, 16 charging, ...). */
     emergencyState: Type.Optional(Type.Integer({ minimum: 0, maximum: 99 })),
+    /** A panel's keys are locked: only its lock accounts (panel.lockAccounts) may unlock it. */
+    locked: Type.Optional(Type.Boolean()),
     fault: FaultCodeSchema,
     /** Switched by hand: sensors leave it alone until devices.auto, the next scheduled event or the override timeout. */
     manual: Type.Optional(Type.Boolean()),
@@ -117,6 +156,8 @@ export const JoinedDeviceSchema = Type.Object(
     firmware: Type.String({ maxLength: 32 }),
     /** The bridge it sits behind, when it is not on the gateway's own radio. */
     bridge: Type.Optional(DeviceAddrSchema),
+    /** A DALI device's short address on its bridge's bus, 0-63. */
+    daliAddress: Type.Optional(Type.Integer({ minimum: 0, maximum: 63 })),
     /** Epoch ms of the join, gateway clock. */
     joinedAt: Type.Integer({ minimum: 0 }),
   },

@@ -4,6 +4,7 @@ export * from './gateway.ts';
 export * from './config.ts';
 export * from './commands.ts';
 export * from './messages.ts';
+export * from './emergency.ts';
 export * from './codec.ts';
 export * from './text.ts';
 export * from './transport.ts';

@@ -2,6 +2,14 @@ import { Type, type Static } from 'typebox';
 import { FIRMWARE_TARGETS } from './commands.ts';
 import { DeviceAddrSchema, DeviceKindSchema, DeviceStateSchema, FaultCodeSchema } from './devices.ts';
 import { GatewayInfoSchema } from './gateway.ts';
+import {
+  BatteryCellsSchema,
+  BatteryCurrentSchema,
+  BatteryTemperatureSchema,
+  BatteryVoltageSchema,
+  EmergencyFailureSchema,
+  EmergencyTestSchema,
+} from './emergency.ts';
 
 const EpochMs = Type.Integer({ minimum: 0, description: 'milliseconds since 1970-01-01T00:00:00Z, gateway clock' });
 
@@ -84,18 +92,32 @@ export const EventMessageSchema = Type.Union([
     { type: Type.Literal('fault'), ts: EpochMs, addr: DeviceAddrSchema, code: FaultCodeSchema, raised: Type.Boolean() },
     { additionalProperties: false },
   ),
-  /** Emergency test progress or result (spec section 4 state and result codes). */
+  /**
+   * Emergency test progress or result (spec section 4 state and result codes, emergency.ts). The last event of
+   * a test carries `result` (a stopped function test has none: state 26 ends it) and the measurements.
+   */
   Type.Object(
     {
       type: Type.Literal('emergency'),
       ts: EpochMs,
       addr: DeviceAddrSchema,
-      test: Type.Union([Type.Literal('function'), Type.Literal('life')]),
+      test: EmergencyTestSchema,
       state: Type.Integer({ minimum: 0, maximum: 99 }),
       result: Type.Optional(Type.Integer({ minimum: 0, maximum: 9 })),
       progress: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
       voltageBefore: Type.Optional(Type.Number()),
       voltageAfter: Type.Optional(Type.Number()),
+      /** How long the test actually ran, seconds. */
+      durationS: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_000 })),
+      /** Battery at the end: voltage (V), discharge current (A), temperature (°C), cells. */
+      batteryVoltage: Type.Optional(BatteryVoltageSchema),
+      batteryCurrent: Type.Optional(BatteryCurrentSchema),
+      batteryTemperature: Type.Optional(BatteryTemperatureSchema),
+      batteryCells: Type.Optional(BatteryCellsSchema),
+      /** The lamp's power in emergency operation, W. */
+      powerW: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
+      /** What the test found wrong; empty on a pass. */
+      failures: Type.Optional(Type.Array(EmergencyFailureSchema, { maxItems: 4 })),
     },
     { additionalProperties: false },
   ),

@@ -16,3 +16,5 @@ export const isUniqueViolation = (error: unknown) => pgError(error)?.code === '2
 export const isForeignKeyViolation = (error: unknown) => pgError(error)?.code === '23503';
 /** The constraint a refused row broke, when the driver names it. */
 export const violatedConstraint = (error: unknown) => pgError(error)?.constraint;
+/** PostgreSQL ended the transaction in a conflict with another (a deadlock, a serialization failure): worth trying again. */
+export const isTransactionConflict = (error: unknown) => ['40P01', '40001'].includes(pgError(error)?.code ?? '');

@@ -1,5 +1,6 @@
 import { joinChannelNames } from '@lumigrid/contract';
 import type { DeviceKind } from '@lumigrid/protocol';
+import type { OccupancyProfile } from '@lumigrid/gateway-sim';
 import { CORRIDOR, HEIGHT, ROOMS, WIDTH, type Room } from './floor-plan.ts';
 
 /** The rooms each demo gateway serves, in fleet order: its lights, sensors and switches go there. */
@@ -26,6 +27,38 @@ function alongCorridor(k: number) {
   return { x: west + ((east - west) * ((k % 8) + 0.5)) / 8, y: CORRIDOR.y + CORRIDOR.h / 2 };
 }
 
+/** A gateway's corridor motion sensor: between its two exit lights. */
+function corridorSensor(gatewayIndex: number) {
+  const a = alongCorridor(gatewayIndex * 2);
+  const b = alongCorridor(gatewayIndex * 2 + 1);
+  return { x: (a.x + b.x) / 2, y: a.y };
+}
+
+/**
+ * Motion sensors each demo gateway has besides the simulator's one: for its second room and its stretch of
+ * the corridor, so the heatmap has a sensor in every room people use.
+ */
+export const DEMO_EXTRA_SENSORS: readonly DeviceKind[] = ['sensor-motion', 'sensor-motion'];
+
+const ROOM_USE: Readonly<Record<string, OccupancyProfile>> = {
+  'Open office A': 'office',
+  'Open office B': 'office',
+  Reception: 'office',
+  'Meeting 3.01': 'meeting',
+  'Meeting 3.02': 'meeting',
+  'Training room': 'meeting',
+  Director: 'meeting',
+  Kitchen: 'kitchen',
+};
+
+/** How the room of a gateway's n-th motion sensor (main room, second room, corridor) is used through the day. */
+export function demoOccupancy(gatewayIndex: number, ordinal: number): OccupancyProfile {
+  const rooms = GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!;
+  if (ordinal === 0) return ROOM_USE[rooms.main] ?? 'office';
+  if (ordinal === 1) return ROOM_USE[rooms.second] ?? 'office';
+  return 'corridor';
+}
+
 /** Whether a room lies north of the corridor (its door in its bottom wall). */
 const isNorth = (r: Room) => r.y < CORRIDOR.y;
 
@@ -39,7 +72,7 @@ function inRoom(r: Room, fx: number, fy: number) {
  * room, sensors on the ceilings, switches and panels beside the door, curtains at the window, emergency
  * lights along the corridor (the escape route), bridges in the server room.
  */
-function spot(kind: DeviceKind, gatewayIndex: number): { x: number; y: number } {
+function spot(kind: DeviceKind, gatewayIndex: number, ordinal: number): { x: number; y: number } {
   const rooms = GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!;
   const main = room(rooms.main);
   const second = room(rooms.second);
@@ -55,8 +88,9 @@ function spot(kind: DeviceKind, gatewayIndex: number): { x: number; y: number } 
       return inRoom(main, 0.25, 0.72);
     case 'light-dimmer':
       return inRoom(main, 0.75, 0.72);
+    // The first in the main room, the next in the second room, the third on the corridor.
     case 'sensor-motion':
-      return inRoom(main, 0.5, 0.3);
+      return ordinal === 0 ? inRoom(main, 0.5, 0.3) : ordinal === 1 ? inRoom(second, 0.5, 0.55) : corridorSensor(gatewayIndex);
     case 'sensor-daylight':
       return inRoom(main, 0.5, 0.72);
     case 'sensor-temperature':
@@ -87,6 +121,11 @@ function spot(kind: DeviceKind, gatewayIndex: number): { x: number; y: number } 
       return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.62);
     case 'bridge-wisun':
       return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.84);
+    case 'bridge-dali':
+      return inRoom(room('Server room'), 0.14 + 0.24 * (gatewayIndex % 4), 0.73);
+    // The DALI downlight of the second room, on the bus of the DALI bridge.
+    case 'dali':
+      return inRoom(second, 0.5, 0.3);
     case 'super-gateway':
       return inRoom(room('Server room'), 0.5, 0.44);
   }
@@ -102,9 +141,12 @@ function toFraction(at: { x: number; y: number }) {
   return { x: Math.round((at.x / WIDTH) * 10_000) / 10_000, y: Math.round((at.y / HEIGHT) * 10_000) / 10_000 };
 }
 
-/** A device's place on the demo floor plan as the API takes it: fractions of the picture's width and height. */
-export function demoPosition(kind: string, gatewayIndex: number): { x: number; y: number } | undefined {
-  const at = spot(kind as DeviceKind, gatewayIndex) as { x: number; y: number } | undefined;
+/**
+ * A device's place on the demo floor plan as the API takes it: fractions of the picture's width and height.
+ * `ordinal` tells apart the gateway's devices of one kind (in address order).
+ */
+export function demoPosition(kind: string, gatewayIndex: number, ordinal = 0): { x: number; y: number } | undefined {
+  const at = spot(kind as DeviceKind, gatewayIndex, ordinal) as { x: number; y: number } | undefined;
   return at && toFraction(at);
 }
 
@@ -130,6 +172,8 @@ const KIND_NAME: Readonly<Record<DeviceKind, string>> = {
   bridge: 'bridge',
   'bridge-wisun': 'Wi-SUN',
   'super-gateway': 'super gateway',
+  'bridge-dali': 'DALI bridge',
+  dali: 'DALI light',
 };
 
 /**
@@ -137,7 +181,7 @@ const KIND_NAME: Readonly<Record<DeviceKind, string>> = {
  * lists say where a device is; emergency lights are numbered along the corridor, bridges per gateway, and a
  * switch's channels are its switch number and a letter per gang, as electricians mark them ("... 3A|... 3B").
  */
-export function demoName(kind: string, gatewayIndex: number): string | undefined {
+export function demoName(kind: string, gatewayIndex: number, ordinal = 0): string | undefined {
   const what = KIND_NAME[kind as DeviceKind] as string | undefined;
   if (!what) return undefined;
   const rooms = GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!;
@@ -148,9 +192,14 @@ export function demoName(kind: string, gatewayIndex: number): string | undefined
       return `Corridor ${what} ${gatewayIndex * 2 + 2}`;
     case 'bridge':
     case 'bridge-wisun':
+    case 'bridge-dali':
       return `Server room ${what} ${gatewayIndex + 1}`;
     case 'super-gateway':
       return `Server room ${what}`;
+    case 'sensor-motion':
+      if (ordinal === 1) return `${rooms.second} ${what}`;
+      if (ordinal >= 2) return `Corridor ${what} ${gatewayIndex + 1}`;
+      return `${rooms.main} ${what}`;
     case 'switch-1':
       return `${rooms.main} ${what}`;
     case 'switch-2':
@@ -163,6 +212,7 @@ export function demoName(kind: string, gatewayIndex: number): string | undefined
     case 'sensor-cct':
     case 'panel-scene6':
     case 'panel-smart':
+    case 'dali':
       return `${rooms.second} ${what}`;
     default:
       return `${rooms.main} ${what}`;

@@ -16,7 +16,15 @@ import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { DevicesService } from '../modules/devices/devices.service.ts';
 import type { GroupsService } from '../modules/groups/groups.service.ts';
 import type { ScenesService } from '../modules/scenes/scenes.service.ts';
-import { GATEWAY_ROOMS, GROUPED_KINDS, demoGatewayPosition, demoName, demoPosition } from './demo-layout.ts';
+import {
+  DEMO_EXTRA_SENSORS,
+  GATEWAY_ROOMS,
+  GROUPED_KINDS,
+  demoGatewayPosition,
+  demoName,
+  demoOccupancy,
+  demoPosition,
+} from './demo-layout.ts';
 import { FLOOR_PLAN_FILE } from './floor-plan.ts';
 
 /** What the demo account holds. Names are looked up on every start, so a second start finds them and adds nothing. */
@@ -39,6 +47,8 @@ export const DEMO_SITE = {
    * hourly samples keep a first start on PGlite (about 6,500 samples a second) within seconds.
    */
   energyHistory: { days: 60, stepMinutes: 60, samplesPerSecond: 8000 },
+  /** Occupancy the motion sensors report when bound, so the heatmap shows last week and this one at once. */
+  occupancyHistory: { days: 14, eventsPerSecond: 4000 },
 } as const;
 
 /**
@@ -116,6 +126,7 @@ function brokerUrl(host: string, port: number): string {
 export function startDemoSite(deps: DemoDeps): DemoSite {
   const { config, accounts, projects, maps, gateways, devices, groups, scenes, logger } = deps;
   let fleet: Fleet | undefined;
+  let occupancy: Promise<number> = Promise.resolve(0);
   let stopping = false;
 
   function check() {
@@ -210,20 +221,43 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     return samples;
   }
 
+  /** Two weeks of the motion sensors' working days, for the heatmap; a failure is logged, never thrown. */
+  async function backfillOccupancy(sims: SimGateway[]): Promise<number> {
+    const { days, eventsPerSecond } = DEMO_SITE.occupancyHistory;
+    const outcomes = await Promise.allSettled(
+      sims.map((sim) => sim.backfillOccupancy({ days, eventsPerSecond: eventsPerSecond / Math.max(1, sims.length) })),
+    );
+    let events = 0;
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.status === 'fulfilled') events += outcome.value.events.length;
+      else if (!stopping) logger.warn({ mac: sims[i]!.mac }, `demo occupancy history not sent: ${(outcome.reason as Error).message}`);
+    }
+    if (events > 0) logger.info(`demo occupancy history: ${events} motion events over ${days} days sent`);
+    return events;
+  }
+
+  /** The n-th device of its kind on the simulated gateway (address order): which of its kind's spots it takes. */
+  const ordinalOf = (sim: SimGateway, addr: string, kind: string) =>
+    [...sim.devices.values()]
+      .filter((d) => d.state.kind === kind)
+      .map((d) => d.state.addr)
+      .sort()
+      .indexOf(addr);
+
   /**
    * Places the gateway's devices that are on no map where they belong on the floor plan, names them after
    * their room, and groups the lights of its room when it placed them (a group a user deleted later is not
    * made again; a device a user renamed or placed keeps what the user chose).
    */
-  async function furnish(caller: Caller, mapId: string, gatewayId: string, gatewayIndex: number) {
+  async function furnish(caller: Caller, mapId: string, gatewayId: string, gatewayIndex: number, sim: SimGateway) {
     const outside = await gateways.outmapDevices(caller, mapId, gatewayId);
     const placements = outside.flatMap((d) => {
-      const at = demoPosition(d.kind, gatewayIndex);
+      const at = demoPosition(d.kind, gatewayIndex, Math.max(0, ordinalOf(sim, d.addr, d.kind)));
       return at ? [{ id: d.id, ...at }] : [];
     });
     if (placements.length > 0) await devices.moveIn(caller, { mapId, devices: placements });
     for (const device of outside) {
-      const name = demoName(device.kind, gatewayIndex);
+      const name = demoName(device.kind, gatewayIndex, Math.max(0, ordinalOf(sim, device.addr, device.kind)));
       if (name) await devices.rename(caller, { id: device.id, name });
     }
     const lights = outside.filter((d) => GROUPED_KINDS.includes(d.kind as DeviceKind)).map((d) => d.id);
@@ -288,9 +322,18 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       macPrefix: DEMO_SITE.macPrefix,
       password: (mac) => passwords.get(mac)!,
       timeFactor: config.demoTimeFactor,
+      // A 3-hour duration test of the emergency lights takes 3 minutes and a function test half a second.
+      emergencyTimeFactor: 60,
       holdTelemetry: true,
+      extraDevices: DEMO_EXTRA_SENSORS,
       log: (line) => logger.debug(line),
     });
+    // Each motion sensor follows the working day of its room (main room, second room, corridor).
+    for (const [i, sim] of fleet.gateways.entries()) {
+      for (const { state } of sim.devices.values()) {
+        if (state.kind === 'sensor-motion') sim.occupancyProfiles.set(state.addr, demoOccupancy(i, ordinalOf(sim, state.addr, state.kind)));
+      }
+    }
     const failed = await fleet.start();
     for (const f of failed) logger.warn({ mac: f.mac }, `demo gateway could not connect: ${f.error.message}`);
     if (failed.length === fleet.gateways.length) throw new Error('no demo gateway could connect to the embedded broker');
@@ -313,7 +356,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       try {
         // Devices that joined since the last start are added; known ones are left as they are.
         importedDevices += (await gateways.importDevices(caller, gateway.id)).imported;
-        const furnished = await furnish(caller, mapId, gateway.id, i);
+        const furnished = await furnish(caller, mapId, gateway.id, i, sim);
         placedDevices += furnished.placed;
         createdGroups += furnished.groups.length;
         newGroups.push(...furnished.groups);
@@ -341,6 +384,8 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       return 0;
     });
     check();
+    // The occupancy history goes on in the background: the site is ready without it, and the heatmap fills.
+    occupancy = backfillOccupancy(newlyBound);
     const backfilledSamples = await backfill(newlyBound);
     return {
       account: config.demoAccount,
@@ -383,7 +428,9 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     async stop() {
       stopping = true;
       await ready;
+      // Stopping the gateways ends an occupancy history still being sent.
       await fleet?.stop();
+      await occupancy;
     },
   };
 }

@@ -9,6 +9,8 @@ export interface AuthContext {
   tenantId: bigint;
   userAuth: number;
   operateAuth: number;
+  /** The push permission (push review); absent counts as none. */
+  pushAuth?: boolean;
   lang: Lang;
   sessionId: bigint;
   /** The projects a sub-account is limited to; absent when the caller sees every project of its account. */

@@ -7,6 +7,9 @@ import type { AuthContext } from './auth.ts';
  * Routes check their endpoint's level before the handler runs; services check again where the same action
  * is reached from elsewhere, and for actions finer than their endpoint.
  */
-export function assertMay(auth: Pick<AuthContext, 'operateAuth'> & Partial<Pick<AuthContext, 'userAuth'>>, access: Access): void {
+export function assertMay(
+  auth: Pick<AuthContext, 'operateAuth'> & Partial<Pick<AuthContext, 'userAuth' | 'pushAuth'>>,
+  access: Access,
+): void {
   if (!mayCall(access, auth)) throw new AppError(110003);
 }

@@ -5,8 +5,9 @@ import { ADMIN_PASSWORD, DATABASES, call, login, signUpByMail, type Harness, sta
 
 /** The callers of the matrix, with the two numbers the access rule reads. */
 type Principal = 'admin' | 'owner' | 'editable' | 'controllable' | 'viewOnly';
-const SUBJECTS: Record<Principal, { userAuth: number; operateAuth: number }> = {
-  admin: { userAuth: 1, operateAuth: OPERATE_AUTH.owner },
+const SUBJECTS: Record<Principal, { userAuth: number; operateAuth: number; pushAuth?: boolean }> = {
+  // The first administrator starts with the push permission (docs/roles.md).
+  admin: { userAuth: 1, operateAuth: OPERATE_AUTH.owner, pushAuth: true },
   owner: { userAuth: 2, operateAuth: OPERATE_AUTH.owner },
   editable: { userAuth: 3, operateAuth: OPERATE_AUTH.editable },
   controllable: { userAuth: 3, operateAuth: OPERATE_AUTH.controllable },

@@ -40,6 +40,8 @@ export async function startGatewayRig(
     commandTimeoutMs?: number;
     broker?: 'embedded' | 'mosquitto';
     offlineGraceMs?: number;
+    /** Simulated devices of each family per gateway (default 1). */
+    devicesPerKind?: number;
   } = {},
 ): Promise<GatewayRig> {
   const external = options.broker === 'mosquitto';
@@ -68,6 +70,7 @@ export async function startGatewayRig(
     timeFactor: 1000,
     radio: { unicastPerSecond: 0, groupPerSecond: 0 },
     activityIntervalS: 0,
+    ...(options.devicesPerKind ? { devicesPerKind: options.devicesPerKind } : {}),
   });
   for (const g of fleet.gateways) {
     const issued = await h.app.gatewayFleet.provision(g.mac, `pw-${g.mac}`);

@@ -16,9 +16,24 @@ describe('side menu (spec section 6)', () => {
     expect(canOpen('/system/outbox', { user_auth: 2, operate_auth: 0 })).toBe(false);
   });
 
+  it('shows backup and restore to the server administrator in server mode only (spec section 2)', () => {
+    expect(paths(buildMenu({ user_auth: 1, operate_auth: 0 }, 'server'))).toContain('/system/data');
+    expect(paths(buildMenu({ user_auth: 1, operate_auth: 0 }, 'saas'))).not.toContain('/system/data');
+    expect(paths(buildMenu({ user_auth: 2, operate_auth: 0 }, 'server'))).not.toContain('/system/data');
+    expect(canOpen('/system/data', { user_auth: 2, operate_auth: 0 })).toBe(false);
+  });
+
   it('hides the system menu from sub-accounts other than editable ones', () => {
     expect(paths(buildMenu({ user_auth: 3, operate_auth: 3 }, 'saas'))).not.toContain('/system');
     expect(paths(buildMenu({ user_auth: 3, operate_auth: 2 }, 'saas'))).toContain('/system/center');
+  });
+
+  it('shows an editable sub-account only the library and the user centre of the system menu', () => {
+    const system = buildMenu({ user_auth: 3, operate_auth: 2 }, 'saas').find((entry) => entry.path === '/system');
+    expect(system?.children?.map((c) => c.path)).toEqual(['/system/library', '/system/center']);
+    const owner = buildMenu({ user_auth: 2, operate_auth: 0 }, 'saas').find((entry) => entry.path === '/system');
+    expect(owner?.children?.map((c) => c.path).slice(0, 2)).toEqual(['/system/account', '/system/library']);
+    expect(canOpen('/system/library', { user_auth: 3, operate_auth: 2 })).toBe(true);
   });
 });
 
@@ -67,7 +82,7 @@ describe('the energy menu (spec section 2)', () => {
     const menu = buildMenu({ user_auth: 3, operate_auth: 4 }, 'saas');
     const groups = menu.map((entry) => entry.path);
     expect(groups.indexOf('/energy')).toBe(groups.indexOf('/scene') + 1);
-    expect(groups.indexOf('/alert')).toBe(groups.indexOf('/energy') + 1);
+    expect(groups.indexOf('/alert')).toBeGreaterThan(groups.indexOf('/energy'));
     const energy = menu.find((entry) => entry.path === '/energy');
     expect(energy?.icon).toBe('energy');
     expect(energy?.children?.map((c) => [c.path, c.labelKey])).toEqual([
@@ -76,5 +91,71 @@ describe('the energy menu (spec section 2)', () => {
       ['/energy/report', 'menu.energyReport'],
     ]);
     expect(canOpen('/energy/report', { user_auth: 3, operate_auth: 4 })).toBe(true);
+  });
+});
+
+describe('the emergency menu (spec section 2)', () => {
+  const menu = buildMenu({ user_auth: 3, operate_auth: 4 }, 'saas');
+  const emergency = menu.find((entry) => entry.path === '/emergency');
+
+  it('sits between energy and faults, in the order of the spec route table, for every user', () => {
+    const groups = menu.map((entry) => entry.path);
+    expect(groups.indexOf('/emergency')).toBe(groups.indexOf('/energy') + 1);
+    expect(groups.indexOf('/alert')).toBe(groups.indexOf('/emergency') + 1);
+    expect(emergency?.icon).toBe('emergency');
+  });
+
+  it('shows detection management and the reports; the task form and the details stay in the breadcrumb', () => {
+    expect(emergency?.children?.filter((c) => !c.hidden).map((c) => c.path)).toEqual(['/emergency/set', '/emergency/report']);
+    expect(breadcrumbFor('/emergency/set/add', menu).map((c) => c.labelKey)).toEqual([
+      'menu.emergency',
+      'menu.emergencySet',
+      'menu.emergencyTask',
+    ]);
+    expect(breadcrumbFor('/emergency/report/details', menu).map((c) => c.labelKey)).toEqual([
+      'menu.emergency',
+      'menu.emergencyReport',
+      'menu.emergencyReportDetail',
+    ]);
+    expect(canOpen('/emergency/set/details', { user_auth: 3, operate_auth: 4 })).toBe(true);
+  });
+});
+
+describe('the Push menu (spec section 6)', () => {
+  const owner = { user_auth: 2, operate_auth: 0 };
+  const reviewer = { user_auth: 1, operate_auth: 0, push_auth: true };
+  const push = (user: Parameters<typeof buildMenu>[0], mode: 'saas' | 'server') => buildMenu(user, mode).find((e) => e.path === '/push');
+
+  it('shows Push only to operate_auth 0 in SaaS mode, with news and apps and categories', () => {
+    expect(
+      push(owner, 'saas')
+        ?.children?.filter((c) => !c.hidden)
+        .map((c) => c.path),
+    ).toEqual(['/push/index', '/push/child/index']);
+    expect(push(owner, 'server')).toBeUndefined();
+    expect(push(reviewer, 'server')).toBeUndefined();
+    for (const operate_auth of [2, 3, 4]) expect(push({ user_auth: 3, operate_auth }, 'saas')).toBeUndefined();
+  });
+
+  it('adds the pushed review screen for administrators with the push permission only', () => {
+    expect(paths(buildMenu(reviewer, 'saas'))).toContain('/push/review');
+    expect(paths(buildMenu({ ...reviewer, push_auth: false }, 'saas'))).not.toContain('/push/review');
+    expect(paths(buildMenu({ ...owner, push_auth: true }, 'saas'))).not.toContain('/push/review');
+  });
+
+  it('keeps push pages shut by URL to everyone the menu hides them from', () => {
+    expect(canOpen('/push/index', owner, 'saas')).toBe(true);
+    expect(canOpen('/push/editNews', owner, 'saas')).toBe(true);
+    expect(canOpen('/push/index', owner, 'server')).toBe(false);
+    expect(canOpen('/push/index', owner)).toBe(false);
+    expect(canOpen('/push/index', { user_auth: 3, operate_auth: 2 }, 'saas')).toBe(false);
+    expect(canOpen('/push/review', owner, 'saas')).toBe(false);
+    expect(canOpen('/push/review', reviewer, 'saas')).toBe(true);
+  });
+
+  it('puts the editors and the details under their lists in the breadcrumb', () => {
+    const menu = buildMenu(owner, 'saas');
+    expect(breadcrumbFor('/push/editNews', menu).map((c) => c.labelKey)).toEqual(['menu.push', 'menu.pushNews', 'menu.pushEditNews']);
+    expect(breadcrumbFor('/push/addApp', menu).map((c) => c.labelKey)).toEqual(['menu.push', 'menu.pushApps', 'menu.pushAddApp']);
   });
 });

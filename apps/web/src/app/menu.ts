@@ -1,8 +1,9 @@
-import { canManageAccounts, canSeeAdministrators, systemMenuScope, type Mode } from '@lumigrid/contract';
+import { canManageAccounts, canSeeAdministrators, canSeePush, canSeePushReview, systemMenuScope, type Mode } from '@lumigrid/contract';
 
 interface MenuSubject {
   user_auth: number;
   operate_auth: number;
+  push_auth?: boolean;
 }
 
 export type MenuLabelKey =
@@ -17,6 +18,7 @@ export type MenuLabelKey =
   | 'menu.deviceConfig'
   | 'menu.deviceConfigDetail'
   | 'menu.deviceGroup'
+  | 'menu.heatmap'
   | 'menu.gateway'
   | 'menu.gatewayList'
   | 'menu.gatewayDetail'
@@ -33,14 +35,33 @@ export type MenuLabelKey =
   | 'menu.energyIndex'
   | 'menu.energyDetail'
   | 'menu.energyReport'
+  | 'menu.emergency'
+  | 'menu.emergencySet'
+  | 'menu.emergencyTask'
+  | 'menu.emergencyTaskDetail'
+  | 'menu.emergencyReport'
+  | 'menu.emergencyReportDetail'
+  | 'menu.push'
+  | 'menu.pushNews'
+  | 'menu.pushApps'
+  | 'menu.pushReview'
+  | 'menu.pushAddApp'
+  | 'menu.pushEditApp'
+  | 'menu.pushAddNews'
+  | 'menu.pushEditNews'
+  | 'menu.pushDetails'
   | 'menu.alert'
   | 'menu.alertIndex'
   | 'menu.alertList'
   | 'menu.system'
   | 'menu.account'
   | 'menu.center'
+  | 'menu.library'
+  | 'menu.functionParameter'
+  | 'menu.interfaceParameter'
+  | 'menu.data'
   | 'menu.outbox';
-export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'energy' | 'alert' | 'system';
+export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'energy' | 'emergency' | 'alert' | 'push' | 'system';
 
 /** One side-menu entry; labels are catalogue keys so the menu follows the language. */
 export interface MenuEntry {
@@ -57,9 +78,9 @@ export interface MenuEntry {
 /**
  * The side menu for a user: only screens that exist. The system menu follows spec section 6 through the
  * contract's systemMenuScope: hidden for sub-accounts other than editable ones, who see only the library
- * (not built yet) and the user centre. The outbox is the platform administrator's (user_auth 1).
+ * and the user centre. The outbox is the platform administrator's (user_auth 1).
  */
-export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
+export function buildMenu(user: MenuSubject, mode: Mode): MenuEntry[] {
   const menu: MenuEntry[] = [
     { path: '/home', labelKey: 'menu.home', icon: 'home' },
     {
@@ -84,6 +105,8 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
         { path: '/device/group', labelKey: 'menu.deviceGroup' },
       ],
     },
+    // Spec section 2: reached from the device map, hidden from the menu; the breadcrumb puts it under devices.
+    { path: '/heatmap', labelKey: 'menu.heatmap', hidden: true, under: '/device' },
     {
       path: '/gateway',
       labelKey: 'menu.gateway',
@@ -119,6 +142,18 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
       ],
     },
     {
+      path: '/emergency',
+      labelKey: 'menu.emergency',
+      icon: 'emergency',
+      children: [
+        { path: '/emergency/set', labelKey: 'menu.emergencySet' },
+        { path: '/emergency/set/add', labelKey: 'menu.emergencyTask', hidden: true, under: '/emergency/set' },
+        { path: '/emergency/set/details', labelKey: 'menu.emergencyTaskDetail', hidden: true, under: '/emergency/set' },
+        { path: '/emergency/report', labelKey: 'menu.emergencyReport' },
+        { path: '/emergency/report/details', labelKey: 'menu.emergencyReportDetail', hidden: true, under: '/emergency/report' },
+      ],
+    },
+    {
       path: '/alert',
       labelKey: 'menu.alert',
       icon: 'alert',
@@ -128,15 +163,44 @@ export function buildMenu(user: MenuSubject, _mode: Mode): MenuEntry[] {
       ],
     },
   ];
+  const push = pushMenu(user, mode);
+  if (push) menu.push(push);
   const scope = systemMenuScope(user);
   if (scope !== 'none') {
     const children: MenuEntry[] = [];
     if (scope === 'all' && managesAccounts(user)) children.push({ path: '/system/account', labelKey: 'menu.account' });
+    children.push({ path: '/system/library', labelKey: 'menu.library' });
+    // Parameter sets belong to the account's configuration: not for sub-accounts limited to the library and centre.
+    if (scope === 'all') {
+      children.push({ path: '/system/functionParameter', labelKey: 'menu.functionParameter' });
+      children.push({ path: '/system/interfaceParameter', labelKey: 'menu.interfaceParameter' });
+    }
     children.push({ path: '/system/center', labelKey: 'menu.center' });
     if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/outbox', labelKey: 'menu.outbox' });
+    // Backup and restore are the on-premise server's (spec section 2: not shown in SaaS mode).
+    if (scope === 'all' && canSeeAdministrators(user) && mode === 'server') children.push({ path: '/system/data', labelKey: 'menu.data' });
     menu.push({ path: '/system', labelKey: 'menu.system', icon: 'system', children });
   }
   return menu;
+}
+
+/**
+ * Spec section 6: Push only for operate_auth 0 in SaaS mode; its pushed review screen only for reviewers (the
+ * separate push permission, docs/roles.md). The editors and the details open from the lists.
+ */
+function pushMenu(user: MenuSubject, mode: Mode): MenuEntry | undefined {
+  if (!canSeePush(user, mode)) return undefined;
+  const children: MenuEntry[] = [
+    { path: '/push/index', labelKey: 'menu.pushNews' },
+    { path: '/push/child/index', labelKey: 'menu.pushApps' },
+    { path: '/push/addNews', labelKey: 'menu.pushAddNews', hidden: true, under: '/push/index' },
+    { path: '/push/editNews', labelKey: 'menu.pushEditNews', hidden: true, under: '/push/index' },
+    { path: '/push/details', labelKey: 'menu.pushDetails', hidden: true, under: '/push/index' },
+    { path: '/push/addApp', labelKey: 'menu.pushAddApp', hidden: true, under: '/push/child/index' },
+    { path: '/push/editApp', labelKey: 'menu.pushEditApp', hidden: true, under: '/push/child/index' },
+  ];
+  if (canSeePushReview(user, mode)) children.push({ path: '/push/review', labelKey: 'menu.pushReview' });
+  return { path: '/push', labelKey: 'menu.push', icon: 'push', children };
 }
 
 /** The platform administrator and account owners manage accounts (/system/account). */
@@ -148,8 +212,12 @@ function managesAccounts(user: MenuSubject): boolean {
  * Whether a signed-in user may open a route. The user centre stays reachable from the user dropdown even
  * when the system menu is hidden, because everyone may change their own password.
  */
-export function canOpen(pathname: string, user: MenuSubject): boolean {
+export function canOpen(pathname: string, user: MenuSubject, mode?: Mode): boolean {
+  // Without the mode nothing of push opens: it exists in SaaS mode only.
+  if (pathname === '/push/review') return mode !== undefined && canSeePushReview(user, mode);
+  if (pathname === '/push' || pathname.startsWith('/push/')) return mode !== undefined && canSeePush(user, mode);
   if (pathname === '/system/account' || pathname.startsWith('/system/account/')) return managesAccounts(user);
   if (pathname === '/system/outbox' || pathname.startsWith('/system/outbox/')) return canSeeAdministrators(user);
+  if (pathname === '/system/data') return canSeeAdministrators(user);
   return true;
 }

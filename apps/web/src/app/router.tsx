@@ -27,11 +27,27 @@ const SceneSchedulePage = lazy(() => import('../pages/scene/scene-schedule-page.
 const EnergyStatisticsPage = lazy(() => import('../pages/energy/energy-statistics-page.tsx'));
 const EnergyDetailPage = lazy(() => import('../pages/energy/energy-detail-page.tsx'));
 const ReportPage = lazy(() => import('../pages/energy/report-page.tsx'));
+const EmergencySetPage = lazy(() => import('../pages/emergency/emergency-set-page.tsx'));
+const EmergencyTaskEditorPage = lazy(() => import('../pages/emergency/task-editor-page.tsx'));
+const EmergencyTaskDetailPage = lazy(() => import('../pages/emergency/task-detail-page.tsx'));
+const EmergencyReportPage = lazy(() => import('../pages/emergency/emergency-report-page.tsx'));
+const EmergencyReportDetailsPage = lazy(() => import('../pages/emergency/report-details-page.tsx'));
+const HeatmapPage = lazy(() => import('../pages/heatmap/heatmap-page.tsx'));
 const AlertStatisticsPage = lazy(() => import('../pages/alert/alert-statistics-page.tsx'));
 const AlertListPage = lazy(() => import('../pages/alert/alert-list-page.tsx'));
+const PushNewsListPage = lazy(() => import('../pages/push/news-list-page.tsx'));
+const PushAppsPage = lazy(() => import('../pages/push/apps-page.tsx'));
+const PushAppEditorPage = lazy(() => import('../pages/push/app-editor-page.tsx'));
+const PushNewsEditorPage = lazy(() => import('../pages/push/news-editor-page.tsx'));
+const PushNewsDetailsPage = lazy(() => import('../pages/push/news-details-page.tsx'));
+const PushReviewPage = lazy(() => import('../pages/push/review-page.tsx'));
 const AccountPage = lazy(() => import('../pages/system/account-page.tsx'));
 const CenterPage = lazy(() => import('../pages/system/center-page.tsx'));
+const LibraryPage = lazy(() => import('../pages/system/library-page.tsx'));
+const FunctionParameterPage = lazy(() => import('../pages/system/function-parameter-page.tsx'));
+const InterfaceParameterPage = lazy(() => import('../pages/system/interface-parameter-page.tsx'));
 const OutboxPage = lazy(() => import('../pages/system/outbox-page.tsx'));
+const DataPage = lazy(() => import('../pages/system/data-page.tsx'));
 const NotFoundPage = lazy(() => import('../pages/exception/not-found-page.tsx'));
 
 const page = (element: React.ReactNode) => <LazyPage>{element}</LazyPage>;
@@ -132,6 +148,32 @@ export const router = createBrowserRouter([
         ],
       },
       {
+        // Spec section 2: /emergency opens detection management; its tab pair is on /emergency/set (?tab=map).
+        path: 'emergency',
+        children: [
+          { index: true, element: <Navigate to="/emergency/set" replace /> },
+          {
+            path: 'set',
+            children: [
+              { index: true, element: page(<EmergencySetPage />) },
+              // A new task, or the task i of project p (spec section 2's query for detection settings).
+              { path: 'add', element: page(<EmergencyTaskEditorPage />) },
+              { path: 'details', element: page(<EmergencyTaskDetailPage />) },
+            ],
+          },
+          {
+            path: 'report',
+            children: [
+              // Test records, the log book and compliance as tabs (?tab=logBook, ?tab=compliance).
+              { index: true, element: page(<EmergencyReportPage />) },
+              { path: 'details', element: page(<EmergencyReportDetailsPage />) },
+            ],
+          },
+        ],
+      },
+      // Spec section 2: opened from the device map with the map, range and view in the query.
+      { path: 'heatmap', element: page(<HeatmapPage />) },
+      {
         path: 'alert',
         children: [
           { index: true, element: <Navigate to="/alert/index" replace /> },
@@ -140,13 +182,33 @@ export const router = createBrowserRouter([
         ],
       },
       {
+        // SaaS mode only (spec section 2); the layout's canOpen keeps everyone else out.
+        path: 'push',
+        children: [
+          { index: true, element: <Navigate to="/push/index" replace /> },
+          { path: 'index', element: page(<PushNewsListPage />) },
+          { path: 'child/index', element: page(<PushAppsPage />) },
+          { path: 'addApp', element: page(<PushAppEditorPage key="add" mode="add" />) },
+          { path: 'editApp', element: page(<PushAppEditorPage key="edit" mode="edit" />) },
+          { path: 'addNews', element: page(<PushNewsEditorPage key="add" mode="add" />) },
+          { path: 'editNews', element: page(<PushNewsEditorPage key="edit" mode="edit" />) },
+          { path: 'details', element: page(<PushNewsDetailsPage />) },
+          // The pushed review screen, whose path the spec does not show.
+          { path: 'review', element: page(<PushReviewPage />) },
+        ],
+      },
+      {
         path: 'system',
         children: [
           // The spec's /system lands on accounts for those who manage them; everyone else on the user centre.
           { index: true, element: <SystemIndexRedirect /> },
           { path: 'account', element: page(<AccountPage />) },
+          { path: 'library', element: page(<LibraryPage />) },
+          { path: 'functionParameter', element: page(<FunctionParameterPage />) },
+          { path: 'interfaceParameter', element: page(<InterfaceParameterPage />) },
           { path: 'center', element: page(<CenterPage />) },
           { path: 'outbox', element: page(<OutboxPage />) },
+          { path: 'data', element: page(<DataPage />) },
         ],
       },
       { path: '*', element: page(<NotFoundPage />) },

@@ -24,18 +24,18 @@ import {
   DeviceRenameBodySchema,
   DeviceSchema,
   DeviceStateQuerySchema,
-  DeviceTypeTableSchema,
   SensorOnOffBodySchema,
   TemperatureListSchema,
   TemperatureParamsSchema,
 } from '../devices.ts';
+import { PanelLockAccountsSchema } from '../panel-lock.ts';
 
 const RANGES =
   'Each field is checked against the parameter table of spec section 5 for the device type; the first bad field answers its range message (100220-100246, 100210) naming the field, a field the type lacks 100209.';
 
 /**
  * The device calls of spec section 7 "Devices" (reading, naming, placing, controlling, the list, parameters,
- * deletion, batch type change) and the device type table ("Device types").
+ * deletion, batch type change, panel lock accounts); the device type table is in library.ts.
  */
 export const deviceEndpoints = {
   markers: endpoint({
@@ -248,6 +248,16 @@ export const deviceEndpoints = {
     body: DeviceIdBodySchema,
     response: DeviceSchema,
   }),
+  panelLockAccounts: endpoint({
+    method: 'POST',
+    path: '/api4/device/v1/read_panel_lock_accounts',
+    tags: ['devices'],
+    summary: 'Read which accounts may unlock a panel',
+    description: `Read from the panel through its gateway: the slots it keeps (key cards or PIN users) and whether it is locked now. Not a panel 100209; no reply 100105, a refusal 100108.`,
+    access: 'read',
+    body: DeviceIdBodySchema,
+    response: PanelLockAccountsSchema,
+  }),
   inputStatus: endpoint({
     method: 'GET',
     path: '/api4/device/v1/input_status/:id',
@@ -266,14 +276,5 @@ export const deviceEndpoints = {
     access: 'read',
     params: TemperatureParamsSchema,
     response: TemperatureListSchema,
-  }),
-  typeTable: endpoint({
-    method: 'GET',
-    path: '/api4/type/v1/list',
-    tags: ['devices'],
-    summary: 'The device type code table',
-    description: `Every type code with its capabilities and the families of spec section 3 it belongs to.`,
-    access: 'read',
-    response: DeviceTypeTableSchema,
   }),
 };

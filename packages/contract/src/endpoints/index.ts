@@ -6,13 +6,19 @@ import { projectEndpoints } from './projects.ts';
 import { mapEndpoints } from './maps.ts';
 import { gatewayEndpoints } from './gateways.ts';
 import { deviceEndpoints } from './devices.ts';
+import { libraryEndpoints } from './library.ts';
 import { groupEndpoints } from './groups.ts';
 import { sceneEndpoints } from './scenes.ts';
 import { alertEndpoints } from './alerts.ts';
 import { recipientEndpoints } from './recipients.ts';
 import { energyEndpoints } from './energy.ts';
+import { emergencyEndpoints } from './emergency.ts';
+import { heatmapEndpoints } from './heatmap.ts';
 import { userEndpoints } from './users.ts';
 import { outboxEndpoints, systemEndpoints } from './system.ts';
+import { virtualEndpoints } from './virtual.ts';
+import { pushEndpoints } from './push.ts';
+import { backupEndpoints } from './backup.ts';
 
 export * from './auth.ts';
 export * from './accounts.ts';
@@ -21,13 +27,19 @@ export * from './projects.ts';
 export * from './maps.ts';
 export * from './gateways.ts';
 export * from './devices.ts';
+export * from './library.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
 export * from './alerts.ts';
 export * from './recipients.ts';
 export * from './energy.ts';
+export * from './emergency.ts';
+export * from './heatmap.ts';
 export * from './users.ts';
 export * from './system.ts';
+export * from './virtual.ts';
+export * from './push.ts';
+export * from './backup.ts';
 
 /** Every endpoint of the API, by domain: the server registers exactly these, and a test holds OpenAPI to them. */
 export const ENDPOINT_GROUPS = {
@@ -41,11 +53,17 @@ export const ENDPOINT_GROUPS = {
   maps: mapEndpoints,
   gateways: gatewayEndpoints,
   devices: deviceEndpoints,
+  library: libraryEndpoints,
   groups: groupEndpoints,
   scenes: sceneEndpoints,
   alerts: alertEndpoints,
   recipients: recipientEndpoints,
   energy: energyEndpoints,
+  virtual: virtualEndpoints,
+  push: pushEndpoints,
+  emergency: emergencyEndpoints,
+  heatmap: heatmapEndpoints,
+  backup: backupEndpoints,
 } satisfies Record<string, Record<string, EndpointSpec>>;
 
 /** Every endpoint of the API as one list. */

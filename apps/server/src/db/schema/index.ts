@@ -11,3 +11,8 @@ export * from './alerts.ts';
 export * from './jobs.ts';
 export * from './energy.ts';
 export * from './recipients.ts';
+export * from './heatmap.ts';
+export * from './emergency.ts';
+export * from './virtual.ts';
+export * from './push.ts';
+export * from './library.ts';

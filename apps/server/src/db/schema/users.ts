@@ -14,6 +14,8 @@ export const users = pgTable(
     passwordHash: text('password_hash').notNull(),
     userAuth: smallint('user_auth').notNull(),
     operateAuth: smallint('operate_auth').notNull(),
+    /** The separate push permission of spec section 6: a platform administrator who reviews push news. */
+    pushAuth: boolean('push_auth').notNull().default(false),
     /** The owning account of a sub-account; the tenant of a user is parentId ?? id. */
     parentId: bigint('parent_id', { mode: 'bigint' }),
     company: text('company'),

@@ -43,6 +43,7 @@ export function mapLoginUser(
     company: owner.company,
     user_auth: row.userAuth,
     operate_auth: row.operateAuth,
+    push_auth: row.pushAuth,
     company_logo: owner.companyLogo,
     home_link: owner.homeLink,
     server_ip: serverIp,
@@ -129,6 +130,8 @@ export function createAccountsService(deps: {
         passwordHash: await hashPassword(password),
         userAuth: USER_AUTH.admin,
         operateAuth: OPERATE_AUTH.owner,
+        // The first administrator reviews push news until it gives the permission to others (docs/roles.md).
+        pushAuth: true,
         companyCode: config.company,
       });
       if (!created) return; // another node created it at the same moment

@@ -38,6 +38,22 @@ export function createAuthRepo(db: Db) {
         .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), keep));
     },
 
+    /** The users with a session not ended yet (any account). */
+    async openSessionUsersAnyTenant(): Promise<bigint[]> {
+      const rows = await db.selectDistinct({ userId: sessions.userId }).from(sessions).where(isNull(sessions.revokedAt));
+      return rows.map((r) => r.userId);
+    },
+
+    /** Ends every open session of every account; answers whose they were. */
+    async revokeAllSessionsAnyTenant({ now, code }: { now: Date; code: number }): Promise<bigint[]> {
+      const rows = await db
+        .update(sessions)
+        .set({ revokedAt: now, endedCode: code })
+        .where(isNull(sessions.revokedAt))
+        .returning({ userId: sessions.userId });
+      return [...new Set(rows.map((r) => r.userId))];
+    },
+
     async insertCode(values: { target: string; purpose: string; codeHash: string; now: Date; expiresAt: Date }) {
       const { now, ...rest } = values;
       await db.insert(verificationCodes).values({ ...rest, createdAt: now });

@@ -288,6 +288,7 @@ export function createAuthService(deps: {
         tenantId: user.parentId ?? user.id,
         userAuth: user.userAuth,
         operateAuth: user.operateAuth,
+        pushAuth: user.pushAuth,
         lang: isLang(user.lang) ? user.lang : 'en',
         sessionId: session.id,
         ...(scope ? { scope } : {}),
@@ -301,6 +302,21 @@ export function createAuthService(deps: {
     async endUserSessions(userId: bigint, code: ErrorCode): Promise<void> {
       await repo.revokeUserSessions({ userId, now: clock.now(), code });
       sessionsEnded({ userId, code, notify: true });
+    },
+
+    /** The users signed in anywhere now (a restore tells them to sign in again). */
+    async signedInUsers(): Promise<bigint[]> {
+      return repo.openSessionUsersAnyTenant();
+    },
+
+    /**
+     * Ends every session of every user (after a restore replaced the data they worked on) and tells them, and
+     * `alsoNotify` (users signed in before the sessions table was replaced), to sign in again.
+     */
+    async endEverySession(alsoNotify: readonly bigint[] = []): Promise<void> {
+      const ended = await repo.revokeAllSessionsAnyTenant({ now: clock.now(), code: 250004 });
+      const users = new Set([...ended, ...alsoNotify].map(String));
+      for (const userId of users) sessionsEnded({ userId: BigInt(userId), code: 250004, notify: true });
     },
 
     async logout(auth: AuthContext): Promise<void> {

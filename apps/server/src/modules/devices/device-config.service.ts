@@ -1,7 +1,4 @@
 import {
-  DEVICE_FAMILIES,
-  DEVICE_TYPES,
-  DEVICE_TYPE_CODE_LIST,
   canBatchChange,
   deviceType,
   paramRules,
@@ -13,7 +10,6 @@ import {
   type DeviceBatchTypeResult,
   type DeviceDeleteBody,
   type DeviceDeleteResult,
-  type DeviceFamily,
   type DeviceListBody,
   type DevicePage,
   type DeviceParams,
@@ -21,10 +17,10 @@ import {
   type DeviceParamsRead,
   type DeviceReport,
   type DeviceReportBody,
-  type DeviceTypeRow,
   type SensorOnOffBody,
   type TemperatureParams,
   type TemperatureReading,
+  type PanelLockAccounts,
 } from '@lumigrid/contract';
 import type { CommandName, CommandParams, CommandResult, DeviceKind, DeviceParamValues } from '@lumigrid/protocol';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
@@ -321,13 +317,12 @@ export function createDeviceConfigService(deps: {
         });
     },
 
-    /** GET type/v1/list: the device type code table with capabilities and families (spec section 3). */
-    typeTable(): DeviceTypeRow[] {
-      const families = Object.entries(DEVICE_FAMILIES) as Array<[DeviceFamily, readonly number[]]>;
-      return DEVICE_TYPE_CODE_LIST.map((code) => {
-        const t = DEVICE_TYPES[code]!;
-        return { ...t, families: families.filter(([, codes]) => codes.includes(code)).map(([name]) => name) };
-      });
+    /** POST device/v1/read_panel_lock_accounts: the accounts a panel keeps that may unlock it, read through its gateway. */
+    async panelLockAccounts(auth: Caller, id: string): Promise<PanelLockAccounts> {
+      const row = await requireDevice(auth, id);
+      if (!deviceType(row.device.type)?.panel) throw new AppError(100209);
+      const answer = await command(row.mac, 'panel.lockAccounts', { addr: row.device.addr });
+      return { id: String(row.device.id), locked: answer.locked, accounts: answer.accounts };
     },
   };
 }

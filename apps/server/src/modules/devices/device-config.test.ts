@@ -9,6 +9,7 @@ import {
   type Gateway,
   type GatewayDevice,
   deviceEndpoints,
+  libraryEndpoints,
   gatewayEndpoints,
   groupEndpoints,
   type EndpointInput,
@@ -211,7 +212,7 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
   });
 
   it('serves the type table and changes lights of batch-changeable types in one go, telling the gateway', async () => {
-    const table = await data<DeviceTypeRow[]>(send(deviceEndpoints.typeTable, {}));
+    const table = await data<DeviceTypeRow[]>(send(libraryEndpoints.typeTable, {}));
     expect(table.find((t) => t.code === C['light-cct'])).toMatchObject({
       cct: true,
       dimmable: true,

@@ -89,7 +89,10 @@ export function mapDevice(row: DeviceRow): Device {
     battery: null,
     temperature: null,
     telemetryAt: null,
+    // Filled from the device library and energy hours by the devices service (life).
     usedHours: null,
+    libraryTypeName: null,
+    remainingLifeHours: null,
     // The server's arrival time, not the gateway's clock: a gateway whose clock runs ahead must not show a
     // "last update" in the future.
     lastUpdate: reported ? reported.receivedAt.toISOString() : null,

@@ -6,7 +6,7 @@ import type { GatewayConfigVersions } from './device-config.service.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import type { DevicesRepo } from './devices.repo.ts';
 import { registerDeviceRoutes } from './devices.routes.ts';
-import { createDevicesService } from './devices.service.ts';
+import { createDevicesService, type DeviceLifeSource } from './devices.service.ts';
 
 /** Device reads, naming, placement, control and configuration, and the live topic of each map's devices. */
 export function createDevicesModule(deps: {
@@ -16,6 +16,7 @@ export function createDevicesModule(deps: {
   realtime: Pick<RealtimeHub, 'publish' | 'addDestination'>;
   gateways: GatewayConfigVersions;
   telemetry: Pick<TelemetryRepo, 'ofDevices'>;
+  life?: DeviceLifeSource;
   commandTimeoutMs?: number;
 }) {
   const devices = createDevicesService(deps);

@@ -58,7 +58,7 @@ function onVisibleMaps(mapIds: bigint[] | undefined): SQL | undefined {
   if (mapIds.length === 0) return sql`false`;
   return inArray(sql`coalesce(${devices.mapId}, ${gateways.mapId})`, mapIds);
 }
-const BRIDGE_KINDS = ['bridge', 'bridge-wisun'];
+const BRIDGE_KINDS = ['bridge', 'bridge-wisun', 'bridge-dali'];
 
 /**
  * Queries of devices; every one takes the tenant, so another account's ids match nothing. Changes to where a

@@ -48,5 +48,5 @@ export function registerDeviceRoutes(route: RouteOf, deps: { devices: DevicesSer
 
   route(E.temperatures, ({ auth, params }) => devices.temperatures(auth, params));
 
-  route(E.typeTable, async () => devices.typeTable());
+  route(E.panelLockAccounts, ({ auth, body }) => devices.panelLockAccounts(auth, body.id));
 }

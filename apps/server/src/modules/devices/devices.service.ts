@@ -33,6 +33,12 @@ import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
+/** Each device's library type, burning hours and remaining life (the library domain's lifeOf). */
+export type DeviceLifeSource = (
+  tenantId: bigint,
+  deviceIds: bigint[],
+) => Promise<Map<string, { libraryTypeName: string | null; usedHours: number | null; remainingLifeHours: number | null }>>;
+
 /** Device reads, naming, placement and control (spec section 7 "Devices"). */
 export function createDevicesService(deps: {
   repo: DevicesRepo;
@@ -47,6 +53,8 @@ export function createDevicesService(deps: {
   commandTimeoutMs?: number;
   /** The last telemetry sample of each device (device_telemetry), laid over detail and list rows. */
   telemetry?: Pick<TelemetryRepo, 'ofDevices'>;
+  /** Library type and remaining life, laid over detail and list rows. */
+  life?: DeviceLifeSource;
 }) {
   const { repo } = deps;
   const { requireMap } = deps.access;
@@ -96,6 +104,8 @@ export function createDevicesService(deps: {
       device.groupIds = mine.map((m) => String(m.groupId));
       device.groupNames = mine.map((m) => m.name);
     }
+    const lives = await deps.life?.(tenantId, deviceIds);
+    for (const device of devices) Object.assign(device, lives?.get(device.id));
     const samples = await deps.telemetry?.ofDevices(tenantId, deviceIds);
     return samples ? devices.map((d) => withTelemetry(d, samples.get(d.id))) : devices;
   }

@@ -31,6 +31,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(deviceEndpoints.list, (a) => ({ body: { mapId: a.map } })),
   tenancyCase(deviceEndpoints.list, (a) => ({ body: { gatewayId: a.gateway } })),
   tenancyCase(deviceEndpoints.readParams, (a) => ({ body: { id: a.device } })),
+  tenancyCase(deviceEndpoints.panelLockAccounts, (a) => ({ body: { id: a.device } })),
   tenancyCase(deviceEndpoints.readDaylightParams, (a) => ({ body: { id: a.device } })),
   tenancyCase(deviceEndpoints.setParams, (a) => ({ body: { id: a.device, params: { reportInterval: 60 } } })),
   tenancyCase(deviceEndpoints.setMotionParams, (a) => ({ body: { id: a.device, params: { holdTime: 60 } } })),
@@ -85,8 +86,6 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
   tenancyMatrix({
     domain: deviceEndpoints,
     cases: CASES,
-    // The type table is the same for everyone.
-    withoutIds: [deviceEndpoints.typeTable],
     secrets: [SECRET],
     world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
   });

@@ -29,6 +29,8 @@ interface ResolvedDevice {
   mapId: string | null;
   type: number;
   timeZone: string;
+  /** The initial power of the device library type its part number matches, W, or null. */
+  libraryPowerW: number | null;
 }
 
 interface DeviceState {
@@ -116,11 +118,12 @@ export function createEnergyRepo(db: Db) {
       const keys = JSON.stringify([...new Set(measured.map((s) => `${s.mac}|${s.addr}`))].map((k) => k.split('|')));
       const resolved = (await db.execute(sql`
         select u.mac, u.addr, d.id::text as device_id, d.tenant_id::text as tenant_id, d.map_id::text as map_id, d.type,
-          coalesce(gw.timezone, 'UTC') as time_zone
+          coalesce(gw.timezone, 'UTC') as time_zone, lt.initial_power as library_power_w
         from jsonb_array_elements(${keys}::jsonb) k
         cross join lateral (select k->>0 as mac, k->>1 as addr) u
         join gateways gw on gw.mac = u.mac
         join devices d on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
+        left join library_types lt on lt.tenant_id = d.tenant_id and lt.part_number = upper(trim(d.model))
       `)) as unknown as {
         rows: Array<{
           mac: string;
@@ -130,6 +133,7 @@ export function createEnergyRepo(db: Db) {
           map_id: string | null;
           type: number;
           time_zone: string;
+          library_power_w: number | null;
         }>;
       };
       const devicesByKey = new Map<string, ResolvedDevice>();
@@ -140,6 +144,7 @@ export function createEnergyRepo(db: Db) {
           mapId: r.map_id,
           type: Number(r.type),
           timeZone: r.time_zone,
+          libraryPowerW: r.library_power_w === null ? null : Number(r.library_power_w),
         });
       }
       const byDevice = new Map<string, { device: ResolvedDevice; samples: Array<EnergySample & { at: number }> }>();
@@ -186,7 +191,9 @@ export function createEnergyRepo(db: Db) {
           const state = states.get(deviceId) ?? { readAt: null, counterWh: null, counterAt: null };
           const before = state.readAt;
           list.sort((a, b) => a.at - b.at);
-          const ratedPowerW = deviceType(device.type)?.ratedPowerW ?? 0;
+          // The library type's initial power is the savings baseline of a light whose part number it has.
+          const lighting = deviceType(device.type)?.lighting ?? false;
+          const ratedPowerW = (lighting ? device.libraryPowerW : null) ?? deviceType(device.type)?.ratedPowerW ?? 0;
           for (const s of list) {
             if (state.readAt !== null && s.at <= state.readAt) {
               result.stale++;

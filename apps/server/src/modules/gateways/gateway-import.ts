@@ -36,6 +36,8 @@ const KIND_LABEL: Record<DeviceKindName, string> = {
   emergency: 'Emergency light',
   'emergency-dimmable': 'Emergency dimmer',
   'super-gateway': 'Super gateway',
+  'bridge-dali': 'DALI bridge',
+  dali: 'DALI light',
 };
 
 /** A default device name: its kind and the end of its address, within 25 characters. */

@@ -1,5 +1,5 @@
 import { visibleMapIds } from '../projects/project-access.ts';
-import { SYNC_STATUS, type GatewaySyncList, type GatewaySyncResult } from '@lumigrid/contract';
+import { OPERATE_AUTH, SYNC_STATUS, type GatewaySyncList, type GatewaySyncResult } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import { mapSyncItem } from './gateways.mappers.ts';
 import { assertMay } from '../../http/authority.ts';
@@ -50,6 +50,30 @@ export function gatewaySyncCalls(ctx: GatewayContext) {
       const after = await requireGateway(auth, row.id);
       statusChanged(row.mac, { kind: 'sync', syncStatus: after.syncStatus });
       return { id: String(row.id), status: after.syncStatus, version: outcome.result.version };
+    },
+
+    /** Every gateway's highest configuration version by MAC, before a restore replaces the table. */
+    async configVersionsAnyTenant(): Promise<Array<{ id: bigint; mac: string; version: number }>> {
+      return repo.configVersionsAnyTenant();
+    },
+
+    /**
+     * After a restore: every gateway needs its configuration again (the restored one may differ from what it
+     * runs). Versions go past anything each ran; online gateways are sent their configuration now, in the
+     * background, the others show as not synced until someone syncs them.
+     */
+    async resyncAfterRestore(previous: Array<{ mac: string; version: number }>): Promise<void> {
+      const bound = await repo.raiseVersionsPastAnyTenant({ previous, at: clock.now() });
+      for (const row of bound) statusChanged(row.mac, { kind: 'sync', syncStatus: SYNC_STATUS.notSynced });
+      for (const row of bound.filter((r) => r.online && r.tenantId !== null)) {
+        const owner = { tenantId: row.tenantId!, operateAuth: OPERATE_AUTH.owner };
+        void this.sync(owner, String(row.id)).catch((error: unknown) =>
+          deps.logger.error(
+            { mac: row.mac, err: { message: error instanceof Error ? error.message : String(error) } },
+            'configuration sync after a restore failed',
+          ),
+        );
+      }
     },
 
     /** Raises the configuration version of gateways whose configuration changed (groups, scenes, ... call it). */

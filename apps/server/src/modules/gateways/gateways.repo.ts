@@ -193,6 +193,38 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
         .where(and(eq(gateways.tenantId, tenantId), inArray(gateways.id, ids)));
     },
 
+    /** Every gateway's highest configuration version, desired or acknowledged (any account; a restore keeps it). */
+    async configVersionsAnyTenant(): Promise<Array<{ id: bigint; mac: string; version: number }>> {
+      return db
+        .select({
+          id: gateways.id,
+          mac: gateways.mac,
+          version: sql<number>`greatest(${gateways.configVersion}, ${gateways.syncedVersion})`,
+        })
+        .from(gateways);
+    },
+
+    /**
+     * After a restore: every gateway's desired version goes past anything it ran, in the restored data and in
+     * `previous` (versions from before the restore, by MAC), so none counts as synced with a configuration it
+     * ran before. Answers the gateways bound to an account.
+     */
+    async raiseVersionsPastAnyTenant(q: { previous: Array<{ mac: string; version: number }>; at: Date }) {
+      await db.update(gateways).set({
+        configVersion: sql`greatest(${gateways.configVersion}, ${gateways.syncedVersion}) + 1`,
+        syncStatus: SYNC_STATUS.notSynced,
+        updatedAt: q.at,
+      });
+      if (q.previous.length > 0)
+        await db.execute(sql`update gateways as g set config_version = f.version + 1
+          from json_to_recordset(${JSON.stringify(q.previous.map(({ mac, version }) => ({ mac, version })))}::json) as f(mac text, version integer)
+          where g.mac = f.mac and g.config_version <= f.version`);
+      return db
+        .select({ id: gateways.id, tenantId: gateways.tenantId, mac: gateways.mac, online: gateways.online })
+        .from(gateways)
+        .where(isNotNull(gateways.tenantId));
+    },
+
     /**
      * Marks a sync running, or failed (only while the version it was for is still the desired one). A
      * failure never overrides synced: the gateway's own state may already say it runs that version even

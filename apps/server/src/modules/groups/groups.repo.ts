@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { devices, gateways, groupDevices, groups } from '../../db/schema/index.ts';
 
@@ -75,6 +75,32 @@ export function createGroupsRepo(db: Db) {
      */
     async dropStale(q: { gatewayId: bigint; tenantId: bigint }) {
       await db.delete(groups).where(and(eq(groups.gatewayId, q.gatewayId), ne(groups.tenantId, q.tenantId)));
+    },
+
+    /**
+     * For each DALI bus (bridge) of the given DALI devices, how many groups other than `exceptGroupId` already
+     * hold a device of that bus: a bus maps the gateway's groups onto its 16 DALI groups.
+     */
+    async daliBusGroups(q: { tenantId: bigint; deviceIds: bigint[]; exceptGroupId?: bigint }): Promise<number[]> {
+      if (q.deviceIds.length === 0) return [];
+      const buses = db
+        .select({ bridgeId: devices.bridgeId })
+        .from(devices)
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.deviceIds), eq(devices.kind, 'dali')));
+      const rows = await db
+        .select({ n: sql<number>`count(distinct ${groupDevices.groupId})::int` })
+        .from(devices)
+        .innerJoin(groupDevices, eq(groupDevices.deviceId, devices.id))
+        .where(
+          and(
+            eq(devices.tenantId, q.tenantId),
+            eq(devices.kind, 'dali'),
+            inArray(devices.bridgeId, buses),
+            q.exceptGroupId === undefined ? undefined : ne(groupDevices.groupId, q.exceptGroupId),
+          ),
+        )
+        .groupBy(devices.bridgeId);
+      return rows.map((r) => r.n);
     },
 
     async usedNumbers(q: { gatewayId: bigint }): Promise<number[]> {

@@ -17,6 +17,7 @@ import {
   type GroupUpdateBody,
   type GroupView,
 } from '@lumigrid/contract';
+import { DALI_LIMITS } from '@lumigrid/protocol';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
@@ -116,6 +117,11 @@ export function createGroupsService(deps: {
       })),
     );
     if (problem) throw new AppError(problem);
+    // A DALI bus maps the gateway's groups onto its 16 DALI groups (docs/protocol.md, "DALI").
+    if (
+      (await repo.daliBusGroups({ tenantId: auth.tenantId, deviceIds: ids, exceptGroupId: group.id })).some((n) => n >= DALI_LIMITS.groups)
+    )
+      throw new AppError(100603);
     return { ids, type: groupTypeOf(facts.map((f) => f.type)) };
   }
 

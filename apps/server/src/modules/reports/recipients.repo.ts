@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { alerts, buildings, energyMapDays, mailRecipients, mailReportSends, maps } from '../../db/schema/index.ts';
+import { alerts, buildings, emergencyRuns, energyMapDays, mailRecipients, mailReportSends, maps } from '../../db/schema/index.ts';
 
 export type RecipientRow = typeof mailRecipients.$inferSelect;
 export type RecipientValues = Omit<typeof mailRecipients.$inferInsert, 'id' | 'tenantId' | 'projectId' | 'createdAt'>;
@@ -152,6 +152,31 @@ export function createRecipientsRepo(db: Db) {
         .orderBy(asc(alerts.code));
       const list = await db.select().from(alerts).where(where).orderBy(asc(alerts.raisedAt), asc(alerts.id)).limit(input.limit);
       return { byCode, list };
+    },
+
+    /** The project's emergency test runs started in the period, oldest first, with their counts (the emergency sheet). */
+    async emergencyRuns(input: { tenantId: bigint; projectId: bigint; from: Date; to: Date; limit: number }) {
+      return db
+        .select({
+          startedAt: emergencyRuns.startedAt,
+          taskName: emergencyRuns.taskName,
+          test: emergencyRuns.test,
+          result: emergencyRuns.result,
+          total: sql<number>`(select count(*)::int from emergency_records r where r.run_id = "emergency_runs"."id")`,
+          passed: sql<number>`(select count(*)::int from emergency_records r where r.run_id = "emergency_runs"."id" and r.passed)`,
+          failed: sql<number>`(select count(*)::int from emergency_records r where r.run_id = "emergency_runs"."id" and r.fault_code is not null)`,
+        })
+        .from(emergencyRuns)
+        .where(
+          and(
+            eq(emergencyRuns.tenantId, input.tenantId),
+            eq(emergencyRuns.projectId, input.projectId),
+            gte(emergencyRuns.startedAt, input.from),
+            lt(emergencyRuns.startedAt, input.to),
+          ),
+        )
+        .orderBy(asc(emergencyRuns.startedAt), asc(emergencyRuns.id))
+        .limit(input.limit);
     },
 
     /**

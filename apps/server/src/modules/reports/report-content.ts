@@ -1,4 +1,14 @@
-import { FAULT_TEXT, LANG_TAGS, RECIPIENT_LIMITS, savingRate, type Lang, type ReportContent, type ReportUnit } from '@lumigrid/contract';
+import {
+  EMERGENCY_RESULT_TEXT,
+  EMERGENCY_TEST_TEXT,
+  FAULT_TEXT,
+  LANG_TAGS,
+  RECIPIENT_LIMITS,
+  savingRate,
+  type Lang,
+  type ReportContent,
+  type ReportUnit,
+} from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
 import type { RecipientsRepo } from './recipients.repo.ts';
 import { REPORT_TEXTS } from './report-texts.ts';
@@ -20,6 +30,8 @@ export interface ReportData {
   endDay: LocalDate;
   energy: Array<{ day: string; energyWh: number; savedWh: number }>;
   faults: { byCode: Array<{ code: number; count: number }>; list: FaultRow[] };
+  /** Emergency test runs started in the period (at most FAULTS_LISTED), oldest first. */
+  emergency: Awaited<ReturnType<RecipientsRepo['emergencyRuns']>>;
 }
 
 export interface ReportMail {
@@ -123,11 +135,28 @@ export async function buildReportMail(data: ReportData): Promise<ReportMail> {
       }
     }
     if (content === 'emergency') {
-      // Emergency tests are not recorded by the platform yet: the sheet says so rather than showing nothing.
-      const s = sheet(t.emergency, [[t.emergency, 40]]);
-      s.addRow([t.noEmergency]);
-      lines.push(`${t.emergency}: ${t.noEmergency}`);
-      html.push(`<h3>${escapeHtml(t.emergency)}</h3><p>${escapeHtml(t.noEmergency)}</p>`);
+      const widths = [20, 22, 16, 12, 10, 10, 10];
+      const s = sheet(
+        t.emergency,
+        t.emergencyColumns.map((header, i) => [header, widths[i]!] as [string, number]),
+      );
+      if (data.emergency.length === 0) {
+        s.addRow([t.noEmergency]);
+        lines.push(`${t.emergency}: ${t.noEmergency}`);
+        html.push(`<h3>${escapeHtml(t.emergency)}</h3><p>${escapeHtml(t.noEmergency)}</p>`);
+      } else {
+        const summary: string[] = [];
+        for (const run of data.emergency) {
+          const result = run.result ? EMERGENCY_RESULT_TEXT[run.result][data.lang] : t.testing;
+          const test = EMERGENCY_TEST_TEXT[run.test][data.lang];
+          s.addRow([localTime(run.startedAt, data.lang, data.timeZone), run.taskName, test, result, run.total, run.passed, run.failed]);
+          summary.push(
+            `${localTime(run.startedAt, data.lang, data.timeZone)} ${run.taskName} (${test}): ${result}, ${run.passed}/${run.total}`,
+          );
+        }
+        lines.push(`${t.emergency}:`, ...summary.map((line) => `  ${line}`));
+        html.push(`<h3>${escapeHtml(t.emergency)}</h3><ul>${summary.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`);
+      }
     }
   }
   lines.push('', t.attached, `${t.timeZone}: ${data.timeZone}`);

@@ -70,6 +70,9 @@ export function createReportSender(deps: {
         faults: contents.includes('faults')
           ? await repo.faults({ ...scope, from: period.from, to: period.to, limit: FAULTS_LISTED })
           : { byCode: [], list: [] },
+        emergency: contents.includes('emergency')
+          ? await repo.emergencyRuns({ ...scope, from: period.from, to: period.to, limit: FAULTS_LISTED })
+          : [],
       });
       await deps.messenger.send({
         channel: 'mail',

@@ -25,6 +25,10 @@ export interface ReportTexts {
   clearedAt: string;
   emergency: string;
   noEmergency: string;
+  /** Headers of the emergency sheet: started, task, test, result, luminaires, passed, failed. */
+  emergencyColumns: [string, string, string, string, string, string, string];
+  /** A run still under way. */
+  testing: string;
   attached: string;
   timeZone: string;
 }
@@ -54,6 +58,8 @@ export const REPORT_TEXTS: Record<Lang, ReportTexts> = {
     clearedAt: 'Cleared at',
     emergency: 'Emergency tests',
     noEmergency: 'No emergency tests recorded.',
+    emergencyColumns: ['Started', 'Task', 'Test', 'Result', 'Luminaires', 'Passed', 'Failed'],
+    testing: 'Testing',
     attached: 'The details are in the attached workbook.',
     timeZone: 'Times are in',
   },
@@ -81,6 +87,8 @@ export const REPORT_TEXTS: Record<Lang, ReportTexts> = {
     clearedAt: '恢复时间',
     emergency: '应急测试',
     noEmergency: '没有应急测试记录。',
+    emergencyColumns: ['开始时间', '任务', '测试', '结果', '灯具数', '通过', '失败'],
+    testing: '测试中',
     attached: '详细内容见附件中的表格。',
     timeZone: '时间所在时区',
   },
@@ -108,6 +116,8 @@ export const REPORT_TEXTS: Record<Lang, ReportTexts> = {
     clearedAt: '恢復時間',
     emergency: '應急測試',
     noEmergency: '沒有應急測試記錄。',
+    emergencyColumns: ['開始時間', '任務', '測試', '結果', '燈具數', '通過', '失敗'],
+    testing: '測試中',
     attached: '詳細內容見附件中的表格。',
     timeZone: '時間所在時區',
   },
@@ -135,6 +145,8 @@ export const REPORT_TEXTS: Record<Lang, ReportTexts> = {
     clearedAt: '復旧日時',
     emergency: '非常用点検',
     noEmergency: '非常用点検の記録はありません。',
+    emergencyColumns: ['開始', 'タスク', '点検', '結果', '器具数', '合格', '不合格'],
+    testing: '点検中',
     attached: '詳細は添付のワークブックをご覧ください。',
     timeZone: '時刻のタイムゾーン',
   },

@@ -40,6 +40,7 @@ function mapAccount(row: UserRow, projectIds: string[] | undefined): ManagedAcco
     companyCode: row.companyCode,
     userAuth: row.userAuth,
     operateAuth: row.operateAuth,
+    pushAuth: row.pushAuth,
     enabled: row.enabled,
     createdAt: row.createdAt.toISOString(),
     avatar: row.headImg,
@@ -164,6 +165,10 @@ export function createUsersService(deps: {
     async update(manager: Manager, body: UpdateAccountBody): Promise<ManagedAccount> {
       const { row, scope } = await requireManaged(manager, body.id);
       if (body.enabled === false) assertNotSelf(manager, row);
+      const pushAuthChanged = body.pushAuth !== undefined && body.pushAuth !== row.pushAuth;
+      // The push permission is a reviewer's, and reviewers are the platform's administrators; nobody grants it to themselves.
+      if (pushAuthChanged && (row.userAuth !== USER_AUTH.admin || !isPlatformAdmin(manager))) throw new AppError(110003);
+      if (pushAuthChanged) assertNotSelf(manager, row);
       const name = body.name?.trim();
       assertValidAccount({ account: row.account, name: name ?? row.name, company: body.company, remarks: body.remarks });
       const authorityChanged =
@@ -187,13 +192,14 @@ export function createUsersService(deps: {
           ...(authorityChanged ? { operateAuth: body.operateAuth } : {}),
           ...(scopeChanged ? { allProjects: projects === null } : {}),
           ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+          ...(pushAuthChanged ? { pushAuth: body.pushAuth } : {}),
         },
       });
       if (updated === 'taken') throw new AppError(250001);
       if (!updated) throw new AppError(110011);
       if (scopeChanged) await members.assign({ userId: row.id, projectIds: projects ?? [] });
       if (row.enabled && body.enabled === false) await end(row.id, 250018);
-      else if (authorityChanged || scopeChanged) await end(row.id, 250019);
+      else if (authorityChanged || scopeChanged || pushAuthChanged) await end(row.id, 250019);
       return presentOne(updated);
     },
 

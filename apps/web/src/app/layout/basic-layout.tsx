@@ -8,6 +8,8 @@ import {
   ClusterOutlined,
   CloudServerOutlined,
   HomeOutlined,
+  NotificationOutlined,
+  SafetyCertificateOutlined,
   LogoutOutlined,
   ControlOutlined,
   SettingOutlined,
@@ -40,7 +42,9 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   gateway: <ClusterOutlined />,
   scene: <ControlOutlined />,
   energy: <ThunderboltOutlined />,
+  emergency: <SafetyCertificateOutlined />,
   alert: <AlertOutlined />,
+  push: <NotificationOutlined />,
   system: <SettingOutlined />,
 };
 
@@ -163,7 +167,7 @@ export default function BasicLayout() {
           )}
         >
           {header}
-          {canOpen(pathname, user) ? (
+          {canOpen(pathname, user, mode) ? (
             <Outlet />
           ) : (
             <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />

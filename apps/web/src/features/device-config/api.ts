@@ -8,7 +8,7 @@ import type {
   DeviceStateBody,
   SensorOnOffBody,
 } from '@lumigrid/contract';
-import { alertEndpoints, deviceEndpoints } from '@lumigrid/contract';
+import { alertEndpoints, deviceEndpoints, libraryEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 import { deviceKeys } from '../devices/api.ts';
@@ -34,7 +34,7 @@ export const deviceConfigApi = {
   /** Saves the status list as the server writes it (headers in the caller's language). */
   statusReport: (body: DeviceReportBody, fallbackName: string) => downloadFile(alertEndpoints.statusReport, { body }, fallbackName),
   device: (deviceId: string, signal?: AbortSignal) => call(deviceEndpoints.inputStatus, { params: { id: deviceId } }, { signal }),
-  types: (signal?: AbortSignal) => call(deviceEndpoints.typeTable, {}, { signal }),
+  types: (signal?: AbortSignal) => call(libraryEndpoints.typeTable, {}, { signal }),
   readParams: (deviceId: string) => call(deviceEndpoints.readParams, { body: { id: deviceId } }),
   setParams: (body: DeviceParamsBody) => call(deviceEndpoints.setParams, { body }),
   sensorOnOff: (body: SensorOnOffBody) => call(deviceEndpoints.sensorOnOff, { body }),

@@ -20,6 +20,7 @@ import { BackToAutomatic } from '../automation/back-to-automatic.tsx';
 import { HandIcon } from '../automation/hand-icon.tsx';
 import { pathOfMap } from '../projects/tree.ts';
 import { PanelKeysSection } from './device-panel-keys.tsx';
+import { PanelLockSection } from './panel-lock-section.tsx';
 
 /** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
 export const REPORT_WAIT_MS = 10_000;
@@ -361,6 +362,12 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
               projectId={tree ? pathOfMap(tree, mapId)?.[0] : undefined}
               canEdit={canEdit}
             />
+          </>
+        )}
+        {inFamily('panel', marker.type) && (
+          <>
+            <Divider style={{ margin: '4px 0' }} />
+            <PanelLockSection key={marker.id} panelId={marker.id} type={marker.type} status={marker.status} offline={offline} />
           </>
         )}
         <Divider style={{ margin: '4px 0' }} />

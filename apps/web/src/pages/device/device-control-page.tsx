@@ -1,7 +1,7 @@
 import { userMay } from '@lumigrid/contract';
 import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
@@ -23,6 +23,10 @@ import { GATEWAY_DRAG_TYPE, OUTMAP_DRAG_TYPE, OutmapList } from '../../features/
 import { useGatewayPosition } from '../../features/gateways/api.ts';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { DeviceMarkerLayer } from '../../features/devices/device-marker-layer.tsx';
+import { useVirtualPlan } from '../../features/virtual/use-virtual-plan.ts';
+import { VirtualMarkerLayer } from '../../features/virtual/virtual-marker-layer.tsx';
+import { VirtualDevicesCard } from '../../features/virtual/virtual-devices-card.tsx';
+import { VirtualDevicePanel } from '../../features/virtual/virtual-device-panel.tsx';
 import { gatewayMarkerId, gatewayOfMarker } from '../../features/devices/plan-markers.ts';
 import { projectApi, useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useDownload } from '../../api/download.ts';
@@ -93,6 +97,12 @@ export default function DeviceControlPage() {
     if (mapId) applyMapMessage(queryClient, mapId, payload);
   });
   useEffect(() => setSelectedId(undefined), [mapId]);
+  // Virtual devices: stand-ins drawn as ghosts beside the real markers; one panel is open at a time.
+  const virtual = useVirtualPlan(mapId);
+  const selectVirtual = (id: string | undefined) => {
+    setSelectedId(undefined);
+    virtual.select(id);
+  };
   const selected = markers.data?.find((m) => m.id === selectedId);
   const placedMarkers = useMemo(() => (markers.data ?? []).filter((m) => m.x !== null), [markers.data]);
   const shownMarkers = useMemo(() => placedMarkers.filter((m) => passesFilter(filter, m.type, m.display)), [placedMarkers, filter]);
@@ -115,7 +125,10 @@ export default function DeviceControlPage() {
   const onSelect = (id: string) => {
     const gateway = mapGateways.find((g) => gatewayMarkerId(g.id) === id);
     if (gateway) void navigate(`/gateway/detail?id=${gateway.id}`);
-    else setSelectedId(id);
+    else {
+      virtual.select(undefined);
+      setSelectedId(id);
+    }
   };
   const onMove = (id: string, position: { x: number; y: number }) => {
     if (!mapId) return;
@@ -193,17 +206,28 @@ export default function DeviceControlPage() {
             }
           >
             {(plan) => (
-              <DeviceMarkerLayer
-                plan={plan}
-                markers={shownMarkers}
-                gateways={shownGateways}
-                selectedId={selectedId}
-                focus={focus}
-                editable={editable}
-                onSelect={onSelect}
-                onDeselect={() => setSelectedId(undefined)}
-                onMove={onMove}
-              />
+              <>
+                <DeviceMarkerLayer
+                  plan={plan}
+                  markers={shownMarkers}
+                  gateways={shownGateways}
+                  selectedId={selectedId}
+                  focus={focus}
+                  editable={editable}
+                  onSelect={onSelect}
+                  onDeselect={() => setSelectedId(undefined)}
+                  onMove={onMove}
+                />
+                <VirtualMarkerLayer
+                  plan={plan}
+                  devices={virtual.placed}
+                  selectedId={virtual.selectedId}
+                  editable={editable}
+                  label={t('virtualDevices.legend')}
+                  onSelect={selectVirtual}
+                  onMove={virtual.move}
+                />
+              </>
             )}
           </FloorPlanMap>
           <MapLegend count={placedMarkers.length} shown={shownMarkers.length} filter={filter} onFilter={setFilter} />
@@ -216,6 +240,16 @@ export default function DeviceControlPage() {
             onPlace={(device) => place(device, { x: 0.5, y: 0.5 })}
             onPlaceGateway={(gateway) => placeGateway(gateway, { x: 0.5, y: 0.5 })}
           />
+          {path && (
+            <VirtualDevicesCard
+              path={path}
+              devices={virtual.devices}
+              canEdit={editable}
+              selectedId={virtual.selectedId}
+              onSelect={selectVirtual}
+              onPlace={(device) => virtual.move(device.id, { x: 0.5, y: 0.5 })}
+            />
+          )}
         </div>
         <DevicePanel
           mapId={map.id}
@@ -224,6 +258,12 @@ export default function DeviceControlPage() {
           canEdit={editable}
           tree={tree.data}
           onClose={() => setSelectedId(undefined)}
+        />
+        <VirtualDevicePanel
+          device={virtual.selected}
+          projectId={map.projectId}
+          canEdit={editable}
+          onClose={() => virtual.select(undefined)}
         />
       </div>
     );
@@ -235,14 +275,19 @@ export default function DeviceControlPage() {
       breadcrumbRender={false}
       extra={
         map?.image && (
-          <Button
-            icon={<DownloadOutlined />}
-            loading={devicesReport.isPending}
-            onClick={() => devicesReport.mutate()}
-            data-testid="device-map-report"
-          >
-            {t('deviceMap.devicesReport')}
-          </Button>
+          <Space wrap>
+            <Link to={`/heatmap?mapId=${map.id}`} data-testid="device-map-heatmap">
+              <Button icon={<FireOutlined />}>{t('heatmap.open')}</Button>
+            </Link>
+            <Button
+              icon={<DownloadOutlined />}
+              loading={devicesReport.isPending}
+              onClick={() => devicesReport.mutate()}
+              data-testid="device-map-report"
+            >
+              {t('deviceMap.devicesReport')}
+            </Button>
+          </Space>
         )
       }
     >

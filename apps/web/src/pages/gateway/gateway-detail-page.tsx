@@ -52,7 +52,14 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
             title: t('gateway.field.kind'),
             dataIndex: 'kind',
             width: 150,
-            render: (kind: string) => t(kind === 'bridge-wisun' ? 'gateway.bridgeKind.wisun' : 'gateway.bridgeKind.zigbee'),
+            render: (kind: string) =>
+              t(
+                kind === 'bridge-wisun'
+                  ? 'gateway.bridgeKind.wisun'
+                  : kind === 'bridge-dali'
+                    ? 'gateway.bridgeKind.dali'
+                    : 'gateway.bridgeKind.zigbee',
+              ),
           },
           { title: t('gateway.field.deviceCount'), dataIndex: 'deviceCount', width: 110, align: 'right' },
           {

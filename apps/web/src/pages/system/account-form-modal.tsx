@@ -1,8 +1,9 @@
-import { Col, Form, Input, Modal, Radio, Row, Select } from 'antd';
+import { Col, Form, Input, Modal, Radio, Row, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, OPERATE_AUTH, USER_AUTH, type ManagedAccount } from '@lumigrid/contract';
 import { useRule } from '../../components/form-rules.ts';
 import { checkAccount, checkMail, checkNewPassword, checkPhone, checkWeightedMax, ifGiven } from '../../components/validators.ts';
+import { useMe } from '../../features/auth/api.ts';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useProjectTree } from '../../features/projects/api.ts';
 import { useAddAccount, useUpdateAccount } from '../../features/users/api.ts';
@@ -21,6 +22,8 @@ interface AccountFormValues {
   /** Whether a sub-account sees every project of the account or only projectIds. */
   scope?: 'all' | 'some';
   projectIds?: string[];
+  /** An administrator's push permission (push review, docs/roles.md). */
+  pushAuth?: boolean;
 }
 
 export interface AccountFormModalProps {
@@ -43,6 +46,9 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
   const isSub = userAuth === USER_AUTH.subAccount;
   const tree = useProjectTree(isSub ? '0' : undefined);
   const scope = Form.useWatch('scope', form);
+  const { data: me } = useMe();
+  // Another administrator's push permission; nobody grants it to themselves.
+  const grantsPush = userAuth === USER_AUTH.admin && account !== undefined && account.id !== me?.id;
 
   const rule = useRule();
   const weighted = (max: number) => rule(checkWeightedMax(max), { max }, false);
@@ -61,6 +67,7 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
       remarks: field(values.remarks),
       ...(isSub && values.operateAuth !== undefined ? { operateAuth: values.operateAuth as 2 | 3 | 4 } : {}),
       ...(isSub ? { projectIds: values.scope === 'some' ? (values.projectIds ?? []) : null } : {}),
+      ...(grantsPush && values.pushAuth !== account?.pushAuth ? { pushAuth: values.pushAuth } : {}),
     };
     if (account) await update.mutateAsync({ id: account.id, ...fields });
     else
@@ -86,6 +93,7 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
         operateAuth: account.operateAuth,
         scope: account.projectIds ? 'some' : 'all',
         projectIds: account.projectIds ?? [],
+        pushAuth: account.pushAuth,
       }
     : { account: '', operateAuth: OPERATE_AUTH.viewOnly, scope: 'all', projectIds: [] };
 
@@ -189,6 +197,13 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
               <Input.TextArea rows={3} maxLength={LIMITS.remarks.max} showCount />
             </Form.Item>
           </Col>
+          {grantsPush && (
+            <Col xs={24} sm={24}>
+              <Form.Item name="pushAuth" label={t('push.permission.label')} extra={t('push.permission.hint')} valuePropName="checked">
+                <Switch data-testid="account-push-auth" />
+              </Form.Item>
+            </Col>
+          )}
         </Row>
       </Form>
     </Modal>

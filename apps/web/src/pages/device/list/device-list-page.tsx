@@ -26,6 +26,7 @@ import { ALL_GATEWAYS, useGatewayMapNames, useGatewayPage } from '../../../featu
 import { MapPathSelect } from '../../../features/projects/map-path-select.tsx';
 import { GroupFilterSelect } from '../../../features/devices/group-filter-select.tsx';
 import { EmptyHint } from '../../../components/empty-hint.tsx';
+import { remainingLifeColumn } from '../../../features/library/life-column.tsx';
 import { markerLabel } from '../../../components/device-markers/marker-model.ts';
 import { useDownload } from '../../../api/download.ts';
 
@@ -255,6 +256,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
       render: (_, row) => (row.fault ? <Tag color="red">{t(faultKey(row.fault))}</Tag> : t('deviceConfig.faults.0')),
     },
     readings,
+    remainingLifeColumn(t, empty),
     lastUpdate,
   ];
 
