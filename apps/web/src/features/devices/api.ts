@@ -37,6 +37,7 @@ export const deviceMapApi = {
   moveIn: (body: DeviceMoveInBody) => call(deviceEndpoints.moveIn, { body }),
   positions: (body: DevicePositionsBody) => call(deviceEndpoints.positions, { body }),
   moveOut: (ids: string[]) => call(deviceEndpoints.moveOut, { body: { ids } }),
+  panelLockAccounts: (deviceId: string) => call(deviceEndpoints.panelLockAccounts, { body: { id: deviceId } }),
 };
 
 /** The markers of a map. Changes arrive on the map's real-time topic (applyMarker), so there is no polling. */
@@ -176,5 +177,17 @@ export function useRenameDevice() {
       void client.invalidateQueries({ queryKey: deviceKeys.all, predicate: (q) => q.queryKey[1] !== deviceMapKeys.all[1] });
       void client.invalidateQueries({ queryKey: gatewayKeys.all });
     },
+  });
+}
+
+/** Who may unlock a panel, read from the panel when asked (never cached: it is read through the gateway). */
+export function usePanelLockAccounts(deviceId: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: ['panelLock', deviceId ?? ''],
+    queryFn: () => deviceMapApi.panelLockAccounts(deviceId ?? ''),
+    enabled: enabled && Boolean(deviceId),
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
   });
 }

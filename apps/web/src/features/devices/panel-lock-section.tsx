@@ -3,7 +3,7 @@ import { LockOutlined, ReloadOutlined, UnlockOutlined } from '@ant-design/icons'
 import { useTranslation } from 'react-i18next';
 import { parseStatus, type PanelLockAccount } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
-import { usePanelLockAccounts } from '../library/api.ts';
+import { usePanelLockAccounts } from './api.ts';
 
 /** Whether a panel's status string says it is locked; undefined before its first report. */
 export function panelLocked(type: number, status: string): boolean | undefined {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { deviceEndpoints, libraryEndpoints, libraryTypesOf, type LibraryTypeAddBody, type LibraryTypeUpdateBody } from '@lumigrid/contract';
+import { libraryEndpoints, libraryTypesOf, type LibraryTypeAddBody, type LibraryTypeUpdateBody } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
 import { uploadForm } from '../../api/upload.ts';
 import { deviceConfigKeys } from '../device-config/api.ts';
@@ -15,7 +15,6 @@ export const libraryApi = {
   remove: (id: string) => call(libraryEndpoints.remove, { query: { id } }),
   uploadIcon: ({ id, file }: { id: string; file: File }) => call(libraryEndpoints.uploadIcon, { body: uploadForm(file, { id }) }),
   removeIcon: (id: string) => call(libraryEndpoints.removeIcon, { params: { id }, body: {} }),
-  panelLockAccounts: (deviceId: string) => call(deviceEndpoints.panelLockAccounts, { body: { id: deviceId } }),
 };
 
 /** The type table with every library type of the account, by name. */
@@ -37,15 +36,3 @@ export const useUpdateLibraryType = () => useLibraryChange(libraryApi.update);
 export const useRemoveLibraryType = () => useLibraryChange(libraryApi.remove);
 export const useLibraryIcon = () => useLibraryChange(libraryApi.uploadIcon);
 export const useRemoveLibraryIcon = () => useLibraryChange(libraryApi.removeIcon);
-
-/** Who may unlock a panel, read from the panel when asked (never cached: it is read through the gateway). */
-export function usePanelLockAccounts(deviceId: string | undefined, enabled: boolean) {
-  return useQuery({
-    queryKey: [...deviceConfigKeys.all, 'panelLock', deviceId ?? ''],
-    queryFn: () => libraryApi.panelLockAccounts(deviceId ?? ''),
-    enabled: enabled && Boolean(deviceId),
-    staleTime: 0,
-    gcTime: 0,
-    retry: false,
-  });
-}
