@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { XLSX_MIME } from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
+import { sendDownload } from './download.ts';
 
 /** One column of an exported table: its header in the reader's language and how a row fills it. */
 export interface SheetColumn<Row> {
@@ -41,11 +42,5 @@ export function sendTable<Row>(
     reply.log.error({ err }, 'spreadsheet not written');
     body.destroy(err instanceof Error ? err : new Error(String(err)));
   });
-  const ascii = table.fileName.replace(/[^A-Za-z0-9._-]/g, '_');
-  return reply
-    .header('content-type', XLSX_MIME)
-    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(table.fileName)}`)
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'no-store')
-    .send(body);
+  return sendDownload(reply, { body, mime: XLSX_MIME, fileName: table.fileName });
 }

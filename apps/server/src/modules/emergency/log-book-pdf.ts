@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { LOG_BOOK_TYPE_TEXT, PDF_MIME, type Lang, type LogBookEntry } from '@lumigrid/contract';
 import type { FastifyReply } from 'fastify';
 import PDFDocument from 'pdfkit';
+import { sendDownload } from '../../lib/download.ts';
 import { EMERGENCY_REPORT_TEXTS, logResultText } from './emergency-reports.ts';
 
 /** Debian's fonts-noto-cjk: Chinese and Japanese in one face. Without it the PDF falls back to Helvetica (Latin only). */
@@ -140,11 +141,5 @@ export function sendLogBookPdf(reply: FastifyReply, book: LogBookPdf, fileName: 
     doc.destroy(err instanceof Error ? err : new Error(String(err)));
   });
 
-  const ascii = fileName.replace(/[^A-Za-z0-9._-]/g, '_');
-  return reply
-    .header('content-type', PDF_MIME)
-    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'no-store')
-    .send(doc);
+  return sendDownload(reply, { body: doc, mime: PDF_MIME, fileName });
 }
