@@ -1,8 +1,8 @@
-import { App, Button, Space, Typography, Upload } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { PUSH_LIMITS, pushImageUrl, sizeText } from '@lumigrid/contract';
-import { PICTURE_ACCEPT, pictureProblem } from '../../api/upload.ts';
+import { PictureUpload } from '../../components/picture-picker.tsx';
 import { usePushUpload } from '../../features/push/api.ts';
 
 /**
@@ -21,7 +21,6 @@ export function PictureField({
   testId: string;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const upload = usePushUpload();
   return (
     <Space align="start" size={16} wrap>
@@ -30,21 +29,17 @@ export function PictureField({
       </div>
       <Space direction="vertical" size={8}>
         <Space>
-          <Upload
-            accept={PICTURE_ACCEPT}
-            showUploadList={false}
-            beforeUpload={(file) => {
-              const problem = pictureProblem(file, PUSH_LIMITS.imageBytes);
-              if (problem === 'type') void message.error(t('push.picture.type'));
-              else if (problem === 'size') void message.error(t('push.picture.size', { size: sizeText(PUSH_LIMITS.imageBytes) }));
-              else upload.mutate({ purpose, file }, { onSuccess: (picture) => onChange?.(picture.file) });
-              return false;
-            }}
+          <PictureUpload
+            maxBytes={PUSH_LIMITS.imageBytes}
+            problemText={(problem) =>
+              problem === 'type' ? t('push.picture.type') : t('push.picture.size', { size: sizeText(PUSH_LIMITS.imageBytes) })
+            }
+            onPick={(file) => upload.mutate({ purpose, file }, { onSuccess: (picture) => onChange?.(picture.file) })}
           >
             <Button icon={<UploadOutlined />} loading={upload.isPending} data-testid={`${testId}-upload`}>
               {t(value ? 'push.picture.replace' : 'push.picture.upload')}
             </Button>
-          </Upload>
+          </PictureUpload>
           {value && (
             <Button icon={<DeleteOutlined />} onClick={() => onChange?.(null)}>
               {t('push.picture.remove')}

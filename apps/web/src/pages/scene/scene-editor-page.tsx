@@ -27,7 +27,8 @@ import { MemberList } from './member-list.tsx';
 import { MemberPicker } from './member-picker.tsx';
 import { EditorBasics, EditorTiming, type EditorRoute } from './editor-sections.tsx';
 import { codeText, SyncResultList } from './scene-results.tsx';
-import { ScenePicturePicker, type PictureChange } from './scene-picture.tsx';
+import type { PictureChange } from '../../components/picture-picker.tsx';
+import { ScenePicturePicker } from './scene-picture.tsx';
 import { SequenceSteps } from './sequence-steps.tsx';
 import { UpcomingRuns } from './upcoming-runs.tsx';
 

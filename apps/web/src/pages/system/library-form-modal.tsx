@@ -13,7 +13,8 @@ import {
 import { typeNameKey } from '../../features/device-config/param-fields.ts';
 import { useAddLibraryType, useLibraryIcon, useRemoveLibraryIcon, useUpdateLibraryType } from '../../features/library/api.ts';
 import { currentLang } from '../../i18n/index.ts';
-import { LibraryIconPicker, type IconChange } from './library-icon.tsx';
+import type { PictureChange } from '../../components/picture-picker.tsx';
+import { LibraryIconPicker } from './library-icon.tsx';
 
 type LibraryForm = Omit<LibraryTypeAddBody, 'type'> & { type: number | undefined };
 
@@ -35,7 +36,7 @@ export function LibraryFormModal({
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<LibraryForm>();
-  const [icon, setIcon] = useState<IconChange>();
+  const [icon, setIcon] = useState<PictureChange>();
   const add = useAddLibraryType();
   const update = useUpdateLibraryType();
   const upload = useLibraryIcon();
