@@ -1,15 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { StatsPlace } from '../projects/project-access.ts';
 
 /** Which maps an energy read takes: a project's, a building's or one map, within what the caller sees. */
-export interface EnergyPlace {
-  tenantId: bigint;
-  projectId: bigint;
-  buildId?: bigint;
-  mapId?: bigint;
-  /** A limited sub-account's maps; undefined for the whole account. */
-  mapIds?: bigint[];
-}
+export type EnergyPlace = StatsPlace;
 
 /** Used and saved energy of a bucket, Wh. */
 export interface EnergySums {

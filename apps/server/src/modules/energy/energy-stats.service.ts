@@ -12,28 +12,19 @@ import {
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
+import { DAY_MS, parseLocalDate } from '../../lib/local-date.ts';
 import { paging } from '../../lib/paging.ts';
-import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
-import type { EnergyPlace, EnergyRecordRow, EnergyStatsRepo, EnergySums, RecordRange } from './energy-stats.repo.ts';
+import { requireStatsPlace, type ProjectAccess } from '../projects/project-access.ts';
+import type { EnergyRecordRow, EnergyStatsRepo, EnergySums, RecordRange } from './energy-stats.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'scope'>;
-
-const DAY_MS = 86_400_000;
-
-/** A local date as UTC midnight (epoch ms); 100001 for a day that does not exist (2026-02-30). */
-function parseDate(text: string, field: string): number {
-  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
-  const at = Date.UTC(y, m - 1, d);
-  if (new Date(at).toISOString().slice(0, 10) !== text) throw new AppError(100001, field);
-  return at;
-}
 
 const isoDate = (at: number) => new Date(at).toISOString().slice(0, 10);
 const kwh = (wh: number) => Math.round(wh) / 1000;
 
 /** The local dates a period covers, the one before it, and its buckets in order. */
 function periodOf(period: EnergyTotalBody['period'], date: string) {
-  const at = parseDate(date, 'date');
+  const at = parseLocalDate(date, 'date');
   const d = new Date(at);
   const y = d.getUTCFullYear();
   const m = d.getUTCMonth();
@@ -64,8 +55,8 @@ function periodOf(period: EnergyTotalBody['period'], date: string) {
 
 /** The records' local dates: a month unit widens them to whole months. */
 function recordRange(body: EnergyReportBody): RecordRange {
-  const from = parseDate(body.from, 'from');
-  const to = parseDate(body.to, 'to');
+  const from = parseLocalDate(body.from, 'from');
+  const to = parseLocalDate(body.to, 'to');
   if (to < from) throw new AppError(100001, 'to');
   if ((to - from) / DAY_MS > ENERGY_LIMITS.rangeDays.max) throw new AppError(100001, `to: at most ${ENERGY_LIMITS.rangeDays.max} days`);
   if (body.unit === 'day') return { from: body.from, to: body.to, unit: 'day' };
@@ -111,20 +102,9 @@ export function createEnergyStatsService(deps: {
 }) {
   const { repo, access } = deps;
 
-  /** The place and its project's carbon factor; a building or map of another project answers 110011 too. */
+  /** The place and its project's carbon factor. */
   async function placeOf(auth: Caller, body: { projectId: string; buildId?: string; mapId?: string }) {
-    const project = await access.requireProject(auth, body.projectId);
-    const build = body.buildId === undefined ? undefined : await access.requireBuilding(auth, body.buildId);
-    if (build && build.projectId !== project.id) throw new AppError(110011);
-    const map = body.mapId === undefined ? undefined : await access.requireMap(auth, body.mapId);
-    if (map && (map.projectId !== project.id || (build && map.buildId !== build.id))) throw new AppError(110011);
-    const place: EnergyPlace = {
-      tenantId: auth.tenantId,
-      projectId: project.id,
-      buildId: build?.id,
-      mapId: map?.id,
-      mapIds: visibleMapIds(auth),
-    };
+    const { place, project } = await requireStatsPlace(access, auth, body);
     return { place, carbonFactor: project.carbonFactor };
   }
 

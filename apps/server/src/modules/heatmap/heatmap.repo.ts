@@ -1,16 +1,10 @@
 import type { HeatLevel } from '@lumigrid/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { StatsPlace } from '../projects/project-access.ts';
 
 /** Which maps a heatmap read takes: a project's, a building's or one map, within what the caller sees. */
-export interface HeatPlace {
-  tenantId: bigint;
-  projectId: bigint;
-  buildId?: bigint;
-  mapId?: bigint;
-  /** A limited sub-account's maps; undefined for the whole account. */
-  mapIds?: bigint[];
-}
+export type HeatPlace = StatsPlace;
 
 /** Local dates, inclusive. */
 export interface LocalRange {

@@ -17,26 +17,17 @@ import {
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
+import { DAY_MS, parseLocalDate } from '../../lib/local-date.ts';
 import { paging } from '../../lib/paging.ts';
 import { toId } from '../projects/access.ts';
-import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
+import { requireStatsPlace, type ProjectAccess } from '../projects/project-access.ts';
 import type { HeatPlace, HeatmapRepo, LocalRange, SensorCountRow } from './heatmap.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'scope'>;
 
-const DAY_MS = 86_400_000;
-
-/** A local date as UTC midnight (epoch ms); 100001 for a day that does not exist (2026-02-30). */
-function parseDate(text: string, field: string): number {
-  const [y, m, d] = text.split('-').map(Number) as [number, number, number];
-  const at = Date.UTC(y, m - 1, d);
-  if (new Date(at).toISOString().slice(0, 10) !== text) throw new AppError(100001, field);
-  return at;
-}
-
 function rangeOf(body: { from: string; to: string }): LocalRange {
-  const from = parseDate(body.from, 'from');
-  const to = parseDate(body.to, 'to');
+  const from = parseLocalDate(body.from, 'from');
+  const to = parseLocalDate(body.to, 'to');
   if (to < from) throw new AppError(100001, 'to');
   if ((to - from) / DAY_MS >= HEATMAP_LIMITS.rangeDays.max) throw new AppError(100001, `to: at most ${HEATMAP_LIMITS.rangeDays.max} days`);
   return { from: body.from, to: body.to };
@@ -53,16 +44,6 @@ export function createHeatmapService(deps: {
   access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding' | 'requireMap'>;
 }) {
   const { repo, access } = deps;
-
-  /** A building or map of another project answers 110011, as one of another account does. */
-  async function placeOf(auth: Caller, body: { projectId: string; buildId?: string; mapId?: string }): Promise<HeatPlace> {
-    const project = await access.requireProject(auth, body.projectId);
-    const build = body.buildId === undefined ? undefined : await access.requireBuilding(auth, body.buildId);
-    if (build && build.projectId !== project.id) throw new AppError(110011);
-    const map = body.mapId === undefined ? undefined : await access.requireMap(auth, body.mapId);
-    if (map && (map.projectId !== project.id || (build && map.buildId !== build.id))) throw new AppError(110011);
-    return { tenantId: auth.tenantId, projectId: project.id, buildId: build?.id, mapId: map?.id, mapIds: visibleMapIds(auth) };
-  }
 
   async function settingsOf(auth: Caller, projectId: bigint): Promise<HeatmapSettings> {
     const stored = await repo.settings({ tenantId: auth.tenantId, projectId });
@@ -108,7 +89,7 @@ export function createHeatmapService(deps: {
 
     async page(auth: Caller, body: HeatmapPageBody): Promise<HeatmapPage> {
       const range = rangeOf(body);
-      const place = await placeOf(auth, body);
+      const { place } = await requireStatsPlace(access, auth, body);
       const [{ total, maxCount }, rows] = await Promise.all([repo.sensorTotals(place, range), repo.sensorRows(place, range, paging(body))]);
       return { total, maxCount, list: rows.map((r) => rowOf(r, maxCount)) };
     },
@@ -116,7 +97,7 @@ export function createHeatmapService(deps: {
     /** Every row of the place, most active first (a place holds hundreds of sensors at most: one read). */
     async download(auth: Caller, body: HeatmapDownloadBody): Promise<HeatRow[]> {
       const range = rangeOf(body);
-      const place = await placeOf(auth, body);
+      const { place } = await requireStatsPlace(access, auth, body);
       const rows = await repo.sensorRows(place, range);
       const maxCount = rows[0]?.count ?? 0;
       return rows.map((r) => rowOf(r, maxCount));

@@ -59,3 +59,37 @@ export function createProjectAccess(deps: {
 }
 
 export type ProjectAccess = ReturnType<typeof createProjectAccess>;
+
+/** What a statistic counts over: a project, or one building or map of it, within the maps the caller sees. */
+export interface StatsPlace {
+  tenantId: bigint;
+  projectId: bigint;
+  buildId?: bigint;
+  mapId?: bigint;
+  /** A limited sub-account's maps; undefined for the whole account. */
+  mapIds?: bigint[];
+}
+
+/**
+ * The place a statistics query names, with its project row. A building or map of another project answers 110011,
+ * as one of another account does.
+ */
+export async function requireStatsPlace(
+  access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding' | 'requireMap'>,
+  auth: Caller,
+  query: { projectId: string; buildId?: string; mapId?: string },
+) {
+  const project = await access.requireProject(auth, query.projectId);
+  const build = query.buildId === undefined ? undefined : await access.requireBuilding(auth, query.buildId);
+  if (build && build.projectId !== project.id) throw new AppError(110011);
+  const map = query.mapId === undefined ? undefined : await access.requireMap(auth, query.mapId);
+  if (map && (map.projectId !== project.id || (build && map.buildId !== build.id))) throw new AppError(110011);
+  const place: StatsPlace = {
+    tenantId: auth.tenantId,
+    projectId: project.id,
+    buildId: build?.id,
+    mapId: map?.id,
+    mapIds: visibleMapIds(auth),
+  };
+  return { place, project };
+}
