@@ -165,7 +165,7 @@ describe('push news in a real browser', () => {
     await page.goto(`${server.url}/push/index`);
     await page.getByTestId(`push-news-${TITLE}`).click();
     await page.waitForURL(/\/push\/details\?id=\d+$/);
-    await page.getByText('審査状態').waitFor();
+    await page.locator('.ant-descriptions').getByText('審査状態').waitFor();
     await screenshot(page, 'push-details-ja');
     await page.goto(`${server.url}/push/addNews`);
     await page.getByRole('button', { name: '保存して審査に提出' }).waitFor();

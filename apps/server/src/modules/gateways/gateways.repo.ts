@@ -33,7 +33,7 @@ const FAILED = sql.raw(`${SYNC_STATUS.failed}::smallint`);
 export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
   // Written out with the outer table named: an unqualified id would be captured by the inner alias.
   const deviceCount = sql<number>`(select count(*)::int from devices d where d.gateway_id = "gateways"."id")`;
-  const bridgeQuantity = sql<number>`(select count(*)::int from devices d where d.gateway_id = "gateways"."id" and d.kind in ('bridge', 'bridge-wisun'))`;
+  const bridgeQuantity = sql<number>`(select count(*)::int from devices d where d.gateway_id = "gateways"."id" and d.kind in ('bridge', 'bridge-wisun', 'bridge-dali'))`;
   const selectBound = () =>
     db
       .select({

@@ -47,14 +47,21 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
     expect(imported.imported).toBe(superSim.devices.size);
 
     const all = await data<SuperGatewayDevices>(send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: '0' } }));
-    expect(all.bridgeQuantity).toBe(2);
-    expect(all.bridges.map((b) => b.kind).sort()).toEqual(['bridge', 'bridge-wisun']);
+    // Its radio and Wi-SUN bridges, and the DALI bridge that joined behind one of them.
+    expect(all.bridgeQuantity).toBe(3);
+    expect(all.bridges.map((b) => b.kind).sort()).toEqual(['bridge', 'bridge-dali', 'bridge-wisun']);
     expect(all.devices).toEqual([]);
-    expect((await data(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).bridgeQuantity).toBe(2);
-    const bridge = all.bridges[0]!;
-    const behind = await data<SuperGatewayDevices>(
-      send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: bridge.id } }),
+    expect((await data(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).bridgeQuantity).toBe(3);
+    const behindEach = await Promise.all(
+      all.bridges.map(async (b) => ({
+        bridge: b,
+        behind: await data<SuperGatewayDevices>(send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: b.id } })),
+      })),
     );
+    // A radio bridge with plain devices only, so unbinding it frees no other bridge.
+    const { bridge, behind } = behindEach.find(
+      ({ bridge: b, behind: found }) => b.kind !== 'bridge-dali' && found.devices.every((d) => d.kind !== 'bridge-dali'),
+    )!;
     expect(behind.devices.length).toBe(bridge.deviceCount);
     expect(bridge.deviceCount).toBeGreaterThan(0);
     expect(behind.devices.every((d) => d.bridgeId === bridge.id)).toBe(true);
@@ -64,7 +71,7 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
     await placeDevice(h(), behind.devices[0]!.id, null);
     expect((await send(gatewayEndpoints.unbindBridge, { params: { id: gw.id, bridgeId: bridge.id } })).body.code).toBe(0);
     const after = await data<SuperGatewayDevices>(send(gatewayEndpoints.superGatewayDevices, { params: { id: gw.id, bridgeId: '0' } }));
-    expect(after.bridgeQuantity).toBe(1);
+    expect(after.bridgeQuantity).toBe(2);
     expect((await data(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).deviceCount).toBe(
       imported.imported - 1 - bridge.deviceCount,
     );

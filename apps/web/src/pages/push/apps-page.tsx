@@ -212,7 +212,7 @@ function Apps() {
           <Input.Search
             allowClear
             placeholder={t('push.app.search')}
-            style={{ width: 220, marginInlineStart: 8 }}
+            style={{ width: 260, marginInlineStart: 8 }}
             onSearch={(name) => setPage((p) => ({ ...p, page: 1, name: name || undefined }))}
           />
         </Space>

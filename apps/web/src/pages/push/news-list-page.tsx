@@ -25,6 +25,7 @@ import {
   type PushNewsSummary,
 } from '@lumigrid/contract';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { useAllPushApps, usePushCategories, usePushNewsList } from '../../features/push/api.ts';
 import { useNewsActions } from './news-actions.tsx';
 import { PushStateTag } from './push-state-tag.tsx';
@@ -49,7 +50,7 @@ export default function NewsListPage() {
     {
       title: t('push.field.cover'),
       dataIndex: 'cover',
-      width: 116,
+      width: 112,
       render: (_, n) =>
         n.cover ? (
           <img className="lg-push-thumb" src={n.cover} alt="" />
@@ -82,13 +83,22 @@ export default function NewsListPage() {
         </Space>
       ),
     },
-    { title: t('push.field.category'), dataIndex: 'categoryName', width: 120 },
-    { title: t('push.field.app'), dataIndex: 'appName', width: 140 },
-    { title: t('push.field.lang'), dataIndex: 'lang', width: 100, render: (_, n) => t(`lang.${n.lang}`) },
+    { title: t('push.field.category'), dataIndex: 'categoryName', width: 110 },
+    // The readers a news item reaches: the app, with the language under it.
+    {
+      title: t('push.field.app'),
+      dataIndex: 'appName',
+      width: 140,
+      render: (_, n) => <WithSecondLine first={n.appName} second={t(`lang.${n.lang}`)} />,
+    },
     { title: t('push.field.state'), dataIndex: 'state', width: 110, render: (_, n) => <PushStateTag state={n.state} /> },
-    { title: t('push.field.operator'), dataIndex: 'operator', width: 130, ellipsis: true },
-    { title: t('push.field.views'), dataIndex: 'views', width: 80, align: 'right' },
-    { title: t('push.field.updatedAt'), dataIndex: 'updatedAt', width: 150, render: (_, n) => dayjs(n.updatedAt).format(STAMP) },
+    { title: t('push.field.views'), dataIndex: 'views', width: 70, align: 'right' },
+    {
+      title: t('push.field.updatedAt'),
+      dataIndex: 'updatedAt',
+      width: 160,
+      render: (_, n) => <WithSecondLine first={dayjs(n.updatedAt).format(STAMP)} second={n.operator} />,
+    },
     {
       title: t('push.action.title'),
       key: 'actions',
@@ -138,7 +148,7 @@ export default function NewsListPage() {
         loading={news.isFetching && !news.data}
         cardBordered
         search={false}
-        scroll={{ x: 1320 }}
+        scroll={{ x: 1080 }}
         locale={{ emptyText: <EmptyHint text={t(ready ? 'push.news.empty' : 'push.news.emptyNoApps')} /> }}
         onRow={(n) => ({ 'data-testid': `push-row-${n.title}` }) as React.HTMLAttributes<HTMLElement>}
         pagination={{

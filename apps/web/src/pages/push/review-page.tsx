@@ -7,6 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import dayjs from 'dayjs';
 import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { usePassPushNews, usePushReview } from '../../features/push/api.ts';
 import { PushStateTag } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
@@ -35,7 +36,7 @@ export default function ReviewPage() {
     {
       title: t('push.field.cover'),
       dataIndex: 'cover',
-      width: 120,
+      width: 112,
       render: (_, n) =>
         n.cover ? (
           <img className="lg-push-thumb" src={n.cover} alt="" />
@@ -62,10 +63,14 @@ export default function ReviewPage() {
       ),
     },
     { title: t('push.field.state'), dataIndex: 'state', width: 110, render: (_, n) => <PushStateTag state={n.state} /> },
-    { title: t('push.field.account'), dataIndex: 'account', width: 170, ellipsis: true },
-    { title: t('push.field.app'), dataIndex: 'appName', width: 140 },
-    { title: t('push.field.category'), dataIndex: 'categoryName', width: 120 },
-    { title: t('push.field.lang'), dataIndex: 'lang', width: 100, render: (_, n) => t(`lang.${n.lang}`) },
+    { title: t('push.field.account'), dataIndex: 'account', width: 150, ellipsis: true },
+    // Where it would be shown: the app, with its category and language under it.
+    {
+      title: t('push.field.app'),
+      dataIndex: 'appName',
+      width: 150,
+      render: (_, n) => <WithSecondLine first={n.appName} second={`${n.categoryName} · ${t(`lang.${n.lang}`)}`} />,
+    },
     {
       title: t(pending ? 'push.field.submittedAt' : 'push.field.reviewedAt'),
       dataIndex: pending ? 'submittedAt' : 'reviewedAt',
@@ -120,7 +125,7 @@ export default function ReviewPage() {
         loading={queue.isFetching && !queue.data}
         cardBordered
         search={false}
-        scroll={{ x: 1300 }}
+        scroll={{ x: 1080 }}
         headerTitle={
           <Tabs
             activeKey={String(query.state)}

@@ -285,8 +285,9 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
         loading={devices.isFetching && !devices.data}
         cardBordered
         scroll={{ x: 'max-content' }}
-        // Part number and last report are one click away (the settings gear), so the rest fits at 1440 px.
-        columnsState={{ defaultValue: { model: { show: false }, lastUpdate: { show: view === 'status' } } }}
+        // Part number and last report are one click away (the settings gear), so the rest (the status view's
+        // remaining life among it) fits at 1440 px.
+        columnsState={{ defaultValue: { model: { show: false }, lastUpdate: { show: false } } }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
         onSubmit={(params) => setQuery((current) => ({ page: 1, pageSize: current.pageSize, ...deviceListFilters(params) }))}
         tableExtraRender={view === 'status' ? () => <DeviceStateStrip scope={stateScope(query)} /> : undefined}
