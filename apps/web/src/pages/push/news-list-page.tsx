@@ -1,15 +1,6 @@
 import { useState } from 'react';
 import { Button, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
-import {
-  DeleteOutlined,
-  EditOutlined,
-  EyeOutlined,
-  FileImageOutlined,
-  PlusOutlined,
-  RollbackOutlined,
-  SendOutlined,
-  StarFilled,
-} from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, RollbackOutlined, SendOutlined, StarFilled } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -28,6 +19,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { useAllPushApps, usePushCategories, usePushNewsList } from '../../features/push/api.ts';
 import { useNewsActions } from './news-actions.tsx';
+import { CoverThumb } from './cover-thumb.tsx';
 import { PushStateTag } from './push-state-tag.tsx';
 import './push.css';
 
@@ -51,14 +43,7 @@ export default function NewsListPage() {
       title: t('push.field.cover'),
       dataIndex: 'cover',
       width: 112,
-      render: (_, n) =>
-        n.cover ? (
-          <img className="lg-push-thumb" src={n.cover} alt="" />
-        ) : (
-          <span className="lg-push-thumb lg-push-thumb--empty">
-            <FileImageOutlined />
-          </span>
-        ),
+      render: (_, n) => <CoverThumb cover={n.cover} />,
     },
     {
       title: t('push.field.title'),

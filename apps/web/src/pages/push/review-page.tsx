@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { App, Button, Space, Tabs, Typography } from 'antd';
-import { AuditOutlined, CheckOutlined, CloseOutlined, FileImageOutlined } from '@ant-design/icons';
+import { AuditOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { usePassPushNews, usePushReview } from '../../features/push/api.ts';
+import { CoverThumb } from './cover-thumb.tsx';
 import { PushStateTag } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
@@ -37,14 +38,7 @@ export default function ReviewPage() {
       title: t('push.field.cover'),
       dataIndex: 'cover',
       width: 112,
-      render: (_, n) =>
-        n.cover ? (
-          <img className="lg-push-thumb" src={n.cover} alt="" />
-        ) : (
-          <span className="lg-push-thumb lg-push-thumb--empty">
-            <FileImageOutlined />
-          </span>
-        ),
+      render: (_, n) => <CoverThumb cover={n.cover} />,
     },
     {
       title: t('push.field.title'),
