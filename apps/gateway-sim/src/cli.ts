@@ -24,6 +24,8 @@ const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gat
   --radio U,G          unicasts/s and group commands/s per network (default 10,1; 0 = no limit)
   --activity S         simulated seconds between telemetry and sensor activity (default 60; 0 = off)
   --fault-rate P       chance per device and activity interval that a fault appears (default 0.002)
+  --fault-clear-rate P flapping: chance per activity interval that a fault the activity raised clears by itself
+                       (default 0: faults stay until cleared with "clear", or for emergency lights a passing test)
   --reset-rate R       energy counter resets per device and simulated day (default 0.01)
   --backfill-days N    first send N days of energy history, then live telemetry (default 0: none)
   --backfill-step M    minutes between history samples (default 15)
@@ -59,6 +61,7 @@ async function main() {
       radio: { type: 'string' },
       activity: { type: 'string' },
       'fault-rate': { type: 'string' },
+      'fault-clear-rate': { type: 'string' },
       'reset-rate': { type: 'string' },
       'backfill-days': { type: 'string' },
       'backfill-step': { type: 'string' },
@@ -92,6 +95,7 @@ async function main() {
     devicesPerKind: number(values.devices, 1, 'devices'),
     activityIntervalS: number(values.activity, 60, 'activity'),
     faultRate: number(values['fault-rate'], 0.002, 'fault-rate'),
+    faultClearRate: Math.min(1, number(values['fault-clear-rate'], 0, 'fault-clear-rate')),
     counterResetRate: number(values['reset-rate'], 0.01, 'reset-rate'),
     holdTelemetry: backfillDays > 0,
     radio,

@@ -205,6 +205,20 @@ describe('emergency tests over the broker', () => {
     expect((await status(gateway, [light]))[0]).toMatchObject({ failures: [] });
   });
 
+  it('keeps the battery fault a test found through any number of activity intervals, even with flapping on, until a test passes', async () => {
+    const gateway = await startGateway({ faultClearRate: 1, random: () => 0 });
+    const light = addrOf(gateway, 'emergency');
+    gateway.emergencyLight(light).set({ failure: 'battery' });
+    expect((await runTest(gateway, light, { test: 'function', durationS: 20 })).last).toMatchObject({ failures: ['battery'] });
+    const tick = () => (gateway as unknown as { tick(): void }).tick();
+    for (let i = 0; i < 20; i++) tick();
+    expect(gateway.devices.get(light)!.state.fault).toBe(6);
+
+    gateway.emergencyLight(light).set({ failure: undefined });
+    expect((await runTest(gateway, light, { test: 'function', durationS: 20 })).last).toMatchObject({ result: 0, failures: [] });
+    expect(gateway.devices.get(light)!.state.fault).toBe(0);
+  });
+
   it('draws failures by the gateway rates, and none at the default rates', async () => {
     const gateway = await startGateway({ emergencyFailureRates: { circuit: 1 } });
     const light = addrOf(gateway, 'emergency');

@@ -36,7 +36,7 @@
  *   test's time is up (or its battery ran flat), then it answers again (fault 0, charging);
  * - emergency.stop: state 26, a life test with result 0, a function test without a result.
  * Battery, lamp and circuit failures set the device's fault code (6, 8, 7; a flat or aged battery 6 too) until
- * a test passes. After a test the battery charges back: states 16/21/22 while charging and 15/23/24 when full
+ * a test passes or `clearFault`; they never clear by themselves, not even with the gateway's `faultClearRate`. After a test the battery charges back: states 16/21/22 while charging and 15/23/24 when full
  * (non-maintained / maintained and on / maintained and off), a report at each simulated hour. Events of tests
  * that end while the gateway is offline are kept and sent after it is back.
  */
@@ -112,6 +112,8 @@ export interface EmergencyHost {
   random(): number;
   publishEvent(event: EventMessage): void;
   publishReport(devices: SimDevice[]): void;
+  /** A test set the light's fault code: what it found is no background fault that may flap away. */
+  faultFound(addr: string): void;
 }
 
 interface RunningTest {
@@ -360,8 +362,10 @@ export class EmergencyTests {
     }
     light.failures = failures;
     device.state.emergencyState = state;
-    if (failures[0]) device.state.fault = FAILURE_FAULT[failures[0]];
-    else if (EMERGENCY_FAULTS.has(device.state.fault)) device.state.fault = 0;
+    if (failures[0]) {
+      device.state.fault = FAILURE_FAULT[failures[0]];
+      this.host.faultFound(device.state.addr);
+    } else if (EMERGENCY_FAULTS.has(device.state.fault)) device.state.fault = 0;
     this.host.publishEvent({ ...this.measurements(device, light, run, failures), state, result: resultOf(run.test, state) });
     this.host.publishReport([device]);
     this.charge(device, light);
@@ -372,6 +376,7 @@ export class EmergencyTests {
     light.silent = true;
     device.state.emergencyState = EMERGENCY_STATES.offline;
     device.state.fault = FAULT_CODES.emergencyLink;
+    this.host.faultFound(device.state.addr);
     this.host.publishReport([device]);
   }
 

@@ -101,6 +101,12 @@ export interface SimGatewayOptions {
   activityIntervalS?: number;
   /** Chance per device and activity interval that a fault appears (default 0.002; 0 for none). */
   faultRate?: number;
+  /**
+   * Flapping faults: the chance per activity interval that a fault the background activity raised clears by itself
+   * (default 0: faults stay until cleared by hand, as in the field). A fault raised by hand or found by an emergency
+   * test never clears by itself; an emergency light's failure clears when a test passes.
+   */
+  faultClearRate?: number;
   /** Energy counter resets per device and simulated day (default 0.01; 0 for none). */
   counterResetRate?: number;
   /**
@@ -170,6 +176,8 @@ export class SimGateway extends EventEmitter {
   private permitJoinUntil = 0;
   private stopped = true;
   private activity: NodeJS.Timeout | undefined;
+  /** Devices whose present fault the background activity raised: the only ones flapping may clear. */
+  private readonly backgroundFaults = new Set<string>();
   /** Telemetry every reportIntervalS (sim time) while background life runs. */
   private telemetryTimer: NodeJS.Timeout | undefined;
   private telemetryHeld: boolean;
@@ -214,6 +222,7 @@ export class SimGateway extends EventEmitter {
       // Test results reach the log book even when they happen while the cloud is away.
       publishEvent: (event) => this.publishKept(event),
       publishReport: (devices) => this.publishReport(devices, false),
+      faultFound: (addr) => this.backgroundFaults.delete(addr),
     });
     this.scenes = new SceneRunner({
       clock: this.clock,
@@ -337,10 +346,14 @@ export class SimGateway extends EventEmitter {
     return device.state.addr;
   }
 
-  /** Fault on a device (codes of spec section 4); code 2 (offline) also takes it off the network. */
+  /**
+   * Fault on a device (codes of spec section 4); code 2 (offline) also takes it off the network. It stays until
+   * clearFault (or, on an emergency light, a test that passes).
+   */
   raiseFault(addr: string, code: number) {
     const device = this.devices.get(addr);
     if (!device || code < 1 || code > 9) throw new Error(`no device ${addr} or no fault code ${code}`);
+    this.backgroundFaults.delete(addr);
     device.state.fault = code;
     if (code === 2) device.state.online = false;
     this.publish('event', { type: 'fault', ts: this.clock.now(), addr, code, raised: true });
@@ -349,6 +362,7 @@ export class SimGateway extends EventEmitter {
 
   clearFault(addr: string) {
     const device = this.devices.get(addr);
+    this.backgroundFaults.delete(addr);
     if (!device || device.state.fault === 0) return;
     const code = device.state.fault;
     device.state.fault = 0;
@@ -1063,17 +1077,20 @@ export class SimGateway extends EventEmitter {
       this.detectMotion(sensor.state.addr);
     }
     const faultRate = this.options.faultRate ?? 0.002;
+    const clearRate = this.options.faultClearRate ?? 0;
     for (const device of this.devices.values()) {
       const { addr, kind } = device.state;
       if (this.faults.flapping.has(addr)) {
         if (device.state.online) this.raiseFault(addr, FAULT_CODES.offline);
         else this.clearFault(addr);
       } else if (device.state.fault !== 0) {
-        if (this.random() < 0.2) this.clearFault(addr);
+        // Only a rate above 0 draws, so a gateway without flapping takes nothing from a seeded random sequence.
+        if (clearRate > 0 && this.backgroundFaults.has(addr) && this.random() < clearRate) this.clearFault(addr);
       } else if (this.random() < faultRate) {
         // Offline as often as any fault of the device's own, as in the field.
         const codes = [FAULT_CODES.offline, ...faultCodesOf(kind)];
         this.raiseFault(addr, codes[Math.floor(this.random() * codes.length)]!);
+        this.backgroundFaults.add(addr);
       }
     }
   }

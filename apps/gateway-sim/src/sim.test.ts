@@ -1,4 +1,4 @@
-import { DEVICE_KINDS, decodeUp, upTopic } from '@lumigrid/protocol';
+import { DEVICE_KINDS, FAULT_CODES, decodeUp, upTopic } from '@lumigrid/protocol';
 import { describe, expect, it } from 'vitest';
 import { SimClock } from './clock.ts';
 import { SIMULATED_KINDS, applyAction, createDevice } from './devices.ts';
@@ -107,5 +107,45 @@ describe('device faults', () => {
     gateway.clearFault(light.state.addr);
     expect(light.state).toMatchObject({ fault: 0, online: true });
     expect(() => gateway.raiseFault(light.state.addr, 12)).toThrow();
+  });
+
+  /** One background activity interval, run now (the gateway is not started, so nothing is sent). */
+  const tick = (gateway: SimGateway) => (gateway as unknown as { tick(): void }).tick();
+  const always = () => 0;
+
+  it('keeps a fault until it is cleared, however many activity intervals pass, even with no fault rate', () => {
+    const gateway = new SimGateway({ mac: 'A4C138000004', password: 'x', url: 'mqtt://127.0.0.1:1', faultRate: 0, random: always });
+    const byKind = (kind: string) => [...gateway.devices.values()].find((d) => d.state.kind === kind)!;
+    const emergency = byKind('emergency');
+    const light = byKind('light-rgb');
+    gateway.raiseFault(emergency.state.addr, FAULT_CODES.battery);
+    gateway.raiseFault(light.state.addr, FAULT_CODES.led);
+    for (let i = 0; i < 50; i++) tick(gateway);
+    expect(emergency.state.fault).toBe(FAULT_CODES.battery);
+    expect(light.state.fault).toBe(FAULT_CODES.led);
+    expect([...gateway.devices.values()].filter((d) => d.state.fault !== 0)).toHaveLength(2);
+    gateway.clearFault(light.state.addr);
+    expect(light.state.fault).toBe(0);
+  });
+
+  it('flaps only when asked, and only the faults the background activity raised itself', () => {
+    const gateway = new SimGateway({
+      mac: 'A4C138000005',
+      password: 'x',
+      url: 'mqtt://127.0.0.1:1',
+      faultRate: 1,
+      faultClearRate: 1,
+      random: always,
+    });
+    const devices = [...gateway.devices.values()];
+    const byHand = devices.find((d) => d.state.kind === 'emergency')!;
+    gateway.raiseFault(byHand.state.addr, FAULT_CODES.battery);
+    tick(gateway);
+    // Every other device got a background fault (offline, the first of its codes)...
+    expect(devices.filter((d) => d !== byHand).every((d) => d.state.fault === FAULT_CODES.offline)).toBe(true);
+    tick(gateway);
+    // ...which flaps away at the next interval; the one raised by hand stays.
+    expect(devices.filter((d) => d !== byHand).every((d) => d.state.fault === 0 && d.state.online)).toBe(true);
+    expect(byHand.state.fault).toBe(FAULT_CODES.battery);
   });
 });

@@ -324,6 +324,9 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       timeFactor: config.demoTimeFactor,
       // A 3-hour duration test of the emergency lights takes 3 minutes and a function test half a second.
       emergencyTimeFactor: 60,
+      // The background's own faults come and go, so a demo left running for days is not all red; faults raised by
+      // hand and the failures emergency tests find still stay until cleared or retested.
+      faultClearRate: 0.2,
       holdTelemetry: true,
       extraDevices: DEMO_EXTRA_SENSORS,
       log: (line) => logger.debug(line),
