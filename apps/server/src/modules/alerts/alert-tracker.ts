@@ -25,7 +25,8 @@ interface GatewayFaults {
  * raised only when it lasts `graceMs`, so a reconnect of a few seconds pages nobody. A gateway's messages are
  * handled in arrival order. What is open is kept in memory per gateway, read from the alerts on its first
  * message; the database's one-open-alert-per-code index keeps a second node or a redelivery from raising
- * twice.
+ * twice. Alerts are raised and cleared at the server's time of receipt, never at the message's `ts`: a gateway's
+ * clock may be wrong, and an alert dated by it would be raised in the future or cleared before it was raised.
  */
 export function createAlertTracker(deps: {
   repo: AlertsRepo;
@@ -149,19 +150,20 @@ export function createAlertTracker(deps: {
     /** A decoded up message: reports and fault events change alerts; the rest is not the tracker's. */
     onUp(message: DecodedUp): void {
       const { mac } = message;
+      // Taken now, on arrival, not when the gateway's queue reaches the message.
+      const at = deps.clock.now();
       if (message.channel === 'report') {
-        const { devices, ts } = message.message;
+        const { devices } = message.message;
         void enqueue(mac, async () => {
           const faults = await faultsOf(mac);
           if (!faults) return;
-          for (const state of devices) await reported(mac, faults, state, new Date(ts));
+          for (const state of devices) await reported(mac, faults, state, at);
         });
       } else if (message.channel === 'event' && message.message.type === 'fault') {
         const event = message.message;
         void enqueue(mac, async () => {
           const faults = await faultsOf(mac);
           if (!faults) return;
-          const at = new Date(event.ts);
           if (event.code === OFFLINE) {
             if (event.raised) offline(mac, event.addr, at);
             else await online(mac, faults, event.addr, at);
