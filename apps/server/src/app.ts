@@ -302,6 +302,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     realtime,
     // Failed tests raise their alert as a `fault` event would, so the tracker keeps one order per gateway.
     faults: (message) => alerts.tracker.onUp(message),
+    onAlertsHandled: (listener) => alerts.service.onHandled(listener),
     bus: realtimeBus,
     logger,
     commandTimeoutMs,

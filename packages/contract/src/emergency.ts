@@ -327,11 +327,16 @@ export const EmergencyRunSchema = Type.Object({
   taskName: Type.String({ description: 'The task\u2019s name when the run started' }),
   projectId: IdSchema,
   projectName: Type.String(),
+  buildName: Type.String({ description: 'The building of the task\u2019s map when the run started' }),
   mapName: Type.String(),
   gatewayName: Type.String(),
   test: TestKindSchema,
   duration: Type.Integer({ description: 'Seconds (function) or minutes (life)' }),
   trigger: RunTriggerSchema,
+  /** Who started it by hand ('' for a run its recurrence started). */
+  startedBy: Type.String(),
+  /** Who stopped it by hand ('' unless stopped). */
+  stoppedBy: Type.String(),
   /** running (waves running or waiting), or ended: finished or stopped. */
   state: Type.Union([Type.Literal('running'), Type.Literal('finished'), Type.Literal('stopped')]),
   result: Nullable(RunResultSchema, 'The outcome once ended, or null'),
@@ -521,14 +526,26 @@ export const LogBookEntrySchema = Type.Object({
   deviceId: Nullable(IdSchema, 'The light, or null'),
   deviceName: Type.String({ description: 'The light\u2019s name when written' }),
   addr: Type.String(),
+  /** The building and map the light stood on when written ('' for entries written before buildings were kept). */
+  buildName: Type.String(),
   mapName: Type.String(),
   taskName: Type.String(),
   runId: Nullable(IdSchema, 'The run of a test or failure, or null'),
   test: Nullable(TestKindSchema, 'The test kind of a test or failure, or null'),
+  /** test and failure: whether the run was started by hand or by its recurrence. */
+  trigger: Nullable(RunTriggerSchema, 'How the test started, or null'),
+  /** test and failure: who started the run by hand ('' when its recurrence did). */
+  startedBy: Type.String(),
+  /** test and failure: who stopped the run by hand ('' when it was not stopped). */
+  stoppedBy: Type.String(),
+  /** test and failure: how long the light ran on its battery, seconds (null when not measured). */
+  durationS: Nullable(Type.Number(), 'Duration achieved, seconds, or null'),
+  /** test and failure: the duration the test asked for (the rated duration of a duration test), seconds. */
+  ratedDurationS: Nullable(Type.Integer(), 'Duration the test asked for, seconds, or null'),
   /** test: pass or stopped; failure: failed; repair and acknowledgement: null. */
   result: Nullable(RunResultSchema, 'Outcome of a test, or null'),
-  /** Failure: the fault code (6 battery, 7 circuit, 8 lamp, 9 communication). */
-  faultCode: Nullable(Type.Integer(), 'Fault code of a failure, or null'),
+  /** Failure: the fault code (6 battery, 7 circuit, 8 lamp, 9 communication); a repair: the fault it repaired, if known. */
+  faultCode: Nullable(Type.Integer(), 'Fault code of a failure or repaired by a repair, or null'),
   failures: Type.Array(FailureSchema),
   note: Type.String(),
   /** Who wrote a repair or acknowledgement; '' for what the system wrote. */
@@ -573,10 +590,19 @@ export type LogBookRepairBody = Static<typeof LogBookRepairBodySchema>;
 export const LogBookAppendedSchema = Type.Object({ entry: LogBookEntrySchema });
 export type LogBookAppended = Static<typeof LogBookAppendedSchema>;
 
-/** POST emergency/v1/page_compliance: a project's emergency lights and their due tests, most overdue first. */
+/**
+ * Where a light stands against EN 50172: `compliant` (the last function and duration tests passed and neither is
+ * overdue), `overdue` (a test is due and none failed), `failed` (the last test of a kind failed and no repair was
+ * recorded since), `repaired` (repaired after its failure, awaiting the test that shows it works). A failure stays
+ * until a later test of that kind passes.
+ */
+export const COMPLIANCE_STATES = ['compliant', 'overdue', 'failed', 'repaired'] as const;
+export type ComplianceState = (typeof COMPLIANCE_STATES)[number];
+
+/** POST emergency/v1/page_compliance: a project's emergency lights and their due tests, failed first, then most overdue. */
 export const ComplianceListBodySchema = Type.Object({
   projectId: IdSchema,
-  /** Only lights overdue for one test or both (default true). */
+  /** Only lights that need attention: failed, repaired and awaiting a retest, or overdue (default true). */
   overdueOnly: Type.Optional(Type.Boolean({ default: true })),
   page: Page,
   pageSize: PageSize,
@@ -593,11 +619,20 @@ export const ComplianceRowSchema = Type.Object({
   gatewayName: Type.String(),
   lastFunctionTestAt: Nullable(Time, 'Last function test with a result, or null (never)'),
   lastLifeTestAt: Nullable(Time, 'Last life test with a result, or null (never)'),
-  /** lastFunctionTestAt + 31 days, or null (never: due now). */
+  /** Whether that last function test passed (false: it failed), or null (never tested). */
+  lastFunctionTestPassed: Nullable(Type.Boolean(), 'Whether the last function test passed, or null (never)'),
+  lastLifeTestPassed: Nullable(Type.Boolean(), 'Whether the last life test passed, or null (never)'),
+  /** A pass: lastFunctionTestAt + 31 days; a failure: its time (a retest is due at once); null: never tested (due now). */
   functionDueAt: Nullable(Time, 'When the next function test is due, or null (never tested)'),
+  /** A pass: lastLifeTestAt + 365 days; a failure: its time; null: never tested. */
   lifeDueAt: Nullable(Time, 'When the next life test is due, or null (never tested)'),
+  /** No function test with a result in 31 days (or never). */
   functionOverdue: Type.Boolean(),
+  /** No life test with a result in 365 days (or never). */
   lifeOverdue: Type.Boolean(),
+  state: Type.Enum(COMPLIANCE_STATES, { description: 'compliant, overdue, failed (awaiting repair) or repaired (awaiting retest)' }),
+  /** The last repair recorded in the log book after the light's outstanding failure, or null. */
+  repairedAt: Nullable(Time, 'Repair recorded after the failure, or null'),
 });
 export type ComplianceRow = Static<typeof ComplianceRowSchema>;
 
@@ -606,6 +641,10 @@ export const CompliancePageSchema = Type.Object({
   /** Of the project's emergency lights (not only the page): overdue for each test. */
   functionOverdue: Type.Integer(),
   lifeOverdue: Type.Integer(),
+  /** Of the project's emergency lights: whose last function or duration test failed (repaired or not). */
+  failed: Type.Integer(),
+  /** ... of those, with no repair recorded since. */
+  awaitingRepair: Type.Integer(),
   lights: Type.Integer({ description: 'Emergency lights of the project' }),
   list: Type.Array(ComplianceRowSchema),
 });

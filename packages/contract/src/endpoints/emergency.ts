@@ -157,7 +157,8 @@ export const emergencyEndpoints = {
     path: '/api4/emergency/v1/download_log_book',
     tags: ['emergency'],
     summary: 'The log book as a PDF an inspector signs: site, period, entries oldest first, totals, signature lines',
-    description: 'In the caller\u2019s language.',
+    description:
+      'In the caller\u2019s language; times in the site\u2019s zone (its gateways\u2019), named in the header. Each entry: type, test kind, luminaire, building and map, result and fault, duration achieved of rated, note, who started or stopped the test by hand or wrote the entry.',
     access: 'read',
     body: LogBookReportBodySchema,
     kind: 'raw',
@@ -201,8 +202,9 @@ export const emergencyEndpoints = {
     method: 'POST',
     path: '/api4/emergency/v1/page_compliance',
     tags: ['emergency'],
-    summary: 'Emergency lights of a project overdue for their monthly function or yearly duration test',
-    description: 'Overdue: no function test with a result in 31 days, or no life test in 365 days (or never). Most overdue first.',
+    summary: 'Emergency lights of a project against EN 50172: failed, repaired awaiting a retest, overdue or compliant',
+    description:
+      'Compliant only when the last function and life tests passed and neither is overdue (no function test with a result in 31 days, no life test in 365 days, or never). A failed test stays until a later test of its kind passes; a repair recorded after it (repair, or an alert handled with a note) makes it "repaired". Failed first, then most overdue.',
     access: 'read',
     body: ComplianceListBodySchema,
     response: CompliancePageSchema,

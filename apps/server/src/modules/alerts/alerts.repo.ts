@@ -32,6 +32,15 @@ export interface AlertFilter {
   to?: Date;
 }
 
+/** An alert just marked handled: what another domain needs to know of it. */
+export interface HandledAlert {
+  id: bigint;
+  tenantId: bigint;
+  deviceId: bigint | null;
+  deviceType: number | null;
+  code: number;
+}
+
 /** Queries of alerts. Every read and change takes the account, so another account's ids match nothing. */
 export function createAlertsRepo(db: Db) {
   function where(f: AlertFilter): SQL | undefined {
@@ -264,13 +273,29 @@ export function createAlertsRepo(db: Db) {
       return rows.map((r) => r.id);
     },
 
-    async handle(q: { tenantId: bigint; ids: bigint[]; userId: bigint; userName: string; note: string; at: Date }): Promise<number> {
-      const rows = await db
-        .update(alerts)
-        .set({ handledBy: q.userId, handledByName: q.userName, handledAt: q.at, note: q.note })
-        .where(and(eq(alerts.tenantId, q.tenantId), inArray(alerts.id, q.ids), isNull(alerts.handledAt)))
-        .returning({ id: alerts.id });
-      return rows.length;
+    /**
+     * Marks the pending ones of these alerts handled and answers them; `within` runs in the same transaction with
+     * them and its database, for another domain's writes that must stand or fall with the marking.
+     */
+    async handle(
+      q: { tenantId: bigint; ids: bigint[]; userId: bigint; userName: string; note: string; at: Date },
+      within: (tx: Db, handled: HandledAlert[]) => Promise<void> = async () => undefined,
+    ): Promise<HandledAlert[]> {
+      return db.transaction(async (tx) => {
+        const handled = await tx
+          .update(alerts)
+          .set({ handledBy: q.userId, handledByName: q.userName, handledAt: q.at, note: q.note })
+          .where(and(eq(alerts.tenantId, q.tenantId), inArray(alerts.id, q.ids), isNull(alerts.handledAt)))
+          .returning({
+            id: alerts.id,
+            tenantId: alerts.tenantId,
+            deviceId: alerts.deviceId,
+            deviceType: alerts.deviceType,
+            code: alerts.code,
+          });
+        await within(tx as unknown as Db, handled);
+        return handled;
+      });
     },
 
     async remove(q: { tenantId: bigint; ids: bigint[] }): Promise<number> {

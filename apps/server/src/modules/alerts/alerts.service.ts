@@ -20,9 +20,23 @@ import { toId } from '../projects/access.ts';
 import { seesMap, visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { RaisedAlert } from './alert-tracker.ts';
-import type { AlertFilter, AlertsRepo } from './alerts.repo.ts';
+import type { Db } from '../../db/client.ts';
+import type { AlertFilter, AlertsRepo, HandledAlert } from './alerts.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope' | 'userId'>;
+
+/** Alerts a user just marked handled, with who, when and the note, inside the transaction that marked them. */
+export interface AlertsHandled {
+  /** The transaction's database: a listener's writes stand or fall with the marking. */
+  db: Db;
+  alerts: HandledAlert[];
+  userId: bigint;
+  userName: string;
+  note: string;
+  at: Date;
+}
+/** Another domain's part in handling alerts (the emergency log book records a repair). */
+export type AlertsHandledListener = (handled: AlertsHandled) => Promise<void>;
 type AlertRow = Awaited<ReturnType<AlertsRepo['page']>>['rows'][number];
 
 const idOrNull = (id: bigint | null) => (id === null ? null : String(id));
@@ -89,6 +103,7 @@ export function createAlertsService(deps: {
   nameOf: (userId: bigint) => Promise<string>;
 }) {
   const { repo } = deps;
+  const handledListeners: AlertsHandledListener[] = [];
 
   /** The ids, all of the caller's account and maps; 110011 otherwise. */
   async function requireOwned(auth: Caller, raw: readonly string[]): Promise<bigint[]> {
@@ -162,15 +177,17 @@ export function createAlertsService(deps: {
     async handle(auth: Caller, body: AlertHandleBody): Promise<AlertCount> {
       assertMay(auth, 'control');
       const ids = await requireOwned(auth, body.ids);
-      const count = await repo.handle({
-        tenantId: auth.tenantId,
-        ids,
-        userId: auth.userId,
-        userName: await deps.nameOf(auth.userId),
-        note: body.note.trim(),
-        at: deps.clock.now(),
+      const by = { userId: auth.userId, userName: await deps.nameOf(auth.userId), note: body.note.trim(), at: deps.clock.now() };
+      // What other domains record of the handling is written with it, or neither is.
+      const handled = await repo.handle({ tenantId: auth.tenantId, ids, ...by }, async (db, alerts) => {
+        for (const listener of handledListeners) await listener({ db, alerts, ...by });
       });
-      return { count };
+      return { count: handled.length };
+    },
+
+    /** Adds another domain's part in handling alerts, run in the transaction that marks them. */
+    onHandled(listener: AlertsHandledListener): void {
+      handledListeners.push(listener);
     },
 
     async remove(auth: Caller, body: AlertDeleteBody): Promise<AlertCount> {

@@ -8,6 +8,7 @@ import {
   type LogBookEntry,
   type Localised,
 } from '@lumigrid/contract';
+import { wallClock } from '@lumigrid/protocol';
 import type { SheetColumn } from '../../lib/excel.ts';
 
 type Texts = Record<
@@ -48,7 +49,17 @@ type Texts = Record<
   | 'signature'
   | 'signDate'
   | 'entries'
-  | 'noEntries',
+  | 'noEntries'
+  | 'building'
+  | 'durationAchievedS'
+  | 'ratedDurationS'
+  | 'durationAgainstRated'
+  | 'startedBy'
+  | 'stoppedBy'
+  | 'trigger'
+  | 'manual'
+  | 'scheduled'
+  | 'timeZone',
   string
 >;
 
@@ -93,6 +104,16 @@ export const EMERGENCY_REPORT_TEXTS: Record<Lang, Texts> = {
     signDate: 'Date',
     entries: 'entries',
     noEntries: 'No entries in this period.',
+    building: 'Building',
+    durationAchievedS: 'Duration achieved (s)',
+    ratedDurationS: 'Rated duration (s)',
+    durationAgainstRated: 'Duration (achieved / rated)',
+    startedBy: 'Started by',
+    stoppedBy: 'Stopped by',
+    trigger: 'Started',
+    manual: 'By hand',
+    scheduled: 'Scheduled',
+    timeZone: 'Time zone',
   },
   cn: {
     records: '应急测试记录',
@@ -133,6 +154,16 @@ export const EMERGENCY_REPORT_TEXTS: Record<Lang, Texts> = {
     signDate: '日期',
     entries: '条',
     noEntries: '该期间没有记录。',
+    building: '建筑',
+    durationAchievedS: '实际持续时间 (秒)',
+    ratedDurationS: '额定持续时间 (秒)',
+    durationAgainstRated: '持续时间 (实际 / 额定)',
+    startedBy: '启动人',
+    stoppedBy: '停止人',
+    trigger: '启动方式',
+    manual: '手动',
+    scheduled: '计划',
+    timeZone: '时区',
   },
   tc: {
     records: '應急測試記錄',
@@ -173,6 +204,16 @@ export const EMERGENCY_REPORT_TEXTS: Record<Lang, Texts> = {
     signDate: '日期',
     entries: '筆',
     noEntries: '該期間沒有記錄。',
+    building: '建築',
+    durationAchievedS: '實際持續時間 (秒)',
+    ratedDurationS: '額定持續時間 (秒)',
+    durationAgainstRated: '持續時間 (實際 / 額定)',
+    startedBy: '啟動人',
+    stoppedBy: '停止人',
+    trigger: '啟動方式',
+    manual: '手動',
+    scheduled: '排程',
+    timeZone: '時區',
   },
   ja: {
     records: '非常用点検記録',
@@ -213,6 +254,16 @@ export const EMERGENCY_REPORT_TEXTS: Record<Lang, Texts> = {
     signDate: '日付',
     entries: '件',
     noEntries: 'この期間の記録はありません。',
+    building: '建物',
+    durationAchievedS: '実測点灯時間 (秒)',
+    ratedDurationS: '定格点灯時間 (秒)',
+    durationAgainstRated: '点灯時間 (実測 / 定格)',
+    startedBy: '開始者',
+    stoppedBy: '停止者',
+    trigger: '開始方法',
+    manual: '手動',
+    scheduled: '定期',
+    timeZone: 'タイムゾーン',
   },
 };
 
@@ -252,25 +303,66 @@ export function recordColumns(lang: Lang): SheetColumn<EmergencyRecord>[] {
 }
 
 /** What an entry says in the result column: the outcome, or the fault of a failure. */
-export function logResultText(entry: LogBookEntry, lang: Lang): string {
+export function logResultText(entry: Pick<LogBookEntry, 'type' | 'result' | 'faultCode'>, lang: Lang): string {
   if (entry.type === 'failure')
     return `${EMERGENCY_RESULT_TEXT.failed[lang]}${entry.faultCode ? `: ${local(FAULT_TEXT[entry.faultCode], lang)}` : ''}`;
+  // A repair names the fault it repaired, when it came from that fault's alert.
+  if (entry.type === 'repair') return entry.faultCode ? local(FAULT_TEXT[entry.faultCode], lang) : '';
   return entry.result ? EMERGENCY_RESULT_TEXT[entry.result][lang] : '';
 }
 
-/** The columns of the log book's workbook. */
-export function logBookColumns(lang: Lang): SheetColumn<LogBookEntry>[] {
+/** A time on the site's wall clock, `YYYY-MM-DD HH:mm`: the log book's entries read as the site lived them. */
+export function siteTime(at: string | Date, timeZone: string): string {
+  return new Date(wallClock(new Date(at).getTime(), timeZone)).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** Seconds as `H:MM:SS`, the same for a 30-second function test and a 3-hour duration test. */
+export function durationText(seconds: number): string {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** A test's duration achieved against the duration it asked for (EN 50172: the rated duration of a duration test). */
+export function logDurationText(entry: Pick<LogBookEntry, 'durationS' | 'ratedDurationS'>): string {
+  if (entry.ratedDurationS === null) return entry.durationS === null ? '' : durationText(entry.durationS);
+  return `${entry.durationS === null ? '\u2014' : durationText(entry.durationS)} / ${durationText(entry.ratedDurationS)}`;
+}
+
+/**
+ * Who the entry names, one line each: for a test or failure who started the run by hand (or that its recurrence
+ * did) and who stopped it; for a repair or acknowledgement who wrote it; and who acknowledged a failure.
+ */
+export function logByText(entry: LogBookEntry, lang: Lang): string {
+  const t = EMERGENCY_REPORT_TEXTS[lang];
+  const lines: string[] = [];
+  if (entry.trigger === 'schedule') lines.push(t.scheduled);
+  if (entry.startedBy) lines.push(`${t.startedBy}: ${entry.startedBy}`);
+  if (entry.stoppedBy) lines.push(`${t.stoppedBy}: ${entry.stoppedBy}`);
+  if (entry.by) lines.push(entry.by);
+  if (entry.acknowledged) lines.push(`${t.acknowledgedBy}: ${entry.acknowledged.by}`);
+  return lines.join('\n');
+}
+
+/** The columns of the log book's workbook: what the PDF shows, a field a column, times in the site's zone. */
+export function logBookColumns(lang: Lang, timeZone: string): SheetColumn<LogBookEntry>[] {
   const t = EMERGENCY_REPORT_TEXTS[lang];
   return [
     { header: t.seq, width: 8, value: (e) => e.seq },
-    { header: t.date, width: 20, value: (e) => new Date(e.at) },
+    { header: `${t.date} (${timeZone})`, width: 20, value: (e) => siteTime(e.at, timeZone) },
     { header: t.type, width: 16, value: (e) => LOG_BOOK_TYPE_TEXT[e.type][lang] },
+    { header: t.test, width: 14, value: (e) => (e.test ? EMERGENCY_TEST_TEXT[e.test][lang] : '') },
     { header: t.device, width: 22, value: (e) => e.deviceName },
     { header: t.addr, width: 18, value: (e) => e.addr },
+    { header: t.building, width: 16, value: (e) => e.buildName },
     { header: t.map, width: 16, value: (e) => e.mapName },
-    { header: t.test, width: 14, value: (e) => (e.test ? EMERGENCY_TEST_TEXT[e.test][lang] : '') },
     { header: t.result, width: 24, value: (e) => logResultText(e, lang) },
+    { header: t.durationAchievedS, width: 14, value: (e) => (e.durationS === null ? null : Math.round(e.durationS)) },
+    { header: t.ratedDurationS, width: 14, value: (e) => e.ratedDurationS },
     { header: t.note, width: 30, value: (e) => e.note },
+    { header: t.task, width: 20, value: (e) => e.taskName },
+    { header: t.trigger, width: 12, value: (e) => (e.trigger === null ? '' : e.trigger === 'manual' ? t.manual : t.scheduled) },
+    { header: t.startedBy, width: 16, value: (e) => e.startedBy },
+    { header: t.stoppedBy, width: 16, value: (e) => e.stoppedBy },
     { header: t.by, width: 16, value: (e) => e.by },
     { header: t.acknowledgedBy, width: 16, value: (e) => e.acknowledged?.by ?? '' },
   ];

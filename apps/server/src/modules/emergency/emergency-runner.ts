@@ -36,6 +36,12 @@ type FinalFields = Partial<{
   failures: string[];
 }>;
 
+/** Who started or stopped a run by hand: the user and the name the log book keeps. */
+export interface RunActor {
+  userId: bigint;
+  name: string;
+}
+
 export const EMERGENCY_JOBS = { wave: 'emergency.wave', deadline: 'emergency.deadline', plan: 'emergency.plan' } as const;
 
 /** What a failure's state code says failed, when the event does not list its failures. */
@@ -129,24 +135,31 @@ export function createEmergencyRunner(deps: {
     };
   }
 
-  function logOf(run: RunRow, record: RecordRow, projectName: { projectId: bigint; mapName: string }): Omit<LogBookInsert, 'type'> {
+  /** What a test's entry in the log book says besides its outcome: what an inspector reads (EN 50172, EN 62034). */
+  function logOf(run: RunRow, record: RecordRow): Omit<LogBookInsert, 'type'> {
     return {
       tenantId: run.tenantId,
-      projectId: projectName.projectId,
+      projectId: run.projectId,
       at: record.finishedAt ?? clock.now(),
       deviceId: record.deviceId,
       deviceName: record.deviceName,
       addr: record.addr,
-      mapName: projectName.mapName,
+      buildName: run.buildName,
+      mapName: run.mapName,
       taskName: run.taskName,
       runId: run.id,
       test: run.test,
+      trigger: run.trigger,
+      startedBy: run.startedBy,
+      stoppedBy: run.stoppedBy,
+      durationS: record.durationS,
+      ratedDurationS: run.durationS,
     };
   }
 
   /** Closes a light's record with its outcome: the log book, the alert and the map hear of it. */
   async function conclude(run: RunRow, record: RecordRow, mac: string) {
-    const base = logOf(run, record, { projectId: run.projectId, mapName: run.mapName });
+    const base = logOf(run, record);
     const at = record.finishedAt ?? clock.now();
     if (record.faultCode !== null) {
       await repo.appendLog([{ ...base, type: 'failure', result: 'failed', faultCode: record.faultCode, failures: record.failures }]);
@@ -361,8 +374,8 @@ export function createEmergencyRunner(deps: {
     });
   }
 
-  /** Starts a run of a task: records for its lights in waves, then the first wave. */
-  async function startRun(task: TaskRow, trigger: 'manual' | 'schedule') {
+  /** Starts a run of a task: records for its lights in waves, then the first wave. `by` is who started it by hand. */
+  async function startRun(task: TaskRow, trigger: 'manual' | 'schedule', by?: RunActor) {
     const place = await repo.gatewayPlace({ tenantId: task.tenantId, gatewayId: task.gatewayId });
     if (!place) throw new AppError(110011);
     const lights = await repo.gatewayLights({ tenantId: task.tenantId, gatewayId: task.gatewayId, ids: await repo.taskDeviceIds(task.id) });
@@ -378,6 +391,7 @@ export function createEmergencyRunner(deps: {
         gatewayId: task.gatewayId,
         taskName: task.name,
         projectName: place.projectName,
+        buildName: place.buildName,
         mapName: place.mapName,
         gatewayName: place.name,
         test: task.test,
@@ -386,6 +400,8 @@ export function createEmergencyRunner(deps: {
         batteryCells: task.batteryCells,
         allowWhileCharging: task.allowWhileCharging,
         trigger,
+        startedBy: by?.name ?? '',
+        startedByUserId: by?.userId ?? null,
         state: 'running',
         waves: Math.max(1, ...waves.values()),
         currentWave: 1,
@@ -405,8 +421,8 @@ export function createEmergencyRunner(deps: {
     return { run, answer };
   }
 
-  /** Stops a running run: the lights testing get emergency.stop; every open record closes as stopped. */
-  async function stopRun(run: RunRow) {
+  /** Stops a running run: the lights testing get emergency.stop; every open record closes as stopped, by `by`. */
+  async function stopRun(run: RunRow, by?: RunActor) {
     return serial(String(run.id), async () => {
       const now = clock.now();
       const records = (await repo.runRecords(run.id)).map((r) => r.record).filter((r) => r.finishedAt === null);
@@ -422,8 +438,15 @@ export function createEmergencyRunner(deps: {
           logger.warn({ err, runId: String(run.id) }, 'emergency.stop not answered');
         }
       }
-      if (!(await repo.updateRun({ id: run.id, values: { state: 'stopped', result: 'stopped', finishedAt: now, nextWaveAt: null } })))
+      const stoppedBy = { stoppedBy: by?.name ?? '', stoppedByUserId: by?.userId ?? null };
+      if (
+        !(await repo.updateRun({
+          id: run.id,
+          values: { state: 'stopped', result: 'stopped', finishedAt: now, nextWaveAt: null, ...stoppedBy },
+        }))
+      )
         return { stopped };
+      const ended: RunRow = { ...run, ...stoppedBy };
       for (const record of records) {
         const closed = await repo.updateOpenRecord({
           id: record.id,
@@ -435,7 +458,7 @@ export function createEmergencyRunner(deps: {
               : {}),
           },
         });
-        if (closed && place) await conclude(run, closed, place.mac);
+        if (closed && place) await conclude(ended, closed, place.mac);
       }
       await publishRun(run.id);
       return { stopped };

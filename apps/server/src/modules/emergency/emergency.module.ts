@@ -10,6 +10,8 @@ import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import { createEmergencyLive } from './emergency-live.ts';
+import type { AlertsHandledListener } from '../alerts/alerts.service.ts';
+import { appendRepairsOfHandledAlerts } from './emergency-repairs.ts';
 import { createEmergencyRunner } from './emergency-runner.ts';
 import { createEmergencyRepo } from './emergency.repo.ts';
 import { registerEmergencyRoutes } from './emergency.routes.ts';
@@ -30,6 +32,8 @@ export function createEmergencyModule(deps: {
   bus: Pick<RealtimeBus, 'subscribe'>;
   /** The alert tracker's door for `fault` events: failed tests raise their alert, a pass clears it. */
   faults: (message: DecodedUp) => void;
+  /** Where the alerts module takes a part in handling alerts: an emergency failure handled with a note is a repair. */
+  onAlertsHandled?: (listener: AlertsHandledListener) => void;
   logger: FastifyBaseLogger;
   commandTimeoutMs?: number;
 }) {
@@ -45,6 +49,8 @@ export function createEmergencyModule(deps: {
       return user?.name || user?.account || '';
     },
   });
+  // In the transaction that marks the alerts handled, so the repair and the handling are written together.
+  deps.onAlertsHandled?.((handled) => appendRepairsOfHandledAlerts(createEmergencyRepo(handled.db), handled));
   const live = createEmergencyLive({ repo, bus: deps.bus, publish: (d, m) => deps.realtime.publish(d, m), logger: deps.logger });
   const unsubscribe = deps.link?.onUp((message) => live.onUp(message));
   // One topic per map: only users who may see the map watch its emergency lights.

@@ -137,13 +137,22 @@ export function createEmergencyRepo(db: Db) {
         .orderBy(asc(devices.name), asc(devices.id));
     },
 
-    /** One emergency light of the tenant. */
-    async light(q: { tenantId: bigint; id: bigint }): Promise<(LightRow & { mapName: string; projectId: bigint | null }) | undefined> {
+    /** One emergency light of the tenant, with the map and building it stands on. */
+    async light(q: {
+      tenantId: bigint;
+      id: bigint;
+    }): Promise<(LightRow & { mapName: string; buildName: string; projectId: bigint | null }) | undefined> {
       const [row] = await db
-        .select({ ...lightColumns, mapName: sql<string>`coalesce(${maps.name}, '')`, projectId: maps.projectId })
+        .select({
+          ...lightColumns,
+          mapName: sql<string>`coalesce(${maps.name}, '')`,
+          buildName: sql<string>`coalesce(${buildings.name}, '')`,
+          projectId: maps.projectId,
+        })
         .from(devices)
         .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
         .leftJoin(maps, eq(maps.id, devices.mapId))
+        .leftJoin(buildings, eq(buildings.id, maps.buildId))
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), inArray(devices.type, EMERGENCY_TYPES)));
       return row;
     },
@@ -554,19 +563,25 @@ export function createEmergencyRepo(db: Db) {
         .groupBy(emergencyRecords.deviceId, emergencyRecords.test);
     },
 
-    /** Appends to a project's log book, numbering entries without gaps (retried on a concurrent append). */
+    /**
+     * Appends to a project's log book, numbering entries without gaps (retried on a concurrent append). Each attempt
+     * is a transaction of its own, a savepoint inside a caller's, so a retry also works within another domain's
+     * transaction (an alert handled with a note).
+     */
     async appendLog(entries: LogBookInsert[]): Promise<LogBookRow[]> {
       const written: LogBookRow[] = [];
       for (const entry of entries) {
         for (let attempt = 0; ; attempt++) {
           try {
-            const [row] = await db
-              .insert(emergencyLogBook)
-              .values({
-                ...entry,
-                seq: sql`(select coalesce(max(seq), 0) + 1 from emergency_log_book where project_id = ${entry.projectId})`,
-              })
-              .returning();
+            const [row] = await db.transaction((tx) =>
+              tx
+                .insert(emergencyLogBook)
+                .values({
+                  ...entry,
+                  seq: sql`(select coalesce(max(seq), 0) + 1 from emergency_log_book where project_id = ${entry.projectId})`,
+                })
+                .returning(),
+            );
             written.push(row!);
             break;
           } catch (err) {
@@ -631,8 +646,41 @@ export function createEmergencyRepo(db: Db) {
       return { total: count?.n ?? 0, rows, acks: new Map(acks.map((a) => [a.refId!, a])) };
     },
 
+    /** The last repair recorded in the log book of each of these lights of the tenant (compliance). */
+    async lastRepairs(q: { tenantId: bigint; deviceIds: bigint[] }): Promise<Map<bigint, Date>> {
+      if (q.deviceIds.length === 0) return new Map();
+      const rows = await db
+        .select({ deviceId: emergencyLogBook.deviceId, at: sql<string>`max(${emergencyLogBook.at})` })
+        .from(emergencyLogBook)
+        .where(
+          and(
+            eq(emergencyLogBook.tenantId, q.tenantId),
+            eq(emergencyLogBook.type, 'repair'),
+            inArray(emergencyLogBook.deviceId, q.deviceIds),
+          ),
+        )
+        .groupBy(emergencyLogBook.deviceId);
+      return new Map(rows.flatMap((r) => (r.deviceId === null ? [] : [[r.deviceId, new Date(r.at)] as const])));
+    },
+
+    /**
+     * The site's time zone: the one most of the project's gateways keep (their `time.set` zone), or null when none
+     * has one. Ties go to the zone first by name, so the answer does not change from one call to the next.
+     */
+    async siteTimeZone(q: { tenantId: bigint; projectId: bigint }): Promise<string | null> {
+      const [row] = await db
+        .select({ zone: gateways.timezone })
+        .from(gateways)
+        .innerJoin(maps, eq(maps.id, gateways.mapId))
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(maps.projectId, q.projectId), sql`coalesce(${gateways.timezone}, '') <> ''`))
+        .groupBy(gateways.timezone)
+        .orderBy(sql`count(*) desc`, asc(gateways.timezone))
+        .limit(1);
+      return row?.zone ?? null;
+    },
+
     /** Counts of a project's log book by type over a period (the PDF's totals). */
-    async logBookTotals(q: { tenantId: bigint; projectId: bigint; from?: Date; to?: Date }) {
+    async logBookTotals(q: { tenantId: bigint; projectId: bigint; type?: string; from?: Date; to?: Date }) {
       const rows = await db
         .select({ type: emergencyLogBook.type, result: emergencyLogBook.result, n: sql<number>`count(*)::int` })
         .from(emergencyLogBook)
@@ -640,6 +688,7 @@ export function createEmergencyRepo(db: Db) {
           and(
             eq(emergencyLogBook.tenantId, q.tenantId),
             eq(emergencyLogBook.projectId, q.projectId),
+            q.type ? eq(emergencyLogBook.type, q.type as LogBookRow['type']) : undefined,
             q.from ? gte(emergencyLogBook.at, q.from) : undefined,
             q.to ? lt(emergencyLogBook.at, q.to) : undefined,
           ),

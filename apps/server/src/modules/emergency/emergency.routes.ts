@@ -39,7 +39,11 @@ export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: Emerg
     const t = EMERGENCY_REPORT_TEXTS[lang];
     return sendTable(
       reply,
-      { fileName: `${t.logBook} ${book.project.name} ${day(book.printedAt)}.xlsx`, sheetName: t.logBook, columns: logBookColumns(lang) },
+      {
+        fileName: `${t.logBook} ${book.project.name} ${day(book.printedAt)}.xlsx`,
+        sheetName: t.logBook,
+        columns: logBookColumns(lang, book.timeZone),
+      },
       book.entries,
     );
   });
@@ -56,6 +60,7 @@ export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: Emerg
         from: body.from,
         to: body.to,
         printedAt: book.printedAt,
+        timeZone: book.timeZone,
         totals: book.totals,
         entries: book.entries,
       },

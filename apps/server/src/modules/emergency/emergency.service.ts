@@ -6,6 +6,8 @@ import {
   PARAM_RANGES,
   type ComplianceListBody,
   type CompliancePage,
+  type ComplianceRow,
+  type ComplianceState,
   type EmergencyDeviceRecordsBody,
   type EmergencyExecuteParams,
   type EmergencyExecuteResult,
@@ -38,11 +40,14 @@ import { paging } from '../../lib/paging.ts';
 import { toId } from '../projects/access.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import { seesMap, visibleProjectIds } from '../projects/project-access.ts';
-import type { EmergencyRunner } from './emergency-runner.ts';
+import type { EmergencyRunner, RunActor } from './emergency-runner.ts';
+import { repairEntry } from './emergency-repairs.ts';
 import { logBookAnswer, recordAnswer, runAnswer } from './emergency.mappers.ts';
 import type { EmergencyRepo, LightRow, RecordFilter, RunRow, TaskRow } from './emergency.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'scope' | 'userId'>;
+/** A light's last test of a kind that ended with a result. */
+type LastTest = { at: Date; passed: boolean; runId: string };
 const DAY_MS = 86_400_000;
 const REPORT_BATCH = 1000;
 
@@ -90,10 +95,7 @@ export function createEmergencyService(deps: {
   }
 
   function lastTestsOf(rows: Awaited<ReturnType<EmergencyRepo['lastTests']>>) {
-    const byDevice = new Map<
-      bigint,
-      { function?: { at: Date; passed: boolean; runId: string }; life?: { at: Date; passed: boolean; runId: string } }
-    >();
+    const byDevice = new Map<bigint, { function?: LastTest; life?: LastTest }>();
     for (const row of rows) {
       if (row.deviceId === null) continue;
       const [, passed, runId] = row.last.split('|');
@@ -106,6 +108,11 @@ export function createEmergencyService(deps: {
 
   function overdue(at: Date | undefined, days: number) {
     return !at || clock.now().getTime() - at.getTime() > days * DAY_MS;
+  }
+
+  /** The caller as the log book and a run name who acted by hand. */
+  async function actor(auth: Caller): Promise<RunActor> {
+    return { userId: auth.userId, name: await deps.nameOf(auth.userId) };
   }
 
   async function taskAnswers(auth: Caller, rows: Awaited<ReturnType<EmergencyRepo['listTasks']>>['rows']): Promise<EmergencyTask[]> {
@@ -253,7 +260,7 @@ export function createEmergencyService(deps: {
       const none: EmergencyExecuteResult = { runId: null, started: 0, refused: [], startsAt: null, stopped: 0 };
       if (params.action === 'start') {
         if (running) throw new AppError(100401);
-        const { run, answer } = await runner.startRun(task, 'manual');
+        const { run, answer } = await runner.startRun(task, 'manual', await actor(auth));
         const lights = await repo.gatewayLights({ tenantId: auth.tenantId, gatewayId: task.gatewayId });
         const byAddr = new Map(lights.map((l) => [l.addr, l]));
         return {
@@ -270,11 +277,11 @@ export function createEmergencyService(deps: {
       }
       if (params.action === 'stop') {
         if (!running) throw new AppError(100403);
-        const { stopped } = await runner.stopRun(running);
+        const { stopped } = await runner.stopRun(running, await actor(auth));
         return { ...none, runId: String(running.id), stopped };
       }
       // delete: a run under way stops first; the runs, records and log book stay (runs lose only their task link).
-      const stopped = running ? (await runner.stopRun(running)).stopped : 0;
+      const stopped = running ? (await runner.stopRun(running, await actor(auth))).stopped : 0;
       await repo.deleteTask({ tenantId: auth.tenantId, id: task.id });
       return { ...none, runId: running ? String(running.id) : null, stopped };
     },
@@ -445,10 +452,18 @@ export function createEmergencyService(deps: {
       const totals = await repo.logBookTotals({
         tenantId: auth.tenantId,
         projectId: project.id,
+        type: body.type,
         from: body.from ? new Date(body.from) : undefined,
         to: body.to ? new Date(body.to) : undefined,
       });
-      return { project, totals, entries: logBookBatches(auth, body, project.id), printedAt: clock.now() };
+      const zone = await repo.siteTimeZone({ tenantId: auth.tenantId, projectId: project.id });
+      return {
+        project,
+        totals,
+        entries: logBookBatches(auth, body, project.id),
+        printedAt: clock.now(),
+        timeZone: zone && isTimeZone(zone) ? zone : 'UTC',
+      };
     },
 
     async acknowledge(auth: Caller, body: LogBookAcknowledgeBody): Promise<LogBookAppended> {
@@ -467,6 +482,7 @@ export function createEmergencyService(deps: {
             deviceId: entry.deviceId,
             deviceName: entry.deviceName,
             addr: entry.addr,
+            buildName: entry.buildName,
             mapName: entry.mapName,
             taskName: entry.taskName,
             runId: entry.runId,
@@ -492,19 +508,10 @@ export function createEmergencyService(deps: {
       if (light.projectId === null) throw new AppError(110009);
       await access.requireProject(auth, light.projectId);
       const [row] = await repo.appendLog([
-        {
-          tenantId: auth.tenantId,
-          projectId: light.projectId,
-          at: clock.now(),
-          type: 'repair',
-          deviceId: light.id,
-          deviceName: light.name,
-          addr: light.addr,
-          mapName: light.mapName,
-          note: body.note.trim(),
-          by: await deps.nameOf(auth.userId),
-          byUserId: auth.userId,
-        },
+        repairEntry(
+          { ...light, projectId: light.projectId },
+          { tenantId: auth.tenantId, note: body.note.trim(), by: await deps.nameOf(auth.userId), byUserId: auth.userId, at: clock.now() },
+        ),
       ]);
       return { entry: logBookAnswer(row!, undefined) };
     },
@@ -517,11 +524,25 @@ export function createEmergencyService(deps: {
         mapIds: auth.scope ? [...auth.scope.mapIds] : undefined,
       });
       const last = lastTestsOf(await repo.lastTests(lights.map((l) => l.id)));
-      const due = (at: Date | undefined, days: number) => (at ? new Date(at.getTime() + days * DAY_MS) : null);
-      const rows = lights.map((l) => {
-        const tests = last.get(l.id) ?? {};
-        const functionDueAt = due(tests.function?.at, EMERGENCY_LIMITS.functionDueDays);
-        const lifeDueAt = due(tests.life?.at, EMERGENCY_LIMITS.lifeDueDays);
+      const repairs = await repo.lastRepairs({ tenantId: auth.tenantId, deviceIds: lights.map((l) => l.id) });
+      const iso = (at: Date | null | undefined) => (at ? at.toISOString() : null);
+      // A pass is good for its period; a failure asks for a retest at once.
+      const dueAt = (t: LastTest | undefined, days: number) => (t ? new Date(t.at.getTime() + (t.passed ? days * DAY_MS : 0)) : null);
+      const rows = lights.map((l): ComplianceRow => {
+        const { function: fn, life } = last.get(l.id) ?? {};
+        const functionOverdue = overdue(fn?.at, EMERGENCY_LIMITS.functionDueDays);
+        const lifeOverdue = overdue(life?.at, EMERGENCY_LIMITS.lifeDueDays);
+        // A failure stands until a later test of its kind passes; a repair after the latest one awaits that test.
+        const failedAt = Math.max(...[fn, life].flatMap((t) => (t && !t.passed ? [t.at.getTime()] : [])));
+        const repairedAt = repairs.get(l.id);
+        const repaired = repairedAt !== undefined && repairedAt.getTime() > failedAt;
+        const state: ComplianceState = Number.isFinite(failedAt)
+          ? repaired
+            ? 'repaired'
+            : 'failed'
+          : functionOverdue || lifeOverdue
+            ? 'overdue'
+            : 'compliant';
         return {
           deviceId: String(l.id),
           name: l.name,
@@ -530,25 +551,33 @@ export function createEmergencyService(deps: {
           mapId: l.mapId === null ? null : String(l.mapId),
           mapName: l.mapName,
           gatewayName: l.gatewayName,
-          lastFunctionTestAt: tests.function ? tests.function.at.toISOString() : null,
-          lastLifeTestAt: tests.life ? tests.life.at.toISOString() : null,
-          functionDueAt: functionDueAt ? functionDueAt.toISOString() : null,
-          lifeDueAt: lifeDueAt ? lifeDueAt.toISOString() : null,
-          functionOverdue: overdue(tests.function?.at, EMERGENCY_LIMITS.functionDueDays),
-          lifeOverdue: overdue(tests.life?.at, EMERGENCY_LIMITS.lifeDueDays),
+          lastFunctionTestAt: iso(fn?.at),
+          lastLifeTestAt: iso(life?.at),
+          lastFunctionTestPassed: fn ? fn.passed : null,
+          lastLifeTestPassed: life ? life.passed : null,
+          functionDueAt: iso(dueAt(fn, EMERGENCY_LIMITS.functionDueDays)),
+          lifeDueAt: iso(dueAt(life, EMERGENCY_LIMITS.lifeDueDays)),
+          functionOverdue,
+          lifeOverdue,
+          state,
+          repairedAt: state === 'repaired' ? iso(repairedAt) : null,
         };
       });
-      // Most overdue first: never tested, then the earliest due date.
-      const urgency = (r: (typeof rows)[number]) =>
+      // Failed lights first (awaiting repair, then awaiting a retest), then the most overdue: never tested, then the
+      // earliest due date.
+      const rank: Record<ComplianceState, number> = { failed: 0, repaired: 1, overdue: 2, compliant: 3 };
+      const urgency = (r: ComplianceRow) =>
         Math.min(r.functionDueAt ? Date.parse(r.functionDueAt) : 0, r.lifeDueAt ? Date.parse(r.lifeDueAt) : 0);
-      const chosen = ((body.overdueOnly ?? true) ? rows.filter((r) => r.functionOverdue || r.lifeOverdue) : rows).sort(
-        (a, b) => urgency(a) - urgency(b),
+      const chosen = ((body.overdueOnly ?? true) ? rows.filter((r) => r.state !== 'compliant') : rows).sort(
+        (a, b) => rank[a.state] - rank[b.state] || urgency(a) - urgency(b),
       );
       const { offset, limit } = paging(body);
       return {
         total: chosen.length,
         functionOverdue: rows.filter((r) => r.functionOverdue).length,
         lifeOverdue: rows.filter((r) => r.lifeOverdue).length,
+        failed: rows.filter((r) => r.state === 'failed' || r.state === 'repaired').length,
+        awaitingRepair: rows.filter((r) => r.state === 'failed').length,
         lights: rows.length,
         list: chosen.slice(offset, offset + limit),
       };

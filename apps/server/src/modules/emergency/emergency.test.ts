@@ -1,6 +1,7 @@
 import {
   alertEndpoints,
   emergencyEndpoints as E,
+  gatewayEndpoints,
   OPERATE_AUTH,
   projectEndpoints,
   emergencyDestination,
@@ -9,7 +10,13 @@ import {
   type GatewayDevice,
 } from '@lumigrid/contract';
 import { EMERGENCY_STATES, LIFE_RESULTS } from '@lumigrid/protocol';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, endpointCaller, expectError, login, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
@@ -21,6 +28,18 @@ import { subAccount } from '../../test/projects.fixtures.ts';
 import { tenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
 
 const SECRET = 'Secret stairwell';
+
+/** A PDF's text as poppler's pdftotext reads it (CI installs poppler-utils). */
+async function pdfText(pdf: Buffer): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'lumigrid-log-book-'));
+  try {
+    await writeFile(join(dir, 'book.pdf'), pdf);
+    await promisify(execFile)('pdftotext', [join(dir, 'book.pdf'), join(dir, 'book.txt')]);
+    return await readFile(join(dir, 'book.txt'), 'utf8');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 type Ids = { project: string; map: string; task: string; run: string; device: string; entry: string };
 
@@ -34,6 +53,7 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
   let stomp: StompTestClient;
   const live: EmergencyTopicMessage[] = [];
   let place: { projectId: string; buildId: string; mapId: string; gatewayId: string };
+  let buildName: string;
   const a = {} as Ids;
   const b = {} as Ids;
   const h = () => rig.h;
@@ -79,6 +99,7 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
     const project = tree.projects.find((p) => p.isDefault)!;
     place = { projectId: project.id, buildId: project.builds[0]!.id, mapId: built.mapId, gatewayId: built.gateway.id };
+    buildName = project.builds[0]!.name;
     principals = await tenancyPrincipals(h(), {
       victim: 'emergency@example.com',
       victimToken: token,
@@ -138,6 +159,8 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     expectError(await send(E.save, { body: task({ name: SECRET }) }), 340001);
   });
 
+  const compliance = async (overdueOnly = true) => data(send(E.compliance, { body: { projectId: place.projectId, overdueOnly } }));
+
   it('fails a duration test on an aged battery with capacity low and raises the battery alert', async () => {
     await charged();
     const [aged] = lights;
@@ -155,11 +178,60 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     );
     const book = await data(send(E.logBook, { body: { projectId: place.projectId, type: 'failure' } }));
     const failure = book.list.find((e) => e.runId === done.run!.id)!;
-    expect(failure).toMatchObject({ type: 'failure', faultCode: 6, acknowledged: null });
     const ack = await data(send(E.acknowledge, { body: { entryId: failure.id, note: 'battery ordered' } }));
     expect(ack.entry).toMatchObject({ type: 'acknowledgement', refId: failure.id, by: expect.any(String) });
+    const who = ack.entry.by;
+    // What an inspector reads: the kind of test, where, the duration reached against the rated one, who started it.
+    expect(failure).toMatchObject({
+      type: 'failure',
+      faultCode: 6,
+      acknowledged: null,
+      test: 'life',
+      buildName,
+      durationS: record!.durationS,
+      ratedDurationS: 5 * 60,
+      trigger: 'manual',
+      startedBy: who,
+      stoppedBy: '',
+    });
+    expect(who).not.toBe('');
     expectError(await send(E.acknowledge, { body: { entryId: failure.id } }), 100404);
     a.entry = failure.id;
+
+    // Failed, not compliant: first in the list, due again at once, until a later duration test passes.
+    const failed = await compliance();
+    expect(failed.list[0]).toMatchObject({
+      deviceId: aged!.id,
+      state: 'failed',
+      lastLifeTestPassed: false,
+      lastLifeTestAt: record!.finishedAt,
+      lifeDueAt: record!.finishedAt,
+      repairedAt: null,
+    });
+    expect(failed).toMatchObject({ failed: 1, awaitingRepair: 1 });
+
+    // Handling its alert with a note is the repair the log book records, by who handled it.
+    const [alert] = (await data(send(alertEndpoints.page, { body: { code: 6, open: true } }))).list.filter((x) => x.deviceId === aged!.id);
+    await advance(3600_000);
+    await data(send(alertEndpoints.handle, { body: { ids: [alert!.id], note: 'Battery pack replaced' } }));
+    const repairs = await data(send(E.logBook, { body: { projectId: place.projectId, type: 'repair' } }));
+    expect(repairs.list).toEqual([
+      expect.objectContaining({
+        deviceId: aged!.id,
+        faultCode: 6,
+        note: 'Battery pack replaced',
+        by: who,
+        buildName,
+        at: h().clock.now().toISOString(),
+      }),
+    ]);
+    const repaired = await compliance();
+    expect(repaired.list.find((r) => r.deviceId === aged!.id)).toMatchObject({
+      state: 'repaired',
+      repairedAt: h().clock.now().toISOString(),
+      lastLifeTestPassed: false,
+    });
+    expect(repaired).toMatchObject({ failed: 1, awaitingRepair: 0 });
   });
 
   it('refuses every write to a view-only user', async () => {
@@ -213,7 +285,13 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     const allowed = await create({ test: 'life', duration: 5, deviceIds: [light!.id], allowWhileCharging: true });
     const started = await data(send(E.execute, { params: { id: allowed, action: 'start' } }));
     expect(started.started).toBe(1);
-    await ended(allowed);
+    expect((await ended(allowed)).run).toMatchObject({ result: 'pass' });
+    // The duration test that passes after the repair ends the failure: the light is compliant again.
+    expect((await compliance(false)).list.find((r) => r.deviceId === light!.id)).toMatchObject({
+      state: 'compliant',
+      lastLifeTestPassed: true,
+      repairedAt: null,
+    });
   });
 
   it('stops a running test and deletes a task, keeping its records and log book', async () => {
@@ -230,7 +308,8 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     const stopped = await data(send(E.execute, { params: { id, action: 'stop' } }));
     expect(stopped.stopped).toBe(lights.length);
     const after = await detail(id);
-    expect(after.run).toMatchObject({ state: 'stopped', result: 'stopped' });
+    expect(after.run).toMatchObject({ state: 'stopped', result: 'stopped', startedBy: expect.stringMatching(/.+/), buildName });
+    expect(after.run!.stoppedBy).toBe(after.run!.startedBy);
     expect(after.devices.every((d) => d.passed === false)).toBe(true);
     expectError(await send(E.execute, { params: { id, action: 'stop' } }), 100403);
     const runId = after.run!.id;
@@ -239,7 +318,10 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     const runs = await data(send(E.runs, { body: { projectId: place.projectId } }));
     expect(runs.list.find((r) => r.id === runId)).toMatchObject({ taskId: null, state: 'stopped' });
     const book = await data(send(E.logBook, { body: { projectId: place.projectId, pageSize: 200 } }));
-    expect(book.list.filter((e) => e.runId === runId).every((e) => e.result === 'stopped')).toBe(true);
+    const entries = book.list.filter((e) => e.runId === runId);
+    expect(entries.every((e) => e.result === 'stopped' && e.stoppedBy === after.run!.stoppedBy && e.ratedDurationS === 600 * 60)).toBe(
+      true,
+    );
   });
 
   it('times a silent light out as a communication failure (fault 9)', async () => {
@@ -261,6 +343,12 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
       'communication alert',
     );
     sim().emergencyLight(silent.addr).set({ failure: undefined });
+    // Handled without a note, nothing says what was done: no repair is written.
+    const repairs = async () => (await data(send(E.logBook, { body: { projectId: place.projectId, type: 'repair' } }))).total;
+    const before = await repairs();
+    const comms = (await data(send(alertEndpoints.page, { body: { code: 9, open: true } }))).list.filter((x) => x.deviceId === silent.id);
+    expect(await data(send(alertEndpoints.handle, { body: { ids: comms.map((x) => x.id), note: '' } }))).toEqual({ count: comms.length });
+    expect(await repairs()).toBe(before);
   });
 
   it('runs a monthly task twice on the job runner, neighbours in separate waves', async () => {
@@ -316,6 +404,13 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     expect(pdf.statusCode).toBe(200);
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     if (process.env.EMERGENCY_PDF_OUT) (await import('node:fs')).writeFileSync(process.env.EMERGENCY_PDF_OUT, pdf.rawPayload);
+
+    // The site keeps Tokyo time: the log book's times are on its wall clock, the zone named.
+    await data(send(gatewayEndpoints.setParams, { body: { id: place.gatewayId, timezone: 'Asia/Tokyo' } }));
+    const failure = (await data(send(E.logBook, { body: { projectId: place.projectId, type: 'failure' } }))).list.find(
+      (e) => e.id === a.entry,
+    )!;
+    const tokyo = new Date(Date.parse(failure.at) + 9 * 3600_000).toISOString().slice(0, 16).replace('T', ' ');
     const book = await h().app.inject({
       method: 'POST',
       url: E.logBookExcel.path,
@@ -323,6 +418,50 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
       payload: { projectId: place.projectId },
     });
     expect(book.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(book.rawPayload as unknown as ArrayBuffer);
+    const sheetRows: string[][] = [];
+    workbook.worksheets[0]!.eachRow((row) =>
+      sheetRows.push((row.values as unknown[]).slice(1).map((v) => (v === null || v === undefined ? '' : String(v)))),
+    );
+    const header = sheetRows.find((row) => row[0] === 'No.')!;
+    const failureRow = sheetRows.find((row) => row[0] === String(failure.seq))!;
+    const cell = (name: string) => failureRow[header.indexOf(name)];
+    expect(header).toContain('Date (Asia/Tokyo)');
+    expect([cell('Date (Asia/Tokyo)'), cell('Test'), cell('Building'), cell('Rated duration (s)'), cell('Started by')]).toEqual([
+      tokyo,
+      'Duration test',
+      buildName,
+      '300',
+      failure.startedBy,
+    ]);
+    expect(cell('Duration achieved (s)')).toBe(String(Math.round(failure.durationS!)));
+
+    const text = await pdfText(
+      (
+        await h().app.inject({
+          method: 'POST',
+          url: E.logBookPdf.path,
+          headers: { authorization: `Bearer ${token}` },
+          payload: { projectId: place.projectId, type: 'failure' },
+        })
+      ).rawPayload,
+    );
+    // Cells wrap where the column ends, so the text is compared without its white space.
+    const squeezed = (t: string) => t.replace(/\s+/g, '');
+    for (const shown of [
+      'Time zone: Asia/Tokyo',
+      tokyo,
+      'Duration test',
+      buildName,
+      `Started by: ${failure.startedBy}`,
+      'Failed: Battery fault',
+    ])
+      expect(squeezed(text)).toContain(squeezed(shown));
+    // Duration reached against the rated 5 minutes (the aged battery lasted the test, then fell short in capacity).
+    expect(text).toContain('0:05:00 / 0:05:00');
+    // The totals count what the book shows: failures only.
+    expect(text).toMatch(/Totals: 2 entries\s+Failure \(Failed\): 2\s+Inspector/);
     // The mailed report's emergency sheet lists the runs of the period.
     const runs = await createRecipientsRepo(h().database.db).emergencyRuns({
       tenantId: BigInt(await userIdOf(h(), 'emergency@example.com')),

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { LOG_BOOK_TYPE_TEXT, PDF_MIME, type Lang, type LogBookEntry } from '@lumigrid/contract';
+import { EMERGENCY_TEST_TEXT, LOG_BOOK_TYPE_TEXT, PDF_MIME, type Lang, type LogBookEntry } from '@lumigrid/contract';
 import type { FastifyReply } from 'fastify';
 import PDFDocument from 'pdfkit';
 import { sendDownload } from '../../lib/download.ts';
-import { EMERGENCY_REPORT_TEXTS, logResultText } from './emergency-reports.ts';
+import { EMERGENCY_REPORT_TEXTS, logByText, logDurationText, logResultText, siteTime } from './emergency-reports.ts';
 
 /** Debian's fonts-noto-cjk: Chinese and Japanese in one face. Without it the PDF falls back to Helvetica (Latin only). */
 const CJK_FONT = { path: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', family: 'NotoSansCJKsc-Regular' };
@@ -14,16 +14,19 @@ export interface LogBookPdf {
   from?: string;
   to?: string;
   printedAt: Date;
+  /** The site's IANA zone: every time in the book is on its wall clock. */
+  timeZone: string;
   totals: Array<{ type: string; result: string | null; n: number }>;
   entries: AsyncIterable<readonly LogBookEntry[]>;
 }
 
-const stamp = (at: string | Date) => new Date(at).toISOString().slice(0, 16).replace('T', ' ');
-
 /**
- * Streams a project's log book as an A4 landscape PDF an inspector can sign: the site and period, the entries in
- * order as a table (continued over pages, the header repeated), totals by type, and signature and date lines.
- * Times are UTC, said in the header, since a site's inspector and its server may sit in different zones.
+ * Streams a project's log book as an A4 landscape PDF an inspector can sign: the site, its time zone and the period,
+ * the entries in order as a table (continued over pages, the header repeated), totals by type, and signature and date
+ * lines. Each entry has what EN 50172 and EN 62034 ask a log book to show (docs/operations.md "The log book and the
+ * standards"): when, the test kind, the luminaire and where it is, the result and fault, the duration achieved
+ * against the duration asked for, the note (what was done), and who started or stopped the test by hand or wrote the
+ * entry. Times are on the site's wall clock, the zone named in the header and the date column.
  */
 export function sendLogBookPdf(reply: FastifyReply, book: LogBookPdf, fileName: string): FastifyReply {
   const t = EMERGENCY_REPORT_TEXTS[book.lang];
@@ -40,15 +43,18 @@ export function sendLogBookPdf(reply: FastifyReply, book: LogBookPdf, fileName: 
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
+  const zone = book.timeZone;
   const columns: Array<{ header: string; share: number; value: (e: LogBookEntry) => string }> = [
-    { header: t.seq, share: 0.05, value: (e) => String(e.seq) },
-    { header: `${t.date} (UTC)`, share: 0.12, value: (e) => stamp(e.at) },
-    { header: t.type, share: 0.1, value: (e) => LOG_BOOK_TYPE_TEXT[e.type][book.lang] },
-    { header: t.device, share: 0.16, value: (e) => [e.deviceName, e.addr].filter(Boolean).join('\n') },
-    { header: t.map, share: 0.1, value: (e) => e.mapName },
-    { header: t.result, share: 0.17, value: (e) => logResultText(e, book.lang) },
-    { header: t.note, share: 0.18, value: (e) => e.note || e.taskName },
-    { header: `${t.by} / ${t.acknowledgedBy}`, share: 0.12, value: (e) => [e.by, e.acknowledged?.by].filter(Boolean).join(' / ') },
+    { header: t.seq, share: 0.04, value: (e) => String(e.seq) },
+    { header: `${t.date} (${zone})`, share: 0.1, value: (e) => siteTime(e.at, zone) },
+    { header: t.type, share: 0.08, value: (e) => LOG_BOOK_TYPE_TEXT[e.type][book.lang] },
+    { header: t.test, share: 0.08, value: (e) => (e.test ? EMERGENCY_TEST_TEXT[e.test][book.lang] : '') },
+    { header: t.device, share: 0.13, value: (e) => [e.deviceName, e.addr].filter(Boolean).join('\n') },
+    { header: `${t.building} / ${t.map}`, share: 0.1, value: (e) => [e.buildName, e.mapName].filter(Boolean).join('\n') },
+    { header: t.result, share: 0.12, value: (e) => logResultText(e, book.lang) },
+    { header: t.durationAgainstRated, share: 0.09, value: (e) => logDurationText(e) },
+    { header: t.note, share: 0.13, value: (e) => [e.note, e.taskName].filter(Boolean).join('\n') },
+    { header: t.by, share: 0.13, value: (e) => logByText(e, book.lang) },
   ];
   const widths = columns.map((c) => c.share * width);
 
@@ -84,10 +90,11 @@ export function sendLogBookPdf(reply: FastifyReply, book: LogBookPdf, fileName: 
   doc.fontSize(16).text(t.logBook, left, doc.y);
   doc.moveDown(0.3).fontSize(10);
   doc.text(`${t.site}: ${book.site}`);
+  doc.text(`${t.timeZone}: ${zone}`);
   doc.text(
-    `${t.period}: ${book.from || book.to ? `${book.from ? stamp(book.from) : '…'} – ${book.to ? stamp(book.to) : '…'} (UTC)` : t.allTime}`,
+    `${t.period}: ${book.from || book.to ? `${book.from ? siteTime(book.from, zone) : '…'} – ${book.to ? siteTime(book.to, zone) : '…'}` : t.allTime}`,
   );
-  doc.text(`${t.printed}: ${stamp(book.printedAt)} (UTC)`);
+  doc.text(`${t.printed}: ${siteTime(book.printedAt, zone)}`);
   doc.moveDown(0.6);
   header();
 
@@ -99,7 +106,7 @@ export function sendLogBookPdf(reply: FastifyReply, book: LogBookPdf, fileName: 
         count++;
       }
     }
-    if (count === 0) row([t.noEntries, '', '', '', '', '', '', '']);
+    if (count === 0) doc.fontSize(9).text(t.noEntries, left + 3, doc.y + 4, { width: width - 6 });
     if (doc.y > doc.page.height - doc.page.margins.bottom - 120) doc.addPage();
     doc.moveDown(1).fontSize(10).text(`${t.totals}: ${count} ${t.entries}`, left);
     doc.fontSize(9);
