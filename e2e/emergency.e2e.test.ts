@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
-import { EMERGENCY_CATEGORY_COLOURS, emergencyEndpoints, projectEndpoints, type GatewayDevice } from '@lumigrid/contract';
+import { EMERGENCY_CATEGORY_COLOURS, emergencyEndpoints, gatewayEndpoints, projectEndpoints, type GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
 import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
 import { colourAt, floorPlanPng, screenAt } from './support/floor-plan.ts';
@@ -16,20 +16,26 @@ import type { GatewaySite } from './support/gateways.ts';
 // Emergency lighting as an inspector's site meets it: a test task built from the gateway's emergency lights (the
 // name rules checked on the way), a function test started by hand and watched on the emergency map (the lights
 // turn "testing" blue, then back) until the task reaches 100 %, the run's report with each light's measurements
-// downloaded as Excel, and the log book listing the tests, downloaded as the PDF an inspector signs. Then the
-// same pages in Japanese.
+// downloaded as Excel, and the log book listing the tests, downloaded as the PDF an inspector signs. Then a
+// duration test that ends in a battery fault: failed in the compliance view and in the PDF, with its kind, the
+// building and the site's local time. Then the same pages in Japanese.
 
 let site: GatewaySite;
 let page: Page;
 let token: string;
 let mapId: string;
 let projectId: string;
+let gatewayId: string;
+let buildName: string;
 let lights: GatewayDevice[];
 let downloads: string;
 /** The signed-in administrator's name, which the log book records. */
 let who: string;
 
 const TASK = 'Monthly exit lights';
+const DURATION_TASK = 'Yearly stairwell';
+/** The site's zone (its gateway's): the log book's times are on its wall clock. */
+const SITE_ZONE = 'Asia/Tokyo';
 const TOO_LONG = '应急照明月度检测一'; // nine Chinese characters: one more than the spec allows
 /** Where the lights stand on the plan (fractions of its width and height). */
 const SPOTS = [
@@ -58,7 +64,10 @@ beforeAll(async () => {
   lights = placed.devices.filter((d) => d.kind.startsWith('emergency')).slice(0, SPOTS.length);
   expect(lights.length).toBeGreaterThanOrEqual(2);
   const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
-  projectId = tree.projects.find((p) => p.isDefault)!.id;
+  const project = tree.projects.find((p) => p.isDefault)!;
+  projectId = project.id;
+  buildName = project.builds[0]!.name;
+  gatewayId = placed.gateway.id;
   await poll(async () => {
     const map = await api(site.server.url, emergencyEndpoints.mapState, { params: { id: mapId } }, { token });
     return map.lights.length === lights.length && map.lights.every((l) => l.state !== null);
@@ -218,6 +227,94 @@ describe('emergency lighting tests, their reports and the log book', () => {
     await screenshot(page, 'emergency-compliance');
   });
 
+  it('shows a duration test that ended in a battery fault as failed in the compliance view and the log book PDF', async () => {
+    const failing = lights[1]!;
+    await api(site.server.url, gatewayEndpoints.setParams, { body: { id: gatewayId, timezone: SITE_ZONE } }, { token });
+    site.fleet.gateways[0]!.emergencyLight(failing.addr).set({ charge: 100, failure: 'battery' });
+    const tree = await api(site.server.url, projectEndpoints.tree, { params: { id: '0' } }, { token });
+    const place = tree.projects.find((p) => p.id === projectId)!.builds[0]!;
+    await api(
+      site.server.url,
+      emergencyEndpoints.save,
+      {
+        body: {
+          name: DURATION_TASK,
+          projectId,
+          buildId: place.id,
+          mapId,
+          gatewayId,
+          deviceIds: [failing.id],
+          test: 'life',
+          duration: 5,
+          batteryCells: 4,
+          lightType: 'maintained',
+        },
+      },
+      { token },
+    );
+    // Started by hand on the page, so the log book names who started it.
+    await page.goto(`${site.server.url}/emergency/set`);
+    await page.getByTestId(`emergency-start-${DURATION_TASK}`).click();
+    await page.getByTestId('emergency-confirm-start').click();
+    // A 5-minute duration test fails halfway: about 15 s of wall time here.
+    await poll(async () => (await tasks()).find((t) => t.name === DURATION_TASK)?.status === 'finished', 'the duration test ended', {
+      timeoutMs: 90_000,
+    });
+
+    await page.goto(`${site.server.url}/emergency/report?tab=compliance`);
+    await page
+      .getByTestId(`emergency-compliance-state-${failing.name}`)
+      .and(page.locator('[data-state=failed]'))
+      .getByText('Failed: awaiting repair')
+      .waitFor();
+    await page
+      .getByTestId(`emergency-compliance-life-${failing.name}`)
+      .and(page.locator('[data-failed=true]'))
+      .getByText('Retest due now')
+      .waitFor();
+    await page.getByTestId('emergency-compliance-failed').getByText('1', { exact: true }).waitFor();
+    await screenshot(page, 'emergency-compliance-failed');
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.getByTestId(`emergency-compliance-state-${failing.name}`).scrollIntoViewIfNeeded();
+      await screenshot(page, 'emergency-compliance-failed-phone');
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 960 });
+    }
+
+    const failures = await api(site.server.url, emergencyEndpoints.logBook, { body: { projectId, type: 'failure' } }, { token });
+    const failure = failures.list.find((e) => e.deviceId === failing.id)!;
+    expect(failure).toMatchObject({ test: 'life', faultCode: 6, buildName, startedBy: who });
+    await page.getByTestId('emergency-tab-logBook').click();
+    await page.getByTestId(`emergency-log-type-${failure.seq}`).getByText('Failure').waitFor();
+    await page.getByTestId(`emergency-log-run-by-${failure.seq}`).getByText(`Started by ${who}`).waitFor();
+    await page
+      .getByTestId(`emergency-log-duration-${failure.seq}`)
+      .getByText(/of 0:05:00$/)
+      .waitFor();
+    await screenshot(page, 'emergency-log-book-failure');
+
+    const pdf = await download('emergency-log-pdf');
+    const { stdout } = await promisify(execFile)('pdftotext', [pdf, '-']);
+    // Cells wrap where their column ends: compare without white space.
+    const text = stdout.replace(/\s+/g, '');
+    const localTime = new Intl.DateTimeFormat('sv-SE', { timeZone: SITE_ZONE, dateStyle: 'short', timeStyle: 'short' }).format(
+      new Date(failure.at),
+    );
+    for (const shown of [
+      `Time zone: ${SITE_ZONE}`,
+      `Date (${SITE_ZONE})`,
+      localTime,
+      'Duration test',
+      buildName,
+      'Failed: Battery fault',
+      `Started by: ${who}`,
+    ])
+      expect(text, `the PDF shows ${shown}`).toContain(shown.replace(/\s+/g, ''));
+    const prefix = join(SCREENSHOT_DIR, 'emergency-log-book-pdf-failure');
+    await promisify(execFile)('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', pdf, prefix]);
+  });
+
   it('speaks Japanese on detection management, the emergency map and the reports', async () => {
     await page.evaluate(() => localStorage.setItem('lang', 'ja'));
     try {
@@ -241,6 +338,9 @@ describe('emergency lighting tests, their reports and the log book', () => {
       const prefix = join(SCREENSHOT_DIR, 'emergency-log-book-pdf-ja');
       await promisify(execFile)('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', pdf, prefix]);
       expect((await stat(`${prefix}.png`)).size).toBeGreaterThan(5000);
+      await page.getByTestId('emergency-tab-compliance').click();
+      await page.getByTestId(`emergency-compliance-state-${lights[1]!.name}`).getByText('不合格：修理待ち').waitFor();
+      await screenshot(page, 'emergency-compliance-ja');
     } finally {
       await page.evaluate(() => localStorage.setItem('lang', 'en'));
     }

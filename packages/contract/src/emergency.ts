@@ -153,6 +153,12 @@ export function emergencyDurationS(test: EmergencyTestKind, duration: number): n
   return test === 'function' ? duration : duration * 60;
 }
 
+/** Seconds as `H:MM:SS`, one form for a 30-second function test and a 3-hour duration test (log book, screens). */
+export function durationClock(seconds: number): string {
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
 const Time = Type.String({ format: 'date-time' });
 const TestKindSchema = Type.Union([Type.Literal('function'), Type.Literal('life')], { description: 'function or life (duration)' });
 const LightTypeSchema = Type.Enum(EMERGENCY_LIGHT_TYPES, { description: 'maintained or non-maintained' });

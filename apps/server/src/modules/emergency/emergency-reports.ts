@@ -1,4 +1,5 @@
 import {
+  durationClock,
   EMERGENCY_RESULT_TEXT,
   EMERGENCY_TEST_TEXT,
   FAULT_TEXT,
@@ -316,16 +317,10 @@ export function siteTime(at: string | Date, timeZone: string): string {
   return new Date(wallClock(new Date(at).getTime(), timeZone)).toISOString().slice(0, 16).replace('T', ' ');
 }
 
-/** Seconds as `H:MM:SS`, the same for a 30-second function test and a 3-hour duration test. */
-export function durationText(seconds: number): string {
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
-}
-
 /** A test's duration achieved against the duration it asked for (EN 50172: the rated duration of a duration test). */
 export function logDurationText(entry: Pick<LogBookEntry, 'durationS' | 'ratedDurationS'>): string {
-  if (entry.ratedDurationS === null) return entry.durationS === null ? '' : durationText(entry.durationS);
-  return `${entry.durationS === null ? '\u2014' : durationText(entry.durationS)} / ${durationText(entry.ratedDurationS)}`;
+  if (entry.ratedDurationS === null) return entry.durationS === null ? '' : durationClock(entry.durationS);
+  return `${entry.durationS === null ? '\u2014' : durationClock(entry.durationS)} / ${durationClock(entry.ratedDurationS)}`;
 }
 
 /**

@@ -1,16 +1,20 @@
 import { useState } from 'react';
-import { Card, Col, Row, Space, Statistic, Switch, Table, Typography } from 'antd';
+import { Card, Col, Row, Space, Statistic, Switch, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { EMERGENCY_LIMITS, type ComplianceRow } from '@lumigrid/contract';
+import { EMERGENCY_LIMITS, type ComplianceRow, type ComplianceState } from '@lumigrid/contract';
 import { useCompliance } from '../../features/emergency/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 
 const day = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD') : undefined);
 
+const STATE_COLOUR: Record<ComplianceState, string> = { failed: 'red', repaired: 'orange', overdue: 'gold', compliant: 'green' };
+
 /**
  * Compliance: the project's emergency lights against EN 50172's calendar, a function test every month (31
- * days) and a full-duration test every year; overdue lights and dates in red, most overdue first.
+ * days) and a full-duration test every year. A light whose last test of a kind failed stays failed (awaiting
+ * repair, then a retest once a repair is recorded) until a later test passes; failed lights come first, then
+ * overdue ones in red, most overdue first.
  */
 export function ComplianceTable({ projectId }: { projectId: string | undefined }) {
   const { t } = useTranslation();
@@ -19,30 +23,52 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
   const compliance = useCompliance(projectId ? { projectId, overdueOnly, ...paging } : undefined);
   const data = compliance.data;
 
-  const due = (last: string | null, dueAt: string | null, overdue: boolean, testid: string) => (
-    <Space direction="vertical" size={0} data-testid={testid} data-overdue={overdue}>
-      <Typography.Text type={overdue ? 'danger' : undefined} strong={overdue}>
-        {overdue
-          ? dueAt
-            ? t('emergency.compliance.overdueSince', { at: day(dueAt) })
-            : t('emergency.compliance.neverTested')
-          : t('emergency.compliance.dueOn', { at: day(dueAt) })}
-      </Typography.Text>
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {t('emergency.compliance.last', { at: day(last) ?? t('emergency.never') })}
-      </Typography.Text>
-    </Space>
-  );
+  const due = (last: string | null, passed: boolean | null, dueAt: string | null, overdue: boolean, testid: string) => {
+    const failed = passed === false;
+    return (
+      <Space direction="vertical" size={0} data-testid={testid} data-overdue={overdue} data-failed={failed}>
+        <Typography.Text type={overdue || failed ? 'danger' : undefined} strong={overdue || failed}>
+          {failed
+            ? t('emergency.compliance.failedOn', { at: day(last) })
+            : overdue
+              ? dueAt
+                ? t('emergency.compliance.overdueSince', { at: day(dueAt) })
+                : t('emergency.compliance.neverTested')
+              : t('emergency.compliance.dueOn', { at: day(dueAt) })}
+        </Typography.Text>
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {failed ? t('emergency.compliance.retestDue') : t('emergency.compliance.last', { at: day(last) ?? t('emergency.never') })}
+        </Typography.Text>
+      </Space>
+    );
+  };
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <Row gutter={16}>
-        <Col xs={24} md={8}>
+      <Row gutter={[16, 16]}>
+        <Col xs={12} md={6}>
           <Card variant="borderless">
             <Statistic title={t('emergency.compliance.lights')} value={data?.lights ?? 0} />
           </Card>
         </Col>
-        <Col xs={24} md={8}>
+        <Col xs={12} md={6}>
+          <Card variant="borderless">
+            <Statistic
+              title={t('emergency.compliance.failedLights')}
+              value={data?.failed ?? 0}
+              valueStyle={{ color: data?.failed ? '#cf1322' : '#389e0d' }}
+              suffix={
+                data?.failed ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t('emergency.compliance.awaitingRepairCount', { count: data.awaitingRepair })}
+                  </Typography.Text>
+                ) : undefined
+              }
+              data-testid="emergency-compliance-failed"
+            />
+          </Card>
+        </Col>
+        <Col xs={12} md={6}>
           <Card variant="borderless">
             <Statistic
               title={t('emergency.compliance.functionOverdue', { days: EMERGENCY_LIMITS.functionDueDays })}
@@ -52,7 +78,7 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
             />
           </Card>
         </Col>
-        <Col xs={24} md={8}>
+        <Col xs={12} md={6}>
           <Card variant="borderless">
             <Statistic
               title={t('emergency.compliance.lifeOverdue', { days: EMERGENCY_LIMITS.lifeDueDays })}
@@ -83,6 +109,7 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
         <Table<ComplianceRow>
           rowKey="deviceId"
           size="middle"
+          scroll={{ x: 900 }}
           loading={compliance.isFetching && !data}
           dataSource={data?.list ?? []}
           locale={{ emptyText: <EmptyHint text={t(overdueOnly ? 'emergency.compliance.allGood' : 'emergency.compliance.noLights')} /> }}
@@ -93,10 +120,24 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
               dataIndex: 'name',
               render: (_, row) => (
                 <Space direction="vertical" size={0}>
-                  <Typography.Text type={row.functionOverdue || row.lifeOverdue ? 'danger' : undefined}>{row.name}</Typography.Text>
+                  <Typography.Text type={row.state === 'compliant' ? undefined : 'danger'}>{row.name}</Typography.Text>
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {row.addr}
                   </Typography.Text>
+                </Space>
+              ),
+            },
+            {
+              title: t('emergency.compliance.stateTitle'),
+              dataIndex: 'state',
+              render: (_, row) => (
+                <Space direction="vertical" size={0} data-testid={`emergency-compliance-state-${row.name}`} data-state={row.state}>
+                  <Tag color={STATE_COLOUR[row.state]}>{t(`emergency.compliance.state.${row.state}`)}</Tag>
+                  {row.repairedAt && (
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      {t('emergency.compliance.repairedOn', { at: day(row.repairedAt) })}
+                    </Typography.Text>
+                  )}
                 </Space>
               ),
             },
@@ -110,12 +151,19 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
               title: t('emergency.compliance.monthly'),
               dataIndex: 'functionDueAt',
               render: (_, row) =>
-                due(row.lastFunctionTestAt, row.functionDueAt, row.functionOverdue, `emergency-compliance-fn-${row.name}`),
+                due(
+                  row.lastFunctionTestAt,
+                  row.lastFunctionTestPassed,
+                  row.functionDueAt,
+                  row.functionOverdue,
+                  `emergency-compliance-fn-${row.name}`,
+                ),
             },
             {
               title: t('emergency.compliance.yearly'),
               dataIndex: 'lifeDueAt',
-              render: (_, row) => due(row.lastLifeTestAt, row.lifeDueAt, row.lifeOverdue, `emergency-compliance-life-${row.name}`),
+              render: (_, row) =>
+                due(row.lastLifeTestAt, row.lastLifeTestPassed, row.lifeDueAt, row.lifeOverdue, `emergency-compliance-life-${row.name}`),
             },
           ]}
           pagination={{

@@ -4,7 +4,14 @@ import { CheckOutlined, DownloadOutlined, FilePdfOutlined, ToolOutlined } from '
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { EMERGENCY_LIMITS, LOG_BOOK_TYPES, type LogBookEntry, type LogBookListBody, type LogBookType } from '@lumigrid/contract';
+import {
+  durationClock,
+  EMERGENCY_LIMITS,
+  LOG_BOOK_TYPES,
+  type LogBookEntry,
+  type LogBookListBody,
+  type LogBookType,
+} from '@lumigrid/contract';
 import { useDownload } from '../../api/download.ts';
 import { emergencyApi, useAcknowledgeFailure, useEmergencyTree, useLogBook, useRecordRepair } from '../../features/emergency/api.ts';
 import { dayRange } from '../../features/emergency/filters.ts';
@@ -80,7 +87,7 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
           <Space direction="vertical" size={0}>
             <span>{e.deviceName}</span>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {[e.mapName, e.addr].filter(Boolean).join(' · ')}
+              {[[e.buildName, e.mapName].filter(Boolean).join(' / '), e.addr].filter(Boolean).join(' · ')}
             </Typography.Text>
           </Space>
         ) : (
@@ -95,7 +102,17 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
         <Space direction="vertical" size={2}>
           {e.test && <span>{t(`emergency.test.${e.test}`)}</span>}
           {e.result && <Tag color={RESULT_COLOUR[e.result]}>{t(`emergency.result.${e.result}`)}</Tag>}
-          {e.faultCode !== null && <Typography.Text type="danger">{t(faultKey(e.faultCode))}</Typography.Text>}
+          {e.faultCode !== null && (
+            <Typography.Text type={e.type === 'repair' ? 'secondary' : 'danger'}>{t(faultKey(e.faultCode))}</Typography.Text>
+          )}
+          {e.ratedDurationS !== null && (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`emergency-log-duration-${e.seq}`}>
+              {t('emergency.logBook.duration', {
+                achieved: e.durationS === null ? '—' : durationClock(e.durationS),
+                rated: durationClock(e.ratedDurationS),
+              })}
+            </Typography.Text>
+          )}
           {e.note && <Typography.Text type="secondary">{e.note}</Typography.Text>}
         </Space>
       ),
@@ -105,6 +122,19 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
       dataIndex: 'by',
       search: false,
       render: (_, e) => {
+        // Who ran the test: started by hand (or by its recurrence), stopped by hand.
+        const run = (e.trigger !== null || e.stoppedBy) && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`emergency-log-run-by-${e.seq}`}>
+            {[
+              e.trigger === 'schedule'
+                ? t('emergency.logBook.scheduled')
+                : e.startedBy && t('emergency.logBook.startedBy', { name: e.startedBy }),
+              e.stoppedBy && t('emergency.logBook.stoppedBy', { name: e.stoppedBy }),
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Typography.Text>
+        );
         if (e.type === 'failure') {
           if (e.acknowledged)
             return (
@@ -113,22 +143,33 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                   {t('emergency.logBook.acknowledgedAt', { at: dayjs(e.acknowledged.at).format('YYYY-MM-DD HH:mm') })}
                 </Typography.Text>
+                {run}
               </Space>
             );
-          return controllable ? (
-            <Button
-              size="small"
-              icon={<CheckOutlined />}
-              onClick={() => setAcknowledging(e)}
-              data-testid={`emergency-acknowledge-${e.seq}`}
-            >
-              {t('emergency.logBook.acknowledge')}
-            </Button>
-          ) : (
-            <Typography.Text type="warning">{t('emergency.logBook.unacknowledged')}</Typography.Text>
+          return (
+            <Space direction="vertical" size={2}>
+              {controllable ? (
+                <Button
+                  size="small"
+                  icon={<CheckOutlined />}
+                  onClick={() => setAcknowledging(e)}
+                  data-testid={`emergency-acknowledge-${e.seq}`}
+                >
+                  {t('emergency.logBook.acknowledge')}
+                </Button>
+              ) : (
+                <Typography.Text type="warning">{t('emergency.logBook.unacknowledged')}</Typography.Text>
+              )}
+              {run}
+            </Space>
           );
         }
-        return e.by || <Typography.Text type="secondary">{t('emergency.logBook.system')}</Typography.Text>;
+        return (
+          <Space direction="vertical" size={0}>
+            {e.by || <Typography.Text type="secondary">{t('emergency.logBook.system')}</Typography.Text>}
+            {run}
+          </Space>
+        );
       },
     },
   ];
