@@ -1,4 +1,4 @@
-import { App, Form, Input, Modal } from 'antd';
+import { App, Form, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALERT_LIMITS } from '@lumigrid/contract';
 import { useHandleAlerts } from '../../features/alerts/api.ts';
@@ -30,6 +30,7 @@ export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (d
       destroyOnHidden
       okButtonProps={{ 'data-testid': 'alerts-handle-ok' } as Record<string, string>}
     >
+      <Typography.Paragraph type="secondary">{t('alerts.noteLogBook')}</Typography.Paragraph>
       <Form form={form} layout="vertical" preserve={false}>
         <Form.Item name="note" label={t('alerts.note')}>
           <Input.TextArea
