@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import { Transform, type Writable } from 'node:stream';
@@ -114,18 +114,29 @@ export async function writeArchive(q: {
   return written;
 }
 
-/** The sha256 and size of a stream, copied into `sink` (closed at the end) when one is given. */
-export async function digest(stream: AsyncIterable<Uint8Array>, sink?: Writable): Promise<{ sha256: string; size: number }> {
+/**
+ * The sha256 and size of a stream, copied into `sink` (closed at the end) when one is given. With `maxBytes`,
+ * a stream longer than that is refused (100803) before the chunk that would pass the limit is written.
+ */
+export async function digest(
+  stream: AsyncIterable<Uint8Array>,
+  sink?: Writable,
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<{ sha256: string; size: number }> {
   const hash = createHash('sha256');
   let size = 0;
-  for await (const chunk of stream) {
-    hash.update(chunk);
-    size += chunk.length;
-    if (sink && !sink.write(chunk)) await once(sink, 'drain');
-  }
-  if (sink) {
-    sink.end();
-    await once(sink, 'close');
+  try {
+    for await (const chunk of stream) {
+      size += chunk.length;
+      if (size > maxBytes) throw new ArchiveRejected(100803, `an entry is longer than the ${maxBytes} bytes the manifest gives it`);
+      hash.update(chunk);
+      if (sink && !sink.write(chunk)) await once(sink, 'drain');
+    }
+  } finally {
+    if (sink) {
+      sink.end();
+      await once(sink, 'close');
+    }
   }
   return { sha256: hash.digest('hex'), size };
 }
@@ -202,11 +213,20 @@ export async function extractVerified(q: {
       const want = expected.get(name);
       if (!want || seen.has(name) || !isEntryName(name) || entry.header.type !== 'file')
         throw new ArchiveRejected(100803, `unexpected entry ${JSON.stringify(name.slice(0, 200))}`);
+      // The tar header says how long the entry is: one the manifest does not give that length is refused
+      // before a byte of it reaches the disk, and the copy stops at the manifest's length whatever comes.
+      if (entry.header.size !== want.size)
+        throw new ArchiveRejected(100803, `${name} is ${entry.header.size ?? '?'} bytes, the manifest says ${want.size}`);
       seen.add(name);
       const target = join(q.staging, name);
       await mkdir(dirname(target), { recursive: true });
-      const got = await digest(chunksOf(entry), createWriteStream(target, { flags: 'wx' }));
-      if (got.size !== want.size || got.sha256 !== want.sha256) throw new ArchiveRejected(100803, `checksum mismatch in ${name}`);
+      try {
+        const got = await digest(chunksOf(entry), createWriteStream(target, { flags: 'wx' }), want.size);
+        if (got.size !== want.size || got.sha256 !== want.sha256) throw new ArchiveRejected(100803, `checksum mismatch in ${name}`);
+      } catch (error) {
+        await rm(target, { force: true });
+        throw error;
+      }
     }
   })();
   try {
