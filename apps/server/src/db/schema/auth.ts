@@ -1,4 +1,4 @@
-import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /** Signed-in sessions; only the SHA-256 of a token is kept, so a database leak yields no usable token. */
@@ -44,9 +44,44 @@ export const captchas = pgTable('captchas', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
-/** Failed sign-ins per key (an account or an address) in the current window, for throttling. */
-export const signInFailures = pgTable('sign_in_failures', {
-  key: text('key').primaryKey(),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-  failures: integer('failures').notNull(),
-});
+/** Failed sign-ins per key (an account from an address, or an address) in the current window, for throttling. */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    key: text('key').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    failures: integer('failures').notNull(),
+  },
+  // Windows that ended are swept by this index, so guesses at made-up names cannot grow the table for ever.
+  (t) => [index('sign_in_failures_window_start_idx').on(t.windowStart)],
+);
+
+/**
+ * Failed sign-ins to one account name from all addresses together (any name typed, known or not, so the
+ * answer tells nothing about which accounts exist). Rows are swept once forgotten.
+ */
+export const signInAccountHolds = pgTable(
+  'sign_in_account_holds',
+  {
+    /** The account name as typed, trimmed and lower-cased. */
+    login: text('login').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }).notNull(),
+    /** A device not known to the account may not try again before this. */
+    notBefore: timestamp('not_before', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sign_in_account_holds_last_attempt_idx').on(t.lastAttemptAt)],
+);
+
+/** Devices (browsers) that signed in to a user, by the SHA-256 of the id in their `lg_device` cookie. */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: bigint('user_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] }), index('known_devices_last_sign_in_idx').on(t.lastSignInAt)],
+);

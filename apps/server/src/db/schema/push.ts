@@ -38,6 +38,22 @@ export const pushAppAccounts = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.userId] })],
 );
 
+/**
+ * Who uploaded each stored push picture (DATA_DIR/uploads/push): an app icon or a news cover may name only
+ * its own account's upload (100013 otherwise).
+ */
+export const pushImages = pgTable(
+  'push_images',
+  {
+    file: text('file').primaryKey(),
+    tenantId: bigint('tenant_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('push_images_tenant_idx').on(t.tenantId)],
+);
+
 export const pushCategories = pgTable(
   'push_categories',
   {
