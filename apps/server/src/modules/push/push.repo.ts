@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { pushAppAccounts, pushApps, pushCategories, pushNews, users } from '../../db/schema/index.ts';
+import { pushAppAccounts, pushApps, pushCategories, pushImages, pushNews, users } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 
 export type PushAppRow = typeof pushApps.$inferSelect & { accountIds: string[]; newsCount: number };
@@ -55,6 +55,26 @@ export function createPushRepo(db: Db) {
   const mineNews = (tenantId: bigint, id: bigint) => and(eq(pushNews.tenantId, tenantId), eq(pushNews.id, id));
 
   return {
+    /* ------------------------------------------------------------ pictures */
+
+    async insertImage({ tenantId, file }: { tenantId: bigint; file: string }) {
+      await db.insert(pushImages).values({ tenantId, file });
+    },
+
+    /** Whether the tenant uploaded the stored picture of this name. */
+    async ownsImage({ tenantId, file }: { tenantId: bigint; file: string }): Promise<boolean> {
+      const [row] = await db
+        .select({ file: pushImages.file })
+        .from(pushImages)
+        .where(and(eq(pushImages.tenantId, tenantId), eq(pushImages.file, file)))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    async deleteImage({ tenantId, file }: { tenantId: bigint; file: string }) {
+      await db.delete(pushImages).where(and(eq(pushImages.tenantId, tenantId), eq(pushImages.file, file)));
+    },
+
     /* ------------------------------------------------------------ apps */
 
     async appPage(q: { tenantId: bigint; text?: string; offset: number; limit: number }): Promise<{ total: number; rows: PushAppRow[] }> {

@@ -104,9 +104,15 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     assertMay(auth, access);
   }
 
-  /** A picture name the body names must be one the store holds (uploaded through /push/v1/upload). */
-  async function assertStored(file: string | null | undefined) {
-    if (file && !(await images.read(file))) throw new AppError(100013);
+  /** A picture a body names must be one the caller's account uploaded (push/v1/upload); any other answers 100013. */
+  async function assertOwnImage(auth: Caller, file: string | null | undefined) {
+    if (file && !(await repo.ownsImage({ tenantId: auth.tenantId, file }))) throw new AppError(100013);
+  }
+
+  /** Deletes a picture the account no longer uses, with its record. */
+  async function dropImage(auth: Caller, file: string) {
+    await repo.deleteImage({ tenantId: auth.tenantId, file });
+    await images.remove(file);
   }
 
   async function boundAccounts(auth: Caller, ids: string[] | undefined): Promise<bigint[]> {
@@ -136,7 +142,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     if (!hasContent(content)) throw new AppError(100001, 'content');
     await requireApp(auth, body.appId);
     if (!(await repo.findCategory({ tenantId: auth.tenantId, id: toId(body.categoryId) }))) throw new AppError(110011);
-    await assertStored(body.cover);
+    await assertOwnImage(auth, body.cover);
     return {
       title,
       cover: body.cover ?? null,
@@ -181,7 +187,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     async addApp(auth: Caller, body: PushAppAddBody): Promise<PushApp> {
       enter(auth, 'push');
       const accountIds = await boundAccounts(auth, body.accountIds);
-      await assertStored(body.icon);
+      await assertOwnImage(auth, body.icon);
       const name = body.name.trim();
       if (!name) throw new AppError(100001, 'name');
       try {
@@ -203,7 +209,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       enter(auth, 'push');
       const before = await requireApp(auth, body.id);
       const accountIds = await boundAccounts(auth, body.accountIds);
-      await assertStored(body.icon);
+      await assertOwnImage(auth, body.icon);
       const name = body.name.trim();
       if (!name) throw new AppError(100001, 'name');
       const icon = body.icon === undefined ? before.icon : body.icon;
@@ -213,7 +219,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
         if (isUniqueViolation(error)) throw new AppError(320003);
         throw error;
       }
-      if (before.icon && before.icon !== icon) await images.remove(before.icon);
+      if (before.icon && before.icon !== icon) await dropImage(auth, before.icon);
       return mapApp(await requireApp(auth, body.id));
     },
 
@@ -228,7 +234,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
         if (isForeignKeyViolation(error)) throw new AppError(250013);
         throw error;
       }
-      if (app.icon) await images.remove(app.icon);
+      if (app.icon) await dropImage(auth, app.icon);
       return null;
     },
 
@@ -324,7 +330,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       });
       if (result === 'state') throw new AppError(100503);
       if (!result) throw new AppError(110011);
-      if (before.news.cover && before.news.cover !== values.cover) await images.remove(before.news.cover);
+      if (before.news.cover && before.news.cover !== values.cover) await dropImage(auth, before.news.cover);
       return mapNews(await requireNews(auth, body.id));
     },
 
@@ -332,7 +338,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       enter(auth, 'push');
       const before = await requireNews(auth, id);
       if (!(await repo.removeNews({ tenantId: auth.tenantId, id: before.news.id }))) throw new AppError(110011);
-      if (before.news.cover) await images.remove(before.news.cover);
+      if (before.news.cover) await dropImage(auth, before.news.cover);
       return null;
     },
 
@@ -376,6 +382,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
         if (Math.abs(ratio - PUSH_LIMITS.coverRatio) / PUSH_LIMITS.coverRatio > PUSH_LIMITS.coverRatioTolerance) throw new AppError(100501);
       }
       const file = await images.save(picture);
+      await repo.insertImage({ tenantId: auth.tenantId, file });
       return { file, url: pushImageUrl(file), width: size.width, height: size.height };
     },
 

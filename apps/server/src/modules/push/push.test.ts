@@ -182,6 +182,26 @@ describe.each(DATABASES)('push news on %s', (kind) => {
       expectError(await send(E.addApp, refusedInput({ body: { name: 'Bad', packageName: 'not a package' } })), 100001);
     });
 
+    it('takes as icon or cover only a picture the account uploaded itself (100013), so another account’s stays untouched', async () => {
+      const theirs = await upload('icon', makePng(64, 64), intruder);
+      const theirFile: string = theirs.body.data.file;
+      const theirCover = await cover(intruder);
+      expectError(await send(E.addApp, { body: { name: 'Borrowed', packageName: 'com.owner.borrowed', icon: theirFile } }), 100013);
+      expectError(
+        await send(E.editApp, { body: { id: a.app, name: 'Lumigrid Home', packageName: 'com.owner.home', icon: theirFile } }),
+        100013,
+      );
+      expectError(await send(E.addNews, { body: newsBody(a, { cover: theirCover }) }), 100013);
+      expectError(await send(E.editNews, { body: { id: a.news, ...newsBody(a, { title: SECRET, cover: theirCover }) } }), 100013);
+      expect((await data(E.app, { params: { id: a.app } })).icon).toBeNull();
+      // Nothing of ours points at their pictures, so deleting or replacing ours cannot remove them.
+      expect((await call(h.app, 'GET', theirs.body.data.url)).status).toBe(200);
+      const ownIcon = (await upload('icon', makePng(64, 64))).body.data.file;
+      const own = await data(E.addApp, { body: { name: 'Own icon', packageName: 'com.owner.ownicon', icon: ownIcon } });
+      await data(E.deleteApp, { body: { id: own.id } });
+      expect((await call(h.app, 'GET', theirs.body.data.url)).status).toBe(200);
+    });
+
     it('refuses to delete an app news still uses (250013)', async () => {
       expectError(await send(E.deleteApp, { body: { id: a.app } }), 250013);
       expect((await data(E.app, { params: { id: a.app } })).newsCount).toBe(2);
