@@ -135,12 +135,13 @@ export const ERRORS = {
   100107: { status: 502, en: 'Synchronization failed', cn: '同步失败', tc: '同步失敗', ja: '同期に失敗しました' },
   100108: { status: 502, en: 'Acquisition failed', cn: '获取失败', tc: '獲取失敗', ja: '取得に失敗しました' },
   100109: { status: 504, en: 'Data synchronization exception', cn: '数据同步异常', tc: '資料同步異常', ja: 'データ同期に異常があります' },
+  // One answer whether the MAC was never provisioned or belongs to another account, so a MAC tells nothing.
   100110: {
     status: 400,
-    en: 'No gateway with this MAC has been provisioned',
-    cn: '该MAC的网关未登记',
-    tc: '該MAC的閘道未登記',
-    ja: 'このMACのゲートウェイは登録されていません',
+    en: 'No gateway with this MAC can be bound (never provisioned, or bound to another account)',
+    cn: '无法绑定该MAC的网关（未登记或已被其他账号绑定）',
+    tc: '無法綁定該MAC的閘道（未登記或已被其他帳號綁定）',
+    ja: 'このMACのゲートウェイは登録できません（未プロビジョニング、または他のアカウントに登録済み）',
   },
   // Devices and groups (1002xx): the texts spec sections 5 and 8 give without a number (docs/decisions.md).
   100201: {

@@ -203,14 +203,14 @@ export type GatewayMacBody = Static<typeof GatewayMacBodySchema>;
 
 /**
  * The answer of search_device_for_mac. `pool`: provisioned and bound to nobody, so it can be bound;
- * `yours`: already bound to this account (`gateway` set); `other`: bound to another account (binding answers
- * 110011); `unknown`: never provisioned, so it cannot connect and cannot be bound.
+ * `yours`: already bound to this account (`gateway` set); `unavailable`: never provisioned, or bound to
+ * another account (binding answers 100110) — one state for both, so a MAC tells nothing of other accounts.
  */
 export const GatewayLookupSchema = Type.Object({
   mac: Type.String(),
-  state: Type.Union([Type.Literal('pool'), Type.Literal('yours'), Type.Literal('other'), Type.Literal('unknown')]),
-  online: Type.Boolean({ description: 'Whether the gateway is connected now (false for other and unknown)' }),
-  superGateway: Type.Boolean({ description: 'Whether it reported itself as a super gateway (false when unknown)' }),
+  state: Type.Union([Type.Literal('pool'), Type.Literal('yours'), Type.Literal('unavailable')]),
+  online: Type.Boolean({ description: 'Whether the gateway is connected now (false when unavailable)' }),
+  superGateway: Type.Boolean({ description: 'Whether it reported itself as a super gateway (false when unavailable)' }),
   gateway: Nullable(GatewaySchema, 'The gateway when it is already yours'),
 });
 export type GatewayLookup = Static<typeof GatewayLookupSchema>;

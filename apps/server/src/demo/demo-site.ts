@@ -194,8 +194,8 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
   async function ensureBound(caller: Caller, mac: string, name: string, mapId: string): Promise<{ gateway?: Gateway; bound: boolean }> {
     const found = await gateways.lookup(caller, mac);
     if (found.state === 'yours') return { gateway: found.gateway ?? undefined, bound: false };
-    if (found.state === 'other') {
-      // Someone bound it while it was in the pool; it keeps running for them.
+    if (found.state === 'unavailable') {
+      // Provisioned by the demo, so someone bound it while it was in the pool; it keeps running for them.
       logger.warn({ mac }, 'demo gateway is bound to another account; left there');
       return { bound: false };
     }

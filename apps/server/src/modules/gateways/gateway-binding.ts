@@ -63,17 +63,18 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
     async lookup(auth: Caller, mac: string): Promise<GatewayLookup> {
       const bare = cleanMac(mac);
       const row = await repo.findByMacAnyTenant({ mac: bare });
-      if (!row) return { mac: bare, state: 'unknown', online: false, superGateway: false, gateway: null };
-      if (row.tenantId === null) return { mac: bare, state: 'pool', online: row.online, superGateway: row.superGateway, gateway: null };
-      if (row.tenantId !== auth.tenantId || !seesMap(auth, row.mapId))
-        return { mac: bare, state: 'other', online: false, superGateway: false, gateway: null };
-      return { mac: bare, state: 'yours', online: row.online, superGateway: row.superGateway, gateway: await reload(auth, row.id) };
+      if (row?.tenantId === null) return { mac: bare, state: 'pool', online: row.online, superGateway: row.superGateway, gateway: null };
+      if (row && row.tenantId === auth.tenantId && seesMap(auth, row.mapId))
+        return { mac: bare, state: 'yours', online: row.online, superGateway: row.superGateway, gateway: await reload(auth, row.id) };
+      // Never provisioned, or someone else's: one answer, so a MAC does not tell whether another account has it.
+      return { mac: bare, state: 'unavailable', online: false, superGateway: false, gateway: null };
     },
 
     /**
-     * POST gateway/v1/move: binds a gateway from the pool to a map by MAC. A gateway bound to another account
-     * answers 110011; one never provisioned answers 100110 (it could never connect). Binding one already
-     * bound to this account moves it to the map.
+     * POST gateway/v1/move: binds a gateway from the pool to a map by MAC; binding one the caller already has
+     * moves it to the map. A MAC never provisioned and one bound to another account (or beyond a limited
+     * sub-account's projects) answer the same 100110 after the same one query, so a MAC tells nothing of
+     * other accounts.
      */
     async bind(auth: Caller, body: GatewayBindBody): Promise<Gateway> {
       assertMay(auth, 'write');
@@ -81,15 +82,15 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
       const map = await requireMap(auth, body.mapId);
       const name = body.name === undefined ? mac : cleanName(body.name);
       const row = await repo.findByMacAnyTenant({ mac });
-      if (!row) throw new AppError(100110);
-      if (row.tenantId === auth.tenantId) {
+      if (row && row.tenantId === auth.tenantId && seesMap(auth, row.mapId)) {
         await repo.changePlace({ tenantId: auth.tenantId, id: row.id, mapId: map.id, at: clock.now() });
         if (body.name !== undefined) await repo.update({ tenantId: auth.tenantId, id: row.id, set: { name }, at: clock.now() });
         return reload(auth, row.id);
       }
-      if (row.tenantId !== null) throw new AppError(110011);
+      if (row?.tenantId !== null) throw new AppError(100110);
+      // Another account binding the same gateway at this moment wins the conditional update or this one does.
       if (!(await repo.bindFromPool({ tenantId: auth.tenantId, id: row.id, mapId: map.id, name, at: clock.now() })))
-        throw new AppError(110011);
+        throw new AppError(100110);
       return reload(auth, row.id);
     },
 

@@ -19,7 +19,8 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(gatewayEndpoints.list, (a) => ({ query: { projectId: a.project } })),
   tenancyCase(gatewayEndpoints.list, (a) => ({ query: { buildId: a.gw.buildId } })),
   tenancyCase(gatewayEndpoints.detail, (a) => ({ params: { id: a.gw.id } })),
-  tenancyCase(gatewayEndpoints.bind, (a, b) => ({ body: { mac: a.gw.mac, mapId: b.map } })),
+  // Another account's MAC answers as a MAC never provisioned does; the limited sibling is refused its target map first.
+  tenancyCase(gatewayEndpoints.bind, (a, b) => ({ body: { mac: a.gw.mac, mapId: b.map } }), { code: 100110, codeFor: { sibling: 110011 } }),
   tenancyCase(gatewayEndpoints.bind, (a, b) => ({ body: { mac: b.gw.mac, mapId: a.map } })),
   tenancyCase(gatewayEndpoints.rename, (a) => ({ body: { id: a.gw.id, name: 'Taken over' } })),
   tenancyCase(gatewayEndpoints.changePlace, (a, b) => ({ body: { id: a.gw.id, mapId: b.map } })),
@@ -106,7 +107,7 @@ describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) 
     const sync = await data(api(h().app, gatewayEndpoints.syncStatus, {}, { token: tokenB }));
     expect(sync.map((s: { id: string }) => s.id)).toEqual([b.gw.id]);
     const seen = await data(api(h().app, gatewayEndpoints.lookup, { body: { mac: a.gw.mac } }, { token: tokenB }));
-    expect(seen).toEqual({ mac: a.gw.mac, state: 'other', online: false, superGateway: false, gateway: null });
+    expect(seen).toEqual({ mac: a.gw.mac, state: 'unavailable', online: false, superGateway: false, gateway: null });
   });
 
   it('sent no command to the first account\u2019s gateways and left them as they were', async () => {

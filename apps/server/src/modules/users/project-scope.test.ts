@@ -123,7 +123,7 @@ describe.each(DATABASES)('sub-accounts limited to some projects on %s', (kind) =
     const seenByOwner = await apiData(h().app, deviceEndpoints.list, { body: { pageSize: 100 } }, as(owner));
     expect(seenByOwner.total).toBe(e.devices.length + w.devices.length);
     const lookup = await apiData(h().app, gatewayEndpoints.lookup, { body: { mac: rig.fleet.gateways[1]!.mac } }, as(member));
-    expect(lookup).toMatchObject({ state: 'other', gateway: null });
+    expect(lookup).toMatchObject({ state: 'unavailable', gateway: null });
   });
 
   it('answers 110011 for every id beyond its projects, as for another account’s', async () => {
@@ -145,8 +145,16 @@ describe.each(DATABASES)('sub-accounts limited to some projects on %s', (kind) =
       api(h().app, projectEndpoints.addBuilding, { body: { projectId: west.id, name: 'Taken over' } }, as(member)),
     ];
     for (const res of await Promise.all(refused)) expectError(res, 110011);
+    // Binding the MAC of a gateway beyond its projects cannot move it onto one of its maps: as another account's.
+    expectError(
+      await api(h().app, gatewayEndpoints.bind, { body: { mac: rig.fleet.gateways[1]!.mac, mapId: eastMap.id } }, as(member)),
+      100110,
+    );
     // Nothing changed.
-    expect((await apiData(h().app, gatewayEndpoints.detail, { params: { id: w.gateway } }, as(owner))).name).toBe('West gateway');
+    expect(await apiData(h().app, gatewayEndpoints.detail, { params: { id: w.gateway } }, as(owner))).toMatchObject({
+      name: 'West gateway',
+      mapId: westMap.id,
+    });
     // A project it would not see is not its to add; a sub-project of its own is.
     expectError(await api(h().app, projectEndpoints.addProject, { body: { name: 'Elsewhere' } }, as(member)), 110003);
     const annex = await apiData(h().app, projectEndpoints.addProject, { body: { name: 'East shed', parentId: east.id } }, as(member));

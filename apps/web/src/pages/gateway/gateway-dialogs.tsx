@@ -54,7 +54,7 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
   const submit = async () => {
     const values = await form.validateFields();
     const name = values.name?.trim();
-    // A refusal (another account's gateway, a MAC never provisioned) is shown in the server's words.
+    // A refusal (a MAC never provisioned or another account's, one answer for both) is shown in the server's words.
     const gateway = await bind.mutateAsync({ mac: values.mac.trim(), mapId: values.path[2] ?? '', ...(name ? { name } : {}) });
     void message.success(t('gateway.bound', { name: gateway.name }));
     onClose();
@@ -63,8 +63,7 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
   const hint: Record<GatewayLookup['state'], { type: 'success' | 'info' | 'error' | 'warning'; key: string }> = {
     pool: { type: 'success', key: 'gateway.lookup.pool' },
     yours: { type: 'info', key: 'gateway.lookup.yours' },
-    other: { type: 'error', key: 'gateway.lookup.other' },
-    unknown: { type: 'warning', key: 'gateway.lookup.unknown' },
+    unavailable: { type: 'warning', key: 'gateway.lookup.unavailable' },
   };
 
   return (
