@@ -25,6 +25,15 @@ export interface EndpointRouteOptions {
   bodyLimit?: number;
 }
 
+/**
+ * Enveloped answers are one user's data, and the sign-in's carries a token: no browser or proxy may keep
+ * them. Set before anything else runs, so refusals carry it too; a route whose answer may be cached (the
+ * mobile apps' public news list) sets its own.
+ */
+async function noStore(_request: FastifyRequest, reply: FastifyReply) {
+  reply.header('cache-control', 'no-store');
+}
+
 /** Resolves the bearer token (250004 without one) and refuses callers whose authority the endpoint does not admit (110003). */
 function guard(spec: EndpointSpec, authenticate: Authenticate) {
   return async (request: FastifyRequest) => {
@@ -61,12 +70,12 @@ export function routeSchema(spec: EndpointSpec) {
  */
 export function endpointRoutes(app: App, authenticate: Authenticate) {
   function route<E extends EndpointSpec>(spec: E, handler: EndpointHandler<E>, options: EndpointRouteOptions = {}) {
-    const onRequest = spec.access === 'public' ? undefined : guard(spec, authenticate);
+    const onRequest = [...(spec.kind === 'raw' ? [] : [noStore]), ...(spec.access === 'public' ? [] : [guard(spec, authenticate)])];
     const routeOptions: RouteOptions = {
       method: spec.method satisfies HttpMethod,
       url: spec.path,
       schema: routeSchema(spec),
-      ...(onRequest ? { onRequest } : {}),
+      onRequest,
       ...(options.preValidation ? { preValidation: options.preValidation } : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {

@@ -44,6 +44,13 @@ describe('security headers', () => {
     }
   });
 
+  it('forbid keeping any enveloped answer (tokens, one user\u2019s data), refused or not', async () => {
+    for (const spec of allEndpoints().filter((e) => e.kind !== 'raw')) {
+      const res = await h.app.inject({ method: spec.method, url: spec.path.replace(/:(\w+)/g, '1') });
+      expect(res.headers['cache-control'], `${spec.method} ${spec.path} (${res.statusCode})`).toBe('no-store');
+    }
+  });
+
   it('are on pages, unknown API paths and requests the router cannot read', async () => {
     for (const url of ['/', '/device/control', '/api4/nothing/here', '/api4/%00%ff', '/healthz']) {
       const res = await h.app.inject({ method: 'GET', url });
