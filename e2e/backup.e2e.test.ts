@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { USER_AUTH, accountEndpoints, authEndpoints, backupEndpoints, userEndpoints } from '@lumigrid/contract';
-import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
+import { ADMIN_PASSWORD, CAPTCHA, startServer, type RunningServer } from './support/server.ts';
 import { adminToken, api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 
@@ -128,8 +128,11 @@ describe('backup and restore in server mode', () => {
       .waitFor();
     await screenshot(page, 'backup-restore-signed-out-en');
     await page.waitForURL(/\/user\//);
-    // Public: the check needs no session, so it works while everyone is signed out.
-    const exists = (account: string) => api(server.url, accountEndpoints.accountExists, { params: { account } });
+    // Public: the check needs no session (a solved captcha instead), so it works while everyone is signed out.
+    const exists = async (account: string) => {
+      const { captchaId } = await api(server.url, authEndpoints.captcha, {});
+      return api(server.url, accountEndpoints.accountExists, { params: { account }, query: { captchaId, captcha: CAPTCHA } });
+    };
     await poll(async () => !(await exists('after-backup')).exists, 'the account made after the backup to be gone');
     expect((await exists('harbour-lights')).exists).toBe(true);
   });

@@ -206,7 +206,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     onAccountCreated: (row) => projects.projects.ensureDefaults(row.id, isLang(row.lang) ? row.lang : 'en'),
   });
   const outbox = createOutboxModule({ db, config, logger });
-  const auth = createAuthModule({ db, accounts: accounts.service, messenger: outbox.messenger, config, clock, scopes: projects.members });
+  const auth = createAuthModule({
+    db,
+    accounts: accounts.service,
+    messenger: outbox.messenger,
+    config,
+    clock,
+    scopes: projects.members,
+    logger,
+  });
   const users = createUsersModule({
     db,
     accounts: accounts.service,

@@ -35,10 +35,15 @@ export const LoginUserSchema = Type.Object({
 });
 export type LoginUser = Static<typeof LoginUserSchema>;
 
+const CaptchaId = Type.String({ minLength: 1, maxLength: 64, description: 'The id GET captcha answered' });
+const CaptchaAnswer = Type.String({ minLength: 1, maxLength: 10, description: 'The letters of the captcha picture' });
+
 export const LoginBodySchema = Type.Object({
   account: Type.String({ minLength: 1, maxLength: 100, description: 'E-mail, phone, or the local account name' }),
   password: PasswordInput,
   remember: Type.Optional(Type.Boolean({ description: 'Keep the session for days rather than hours' })),
+  captchaId: Type.Optional({ ...CaptchaId, description: 'Needed after too many failed sign-ins for the account (100021)' }),
+  captcha: Type.Optional(CaptchaAnswer),
 });
 export type LoginBody = Static<typeof LoginBodySchema>;
 
@@ -60,8 +65,8 @@ export type CodePurpose = Static<typeof CodePurposeSchema>;
 export const SendCodeBodySchema = Type.Object({
   target: Type.String({ minLength: 1, maxLength: LIMITS.mail.max, description: 'The e-mail address or phone number' }),
   purpose: CodePurposeSchema,
-  captchaId: Type.String({ minLength: 1, maxLength: 64 }),
-  captcha: Type.String({ minLength: 1, maxLength: 10 }),
+  captchaId: CaptchaId,
+  captcha: CaptchaAnswer,
 });
 export type SendCodeBody = Static<typeof SendCodeBodySchema>;
 
@@ -103,6 +108,10 @@ export type UpdateLangBody = Static<typeof UpdateLangBodySchema>;
 
 export const AccountExistsSchema = Type.Object({ exists: Type.Boolean() });
 export type AccountExists = Static<typeof AccountExistsSchema>;
+
+/** check_account_exist answers only to a solved captcha (each captcha one try), so names cannot be listed by a script. */
+export const AccountExistsQuerySchema = Type.Object({ captchaId: CaptchaId, captcha: CaptchaAnswer });
+export type AccountExistsQuery = Static<typeof AccountExistsQuerySchema>;
 
 /** The answer of a sign-up: the new account's name. */
 export const RegisteredSchema = Type.Object({ account: Type.String() });

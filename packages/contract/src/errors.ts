@@ -119,6 +119,13 @@ export const ERRORS = {
     tc: '碳排放因子須在0.0001到100000之間',
     ja: '炭素係数は0.0001から100000の間で指定してください',
   },
+  100021: {
+    status: 400,
+    en: 'Too many failed sign-ins for this account: please enter the picture code',
+    cn: '该账号登录失败次数过多，请输入图形验证码',
+    tc: '該帳號登入失敗次數過多，請輸入圖形驗證碼',
+    ja: 'このアカウントのサインイン失敗が多すぎます。画像認証コードを入力してください',
+  },
   // Gateway link (1001xx): the texts spec section 8 lists for gateway commands that failed or got no answer.
   100101: {
     status: 503,

@@ -25,11 +25,19 @@ export const LIMITS = {
   /** Account-name checks one address may make (check_account_exist) before 429. */
   accountLookup: { perAddress: 30, windowMs: 15 * 60_000 },
   signIn: {
-    /** Failed sign-ins per account, then a pause (429 with Retry-After). */
-    perAccount: 5,
+    /** Failed sign-ins to one account from one address, then a pause (429 with Retry-After). */
+    perAccountAndAddress: 5,
     /** Failed sign-ins per address, then a pause. */
     perAddress: 20,
     windowMs: 15 * 60_000,
+    /**
+     * Failed sign-ins to one account from all addresses together. Past `captchaAfter`, a device that never
+     * signed in to the account must solve the captcha (100021) and wait `firstDelayMs` after a failure,
+     * doubling with each further one up to `maxDelayMs` (429). Failures are forgotten `forgetMs` after the last.
+     */
+    account: { captchaAfter: 10, firstDelayMs: 1000, maxDelayMs: 15 * 60_000, forgetMs: 60 * 60_000 },
+    /** A device that signed in to an account skips the account's captcha and delay this long after its last sign-in. */
+    knownDevice: { keptMs: 90 * 24 * 60 * 60_000, perUser: 10 },
   },
   session: {
     /** A token unused for this long has expired. */

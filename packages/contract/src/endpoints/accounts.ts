@@ -9,7 +9,14 @@ import {
   type AccountImageKind,
 } from '../users.ts';
 import { BinarySchema } from '../projects.ts';
-import { AccountExistsSchema, AccountParamsSchema, ChangePasswordBodySchema, LoginUserSchema, UpdateLangBodySchema } from '../auth.ts';
+import {
+  AccountExistsQuerySchema,
+  AccountExistsSchema,
+  AccountParamsSchema,
+  ChangePasswordBodySchema,
+  LoginUserSchema,
+  UpdateLangBodySchema,
+} from '../auth.ts';
 
 /** An account picture's upload: png or jpeg within its kind's size, answering the user as `me` does. */
 function pictureUpload<P extends string>(path: P, what: string, kind: AccountImageKind, access: 'signedIn' | 'manageAccounts') {
@@ -35,9 +42,14 @@ export const accountEndpoints = {
     path: '/api1/user/v1/check_account_exist/:account',
     tags: ['accounts'],
     summary: 'Whether an account (e-mail, phone or name) is taken',
+    description:
+      'Answers only with a solved captcha (GET captcha; each captcha one try, a wrong or spent one 240101), so account names cannot be ' +
+      'listed by a script; at most 30 checks per address in 15 minutes (100003).',
     access: 'public',
     params: AccountParamsSchema,
+    query: AccountExistsQuerySchema,
     response: AccountExistsSchema,
+    errors: [240101, 100003],
   }),
   profile: endpoint({
     method: 'GET',

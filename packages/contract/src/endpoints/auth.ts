@@ -55,11 +55,15 @@ export const authEndpoints = {
     summary: 'Sign in with e-mail, phone or account name and password',
     description:
       'An unknown account and a wrong password answer the same 100018. Attempts are reserved before the password is checked: ' +
-      'five per account from one address and twenty per address in 15 minutes, then 429 (100003) with Retry-After.',
+      'five per account from one address and twenty per address in 15 minutes, then 429 (100003) with Retry-After. ' +
+      'After ten failures for an account from anywhere within an hour of each other, a device that has not signed in to it ' +
+      'before must send a solved captcha (`captchaId`, `captcha`; 100021 without, 240101 wrong) and waits between attempts, ' +
+      '1 s after the tenth failure and doubling up to 15 minutes (429 with Retry-After). A successful sign-in sets the ' +
+      'HttpOnly cookie `lg_device` that makes the device known to the account. The answer is never cached (Cache-Control: no-store).',
     access: 'public',
     body: LoginBodySchema,
     response: LoginResultSchema,
-    errors: [100018, 100003, 250018, 250020],
+    errors: [100018, 100003, 100021, 240101, 250018, 250020],
   }),
   resetPassword: endpoint({
     method: 'POST',

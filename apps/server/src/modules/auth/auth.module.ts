@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { DomainModule } from '../../http/module.ts';
@@ -10,6 +11,8 @@ import { registerAuthRoutes } from './auth.routes.ts';
 import { createAuthService } from './auth.service.ts';
 import { captchaMaker } from './captcha-image.ts';
 
+const SWEEP_EVERY_MS = 10 * 60_000;
+
 /** Sign-up, sign-in, sessions and codes; its service checks every request's token. */
 export function createAuthModule(deps: {
   db: Db;
@@ -18,6 +21,7 @@ export function createAuthModule(deps: {
   config: Pick<Config, 'mode' | 'publicUrl' | 'captchaText'>;
   clock: Clock;
   scopes: Pick<ProjectMembers, 'scopeOf'>;
+  logger: Pick<FastifyBaseLogger, 'warn'>;
 }) {
   const auth = createAuthService({
     repo: createAuthRepo(deps.db),
@@ -28,5 +32,15 @@ export function createAuthModule(deps: {
     config: deps.config,
     scopes: deps.scopes,
   });
-  return { service: auth, register: (route) => registerAuthRoutes(route, { auth }) } satisfies DomainModule & Record<string, unknown>;
+  // Counters and devices whose time has passed go, so guesses at made-up names cannot grow the tables for ever.
+  const sweep = setInterval(
+    () => void auth.sweepSignInState().catch((err: unknown) => deps.logger.warn({ err }, 'sign-in counters not swept')),
+    SWEEP_EVERY_MS,
+  );
+  sweep.unref();
+  return {
+    service: auth,
+    register: (route) => registerAuthRoutes(route, { auth }),
+    close: () => clearInterval(sweep),
+  } satisfies DomainModule & Record<string, unknown>;
 }

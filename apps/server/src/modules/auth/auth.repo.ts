@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { captchas, sessions, signInFailures, verificationCodes } from '../../db/schema/index.ts';
+import { captchas, knownDevices, sessions, signInAccountHolds, signInFailures, verificationCodes } from '../../db/schema/index.ts';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type CodeRow = typeof verificationCodes.$inferSelect;
@@ -151,6 +151,85 @@ export function createAuthRepo(db: Db) {
 
     async clearFailures(key: string) {
       await db.delete(signInFailures).where(eq(signInFailures.key, key));
+    },
+
+    async accountHold(login: string) {
+      const [row] = await db.select().from(signInAccountHolds).where(eq(signInAccountHolds.login, login)).limit(1);
+      return row;
+    },
+
+    /**
+     * Reserves one attempt at an account for a device it does not know, in one statement so that parallel
+     * requests (and several nodes) cannot share a slot: refused (false) before `notBefore`, and once the
+     * failures reach `captchaAfter` unless a captcha was solved. A reserved attempt counts as a failure until
+     * released and sets the wait before the next one: `firstDelayMs` from the `captchaAfter`th failure on,
+     * doubling up to `maxDelayMs`. Failures older than `forgetBefore` no longer count.
+     */
+    async reserveAccountAttempt(q: {
+      login: string;
+      now: Date;
+      forgetBefore: Date;
+      captchaSolved: boolean;
+      captchaAfter: number;
+      firstDelayMs: number;
+      maxDelayMs: number;
+    }): Promise<boolean> {
+      const t = signInAccountHolds;
+      const now = sql`${q.now.toISOString()}::timestamptz`;
+      const counted = sql`(case when ${t.lastAttemptAt} > ${q.forgetBefore.toISOString()}::timestamptz then ${t.failures} else 0 end)`;
+      const next = sql`(${counted} + 1)`;
+      const waitMs = sql`(case when ${next} >= ${q.captchaAfter}::int
+        then least(${q.firstDelayMs}::float8 * power(2, ${next} - ${q.captchaAfter}::int), ${q.maxDelayMs}::float8) else 0 end)`;
+      const rows = await db
+        .insert(t)
+        // A first failure never waits (captchaAfter is above one).
+        .values({ login: q.login, failures: 1, lastAttemptAt: q.now, notBefore: q.now })
+        .onConflictDoUpdate({
+          target: t.login,
+          set: { failures: next, lastAttemptAt: q.now, notBefore: sql`${now} + ${waitMs} * interval '1 millisecond'` },
+          setWhere: sql`${t.notBefore} <= ${now} and (${counted} < ${q.captchaAfter}::int or ${q.captchaSolved}::boolean)`,
+        })
+        .returning({ failures: t.failures });
+      return rows.length === 1;
+    },
+
+    /** Gives a reserved attempt back (the password was right): it was no failure; the wait it set stays. */
+    async releaseAccountAttempt(login: string) {
+      await db
+        .update(signInAccountHolds)
+        .set({ failures: sql`greatest(${signInAccountHolds.failures} - 1, 0)` })
+        .where(eq(signInAccountHolds.login, login));
+    },
+
+    async isKnownDevice({ userId, deviceHash, since }: { userId: bigint; deviceHash: string; since: Date }): Promise<boolean> {
+      const [row] = await db
+        .select({ userId: knownDevices.userId })
+        .from(knownDevices)
+        .where(and(eq(knownDevices.userId, userId), eq(knownDevices.deviceHash, deviceHash), gt(knownDevices.lastSignInAt, since)))
+        .limit(1);
+      return row !== undefined;
+    },
+
+    /** Notes a device's sign-in to a user; a user keeps only the `keep` devices that signed in last. */
+    async rememberDevice({ userId, deviceHash, now, keep }: { userId: bigint; deviceHash: string; now: Date; keep: number }) {
+      await db
+        .insert(knownDevices)
+        .values({ userId, deviceHash, lastSignInAt: now })
+        .onConflictDoUpdate({ target: [knownDevices.userId, knownDevices.deviceHash], set: { lastSignInAt: now } });
+      const newest = db
+        .select({ deviceHash: knownDevices.deviceHash })
+        .from(knownDevices)
+        .where(eq(knownDevices.userId, userId))
+        .orderBy(desc(knownDevices.lastSignInAt), desc(knownDevices.deviceHash))
+        .limit(keep);
+      await db.delete(knownDevices).where(and(eq(knownDevices.userId, userId), notInArray(knownDevices.deviceHash, newest)));
+    },
+
+    /** Deletes throttling rows whose time has passed and devices not seen within their time (every account's). */
+    async sweepSignInStateAnyTenant(q: { windowStartBefore: Date; lastAttemptBefore: Date; lastSignInBefore: Date }) {
+      await db.delete(signInFailures).where(lt(signInFailures.windowStart, q.windowStartBefore));
+      await db.delete(signInAccountHolds).where(lt(signInAccountHolds.lastAttemptAt, q.lastAttemptBefore));
+      await db.delete(knownDevices).where(lt(knownDevices.lastSignInAt, q.lastSignInBefore));
     },
   };
 }

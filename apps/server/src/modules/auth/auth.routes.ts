@@ -2,6 +2,7 @@ import { accountEndpoints, authEndpoints as E } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { requestLang } from '../../http/envelope.ts';
 import type { AuthService } from './auth.service.ts';
+import { deviceIdOf, setDeviceCookie } from './device-cookie.ts';
 
 /** Sign-up, sign-in, codes, the captcha and sign-out (contract endpoints/auth.ts). */
 export function registerAuthRoutes(route: RouteOf, deps: { auth: AuthService }) {
@@ -18,11 +19,14 @@ export function registerAuthRoutes(route: RouteOf, deps: { auth: AuthService }) 
 
   route(E.registerByPhone, ({ body, request }) => service.registerByPhone(body, requestLang(request)));
 
-  route(E.login, ({ body, request }) => service.login(body, { ip: request.ip }));
+  route(E.login, async ({ body, request, reply }) => {
+    const { answer, device } = await service.login(body, { ip: request.ip, device: deviceIdOf(request) });
+    setDeviceCookie(request, reply, device);
+    return answer;
+  });
 
-  // A sign-up helper that tells whether an account exists: capped per address like the other anonymous calls.
-  route(accountEndpoints.accountExists, async ({ params, request }) => ({
-    exists: await service.accountExists(params.account, { ip: request.ip }),
+  route(accountEndpoints.accountExists, async ({ params, query, request }) => ({
+    exists: await service.accountExists(params.account, query, { ip: request.ip }),
   }));
 
   route(E.resetPassword, async ({ body }) => {

@@ -4,6 +4,7 @@ import {
   isLang,
   isMail,
   isPhone,
+  type AccountExistsQuery,
   type Captcha,
   isErrorCode,
   type ErrorCode,
@@ -30,13 +31,23 @@ import { hashPassword, randomPassword, verifyPassword } from '../../lib/password
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Makes a captcha picture and its answer; production uses svg-captcha, tests may fix the text. */
 /** Makes a captcha: its answer and its picture as a data URL. */
 export type CaptchaMaker = () => { text: string; image: string };
 
 /** Where a sign-in comes from, for throttling per address. */
 export interface RequestOrigin {
   ip: string;
+}
+
+/** Where a sign-in comes from: the address, and the device id its browser keeps from an earlier sign-in. */
+export interface SignInOrigin extends RequestOrigin {
+  device?: string;
+}
+
+/** A sign-in's answer, and the device id the browser keeps so the account knows the device next time. */
+export interface SignedIn {
+  answer: LoginResult;
+  device: string;
 }
 
 /** Sessions ended on the server, for the real-time hub to close their sockets. */
@@ -110,6 +121,39 @@ export function createAuthService(deps: {
     return row;
   }
 
+  /** Spends a captcha on one answer: 240101 when it is unknown, expired or answered wrongly. */
+  async function solveCaptcha(captchaId: string, answer: string): Promise<void> {
+    const captcha = await repo.takeCaptcha(captchaId);
+    if (!captcha || captcha.expiresAt <= clock.now() || captcha.answerHash !== sha256(answer.trim().toLowerCase())) {
+      throw new AppError(240101);
+    }
+  }
+
+  /**
+   * Lets an attempt at an account from a device it does not know go on, or refuses it: 429 while the
+   * account's wait runs (checked before the captcha, so no captcha is spent on a refused attempt), 100021
+   * once the account's failures call for a captcha and none came. Counted for any name typed, known or not.
+   */
+  async function holdAccount(login: string, captcha: { captchaId?: string; captcha?: string }): Promise<void> {
+    const rule = LIMITS.signIn.account;
+    const now = clock.now();
+    const forgetBefore = new Date(now.getTime() - rule.forgetMs);
+    const waitUntil = (notBefore: Date) =>
+      new AppError(100003, undefined, Math.max(1, Math.ceil((notBefore.getTime() - now.getTime()) / 1000)));
+    const hold = await repo.accountHold(login);
+    if (hold && hold.notBefore > now) throw waitUntil(hold.notBefore);
+    const captchaNeeded = hold !== undefined && hold.lastAttemptAt > forgetBefore && hold.failures >= rule.captchaAfter;
+    if (captchaNeeded) {
+      if (!captcha.captchaId || !captcha.captcha) throw new AppError(100021);
+      await solveCaptcha(captcha.captchaId, captcha.captcha);
+    }
+    if (await repo.reserveAccountAttempt({ login, now, forgetBefore, captchaSolved: captchaNeeded, ...rule })) return;
+    // A parallel attempt took the slot first.
+    const after = await repo.accountHold(login);
+    if (after && after.notBefore > now) throw waitUntil(after.notBefore);
+    throw new AppError(100021);
+  }
+
   async function spendCode(row: { id: bigint }) {
     await repo.useCode({ id: row.id, now: clock.now() });
   }
@@ -149,10 +193,7 @@ export function createAuthService(deps: {
     async sendCode(body: SendCodeBody, lang: Lang, origin: RequestOrigin): Promise<void> {
       await reserve([{ key: `send-code:${origin.ip}`, limit: LIMITS.sendCode.perAddress }], LIMITS.sendCode.windowMs);
       const now = clock.now();
-      const captcha = await repo.takeCaptcha(body.captchaId);
-      if (!captcha || captcha.expiresAt <= now || captcha.answerHash !== sha256(body.captcha.trim().toLowerCase())) {
-        throw new AppError(240101);
-      }
+      await solveCaptcha(body.captchaId, body.captcha);
       const { target, channel } = normaliseTarget(body.target);
       if (body.purpose === 'register') {
         assertSignUpOpen();
@@ -222,36 +263,49 @@ export function createAuthService(deps: {
       sessionsEnded({ userId: row.id, code: 250004, notify: true });
     },
 
-    /** check_account_exist: whether a name is taken, for the sign-up form; capped per address. */
-    async accountExists(account: string, origin: RequestOrigin): Promise<boolean> {
+    /** check_account_exist: whether a name is taken; each answer costs a solved captcha, and an address is capped. */
+    async accountExists(account: string, captcha: AccountExistsQuery, origin: RequestOrigin): Promise<boolean> {
       await reserve([{ key: `account-lookup:${origin.ip}`, limit: LIMITS.accountLookup.perAddress }], LIMITS.accountLookup.windowMs);
+      await solveCaptcha(captcha.captchaId, captcha.captcha);
       return accounts.accountExists(account);
     },
 
-    async login(body: LoginBody, origin: RequestOrigin): Promise<LoginResult> {
+    async login(body: LoginBody, origin: SignInOrigin): Promise<SignedIn> {
       const now = clock.now();
       const login = body.account.trim();
+      const name = login.toLowerCase();
       // Failures count per account from this address, and per address: guesses from elsewhere cannot lock
       // the owner out, and one address cannot try many accounts.
-      const pairKey = `account:${login.toLowerCase()}|address:${origin.ip}`;
+      const pairKey = `account:${name}|address:${origin.ip}`;
       const addressKey = `address:${origin.ip}`;
       await reserve(
         [
-          { key: pairKey, limit: LIMITS.signIn.perAccount },
+          { key: pairKey, limit: LIMITS.signIn.perAccountAndAddress },
           { key: addressKey, limit: LIMITS.signIn.perAddress },
         ],
         LIMITS.signIn.windowMs,
       );
       const row = await accounts.findByLogin(login);
+      // Guesses from many addresses meet at the account: past its limit a device that never signed in to it
+      // solves a captcha and waits, while the owner's own devices go on as before.
+      const deviceHash = origin.device === undefined ? undefined : sha256(origin.device);
+      const knownDevice =
+        row !== undefined &&
+        deviceHash !== undefined &&
+        (await repo.isKnownDevice({ userId: row.id, deviceHash, since: new Date(now.getTime() - LIMITS.signIn.knownDevice.keptMs) }));
+      if (!knownDevice) await holdAccount(name, body);
       // An unknown account costs the same hashing as a wrong password and answers the same words.
       const passwordRight = await verifyPassword(row?.passwordHash ?? (await decoyHash()), body.password);
       if (!row || !passwordRight) throw new AppError(100018);
+      if (!knownDevice) await repo.releaseAccountAttempt(name);
       if (row.deletedAt) throw new AppError(250020);
       if (!row.enabled) throw new AppError(250018);
       await scopeOf(row);
       await repo.clearFailures(pairKey);
       await repo.releaseAttempt(addressKey);
 
+      const device = origin.device ?? randomBytes(32).toString('base64url');
+      await repo.rememberDevice({ userId: row.id, deviceHash: sha256(device), now, keep: LIMITS.signIn.knownDevice.perUser });
       const token = randomBytes(32).toString('base64url');
       await repo.insertSession({
         userId: row.id,
@@ -260,7 +314,18 @@ export function createAuthService(deps: {
         now,
         expiresAt: new Date(now.getTime() + LIMITS.session.absoluteMs),
       });
-      return { access_token: token, user: await accounts.loginUser(row) };
+      return { answer: { access_token: token, user: await accounts.loginUser(row) }, device };
+    },
+
+    /** Deletes sign-in counters and known devices whose time has passed (also run on a timer). */
+    async sweepSignInState(): Promise<void> {
+      const now = clock.now().getTime();
+      await repo.sweepSignInStateAnyTenant({
+        // The same table counts sign-ins, codes and account checks: a row goes once the longest window passed.
+        windowStartBefore: new Date(now - Math.max(LIMITS.signIn.windowMs, LIMITS.sendCode.windowMs, LIMITS.accountLookup.windowMs)),
+        lastAttemptBefore: new Date(now - LIMITS.signIn.account.forgetMs),
+        lastSignInBefore: new Date(now - LIMITS.signIn.knownDevice.keptMs),
+      });
     },
 
     /**

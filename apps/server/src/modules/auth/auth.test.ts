@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { LIMITS, USER_AUTH, OPERATE_AUTH, accountEndpoints, authEndpoints, outboxEndpoints, systemEndpoints } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, users } from '../../db/schema/index.ts';
+import { buildApp } from '../../app.ts';
+import { knownDevices, outbox, signInAccountHolds, signInFailures, users } from '../../db/schema/index.ts';
 import {
   ADMIN_PASSWORD,
   CAPTCHA,
@@ -14,8 +15,11 @@ import {
   startApp,
   type Harness,
   api,
+  apiData,
   refusedInput,
 } from '../../test/harness.ts';
+import { createAuthRepo } from './auth.repo.ts';
+import { createAuthService } from './auth.service.ts';
 
 describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
   let h: Harness;
@@ -23,6 +27,9 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     h = await startApp(kind);
   });
   afterAll(async () => h?.close());
+
+  /** A fresh captcha with its answer, as a person who reads the picture sends it. */
+  const solvedCaptcha = async () => ({ captchaId: (await apiData(h.app, authEndpoints.captcha, {})).captchaId, captcha: CAPTCHA });
 
   it('signs up by e-mail with a code from the outbox, then signs in as an account owner', async () => {
     const sent = await sendCode(h, 'Ada@Example.com', 'register');
@@ -35,6 +42,9 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
 
     const signedIn = await api(h.app, authEndpoints.login, { body: { account: 'ADA@example.com', password: 'Lovelace-1815' } });
     expect(signedIn.status).toBe(200);
+    // The token is in the answer: no browser cache or proxy may keep it.
+    expect(signedIn.headers['cache-control']).toBe('no-store');
+    expect(reg.headers['cache-control']).toBe('no-store');
     const { access_token, user } = signedIn.body.data;
     expect(access_token.length).toBeGreaterThanOrEqual(43); // 32 random bytes, base64url
     expect(user).toMatchObject({ name: 'Ada', mail: 'ada@example.com', user_auth: USER_AUTH.account, operate_auth: OPERATE_AUTH.owner });
@@ -195,7 +205,7 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     await signUpByMail(h, 'target@example.com', 'Target-Pass1');
     const attempt = (account: string, password: string, remoteAddress: string) =>
       api(h.app, authEndpoints.login, { body: { account, password } }, { remoteAddress });
-    for (let i = 0; i < LIMITS.signIn.perAccount; i++)
+    for (let i = 0; i < LIMITS.signIn.perAccountAndAddress; i++)
       expect((await attempt('target@example.com', 'Wrong-Pass1', '10.0.0.66')).body.code).toBe(100018);
     const blocked = await attempt('target@example.com', 'Target-Pass1', '10.0.0.66');
     expect(blocked.status).toBe(429);
@@ -228,7 +238,8 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     // Someone else signs up meanwhile.
     expect((await sendCode(h, 'neighbour@example.com', 'register', undefined, '10.200.0.2')).body.code).toBe(0);
 
-    const lookup = (account: string) => api(h.app, accountEndpoints.accountExists, { params: { account } }, { remoteAddress: address });
+    const lookup = async (account: string) =>
+      api(h.app, accountEndpoints.accountExists, { params: { account }, query: await solvedCaptcha() }, { remoteAddress: address });
     for (let i = 0; i < LIMITS.accountLookup.perAddress; i++) expect((await lookup(`probe${i}`)).body.code).toBe(0);
     expect((await lookup('probe-last')).status).toBe(429);
     h.clock.advance(Math.max(LIMITS.sendCode.windowMs, LIMITS.accountLookup.windowMs) + 1000);
@@ -244,9 +255,155 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
       ),
     );
     const checked = answers.filter((a) => a.status !== 429);
-    expect(checked.length).toBeLessThanOrEqual(LIMITS.signIn.perAccount);
-    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(guesses.length - LIMITS.signIn.perAccount);
+    expect(checked.length).toBeLessThanOrEqual(LIMITS.signIn.perAccountAndAddress);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(guesses.length - LIMITS.signIn.perAccountAndAddress);
     h.clock.advance(LIMITS.signIn.windowMs + 1000);
+  });
+
+  it('slows guesses at one account from many addresses and server nodes: a captcha and a doubling wait, the owner’s browser exempt', async () => {
+    const rule = LIMITS.signIn.account;
+    const account = 'spread@example.com';
+    await signUpByMail(h, account, 'Spread-Pass1');
+    // The owner signed in from their browser before: the answer gave it the device cookie.
+    const earlier = await api(h.app, authEndpoints.login, { body: { account, password: 'Spread-Pass1' } }, { remoteAddress: '10.30.0.1' });
+    const setCookie = String(earlier.headers['set-cookie']);
+    expect(setCookie).toMatch(/^lg_device=[A-Za-z0-9_-]{43}; Path=\/api1\/user\/v1\/login; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
+    const ownBrowser = setCookie.split(';')[0]!;
+    // A second node on the same database: what one node counted, the other knows.
+    const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, jobs: { start: false } });
+    try {
+      // Five guesses from each address, within its own pause: 150 from thirty addresses, then more from new ones.
+      // The attacker reads every captcha asked for.
+      let sent = 0;
+      const guess = async (captcha?: { captchaId: string; captcha: string }) => {
+        const n = sent++;
+        const body = { account, password: `Wrong-Pass${n}`, ...captcha };
+        return api(n % 2 ? second : h.app, authEndpoints.login, { body }, { remoteAddress: `10.31.${Math.floor(n / 5)}.1` });
+      };
+      const attempt = async () => {
+        const res = await guess();
+        return res.body.code === 100021 ? { res: await guess(await solvedCaptcha()), captcha: true } : { res, captcha: false };
+      };
+      const burst = [];
+      for (let i = 0; i < 150; i++) burst.push((await attempt()).res);
+      // Before the account limit these were 150 password checks.
+      expect(burst.filter((a) => a.body.code === 100018)).toHaveLength(rule.captchaAfter);
+      const paused = burst.filter((a) => a.status === 429);
+      expect(paused).toHaveLength(150 - rule.captchaAfter);
+      expect(paused.map((a) => Number(a.headers['retry-after']))).toEqual(paused.map(() => rule.firstDelayMs / 1000));
+
+      // For the next 15 minutes the attacker tries again the moment the wait ends: each try needs a captcha, each wait doubles.
+      let elapsed = 0;
+      const later = [];
+      for (;;) {
+        const { res, captcha } = await attempt();
+        if (res.status === 429) {
+          const waitMs = Number(res.headers['retry-after']) * 1000;
+          if (elapsed + waitMs > LIMITS.signIn.windowMs) break;
+          h.clock.advance(waitMs);
+          elapsed += waitMs;
+          continue;
+        }
+        expect(res.body.code).toBe(100018);
+        expect(captcha).toBe(true);
+        later.push(res);
+      }
+      expect(later.length).toBeGreaterThan(0);
+      expect(rule.captchaAfter + later.length).toBeLessThan(2 * rule.captchaAfter);
+
+      // The owner’s browser signs in at once, from any address, with neither captcha nor wait.
+      const own = await api(
+        h.app,
+        authEndpoints.login,
+        { body: { account, password: 'Spread-Pass1' } },
+        {
+          remoteAddress: '10.30.0.2',
+          headers: { cookie: ownBrowser },
+        },
+      );
+      expect(own.body.code).toBe(0);
+      // On a new device the owner waits at most the longest wait, solves one captcha, and is in.
+      const fresh = { remoteAddress: '10.30.0.3' };
+      const waiting = await api(second, authEndpoints.login, { body: { account, password: 'Spread-Pass1' } }, fresh);
+      expect(waiting.status).toBe(429);
+      expect(Number(waiting.headers['retry-after']) * 1000).toBeLessThanOrEqual(rule.maxDelayMs);
+      h.clock.advance(Number(waiting.headers['retry-after']) * 1000);
+      expectError(
+        await api(second, authEndpoints.login, { body: { account, password: 'Spread-Pass1' } }, { ...fresh, lang: 'ja' }),
+        100021,
+        'ja',
+      );
+      const captcha = await solvedCaptcha();
+      expect((await api(second, authEndpoints.login, { body: { account, password: 'Spread-Pass1', ...captcha } }, fresh)).body.code).toBe(
+        0,
+      );
+    } finally {
+      await second.close();
+    }
+    h.clock.advance(rule.forgetMs + 1000);
+  });
+
+  it('asks the same captcha of a name nobody has, and forgets failures an hour after the last', async () => {
+    const rule = LIMITS.signIn.account;
+    const fail = (account: string, i: number, extra: object = {}) =>
+      api(
+        h.app,
+        authEndpoints.login,
+        { body: { account, password: `Wrong-Pass${i}`, ...extra } },
+        { remoteAddress: `10.32.${i}.${account.length}` },
+      );
+    await signUpByMail(h, 'real@example.com', 'Real-Pass1');
+    for (const account of ['real@example.com', 'ghost@example.com']) {
+      for (let i = 0; i < rule.captchaAfter; i++) expect((await fail(account, i)).body.code).toBe(100018);
+    }
+    h.clock.advance(rule.firstDelayMs);
+    const real = await fail('real@example.com', 50);
+    const ghost = await fail('ghost@example.com', 50);
+    expectError(real, 100021);
+    expect({ status: ghost.status, body: ghost.body }).toEqual({ status: real.status, body: real.body });
+    // A wrong captcha is refused and spends nothing but the captcha.
+    expectError(await fail('real@example.com', 51, { ...(await solvedCaptcha()), captcha: 'NOPE' }), 240101);
+    expect((await fail('real@example.com', 52, await solvedCaptcha())).body.code).toBe(100018);
+    h.clock.advance(rule.forgetMs + 1000);
+    expect((await fail('real@example.com', 53)).body.code).toBe(100018);
+    h.clock.advance(rule.forgetMs + 1000);
+  });
+
+  it('keeps the sign-in tables bounded: counters go once their time passed, a user keeps only its newest devices', async () => {
+    const untouchable = new Proxy({}, { get: () => () => expect.fail('not part of the sweep') }) as never;
+    const sut = createAuthService({
+      repo: createAuthRepo(h.database.db),
+      clock: h.clock,
+      accounts: untouchable,
+      messenger: untouchable,
+      makeCaptcha: untouchable,
+      config: { mode: 'saas', publicUrl: 'http://localhost' },
+      scopes: untouchable,
+    });
+    const db = h.database.db;
+    const holds = () => db.select().from(signInAccountHolds).where(like(signInAccountHolds.login, 'made-up-%'));
+    const counters = () => db.select().from(signInFailures).where(like(signInFailures.key, '%10.40.%'));
+    for (let i = 0; i < 40; i++) {
+      const body = { account: `made-up-${i}@example.com`, password: 'Wrong-Pass1' };
+      expect((await api(h.app, authEndpoints.login, { body }, { remoteAddress: `10.40.${i}.1` })).body.code).toBe(100018);
+    }
+    expect(await holds()).toHaveLength(40);
+    expect(await counters()).toHaveLength(80);
+    await sut.sweepSignInState();
+    expect(await holds()).toHaveLength(40);
+    h.clock.advance(Math.max(LIMITS.signIn.account.forgetMs, LIMITS.sendCode.windowMs) + 1000);
+    await sut.sweepSignInState();
+    expect(await holds()).toHaveLength(0);
+    expect(await counters()).toHaveLength(0);
+
+    await signUpByMail(h, 'many-devices@example.com', 'Many-Pass1');
+    for (let i = 0; i <= LIMITS.signIn.knownDevice.perUser; i++) await login(h, 'many-devices@example.com', 'Many-Pass1');
+    const [user] = await db.select().from(users).where(eq(users.account, 'many-devices@example.com'));
+    const devices = () => db.select().from(knownDevices).where(eq(knownDevices.userId, user!.id));
+    expect(await devices()).toHaveLength(LIMITS.signIn.knownDevice.perUser);
+    h.clock.advance(LIMITS.signIn.knownDevice.keptMs + 1000);
+    await sut.sweepSignInState();
+    expect(await devices()).toHaveLength(0);
   });
 
   it('changes the password: old must be right, new must differ and be strong; other sessions end', async () => {
@@ -283,14 +440,18 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     );
   });
 
-  it('tells whether an account exists', async () => {
+  it('tells whether an account exists only to a solved captcha, each captcha once', async () => {
     await signUpByMail(h, 'exists@example.com');
-    expect((await api(h.app, accountEndpoints.accountExists, { params: { account: 'exists@example.com' } })).body.data).toEqual({
-      exists: true,
-    });
-    expect((await api(h.app, accountEndpoints.accountExists, { params: { account: 'nope@example.com' } })).body.data).toEqual({
-      exists: false,
-    });
+    const exists = (account: string, query: { captchaId: string; captcha: string }) =>
+      api(h.app, accountEndpoints.accountExists, { params: { account }, query });
+    // Without a captcha nothing is told, for a taken name as for a free one.
+    const bare = await api(h.app, accountEndpoints.accountExists, refusedInput({ params: { account: 'exists@example.com' } }));
+    expect(bare.body).toMatchObject({ code: 100001, data: null });
+    const wrong = { ...(await solvedCaptcha()), captcha: 'NOPE' };
+    expectError(await exists('exists@example.com', wrong), 240101);
+    expectError(await exists('exists@example.com', { ...wrong, captcha: CAPTCHA }), 240101);
+    expect((await exists('exists@example.com', await solvedCaptcha())).body.data).toEqual({ exists: true });
+    expect((await exists('nope@example.com', await solvedCaptcha())).body.data).toEqual({ exists: false });
   });
 
   it('creates the platform administrator on first start, who alone reads the outbox', async () => {

@@ -20,17 +20,17 @@ export const authKeys = {
   all: ['auth'] as const,
   me: () => [...authKeys.all, 'me'] as const,
   captcha: (purpose: string) => [...authKeys.all, 'captcha', purpose] as const,
-  accountExists: (account: string) => [...authKeys.all, 'exists', account] as const,
 };
 
-/** A fresh picture code; the key is per form, refetch() draws a new one. */
-export function useCaptcha(purpose: string) {
+/** A fresh picture code; the key is per form, refetch() draws a new one. Drawn only while `enabled`. */
+export function useCaptcha(purpose: string, enabled = true) {
   return useQuery({
     queryKey: authKeys.captcha(purpose),
     queryFn: ({ signal }) => call(authEndpoints.captcha, {}, { signal }),
     staleTime: Infinity,
     gcTime: 0,
     retry: false,
+    enabled,
   });
 }
 
@@ -56,10 +56,6 @@ export function useRegisterPhone() {
 
 export function useResetPassword() {
   return useMutation({ mutationFn: (body: ResetPasswordBody) => call(authEndpoints.resetPassword, { body }) });
-}
-
-export function checkAccountExists(account: string) {
-  return call(accountEndpoints.accountExists, { params: { account } }, { silent: true });
 }
 
 /** The signed-in user, seeded from the stored copy so the shell draws at once; kept in the session. */

@@ -1,13 +1,17 @@
 import { useEffect } from 'react';
 import { Form, Input, Spin, type FormInstance } from 'antd';
+import type { Rule } from 'antd/es/form';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { CodePurpose } from '@lumigrid/contract';
 import { useCaptcha } from '../../features/auth/api.ts';
 
-/** The picture code of a form: the id travels in a hidden field, clicking the picture draws a new one. */
-export function useCaptchaField(form: FormInstance, purpose: CodePurpose) {
-  const captcha = useCaptcha(purpose);
+/**
+ * The picture code of a form: the id travels in a hidden field, clicking the picture draws a new one. The
+ * sign-in draws one only once the server asked for it (`enabled`).
+ */
+export function useCaptchaField(form: FormInstance, purpose: CodePurpose | 'login', enabled = true) {
+  const captcha = useCaptcha(purpose, enabled);
   useEffect(() => {
     if (captcha.data) form.setFieldValue('captchaId', captcha.data.captchaId);
   }, [captcha.data, form]);
@@ -18,7 +22,16 @@ export function useCaptchaField(form: FormInstance, purpose: CodePurpose) {
   return { captcha, refresh };
 }
 
-export function CaptchaField({ state, size }: { state: ReturnType<typeof useCaptchaField>; size: 'large' | 'middle' }) {
+export function CaptchaField({
+  state,
+  size,
+  rules,
+}: {
+  state: ReturnType<typeof useCaptchaField>;
+  size: 'large' | 'middle';
+  /** The field's own check; without it the send-code button checks the picture code (it guards sending, not the form). */
+  rules?: Rule[];
+}) {
   const { t } = useTranslation();
   const { captcha, refresh } = state;
   const image = captcha.data?.image;
@@ -29,8 +42,7 @@ export function CaptchaField({ state, size }: { state: ReturnType<typeof useCapt
       </Form.Item>
       <Form.Item required>
         <div style={{ display: 'flex', gap: 8 }}>
-          {/* Checked by the send-code button only: the picture code guards sending, not the form. */}
-          <Form.Item name="captcha" noStyle>
+          <Form.Item name="captcha" noStyle rules={rules}>
             <Input size={size} prefix={<SafetyOutlined />} placeholder={t('register.captcha')} maxLength={10} autoComplete="off" />
           </Form.Item>
           <button

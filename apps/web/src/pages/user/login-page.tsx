@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { App, Button, Checkbox, Form, Input } from 'antd';
 import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +9,9 @@ import { languageAfterLogin, safeRedirect, session, landingPath } from '../../ap
 import { authKeys, saveAccountLanguage, useLogin } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
 import { useRule } from '../../components/form-rules.ts';
-import { checkAccount, checkLoginPassword, checkLoginMail, checkPhone } from '../../components/validators.ts';
+import { checkAccount, checkCaptcha, checkLoginPassword, checkLoginMail, checkPhone } from '../../components/validators.ts';
+import { ApiError } from '../../api/client.ts';
+import { CaptchaField, useCaptchaField } from './captcha-field.tsx';
 import { MethodTabs } from './method-tabs.tsx';
 import { useCompact } from './use-compact.ts';
 
@@ -16,7 +19,12 @@ interface LoginValues {
   account: string;
   password: string;
   remember: boolean;
+  captchaId?: string;
+  captcha?: string;
 }
+
+/** The answers after which the sign-in shows the picture code: too many failures for the account, or a wrong code. */
+const CAPTCHA_ASKED = new Set([100021, 240101]);
 
 const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
 const SIGN_UP_ROUTE: Record<LoginMethod, string> = { mail: '/user/registered', tel: '/user/tel-registered' };
@@ -39,6 +47,9 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
   const compact = useCompact();
   const [form] = Form.useForm<LoginValues>();
   const size = compact ? 'middle' : 'large';
+  // Shown once the server asks for it, for a device that has not signed in to the account before.
+  const [captchaAsked, setCaptchaAsked] = useState(false);
+  const captchaState = useCaptchaField(form, 'login', captchaAsked);
 
   const methods = loginMethods(mode, branding.loginMode);
   const first = methods[0] ?? 'mail';
@@ -51,7 +62,17 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
 
   const onFinish = async (values: LoginValues) => {
     const account = values.account.trim();
-    const result = await login.mutateAsync({ account, password: values.password, remember: values.remember }).catch(() => undefined);
+    const captcha =
+      captchaAsked && values.captchaId && values.captcha ? { captchaId: values.captchaId, captcha: values.captcha.trim() } : {};
+    const result = await login
+      .mutateAsync({ account, password: values.password, remember: values.remember, ...captcha })
+      .catch((error: unknown) => {
+        // The server has shown its message; a picture code it asks for appears under the password.
+        if (error instanceof ApiError && error.code !== undefined && CAPTCHA_ASKED.has(error.code)) setCaptchaAsked(true);
+        return undefined;
+      });
+    // Each picture code is good for one try.
+    if (captchaAsked) captchaState.refresh();
     if (!result) return;
     session.signIn({ token: result.access_token, user: result.user, loginType: method, remember: values.remember, account });
     const language = languageAfterLogin(session.lang(), result.user.lang);
@@ -103,6 +124,7 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
             autoComplete="current-password"
           />
         </Form.Item>
+        {captchaAsked && <CaptchaField state={captchaState} size={size} rules={[rule(checkCaptcha)]} />}
         <div className="lg-user__links">
           <Form.Item name="remember" valuePropName="checked" noStyle>
             <Checkbox>{t('login.remember')}</Checkbox>
