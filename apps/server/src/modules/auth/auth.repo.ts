@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, lt, ne, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { captchas, knownDevices, sessions, signInAccountHolds, signInFailures, verificationCodes } from '../../db/schema/index.ts';
 
@@ -193,12 +193,21 @@ export function createAuthRepo(db: Db) {
       return rows.length === 1;
     },
 
-    /** Gives a reserved attempt back (the password was right): it was no failure; the wait it set stays. */
-    async releaseAccountAttempt(login: string) {
+    /**
+     * Gives a reserved attempt back (the password was right): it was no failure; a wait it set stays. A row
+     * that held only this attempt goes, so successful sign-ins leave nothing behind.
+     */
+    async releaseAccountAttempt({ login, now }: { login: string; now: Date }) {
+      const t = signInAccountHolds;
+      const alone = await db
+        .delete(t)
+        .where(and(eq(t.login, login), lte(t.failures, 1), lte(t.notBefore, now)))
+        .returning({ login: t.login });
+      if (alone.length > 0) return;
       await db
-        .update(signInAccountHolds)
-        .set({ failures: sql`greatest(${signInAccountHolds.failures} - 1, 0)` })
-        .where(eq(signInAccountHolds.login, login));
+        .update(t)
+        .set({ failures: sql`greatest(${t.failures} - 1, 0)` })
+        .where(eq(t.login, login));
     },
 
     async isKnownDevice({ userId, deviceHash, since }: { userId: bigint; deviceHash: string; since: Date }): Promise<boolean> {

@@ -297,7 +297,7 @@ export function createAuthService(deps: {
       // An unknown account costs the same hashing as a wrong password and answers the same words.
       const passwordRight = await verifyPassword(row?.passwordHash ?? (await decoyHash()), body.password);
       if (!row || !passwordRight) throw new AppError(100018);
-      if (!knownDevice) await repo.releaseAccountAttempt(name);
+      if (!knownDevice) await repo.releaseAccountAttempt({ login: name, now });
       if (row.deletedAt) throw new AppError(250020);
       if (!row.enabled) throw new AppError(250018);
       await scopeOf(row);

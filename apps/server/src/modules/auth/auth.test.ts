@@ -401,6 +401,8 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
     const [user] = await db.select().from(users).where(eq(users.account, 'many-devices@example.com'));
     const devices = () => db.select().from(knownDevices).where(eq(knownDevices.userId, user!.id));
     expect(await devices()).toHaveLength(LIMITS.signIn.knownDevice.perUser);
+    // Successful sign-ins from new devices leave no per-account row behind.
+    expect(await db.select().from(signInAccountHolds).where(eq(signInAccountHolds.login, 'many-devices@example.com'))).toEqual([]);
     h.clock.advance(LIMITS.signIn.knownDevice.keptMs + 1000);
     await sut.sweepSignInState();
     expect(await devices()).toHaveLength(0);

@@ -236,7 +236,7 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
         expect(await waitForJob(b.app, again, started.id)).toMatchObject({ state: 'succeeded', percent: 100 });
         const restored = await tableRows(b.database.db);
         for (const [table, rows] of snapshotRows) {
-          if (table === 'sessions' || table === 'gateways') continue;
+          if (table === 'sessions' || table === 'gateways' || table === 'known_devices') continue;
           expect(restored.get(table), table).toEqual(rows);
         }
         // Every gateway needs a sync, at a version past anything it ran before or after the backup.
@@ -252,6 +252,10 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
         const sessions = restored.get('sessions')!;
         expect(sessions).toHaveLength(snapshotRows.get('sessions')!.length + 1);
         for (const row of sessions.slice(0, -1)) expect(row).toMatch(/"ended_code": 250004.*"revoked_at": "/);
+        // The browsers known to each user are back, and the one that signed in above is new.
+        const devices = restored.get('known_devices')!;
+        expect(devices).toEqual(expect.arrayContaining(snapshotRows.get('known_devices')!));
+        expect(devices).toHaveLength(snapshotRows.get('known_devices')!.length + 1);
         expect(await readFile(join(b.dataDir, 'uploads', 'maps', `${'ab'.repeat(16)}.png`), 'utf8')).toBe('a floor plan');
 
         // New rows take ids past the restored ones (a sequence left behind would answer a duplicate key).
