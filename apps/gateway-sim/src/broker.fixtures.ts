@@ -4,6 +4,7 @@ import {
   decodeUp,
   downTopic,
   encodeCommand,
+  encodeOnlineAck,
   type CommandMessage,
   type CommandName,
   type CommandParams,
@@ -31,6 +32,13 @@ export interface TestCloud {
   url: string;
   /** Every decoded up message, in arrival order. */
   readonly up: DecodedUp[];
+  /**
+   * Whether the cloud answers each online state on down/ack, as the Lumigrid server does (default true); off,
+   * the gateways keep their up messages until `acknowledge(mac)`.
+   */
+  acknowledging: boolean;
+  /** Answers the gateway's latest online state now; resolves once the broker took the answer. */
+  acknowledge(mac: string): Promise<void>;
   call<N extends CommandName>(mac: string, name: N, params: CommandParams<N>): Promise<ReplyMessage>;
   close(): Promise<void>;
 }
@@ -44,14 +52,16 @@ export async function startTestCloud(): Promise<TestCloud> {
   sendPacketsAtOnce(client);
   await client.subscribeAsync('lg/v1/+/up/#', { qos: 1 });
   const up: DecodedUp[] = [];
-  client.on('message', (topic, payload) => {
-    const decoded = decodeUp(topic, payload);
-    if (!decoded.ok) throw new Error(`the simulator sent an invalid message on ${topic}: ${decoded.error.message}`);
-    up.push(decoded.value);
-  });
-  return {
+  const latestOnline = new Map<string, number | undefined>();
+  const acknowledge = (mac: string) =>
+    client
+      .publishAsync(downTopic(mac, 'ack'), encodeOnlineAck({ state: latestOnline.get(mac), ts: Date.now() }), { qos: 1 })
+      .then(() => undefined);
+  const cloud: TestCloud = {
     url,
     up,
+    acknowledging: true,
+    acknowledge,
     async call(mac, name, params) {
       const id = randomUUID();
       const command = { id, name, params, ts: Date.now() } as CommandMessage;
@@ -70,4 +80,14 @@ export async function startTestCloud(): Promise<TestCloud> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  client.on('message', (topic, payload) => {
+    const decoded = decodeUp(topic, payload);
+    if (!decoded.ok) throw new Error(`the simulator sent an invalid message on ${topic}: ${decoded.error.message}`);
+    up.push(decoded.value);
+    const { mac, channel, message } = decoded.value;
+    if (channel !== 'state' || message.state !== 'online') return;
+    latestOnline.set(mac, message.ts);
+    if (cloud.acknowledging) void acknowledge(mac);
+  });
+  return cloud;
 }

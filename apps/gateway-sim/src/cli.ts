@@ -29,6 +29,8 @@ const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gat
   --reset-rate R       energy counter resets per device and simulated day (default 0.01)
   --backfill-days N    first send N days of energy history, then live telemetry (default 0: none)
   --backfill-step M    minutes between history samples (default 15)
+  --keepalive S        MQTT keep-alive in seconds (default 60)
+  --uplink-limit N     up messages kept while the broker or the cloud is away (default 1000; oldest dropped)
   --quiet              do not log protocol details
 
 While it runs, faults are raised and cleared on demand by commands on standard input (type help).
@@ -65,6 +67,8 @@ async function main() {
       'reset-rate': { type: 'string' },
       'backfill-days': { type: 'string' },
       'backfill-step': { type: 'string' },
+      keepalive: { type: 'string' },
+      'uplink-limit': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -98,6 +102,8 @@ async function main() {
     faultClearRate: Math.min(1, number(values['fault-clear-rate'], 0, 'fault-clear-rate')),
     counterResetRate: number(values['reset-rate'], 0.01, 'reset-rate'),
     holdTelemetry: backfillDays > 0,
+    keepaliveS: number(values.keepalive, 60, 'keepalive') || 60,
+    uplinkLimit: number(values['uplink-limit'], 1000, 'uplink-limit') || 1000,
     radio,
     log: values.quiet ? undefined : (line) => console.log(line),
   });

@@ -56,6 +56,7 @@ import { daliOverflow, unknownReference } from './config-check.ts';
 import { clearManual, expireOverrides, setManual } from './override.ts';
 import { SceneRunner, targetAddrs, type OverrideRule, type SceneTrigger } from './scenes.ts';
 import { EmergencyTests, type EmergencyFailureRates, type SimEmergencyLight } from './emergency.ts';
+import { UplinkStore, type StoredUplink } from './uplink-store.ts';
 import { changeKind, readParams, writeParams } from './device-params.ts';
 import {
   occupancyChanceOver,
@@ -115,6 +116,10 @@ export interface SimGatewayOptions {
    */
   holdTelemetry?: boolean;
   ip?: string;
+  /** MQTT keep-alive in seconds (default 60): a broker gone without closing the socket is noticed after 1.5 of them. */
+  keepaliveS?: number;
+  /** Up messages kept while the broker or the cloud is away (default 1000); past it the oldest are dropped. */
+  uplinkLimit?: number;
   log?: (line: string) => void;
   random?: () => number;
 }
@@ -140,8 +145,7 @@ const BATCH = 500;
 /** Backfill messages awaiting the broker's PUBACK at once. */
 const BACKFILL_WINDOW = 16;
 const HOUR_MS = 3_600_000;
-/** Scene events kept while the cloud is away; older ones are dropped first. */
-const KEPT_EVENTS = 500;
+const UPLINK_LIMIT = 1000;
 
 /** One simulated gateway with its devices, speaking packages/protocol over its own MQTT connection. */
 export class SimGateway extends EventEmitter {
@@ -196,10 +200,14 @@ export class SimGateway extends EventEmitter {
    * in backfillOccupancy; the others see motion at random.
    */
   readonly occupancyProfiles = new Map<string, OccupancyProfile>();
-  /** Scene and emergency events that happened while offline, sent after the next online state. */
-  private readonly keptEvents: EventMessage[] = [];
-  /** True from the online state of a connection until it drops: events published now follow that state. */
-  private announced = false;
+  /** Up messages not yet taken by the broker while the cloud listens (store-and-forward). */
+  private readonly uplink: UplinkStore;
+  /** Counts connections, so a message handed to a connection that dropped is sent again on the next one. */
+  private generation = 0;
+  /** The ts of each online state published on this connection: the cloud's down/ack names one of them. */
+  private readonly onlineStates = new Set<number>();
+  /** From the cloud's ack of this connection's online state until the connection drops: up messages go out. */
+  private cloudListening = false;
 
   constructor(private readonly options: SimGatewayOptions) {
     super();
@@ -208,6 +216,7 @@ export class SimGateway extends EventEmitter {
     this.radio = new RadioLimiter(options.radio ?? DEFAULT_RADIO_LIMITS);
     this.random = options.random ?? Math.random;
     this.telemetryHeld = options.holdTelemetry ?? false;
+    this.uplink = new UplinkStore(options.uplinkLimit ?? UPLINK_LIMIT);
     this.populate(options.devicesPerKind ?? 1);
     this.emergencyFailureRates = { ...options.emergencyFailureRates };
     const emergencyTimeFactor = options.emergencyTimeFactor ?? 1;
@@ -219,8 +228,8 @@ export class SimGateway extends EventEmitter {
       faults: this.faults,
       failureRates: () => this.emergencyFailureRates,
       random: () => this.random(),
-      // Test results reach the log book even when they happen while the cloud is away.
-      publishEvent: (event) => this.publishKept(event),
+      // Test results reach the log book even when they happen while the cloud is away (store-and-forward).
+      publishEvent: (event) => this.publish('event', event),
       publishReport: (devices) => this.publishReport(devices, false),
       faultFound: (addr) => this.backgroundFaults.delete(addr),
     });
@@ -230,7 +239,7 @@ export class SimGateway extends EventEmitter {
       config: () => this.config,
       applyTo: (target, action, rule) => this.applyTo(target, action, rule),
       publishReport: (devices) => this.publishReport(devices, false),
-      publishEvent: (event) => this.publishKept(event),
+      publishEvent: (event) => this.publish('event', event),
     });
     this.sceneLog = this.scenes.log;
     // A clock that jumps does not fire the schedules it jumped over.
@@ -243,6 +252,16 @@ export class SimGateway extends EventEmitter {
 
   get online(): boolean {
     return this.client?.connected ?? false;
+  }
+
+  /** Up messages dropped because the store-and-forward queue was full, since the gateway was made. */
+  get uplinkDropped(): number {
+    return this.uplink.dropped;
+  }
+
+  /** Up messages waiting for the broker and the cloud (store-and-forward). */
+  get uplinkWaiting(): number {
+    return this.uplink.size;
   }
 
   /** The fields of spec section 3 as the gateway reports them. */
@@ -258,6 +277,7 @@ export class SimGateway extends EventEmitter {
       superGateway: this.superGateway,
       configVersion: this.configVersion,
       model: this.superGateway ? 'LG-SGW-100' : 'LG-GW-200',
+      ...(this.uplink.dropped > 0 ? { uplinkDropped: this.uplink.dropped } : {}),
     };
   }
 
@@ -317,7 +337,7 @@ export class SimGateway extends EventEmitter {
   async goOffline(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    this.announced = false;
+    this.cloudGone();
     if (client) await client.endAsync(true);
     this.emit('offline');
   }
@@ -401,6 +421,9 @@ export class SimGateway extends EventEmitter {
       clean: false,
       reconnectPeriod: 1000,
       connectTimeout: 10_000,
+      keepalive: this.options.keepaliveS ?? 60,
+      // The subscriptions are made again on every connect below.
+      resubscribe: false,
       protocolVersion: 4,
       will: {
         topic: upTopic(this.mac, 'state'),
@@ -410,22 +433,25 @@ export class SimGateway extends EventEmitter {
       },
     });
     this.client = client;
-    this.announced = false;
+    this.cloudGone();
     sendPacketsAtOnce(client);
     client.on('close', () => {
       // An old connection closing late must not silence the one that replaced it.
-      if (this.client === client) this.announced = false;
+      if (this.client !== client) return;
+      this.cloudGone();
+      // What still waits for a PUBACK stays in the uplink store and goes again once the cloud listens on the
+      // next connection; mqtt.js must not send it on its own before that.
+      for (const id of Object.keys(client.outgoing)) client.removeOutgoingMessage(Number(id));
     });
     client.on('message', (topic, payload) => void this.onDown(topic, payload));
     // Always listened to: an 'error' without a listener would throw out of mqtt.js.
     client.on('error', (error) => this.log(`MQTT: ${error.message}`));
     client.on('connect', () => {
-      client.subscribe([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config')], { qos: 1 }, (error) => {
+      this.generation++;
+      client.subscribe([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')], { qos: 1 }, (error) => {
         if (error) this.log(`subscribe failed: ${error.message}`);
         this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
         this.publishReport([...this.devices.values()], true);
-        this.announced = true;
-        for (const event of this.keptEvents.splice(0)) this.publish('event', event);
         this.emit('online');
       });
     });
@@ -452,7 +478,7 @@ export class SimGateway extends EventEmitter {
     const client = this.client;
     if (!client) return;
     this.client = undefined;
-    this.announced = false;
+    this.cloudGone();
     if (client.connected) {
       await client
         .publishAsync(upTopic(this.mac, 'state'), encodeUp('state', { state: 'offline', reason, ts: this.clock.now() }), {
@@ -465,9 +491,12 @@ export class SimGateway extends EventEmitter {
     this.emit('offline');
   }
 
+  /**
+   * Sends an up message. The retained state goes out at once on a live connection (a connection publishes its
+   * own online state when it comes up). Everything else goes through the uplink store and leaves once the
+   * cloud has acknowledged this connection's online state, so nothing is published while nobody listens.
+   */
   private publish<C extends UpChannel>(channel: C, message: UpMessages[C], retain = false) {
-    const client = this.client;
-    if (!client) return;
     let payload: string;
     try {
       payload = encodeUp(channel, message);
@@ -476,16 +505,49 @@ export class SimGateway extends EventEmitter {
       this.log(`refused to send an invalid ${channel}: ${(error as Error).message}`);
       return;
     }
-    client.publish(upTopic(this.mac, channel), payload, { qos: 1, retain }, (error) => {
+    const topic = upTopic(this.mac, channel);
+    if (channel !== 'state') {
+      const before = this.uplink.dropped;
+      const stored = this.uplink.add(topic, payload);
+      if (this.uplink.dropped > before) this.log(`uplink store full: dropped the oldest message (${this.uplink.dropped} so far)`);
+      this.forward([stored]);
+      return;
+    }
+    const client = this.client;
+    if (!client?.connected) return;
+    const state = message as UpMessages['state'];
+    if (state.state === 'online' && state.ts !== undefined) this.onlineStates.add(state.ts);
+    client.publish(topic, payload, { qos: 1, retain }, (error) => {
       if (error && !this.stopped) this.log(`publish ${channel} failed: ${error.message}`);
     });
   }
 
-  /** Publishes an event now, or keeps it (with its time) until the gateway is online again. */
-  private publishKept(event: EventMessage) {
-    if (this.announced && this.client?.connected) return this.publish('event', event);
-    this.keptEvents.push(event);
-    if (this.keptEvents.length > KEPT_EVENTS) this.keptEvents.shift();
+  /** Hands stored messages to the broker while the cloud listens; each leaves the store on its PUBACK. */
+  private forward(messages: StoredUplink[]) {
+    const client = this.client;
+    if (!client?.connected || !this.cloudListening) return;
+    const generation = this.generation;
+    for (const message of messages) {
+      if (message.sentOn === generation) continue;
+      message.sentOn = generation;
+      client.publish(message.topic, message.payload, { qos: 1 }, (error) => {
+        if (!error) return this.uplink.delivered(message);
+        if (message.sentOn === generation) message.sentOn = undefined;
+      });
+    }
+  }
+
+  /** The cloud answered an online state: when it is one of this connection's, what was stored goes now. */
+  private cloudAcknowledged(state: number | undefined) {
+    if (state !== undefined && !this.onlineStates.has(state)) return;
+    this.cloudListening = true;
+    this.forward(this.uplink.waiting(this.generation));
+  }
+
+  /** The connection dropped or was replaced: messages wait in the store until the cloud acknowledges the next one. */
+  private cloudGone() {
+    this.cloudListening = false;
+    this.onlineStates.clear();
   }
 
   private publishReport(devices: SimDevice[], full: boolean) {
@@ -509,7 +571,9 @@ export class SimGateway extends EventEmitter {
       if (id) this.reply({ id, ok: false, error: { code, message: decoded.error.message.slice(0, 500) } });
       return;
     }
-    const command = decoded.value.message;
+    const down = decoded.value;
+    if (down.channel === 'ack') return this.cloudAcknowledged(down.message.state);
+    const command = down.message;
     if (this.faults.lost.has(command.name)) return;
     if (this.replies.has(command.id)) {
       // A repeated id (QoS 1 redelivery, a retry): answer again, never execute again.

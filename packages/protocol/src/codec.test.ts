@@ -9,6 +9,7 @@ import {
   decodeUp,
   downTopic,
   encodeCommand,
+  encodeOnlineAck,
   encodeUp,
   upTopic,
   type CommandMessage,
@@ -169,6 +170,20 @@ describe('commands', () => {
     expect(() => encodeCommand({ id: 'c1', name: 'sensors.mode', params: { mode: 'auto' as 'linkage' }, ts: TS })).toThrow(ProtocolError);
     expect(() => encodeCommand({ id: 'c1', name: 'devices.permitJoin', params: { durationS: 9999 }, ts: TS })).toThrow(ProtocolError);
     expect(() => encodeCommand({ id: 'not an id!', name: 'gateway.info', params: {}, ts: TS })).toThrow(ProtocolError);
+  });
+});
+
+describe('the answer to an online state', () => {
+  it('travels on down/ack with the ts of the state it answers, and nothing else', () => {
+    const ack = decodeDown(downTopic(MAC, 'ack'), encodeOnlineAck({ state: TS, ts: TS + 5 }));
+    expect(ack).toEqual({ ok: true, value: { mac: MAC, channel: 'ack', message: { state: TS, ts: TS + 5 } } });
+    expect(decodeDown(downTopic(MAC, 'ack'), encodeOnlineAck({ ts: TS })).ok).toBe(true);
+    const extra = decodeDown(downTopic(MAC, 'ack'), JSON.stringify({ state: TS, ts: TS, flush: true }));
+    expect(!extra.ok && extra.error.code).toBe('invalid');
+    // A command is not an answer, and an answer is not a command.
+    expect(decodeDown(downTopic(MAC, 'ack'), encodeCommand({ id: 'c1', name: 'gateway.info', params: {}, ts: TS })).ok).toBe(false);
+    expect(decodeDown(downTopic(MAC, 'cmd'), encodeOnlineAck({ ts: TS })).ok).toBe(false);
+    expect(() => encodeOnlineAck({ ts: -1 })).toThrow(ProtocolError);
   });
 });
 

@@ -11,10 +11,12 @@ import {
 } from './commands.ts';
 import {
   EventMessageSchema,
+  OnlineAckMessageSchema,
   ReportMessageSchema,
   StateMessageSchema,
   TelemetryMessageSchema,
   type EventMessage,
+  type OnlineAckMessage,
   type ReportMessage,
   type StateMessage,
   type TelemetryMessage,
@@ -52,6 +54,7 @@ export interface UpMessages {
 export interface DownMessages {
   cmd: CommandMessage;
   config: CommandMessage & { name: 'config.apply' };
+  ack: OnlineAckMessage;
 }
 
 const upValidators = {
@@ -61,6 +64,7 @@ const upValidators = {
   event: Compile(EventMessageSchema),
   reply: Compile(ReplyMessageSchema),
 };
+const ackValidator = Compile(OnlineAckMessageSchema);
 interface Validator {
   Check(v: unknown): boolean;
   Errors(v: unknown): Iterable<{ instancePath: string; message: string }>;
@@ -139,6 +143,10 @@ export function decodeDown(topic: string, payload: Uint8Array | string): Decoded
     return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway down topic: ${topic.slice(0, 128)}`) };
   const json = parseJson(payload);
   if (!json.ok) return json;
+  if (parsed.channel === 'ack') {
+    const ack = check(ackValidator, json.value, 'down/ack');
+    return ack.ok ? { ok: true, value: { mac: parsed.mac, channel: 'ack', message: ack.value as OnlineAckMessage } } : ack;
+  }
   const body = checkCommand(json.value);
   if (!body.ok) return body;
   const message = body.value as CommandMessage;
@@ -166,6 +174,13 @@ export function encodeUp<C extends UpChannel>(channel: C, message: UpMessages[C]
 /** Encodes a command for down/cmd or down/config after checking it. Throws ProtocolError when invalid. */
 export function encodeCommand(message: CommandMessage): string {
   const result = checkCommand(message);
+  if (!result.ok) throw result.error;
+  return sized(JSON.stringify(message));
+}
+
+/** Encodes the cloud's answer to an online state for down/ack. Throws ProtocolError when invalid. */
+export function encodeOnlineAck(message: OnlineAckMessage): string {
+  const result = check(ackValidator, message, 'down/ack');
   if (!result.ok) throw result.error;
   return sized(JSON.stringify(message));
 }

@@ -41,6 +41,8 @@ export const GatewayInfoSchema = Type.Object(
     configVersion: Type.Integer({ minimum: 0 }),
     model: Type.Optional(Type.String({ maxLength: 64 })),
     uptimeS: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Up messages the gateway dropped from its store-and-forward queue (full) since it started. */
+    uplinkDropped: Type.Optional(Type.Integer({ minimum: 0 })),
   },
   { additionalProperties: false },
 );

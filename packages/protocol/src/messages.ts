@@ -30,6 +30,17 @@ export const StateMessageSchema = Type.Union([
 ]);
 export type StateMessage = Static<typeof StateMessageSchema>;
 
+/**
+ * down/ack: the cloud received an online state and is subscribed to the gateway's up topics, so what the
+ * gateway stored while nobody was listening can go now (docs/protocol.md section 3). `state` is the `ts` of
+ * the online state it answers, so a gateway tells the answer to this connection's state from a stale one.
+ */
+export const OnlineAckMessageSchema = Type.Object(
+  { state: Type.Optional(EpochMs), ts: Type.Integer({ minimum: 0, description: 'milliseconds since 1970-01-01T00:00:00Z, cloud clock' }) },
+  { additionalProperties: false },
+);
+export type OnlineAckMessage = Static<typeof OnlineAckMessageSchema>;
+
 /** up/report: device states, batched; a full report after connect and `devices.report`, changes otherwise. */
 export const ReportMessageSchema = Type.Object(
   {

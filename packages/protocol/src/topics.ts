@@ -3,7 +3,7 @@ export const PROTOCOL_VERSION = 'v1';
 
 /** What a gateway publishes (up) and what the cloud sends it (down), ARCHITECTURE.md section 5. */
 export const UP_CHANNELS = ['state', 'report', 'telemetry', 'event', 'reply'] as const;
-export const DOWN_CHANNELS = ['cmd', 'config'] as const;
+export const DOWN_CHANNELS = ['cmd', 'config', 'ack'] as const;
 export type UpChannel = (typeof UP_CHANNELS)[number];
 export type DownChannel = (typeof DOWN_CHANNELS)[number];
 

@@ -1,4 +1,4 @@
-import { upTopic, type DecodedUp } from '@lumigrid/protocol';
+import { downTopic, encodeOnlineAck, upTopic, type DecodedUp } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
 import { createCommandBus } from './command-bus.ts';
@@ -95,6 +95,17 @@ export function createGatewayLink(options: GatewayLinkOptions) {
     return undefined;
   }
 
+  /**
+   * Answers an online state on down/ack: the server hears this gateway now, so what the gateway stored while
+   * nobody listened may come (docs/protocol.md section 3). Every node answers; one answer is enough.
+   */
+  function acknowledgeOnline(mac: string, stateTs: number | undefined) {
+    const payload = encodeOnlineAck({ ...(stateTs !== undefined ? { state: stateTs } : {}), ts: Date.now() });
+    client
+      ?.publish(downTopic(mac, 'ack'), payload)
+      .catch((error: Error) => logger.debug({ mac, err: error.message }, 'online state not answered'));
+  }
+
   return {
     /** The embedded broker's port once started; undefined with an external broker. */
     get brokerPort(): number | undefined {
@@ -132,8 +143,15 @@ export function createGatewayLink(options: GatewayLinkOptions) {
         onStateCleared: (mac) => presence.forget(mac),
         onMessage(message) {
           if (message.channel === 'state') {
+            const droppedBefore = presence.get(message.mac)?.info?.uplinkDropped ?? 0;
             const p = presence.update(message.mac, message.message);
             logger.debug({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
+            if (message.message.state === 'online') {
+              acknowledgeOnline(message.mac, message.message.ts);
+              const dropped = message.message.info.uplinkDropped ?? 0;
+              if (dropped > droppedBefore)
+                logger.warn({ mac: message.mac, dropped }, 'gateway dropped up messages: its store-and-forward queue was full');
+            }
           } else if (message.channel === 'reply') {
             bus.handleReply(message.mac, message.message);
           } else if (message.channel === 'event' && message.message.type === 'firmware') {
