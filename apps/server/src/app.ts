@@ -73,6 +73,10 @@ export interface AppOptions {
     port?: number;
     firmwareTimeoutMs?: number;
     commandTimeoutMs?: number;
+    /** Keep-alive of the server's MQTT client (MQTT_KEEPALIVE_S otherwise); tests shorten it. */
+    keepaliveS?: number;
+    /** How long after the broker is back a gateway not heard of again stays unknown (default 60 s). */
+    presenceSettleMs?: number;
     /** Shared subscription group at an external broker; tests give each run its own. */
     sharedGroup?: string;
     /** Batch and queue sizes of the device report writer (tests, the benchmark). */
@@ -188,6 +192,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
         // Gateways provisioned in the gateways table connect with their own password (docs/protocol.md).
         credentials: options.gatewayLink.credentials ?? fleet.credentials,
         firmwareTimeoutMs: options.gatewayLink.firmwareTimeoutMs,
+        keepaliveS: options.gatewayLink.keepaliveS ?? config.mqttKeepaliveS,
+        presenceSettleMs: options.gatewayLink.presenceSettleMs,
         // Firmware updates live in the gateways table, so any node can follow and conclude them.
         firmwareStore: fleet.firmwareStore,
         // Several server nodes share one external broker: each report reaches one of them (docs/decisions.md).

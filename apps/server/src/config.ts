@@ -2,6 +2,7 @@ import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
+import { DEFAULT_KEEPALIVE_S } from './gateway-link/link-client.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -18,6 +19,8 @@ export interface Config {
   mode: Mode;
   mqttPort: number;
   mqttUrl: string | undefined;
+  /** Keep-alive of the server's MQTT client: a broker gone silent is noticed within 1.5 of it. */
+  mqttKeepaliveS: number;
   adminAccount: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -126,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     mode,
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
     mqttUrl,
+    mqttKeepaliveS: integer(env, 'MQTT_KEEPALIVE_S', DEFAULT_KEEPALIVE_S, 5, 300),
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,

@@ -150,6 +150,13 @@ export const ERRORS = {
     tc: '無法綁定該MAC的閘道（未登記或已被其他帳號綁定）',
     ja: 'このMACのゲートウェイは登録できません（未プロビジョニング、または他のアカウントに登録済み）',
   },
+  100111: {
+    status: 503,
+    en: 'The server has lost its connection to the gateways (MQTT broker unreachable); the command may not have been carried out. Try again shortly',
+    cn: '服务器与网关的连接已中断（MQTT代理不可达），命令可能未执行，请稍后重试',
+    tc: '伺服器與閘道的連線已中斷（MQTT代理不可達），命令可能未執行，請稍後重試',
+    ja: 'サーバーとゲートウェイの接続が切れています（MQTTブローカーに到達できません）。コマンドは実行されていない可能性があります。しばらくしてから再試行してください',
+  },
   // Devices and groups (1002xx): the texts spec sections 5 and 8 give without a number (docs/decisions.md).
   100201: {
     status: 400,

@@ -121,6 +121,15 @@ export const GatewaySettingsSchema = Type.Object({
 });
 export type GatewaySettings = Static<typeof GatewaySettingsSchema>;
 
+/**
+ * Whether a gateway is connected. `unknown` while the server has lost its MQTT broker (and, once the broker is
+ * back, until the gateway's state is heard again): the server cannot tell, so it claims neither.
+ */
+export const GatewayPresenceSchema = Type.Union([Type.Literal('online'), Type.Literal('offline'), Type.Literal('unknown')], {
+  description: 'online; offline; unknown: the server cannot reach its MQTT broker, so it cannot tell',
+});
+export type GatewayPresence = Static<typeof GatewayPresenceSchema>;
+
 /** A gateway bound to the caller's account (spec section 3 fields plus place, presence and sync). */
 export const GatewaySchema = Type.Object({
   id: IdSchema,
@@ -136,7 +145,8 @@ export const GatewaySchema = Type.Object({
   superGateway: Type.Boolean({ description: 'A super gateway holds bridges, and devices behind them' }),
   bridgeQuantity: Type.Integer({ description: 'Bridges imported under this super gateway (0 for a plain gateway)' }),
   deviceCount: Type.Integer({ description: 'Devices imported from this gateway (bridges included)' }),
-  online: Type.Boolean(),
+  online: Type.Boolean({ description: 'Connected now (false while offline and while unknown)' }),
+  presence: GatewayPresenceSchema,
   lastSeenAt: Nullable(DateTime, 'When the cloud last saw the gateway connect or disconnect, or null if never'),
   activity: Type.Union([Type.Literal('idle'), Type.Literal('restarting'), Type.Literal('updating')], {
     description: 'idle; restarting (a restart was sent and it is not back yet); updating (a firmware update runs)',

@@ -78,7 +78,8 @@ export const STOMP_CODE_HEADER = 'code';
 
 /**
  * A message on /topic/gateway_status/{userId} (Lumigrid's own topic): a gateway of the user's account changed.
- * `presence`: it came online or went offline (reason lost, restart, update, shutdown); `sync`: its
+ * `presence`: it came online or went offline (reason lost, restart, update, shutdown), or became unknown (reason
+ * `unknown`, `online` false: the server lost its MQTT broker and cannot tell); `sync`: its
  * configuration sync status changed (1 not synced, 2 syncing, 3 synced, 4 failed); `firmware`: a firmware
  * update moved on (`progress` and `stage`; `result` 1 success, 2 failure, 3 timeout when it ended).
  */

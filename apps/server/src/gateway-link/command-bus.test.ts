@@ -1,20 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCommandBus, errorCodeFor, type CommandState } from './command-bus.ts';
+import { BROKER_UNREACHABLE, createCommandBus, errorCodeFor, type CommandState } from './command-bus.ts';
 import { createPresence } from './presence.ts';
-import { memoryLogger } from '../test/gateway-link.fixtures.ts';
+import { gatewayInfo, memoryLogger } from '../test/gateway-link.fixtures.ts';
 
 const MAC = 'A4C138000001';
-const INFO = {
-  mac: MAC,
-  ip: '10.0.0.2',
-  networkAddress: '0000',
-  panId: '1A2B',
-  channel: 15,
-  versions: { gateway: '1', zigbee: '1', zigbee2: '1', zigbee3: '1', wisun: '1', plc: '1' },
-  largeGroupNumber: 1,
-  superGateway: false,
-  configVersion: 0,
-};
+const INFO = gatewayInfo(MAC);
 
 /** A bus over a fake broker: `published` holds what went out, `ack` decides how the broker answers. */
 function rig(ack: 'puback' | 'never' | 'refuse' = 'puback') {
@@ -22,12 +12,14 @@ function rig(ack: 'puback' | 'never' | 'refuse' = 'puback') {
   presence.update(MAC, { state: 'online', info: INFO });
   const published: Array<{ topic: string; payload: any }> = [];
   let n = 0;
+  const link = { connected: true };
   const bus = createCommandBus({
     publish: (topic, payload) => {
       published.push({ topic, payload: JSON.parse(payload) });
       if (ack === 'never') return new Promise(() => undefined);
       return ack === 'refuse' ? Promise.reject(new Error('connection closed')) : Promise.resolve();
     },
+    isConnected: () => link.connected,
     isOnline: (mac) => presence.isOnline(mac),
     waitOnline: (mac, ms) => presence.waitOnline(mac, ms),
     logger: memoryLogger().logger,
@@ -35,7 +27,7 @@ function rig(ack: 'puback' | 'never' | 'refuse' = 'puback') {
   });
   const states: CommandState[] = [];
   bus.onState((c) => states.push(c.state));
-  return { bus, presence, published, states };
+  return { bus, presence, published, states, link };
 }
 
 describe('command bus', () => {
@@ -107,6 +99,37 @@ describe('command bus', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(published).toHaveLength(1);
     bus.handleReply(MAC, { id: 'c1', ok: true, result: { time: 1 } });
+    expect((await waiting).state).toBe('succeeded');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('fails commands at once when the broker is lost, except those waiting for their gateway', async () => {
+    const { bus, presence, published, link } = rig();
+    const OTHER = 'A4C1380000FF';
+    const sent = bus.send(MAC, 'gateway.info', {}, { timeoutMs: 20_000 });
+    const waiting = bus.send(OTHER, 'time.get', {}, { ttlMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    const unacknowledged = rig('never');
+    const queued = unacknowledged.bus.send(MAC, 'gateway.identify', {}, { timeoutMs: 20_000 });
+    await vi.advanceTimersByTimeAsync(0);
+
+    link.connected = false;
+    presence.markAllUnknown();
+    bus.brokerLost();
+    unacknowledged.link.connected = false;
+    unacknowledged.bus.brokerLost();
+    expect(await sent).toMatchObject({ state: 'failed', error: { code: 'broker_unreachable' }, errorCode: BROKER_UNREACHABLE });
+    expect(await queued).toMatchObject({ state: 'expired', error: { code: 'broker_unreachable' }, errorCode: BROKER_UNREACHABLE });
+    // A new command fails at once, unsent; one that may wait for its gateway waits.
+    expect(await bus.send(MAC, 'gateway.info', {})).toMatchObject({ state: 'expired', errorCode: BROKER_UNREACHABLE });
+    expect(published).toHaveLength(1);
+    expect(bus.pendingCount()).toBe(1);
+
+    link.connected = true;
+    presence.update(OTHER, { state: 'online', info: gatewayInfo(OTHER) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(published.map((p) => p.topic)).toEqual([`lg/v1/${MAC}/down/cmd`, `lg/v1/${OTHER}/down/cmd`]);
+    bus.handleReply(OTHER, { id: 'c2', ok: true, result: { time: 1 } });
     expect((await waiting).state).toBe('succeeded');
     expect(vi.getTimerCount()).toBe(0);
   });

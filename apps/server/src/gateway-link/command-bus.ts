@@ -43,6 +43,8 @@ export interface SendOptions {
 export interface CommandBusDeps {
   /** Publishes with QoS 1; resolves when the broker acknowledged (PUBACK). */
   publish(topic: string, payload: string): Promise<void>;
+  /** Whether the link has its broker now (connected and subscribed). */
+  isConnected(): boolean;
   /** Whether the gateway is online now; undefined when it has never been seen. */
   isOnline(mac: string): boolean | undefined;
   /** Resolves true when the gateway comes online within ms, false otherwise. */
@@ -66,11 +68,16 @@ export function errorCodeFor(name: CommandName, state: 'failed' | 'timed_out' | 
   return state === 'expired' ? 100101 : FAILURE_CODES[COMMANDS[name].purpose][state];
 }
 
+/** A command that could not be sent, or whose reply can no longer come, because the server lost its MQTT broker. */
+export const BROKER_UNREACHABLE = 100111 satisfies ErrorCode;
+
 interface Pending {
   id: string;
   mac: string;
   name: CommandName;
   state: CommandState;
+  /** Waiting (with a time to live) for its gateway to come online; it keeps waiting when the broker is lost. */
+  waitingForGateway: boolean;
   timer: NodeJS.Timeout | undefined;
   settle(outcome: CommandOutcome): void;
 }
@@ -108,15 +115,19 @@ export function createCommandBus(deps: CommandBusDeps) {
     p.settle(outcome);
   }
 
-  function fail(p: Pending, state: 'failed' | 'timed_out' | 'expired', code: string, message?: string) {
-    finish(p, {
-      id: p.id,
-      mac: p.mac,
-      name: p.name,
-      state,
-      error: { code, ...(message ? { message } : {}) },
-      errorCode: errorCodeFor(p.name, state),
-    });
+  function fail(
+    p: Pending,
+    state: 'failed' | 'timed_out' | 'expired',
+    code: string,
+    message?: string,
+    errorCode: ErrorCode = errorCodeFor(p.name, state),
+  ) {
+    finish(p, { id: p.id, mac: p.mac, name: p.name, state, error: { code, ...(message ? { message } : {}) }, errorCode });
+  }
+
+  /** Fails a command for want of a broker: never sent (expired), or sent and its reply lost with the connection. */
+  function brokerLost(p: Pending) {
+    fail(p, p.state === 'sent' ? 'failed' : 'expired', 'broker_unreachable', 'the server lost its MQTT broker', BROKER_UNREACHABLE);
   }
 
   /** Sends a command and resolves with its outcome; never rejects for anything the gateway does. */
@@ -134,7 +145,7 @@ export function createCommandBus(deps: CommandBusDeps) {
     const payload = encodeCommand({ id, name, params, ts: sentAt, expiresAt: sentAt + ttlMs + timeoutMs } as CommandMessage);
     let settle!: (o: CommandOutcome) => void;
     const done = new Promise<CommandOutcome>((resolve) => (settle = resolve));
-    const p: Pending = { id, mac, name, state: 'queued', timer: undefined, settle };
+    const p: Pending = { id, mac, name, state: 'queued', waitingForGateway: false, timer: undefined, settle };
     pending.set(id, p);
     transition(p, 'queued');
     if (closed) {
@@ -142,8 +153,15 @@ export function createCommandBus(deps: CommandBusDeps) {
       return done as Promise<CommandOutcome<N>>;
     }
 
+    // Without a broker nothing can be sent, and a person is waiting: say so now instead of timing out.
+    if (!deps.isConnected() && ttlMs === 0) {
+      brokerLost(p);
+      return done as Promise<CommandOutcome<N>>;
+    }
     if (deps.isOnline(mac) !== true) {
+      p.waitingForGateway = true;
       const online = ttlMs > 0 && (await deps.waitOnline(mac, ttlMs));
+      p.waitingForGateway = false;
       if (!pending.has(id)) return done as Promise<CommandOutcome<N>>;
       if (!online) {
         fail(p, 'expired', 'offline', 'the gateway is offline');
@@ -159,7 +177,7 @@ export function createCommandBus(deps: CommandBusDeps) {
         if (p.timer) clearTimeout(p.timer);
         p.timer = setTimeout(() => fail(p, 'timed_out', 'timeout', `no reply in ${timeoutMs} ms`), timeoutMs);
       },
-      (error: Error) => fail(p, 'expired', 'not_sent', error.message),
+      (error: Error) => (deps.isConnected() ? fail(p, 'expired', 'not_sent', error.message) : brokerLost(p)),
     );
     return done as Promise<CommandOutcome<N>>;
   }
@@ -198,6 +216,14 @@ export function createCommandBus(deps: CommandBusDeps) {
 
     pendingCount(): number {
       return pending.size;
+    },
+
+    /**
+     * The link lost its broker: every command on its way or waiting for its reply fails now with
+     * BROKER_UNREACHABLE. Those waiting (with a time to live) for their gateway to come online wait on.
+     */
+    brokerLost() {
+      for (const p of [...pending.values()]) if (!p.waitingForGateway) brokerLost(p);
     },
 
     /** Ends every waiting command as expired and refuses new ones. */

@@ -23,8 +23,19 @@ export interface GatewayLinkOptions {
   firmwareTimeoutMs?: number;
   /** Where firmware updates are kept for every server node (the gateways table); this process's memory without it. */
   firmwareStore?: FirmwareStore;
+  /** MQTT keep-alive of the server's client in seconds (link-client.ts); a lost broker is noticed within 1.5 of them. */
+  keepaliveS?: number;
+  /** Wait between reconnect attempts to the broker (default 1000 ms). */
+  reconnectPeriodMs?: number;
+  /**
+   * How long after the broker is back a gateway may stay unknown (its state not heard again) before it is
+   * offline (lost): the time a gateway takes to reconnect to a restarted broker. Default 60 s.
+   */
+  presenceSettleMs?: number;
   logger: FastifyBaseLogger;
 }
+
+const PRESENCE_SETTLE_MS = 60_000;
 
 /** A listener that answers a promise holds the next message back until it settles (backpressure). */
 type UpListener = (message: DecodedUp) => unknown;
@@ -58,8 +69,10 @@ export function createGatewayLink(options: GatewayLinkOptions) {
 
   let broker: EmbeddedBroker | undefined;
   let client: LinkClient | undefined;
+  let settleTimer: NodeJS.Timeout | undefined;
   const bus = createCommandBus({
     publish: (topic, payload) => (client ? client.publish(topic, payload) : Promise.reject(new Error('the gateway link is not connected'))),
+    isConnected: () => client?.connected ?? false,
     isOnline: (mac) => presence.isOnline(mac),
     waitOnline: (mac, ms) => presence.waitOnline(mac, ms),
     logger,
@@ -93,6 +106,23 @@ export function createGatewayLink(options: GatewayLinkOptions) {
     }
     if (waits) return Promise.all(waits).then(() => undefined);
     return undefined;
+  }
+
+  /**
+   * The broker went (the server cannot know any gateway's connection: unknown, and the commands waiting for
+   * it fail now) or came back (every retained up/state arrives again; what is not heard of within the settle
+   * time is offline). With the embedded broker the server is the broker: only a close ends the connection.
+   */
+  function brokerChanged(up: boolean) {
+    clearTimeout(settleTimer);
+    settleTimer = undefined;
+    if (!up) {
+      presence.markAllUnknown();
+      bus.brokerLost();
+      return;
+    }
+    settleTimer = setTimeout(() => presence.settleUnknown(), options.presenceSettleMs ?? PRESENCE_SETTLE_MS);
+    settleTimer.unref();
   }
 
   /**
@@ -140,6 +170,9 @@ export function createGatewayLink(options: GatewayLinkOptions) {
         logger,
         stats,
         sharedGroup: options.sharedGroup,
+        keepaliveS: options.keepaliveS,
+        reconnectPeriodMs: options.reconnectPeriodMs,
+        onConnectionChange: brokerChanged,
         onStateCleared: (mac) => presence.forget(mac),
         onMessage(message) {
           if (message.channel === 'state') {
@@ -191,6 +224,7 @@ export function createGatewayLink(options: GatewayLinkOptions) {
       if (client) await client.publish(upTopic(mac, 'state'), '', { retain: true });
     },
     async close() {
+      clearTimeout(settleTimer);
       firmware.close();
       bus.close();
       presence.close();

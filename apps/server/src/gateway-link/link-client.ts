@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { decodeUp, PROTOCOL_VERSION, sendPacketsAtOnce, type DecodedUp } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -23,6 +24,28 @@ export interface LinkClientOptions {
   sharedGroup?: string;
   /** Where to count messages; a fresh count when absent. */
   stats?: LinkStats;
+  /**
+   * MQTT keep-alive in seconds (default 20). A broker that vanished without closing the socket (its host
+   * died, the network dropped) answers no PINGREQ: mqtt.js gives up 1.5 keep-alives after the last answer.
+   */
+  keepaliveS?: number;
+  /** Wait between reconnect attempts (default 1000 ms). */
+  reconnectPeriodMs?: number;
+  /**
+   * The link came up (connected and subscribed: messages flow and commands can be sent) or went down
+   * (connection lost; mqtt.js reconnects by itself). Not called for the first connection's failure.
+   */
+  onConnectionChange?(up: boolean): void;
+}
+
+/** mqtt.js pings after this many seconds without an answer from the broker, and gives up half of it later. */
+export const DEFAULT_KEEPALIVE_S = 20;
+
+/** A publish refused because the link has no broker connection now. */
+export class BrokerUnreachableError extends Error {
+  constructor() {
+    super('the MQTT broker is unreachable');
+  }
 }
 
 /** Counts what was dropped, so tests and metrics can see a bad gateway without reading logs. */
@@ -39,8 +62,13 @@ export async function connectLinkClient(options: LinkClientOptions) {
     clientId: `lumigrid-server-${randomBytes(6).toString('hex')}`,
     username: options.credential?.username,
     password: options.credential?.password,
+    // A clean session: a broker that restarts loses sessions anyway, so the server subscribes afresh on every
+    // connect (which also hands it every retained up/state again) and the gateways keep what they make until
+    // the server answers their online state (docs/protocol.md section 3).
     clean: true,
-    reconnectPeriod: 1000,
+    resubscribe: false,
+    keepalive: options.keepaliveS ?? DEFAULT_KEEPALIVE_S,
+    reconnectPeriod: options.reconnectPeriodMs ?? 1000,
     connectTimeout: 10_000,
     protocolVersion: 4,
   });
@@ -50,15 +78,35 @@ export async function connectLinkClient(options: LinkClientOptions) {
   const shared = (channel: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${base}/${channel}` : `${base}/${channel}`);
   const filters = [`${base}/state`, `${base}/reply`, shared('report'), shared('telemetry'), shared('event')];
 
+  const events = new EventEmitter();
+  let up = false;
+  let firstConnect = true;
+  let closing = false;
+  const changed = (now: boolean) => {
+    if (up === now || closing) return;
+    up = now;
+    events.emit('change', now);
+    options.onConnectionChange?.(now);
+  };
   client.on('connect', () => {
     client.subscribe(filters, { qos: 1 }, (error, granted) => {
-      if (error) return logger.error({ err: error }, 'gateway link: subscribe failed');
       const refused = (granted ?? []).filter((g) => g.qos === 128);
       if (refused.length) logger.error({ topics: refused.map((g) => g.topic) }, 'gateway link: the broker refused subscriptions');
+      else if (error) logger.error({ err: error }, 'gateway link: subscribe failed');
+      if (!client.connected) return;
+      if (!firstConnect) logger.info('gateway link: broker reachable again');
+      firstConnect = false;
+      changed(true);
     });
   });
+  client.on('close', () => {
+    // A command the broker has not acknowledged is failed by the link now (a person is waiting); mqtt.js must
+    // not send it by itself after a reconnect, when nobody waits for it any more.
+    for (const id of Object.keys(client.outgoing)) client.removeOutgoingMessage(Number(id));
+    if (up) logger.warn('gateway link: lost the MQTT broker, reconnecting');
+    changed(false);
+  });
   client.on('error', (error) => logger.warn({ err: error.message }, 'gateway link: MQTT error'));
-  client.on('offline', () => logger.warn('gateway link: broker unreachable, reconnecting'));
   const handle = (topic: string, payload: Buffer): void | Promise<void> => {
     stats.received++;
     try {
@@ -101,12 +149,13 @@ export async function connectLinkClient(options: LinkClientOptions) {
   await new Promise<void>((resolve, reject) => {
     const stop = (error: Error) => {
       clearTimeout(timer);
-      client.off('connect', onConnect);
+      events.off('change', onUp);
       client.off('error', onError);
       client.end(true);
       reject(new Error(`cannot connect to the MQTT broker at ${options.url}: ${error.message}`));
     };
-    const onConnect = () => {
+    // Started once connected and subscribed, so the first command finds the link up.
+    const onUp = () => {
       clearTimeout(timer);
       client.off('error', onError);
       resolve();
@@ -114,22 +163,30 @@ export async function connectLinkClient(options: LinkClientOptions) {
     const onError = (error: Error) => stop(error);
     // A broker that never answers (or refuses the socket, which mqtt.js retries quietly) fails the start.
     const timer = setTimeout(() => stop(new Error('no answer in 10 s')), 10_000);
-    client.once('connect', onConnect);
+    events.once('change', onUp);
     client.once('error', onError);
   });
 
   return {
     stats,
-    /** Publishes with QoS 1 and resolves on the broker's PUBACK. */
+    /**
+     * Publishes with QoS 1 and resolves on the broker's PUBACK. Refused at once while the broker is
+     * unreachable, and failed when the connection drops before the PUBACK: nothing is sent late.
+     */
     publish(topic: string, payload: string, opts: { retain?: boolean } = {}): Promise<void> {
+      // A live connection is enough here; the command bus itself waits for `connected` (subscribed) before it sends.
+      if (!client.connected || closing) return Promise.reject(new BrokerUnreachableError());
       return new Promise((resolve, reject) =>
         client.publish(topic, payload, { qos: 1, retain: opts.retain ?? false }, (error) => (error ? reject(error) : resolve())),
       );
     },
+    /** Connected and subscribed. */
     get connected() {
-      return client.connected;
+      return up;
     },
     async close() {
+      closing = true;
+      up = false;
       await client.endAsync();
     },
   };

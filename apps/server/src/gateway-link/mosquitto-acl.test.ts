@@ -1,17 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { downTopic, upTopic } from '@lumigrid/protocol';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile, mosquittoPasswordHash } from './mosquitto-acl.ts';
 import { servicesFor } from '../test/services.ts';
-import { rawClient, reachable } from '../test/gateway-link.fixtures.ts';
+import { rawClient } from '../test/gateway-link.fixtures.ts';
+import { MOSQUITTO, startPrivateMosquitto, type PrivateMosquitto } from '../test/mosquitto.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
-const MOSQUITTO = '/usr/sbin/mosquitto';
 const A = 'A4C1380000A1';
 const B = 'A4C1380000B2';
 const SERVER = { username: 'lumigrid-server-1', password: 'server-secret-1' };
@@ -34,14 +31,6 @@ describe('Mosquitto files', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 /**
  * The generated files in a private Mosquitto (its own port and temporary configuration): the same ACL matrix
  * the embedded broker passes. Needs Mosquitto installed (test/services.ts).
@@ -49,8 +38,7 @@ async function freePort(): Promise<number> {
 describe.runIf(servicesFor('the private Mosquitto ACL test', { programs: [MOSQUITTO] }))(
   'a private Mosquitto with the generated files',
   () => {
-    let dir: string;
-    let broker: ChildProcess;
+    let broker: PrivateMosquitto;
     let url: string;
     const clients: MqttClient[] = [];
     const connect = async (username: string, password: string, clientId = username) => {
@@ -70,35 +58,20 @@ describe.runIf(servicesFor('the private Mosquitto ACL test', { programs: [MOSQUI
     const publish = (client: MqttClient, topic: string, from: string) => client.publishAsync(topic, from, { qos: 1 });
 
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'lumigrid-mosquitto-'));
-      const port = await freePort();
-      writeFileSync(
-        join(dir, 'passwd'),
-        mosquittoPasswordFile([SERVER, SERVER2, { username: A, password: 'pw-a' }, { username: B, password: 'pw-b' }]),
-      );
-      writeFileSync(join(dir, 'acl'), mosquittoAclFile({ serverUsers: [SERVER.username, SERVER2.username], gatewayMacs: [A, B] }));
-      writeFileSync(
-        join(dir, 'mosquitto.conf'),
-        `${mosquittoConf({ port, bind: '127.0.0.1', passwordFile: join(dir, 'passwd'), aclFile: join(dir, 'acl') })}persistence false\nlog_dest stderr\n`,
-      );
-      // Started as root, Mosquitto drops to its own user, which must be able to read the files.
-      chmodSync(dir, 0o755);
-      for (const f of ['passwd', 'acl', 'mosquitto.conf']) chmodSync(join(dir, f), 0o644);
-      broker = spawn(MOSQUITTO, ['-c', join(dir, 'mosquitto.conf')], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let log = '';
-      broker.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-      const until = Date.now() + 5000;
-      while (!(await reachable(port))) {
-        if (Date.now() > until || broker.exitCode !== null) throw new Error(`mosquitto did not start: ${log}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      url = `mqtt://127.0.0.1:${port}`;
+      broker = await startPrivateMosquitto((dir, port) => {
+        writeFileSync(
+          join(dir, 'passwd'),
+          mosquittoPasswordFile([SERVER, SERVER2, { username: A, password: 'pw-a' }, { username: B, password: 'pw-b' }]),
+        );
+        writeFileSync(join(dir, 'acl'), mosquittoAclFile({ serverUsers: [SERVER.username, SERVER2.username], gatewayMacs: [A, B] }));
+        return `${mosquittoConf({ port, bind: '127.0.0.1', passwordFile: join(dir, 'passwd'), aclFile: join(dir, 'acl') })}persistence false\n`;
+      });
+      url = broker.url;
     });
 
     afterAll(async () => {
       for (const c of clients) await c.endAsync(true).catch(() => undefined);
-      broker?.kill('SIGTERM');
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      await broker?.close();
     });
 
     it('refuses a wrong password, an unknown user and anonymous clients', async () => {

@@ -6,8 +6,11 @@ export interface GatewayPresence {
   online: boolean;
   /** The info of the last online state; kept while offline so the detail screen still shows it. */
   info: GatewayInfo | undefined;
-  /** Why it went offline: lost (last will), restart, update, shutdown. */
-  reason: 'lost' | 'restart' | 'update' | 'shutdown' | undefined;
+  /**
+   * Why it is not online: lost (last will), restart, update, shutdown; or unknown: the server has lost its
+   * MQTT broker, so it cannot tell whether the gateway is connected (neither online nor offline).
+   */
+  reason: 'lost' | 'restart' | 'update' | 'shutdown' | 'unknown' | undefined;
   /** When the cloud saw the change (cloud clock, epoch ms). */
   since: number;
 }
@@ -27,6 +30,18 @@ export function createPresence(now: () => number = Date.now) {
     for (const resolve of set) resolve(online);
   }
 
+  function put(presence: GatewayPresence) {
+    gateways.set(presence.mac, presence);
+    if (presence.online) wake(presence.mac, true);
+    for (const listener of listeners) listener(presence);
+  }
+
+  /** Every gateway `from` picks becomes not online for `reason`, its info kept. */
+  function moveAll(from: (p: GatewayPresence) => boolean, reason: 'unknown' | 'lost') {
+    for (const before of [...gateways.values()])
+      if (from(before)) put({ mac: before.mac, online: false, info: before.info, reason, since: now() });
+  }
+
   return {
     /** Applies a state message; answers the new presence. */
     update(mac: string, message: StateMessage): GatewayPresence {
@@ -35,10 +50,24 @@ export function createPresence(now: () => number = Date.now) {
         message.state === 'online'
           ? { mac, online: true, info: message.info, reason: undefined, since: now() }
           : { mac, online: false, info: before?.info, reason: message.reason, since: now() };
-      gateways.set(mac, presence);
-      if (presence.online) wake(mac, true);
-      for (const listener of listeners) listener(presence);
+      put(presence);
       return presence;
+    },
+
+    /**
+     * The server lost its broker: every gateway it knows is unknown until its state is heard again. Its
+     * info is kept; waiters keep waiting (the gateway may well be back once the broker is).
+     */
+    markAllUnknown() {
+      moveAll((p) => p.reason !== 'unknown', 'unknown');
+    },
+
+    /**
+     * Some time after the broker came back: a gateway whose state was not heard again (the restarted broker
+     * lost the retained states, and the gateway has not reconnected since) is not connected: offline, lost.
+     */
+    settleUnknown() {
+      moveAll((p) => p.reason === 'unknown', 'lost');
     },
 
     /** A cleared retained state (empty payload): the gateway was removed. */

@@ -1,4 +1,5 @@
 import { createConnection } from 'node:net';
+import type { GatewayInfo } from '@lumigrid/protocol';
 import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
@@ -32,6 +33,21 @@ export function reachable(port: number, host = '127.0.0.1'): Promise<boolean> {
   });
 }
 
+/** What a gateway reports about itself (spec section 3), for tests that play the link without a simulator. */
+export function gatewayInfo(mac: string): GatewayInfo {
+  return {
+    mac,
+    ip: '10.0.0.2',
+    networkAddress: '0000',
+    panId: '1A2B',
+    channel: 15,
+    versions: { gateway: '1', zigbee: '1', zigbee2: '1', zigbee3: '1', wisun: '1', plc: '1' },
+    largeGroupNumber: 1,
+    superGateway: false,
+    configVersion: 0,
+  };
+}
+
 /** The external broker of the 'mosquitto' runs (test/services.ts). */
 export const MOSQUITTO_URL = TEST_MQTT_URL ?? '';
 
@@ -59,15 +75,25 @@ export interface LinkRig {
  */
 export async function startRig(
   kind: 'embedded' | 'mosquitto',
-  options: { count?: number; superGateways?: number; firmwareTimeoutMs?: number; sim?: Partial<SimGatewayOptions> } = {},
+  options: {
+    count?: number;
+    superGateways?: number;
+    firmwareTimeoutMs?: number;
+    sim?: Partial<SimGatewayOptions>;
+    /** A Mosquitto of the test's own for the 'mosquitto' kind, instead of TEST_MQTT_URL's. */
+    mqttUrl?: string;
+    keepaliveS?: number;
+  } = {},
 ): Promise<LinkRig> {
   const { logger, lines } = memoryLogger();
   const credentials = createMemoryCredentialStore();
   const serverCredential = randomServerCredential();
+  const external = kind === 'mosquitto' ? (options.mqttUrl ?? MOSQUITTO_URL) : undefined;
   const link = await startGatewayLink({
     port: 0,
     host: '127.0.0.1',
-    mqttUrl: kind === 'mosquitto' ? MOSQUITTO_URL : undefined,
+    mqttUrl: external,
+    keepaliveS: options.keepaliveS,
     credentials,
     serverCredential,
     logger,
@@ -75,7 +101,7 @@ export async function startRig(
     // On an external broker reports, telemetry and events go through a shared subscription, as in production.
     sharedGroup: kind === 'mosquitto' ? `lumigrid-test-${runPrefix()}` : undefined,
   });
-  const url = kind === 'mosquitto' ? MOSQUITTO_URL : `mqtt://127.0.0.1:${link.brokerPort}`;
+  const url = external ?? `mqtt://127.0.0.1:${link.brokerPort}`;
   const fleet = createFleet({
     url,
     count: options.count ?? 2,

@@ -1,5 +1,5 @@
 import { deviceEndpoints, gatewayEndpoints, type GatewayDevice, projectEndpoints } from '@lumigrid/contract';
-import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
+import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { devices, users } from '../db/schema/index.ts';
@@ -39,20 +39,30 @@ export async function startGatewayRig(
     firmwareTimeoutMs?: number;
     commandTimeoutMs?: number;
     broker?: 'embedded' | 'mosquitto';
+    /** An external broker of the test's own (a private Mosquitto), instead of TEST_MQTT_URL's or the embedded one. */
+    mqttUrl?: string;
+    /** The server's MQTT keep-alive and how long after the broker is back a gateway may stay unknown. */
+    keepaliveS?: number;
+    presenceSettleMs?: number;
+    /** Options for every simulated gateway (their keep-alive, say). */
+    sim?: Partial<SimGatewayOptions>;
     offlineGraceMs?: number;
     /** Simulated devices of each family per gateway (default 1). */
     devicesPerKind?: number;
   } = {},
 ): Promise<GatewayRig> {
-  const external = options.broker === 'mosquitto';
+  const mqttUrl = options.mqttUrl ?? (options.broker === 'mosquitto' ? MOSQUITTO_URL : undefined);
+  const external = mqttUrl !== undefined;
   const h = await startApp(
     kind,
-    { HOST: '127.0.0.1', ...(external ? { MQTT_URL: MOSQUITTO_URL } : {}) },
+    { HOST: '127.0.0.1', ...(mqttUrl ? { MQTT_URL: mqttUrl } : {}) },
     {
       gatewayLink: {
         port: 0,
         firmwareTimeoutMs: options.firmwareTimeoutMs ?? 4000,
         commandTimeoutMs: options.commandTimeoutMs ?? 1500,
+        keepaliveS: options.keepaliveS,
+        presenceSettleMs: options.presenceSettleMs,
         // Each run its own shared group, so suites running side by side on one Mosquitto never share events.
         ...(external ? { sharedGroup: `lumigrid-test-${runPrefix()}` } : {}),
       },
@@ -62,7 +72,7 @@ export async function startGatewayRig(
   );
   const link = h.app.gatewayLink!;
   const fleet = createFleet({
-    url: external ? MOSQUITTO_URL : `mqtt://127.0.0.1:${link.brokerPort}`,
+    url: mqttUrl ?? `mqtt://127.0.0.1:${link.brokerPort}`,
     count: options.count ?? 2,
     superGateways: options.superGateways ?? 0,
     macPrefix: runPrefix(),
@@ -71,6 +81,7 @@ export async function startGatewayRig(
     radio: { unicastPerSecond: 0, groupPerSecond: 0 },
     activityIntervalS: 0,
     ...(options.devicesPerKind ? { devicesPerKind: options.devicesPerKind } : {}),
+    ...options.sim,
   });
   for (const g of fleet.gateways) {
     const issued = await h.app.gatewayFleet.provision(g.mac, `pw-${g.mac}`);

@@ -35,7 +35,7 @@ import {
 
 /** Commands must reach the gateway and be answered; what each outcome answers. */
 const COMMAND =
-  'The gateway must answer: offline answers 100101, silence the timeout code of the command (docs/api.md "Gateway command codes").';
+  'The gateway must answer: offline answers 100101, no MQTT broker 100111, silence the timeout code of the command (docs/api.md "Gateway command codes").';
 
 /**
  * The gateway calls of spec section 7 "Gateways" and the sync helpers of "Configuration and real-time":

@@ -59,7 +59,8 @@ export function createAlertsModule(deps: {
   });
   // Reports and fault events raise and clear alerts; the tracker keeps each gateway's order without holding the link.
   const unsubscribe = deps.link?.onUp((message) => tracker.onUp(message));
-  const unsubscribePresence = deps.link?.presence.onChange((p) => tracker.presence(p.mac, p.online));
+  // Unknown (the server lost its broker) is neither: no gateway is paged for the server's own outage.
+  const unsubscribePresence = deps.link?.presence.onChange((p) => p.reason !== 'unknown' && tracker.presence(p.mac, p.online));
   return {
     service: alerts,
     tracker,

@@ -13,6 +13,12 @@ export function activityOf(row: Pick<GatewayRow, 'online' | 'offlineReason'>, fi
   return 'idle';
 }
 
+/** Online, offline, or unknown while the link has lost its broker (the link stores reason `unknown`). */
+export function presenceOfRow(row: Pick<GatewayRow, 'online' | 'offlineReason'>): Gateway['presence'] {
+  if (row.online) return 'online';
+  return row.offlineReason === 'unknown' ? 'unknown' : 'offline';
+}
+
 /** The firmware update kept in the gateway's row (fw_* columns), or undefined when none was ever started. */
 export function firmwareOfRow(row: GatewayRecord): FirmwareProgress | undefined {
   if (!row.fwUpdateId || !row.fwTarget || !row.fwStartedAt) return undefined;
@@ -45,6 +51,7 @@ export function mapGateway(row: GatewayRow, firmware: FirmwareProgress | undefin
     bridgeQuantity: row.bridgeQuantity,
     deviceCount: row.deviceCount,
     online: row.online,
+    presence: presenceOfRow(row),
     lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
     activity: activityOf(row, firmware),
     longitude: row.longitude,

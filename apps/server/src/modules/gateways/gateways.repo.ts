@@ -267,7 +267,8 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
         .set({
           online: q.online,
           offlineReason: q.online ? null : (q.reason ?? null),
-          lastSeenAt: q.at,
+          // Unknown (the server lost its broker) is not a sighting of the gateway.
+          ...(q.reason === 'unknown' ? {} : { lastSeenAt: q.at }),
           ...(q.info ? { info: q.info, superGateway: q.info.superGateway } : {}),
           ...(running !== undefined
             ? {

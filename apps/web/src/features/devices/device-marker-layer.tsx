@@ -5,6 +5,7 @@ import type { DeviceMarker, Gateway } from '@lumigrid/contract';
 import { markerKind, planToFraction } from '../../components/device-markers/marker-model.ts';
 import { imageBounds } from '../../components/floor-plan-bounds.ts';
 import { planMarkers, type MarkerHints } from './plan-markers.ts';
+import { presenceOf } from '../gateways/status.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
 
@@ -48,7 +49,7 @@ export function DeviceMarkerLayer({
           t(`deviceControl.display.${m.display}`),
           ...(m.manual ? [t('automation.auto.byHand')] : []),
         ].join(' · '),
-      gateway: (g) => `${t('deviceControl.kinds.gateway')} · ${t(g.online ? 'gateway.status.online' : 'gateway.status.offline')}`,
+      gateway: (g) => `${t('deviceControl.kinds.gateway')} · ${t(presenceOf(g).key)}`,
     }),
     [t],
   );

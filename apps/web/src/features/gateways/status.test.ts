@@ -51,10 +51,19 @@ describe('banner count and sync labels', () => {
 
 describe('presence and firmware outcome', () => {
   it('shows restarting and updating before online or offline', () => {
-    expect(presenceOf({ online: false, activity: 'restarting' }).key).toBe('gateway.status.restarting');
-    expect(presenceOf({ online: true, activity: 'updating' }).key).toBe('gateway.status.updating');
-    expect(presenceOf({ online: true, activity: 'idle' }).key).toBe('gateway.status.online');
-    expect(presenceOf({ online: false, activity: 'idle' }).key).toBe('gateway.status.offline');
+    expect(presenceOf({ online: false, presence: 'offline', activity: 'restarting' }).key).toBe('gateway.status.restarting');
+    expect(presenceOf({ online: true, presence: 'online', activity: 'updating' }).key).toBe('gateway.status.updating');
+    expect(presenceOf({ online: true, presence: 'online', activity: 'idle' }).key).toBe('gateway.status.online');
+    expect(presenceOf({ online: false, presence: 'offline', activity: 'idle' }).key).toBe('gateway.status.offline');
+  });
+
+  it('says unknown, with why, while the server has lost its broker, whatever it last heard', () => {
+    for (const activity of ['idle', 'restarting', 'updating'] as const)
+      expect(presenceOf({ online: false, presence: 'unknown', activity })).toEqual({
+        key: 'gateway.status.unknown',
+        color: 'warning',
+        hint: 'gateway.status.unknownHint',
+      });
   });
 
   it('maps result 1 to success, 2 to failure and anything else to a time-out', () => {

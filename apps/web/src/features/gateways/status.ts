@@ -36,12 +36,19 @@ export function syncPercent(elapsedMs: number, acknowledged: boolean): number {
 }
 
 /** What a gateway is doing, as one catalogue key for the status column. */
-export type PresenceKey = 'gateway.status.online' | 'gateway.status.offline' | 'gateway.status.restarting' | 'gateway.status.updating';
+export type PresenceKey =
+  'gateway.status.online' | 'gateway.status.offline' | 'gateway.status.restarting' | 'gateway.status.updating' | 'gateway.status.unknown';
 
-export function presenceOf(gateway: Pick<Gateway, 'online' | 'activity'>): {
+/**
+ * The status column's tag; `hint` explains it where the word alone would mislead. Unknown comes first: while
+ * the server has lost its broker, nothing it last heard (a restart, an update) can be vouched for.
+ */
+export function presenceOf(gateway: Pick<Gateway, 'online' | 'activity' | 'presence'>): {
   key: PresenceKey;
   color: 'success' | 'default' | 'processing' | 'warning';
+  hint?: 'gateway.status.unknownHint';
 } {
+  if (gateway.presence === 'unknown') return { key: 'gateway.status.unknown', color: 'warning', hint: 'gateway.status.unknownHint' };
   if (gateway.activity === 'restarting') return { key: 'gateway.status.restarting', color: 'warning' };
   if (gateway.activity === 'updating') return { key: 'gateway.status.updating', color: 'processing' };
   return gateway.online ? { key: 'gateway.status.online', color: 'success' } : { key: 'gateway.status.offline', color: 'default' };

@@ -9,7 +9,8 @@ import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayDetail, useSuperGatewayDevices, useUnbindBridge } from '../../features/gateways/api.ts';
-import { presenceOf, syncLabel } from '../../features/gateways/status.ts';
+import { PresenceTag } from '../../features/gateways/presence-tag.tsx';
+import { syncLabel } from '../../features/gateways/status.ts';
 import { FirmwareModal } from './firmware-modal.tsx';
 import { useGatewayActions } from './gateway-actions.tsx';
 import {
@@ -130,7 +131,6 @@ export default function GatewayDetailPage() {
     return <Result status="warning" title={t('gateway.notFound')} extra={<Link to="/gateway/list">{t('gateway.backToList')}</Link>} />;
   if (!gateway) return <Spin size="large" style={{ display: 'block', margin: '120px auto' }} />;
 
-  const presence = presenceOf(gateway);
   const sync = syncLabel(gateway.syncStatus);
   const orEmpty = (value: string | number | null) => (value === null || value === '' ? empty : String(value));
 
@@ -139,9 +139,7 @@ export default function GatewayDetailPage() {
       title={gateway.name}
       breadcrumbRender={false}
       tags={[
-        <Tag key="presence" color={presence.color} data-testid="gateway-presence">
-          {t(presence.key)}
-        </Tag>,
+        <PresenceTag key="presence" gateway={gateway} testId="gateway-presence" />,
         <Tag key="sync" color={sync.color}>
           {t(sync.key)}
         </Tag>,

@@ -8,7 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, GATEWAY_LIMITS, type Gateway, type GatewayListQuery } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayPage } from '../../features/gateways/api.ts';
-import { presenceOf, syncLabel } from '../../features/gateways/status.ts';
+import { PresenceTag } from '../../features/gateways/presence-tag.tsx';
+import { syncLabel } from '../../features/gateways/status.ts';
 import { useGatewayActions } from './gateway-actions.tsx';
 import { BindGatewayModal, MicrowaveModal, MoveGatewayModal, OpenNetworkModal, RenameGatewayModal } from './gateway-dialogs.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
@@ -88,10 +89,7 @@ export default function GatewayListPage() {
       dataIndex: 'activity',
       search: false,
       width: 100,
-      render: (_, row) => {
-        const presence = presenceOf(row);
-        return <Tag color={presence.color}>{t(presence.key)}</Tag>;
-      },
+      render: (_, row) => <PresenceTag gateway={row} />,
     },
     {
       title: t('gateway.field.syncStatus'),
