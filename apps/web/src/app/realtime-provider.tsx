@@ -23,6 +23,20 @@ import { createRealtimeClient, type RealtimeClient, type RealtimeHandler } from 
 
 const RealtimeContext = createContext<RealtimeClient | undefined>(undefined);
 
+/** Ends this tab's session with a dialog saying why: a business code's message, or a text of the page's own. */
+type ForcedSignOut = (reason: number | string) => void;
+const ForcedSignOutContext = createContext<ForcedSignOut | undefined>(undefined);
+
+/**
+ * The shell's one forced sign-out: whichever notices the end first (the real-time notice, a page's own
+ * call) signs out and shows the dialog; the others find it done.
+ */
+export function useForcedSignOut(): ForcedSignOut {
+  const signOut = useContext(ForcedSignOutContext);
+  if (!signOut) throw new Error('useForcedSignOut needs the RealtimeProvider');
+  return signOut;
+}
+
 /** What the layout may do with the channel: stop it before its own sign-out, so that is not a forced one. */
 export interface RealtimeControl {
   stop(): Promise<void>;
@@ -94,7 +108,7 @@ export function RealtimeProvider({ userId, control, children }: { userId: string
 
   // A type 0 notice is followed by the ERROR that closes the socket: one sign-out, one dialog.
   const ended = useRef(false);
-  const signedOut = (code: number) => {
+  const signedOut = (reason: number | string) => {
     // The token may be gone already (another tab of this browser signed out); this tab still leaves.
     if (ended.current) return;
     ended.current = true;
@@ -102,7 +116,7 @@ export function RealtimeProvider({ userId, control, children }: { userId: string
     void clientRef.current?.stop();
     session.clear();
     queryClient.clear();
-    modal.info({ title: t('realtime.signedOutTitle'), content: signOutText(code, lang) });
+    modal.info({ title: t('realtime.signedOutTitle'), content: typeof reason === 'number' ? signOutText(reason, lang) : reason });
     void navigate(target, { replace: true });
   };
   const signedOutRef = useRef(signedOut);
@@ -111,6 +125,7 @@ export function RealtimeProvider({ userId, control, children }: { userId: string
   });
 
   useImperativeHandle(control, () => ({ stop: async () => clientRef.current?.stop() }), []);
+  const forcedSignOut = useRef<ForcedSignOut>((reason) => signedOutRef.current(reason)).current;
 
   useEffect(() => {
     if (!token) return;
@@ -131,8 +146,10 @@ export function RealtimeProvider({ userId, control, children }: { userId: string
 
   return (
     <RealtimeContext.Provider value={client}>
-      <UserNotices userId={userId} onSignedOut={(code) => signedOutRef.current(code)} />
-      {children}
+      <ForcedSignOutContext.Provider value={forcedSignOut}>
+        <UserNotices userId={userId} onSignedOut={forcedSignOut} />
+        {children}
+      </ForcedSignOutContext.Provider>
     </RealtimeContext.Provider>
   );
 }

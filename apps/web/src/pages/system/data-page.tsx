@@ -1,6 +1,4 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { App as AntApp, Alert, Button, Card, Col, Modal, Progress, Result, Row, Space, Tag, Tooltip, Tree, Typography } from 'antd';
 import type { TreeDataNode } from 'antd';
 import {
@@ -16,8 +14,8 @@ import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-compon
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { BackupArchive, BackupDirectory } from '@lumigrid/contract';
-import { session, signOutRoute } from '../../api/session.ts';
 import { useBoot } from '../../app/boot.tsx';
+import { useForcedSignOut } from '../../app/realtime-provider.tsx';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import {
   fetchBackupDirectories,
@@ -95,10 +93,7 @@ function FolderTree({ path, onSelect }: { path: string; onSelect(path: string): 
 /** The running backup or restore: its progress bar, then how it ended. */
 function JobModal({ job, onClose }: { job: Job | undefined; onClose(): void }) {
   const { t } = useTranslation();
-  const { modal } = AntApp.useApp();
-  const { mode } = useBoot();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const forcedSignOut = useForcedSignOut();
   const progress = useBackupProgress(job);
   const restored = job?.kind === 'restore' && (progress.data?.state === 'succeeded' || signedOutByRestore(progress.error));
   const data = progress.data;
@@ -109,13 +104,8 @@ function JobModal({ job, onClose }: { job: Job | undefined; onClose(): void }) {
 
   // A restore ends every session, this one too: the forced logout, unless the real-time notice came first.
   useEffect(() => {
-    if (!restored) return;
-    const target = signOutRoute(mode, session.loginType());
-    session.clear();
-    queryClient.clear();
-    modal.info({ title: t('realtime.signedOutTitle'), content: t('backup.restoredSignIn') });
-    void navigate(target, { replace: true });
-  }, [restored, mode, queryClient, modal, navigate, t]);
+    if (restored) forcedSignOut(t('backup.restoredSignIn'));
+  }, [restored, forcedSignOut, t]);
 
   return (
     <Modal
