@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     name: 'e2e',
     include: ['e2e/**/*.e2e.test.ts'],
+    globalSetup: ['e2e/support/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
     // One server + one browser per file; running files side by side only fights over the CPU.

@@ -1,11 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { hashPassword } from '../../apps/server/src/lib/password.ts';
 import { createGatewaysRepo } from '../../apps/server/src/modules/gateways/gateways.repo.ts';
-import { freePort, startServer, type RunningServer } from './server.ts';
+import { freePort, freshDataDir, startServer, type RunningServer } from './server.ts';
 
 /** A firmware file the server offers for the gateway part (DATA_DIR/firmware/manifest.json). */
 export interface FirmwareEntry {
@@ -41,7 +40,7 @@ export async function startGatewaySite(
     env?: Record<string, string>;
   } = {},
 ): Promise<GatewaySite> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-e2e-gw-'));
+  const dataDir = await freshDataDir('lumigrid-e2e-gw-');
   const macPrefix = Math.floor(Math.random() * 0xffffff)
     .toString(16)
     .toUpperCase()

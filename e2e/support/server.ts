@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const ADMIN_PASSWORD = 'Admin-Pass-2026';
@@ -32,12 +33,28 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * A new data folder for one server: a copy of the run's migrated one (see global-setup.ts), or an empty one
+ * when the file runs outside that setup, which the server then migrates itself.
+ */
+export async function freshDataDir(prefix = 'lumigrid-e2e-'): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  let migrated: string | undefined;
+  try {
+    migrated = inject('migratedDataDir');
+  } catch {
+    migrated = undefined;
+  }
+  if (migrated) await cp(migrated, dataDir, { recursive: true });
+  return dataDir;
+}
+
+/**
  * Starts the real platform as `npm start` does (built web app, embedded database in a fresh folder), on
  * free ports. DATABASE_URL is removed so browser journeys never share the CI database with the server tests.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-e2e-'));
+  const dataDir = env.DATA_DIR ?? (await freshDataDir());
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),

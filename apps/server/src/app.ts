@@ -133,6 +133,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // One line per request, at debug (below): at info the log keeps what a person starting the server needs.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
+    // A plugin's start includes its first database reads: on a busy machine (a small on-premise box starting
+    // beside its database) 10 s, Fastify's default, is not always enough, and a slow start is no broken one.
+    pluginTimeout: 60_000,
     // Ids are strings and bodies small; anything bigger than this is refused with 413 before parsing.
     bodyLimit: 1024 * 1024,
     ajv: { customOptions: { removeAdditional: 'all' } },

@@ -20,7 +20,8 @@ export interface Database {
 
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export type DatabaseTarget = { url: string } | { dataDir: string } | { memory: true };
+/** `image`: a dump of a migrated PGlite data folder to start from (tests), so only newer migrations run. */
+export type DatabaseTarget = { url: string } | { dataDir: string } | { memory: true; image?: Blob };
 
 /**
  * Opens the database and brings its schema up to date: PostgreSQL when a URL is given, otherwise PGlite in
@@ -42,7 +43,7 @@ export async function openDatabase(target: DatabaseTarget, options: { onPoolErro
     mkdirSync(target.dataDir, { recursive: true });
     client = new PGlite(target.dataDir);
   } else {
-    client = new PGlite();
+    client = new PGlite(target.image ? { loadDataDir: target.image } : {});
   }
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });

@@ -7,7 +7,8 @@ import { authEndpoints } from '@lumigrid/contract';
 import { api } from '../test/harness.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { freshPglite } from '../test/database-templates.ts';
 import { gateways } from '../db/schema/index.ts';
 import type { App } from '../http/types.ts';
 
@@ -49,7 +50,7 @@ describe('the demo site in the log', () => {
   });
 
   it('prints a random demo password once; DEMO_PASSWORD, when set later, becomes the password', async () => {
-    const database = await openDatabase({ memory: true });
+    const database = await freshPglite();
     try {
       const first = await start(database, dataDir);
       const [line] = created(first.lines);
@@ -77,7 +78,7 @@ describe('the demo site in the log', () => {
   }, 120_000);
 
   it('logs one line when the demo cannot start, and the platform serves on', async () => {
-    const database = await openDatabase({ memory: true });
+    const database = await freshPglite();
     try {
       // The administrator's name is taken by an account that is not an account owner.
       const { app, lines, outcome } = await start(database, dataDir, { DEMO_ACCOUNT: 'admin' });

@@ -50,7 +50,8 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     h = await startApp(kind, env(), { gatewayLink: { port: 0 } });
     first = await h.app.demo!.ready;
     token = await login(h, DEMO_ACCOUNT, DEMO_PASSWORD);
-  }, 60_000);
+    // The demo site starts 4 gateways and backfills two weeks of their readings.
+  }, 180_000);
   afterAll(async () => {
     await h?.close();
     await rm(dataDir, { recursive: true, force: true });

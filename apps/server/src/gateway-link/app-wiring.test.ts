@@ -1,7 +1,7 @@
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { openDatabase } from '../db/client.ts';
+import { freshPglite } from '../test/database-templates.ts';
 import { loadConfig } from '../config.ts';
 import { createMemoryCredentialStore } from './credentials.ts';
 import { reachable } from '../test/gateway-link.fixtures.ts';
@@ -9,7 +9,7 @@ import { poll } from '../test/poll.ts';
 
 describe('buildApp with the gateway link', () => {
   it('starts the embedded broker, lets a provisioned gateway in, and stops it on close', async () => {
-    const database = await openDatabase({ memory: true });
+    const database = await freshPglite();
     const credentials = createMemoryCredentialStore();
     const app = await buildApp({
       config: loadConfig({ ADMIN_PASSWORD: 'Admin-Pass-2026', WEB_DIST: '/nonexistent' }),
@@ -32,7 +32,7 @@ describe('buildApp with the gateway link', () => {
   });
 
   it('starts no broker unless asked', async () => {
-    const database = await openDatabase({ memory: true });
+    const database = await freshPglite();
     const app = await buildApp({
       config: loadConfig({ ADMIN_PASSWORD: 'Admin-Pass-2026', WEB_DIST: '/nonexistent' }),
       database,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
-import { DATABASES, TestClock, freshPostgres, startApp } from '../test/harness.ts';
+import { DATABASES, TestClock, startApp } from '../test/harness.ts';
+import { freshPglite, freshPostgres } from '../test/database-templates.ts';
 import { poll } from '../test/poll.ts';
 import { createJobRunner, retryDelayMs, type JobHandler, type JobRunnerOptions } from './job-runner.ts';
 
@@ -16,7 +17,7 @@ function gate() {
 /** Two handles on one database: for PostgreSQL two pools, as two server nodes would have; PGlite is one process. */
 async function openTwice(kind: 'pglite' | 'postgres'): Promise<{ first: Database; second: Database; close(): Promise<void> }> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ memory: true });
+    const database = await freshPglite();
     return { first: database, second: database, close: () => database.close() };
   }
   const fresh = await freshPostgres();

@@ -12,11 +12,11 @@ import {
   type Lang,
   authEndpoints,
 } from '@lumigrid/contract';
-import pg from 'pg';
 import { expect } from 'vitest';
 import { buildApp, type AppOptions } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { freshDatabase } from './database-templates.ts';
 import { outbox } from '../db/schema/index.ts';
 import type { App } from '../http/types.ts';
 
@@ -35,27 +35,6 @@ export class TestClock {
   }
 }
 
-/** A fresh PostgreSQL database for one suite, dropped when it closes. */
-export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = process.env.DATABASE_URL!;
-  const name = `lumigrid_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 export interface Harness {
   app: App;
   clock: TestClock;
@@ -70,8 +49,7 @@ export async function startApp(
   env: Record<string, string> = {},
   extra: Pick<AppOptions, 'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware' | 'logger' | 'offlineGraceMs'> = {},
 ): Promise<Harness> {
-  const pgdb = kind === 'postgres' ? await freshPostgres() : undefined;
-  const database = await openDatabase(pgdb ? { url: pgdb.url } : { memory: true });
+  const database = await freshDatabase(kind);
   const config = loadConfig({
     // Suites start with a clean slate; src/demo's tests switch the demo site on.
     DEMO: 'off',
@@ -91,7 +69,6 @@ export async function startApp(
     async close() {
       await app.close();
       await database.close();
-      await pgdb?.drop();
     },
   };
 }

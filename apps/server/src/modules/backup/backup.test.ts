@@ -7,9 +7,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { openDatabase, type Database } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
+import { freshDatabase } from '../../test/database-templates.ts';
 import type { App } from '../../http/types.ts';
-import { ADMIN_PASSWORD, DATABASES, TestClock, api, apiData, expectError, freshPostgres, login } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, DATABASES, TestClock, api, apiData, expectError, login } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { readManifest } from './backup-archive.ts';
 import { readCatalogue } from './backup.repo.ts';
@@ -26,9 +27,8 @@ interface Server {
 
 /** A server-mode app on a fresh database (PGlite or its own PostgreSQL database) with its own data folder. */
 async function startServer(kind: 'pglite' | 'postgres', backupRoot: string, mode: 'server' | 'saas' = 'server'): Promise<Server> {
-  const pgdb = kind === 'postgres' ? await freshPostgres() : undefined;
   const dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-backup-data-'));
-  const database = await openDatabase(pgdb ? { url: pgdb.url } : { memory: true });
+  const database = await freshDatabase(kind);
   const config = loadConfig({
     MODE: mode,
     DEMO: 'off',
@@ -47,7 +47,6 @@ async function startServer(kind: 'pglite' | 'postgres', backupRoot: string, mode
     async close() {
       await app.close();
       await database.close();
-      await pgdb?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OPERATE_AUTH, USER_AUTH } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
+import { freshPglite } from '../../test/database-templates.ts';
 import { users } from '../../db/schema/index.ts';
 import { AppError } from '../../http/app-error.ts';
 import { noDevicesYet, type MapDevicesPort } from './map-devices-port.ts';
@@ -55,7 +56,7 @@ describe('projects and maps services on PGlite', () => {
   const auth = () => ({ userId: tenantId, tenantId, operateAuth: OPERATE_AUTH.owner, lang: 'en' as const });
 
   beforeAll(async () => {
-    database = await openDatabase({ memory: true });
+    database = await freshPglite();
     dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-service-'));
     const [row] = await database.db
       .insert(users)

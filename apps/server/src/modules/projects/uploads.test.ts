@@ -26,7 +26,8 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-uploads-'));
-    h = await startApp(kind, { DATA_DIR: dataDir });
+    // A render answers within the call however slow the machine; the answer before it ends has its own suite below.
+    h = await startApp(kind, { DATA_DIR: dataDir, PDF_ANSWER_WAIT_MS: '60000' });
     token = await signUpByMail(h, 'planner@example.com');
     f = treeFactory(h, token);
   });

@@ -190,7 +190,8 @@ describe.each(DATABASES)('editing one’s own info on %s', (kind) => {
     } finally {
       await server.close();
     }
-  });
+    // Two whole apps, one after the other.
+  }, 120_000);
 });
 
 type Ids = { sub: string; owner: string };

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rm, writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../db/client.ts';
+
+/**
+ * Migrated databases made once per test run, which every suite copies instead of migrating its own: a PGlite
+ * data folder dumped to a file, and a PostgreSQL template database when DATABASE_URL is set. Migrating takes
+ * seconds and the suites open hundreds of databases.
+ */
+export interface DatabaseTemplates {
+  pgliteImage: string;
+  postgresTemplate?: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseTemplates: DatabaseTemplates;
+  }
+}
+
+async function withAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL! });
+  await admin.connect();
+  try {
+    return await run(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Makes the templates; `dispose` removes them. */
+export async function createDatabaseTemplates(): Promise<{ templates: DatabaseTemplates; dispose(): Promise<void> }> {
+  const folder = await mkdtemp(join(tmpdir(), 'lumigrid-db-template-'));
+  const pglite = await openDatabase({ memory: true });
+  const pgliteImage = join(folder, 'pglite.tar');
+  const client = (pglite.db as unknown as { $client: PGlite }).$client;
+  await writeFile(pgliteImage, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
+  await pglite.close();
+
+  let postgresTemplate: string | undefined;
+  if (process.env.DATABASE_URL) {
+    postgresTemplate = `lumigrid_template_${randomBytes(6).toString('hex')}`;
+    await withAdmin((admin) => admin.query(`create database ${postgresTemplate}`));
+    const postgres = await openDatabase({ url: databaseUrl(postgresTemplate) });
+    await postgres.close();
+  }
+  return {
+    templates: { pgliteImage, postgresTemplate },
+    async dispose() {
+      await rm(folder, { recursive: true, force: true });
+      if (postgresTemplate) await withAdmin((admin) => admin.query(`drop database if exists ${postgresTemplate} with (force)`));
+    },
+  };
+}
+
+/** The run's templates, or none when a file runs outside the configured global setup. */
+function templates(): DatabaseTemplates | undefined {
+  try {
+    return inject('databaseTemplates');
+  } catch {
+    return undefined;
+  }
+}
+
+let pgliteImage: Promise<Blob> | undefined;
+
+/** A fresh in-memory PGlite database, migrated. */
+export async function freshPglite(): Promise<Database> {
+  const path = templates()?.pgliteImage;
+  if (!path) return openDatabase({ memory: true });
+  pgliteImage ??= readFile(path).then((bytes) => new Blob([bytes]));
+  return openDatabase({ memory: true, image: await pgliteImage });
+}
+
+/** A fresh, empty-but-migrated PostgreSQL database for one suite, dropped when it closes. */
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lumigrid_test_${randomBytes(6).toString('hex')}`;
+  const template = templates()?.postgresTemplate;
+  await withAdmin((admin) => admin.query(`create database ${name}${template ? ` template ${template}` : ''}`));
+  return {
+    url: databaseUrl(name),
+    async drop() {
+      await withAdmin((admin) => admin.query(`drop database if exists ${name} with (force)`));
+    },
+  };
+}
+
+/** A fresh migrated database of the given kind; `close` also drops a PostgreSQL one. */
+export async function freshDatabase(kind: 'pglite' | 'postgres'): Promise<Database> {
+  if (kind === 'pglite') return freshPglite();
+  const target = await freshPostgres();
+  const database = await openDatabase({ url: target.url });
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      await target.drop();
+    },
+  };
+}
