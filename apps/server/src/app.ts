@@ -16,6 +16,7 @@ import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { registerInputGuard } from './http/input-guard.ts';
 import { loggerOptions, registerRequestLog } from './http/log-safety.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
+import { validatorCompiler } from './http/validator.ts';
 import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts';
@@ -138,9 +139,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     pluginTimeout: 60_000,
     // Ids are strings and bodies small; anything bigger than this is refused with 413 before parsing.
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: 'all' } },
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler());
 
   const webClient = existsSync(join(config.webDist, 'index.html'));
   // Before every route, so that each answer above the threshold is compressed.

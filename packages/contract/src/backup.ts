@@ -59,7 +59,9 @@ export const BackupArchiveSchema = Type.Object({
   filesBytes: Type.Integer(),
   database: Type.Union([Type.Literal('pglite'), Type.Literal('postgres')], { description: 'Where it was taken' }),
   version: Type.String({ description: 'The software version that took it' }),
-  restorable: Type.Boolean({ description: 'Made for the schema this server runs; a damaged archive is found only when restoring' }),
+  restorable: Type.Boolean({
+    description: 'Made for the schema this server runs, and every entry matches its checksum (a restore would pass its checks)',
+  }),
 });
 export type BackupArchive = Static<typeof BackupArchiveSchema>;
 

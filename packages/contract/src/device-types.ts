@@ -1,6 +1,7 @@
 import { RATED_POWER_W, type DeviceKind } from '@lumigrid/protocol';
 import { DEVICE_TYPE_CODES } from './gateways.ts';
 import type { ErrorCode } from './errors.ts';
+import type { Localised } from './lang.ts';
 
 /**
  * The device type code table (spec sections 1 and 3). The codes of the kinds the gateway protocol names are
@@ -109,6 +110,32 @@ export const DEVICE_TYPES: Readonly<Record<number, DeviceTypeInfo>> = Object.fre
 export const DEVICE_TYPE_CODE_LIST: readonly number[] = Object.keys(DEVICE_TYPES)
   .map(Number)
   .sort((a, b) => a - b);
+
+/** The name of each device kind as people read it (reports, mails); the web catalogues say the same. */
+export const DEVICE_KIND_TEXT: Record<DeviceKind, Localised> = {
+  'light-single': { en: 'Single-colour light', cn: '单色灯', tc: '單色燈', ja: '単色照明' },
+  'light-cct': { en: 'Colour-temperature light', cn: '色温灯', tc: '色溫燈', ja: '調色照明' },
+  'light-rgb': { en: 'RGB light', cn: 'RGB灯', tc: 'RGB燈', ja: 'RGB照明' },
+  'light-dimmer': { en: 'Dimmer', cn: '调光器', tc: '調光器', ja: '調光器' },
+  curtain: { en: 'Curtain', cn: '窗帘', tc: '窗簾', ja: 'カーテン' },
+  'switch-1': { en: '1-channel switch', cn: '一路开关', tc: '一路開關', ja: '1回路スイッチ' },
+  'switch-2': { en: '2-channel switch', cn: '二路开关', tc: '二路開關', ja: '2回路スイッチ' },
+  'switch-3': { en: '3-channel switch', cn: '三路开关', tc: '三路開關', ja: '3回路スイッチ' },
+  'switch-4': { en: '4-channel switch', cn: '四路开关', tc: '四路開關', ja: '4回路スイッチ' },
+  'sensor-motion': { en: 'Motion sensor', cn: '人体感应器', tc: '人體感應器', ja: '人感センサー' },
+  'sensor-daylight': { en: 'Daylight sensor', cn: '日光传感器', tc: '日光感測器', ja: '照度センサー' },
+  'sensor-temperature': { en: 'Temperature sensor', cn: '温度传感器', tc: '溫度感測器', ja: '温度センサー' },
+  'sensor-cct': { en: 'Colour-temperature sensor', cn: '色温传感器', tc: '色溫感測器', ja: '色温度センサー' },
+  'panel-scene6': { en: '6-key scene panel', cn: '六键场景面板', tc: '六鍵場景面板', ja: '6キーシーンパネル' },
+  'panel-smart': { en: 'Smart touch panel', cn: '智能触摸面板', tc: '智慧觸控面板', ja: 'スマートタッチパネル' },
+  bridge: { en: 'Bridge', cn: '网桥', tc: '網橋', ja: 'ブリッジ' },
+  'bridge-wisun': { en: 'Wi-SUN bridge', cn: 'Wi-SUN网桥', tc: 'Wi-SUN網橋', ja: 'Wi-SUNブリッジ' },
+  emergency: { en: 'Emergency light', cn: '应急灯', tc: '應急燈', ja: '非常灯' },
+  'emergency-dimmable': { en: 'Dimmable emergency light', cn: '可调光应急灯', tc: '可調光應急燈', ja: '調光式非常灯' },
+  'super-gateway': { en: 'Super gateway', cn: '超级网关', tc: '超級閘道', ja: 'スーパーゲートウェイ' },
+  'bridge-dali': { en: 'DALI bridge', cn: 'DALI网桥', tc: 'DALI網橋', ja: 'DALIブリッジ' },
+  dali: { en: 'DALI light', cn: 'DALI灯', tc: 'DALI燈', ja: 'DALI照明' },
+};
 
 export function deviceType(code: number): DeviceTypeInfo | undefined {
   return Object.hasOwn(DEVICE_TYPES, code) ? DEVICE_TYPES[code] : undefined;

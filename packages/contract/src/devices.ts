@@ -273,8 +273,8 @@ export type SensorOnOffBody = Static<typeof SensorOnOffBodySchema>;
  */
 export const DeviceParamsBodySchema = Type.Object({
   id: IdSchema,
-  // Unknown values on purpose: the server's validator coerces types, and a union would turn `true` into 1 or
-  // 0 into false before validateParams could give the field its own message.
+  // Unknown values on purpose: which names and types are allowed depends on the device's type, so
+  // validateParams checks each one and gives the field its own message.
   params: Type.Record(Type.String({ maxLength: 32 }), Type.Unknown(), {
     maxProperties: 32,
     description: 'Parameters by name (paramRules of the device type): holdTime, lux, sensorMode, stairsMode, fadeTime, lampCounts, ...',

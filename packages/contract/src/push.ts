@@ -45,8 +45,11 @@ export function pushSubmittable(code: number): boolean {
 }
 
 export const PUSH_LIMITS = {
-  /** Spec section 5: push title 1-25. */
-  title: { min: 1, max: 25 },
+  /**
+   * Spec section 5: push title 1-25, counted as readers see it (markup removed, spaces trimmed); `sentMax`
+   * bounds what may be sent, markup included.
+   */
+  title: { min: 1, max: 25, sentMax: 1000 },
   appName: { min: 1, max: 50 },
   packageName: { min: 3, max: 150 },
   categoryName: { min: 1, max: 20 },
@@ -82,10 +85,11 @@ export const PUSH_IMAGE_PATH = '/api1/push/v1/image/';
 const ImageFile = Type.String({ pattern: MAP_IMAGE_FILE_PATTERN, description: 'A picture name from POST /api1/push/v1/upload' });
 const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }));
 const PageSize = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }));
+// The 1-25 rule is the server's: only it can count the text once the markup is removed.
 const Title = Type.String({
   minLength: PUSH_LIMITS.title.min,
-  maxLength: PUSH_LIMITS.title.max,
-  description: '1-25 characters; leading and trailing spaces are dropped',
+  maxLength: PUSH_LIMITS.title.sentMax,
+  description: '1-25 characters once markup is removed; leading and trailing spaces are dropped',
 });
 const StateCode = Type.Integer({ description: 'Review state: 1 draft, 3 pending review, 2 failed, 4 passed' });
 const When = Type.String({ format: 'date-time' });

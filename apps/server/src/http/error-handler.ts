@@ -3,6 +3,7 @@ import { errorMessage, errorStatus, type ErrorCode } from '@lumigrid/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.ts';
 import { requestLang } from './envelope.ts';
+import { inputProblem, type SchemaError } from './input-problem.ts';
 
 function send(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, detail?: string) {
   const base = errorMessage(code, requestLang(request));
@@ -36,14 +37,8 @@ export function registerErrorHandling(app: FastifyInstance, options: { servePage
     }
     const error = thrown as FastifyError;
     if (error.validation) {
-      const first = error.validation[0];
-      const missing = (first?.params as { missingProperty?: string } | undefined)?.missingProperty;
-      const path = first?.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      // The field is what the person needs; the schema's own words follow only when the field exists.
-      const detail = missing
-        ? [path, missing].filter(Boolean).join('.')
-        : [path || error.validationContext, first?.message].filter(Boolean).join(' ');
-      return send(request, reply, 100001, detail);
+      // The field and what is wrong with it, in the caller's language (docs/api.md "HTTP statuses").
+      return send(request, reply, 100001, inputProblem(error.validation as SchemaError[], requestLang(request), error.validationContext));
     }
     const clientCode = clientErrorCode(error);
     if (clientCode) return send(request, reply, clientCode, clientCode === 100001 ? error.message : undefined);

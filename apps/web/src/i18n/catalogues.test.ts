@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANGS } from '@lumigrid/contract';
+import { DEVICE_KIND_TEXT, LANGS } from '@lumigrid/contract';
 import cn from './cn.json';
 import tc from './tc.json';
 import en from './en.json';
@@ -49,6 +49,16 @@ describe('translation catalogues', () => {
       const copied = [...english].filter(([key, text]) => own.get(key) === text && /[a-z]{4,}/i.test(String(text)));
       // Brand names and units may stay; more than a handful of identical texts means a missed translation.
       expect(copied.length, `${lang}: ${copied.map(([key]) => key).join(', ')}`).toBeLessThan(5);
+    }
+  });
+});
+
+describe('device kind names', () => {
+  it('are the same on screen and in the server\u2019s reports', () => {
+    for (const lang of LANGS) {
+      const onScreen = leaves(CATALOGUES[lang]);
+      for (const [kind, text] of Object.entries(DEVICE_KIND_TEXT))
+        expect(onScreen.get(`deviceConfig.types.${kind}`), `${lang} ${kind}`).toBe(text[lang]);
     }
   });
 });

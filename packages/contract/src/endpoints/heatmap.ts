@@ -20,7 +20,7 @@ export const heatmapEndpoints = {
     tags: ['heatmap'],
     summary: 'The heat of a map: each placed motion sensor\u2019s activations over local days, and the week by hour',
     description:
-      'An activation is a 30-minute window in which a motion sensor reported occupied. Percentages are of the map\u2019s most active sensor. `week` counts by local day of week (Monday first) and hour, of the map or of `sensorId`. A map of another account answers 110011, as does a sensor not on the map; `to` before `from`, an impossible date or a span over 366 days, 100001.',
+      'An activation is a 30-minute window in which a motion sensor reported occupied. Percentages are of the map\u2019s most active sensor. `week` counts by local day of week (Monday first) and hour, of the map or of `sensorId`. A map of another account answers 110011, as does a sensor not on the map; a device of the map that is no sensor of the heatmap (not a motion sensor, no activations in the range) answers 100209; `to` before `from`, an impossible date or a span over 366 days, 100001.',
     access: 'read',
     body: HeatmapGenBodySchema,
     response: HeatmapGenSchema,

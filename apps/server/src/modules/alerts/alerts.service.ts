@@ -151,7 +151,7 @@ export function createAlertsService(deps: {
       await requirePlaces(auth, body);
       const from = new Date(body.from);
       const to = new Date(body.to);
-      if (!(from.getTime() <= to.getTime())) throw new AppError(100001);
+      if (!(from.getTime() <= to.getTime())) throw new AppError(100001, 'to');
       const stats = await repo.statistics({
         tenantId: auth.tenantId,
         mapIds: visibleMapIds(auth),

@@ -162,12 +162,16 @@ describe.each(DATABASES)('device status, the status tree and the reports on %s',
     const lightRow = status.find((r) => r[0] === light().name)!;
     expect(lightRow).toContain('Failure');
     expect(lightRow).toContain('LED fault');
+    // The kind as people name it, never the protocol's code.
+    expect(lightRow[2]).toBe('Dimmer');
+    expect(status.flat()).not.toContain('light-dimmer');
 
     const failing = await download(alertEndpoints.statusReport, { display: 'failure' }, 'cn');
     expect(failing.map((r) => r[0])).toEqual(['名称', light().name]);
 
     const ofMap = await download(mapEndpoints.devicesReport, { mapId }, 'tc');
     expect(ofMap[0]![0]).toBe('名稱');
+    expect(ofMap.find((r) => r[0] === light().name)![2]).toBe('調光器');
     expect(ofMap.slice(1).map((r) => r[0])).toEqual(all.list.filter((d) => d.mapId === mapId).map((d) => d.name));
   });
 });

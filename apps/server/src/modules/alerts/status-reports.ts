@@ -1,4 +1,14 @@
-import { DISPLAY_TEXT, FAULT_TEXT, deviceType, type Alert, type Device, type Lang, type Localised } from '@lumigrid/contract';
+import {
+  DEVICE_KIND_TEXT,
+  DISPLAY_TEXT,
+  FAULT_TEXT,
+  deviceType,
+  type Alert,
+  type Device,
+  type DeviceKindName,
+  type Lang,
+  type Localised,
+} from '@lumigrid/contract';
 import type { SheetColumn } from '../../lib/excel.ts';
 
 const HEADERS = {
@@ -39,6 +49,12 @@ const HEADERS = {
 
 type Header = keyof typeof HEADERS;
 
+/** The kind of a device type code in the reader's language; empty for a code no kind has. */
+function kindText(type: number, lang: Lang): string {
+  const kind = deviceType(type)?.kind;
+  return kind && Object.hasOwn(DEVICE_KIND_TEXT, kind) ? DEVICE_KIND_TEXT[kind as DeviceKindName][lang] : '';
+}
+
 const at = (iso: string | null) => (iso === null ? null : new Date(iso));
 
 /** The name of a report's sheet and file. */
@@ -77,7 +93,7 @@ export function deviceColumns(lang: Lang): SheetColumn<Device>[] {
   return [
     { header: t('name'), width: 26, value: (d) => d.name },
     { header: t('typeCode'), width: 10, value: (d) => d.type },
-    { header: t('kind'), width: 16, value: (d) => deviceType(d.type)?.kind ?? '' },
+    { header: t('kind'), width: 22, value: (d) => kindText(d.type, lang) },
     { header: t('mac'), width: 20, value: (d) => d.addr },
     { header: t('gateway'), width: 22, value: (d) => d.gatewayName },
     { header: t('map'), value: (d) => d.mapName },

@@ -186,10 +186,11 @@ export async function readManifest(file: string): Promise<Manifest> {
  * Reads a whole archive into a staging folder and checks it against its manifest: every entry named by the
  * manifest exactly once, none other, each with its size and sha256, and the manifest made for `schema`.
  * Throws ArchiveRejected (100803 damaged or changed, 100804 another schema); only then may a restore begin.
+ * Without `staging` it only checks, writing nothing (a listing saying whether an archive can be restored).
  */
 export async function extractVerified(q: {
   file: string;
-  staging: string;
+  staging?: string;
   schema: { migration: string };
   onBytes: (n: number) => void;
 }): Promise<Manifest> {
@@ -218,13 +219,13 @@ export async function extractVerified(q: {
       if (entry.header.size !== want.size)
         throw new ArchiveRejected(100803, `${name} is ${entry.header.size ?? '?'} bytes, the manifest says ${want.size}`);
       seen.add(name);
-      const target = join(q.staging, name);
-      await mkdir(dirname(target), { recursive: true });
+      const target = q.staging === undefined ? undefined : join(q.staging, name);
+      if (target) await mkdir(dirname(target), { recursive: true });
       try {
-        const got = await digest(chunksOf(entry), createWriteStream(target, { flags: 'wx' }), want.size);
+        const got = await digest(chunksOf(entry), target ? createWriteStream(target, { flags: 'wx' }) : undefined, want.size);
         if (got.size !== want.size || got.sha256 !== want.sha256) throw new ArchiveRejected(100803, `checksum mismatch in ${name}`);
       } catch (error) {
-        await rm(target, { force: true });
+        if (target) await rm(target, { force: true });
         throw error;
       }
     }

@@ -19,7 +19,7 @@ import type { Database } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { ArchiveRejected, readManifest } from './backup-archive.ts';
+import { ArchiveRejected, extractVerified, readManifest } from './backup-archive.ts';
 import type { BackupFolders } from './backup-folders.ts';
 import { mapProgress, type BackupJob, type BackupJobs } from './backup-jobs.ts';
 import { readSchemaVersion } from './backup.repo.ts';
@@ -76,11 +76,32 @@ export function createBackupService(deps: {
     })();
   }
 
+  /**
+   * Whether an archive would pass a restore's checks (every checksum, this server's schema). Each archive is
+   * read once: the answer is kept for as long as its size and modification time stay the same.
+   */
+  const verified = new Map<string, boolean>();
+  async function passesChecks(path: string, info: { size: number; mtimeMs: number }, running: string): Promise<boolean> {
+    const key = `${path}\n${info.size}\n${info.mtimeMs}\n${running}`;
+    const known = verified.get(key);
+    if (known !== undefined) return known;
+    let passes = true;
+    try {
+      await extractVerified({ file: path, schema: { migration: running }, onBytes: () => undefined });
+    } catch (error) {
+      if (!(error instanceof ArchiveRejected)) throw error;
+      passes = false;
+    }
+    verified.set(key, passes);
+    return passes;
+  }
+
   async function describe(dir: string, file: string, running: string): Promise<BackupArchive> {
     const path = join(dir, file);
     const info = await stat(path);
     try {
       const m = await readManifest(path);
+      const restorable = m.schema.migration === running && (await passesChecks(path, info, running));
       return {
         file,
         size: info.size,
@@ -91,7 +112,7 @@ export function createBackupService(deps: {
         filesBytes: m.files.reduce((a, f) => a + f.size, 0),
         database: m.database,
         version: m.software,
-        restorable: m.schema.migration === running,
+        restorable,
       };
     } catch {
       // Listed all the same, so the operator sees it, but not offered for a restore.

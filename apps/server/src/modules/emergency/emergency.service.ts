@@ -218,7 +218,7 @@ export function createEmergencyService(deps: {
       if (!place) throw new AppError(110011);
       // The screen's rule: project, building, map and gateway chosen, and each inside the one before.
       if (place.mapId !== map.id || String(place.buildId) !== body.buildId || String(place.projectId) !== body.projectId)
-        throw new AppError(100001);
+        throw new AppError(100001, 'gatewayId');
       const ids = [...new Set(body.deviceIds)].map(toId);
       if (ids.length === 0) throw new AppError(110009);
       const lights = await repo.gatewayLights({ tenantId: auth.tenantId, gatewayId: place.id, ids });
@@ -470,7 +470,7 @@ export function createEmergencyService(deps: {
       const entry = await repo.logEntry({ tenantId: auth.tenantId, id: toId(body.entryId) });
       if (!entry) throw new AppError(110011);
       await access.requireProject(auth, entry.projectId);
-      if (entry.type !== 'failure') throw new AppError(100001);
+      if (entry.type !== 'failure') throw new AppError(100001, 'entryId');
       const by = await deps.nameOf(auth.userId);
       try {
         const [row] = await repo.appendLog([

@@ -101,6 +101,7 @@ export function mapBridge(row: DeviceRecord & { deviceCount: number }): BridgeVi
     name: row.name,
     addr: row.addr,
     kind: row.kind,
+    type: row.type,
     typeStatus: row.typeStatus,
     deviceCount: row.deviceCount,
     mapId: idOrNull(row.mapId),

@@ -3,6 +3,8 @@ import {
   type GatewayUpdateNotice,
   type ImportResult,
   type SuperGatewayDevices,
+  type DeviceKindName,
+  DEVICE_TYPE_CODES,
   userDestination,
   accountEndpoints,
   gatewayEndpoints,
@@ -50,6 +52,7 @@ describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (
     // Its radio and Wi-SUN bridges, and the DALI bridge that joined behind one of them.
     expect(all.bridgeQuantity).toBe(3);
     expect(all.bridges.map((b) => b.kind).sort()).toEqual(['bridge', 'bridge-dali', 'bridge-wisun']);
+    for (const b of all.bridges) expect(b.type, b.kind).toBe(DEVICE_TYPE_CODES[b.kind as DeviceKindName]);
     expect(all.devices).toEqual([]);
     expect((await data(send(gatewayEndpoints.detail, { params: { id: gw.id } }))).bridgeQuantity).toBe(3);
     const behindEach = await Promise.all(

@@ -68,6 +68,8 @@ export function createHeatmapService(deps: {
         repo.week(place, range, sensorId),
         settingsOf(auth, map.projectId),
       ]);
+      // A light or panel has no heat of its own: an all-zero grid would say nobody passed by.
+      if (sensorId !== undefined && !rows.some((r) => r.deviceId === String(sensorId))) throw new AppError(100209, 'sensorId');
       const maxCount = rows.reduce((max, r) => Math.max(max, r.count), 0);
       const week = Array.from({ length: 7 }, () => Array.from({ length: 24 }, () => 0));
       for (const cell of cells) week[cell.weekday - 1]![cell.hour] = cell.count;

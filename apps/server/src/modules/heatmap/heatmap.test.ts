@@ -2,6 +2,7 @@ import {
   DEFAULT_HEAT_LEVELS,
   OPERATE_AUTH,
   XLSX_MIME,
+  deviceEndpoints,
   heatmapEndpoints,
   percentOfMax,
   type GatewayDevice,
@@ -36,6 +37,7 @@ describe.each(DATABASES)('heatmap on %s', (kind) => {
   let mapId: string;
   let projectId: string;
   let sensors: GatewayDevice[];
+  let others: GatewayDevice[];
   let outcome: OccupancyBackfill;
   const account = `heatmap-${kind}@example.com`;
   const send = endpointCaller(
@@ -66,6 +68,7 @@ describe.each(DATABASES)('heatmap on %s', (kind) => {
     mapId = built.mapId;
     projectId = built.gateway.projectId;
     sensors = built.placed;
+    others = built.devices.filter((d) => d.kind !== 'sensor-motion');
     expect(sensors).toHaveLength(3);
     const profiles = ['meeting', 'office', 'corridor'] as const;
     for (const [i, s] of sensors.entries()) sim.occupancyProfiles.set(s.addr, profiles[i]!);
@@ -162,6 +165,16 @@ describe.each(DATABASES)('heatmap on %s', (kind) => {
     expect(map.week.every((day) => day[3] === 0)).toBe(true);
     const at = (hour: number) => one.week.slice(0, 4).reduce((sum, day) => sum + day[hour]!, 0);
     expect(at(10)).toBeGreaterThan(at(12));
+  });
+
+  it('refuses the heat of a device that is no sensor instead of answering an empty week', async () => {
+    const light = others.find((d) => d.kind.startsWith('light-'))!;
+    await apiData(rig.h.app, deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: light.id, x: 0.9, y: 0.9 }] } }, { token });
+    try {
+      expectError(await send(heatmapEndpoints.gen, { body: { mapId, ...RANGE, sensorId: light.id } }), 100209);
+    } finally {
+      await apiData(rig.h.app, deviceEndpoints.moveOut, { body: { ids: [light.id] } }, { token });
+    }
   });
 
   it('keeps colour levels ascending, refuses equal or out-of-range counts, and resets to the defaults', async () => {

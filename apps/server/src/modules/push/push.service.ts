@@ -137,7 +137,8 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
   /** The fields of a news body as stored: a plain title, sanitised text, the caller's own app and category. */
   async function newsValues(auth: Caller, body: PushNewsAddBody) {
     const title = plainTitle(body.title);
-    if (title.length < PUSH_LIMITS.title.min || title.length > PUSH_LIMITS.title.max) throw new AppError(100001, 'title 1-25');
+    if (title.length < PUSH_LIMITS.title.min || title.length > PUSH_LIMITS.title.max)
+      throw new AppError(100001, `title: ${PUSH_LIMITS.title.min}-${PUSH_LIMITS.title.max}`);
     const content = sanitizeNewsContent(body.content);
     if (!hasContent(content)) throw new AppError(100001, 'content');
     await requireApp(auth, body.appId);

@@ -289,6 +289,10 @@ describe.each(DATABASES)('push news on %s', (kind) => {
 
     it('checks the title (1-25 after trimming) and the text, and the app and category are the account’s own', async () => {
       expectError(await send(E.addNews, refusedInput({ body: newsBody(a, { title: 'x'.repeat(26) }) })), 100001);
+      // Counted as readers see it: markup around 25 characters is no 26th, and markup never hides a 26th.
+      const marked = await data(E.addNews, { body: newsBody(a, { title: `<b>${'y'.repeat(25)}</b>` }) });
+      expect(marked.title).toBe('y'.repeat(25));
+      expectError(await send(E.addNews, { body: newsBody(a, { title: `<i>${'y'.repeat(26)}</i>` }) }), 100001);
       expectError(await send(E.addNews, { body: newsBody(a, { title: '   ' }) }), 100001);
       expectError(await send(E.addNews, { body: newsBody(a, { content: '<script>alert(1)</script>' }) }), 100001);
       expectError(await send(E.addNews, { body: newsBody({ app: b.app, category: a.category }) }), 110011);

@@ -470,7 +470,7 @@ export function createScenesService(deps: {
     /** Sets a scene's picture (png or jpeg up to 1 MB, whole) and deletes the one it replaces. */
     async setImage(auth: Caller, id: string | undefined, data: Buffer): Promise<SceneView> {
       assertMay(auth, 'write');
-      if (id === undefined) throw new AppError(100001);
+      if (id === undefined) throw new AppError(100001, 'id');
       const scene = await requireScene(auth, id);
       const file = await deps.images.save(await checkedPicture(data, SCENE_IMAGE.maxBytes));
       await repo.setImage({ tenantId: auth.tenantId, id: scene.id, image: file });
@@ -529,7 +529,7 @@ export function createScenesService(deps: {
       const project = await deps.access.requireProject(auth, body.projectId);
       const days = body.days ?? 7;
       const start = Date.parse(`${body.from}T00:00:00Z`);
-      if (Number.isNaN(start)) throw new AppError(100001);
+      if (Number.isNaN(start)) throw new AppError(100001, 'from');
       const last = new Date(start + (days - 1) * DAY).toISOString().slice(0, 10);
       const rows = await repo.ofProject({ tenantId: auth.tenantId, projectId: project.id, kinds: TIMED_SCENE_KINDS });
       const parts = await repo.parts({ tenantId: auth.tenantId, sceneIds: rows.map((r) => r.id) });
@@ -571,7 +571,8 @@ export function createScenesService(deps: {
       assertMay(auth, 'write');
       const project = await deps.access.requireProject(auth, body.projectId);
       const dates = body.holidays.map((h) => h.date);
-      if (new Set(dates).size !== dates.length || dates.some((d) => Number.isNaN(Date.parse(`${d}T00:00:00Z`)))) throw new AppError(100001);
+      if (new Set(dates).size !== dates.length || dates.some((d) => Number.isNaN(Date.parse(`${d}T00:00:00Z`))))
+        throw new AppError(100001, 'holidays');
       await repo.saveSettings({
         projectId: project.id,
         holidays: body.holidays.map((h) => ({ date: h.date, name: h.name.trim() })),
