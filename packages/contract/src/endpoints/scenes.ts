@@ -227,7 +227,7 @@ export const sceneEndpoints = {
     tags: ['scenes'],
     summary: 'Link a motion or daylight sensor to a group, or change its linkage',
     description:
-      'One linkage per sensor. The sensor must be a motion or daylight sensor (100209) and the group on the sensor\u2019s gateway (100211). Raises the gateway\u2019s configuration version; the gateway runs it in the sensor mode "default linkage".',
+      'One linkage per sensor. The sensor must be a motion or daylight sensor (100209) placed on a map (310014) and the group on the sensor\u2019s gateway (100211). Raises the gateway\u2019s configuration version and pushes it to the gateway when online; the gateway runs it in the sensor mode "default linkage".',
     access: 'write',
     body: SensorLinkageSchema,
     response: SensorLinkageViewSchema,
