@@ -160,7 +160,7 @@ describe.each(DATABASES)('configuration pushed to simulated gateways over MQTT o
     expect(sim(1).config.holidays).toEqual(['2026-12-31']);
   });
 
-  it('answers 100101 for a manual run no gateway is online for; a run some gateways missed succeeds naming them', async () => {
+  it('answers 100101 for a manual run no gateway is online for, a failure for one no gateway took, and success naming the missed gateways for one some took', async () => {
     const members = [0, 1].map((g) => ({ type: 'device' as const, id: device(g, 'light-single').id, action: { on: true } }));
     const saved = await data(
       send(sceneEndpoints.add, { body: { ...newSceneFields(projectId, 'manual', 'Both'), steps: [{ members, holdS: 0 }] } }),
@@ -173,12 +173,17 @@ describe.each(DATABASES)('configuration pushed to simulated gateways over MQTT o
         [gateways[0]!.id]: 0,
         [gateways[1]!.id]: 100101,
       });
+      // Nowhere run, one gateway refusing (it lost the scene) and the other offline: the refusal is the answer.
+      const kept = sim(0).config;
+      sim(0).config = { ...kept, scenes: [] };
+      expectError(await send(sceneEndpoints.execute, { params: { id: saved.scene.id }, body: {} }), 100106);
+      sim(0).config = kept;
       await sim(0).goOffline();
       await poll(async () => !(await detail(0)).online, 'gateway 0 offline');
       expectError(await send(sceneEndpoints.execute, { params: { id: saved.scene.id }, body: {} }), 100101);
-      // The attempt is in the history all the same, every part marked offline.
+      // The attempts are in the history all the same, every part of the last one marked offline.
       const history = await data<SceneRunPage>(send(sceneEndpoints.runs, { body: { id: saved.scene.id } }));
-      expect(history.total).toBe(2);
+      expect(history.total).toBe(3);
       expect(history.list.filter((run) => run.parts.every((p) => p.code === 100101))).toHaveLength(1);
     } finally {
       if (!sim(0).online) await sim(0).goOnline();

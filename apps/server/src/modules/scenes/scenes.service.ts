@@ -8,6 +8,7 @@ import {
   percentToLevel,
   sceneFieldsProblem,
   sceneImageUrl,
+  type ErrorCode,
   type ExecuteAutoBody,
   type ExecuteAutoResult,
   type InputSceneBody,
@@ -363,9 +364,12 @@ export function createScenesService(deps: {
           ranAt,
         })),
       );
-      // Run nowhere because no gateway is reachable: a failure, though the history keeps the attempt. A run
-      // some gateways took is a success whose parts name the ones that missed it (docs/api.md).
-      if (outcomes.length > 0 && outcomes.every((o) => o.code === 100101)) throw new AppError(100101);
+      // A run no gateway took is a failure, though the history keeps the attempt: 100101 when every gateway
+      // is offline, else why the first reachable one did not run it. A run some gateways took is a success
+      // whose parts name the ones that missed it (docs/api.md).
+      if (!outcomes.some((o) => o.code === 0)) {
+        throw new AppError((outcomes.find((o) => o.code !== 100101)?.code ?? 100101) as ErrorCode);
+      }
       return { at: ranAt.toISOString(), trigger: 'manual', then: 'start', parts: outcomes };
     } finally {
       const left = (manualRuns.get(auth.tenantId) ?? 1) - 1;
