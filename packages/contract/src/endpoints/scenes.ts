@@ -163,7 +163,7 @@ export const sceneEndpoints = {
     tags: ['scenes'],
     summary: 'Run a scene now',
     description:
-      'Every gateway runs its part at once and answers how many devices and groups it reached. A gateway that does not run the part as it is now is synced first (310003 when it does not take it); an offline gateway answers 100101. Timed scenes run on the gateways\u2019 clocks (310007). At most 4 manual runs of one account wait for their gateways at once (310004).',
+      'Every gateway runs its part at once and answers how many devices and groups it reached. A gateway that does not run the part as it is now is synced first (310003 when it does not take it); an offline gateway answers 100101 in its part. A run no gateway took fails: 100101 when every gateway is offline, else the first reachable gateway\u2019s code; a run some gateways took succeeds, its parts naming the ones that missed it. Timed scenes run on the gateways\u2019 clocks (310007). At most 4 manual runs of one account wait for their gateways at once (310004).',
     access: 'control',
     params: SceneIdParamsSchema,
     body: NoFieldsBodySchema,
