@@ -33,8 +33,6 @@ export interface GatewayServiceDeps {
   firmware: FirmwareCatalogue;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'error' | 'warn'>;
-  /** How long a changed configuration waits for more changes before it is pushed (gateway-sync.ts). */
-  configPushQuietMs?: number;
   /** Overrides every command's reply timeout (tests); the protocol's per-command timeouts otherwise. */
   commandTimeoutMs?: number;
   /** The parts of the configuration a gateway should run; each domain that owns a part provides it. */

@@ -17,7 +17,6 @@ const PUSH_QUIET_MS = 1_000;
 /** Configuration sync: the version every change raises, and sending the configuration to the gateway. */
 export function gatewaySyncCalls(ctx: GatewayContext) {
   const { deps, repo, clock, requireGateway, statusChanged, configFor } = ctx;
-  const quietMs = deps.configPushQuietMs ?? PUSH_QUIET_MS;
   const pushTimers = new Map<bigint, NodeJS.Timeout>();
   const pushes = new Map<bigint, Promise<void>>();
   /** The gateways this node has seen online since it last saw them go: a reconnect is the first sighting. */
@@ -69,7 +68,7 @@ export function gatewaySyncCalls(ctx: GatewayContext) {
     }
   }
 
-  /** Pushes a gateway's configuration once it has been quiet for quietMs; one push per gateway at a time. */
+  /** Pushes a gateway's configuration once it has had no change for PUSH_QUIET_MS; one push per gateway at a time. */
   function pushSoon(tenantId: bigint, id: bigint) {
     if (closed || !deps.link) return;
     clearTimeout(pushTimers.get(id));
@@ -82,7 +81,7 @@ export function gatewaySyncCalls(ctx: GatewayContext) {
           if (pushes.get(id) === next) pushes.delete(id);
         });
       pushes.set(id, next);
-    }, quietMs);
+    }, PUSH_QUIET_MS);
     pushTimers.set(id, timer);
   }
 
