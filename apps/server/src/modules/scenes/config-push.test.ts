@@ -14,12 +14,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sensorLinkages } from '../../db/schema/index.ts';
 import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { BROKERS, buildGatewayWithDevices, data, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { createScenesRepo } from './scenes.repo.ts';
 
+const COMBINATIONS = DATABASES.flatMap((db) => BROKERS.map((broker) => [db, broker] as const));
+
 /** Configuration changes reach online gateways by themselves, and linkages only ever on sensors of a map. */
-describe.each(DATABASES)('configuration pushed to simulated gateways over MQTT on %s', (kind) => {
+describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s over the %s broker', (kind, broker) => {
   let rig: GatewayRig;
   let token: string;
   let projectId: string;
@@ -54,7 +56,7 @@ describe.each(DATABASES)('configuration pushed to simulated gateways over MQTT o
     );
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2, commandTimeoutMs: 3000 });
+    rig = await startGatewayRig(kind, { count: 2, commandTimeoutMs: 3000, broker });
     token = await signUpByMail(h(), 'pushes@example.com');
     for (const [i, name] of ['Hall', 'Yard'].entries()) {
       const built = await buildGatewayWithDevices(h(), token, { mac: sim(i).mac, name, place: () => true });
