@@ -850,6 +850,13 @@ export const ERRORS = {
     tc: '面板按鍵與場景不在同一閘道',
     ja: 'パネルのキーとシーンが同じゲートウェイにありません',
   },
+  310014: {
+    status: 400,
+    en: 'Place the sensor on a map first',
+    cn: '请先将传感器放置到地图上',
+    tc: '請先將感測器放置到地圖上',
+    ja: '先にセンサーをマップに配置してください',
+  },
   320003: {
     status: 409,
     en: 'App package name already exists',

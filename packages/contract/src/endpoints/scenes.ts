@@ -163,7 +163,7 @@ export const sceneEndpoints = {
     tags: ['scenes'],
     summary: 'Run a scene now',
     description:
-      'Every gateway runs its part at once and answers how many devices and groups it reached. A gateway that does not run the part as it is now is synced first (310003 when it does not take it); an offline gateway answers 100101. Timed scenes run on the gateways\u2019 clocks (310007). At most 4 manual runs of one account wait for their gateways at once (310004).',
+      'Every gateway runs its part at once and answers how many devices and groups it reached. A gateway that does not run the part as it is now is synced first (310003 when it does not take it); an offline gateway answers 100101 in its part. A run no gateway took fails: 100101 when every gateway is offline, else the first reachable gateway\u2019s code; a run some gateways took succeeds, its parts naming the ones that missed it. Timed scenes run on the gateways\u2019 clocks (310007). At most 4 manual runs of one account wait for their gateways at once (310004).',
     access: 'control',
     params: SceneIdParamsSchema,
     body: NoFieldsBodySchema,
@@ -227,7 +227,7 @@ export const sceneEndpoints = {
     tags: ['scenes'],
     summary: 'Link a motion or daylight sensor to a group, or change its linkage',
     description:
-      'One linkage per sensor. The sensor must be a motion or daylight sensor (100209) and the group on the sensor\u2019s gateway (100211). Raises the gateway\u2019s configuration version; the gateway runs it in the sensor mode "default linkage".',
+      'One linkage per sensor. The sensor must be a motion or daylight sensor (100209) placed on a map (310014) and the group on the sensor\u2019s gateway (100211). Raises the gateway\u2019s configuration version and pushes it to the gateway when online; the gateway runs it in the sensor mode "default linkage".',
     access: 'write',
     body: SensorLinkageSchema,
     response: SensorLinkageViewSchema,

@@ -32,7 +32,7 @@ export interface GatewayServiceDeps {
   link: GatewayLinkPort | undefined;
   firmware: FirmwareCatalogue;
   clock: Clock;
-  logger: Pick<FastifyBaseLogger, 'error'>;
+  logger: Pick<FastifyBaseLogger, 'error' | 'warn'>;
   /** Overrides every command's reply timeout (tests); the protocol's per-command timeouts otherwise. */
   commandTimeoutMs?: number;
   /** The parts of the configuration a gateway should run; each domain that owns a part provides it. */

@@ -26,6 +26,9 @@ export function createGatewaysModule(deps: {
   commandTimeoutMs?: number;
 }) {
   const gateways = createGatewaysService(deps);
-  return { service: gateways, register: (route) => registerGatewayRoutes(route, { gateways }) } satisfies DomainModule &
-    Record<string, unknown>;
+  return {
+    service: gateways,
+    register: (route) => registerGatewayRoutes(route, { gateways }),
+    close: () => gateways.closePushes(),
+  } satisfies DomainModule & Record<string, unknown>;
 }

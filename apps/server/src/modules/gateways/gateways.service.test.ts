@@ -75,7 +75,7 @@ describe('gateways service', () => {
       link: undefined,
       firmware: createFirmwareCatalogue([]),
       clock: { now: () => new Date() },
-      logger: { error: vi.fn() },
+      logger: { error: vi.fn(), warn: vi.fn() },
       fleet: { statusChanged: vi.fn(() => Promise.reject(new Error('a status change was told'))) },
     });
     return sut;

@@ -197,9 +197,17 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
       const d = await detail();
       return d.online && d.activity === 'idle';
     }, 'back online');
+    // Back running another configuration than the cloud's (none yet): it is sent it without anyone syncing.
+    await poll(async () => (await detail()).syncStatus === SYNC_STATUS.synced, 'the configuration pushed after the restart', {
+      timeoutMs: 30_000,
+    });
+    expect(sim(0).configVersion).toBe((await detail()).configVersion);
   });
 
   it('syncs the configuration to version N and the acknowledgement marks it synced', async () => {
+    const [me] = await data(send(gatewayEndpoints.list, {})).then((p) => p.list as Gateway[]);
+    const tenant = (await h().database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.id, BigInt(me!.id)) }))!.tenantId!;
+    await h().app.gatewayService.configChanged({ tenantId: tenant, gatewayIds: [BigInt(gw.id)] });
     const pending = await data<GatewaySyncItem[]>(send(gatewayEndpoints.syncStatus, {}));
     const item = pending.find((p) => p.id === gw.id)!;
     expect(item).toMatchObject({
@@ -218,8 +226,6 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     expect(await detail()).toMatchObject({ syncStatus: SYNC_STATUS.synced, configVersion: n, syncedVersion: n });
 
     // A change in the cloud raises the version: not synced again until the next sync.
-    const [me] = await data(send(gatewayEndpoints.list, {})).then((p) => p.list as Gateway[]);
-    const tenant = (await h().database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.id, BigInt(me!.id)) }))!.tenantId!;
     await h().app.gatewayService.configChanged({ tenantId: tenant, gatewayIds: [BigInt(gw.id)] });
     expect((await data<GatewaySyncItem[]>(send(gatewayEndpoints.syncStatus, {}))).find((p) => p.id === gw.id)).toMatchObject({
       status: SYNC_STATUS.notSynced,

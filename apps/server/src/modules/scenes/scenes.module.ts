@@ -19,7 +19,7 @@ export function scenesConfig(db: Db): GatewayConfigSource {
 export function createScenesModule(deps: {
   db: Db;
   access: Pick<ProjectAccess, 'requireProject' | 'requireMap'>;
-  gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
+  gateways: Pick<GatewaysService, 'configChanged' | 'pushConfig' | 'sync'>;
   link: Pick<GatewayLink, 'bus' | 'onUp'> | undefined;
   clock: Clock;
   logger: FastifyBaseLogger;

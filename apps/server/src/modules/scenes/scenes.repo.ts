@@ -1,6 +1,6 @@
-import type { SceneAction } from '@lumigrid/contract';
+import { SYNC_STATUS, type SceneAction } from '@lumigrid/contract';
 import type { SceneRules } from './scene-config.ts';
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   devices,
@@ -502,20 +502,7 @@ export function createScenesRepo(db: Db) {
 
     /** The linkages of the sensors standing on a map, with their group and whether the gateway runs them. */
     async linkagesOnMap(q: { tenantId: bigint; mapId: bigint }) {
-      return db
-        .select({
-          linkage: sensorLinkages,
-          sensorName: devices.name,
-          groupName: groups.name,
-          gatewayId: devices.gatewayId,
-          syncedVersion: gateways.syncedVersion,
-        })
-        .from(sensorLinkages)
-        .innerJoin(devices, eq(devices.id, sensorLinkages.sensorId))
-        .innerJoin(groups, eq(groups.id, sensorLinkages.groupId))
-        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .where(and(eq(sensorLinkages.tenantId, q.tenantId), eq(devices.mapId, q.mapId)))
-        .orderBy(asc(devices.name), asc(devices.id));
+      return linkageRows(db, and(eq(sensorLinkages.tenantId, q.tenantId), eq(devices.mapId, q.mapId)));
     },
 
     async linkage(q: { tenantId: bigint; sensorId: bigint }) {
@@ -526,18 +513,53 @@ export function createScenesRepo(db: Db) {
       return row;
     },
 
+    /**
+     * Writes a sensor's linkage with the configuration version that first carries it, raising the sensor
+     * gateway's version, and answers it as the map's list shows it; undefined when it cannot be shown (its
+     * sensor is on no map), and then nothing is kept, so it never reaches the gateway either.
+     */
     async saveLinkage(q: {
       tenantId: bigint;
       sensorId: bigint;
+      mapId: bigint;
+      gatewayId: bigint;
       groupId: bigint;
       onDetectPercent: number;
       onClearPercent: number;
       holdS: number;
       lux: number | null;
-      version: number;
+      at: Date;
     }) {
-      const { sensorId: _sensorId, ...fields } = q;
-      await db.insert(sensorLinkages).values(q).onConflictDoUpdate({ target: sensorLinkages.sensorId, set: fields });
+      const saving = db.transaction(async (tx) => {
+        const [gateway] = await tx
+          .update(gateways)
+          .set({ configVersion: sql`${gateways.configVersion} + 1`, syncStatus: SYNC_STATUS.notSynced, updatedAt: q.at })
+          .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.gatewayId)))
+          .returning({ version: gateways.configVersion });
+        if (!gateway) return tx.rollback();
+        const linkage = {
+          tenantId: q.tenantId,
+          sensorId: q.sensorId,
+          groupId: q.groupId,
+          onDetectPercent: q.onDetectPercent,
+          onClearPercent: q.onClearPercent,
+          holdS: q.holdS,
+          lux: q.lux,
+          version: gateway.version,
+        };
+        const { sensorId: _sensorId, ...fields } = linkage;
+        await tx.insert(sensorLinkages).values(linkage).onConflictDoUpdate({ target: sensorLinkages.sensorId, set: fields });
+        const [saved] = await linkageRows(
+          tx,
+          and(eq(sensorLinkages.tenantId, q.tenantId), eq(sensorLinkages.sensorId, q.sensorId), eq(devices.mapId, q.mapId)),
+        );
+        if (!saved) return tx.rollback();
+        return saved;
+      });
+      return saving.catch((error: unknown) => {
+        if (error instanceof TransactionRollbackError) return undefined;
+        throw error;
+      });
     },
 
     async removeLinkage(q: { tenantId: bigint; sensorId: bigint }) {
@@ -580,4 +602,22 @@ export function createScenesRepo(db: Db) {
   };
 }
 export type ScenesRepo = ReturnType<typeof createScenesRepo>;
+
+/** Linkages with their sensor's and group's names and whether the sensor's gateway runs them. */
+function linkageRows(db: Pick<Db, 'select'>, where: SQL | undefined) {
+  return db
+    .select({
+      linkage: sensorLinkages,
+      sensorName: devices.name,
+      groupName: groups.name,
+      gatewayId: devices.gatewayId,
+      syncedVersion: gateways.syncedVersion,
+    })
+    .from(sensorLinkages)
+    .innerJoin(devices, eq(devices.id, sensorLinkages.sensorId))
+    .innerJoin(groups, eq(groups.id, sensorLinkages.groupId))
+    .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+    .where(where)
+    .orderBy(asc(devices.name), asc(devices.id));
+}
 export type SceneRow = NonNullable<Awaited<ReturnType<ScenesRepo['find']>>>;

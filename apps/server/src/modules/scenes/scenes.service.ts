@@ -8,6 +8,7 @@ import {
   percentToLevel,
   sceneFieldsProblem,
   sceneImageUrl,
+  type ErrorCode,
   type ExecuteAutoBody,
   type ExecuteAutoResult,
   type InputSceneBody,
@@ -80,7 +81,7 @@ function planOf(scene: SceneRow, number: number, members: PartPlan['members'] = 
 export function createScenesService(deps: {
   repo: ScenesRepo;
   access: Pick<ProjectAccess, 'requireProject' | 'requireMap'>;
-  gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
+  gateways: Pick<GatewaysService, 'configChanged' | 'pushConfig' | 'sync'>;
   link: Pick<GatewayLink, 'bus'> | undefined;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'error' | 'warn'>;
@@ -255,6 +256,15 @@ export function createScenesService(deps: {
     };
   }
 
+  /**
+   * A change of what gateways run besides a saved scene (holidays, linkages, panel keys, a deleted scene or
+   * part): their versions rise and the online ones get it shortly, so nothing waits for the sync banner.
+   */
+  async function changedOnGateways(auth: Caller, gatewayIds: bigint[]) {
+    await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds });
+    deps.gateways.pushConfig({ tenantId: auth.tenantId, gatewayIds });
+  }
+
   /** Sends the configuration to the online gateways a change touched; per gateway 0 or why not. */
   async function syncTouched(auth: Caller, gatewayIds: bigint[]): Promise<SceneSaveResult['sync']> {
     const rows = await repo.gateways({ tenantId: auth.tenantId, ids: gatewayIds });
@@ -354,6 +364,12 @@ export function createScenesService(deps: {
           ranAt,
         })),
       );
+      // A run no gateway took is a failure, though the history keeps the attempt: 100101 when every gateway
+      // is offline, else why the first reachable one did not run it. A run some gateways took is a success
+      // whose parts name the ones that missed it (docs/api.md).
+      if (!outcomes.some((o) => o.code === 0)) {
+        throw new AppError((outcomes.find((o) => o.code !== 100101)?.code ?? 100101) as ErrorCode);
+      }
       return { at: ranAt.toISOString(), trigger: 'manual', then: 'start', parts: outcomes };
     } finally {
       const left = (manualRuns.get(auth.tenantId) ?? 1) - 1;
@@ -464,7 +480,10 @@ export function createScenesService(deps: {
       const parts = await repo.parts({ tenantId: auth.tenantId, sceneIds: [scene.id] });
       await repo.remove({ tenantId: auth.tenantId, id: scene.id });
       if (scene.image) await deps.images.remove(scene.image);
-      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: parts.map((p) => p.gatewayId) });
+      await changedOnGateways(
+        auth,
+        parts.map((p) => p.gatewayId),
+      );
     },
 
     /** Sets a scene's picture (png or jpeg up to 1 MB, whole) and deletes the one it replaces. */
@@ -501,7 +520,7 @@ export function createScenesService(deps: {
       await requireScene(auth, part.sceneId);
       const gone = await repo.removePart({ tenantId: auth.tenantId, partId: part.id, sceneId: part.sceneId, gatewayId: part.gatewayId });
       if (gone?.image) await deps.images.remove(gone.image);
-      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [part.gatewayId] });
+      await changedOnGateways(auth, [part.gatewayId]);
     },
 
     async manuals(auth: Caller, projectId: string): Promise<ManualScene[]> {
@@ -579,7 +598,7 @@ export function createScenesService(deps: {
         overrideMin: body.overrideMin,
       });
       const gatewayIds = await repo.projectGateways({ tenantId: auth.tenantId, projectId: project.id });
-      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds });
+      await changedOnGateways(auth, gatewayIds);
       return { projectId: String(project.id), ...(await repo.settings({ projectId: project.id })) };
     },
 
@@ -601,7 +620,7 @@ export function createScenesService(deps: {
         if (!parts.some((p) => p.gatewayId === panel.gatewayId)) throw new AppError(310013);
       }
       await repo.bindPanelKey({ panelId: panel.id, key: body.key, sceneId: body.sceneId === null ? null : toId(body.sceneId) });
-      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [panel.gatewayId] });
+      await changedOnGateways(auth, [panel.gatewayId]);
       return (await repo.panelKeys({ panelId: panel.id })).map((k) => ({ key: k.key, sceneId: String(k.sceneId), sceneName: k.sceneName }));
     },
 
@@ -646,22 +665,23 @@ export function createScenesService(deps: {
       const [group] = await repo.groupFacts({ tenantId: auth.tenantId, ids: [toId(body.groupId)] });
       if (!group || !seesMap(auth, group.mapId)) throw new AppError(110011);
       if (group.gatewayId !== sensor.gatewayId) throw new AppError(100211);
-      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [sensor.gatewayId] });
-      const [gateway] = await repo.gateways({ tenantId: auth.tenantId, ids: [sensor.gatewayId] });
-      await repo.saveLinkage({
+      // The linkages are listed and managed per map: a sensor on no map would drive lights nobody can see.
+      if (sensor.mapId === null) throw new AppError(310014);
+      const saved = await repo.saveLinkage({
         tenantId: auth.tenantId,
         sensorId: sensor.id,
+        mapId: sensor.mapId,
+        gatewayId: sensor.gatewayId,
         groupId: group.id,
         onDetectPercent: body.onDetectPercent,
         onClearPercent: body.onClearPercent,
         holdS: body.holdS,
         lux: body.lux,
-        version: gateway?.configVersion ?? 0,
+        at: clock.now(),
       });
-      const saved = (await repo.linkagesOnMap({ tenantId: auth.tenantId, mapId: sensor.mapId! })).find(
-        (r) => r.linkage.sensorId === sensor.id,
-      );
-      return linkageView(saved!);
+      if (!saved) throw new AppError(310014);
+      deps.gateways.pushConfig({ tenantId: auth.tenantId, gatewayIds: [sensor.gatewayId] });
+      return linkageView(saved);
     },
 
     async removeLinkage(auth: Caller, sensorId: string): Promise<void> {
@@ -670,7 +690,7 @@ export function createScenesService(deps: {
       if (!sensor || !seesMap(auth, sensor.mapId)) throw new AppError(110011);
       if (!(await repo.linkage({ tenantId: auth.tenantId, sensorId: sensor.id }))) throw new AppError(110011);
       await repo.removeLinkage({ tenantId: auth.tenantId, sensorId: sensor.id });
-      await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [sensor.gatewayId] });
+      await changedOnGateways(auth, [sensor.gatewayId]);
     },
 
     /** Records the runs gateways report (the gateway link's up/event). */
