@@ -13,7 +13,7 @@ import {
 } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
 import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './api.ts';
-import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
+import { channelNames, hasAnyControl, panelControls, reportedValues, switchesOnly } from './device-controls.ts';
 import { MoveForm, RenameForm } from './device-panel-forms.tsx';
 import { DISPLAY_FILL, markerKind } from '../../components/device-markers/marker-model.ts';
 import { BackToAutomatic } from '../automation/back-to-automatic.tsx';
@@ -336,6 +336,11 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
           </div>
         ) : (
           <Typography.Text type="secondary">{t('deviceControl.noControls')}</Typography.Text>
+        )}
+        {switchesOnly(marker.type) && (
+          <Typography.Text type="secondary" data-testid="device-panel-switch-only">
+            {t('deviceControl.switchOnly')}
+          </Typography.Text>
         )}
         {canControl && (
           <Button onClick={() => void tryMe()} loading={identify.isPending} data-testid="control-identify">
