@@ -138,4 +138,12 @@ describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (
         .where(eq(gateways.id, BigInt(gateway.id)));
     }
   });
+
+  it('moves the gateway’s last seen with each report it sends, not only when it connects or leaves', async () => {
+    const lastSeen = async () => (await data(send(gatewayEndpoints.detail, { params: { id: gateway.id } }))).lastSeenAt!;
+    const before = await lastSeen();
+    await poll(() => Date.now() > Date.parse(before), 'a later instant');
+    sim().reportAll();
+    await poll(async () => Date.parse(await lastSeen()) > Date.parse(before), 'last seen moved by the report');
+  });
 });
