@@ -4,6 +4,7 @@ import {
   deviceEndpoints,
   gatewayEndpoints,
   groupEndpoints,
+  mapEndpoints,
   projectEndpoints,
   type AlertPage,
   type Gateway,
@@ -39,14 +40,15 @@ describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (
 
   /** Every view of the devices' state at once: markers, the list, the counts, the status report, the group. */
   async function views() {
-    const [markers, list, state, mapStatus, groupView] = await Promise.all([
+    const [markers, list, state, mapStatus, groupView, ofMap] = await Promise.all([
       data(send(deviceEndpoints.markers, { query: { mapId } })),
       data(send(alertEndpoints.deviceStatus, { body: { pageSize: 200 } })),
       data(send(alertEndpoints.deviceState, { body: {} })),
       data(send(alertEndpoints.mapStatus, { params: { id: projectId, mapId } })),
       data(send(groupEndpoints.get, { params: { id: group.id } })),
+      data(send(mapEndpoints.devicesOf, { params: { id: mapId } })),
     ]);
-    return { markers, list, state, mapStatus, groupView };
+    return { markers, list, state, mapStatus, groupView, ofMap };
   }
 
   async function statusReportOnline(): Promise<unknown[]> {
@@ -87,13 +89,17 @@ describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (
   it('shows every device offline once its gateway is gone, on every view, and counts the gateway’s alerts on its node', async () => {
     const before = await views();
     expect(before.markers.some((m) => m.display === 'onFull')).toBe(true);
+    // The map's device list shows the reported state too, not what the import stored.
+    const lightOnMap = before.ofMap.find((d) => d.id === lights()[0]!.id)!;
+    expect(lightOnMap).toMatchObject({ typeStatus: 0, status: before.markers.find((m) => m.id === lightOnMap.id)!.status });
 
     await sim().goOffline();
     await poll(async () => (await data(send(gatewayEndpoints.detail, { params: { id: gateway.id } }))).online === false, 'gateway offline');
     await poll(async () => (await data<AlertPage>(send(alertEndpoints.page, { body: { open: true } }))).total > 0, 'the offline alert');
 
-    const { markers, list, state, mapStatus, groupView } = await views();
+    const { markers, list, state, mapStatus, groupView, ofMap } = await views();
     expect(markers.map((m) => m.display)).toEqual(placed.map(() => 'offline'));
+    expect(ofMap.map((d) => d.typeStatus)).toEqual(placed.map(() => 2));
     expect(markers.every((m) => !m.manual)).toBe(true);
     expect(list.list.map((d) => d.display)).toEqual(list.list.map(() => 'offline'));
     expect(list.list.every((d) => d.fault === FAULT_CODES.offline)).toBe(true);

@@ -15,6 +15,9 @@ import { FAULT_CODES } from '@lumigrid/protocol';
 import { Value } from 'typebox/value';
 import type { DeviceRow, MarkerRow } from './devices.repo.ts';
 
+/** The stored columns a device's state starts from. */
+type StateOfDevice = Pick<MarkerRow['device'], 'type' | 'status' | 'typeStatus'>;
+
 /**
  * What a device shows now: the status string from its last report over the stored one (the mode is never
  * reported), its type status and fault. A device never reported keeps its stored string (empty: offline).
@@ -23,7 +26,7 @@ import type { DeviceRow, MarkerRow } from './devices.repo.ts';
  * can reach it, and its last state may no longer be true. Every view (markers, the device list and status
  * view, the status counts and tree, the reports, groups) takes a device's state from here.
  */
-export function currentState(row: Pick<MarkerRow, 'device' | 'reported' | 'gatewayOnline'>): {
+export function currentState(row: { device: StateOfDevice; reported: MarkerRow['reported']; gatewayOnline: boolean }): {
   status: string;
   typeStatus: number;
   fault: number;
@@ -34,7 +37,7 @@ export function currentState(row: Pick<MarkerRow, 'device' | 'reported' | 'gatew
   return { ...known, typeStatus: TYPE_STATUS.offline, fault: FAULT_CODES.offline };
 }
 
-function knownState(device: MarkerRow['device'], reported: MarkerRow['reported']) {
+function knownState(device: StateOfDevice, reported: MarkerRow['reported']) {
   if (!reported) return { status: device.status, typeStatus: device.typeStatus, fault: 0 };
   const previous = device.status ? parseStatus(device.type, device.status) : undefined;
   const next = statusFromReport(device.type, reported.state as DeviceReport, previous?.ok ? previous.value : undefined);
