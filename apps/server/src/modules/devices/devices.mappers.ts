@@ -127,6 +127,7 @@ export interface TelemetrySampleView {
   temperature: number | null;
   lux: number | null;
   reportedAt: string;
+  receivedAt: string;
 }
 
 /** Rounds a real column (float4) to what the device could have meant, so 229.8 does not read 229.800003. */
@@ -142,7 +143,8 @@ export function withTelemetry(device: Device, sample: TelemetrySampleView | unde
   device.battery = tidy(sample.battery);
   device.temperature = tidy(sample.temperature);
   if (sample.lux !== null) device.illumination = tidy(sample.lux);
-  device.telemetryAt = sample.reportedAt;
+  // The server's arrival time, as for lastUpdate: its age must not depend on the gateway's clock.
+  device.telemetryAt = sample.receivedAt;
   return device;
 }
 
