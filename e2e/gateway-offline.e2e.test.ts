@@ -9,7 +9,8 @@ import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
 import type { GatewaySite } from './support/gateways.ts';
 
 // A gateway that goes away takes its devices with it: once it is offline, the floor plan and the device list
-// show every device behind it offline instead of the last state it reported.
+// show every device behind it offline instead of the last state it reported. Before that, the panel of its
+// single-colour light says it does not dim and shows how old its measurements are.
 
 /** The server raises the offline alert after this long (OFFLINE_GRACE_S), so the journey does not wait a minute. */
 const GRACE_S = 2;
@@ -53,6 +54,22 @@ describe('a gateway going offline in a real browser', () => {
     const light = await screenAt(page, { x: 0.2, y: 0.3 });
     const dimmer = await screenAt(page, { x: 0.55, y: 0.3 });
     expect(await colourAt(page, light)).toBe(MARKER_COLOUR.onFull);
+
+    // What the light measured is shown with its age, fresh while its gateway reports.
+    site.fleet.gateways[0]!.reportTelemetry();
+    await poll(
+      async () =>
+        (await api(site.server.url, deviceEndpoints.list, { body: { pageSize: 200 } }, { token })).list.some((d) => d.telemetryAt),
+      'a telemetry sample',
+    );
+    await page.mouse.click(light.x, light.y);
+    const panel = page.getByTestId('device-panel');
+    await panel.getByTestId('device-panel-switch-only').waitFor();
+    await panel.getByTestId('telemetry-age').getByText(/ago$/).waitFor();
+    expect(await panel.getByTestId('telemetry-age-stale').count()).toBe(0);
+    await screenshot(page, 'device-panel-telemetry-age');
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
 
     await site.fleet.gateways[0]!.stop();
     // Drawn hollow (the offline fill), live, without reloading the page.
