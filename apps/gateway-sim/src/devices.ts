@@ -162,13 +162,16 @@ export function createDevice(addr: string, kind: DeviceKind, index: number, now:
   };
 }
 
+/** Light kinds that only switch (no dimming): a level above 0 turns them on at full, 0 off. */
+const SWITCH_ONLY: ReadonlySet<DeviceKind> = new Set(['light-single']);
+
 /** Applies a light action; answers whether anything changed. Non-lights take on/off where it makes sense. */
 export function applyAction(device: SimDevice, action: LightAction): boolean {
   const s = device.state;
   const before = JSON.stringify(s);
   if (isLight(s.kind)) {
     if (action.level !== undefined) {
-      s.level = action.level;
+      s.level = SWITCH_ONLY.has(s.kind) && action.level > 0 ? 254 : action.level;
       s.on = action.level > 0;
     }
     if (action.on !== undefined) {

@@ -61,7 +61,7 @@ async function apply(gateway: SimGateway, config: Partial<GatewayConfig>) {
 describe('schedules on the gateway clock', () => {
   it('runs a clock-time and a sunset schedule with no command, reporting each as a scene event', async () => {
     const gateway = await startGateway();
-    const [evening, dusk] = [addrOf(gateway, 'light-single'), addrOf(gateway, 'light-dimmer')];
+    const [evening, dusk] = [addrOf(gateway, 'light-cct'), addrOf(gateway, 'light-dimmer')];
     await cloud.call(gateway.mac, 'params.set', { params: TOKYO });
     await apply(gateway, {
       scenes: [
@@ -124,7 +124,7 @@ describe('schedules on the gateway clock', () => {
 describe('manual scene runs', () => {
   it('runs a scene on scene.run, counting distinct targets and the unreachable ones', async () => {
     const gateway = await startGateway();
-    const [single, cct, rgb] = [addrOf(gateway, 'light-single'), addrOf(gateway, 'light-cct'), addrOf(gateway, 'light-rgb')];
+    const [dimmer, cct, rgb] = [addrOf(gateway, 'light-dimmer'), addrOf(gateway, 'light-cct'), addrOf(gateway, 'light-rgb')];
     gateway.raiseFault(rgb, 2);
     await apply(gateway, {
       groups: [{ id: 7, name: 'Gone', devices: [rgb] }],
@@ -133,11 +133,11 @@ describe('manual scene runs', () => {
           id: 3,
           name: 'Meeting',
           steps: [
-            { target: { device: single }, action: { on: true, level: 80 } },
+            { target: { device: dimmer }, action: { on: true, level: 80 } },
             { target: { device: cct }, action: { on: true, cct: 3000 } },
             { target: { group: 7 }, action: { on: true } },
             // Delays add up along the steps: this one runs a simulated minute after the others.
-            { target: { device: single }, action: { level: 90 }, delayS: 60 },
+            { target: { device: dimmer }, action: { level: 90 }, delayS: 60 },
           ],
         },
       ],
@@ -146,7 +146,7 @@ describe('manual scene runs', () => {
     const reply = await cloud.call(gateway.mac, 'scene.run', { scene: 3 });
     expect(reply).toMatchObject({ ok: true, result: { targets: 3, failed: 1 } });
     expect(stateOf(gateway, cct)).toMatchObject({ on: true, cct: 3000, manual: true });
-    await poll(() => stateOf(gateway, single).level === 90, 'the delayed step');
+    await poll(() => stateOf(gateway, dimmer).level === 90, 'the delayed step');
     await poll(() => sceneEvents(gateway).length === 1, 'the scene event');
     expect(sceneEvents(gateway)[0]).toMatchObject({ scene: 3, trigger: 'manual', targets: 3, failed: 1 });
     expect(sceneEvents(gateway)[0]).not.toHaveProperty('schedule');
@@ -222,7 +222,7 @@ describe('manual override', () => {
 
   it('keeps linkage off an overridden device while it switches the others', async () => {
     const gateway = await startGateway({ activityIntervalS: 10, random: () => 0 });
-    const [sensor, kept, linked] = [addrOf(gateway, 'sensor-motion'), addrOf(gateway, 'light-single'), addrOf(gateway, 'light-dimmer')];
+    const [sensor, kept, linked] = [addrOf(gateway, 'sensor-motion'), addrOf(gateway, 'light-cct'), addrOf(gateway, 'light-dimmer')];
     await cloud.call(gateway.mac, 'params.set', { params: { sensorMode: 'linkage' } });
     await cloud.call(gateway.mac, 'device.control', { addr: kept, action: { level: 50 } });
     await apply(gateway, {

@@ -307,7 +307,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     link,
     bus: realtimeBus,
     logger,
-    offlineGraceMs: options.offlineGraceMs,
+    offlineGraceMs: options.offlineGraceMs ?? config.offlineGraceMs,
     onAlertRaised: reports.alertRaised,
   });
   const emergency = createEmergencyModule({

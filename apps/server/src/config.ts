@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
+import { ALERT_LIMITS, DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
 import { DEFAULT_KEEPALIVE_S } from './gateway-link/link-client.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -21,6 +21,8 @@ export interface Config {
   mqttUrl: string | undefined;
   /** Keep-alive of the server's MQTT client: a broker gone silent is noticed within 1.5 of it. */
   mqttKeepaliveS: number;
+  /** How long a device or gateway is offline before an offline alert is raised (a short reconnect pages nobody). */
+  offlineGraceMs: number;
   adminAccount: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -130,6 +132,7 @@ export function loadConfig(env: Env = process.env): Config {
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
     mqttUrl,
     mqttKeepaliveS: integer(env, 'MQTT_KEEPALIVE_S', DEFAULT_KEEPALIVE_S, 5, 300),
+    offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPE_CODES as C, DEVICE_TYPE_CODE_LIST, formatStatus, statusFromReport } from './index.ts';
+import { DEVICE_TYPE_CODES as C, DEVICE_TYPE_CODE_LIST, displayState, formatStatus, statusFromReport } from './index.ts';
 
 describe('state from a gateway report', () => {
   it('gives a writable state for every type from an empty report', () => {
@@ -15,6 +15,15 @@ describe('state from a gateway report', () => {
     expect(r.ok && formatStatus(C['light-cct'], r.value)).toEqual({ ok: true, value: '0:1:200:234' });
     const rgb = statusFromReport(C['light-rgb'], { on: true, level: 254, rgb: [1, 2, 3] });
     expect(rgb.ok && formatStatus(C['light-rgb'], rgb.value)).toEqual({ ok: true, value: '0:1:254:0:1:2:3' });
+  });
+
+  it('writes a single-colour light, which does not dim, at full whenever it is on, as it is shown', () => {
+    const code = C['light-single'];
+    const echoed = statusFromReport(code, { on: true, level: 127 });
+    expect(echoed.ok && formatStatus(code, echoed.value)).toEqual({ ok: true, value: '0:1:254:0' });
+    expect(echoed.ok && displayState({ type: code, typeStatus: 0, fault: 0, status: '0:1:254:0' })).toBe('onFull');
+    const off = statusFromReport(code, { on: false, level: 127 });
+    expect(off.ok && formatStatus(code, off.value)).toEqual({ ok: true, value: '0:0:0:0' });
   });
 
   it('keeps what the report leaves out, including the mode', () => {

@@ -1,6 +1,6 @@
 import { formatStatus, statusFamily, type DeviceStatus, type StatusResult } from './device-status.ts';
 import { deviceType } from './device-types.ts';
-import { cctValueToKelvin, kelvinToCctValue } from './device-units.ts';
+import { LEVEL_MAX, cctValueToKelvin, kelvinToCctValue } from './device-units.ts';
 
 /**
  * What a gateway reports about a device: the fields of packages/protocol's DeviceState, taken structurally
@@ -45,6 +45,8 @@ export function statusFromReport(typeCode: number, report: DeviceReport, previou
     case 'light': {
       const p = prev?.family === 'light' ? prev : undefined;
       state = { family, mode, on: r.on ?? p?.on ?? false, level: int(r.level, p?.level ?? 0) };
+      // A light that does not dim (single colour) is at full whenever it is on, whatever level a gateway echoes.
+      if (!t.dimmable) state.level = state.on ? LEVEL_MAX : 0;
       if (t.cct) state.cct = cctValueToKelvin(kelvinToCctValue(r.cct ?? p?.cct ?? 4600));
       if (t.rgb) state.rgb = r.rgb ? { r: r.rgb[0], g: r.rgb[1], b: r.rgb[2] } : (p?.rgb ?? { r: 255, g: 255, b: 255 });
       break;

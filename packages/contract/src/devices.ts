@@ -121,7 +121,7 @@ export const DeviceSchema = Type.Object({
   energyWh: Nullable(Type.Number(), 'Energy counter last reported (up/telemetry), watt-hours, or null'),
   battery: Nullable(Type.Number(), 'Battery charge last reported, percent, or null'),
   temperature: Nullable(Type.Number(), 'Temperature last reported, degrees Celsius, or null'),
-  telemetryAt: Nullable(DateTime, 'When the last telemetry sample was taken, or null'),
+  telemetryAt: Nullable(DateTime, 'When the server received the last telemetry sample (its age counts from here), or null'),
   usedHours: Nullable(Type.Number(), 'Hours switched on (burning hours, from its energy readings), or null'),
   libraryTypeName: Nullable(Type.String(), 'The device library type its part number matches, or null'),
   remainingLifeHours: Nullable(Type.Number(), "The library type's lifespan less the burning hours, or null (remainingLife)"),

@@ -147,7 +147,7 @@ export const GatewaySchema = Type.Object({
   deviceCount: Type.Integer({ description: 'Devices imported from this gateway (bridges included)' }),
   online: Type.Boolean({ description: 'Connected now (false while offline and while unknown)' }),
   presence: GatewayPresenceSchema,
-  lastSeenAt: Nullable(DateTime, 'When the cloud last saw the gateway connect or disconnect, or null if never'),
+  lastSeenAt: Nullable(DateTime, 'When the cloud last heard from the gateway (a report, or its connecting or leaving), or null if never'),
   activity: Type.Union([Type.Literal('idle'), Type.Literal('restarting'), Type.Literal('updating')], {
     description: 'idle; restarting (a restart was sent and it is not back yet); updating (a firmware update runs)',
   }),

@@ -20,6 +20,7 @@ export * from './devices.ts';
 export * from './device-library.ts';
 export * from './panel-lock.ts';
 export * from './device-report.ts';
+export * from './value-age.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
 export * from './alerts.ts';

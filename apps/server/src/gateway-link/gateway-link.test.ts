@@ -96,7 +96,11 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     // The online state repeats the version, which is what the sync status compares.
     await poll(() => rig.link.presence.get(mac)?.info?.configVersion === 7, 'configVersion 7 in the state');
     await rig.link.bus.call(mac, 'group.control', { group: 1, action: { on: true, level: 127 } });
-    for (const addr of lights) expect(gw(0).devices.get(addr)!.state).toMatchObject({ on: true, level: 127 });
+    // A single-colour light does not dim: it goes on at full.
+    for (const addr of lights) {
+      const { state } = gw(0).devices.get(addr)!;
+      expect(state).toMatchObject({ on: true, level: state.kind === 'light-single' ? 254 : 127 });
+    }
     // A configuration naming a device that never joined is refused, and the version stays.
     const refused = await rig.link.bus.send(mac, 'config.apply', {
       version: 8,
@@ -109,7 +113,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
   it('runs its schedules on its own clock, also while the cloud is away', async () => {
     const g = gw(1);
     const mac = g.mac;
-    const light = [...g.devices.values()].find((d) => d.state.kind === 'light-single')!.state.addr;
+    const light = [...g.devices.values()].find((d) => d.state.kind === 'light-dimmer')!.state.addr;
     await rig.link.bus.call(mac, 'config.apply', {
       version: 3,
       config: {

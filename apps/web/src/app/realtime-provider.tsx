@@ -16,7 +16,9 @@ import { useNavigate } from 'react-router';
 import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract';
 import { session, signOutRoute } from '../api/session.ts';
 import { alertKeys } from '../features/alerts/api.ts';
+import { deviceKeys } from '../features/devices/api.ts';
 import { gatewayKeys } from '../features/gateways/api.ts';
+import { groupKeys } from '../features/groups/api.ts';
 import { useBoot } from './boot.tsx';
 import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from '../realtime/notices.ts';
 import { createRealtimeClient, type RealtimeClient, type RealtimeHandler } from '../realtime/realtime-client.ts';
@@ -77,6 +79,11 @@ function UserNotices({ userId, onSignedOut }: { userId: string; onSignedOut: (co
     if (!change) return;
     void queryClient.invalidateQueries({ queryKey: change.kind === 'firmware' ? gatewayKeys.firmware(change.id) : gatewayKeys.all });
     if (change.kind === 'firmware' && change.result !== null) void queryClient.invalidateQueries({ queryKey: gatewayKeys.all });
+    // Devices behind a gateway that is not online are offline (the server says so on every view): the plan,
+    // the lists, the groups and the status counts are read again when it comes or goes.
+    if (change.kind === 'presence') {
+      for (const queryKey of [deviceKeys.all, groupKeys.all, alertKeys.all]) void queryClient.invalidateQueries({ queryKey });
+    }
   });
 
   useRealtime(userDestination('defective', userId), (payload) => {

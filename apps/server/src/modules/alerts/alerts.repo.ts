@@ -330,6 +330,16 @@ export function createAlertsRepo(db: Db) {
         .groupBy(alerts.mapId);
       return new Map(rows.map((r) => [r.mapId, r.n]));
     },
+
+    /** Open alerts per gateway: its own (offline) and its devices'. */
+    async openByGateway(q: AlertFilter): Promise<Map<bigint, number>> {
+      const rows = await db
+        .select({ gatewayId: alerts.gatewayId, n: sql<number>`count(*)::int` })
+        .from(alerts)
+        .where(and(where(q), isNull(alerts.clearedAt)))
+        .groupBy(alerts.gatewayId);
+      return new Map(rows.flatMap((r) => (r.gatewayId === null ? [] : [[r.gatewayId, r.n] as const])));
+    },
   };
 }
 export type AlertsRepo = ReturnType<typeof createAlertsRepo>;

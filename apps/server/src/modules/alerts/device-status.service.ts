@@ -53,13 +53,15 @@ export function createDeviceStatusService(deps: {
   devices: Pick<DevicesService, 'matching' | 'list'>;
   gateways: Pick<GatewaysService, 'list' | 'detail' | 'ofMap'>;
   projects: Pick<ProjectsService, 'tree'>;
-  repo: Pick<AlertsRepo, 'openByMap'>;
+  repo: Pick<AlertsRepo, 'openByMap' | 'openByGateway'>;
 }) {
   /** Counts per map of what is placed on it, and of every device per gateway. */
   async function countsByPlace(auth: Caller) {
-    const [devices, open] = await Promise.all([
+    const alertsOf = { tenantId: auth.tenantId, mapIds: visibleMapIds(auth) };
+    const [devices, open, openOfGateway] = await Promise.all([
       deps.devices.matching(auth, {}),
-      deps.repo.openByMap({ tenantId: auth.tenantId, mapIds: visibleMapIds(auth) }),
+      deps.repo.openByMap(alertsOf),
+      deps.repo.openByGateway(alertsOf),
     ]);
     const byMap = groupBy(
       devices.filter((d) => d.mapId !== null),
@@ -68,7 +70,7 @@ export function createDeviceStatusService(deps: {
     const byGateway = groupBy(devices, (d) => d.gatewayId);
     return {
       map: (id: string): Counts => ({ ...countDevices(byMap.get(id) ?? []), openAlerts: open.get(toId(id)) ?? 0 }),
-      gateway: (id: string): Counts => countDevices(byGateway.get(id) ?? []),
+      gateway: (id: string): Counts => ({ ...countDevices(byGateway.get(id) ?? []), openAlerts: openOfGateway.get(toId(id)) ?? 0 }),
     };
   }
 

@@ -62,7 +62,8 @@ export function createDeviceReportsRepo(db: Db) {
     /**
      * Makes the rows the current states of their devices, in one statement: the last row of a device in the
      * batch wins, and a stored state is replaced only by one received at the same time or later. Rows of an
-     * unknown MAC are skipped. Answers how many states were inserted or replaced.
+     * unknown MAC are skipped. The reporting gateways' last seen moves to the batch's latest receipt. Answers
+     * how many states were inserted or replaced.
      */
     async upsertStates(rows: readonly ReportRow[]): Promise<number> {
       if (rows.length === 0) return 0;
@@ -76,6 +77,13 @@ export function createDeviceReportsRepo(db: Db) {
             tenant_id = excluded.tenant_id, kind = excluded.kind, online = excluded.online, fault = excluded.fault,
             state = excluded.state, reported_at = excluded.reported_at, received_at = excluded.received_at
           where s.received_at <= excluded.received_at
+          returning 1
+        ),
+        -- A report is a sighting of its gateway: its last seen follows it, not only its connecting and leaving.
+        seen as (
+          update gateways gw set last_seen_at = greatest(gw.last_seen_at, m.at)
+          from (select u.mac, max(u."receivedAt") as at from u group by u.mac) m
+          where gw.mac = m.mac
           returning 1
         )
         select count(*)::int as states from up

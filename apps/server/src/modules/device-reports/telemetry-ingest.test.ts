@@ -77,6 +77,18 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
     await poll(async () => ((await rowOf(light.id))?.power ?? 99) < 1, 'the standby power in the status row', { timeoutMs: 10_000 });
   });
 
+  it('dates the sample by the server’s receipt, so a gateway clock an hour ahead does not make it look fresh', async () => {
+    const before = (await rowOf(light.id))!.telemetryAt;
+    sim.clock.set(Date.now() + 60 * 60 * 1000);
+    const sent = Date.now();
+    sim.reportTelemetry();
+    await poll(async () => (await rowOf(light.id))?.telemetryAt !== before, 'the new sample', { timeoutMs: 10_000 });
+    const at = Date.parse((await rowOf(light.id))!.telemetryAt!);
+    expect(at).toBeGreaterThanOrEqual(sent - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now());
+    sim.clock.set(Date.now());
+  });
+
   it('drops a malformed telemetry message and keeps the next good one', async () => {
     const link = h.app.gatewayLink!;
     const dropped = link.stats.dropped;

@@ -30,6 +30,8 @@ export interface DeviceTelemetry {
   temperature: number | null;
   lux: number | null;
   reportedAt: string;
+  /** When the server received it: a value's age is counted from here, never from the gateway's clock. */
+  receivedAt: string;
 }
 
 export interface TelemetryWriteResult {
@@ -91,7 +93,7 @@ export function createTelemetryRepo(db: Db) {
       if (deviceIds.length === 0) return out;
       const ids = JSON.stringify(deviceIds.map(String));
       const result = (await db.execute(sql`
-        select d.id::text as id, t.power, t.voltage, t.current, t.energy_wh, t.battery, t.temperature, t.lux, t.reported_at
+        select d.id::text as id, t.power, t.voltage, t.current, t.energy_wh, t.battery, t.temperature, t.lux, t.reported_at, t.received_at
         from devices d
         join gateways gw on gw.id = d.gateway_id and gw.tenant_id = d.tenant_id
         join device_telemetry t on t.gateway_id = d.gateway_id and t.addr = d.addr
@@ -107,6 +109,7 @@ export function createTelemetryRepo(db: Db) {
           temperature: num(r.temperature),
           lux: num(r.lux),
           reportedAt: iso(r.reported_at),
+          receivedAt: iso(r.received_at),
         });
       }
       return out;

@@ -11,16 +11,33 @@ import {
   type DeviceMarker,
   type DeviceReport,
 } from '@lumigrid/contract';
+import { FAULT_CODES } from '@lumigrid/protocol';
 import { Value } from 'typebox/value';
 import type { DeviceRow, MarkerRow } from './devices.repo.ts';
+
+/** The stored columns a device's state starts from. */
+type StateOfDevice = Pick<MarkerRow['device'], 'type' | 'status' | 'typeStatus'>;
 
 /**
  * What a device shows now: the status string from its last report over the stored one (the mode is never
  * reported), its type status and fault. A device never reported keeps its stored string (empty: offline).
- * Only a report changes this, never a command the cloud sent.
+ * Only a report changes this, never a command the cloud sent. A device behind a gateway that is not online
+ * (offline, or unknown while the server has lost its broker) is offline whatever it last reported: nothing
+ * can reach it, and its last state may no longer be true. Every view (markers, the device list and status
+ * view, the status counts and tree, the reports, groups) takes a device's state from here.
  */
-export function currentState(row: MarkerRow): { status: string; typeStatus: number; fault: number } {
+export function currentState(row: { device: StateOfDevice; reported: MarkerRow['reported']; gatewayOnline: boolean }): {
+  status: string;
+  typeStatus: number;
+  fault: number;
+} {
   const { device, reported } = row;
+  const known = knownState(device, reported);
+  if (row.gatewayOnline) return known;
+  return { ...known, typeStatus: TYPE_STATUS.offline, fault: FAULT_CODES.offline };
+}
+
+function knownState(device: StateOfDevice, reported: MarkerRow['reported']) {
   if (!reported) return { status: device.status, typeStatus: device.typeStatus, fault: 0 };
   const previous = device.status ? parseStatus(device.type, device.status) : undefined;
   const next = statusFromReport(device.type, reported.state as DeviceReport, previous?.ok ? previous.value : undefined);
@@ -33,11 +50,11 @@ export function currentState(row: MarkerRow): { status: string; typeStatus: numb
 }
 
 /** Whether the gateway last reported the device as switched by hand (manual override). */
-function switchedByHand(row: Pick<MarkerRow, 'reported'>): boolean {
-  return row.reported?.online === true && (row.reported.state as { manual?: boolean }).manual === true;
+function switchedByHand(row: Pick<MarkerRow, 'reported' | 'gatewayOnline'>): boolean {
+  return row.gatewayOnline && row.reported?.online === true && (row.reported.state as { manual?: boolean }).manual === true;
 }
 
-export function mapMarker(row: MarkerRow): DeviceMarker {
+export function mapMarker(row: Pick<MarkerRow, 'device' | 'reported' | 'gatewayOnline'>): DeviceMarker {
   const { device } = row;
   const now = currentState(row);
   return {
@@ -110,6 +127,7 @@ export interface TelemetrySampleView {
   temperature: number | null;
   lux: number | null;
   reportedAt: string;
+  receivedAt: string;
 }
 
 /** Rounds a real column (float4) to what the device could have meant, so 229.8 does not read 229.800003. */
@@ -125,7 +143,8 @@ export function withTelemetry(device: Device, sample: TelemetrySampleView | unde
   device.battery = tidy(sample.battery);
   device.temperature = tidy(sample.temperature);
   if (sample.lux !== null) device.illumination = tidy(sample.lux);
-  device.telemetryAt = sample.reportedAt;
+  // The server's arrival time, as for lastUpdate: its age must not depend on the gateway's clock.
+  device.telemetryAt = sample.receivedAt;
   return device;
 }
 

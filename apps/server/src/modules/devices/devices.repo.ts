@@ -13,6 +13,7 @@ function deviceColumns() {
     mac: gateways.mac,
     gatewayName: gateways.name,
     gatewayMapId: gateways.mapId,
+    gatewayOnline: gateways.online,
     reported: {
       online: deviceStates.online,
       fault: deviceStates.fault,
@@ -39,6 +40,7 @@ function markerColumns() {
       x: devices.x,
       y: devices.y,
     },
+    gatewayOnline: gateways.online,
     reported: {
       online: deviceStates.online,
       fault: deviceStates.fault,
@@ -97,6 +99,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       return db
         .select(markerColumns())
         .from(devices)
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
         .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.mapId, q.mapId)))
         .orderBy(asc(devices.id));
@@ -489,6 +492,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
           mapName: maps.name,
           mac: gateways.mac,
           gatewayName: gateways.name,
+          gatewayOnline: gateways.online,
           reported: {
             online: deviceStates.online,
             fault: deviceStates.fault,

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, gateways, maps } from '../../db/schema/index.ts';
+import { devices, deviceStates, gateways, maps } from '../../db/schema/index.ts';
+import { currentState } from './devices.mappers.ts';
 import type { MapDevicesPort } from '../projects/map-devices-port.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 
@@ -42,31 +43,35 @@ export function createMapDevices(db: Db): MapDevicesPort {
       const [total] = await db.select({ n: count() }).from(devices).where(where);
       const rows = await db
         .select({
-          id: devices.id,
-          name: devices.name,
-          type: devices.type,
-          typeStatus: devices.typeStatus,
-          status: devices.status,
+          device: { id: devices.id, name: devices.name, type: devices.type, typeStatus: devices.typeStatus, status: devices.status },
           mapId: devices.mapId,
           buildId: maps.buildId,
+          gatewayOnline: gateways.online,
+          reported: { online: deviceStates.online, fault: deviceStates.fault, state: deviceStates.state },
         })
         .from(devices)
         .innerJoin(maps, eq(maps.id, devices.mapId))
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
         .where(where)
         .orderBy(asc(devices.name), asc(devices.id))
         .offset(offset)
         .limit(limit);
       return {
         total: total?.n ?? 0,
-        list: rows.map((r) => ({
-          id: String(r.id),
-          name: r.name,
-          type: r.type,
-          typeStatus: r.typeStatus,
-          status: r.status,
-          map_id: String(r.mapId),
-          build_id: String(r.buildId),
-        })),
+        // The state every other view shows: the last report, offline behind a gateway that is not online.
+        list: rows.map((r) => {
+          const now = currentState(r);
+          return {
+            id: String(r.device.id),
+            name: r.device.name,
+            type: r.device.type,
+            typeStatus: now.typeStatus,
+            status: now.status,
+            map_id: String(r.mapId),
+            build_id: String(r.buildId),
+          };
+        }),
       };
     },
   };

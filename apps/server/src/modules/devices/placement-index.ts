@@ -79,7 +79,8 @@ export function createPlacementIndex(deps: {
     for (const report of reports) {
       const device = placements.byAddr.get(report.addr);
       if (!device) continue;
-      const marker = mapMarker({ device, reported: { online: report.online, fault: report.fault, state: report } });
+      // A report comes from a gateway that is online.
+      const marker = mapMarker({ device, gatewayOnline: true, reported: { online: report.online, fault: report.fault, state: report } });
       deps.publish(mapDestination(device.mapId), marker);
     }
   }

@@ -1,15 +1,14 @@
-import { groupDisplay, type DeviceMarker, type DisplayState, type GroupView } from '@lumigrid/contract';
+import { groupDisplay, type DeviceMarker, type GroupView } from '@lumigrid/contract';
 import type { GroupRow } from './groups.repo.ts';
 
 /**
- * A group as the group screen shows it. Its state comes from its members' reported states (groupDisplay):
- * a group with offline members says so, and while its gateway is offline every member counts as offline,
- * since none of them can be reached.
+ * A group as the group screen shows it. Its state comes from its members' markers (groupDisplay): a group
+ * with offline members says so. A member behind a gateway that is not online is already offline in its
+ * marker (devices.mappers.ts currentState), as on every other view.
  */
 export function mapGroupView(row: GroupRow, members: DeviceMarker[]): GroupView {
   const { group, gateway } = row;
-  const states: DisplayState[] = members.map((m) => (gateway.online ? m.display : 'offline'));
-  const state = groupDisplay(states);
+  const state = groupDisplay(members.map((m) => m.display));
   return {
     id: String(group.id),
     gatewayId: String(group.gatewayId),

@@ -266,6 +266,24 @@ describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind
     }
   });
 
+  it('dims the members that dim; a single-colour light goes on at full, and its state says so', async () => {
+    const lobby = (await data<GroupView[]>(send(groupEndpoints.list, { params: { id: mapId } }))).find((g) => g.name === 'Lobby')!;
+    expect(lobby.deviceIds).toContain(byKind('light-single').id);
+    await data(send(groupEndpoints.control, { body: { id: lobby.id, action: { op: 'onOff', on: false } } }));
+    await poll(async () => (await group(lobby.id)).members.every((m) => m.display === 'off'), 'the group off');
+    await data(send(groupEndpoints.control, { body: { id: lobby.id, action: { op: 'brightness', percent: 40 } } }));
+    const member = async (kind: string) => (await group(lobby.id)).members.find((m) => m.id === byKind(kind).id)!;
+    await poll(async () => (await member('light-dimmer')).display === 'onPartial', 'the dimmer at 40 %');
+    await poll(async () => (await member('light-single')).display !== 'off', 'the single-colour light on');
+    // Status and display agree: on at full load, level 254, not a level it cannot show.
+    expect(await member('light-single')).toMatchObject({ display: 'onFull', status: '0:1:254:0' });
+    // The light itself takes no brightness.
+    expectError(
+      await send(deviceEndpoints.control, { body: { id: byKind('light-single').id, action: { op: 'brightness', percent: 50 } } }),
+      100209,
+    );
+  });
+
   it('drops a member that left the map when the members change next', async () => {
     const movers = await data<GroupView>(
       send(groupEndpoints.add, { body: { mapId, gatewayId: gw.id, name: 'Movers', deviceIds: ids('light-rgb', 'light-cct') } }),

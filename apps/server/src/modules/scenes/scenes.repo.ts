@@ -190,7 +190,7 @@ export function createScenesRepo(db: Db) {
         .where(and(eq(groups.tenantId, q.tenantId), inArray(groups.id, q.ids)));
     },
 
-    /** Gateways of the tenant with their location, for the sun-time rule. */
+    /** Gateways of the tenant with their location, for the sun-time rule; in id order, so a scene's sync results come in a stable order. */
     async gateways(q: { tenantId: bigint; ids: bigint[] }) {
       if (q.ids.length === 0) return [];
       return db
@@ -206,7 +206,8 @@ export function createScenesRepo(db: Db) {
           syncedVersion: gateways.syncedVersion,
         })
         .from(gateways)
-        .where(and(eq(gateways.tenantId, q.tenantId), inArray(gateways.id, q.ids)));
+        .where(and(eq(gateways.tenantId, q.tenantId), inArray(gateways.id, q.ids)))
+        .orderBy(asc(gateways.id));
     },
 
     async gatewayByMac(mac: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
-import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
+import { channelNames, hasAnyControl, panelControls, reportedValues, switchesOnly } from './device-controls.ts';
 import { gatewayMarkerId, gatewayOfMarker, planMarkers } from './plan-markers.ts';
 
 const code = (kind: keyof typeof DEVICE_TYPE_CODES) => DEVICE_TYPE_CODES[kind];
@@ -35,6 +35,13 @@ describe('the device panel offers only what the type can do', () => {
     // Never reported, or unreadable: nothing is claimed.
     expect(reportedValues(code('light-cct'), '')).toEqual({});
     expect(reportedValues(code('light-cct'), 'x:y')).toEqual({});
+  });
+
+  it('says which lights switch only: single colour, and no light that dims, switch or emergency light', () => {
+    expect(switchesOnly(code('light-single'))).toBe(true);
+    for (const kind of ['light-dimmer', 'light-cct', 'light-rgb', 'dali', 'switch-1', 'emergency', 'curtain'] as const) {
+      expect(switchesOnly(code(kind)), kind).toBe(false);
+    }
   });
 
   it('names switch channels from the joined name', () => {

@@ -25,6 +25,15 @@ export function panelControls(typeCode: number): PanelControls {
   };
 }
 
+/**
+ * A light that switches on and off but does not dim (single colour): the panel offers no brightness, and a
+ * dimmed group or scene turns it on at full (docs/decisions.md, "Single-colour lights do not dim").
+ */
+export function switchesOnly(typeCode: number): boolean {
+  const t = deviceType(typeCode);
+  return t !== undefined && t.lighting && t.onOff && !t.dimmable && !t.emergency;
+}
+
 export function hasAnyControl(controls: PanelControls): boolean {
   return controls.onOff || controls.brightness || controls.cct || controls.rgb || controls.curtain || controls.channels > 0;
 }

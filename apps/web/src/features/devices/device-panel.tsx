@@ -13,8 +13,10 @@ import {
 } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
 import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './api.ts';
-import { channelNames, hasAnyControl, panelControls, reportedValues } from './device-controls.ts';
+import { channelNames, hasAnyControl, panelControls, reportedValues, switchesOnly } from './device-controls.ts';
 import { MoveForm, RenameForm } from './device-panel-forms.tsx';
+import { useGatewayDetail } from '../gateways/api.ts';
+import { ValueAge } from '../../components/value-age.tsx';
 import { DISPLAY_FILL, markerKind } from '../../components/device-markers/marker-model.ts';
 import { BackToAutomatic } from '../automation/back-to-automatic.tsx';
 import { HandIcon } from '../automation/hand-icon.tsx';
@@ -55,6 +57,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
   const control = useDeviceControl();
   const identify = useIdentifyDevice();
   const detail = useDeviceDetail(mapId, marker?.id);
+  const gatewayOfDevice = useGatewayDetail(detail.data?.gatewayId);
   const [pending, setPending] = useState<Pending>();
   const [failure, setFailure] = useState<string>();
   const [waitedTooLong, setWaitedTooLong] = useState(false);
@@ -337,6 +340,11 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         ) : (
           <Typography.Text type="secondary">{t('deviceControl.noControls')}</Typography.Text>
         )}
+        {switchesOnly(marker.type) && (
+          <Typography.Text type="secondary" data-testid="device-panel-switch-only">
+            {t('deviceControl.switchOnly')}
+          </Typography.Text>
+        )}
         {canControl && (
           <Button onClick={() => void tryMe()} loading={identify.isPending} data-testid="control-identify">
             {t('deviceControl.identify')}
@@ -385,7 +393,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
             },
           ]}
         />
-        {device && <TelemetrySection device={device} />}
+        {device && <TelemetrySection device={device} reportIntervalS={gatewayOfDevice.data?.settings.reportIntervalS ?? null} />}
         {canEdit && (
           <>
             <Divider style={{ margin: '4px 0' }} />
@@ -409,7 +417,8 @@ const TELEMETRY_FIELDS = [
   ['temperature', '°C', 1],
 ] as const satisfies ReadonlyArray<readonly [keyof Device, string, number]>;
 
-function TelemetrySection({ device }: { device: Device }) {
+/** `reportIntervalS`: the device's gateway's, which says when a measurement is stale. */
+function TelemetrySection({ device, reportIntervalS }: { device: Device; reportIntervalS: number | null }) {
   const { t } = useTranslation();
   const items: Array<{ key: string; label: ReactNode; children: ReactNode }> = TELEMETRY_FIELDS.flatMap(([key, unit, digits]) => {
     const value = device[key];
@@ -424,7 +433,12 @@ function TelemetrySection({ device }: { device: Device }) {
     items.push({
       key: 'at',
       label: t('deviceControl.telemetry.at'),
-      children: <span>{new Date(device.telemetryAt).toLocaleString()}</span>,
+      children: (
+        <Space size={8} wrap>
+          <span>{new Date(device.telemetryAt).toLocaleString()}</span>
+          <ValueAge at={device.telemetryAt} reportIntervalS={reportIntervalS} testId="telemetry-age" />
+        </Space>
+      ),
     });
   return (
     <div data-testid="device-telemetry">

@@ -10,6 +10,7 @@ import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigr
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayDetail, useSuperGatewayDevices, useUnbindBridge } from '../../features/gateways/api.ts';
 import { PresenceTag } from '../../features/gateways/presence-tag.tsx';
+import { ValueAge } from '../../components/value-age.tsx';
 import { syncLabel } from '../../features/gateways/status.ts';
 import { FirmwareModal } from './firmware-modal.tsx';
 import { useGatewayActions } from './gateway-actions.tsx';
@@ -236,7 +237,19 @@ export default function GatewayDetailPage() {
             {t('gateway.versionPair', { synced: gateway.syncedVersion, config: gateway.configVersion })}
           </Descriptions.Item>
           <Descriptions.Item label={t('gateway.field.lastSeen')}>
-            {gateway.lastSeenAt ? dayjs(gateway.lastSeenAt).format('YYYY-MM-DD HH:mm:ss') : empty}
+            {gateway.lastSeenAt ? (
+              <Space size={8} wrap>
+                {dayjs(gateway.lastSeenAt).format('YYYY-MM-DD HH:mm:ss')}
+                <ValueAge
+                  at={gateway.lastSeenAt}
+                  reportIntervalS={gateway.settings.reportIntervalS}
+                  markStale={gateway.presence === 'online'}
+                  testId="gateway-last-seen"
+                />
+              </Space>
+            ) : (
+              empty
+            )}
           </Descriptions.Item>
         </Descriptions>
       </Card>

@@ -7,6 +7,7 @@ import { groupStateNotes } from '../../features/groups/group-state.ts';
 import { BackToAutomatic } from '../../features/automation/back-to-automatic.tsx';
 import { HandIcon } from '../../features/automation/hand-icon.tsx';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
+import { switchesOnly } from '../../features/devices/device-controls.ts';
 
 /** A slider with the value it stands at written beside it, as the device panel shows it. */
 function SliderRow({ value, children }: { value: string; children: ReactNode }) {
@@ -48,6 +49,7 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
   const data = group.data;
   const manualCount = data?.members.filter((m) => m.manual).length ?? 0;
   const types = data?.members.map((m) => m.type) ?? [];
+  const switchOnlyCount = types.filter(switchesOnly).length;
   const can = (op: GroupOp) =>
     types.some((code) => {
       const info = deviceType(code);
@@ -124,6 +126,11 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
                       data-testid="group-brightness"
                     />
                   </SliderRow>
+                  {switchOnlyCount > 0 && (
+                    <Typography.Text type="secondary" data-testid="group-switch-only">
+                      {t('groups.switchOnly', { count: switchOnlyCount })}
+                    </Typography.Text>
+                  )}
                 </div>
               )}
               {can('cct') && (
