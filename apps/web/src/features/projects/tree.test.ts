@@ -46,6 +46,7 @@ function project(id: string, builds: TreeBuilding[], extra: Partial<TreeProject>
     isDefault: false,
     buildCount: builds.length,
     mapCount: builds.reduce((n, b) => n + b.maps.length, 0),
+    timeZone: 'UTC',
     createdAt: at,
     builds,
     ...extra,
