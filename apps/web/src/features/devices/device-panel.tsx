@@ -21,6 +21,7 @@ import { HandIcon } from '../automation/hand-icon.tsx';
 import { pathOfMap } from '../projects/tree.ts';
 import { PanelKeysSection } from './device-panel-keys.tsx';
 import { PanelLockSection } from './panel-lock-section.tsx';
+import { useSiteTime, type TimeFormatter } from '../projects/site-time.ts';
 
 /** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
 export const REPORT_WAIT_MS = 10_000;
@@ -55,6 +56,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
   const control = useDeviceControl();
   const identify = useIdentifyDevice();
   const detail = useDeviceDetail(mapId, marker?.id);
+  const { time } = useSiteTime({ mapId });
   const [pending, setPending] = useState<Pending>();
   const [failure, setFailure] = useState<string>();
   const [waitedTooLong, setWaitedTooLong] = useState(false);
@@ -381,11 +383,11 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
             {
               key: 'lastUpdate',
               label: t('deviceControl.fields.lastUpdate'),
-              children: device?.lastUpdate ? new Date(device.lastUpdate).toLocaleString() : '—',
+              children: <span data-testid="device-last-update">{time(device?.lastUpdate, 'second')}</span>,
             },
           ]}
         />
-        {device && <TelemetrySection device={device} />}
+        {device && <TelemetrySection device={device} time={time} />}
         {canEdit && (
           <>
             <Divider style={{ margin: '4px 0' }} />
@@ -409,7 +411,7 @@ const TELEMETRY_FIELDS = [
   ['temperature', '°C', 1],
 ] as const satisfies ReadonlyArray<readonly [keyof Device, string, number]>;
 
-function TelemetrySection({ device }: { device: Device }) {
+function TelemetrySection({ device, time }: { device: Device; time: TimeFormatter['time'] }) {
   const { t } = useTranslation();
   const items: Array<{ key: string; label: ReactNode; children: ReactNode }> = TELEMETRY_FIELDS.flatMap(([key, unit, digits]) => {
     const value = device[key];
@@ -424,7 +426,7 @@ function TelemetrySection({ device }: { device: Device }) {
     items.push({
       key: 'at',
       label: t('deviceControl.telemetry.at'),
-      children: <span>{new Date(device.telemetryAt).toLocaleString()}</span>,
+      children: <span data-testid="telemetry-at">{time(device.telemetryAt, 'second')}</span>,
     });
   return (
     <div data-testid="device-telemetry">

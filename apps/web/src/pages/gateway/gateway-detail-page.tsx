@@ -4,7 +4,7 @@ import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, S
 import { DownOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import dayjs from 'dayjs';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
@@ -114,6 +114,7 @@ export default function GatewayDetailPage() {
   const restarting = useRef(false);
   const gateway = detail.data;
   const empty = t('common.empty');
+  const { time } = useSiteTime({ projectId: gateway?.projectId });
 
   // Spec: a restart takes the gateway offline and it comes back in 1-2 minutes; say so when it is back.
   useEffect(() => {
@@ -235,9 +236,7 @@ export default function GatewayDetailPage() {
           <Descriptions.Item label={t('gateway.field.configVersion')}>
             {t('gateway.versionPair', { synced: gateway.syncedVersion, config: gateway.configVersion })}
           </Descriptions.Item>
-          <Descriptions.Item label={t('gateway.field.lastSeen')}>
-            {gateway.lastSeenAt ? dayjs(gateway.lastSeenAt).format('YYYY-MM-DD HH:mm:ss') : empty}
-          </Descriptions.Item>
+          <Descriptions.Item label={t('gateway.field.lastSeen')}>{time(gateway.lastSeenAt, 'second')}</Descriptions.Item>
         </Descriptions>
       </Card>
       <Card title={t('gateway.field.versions')} style={{ marginTop: 16 }}>
