@@ -86,8 +86,3 @@ export function useSiteTimes(): (site: SiteRef, at: TimeInput, precision?: TimeP
 export function useAccountTime(): TimeFormatter {
   return useFormatter(browserZone());
 }
-
-/** Times in a zone the screen already knows (a gateway's schedule clock), in the user's language. */
-export function useZoneTime(zone: string | undefined): TimeFormatter {
-  return useFormatter(zone);
-}

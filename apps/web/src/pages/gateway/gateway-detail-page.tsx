@@ -236,7 +236,9 @@ export default function GatewayDetailPage() {
           <Descriptions.Item label={t('gateway.field.configVersion')}>
             {t('gateway.versionPair', { synced: gateway.syncedVersion, config: gateway.configVersion })}
           </Descriptions.Item>
-          <Descriptions.Item label={t('gateway.field.lastSeen')}>{time(gateway.lastSeenAt, 'second')}</Descriptions.Item>
+          <Descriptions.Item label={t('gateway.field.lastSeen')}>
+            <span data-testid="gateway-last-seen">{time(gateway.lastSeenAt, 'second')}</span>
+          </Descriptions.Item>
         </Descriptions>
       </Card>
       <Card title={t('gateway.field.versions')} style={{ marginTop: 16 }}>
