@@ -143,9 +143,7 @@ export default function HomePage() {
                         extra={<Tag color={run.then === 'start' ? 'gold' : 'default'}>{t(`scenes.then.${run.then}`)}</Tag>}
                       >
                         <Space size="middle">
-                          <Typography.Text type="secondary">
-                            <ZonedTime t={t} at={run.at} zones={[run.timezone]} />
-                          </Typography.Text>
+                          <ZonedTime t={t} at={run.at} zones={[run.timezone]} />
                           <Badge color={sceneColour(run.sceneId)} />
                           <Link to={`/scene/detail?id=${run.sceneId}`}>{run.name}</Link>
                           <Typography.Text type="secondary">{run.gatewayName}</Typography.Text>
