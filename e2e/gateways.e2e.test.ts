@@ -153,10 +153,27 @@ describe('gateways in a real browser with simulated gateways', () => {
     expect(await page.getByTestId('gateway-presence').textContent()).toBe('Online');
   });
   it('reads the clock against the cloud, syncs it, and sets longitude and latitude by the rules of spec section 5', async () => {
+    // The site keeps Auckland time (its gateway's zone): its times are on that clock, the zone named.
+    const id = (await gateways()).list[0]!.id;
+    await api(site.server.url, gatewayEndpoints.setParams, { body: { id, timezone: 'Pacific/Auckland' } }, { token });
+    await page.reload();
+    const seen = (await api(site.server.url, gatewayEndpoints.detail, { params: { id } }, { token })).lastSeenAt!;
+    const auckland = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'Pacific/Auckland',
+      hourCycle: 'h23',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    }).format(new Date(seen));
+    await page
+      .getByTestId('gateway-last-seen')
+      .filter({ hasText: new RegExp(`^\\d{2} [A-Z][a-z]{2} \\d{4}, ${auckland} \\(Pacific/Auckland\\)$`) })
+      .waitFor();
+
     await page.getByRole('button', { name: 'Clock' }).click();
     const clock = page.getByTestId('gateway-clock');
-    await clock.getByText(/^Gateway time: \d{4}-\d{2}-\d{2} /).waitFor();
-    await clock.getByText(/^Cloud time: \d{4}-\d{2}-\d{2} /).waitFor();
+    await clock.getByText(/^Gateway time: \d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} \(Pacific\/Auckland\)$/).waitFor();
+    await clock.getByText(/^Cloud time: \d{2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}:\d{2} \(Pacific\/Auckland\)$/).waitFor();
     await screenshot(page, 'gateway-clock');
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Sync clock' }).click();
     await message(/Gateway clock set to/).waitFor();

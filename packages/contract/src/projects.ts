@@ -91,6 +91,9 @@ export const ProjectSchema = Type.Object({
   isDefault: Type.Boolean({ description: "The account's default project: it cannot be deleted" }),
   buildCount: Type.Integer({ description: 'Buildings directly in this project' }),
   mapCount: Type.Integer({ description: "Maps in this project's buildings" }),
+  timeZone: Type.String({
+    description: "The site's IANA time zone, which its times are shown in: the one most of its gateways keep, UTC when none has one",
+  }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type Project = Static<typeof ProjectSchema>;

@@ -2,6 +2,7 @@ import { DEVICE_FAMILIES } from '@lumigrid/contract';
 import type { DeviceState } from '@lumigrid/protocol';
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { siteTimeZoneSql } from '../projects/site-time-zone.ts';
 import {
   buildings,
   devices,
@@ -663,19 +664,12 @@ export function createEmergencyRepo(db: Db) {
       return new Map(rows.flatMap((r) => (r.deviceId === null ? [] : [[r.deviceId, new Date(r.at)] as const])));
     },
 
-    /**
-     * The site's time zone: the one most of the project's gateways keep (their `time.set` zone), or null when none
-     * has one. Ties go to the zone first by name, so the answer does not change from one call to the next.
-     */
+    /** The site's time zone (`siteTimeZoneSql`), or null when none of its gateways has one. */
     async siteTimeZone(q: { tenantId: bigint; projectId: bigint }): Promise<string | null> {
       const [row] = await db
-        .select({ zone: gateways.timezone })
-        .from(gateways)
-        .innerJoin(maps, eq(maps.id, gateways.mapId))
-        .where(and(eq(gateways.tenantId, q.tenantId), eq(maps.projectId, q.projectId), sql`coalesce(${gateways.timezone}, '') <> ''`))
-        .groupBy(gateways.timezone)
-        .orderBy(sql`count(*) desc`, asc(gateways.timezone))
-        .limit(1);
+        .select({ zone: siteTimeZoneSql(q) })
+        .from(projects)
+        .where(and(eq(projects.tenantId, q.tenantId), eq(projects.id, q.projectId)));
       return row?.zone ?? null;
     },
 

@@ -1,4 +1,5 @@
 import type { Building, MapInfo, Project } from '@lumigrid/contract';
+import { isTimeZone } from '@lumigrid/protocol';
 import type { MapRow } from './maps.repo.ts';
 import type { BuildingRow, ProjectRow } from './projects.repo.ts';
 
@@ -19,6 +20,7 @@ export function mapProject(row: ProjectRow): Project {
     isDefault: row.isDefault,
     buildCount: row.buildCount,
     mapCount: row.mapCount,
+    timeZone: row.timeZone && isTimeZone(row.timeZone) ? row.timeZone : 'UTC',
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { buildings, maps, projectMembers, projects } from '../../db/schema/index.ts';
+import { siteTimeZoneSql } from './site-time-zone.ts';
 
-export type ProjectRow = typeof projects.$inferSelect & { buildCount: number; mapCount: number };
+export type ProjectRow = typeof projects.$inferSelect & { buildCount: number; mapCount: number; timeZone: string | null };
 export type BuildingRow = typeof buildings.$inferSelect & { mapCount: number };
 
 // Columns of a single-table query render unqualified, so the subqueries name the outer table themselves.
@@ -10,6 +11,7 @@ const projectColumns = {
   ...getTableColumns(projects),
   buildCount: sql<number>`(select count(*)::int from ${buildings} b where b.project_id = ${projects}.id)`,
   mapCount: sql<number>`(select count(*)::int from ${maps} m where m.project_id = ${projects}.id)`,
+  timeZone: siteTimeZoneSql({ tenantId: sql`${projects}.tenant_id`, projectId: sql`${projects}.id` }),
 };
 const buildingColumns = {
   ...getTableColumns(buildings),

@@ -1,7 +1,7 @@
 import { DEFAULT_NAMES, type ProjectTree, authEndpoints, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildings, maps, projects, users } from '../../db/schema/index.ts';
+import { buildings, gateways, maps, projects, users } from '../../db/schema/index.ts';
 import {
   ADMIN_PASSWORD,
   DATABASES,
@@ -104,6 +104,37 @@ describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
       expect(list.body.data.list[0]!.id).toBe(p.id);
       const byAddress = await api(h.app, projectEndpoints.searchProjects, { body: { name: 'Quay' } }, { token });
       expect(byAddress.body.data.list.map((x: { id: string }) => x.id)).toEqual([p.id]);
+    });
+
+    it("answers the site's time zone: the one most of its gateways keep, UTC before any has one", async () => {
+      const site = await f.project();
+      const [a, b] = [await f.map({ buildId: (await f.building({ projectId: site.id })).id }), await f.map()];
+      expect(b.projectId).not.toBe(site.id);
+      const [owner] = await h.database.db.select().from(users).where(eq(users.account, 'owner@example.com'));
+      const detail = async (id: string) => (await api(h.app, projectEndpoints.projectDetail, { params: { id } }, { token })).body.data;
+      expect((await detail(site.id)).project.timeZone).toBe('UTC');
+
+      const mac = () => Math.random().toString(16).slice(2, 14).padEnd(12, '0').toUpperCase();
+      const gateway = (mapId: string, timezone: string | null) => ({ mac: mac(), tenantId: owner!.id, mapId: BigInt(mapId), timezone });
+      await h.database.db
+        .insert(gateways)
+        .values([
+          gateway(a.id, 'Pacific/Auckland'),
+          gateway(a.id, 'Pacific/Auckland'),
+          gateway(a.id, 'Asia/Tokyo'),
+          gateway(a.id, null),
+          gateway(a.id, ''),
+          gateway(b.id, 'Europe/Berlin'),
+          gateway(b.id, 'Europe/Berlin'),
+          gateway(b.id, 'Europe/Berlin'),
+        ]);
+
+      expect((await detail(site.id)).project.timeZone).toBe('Pacific/Auckland');
+      expect((await detail(b.projectId)).project.timeZone).toBe('Europe/Berlin');
+      const inTree = (await tree(token)).projects.find((p) => p.id === site.id);
+      expect(inTree?.timeZone).toBe('Pacific/Auckland');
+      const list = await api(h.app, projectEndpoints.searchProjects, { body: { name: site.name } }, { token });
+      expect(list.body.data.list[0]).toMatchObject({ id: site.id, timeZone: 'Pacific/Auckland' });
     });
 
     it('validates names, addresses and coordinates as spec section 5 says', async () => {

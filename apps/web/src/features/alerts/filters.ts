@@ -1,4 +1,5 @@
 import dayjs from 'dayjs';
+import { isCalendarDay } from '../../i18n/time-format.ts';
 import type { AlertListBody, AlertReportBody, AlertState, ProjectTree } from '@lumigrid/contract';
 
 /** The fault list's search form as ProTable hands it over (selects as strings, the date range as days). */
@@ -66,8 +67,7 @@ export function alertListLinkOf(params: URLSearchParams): AlertListLink {
   };
   const day = (key: 'from' | 'to') => {
     const value = params.get(key);
-    // dayjs rolls 2026-13-45 over into a valid date; only a day that reads back the same is one.
-    return value && DAY.test(value) && dayjs(value).format('YYYY-MM-DD') === value ? { [key]: value } : {};
+    return value && DAY.test(value) && isCalendarDay(value) ? { [key]: value } : {};
   };
   const code = Number(params.get('code') ?? NaN);
   return {

@@ -210,7 +210,8 @@ export function overTimeChart(
   fontFamily: string,
 ): DrillChart<DayRange> {
   const points = fillBuckets(overTime, range, unit);
-  const axisLabel = (bucket: string) => dayjs(bucket).format(unit === 'month' ? 'YYYY-MM' : 'MM-DD');
+  // A bucket is a calendar day (YYYY-MM-DD); the axis keeps the part that changes.
+  const axisLabel = (bucket: string) => (unit === 'month' ? bucket.slice(0, 7) : bucket.slice(5));
   const data = points.map((point) => ({ value: point.count, name: texts.bucketName(point.bucket, unit) }));
   return {
     targets: points.map((point) => bucketDays(point.bucket, unit, range)),

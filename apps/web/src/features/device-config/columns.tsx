@@ -1,5 +1,4 @@
 import { Tag } from 'antd';
-import dayjs from 'dayjs';
 import type { TFunction } from 'i18next';
 import type { Device, DisplayState } from '@lumigrid/contract';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
@@ -12,8 +11,6 @@ export const displayTag = (t: TFunction, display: DisplayState) => (
 );
 
 export const typeName = (t: TFunction, type: number) => t(typeNameKey(type));
-
-export const when = (value: string | null, empty: string) => (value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : empty);
 
 export const measured = (value: number | null, empty: string) => (value === null ? empty : String(Math.round(value * 100) / 100));
 

@@ -23,6 +23,7 @@ import { HandIcon } from '../automation/hand-icon.tsx';
 import { pathOfMap } from '../projects/tree.ts';
 import { PanelKeysSection } from './device-panel-keys.tsx';
 import { PanelLockSection } from './panel-lock-section.tsx';
+import { useSiteTime, type TimeFormatter } from '../projects/site-time.ts';
 
 /** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
 export const REPORT_WAIT_MS = 10_000;
@@ -58,6 +59,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
   const identify = useIdentifyDevice();
   const detail = useDeviceDetail(mapId, marker?.id);
   const gatewayOfDevice = useGatewayDetail(detail.data?.gatewayId);
+  const { time } = useSiteTime({ mapId });
   const [pending, setPending] = useState<Pending>();
   const [failure, setFailure] = useState<string>();
   const [waitedTooLong, setWaitedTooLong] = useState(false);
@@ -389,11 +391,13 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
             {
               key: 'lastUpdate',
               label: t('deviceControl.fields.lastUpdate'),
-              children: device?.lastUpdate ? new Date(device.lastUpdate).toLocaleString() : '—',
+              children: <span data-testid="device-last-update">{time(device?.lastUpdate, 'second')}</span>,
             },
           ]}
         />
-        {device && <TelemetrySection device={device} reportIntervalS={gatewayOfDevice.data?.settings.reportIntervalS ?? null} />}
+        {device && (
+          <TelemetrySection device={device} time={time} reportIntervalS={gatewayOfDevice.data?.settings.reportIntervalS ?? null} />
+        )}
         {canEdit && (
           <>
             <Divider style={{ margin: '4px 0' }} />
@@ -418,7 +422,15 @@ const TELEMETRY_FIELDS = [
 ] as const satisfies ReadonlyArray<readonly [keyof Device, string, number]>;
 
 /** `reportIntervalS`: the device's gateway's, which says when a measurement is stale. */
-function TelemetrySection({ device, reportIntervalS }: { device: Device; reportIntervalS: number | null }) {
+function TelemetrySection({
+  device,
+  time,
+  reportIntervalS,
+}: {
+  device: Device;
+  time: TimeFormatter['time'];
+  reportIntervalS: number | null;
+}) {
   const { t } = useTranslation();
   const items: Array<{ key: string; label: ReactNode; children: ReactNode }> = TELEMETRY_FIELDS.flatMap(([key, unit, digits]) => {
     const value = device[key];
@@ -435,7 +447,7 @@ function TelemetrySection({ device, reportIntervalS }: { device: Device; reportI
       label: t('deviceControl.telemetry.at'),
       children: (
         <Space size={8} wrap>
-          <span>{new Date(device.telemetryAt).toLocaleString()}</span>
+          <span data-testid="telemetry-at">{time(device.telemetryAt, 'second')}</span>
           <ValueAge at={device.telemetryAt} reportIntervalS={reportIntervalS} testId="telemetry-age" />
         </Space>
       ),

@@ -14,6 +14,7 @@ import type {
 } from '@lumigrid/contract';
 import { gatewayEndpoints } from '@lumigrid/contract';
 import { call, type RequestOptions } from '../../api/client.ts';
+import { projectKeys } from '../projects/api.ts';
 
 /** How often the header banner asks for the gateways not synced (a change elsewhere shows within this). */
 export const SYNC_STATUS_POLL_MS = 30_000;
@@ -156,19 +157,24 @@ export function useFirmwareProgress(gatewayId: string | undefined, pollMs: numbe
 
 // ---- mutations: every one refreshes the whole gateways cache (list, detail, banner) ----
 
-function useGatewayMutation<TVars, TResult>(mutationFn: (vars: TVars) => Promise<TResult>) {
+/** `movesSiteZone`: the call can change which zone most of a project's gateways keep, the site's zone in the tree. */
+function useGatewayMutation<TVars, TResult>(mutationFn: (vars: TVars) => Promise<TResult>, movesSiteZone = false) {
   const client = useQueryClient();
   return useMutation({
     mutationFn,
-    onSettled: () => client.invalidateQueries({ queryKey: gatewayKeys.all }),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: gatewayKeys.all }),
+        movesSiteZone ? client.invalidateQueries({ queryKey: projectKeys.all }) : undefined,
+      ]),
   });
 }
 
-export const useBindGateway = () => useGatewayMutation(gatewayApi.bind);
+export const useBindGateway = () => useGatewayMutation(gatewayApi.bind, true);
 export const useRenameGateway = () => useGatewayMutation(gatewayApi.rename);
-export const useChangeGatewayPlace = () => useGatewayMutation(gatewayApi.changePlace);
+export const useChangeGatewayPlace = () => useGatewayMutation(gatewayApi.changePlace, true);
 export const useGatewayPosition = () => useGatewayMutation(gatewayApi.position);
-export const useSetGatewayParams = () => useGatewayMutation(gatewayApi.setParams);
+export const useSetGatewayParams = () => useGatewayMutation(gatewayApi.setParams, true);
 export const useSetGatewayLonLat = () => useGatewayMutation(gatewayApi.setLonLat);
 export const useIdentifyGateway = () => useGatewayMutation(gatewayApi.identify);
 export const useRestartGateway = () => useGatewayMutation(gatewayApi.restart);
@@ -185,7 +191,7 @@ export const useSensorMode = () =>
 export const useSetMicrowave = () => useGatewayMutation(gatewayApi.setMicrowave);
 export const useCheckImport = () => useMutation({ mutationFn: gatewayApi.checkImport });
 export const useImportDevices = () => useGatewayMutation(gatewayApi.importDevices);
-export const useUnbindGateway = () => useGatewayMutation(gatewayApi.unbind);
+export const useUnbindGateway = () => useGatewayMutation(gatewayApi.unbind, true);
 export const useUnbindBridge = () =>
   useGatewayMutation((vars: { gatewayId: string; bridgeId: string }) => gatewayApi.unbindBridge(vars.gatewayId, vars.bridgeId));
 export const useSyncGateway = () => useGatewayMutation(gatewayApi.sync);

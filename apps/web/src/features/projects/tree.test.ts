@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectTree, TreeBuilding, TreeProject } from '@lumigrid/contract';
 import { initialMapPath, mapPathOptions, parentOptions, pathOfMap, selfAndDescendants, withPaths } from './tree.ts';
+import { siteZone } from './site-time.ts';
 
 const at = '2026-11-23T10:00:00.000Z';
 
@@ -46,6 +47,7 @@ function project(id: string, builds: TreeBuilding[], extra: Partial<TreeProject>
     isDefault: false,
     buildCount: builds.length,
     mapCount: builds.reduce((n, b) => n + b.maps.length, 0),
+    timeZone: 'UTC',
     createdAt: at,
     builds,
     ...extra,
@@ -120,5 +122,23 @@ describe('installation tree helpers', () => {
     expect(initialMapPath(withDevices, {})).toEqual([busy.projectId, busy.buildId, busy.id]);
     // What the user chose before still wins.
     expect(initialMapPath(withDevices, { path: ['1', '11', '111'] })).toEqual(['1', '11', '111']);
+  });
+});
+
+describe("a site's time zone", () => {
+  const zoned: ProjectTree = {
+    projects: tree.projects.map((p) => ({ ...p, timeZone: p.id === '3' ? 'Pacific/Auckland' : 'UTC' })),
+  };
+
+  it('is the zone the server answers for the project, found by the project or by one of its maps', () => {
+    expect(siteZone(zoned, { projectId: '3' })).toBe('Pacific/Auckland');
+    expect(siteZone(zoned, { mapId: '310' })).toBe('Pacific/Auckland');
+    expect(siteZone(zoned, { mapId: '100' })).toBe('UTC');
+  });
+
+  it('is not known before the tree is, nor for a site the tree does not hold', () => {
+    expect(siteZone(undefined, { projectId: '3' })).toBeUndefined();
+    expect(siteZone(zoned, { mapId: '999' })).toBeUndefined();
+    expect(siteZone(zoned, {})).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Lang, MonthDay, Recipient, RecipientAddBody, ReportContent, ReportUnit } from '@lumigrid/contract';
+import { browserZone } from '../../i18n/time-format.ts';
 
 /** The recipient dialog's fields; the send time is a picker's value. */
 export interface RecipientForm {
@@ -21,13 +22,8 @@ const TIME = 'HH:mm';
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
-/** The browser's time zone, the one a new recipient's send time is read in. */
-export function browserTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 /** The dialog's starting values: the recipient's, or a monthly energy report on the 1st at 08:00 here. */
-export function recipientForm(recipient: Recipient | undefined, lang: Lang, timeZone = browserTimeZone()): RecipientForm {
+export function recipientForm(recipient: Recipient | undefined, lang: Lang, timeZone = browserZone()): RecipientForm {
   if (!recipient)
     return {
       name: '',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SceneWeekRun } from '@lumigrid/contract';
-import { addDays, localParts, mondayOf, runsByDay, sceneColour, SCENE_COLOURS } from './week.ts';
+import { localParts } from '../../i18n/time-format.ts';
+import { addDays, mondayOf, runsByDay, sceneColour, SCENE_COLOURS } from './week.ts';
 
 const run = (over: Partial<SceneWeekRun>): SceneWeekRun => ({
   sceneId: '1',

@@ -1,10 +1,11 @@
 import type { SceneWeekRun } from '@lumigrid/contract';
+import { localParts } from '../../i18n/time-format.ts';
 
 const DAY = 86_400_000;
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date, and back. */
 const dayNumber = (date: string) => Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY);
-const dateOf = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
+const dateOf = (day: number) => localParts(day * DAY, 'UTC').date;
 
 export function addDays(date: string, days: number): string {
   return dateOf(dayNumber(date) + days);
@@ -14,32 +15,6 @@ export function addDays(date: string, days: number): string {
 export function mondayOf(date: string): string {
   const weekday = (dayNumber(date) + 4) % 7; // 1970-01-01 was a Thursday; 0 is Sunday
   return addDays(date, -((weekday + 6) % 7));
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The local date and clock time of an instant in a time zone (UTC for an unknown zone). */
-export function localParts(at: number, timeZone: string): { date: string; time: string } {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en-CA', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-      });
-    } catch {
-      return localParts(at, 'UTC');
-    }
-    formatters.set(timeZone, format);
-  }
-  const parts: Record<string, string> = {};
-  for (const part of format.formatToParts(new Date(at))) parts[part.type] = part.value;
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
 }
 
 /** A run as the week view draws it: at its gateway's local time. */

@@ -1,9 +1,5 @@
 import type { ScenePart, SceneRun } from '@lumigrid/contract';
-
-/** The browser's own zone: only for a run on gateways the scene no longer has. */
-export function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
+import { browserZone } from '../../i18n/time-format.ts';
 
 /** The time zones a scene's gateways run it in, each once, in the order of its parts. */
 export function partZones(parts: readonly Pick<ScenePart, 'timezone'>[]): string[] {

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { App, Button, Card, Popconfirm, Select, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { typesWithClass, userMay, type ParamClass, type ParamTemplate } from '@lumigrid/contract';
 import { useMe } from '../auth/api.ts';
@@ -11,6 +10,7 @@ import { useDeleteTemplate, useParamTemplates } from './api.ts';
 import { ApplyTemplateModal } from './apply-template-modal.tsx';
 import { ParamValueTags } from './param-values.tsx';
 import { TemplateFormModal, typeLabel } from './template-form-modal.tsx';
+import { useAccountTime } from '../projects/site-time.ts';
 
 /**
  * /system/functionParameter and /system/interfaceParameter: the account's parameter sets of one kind, by
@@ -18,6 +18,7 @@ import { TemplateFormModal, typeLabel } from './template-form-modal.tsx';
  */
 export function ParamTemplatesView({ kind }: { kind: ParamClass }) {
   const { t } = useTranslation();
+  const { time } = useAccountTime();
   const { message } = App.useApp();
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
@@ -86,7 +87,7 @@ export function ParamTemplatesView({ kind }: { kind: ParamClass }) {
               title: t('paramTemplates.updated'),
               dataIndex: 'updatedAt',
               width: 150,
-              render: (at: string) => dayjs(at).format('YYYY-MM-DD HH:mm'),
+              render: (at: string) => time(at),
             },
             ...(editable
               ? [

@@ -4,10 +4,10 @@ import { CheckOutlined, DeleteOutlined, DownloadOutlined } from '@ant-design/ico
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { ALERT_STATES, FAULT_CODES, userMay, type Alert, type AlertListBody } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 import { alertApi, useAlertPage, useDeleteAlerts } from '../../features/alerts/api.ts';
 import {
   alertFilters,
@@ -22,8 +22,6 @@ import { useDownload } from '../../api/download.ts';
 import { faultKey } from '../../features/device-config/param-fields.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { HandleAlertsModal } from './handle-alerts-modal.tsx';
-
-const stamp = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
 
 /** Spec section 9 status colours: pending amber, handled green. */
 const STATE_COLOUR = { pending: 'gold', handled: 'green' } as const;
@@ -43,6 +41,8 @@ export default function AlertListPage() {
   const [searchParams] = useSearchParams();
   const [link] = useState(() => alertListLinkOf(searchParams));
   const { projectId, setProjectId, tree } = useCurrentProject(link.projectId);
+  const { time } = useSiteTime({ projectId });
+  const stamp = (iso: string) => time(iso, 'second');
   const [filters, setFilters] = useState<Omit<AlertListBody, 'projectId'>>(() => ({
     page: 1,
     pageSize: 20,

@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { Card, Col, Row, Space, Statistic, Switch, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { EMERGENCY_LIMITS, type ComplianceRow, type ComplianceState } from '@lumigrid/contract';
 import { useCompliance } from '../../features/emergency/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
-
-const day = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD') : undefined);
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 const STATE_COLOUR: Record<ComplianceState, string> = { failed: 'red', repaired: 'orange', overdue: 'gold', compliant: 'green' };
 
@@ -18,6 +16,8 @@ const STATE_COLOUR: Record<ComplianceState, string> = { failed: 'red', repaired:
  */
 export function ComplianceTable({ projectId }: { projectId: string | undefined }) {
   const { t } = useTranslation();
+  const { time } = useSiteTime({ projectId });
+  const day = (iso: string | null) => (iso ? time(iso, 'date') : undefined);
   const [overdueOnly, setOverdueOnly] = useState(true);
   const [paging, setPaging] = useState({ page: 1, pageSize: 20 });
   const compliance = useCompliance(projectId ? { projectId, overdueOnly, ...paging } : undefined);

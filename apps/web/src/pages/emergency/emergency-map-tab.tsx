@@ -3,7 +3,6 @@ import { Button, Cascader, Descriptions, Empty, List, Space, Spin, Tag, Typograp
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { EMERGENCY_CATEGORY_COLOURS, emergencyDestination, type EmergencyMapLight } from '@lumigrid/contract';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
@@ -13,8 +12,7 @@ import { EmergencyLegend, EmergencyMarkerLayer } from '../../features/emergency/
 import { firstPlaceWithLights } from '../../features/emergency/task-form.ts';
 import { stateText } from '../../features/emergency/texts.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
-
-const when = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
+import { useSiteTime, type TimeFormatter } from '../../features/projects/site-time.ts';
 
 /**
  * The emergency device map: every emergency light of a map of the project on its floor plan, coloured by its
@@ -24,6 +22,7 @@ const when = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
  */
 export function EmergencyMapTab({ projectId }: { projectId: string | undefined }) {
   const { t } = useTranslation();
+  const { time } = useSiteTime({ projectId });
   const queryClient = useQueryClient();
   const tree = useEmergencyTree(projectId, '0');
   const projects = useProjectTree(WHOLE_TREE);
@@ -121,7 +120,7 @@ export function EmergencyMapTab({ projectId }: { projectId: string | undefined }
         </div>
         <div style={{ width: 300, flex: 'none' }}>
           {selected ? (
-            <LightCard light={selected} onClose={() => setSelectedId(undefined)} />
+            <LightCard light={selected} time={time} onClose={() => setSelectedId(undefined)} />
           ) : (
             <List
               size="small"
@@ -165,13 +164,13 @@ export function EmergencyMapTab({ projectId }: { projectId: string | undefined }
 }
 
 /** One light: its emergency state, battery and tests, overdue ones in red (EN 50172: monthly and yearly). */
-function LightCard({ light, onClose }: { light: EmergencyMapLight; onClose: () => void }) {
+function LightCard({ light, time, onClose }: { light: EmergencyMapLight; time: TimeFormatter['time']; onClose: () => void }) {
   const { t } = useTranslation();
   const lastTest = (test: EmergencyMapLight['lastFunctionTest'], overdue: boolean) => (
     <Space direction="vertical" size={0}>
       {test ? (
         <span>
-          {when(test.at)}{' '}
+          {time(test.at)}{' '}
           <Tag color={test.passed ? 'green' : 'red'} bordered={false}>
             {t(test.passed ? 'emergency.result.pass' : 'emergency.result.failed')}
           </Tag>

@@ -3,7 +3,7 @@ import { App, Button, Form, Input, Modal, Select, Space, Tag, Typography } from 
 import { CheckOutlined, DownloadOutlined, FilePdfOutlined, ToolOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import {
   durationClock,
   EMERGENCY_LIMITS,
@@ -18,6 +18,7 @@ import { dayRange } from '../../features/emergency/filters.ts';
 import { faultKey } from '../../features/device-config/param-fields.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR } from './emergency-links.ts';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 interface LogSearch {
   type?: LogBookType;
@@ -33,6 +34,7 @@ const TYPE_COLOUR: Record<LogBookType, string> = { test: 'blue', failure: 'red',
  */
 export function LogBookTable({ projectId, controllable }: { projectId: string | undefined; controllable: boolean }) {
   const { t } = useTranslation();
+  const { time } = useSiteTime({ projectId });
   const { message } = App.useApp();
   const [filters, setFilters] = useState<Omit<LogBookListBody, 'projectId'>>({ page: 1, pageSize: 20 });
   const log = useLogBook(projectId ? { projectId, ...filters } : undefined);
@@ -66,7 +68,7 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
       dataIndex: 'at',
       search: false,
       width: 150,
-      render: (_, e) => dayjs(e.at).format('YYYY-MM-DD HH:mm'),
+      render: (_, e) => time(e.at),
     },
     {
       title: t('emergency.logBook.type'),
@@ -141,7 +143,7 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
               <Space direction="vertical" size={0}>
                 <span>{e.acknowledged.by}</span>
                 <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {t('emergency.logBook.acknowledgedAt', { at: dayjs(e.acknowledged.at).format('YYYY-MM-DD HH:mm') })}
+                  {t('emergency.logBook.acknowledgedAt', { at: time(e.acknowledged.at) })}
                 </Typography.Text>
                 {run}
               </Space>

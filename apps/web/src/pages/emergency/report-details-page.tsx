@@ -4,7 +4,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
 import type { EmergencyRecord } from '@lumigrid/contract';
 import { useDownload } from '../../api/download.ts';
@@ -13,8 +13,7 @@ import { dayRange } from '../../features/emergency/filters.ts';
 import { resultColour } from '../../features/emergency/task-form.ts';
 import { durationText, measured, resultText, stateText } from '../../features/emergency/texts.ts';
 import { RESULT_COLOUR, taskPath } from './emergency-links.ts';
-
-const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 /** The per-light measurements of spec section 3, as columns shared by a run's records and a light's history. */
 function measurementColumns(t: TFunction) {
@@ -112,6 +111,10 @@ export default function ReportDetailsPage() {
   // The run's summary comes with its task; a deleted task leaves the records to speak for themselves.
   const detail = useEmergencyTask(first?.taskId ?? undefined, runId);
   const run = detail.data?.run;
+  // A run whose task is deleted has no site left to ask: its times show in the browser's zone, named.
+  const siteGone = !run && records.isSuccess && (!first?.taskId || detail.isError);
+  const { time } = useSiteTime(siteGone ? null : { projectId: run?.projectId });
+  const when = (iso: string | null) => time(iso, 'second');
   const [device, setDevice] = useState<{ id: string; name: string }>();
   const report = useDownload(() => emergencyApi.report({ runId }, `${t('emergency.report.file')}.xlsx`));
 
@@ -231,13 +234,21 @@ export default function ReportDetailsPage() {
           }}
         />
       </Card>
-      <DeviceHistory device={device} onClose={() => setDevice(undefined)} />
+      <DeviceHistory device={device} when={when} onClose={() => setDevice(undefined)} />
     </PageContainer>
   );
 }
 
 /** One light's records over time, newest first, filterable by date and downloadable. */
-function DeviceHistory({ device, onClose }: { device: { id: string; name: string } | undefined; onClose: () => void }) {
+function DeviceHistory({
+  device,
+  when,
+  onClose,
+}: {
+  device: { id: string; name: string } | undefined;
+  when: (iso: string | null) => string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const [range, setRange] = useState<[Dayjs, Dayjs] | null>(null);
   const [page, setPage] = useState(1);

@@ -4,7 +4,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { EMERGENCY_TEST_KINDS, type EmergencyRun, type EmergencyRunListBody, type EmergencyTestKind } from '@lumigrid/contract';
 import { useDownload } from '../../api/download.ts';
 import { emergencyApi, useEmergencyRuns } from '../../features/emergency/api.ts';
@@ -12,13 +12,12 @@ import { dayRange } from '../../features/emergency/filters.ts';
 import { durationText } from '../../features/emergency/texts.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR, runPath } from './emergency-links.ts';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 interface RunSearch {
   test?: EmergencyTestKind;
   startedAt?: [Dayjs | string, Dayjs | string];
 }
-
-const stamp = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '—');
 
 /**
  * Test records: every run of the project's tasks (by hand or by their recurrence), newest first, filterable by
@@ -26,6 +25,7 @@ const stamp = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm
  */
 export function RunTable({ projectId }: { projectId: string | undefined }) {
   const { t } = useTranslation();
+  const { time: stamp } = useSiteTime({ projectId });
   const [filters, setFilters] = useState<Omit<EmergencyRunListBody, 'projectId'>>({ page: 1, pageSize: 20 });
   const runs = useEmergencyRuns(projectId ? { projectId, ...filters } : undefined);
   const report = useDownload(() =>

@@ -4,7 +4,6 @@ import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import {
   EMERGENCY_CATEGORY_COLOURS,
   emergencyCategory,
@@ -20,8 +19,7 @@ import { resultColour } from '../../features/emergency/task-form.ts';
 import { durationText, resultText, stateText } from '../../features/emergency/texts.ts';
 import { RESULT_COLOUR, STATUS_COLOUR, runPath } from './emergency-links.ts';
 import { useTaskActions } from './use-task-actions.tsx';
-
-const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '—');
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 /**
  * /emergency/set/details?i=<task>&p=<project>: one task, its settings, and its lights as they stand in the
@@ -40,6 +38,8 @@ export default function TaskDetailPage() {
   const actions = useTaskActions(() => void navigate('/emergency/set'));
   const task = detail.data?.task;
   const run = detail.data?.run;
+  const { time } = useSiteTime({ projectId: task?.projectId });
+  const when = (iso: string | null) => time(iso, 'second');
   useRealtime(task ? emergencyDestination(task.mapId) : undefined, (payload) => {
     if (task) applyEmergencyMessage(queryClient, task.mapId, payload);
   });

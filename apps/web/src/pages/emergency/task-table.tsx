@@ -4,7 +4,6 @@ import { CaretRightOutlined, DeleteOutlined, EditOutlined, PauseOutlined, PlusOu
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import {
   EMERGENCY_TASK_STATUSES,
   EMERGENCY_TEST_KINDS,
@@ -18,6 +17,7 @@ import { durationText } from '../../features/emergency/texts.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useTaskActions } from './use-task-actions.tsx';
 import { RESULT_COLOUR, STATUS_COLOUR, taskPath } from './emergency-links.ts';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 interface TaskSearch {
   name?: string;
@@ -31,6 +31,7 @@ interface TaskSearch {
  */
 export function TaskTable({ projectId, editable }: { projectId: string | undefined; editable: boolean }) {
   const { t } = useTranslation();
+  const { time } = useSiteTime({ projectId });
   const navigate = useNavigate();
   const [filters, setFilters] = useState<Omit<EmergencyTaskListBody, 'projectId'>>({ page: 1, pageSize: 20 });
   const tasks = useEmergencyTasks(projectId ? { projectId, ...filters } : undefined);
@@ -137,7 +138,7 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
           </Tag>
           {task.nextRunAt && (
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {t('emergency.nextRun', { at: dayjs(task.nextRunAt).format('YYYY-MM-DD HH:mm') })}
+              {t('emergency.nextRun', { at: time(task.nextRunAt) })}
             </Typography.Text>
           )}
         </Space>

@@ -1,5 +1,6 @@
 import { App, type ButtonProps } from 'antd';
 import dayjs from 'dayjs';
+import { useSiteTimes } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
 import type { EmergencyTask, EmergencyTaskAction } from '@lumigrid/contract';
 import { useExecuteEmergencyTask } from '../../features/emergency/api.ts';
@@ -14,12 +15,13 @@ export function useTaskActions(onDeleted?: () => void) {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const execute = useExecuteEmergencyTask();
+  const siteTime = useSiteTimes();
 
-  const run = async (task: Pick<EmergencyTask, 'id' | 'name'>, action: EmergencyTaskAction) => {
+  const run = async (task: Pick<EmergencyTask, 'id' | 'name' | 'projectId'>, action: EmergencyTaskAction) => {
     const result = await execute.mutateAsync({ id: task.id, action });
     if (action === 'start') {
       if (result.startsAt && dayjs(result.startsAt).isAfter(dayjs().add(1, 'minute')))
-        void message.info(t('emergency.action.startsLater', { at: dayjs(result.startsAt).format('YYYY-MM-DD HH:mm') }));
+        void message.info(t('emergency.action.startsLater', { at: siteTime({ projectId: task.projectId }, result.startsAt) }));
       else void message.success(t('emergency.action.started', { count: result.started }));
       if (result.refused.length)
         modal.warning({
@@ -42,7 +44,7 @@ export function useTaskActions(onDeleted?: () => void) {
   };
 
   /** Asks with the spec's confirmation text, then acts; a refusal has been shown by the client already. */
-  const confirm = (task: Pick<EmergencyTask, 'id' | 'name'>, action: EmergencyTaskAction) =>
+  const confirm = (task: Pick<EmergencyTask, 'id' | 'name' | 'projectId'>, action: EmergencyTaskAction) =>
     modal.confirm({
       title: t(`emergency.confirm.${action}`),
       content: t(`emergency.confirm.${action}Hint`, { name: task.name }),

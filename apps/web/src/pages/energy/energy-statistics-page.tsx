@@ -24,6 +24,8 @@ import {
 } from '../../features/energy/energy-charts.ts';
 import { EChart, useChartFont } from '../../components/echart.tsx';
 import { CarbonFactor } from './carbon-factor.tsx';
+import { monthName } from '../../i18n/time-format.ts';
+import { currentLangOf } from '../../features/projects/site-time.ts';
 
 const CHART_HEIGHT = 340;
 
@@ -77,7 +79,7 @@ function Change({
  * each compares with the period before.
  */
 export default function EnergyStatisticsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const fontFamily = useChartFont();
   const { data: user } = useMe();
@@ -95,14 +97,10 @@ export default function EnergyStatisticsPage() {
       used: t('energy.series.used'),
       saved: t('energy.series.saved'),
       rate: t('energy.series.rate'),
-      monthName: (month) =>
-        dayjs()
-          .month(month - 1)
-          .format('MMM'),
+      monthName: (month) => monthName(month - 1, currentLangOf(i18n.language)),
     }),
-    [t],
+    [t, i18n.language],
   );
-  // dayjs's month names follow the app's language (providers set the dayjs locale), so rebuild when it changes.
   const chart = useMemo(() => data && energyChart(data, texts, fontFamily), [data, texts, fontFamily]);
   const nothingCounted = data && data.buckets.every((b) => b.energyKwh === 0 && b.savedKwh === 0);
   const chartTitle = t(`energy.chart.${period}`);

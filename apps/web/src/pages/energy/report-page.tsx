@@ -3,7 +3,6 @@ import { App, Button, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from
 import { DeleteOutlined, EditOutlined, PlusOutlined, WarningOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
 import { RECIPIENT_LIMITS, userMay, type Recipient } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
@@ -11,8 +10,8 @@ import { useRecipients, useRecipientSwitch, useRemoveRecipient } from '../../fea
 import type { Weekday } from '../../features/reports/recipient-form.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RecipientModal } from './recipient-modal.tsx';
-
-const STAMP = 'YYYY-MM-DD HH:mm';
+import { useLang } from '../../features/projects/site-time.ts';
+import { formatTime } from '../../i18n/time-format.ts';
 
 /**
  * Report management (spec sections 2, 3 "Recipient", 9 report frequencies): who gets the project's reports by
@@ -24,6 +23,9 @@ export default function ReportPage() {
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
   const { projectId, setProjectId, tree } = useCurrentProject();
+  const lang = useLang();
+  // A report leaves on its recipient's clock, so its times are told in the recipient's zone.
+  const stamp = (at: string, zone: string) => formatTime(at, { zone, lang });
   const recipients = useRecipients(projectId);
   const remove = useRemoveRecipient();
   const realtime = useRecipientSwitch();
@@ -99,9 +101,9 @@ export default function ReportPage() {
       width: 230,
       render: (_, r) => (
         <Space direction="vertical" size={0}>
-          <Typography.Text>{t('reports.next', { at: dayjs(r.nextSendAt).format(STAMP) })}</Typography.Text>
+          <Typography.Text>{t('reports.next', { at: stamp(r.nextSendAt, r.timeZone) })}</Typography.Text>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {r.lastSentAt ? t('reports.last', { at: dayjs(r.lastSentAt).format(STAMP) }) : t('reports.neverSent')}
+            {r.lastSentAt ? t('reports.last', { at: stamp(r.lastSentAt, r.timeZone) }) : t('reports.neverSent')}
           </Typography.Text>
           {r.lastError && (
             <Tooltip title={r.lastError}>

@@ -1,7 +1,8 @@
 import { App } from 'antd';
 import { CheckCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import dayjs from 'dayjs';
+import { formatTime } from '../../i18n/time-format.ts';
+import { currentLang } from '../../i18n/index.ts';
 import type { Gateway } from '@lumigrid/contract';
 import {
   gatewayApi,
@@ -13,7 +14,9 @@ import {
   useUnbindGateway,
 } from '../../features/gateways/api.ts';
 
-const stamp = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm:ss');
+/** A clock reading on the gateway's own clock: its zone, UTC when it keeps none (as it runs its schedules). */
+const stamp = (iso: string, zone: string | null | undefined) =>
+  formatTime(iso, { zone: zone || 'UTC', lang: currentLang(), precision: 'second' });
 
 /**
  * The one-step gateway commands with their confirmations and feedback, shared by the list and the detail.
@@ -58,6 +61,7 @@ export function useGatewayActions() {
       const time = await gatewayApi.readTime(gateway.id).catch(() => undefined);
       if (!time) return;
       const seconds = Math.round(time.driftMs / 1000);
+      const zone = time.timezone ?? gateway.settings.timezone;
       // Within a second the clocks agree: nothing to warn about, though the user may still set it.
       const agree = Math.abs(seconds) <= 1;
       modal.confirm({
@@ -65,8 +69,8 @@ export function useGatewayActions() {
         icon: agree ? <CheckCircleFilled style={{ color: '#52c41a' }} /> : undefined,
         content: (
           <div data-testid="gateway-clock">
-            <div>{t('gateway.gatewayTime', { time: stamp(time.gatewayTime) })}</div>
-            <div>{t('gateway.cloudTime', { time: stamp(time.cloudTime) })}</div>
+            <div>{t('gateway.gatewayTime', { time: stamp(time.gatewayTime, zone) })}</div>
+            <div>{t('gateway.cloudTime', { time: stamp(time.cloudTime, zone) })}</div>
             <div>{agree ? t('gateway.clockAgrees', { seconds }) : t('gateway.drift', { seconds })}</div>
             {time.timezone && <div>{t('gateway.timezoneIs', { timezone: time.timezone })}</div>}
           </div>
@@ -76,7 +80,7 @@ export function useGatewayActions() {
         onOk: () =>
           syncTime
             .mutateAsync(gateway.id)
-            .then((after) => void message.success(t('gateway.clockSynced', { time: stamp(after.gatewayTime) })))
+            .then((after) => void message.success(t('gateway.clockSynced', { time: stamp(after.gatewayTime, zone) })))
             .catch(() => undefined),
       });
     },

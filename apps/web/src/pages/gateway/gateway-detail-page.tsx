@@ -4,7 +4,7 @@ import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, S
 import { DownOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import dayjs from 'dayjs';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
@@ -115,6 +115,7 @@ export default function GatewayDetailPage() {
   const restarting = useRef(false);
   const gateway = detail.data;
   const empty = t('common.empty');
+  const { time } = useSiteTime({ projectId: gateway?.projectId });
 
   // Spec: a restart takes the gateway offline and it comes back in 1-2 minutes; say so when it is back.
   useEffect(() => {
@@ -239,12 +240,12 @@ export default function GatewayDetailPage() {
           <Descriptions.Item label={t('gateway.field.lastSeen')}>
             {gateway.lastSeenAt ? (
               <Space size={8} wrap>
-                {dayjs(gateway.lastSeenAt).format('YYYY-MM-DD HH:mm:ss')}
+                <span data-testid="gateway-last-seen">{time(gateway.lastSeenAt, 'second')}</span>
                 <ValueAge
                   at={gateway.lastSeenAt}
                   reportIntervalS={gateway.settings.reportIntervalS}
                   markStale={gateway.presence === 'online'}
-                  testId="gateway-last-seen"
+                  testId="gateway-last-seen-age"
                 />
               </Space>
             ) : (

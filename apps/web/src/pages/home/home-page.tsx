@@ -13,7 +13,8 @@ import { useAlertStatistics, useDeviceState } from '../../features/alerts/statis
 import { DISPLAY_COLOUR, lastDays, statisticsBody } from '../../features/alerts/statistics-charts.ts';
 import { alertListHref } from '../../features/alerts/filters.ts';
 import { useSceneWeek } from '../../features/scenes/api.ts';
-import { localParts, sceneColour } from '../../features/scenes/week.ts';
+import { sceneColour } from '../../features/scenes/week.ts';
+import { ZonedTime } from '../scene/scene-parts.tsx';
 import { upcomingRuns } from '../../features/home/overview.ts';
 import { RoleText } from '../../components/role-text.tsx';
 import { Figure, OverviewCard } from './overview-card.tsx';
@@ -136,16 +137,13 @@ export default function HomePage() {
                   dataSource={nextRuns}
                   locale={{ emptyText: t('home.noRuns') }}
                   renderItem={(run) => {
-                    const { date, time } = localParts(run.at, run.timezone);
                     return (
                       <List.Item
                         key={`${run.sceneId}-${run.gatewayId}-${run.at}-${run.then}`}
                         extra={<Tag color={run.then === 'start' ? 'gold' : 'default'}>{t(`scenes.then.${run.then}`)}</Tag>}
                       >
                         <Space size="middle">
-                          <Typography.Text type="secondary" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-                            {date.slice(5)} {time}
-                          </Typography.Text>
+                          <ZonedTime t={t} at={run.at} zones={[run.timezone]} />
                           <Badge color={sceneColour(run.sceneId)} />
                           <Link to={`/scene/detail?id=${run.sceneId}`}>{run.name}</Link>
                           <Typography.Text type="secondary">{run.gatewayName}</Typography.Text>

@@ -2,12 +2,12 @@ import { useEffect, useState } from 'react';
 import { App, Button, Card, Descriptions, Empty, Popconfirm, Slider, Space, Tag, Typography } from 'antd';
 import { CloudUploadOutlined, DeleteOutlined, EditOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, type MapInfo } from '@lumigrid/contract';
 import { useDeleteMap, useRemoveMapImage, useUpdateMap, useUploadMap } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { FloorPlanPicker } from './floor-plan-picker.tsx';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 export interface MapPanelProps {
   map: MapInfo;
@@ -20,6 +20,7 @@ export interface MapPanelProps {
 /** One map of the project detail: its floor plan with preview, upload, opacity, and the map's actions. */
 export function MapPanel({ map, buildingName, editable, onEdit, onDeleted }: MapPanelProps) {
   const { t } = useTranslation();
+  const { time } = useSiteTime({ projectId: map.projectId });
   const { message } = App.useApp();
   const [file, setFile] = useState<File>();
   const [opacity, setOpacity] = useState(map.opacity);
@@ -102,7 +103,7 @@ export function MapPanel({ map, buildingName, editable, onEdit, onDeleted }: Map
         <Descriptions.Item label={t('map.size')}>
           {map.imageWidth && map.imageHeight ? `${map.imageWidth} × ${map.imageHeight} px` : t('common.empty')}
         </Descriptions.Item>
-        <Descriptions.Item label={t('installation.createdAt')}>{dayjs(map.createdAt).format('YYYY-MM-DD HH:mm')}</Descriptions.Item>
+        <Descriptions.Item label={t('installation.createdAt')}>{time(map.createdAt)}</Descriptions.Item>
       </Descriptions>
 
       <Typography.Title level={5}>{t('map.image')}</Typography.Title>

@@ -5,7 +5,6 @@ import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
@@ -14,6 +13,7 @@ import { BuildingFormModal } from './building-form-modal.tsx';
 import { MapFormModal } from './map-form-modal.tsx';
 import { MapPanel } from './map-panel.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 
 type Selection = { kind: 'build'; id: string } | { kind: 'map'; id: string } | undefined;
 type Dialog =
@@ -74,6 +74,7 @@ export default function ProjectDetailPage() {
   const empty = t('common.empty');
 
   const treeProject = tree.data?.projects.find((p) => p.id === projectId);
+  const { time } = useSiteTime({ projectId });
   const builds: TreeBuilding[] = useMemo(() => treeProject?.builds ?? [], [treeProject]);
   const maps = useMemo(() => builds.flatMap((b) => b.maps), [builds]);
 
@@ -197,9 +198,7 @@ export default function ProjectDetailPage() {
         <Descriptions.Item label={t('building.parent')}>
           {selectedBuild.parentId ? buildName(selectedBuild.parentId) : empty}
         </Descriptions.Item>
-        <Descriptions.Item label={t('installation.createdAt')}>
-          {dayjs(selectedBuild.createdAt).format('YYYY-MM-DD HH:mm')}
-        </Descriptions.Item>
+        <Descriptions.Item label={t('installation.createdAt')}>{time(selectedBuild.createdAt)}</Descriptions.Item>
       </Descriptions>
       <List
         header={<Typography.Text strong>{t('project.maps')}</Typography.Text>}
@@ -286,7 +285,7 @@ export default function ProjectDetailPage() {
           </Descriptions.Item>
           <Descriptions.Item label={t('project.buildings')}>{project.buildCount}</Descriptions.Item>
           <Descriptions.Item label={t('project.maps')}>{project.mapCount}</Descriptions.Item>
-          <Descriptions.Item label={t('installation.createdAt')}>{dayjs(project.createdAt).format('YYYY-MM-DD HH:mm')}</Descriptions.Item>
+          <Descriptions.Item label={t('installation.createdAt')}>{time(project.createdAt)}</Descriptions.Item>
           {children.length > 0 && (
             <Descriptions.Item label={t('project.children')} span={3}>
               <Space wrap>

@@ -4,12 +4,12 @@ import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, type Project } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { useDeleteProject, useProjectPage, useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { ProjectFormModal } from './project-form-modal.tsx';
+import { useSiteTimes } from '../../features/projects/site-time.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; project: Project } | undefined;
 
@@ -22,6 +22,7 @@ function location(project: Project, empty: string): string {
 /** The project list: searched and paged on the server, with add, edit and delete (spec sections 2 and 5). */
 export default function ProjectListPage() {
   const { t } = useTranslation();
+  const siteTime = useSiteTimes();
   const { message } = App.useApp();
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
@@ -82,7 +83,7 @@ export default function ProjectListPage() {
       dataIndex: 'createdAt',
       search: false,
       width: 110,
-      render: (_, row) => dayjs(row.createdAt).format('YYYY-MM-DD'),
+      render: (_, row) => siteTime({ projectId: row.id }, row.createdAt, 'date'),
     },
     {
       title: t('installation.actions'),

@@ -4,15 +4,13 @@ import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, RollbackOut
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import dayjs from 'dayjs';
 import { pushEditable, pushStateName, pushSubmittable, type PushNews } from '@lumigrid/contract';
 import { usePassPushNews, usePushNews, usePushReviewItem } from '../../features/push/api.ts';
 import { useNewsActions } from './news-actions.tsx';
 import { PushStateTag } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
-
-const STAMP = 'YYYY-MM-DD HH:mm';
+import { useAccountTime } from '../../features/projects/site-time.ts';
 
 /** The news item as a reader sees it: cover, title, then the (server-sanitised) text. */
 function Article({ news }: { news: PushNews }) {
@@ -30,7 +28,7 @@ function Article({ news }: { news: PushNews }) {
 
 function Facts({ news, account }: { news: PushNews; account?: string }) {
   const { t } = useTranslation();
-  const when = (at: string | null) => (at ? dayjs(at).format(STAMP) : '—');
+  const { time: when } = useAccountTime();
   return (
     <Card variant="borderless" title={t('push.details.facts')}>
       <Descriptions column={1} size="small" labelStyle={{ width: 120 }}>

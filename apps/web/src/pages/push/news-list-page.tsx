@@ -4,7 +4,6 @@ import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, RollbackOutlin
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import dayjs from 'dayjs';
 import {
   LANGS,
   PUSH_STATE,
@@ -22,13 +21,14 @@ import { useNewsActions } from './news-actions.tsx';
 import { CoverThumb } from './cover-thumb.tsx';
 import { PushStateTag } from './push-state-tag.tsx';
 import './push.css';
+import { useAccountTime } from '../../features/projects/site-time.ts';
 
-const STAMP = 'YYYY-MM-DD HH:mm';
 const STATES = [PUSH_STATE.draft, PUSH_STATE.pending, PUSH_STATE.failed, PUSH_STATE.passed] as const;
 
 /** /push/index: the account's news with their review states, filters, and the author's actions. */
 export default function NewsListPage() {
   const { t } = useTranslation();
+  const { time } = useAccountTime();
   const navigate = useNavigate();
   const [query, setQuery] = useState<PushNewsListQuery>({ page: 1, pageSize: 10 });
   const news = usePushNewsList(query);
@@ -82,7 +82,7 @@ export default function NewsListPage() {
       title: t('push.field.updatedAt'),
       dataIndex: 'updatedAt',
       width: 160,
-      render: (_, n) => <WithSecondLine first={dayjs(n.updatedAt).format(STAMP)} second={n.operator} />,
+      render: (_, n) => <WithSecondLine first={time(n.updatedAt)} second={n.operator} />,
     },
     {
       title: t('push.action.title'),

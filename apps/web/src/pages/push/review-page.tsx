@@ -4,7 +4,6 @@ import { AuditOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import dayjs from 'dayjs';
 import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
@@ -13,13 +12,14 @@ import { CoverThumb } from './cover-thumb.tsx';
 import { PushStateTag } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
+import { useAccountTime } from '../../features/projects/site-time.ts';
 
-const STAMP = 'YYYY-MM-DD HH:mm';
 type Queue = typeof PUSH_STATE.pending | typeof PUSH_STATE.failed | typeof PUSH_STATE.passed;
 
 /** /push/review, the pushed review screen: reviewers work through the news every account sent to review. */
 export default function ReviewPage() {
   const { t } = useTranslation();
+  const { time } = useAccountTime();
   const { message } = App.useApp();
   const navigate = useNavigate();
   const [query, setQuery] = useState<{ state: Queue; page: number; pageSize: number }>({
@@ -70,8 +70,7 @@ export default function ReviewPage() {
       dataIndex: pending ? 'submittedAt' : 'reviewedAt',
       width: 150,
       render: (_, n) => {
-        const at = pending ? n.submittedAt : n.reviewedAt;
-        return at ? dayjs(at).format(STAMP) : '—';
+        return time(pending ? n.submittedAt : n.reviewedAt);
       },
     },
     {

@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
 import { App, Button, Card, DatePicker, Form, Input, InputNumber, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SCENE_LIMITS, type SceneSettings } from '@lumigrid/contract';
 import { useSaveSceneSettings, useSceneSettings } from '../../features/scenes/api.ts';
+import { useLang } from '../../features/projects/site-time.ts';
+import { formatDay } from '../../i18n/time-format.ts';
 
 type Holiday = SceneSettings['holidays'][number];
 
@@ -14,6 +16,7 @@ type Holiday = SceneSettings['holidays'][number];
  */
 export function HolidaysCard({ projectId, editable }: { projectId: string | undefined; editable: boolean }) {
   const { t } = useTranslation();
+  const lang = useLang();
   const { message } = App.useApp();
   const settings = useSceneSettings(projectId);
   const save = useSaveSceneSettings();
@@ -116,7 +119,7 @@ export function HolidaysCard({ projectId, editable }: { projectId: string | unde
                 title: t('scenes.settings.date'),
                 dataIndex: 'date',
                 width: 160,
-                render: (date: string) => `${date} (${dayjs(date).format('ddd')})`,
+                render: (date: string) => formatDay(date, lang, { year: true, weekday: true }),
               },
               {
                 title: t('scenes.settings.holidayName'),

@@ -7,11 +7,12 @@ import { useTranslation } from 'react-i18next';
 import { TIMED_SCENE_KINDS, userMay, type ScenePart, type SceneRun, type SceneMemberView } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
 import { typeName } from '../../features/device-config/columns.tsx';
+import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useDeleteScene, useScene, useSceneRuns } from '../../features/scenes/api.ts';
 import { memberKey } from '../../features/scenes/editor-state.ts';
 import { editPath, runsByHand } from '../../features/scenes/timing.ts';
 import { runZones } from '../../features/scenes/zones.ts';
-import { localTime, NextRunCell, SceneStateTag, ZonedTime } from './scene-parts.tsx';
+import { NextRunCell, SceneStateTag, ZonedTime } from './scene-parts.tsx';
 import { runPartText } from './scene-results.tsx';
 import { actionText, daysText, timingLines } from './scene-text.ts';
 import { UpcomingRuns } from './upcoming-runs.tsx';
@@ -37,6 +38,7 @@ export default function SceneDetailPage() {
   const runs = useSceneRuns(sceneId ? { id: sceneId, page: runsPage, pageSize: RUNS_PAGE_SIZE } : undefined);
   const remove = useDeleteScene();
   const { run, running } = useRunSceneAction();
+  const { time } = useSiteTime({ projectId: scene.data?.projectId });
 
   if (!sceneId || scene.isError) {
     return (
@@ -135,7 +137,7 @@ export default function SceneDetailPage() {
                 <Descriptions.Item label={t('scenes.field.nextRun')}>
                   <NextRunCell t={t} scene={data} />
                 </Descriptions.Item>
-                <Descriptions.Item label={t('scenes.field.created')}>{localTime(t, data.createdAt)}</Descriptions.Item>
+                <Descriptions.Item label={t('scenes.field.created')}>{time(data.createdAt)}</Descriptions.Item>
                 {timed && (
                   <Descriptions.Item label={t('scenes.timing.times')} span={2}>
                     <Space direction="vertical" size={0}>

@@ -1,8 +1,9 @@
 import { Badge, Space, Tag, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
 import type { ScenePart, SceneRun, SceneView } from '@lumigrid/contract';
-import { localParts } from '../../features/scenes/week.ts';
+import { currentLangOf } from '../../features/projects/site-time.ts';
+import { formatTime, zoneLabel } from '../../i18n/time-format.ts';
 import { partZones, runZones } from '../../features/scenes/zones.ts';
 import { runPartText } from './scene-results.tsx';
 
@@ -67,24 +68,20 @@ export function ZonedTime({
   zones: readonly string[];
   testId?: string;
 }) {
+  const { i18n } = useTranslation();
   if (at === null || zones.length === 0) return <span data-testid={testId}>{t('common.empty')}</span>;
-  const instant = typeof at === 'string' ? Date.parse(at) : at;
+  const lang = currentLangOf(i18n.language);
   // The time stays on one line; the zone's name goes under it when the column is narrow.
   return (
     <Space direction="vertical" size={0} data-testid={testId}>
-      {zones.map((zone) => {
-        const { date, time } = localParts(instant, zone);
-        return (
-          <span key={zone}>
-            <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-              {date} {time}
-            </span>{' '}
-            <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
-              ({zone})
-            </Typography.Text>
-          </span>
-        );
-      })}
+      {zones.map((zone) => (
+        <span key={zone}>
+          <span style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{formatTime(at, { zone, lang, label: false })}</span>{' '}
+          <Typography.Text type="secondary" style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
+            ({zoneLabel(zone)})
+          </Typography.Text>
+        </span>
+      ))}
     </Space>
   );
 }
@@ -129,9 +126,4 @@ export function SceneStateTag({ t, state }: { t: TFunction; state: SceneView['st
       {t('scenes.state.pending')}
     </Tag>
   );
-}
-
-/** A time that no gateway keeps (when a scene was created) in the browser's local time, or the empty mark. */
-export function localTime(t: TFunction, at: number | string | null): string {
-  return at === null ? t('common.empty') : dayjs(at).format('YYYY-MM-DD HH:mm');
 }

@@ -12,6 +12,8 @@ import { useSceneWeek } from '../../features/scenes/api.ts';
 import { addDays, mondayOf, runsByDay, sceneColour } from '../../features/scenes/week.ts';
 import { HolidaysCard } from './holidays-card.tsx';
 import './scene-schedule.css';
+import { useLang } from '../../features/projects/site-time.ts';
+import { formatDay, weekdayOf } from '../../i18n/time-format.ts';
 
 const today = () => dayjs().format('YYYY-MM-DD');
 
@@ -21,6 +23,7 @@ const today = () => dayjs().format('YYYY-MM-DD');
  */
 export default function SceneSchedulePage() {
   const { t } = useTranslation();
+  const lang = useLang();
   const navigate = useNavigate();
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
@@ -86,8 +89,8 @@ export default function SceneSchedulePage() {
                   data-testid={`week-day-${day.date}`}
                 >
                   <div className="lg-week__head">
-                    <Typography.Text strong>{dayjs(day.date).format('ddd')}</Typography.Text>
-                    <Typography.Text type="secondary">{dayjs(day.date).format('MM-DD')}</Typography.Text>
+                    <Typography.Text strong>{weekdayOf(day.date, lang)}</Typography.Text>
+                    <Typography.Text type="secondary">{formatDay(day.date, lang)}</Typography.Text>
                   </div>
                   {day.runs.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('scenes.week.noRuns')} />}
                   {day.runs.map((run) => (

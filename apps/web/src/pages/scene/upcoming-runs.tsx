@@ -1,8 +1,8 @@
 import { Alert, List, Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { UpcomingRun } from '../../features/scenes/upcoming.ts';
-import { localParts } from '../../features/scenes/week.ts';
+import { currentLangOf } from '../../features/projects/site-time.ts';
+import { formatTime, localParts, weekdayOf, zoneLabel } from '../../i18n/time-format.ts';
 import { codeText } from './scene-results.tsx';
 
 /**
@@ -20,7 +20,8 @@ export function UpcomingRuns({
   unlocated?: readonly string[];
   note?: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = currentLangOf(i18n.language);
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="scene-upcoming">
       {unlocated.length > 0 && (
@@ -32,16 +33,16 @@ export function UpcomingRuns({
         dataSource={[...runs]}
         locale={{ emptyText: t('scenes.upcoming.none') }}
         renderItem={(run, index) => {
-          const local = localParts(run.at, run.timezone);
+          const weekday = weekdayOf(localParts(run.at, run.timezone).date, lang);
           return (
             <List.Item key={`${run.gatewayId}-${run.at}-${index}`}>
               <Space wrap size={12}>
                 <Typography.Text strong style={{ fontVariantNumeric: 'tabular-nums' }}>
-                  {local.date} ({dayjs(local.date).format('ddd')}) {local.time}
+                  {weekday} {formatTime(run.at, { zone: run.timezone, lang, label: false })}
                 </Typography.Text>
                 <Tag color={run.then === 'start' ? 'gold' : 'default'}>{t(`scenes.then.${run.then}`)}</Tag>
                 <Typography.Text type="secondary">
-                  {gatewayNames.get(run.gatewayId) ?? t('common.empty')} · {run.timezone}
+                  {gatewayNames.get(run.gatewayId) ?? t('common.empty')} · {zoneLabel(run.timezone)}
                 </Typography.Text>
               </Space>
             </List.Item>

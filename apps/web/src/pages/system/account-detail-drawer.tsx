@@ -1,15 +1,16 @@
 import { Avatar, Button, Descriptions, Drawer, Image, Space, Tag, Typography } from 'antd';
 import { EditOutlined, UserOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { USER_AUTH, maskPhone, type ManagedAccount } from '@lumigrid/contract';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useProjectTree } from '../../features/projects/api.ts';
 import { useAccountDetail } from '../../features/users/api.ts';
+import { useAccountTime } from '../../features/projects/site-time.ts';
 
 /** Every field of an account (spec section 3), opened from the list or by /system/account?uid=<id>. */
 export function AccountDetailDrawer({ id, onEdit, onClose }: { id: string; onEdit(account: ManagedAccount): void; onClose(): void }) {
   const { t } = useTranslation();
+  const { time } = useAccountTime();
   const { data: account, isError } = useAccountDetail(id);
   const isSub = account?.userAuth === USER_AUTH.subAccount;
   const tree = useProjectTree(isSub ? '0' : undefined);
@@ -66,7 +67,7 @@ export function AccountDetailDrawer({ id, onEdit, onClose }: { id: string; onEdi
                   : account.projectIds.map((p) => projectName.get(p) ?? p).join(', ') || t('accounts.noProject')}
               </Descriptions.Item>
             )}
-            <Descriptions.Item label={t('accounts.createdAt')}>{dayjs(account.createdAt).format('YYYY-MM-DD HH:mm')}</Descriptions.Item>
+            <Descriptions.Item label={t('accounts.createdAt')}>{time(account.createdAt)}</Descriptions.Item>
             <Descriptions.Item label={t('center.logo')}>{picture(account.logo, t('center.logo'))}</Descriptions.Item>
             <Descriptions.Item label={t('center.background')}>{picture(account.loginBackground, t('center.background'))}</Descriptions.Item>
           </Descriptions>

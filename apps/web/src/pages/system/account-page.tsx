@@ -4,7 +4,6 @@ import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Tooltip,
 import { useSearchParams } from 'react-router';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { USER_AUTH, canSeeAdministrators, type ManagedAccount } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
@@ -13,12 +12,14 @@ import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useAccounts, useRemoveAccount, useResetAccountPassword, useUpdateAccount } from '../../features/users/api.ts';
 import { AccountDetailDrawer } from './account-detail-drawer.tsx';
 import { AccountFormModal } from './account-form-modal.tsx';
+import { useAccountTime } from '../../features/projects/site-time.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
 
 /** One tab: the accounts of one kind the signed-in manager manages, with search, paging and every action. */
 function AccountTable({ userAuth }: { userAuth: number }) {
   const { t } = useTranslation();
+  const { time } = useAccountTime();
   const [query, setQuery] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE, name: '' });
   const [editing, setEditing] = useState<{ account?: ManagedAccount } | undefined>();
   // ?uid=<id> opens an account's details (spec section 2: accountDetail and accountManagement with query uid).
@@ -95,7 +96,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
       title: t('accounts.createdAt'),
       dataIndex: 'createdAt',
       width: 140,
-      render: (_, row) => dayjs(row.createdAt).format('YYYY-MM-DD HH:mm'),
+      render: (_, row) => time(row.createdAt),
     },
     {
       title: t('accounts.enabled'),

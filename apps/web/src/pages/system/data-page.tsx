@@ -11,7 +11,6 @@ import {
   ReloadOutlined,
 } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { BackupArchive, BackupDirectory } from '@lumigrid/contract';
 import { useBoot } from '../../app/boot.tsx';
@@ -28,6 +27,7 @@ import {
   useStartBackup,
   useStartRestore,
 } from '../../features/backup/api.ts';
+import { useAccountTime } from '../../features/projects/site-time.ts';
 
 /** How the archive list names the database an archive was taken from. */
 const DATABASE_NAMES = { pglite: 'PGlite', postgres: 'PostgreSQL' } as const;
@@ -167,6 +167,7 @@ export default function DataPage() {
 
 function BackupScreen() {
   const { t } = useTranslation();
+  const { time } = useAccountTime();
   const { modal } = AntApp.useApp();
   const [path, setPath] = useState('');
   const [job, setJob] = useState<Job>();
@@ -185,7 +186,7 @@ function BackupScreen() {
       width: 520,
       content: (
         <Space direction="vertical" size={4}>
-          <Typography.Text>{t('backup.restoreConfirm', { time: dayjs(archive.createdAt).format('YYYY-MM-DD HH:mm:ss') })}</Typography.Text>
+          <Typography.Text>{t('backup.restoreConfirm', { time: time(archive.createdAt, 'second') })}</Typography.Text>
           <Typography.Text type="secondary">{t('backup.restoreConsequences')}</Typography.Text>
         </Space>
       ),
@@ -229,7 +230,7 @@ function BackupScreen() {
       title: t('backup.time'),
       dataIndex: 'createdAt',
       width: 165,
-      render: (_, row) => dayjs(row.createdAt).format('YYYY-MM-DD HH:mm:ss'),
+      render: (_, row) => time(row.createdAt, 'second'),
     },
     {
       title: t('backup.contents'),

@@ -2,17 +2,18 @@ import { useState } from 'react';
 import { Tag, Typography } from 'antd';
 import { MailOutlined, MessageOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { OutboxMessage } from '@lumigrid/contract';
 import { useOutbox } from '../../features/system/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { useAccountTime } from '../../features/projects/site-time.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
 
 /** The outbox: e-mail and SMS the platform sent, paged on the server (platform administrator only). */
 export default function OutboxPage() {
   const { t } = useTranslation();
+  const { time } = useAccountTime();
   const [paging, setPaging] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE });
   const outbox = useOutbox(paging);
 
@@ -39,7 +40,7 @@ export default function OutboxPage() {
       title: t('outbox.time'),
       dataIndex: 'createdAt',
       width: 180,
-      render: (_, row) => dayjs(row.createdAt).format('YYYY-MM-DD HH:mm:ss'),
+      render: (_, row) => time(row.createdAt, 'second'),
     },
   ];
 

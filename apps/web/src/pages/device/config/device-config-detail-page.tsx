@@ -6,7 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { deviceType } from '@lumigrid/contract';
 import { useMe } from '../../../features/auth/api.ts';
 import { useDevice, useRefreshNetwork, useSensorOnOff } from '../../../features/device-config/api.ts';
-import { displayTag, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
+import { useGatewayDetail } from '../../../features/gateways/api.ts';
+import { useSiteTimes } from '../../../features/projects/site-time.ts';
+import { displayTag, placeOf, typeName } from '../../../features/device-config/columns.tsx';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
 import { ParamEditor } from './param-editor.tsx';
 
@@ -25,6 +27,9 @@ export default function DeviceConfigDetailPage() {
   const refresh = useRefreshNetwork();
   const deletion = useDeleteDevice(() => void navigate('/device/config/list'));
   const empty = t('common.empty');
+  const siteTime = useSiteTimes();
+  // A device on no map waits on its gateway's map: its times are that site's.
+  const gatewayProjectId = useGatewayDetail(device.data?.mapId ? undefined : device.data?.gatewayId).data?.projectId;
   const back = <Link to="/device/config/list">{t('deviceConfig.back')}</Link>;
 
   if (!id || device.isError) {
@@ -108,7 +113,9 @@ export default function DeviceConfigDetailPage() {
               <Descriptions.Item label={t('deviceConfig.field.display')}>{displayTag(t, d.display)}</Descriptions.Item>
               <Descriptions.Item label={t('deviceConfig.field.firmware')}>{d.firmware || empty}</Descriptions.Item>
               <Descriptions.Item label={t('deviceConfig.field.model')}>{d.model || empty}</Descriptions.Item>
-              <Descriptions.Item label={t('deviceConfig.field.lastUpdate')}>{when(d.lastUpdate, empty)}</Descriptions.Item>
+              <Descriptions.Item label={t('deviceConfig.field.lastUpdate')}>
+                {siteTime(d.mapId ? { mapId: d.mapId } : { projectId: gatewayProjectId }, d.lastUpdate, 'second')}
+              </Descriptions.Item>
             </Descriptions>
           </Card>
           <ParamEditor key={d.id} device={d} editable={editable} />

@@ -19,7 +19,8 @@ import { useMe } from '../../../features/auth/api.ts';
 import { deviceConfigApi, useDeviceList, useDeviceStatusPage } from '../../../features/device-config/api.ts';
 import { DeviceStateStrip } from '../../../features/device-config/device-state-strip.tsx';
 import { deviceListFilters, reportFilters, stateScope, type DeviceSearchForm } from '../../../features/device-config/list-filters.ts';
-import { displayTag, measured, placeOf, typeName, when } from '../../../features/device-config/columns.tsx';
+import { useSiteTimes } from '../../../features/projects/site-time.ts';
+import { displayTag, measured, placeOf, typeName } from '../../../features/device-config/columns.tsx';
 import { faultKey } from '../../../features/device-config/param-fields.ts';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
 import { ALL_GATEWAYS, useGatewayMapNames, useGatewayPage } from '../../../features/gateways/api.ts';
@@ -67,6 +68,8 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const gateways = useGatewayPage(ALL_GATEWAYS);
   const deletion = useDeleteDevice();
   const empty = t('common.empty');
+  const siteTime = useSiteTimes();
+  const gatewayProject = new Map((gateways.data?.list ?? []).map((g) => [g.id, g.projectId]));
 
   const filters: ProColumns<Device>[] = [
     {
@@ -148,7 +151,8 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     dataIndex: 'lastUpdate',
     search: false,
     width: 160,
-    render: (_, row) => when(row.lastUpdate, empty),
+    render: (_, row) =>
+      siteTime(row.mapId ? { mapId: row.mapId } : { projectId: gatewayProject.get(row.gatewayId) }, row.lastUpdate, 'second'),
   };
   // What a device measured, with units, in one column: a light reports electrical values, a sensor lux,
   // battery and temperature, so separate columns would be mostly empty and push the table off the screen.
