@@ -14,7 +14,7 @@ import { DISPLAY_COLOUR, lastDays, statisticsBody } from '../../features/alerts/
 import { alertListHref } from '../../features/alerts/filters.ts';
 import { useSceneWeek } from '../../features/scenes/api.ts';
 import { sceneColour } from '../../features/scenes/week.ts';
-import { ZonedTime } from '../scene/scene-parts.tsx';
+import { ZonedTime } from '../../components/zoned-time.tsx';
 import { upcomingRuns } from '../../features/home/overview.ts';
 import { RoleText } from '../../components/role-text.tsx';
 import { Figure, OverviewCard } from './overview-card.tsx';

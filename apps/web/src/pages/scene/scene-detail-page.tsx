@@ -12,7 +12,8 @@ import { useDeleteScene, useScene, useSceneRuns } from '../../features/scenes/ap
 import { memberKey } from '../../features/scenes/editor-state.ts';
 import { editPath, runsByHand } from '../../features/scenes/timing.ts';
 import { runZones } from '../../features/scenes/zones.ts';
-import { NextRunCell, SceneStateTag, ZonedTime } from './scene-parts.tsx';
+import { ZonedTime } from '../../components/zoned-time.tsx';
+import { NextRunCell, SceneStateTag } from './scene-parts.tsx';
 import { runPartText } from './scene-results.tsx';
 import { actionText, daysText, timingLines } from './scene-text.ts';
 import { UpcomingRuns } from './upcoming-runs.tsx';
