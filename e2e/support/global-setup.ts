@@ -1,15 +1,9 @@
+import './provided.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A data folder whose embedded database is migrated: each server starts from a copy of it. */
-    migratedDataDir: string;
-  }
-}
 
 /** Migrates one embedded database for the whole run, so that no server spends seconds migrating its own. */
 export default async function setup(project: TestProject) {
