@@ -1,4 +1,5 @@
 import {
+  deviceEndpoints,
   gatewayEndpoints,
   groupEndpoints,
   newSceneFields,
@@ -127,6 +128,56 @@ describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s ov
 
     await data(send(sceneEndpoints.removeLinkage, { params: { id: sensor.id }, body: {} }));
     await poll(() => sim(0).config.linkages.length === 0, 'the linkage gone from the gateway', { timeoutMs: 30_000 });
+  });
+
+  /** Links gateway g's motion sensor to a new group of its CCT light, pushed and running; answers both. */
+  const linkedCctLight = async (g: number, groupName: string) => {
+    const sensor = device(g, 'sensor-motion');
+    const light = device(g, 'light-cct');
+    const group = await groupOf(g, groupName, [light.id]);
+    const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 90, onClearPercent: 0, holdS: 30, lux: null };
+    await data(send(sceneEndpoints.saveLinkage, { body: linkage }));
+    await data(send(gatewayEndpoints.sensorsLinkage, { params: { id: gateways[g]!.id } }));
+    await poll(() => sim(g).config.linkages.some((l) => l.sensor === sensor.addr), `the linkage on gateway ${g}`, { timeoutMs: 30_000 });
+    await poll(() => runsCurrent(g), `gateway ${g} synced`, { timeoutMs: 30_000 });
+    return { sensor, light };
+  };
+  /** Whether motion at the sensor, once it sees nobody, switches the light on (the light is off before). */
+  const motionSwitches = async (g: number, sensor: GatewayDevice, light: GatewayDevice) => {
+    await poll(() => !sim(g).devices.get(sensor.addr)!.state.occupied, 'the sensor sees nobody');
+    const state = sim(g).devices.get(light.addr)!.state;
+    state.on = false;
+    expect(sim(g).detectMotion(sensor.addr)).toBe(true);
+    return state.on;
+  };
+
+  it('drops the linkage of a sensor moved off its map, and its gateway no longer switches the group on motion', async () => {
+    const { sensor, light } = await linkedCctLight(0, 'Landing');
+    expect(await motionSwitches(0, sensor, light)).toBe(true);
+    try {
+      const before = await detail(0);
+      await data(send(deviceEndpoints.moveOut, { body: { ids: [sensor.id] } }));
+      expect(await linkagesOf(sensor.id)).toEqual([]);
+      expect((await detail(0)).configVersion).toBeGreaterThan(before.configVersion);
+      await poll(() => sim(0).config.linkages.length === 0, 'the linkage gone from the gateway', { timeoutMs: 30_000 });
+      await poll(() => runsCurrent(0), 'the gateway synced', { timeoutMs: 30_000 });
+      expect(await motionSwitches(0, sensor, light)).toBe(false);
+    } finally {
+      await data(send(deviceEndpoints.moveIn, { body: { mapId: gateways[0]!.mapId, devices: [{ id: sensor.id, x: 0.5, y: 0.5 }] } }));
+    }
+  });
+
+  it('drops the linkage of a sensor deleted from the cloud only, and its gateway no longer switches the group on motion', async () => {
+    const { sensor, light } = await linkedCctLight(1, 'Porch');
+    expect(await motionSwitches(1, sensor, light)).toBe(true);
+    const before = await detail(1);
+    await data(send(deviceEndpoints.remove, { body: { ids: [sensor.id], fromGateway: false } }));
+    expect(await linkagesOf(sensor.id)).toEqual([]);
+    expect((await detail(1)).configVersion).toBeGreaterThan(before.configVersion);
+    await poll(() => sim(1).config.linkages.length === 0, 'the linkage gone from the gateway', { timeoutMs: 30_000 });
+    await poll(() => runsCurrent(1), 'the gateway synced', { timeoutMs: 30_000 });
+    // The gateway keeps the sensor (deleted in the cloud only); only its linkage is gone.
+    expect(await motionSwitches(1, sensor, light)).toBe(false);
   });
 
   it('pushes holidays changed twice in a moment once to every online gateway of the project', async () => {
