@@ -5,13 +5,15 @@ import {
   newSceneFields,
   projectEndpoints,
   sceneEndpoints,
+  SYNC_STATUS,
   type Gateway,
   type GatewayDevice,
   type GroupView,
   type SceneRunPage,
 } from '@lumigrid/contract';
 import { EMPTY_GATEWAY_CONFIG } from '@lumigrid/protocol';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sensorLinkages } from '../../db/schema/index.ts';
 import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
@@ -106,6 +108,37 @@ describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s ov
     expect(saved).toBeUndefined();
     expect(await linkagesOf(sensor.id)).toEqual([]);
     expect((await detail(0)).configVersion).toBe(row.configVersion);
+  });
+
+  it("drops with migration 0031 the linkages kept from before on sensors on no map, raising their gateways' versions", async () => {
+    const [outmap, placed] = [device(0, 'sensor-motion'), device(0, 'sensor-daylight')];
+    const row = (await h().database.db.query.gateways.findFirst({ where: (g, { eq: is }) => is(g.id, BigInt(gateways[0]!.id)) }))!;
+    const linkage = (sensorId: string) => ({
+      sensorId: BigInt(sensorId),
+      tenantId: row.tenantId!,
+      groupId: BigInt(spare.id),
+      onDetectPercent: 90,
+      onClearPercent: 10,
+      holdS: 10,
+      lux: null,
+      version: row.configVersion,
+    });
+    await placeDevice(h(), outmap.id, null);
+    try {
+      await h()
+        .database.db.insert(sensorLinkages)
+        .values([linkage(outmap.id), linkage(placed.id)]);
+      const migration = await readFile(new URL('../../db/migrations/0031_drop_linkages_of_sensors_on_no_map.sql', import.meta.url), 'utf8');
+      await h().database.db.execute(sql.raw(migration));
+      expect(await linkagesOf(outmap.id)).toEqual([]);
+      expect(await linkagesOf(placed.id)).toHaveLength(1);
+      expect(await detail(0)).toMatchObject({ configVersion: row.configVersion + 1, syncStatus: SYNC_STATUS.notSynced });
+    } finally {
+      await h()
+        .database.db.delete(sensorLinkages)
+        .where(eq(sensorLinkages.sensorId, BigInt(placed.id)));
+      await placeDevice(h(), outmap.id, gateways[0]!.mapId);
+    }
   });
 
   it('pushes a saved linkage to its online gateway without a sync, and the group then follows the sensor', async () => {
