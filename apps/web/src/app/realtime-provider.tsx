@@ -17,6 +17,7 @@ import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract';
 import { session, signOutRoute } from '../api/session.ts';
 import { alertKeys } from '../features/alerts/api.ts';
 import { deviceKeys } from '../features/devices/api.ts';
+import { emergencyKeys } from '../features/emergency/api.ts';
 import { gatewayKeys } from '../features/gateways/api.ts';
 import { groupKeys } from '../features/groups/api.ts';
 import { useBoot } from './boot.tsx';
@@ -80,9 +81,10 @@ function UserNotices({ userId, onSignedOut }: { userId: string; onSignedOut: (co
     void queryClient.invalidateQueries({ queryKey: change.kind === 'firmware' ? gatewayKeys.firmware(change.id) : gatewayKeys.all });
     if (change.kind === 'firmware' && change.result !== null) void queryClient.invalidateQueries({ queryKey: gatewayKeys.all });
     // Devices behind a gateway that is not online are offline (the server says so on every view): the plan,
-    // the lists, the groups and the status counts are read again when it comes or goes.
+    // the lists, the groups, the status counts and the emergency screens are read again when it comes or goes.
     if (change.kind === 'presence') {
-      for (const queryKey of [deviceKeys.all, groupKeys.all, alertKeys.all]) void queryClient.invalidateQueries({ queryKey });
+      for (const queryKey of [deviceKeys.all, groupKeys.all, alertKeys.all, emergencyKeys.all])
+        void queryClient.invalidateQueries({ queryKey });
     }
   });
 

@@ -45,10 +45,13 @@ const NARROW_CALLS = {
 } as const;
 export type ParamsCall = 'any' | keyof typeof NARROW_CALLS;
 
-/** The localised codes of a device command that did not succeed: what the user was doing decides the text. */
-/** Raises the configuration version of gateways whose groups lost a member (the gateways domain answers). */
+/**
+ * Raises the configuration version of gateways whose groups lost a member or that ran a linkage of a sensor
+ * that left its map, and pushes the change to them (the gateways domain answers).
+ */
 export interface GatewayConfigVersions {
   configChanged(q: { tenantId: bigint; gatewayIds: bigint[] }): Promise<void>;
+  pushConfig(q: { tenantId: bigint; gatewayIds: bigint[] }): void;
 }
 
 /**
@@ -72,14 +75,18 @@ export function createDeviceConfigService(deps: {
 }) {
   const { repo } = deps;
 
-  /** Deletes devices in the cloud; the gateways whose groups lost a member must sync again. */
+  /**
+   * Deletes devices in the cloud. The gateways whose groups lost a member must sync again; those that ran a
+   * deleted sensor's linkage are sent their configuration without it, as any linkage change is.
+   */
   async function forget(auth: Caller, rows: DeviceRow[], ids: bigint[]) {
     if (ids.length === 0) return;
     const grouped = new Set((await repo.groupsOf({ tenantId: auth.tenantId, deviceIds: ids })).map((m) => m.deviceId));
-    await repo.remove({ tenantId: auth.tenantId, ids });
+    const unlinked = await repo.remove({ tenantId: auth.tenantId, ids });
     deps.onRemoved?.(rows.filter((r) => ids.includes(r.device.id)).map((r) => ({ id: r.device.id, mapId: r.device.mapId })));
-    const gatewayIds = [...new Set(rows.filter((r) => grouped.has(r.device.id)).map((r) => r.device.gatewayId))];
+    const gatewayIds = [...new Set([...rows.filter((r) => grouped.has(r.device.id)).map((r) => r.device.gatewayId), ...unlinked])];
     if (gatewayIds.length > 0) await deps.gateways?.configChanged({ tenantId: auth.tenantId, gatewayIds });
+    if (unlinked.length > 0) deps.gateways?.pushConfig({ tenantId: auth.tenantId, gatewayIds: unlinked });
   }
 
   async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {

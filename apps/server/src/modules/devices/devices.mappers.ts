@@ -37,6 +37,15 @@ export function currentState(row: { device: StateOfDevice; reported: MarkerRow['
   return { ...known, typeStatus: TYPE_STATUS.offline, fault: FAULT_CODES.offline };
 }
 
+/**
+ * Whether a device is online as every view shows it: its display state (from currentState) is not offline.
+ * Behind a gateway that is not online, reported offline, or never reported, it is not. Views that show a
+ * device's presence alone (the emergency screens) take it from here.
+ */
+export function deviceOnline(row: { device: StateOfDevice; reported: MarkerRow['reported']; gatewayOnline: boolean }): boolean {
+  return displayState({ type: row.device.type, ...currentState(row) }) !== 'offline';
+}
+
 function knownState(device: StateOfDevice, reported: MarkerRow['reported']) {
   if (!reported) return { status: device.status, typeStatus: device.typeStatus, fault: 0 };
   const previous = device.status ? parseStatus(device.type, device.status) : undefined;

@@ -2,7 +2,7 @@ import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull
 import type { Db } from '../../db/client.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import type { PlacementChanges } from './placement-index.ts';
-import { buildings, devices, deviceStates, gateways, groupDevices, groups, maps, projects } from '../../db/schema/index.ts';
+import { buildings, devices, deviceStates, gateways, groupDevices, groups, maps, projects, sensorLinkages } from '../../db/schema/index.ts';
 
 /** The columns every device read needs: the row, its map's building, its gateway's MAC and its reported state. */
 function deviceColumns() {
@@ -61,6 +61,32 @@ function onVisibleMaps(mapIds: bigint[] | undefined): SQL | undefined {
   return inArray(sql`coalesce(${devices.mapId}, ${gateways.mapId})`, mapIds);
 }
 const BRIDGE_KINDS = ['bridge', 'bridge-wisun', 'bridge-dali'];
+
+/**
+ * Deletes the linkages of these sensors (the tenant's) and answers the gateways that ran them, whose
+ * configuration changes. Runs before the sensors leave their map or the cloud, in the same transaction.
+ */
+async function dropLinkages(tx: Pick<Db, 'selectDistinct' | 'delete'>, q: { tenantId: bigint; ids: bigint[] }): Promise<bigint[]> {
+  if (q.ids.length === 0) return [];
+  const dropped = await tx
+    .delete(sensorLinkages)
+    .where(and(eq(sensorLinkages.tenantId, q.tenantId), inArray(sensorLinkages.sensorId, q.ids)))
+    .returning({ sensorId: sensorLinkages.sensorId });
+  if (dropped.length === 0) return [];
+  const ran = await tx
+    .selectDistinct({ gatewayId: devices.gatewayId })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.tenantId, q.tenantId),
+        inArray(
+          devices.id,
+          dropped.map((d) => d.sensorId),
+        ),
+      ),
+    );
+  return ran.map((r) => r.gatewayId);
+}
 
 /**
  * Queries of devices; every one takes the tenant, so another account's ids match nothing. Changes to where a
@@ -287,15 +313,22 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
         .orderBy(asc(devices.id));
     },
 
-    /** Deletes devices from the cloud (group memberships go with them). */
-    async remove(q: { tenantId: bigint; ids: bigint[] }) {
-      if (q.ids.length === 0) return;
-      changed(
-        await db
+    /**
+     * Deletes devices from the cloud; their group memberships and sensor linkages go with them. Answers the
+     * gateways that ran a linkage of a deleted sensor.
+     */
+    async remove(q: { tenantId: bigint; ids: bigint[] }): Promise<bigint[]> {
+      if (q.ids.length === 0) return [];
+      const { removed, unlinked } = await db.transaction(async (tx) => {
+        const unlinked = await dropLinkages(tx, q);
+        const removed = await tx
           .delete(devices)
           .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)))
-          .returning(gatewayOf),
-      );
+          .returning(gatewayOf);
+        return { removed, unlinked };
+      });
+      changed(removed);
+      return unlinked;
     },
 
     /** A new type (and the protocol kind that goes with it) for devices, in one statement. */
@@ -317,15 +350,22 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)));
     },
 
-    /** Takes devices off their maps: they become outmap and lose their position. */
-    async unplace(q: { tenantId: bigint; ids: bigint[] }) {
-      changed(
-        await db
+    /**
+     * Takes devices off their maps: they become outmap and lose their position. A sensor's linkage goes with
+     * it, since linkages are listed and managed per map. Answers the gateways that ran a linkage of a moved sensor.
+     */
+    async unplace(q: { tenantId: bigint; ids: bigint[] }): Promise<bigint[]> {
+      const { moved, unlinked } = await db.transaction(async (tx) => {
+        const unlinked = await dropLinkages(tx, q);
+        const moved = await tx
           .update(devices)
           .set({ mapId: null, x: null, y: null, updatedAt: new Date() })
           .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)))
-          .returning(gatewayOf),
-      );
+          .returning(gatewayOf);
+        return { moved, unlinked };
+      });
+      changed(moved);
+      return unlinked;
     },
 
     /** A gateway's devices: all, those outside any map, or those behind one bridge. */

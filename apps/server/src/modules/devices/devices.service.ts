@@ -47,7 +47,7 @@ export function createDevicesService(deps: {
   /** The gateway link; undefined when the server runs without one (commands answer 100101). */
   link: Pick<GatewayLink, 'bus'> | undefined;
   realtime: Pick<RealtimeHub, 'publish'>;
-  /** Raises gateways' configuration versions when a deleted device leaves their groups. */
+  /** Raises gateways' configuration versions when a deleted device leaves their groups or a sensor its linkage. */
   gateways?: GatewayConfigVersions;
   /** Overrides the command's own reply timeout (tests). */
   commandTimeoutMs?: number;
@@ -186,13 +186,20 @@ export function createDevicesService(deps: {
       return publishPlaced(map.id, (await repo.onMap({ tenantId: auth.tenantId, mapId: map.id })).map(mapMarker), body.devices);
     },
 
-    /** POST device/v1/move_out: the devices become outmap. */
+    /**
+     * POST device/v1/move_out: the devices become outmap. A sensor's linkage goes with it (a sensor on no map
+     * may have none, 310014), and its gateway is sent its configuration without it.
+     */
     async moveOut(auth: Caller, body: DeviceMoveOutBody): Promise<null> {
       assertMay(auth, 'write');
       const ids = await requireDevices(auth, body.ids);
       const before = await repo.mapsOf({ tenantId: auth.tenantId, ids });
-      await repo.unplace({ tenantId: auth.tenantId, ids });
+      const unlinked = await repo.unplace({ tenantId: auth.tenantId, ids });
       publishRemoved(before);
+      if (unlinked.length > 0) {
+        await deps.gateways?.configChanged({ tenantId: auth.tenantId, gatewayIds: unlinked });
+        deps.gateways?.pushConfig({ tenantId: auth.tenantId, gatewayIds: unlinked });
+      }
       return null;
     },
 

@@ -2,6 +2,7 @@ import { DEVICE_FAMILIES } from '@lumigrid/contract';
 import type { DeviceState } from '@lumigrid/protocol';
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { deviceOnline } from '../devices/devices.mappers.ts';
 import { siteTimeZoneSql } from '../projects/site-time-zone.ts';
 import {
   buildings,
@@ -38,10 +39,12 @@ export interface LightRow {
   type: number;
   x: number | null;
   y: number | null;
+  /** As every device view shows it: offline behind a gateway that is not online, or never reported. */
   online: boolean;
   state: DeviceState | null;
 }
 
+/** A light's columns; its presence is worked out from its state and its gateway's (toLight). The query joins gateways. */
 const lightColumns = {
   id: devices.id,
   tenantId: devices.tenantId,
@@ -49,12 +52,25 @@ const lightColumns = {
   mapId: devices.mapId,
   name: devices.name,
   addr: devices.addr,
-  type: devices.type,
   x: devices.x,
   y: devices.y,
-  online: sql<boolean>`coalesce(${deviceStates.online}, false)`,
-  state: deviceStates.state,
+  device: { type: devices.type, status: devices.status, typeStatus: devices.typeStatus },
+  gatewayOnline: gateways.online,
+  reported: { online: deviceStates.online, fault: deviceStates.fault, state: deviceStates.state },
 };
+
+/** What lightColumns read, with whatever else a query adds. */
+type LightColumnsRow = Omit<LightRow, 'type' | 'online' | 'state'> & {
+  device: { type: number; status: string; typeStatus: number };
+  gatewayOnline: boolean;
+  reported: { online: boolean; fault: number; state: DeviceState } | null;
+};
+
+/** A light as the emergency screens show it: online by the rule of every device view (deviceOnline). */
+function toLight<R extends LightColumnsRow>(row: R): Omit<R, 'device' | 'gatewayOnline' | 'reported'> & LightRow {
+  const { device, gatewayOnline: _gatewayOnline, reported, ...rest } = row;
+  return { ...rest, type: device.type, online: deviceOnline(row), state: reported?.state ?? null };
+}
 
 /** Filters of the record lists, all optional but the tenant. */
 export interface RecordFilter {
@@ -74,6 +90,7 @@ export function createEmergencyRepo(db: Db) {
     db
       .select(lightColumns)
       .from(devices)
+      .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
       .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
 
   function recordWhere(f: RecordFilter): SQL {
@@ -118,7 +135,7 @@ export function createEmergencyRepo(db: Db) {
 
     /** The emergency lights of a gateway of the tenant, of the ids given (all when none), by name. */
     async gatewayLights(q: { tenantId: bigint; gatewayId: bigint; ids?: bigint[] }): Promise<LightRow[]> {
-      return lights()
+      const rows = await lights()
         .where(
           and(
             eq(devices.tenantId, q.tenantId),
@@ -128,14 +145,16 @@ export function createEmergencyRepo(db: Db) {
           ),
         )
         .orderBy(asc(devices.name), asc(devices.id));
+      return rows.map(toLight);
     },
 
     /** The emergency lights of the tenant on the maps given. */
     async mapLights(q: { tenantId: bigint; mapIds: bigint[] }): Promise<LightRow[]> {
       if (q.mapIds.length === 0) return [];
-      return lights()
+      const rows = await lights()
         .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.mapId, q.mapIds), inArray(devices.type, EMERGENCY_TYPES)))
         .orderBy(asc(devices.name), asc(devices.id));
+      return rows.map(toLight);
     },
 
     /** One emergency light of the tenant, with the map and building it stands on. */
@@ -151,11 +170,12 @@ export function createEmergencyRepo(db: Db) {
           projectId: maps.projectId,
         })
         .from(devices)
+        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
         .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
         .leftJoin(maps, eq(maps.id, devices.mapId))
         .leftJoin(buildings, eq(buildings.id, maps.buildId))
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), inArray(devices.type, EMERGENCY_TYPES)));
-      return row;
+      return row && toLight(row);
     },
 
     /** The buildings, maps and gateways of a project, for the task form's tree. */
@@ -186,7 +206,7 @@ export function createEmergencyRepo(db: Db) {
                 ),
               )
               .orderBy(asc(gateways.name), asc(gateways.id));
-      const lightRows =
+      const lightRows: LightRow[] =
         gatewayRows.length === 0
           ? []
           : await lights()
@@ -200,7 +220,8 @@ export function createEmergencyRepo(db: Db) {
                   inArray(devices.type, EMERGENCY_TYPES),
                 ),
               )
-              .orderBy(asc(devices.name), asc(devices.id));
+              .orderBy(asc(devices.name), asc(devices.id))
+              .then((rows) => rows.map(toLight));
       return { builds, maps: mapRows, gateways: gatewayRows, lights: lightRows };
     },
 
@@ -399,7 +420,7 @@ export function createEmergencyRepo(db: Db) {
     /** The records of a run, with the light's live state, by wave and name. */
     async runRecords(runId: bigint) {
       return db
-        .select({ record: emergencyRecords, live: deviceStates.state, online: deviceStates.online })
+        .select({ record: emergencyRecords, live: deviceStates.state })
         .from(emergencyRecords)
         .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, emergencyRecords.gatewayId), eq(deviceStates.addr, emergencyRecords.addr)))
         .where(eq(emergencyRecords.runId, runId))

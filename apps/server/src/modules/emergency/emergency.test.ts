@@ -489,6 +489,50 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
     expect(compliance.lights).toBe(lights.length);
     expect(compliance.list.every((r) => r.functionOverdue || r.lifeOverdue)).toBe(true);
   });
+  it('shows the lights behind a gateway that went offline offline on the map, in the tree and in a task, whatever they last reported', async () => {
+    const id = await create({ name: 'Blackout' });
+    const ours = (deviceId: string) => lights.some((l) => l.id === deviceId);
+    /** Each light's presence as the map (with its legend colour), the task form's tree and the task show it. */
+    const shown = async () => {
+      const map = await data(send(E.mapState, { params: { id: place.mapId } }));
+      const tree = await data(send(E.tree, { params: { projectId: place.projectId, taskId: id } }));
+      const gateway = tree.builds
+        .flatMap((x) => x.maps)
+        .flatMap((m) => m.gateways)
+        .find((g) => g.id === place.gatewayId)!;
+      return {
+        map: map.lights.filter((l) => ours(l.deviceId)).map((l) => ({ online: l.online, offlineColour: l.category === 'offline' })),
+        tree: gateway.devices.filter((d) => ours(d.id)).map((d) => d.online),
+        task: (await detail(id)).devices.map((d) => d.online),
+      };
+    };
+    const everywhere = (online: boolean) => ({
+      map: lights.map(() => ({ online, offlineColour: !online })),
+      tree: lights.map(() => online),
+      task: lights.map(() => online),
+    });
+    const gatewayOnline = async () => (await data(send(gatewayEndpoints.detail, { params: { id: place.gatewayId } }))).online;
+    expect(await shown()).toEqual(everywhere(true));
+    await sim().goOffline();
+    try {
+      await poll(async () => !(await gatewayOnline()), 'the gateway offline');
+      // The lights' last reports still say online: only their gateway's presence tells otherwise.
+      const reported = await h().database.db.execute(
+        sql`select bool_and(online) as online from device_states where addr in (${sql.join(
+          lights.map((l) => sql`${l.addr}`),
+          sql`, `,
+        )})`,
+      );
+      expect((reported as unknown as { rows: Array<{ online: boolean }> }).rows[0]!.online).toBe(true);
+      expect(await shown()).toEqual(everywhere(false));
+    } finally {
+      await sim().goOnline();
+    }
+    await poll(gatewayOnline, 'the gateway back online');
+    await poll(async () => JSON.stringify(await shown()) === JSON.stringify(everywhere(true)), 'the lights online again');
+    await data(send(E.execute, { params: { id, action: 'delete' } }));
+  });
+
   it('lets the log book go only with its account', async () => {
     const { db } = h().database;
     const count = async () =>

@@ -1,16 +1,19 @@
 import {
+  deviceEndpoints,
   gatewayEndpoints,
   groupEndpoints,
   newSceneFields,
   projectEndpoints,
   sceneEndpoints,
+  SYNC_STATUS,
   type Gateway,
   type GatewayDevice,
   type GroupView,
   type SceneRunPage,
 } from '@lumigrid/contract';
 import { EMPTY_GATEWAY_CONFIG } from '@lumigrid/protocol';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sensorLinkages } from '../../db/schema/index.ts';
 import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
@@ -107,6 +110,37 @@ describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s ov
     expect((await detail(0)).configVersion).toBe(row.configVersion);
   });
 
+  it("drops with migration 0031 the linkages kept from before on sensors on no map, raising their gateways' versions", async () => {
+    const [outmap, placed] = [device(0, 'sensor-motion'), device(0, 'sensor-daylight')];
+    const row = (await h().database.db.query.gateways.findFirst({ where: (g, { eq: is }) => is(g.id, BigInt(gateways[0]!.id)) }))!;
+    const linkage = (sensorId: string) => ({
+      sensorId: BigInt(sensorId),
+      tenantId: row.tenantId!,
+      groupId: BigInt(spare.id),
+      onDetectPercent: 90,
+      onClearPercent: 10,
+      holdS: 10,
+      lux: null,
+      version: row.configVersion,
+    });
+    await placeDevice(h(), outmap.id, null);
+    try {
+      await h()
+        .database.db.insert(sensorLinkages)
+        .values([linkage(outmap.id), linkage(placed.id)]);
+      const migration = await readFile(new URL('../../db/migrations/0031_drop_linkages_of_sensors_on_no_map.sql', import.meta.url), 'utf8');
+      await h().database.db.execute(sql.raw(migration));
+      expect(await linkagesOf(outmap.id)).toEqual([]);
+      expect(await linkagesOf(placed.id)).toHaveLength(1);
+      expect(await detail(0)).toMatchObject({ configVersion: row.configVersion + 1, syncStatus: SYNC_STATUS.notSynced });
+    } finally {
+      await h()
+        .database.db.delete(sensorLinkages)
+        .where(eq(sensorLinkages.sensorId, BigInt(placed.id)));
+      await placeDevice(h(), outmap.id, gateways[0]!.mapId);
+    }
+  });
+
   it('pushes a saved linkage to its online gateway without a sync, and the group then follows the sensor', async () => {
     const sensor = device(0, 'sensor-motion');
     const light = device(0, 'light-cct');
@@ -127,6 +161,56 @@ describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s ov
 
     await data(send(sceneEndpoints.removeLinkage, { params: { id: sensor.id }, body: {} }));
     await poll(() => sim(0).config.linkages.length === 0, 'the linkage gone from the gateway', { timeoutMs: 30_000 });
+  });
+
+  /** Links gateway g's motion sensor to a new group of its CCT light, pushed and running; answers both. */
+  const linkedCctLight = async (g: number, groupName: string) => {
+    const sensor = device(g, 'sensor-motion');
+    const light = device(g, 'light-cct');
+    const group = await groupOf(g, groupName, [light.id]);
+    const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 90, onClearPercent: 0, holdS: 30, lux: null };
+    await data(send(sceneEndpoints.saveLinkage, { body: linkage }));
+    await data(send(gatewayEndpoints.sensorsLinkage, { params: { id: gateways[g]!.id } }));
+    await poll(() => sim(g).config.linkages.some((l) => l.sensor === sensor.addr), `the linkage on gateway ${g}`, { timeoutMs: 30_000 });
+    await poll(() => runsCurrent(g), `gateway ${g} synced`, { timeoutMs: 30_000 });
+    return { sensor, light };
+  };
+  /** Whether motion at the sensor, once it sees nobody, switches the light on (the light is off before). */
+  const motionSwitches = async (g: number, sensor: GatewayDevice, light: GatewayDevice) => {
+    await poll(() => !sim(g).devices.get(sensor.addr)!.state.occupied, 'the sensor sees nobody');
+    const state = sim(g).devices.get(light.addr)!.state;
+    state.on = false;
+    expect(sim(g).detectMotion(sensor.addr)).toBe(true);
+    return state.on;
+  };
+
+  it('drops the linkage of a sensor moved off its map, and its gateway no longer switches the group on motion', async () => {
+    const { sensor, light } = await linkedCctLight(0, 'Landing');
+    expect(await motionSwitches(0, sensor, light)).toBe(true);
+    try {
+      const before = await detail(0);
+      await data(send(deviceEndpoints.moveOut, { body: { ids: [sensor.id] } }));
+      expect(await linkagesOf(sensor.id)).toEqual([]);
+      expect((await detail(0)).configVersion).toBeGreaterThan(before.configVersion);
+      await poll(() => sim(0).config.linkages.length === 0, 'the linkage gone from the gateway', { timeoutMs: 30_000 });
+      await poll(() => runsCurrent(0), 'the gateway synced', { timeoutMs: 30_000 });
+      expect(await motionSwitches(0, sensor, light)).toBe(false);
+    } finally {
+      await data(send(deviceEndpoints.moveIn, { body: { mapId: gateways[0]!.mapId, devices: [{ id: sensor.id, x: 0.5, y: 0.5 }] } }));
+    }
+  });
+
+  it('drops the linkage of a sensor deleted from the cloud only, and its gateway no longer switches the group on motion', async () => {
+    const { sensor, light } = await linkedCctLight(1, 'Porch');
+    expect(await motionSwitches(1, sensor, light)).toBe(true);
+    const before = await detail(1);
+    await data(send(deviceEndpoints.remove, { body: { ids: [sensor.id], fromGateway: false } }));
+    expect(await linkagesOf(sensor.id)).toEqual([]);
+    expect((await detail(1)).configVersion).toBeGreaterThan(before.configVersion);
+    await poll(() => sim(1).config.linkages.length === 0, 'the linkage gone from the gateway', { timeoutMs: 30_000 });
+    await poll(() => runsCurrent(1), 'the gateway synced', { timeoutMs: 30_000 });
+    // The gateway keeps the sensor (deleted in the cloud only); only its linkage is gone.
+    expect(await motionSwitches(1, sensor, light)).toBe(false);
   });
 
   it('pushes holidays changed twice in a moment once to every online gateway of the project', async () => {
