@@ -110,7 +110,7 @@ describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s ov
     expect((await detail(0)).configVersion).toBe(row.configVersion);
   });
 
-  it("drops with migration 0031 the linkages kept from before on sensors on no map, raising their gateways' versions", async () => {
+  it("drops with migration 0028 the linkages kept from before on sensors on no map, raising their gateways' versions", async () => {
     const [outmap, placed] = [device(0, 'sensor-motion'), device(0, 'sensor-daylight')];
     const row = (await h().database.db.query.gateways.findFirst({ where: (g, { eq: is }) => is(g.id, BigInt(gateways[0]!.id)) }))!;
     const linkage = (sensorId: string) => ({
@@ -128,7 +128,7 @@ describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s ov
       await h()
         .database.db.insert(sensorLinkages)
         .values([linkage(outmap.id), linkage(placed.id)]);
-      const migration = await readFile(new URL('../../db/migrations/0031_drop_linkages_of_sensors_on_no_map.sql', import.meta.url), 'utf8');
+      const migration = await readFile(new URL('../../db/migrations/0028_drop_linkages_of_sensors_on_no_map.sql', import.meta.url), 'utf8');
       await h().database.db.execute(sql.raw(migration));
       expect(await linkagesOf(outmap.id)).toEqual([]);
       expect(await linkagesOf(placed.id)).toHaveLength(1);
