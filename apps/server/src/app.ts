@@ -16,7 +16,7 @@ import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts'
 import { registerInputGuard } from './http/input-guard.ts';
 import { loggerOptions, registerRequestLog } from './http/log-safety.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { validatorCompiler } from './http/validator.ts';
+import { serializerCompiler, validatorCompiler } from './http/validator.ts';
 import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts';
@@ -142,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
+  app.setSerializerCompiler(serializerCompiler);
 
   const webClient = existsSync(join(config.webDist, 'index.html'));
   // Before every route, so that each answer above the threshold is compressed.

@@ -45,6 +45,18 @@ function guard(spec: EndpointSpec, authenticate: Authenticate) {
   };
 }
 
+const envelopes = new WeakMap<EndpointSpec['response'], ReturnType<typeof Envelope>>();
+
+/** One envelope schema object per answer schema, so that its compiled serializer is found again (validator.ts). */
+function envelopeOf(response: EndpointSpec['response']) {
+  let envelope = envelopes.get(response);
+  if (!envelope) {
+    envelope = Envelope(response);
+    envelopes.set(response, envelope);
+  }
+  return envelope;
+}
+
 /** The route schema of an endpoint: what Fastify validates and what the OpenAPI document shows. */
 export function routeSchema(spec: EndpointSpec) {
   const description = [spec.description, ACCESS_TEXT[spec.access], spec.errors?.length ? `Codes: ${spec.errors.join(', ')}.` : '']
@@ -60,7 +72,7 @@ export function routeSchema(spec: EndpointSpec) {
     ...(spec.body ? { body: spec.body } : {}),
     ...(spec.kind === 'upload' ? { consumes: ['multipart/form-data'] } : {}),
     ...(spec.produces ? { produces: [...spec.produces] } : {}),
-    response: { 200: spec.kind === 'raw' ? spec.response : Envelope(spec.response) },
+    response: { 200: spec.kind === 'raw' ? spec.response : envelopeOf(spec.response) },
   };
 }
 
