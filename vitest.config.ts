@@ -11,6 +11,7 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           globalSetup: ['apps/server/src/test/global-setup.ts'],
+          setupFiles: ['apps/server/src/test/setup.ts'],
           // The suites share nothing at module level (each builds its own app, database and broker), so a worker
           // imports the server once for all its files instead of once per file: a third of the suite's CPU.
           isolate: false,

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { LANGS, authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoints, type Lang, type LoginResult } from '@lumigrid/contract';
 import { buildMenu, type MenuEntry } from '../apps/web/src/app/menu.ts';
 import en from '../apps/web/src/i18n/en.json' with { type: 'json' };
@@ -64,6 +64,7 @@ beforeAll(async () => {
   browser = await openBrowser();
   page = browser.page;
   page.setDefaultTimeout(20_000);
+  requests = requestsOf(page);
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
@@ -89,10 +90,51 @@ function pagesOf(login: LoginResult, who: keyof typeof ACCOUNTS): string[] {
   return flat(buildMenu(login.user, 'saas')).map((path) => path + (detailQuery[who][path] ?? ''));
 }
 
-/** Waits until the page has drawn what it loads: no spinner, no skeleton, no request in flight for a moment. */
+/** How long no request may be in flight before a page counts as having loaded what it shows. */
+const QUIET_MS = 300;
+
+/**
+ * The page's requests in flight (the real-time socket aside, which stays open), and when one last began or
+ * ended. Playwright's own "networkidle" holds for the whole page load only and waits 500 ms; the tour moves
+ * inside the app, so it keeps its own count.
+ */
+function requestsOf(p: Page) {
+  const inFlight = new Set<Request>();
+  let changedAt = Date.now();
+  const ended = (request: Request) => {
+    inFlight.delete(request);
+    changedAt = Date.now();
+  };
+  p.on('request', (request) => {
+    if (request.resourceType() === 'websocket' || request.resourceType() === 'eventsource') return;
+    inFlight.add(request);
+    changedAt = Date.now();
+  });
+  p.on('requestfinished', ended);
+  p.on('requestfailed', ended);
+  return {
+    navigated: () => (changedAt = Date.now()),
+    quiet: () => inFlight.size === 0 && Date.now() - changedAt >= QUIET_MS,
+  };
+}
+let requests: ReturnType<typeof requestsOf>;
+
+/** Waits until the page has drawn what it loads: no request in flight for a moment, no spinner, no skeleton. */
 async function settled(p: Page) {
-  await p.waitForLoadState('networkidle');
+  await poll(async () => requests.quiet(), 'no request in flight', { everyMs: 50, timeoutMs: 30_000 });
   await p.locator('.ant-spin-spinning, .ant-skeleton-active').first().waitFor({ state: 'detached' });
+}
+
+/**
+ * Opens a page of the app as its menu does, without loading the document again: the router follows the
+ * address (a history entry and its popstate), so each page of the tour costs what it costs a user.
+ */
+async function openInApp(p: Page, path: string) {
+  requests.navigated();
+  await p.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
 }
 
 /**
@@ -159,9 +201,11 @@ async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
   const folder = join(TOUR_DIR, lang);
   await mkdir(folder, { recursive: true });
   const seen: Record<string, string[]> = {};
-  for (const path of pagesOf(login, who)) {
+  const paths = pagesOf(login, who);
+  await page.goto(`${server.url}${paths[0]}`);
+  for (const path of paths) {
     problems = [];
-    await page.goto(`${server.url}${path}`);
+    if (path !== paths[0]) await openInApp(page, path);
     await page.locator('.ant-pro-layout').waitFor();
     await settled(page);
     const name = `${who}${path.split('?')[0]!.replaceAll('/', '-')}`;
