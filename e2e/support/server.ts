@@ -50,8 +50,9 @@ export async function freshDataDir(prefix = 'lumigrid-e2e-'): Promise<string> {
 }
 
 /**
- * Starts the real platform as `npm start` does (built web app, embedded database in a fresh folder), on
- * free ports. DATABASE_URL is removed so browser journeys never share the CI database with the server tests.
+ * Starts the real platform as `npm start` does (the server bundle the run's global setup built, the built web
+ * app, an embedded database in a fresh folder), on free ports. DATABASE_URL is removed so browser journeys
+ * never share the CI database with the server tests.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
@@ -73,7 +74,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ...env,
   };
   delete childEnv.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/main.js'], {
     cwd: REPO_ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
