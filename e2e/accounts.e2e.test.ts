@@ -19,8 +19,6 @@ beforeAll(async () => {
   server = await startServer();
   admin = await openBrowser();
   viewer = await openBrowser();
-  admin.page.setDefaultTimeout(15_000);
-  viewer.page.setDefaultTimeout(15_000);
 });
 
 afterEach(async (context) => {

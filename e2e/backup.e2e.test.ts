@@ -28,7 +28,6 @@ beforeAll(async () => {
   );
   browser = await openBrowser();
   page = browser.page;
-  page.setDefaultTimeout(20_000);
   journal = recordApiCalls(page);
 });
 

@@ -63,7 +63,6 @@ beforeAll(async () => {
 
   browser = await openBrowser();
   page = browser.page;
-  page.setDefaultTimeout(20_000);
   requests = requestsOf(page);
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);

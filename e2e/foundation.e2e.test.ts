@@ -13,7 +13,6 @@ beforeAll(async () => {
   server = await startServer();
   browser = await openBrowser();
   page = browser.page;
-  page.setDefaultTimeout(15_000);
   // What the browser asked and was told, printed when a journey fails.
   journal = recordApiCalls(page);
 });

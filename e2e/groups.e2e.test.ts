@@ -116,7 +116,7 @@ describe('groups in a real browser with a simulated gateway', () => {
     const drawer = page.getByTestId('group-control');
     await drawer
       .getByText('Synced')
-      .waitFor({ timeout: 20_000 })
+      .waitFor()
       .catch(async () => {
         // The drawer reads its group when members report; after a sync nothing reports, so read it again.
         await page.getByRole('button', { name: 'Close' }).click();

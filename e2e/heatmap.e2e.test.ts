@@ -82,7 +82,6 @@ beforeAll(async () => {
   );
   browser = await openBrowser();
   page = browser.page;
-  page.setDefaultTimeout(30_000);
   journal = recordApiCalls(page);
   await storeSession(page, server.url, login);
 }, 300_000);

@@ -20,7 +20,6 @@ beforeAll(async () => {
   server = await startServer();
   browser = await openBrowser();
   page = browser.page;
-  page.setDefaultTimeout(15_000);
   journal = recordApiCalls(page);
   // Signing in through the form is the foundation journey's; here the session is stored as the app stores it.
   const login = await api(server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });

@@ -34,8 +34,6 @@ beforeAll(async () => {
   );
   author = await openBrowser();
   reviewer = await openBrowser();
-  author.page.setDefaultTimeout(20_000);
-  reviewer.page.setDefaultTimeout(20_000);
   journal = recordApiCalls(author.page);
 });
 

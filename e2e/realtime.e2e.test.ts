@@ -20,7 +20,6 @@ beforeAll(async () => {
   server = await startServer();
   browser = await openBrowser();
   page = browser.page;
-  page.setDefaultTimeout(15_000);
   // An account of its own, so changing its password touches no other journey.
   const captcha = await api(server.url, authEndpoints.captcha, {});
   await api(server.url, authEndpoints.sendCode, {

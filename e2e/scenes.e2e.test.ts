@@ -139,7 +139,7 @@ describe('scenes in a real browser with a simulated gateway', () => {
     await result.getByRole('button', { name: 'Close' }).click();
     await poll(async () => (await displayOf('light-cct')) === 'onPartial' && (await displayOf('light-dimmer')) === 'off', 'the scene ran');
     // The latest run shows in the list with the gateway's result.
-    await row.getByText('Run by hand').waitFor({ timeout: 20_000 });
+    await row.getByText('Run by hand').waitFor();
     await screenshot(page, 'scenes-list');
     // The list as an Excel workbook, saved under the server's file name.
     const download = page.waitForEvent('download');

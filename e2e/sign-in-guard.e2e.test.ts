@@ -18,7 +18,6 @@ beforeAll(async () => {
   server = await startServer({ TRUST_PROXY: 'true' });
   browser = await openBrowser();
   page = browser.page;
-  page.setDefaultTimeout(15_000);
   journal = recordApiCalls(page);
   const token = await adminToken(server.url);
   await api(server.url, userEndpoints.add, { body: { userAuth: USER_AUTH.account, account: ACCOUNT, password: PASSWORD } }, { token });

@@ -8,6 +8,7 @@ import {
   type EndpointSpec,
 } from '@lumigrid/contract';
 import { ADMIN_PASSWORD } from './server.ts';
+import { PATIENCE_MS } from './browser.ts';
 
 /**
  * Calls an endpoint of the contract's table from the test itself, for set-up and for reading what the browser
@@ -55,4 +56,4 @@ export async function latestCodeFor(baseUrl: string, recipient: string): Promise
 
 /** The one waiting helper of every test tier, with a browser's patience: a condition (an API answer, a canvas pixel) polled until it holds. */
 export const poll: typeof serverPoll = (condition, what, options = {}) =>
-  serverPoll(condition, what, { timeoutMs: 20_000, everyMs: 150, ...options });
+  serverPoll(condition, what, { timeoutMs: PATIENCE_MS, everyMs: 150, ...options });

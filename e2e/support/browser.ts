@@ -6,6 +6,12 @@ import { REPO_ROOT } from './server.ts';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e/screenshots');
 
+/**
+ * How long a journey waits for what it expects (a locator, a polled answer) before it fails. Every wait is for
+ * a condition, so a generous bound costs nothing when things work and keeps a busy machine from failing them.
+ */
+export const PATIENCE_MS = 45_000;
+
 export interface TestBrowser {
   context: BrowserContext;
   page: Page;
@@ -24,6 +30,7 @@ export async function openBrowser(options: { viewport?: { width: number; height:
     // The app turns antd's animations off for reduced motion, so what a journey waits for is there at once.
     reducedMotion: 'reduce',
   });
+  context.setDefaultTimeout(PATIENCE_MS);
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,

@@ -50,7 +50,6 @@ export function gatewayJourney(name: string): GatewayJourney {
     async openPage(login) {
       if (!site) throw new Error('openPage before startSite: the session is stored on the site');
       browser = await openBrowser();
-      browser.page.setDefaultTimeout(20_000);
       journal = recordApiCalls(browser.page);
       await storeSession(browser.page, site.server.url, login);
       return browser.page;
