@@ -1,11 +1,13 @@
 /**
  * Polls a condition (sync or async) until it holds, then returns; after `timeoutMs` it fails naming what it
- * waited for. The one way tests wait for something another process or the event loop will do.
+ * waited for. The one way tests wait for something another process or the event loop will do. The default
+ * bound is generous (just under a test's 30 s): it costs nothing when the condition comes, and a machine busy
+ * with other suites is not a broken one.
  */
 export async function poll(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  { timeoutMs = 10_000, everyMs = 20 }: { timeoutMs?: number; everyMs?: number } = {},
+  { timeoutMs = 25_000, everyMs = 20 }: { timeoutMs?: number; everyMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
