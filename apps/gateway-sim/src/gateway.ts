@@ -31,6 +31,8 @@ import {
   type TelemetrySample,
   type UpChannel,
   type UpMessages,
+  UplinkStore,
+  type StoredUplink,
 } from '@lumigrid/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
@@ -56,7 +58,7 @@ import { daliOverflow, unknownReference } from './config-check.ts';
 import { clearManual, expireOverrides, setManual } from './override.ts';
 import { SceneRunner, targetAddrs, type OverrideRule, type SceneTrigger } from './scenes.ts';
 import { EmergencyTests, type EmergencyFailureRates, type SimEmergencyLight } from './emergency.ts';
-import { UplinkStore, type StoredUplink } from './uplink-store.ts';
+
 import { changeKind, readParams, writeParams } from './device-params.ts';
 import {
   occupancyChanceOver,
