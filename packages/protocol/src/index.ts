@@ -11,3 +11,5 @@ export * from './transport.ts';
 export * from './schedule.ts';
 export * from './time-zones.ts';
 export * from './uplink-store.ts';
+export * from './command-error.ts';
+export * from './config-check.ts';
