@@ -68,7 +68,8 @@ function initialState(exposes: readonly Expose[]): Record<string, unknown> {
     else if (e.name === 'position') state[e.property] = 0;
     else if (e.name === 'illuminance') state[e.property] = 120;
     else if (e.name === 'battery') state[e.property] = 100;
-    else if (e.name === 'voltage') state[e.property] = (e as NumericExpose).unit === 'V' && exposes.some((x) => x.name === 'power') ? MAINS_V : 3000;
+    else if (e.name === 'voltage')
+      state[e.property] = (e as NumericExpose).unit === 'V' && exposes.some((x) => x.name === 'power') ? MAINS_V : 3000;
     else if (e.name === 'temperature' || e.name === 'device_temperature') state[e.property] = 21;
     else if (e.name === 'power' || e.name === 'current' || e.name === 'energy') state[e.property] = 0;
   }
