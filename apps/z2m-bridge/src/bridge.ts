@@ -121,6 +121,12 @@ export class Z2mBridge extends EventEmitter {
     return Date.now() + this.clockOffset;
   }
 
+  /** Moves the bridge's clock (time.set, tests and demos); schedules it jumps over do not fire. */
+  setClock(time: number): void {
+    this.clockOffset = time - Date.now();
+    this.schedulesCheckedAt = this.now();
+  }
+
   /**
    * Connects to Zigbee2MQTT, waits for its device list (and its coordinator, when the MAC comes from there),
    * then connects to Lumigrid as the gateway.
@@ -531,8 +537,7 @@ export class Z2mBridge extends EventEmitter {
     'time.set': (params) => {
       if (params.timezone !== undefined && !isTimeZone(params.timezone))
         throw new CommandError('bad_request', `unknown time zone ${params.timezone}`);
-      this.clockOffset = params.time - Date.now();
-      this.schedulesCheckedAt = this.now();
+      this.setClock(params.time);
       if (params.timezone) this.params = { ...this.params, timezone: params.timezone };
       return { result: { time: this.now() } };
     },
