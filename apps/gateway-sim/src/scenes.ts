@@ -23,7 +23,6 @@ export interface SceneHost {
   publishEvent(event: SceneEvent): void;
 }
 
-
 /** Runs the configuration's scenes (schedules, panel keys, scene.run) and reports each run as a scene event. */
 export class SceneRunner {
   /** Scenes run, newest last (for demos and tests). */
