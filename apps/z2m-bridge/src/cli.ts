@@ -15,7 +15,12 @@ try {
   process.exit(1);
 }
 const bridge = new Z2mBridge({ ...options, log: (line) => console.log(line) });
-await bridge.start();
+try {
+  await bridge.start();
+} catch (error) {
+  console.error(`lumigrid-z2m-bridge: ${(error as Error).message}`);
+  process.exit(1);
+}
 console.log(
   `lumigrid-z2m-bridge: gateway ${bridge.gatewayMac} online with ${bridge.devices.size} devices (${bridge.refused.length} not offered)`,
 );
