@@ -59,7 +59,6 @@ const bridge = new Z2mBridge({
 });
 await bridge.start();
 for (let i = 0; i < 400 && !site.app.gatewayLink!.presence.isOnline(BRIDGE_MAC); i++) await sleep(25);
-let failed = false;
 try {
   const sim = site.fleet.gateways[0]!;
   const simLight = [...sim.devices.values()].find((d) => d.state.kind === 'light-dimmer')!.state.addr;
@@ -96,7 +95,7 @@ try {
   console.log(`device.control at ${RATE}/s for ${DURATION_S} s, half to each (ms)`);
   console.table(rows);
   console.log(`event loop delay p99 ${loop.stop().p99.toFixed(1)} ms`);
-  failed = Object.values(rows).some((r) => r.lost > 0);
+  process.exitCode = Object.values(rows).some((r) => r.lost > 0) ? 1 : 0;
 } finally {
   await bridge.stop();
   await standIn.stop();
@@ -104,4 +103,5 @@ try {
   await new Promise<void>((resolve) => zigbeeServer.close(() => resolve()));
   await site.close();
 }
-process.exit(failed ? 1 : 0);
+// The brokers' and clients' handles would keep the process alive.
+process.exit();
