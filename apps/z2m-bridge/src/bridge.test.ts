@@ -103,8 +103,13 @@ describe('the Zigbee2MQTT bridge between the stand-in and a cloud on one broker'
     // The motion sensor is no group member on the Zigbee side: groups carry lights, switches and covers.
     expect(group?.members.map((m) => m.ieee_address).sort()).toEqual(['0x0017880108a1b2c3', '0x0017880109d4e5f6']);
     ok(await cloud.call(mac, 'group.control', { group: 7, action: { on: true, cct: 6500 } }));
-    await poll(() => setsTo(z2mGroupName(7)).length === 1, 'the group /set');
-    expect(setsTo(z2mGroupName(7))[0]).toEqual({ state: 'ON', color_temp: 154 });
+    // Its scene is stored in the group's lights, to be recalled with one command.
+    await poll(() => setsTo(z2mGroupName(7)).length === 2, 'the scene stored and the group /set');
+    expect(setsTo(z2mGroupName(7))).toEqual([
+      { scene_add: { ID: 1, name: 'Evening', transition: 0, state: 'ON', brightness: 60 } },
+      { state: 'ON', color_temp: 154 },
+    ]);
+    expect(group?.scenes).toEqual([{ id: 1, name: 'Evening' }]);
     // A configuration without the group removes it from Zigbee2MQTT.
     ok(await cloud.call(mac, 'config.apply', { version: 4, config: { ...config, groups: [], scenes: [], linkages: [], panelKeys: [] } }));
     expect(standIn.groups.has(z2mGroupName(7))).toBe(false);
@@ -113,15 +118,15 @@ describe('the Zigbee2MQTT bridge between the stand-in and a cloud on one broker'
 
   it('drives linkage from occupancy in linkage mode and runs panel keys, reporting motion and scene events', async () => {
     ok(await cloud.call(mac, 'sensors.mode', { mode: 'linkage' }));
-    const before = setsTo(z2mGroupName(7)).length;
     await standIn.report('Hall motion', { occupancy: true, illuminance: 30 });
     await poll(() => events('sensor').some((e) => e.type === 'sensor' && e.sensor === 'motion' && e.value === 1), 'the motion event');
-    await poll(() => setsTo(z2mGroupName(7)).length === before + 1, 'the linked group switched on');
-    expect(setsTo(z2mGroupName(7)).at(-1)).toEqual({ state: 'ON', brightness: 254 });
+    const last = () => JSON.stringify(setsTo(z2mGroupName(7)).at(-1));
+    await poll(() => last() === JSON.stringify({ state: 'ON', brightness: 254 }), 'the linked group switched on');
     await standIn.press('Hall dimmer', 'on_press');
     await poll(() => events('scene').some((e) => e.type === 'scene' && e.trigger === 'panel' && e.scene === 1), 'the panel scene');
-    await poll(() => setsTo(z2mGroupName(7)).length === before + 2, 'the scene of the panel key on the group');
-    expect(setsTo(z2mGroupName(7)).at(-1)).toEqual({ state: 'ON', brightness: 60 });
+    await poll(() => last() === JSON.stringify({ scene_recall: 1 }), 'the scene of the panel key recalled in the group');
+    await poll(() => standIn.stateOf('Meeting colour').brightness === 60, 'the group at the scene brightness');
+    expect(standIn.stateOf('Hall ceiling')).toMatchObject({ state: 'ON', brightness: 60 });
   });
 
   it("runs schedules on the bridge's own clock", async () => {

@@ -100,6 +100,8 @@ export class Z2mBridge extends EventEmitter {
   private readonly holds = new Map<string, NodeJS.Timeout>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private updating: string | undefined;
+  /** Scenes of the configuration stored in the lights of their groups (scene_add): run with scene_recall. */
+  private zigbeeScenes = new Set<number>();
 
   constructor(private readonly options: BridgeOptions) {
     super();
@@ -418,6 +420,53 @@ export class Z2mBridge extends EventEmitter {
 
   // --- the configuration run on the bridge -------------------------------------------------------
 
+  /**
+   * The lights of a Zigbee2MQTT group of the configuration, or undefined when the group holds anything else
+   * that Zigbee groups carry (a switch, a cover): only lights keep a scene's brightness and colour.
+   */
+  private groupLights(config: GatewayConfig, groupId: number): MappedDevice[] | undefined {
+    const members = (config.groups.find((g) => g.id === groupId)?.devices ?? []).flatMap((addr) => {
+      const c = this.devices.get(addr)?.mapped.capabilities;
+      return c && (c.light || c.channels || c.cover) ? [this.devices.get(addr)!.mapped] : [];
+    });
+    return members.length > 0 && members.every((m) => m.capabilities.light) ? members : undefined;
+  }
+
+  /**
+   * Stores the scenes Zigbee can hold in the lights themselves (`scene_add` on the scene's groups), so a run is
+   * one `scene_recall` per group: a scene (id 1-255, Zigbee's scene numbers) of steps without delays, each on a
+   * different group of lights only, setting on/off, brightness and colour temperature or colour. Every other
+   * scene runs as per-group and per-device commands. Answers the scenes stored.
+   */
+  private async storeScenes(config: GatewayConfig): Promise<Set<number>> {
+    const stored = new Set<number>();
+    for (const scene of config.scenes) {
+      if (scene.id > 255 || scene.steps.length === 0) continue;
+      const groups = scene.steps.map((step) => ('group' in step.target ? step.target.group : undefined));
+      if (groups.some((g) => g === undefined) || new Set(groups).size !== groups.length) continue;
+      const adds: Array<{ group: number; payload: SetPayload }> = [];
+      for (const step of scene.steps) {
+        const group = (step.target as { group: number }).group;
+        const lights = this.groupLights(config, group);
+        const action = step.action;
+        if (!lights || step.delayS || action.channel !== undefined || action.stop || (action.cct !== undefined && action.rgb !== undefined))
+          break;
+        const payload = setPayloadFor({ light: groupLightFeatures(lights.map((l) => l.capabilities)), ota: false }, action);
+        if (!payload) break;
+        const { transition, ...attributes } = payload;
+        adds.push({
+          group,
+          payload: { scene_add: { ID: scene.id, name: scene.name.slice(0, 16), transition: transition ?? 0, ...attributes } },
+        });
+      }
+      if (adds.length !== scene.steps.length) continue;
+      for (const { group, payload } of adds)
+        await this.z2m?.publishAsync(`${this.base}/${z2mGroupName(group)}/set`, JSON.stringify(payload), { qos: 1 });
+      stored.add(scene.id);
+    }
+    return stored;
+  }
+
   /** Runs a scene: steps without delay now, the others after their delays; answers what it addressed. */
   runScene(id: number, trigger: 'schedule' | 'panel' | 'manual', at = this.now(), schedule?: number) {
     const scene = this.config.scenes.find((s) => s.id === id);
@@ -429,6 +478,15 @@ export class Z2mBridge extends EventEmitter {
     let failed = 0;
     for (const target of distinct.values()) {
       if (!targetAddrs(target, this.config).some((addr) => this.devices.get(addr)?.online)) failed++;
+    }
+    if (this.zigbeeScenes.has(id)) {
+      for (const step of scene.steps) {
+        const group = 'group' in step.target ? step.target.group : 0;
+        void this.z2m?.publishAsync(`${this.base}/${z2mGroupName(group)}/set`, JSON.stringify({ scene_recall: id }), { qos: 1 });
+      }
+      const outcome = { targets: distinct.size, failed };
+      this.publishEvent({ type: 'scene', ts: at, scene: id, trigger, ...(schedule !== undefined ? { schedule } : {}), ...outcome });
+      return outcome;
     }
     let delayS = 0;
     for (const step of scene.steps) {
@@ -630,6 +688,7 @@ export class Z2mBridge extends EventEmitter {
       const unknown = unknownReference(params.config, this.devices);
       if (unknown) throw new CommandError('not_found', unknown);
       await this.syncGroups(params.config);
+      this.zigbeeScenes = await this.storeScenes(params.config);
       this.config = params.config;
       this.configVersion = params.version;
       return { result: { version: this.configVersion }, after: () => this.gateway?.publishOnline() };

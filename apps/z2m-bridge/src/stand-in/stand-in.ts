@@ -99,6 +99,8 @@ export class Z2mStandIn extends EventEmitter {
   private client: MqttClient | undefined;
   private readonly coordinatorIeee: string;
   private nextGroupId = 1;
+  /** Scenes the members of each group keep, by group ID and scene ID. */
+  private readonly sceneStore = new Map<number, Map<number, Record<string, unknown>>>();
 
   constructor(private readonly options: StandInOptions) {
     super();
@@ -241,7 +243,32 @@ export class Z2mStandIn extends EventEmitter {
       ? group.members.flatMap((m) => [...this.devices.values()].filter((d) => d.info.ieee_address === m.ieee_address))
       : [this.devices.get(name)].filter((d) => d !== undefined);
     if (targets.length === 0) return this.log(`entity '${name}' is unknown`);
+    if (group && (body.scene_add !== undefined || body.scene_recall !== undefined)) return void this.groupScene(group, body);
     for (const device of targets) if (device.online) void this.apply(device, body);
+  }
+
+  /**
+   * A group scene as the lights keep it: scene_add stores the attributes (state, brightness, color_temp or
+   * color) under the scene ID in every member, scene_recall applies them; Zigbee2MQTT lists the group's scenes.
+   */
+  private async groupScene(group: Z2mGroup, body: Record<string, unknown>): Promise<void> {
+    const scenes = this.sceneStore.get(group.id) ?? new Map<number, Record<string, unknown>>();
+    this.sceneStore.set(group.id, scenes);
+    if (typeof body.scene_add === 'object' && body.scene_add !== null) {
+      const { ID, name, transition: _transition, group_id: _groupId, ...attributes } = body.scene_add as Record<string, unknown>;
+      if (typeof ID !== 'number' || (attributes.color_temp !== undefined && attributes.color !== undefined))
+        return this.log(`${group.friendly_name}: scene_add refused`);
+      scenes.set(ID, attributes);
+      group.scenes = [...group.scenes.filter((sc) => sc.id !== ID), { id: ID, name: typeof name === 'string' ? name : `Scene ${ID}` }];
+      await this.publishGroups();
+      return;
+    }
+    const attributes = typeof body.scene_recall === 'number' ? scenes.get(body.scene_recall) : undefined;
+    if (!attributes) return this.log(`${group.friendly_name}: unknown scene ${String(body.scene_recall)} recalled`);
+    for (const member of group.members) {
+      const device = [...this.devices.values()].find((d) => d.info.ieee_address === member.ieee_address);
+      if (device?.online) await this.apply(device, attributes);
+    }
   }
 
   /** Carries out a /set as the device would: each known, settable feature within its range; the rest is ignored. */
