@@ -1,5 +1,8 @@
 import { poll, startTestCloud, type TestCloud } from '@lumigrid/gateway-sim/broker.fixtures';
 import type { DecodedUp, DeviceState, EventMessage, GatewayConfig, JoinedDevice, ReplyMessage } from '@lumigrid/protocol';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Z2mBridge, z2mGroupName } from './bridge.ts';
 import { Z2mStandIn } from './stand-in/stand-in.ts';
@@ -166,5 +169,34 @@ describe('the Zigbee2MQTT bridge between the stand-in and a cloud on one broker'
       ok: false,
       error: { code: 'unsupported' },
     });
+  });
+
+  it('keeps the configuration it runs across a restart, so it comes back synced and running it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'z2m-bridge-state-'));
+    const options = { url: cloud.url, password: 'unused-on-aedes', mac: 'AABBCC000001', stateFile: join(dir, 'state.json') };
+    try {
+      const first = new Z2mBridge(options);
+      await first.start();
+      const config: GatewayConfig = {
+        groups: [{ id: 3, name: 'Desk', devices: [addrOf('Desk strip')] }],
+        scenes: [],
+        schedules: [],
+        linkages: [],
+      };
+      ok(await cloud.call('AABBCC000001', 'config.apply', { version: 12, config }));
+      ok(await cloud.call('AABBCC000001', 'sensors.mode', { mode: 'linkage' }));
+      await first.stop();
+      const second = new Z2mBridge(options);
+      await second.start();
+      try {
+        expect(ok(await cloud.call('AABBCC000001', 'gateway.info', {}))).toMatchObject({ configVersion: 12 });
+        expect(second.config).toEqual(config);
+        expect(second.params.sensorMode).toBe('linkage');
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

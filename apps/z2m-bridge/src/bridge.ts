@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import {
   CommandError,
   EMPTY_GATEWAY_CONFIG,
@@ -45,6 +46,11 @@ export interface BridgeOptions {
   baseTopic?: string;
   /** How often schedules are checked, ms (default 30 s; they fire at their due minute either way). */
   scheduleCheckMs?: number;
+  /**
+   * Where the configuration, its version and the gateway parameters are kept across restarts (a JSON file);
+   * without it they live in memory until the next sync.
+   */
+  stateFile?: string;
   /** How long a Zigbee2MQTT request (group, OTA) may take before the command fails, ms. */
   requestTimeoutMs?: number;
   log?: (line: string) => void;
@@ -134,6 +140,7 @@ export class Z2mBridge extends EventEmitter {
    * then connects to Lumigrid as the gateway.
    */
   async start(): Promise<void> {
+    this.restore();
     const z2m = await mqtt.connectAsync(this.options.z2mUrl ?? this.options.url, {
       clientId: `lumigrid-z2m-bridge-${randomUUID().slice(0, 8)}`,
       username: this.options.z2mUsername,
@@ -169,6 +176,38 @@ export class Z2mBridge extends EventEmitter {
     for (const timer of [...this.timers, ...this.holds.values()]) clearTimeout(timer);
     await this.gateway?.close();
     await this.z2m?.endAsync();
+  }
+
+  /** What a restart needs: the configuration the platform synced, its version, the parameters and stored scenes. */
+  private persist(): void {
+    if (!this.options.stateFile) return;
+    const state = { configVersion: this.configVersion, config: this.config, params: this.params, zigbeeScenes: [...this.zigbeeScenes] };
+    try {
+      writeFileSync(`${this.options.stateFile}.tmp`, JSON.stringify(state));
+      renameSync(`${this.options.stateFile}.tmp`, this.options.stateFile);
+    } catch (error) {
+      this.log(`could not keep the configuration in ${this.options.stateFile}: ${(error as Error).message}`);
+    }
+  }
+
+  private restore(): void {
+    const file = this.options.stateFile;
+    if (!file || !existsSync(file)) return;
+    try {
+      const state = JSON.parse(readFileSync(file, 'utf8')) as {
+        configVersion: number;
+        config: GatewayConfig;
+        params: GatewayParams;
+        zigbeeScenes?: number[];
+      };
+      this.configVersion = state.configVersion;
+      this.config = state.config;
+      this.params = state.params;
+      this.zigbeeScenes = new Set(state.zigbeeScenes ?? []);
+    } catch (error) {
+      // A damaged file costs a sync, not the bridge: the platform sees version 0 and sends the configuration again.
+      this.log(`ignored ${file}: ${(error as Error).message}`);
+    }
   }
 
   info(): GatewayInfo {
@@ -596,7 +635,10 @@ export class Z2mBridge extends EventEmitter {
       if (params.timezone !== undefined && !isTimeZone(params.timezone))
         throw new CommandError('bad_request', `unknown time zone ${params.timezone}`);
       this.setClock(params.time);
-      if (params.timezone) this.params = { ...this.params, timezone: params.timezone };
+      if (params.timezone) {
+        this.params = { ...this.params, timezone: params.timezone };
+        this.persist();
+      }
       return { result: { time: this.now() } };
     },
     'params.get': () => ({ result: { params: this.params } }),
@@ -604,6 +646,7 @@ export class Z2mBridge extends EventEmitter {
       const { timezone } = params.params;
       if (timezone !== undefined && !isTimeZone(timezone)) throw new CommandError('bad_request', `unknown time zone ${timezone}`);
       this.params = { ...this.params, ...params.params };
+      this.persist();
       return { result: { params: this.params }, after: () => this.gateway?.publishOnline() };
     },
     'devices.list': () => ({ result: { devices: this.joined() } }),
@@ -678,6 +721,7 @@ export class Z2mBridge extends EventEmitter {
     'bridges.list': () => ({ result: { bridges: [] } }),
     'sensors.mode': (params) => {
       this.params = { ...this.params, sensorMode: params.mode };
+      this.persist();
       const sensors = [...this.devices.values()].filter(
         (d) => d.online && (d.mapped.kind === 'sensor-motion' || d.mapped.kind === 'sensor-daylight'),
       );
@@ -691,6 +735,7 @@ export class Z2mBridge extends EventEmitter {
       this.zigbeeScenes = await this.storeScenes(params.config);
       this.config = params.config;
       this.configVersion = params.version;
+      this.persist();
       return { result: { version: this.configVersion }, after: () => this.gateway?.publishOnline() };
     },
   };

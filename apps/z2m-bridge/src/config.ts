@@ -10,6 +10,7 @@ export const BRIDGE_ENV = {
   Z2M_MQTT_USERNAME: "user name on Zigbee2MQTT's broker",
   Z2M_MQTT_PASSWORD: "password on Zigbee2MQTT's broker",
   Z2M_BASE_TOPIC: "Zigbee2MQTT's mqtt.base_topic (default zigbee2mqtt)",
+  LUMIGRID_STATE_FILE: 'where the bridge keeps the configuration across restarts (default lumigrid-z2m-bridge.json)',
 } as const;
 
 /** Reads the bridge's configuration once; a bad value is refused with one line naming the variable. */
@@ -37,5 +38,6 @@ export function bridgeOptionsFromEnv(env: Record<string, string | undefined>): B
     ...(env.Z2M_MQTT_USERNAME ? { z2mUsername: env.Z2M_MQTT_USERNAME } : {}),
     ...(env.Z2M_MQTT_PASSWORD ? { z2mPassword: env.Z2M_MQTT_PASSWORD } : {}),
     ...(base ? { baseTopic: base } : {}),
+    stateFile: env.LUMIGRID_STATE_FILE?.trim() || 'lumigrid-z2m-bridge.json',
   };
 }
