@@ -91,6 +91,15 @@ describe('the Zigbee2MQTT bridge between the stand-in and a cloud on one broker'
     });
     await standIn.setAvailable('Desk strip', true);
     await poll(() => lastReport(strip)?.online === true, 'the strip back online');
+    // Zigbee2MQTT itself gone: every device with it, until it is back.
+    await standIn.setBridgeOnline(false);
+    await poll(() => lastReport(addrOf('Hall ceiling'))?.online === false && lastReport(strip)?.online === false, 'every device offline');
+    expect(await cloud.call(mac, 'device.control', { addr: strip, action: { on: true } })).toMatchObject({
+      ok: false,
+      error: { code: 'failed' },
+    });
+    await standIn.setBridgeOnline(true);
+    await poll(() => lastReport(addrOf('Hall ceiling'))?.online === true && lastReport(strip)?.online === true, 'every device back');
   });
 
   it('makes each configured group a Zigbee2MQTT group and controls it with one group /set', async () => {

@@ -98,6 +98,8 @@ export class Z2mBridge extends EventEmitter {
   private coordinatorIeee: string | undefined;
   private z2mVersion = '';
   private inventoryKnown = false;
+  /** Zigbee2MQTT's own state (bridge/state); while it is offline no device is reachable. */
+  private z2mOnline = true;
   private readonly names = new Map<string, string>();
   private readonly pending = new Map<string, (response: Z2mResponse) => void>();
   private scheduler: NodeJS.Timeout | undefined;
@@ -253,7 +255,8 @@ export class Z2mBridge extends EventEmitter {
     if (!topic.startsWith(`${this.base}/`)) return;
     const path = topic.slice(this.base.length + 1);
     try {
-      if (path === 'bridge/devices') this.onInventory(text ? (JSON.parse(text) as Z2mDevice[]) : []);
+      if (path === 'bridge/state') this.onBridgeState(text);
+      else if (path === 'bridge/devices') this.onInventory(text ? (JSON.parse(text) as Z2mDevice[]) : []);
       else if (path === 'bridge/groups') this.z2mGroups = text ? (JSON.parse(text) as Z2mGroup[]) : [];
       else if (path === 'bridge/info' && text) {
         const info = JSON.parse(text) as { version?: string; coordinator?: { ieee_address?: string } };
@@ -314,6 +317,20 @@ export class Z2mBridge extends EventEmitter {
     }
   }
 
+  /** A device is reachable while Zigbee2MQTT runs and says the device is available. */
+  private reachable(device: BridgedDevice | undefined): device is BridgedDevice {
+    return device !== undefined && device.online && this.z2mOnline;
+  }
+
+  /** Zigbee2MQTT stopped (its last will on bridge/state) or came back: every device goes with it. */
+  private onBridgeState(text: string) {
+    const online = parseAvailability(text);
+    if (online === undefined || online === this.z2mOnline) return;
+    this.z2mOnline = online;
+    this.log(`Zigbee2MQTT is ${online ? 'online' : 'offline'}`);
+    this.report([...this.devices.values()], false);
+  }
+
   private onAvailability(name: string, text: string) {
     const addr = this.names.get(name);
     const online = parseAvailability(text);
@@ -354,7 +371,7 @@ export class Z2mBridge extends EventEmitter {
   private report(devices: BridgedDevice[], full: boolean) {
     const states: DeviceState[] = [];
     for (const device of devices) {
-      const state = deviceState(device.mapped, device.state, device.online);
+      const state = deviceState(device.mapped, device.state, this.reachable(device));
       const text = JSON.stringify(state);
       if (!full && text === device.reported) continue;
       device.reported = text;
@@ -378,7 +395,7 @@ export class Z2mBridge extends EventEmitter {
   private async control(addr: string, action: LightAction): Promise<void> {
     const device = this.devices.get(addr);
     if (!device) throw new CommandError('not_found', `no device ${addr}`);
-    if (!device.online) throw new CommandError('failed', `device ${addr} is offline`);
+    if (!this.reachable(device)) throw new CommandError('failed', `device ${addr} is offline`);
     const payload = setPayloadFor(device.mapped.capabilities, action);
     if (!payload) throw new CommandError('unsupported', `${device.mapped.kind} ${addr} has nothing ${JSON.stringify(action)} sets`);
     await this.setDevice(device, payload);
@@ -396,11 +413,11 @@ export class Z2mBridge extends EventEmitter {
     if (this.z2mGroups.some((g) => g.friendly_name === name)) {
       const payload = setPayloadFor({ light: groupLightFeatures(members.map((m) => m.mapped.capabilities)), ota: false }, action);
       if (payload) await this.z2m?.publishAsync(`${this.base}/${name}/set`, JSON.stringify(payload), { qos: 1 });
-      return members.filter((m) => m.online).length;
+      return members.filter((m) => this.reachable(m)).length;
     }
     let reached = 0;
     for (const member of members) {
-      const payload = member.online ? setPayloadFor(member.mapped.capabilities, action) : undefined;
+      const payload = this.reachable(member) ? setPayloadFor(member.mapped.capabilities, action) : undefined;
       if (!payload) continue;
       await this.setDevice(member, payload);
       reached++;
@@ -516,7 +533,7 @@ export class Z2mBridge extends EventEmitter {
     for (const step of scene.steps) distinct.set(JSON.stringify(step.target), step.target);
     let failed = 0;
     for (const target of distinct.values()) {
-      if (!targetAddrs(target, this.config).some((addr) => this.devices.get(addr)?.online)) failed++;
+      if (!targetAddrs(target, this.config).some((addr) => this.reachable(this.devices.get(addr)))) failed++;
     }
     if (this.zigbeeScenes.has(id)) {
       for (const step of scene.steps) {
@@ -679,7 +696,7 @@ export class Z2mBridge extends EventEmitter {
     'devices.broadcast': async (params) => {
       let count = 0;
       for (const device of this.devices.values()) {
-        const payload = device.online ? setPayloadFor(device.mapped.capabilities, params.action) : undefined;
+        const payload = this.reachable(device) ? setPayloadFor(device.mapped.capabilities, params.action) : undefined;
         if (!payload) continue;
         await this.setDevice(device, payload);
         count++;
@@ -691,7 +708,7 @@ export class Z2mBridge extends EventEmitter {
       const skipped: string[] = [];
       for (const addr of params.addrs) {
         const device = this.devices.get(addr);
-        if (device?.online && setPayloadFor(device.mapped.capabilities, params.action)) queued.push(device);
+        if (this.reachable(device) && setPayloadFor(device.mapped.capabilities, params.action)) queued.push(device);
         else skipped.push(addr);
       }
       return {
@@ -723,7 +740,7 @@ export class Z2mBridge extends EventEmitter {
       this.params = { ...this.params, sensorMode: params.mode };
       this.persist();
       const sensors = [...this.devices.values()].filter(
-        (d) => d.online && (d.mapped.kind === 'sensor-motion' || d.mapped.kind === 'sensor-daylight'),
+        (d) => this.reachable(d) && (d.mapped.kind === 'sensor-motion' || d.mapped.kind === 'sensor-daylight'),
       );
       return { result: { mode: params.mode, count: sensors.length } };
     },
@@ -745,7 +762,7 @@ export class Z2mBridge extends EventEmitter {
    * turn through bridge/request/device/ota_update/update, reported as firmware progress of the one update.
    */
   private async updateDevices(id: string, version: string) {
-    const targets = [...this.devices.values()].filter((d) => d.mapped.capabilities.ota && d.online);
+    const targets = [...this.devices.values()].filter((d) => d.mapped.capabilities.ota && this.reachable(d));
     const event = (stage: 'installing' | 'done', progress: number, extra: { result?: 1 | 2; version?: string; message?: string } = {}) =>
       this.publishEvent({ type: 'firmware', ts: this.now(), update: id, target: 'zigbee', stage, progress, ...extra });
     const failures: string[] = [];

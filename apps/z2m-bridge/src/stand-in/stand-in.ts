@@ -146,6 +146,11 @@ export class Z2mStandIn extends EventEmitter {
     await client.endAsync();
   }
 
+  /** Zigbee2MQTT itself stops (as its last will says) or comes back: bridge/state, retained. */
+  async setBridgeOnline(online: boolean): Promise<void> {
+    await this.publish('bridge/state', { state: online ? 'online' : 'offline' }, true);
+  }
+
   /** A device drops off the network or comes back: Zigbee2MQTT's availability feature publishes it retained. */
   async setAvailable(friendlyName: string, online: boolean): Promise<void> {
     const device = this.require(friendlyName);
