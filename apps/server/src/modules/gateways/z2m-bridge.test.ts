@@ -3,6 +3,7 @@ import {
   deviceEndpoints,
   gatewayEndpoints,
   groupEndpoints,
+  heatmapEndpoints,
   newSceneFields,
   projectEndpoints,
   sceneEndpoints,
@@ -196,6 +197,12 @@ describe.each(BROKERS)('a Zigbee2MQTT installation as a Lumigrid gateway over th
     await standIn.report('Hall motion', { occupancy: true });
     await poll(() => setsTo(target).length > before, 'the linked group switched by occupancy');
     expect(setsTo(target).at(-1)).toEqual({ state: 'ON', brightness: 229 });
+    // The motion event is an activation of the heatmap, on the bridge's clock (the schedule's day).
+    const day = new Date(bridge.now()).toISOString().slice(0, 10);
+    await poll(async () => {
+      const heat = await data(send(heatmapEndpoints.gen, { body: { mapId, from: day, to: day } }));
+      return heat.sensors.some((s) => s.id === sensor.id && s.count > 0);
+    }, 'the activation on the heatmap');
   });
 
   it('shows a device Zigbee2MQTT reports unavailable as offline on the plan', async () => {
