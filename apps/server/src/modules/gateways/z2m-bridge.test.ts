@@ -12,7 +12,7 @@ import {
   type GatewayDevice,
   type GroupView,
 } from '@lumigrid/contract';
-import { Z2mBridge, Z2mStandIn, z2mGroupName } from '@lumigrid/z2m-bridge';
+import { Z2mBridge, Z2mStandIn, expectedImports, z2mGroupName } from '@lumigrid/z2m-bridge';
 import { Aedes } from 'aedes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOSQUITTO_URL, runPrefix } from '../../test/gateway-link.fixtures.ts';
