@@ -21,6 +21,14 @@ export default defineConfig({
       },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
       { test: { name: 'gateway-sim', include: ['apps/gateway-sim/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'z2m-bridge',
+          include: ['apps/z2m-bridge/src/**/*.test.ts'],
+          // zigbee-herdsman-converters loads a definition module on first use: seconds on a busy machine.
+          testTimeout: 30_000,
+        },
+      },
     ],
     passWithNoTests: true,
     // Vitest's default leaves a core idle (one worker on two cores); the suites also wait on timers, sockets and

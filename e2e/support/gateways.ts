@@ -16,6 +16,8 @@ export interface FirmwareEntry {
 export interface GatewaySite {
   server: RunningServer;
   fleet: Fleet;
+  /** The server's embedded broker, for gateways of other makes (the Zigbee2MQTT bridge) to connect to. */
+  mqttUrl: string;
   /** Connects the simulated gateways to the server's embedded broker. */
   start(): Promise<void>;
   stop(): Promise<void>;
@@ -83,6 +85,7 @@ export async function startGatewaySite(
   return {
     server,
     fleet,
+    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
     async start() {
       const failed = await fleet.start();
       if (failed.length) throw new Error(`gateways did not connect: ${failed.map((f) => `${f.mac} ${f.error.message}`).join('; ')}`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDevice } from './devices.ts';
 import { changeKind, defaultParams, readParams, writeParams } from './device-params.ts';
-import { CommandError } from './command-error.ts';
+import { CommandError } from '@lumigrid/protocol';
 
 const motion = () => createDevice('00124B0000000009', 'sensor-motion', 9, 0);
 

@@ -1,5 +1,5 @@
 import type { DeviceKind, DeviceParamValues } from '@lumigrid/protocol';
-import { CommandError } from './command-error.ts';
+import { CommandError } from '@lumigrid/protocol';
 import { initialState, type SimDevice } from './devices.ts';
 
 /**

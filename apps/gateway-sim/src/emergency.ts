@@ -71,7 +71,7 @@ import {
   type BatterySpec,
 } from './battery.ts';
 import type { SimClock } from './clock.ts';
-import { CommandError } from './command-error.ts';
+import { CommandError } from '@lumigrid/protocol';
 import { readParams, writeParams } from './device-params.ts';
 import type { SimDevice } from './devices.ts';
 

@@ -31,6 +31,12 @@ import {
   type TelemetrySample,
   type UpChannel,
   type UpMessages,
+  UplinkStore,
+  type StoredUplink,
+  CommandError,
+  daliOverflow,
+  targetAddrs,
+  unknownReference,
 } from '@lumigrid/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
@@ -51,12 +57,10 @@ import {
   type EnergyBackfillOptions,
 } from './energy.ts';
 import { DEFAULT_RADIO_LIMITS, RadioLimiter, type RadioLimits } from './radio.ts';
-import { CommandError } from './command-error.ts';
-import { daliOverflow, unknownReference } from './config-check.ts';
 import { clearManual, expireOverrides, setManual } from './override.ts';
-import { SceneRunner, targetAddrs, type OverrideRule, type SceneTrigger } from './scenes.ts';
+import { SceneRunner, type OverrideRule, type SceneTrigger } from './scenes.ts';
 import { EmergencyTests, type EmergencyFailureRates, type SimEmergencyLight } from './emergency.ts';
-import { UplinkStore, type StoredUplink } from './uplink-store.ts';
+
 import { changeKind, readParams, writeParams } from './device-params.ts';
 import {
   occupancyChanceOver,

@@ -5,6 +5,5 @@ export * from './energy.ts';
 export * from './gateway.ts';
 export * from './fleet.ts';
 export * from './emergency.ts';
-export * from './command-error.ts';
 export * from './battery.ts';
 export * from './occupancy.ts';

@@ -1,4 +1,4 @@
-import type { EventMessage, GatewayConfig, LightAction, Target } from '@lumigrid/protocol';
+import { targetAddrs, type EventMessage, type GatewayConfig, type LightAction, type Target } from '@lumigrid/protocol';
 import type { SimClock } from './clock.ts';
 import type { SimDevice } from './devices.ts';
 
@@ -21,11 +21,6 @@ export interface SceneHost {
   publishReport(devices: SimDevice[]): void;
   /** Scene events reach the cloud even when they happen offline (kept until the gateway is back). */
   publishEvent(event: SceneEvent): void;
-}
-
-/** The addresses a target names: the device, or the members of a configured group (none for an unknown one). */
-export function targetAddrs(target: Target, config: GatewayConfig): readonly string[] {
-  return 'device' in target ? [target.device] : (config.groups.find((g) => g.id === target.group)?.devices ?? []);
 }
 
 /** Runs the configuration's scenes (schedules, panel keys, scene.run) and reports each run as a scene event. */

@@ -1,8 +1,7 @@
-import type { DecodedUp } from '@lumigrid/protocol';
+import { UplinkStore, type DecodedUp } from '@lumigrid/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { poll, startTestCloud, type TestCloud } from './broker.fixtures.ts';
 import { SimGateway, type SimGatewayOptions } from './gateway.ts';
-import { UplinkStore } from './uplink-store.ts';
 
 describe('the uplink store', () => {
   it('keeps messages until the broker took them and drops the oldest past its limit, counting them', () => {

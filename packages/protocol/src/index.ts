@@ -10,3 +10,6 @@ export * from './text.ts';
 export * from './transport.ts';
 export * from './schedule.ts';
 export * from './time-zones.ts';
+export * from './uplink-store.ts';
+export * from './command-error.ts';
+export * from './config-check.ts';

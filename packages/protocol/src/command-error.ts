@@ -1,4 +1,4 @@
-import type { ReplyErrorCode } from '@lumigrid/protocol';
+import type { ReplyErrorCode } from './commands.ts';
 
 /** A command the gateway refuses or cannot carry out; its code goes into the reply. */
 export class CommandError extends Error {

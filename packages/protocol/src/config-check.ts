@@ -1,4 +1,5 @@
-import { DALI_LIMITS, type GatewayConfig, type Target } from '@lumigrid/protocol';
+import { DALI_LIMITS } from './devices.ts';
+import type { GatewayConfig, Target } from './config.ts';
 
 /**
  * Why a configuration cannot run on this gateway: the first reference to a device that has not joined, or
@@ -50,4 +51,9 @@ export function daliOverflow(config: GatewayConfig, busOf: (addr: string) => str
     if (groups.size > DALI_LIMITS.groups) return `the DALI bus of ${bus} is in ${groups.size} groups; it holds ${DALI_LIMITS.groups}`;
   }
   return undefined;
+}
+
+/** The addresses a target names: the device, or the members of a configured group (none for an unknown one). */
+export function targetAddrs(target: Target, config: GatewayConfig): readonly string[] {
+  return 'device' in target ? [target.device] : (config.groups.find((g) => g.id === target.group)?.devices ?? []);
 }
