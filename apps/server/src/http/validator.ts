@@ -44,7 +44,7 @@ export const serializerCompiler: FastifySerializerCompiler<unknown> = (route) =>
   const schema = route.schema as object;
   let serialize = serializers.get(schema);
   if (!serialize) {
-    serialize = buildSerializer(route);
+    serialize = buildSerializer(route as Parameters<typeof buildSerializer>[0]);
     serializers.set(schema, serialize);
   }
   return serialize;
