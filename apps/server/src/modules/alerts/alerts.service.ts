@@ -16,7 +16,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { paging } from '../../lib/paging.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { seesMap, visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { RaisedAlert } from './alert-tracker.ts';

@@ -16,7 +16,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { groupBy } from '../../lib/group-by.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { visibleMapIds } from '../projects/project-access.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import type { AlertsRepo } from './alerts.repo.ts';

@@ -26,7 +26,7 @@ import type { CommandName, CommandParams, CommandResult, DeviceKind, DeviceParam
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 
 import { mapDevice, parseControlAction } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';

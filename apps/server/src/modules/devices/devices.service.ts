@@ -21,7 +21,7 @@ import { AppError } from '../../http/app-error.ts';
 import { groupBy } from '../../lib/group-by.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import type { GatewayConfigVersions } from './device-config.service.ts';
 import { radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';

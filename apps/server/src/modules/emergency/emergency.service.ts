@@ -37,7 +37,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { paging } from '../../lib/paging.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import { seesMap, visibleProjectIds } from '../projects/project-access.ts';
 import type { EmergencyRunner, RunActor } from './emergency-runner.ts';

@@ -12,7 +12,8 @@ import {
 import { normaliseMac } from '@lumigrid/protocol';
 import { AppError } from '../../http/app-error.ts';
 import { paging } from '../../lib/paging.ts';
-import { cleanName, toId } from '../projects/access.ts';
+import { cleanName } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { GatewayContext, Caller } from './gateway-context.ts';
 

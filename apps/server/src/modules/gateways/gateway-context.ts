@@ -7,7 +7,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { DevicesRepo } from '../devices/devices.repo.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
 import type { FirmwareCatalogue } from './firmware-catalogue.ts';
 import type { GatewayFleet } from './gateway-fleet.ts';

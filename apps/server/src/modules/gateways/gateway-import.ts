@@ -7,7 +7,7 @@ import {
   type SuperGatewayDevices,
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { mapBridge, mapDevice } from './gateways.mappers.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { GatewayContext, Caller } from './gateway-context.ts';

@@ -19,7 +19,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { DAY_MS, parseLocalDate } from '../../lib/local-date.ts';
 import { paging } from '../../lib/paging.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { requireStatsPlace, type ProjectAccess } from '../projects/project-access.ts';
 import type { HeatPlace, HeatmapRepo, LocalRange, SensorCountRow } from './heatmap.repo.ts';
 

@@ -20,7 +20,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import { storedImageType, type ImageStore } from '../../lib/image-store.ts';
 import { checkedPicture } from '../../lib/picture.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import type { LibraryRepo, LibraryTypeRow, LibraryTypeValues, LibraryTypeWithCount } from './library.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;

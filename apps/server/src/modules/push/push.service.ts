@@ -35,7 +35,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { storedImageType, type ImageStore } from '../../lib/image-store.ts';
 import { paging } from '../../lib/paging.ts';
 import { checkJpeg, checkPng, checkedPicture } from '../../lib/picture.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { absolutePictures, hasContent, plainTitle, sanitizeNewsContent } from './push-content.ts';
 import type { PushAppRow, PushCategoryRow, PushNewsRow, PushRepo } from './push.repo.ts';
 

@@ -44,7 +44,7 @@ import { checkedPicture } from '../../lib/picture.ts';
 import { paging } from '../../lib/paging.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
 import { allocatePartNumber, gatewaySceneId, partConfig, partOfGatewayScene, type PartPlan } from './scene-config.ts';
 import type { MemberRecord, SceneRecord, SceneRow, ScenesRepo } from './scenes.repo.ts';

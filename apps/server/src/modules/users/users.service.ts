@@ -18,7 +18,7 @@ import { randomPassword } from '../../lib/password.ts';
 import { assertValidAccount, type AccountsService } from '../accounts/accounts.service.ts';
 import type { UserRow } from '../accounts/accounts.repo.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import type { Messenger } from '../outbox/messenger.ts';
 import { newPasswordMessage } from '../outbox/templates.ts';
 import type { ProjectMembers } from '../projects/project-members.ts';

@@ -18,7 +18,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { visibleMapIds } from '../projects/project-access.ts';
 import type { TemplateUsage, VirtualRepo } from './virtual.repo.ts';
 

@@ -22,7 +22,7 @@ import { assertMay } from '../../http/authority.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { GroupsService } from '../groups/groups.service.ts';
-import { toId } from '../projects/access.ts';
+import { toId } from '../access/access.ts';
 import { seesMap, visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
 import type { ScenesService } from '../scenes/scenes.service.ts';
 import type { ParamTemplatesService } from './param-templates.service.ts';
