@@ -170,6 +170,7 @@ export const mapEndpoints = {
     summary: 'The gateways standing on a map, with presence and sync state',
     description: `{buildId}: the building the map belongs to; {mapId}: the map. A map of another building answers 110011.`,
     access: 'read',
+    objects: { params: { mapId: 'map' } },
     params: BuildingMapParamsSchema,
     response: Type.Array(GatewaySchema),
   }),
