@@ -3,8 +3,6 @@ import { denyAccess, found, visibleMapIds, type AccessService } from '../access/
 import type { MapsRepo } from './maps.repo.ts';
 import type { ProjectsRepo } from './projects.repo.ts';
 
-export { seesMap, seesProject, visibleMapIds, visibleProjectIds } from '../access/access.ts';
-
 type Caller = Pick<AuthContext, 'tenantId' | 'scope'>;
 
 /**
