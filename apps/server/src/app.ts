@@ -21,6 +21,8 @@ import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createAccess } from './modules/access/access.ts';
+import { createAccessRepo } from './modules/access/access.repo.ts';
 import { createAccountsModule } from './modules/accounts/accounts.module.ts';
 import { createAuthModule } from './modules/auth/auth.module.ts';
 import { createBrandingModule } from './modules/branding/branding.module.ts';
@@ -208,7 +210,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     : undefined;
 
   const deviceRows = createDevicesRepo(db, placements);
-  const projects = createProjectsModule({ db, config, devices: createMapDevices(db), clock, logger });
+  // Which objects a caller may touch: the route layer asks it for the ids each endpoint declares, services for the rest.
+  const access = createAccess({ repo: createAccessRepo(db) });
+  const projects = createProjectsModule({ db, config, devices: createMapDevices(db), access, clock, logger });
   const accounts = createAccountsModule({
     db,
     config,
@@ -279,7 +283,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const groups = createGroupsModule({
     db,
     devices: deviceRows,
-    access: projects.access,
+    maps: projects.access,
+    access,
     gateways: gateways.service,
     link,
     commandTimeoutMs,
@@ -369,7 +374,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     createHeatmapModule({ db, access: projects.access, link, options: options.gatewayLink?.reports, logger }),
   ];
 
-  const route = endpointRoutes(app, auth.service.authenticate);
+  const route = endpointRoutes(app, auth.service.authenticate, access.requireObjects);
   for (const module of modules) module.register(route);
   realtime.attach(app.server);
   app.decorate('realtime', realtime);

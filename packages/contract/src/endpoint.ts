@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import type { ErrorCode } from './errors.ts';
+import type { EndpointObjects } from './resources.ts';
 import type { Access } from './roles.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -20,6 +21,8 @@ export interface EndpointSpec {
   tags: readonly string[];
   /** Who may call it; the server refuses everybody else before the handler runs (contract roles.ts). */
   access: Access;
+  /** Which ids of the request name which objects; the server checks them against the caller before the handler. */
+  objects?: EndpointObjects;
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;

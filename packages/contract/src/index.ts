@@ -3,6 +3,7 @@ export * from './errors.ts';
 export * from './limits.ts';
 export * from './validation.ts';
 export * from './roles.ts';
+export * from './resources.ts';
 export * from './common.ts';
 export * from './auth.ts';
 export * from './branding.ts';

@@ -1,8 +1,17 @@
-import { ACCESS_TEXT, Envelope, type EndpointAnswer, type EndpointInput, type EndpointSpec, type HttpMethod } from '@lumigrid/contract';
+import {
+  ACCESS_TEXT,
+  Envelope,
+  type Access,
+  type EndpointAnswer,
+  type EndpointObjects,
+  type EndpointInput,
+  type EndpointSpec,
+  type HttpMethod,
+} from '@lumigrid/contract';
 import type { FastifyReply, FastifyRequest, RouteOptions, preValidationHookHandler } from 'fastify';
 import { AppError } from './app-error.ts';
 import { assertMay } from './authority.ts';
-import { bearerToken, type AuthContext } from './auth.ts';
+import { bearerToken, caller, type AuthContext } from './auth.ts';
 import { ok } from './envelope.ts';
 import { BEARER, type Authenticate } from './guards.ts';
 import type { App } from './types.ts';
@@ -57,6 +66,21 @@ function envelopeOf(response: EndpointSpec['response']) {
   return envelope;
 }
 
+/** The access module's check of the ids an endpoint declares (modules/access): 110011 for any id not the caller's. */
+export type RequireObjects = (
+  auth: AuthContext,
+  permission: Access,
+  objects: EndpointObjects,
+  input: { params?: unknown; query?: unknown; body?: unknown },
+) => Promise<void>;
+
+/** Refuses, after validation and before the handler, a request naming objects the caller may not touch. */
+function objectGuard(spec: EndpointSpec, objects: EndpointObjects, requireObjects: RequireObjects) {
+  return async (request: FastifyRequest) => {
+    await requireObjects(caller(request), spec.access, objects, { params: request.params, query: request.query, body: request.body });
+  };
+}
+
 /** The route schema of an endpoint: what Fastify validates and what the OpenAPI document shows. */
 export function routeSchema(spec: EndpointSpec) {
   const description = [spec.description, ACCESS_TEXT[spec.access], spec.errors?.length ? `Codes: ${spec.errors.join(', ')}.` : '']
@@ -80,7 +104,7 @@ export function routeSchema(spec: EndpointSpec) {
  * Registers the routes of a module from the endpoint table: `route(endpoint, handler)` declares nothing
  * else, so method, path, schemas, access and documentation come from packages/contract alone.
  */
-export function endpointRoutes(app: App, authenticate: Authenticate) {
+export function endpointRoutes(app: App, authenticate: Authenticate, requireObjects: RequireObjects) {
   function route<E extends EndpointSpec>(spec: E, handler: EndpointHandler<E>, options: EndpointRouteOptions = {}) {
     const onRequest = [...(spec.kind === 'raw' ? [] : [noStore]), ...(spec.access === 'public' ? [] : [guard(spec, authenticate)])];
     const routeOptions: RouteOptions = {
@@ -90,6 +114,7 @@ export function endpointRoutes(app: App, authenticate: Authenticate) {
       onRequest,
       ...(options.preValidation ? { preValidation: options.preValidation } : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+      ...(spec.objects && spec.access !== 'public' ? { preHandler: objectGuard(spec, spec.objects, requireObjects) } : {}),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = {
           auth: request.auth,
@@ -108,7 +133,7 @@ export function endpointRoutes(app: App, authenticate: Authenticate) {
   }
   /** Registers endpoints inside their own plugin scope (a parser only they accept, such as multipart). */
   route.scope = (plugin: (scopedRoute: typeof route, scope: App) => Promise<void>) =>
-    app.register(async (scope) => plugin(endpointRoutes(scope, authenticate), scope));
+    app.register(async (scope) => plugin(endpointRoutes(scope, authenticate, requireObjects), scope));
   return route;
 }
 

@@ -16,8 +16,8 @@ import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { paging } from '../../lib/paging.ts';
-import { toId } from '../projects/access.ts';
-import { seesMap, visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
+import { denyAccess, seesMap, toId, visibleMapIds } from '../access/access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { RaisedAlert } from './alert-tracker.ts';
 import type { Db } from '../../db/client.ts';
@@ -109,7 +109,7 @@ export function createAlertsService(deps: {
   async function requireOwned(auth: Caller, raw: readonly string[]): Promise<bigint[]> {
     const ids = [...new Set(raw.map(toId))];
     const owned = await repo.owned({ tenantId: auth.tenantId, mapIds: visibleMapIds(auth), ids });
-    if (owned.length !== ids.length) throw new AppError(110011);
+    if (owned.length !== ids.length) denyAccess();
     return ids;
   }
 
@@ -120,7 +120,7 @@ export function createAlertsService(deps: {
     if (body.mapId !== undefined) await deps.access.requireMap(auth, body.mapId);
     if (body.gatewayId !== undefined) {
       const gateway = await repo.gatewayOfTenant({ tenantId: auth.tenantId, id: toId(body.gatewayId) });
-      if (!gateway || !seesMap(auth, gateway.mapId)) throw new AppError(110011);
+      if (!gateway || !seesMap(auth, gateway.mapId)) denyAccess();
     }
   }
 

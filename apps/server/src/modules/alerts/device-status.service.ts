@@ -11,13 +11,11 @@ import {
   type ProjectStatus,
   type StatusNode,
 } from '@lumigrid/contract';
-import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { groupBy } from '../../lib/group-by.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
-import { toId } from '../projects/access.ts';
-import { visibleMapIds } from '../projects/project-access.ts';
+import { denyAccess, toId, visibleMapIds } from '../access/access.ts';
 import type { ProjectsService } from '../projects/projects.service.ts';
 import type { AlertsRepo } from './alerts.repo.ts';
 
@@ -141,7 +139,7 @@ export function createDeviceStatusService(deps: {
         };
       }
       const project = tree.projects.find((p) => p.id === String(toId(id)));
-      if (!project) throw new AppError(110011);
+      if (!project) denyAccess();
       return {
         project: node(project, projectTotals.get(project.id)!),
         children: tree.projects.filter((p) => p.parentId === project.id).map((p) => node(p, projectTotals.get(p.id)!)),
@@ -153,7 +151,7 @@ export function createDeviceStatusService(deps: {
     async building(auth: Caller, projectId: string, buildId: string): Promise<BuildingStatus> {
       const { tree, counts, buildTotals } = await countedTree(auth, projectId);
       const build = tree.projects.find((p) => p.id === String(toId(projectId)))?.builds.find((b) => b.id === String(toId(buildId)));
-      if (!build) throw new AppError(110011);
+      if (!build) denyAccess();
       return {
         build: node(build, buildTotals.get(build.id)!),
         maps: build.maps.map((m) => node({ ...m, parentId: null }, counts.map(m.id))),
@@ -167,7 +165,7 @@ export function createDeviceStatusService(deps: {
         .find((p) => p.id === String(toId(projectId)))
         ?.builds.flatMap((b) => b.maps)
         .find((m) => m.id === String(toId(mapId)));
-      if (!map) throw new AppError(110011);
+      if (!map) denyAccess();
       const gateways = await deps.gateways.ofMap(auth, map.buildId, map.id);
       return {
         map: node({ ...map, parentId: null }, counts.map(map.id)),

@@ -26,14 +26,14 @@ import type { CommandName, CommandParams, CommandResult, DeviceKind, DeviceParam
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, toId, visibleMapIds } from '../access/access.ts';
 
 import { mapDevice, parseControlAction } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { radioAction } from './device-commands.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
-import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
@@ -91,7 +91,7 @@ export function createDeviceConfigService(deps: {
 
   async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: toId(id), mapIds: visibleMapIds(auth) });
-    if (!row) throw new AppError(110011);
+    if (!row) denyAccess();
     return row;
   }
 
@@ -103,7 +103,7 @@ export function createDeviceConfigService(deps: {
     if (id === undefined) return undefined;
     const parsed = toId(id);
     const scope = auth.scope && { projectIds: [...auth.scope.projectIds], mapIds: [...auth.scope.mapIds] };
-    if (!(await repo.owns({ tenantId: auth.tenantId, table, id: parsed, scope }))) throw new AppError(110011);
+    if (!(await repo.owns({ tenantId: auth.tenantId, table, id: parsed, scope }))) denyAccess();
     return parsed;
   }
 
@@ -220,7 +220,7 @@ export function createDeviceConfigService(deps: {
       assertMay(auth, 'write');
       const ids = [...new Set(body.ids.map(toId))];
       const rows = await repo.byIds({ tenantId: auth.tenantId, ids, mapIds: visibleMapIds(auth) });
-      if (rows.length !== ids.length) throw new AppError(110011);
+      if (rows.length !== ids.length) denyAccess();
       const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: ids });
       if (behind.some((id) => !ids.includes(id))) throw new AppError(260021);
       if (!body.fromGateway || body.force) {
@@ -254,7 +254,7 @@ export function createDeviceConfigService(deps: {
     async removeConfirmed(auth: Caller, gatewayId: string, id: string): Promise<DeviceDeleteResult> {
       assertMay(auth, 'write');
       const row = await requireDevice(auth, id);
-      if (row.device.gatewayId !== toId(gatewayId)) throw new AppError(110011);
+      if (row.device.gatewayId !== toId(gatewayId)) denyAccess();
       const behind = await repo.behindBridges({ tenantId: auth.tenantId, bridgeIds: [row.device.id] });
       if (behind.length > 0) throw new AppError(260021);
       await forget(auth, [row], [row.device.id]);
@@ -269,7 +269,7 @@ export function createDeviceConfigService(deps: {
       assertMay(auth, 'write');
       const ids = [...new Set(body.ids.map(toId))];
       const rows = await repo.byIds({ tenantId: auth.tenantId, ids, mapIds: visibleMapIds(auth) });
-      if (rows.length !== ids.length) throw new AppError(110011);
+      if (rows.length !== ids.length) denyAccess();
       const target = deviceType(body.type);
       if (!target) throw new AppError(100208);
       if (!target.kind || rows.some((r) => !canBatchChange(r.device.type, body.type))) throw new AppError(100207);

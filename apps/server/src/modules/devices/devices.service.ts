@@ -21,7 +21,7 @@ import { AppError } from '../../http/app-error.ts';
 import { groupBy } from '../../lib/group-by.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, toId, visibleMapIds } from '../access/access.ts';
 import type { GatewayConfigVersions } from './device-config.service.ts';
 import { radioAction } from './device-commands.ts';
 import { createDeviceConfigService } from './device-config.service.ts';
@@ -29,7 +29,7 @@ import type { TelemetryRepo } from '../device-reports/telemetry.repo.ts';
 import { mapDevice, mapMarker, parseControlAction, withTelemetry } from './devices.mappers.ts';
 import type { DevicesRepo, DeviceRow } from './devices.repo.ts';
 import { assertMay } from '../../http/authority.ts';
-import { visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
@@ -61,15 +61,14 @@ export function createDevicesService(deps: {
 
   async function requireDevice(auth: Caller, id: string): Promise<DeviceRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: toId(id), mapIds: visibleMapIds(auth) });
-    if (!row) throw new AppError(110011);
+    if (!row) denyAccess();
     return row;
   }
 
   /** Every id must be the tenant's; duplicates count once. */
   async function requireDevices(auth: Caller, ids: readonly string[]): Promise<bigint[]> {
     const unique = [...new Set(ids.map(toId))];
-    if ((await repo.countOwned({ tenantId: auth.tenantId, ids: unique, mapIds: visibleMapIds(auth) })) !== unique.length)
-      throw new AppError(110011);
+    if ((await repo.countOwned({ tenantId: auth.tenantId, ids: unique, mapIds: visibleMapIds(auth) })) !== unique.length) denyAccess();
     return unique;
   }
 

@@ -21,6 +21,7 @@ import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import { nextPlannedRun, staggerWaves } from './emergency-plan.ts';
 import { runAnswer } from './emergency.mappers.ts';
 import type { EmergencyRepo, LogBookInsert, RecordRow, RunRow, TaskRow } from './emergency.repo.ts';
+import { denyAccess } from '../access/access.ts';
 
 type EmergencyEvent = Extract<EventMessage, { type: 'emergency' }>;
 /** The fields a final event carries (docs/protocol.md "emergency"); read loosely, older gateways send fewer. */
@@ -234,7 +235,7 @@ export function createEmergencyRunner(deps: {
     let answer: { started: string[]; refused: Array<{ addr: string; state: number }> };
     let failure: unknown;
     try {
-      if (!place) throw new AppError(110011);
+      if (!place) denyAccess();
       const result = await command(place.mac, 'emergency.start', startParams(run, addrs, task?.lightType ?? 'maintained'));
       answer = { started: result.started ?? [], refused: result.refused ?? [] };
     } catch (err) {
@@ -377,7 +378,7 @@ export function createEmergencyRunner(deps: {
   /** Starts a run of a task: records for its lights in waves, then the first wave. `by` is who started it by hand. */
   async function startRun(task: TaskRow, trigger: 'manual' | 'schedule', by?: RunActor) {
     const place = await repo.gatewayPlace({ tenantId: task.tenantId, gatewayId: task.gatewayId });
-    if (!place) throw new AppError(110011);
+    if (!place) denyAccess();
     const lights = await repo.gatewayLights({ tenantId: task.tenantId, gatewayId: task.gatewayId, ids: await repo.taskDeviceIds(task.id) });
     if (lights.length === 0) throw new AppError(110009);
     const aspect = place.imageWidth && place.imageHeight ? place.imageHeight / place.imageWidth : 1;

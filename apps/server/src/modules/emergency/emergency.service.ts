@@ -37,9 +37,8 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { paging } from '../../lib/paging.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, seesMap, toId, visibleProjectIds } from '../access/access.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
-import { seesMap, visibleProjectIds } from '../projects/project-access.ts';
 import type { EmergencyRunner, RunActor } from './emergency-runner.ts';
 import { repairEntry } from './emergency-repairs.ts';
 import { logBookAnswer, recordAnswer, runAnswer } from './emergency.mappers.ts';
@@ -64,16 +63,16 @@ export function createEmergencyService(deps: {
 
   async function requireTask(auth: Caller, id: string | bigint): Promise<TaskRow> {
     const task = await repo.findTask({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
-    if (!task) throw new AppError(110011);
+    if (!task) denyAccess();
     await access.requireProject(auth, task.projectId);
     return task;
   }
 
   async function requireRun(auth: Caller, id: string): Promise<RunRow> {
     const run = await repo.findRun({ tenantId: auth.tenantId, id: toId(id) });
-    if (!run) throw new AppError(110011);
+    if (!run) denyAccess();
     await access.requireProject(auth, run.projectId).catch(() => {
-      throw new AppError(110011);
+      denyAccess();
     });
     return run;
   }
@@ -86,7 +85,7 @@ export function createEmergencyService(deps: {
     if (body.runId) filter.runId = (await requireRun(auth, body.runId)).id;
     if (body.deviceId) {
       const light = await repo.light({ tenantId: auth.tenantId, id: toId(body.deviceId) });
-      if (!light || !seesMap(auth, light.mapId)) throw new AppError(110011);
+      if (!light || !seesMap(auth, light.mapId)) denyAccess();
       filter.deviceId = light.id;
     }
     if (body.from) filter.from = new Date(body.from);
@@ -164,7 +163,7 @@ export function createEmergencyService(deps: {
 
   async function oneTask(auth: Caller, task: TaskRow): Promise<EmergencyTask> {
     const { rows } = await repo.listTasks({ tenantId: auth.tenantId, id: task.id, offset: 0, limit: 1 });
-    if (rows.length === 0) throw new AppError(110011);
+    if (rows.length === 0) denyAccess();
     return (await taskAnswers(auth, rows))[0]!;
   }
 
@@ -215,7 +214,7 @@ export function createEmergencyService(deps: {
       await access.requireProject(auth, body.projectId);
       const map = await access.requireMap(auth, body.mapId);
       const place = await repo.gatewayPlace({ tenantId: auth.tenantId, gatewayId: toId(body.gatewayId) });
-      if (!place) throw new AppError(110011);
+      if (!place) denyAccess();
       // The screen's rule: project, building, map and gateway chosen, and each inside the one before.
       if (place.mapId !== map.id || String(place.buildId) !== body.buildId || String(place.projectId) !== body.projectId)
         throw new AppError(100001, 'gatewayId');
@@ -289,7 +288,7 @@ export function createEmergencyService(deps: {
     async get(auth: Caller, params: EmergencyTaskGetParams): Promise<EmergencyTaskDetail> {
       const task = await requireTask(auth, params.id);
       const run = params.runId === '0' ? await repo.lastRunOfTask(task.id) : await requireRun(auth, params.runId);
-      if (run && run.taskId !== task.id) throw new AppError(110011);
+      if (run && run.taskId !== task.id) denyAccess();
       const lights = await repo.gatewayLights({
         tenantId: auth.tenantId,
         gatewayId: task.gatewayId,
@@ -468,7 +467,7 @@ export function createEmergencyService(deps: {
 
     async acknowledge(auth: Caller, body: LogBookAcknowledgeBody): Promise<LogBookAppended> {
       const entry = await repo.logEntry({ tenantId: auth.tenantId, id: toId(body.entryId) });
-      if (!entry) throw new AppError(110011);
+      if (!entry) denyAccess();
       await access.requireProject(auth, entry.projectId);
       if (entry.type !== 'failure') throw new AppError(100001, 'entryId');
       const by = await deps.nameOf(auth.userId);
@@ -504,7 +503,7 @@ export function createEmergencyService(deps: {
 
     async repair(auth: Caller, body: LogBookRepairBody): Promise<LogBookAppended> {
       const light = await repo.light({ tenantId: auth.tenantId, id: toId(body.deviceId) });
-      if (!light || !seesMap(auth, light.mapId)) throw new AppError(110011);
+      if (!light || !seesMap(auth, light.mapId)) denyAccess();
       if (light.projectId === null) throw new AppError(110009);
       await access.requireProject(auth, light.projectId);
       const [row] = await repo.appendLog([

@@ -1,4 +1,3 @@
-import { seesMap, visibleMapIds } from '../projects/project-access.ts';
 import {
   type Gateway,
   type GatewayBindBody,
@@ -12,7 +11,8 @@ import {
 import { normaliseMac } from '@lumigrid/protocol';
 import { AppError } from '../../http/app-error.ts';
 import { paging } from '../../lib/paging.ts';
-import { cleanName, toId } from '../projects/access.ts';
+import { cleanName } from '../projects/access.ts';
+import { denyAccess, seesMap, toId, visibleMapIds } from '../access/access.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { GatewayContext, Caller } from './gateway-context.ts';
 
@@ -49,7 +49,7 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
     /** GET map/v1/gateways/{buildId}/{mapId}: every gateway standing on the map; a map of another building answers 110011. */
     async ofMap(auth: Caller, buildId: string, mapId: string): Promise<Gateway[]> {
       const map = await requireMap(auth, mapId);
-      if (map.buildId !== toId(buildId)) throw new AppError(110011);
+      if (map.buildId !== toId(buildId)) denyAccess();
       const { list } = await repo.list({ tenantId: auth.tenantId, mapId: map.id, offset: 0, limit: Number.MAX_SAFE_INTEGER });
       return list.map(view);
     },
@@ -127,7 +127,7 @@ export function gatewayBindingCalls(ctx: GatewayContext) {
       assertMay(auth, 'write');
       const row = await requireGateway(auth, id);
       const outcome = await repo.unbind({ tenantId: auth.tenantId, id: row.id, at: clock.now() });
-      if (outcome === 'missing') throw new AppError(110011);
+      if (outcome === 'missing') denyAccess();
       if (outcome === 'linked') throw new AppError(260013);
     },
   };

@@ -7,8 +7,8 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { DevicesRepo } from '../devices/devices.repo.ts';
-import { toId } from '../projects/access.ts';
-import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
+import { denyAccess, seesMap, toId } from '../access/access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 import type { FirmwareCatalogue } from './firmware-catalogue.ts';
 import type { GatewayFleet } from './gateway-fleet.ts';
 import { firmwareOfRow, mapGateway } from './gateways.mappers.ts';
@@ -48,7 +48,7 @@ export function createGatewayContext(deps: GatewayServiceDeps) {
 
   async function requireGateway(auth: Caller, id: string | bigint): Promise<GatewayRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
-    if (!row || !seesMap(auth, row.mapId)) throw new AppError(110011);
+    if (!row || !seesMap(auth, row.mapId)) denyAccess();
     return row;
   }
 

@@ -7,7 +7,7 @@ import {
   type SuperGatewayDevices,
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, toId } from '../access/access.ts';
 import { mapBridge, mapDevice } from './gateways.mappers.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { GatewayContext, Caller } from './gateway-context.ts';
@@ -108,7 +108,7 @@ export function gatewayImportCalls(ctx: GatewayContext) {
       let devices: GatewayDevice[] = [];
       if (bridgeId !== '0') {
         const bridge = bridges.find((b) => b.id === toId(bridgeId));
-        if (!bridge) throw new AppError(110011);
+        if (!bridge) denyAccess();
         devices = (await deviceRepo.ofGateway({ tenantId: auth.tenantId, gatewayId: row.id, bridgeId: bridge.id })).map(mapDevice);
       }
       return { name: row.name, bridgeQuantity: bridges.length, bridges: bridges.map(mapBridge), devices };
@@ -119,7 +119,7 @@ export function gatewayImportCalls(ctx: GatewayContext) {
       assertMay(auth, 'write');
       const row = await requireGateway(auth, id);
       const outcome = await deviceRepo.unbindBridge({ tenantId: auth.tenantId, gatewayId: row.id, bridgeId: toId(bridgeId) });
-      if (outcome === 'missing') throw new AppError(110011);
+      if (outcome === 'missing') denyAccess();
       if (outcome === 'linked') throw new AppError(260021);
     },
   };

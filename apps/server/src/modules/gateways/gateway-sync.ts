@@ -1,9 +1,9 @@
-import { visibleMapIds } from '../projects/project-access.ts';
 import { OPERATE_AUTH, SYNC_STATUS, type GatewaySyncList, type GatewaySyncResult } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import { mapSyncItem } from './gateways.mappers.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { GatewayContext, Caller } from './gateway-context.ts';
+import { visibleMapIds } from '../access/access.ts';
 
 /** A sync answers within the 30 s request timeout of spec section 7; a slower gateway answers 100109. */
 const SYNC_WAIT_MS = 25_000;

@@ -4,6 +4,7 @@ import type { DomainModule } from '../../http/module.ts';
 import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { DevicesRepo } from '../devices/devices.repo.ts';
+import type { AccessService } from '../access/access.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import { createGroupsRepo } from './groups.repo.ts';
 import { registerGroupRoutes } from './groups.routes.ts';
@@ -17,7 +18,8 @@ export function groupsConfig(db: Db): GatewayConfigSource {
 export function createGroupsModule(deps: {
   db: Db;
   devices: Pick<DevicesRepo, 'inGroups' | 'groupFacts' | 'groupCandidates'>;
-  access: Pick<ProjectAccess, 'requireMap'>;
+  maps: Pick<ProjectAccess, 'requireMap'>;
+  access: Pick<AccessService, 'requireOne'>;
   gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
   link: Pick<GatewayLink, 'bus'> | undefined;
   commandTimeoutMs?: number;

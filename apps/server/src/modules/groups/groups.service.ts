@@ -26,13 +26,12 @@ import { mapMarker } from '../devices/devices.mappers.ts';
 import type { DeviceRow } from '../devices/devices.repo.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, found, toId, type AccessService } from '../access/access.ts';
 import { mapGroupView } from './groups.mappers.ts';
 import type { DevicesRepo, GroupMemberRow } from '../devices/devices.repo.ts';
 import { isUniqueViolation, violatedConstraint } from '../../db/errors.ts';
 import type { GroupRow, GroupsRepo } from './groups.repo.ts';
-import { assertMay } from '../../http/authority.ts';
-import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 
@@ -69,8 +68,10 @@ export function createGroupsService(deps: {
   repo: GroupsRepo;
   /** The member devices and their states: the devices domain owns their rows. */
   devices: Pick<DevicesRepo, 'inGroups' | 'groupFacts' | 'groupCandidates'>;
-  /** Which maps the caller may touch (the projects domain's check). */
-  access: Pick<ProjectAccess, 'requireMap'>;
+  /** The map rows of ids the route has checked (the projects domain loads them). */
+  maps: Pick<ProjectAccess, 'requireMap'>;
+  /** Which objects the caller may touch, for the ids met inside the rules. */
+  access: Pick<AccessService, 'requireOne'>;
   gateways: Pick<GatewaysService, 'configChanged' | 'sync'>;
   /** The gateway link; undefined when the server runs without one (commands answer 100101). */
   link: Pick<GatewayLink, 'bus'> | undefined;
@@ -79,19 +80,13 @@ export function createGroupsService(deps: {
 }) {
   const { repo } = deps;
 
-  const { requireMap } = deps.access;
+  const { requireMap } = deps.maps;
 
-  async function requireGroup(auth: Caller, id: string): Promise<GroupRow> {
-    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row || !seesMap(auth, row.group.mapId)) throw new AppError(110011);
-    return row;
-  }
+  // The route has checked the ids its endpoint declares (contract objects); these load the rows under the account.
+  const requireGroup = async (auth: Caller, id: string | bigint): Promise<GroupRow> =>
+    found(await repo.find({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) }));
 
-  async function requireGateway(auth: Caller, id: string) {
-    const row = await repo.gateway({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row || !seesMap(auth, row.mapId)) throw new AppError(110011);
-    return row;
-  }
+  const requireGateway = async (auth: Caller, id: string) => found(await repo.gateway({ tenantId: auth.tenantId, id: toId(id) }));
 
   /** The name trimmed, checked (100001, 100011) and free on the map (110007). */
   async function checkedName(mapId: bigint, raw: string, exceptId?: bigint): Promise<string> {
@@ -106,7 +101,7 @@ export function createGroupsService(deps: {
   async function checkedMembers(auth: Caller, group: { gatewayId: bigint; mapId: bigint; id?: bigint }, rawIds: readonly string[]) {
     const ids = [...new Set(rawIds.map(toId))];
     const facts = await deps.devices.groupFacts({ tenantId: auth.tenantId, ids, exceptGroupId: group.id });
-    if (facts.length !== ids.length) throw new AppError(110011);
+    if (facts.length !== ids.length) denyAccess();
     const problem = membersProblem(
       { gatewayId: String(group.gatewayId), mapId: String(group.mapId) },
       facts.map((f) => ({
@@ -149,9 +144,7 @@ export function createGroupsService(deps: {
   }
 
   async function view(auth: Caller, id: bigint): Promise<GroupView> {
-    const row = await repo.find({ tenantId: auth.tenantId, id });
-    if (!row || !seesMap(auth, row.group.mapId)) throw new AppError(110011);
-    const [one] = await views(auth, [row]);
+    const [one] = await views(auth, [await requireGroup(auth, id)]);
     const { memberRows: _unused, ...rest } = one!;
     return rest;
   }
@@ -184,7 +177,6 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/add: a new group on a map and gateway, with the lowest free group number of that gateway. */
     async add(auth: Caller, body: GroupAddBody): Promise<GroupView> {
-      assertMay(auth, 'write');
       const map = await requireMap(auth, body.mapId);
       const gateway = await requireGateway(auth, body.gatewayId);
       const name = await checkedName(map.id, body.name);
@@ -216,7 +208,6 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/update: rename (1-21) and/or replace the members. */
     async update(auth: Caller, body: GroupUpdateBody): Promise<GroupView> {
-      assertMay(auth, 'write');
       const row = await requireGroup(auth, body.id);
       const { group } = row;
       const name = body.name === undefined ? undefined : await checkedName(group.mapId, body.name, group.id);
@@ -243,7 +234,6 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/succeed_device: adds and removes members; the result passes the same rules as a new group. */
     async changeMembers(auth: Caller, body: GroupMembersBody): Promise<GroupView> {
-      assertMay(auth, 'write');
       const row = await requireGroup(auth, body.id);
       const { group } = row;
       const before = await repo.memberIds({ groupId: group.id });
@@ -265,7 +255,6 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/delete/{id}: the group goes; its gateway drops it at the next sync. */
     async remove(auth: Caller, id: string): Promise<null> {
-      assertMay(auth, 'write');
       const { group } = await requireGroup(auth, id);
       await repo.remove({ tenantId: auth.tenantId, id: group.id });
       await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [group.gatewayId] });
@@ -278,7 +267,6 @@ export function createGroupsService(deps: {
      * answer is then the sync's failure code and the sync banner keeps offering the gateway.
      */
     async removeAndSync(auth: Caller, id: string): Promise<GatewaySyncResult> {
-      assertMay(auth, 'write');
       const { group } = await requireGroup(auth, id);
       await repo.remove({ tenantId: auth.tenantId, id: group.id });
       await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: [group.gatewayId] });
@@ -291,7 +279,7 @@ export function createGroupsService(deps: {
       const gateway = await requireGateway(auth, p.gatewayId);
       let memberIds: bigint[] = [];
       if (p.groupId !== '0') {
-        const { group } = await requireGroup(auth, p.groupId);
+        const { group } = await requireGroup(auth, await deps.access.requireOne(auth, 'read', 'group', p.groupId));
         if (group.mapId !== map.id || group.gatewayId !== gateway.id) throw new AppError(270010);
         memberIds = await repo.memberIds({ groupId: group.id });
       }
@@ -311,7 +299,6 @@ export function createGroupsService(deps: {
 
     /** POST zone/v1/control: one action for the whole group. */
     async control(auth: Caller, body: GroupControlRequest): Promise<GroupControlResult> {
-      assertMay(auth, 'control');
       const row = await requireGroup(auth, body.id);
       const members = await deps.devices.inGroups({ tenantId: auth.tenantId, groupIds: [row.group.id] });
       const problem = groupControlProblem(

@@ -19,7 +19,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { DAY_MS, parseLocalDate } from '../../lib/local-date.ts';
 import { paging } from '../../lib/paging.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, toId } from '../access/access.ts';
 import { requireStatsPlace, type ProjectAccess } from '../projects/project-access.ts';
 import type { HeatPlace, HeatmapRepo, LocalRange, SensorCountRow } from './heatmap.repo.ts';
 
@@ -61,8 +61,7 @@ export function createHeatmapService(deps: {
       const map = await access.requireMap(auth, body.mapId);
       const place: HeatPlace = { tenantId: auth.tenantId, projectId: map.projectId, mapId: map.id };
       const sensorId = body.sensorId === undefined ? undefined : toId(body.sensorId);
-      if (sensorId !== undefined && !(await repo.deviceOnMap({ tenantId: auth.tenantId, mapId: map.id, deviceId: sensorId })))
-        throw new AppError(110011);
+      if (sensorId !== undefined && !(await repo.deviceOnMap({ tenantId: auth.tenantId, mapId: map.id, deviceId: sensorId }))) denyAccess();
       const [rows, cells, settings] = await Promise.all([
         repo.sensorRows(place, range),
         repo.week(place, range, sensorId),

@@ -20,7 +20,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import { storedImageType, type ImageStore } from '../../lib/image-store.ts';
 import { checkedPicture } from '../../lib/picture.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, found, toId } from '../access/access.ts';
 import type { LibraryRepo, LibraryTypeRow, LibraryTypeValues, LibraryTypeWithCount } from './library.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth'>;
@@ -68,9 +68,7 @@ export function createLibraryService(deps: { repo: LibraryRepo; images: ImageSto
   const { repo, images } = deps;
 
   async function requireType(auth: Caller, id: string | undefined): Promise<LibraryTypeWithCount> {
-    const row = id === undefined ? undefined : await repo.find({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
-    return row;
+    return found(id === undefined ? undefined : await repo.find({ tenantId: auth.tenantId, id: toId(id) }));
   }
 
   async function assertNoClash(auth: Caller, values: LibraryTypeValues, except?: bigint) {
@@ -126,7 +124,7 @@ export function createLibraryService(deps: { repo: LibraryRepo; images: ImageSto
     async remove(auth: Caller, id: string): Promise<null> {
       assertMay(auth, 'write');
       const gone = await repo.removeUnused({ tenantId: auth.tenantId, id: toId(id) });
-      if (gone === undefined) throw new AppError(110011);
+      if (gone === undefined) denyAccess();
       if (gone === 'used') throw new AppError(270006);
       if (gone.icon) await images.remove(gone.icon);
       return null;

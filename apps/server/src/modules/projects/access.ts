@@ -1,18 +1,6 @@
 import { PROJECT_LIMITS, hasAtMostTwoDecimals } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 
-const MAX_ID = 2n ** 63n - 1n;
-
-/**
- * Parses an id from a request. An id beyond 64 bits cannot exist, so it answers "not your data" like any
- * other id the caller does not own, rather than reaching the database.
- */
-export function toId(value: string): bigint {
-  const id = BigInt(value);
-  if (id < 1n || id > MAX_ID) throw new AppError(110011);
-  return id;
-}
-
 /** A trimmed name that must not be empty (the schema has already capped its length). */
 export function cleanName(value: string, field = 'name'): string {
   const name = value.trim();

@@ -15,18 +15,18 @@ import { PROJECT_LIMITS } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { cleanName, toId } from './access.ts';
+import { cleanName } from './access.ts';
+import { denyAccess, found, seesMap, toId, visibleProjectIds } from '../access/access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { prepareMapImage, type MapImageStore, type PreparedImage, type RenderQueue } from './map-image.ts';
 import { sniffType } from '../../lib/picture.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
 import type { MapImageRow, MapRow, MapsRepo } from './maps.repo.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
-import type { ProjectsRepo } from './projects.repo.ts';
 import type { ProjectsService } from './projects.service.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
-import { createProjectAccess, seesMap, visibleProjectIds } from './project-access.ts';
+import type { ProjectAccess } from './project-access.ts';
 
 type Caller = Pick<AuthContext, 'userId' | 'tenantId' | 'operateAuth' | 'lang' | 'scope'>;
 
@@ -46,8 +46,9 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<{ value: T } 
 
 export function createMapsService(deps: {
   repo: MapsRepo;
-  projectsRepo: ProjectsRepo;
   projects: Pick<ProjectsService, 'ensureDefaults'>;
+  /** The project, building and map rows a caller may touch (the access module decides). */
+  access: ProjectAccess;
   devices: MapDevicesPort;
   store: MapImageStore;
   /** Where pdf renders wait their turn, bounded per account and overall. */
@@ -58,14 +59,13 @@ export function createMapsService(deps: {
   /** How long an upload waits for a pdf's first page before answering 'rendering'. */
   renderAnswerWaitMs: number;
 }) {
-  const { repo, projectsRepo, projects, devices, store, clock } = deps;
+  const { repo, projects, devices, store, clock } = deps;
   const { renderAnswerWaitMs } = deps;
 
-  const { requireBuilding, requireProject, requireMap } = createProjectAccess({ mapsRepo: repo, projectsRepo });
+  const { requireBuilding, requireProject, requireMap } = deps.access;
 
   async function mapOut(auth: Caller, id: bigint): Promise<MapInfo> {
-    const row = await repo.findMap({ tenantId: auth.tenantId, id });
-    if (!row) throw new AppError(110011);
+    const row = found(await repo.findMap({ tenantId: auth.tenantId, id }));
     const counts = await devices.deviceCounts({ tenantId: auth.tenantId, mapIds: [row.id] });
     return mapMap(row, counts.get(row.id) ?? 0);
   }
@@ -161,7 +161,7 @@ export function createMapsService(deps: {
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const pid = toId(projectId);
       const map = await requireMap(auth, mapId);
-      if (map.projectId !== pid) throw new AppError(110011);
+      if (map.projectId !== pid) denyAccess();
       return mapOut(auth, map.id);
     },
 
@@ -205,7 +205,7 @@ export function createMapsService(deps: {
       await projects.ensureDefaults(auth.tenantId, auth.lang);
       const bid = toId(buildId);
       const map = await requireMap(auth, mapId);
-      if (map.buildId !== bid) throw new AppError(110011);
+      if (map.buildId !== bid) denyAccess();
       if (map.isDefault) throw new AppError(280011);
       if (await devices.mapHasDevices({ tenantId: auth.tenantId, mapId: map.id })) throw new AppError(280005);
       let deleted;
@@ -319,10 +319,10 @@ export function createMapsService(deps: {
     async uploadState(auth: Caller, file: string): Promise<MapImage> {
       assertMay(auth, 'write');
       const row = await repo.findImageByFile({ file });
-      if (!row || row.tenantId !== auth.tenantId) throw new AppError(110011);
+      if (!row || row.tenantId !== auth.tenantId) denyAccess();
       // On a map, as the map; on none yet, for everyone of the account but another's limited sub-account.
       const mapId = (await repo.mapShowing({ tenantId: auth.tenantId, imageId: row.id }))?.id ?? null;
-      if (mapId !== null ? !seesMap(auth, mapId) : auth.scope && row.uploadedBy !== auth.userId) throw new AppError(110011);
+      if (mapId !== null ? !seesMap(auth, mapId) : auth.scope && row.uploadedBy !== auth.userId) denyAccess();
       const abandoned = row.state === 'rendering' && clock.now().getTime() - row.createdAt.getTime() > ABANDONED_RENDER_MS;
       if (row.state === 'failed' || abandoned) throw new AppError(100013);
       return imageOut(auth, row, mapId);

@@ -1,59 +1,33 @@
-import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { toId } from './access.ts';
+import { denyAccess, found, visibleMapIds, type AccessService } from '../access/access.ts';
 import type { MapsRepo } from './maps.repo.ts';
 import type { ProjectsRepo } from './projects.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'scope'>;
 
-/** Whether the caller sees a project: every project of its account, or a limited sub-account only its own. */
-export function seesProject(auth: Pick<AuthContext, 'scope'>, projectId: bigint): boolean {
-  return !auth.scope || auth.scope.projectIds.has(projectId);
-}
-
 /**
- * Whether the caller sees what stands on a map (a gateway, a device, a group); a limited sub-account sees
- * nothing that stands on no map of its projects.
- */
-export function seesMap(auth: Pick<AuthContext, 'scope'>, mapId: bigint | null): boolean {
-  return !auth.scope || (mapId !== null && auth.scope.mapIds.has(mapId));
-}
-
-/** The maps a list may show a limited sub-account; undefined when the caller sees its whole account. */
-export function visibleMapIds(auth: Pick<AuthContext, 'scope'>): bigint[] | undefined {
-  return auth.scope ? [...auth.scope.mapIds] : undefined;
-}
-
-/** The projects a list may show a limited sub-account; undefined when the caller sees its whole account. */
-export function visibleProjectIds(auth: Pick<AuthContext, 'scope'>): bigint[] | undefined {
-  return auth.scope ? [...auth.scope.projectIds] : undefined;
-}
-
-/**
- * Whether a caller may touch a project, building or map: the one check every domain asks the projects domain.
- * An id of another account, of a project a limited sub-account is not given, an unknown id and an id past 64
- * bits all answer 110011, so existence is never told.
+ * The project, building and map rows a caller may touch, for every domain that needs the row and not just the
+ * id: the access module decides (110011 for an id of another account, of a project a limited sub-account is
+ * not given, an unknown id and one past 64 bits), the projects domain loads the row.
  */
 export function createProjectAccess(deps: {
+  access: Pick<AccessService, 'requireOne'>;
   mapsRepo: Pick<MapsRepo, 'findMap'>;
   projectsRepo: Pick<ProjectsRepo, 'findProject' | 'findBuilding'>;
 }) {
-  const id = (value: string | bigint) => (typeof value === 'bigint' ? value : toId(value));
+  const { access } = deps;
   return {
     async requireProject(auth: Caller, projectId: string | bigint) {
-      const row = await deps.projectsRepo.findProject({ tenantId: auth.tenantId, id: id(projectId) });
-      if (!row || !seesProject(auth, row.id)) throw new AppError(110011);
-      return row;
+      const id = await access.requireOne(auth, 'signedIn', 'project', projectId);
+      return found(await deps.projectsRepo.findProject({ tenantId: auth.tenantId, id }));
     },
     async requireBuilding(auth: Caller, buildId: string | bigint) {
-      const row = await deps.projectsRepo.findBuilding({ tenantId: auth.tenantId, id: id(buildId) });
-      if (!row || !seesProject(auth, row.projectId)) throw new AppError(110011);
-      return row;
+      const id = await access.requireOne(auth, 'signedIn', 'building', buildId);
+      return found(await deps.projectsRepo.findBuilding({ tenantId: auth.tenantId, id }));
     },
     async requireMap(auth: Caller, mapId: string | bigint) {
-      const row = await deps.mapsRepo.findMap({ tenantId: auth.tenantId, id: id(mapId) });
-      if (!row || !seesMap(auth, row.id)) throw new AppError(110011);
-      return row;
+      const id = await access.requireOne(auth, 'signedIn', 'map', mapId);
+      return found(await deps.mapsRepo.findMap({ tenantId: auth.tenantId, id }));
     },
   };
 }
@@ -81,9 +55,9 @@ export async function requireStatsPlace(
 ) {
   const project = await access.requireProject(auth, query.projectId);
   const build = query.buildId === undefined ? undefined : await access.requireBuilding(auth, query.buildId);
-  if (build && build.projectId !== project.id) throw new AppError(110011);
+  if (build && build.projectId !== project.id) denyAccess();
   const map = query.mapId === undefined ? undefined : await access.requireMap(auth, query.mapId);
-  if (map && (map.projectId !== project.id || (build && map.buildId !== build.id))) throw new AppError(110011);
+  if (map && (map.projectId !== project.id || (build && map.buildId !== build.id))) denyAccess();
   const place: StatsPlace = {
     tenantId: auth.tenantId,
     projectId: project.id,

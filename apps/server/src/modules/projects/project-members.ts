@@ -1,6 +1,6 @@
 import { AppError } from '../../http/app-error.ts';
 import type { ProjectScope } from '../../http/auth.ts';
-import { toId } from './access.ts';
+import { denyAccess, toId } from '../access/access.ts';
 import type { ProjectsRepo } from './projects.repo.ts';
 
 /**
@@ -29,7 +29,7 @@ export function createProjectMembers(repo: Pick<ProjectsRepo, 'memberScope' | 'o
     async requireProjects(q: { tenantId: bigint; projectIds: readonly string[] }): Promise<bigint[]> {
       const wanted = [...new Set(q.projectIds.map(toId))];
       const owned = await repo.ownedProjectIds({ tenantId: q.tenantId, ids: wanted });
-      if (owned.length !== wanted.length) throw new AppError(110011);
+      if (owned.length !== wanted.length) denyAccess();
       return wanted;
     },
 

@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { AccessService } from '../access/access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { createMapImageStore, defaultRenderQueue } from './map-image.ts';
 import { createMapsRepo } from './maps.repo.ts';
@@ -22,15 +23,18 @@ export function createProjectsModule(deps: {
   config: Pick<Config, 'dataDir' | 'pdfAnswerWaitMs'>;
   /** What projects needs to know of the devices on its maps (the devices domain answers). */
   devices: MapDevicesPort;
+  /** Which objects a caller may touch (the access module). */
+  access: AccessService;
   clock: Clock;
   logger: FastifyBaseLogger;
 }) {
   const repo = createProjectsRepo(deps.db);
   const mapsRepo = createMapsRepo(deps.db);
-  const projects = createProjectsService({ repo, mapsRepo, devices: deps.devices });
+  const access = createProjectAccess({ access: deps.access, mapsRepo, projectsRepo: repo });
+  const projects = createProjectsService({ repo, mapsRepo, devices: deps.devices, access });
   const maps = createMapsService({
+    access,
     repo: mapsRepo,
-    projectsRepo: repo,
     projects,
     devices: deps.devices,
     store: createMapImageStore(deps.config.dataDir),
@@ -47,7 +51,7 @@ export function createProjectsModule(deps: {
   sweep.unref();
   return {
     /** Which projects, buildings and maps a caller may touch: the projects domain answers for every domain. */
-    access: createProjectAccess({ mapsRepo, projectsRepo: repo }),
+    access,
     /** The projects given to sub-accounts limited to some projects. */
     members: createProjectMembers(repo),
     projects,

@@ -13,6 +13,9 @@ import { createMapsRepo } from './maps.repo.ts';
 import { createMapsService } from './maps.service.ts';
 import { createProjectsRepo } from './projects.repo.ts';
 import { createProjectsService } from './projects.service.ts';
+import { createProjectAccess } from './project-access.ts';
+import { createAccess } from '../access/access.ts';
+import { createAccessRepo } from '../access/access.repo.ts';
 
 /** Wraps a repo so that every query it runs is counted. */
 function counted<T extends object>(repo: T, calls: string[]): T {
@@ -40,11 +43,12 @@ describe('projects and maps services on PGlite', () => {
   const build = () => {
     const repo = counted(createProjectsRepo(database.db), calls);
     const mapsRepo = counted(createMapsRepo(database.db), calls);
-    const projects = createProjectsService({ repo, mapsRepo, devices });
+    const access = createProjectAccess({ access: createAccess({ repo: createAccessRepo(database.db) }), mapsRepo, projectsRepo: repo });
+    const projects = createProjectsService({ repo, mapsRepo, devices, access });
     const maps = createMapsService({
+      access,
       renderAnswerWaitMs: 2_000,
       repo: mapsRepo,
-      projectsRepo: repo,
       projects,
       devices,
       store: createMapImageStore(dataDir),

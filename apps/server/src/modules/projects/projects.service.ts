@@ -15,8 +15,9 @@ import {
 } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
-import { assertCarbonFactor, assertCoordinate, cleanName, cleanOptional, toId } from './access.ts';
-import { createProjectAccess, seesProject, visibleProjectIds } from './project-access.ts';
+import { assertCarbonFactor, assertCoordinate, cleanName, cleanOptional } from './access.ts';
+import { denyAccess, found, seesProject, toId, visibleProjectIds } from '../access/access.ts';
+import type { ProjectAccess } from './project-access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
 import type { MapsRepo } from './maps.repo.ts';
@@ -56,7 +57,13 @@ function parentsFirst(rows: ProjectRow[]): ProjectRow[] {
   return out;
 }
 
-export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: MapsRepo; devices: MapDevicesPort }) {
+export function createProjectsService(deps: {
+  repo: ProjectsRepo;
+  mapsRepo: MapsRepo;
+  devices: MapDevicesPort;
+  /** The project and building rows a caller may touch (the access module decides). */
+  access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding'>;
+}) {
   const { repo, mapsRepo, devices } = deps;
   /** Tenants whose defaults are known to exist in this process; defaults can never be deleted. */
   const haveDefaults = new Set<bigint>();
@@ -106,18 +113,14 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
     haveDefaults.add(tenantId);
   }
 
-  const { requireProject, requireBuilding } = createProjectAccess({ mapsRepo, projectsRepo: repo });
+  const { requireProject, requireBuilding } = deps.access;
 
   async function projectOut(auth: Caller, id: bigint): Promise<Project> {
-    const row = await repo.findProject({ tenantId: auth.tenantId, id });
-    if (!row) throw new AppError(110011);
-    return mapProject(row);
+    return mapProject(found(await repo.findProject({ tenantId: auth.tenantId, id })));
   }
 
   async function buildingOut(auth: Caller, id: bigint): Promise<Building> {
-    const row = await repo.findBuilding({ tenantId: auth.tenantId, id });
-    if (!row) throw new AppError(110011);
-    return mapBuilding(row);
+    return mapBuilding(found(await repo.findBuilding({ tenantId: auth.tenantId, id })));
   }
 
   async function mapsWithCounts(tenantId: bigint, rows: Awaited<ReturnType<MapsRepo['mapsOf']>>) {
@@ -142,7 +145,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
       await ensureDefaults(auth.tenantId, auth.lang);
       const pid = toId(projectId);
       const build = await requireBuilding(auth, buildId);
-      if (build.projectId !== pid) throw new AppError(110011);
+      if (build.projectId !== pid) denyAccess();
       const maps = await mapsRepo.mapsOf({ tenantId: auth.tenantId, buildIds: [build.id] });
       return { build: mapBuilding(build), maps: await mapsWithCounts(auth.tenantId, maps) };
     },
@@ -158,7 +161,7 @@ export function createProjectsService(deps: { repo: ProjectsRepo; mapsRepo: Maps
       const projectRows = /^0+$/.test(id)
         ? await repo.projectsIn({ tenantId, ids: visibleProjectIds(auth) })
         : (await repo.projectSubtree({ tenantId, rootId: toId(id) })).filter((p) => seesProject(auth, p.id));
-      if (projectRows.length === 0) throw new AppError(110011);
+      if (projectRows.length === 0) denyAccess();
       const buildRows = await repo.buildingsOf({ tenantId, projectIds: all ? undefined : projectRows.map((p) => p.id) });
       const mapRows = await mapsRepo.mapsOf({ tenantId, buildIds: all ? undefined : buildRows.map((b) => b.id) });
       const maps = await mapsWithCounts(tenantId, mapRows);

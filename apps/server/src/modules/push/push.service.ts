@@ -35,7 +35,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { storedImageType, type ImageStore } from '../../lib/image-store.ts';
 import { paging } from '../../lib/paging.ts';
 import { checkJpeg, checkPng, checkedPicture } from '../../lib/picture.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, toId } from '../access/access.ts';
 import { absolutePictures, hasContent, plainTitle, sanitizeNewsContent } from './push-content.ts';
 import type { PushAppRow, PushCategoryRow, PushNewsRow, PushRepo } from './push.repo.ts';
 
@@ -118,19 +118,19 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
   async function boundAccounts(auth: Caller, ids: string[] | undefined): Promise<bigint[]> {
     const wanted = [...new Set((ids ?? []).map(toId))];
     const found = await repo.tenantUserIds({ tenantId: auth.tenantId, ids: wanted });
-    if (found.length !== wanted.length) throw new AppError(110011);
+    if (found.length !== wanted.length) denyAccess();
     return wanted;
   }
 
   async function requireApp(auth: Caller, id: string) {
     const row = await repo.findApp({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
+    if (!row) denyAccess();
     return row;
   }
 
   async function requireNews(auth: Caller, id: string): Promise<PushNewsRow> {
     const row = await repo.findNews({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row) throw new AppError(110011);
+    if (!row) denyAccess();
     return row;
   }
 
@@ -142,7 +142,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     const content = sanitizeNewsContent(body.content);
     if (!hasContent(content)) throw new AppError(100001, 'content');
     await requireApp(auth, body.appId);
-    if (!(await repo.findCategory({ tenantId: auth.tenantId, id: toId(body.categoryId) }))) throw new AppError(110011);
+    if (!(await repo.findCategory({ tenantId: auth.tenantId, id: toId(body.categoryId) }))) denyAccess();
     await assertOwnImage(auth, body.cover);
     return {
       title,
@@ -229,7 +229,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       const app = await requireApp(auth, id);
       if (app.newsCount > 0) throw new AppError(250013);
       try {
-        if (!(await repo.removeApp({ tenantId: auth.tenantId, id: app.id }))) throw new AppError(110011);
+        if (!(await repo.removeApp({ tenantId: auth.tenantId, id: app.id }))) denyAccess();
       } catch (error) {
         // A news item written meanwhile: the foreign key holds the app.
         if (isForeignKeyViolation(error)) throw new AppError(250013);
@@ -266,7 +266,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       if (!name) throw new AppError(100001, 'name');
       try {
         const row = await repo.renameCategory({ tenantId: auth.tenantId, id: toId(id), name });
-        if (!row) throw new AppError(110011);
+        if (!row) denyAccess();
         return mapCategory({ ...row, newsCount: await repo.newsCountOf({ categoryId: row.id }) });
       } catch (error) {
         if (isUniqueViolation(error)) throw new AppError(110007);
@@ -277,7 +277,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     async deleteCategory(auth: Caller, id: string): Promise<null> {
       enter(auth, 'push');
       const category = await repo.findCategory({ tenantId: auth.tenantId, id: toId(id) });
-      if (!category) throw new AppError(110011);
+      if (!category) denyAccess();
       if ((await repo.newsCountOf({ categoryId: category.id })) > 0) throw new AppError(250013);
       try {
         await repo.removeCategory({ tenantId: auth.tenantId, id: category.id });
@@ -330,7 +330,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
         set: { ...values, state: PUSH_STATE.draft, reason: null },
       });
       if (result === 'state') throw new AppError(100503);
-      if (!result) throw new AppError(110011);
+      if (!result) denyAccess();
       if (before.news.cover && before.news.cover !== values.cover) await dropImage(auth, before.news.cover);
       return mapNews(await requireNews(auth, body.id));
     },
@@ -338,7 +338,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     async deleteNews(auth: Caller, id: string): Promise<null> {
       enter(auth, 'push');
       const before = await requireNews(auth, id);
-      if (!(await repo.removeNews({ tenantId: auth.tenantId, id: before.news.id }))) throw new AppError(110011);
+      if (!(await repo.removeNews({ tenantId: auth.tenantId, id: before.news.id }))) denyAccess();
       if (before.news.cover) await dropImage(auth, before.news.cover);
       return null;
     },
@@ -352,7 +352,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
         set: { state: PUSH_STATE.pending, submittedAt: clock.now(), operatorId: auth.userId },
       });
       if (result === 'state') throw new AppError(100503);
-      if (!result) throw new AppError(110011);
+      if (!result) denyAccess();
       return mapNews(await requireNews(auth, id));
     },
 
@@ -366,7 +366,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
         set: { state: PUSH_STATE.draft, operatorId: auth.userId },
       });
       if (result === 'state') throw new AppError(100503);
-      if (!result) throw new AppError(110011);
+      if (!result) denyAccess();
       return mapNews(await requireNews(auth, id));
     },
 
@@ -405,7 +405,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     async reviewDetail(auth: Caller, id: string): Promise<PushReviewDetail> {
       enter(auth, 'pushReview');
       const row = await repo.reviewableAnyTenant({ id: toId(id) });
-      if (!row) throw new AppError(110011);
+      if (!row) denyAccess();
       return { ...mapNews(row), account: row.account };
     },
 
@@ -448,7 +448,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
     const key = toId(id);
     const result = await repo.reviewAnyTenant({ id: key, to, reviewerId: auth.userId, reason, now: clock.now() });
     if (result === 'state') throw new AppError(100503);
-    if (!result) throw new AppError(110011);
+    if (!result) denyAccess();
     const row = await repo.reviewableAnyTenant({ id: key });
     return mapNews(row!);
   }

@@ -14,8 +14,9 @@ import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { cleanName, toId } from '../projects/access.ts';
-import { seesProject, type ProjectAccess } from '../projects/project-access.ts';
+import { cleanName } from '../projects/access.ts';
+import { denyAccess, found, toId } from '../access/access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 import type { RecipientRow, RecipientsRepo } from './recipients.repo.ts';
 import { nextOccurrence, type ReportRule } from './report-schedule.ts';
 
@@ -104,11 +105,9 @@ export function createRecipientsService(deps: {
     });
   }
 
-  /** The recipient, of the caller's account and of a project the caller sees; 110011 otherwise. */
+  /** The recipient the route has checked (contract objects), loaded under the account; gone since: 110011. */
   async function requireRecipient(auth: Caller, id: string): Promise<RecipientRow> {
-    const row = await repo.find({ tenantId: auth.tenantId, id: toId(id) });
-    if (!row || !seesProject(auth, row.projectId)) throw new AppError(110011);
-    return row;
+    return found(await repo.find({ tenantId: auth.tenantId, id: toId(id) }));
   }
 
   return {
@@ -154,7 +153,7 @@ export function createRecipientsService(deps: {
           ...(values.realtimeFaults && !current.realtimeFaults ? { faultsMailedThrough: await repo.latestAlertId() } : {}),
         },
       });
-      if (!row) throw new AppError(110011);
+      if (!row) denyAccess();
       await schedule(row);
       return mapRecipient(row);
     },
@@ -175,7 +174,7 @@ export function createRecipientsService(deps: {
         id: current.id,
         values: on ? { realtimeFaults: true, faultsMailedThrough: await repo.latestAlertId() } : { realtimeFaults: false },
       });
-      if (!row) throw new AppError(110011);
+      if (!row) denyAccess();
       return mapRecipient(row);
     },
   };

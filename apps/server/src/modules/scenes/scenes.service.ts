@@ -44,8 +44,8 @@ import { checkedPicture } from '../../lib/picture.ts';
 import { paging } from '../../lib/paging.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
-import { toId } from '../projects/access.ts';
-import { seesMap, type ProjectAccess } from '../projects/project-access.ts';
+import { denyAccess, seesMap, toId } from '../access/access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 import { allocatePartNumber, gatewaySceneId, partConfig, partOfGatewayScene, type PartPlan } from './scene-config.ts';
 import type { MemberRecord, SceneRecord, SceneRow, ScenesRepo } from './scenes.repo.ts';
 
@@ -97,7 +97,7 @@ export function createScenesService(deps: {
 
   async function requireScene(auth: Caller, id: string | bigint): Promise<SceneRow> {
     const row = await repo.find({ tenantId: auth.tenantId, id: typeof id === 'bigint' ? id : toId(id) });
-    if (!row) throw new AppError(110011);
+    if (!row) denyAccess();
     await deps.access.requireProject(auth, row.projectId);
     return row;
   }
@@ -204,8 +204,8 @@ export function createScenesService(deps: {
     ]);
     const projectId = toId(fields.projectId);
     const inProject = (r: { projectId: bigint | null; mapId: bigint | null }) => r.projectId === projectId && seesMap(auth, r.mapId);
-    if (devices.length !== deviceIds.length || groups.length !== groupIds.length) throw new AppError(110011);
-    if (![...devices, ...groups].every(inProject)) throw new AppError(110011);
+    if (devices.length !== deviceIds.length || groups.length !== groupIds.length) denyAccess();
+    if (![...devices, ...groups].every(inProject)) denyAccess();
     const lighting = (type: number) => deviceType(type)?.lighting ?? false;
     if (!devices.some((d) => lighting(d.type)) && !groups.some((g) => g.types.some(lighting))) throw new AppError(100204);
 
@@ -516,7 +516,7 @@ export function createScenesService(deps: {
     async removeSlice(auth: Caller, partId: string): Promise<void> {
       assertMay(auth, 'write');
       const part = await repo.part({ tenantId: auth.tenantId, id: toId(partId) });
-      if (!part) throw new AppError(110011);
+      if (!part) denyAccess();
       await requireScene(auth, part.sceneId);
       const gone = await repo.removePart({ tenantId: auth.tenantId, partId: part.id, sceneId: part.sceneId, gatewayId: part.gatewayId });
       if (gone?.image) await deps.images.remove(gone.image);
@@ -604,14 +604,14 @@ export function createScenesService(deps: {
 
     async panelKeys(auth: Caller, panelId: string): Promise<PanelKeys> {
       const panel = await repo.device({ tenantId: auth.tenantId, id: toId(panelId) });
-      if (!panel || !seesMap(auth, panel.mapId)) throw new AppError(110011);
+      if (!panel || !seesMap(auth, panel.mapId)) denyAccess();
       return (await repo.panelKeys({ panelId: panel.id })).map((k) => ({ key: k.key, sceneId: String(k.sceneId), sceneName: k.sceneName }));
     },
 
     async inputScene(auth: Caller, body: InputSceneBody): Promise<PanelKeys> {
       assertMay(auth, 'write');
       const panel = await repo.device({ tenantId: auth.tenantId, id: toId(body.panelId) });
-      if (!panel || !seesMap(auth, panel.mapId)) throw new AppError(110011);
+      if (!panel || !seesMap(auth, panel.mapId)) denyAccess();
       if (!inFamily('scenePanel', panel.type)) throw new AppError(100209);
       if (body.sceneId !== null) {
         const scene = await requireScene(auth, body.sceneId);
@@ -628,7 +628,7 @@ export function createScenesService(deps: {
       assertMay(auth, 'control');
       const ids = [...new Set(body.deviceIds.map(toId))];
       const rows = await repo.devicesWithGateways({ tenantId: auth.tenantId, ids });
-      if (rows.length !== ids.length || rows.some((r) => !seesMap(auth, r.mapId))) throw new AppError(110011);
+      if (rows.length !== ids.length || rows.some((r) => !seesMap(auth, r.mapId))) denyAccess();
       const byGateway = new Map<bigint, typeof rows>();
       for (const row of rows) byGateway.set(row.gatewayId, [...(byGateway.get(row.gatewayId) ?? []), row]);
       let released = 0;
@@ -660,10 +660,10 @@ export function createScenesService(deps: {
     async saveLinkage(auth: Caller, body: SensorLinkage): Promise<SensorLinkageView> {
       assertMay(auth, 'write');
       const sensor = await repo.device({ tenantId: auth.tenantId, id: toId(body.sensorId) });
-      if (!sensor || !seesMap(auth, sensor.mapId)) throw new AppError(110011);
+      if (!sensor || !seesMap(auth, sensor.mapId)) denyAccess();
       if (!inFamily('motion', sensor.type) && !inFamily('daylight', sensor.type)) throw new AppError(100209);
       const [group] = await repo.groupFacts({ tenantId: auth.tenantId, ids: [toId(body.groupId)] });
-      if (!group || !seesMap(auth, group.mapId)) throw new AppError(110011);
+      if (!group || !seesMap(auth, group.mapId)) denyAccess();
       if (group.gatewayId !== sensor.gatewayId) throw new AppError(100211);
       // The linkages are listed and managed per map: a sensor on no map would drive lights nobody can see.
       if (sensor.mapId === null) throw new AppError(310014);
@@ -687,8 +687,8 @@ export function createScenesService(deps: {
     async removeLinkage(auth: Caller, sensorId: string): Promise<void> {
       assertMay(auth, 'write');
       const sensor = await repo.device({ tenantId: auth.tenantId, id: toId(sensorId) });
-      if (!sensor || !seesMap(auth, sensor.mapId)) throw new AppError(110011);
-      if (!(await repo.linkage({ tenantId: auth.tenantId, sensorId: sensor.id }))) throw new AppError(110011);
+      if (!sensor || !seesMap(auth, sensor.mapId)) denyAccess();
+      if (!(await repo.linkage({ tenantId: auth.tenantId, sensorId: sensor.id }))) denyAccess();
       await repo.removeLinkage({ tenantId: auth.tenantId, sensorId: sensor.id });
       await changedOnGateways(auth, [sensor.gatewayId]);
     },

@@ -18,7 +18,7 @@ import { randomPassword } from '../../lib/password.ts';
 import { assertValidAccount, type AccountsService } from '../accounts/accounts.service.ts';
 import type { UserRow } from '../accounts/accounts.repo.ts';
 import type { AuthService } from '../auth/auth.service.ts';
-import { toId } from '../projects/access.ts';
+import { denyAccess, toId } from '../access/access.ts';
 import type { Messenger } from '../outbox/messenger.ts';
 import { newPasswordMessage } from '../outbox/templates.ts';
 import type { ProjectMembers } from '../projects/project-members.ts';
@@ -105,7 +105,7 @@ export function createUsersService(deps: {
       const row = await repo.find({ scope, id: key });
       if (row) return { row, scope };
     }
-    throw new AppError(110011);
+    denyAccess();
   }
 
   /** The platform administrator cannot disable, delete or reset itself from these screens. */
@@ -196,7 +196,7 @@ export function createUsersService(deps: {
         },
       });
       if (updated === 'taken') throw new AppError(250001);
-      if (!updated) throw new AppError(110011);
+      if (!updated) denyAccess();
       if (scopeChanged) await members.assign({ userId: row.id, projectIds: projects ?? [] });
       if (row.enabled && body.enabled === false) await end(row.id, 250018);
       else if (authorityChanged || scopeChanged || pushAuthChanged) await end(row.id, 250019);
@@ -208,7 +208,7 @@ export function createUsersService(deps: {
       const { row, scope } = await requireManaged(manager, id);
       assertNotSelf(manager, row);
       const at = clock.now();
-      if (!(await repo.softDelete({ scope, id: row.id, at }))) throw new AppError(110011);
+      if (!(await repo.softDelete({ scope, id: row.id, at }))) denyAccess();
       await end(row.id, 250020);
       if (row.userAuth === USER_AUTH.account) {
         for (const child of await repo.softDeleteSubAccounts({ parentId: row.id, at })) await end(child, 250020);

@@ -18,8 +18,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
-import { toId } from '../projects/access.ts';
-import { visibleMapIds } from '../projects/project-access.ts';
+import { denyAccess, toId, visibleMapIds } from '../access/access.ts';
 import type { TemplateUsage, VirtualRepo } from './virtual.repo.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope' | 'lang'>;
@@ -56,7 +55,7 @@ export function createParamTemplatesService(deps: { repo: VirtualRepo; devices: 
 
   async function requireTemplate(auth: Caller, id: string | bigint): Promise<TemplateUsage> {
     const [row] = await repo.templates({ tenantId: auth.tenantId, ids: [typeof id === 'bigint' ? id : toId(id)] });
-    if (!row) throw new AppError(110011);
+    if (!row) denyAccess();
     return row;
   }
 
@@ -137,7 +136,7 @@ export function createParamTemplatesService(deps: { repo: VirtualRepo; devices: 
       const template = await requireTemplate(auth, body.id);
       const ids = [...new Set(body.deviceIds.map(toId))];
       const facts = await repo.deviceFacts({ tenantId: auth.tenantId, ids, mapIds: visibleMapIds(auth) });
-      if (facts.length !== ids.length) throw new AppError(110011);
+      if (facts.length !== ids.length) denyAccess();
       const byId = new Map(facts.map((f) => [f.id, f]));
       return Promise.all(
         ids.map(async (id): Promise<ParamApplyResult> => {

@@ -22,8 +22,8 @@ import { assertMay } from '../../http/authority.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { GroupsService } from '../groups/groups.service.ts';
-import { toId } from '../projects/access.ts';
-import { seesMap, visibleMapIds, type ProjectAccess } from '../projects/project-access.ts';
+import { denyAccess, seesMap, toId, visibleMapIds } from '../access/access.ts';
+import type { ProjectAccess } from '../projects/project-access.ts';
 import type { ScenesService } from '../scenes/scenes.service.ts';
 import type { ParamTemplatesService } from './param-templates.service.ts';
 import type { VirtualRepo, VirtualRow } from './virtual.repo.ts';
@@ -83,7 +83,7 @@ export function createVirtualDevicesService(deps: {
 
   async function requireVirtual(auth: Caller, id: string | bigint): Promise<VirtualRow> {
     const [row] = await repo.virtuals({ tenantId: auth.tenantId, ids: [typeof id === 'bigint' ? id : toId(id)] });
-    if (!row || !seesMap(auth, row.mapId)) throw new AppError(110011);
+    if (!row || !seesMap(auth, row.mapId)) denyAccess();
     return row;
   }
 
@@ -195,7 +195,7 @@ export function createVirtualDevicesService(deps: {
       assertMay(auth, 'write');
       const map = await deps.access.requireMap(auth, body.mapId);
       const gateway = await repo.gateway({ tenantId: auth.tenantId, id: toId(body.gatewayId) });
-      if (!gateway || !seesMap(auth, gateway.mapId) || gateway.projectId !== map.projectId) throw new AppError(110011);
+      if (!gateway || !seesMap(auth, gateway.mapId) || gateway.projectId !== map.projectId) denyAccess();
       const typeProblem = virtualTypeProblem(body.type);
       if (typeProblem) throw new AppError(typeProblem, 'type');
       const base = checkedName(body.name);
@@ -231,7 +231,7 @@ export function createVirtualDevicesService(deps: {
       if (body.groupIds) {
         groupIds = [...new Set(body.groupIds.map(toId))];
         const facts = await repo.groupFacts({ tenantId: auth.tenantId, ids: groupIds });
-        if (facts.length !== groupIds.length || facts.some((g) => !seesMap(auth, g.mapId))) throw new AppError(110011);
+        if (facts.length !== groupIds.length || facts.some((g) => !seesMap(auth, g.mapId))) denyAccess();
         if (facts.some((g) => g.gatewayId !== row.gatewayId || g.mapId !== row.mapId)) throw new AppError(270010, 'groupIds');
       }
       let scenes: Array<{ sceneId: bigint; step: number; action: (typeof body.scenes & object)[number]['action'] }> | undefined;
@@ -243,7 +243,7 @@ export function createVirtualDevicesService(deps: {
         }));
         const facts = await repo.sceneFacts({ tenantId: auth.tenantId, ids: scenes.map((s) => s.sceneId) });
         const map = await deps.access.requireMap(auth, row.mapId);
-        if (facts.length !== scenes.length || facts.some((s) => s.projectId !== map.projectId)) throw new AppError(110011);
+        if (facts.length !== scenes.length || facts.some((s) => s.projectId !== map.projectId)) denyAccess();
         const steps = new Map(facts.map((s) => [s.id, Number(s.steps)]));
         if (scenes.some((s) => s.step >= (steps.get(s.sceneId) ?? 1))) throw new AppError(100001, 'step');
       }
@@ -276,7 +276,7 @@ export function createVirtualDevicesService(deps: {
     /** GET vir/v1/vir_gateways/{projectId}/{buildId}/{mapId}: the project's gateways, the map's own first. */
     async gateways(auth: Caller, p: VirtualGatewaysParams): Promise<VirtualGateway[]> {
       const map = await deps.access.requireMap(auth, p.mapId);
-      if (String(map.projectId) !== p.projectId || String(map.buildId) !== p.buildId) throw new AppError(110011);
+      if (String(map.projectId) !== p.projectId || String(map.buildId) !== p.buildId) denyAccess();
       const rows = await repo.projectGateways({ tenantId: auth.tenantId, projectId: map.projectId, mapId: map.id });
       return rows
         .filter((g) => seesMap(auth, g.mapId))
@@ -302,7 +302,7 @@ export function createVirtualDevicesService(deps: {
       let gatewayId: bigint | undefined;
       if (p.gatewayId !== '0') {
         const gateway = await repo.gateway({ tenantId: auth.tenantId, id: toId(p.gatewayId) });
-        if (!gateway || !seesMap(auth, gateway.mapId)) throw new AppError(110011);
+        if (!gateway || !seesMap(auth, gateway.mapId)) denyAccess();
         gatewayId = gateway.id;
       }
       return views(await repo.virtuals({ tenantId: auth.tenantId, mapId: map.id, gatewayId, related: false }));
@@ -343,7 +343,7 @@ export function createVirtualDevicesService(deps: {
       const row = await requireVirtual(auth, body.id);
       if (row.relatedDeviceId !== null) throw new AppError(100703);
       const [device] = await repo.deviceFacts({ tenantId: auth.tenantId, ids: [toId(body.deviceId)], mapIds: visibleMapIds(auth) });
-      if (!device) throw new AppError(110011);
+      if (!device) denyAccess();
       if (device.gatewayId !== row.gatewayId || device.type !== row.type) throw new AppError(100704);
       if (await repo.virtualOfDevice({ tenantId: auth.tenantId, deviceId: device.id })) throw new AppError(100704);
       const deviceId = String(device.id);
