@@ -8,6 +8,7 @@ import { BackToAutomatic } from '../../features/automation/back-to-automatic.tsx
 import { HandIcon } from '../../features/automation/hand-icon.tsx';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { switchesOnly } from '../../features/devices/device-controls.ts';
+import { usePhone } from '../../components/use-phone.ts';
 
 /** A slider with the value it stands at written beside it, as the device panel shows it. */
 function SliderRow({ value, children }: { value: string; children: ReactNode }) {
@@ -34,6 +35,7 @@ interface Props {
 export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const phone = usePhone();
   // The group stays shown while the drawer closes, so its content does not blank out during the animation.
   const [shownId, setShownId] = useState(groupId);
   useEffect(() => {
@@ -67,7 +69,10 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
   return (
     <Drawer
       open={Boolean(groupId)}
-      width={460}
+      // A phone: a bottom sheet, the whole-group controls at the top within reach of the thumb.
+      placement={phone ? 'bottom' : 'right'}
+      width={phone ? undefined : 460}
+      height={phone ? '75vh' : undefined}
       title={data ? t('groups.controlTitle', { name: data.name }) : t('common.loading')}
       onClose={onClose}
       destroyOnHidden
@@ -75,7 +80,7 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
     >
       {data && (
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          <Descriptions size="small" column={2} bordered>
+          <Descriptions size="small" column={phone ? 1 : 2} bordered>
             <Descriptions.Item label={t('groups.state')}>
               <Tag color={DISPLAY_TAG_COLOUR[data.display]} data-testid="group-state">
                 {t(`groups.display.${data.display}`)}
