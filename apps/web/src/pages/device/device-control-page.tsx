@@ -259,12 +259,15 @@ export default function DeviceControlPage() {
                   onSelect={selectVirtual}
                   onMove={virtual.move}
                 />
-                <PlanTools
-                  namesToggle={phone || noHover}
-                  namesShown={namesShown}
-                  onNamesShown={setNamesShown}
-                  onGroups={() => setGroupsOpen(true)}
-                />
+                {/* Under a phone's bottom sheet the plan is small: the sheet has the screen, the buttons wait. */}
+                {!sheetOpen && (
+                  <PlanTools
+                    namesToggle={phone || noHover}
+                    namesShown={namesShown}
+                    onNamesShown={setNamesShown}
+                    onGroups={() => setGroupsOpen(true)}
+                  />
+                )}
               </>
             )}
           </FloorPlanMap>
