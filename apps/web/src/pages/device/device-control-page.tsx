@@ -36,7 +36,7 @@ import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
 import { usePhone } from '../../components/use-phone.ts';
 import { groupKeys } from '../../features/groups/api.ts';
 import { throttle } from '../../features/groups/group-state.ts';
-import { GroupControlDrawer } from '../group/group-control-drawer.tsx';
+import { GroupControlDrawer } from '../../features/devices/group-control-drawer.tsx';
 import { PlanGroupsSheet, PlanTools, useNoHover } from './plan-tools.tsx';
 import './plan-tools.css';
 

@@ -2,12 +2,12 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract';
-import { useControlGroup, useGroup } from '../../features/groups/api.ts';
-import { groupStateNotes } from '../../features/groups/group-state.ts';
-import { BackToAutomatic } from '../../features/automation/back-to-automatic.tsx';
-import { HandIcon } from '../../features/automation/hand-icon.tsx';
+import { useControlGroup, useGroup } from '../groups/api.ts';
+import { groupStateNotes } from '../groups/group-state.ts';
+import { BackToAutomatic } from '../automation/back-to-automatic.tsx';
+import { HandIcon } from '../automation/hand-icon.tsx';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
-import { switchesOnly } from '../../features/devices/device-controls.ts';
+import { switchesOnly } from './device-controls.ts';
 import { usePhone } from '../../components/use-phone.ts';
 
 /** A slider with the value it stands at written beside it, as the device panel shows it. */
