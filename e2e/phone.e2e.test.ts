@@ -165,7 +165,7 @@ describe('the platform on a phone, by touch', () => {
       'the plan zoomed in by the pinch',
     );
     // Once the pinch's zoom has come to rest, "Fit to view" shows the whole plan again.
-    await page.locator('.leaflet-map-pane:not(.leaflet-zoom-anim)').waitFor();
+    await page.locator('.leaflet-map-pane:not(.leaflet-zoom-anim)').waitFor({ state: 'attached' });
     await settledPlan(page);
     await page.getByTestId('floor-plan-fit').tap();
     await poll(
