@@ -18,14 +18,22 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium with a fresh profile: no state leaks between test files. */
-export async function openBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<TestBrowser> {
+/** A phone in the hand (issue 28): 390 x 844 CSS pixels, a touch screen, no mouse to hover with. */
+export const PHONE = { viewport: { width: 390, height: 844 }, touch: true } as const;
+
+/**
+ * Debian's Chromium with a fresh profile: no state leaks between test files. `touch` emulates a phone's
+ * touch screen (taps, touch events, no hover), as `PHONE` does at a phone's size.
+ */
+export async function openBrowser(options: { viewport?: { width: number; height: number }; touch?: boolean } = {}): Promise<TestBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
     viewport: options.viewport ?? { width: 1440, height: 900 },
+    isMobile: options.touch ?? false,
+    hasTouch: options.touch ?? false,
     locale: 'en-US',
     // The app turns antd's animations off for reduced motion, so what a journey waits for is there at once.
     reducedMotion: 'reduce',

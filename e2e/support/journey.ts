@@ -18,8 +18,11 @@ import { ADMIN_PASSWORD } from './server.ts';
 export interface GatewayJourney {
   /** Starts the gateway site the journey runs against; it is stopped after the file's tests. */
   startSite(options?: Parameters<typeof startGatewaySite>[0]): Promise<GatewaySite>;
-  /** Opens the journey's browser with the session of `login` stored, recording its API calls for failure reports. */
-  openPage(login: LoginResult): Promise<Page>;
+  /**
+   * Opens the journey's browser with the session of `login` stored (none: signed out, on no page), recording its
+   * API calls for failure reports; `browser` chooses the window (a phone: `PHONE`).
+   */
+  openPage(login: LoginResult | undefined, browser?: Parameters<typeof openBrowser>[0]): Promise<Page>;
 }
 
 /**
@@ -47,11 +50,11 @@ export function gatewayJourney(name: string): GatewayJourney {
       site = await startGatewaySite(options);
       return site;
     },
-    async openPage(login) {
+    async openPage(login, options) {
       if (!site) throw new Error('openPage before startSite: the session is stored on the site');
-      browser = await openBrowser();
+      browser = await openBrowser(options);
       journal = recordApiCalls(browser.page);
-      await storeSession(browser.page, site.server.url, login);
+      if (login) await storeSession(browser.page, site.server.url, login);
       return browser.page;
     },
   };

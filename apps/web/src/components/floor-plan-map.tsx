@@ -35,6 +35,11 @@ export interface FloorPlan {
 
 type ImageState = 'idle' | 'loading' | 'ready' | 'failed';
 
+/** Leaflet's flag for a zoom animation in flight (stable since 1.0, not in the type definitions). */
+interface ZoomingMap extends L.Map {
+  _animatingZoom?: boolean;
+}
+
 /**
  * A floor plan in plain Leaflet with CRS.Simple: one map unit is one image pixel, so the overlay is as large
  * as the image's natural size and devices can later be placed at pixel coordinates. Zoom and pan are
@@ -197,7 +202,14 @@ export function FloorPlanMap({
         <button
           type="button"
           className="lg-floor-plan-fit"
-          onClick={() => mapRef.current && boundsRef.current && fit(mapRef.current, boundsRef.current)}
+          onClick={() => {
+            const map = mapRef.current as ZoomingMap | null;
+            const bounds = boundsRef.current;
+            if (!map || !bounds) return;
+            // A zoom still animating (the end of a pinch) would land after the fit and undo it: fit once it ends.
+            if (map._animatingZoom) map.once('zoomend', () => fit(map, bounds));
+            else fit(map, bounds);
+          }}
           title={fitText}
           data-testid="floor-plan-fit"
         >

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { Avatar, Breadcrumb, Dropdown, Result, Spin, Tag } from 'antd';
+import { Avatar, Breadcrumb, ConfigProvider, Dropdown, Result, Spin, Tag } from 'antd';
 import {
   AlertOutlined,
   ApartmentOutlined,
@@ -30,7 +30,13 @@ import { SyncBanner } from './sync-banner.tsx';
 import { breadcrumbFor } from '../breadcrumb.ts';
 import { usePageTitle } from '../page-title.ts';
 import { buildMenu, canOpen, type MenuEntry, type MenuIcon } from '../menu.ts';
+import { PHONE_THEME, usePhone } from '../../components/use-phone.ts';
+import { useTableCardLabels } from './table-card-labels.ts';
 import './basic-layout.css';
+import './phone.css';
+
+/** Below antd's lg breakpoint the full side menu would take a third of the window. */
+const TABLET_MAX_PX = 992;
 
 // pro-components speaks its own locale; without it ProTable's pager and forms stay Chinese.
 const PRO_INTL = { cn: zhCNIntl, tc: zhTWIntl, en: enUSIntl, ja: jaJPIntl } satisfies Record<Lang, unknown>;
@@ -64,9 +70,12 @@ export default function BasicLayout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const me = useMe();
-  const [collapsed, setCollapsed] = useState(false);
+  // A tablet starts with the narrow (80 px) menu, as ProLayout does by itself below its lg breakpoint.
+  const [collapsed, setCollapsed] = useState(() => window.innerWidth < TABLET_MAX_PX);
   const realtime = useRef<RealtimeControl>(null);
   const user = me.data;
+  const phone = usePhone();
+  useTableCardLabels(phone);
 
   const menu = useMemo(() => (user ? buildMenu(user, mode) : []), [user, mode]);
   const route = useMemo(() => {
@@ -130,7 +139,7 @@ export default function BasicLayout() {
         >
           <span className="lg-header__user" data-testid="user-menu">
             <Avatar size="small" src={user.head_img || undefined} icon={<UserOutlined />} />
-            <span>{user.name || user.account}</span>
+            <span className="lg-header__user-name">{user.name || user.account}</span>
           </span>
         </Dropdown>
       </div>
@@ -139,41 +148,53 @@ export default function BasicLayout() {
 
   return (
     <RealtimeProvider userId={user.id} control={realtime}>
-      <ProConfigProvider intl={PRO_INTL[lang]}>
-        <ProLayout
-          className="lg-layout"
-          layout="side"
-          siderWidth={256}
-          collapsed={collapsed}
-          onCollapse={setCollapsed}
-          fixSiderbar
-          title={branding.name}
-          logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
-          onMenuHeaderClick={() => void navigate('/home')}
-          route={route}
-          location={{ pathname }}
-          menu={{ locale: false }}
-          menuItemRender={(item, dom) => (item.path ? <Link to={item.path}>{dom}</Link> : dom)}
-          contentStyle={{ padding: 0 }}
-          token={{
-            sider: { colorMenuBackground: '#fff' },
-            pageContainer: { paddingBlockPageContainerContent: 24, paddingInlinePageContainerContent: 24 },
-          }}
-          footerRender={() => (
-            <footer className="lg-footer">
-              {branding.companyInfo && <span>{branding.companyInfo}</span>}
-              <span>{t('layout.version', { version: LIMITS.version })}</span>
-            </footer>
-          )}
-        >
-          {header}
-          {canOpen(pathname, user, mode) ? (
-            <Outlet />
-          ) : (
-            <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
-          )}
-        </ProLayout>
-      </ProConfigProvider>
+      {/* Nested: antd merges it over the app's theme, and modals and drawers opened inside inherit it. */}
+      <ConfigProvider theme={phone ? PHONE_THEME : undefined}>
+        <ProConfigProvider intl={PRO_INTL[lang]}>
+          <ProLayout
+            className="lg-layout"
+            layout="side"
+            siderWidth={256}
+            collapsed={collapsed}
+            onCollapse={setCollapsed}
+            fixSiderbar
+            title={branding.name}
+            logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
+            onMenuHeaderClick={() => void navigate('/home')}
+            route={route}
+            location={{ pathname }}
+            menu={{ locale: false }}
+            // On a phone the menu is a drawer: following a link closes it (ProLayout's own item click, kept).
+            menuItemRender={(item, dom) =>
+              item.path ? (
+                <Link to={item.path} onClick={item.isMobile ? item.onClick : undefined}>
+                  {dom}
+                </Link>
+              ) : (
+                dom
+              )
+            }
+            contentStyle={{ padding: 0 }}
+            token={{
+              sider: { colorMenuBackground: '#fff' },
+              pageContainer: { paddingBlockPageContainerContent: 24, paddingInlinePageContainerContent: 24 },
+            }}
+            footerRender={() => (
+              <footer className="lg-footer">
+                {branding.companyInfo && <span>{branding.companyInfo}</span>}
+                <span>{t('layout.version', { version: LIMITS.version })}</span>
+              </footer>
+            )}
+          >
+            {header}
+            {canOpen(pathname, user, mode) ? (
+              <Outlet />
+            ) : (
+              <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
+            )}
+          </ProLayout>
+        </ProConfigProvider>
+      </ConfigProvider>
     </RealtimeProvider>
   );
 }

@@ -72,6 +72,8 @@ export class CanvasMarkerLayer extends L.Layer {
   /** The plan's bounds: the zoom that shows all of it is where labelling is measured from. */
   private planBounds?: L.LatLngBounds;
   private labelWidths = new Map<string, number>();
+  /** Names under every marker whatever the zoom (the "show names" switch of touch screens, which have no hover). */
+  private namesAlways = false;
   private tooltip = L.tooltip({ direction: 'top', offset: [0, -MARKER_RADIUS], className: 'lg-marker-tooltip', opacity: 1 });
   private hovered?: string;
   /** Milliseconds the last redraw took (read by the draw benchmark and the page's data attribute). */
@@ -111,6 +113,13 @@ export class CanvasMarkerLayer extends L.Layer {
     const zoom = this.planBounds ? this.map.getBoundsZoom(this.planBounds) + LABEL_ZOOM_STEPS : this.map.getZoom();
     this.map.setView(marker.latLng, Math.max(this.map.getZoom(), zoom), { animate: false });
     return true;
+  }
+
+  /** Writes names under markers at any zoom, not only once zoomed in (where they fit without a crowd). */
+  setNamesAlways(always: boolean): void {
+    if (this.namesAlways === always) return;
+    this.namesAlways = always;
+    this.redraw();
   }
 
   setSelected(id: string | undefined): void {
@@ -202,9 +211,8 @@ export class CanvasMarkerLayer extends L.Layer {
 
   private showsLabels(): boolean {
     const { map, planBounds } = this;
-    return Boolean(
-      map && planBounds && this.drawn.length <= LABEL_MAX_MARKERS && map.getZoom() >= map.getBoundsZoom(planBounds) + LABEL_ZOOM_STEPS,
-    );
+    if (!map || this.drawn.length > LABEL_MAX_MARKERS) return false;
+    return this.namesAlways || Boolean(planBounds && map.getZoom() >= map.getBoundsZoom(planBounds) + LABEL_ZOOM_STEPS);
   }
 
   private labelOf(id: string): string {

@@ -22,6 +22,8 @@ export interface DeviceMarkerLayerProps {
   onMove: (id: string, position: { x: number; y: number }) => void;
   /** Centre the view on this device; each new object is one request. */
   focus?: { id: string };
+  /** Names under every marker at any zoom (touch screens, which have no hover to show them). */
+  namesAlways?: boolean;
   /** Receives the layer, for the page's test hooks and the draw benchmark. */
   onLayer?: (layer: CanvasMarkerLayer | undefined) => void;
 }
@@ -37,6 +39,7 @@ export function DeviceMarkerLayer({
   onDeselect,
   onMove,
   focus,
+  namesAlways = false,
   onLayer,
 }: DeviceMarkerLayerProps) {
   const { t } = useTranslation();
@@ -89,6 +92,9 @@ export function DeviceMarkerLayer({
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);
+  useEffect(() => {
+    layerRef.current?.setNamesAlways(namesAlways);
+  }, [namesAlways]);
   // After the markers: a device the legend had hidden is drawn again before the view centres on it.
   const focused = useRef<{ id: string }>(undefined);
   useEffect(() => {

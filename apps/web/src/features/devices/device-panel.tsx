@@ -24,6 +24,7 @@ import { pathOfMap } from '../projects/tree.ts';
 import { PanelKeysSection } from './device-panel-keys.tsx';
 import { PanelLockSection } from './panel-lock-section.tsx';
 import { useSiteTime, type TimeFormatter } from '../projects/site-time.ts';
+import { usePhone } from '../../components/use-phone.ts';
 
 /** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
 export const REPORT_WAIT_MS = 10_000;
@@ -64,6 +65,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
   const [failure, setFailure] = useState<string>();
   const [waitedTooLong, setWaitedTooLong] = useState(false);
   const shownFor = useRef<string | undefined>(undefined);
+  const phone = usePhone();
 
   // A new report of the device (its marker's status changed, live): what it measured changed with it.
   const status = marker?.status;
@@ -277,8 +279,11 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
     <Drawer
       open
       mask={false}
-      getContainer={false}
-      width={380}
+      // A phone: a bottom sheet over the lower part of the screen; the page shrinks the plan to the part above it.
+      getContainer={phone ? undefined : false}
+      placement={phone ? 'bottom' : 'right'}
+      width={phone ? undefined : 380}
+      height={phone ? '45dvh' : undefined}
       onClose={onClose}
       title={
         <Space>
@@ -333,8 +338,8 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         {hasAnyControl(controls) ? (
           <div>
             {rows.map((row) => (
-              <div key={row.key} style={{ display: 'flex', alignItems: 'center', gap: 12, minHeight: 40 }}>
-                <Typography.Text style={{ width: 110, flex: 'none' }}>{row.label}</Typography.Text>
+              <div key={row.key} style={{ display: 'flex', alignItems: 'center', gap: 12, minHeight: phone ? 48 : 40 }}>
+                <Typography.Text style={{ width: phone ? 96 : 110, flex: 'none' }}>{row.label}</Typography.Text>
                 <div style={{ flex: 1 }}>{row.node}</div>
               </div>
             ))}

@@ -18,6 +18,7 @@ import {
   type MarkerStyle,
 } from '../../components/device-markers/marker-model.ts';
 import type { DisplayState } from '@lumigrid/contract';
+import { usePhone } from '../../components/use-phone.ts';
 
 /** One legend swatch, drawn with the same code as the plan so the legend never disagrees with it. */
 function Swatch({ shape, style }: { shape: MarkerShape; style: MarkerStyle }) {
@@ -56,6 +57,7 @@ export interface MapLegendProps {
  */
 export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
   const { t } = useTranslation();
+  const phone = usePhone();
   const light = 1;
   const entry = (key: string, hidden: boolean, swatch: ReactNode, label: string, toggle: (only: boolean) => void) => (
     <Button
@@ -65,7 +67,8 @@ export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
       aria-pressed={!hidden}
       title={t('deviceControl.legendHint')}
       onClick={(event) => toggle(event.ctrlKey || event.metaKey)}
-      style={{ opacity: hidden ? 0.4 : 1, paddingInline: 4, height: 28 }}
+      // A phone: tall enough, and far enough from the next row, for a finger.
+      style={{ opacity: hidden ? 0.4 : 1, paddingInline: 4, height: phone ? 40 : 28 }}
       data-testid={`legend-${key}`}
     >
       {swatch}
@@ -73,7 +76,10 @@ export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
     </Button>
   );
   return (
-    <div style={{ display: 'flex', flexWrap: 'wrap', gap: '2px 8px', marginTop: 10, alignItems: 'center' }} data-testid="map-legend">
+    <div
+      style={{ display: 'flex', flexWrap: 'wrap', gap: phone ? 8 : '2px 8px', marginTop: 10, alignItems: 'center' }}
+      data-testid="map-legend"
+    >
       <Typography.Text type="secondary" style={{ marginRight: 8 }}>
         {filtersAnything(filter) ? t('deviceControl.countFiltered', { shown, count }) : t('deviceControl.count', { count })}
       </Typography.Text>

@@ -7,6 +7,7 @@ import { useMapGroups } from '../groups/api.ts';
 import { useScenePage } from '../scenes/api.ts';
 import { useDeleteVirtual, useParamTemplates, useRelate, useRelationCandidates, useUpdateVirtual } from './api.ts';
 import { typeLabel } from './template-form-modal.tsx';
+import { usePhone } from '../../components/use-phone.ts';
 
 interface Values {
   name: string;
@@ -33,6 +34,7 @@ export function VirtualDevicePanel({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const phone = usePhone();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const groups = useMapGroups(device?.mapId);
@@ -94,8 +96,11 @@ export function VirtualDevicePanel({
     <Drawer
       open
       mask={false}
-      getContainer={false}
-      width={380}
+      // A phone: a bottom sheet, as the device panel's.
+      getContainer={phone ? undefined : false}
+      placement={phone ? 'bottom' : 'right'}
+      width={phone ? undefined : 380}
+      height={phone ? '45dvh' : undefined}
       onClose={onClose}
       title={
         <Space>

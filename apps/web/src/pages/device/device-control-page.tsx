@@ -33,6 +33,12 @@ import { useDownload } from '../../api/download.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
 import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
+import { usePhone } from '../../components/use-phone.ts';
+import { groupKeys } from '../../features/groups/api.ts';
+import { throttle } from '../../features/groups/group-state.ts';
+import { GroupControlDrawer } from '../../features/devices/group-control-drawer.tsx';
+import { PlanGroupsSheet, PlanTools, useNoHover } from './plan-tools.tsx';
+import './plan-tools.css';
 
 /**
  * The device map (/device/control): the chosen map's floor plan in Leaflet, chosen with a project >
@@ -58,6 +64,12 @@ export default function DeviceControlPage() {
   const [filter, setFilter] = useState<PlanFilter>(SHOW_ALL);
   /** A device picked in the search box: the plan centres on it (a new object for each pick). */
   const [focus, setFocus] = useState<{ id: string }>();
+  const phone = usePhone();
+  const noHover = useNoHover();
+  /** Names under every marker: the touch screen's stand-in for the names a mouse reads on hover. */
+  const [namesShown, setNamesShown] = useState(false);
+  const [groupsOpen, setGroupsOpen] = useState(false);
+  const [controlledGroup, setControlledGroup] = useState<string>();
 
   // The path in force: the user's choice while it exists, else what was remembered, else a sensible first map.
   // A tree cached from another page may predate a map just added there: wait for this visit's answer, or
@@ -93,10 +105,16 @@ export default function DeviceControlPage() {
   );
   // One subscription per map: every device change of the map arrives here as its new marker, and devices
   // that left the map (moved out, to another map, deleted) as {removed: [ids]}.
+  // Group states follow their members: while a group is shown from the plan, a burst of reports refreshes it a few times at most.
+  const refreshGroups = useMemo(() => throttle(() => void queryClient.invalidateQueries({ queryKey: groupKeys.all }), 400), [queryClient]);
   useRealtime(mapId ? mapDestination(mapId) : undefined, (payload) => {
     if (mapId) applyMapMessage(queryClient, mapId, payload);
+    if (groupsOpen || controlledGroup) refreshGroups();
   });
-  useEffect(() => setSelectedId(undefined), [mapId]);
+  useEffect(() => {
+    setSelectedId(undefined);
+    setControlledGroup(undefined);
+  }, [mapId]);
   // Virtual devices: stand-ins drawn as ghosts beside the real markers; one panel is open at a time.
   const virtual = useVirtualPlan(mapId);
   const selectVirtual = (id: string | undefined) => {
@@ -104,6 +122,7 @@ export default function DeviceControlPage() {
     virtual.select(id);
   };
   const selected = markers.data?.find((m) => m.id === selectedId);
+  const sheetOpen = phone && (selected !== undefined || virtual.selected !== undefined);
   const placedMarkers = useMemo(() => (markers.data ?? []).filter((m) => m.x !== null), [markers.data]);
   const shownMarkers = useMemo(() => placedMarkers.filter((m) => passesFilter(filter, m.type, m.display)), [placedMarkers, filter]);
   const shownGateways = filter.kinds.has('gateway') ? [] : mapGateways;
@@ -184,15 +203,27 @@ export default function DeviceControlPage() {
     }
     return (
       // The device panel opens inside this box, so the header (language, user menu) stays reachable.
-      <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start', position: 'relative', minHeight: 560 }}>
-        <div style={{ flex: 1, minWidth: 0 }}>
+      <div
+        style={
+          phone
+            ? { display: 'flex', flexDirection: 'column', gap: 12 }
+            : { display: 'flex', gap: 16, alignItems: 'flex-start', position: 'relative', minHeight: 560 }
+        }
+      >
+        <div style={{ flex: 1, minWidth: 0, width: phone ? '100%' : undefined, position: 'relative' }}>
           <FloorPlanMap
             imageUrl={map.image}
             opacity={opacity / 100}
             loadingText={t('deviceMap.loading')}
             errorText={t('deviceMap.failed')}
             fitText={t('deviceMap.fit')}
-            style={{ height: 'calc(100vh - 330px)', minHeight: 420 }}
+            // A phone: the plan takes the screen below the headers and the map selector.
+            // While a device's bottom sheet is open, the plan shrinks to the part of the screen above it.
+            style={
+              phone
+                ? { height: sheetOpen ? 'max(200px, calc(100dvh - 200px - 45dvh))' : 'calc(100dvh - 200px)', minHeight: 200 }
+                : { height: 'calc(100vh - 330px)', minHeight: 420 }
+            }
             onDropOnPlan={
               editable
                 ? (latLng, data, size) => {
@@ -217,6 +248,7 @@ export default function DeviceControlPage() {
                   onSelect={onSelect}
                   onDeselect={() => setSelectedId(undefined)}
                   onMove={onMove}
+                  namesAlways={namesShown}
                 />
                 <VirtualMarkerLayer
                   plan={plan}
@@ -227,12 +259,22 @@ export default function DeviceControlPage() {
                   onSelect={selectVirtual}
                   onMove={virtual.move}
                 />
+                {/* Under a phone's bottom sheet the plan is small: the sheet has the screen, the buttons wait. */}
+                {!sheetOpen && (
+                  <PlanTools
+                    namesToggle={phone || noHover}
+                    namesShown={namesShown}
+                    onNamesShown={setNamesShown}
+                    onGroups={() => setGroupsOpen(true)}
+                  />
+                )}
               </>
             )}
           </FloorPlanMap>
           <MapLegend count={placedMarkers.length} shown={shownMarkers.length} filter={filter} onFilter={setFilter} />
         </div>
-        <div style={{ width: 300, flex: 'none' }}>
+        {phone && tools(true)}
+        <div style={{ width: phone ? '100%' : 300, flex: 'none' }}>
           <OutmapList
             mapId={map.id}
             gateways={mapGateways}
@@ -265,42 +307,100 @@ export default function DeviceControlPage() {
           canEdit={editable}
           onClose={() => virtual.select(undefined)}
         />
+        <PlanGroupsSheet
+          mapId={groupsOpen ? map.id : undefined}
+          onClose={() => setGroupsOpen(false)}
+          onOpen={(id) => {
+            setGroupsOpen(false);
+            setSelectedId(undefined);
+            setControlledGroup(id);
+          }}
+        />
+        <GroupControlDrawer groupId={controlledGroup} canControl={controllable} onClose={() => setControlledGroup(undefined)} />
       </div>
     );
   };
 
+  const reports = map?.image && (
+    <Space wrap>
+      <Link to={`/heatmap?mapId=${map.id}`} data-testid="device-map-heatmap">
+        <Button icon={<FireOutlined />}>{t('heatmap.open')}</Button>
+      </Link>
+      <Button
+        icon={<DownloadOutlined />}
+        loading={devicesReport.isPending}
+        onClick={() => devicesReport.mutate()}
+        data-testid="device-map-report"
+      >
+        {t('deviceMap.devicesReport')}
+      </Button>
+    </Space>
+  );
+
+  /** Finding a device and the plan's opacity: above the plan on a desktop, below it on a phone (`below`). */
+  const tools = (below: boolean) =>
+    map?.image && (
+      <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: below ? 12 : 16 }}>
+        <Select
+          showSearch
+          allowClear
+          value={null}
+          style={{ width: below ? '100%' : 240 }}
+          placeholder={t('deviceMap.find')}
+          notFoundContent={t('deviceMap.findNone')}
+          options={searchOptions}
+          optionFilterProp="label"
+          optionRender={(option) => (
+            <Space style={{ width: '100%', justifyContent: 'space-between' }}>
+              <span>{option.data.label}</span>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {option.data.kind}
+              </Typography.Text>
+            </Space>
+          )}
+          onSelect={(id) => {
+            if (id) find(id);
+          }}
+          data-testid="device-map-find"
+        />
+        <Space style={{ minWidth: below ? undefined : 280, width: below ? '100%' : undefined }}>
+          <Typography.Text>{t('map.opacity')}</Typography.Text>
+          <div style={{ width: below ? 'calc(100vw - 190px)' : 180 }} data-testid="device-map-opacity">
+            <Slider
+              min={PROJECT_LIMITS.opacity.min}
+              max={PROJECT_LIMITS.opacity.max}
+              value={opacity}
+              onChange={setOpacity}
+              // Everyone may look through the plan; only editors keep the setting on the map.
+              onChangeComplete={(value) => {
+                if (editable) void saveOpacity(value).catch(() => undefined);
+              }}
+              tooltip={{ formatter: (value) => `${value ?? 0}%` }}
+            />
+          </div>
+          <Typography.Text type="secondary">{opacity}%</Typography.Text>
+        </Space>
+        {below && reports}
+      </div>
+    );
+
   return (
     <PageContainer
-      title={t('deviceMap.title')}
+      // A phone: the breadcrumb names the page and the plan gets the room; the reports follow the plan.
+      title={phone ? false : t('deviceMap.title')}
       breadcrumbRender={false}
-      extra={
-        map?.image && (
-          <Space wrap>
-            <Link to={`/heatmap?mapId=${map.id}`} data-testid="device-map-heatmap">
-              <Button icon={<FireOutlined />}>{t('heatmap.open')}</Button>
-            </Link>
-            <Button
-              icon={<DownloadOutlined />}
-              loading={devicesReport.isPending}
-              onClick={() => devicesReport.mutate()}
-              data-testid="device-map-report"
-            >
-              {t('deviceMap.devicesReport')}
-            </Button>
-          </Space>
-        )
-      }
+      extra={phone ? undefined : reports}
     >
-      <Card variant="borderless" styles={{ body: { padding: 16 } }}>
-        <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 16, marginBottom: 16 }}>
-          <Space>
+      <Card variant="borderless" styles={{ body: { padding: phone ? 8 : 16 } }}>
+        <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 16, marginBottom: phone ? 8 : 16 }}>
+          <Space style={phone ? { width: '100%' } : undefined} styles={phone ? { item: { minWidth: 0 } } : undefined}>
             <Typography.Text>{t('deviceMap.select')}</Typography.Text>
             <Cascader
-              style={{ width: 420, maxWidth: '70vw' }}
+              style={phone ? { width: 'calc(100vw - 90px)' } : { width: 420, maxWidth: '70vw' }}
               options={options}
               value={path}
               allowClear={false}
-              expandTrigger="hover"
+              expandTrigger={phone ? 'click' : 'hover'}
               placeholder={t('deviceMap.selectPlaceholder')}
               showSearch={{
                 filter: (input, chain) => chain.some((option) => String(option.label).toLowerCase().includes(input.toLowerCase())),
@@ -311,49 +411,7 @@ export default function DeviceControlPage() {
               data-testid="map-selector"
             />
           </Space>
-          {map?.image && (
-            <Select
-              showSearch
-              allowClear
-              value={null}
-              style={{ width: 240 }}
-              placeholder={t('deviceMap.find')}
-              notFoundContent={t('deviceMap.findNone')}
-              options={searchOptions}
-              optionFilterProp="label"
-              optionRender={(option) => (
-                <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-                  <span>{option.data.label}</span>
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {option.data.kind}
-                  </Typography.Text>
-                </Space>
-              )}
-              onSelect={(id) => {
-                if (id) find(id);
-              }}
-              data-testid="device-map-find"
-            />
-          )}
-          {map?.image && (
-            <Space style={{ minWidth: 280 }}>
-              <Typography.Text>{t('map.opacity')}</Typography.Text>
-              <div style={{ width: 180 }} data-testid="device-map-opacity">
-                <Slider
-                  min={PROJECT_LIMITS.opacity.min}
-                  max={PROJECT_LIMITS.opacity.max}
-                  value={opacity}
-                  onChange={setOpacity}
-                  // Everyone may look through the plan; only editors keep the setting on the map.
-                  onChangeComplete={(value) => {
-                    if (editable) void saveOpacity(value).catch(() => undefined);
-                  }}
-                  tooltip={{ formatter: (value) => `${value ?? 0}%` }}
-                />
-              </div>
-              <Typography.Text type="secondary">{opacity}%</Typography.Text>
-            </Space>
-          )}
+          {!phone && tools(false)}
         </div>
         {body()}
       </Card>

@@ -15,7 +15,7 @@ import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
 import { useRealtime } from '../../app/realtime-provider.tsx';
-import { GroupControlDrawer } from './group-control-drawer.tsx';
+import { GroupControlDrawer } from '../../features/devices/group-control-drawer.tsx';
 import { GroupFormModal } from './group-form-modal.tsx';
 import { SensorLinkageCard } from './sensor-linkage-card.tsx';
 

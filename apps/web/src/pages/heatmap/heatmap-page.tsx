@@ -148,7 +148,7 @@ export default function HeatmapPage() {
   const planView = () =>
     map?.image ? (
       <div style={{ display: 'flex', gap: 16, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-        <div style={{ flex: 1, minWidth: 480 }}>
+        <div style={{ flex: 1, minWidth: 'min(480px, 100%)' }}>
           <FloorPlanMap
             imageUrl={map.image}
             opacity={map.opacity / 100}
@@ -172,7 +172,12 @@ export default function HeatmapPage() {
           </FloorPlanMap>
           {heat.data && <HeatLegend levels={levels} maxCount={heat.data.maxCount} windowMinutes={heat.data.windowMinutes} />}
         </div>
-        <Card size="small" title={t('heatmap.ranking')} style={{ width: 420, flex: 'none' }} data-testid="heatmap-ranking">
+        <Card
+          size="small"
+          title={t('heatmap.ranking')}
+          style={{ width: 420, maxWidth: '100%', flex: 'none' }}
+          data-testid="heatmap-ranking"
+        >
           <Table<HeatRow>
             rowKey="deviceId"
             size="small"
@@ -207,7 +212,7 @@ export default function HeatmapPage() {
       <Space style={{ marginBottom: 12 }} wrap>
         <Typography.Text>{t('heatmap.weekOf')}</Typography.Text>
         <Select
-          style={{ width: 280 }}
+          style={{ width: 280, maxWidth: 'calc(100vw - 48px)' }}
           value={query.sensorId ?? ''}
           options={[{ value: '', label: t('heatmap.allSensors') }, ...sensors.map((s) => ({ value: s.id, label: s.name }))]}
           onChange={(value) => setQuery({ sensorId: value || undefined })}

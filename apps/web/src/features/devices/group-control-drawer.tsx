@@ -2,12 +2,13 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract';
-import { useControlGroup, useGroup } from '../../features/groups/api.ts';
-import { groupStateNotes } from '../../features/groups/group-state.ts';
-import { BackToAutomatic } from '../../features/automation/back-to-automatic.tsx';
-import { HandIcon } from '../../features/automation/hand-icon.tsx';
+import { useControlGroup, useGroup } from '../groups/api.ts';
+import { groupStateNotes } from '../groups/group-state.ts';
+import { BackToAutomatic } from '../automation/back-to-automatic.tsx';
+import { HandIcon } from '../automation/hand-icon.tsx';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
-import { switchesOnly } from '../../features/devices/device-controls.ts';
+import { switchesOnly } from './device-controls.ts';
+import { usePhone } from '../../components/use-phone.ts';
 
 /** A slider with the value it stands at written beside it, as the device panel shows it. */
 function SliderRow({ value, children }: { value: string; children: ReactNode }) {
@@ -34,6 +35,7 @@ interface Props {
 export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const phone = usePhone();
   // The group stays shown while the drawer closes, so its content does not blank out during the animation.
   const [shownId, setShownId] = useState(groupId);
   useEffect(() => {
@@ -67,7 +69,10 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
   return (
     <Drawer
       open={Boolean(groupId)}
-      width={460}
+      // A phone: a bottom sheet, the whole-group controls at the top within reach of the thumb.
+      placement={phone ? 'bottom' : 'right'}
+      width={phone ? undefined : 460}
+      height={phone ? '75vh' : undefined}
       title={data ? t('groups.controlTitle', { name: data.name }) : t('common.loading')}
       onClose={onClose}
       destroyOnHidden
@@ -75,7 +80,7 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
     >
       {data && (
         <Space direction="vertical" size={16} style={{ width: '100%' }}>
-          <Descriptions size="small" column={2} bordered>
+          <Descriptions size="small" column={phone ? 1 : 2} bordered>
             <Descriptions.Item label={t('groups.state')}>
               <Tag color={DISPLAY_TAG_COLOUR[data.display]} data-testid="group-state">
                 {t(`groups.display.${data.display}`)}
