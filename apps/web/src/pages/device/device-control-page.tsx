@@ -302,6 +302,7 @@ export default function DeviceControlPage() {
               allowClear={false}
               expandTrigger="hover"
               placeholder={t('deviceMap.selectPlaceholder')}
+              aria-label={t('deviceMap.select')}
               showSearch={{
                 filter: (input, chain) => chain.some((option) => String(option.label).toLowerCase().includes(input.toLowerCase())),
               }}
@@ -318,6 +319,7 @@ export default function DeviceControlPage() {
               value={null}
               style={{ width: 240 }}
               placeholder={t('deviceMap.find')}
+              aria-label={t('deviceMap.find')}
               notFoundContent={t('deviceMap.findNone')}
               options={searchOptions}
               optionFilterProp="label"
@@ -349,6 +351,7 @@ export default function DeviceControlPage() {
                     if (editable) void saveOpacity(value).catch(() => undefined);
                   }}
                   tooltip={{ formatter: (value) => `${value ?? 0}%` }}
+                  ariaLabelForHandle={t('map.opacity')}
                 />
               </div>
               <Typography.Text type="secondary">{opacity}%</Typography.Text>
