@@ -203,7 +203,7 @@ export default function TaskDetailPage() {
                     <Statistic title={t('emergency.field.quantity')} value={run.total} />
                   </Col>
                   <Col span={6}>
-                    <Statistic title={t('emergency.field.passed')} value={run.passed} valueStyle={{ color: '#389e0d' }} />
+                    <Statistic title={t('emergency.field.passed')} value={run.passed} valueStyle={{ color: '#237804' }} />
                   </Col>
                   <Col span={6}>
                     <Statistic

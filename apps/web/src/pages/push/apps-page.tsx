@@ -220,6 +220,7 @@ function Apps() {
           <Input.Search
             allowClear
             placeholder={t('push.app.search')}
+            aria-label={t('push.app.search')}
             style={{ width: 260, marginInlineStart: 8 }}
             onSearch={(name) => setPage((p) => ({ ...p, page: 1, name: name || undefined }))}
           />

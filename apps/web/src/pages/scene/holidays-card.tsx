@@ -81,6 +81,7 @@ export function HolidaysCard({ projectId, editable }: { projectId: string | unde
             value={overrideMin}
             disabled={!editable}
             addonAfter={t('scenes.settings.minutes')}
+            aria-label={t('scenes.settings.override')}
             style={{ width: 180 }}
             onChange={(value) => setOverrideMin(value ?? 0)}
             data-testid="settings-override"

@@ -161,6 +161,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
           <Input.Search
             allowClear
             placeholder={t('accounts.search')}
+            aria-label={t('accounts.search')}
             style={{ width: 400 }}
             onSearch={(name) => setQuery({ ...query, page: 1, name: name.trim() })}
           />
