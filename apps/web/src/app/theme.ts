@@ -35,8 +35,9 @@ export const THEME: ThemeConfig = {
     motion: !prefersReducedMotion(),
   },
   components: {
-    // A table with nothing to show says so in this grey (antd's disabled grey is 1.8:1).
+    // A table or list with nothing to show says so in this grey (antd's disabled grey is 1.8:1).
     Table: { colorTextDisabled: 'rgba(0, 0, 0, 0.6)' },
+    List: { colorTextDisabled: 'rgba(0, 0, 0, 0.6)' },
     // A tag's text is the 7th shade of its colour on the 1st; these palettes' 7th shades are too light for
     // 4.5:1, so their tags take the next darker shade (status tags likewise, on their own light background).
     Tag: {
