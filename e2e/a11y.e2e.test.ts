@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { authEndpoints, type Lang } from '@lumigrid/contract';
 import { api } from './support/api.ts';
 import { seriousViolations } from './support/axe.ts';
-import { openBrowser, recordApiCalls, reportFailure, storeSession, type TestBrowser } from './support/browser.ts';
+import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
 // Issue 28, item 6: the sign-in and a dialog form work from the keyboard alone, every stop of the sign-in's
@@ -106,6 +106,7 @@ describe('the keyboard alone', () => {
     await password.press('Tab');
     const toggle = page.getByRole('button', { name: 'Show password' });
     expect(await toggle.evaluate((button) => button === document.activeElement)).toBe(true);
+    await screenshot(page, 'a11y-password-toggle-focused');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Hide password', pressed: true }).waitFor();
     expect(await page.getByRole('textbox', { name: 'Password', exact: true }).getAttribute('type')).toBe('text');
@@ -119,6 +120,7 @@ describe('the keyboard alone', () => {
     const dialog = page.getByRole('dialog');
     const name = dialog.getByLabel('Name', { exact: true });
     await expect.poll(() => name.evaluate((field) => field === document.activeElement)).toBe(true);
+    await screenshot(page, 'a11y-dialog-first-field');
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type('Keyboard Admin');
     await page.keyboard.press('Enter');
