@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import 'antd/dist/reset.css';
+import './app/a11y.css';
 import './i18n/index.ts';
 import { configureApiClient } from './api/client.ts';
 import { Providers } from './app/providers.tsx';

@@ -20,7 +20,8 @@ export function LanguageSelect({ className }: { className?: string }) {
       }}
       placement="bottomRight"
     >
-      <Button type="text" className={className} icon={<GlobalOutlined />} aria-label={t('lang.label')}>
+      {/* The name starts with the words on the button, as speech control users say them (WCAG 2.5.3). */}
+      <Button type="text" className={className} icon={<GlobalOutlined />} aria-label={`${t(`lang.${lang}`)} (${t('lang.label')})`}>
         {t(`lang.${lang}`)}
       </Button>
     </Dropdown>

@@ -13,3 +13,37 @@ export function useRule() {
     },
   });
 }
+
+/**
+ * The rules of a form checked as a person leaves each field, for forms whose Form has
+ * `validateTrigger={BLUR_VALIDATION}`: a filled field is checked on leaving it, an empty one only when it
+ * is emptied by typing or the form is sent, so tabbing through empty fields raises no error.
+ */
+export function useBlurRules() {
+  const { t } = useTranslation();
+  return (check: Check, vars?: Record<string, string | number>, required = true): RuleObject[] => {
+    const problem = (raw: unknown) => {
+      const key = check(typeof raw === 'string' ? raw : '');
+      if (key) throw new Error(t(key, vars ?? {}));
+    };
+    const empty = (raw: unknown) => raw === undefined || raw === null || raw === '';
+    return [
+      {
+        required,
+        validateTrigger: 'onChange',
+        validator: async (_rule, raw: unknown) => {
+          if (empty(raw)) problem(raw);
+        },
+      },
+      {
+        validateTrigger: 'onBlur',
+        validator: async (_rule, raw: unknown) => {
+          if (!empty(raw)) problem(raw);
+        },
+      },
+    ];
+  };
+}
+
+/** The triggers of a form that uses useBlurRules. */
+export const BLUR_VALIDATION = ['onChange', 'onBlur'];

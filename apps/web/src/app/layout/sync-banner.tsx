@@ -75,7 +75,11 @@ function SyncProgress({ item, onBack }: { item: GatewaySyncItem; onBack(): void 
       <Typography.Title level={5} style={{ marginTop: 0 }} data-testid="sync-progress-title">
         {title}
       </Typography.Title>
-      <Progress percent={percent} status={phase.kind === 'failed' ? 'exception' : phase.kind === 'done' ? 'success' : 'active'} />
+      <Progress
+        aria-label={title}
+        percent={percent}
+        status={phase.kind === 'failed' ? 'exception' : phase.kind === 'done' ? 'success' : 'active'}
+      />
       {phase.kind === 'running' && <Typography.Text type="secondary">{t('gateway.sync.running')}</Typography.Text>}
       {phase.kind === 'done' && <Result status="success" title={t('gateway.sync.done', { name: item.name })} />}
       {phase.kind === 'failed' && <Result status="error" title={t('gateway.sync.failed')} subTitle={phase.text} />}

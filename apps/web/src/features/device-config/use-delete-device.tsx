@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { App, Modal, Radio, Space } from 'antd';
+import { App, Radio, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Device } from '@lumigrid/contract';
 import { ApiError } from '../../api/client.ts';
 import { useConfirmDeletion, useDeleteDevices } from './api.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 type Target = Pick<Device, 'id' | 'name' | 'gatewayId'>;
 
@@ -53,7 +54,7 @@ export function useDeleteDevice(onDeleted?: (device: Target) => void) {
   };
 
   const dialog = (
-    <Modal
+    <FormModal
       open={target !== undefined}
       title={target ? t('deviceConfig.deleteTitle', { name: target.name }) : undefined}
       okText={t('deviceConfig.delete')}
@@ -70,7 +71,7 @@ export function useDeleteDevice(onDeleted?: (device: Target) => void) {
           <Radio value={true}>{t('deviceConfig.deleteFromGateway')}</Radio>
         </Space>
       </Radio.Group>
-    </Modal>
+    </FormModal>
   );
 
   return {

@@ -14,6 +14,8 @@ export function GroupFilterSelect(props: {
   placeField: string;
   value?: string;
   onChange?: (value: string | undefined) => void;
+  /** The id the search form's label points at. */
+  id?: string;
 }) {
   const { t } = useTranslation();
   const { form, placeField, value, onChange } = props;
@@ -25,6 +27,7 @@ export function GroupFilterSelect(props: {
   }, [mapId, groups.data, value, onChange]);
   return (
     <Select
+      id={props.id}
       data-testid="device-list-group"
       allowClear
       showSearch

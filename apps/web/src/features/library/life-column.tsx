@@ -33,7 +33,13 @@ export function remainingLifeColumn(t: TFunction, empty: string): ProColumns<Dev
             <Typography.Text style={{ fontSize: 12 }}>
               {t('library.hoursValue', { value: Math.round(row.remainingLifeHours).toLocaleString() })}
             </Typography.Text>
-            <Progress percent={Math.round(share * 100)} size="small" showInfo={false} status={share < LOW_LIFE ? 'exception' : 'normal'} />
+            <Progress
+              aria-label={`${t('library.life.column')}: ${row.name}`}
+              percent={Math.round(share * 100)}
+              size="small"
+              showInfo={false}
+              status={share < LOW_LIFE ? 'exception' : 'normal'}
+            />
           </div>
         </Tooltip>
       );

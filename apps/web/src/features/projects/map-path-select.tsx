@@ -11,15 +11,18 @@ export interface MapPathSelectProps {
   partial?: boolean;
   id?: string;
   placeholder?: string;
+  /** The name of a selector that no form label points at (its id is not given). */
+  label?: string;
 }
 
 /** The project > building > map selector of the device map, for forms and filters. */
-export function MapPathSelect({ value, onChange, partial = false, id, placeholder }: MapPathSelectProps) {
+export function MapPathSelect({ value, onChange, partial = false, id, placeholder, label }: MapPathSelectProps) {
   const { t } = useTranslation();
   const tree = useProjectTree(WHOLE_TREE);
   return (
     <Cascader
       id={id}
+      aria-label={label}
       style={{ width: '100%' }}
       options={mapPathOptions(tree.data)}
       value={value}

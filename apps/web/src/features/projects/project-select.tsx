@@ -65,6 +65,7 @@ export function ProjectSelect({
       disabled={disabled}
       loading={!tree}
       placeholder={t('scenes.projectPlaceholder')}
+      aria-label={t('scenes.project')}
       onChange={onChange}
       data-testid="scene-project"
     />

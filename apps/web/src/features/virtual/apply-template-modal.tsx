@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Cascader, Modal, Progress, Select, Space, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Cascader, Progress, Select, Space, Table, Tag, Typography } from 'antd';
 import { CheckCircleFilled, CloseCircleFilled, LoadingOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../pro
 import { virtualApi, virtualKeys } from './api.ts';
 import { applyInBatches } from './apply-batches.ts';
 import { typeLabel } from './template-form-modal.tsx';
+import { FormModal } from '../../components/form-modal.tsx';
 
 type Row = Pick<Device, 'id' | 'name' | 'addr'> & { result?: ParamApplyResult };
 
@@ -105,7 +106,7 @@ export function ApplyTemplateModal({ template, onClose }: { template: ParamTempl
   const failedIds = [...results.values()].filter((r) => r.code !== 0).map((r) => r.deviceId);
 
   return (
-    <Modal
+    <FormModal
       open={Boolean(template)}
       width={820}
       title={template ? t('paramTemplates.applyTitle', { name: template.name }) : undefined}
@@ -165,7 +166,11 @@ export function ApplyTemplateModal({ template, onClose }: { template: ParamTempl
       )}
       {total > 0 && (
         <div style={{ marginBottom: 16 }} data-testid="apply-progress">
-          <Progress percent={Math.round((done / total) * 100)} status={running ? 'active' : failed > 0 ? 'exception' : 'success'} />
+          <Progress
+            aria-label={t('paramTemplates.applyProgress', { done, total })}
+            percent={Math.round((done / total) * 100)}
+            status={running ? 'active' : failed > 0 ? 'exception' : 'success'}
+          />
           <Typography.Text type={failed > 0 ? 'danger' : 'success'}>
             {running ? t('paramTemplates.applyProgress', { done, total }) : t('paramTemplates.applyDone', { ok: done - failed, failed })}
           </Typography.Text>
@@ -184,7 +189,7 @@ export function ApplyTemplateModal({ template, onClose }: { template: ParamTempl
           rowSelection={{
             selectedRowKeys: selected,
             onChange: (keys) => setSelected(keys.map(String)),
-            getCheckboxProps: () => ({ disabled: running }),
+            getCheckboxProps: (row) => ({ disabled: running, 'aria-label': t('common.selectRow', { name: row.name }) }),
           }}
           columns={[
             { title: t('paramTemplates.device'), dataIndex: 'name' },
@@ -193,6 +198,6 @@ export function ApplyTemplateModal({ template, onClose }: { template: ParamTempl
           ]}
         />
       )}
-    </Modal>
+    </FormModal>
   );
 }

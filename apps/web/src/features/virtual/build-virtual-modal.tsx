@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { Col, Form, Input, InputNumber, Modal, Row, Select, Typography } from 'antd';
+import { Col, Form, Input, InputNumber, Row, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_TYPE_CODE_LIST, VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract';
 import type { MapPath } from '../projects/tree.ts';
 import { useBuildVirtual, useParamTemplates, useVirtualGateways } from './api.ts';
 import { typeLabel } from './template-form-modal.tsx';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface Values {
   gatewayId: string;
@@ -55,7 +56,7 @@ export function BuildVirtualModal({ open, path, onClose }: { open: boolean; path
     (type === undefined ? [] : (list ?? [])).map((template) => ({ value: template.id, label: template.name }));
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('virtualDevices.add')}
       okText={t('virtualDevices.save')}
@@ -119,6 +120,6 @@ export function BuildVirtualModal({ open, path, onClose }: { open: boolean; path
         </Row>
         <Typography.Text type="secondary">{t('virtualDevices.placeHint')}</Typography.Text>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -35,6 +35,7 @@ export function ParamTemplatesView({ kind }: { kind: ParamClass }) {
           <Space>
             <Typography.Text>{t('paramTemplates.deviceType')}</Typography.Text>
             <Select
+              aria-label={t('paramTemplates.deviceType')}
               style={{ width: 260 }}
               value={type}
               onChange={setType}

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Alert, App, Col, Form, Input, InputNumber, Modal, Row, Select, Switch, Typography } from 'antd';
+import { Alert, App, Col, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { TEMPLATE_LIMITS, paramClassOf, typesWithClass, type ParamClass, type ParamTemplate } from '@lumigrid/contract';
@@ -15,6 +15,7 @@ import {
   type ParamField,
 } from '../device-config/param-fields.ts';
 import { useBuildTemplate, useUpdateTemplate } from './api.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface Values {
   name: string;
@@ -148,7 +149,7 @@ export function TemplateFormModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       width={720}
       title={t(editing ? 'paramTemplates.edit' : 'paramTemplates.add')}
@@ -204,6 +205,6 @@ export function TemplateFormModal({
           </>
         )}
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

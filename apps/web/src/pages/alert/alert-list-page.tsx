@@ -229,7 +229,12 @@ export default function AlertListPage() {
         onRow={(row) => ({ 'data-testid': `alert-row-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
         rowSelection={
           selectable
-            ? { selectedRowKeys: selected.map((a) => a.id), onChange: (_, rows) => setSelected(rows), preserveSelectedRowKeys: true }
+            ? {
+                selectedRowKeys: selected.map((a) => a.id),
+                onChange: (_, rows) => setSelected(rows),
+                preserveSelectedRowKeys: true,
+                getCheckboxProps: (row) => ({ name: row.name, 'aria-label': t('common.selectRow', { name: row.name }) }),
+              }
             : undefined
         }
         toolBarRender={() => [

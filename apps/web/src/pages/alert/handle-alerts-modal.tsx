@@ -1,7 +1,8 @@
-import { App, Form, Input, Modal, Typography } from 'antd';
+import { App, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALERT_LIMITS } from '@lumigrid/contract';
 import { useHandleAlerts } from '../../features/alerts/api.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 /** Marks the chosen alerts handled with one note; open while `ids` is not empty. */
 export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (done: boolean) => void }) {
@@ -18,7 +19,7 @@ export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (d
   };
 
   return (
-    <Modal
+    <FormModal
       open={ids.length > 0}
       title={t('alerts.handleTitle', { count: ids.length })}
       okText={t('alerts.markHandled')}
@@ -42,6 +43,6 @@ export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (d
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

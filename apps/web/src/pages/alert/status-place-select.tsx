@@ -101,6 +101,7 @@ export function StatusPlaceSelect({
       treeNodeLabelProp="label"
       loading={account.isLoading}
       placeholder={t('alertStats.placePlaceholder')}
+      aria-label={t('alertStats.place')}
       onChange={(next: { value: string; label?: React.ReactNode } | undefined) => {
         const place = next && placeOfKey(next.value);
         if (place) onChange(place);

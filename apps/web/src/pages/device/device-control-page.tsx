@@ -347,6 +347,7 @@ export default function DeviceControlPage() {
           value={null}
           style={{ width: below ? '100%' : 240 }}
           placeholder={t('deviceMap.find')}
+          aria-label={t('deviceMap.find')}
           notFoundContent={t('deviceMap.findNone')}
           options={searchOptions}
           optionFilterProp="label"
@@ -376,6 +377,7 @@ export default function DeviceControlPage() {
                 if (editable) void saveOpacity(value).catch(() => undefined);
               }}
               tooltip={{ formatter: (value) => `${value ?? 0}%` }}
+              ariaLabelForHandle={t('map.opacity')}
             />
           </div>
           <Typography.Text type="secondary">{opacity}%</Typography.Text>
@@ -402,6 +404,7 @@ export default function DeviceControlPage() {
               allowClear={false}
               expandTrigger={phone ? 'click' : 'hover'}
               placeholder={t('deviceMap.selectPlaceholder')}
+              aria-label={t('deviceMap.select')}
               showSearch={{
                 filter: (input, chain) => chain.some((option) => String(option.label).toLowerCase().includes(input.toLowerCase())),
               }}

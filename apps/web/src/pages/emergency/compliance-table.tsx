@@ -56,7 +56,7 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
             <Statistic
               title={t('emergency.compliance.failedLights')}
               value={data?.failed ?? 0}
-              valueStyle={{ color: data?.failed ? '#cf1322' : '#389e0d' }}
+              valueStyle={{ color: data?.failed ? '#cf1322' : '#237804' }}
               suffix={
                 data?.failed ? (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -73,7 +73,7 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
             <Statistic
               title={t('emergency.compliance.functionOverdue', { days: EMERGENCY_LIMITS.functionDueDays })}
               value={data?.functionOverdue ?? 0}
-              valueStyle={{ color: data?.functionOverdue ? '#cf1322' : '#389e0d' }}
+              valueStyle={{ color: data?.functionOverdue ? '#cf1322' : '#237804' }}
               data-testid="emergency-compliance-function"
             />
           </Card>
@@ -83,7 +83,7 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
             <Statistic
               title={t('emergency.compliance.lifeOverdue', { days: EMERGENCY_LIMITS.lifeDueDays })}
               value={data?.lifeOverdue ?? 0}
-              valueStyle={{ color: data?.lifeOverdue ? '#cf1322' : '#389e0d' }}
+              valueStyle={{ color: data?.lifeOverdue ? '#cf1322' : '#237804' }}
               data-testid="emergency-compliance-life"
             />
           </Card>

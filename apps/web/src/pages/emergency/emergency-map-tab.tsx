@@ -73,6 +73,7 @@ export function EmergencyMapTab({ projectId }: { projectId: string | undefined }
           options={options}
           value={place}
           allowClear={false}
+          aria-label={t('emergency.map.select')}
           expandTrigger="hover"
           onChange={(value) => {
             if (Array.isArray(value) && value.length === 2) {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Form, Input, Modal, Select, Space, Tag, Typography } from 'antd';
+import { App, Button, Form, Input, Select, Space, Tag, Typography } from 'antd';
 import { CheckOutlined, DownloadOutlined, FilePdfOutlined, ToolOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import { faultKey } from '../../features/device-config/param-fields.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface LogSearch {
   type?: LogBookType;
@@ -249,7 +250,7 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
           onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
         }}
       />
-      <Modal
+      <FormModal
         open={Boolean(acknowledging)}
         title={t('emergency.logBook.acknowledgeTitle', { name: acknowledging?.deviceName ?? '' })}
         okText={t('emergency.logBook.acknowledge')}
@@ -268,7 +269,7 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
           placeholder={t('emergency.logBook.notePlaceholder')}
           data-testid="emergency-acknowledge-note"
         />
-      </Modal>
+      </FormModal>
       <RepairModal
         projectId={repairing ? projectId : undefined}
         onClose={() => setRepairing(false)}
@@ -310,7 +311,7 @@ function RepairModal({
     onClose();
   };
   return (
-    <Modal
+    <FormModal
       open={Boolean(projectId)}
       title={t('emergency.logBook.recordRepair')}
       okText={t('emergency.logBook.save')}
@@ -337,6 +338,6 @@ function RepairModal({
           <Input.TextArea rows={3} maxLength={EMERGENCY_LIMITS.note.max} placeholder={t('emergency.logBook.workPlaceholder')} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

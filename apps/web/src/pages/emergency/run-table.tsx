@@ -97,7 +97,7 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
             {t(`emergency.result.${run.result}`)}
           </Tag>
         ) : (
-          <Progress percent={run.progress} size="small" status="active" />
+          <Progress aria-label={`${t('emergency.field.progress')}: ${run.taskName}`} percent={run.progress} size="small" status="active" />
         ),
     },
   ];

@@ -91,7 +91,12 @@ export default function TaskDetailPage() {
         v === null ? (
           <Typography.Text type="secondary">{t('emergency.detail.waiting')}</Typography.Text>
         ) : (
-          <Progress percent={v} size="small" status={d.passed === false ? 'exception' : d.passed ? 'success' : 'active'} />
+          <Progress
+            aria-label={`${t('emergency.field.progress')}: ${d.name}`}
+            percent={v}
+            size="small"
+            status={d.passed === false ? 'exception' : d.passed ? 'success' : 'active'}
+          />
         ),
     },
     {
@@ -179,6 +184,7 @@ export default function TaskDetailPage() {
             {run ? (
               <Space direction="vertical" style={{ width: '100%' }}>
                 <Progress
+                  aria-label={t('emergency.field.progress')}
                   percent={run.progress}
                   status={
                     run.state === 'running'
@@ -197,7 +203,7 @@ export default function TaskDetailPage() {
                     <Statistic title={t('emergency.field.quantity')} value={run.total} />
                   </Col>
                   <Col span={6}>
-                    <Statistic title={t('emergency.field.passed')} value={run.passed} valueStyle={{ color: '#389e0d' }} />
+                    <Statistic title={t('emergency.field.passed')} value={run.passed} valueStyle={{ color: '#237804' }} />
                   </Col>
                   <Col span={6}>
                     <Statistic

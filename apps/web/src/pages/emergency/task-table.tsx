@@ -18,6 +18,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useTaskActions } from './use-task-actions.tsx';
 import { RESULT_COLOUR, STATUS_COLOUR, taskPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { IconButton } from '../../components/icon-button.tsx';
 
 interface TaskSearch {
   name?: string;
@@ -77,6 +78,7 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
       render: (_, task) =>
         task.lastRunId ? (
           <Progress
+            aria-label={`${t('emergency.field.progress')}: ${task.name}`}
             percent={task.progress}
             size="small"
             status={task.status === 'running' ? 'active' : task.result === 'failed' ? 'exception' : 'normal'}
@@ -152,50 +154,46 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
         <Space size={0} wrap>
           {editable &&
             (task.status === 'running' ? (
-              <Tooltip title={t('emergency.action.stop')}>
-                <Button
-                  type="link"
-                  size="small"
-                  danger
-                  icon={<PauseOutlined />}
-                  onClick={() => actions.confirm(task, 'stop')}
-                  data-testid={`emergency-stop-${task.name}`}
-                />
-              </Tooltip>
-            ) : (
-              <Tooltip title={t('emergency.action.start')}>
-                <Button
-                  type="link"
-                  size="small"
-                  icon={<CaretRightOutlined />}
-                  onClick={() => actions.confirm(task, 'start')}
-                  data-testid={`emergency-start-${task.name}`}
-                />
-              </Tooltip>
-            ))}
-          {editable && (
-            <Tooltip title={t('emergency.action.edit')}>
-              <Button
-                type="link"
-                size="small"
-                icon={<EditOutlined />}
-                disabled={task.status === 'running'}
-                onClick={() => void navigate(`/emergency/set/add?i=${task.id}&p=${task.projectId}`)}
-                data-testid={`emergency-edit-${task.name}`}
-              />
-            </Tooltip>
-          )}
-          {editable && (
-            <Tooltip title={t('emergency.action.delete')}>
-              <Button
+              <IconButton
+                label={t('emergency.action.stop')}
                 type="link"
                 size="small"
                 danger
-                icon={<DeleteOutlined />}
-                onClick={() => actions.confirm(task, 'delete')}
-                data-testid={`emergency-delete-${task.name}`}
+                icon={<PauseOutlined />}
+                onClick={() => actions.confirm(task, 'stop')}
+                data-testid={`emergency-stop-${task.name}`}
               />
-            </Tooltip>
+            ) : (
+              <IconButton
+                label={t('emergency.action.start')}
+                type="link"
+                size="small"
+                icon={<CaretRightOutlined />}
+                onClick={() => actions.confirm(task, 'start')}
+                data-testid={`emergency-start-${task.name}`}
+              />
+            ))}
+          {editable && (
+            <IconButton
+              label={t('emergency.action.edit')}
+              type="link"
+              size="small"
+              icon={<EditOutlined />}
+              disabled={task.status === 'running'}
+              onClick={() => void navigate(`/emergency/set/add?i=${task.id}&p=${task.projectId}`)}
+              data-testid={`emergency-edit-${task.name}`}
+            />
+          )}
+          {editable && (
+            <IconButton
+              label={t('emergency.action.delete')}
+              type="link"
+              size="small"
+              danger
+              icon={<DeleteOutlined />}
+              onClick={() => actions.confirm(task, 'delete')}
+              data-testid={`emergency-delete-${task.name}`}
+            />
           )}
           {!editable && <Link to={taskPath(task)}>{t('emergency.action.view')}</Link>}
         </Space>

@@ -64,6 +64,7 @@ export default function EnergyDetailPage() {
                 partial
                 value={place ? pathOfPlace(place) : undefined}
                 placeholder={t('energy.placePlaceholder')}
+                label={t('energy.place')}
                 onChange={(path) => {
                   const next = placeOfPath(path);
                   if (next) setChosen(next);

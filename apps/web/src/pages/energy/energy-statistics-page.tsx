@@ -62,7 +62,7 @@ function Change({
   const against = t(`energy.against.${period}`);
   if (change === null) return <Typography.Text type="secondary">{t('energy.noPrevious', { against })}</Typography.Text>;
   const better = lowerIsBetter ? change < 0 : change > 0;
-  const colour = change === 0 ? undefined : better ? '#389e0d' : '#cf1322';
+  const colour = change === 0 ? undefined : better ? '#237804' : '#cf1322';
   return (
     <Typography.Text type="secondary">
       <span style={{ color: colour, whiteSpace: 'nowrap' }}>
@@ -127,6 +127,7 @@ export default function EnergyStatisticsPage() {
                     partial
                     value={place ? pathOfPlace(place) : undefined}
                     placeholder={t('energy.placePlaceholder')}
+                    label={t('energy.place')}
                     onChange={(path) => {
                       const next = placeOfPath(path);
                       if (next) setChosen(next);

@@ -1,9 +1,10 @@
 import { useMemo } from 'react';
-import { App, Checkbox, type ButtonProps, Col, Form, Input, Modal, Radio, Row, Select, Switch, TimePicker, Typography } from 'antd';
+import { App, Checkbox, type ButtonProps, Col, Form, Input, Radio, Row, Select, Switch, TimePicker, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { isLang, isMail, LANGS, MONTH_DAYS, RECIPIENT_LIMITS, REPORT_CONTENTS, REPORT_UNITS, type Recipient } from '@lumigrid/contract';
 import { useAddRecipient, useEditRecipient } from '../../features/reports/api.ts';
 import { recipientFields, recipientForm, WEEKDAYS, type RecipientForm } from '../../features/reports/recipient-form.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 /** Every zone the browser knows, for a recipient who reads the reports elsewhere. */
 function timeZones(current: string): string[] {
@@ -44,7 +45,7 @@ export function RecipientModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t(recipient ? 'reports.editTitle' : 'reports.addTitle')}
       width={640}
@@ -181,6 +182,6 @@ export function RecipientModal({
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -120,6 +120,7 @@ export function FirmwareModal({ open, onClose, gateway }: { open: boolean; onClo
         {shown && (
           <div style={{ marginTop: 16 }} data-testid="firmware-progress">
             <Progress
+              aria-label={t('gateway.firmware.button')}
               percent={shown.progress}
               status={outcome === 'running' ? 'active' : outcome === 'success' ? 'success' : outcome === 'idle' ? 'normal' : 'exception'}
             />

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, App, Col, Form, Input, InputNumber, Modal, Row, Select, Slider, Typography } from 'antd';
+import { Alert, App, Col, Form, Input, InputNumber, Row, Select, Slider, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, type ErrorCode, type Gateway, type GatewayLookup } from '@lumigrid/contract';
 import {
@@ -26,6 +26,7 @@ import { microwaveProblem, MICROWAVE_FIELDS, type MicrowaveField } from '@lumigr
 import { useBoot } from '../../app/boot.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { useGatewayRule } from './rules.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 const mapOf = (path: string[] | undefined): GatewayRuleKey | undefined =>
   path && path.length === 3 ? undefined : 'gateway.rules.mapRequired';
@@ -67,7 +68,7 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('gateway.bindTitle')}
       okText={t('gateway.bind')}
@@ -100,7 +101,7 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
           <Input placeholder={t('gateway.namePlaceholder')} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -119,7 +120,7 @@ export function RenameGatewayModal({ open, onClose, gateway }: DialogProps & { g
     onClose();
   };
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('gateway.renameTitle')}
       okText={t('gateway.save')}
@@ -134,7 +135,7 @@ export function RenameGatewayModal({ open, onClose, gateway }: DialogProps & { g
           <Input autoFocus />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -153,7 +154,7 @@ export function MoveGatewayModal({ open, onClose, gateway }: DialogProps & { gat
     onClose();
   };
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('gateway.moveTitle')}
       okText={t('gateway.save')}
@@ -168,7 +169,7 @@ export function MoveGatewayModal({ open, onClose, gateway }: DialogProps & { gat
           <MapPathSelect />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -212,7 +213,7 @@ export function GatewayParamsModal({ open, onClose, gateway }: DialogProps & { g
       }
     : {};
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('gateway.paramsTitle')}
       okText={t('gateway.save')}
@@ -257,7 +258,7 @@ export function GatewayParamsModal({ open, onClose, gateway }: DialogProps & { g
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -276,7 +277,7 @@ export function GatewayLonLatModal({ open, onClose, gateway }: DialogProps & { g
     onClose();
   };
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('gateway.lonLatTitle')}
       okText={t('gateway.save')}
@@ -313,7 +314,7 @@ export function GatewayLonLatModal({ open, onClose, gateway }: DialogProps & { g
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -334,7 +335,7 @@ export function OpenNetworkModal({ open, onClose, gateway }: DialogProps & { gat
     onClose();
   };
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('gateway.network.title')}
       okText={durationS > 0 ? t('gateway.network.open') : t('gateway.network.close')}
@@ -348,7 +349,7 @@ export function OpenNetworkModal({ open, onClose, gateway }: DialogProps & { gat
       <Typography.Paragraph type="secondary">{t('gateway.network.hint')}</Typography.Paragraph>
       <Typography.Text>{t('gateway.network.duration', { seconds: durationS })}</Typography.Text>
       <Slider min={0} max={254} step={1} value={durationS} onChange={setDurationS} data-testid="network-duration" />
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -380,7 +381,7 @@ export function MicrowaveModal({ open, onClose, gateway }: DialogProps & { gatew
     onClose();
   };
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t('gateway.microwave.title')}
       okText={t('gateway.save')}
@@ -403,6 +404,6 @@ export function MicrowaveModal({ open, onClose, gateway }: DialogProps & { gatew
           ))}
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

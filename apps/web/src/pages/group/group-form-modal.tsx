@@ -1,10 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, App, Form, Input, Modal, Select, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Form, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { GROUP_LIMITS, errorMessage, isErrorCode, type Gateway, type GroupCandidate, type GroupView } from '@lumigrid/contract';
 import { currentLang } from '../../i18n/index.ts';
 import { useAddGroup, useGroupCandidates, useUpdateGroup } from '../../features/groups/api.ts';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface Props {
   open: boolean;
@@ -62,7 +63,7 @@ export function GroupFormModal({ open, mapId, group, gateways, onClose }: Props)
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={group ? t('groups.editTitle', { name: group.name }) : t('groups.addTitle')}
       width={760}
@@ -124,7 +125,11 @@ export function GroupFormModal({ open, mapId, group, gateways, onClose }: Props)
         rowSelection={{
           selectedRowKeys: selected,
           onChange: (keys) => setSelected(keys.map(String)),
-          getCheckboxProps: (row) => ({ disabled: row.problem !== null && !row.member, name: row.name }),
+          getCheckboxProps: (row) => ({
+            disabled: row.problem !== null && !row.member,
+            name: row.name,
+            'aria-label': t('common.selectRow', { name: row.name }),
+          }),
         }}
         columns={[
           {
@@ -142,6 +147,6 @@ export function GroupFormModal({ open, mapId, group, gateways, onClose }: Props)
         ]}
         data-testid="group-member-picker"
       />
-    </Modal>
+    </FormModal>
   );
 }

@@ -179,6 +179,7 @@ export default function GroupPage() {
               allowClear={false}
               expandTrigger="hover"
               placeholder={t('groups.selectPlaceholder')}
+              aria-label={t('groups.select')}
               onChange={(value) => {
                 if (Array.isArray(value) && value.length === 3) setChosen(value.map(String) as MapPath);
               }}

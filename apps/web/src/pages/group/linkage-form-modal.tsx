@@ -1,9 +1,10 @@
 import { useEffect, useMemo } from 'react';
-import { App, Col, Form, InputNumber, Modal, Row, Select, Slider, Switch, Tag } from 'antd';
+import { App, Col, Form, InputNumber, Row, Select, Slider, Switch, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Device, GroupView, SensorLinkageView } from '@lumigrid/contract';
 import { useSaveLinkage } from '../../features/automation/api.ts';
 import { groupsForSensor, LINKAGE_RANGES, linkageDraft, linkageSensorKind, snapHold } from '../../features/automation/linkage.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface Values {
   sensorId?: string;
@@ -115,7 +116,7 @@ export function LinkageFormModal({
 
   const { detect, clear, hold, lux } = LINKAGE_RANGES;
   return (
-    <Modal
+    <FormModal
       open={open}
       title={editing ? t('automation.linkage.editTitle', { name: editing.sensorName }) : t('automation.linkage.addTitle')}
       okText={t('groups.save')}
@@ -223,6 +224,6 @@ export function LinkageFormModal({
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -84,7 +84,13 @@ export default function HeatmapPage() {
       dataIndex: 'percent',
       width: 130,
       render: (_: unknown, row: HeatRow) => (
-        <Progress percent={row.percent} size="small" strokeColor={heatColorOf(levels, row.percent)} format={(p) => `${p}%`} />
+        <Progress
+          aria-label={`${t('heatmap.field.percent')}: ${row.name}`}
+          percent={row.percent}
+          size="small"
+          strokeColor={heatColorOf(levels, row.percent)}
+          format={(p) => `${p}%`}
+        />
       ),
     },
   ];

@@ -12,6 +12,7 @@ import {
   type HeatmapSettings,
 } from '@lumigrid/contract';
 import { useResetHeatmapSettings, useSaveHeatmapSettings } from '../../features/heatmap/api.ts';
+import { IconButton } from '../../components/icon-button.tsx';
 
 interface LevelsForm {
   levels: Array<{ percent: number | null; color: string }>;
@@ -139,11 +140,11 @@ export function LevelsDrawer({
                     <ColorPicker disabledAlpha showText format="hex" />
                   </Form.Item>
                   {fields.length > HEATMAP_LIMITS.levels.min && (
-                    <Button
+                    <IconButton
+                      label={t('heatmap.levels.remove')}
                       type="text"
                       icon={<DeleteOutlined />}
                       onClick={() => remove(field.name)}
-                      aria-label={t('heatmap.levels.remove')}
                     />
                   )}
                 </Space>

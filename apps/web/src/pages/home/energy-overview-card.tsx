@@ -33,7 +33,7 @@ function PeriodEnergy({ projectId, period }: { projectId: string; period: Extrac
             value={totals.savedKwh}
             precision={2}
             suffix="kWh"
-            valueStyle={{ fontSize: 22, whiteSpace: 'nowrap', color: totals.savedKwh > 0 ? '#389e0d' : undefined }}
+            valueStyle={{ fontSize: 22, whiteSpace: 'nowrap', color: totals.savedKwh > 0 ? '#237804' : undefined }}
             valueRender={(node) => <span data-testid={`home-energy-${period}-saved`}>{node}</span>}
           />
         </Col>

@@ -1,10 +1,11 @@
-import { Form, Input, Modal, TreeSelect } from 'antd';
+import { Form, Input, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Building } from '@lumigrid/contract';
 import { useAddBuilding, useUpdateBuilding } from '../../features/projects/api.ts';
 import { checkName } from '../../features/projects/checks.ts';
 import { parentOptions } from '../../features/projects/tree.ts';
 import { useInstallationRule } from './rules.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface BuildingFormValues {
   name: string;
@@ -45,7 +46,7 @@ export function BuildingFormModal({ open, projectId, buildings, building, parent
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={building ? t('building.editTitle') : t('building.addTitle')}
       okText={t('installation.save')}
@@ -69,6 +70,6 @@ export function BuildingFormModal({ open, projectId, buildings, building, parent
           />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Form, Input, Modal, Select, Slider } from 'antd';
+import { Form, Input, Select, Slider } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, type Building, type MapInfo } from '@lumigrid/contract';
 import { useAddMap, useMoveMap, useUpdateMap, useUploadMap } from '../../features/projects/api.ts';
@@ -7,6 +7,7 @@ import { checkName } from '../../features/projects/checks.ts';
 import { withPaths, PATH_SEPARATOR } from '../../features/projects/tree.ts';
 import { FloorPlanPicker } from './floor-plan-picker.tsx';
 import { useInstallationRule } from './rules.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface MapFormValues {
   name: string;
@@ -66,7 +67,7 @@ export function MapFormModal({ open, buildings, map, buildId, onClose, onSaved }
   const buildingOptions = withPaths(buildings).map(({ item, path }) => ({ value: item.id, label: path.join(PATH_SEPARATOR) }));
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={map ? t('map.editTitle') : t('map.addTitle')}
       okText={upload.rendering ? t('map.rendering') : t('installation.save')}
@@ -95,6 +96,6 @@ export function MapFormModal({ open, buildings, map, buildId, onClose, onSaved }
           </>
         )}
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -126,6 +126,7 @@ export function MapPanel({ map, buildingName, editable, onEdit, onDeleted }: Map
             onChange={setOpacity}
             onChangeComplete={(value) => void saveOpacity(value).catch(() => setOpacity(map.opacity))}
             tooltip={{ formatter: (value) => `${value ?? 0}%` }}
+            ariaLabelForHandle={t('map.opacity')}
           />
         </div>
         <Typography.Text type="secondary" style={{ width: 48 }}>

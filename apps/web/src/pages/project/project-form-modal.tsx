@@ -1,10 +1,11 @@
-import { Col, Form, Input, InputNumber, Modal, Row, TreeSelect } from 'antd';
+import { Col, Form, Input, InputNumber, Row, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Project } from '@lumigrid/contract';
 import { useAddProject, useProjectTree, useUpdateProject, WHOLE_TREE } from '../../features/projects/api.ts';
 import { checkAddress, checkCoordinate, checkName } from '../../features/projects/checks.ts';
 import { parentOptions } from '../../features/projects/tree.ts';
 import { useInstallationRule } from './rules.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface ProjectFormValues {
   name: string;
@@ -61,7 +62,7 @@ export function ProjectFormModal({ open, project, parentId, onClose, onSaved }: 
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={project ? t('project.editTitle') : t('project.addTitle')}
       okText={t('installation.save')}
@@ -109,6 +110,6 @@ export function ProjectFormModal({ open, project, parentId, onClose, onSaved }: 
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Card, Col, Form, Input, List, Modal, Popconfirm, Progress, Row, Space, Tag, Typography } from 'antd';
+import { App, Button, Card, Col, Form, Input, List, Popconfirm, Progress, Row, Space, Tag, Typography } from 'antd';
 import { AppstoreOutlined, DeleteOutlined, EditOutlined, PlusOutlined, TagsOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +15,8 @@ import {
   usePushCategories,
 } from '../../features/push/api.ts';
 import './push.css';
+import { FormModal } from '../../components/form-modal.tsx';
+import { IconButton } from '../../components/icon-button.tsx';
 
 /** The add/rename dialog of a category. */
 function CategoryModal({ editing, onClose }: { editing: { category?: PushCategory } | undefined; onClose: () => void }) {
@@ -32,7 +34,7 @@ function CategoryModal({ editing, onClose }: { editing: { category?: PushCategor
     });
   };
   return (
-    <Modal
+    <FormModal
       open={Boolean(editing)}
       title={t(editing?.category ? 'push.category.edit' : 'push.category.add')}
       okText={t('push.action.save')}
@@ -51,7 +53,7 @@ function CategoryModal({ editing, onClose }: { editing: { category?: PushCategor
           <Input maxLength={PUSH_LIMITS.categoryName.max} showCount autoFocus data-testid="push-category-name" />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -86,7 +88,13 @@ function Categories() {
       <Space direction="vertical" style={{ width: '100%' }} size={12}>
         <div>
           <Typography.Text type="secondary">{t('push.category.count', { count, max: PUSH_LIMITS.categories })}</Typography.Text>
-          <Progress percent={(count / PUSH_LIMITS.categories) * 100} showInfo={false} size="small" status={full ? 'exception' : 'normal'} />
+          <Progress
+            aria-label={t('push.category.count', { count, max: PUSH_LIMITS.categories })}
+            percent={(count / PUSH_LIMITS.categories) * 100}
+            showInfo={false}
+            size="small"
+            status={full ? 'exception' : 'normal'}
+          />
         </div>
         <List
           loading={categories.isLoading}
@@ -96,13 +104,13 @@ function Categories() {
             <List.Item
               data-testid={`push-category-${c.name}`}
               actions={[
-                <Button
+                <IconButton
+                  label={t('push.action.edit')}
                   key="edit"
                   type="link"
                   size="small"
                   icon={<EditOutlined />}
                   onClick={() => setEditing({ category: c })}
-                  aria-label={t('push.action.edit')}
                 />,
                 <Popconfirm
                   key="delete"
@@ -117,7 +125,7 @@ function Categories() {
                       .catch(() => undefined)
                   }
                 >
-                  <Button type="link" size="small" danger icon={<DeleteOutlined />} aria-label={t('push.action.delete')} />
+                  <IconButton label={t('push.action.delete')} type="link" size="small" danger icon={<DeleteOutlined />} />
                 </Popconfirm>,
               ]}
             >
@@ -212,6 +220,7 @@ function Apps() {
           <Input.Search
             allowClear
             placeholder={t('push.app.search')}
+            aria-label={t('push.app.search')}
             style={{ width: 260, marginInlineStart: 8 }}
             onSearch={(name) => setPage((p) => ({ ...p, page: 1, name: name || undefined }))}
           />

@@ -148,12 +148,14 @@ export default function NewsListPage() {
             <Input.Search
               allowClear
               placeholder={t('push.news.searchTitle')}
+              aria-label={t('push.news.searchTitle')}
               style={{ width: 200 }}
               onSearch={(title) => filter({ title: title || undefined })}
             />
             <Select
               allowClear
               placeholder={t('push.field.state')}
+              aria-label={t('push.field.state')}
               style={{ width: 130 }}
               value={query.state}
               onChange={(state) => filter({ state })}
@@ -162,6 +164,7 @@ export default function NewsListPage() {
             <Select
               allowClear
               placeholder={t('push.field.app')}
+              aria-label={t('push.field.app')}
               style={{ width: 150 }}
               value={query.appId}
               onChange={(appId) => filter({ appId })}
@@ -170,6 +173,7 @@ export default function NewsListPage() {
             <Select
               allowClear
               placeholder={t('push.field.category')}
+              aria-label={t('push.field.category')}
               style={{ width: 140 }}
               value={query.categoryId}
               onChange={(categoryId) => filter({ categoryId })}
@@ -178,6 +182,7 @@ export default function NewsListPage() {
             <Select<Lang>
               allowClear
               placeholder={t('push.field.lang')}
+              aria-label={t('push.field.lang')}
               style={{ width: 130 }}
               value={query.lang}
               onChange={(lang) => filter({ lang })}

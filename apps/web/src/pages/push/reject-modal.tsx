@@ -1,7 +1,8 @@
-import { App, Form, Input, Modal, type ButtonProps } from 'antd';
+import { App, Form, Input, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PUSH_LIMITS } from '@lumigrid/contract';
 import { useRejectPushNews } from '../../features/push/api.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 /** The reviewer's rejection: a reason the author reads on the news item. */
 export function RejectModal({
@@ -25,7 +26,7 @@ export function RejectModal({
     onDone?.();
   };
   return (
-    <Modal
+    <FormModal
       open={Boolean(news)}
       title={t('push.review.rejectTitle', { title: news?.title ?? '' })}
       okText={t('push.action.reject')}
@@ -45,6 +46,6 @@ export function RejectModal({
           <Input.TextArea rows={4} maxLength={PUSH_LIMITS.reason.max} showCount autoFocus data-testid="push-reject-reason" />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { App, Button, Divider, Input, Modal, Tooltip, Upload } from 'antd';
+import { App, Button, Divider, Input, Tooltip, Upload } from 'antd';
 import {
   BoldOutlined,
   DisconnectOutlined,
@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { PUSH_LIMITS, sizeText } from '@lumigrid/contract';
 import { PICTURE_ACCEPT, pictureProblem } from '../../api/upload.ts';
 import { usePushUpload } from '../../features/push/api.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 const LINK = /^(https?:\/\/|mailto:)/i;
 
@@ -151,7 +152,7 @@ function Toolbar({ editor }: { editor: Editor }) {
       <ToolButton label={t('push.editor.redo')} disabled={!state.redo} onClick={() => run().redo().run()}>
         <RedoOutlined />
       </ToolButton>
-      <Modal
+      <FormModal
         open={linking !== undefined}
         title={t('push.editor.link')}
         okText={t('push.action.ok')}
@@ -168,7 +169,7 @@ function Toolbar({ editor }: { editor: Editor }) {
           autoFocus
           aria-label={t('push.editor.linkAddress')}
         />
-      </Modal>
+      </FormModal>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { SCENE_LIMITS, type SceneSettings } from '@lumigrid/contract';
 import { useSaveSceneSettings, useSceneSettings } from '../../features/scenes/api.ts';
 import { useLang } from '../../features/projects/site-time.ts';
 import { formatDay } from '../../i18n/time-format.ts';
+import { IconButton } from '../../components/icon-button.tsx';
 
 type Holiday = SceneSettings['holidays'][number];
 
@@ -80,6 +81,7 @@ export function HolidaysCard({ projectId, editable }: { projectId: string | unde
             value={overrideMin}
             disabled={!editable}
             addonAfter={t('scenes.settings.minutes')}
+            aria-label={t('scenes.settings.override')}
             style={{ width: 180 }}
             onChange={(value) => setOverrideMin(value ?? 0)}
             data-testid="settings-override"
@@ -133,11 +135,11 @@ export function HolidaysCard({ projectId, editable }: { projectId: string | unde
                       key: 'remove',
                       width: 56,
                       render: (_: unknown, row: Holiday) => (
-                        <Button
+                        <IconButton
+                          label={t('scenes.settings.removeHoliday')}
                           type="text"
                           danger
                           icon={<DeleteOutlined />}
-                          aria-label={t('scenes.settings.removeHoliday')}
                           onClick={() => setHolidays(holidays.filter((h) => h.date !== row.date))}
                         />
                       ),

@@ -91,7 +91,11 @@ export function MemberPicker({ project, place, onPlaceChange, catalog, gateways,
   const selection = {
     selectedRowKeys: selected,
     onChange: (keys: React.Key[]) => setSelected(keys.map(String)),
-    getCheckboxProps: (row: { key: string; name: string }) => ({ disabled: taken.has(row.key), name: row.name }),
+    getCheckboxProps: (row: { key: string; name: string }) => ({
+      disabled: taken.has(row.key),
+      name: row.name,
+      'aria-label': t('common.selectRow', { name: row.name }),
+    }),
   };
 
   return (

@@ -14,6 +14,7 @@ import { HolidaysCard } from './holidays-card.tsx';
 import './scene-schedule.css';
 import { useLang } from '../../features/projects/site-time.ts';
 import { formatDay, weekdayOf } from '../../i18n/time-format.ts';
+import { IconButton } from '../../components/icon-button.tsx';
 
 const today = () => dayjs().format('YYYY-MM-DD');
 
@@ -50,10 +51,10 @@ export default function SceneSchedulePage() {
           size="small"
           title={
             <Space wrap>
-              <Button
+              <IconButton
+                label={t('scenes.week.previous')}
                 icon={<LeftOutlined />}
                 onClick={() => setFrom(addDays(from, -7))}
-                aria-label={t('scenes.week.previous')}
                 data-testid="week-previous"
               />
               <DatePicker
@@ -65,10 +66,10 @@ export default function SceneSchedulePage() {
                 style={{ width: 230 }}
                 data-testid="week-picker"
               />
-              <Button
+              <IconButton
+                label={t('scenes.week.next')}
                 icon={<RightOutlined />}
                 onClick={() => setFrom(addDays(from, 7))}
-                aria-label={t('scenes.week.next')}
                 data-testid="week-next"
               />
               <Button onClick={() => setFrom(mondayOf(today()))} disabled={from === mondayOf(today())}>

@@ -4,6 +4,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { SCENE_LIMITS } from '@lumigrid/contract';
 import { slotProblems, slotsToTriggers, WEEKDAYS_MONDAY_FIRST, type SunRow, type TimeSlot } from '../../features/scenes/timing.ts';
+import { IconButton } from '../../components/icon-button.tsx';
 
 const TIME = 'HH:mm';
 const DATE = 'YYYY-MM-DD';
@@ -51,12 +52,12 @@ export function SlotsEditor({
               onChange={(value: Dayjs | null) => set(index, { end: value ? value.format(TIME) : null })}
               data-testid={`slot-end-${index}`}
             />
-            <Button
+            <IconButton
+              label={t('scenes.timing.removeSlot')}
               type="text"
               danger
               icon={<DeleteOutlined />}
               disabled={slots.length <= 1}
-              aria-label={t('scenes.timing.removeSlot')}
               onClick={() => onChange(slots.filter((_, i) => i !== index))}
             />
           </Space>
@@ -155,12 +156,12 @@ export function SunRowsEditor({ rows, onChange }: { rows: SunRow[]; onChange(row
                 );
             }
           })}
-          <Button
+          <IconButton
+            label={t('scenes.timing.removeRow')}
             type="text"
             danger
             icon={<DeleteOutlined />}
             disabled={rows.length <= 1}
-            aria-label={t('scenes.timing.removeRow')}
             onClick={() => onChange(rows.filter((_, i) => i !== index))}
           />
         </Space>

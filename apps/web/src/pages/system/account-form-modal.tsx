@@ -1,12 +1,14 @@
-import { Col, Form, Input, Modal, Radio, Row, Select, Switch } from 'antd';
+import { Col, Form, Input, Radio, Row, Select, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, OPERATE_AUTH, USER_AUTH, type ManagedAccount } from '@lumigrid/contract';
 import { useRule } from '../../components/form-rules.ts';
+import { PasswordInput } from '../../components/password-input.tsx';
 import { checkAccount, checkMail, checkNewPassword, checkPhone, checkWeightedMax, ifGiven } from '../../components/validators.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useProjectTree } from '../../features/projects/api.ts';
 import { useAddAccount, useUpdateAccount } from '../../features/users/api.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface AccountFormValues {
   account: string;
@@ -98,7 +100,7 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
     : { account: '', operateAuth: OPERATE_AUTH.viewOnly, scope: 'all', projectIds: [] };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t(account ? 'accounts.editTitle' : isSub ? 'accounts.addSub' : 'accounts.addTitle')}
       okText={t('installation.save')}
@@ -123,7 +125,7 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
                 label={t('accounts.password')}
                 rules={[rule(checkNewPassword, { min: LIMITS.password.min, max: LIMITS.password.max })]}
               >
-                <Input.Password autoComplete="new-password" />
+                <PasswordInput autoComplete="new-password" />
               </Form.Item>
             </Col>
           )}
@@ -206,6 +208,6 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
           )}
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

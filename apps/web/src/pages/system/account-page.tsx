@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { EmptyHint } from '../../components/empty-hint.tsx';
-import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Tooltip, Typography, message } from 'antd';
+import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Typography, message } from 'antd';
 import { useSearchParams } from 'react-router';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -13,6 +13,7 @@ import { useAccounts, useRemoveAccount, useResetAccountPassword, useUpdateAccoun
 import { AccountDetailDrawer } from './account-detail-drawer.tsx';
 import { AccountFormModal } from './account-form-modal.tsx';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { IconButton } from '../../components/icon-button.tsx';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -119,7 +120,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
       width: 120,
       render: (_, row) => (
         <Space size={4}>
-          <Button size="small" icon={<EditOutlined />} aria-label={t('accounts.edit')} onClick={() => setEditing({ account: row })} />
+          <IconButton label={t('accounts.edit')} size="small" icon={<EditOutlined />} onClick={() => setEditing({ account: row })} />
           <Dropdown
             menu={{
               items: [
@@ -129,9 +130,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
               onClick: ({ key }) => void resetPassword(row, key as 'mail' | 'sms').catch(() => undefined),
             }}
           >
-            <Tooltip title={t('accounts.resetPassword')}>
-              <Button size="small" icon={<KeyOutlined />} aria-label={t('accounts.resetPassword')} />
-            </Tooltip>
+            <IconButton label={t('accounts.resetPassword')} size="small" icon={<KeyOutlined />} />
           </Dropdown>
           <Popconfirm
             title={t('accounts.deleteConfirm', { account: row.account })}
@@ -140,7 +139,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
             okButtonProps={{ danger: true }}
             onConfirm={() => remove.mutateAsync(row.id)}
           >
-            <Button size="small" danger icon={<DeleteOutlined />} aria-label={t('accounts.delete')} />
+            <IconButton label={t('accounts.delete')} size="small" danger icon={<DeleteOutlined />} />
           </Popconfirm>
         </Space>
       ),
@@ -162,6 +161,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
           <Input.Search
             allowClear
             placeholder={t('accounts.search')}
+            aria-label={t('accounts.search')}
             style={{ width: 400 }}
             onSearch={(name) => setQuery({ ...query, page: 1, name: name.trim() })}
           />

@@ -1,4 +1,4 @@
-import { App, Avatar, Button, Card, Col, Descriptions, Form, Input, Row, Space, Typography } from 'antd';
+import { App, Avatar, Button, Card, Col, Descriptions, Form, Row, Space, Typography } from 'antd';
 import { EditOutlined, UserOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { AccountPictures } from './account-pictures.tsx';
 import { ProfileFormModal } from './profile-form-modal.tsx';
 import { useChangePassword, useMe } from '../../features/auth/api.ts';
 import { useRule } from '../../components/form-rules.ts';
+import { PasswordInput } from '../../components/password-input.tsx';
 import { RoleText } from '../../components/role-text.tsx';
 import { checkConfirmation, checkDiffersFrom, checkLoginPassword, checkNewPassword } from '../../components/validators.ts';
 
@@ -81,7 +82,7 @@ export default function CenterPage() {
           <Card title={t('center.changePassword')} variant="borderless" style={{ height: '100%' }}>
             <Form<PasswordValues> form={form} layout="vertical" onFinish={onFinish} requiredMark style={{ maxWidth: 420 }}>
               <Form.Item name="oldPassword" label={t('center.oldPassword')} rules={[rule(checkLoginPassword)]}>
-                <Input.Password maxLength={LIMITS.password.loginMax} autoComplete="current-password" />
+                <PasswordInput maxLength={LIMITS.password.loginMax} autoComplete="current-password" />
               </Form.Item>
               <Form.Item
                 name="newPassword"
@@ -93,7 +94,7 @@ export default function CenterPage() {
                   ({ getFieldValue }) => rule(checkDiffersFrom(getFieldValue('oldPassword') as string | undefined)),
                 ]}
               >
-                <Input.Password maxLength={LIMITS.password.max} autoComplete="new-password" />
+                <PasswordInput maxLength={LIMITS.password.max} autoComplete="new-password" />
               </Form.Item>
               <Form.Item
                 name="confirm"
@@ -101,7 +102,7 @@ export default function CenterPage() {
                 dependencies={['newPassword']}
                 rules={[({ getFieldValue }) => rule(checkConfirmation(getFieldValue('newPassword') as string | undefined))]}
               >
-                <Input.Password maxLength={LIMITS.password.max} autoComplete="new-password" />
+                <PasswordInput maxLength={LIMITS.password.max} autoComplete="new-password" />
               </Form.Item>
               <Form.Item style={{ marginBottom: 0 }}>
                 <Button type="primary" htmlType="submit" loading={changePassword.isPending}>

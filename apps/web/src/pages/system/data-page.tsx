@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App as AntApp, Alert, Button, Card, Col, Modal, Progress, Result, Row, Space, Tag, Tooltip, Tree, Typography } from 'antd';
+import { App as AntApp, Alert, Button, Card, Col, Progress, Result, Row, Space, Tag, Tooltip, Tree, Typography } from 'antd';
 import type { TreeDataNode } from 'antd';
 import {
   CloudDownloadOutlined,
@@ -28,6 +28,7 @@ import {
   useStartRestore,
 } from '../../features/backup/api.ts';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 /** How the archive list names the database an archive was taken from. */
 const DATABASE_NAMES = { pglite: 'PGlite', postgres: 'PostgreSQL' } as const;
@@ -108,7 +109,7 @@ function JobModal({ job, onClose }: { job: Job | undefined; onClose(): void }) {
   }, [restored, forcedSignOut, t]);
 
   return (
-    <Modal
+    <FormModal
       open={job !== undefined}
       title={title}
       width={720}
@@ -133,7 +134,11 @@ function JobModal({ job, onClose }: { job: Job | undefined; onClose(): void }) {
             <Typography.Paragraph>
               {job?.kind === 'restore' ? t('backup.restoreRunning', { file: job.file }) : t('backup.backupRunning')}
             </Typography.Paragraph>
-            <Progress percent={percent} status={failed ? 'exception' : running ? 'active' : 'success'} />
+            <Progress
+              aria-label={job?.kind === 'restore' ? t('backup.restoreRunning', { file: job.file }) : t('backup.backupRunning')}
+              percent={percent}
+              status={failed ? 'exception' : running ? 'active' : 'success'}
+            />
             {running && (
               <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }}>
                 {job?.kind === 'restore' ? t('backup.restoreKeepOpen') : t('backup.backupKeepWorking')}
@@ -144,7 +149,7 @@ function JobModal({ job, onClose }: { job: Job | undefined; onClose(): void }) {
           </>
         )}
       </div>
-    </Modal>
+    </FormModal>
   );
 }
 

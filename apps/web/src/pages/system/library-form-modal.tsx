@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Col, Form, Input, InputNumber, Modal, Row, Select, type ButtonProps } from 'antd';
+import { App, Col, Form, Input, InputNumber, Row, Select, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   LIBRARY_LIMITS,
@@ -15,6 +15,7 @@ import { useAddLibraryType, useLibraryIcon, useRemoveLibraryIcon, useUpdateLibra
 import { currentLang } from '../../i18n/index.ts';
 import type { PictureChange } from '../../components/picture-picker.tsx';
 import { LibraryIconPicker } from './library-icon.tsx';
+import { FormModal } from '../../components/form-modal.tsx';
 
 type LibraryForm = Omit<LibraryTypeAddBody, 'type'> & { type: number | undefined };
 
@@ -71,7 +72,7 @@ export function LibraryFormModal({
   };
 
   return (
-    <Modal
+    <FormModal
       open={open}
       title={t(type ? 'library.editTitle' : 'library.addTitle')}
       width={640}
@@ -179,6 +180,6 @@ export function LibraryFormModal({
           </Col>
         </Row>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

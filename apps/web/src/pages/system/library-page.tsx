@@ -165,6 +165,7 @@ export default function LibraryPage() {
             value={code}
             onChange={setCode}
             placeholder={t('library.allTypes')}
+            aria-label={t('library.allTypes')}
             style={{ width: 200 }}
             options={usedCodes.map((value) => ({ value, label: t(typeNameKey(value)) }))}
             data-testid="library-filter-type"
@@ -173,6 +174,7 @@ export default function LibraryPage() {
             key="search"
             allowClear
             placeholder={t('library.search')}
+            aria-label={t('library.search')}
             onChange={(event) => setSearch(event.target.value)}
             style={{ width: 240 }}
             data-testid="library-search"

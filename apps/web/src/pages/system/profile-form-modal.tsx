@@ -1,9 +1,10 @@
-import { Form, Input, Modal } from 'antd';
+import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type LoginUser } from '@lumigrid/contract';
 import { useRule } from '../../components/form-rules.ts';
 import { checkMail, checkPhone, checkWeightedMax, ifGiven } from '../../components/validators.ts';
 import { useUpdateProfile } from '../../features/auth/api.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface ProfileValues {
   name?: string;
@@ -31,7 +32,7 @@ export function ProfileFormModal({ user, onClose }: { user: LoginUser; onClose()
   };
 
   return (
-    <Modal
+    <FormModal
       open
       title={t('center.editInfo')}
       okText={t('installation.save')}
@@ -65,6 +66,6 @@ export function ProfileFormModal({ user, onClose }: { user: LoginUser; onClose()
           <Input.TextArea rows={3} maxLength={LIMITS.remarks.max} showCount />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

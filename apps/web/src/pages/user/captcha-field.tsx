@@ -43,7 +43,14 @@ export function CaptchaField({
       <Form.Item required>
         <div style={{ display: 'flex', gap: 8 }}>
           <Form.Item name="captcha" noStyle rules={rules}>
-            <Input size={size} prefix={<SafetyOutlined />} placeholder={t('register.captcha')} maxLength={10} autoComplete="off" />
+            <Input
+              size={size}
+              prefix={<SafetyOutlined />}
+              placeholder={t('register.captcha')}
+              aria-label={t('register.captcha')}
+              maxLength={10}
+              autoComplete="off"
+            />
           </Form.Item>
           <button
             type="button"

@@ -6,7 +6,8 @@ import { LIMITS } from '@lumigrid/contract';
 import { useBoot } from '../../app/boot.tsx';
 import { useResetPassword } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { useRule } from '../../components/form-rules.ts';
+import { BLUR_VALIDATION, useBlurRules } from '../../components/form-rules.ts';
+import { PasswordInput } from '../../components/password-input.tsx';
 import { checkCode, checkConfirmation, checkMail, checkNewPassword, checkPhone } from '../../components/validators.ts';
 import { CaptchaField, useCaptchaField } from './captcha-field.tsx';
 import { SendCodeButton } from './send-code-button.tsx';
@@ -31,7 +32,7 @@ export default function ForgotPasswordPage() {
   const { mode, branding } = useBoot();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const rule = useRule();
+  const blurRules = useBlurRules();
   const compact = useCompact();
   const [form] = Form.useForm<ResetValues>();
   const captchaState = useCaptchaField(form, 'reset');
@@ -77,25 +78,39 @@ export default function ForgotPasswordPage() {
         name={`reset-${method}`}
         size={size}
         onFinish={onFinish}
-        validateTrigger="onBlur"
+        validateTrigger={BLUR_VALIDATION}
         requiredMark={false}
       >
         {method === 'mail' ? (
-          <Form.Item name="mail" rules={[rule(checkMail)]}>
-            <Input prefix={<MailOutlined />} placeholder={t('register.mail')} maxLength={LIMITS.mail.max} autoComplete="email" />
+          <Form.Item name="mail" rules={blurRules(checkMail)}>
+            <Input
+              prefix={<MailOutlined />}
+              placeholder={t('register.mail')}
+              aria-label={t('register.mail')}
+              maxLength={LIMITS.mail.max}
+              autoComplete="email"
+            />
           </Form.Item>
         ) : (
-          <Form.Item name="phone" rules={[rule(checkPhone)]}>
-            <Input prefix={<MobileOutlined />} placeholder={t('register.phone')} maxLength={16} autoComplete="tel" inputMode="tel" />
+          <Form.Item name="phone" rules={blurRules(checkPhone)}>
+            <Input
+              prefix={<MobileOutlined />}
+              placeholder={t('register.phone')}
+              aria-label={t('register.phone')}
+              maxLength={16}
+              autoComplete="tel"
+              inputMode="tel"
+            />
           </Form.Item>
         )}
         <CaptchaField state={captchaState} size={size} />
         <Form.Item required>
           <div style={{ display: 'flex', gap: 8 }}>
-            <Form.Item name="code" noStyle rules={[rule(checkCode)]}>
+            <Form.Item name="code" noStyle rules={blurRules(checkCode)}>
               <Input
                 prefix={<NumberOutlined />}
                 placeholder={t('register.code')}
+                aria-label={t('register.code')}
                 maxLength={6}
                 autoComplete="one-time-code"
                 inputMode="numeric"
@@ -104,10 +119,11 @@ export default function ForgotPasswordPage() {
             <SendCodeButton form={form} targetField={targetField} purpose="reset" refreshCaptcha={captchaState.refresh} size={size} />
           </div>
         </Form.Item>
-        <Form.Item name="password" rules={[rule(checkNewPassword)]} extra={compact ? undefined : t('validation.passwordRule')}>
-          <Input.Password
+        <Form.Item name="password" rules={blurRules(checkNewPassword)} extra={compact ? undefined : t('validation.passwordRule')}>
+          <PasswordInput
             prefix={<LockOutlined />}
             placeholder={t('forgot.newPassword')}
+            aria-label={t('forgot.newPassword')}
             maxLength={LIMITS.password.max}
             autoComplete="new-password"
           />
@@ -115,11 +131,12 @@ export default function ForgotPasswordPage() {
         <Form.Item
           name="confirm"
           dependencies={['password']}
-          rules={[({ getFieldValue }) => rule(checkConfirmation(getFieldValue('password') as string | undefined))]}
+          rules={blurRules((value) => checkConfirmation(form.getFieldValue('password') as string | undefined)(value))}
         >
-          <Input.Password
+          <PasswordInput
             prefix={<LockOutlined />}
             placeholder={t('forgot.confirm')}
+            aria-label={t('forgot.confirm')}
             maxLength={LIMITS.password.max}
             autoComplete="new-password"
           />

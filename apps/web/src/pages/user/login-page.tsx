@@ -8,7 +8,8 @@ import { useBoot } from '../../app/boot.tsx';
 import { languageAfterLogin, safeRedirect, session, landingPath } from '../../api/session.ts';
 import { authKeys, saveAccountLanguage, useLogin } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { useRule } from '../../components/form-rules.ts';
+import { BLUR_VALIDATION, useBlurRules } from '../../components/form-rules.ts';
+import { PasswordInput } from '../../components/password-input.tsx';
 import { checkAccount, checkCaptcha, checkLoginPassword, checkLoginMail, checkPhone } from '../../components/validators.ts';
 import { ApiError } from '../../api/client.ts';
 import { CaptchaField, useCaptchaField } from './captcha-field.tsx';
@@ -43,7 +44,7 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
   const login = useLogin();
-  const rule = useRule();
+  const blurRules = useBlurRules();
   const compact = useCompact();
   const [form] = Form.useForm<LoginValues>();
   const size = compact ? 'middle' : 'large';
@@ -84,16 +85,38 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
   };
 
   const accountInput = local ? (
-    <Form.Item name="account" rules={[rule(checkAccount)]}>
-      <Input size={size} prefix={<UserOutlined />} placeholder={t('login.account')} maxLength={100} autoComplete="username" />
+    <Form.Item name="account" rules={blurRules(checkAccount)}>
+      <Input
+        size={size}
+        prefix={<UserOutlined />}
+        placeholder={t('login.account')}
+        aria-label={t('login.account')}
+        maxLength={100}
+        autoComplete="username"
+      />
     </Form.Item>
   ) : method === 'mail' ? (
-    <Form.Item name="account" rules={[rule(checkLoginMail)]}>
-      <Input size={size} prefix={<MailOutlined />} placeholder={t('login.mail')} maxLength={50} autoComplete="email" />
+    <Form.Item name="account" rules={blurRules(checkLoginMail)}>
+      <Input
+        size={size}
+        prefix={<MailOutlined />}
+        placeholder={t('login.mail')}
+        aria-label={t('login.mail')}
+        maxLength={50}
+        autoComplete="email"
+      />
     </Form.Item>
   ) : (
-    <Form.Item name="account" rules={[rule(checkPhone)]}>
-      <Input size={size} prefix={<MobileOutlined />} placeholder={t('login.phone')} maxLength={16} autoComplete="tel" inputMode="tel" />
+    <Form.Item name="account" rules={blurRules(checkPhone)}>
+      <Input
+        size={size}
+        prefix={<MobileOutlined />}
+        placeholder={t('login.phone')}
+        aria-label={t('login.phone')}
+        maxLength={16}
+        autoComplete="tel"
+        inputMode="tel"
+      />
     </Form.Item>
   );
 
@@ -111,20 +134,21 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
         size={size}
         onFinish={onFinish}
         initialValues={{ account: remembered ?? '', password: '', remember: session.remember() }}
-        validateTrigger="onBlur"
+        validateTrigger={BLUR_VALIDATION}
         requiredMark={false}
       >
         {accountInput}
-        <Form.Item name="password" rules={[rule(checkLoginPassword)]}>
-          <Input.Password
+        <Form.Item name="password" rules={blurRules(checkLoginPassword)}>
+          <PasswordInput
             size={size}
             prefix={<LockOutlined />}
             placeholder={t('login.password')}
+            aria-label={t('login.password')}
             maxLength={50}
             autoComplete="current-password"
           />
         </Form.Item>
-        {captchaAsked && <CaptchaField state={captchaState} size={size} rules={[rule(checkCaptcha)]} />}
+        {captchaAsked && <CaptchaField state={captchaState} size={size} rules={blurRules(checkCaptcha)} />}
         <div className="lg-user__links">
           <Form.Item name="remember" valuePropName="checked" noStyle>
             <Checkbox>{t('login.remember')}</Checkbox>

@@ -6,7 +6,8 @@ import { LIMITS } from '@lumigrid/contract';
 import { useBoot } from '../../app/boot.tsx';
 import { useRegisterMail, useRegisterPhone } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { useRule } from '../../components/form-rules.ts';
+import { BLUR_VALIDATION, useBlurRules } from '../../components/form-rules.ts';
+import { PasswordInput } from '../../components/password-input.tsx';
 import { checkCode, checkConfirmation, checkMail, checkNewPassword, checkPhone, checkWeightedMax } from '../../components/validators.ts';
 import { CaptchaField, useCaptchaField } from './captcha-field.tsx';
 import { MethodTabs } from './method-tabs.tsx';
@@ -32,7 +33,7 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
   const { t } = useTranslation();
   const { mode, info, branding, lang } = useBoot();
   const navigate = useNavigate();
-  const rule = useRule();
+  const blurRules = useBlurRules();
   const compact = useCompact();
   const [form] = Form.useForm<RegisterValues>();
   const captchaState = useCaptchaField(form, 'register');
@@ -75,25 +76,39 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
         name={`register-${method}`}
         size={size}
         onFinish={onFinish}
-        validateTrigger="onBlur"
+        validateTrigger={BLUR_VALIDATION}
         requiredMark={false}
       >
         {method === 'mail' ? (
-          <Form.Item name="mail" rules={[rule(checkMail)]}>
-            <Input prefix={<MailOutlined />} placeholder={t('register.mail')} maxLength={LIMITS.mail.max} autoComplete="email" />
+          <Form.Item name="mail" rules={blurRules(checkMail)}>
+            <Input
+              prefix={<MailOutlined />}
+              placeholder={t('register.mail')}
+              aria-label={t('register.mail')}
+              maxLength={LIMITS.mail.max}
+              autoComplete="email"
+            />
           </Form.Item>
         ) : (
-          <Form.Item name="phone" rules={[rule(checkPhone)]}>
-            <Input prefix={<MobileOutlined />} placeholder={t('register.phone')} maxLength={16} autoComplete="tel" inputMode="tel" />
+          <Form.Item name="phone" rules={blurRules(checkPhone)}>
+            <Input
+              prefix={<MobileOutlined />}
+              placeholder={t('register.phone')}
+              aria-label={t('register.phone')}
+              maxLength={16}
+              autoComplete="tel"
+              inputMode="tel"
+            />
           </Form.Item>
         )}
         <CaptchaField state={captchaState} size={size} />
         <Form.Item required>
           <div style={{ display: 'flex', gap: 8 }}>
-            <Form.Item name="code" noStyle rules={[rule(checkCode)]}>
+            <Form.Item name="code" noStyle rules={blurRules(checkCode)}>
               <Input
                 prefix={<NumberOutlined />}
                 placeholder={t('register.code')}
+                aria-label={t('register.code')}
                 maxLength={6}
                 autoComplete="one-time-code"
                 inputMode="numeric"
@@ -102,10 +117,11 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
             <SendCodeButton form={form} targetField={targetField} purpose="register" refreshCaptcha={captchaState.refresh} size={size} />
           </div>
         </Form.Item>
-        <Form.Item name="password" rules={[rule(checkNewPassword)]} extra={compact ? undefined : t('validation.passwordRule')}>
-          <Input.Password
+        <Form.Item name="password" rules={blurRules(checkNewPassword)} extra={compact ? undefined : t('validation.passwordRule')}>
+          <PasswordInput
             prefix={<LockOutlined />}
             placeholder={t('register.password')}
+            aria-label={t('register.password')}
             maxLength={LIMITS.password.max}
             autoComplete="new-password"
           />
@@ -113,20 +129,26 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
         <Form.Item
           name="confirm"
           dependencies={['password']}
-          rules={[({ getFieldValue }) => rule(checkConfirmation(getFieldValue('password') as string | undefined))]}
+          rules={blurRules((value) => checkConfirmation(form.getFieldValue('password') as string | undefined)(value))}
         >
-          <Input.Password
+          <PasswordInput
             prefix={<LockOutlined />}
             placeholder={t('register.confirm')}
+            aria-label={t('register.confirm')}
             maxLength={LIMITS.password.max}
             autoComplete="new-password"
           />
         </Form.Item>
-        <Form.Item name="name" rules={[rule(checkWeightedMax(LIMITS.personName.max), { max: LIMITS.personName.max }, false)]}>
-          <Input prefix={<UserOutlined />} placeholder={t('register.name')} autoComplete="name" />
+        <Form.Item name="name" rules={blurRules(checkWeightedMax(LIMITS.personName.max), { max: LIMITS.personName.max }, false)}>
+          <Input prefix={<UserOutlined />} placeholder={t('register.name')} aria-label={t('register.name')} autoComplete="name" />
         </Form.Item>
-        <Form.Item name="company" rules={[rule(checkWeightedMax(LIMITS.company.max), { max: LIMITS.company.max }, false)]}>
-          <Input prefix={<BankOutlined />} placeholder={t('register.company')} autoComplete="organization" />
+        <Form.Item name="company" rules={blurRules(checkWeightedMax(LIMITS.company.max), { max: LIMITS.company.max }, false)}>
+          <Input
+            prefix={<BankOutlined />}
+            placeholder={t('register.company')}
+            aria-label={t('register.company')}
+            autoComplete="organization"
+          />
         </Form.Item>
         <Form.Item style={{ marginBottom: 0 }}>
           <Button type="primary" htmlType="submit" block loading={pending}>

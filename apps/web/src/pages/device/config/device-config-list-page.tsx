@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract';
 import { useState } from 'react';
-import { Alert, App, Button, Form, Modal, Select, Typography } from 'antd';
+import { Alert, App, Button, Form, Select, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { useMe } from '../../../features/auth/api.ts';
 import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
 import { placeOf, typeName } from '../../../features/device-config/columns.tsx';
 import { useGatewayMapNames } from '../../../features/gateways/api.ts';
+import { FormModal } from '../../../components/form-modal.tsx';
 
 interface SearchForm {
   keyword?: string;
@@ -112,7 +113,12 @@ export default function DeviceConfigListPage() {
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
         rowSelection={
           editable
-            ? { selectedRowKeys: selected.map((d) => d.id), onChange: (_, rows) => setSelected(rows), preserveSelectedRowKeys: true }
+            ? {
+                selectedRowKeys: selected.map((d) => d.id),
+                onChange: (_, rows) => setSelected(rows),
+                preserveSelectedRowKeys: true,
+                getCheckboxProps: (row) => ({ name: row.name, 'aria-label': t('common.selectRow', { name: row.name }) }),
+              }
             : undefined
         }
         tableAlertRender={({ selectedRowKeys }) => t('deviceConfig.selected', { count: selectedRowKeys.length })}
@@ -147,7 +153,7 @@ export default function DeviceConfigListPage() {
           onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
         }}
       />
-      <Modal
+      <FormModal
         open={batchOpen}
         title={t('deviceConfig.batchTypeTitle', { count: selected.length })}
         okText={t('deviceConfig.batchType')}
@@ -172,7 +178,7 @@ export default function DeviceConfigListPage() {
             />
           </Form.Item>
         </Form>
-      </Modal>
+      </FormModal>
     </PageContainer>
   );
 }

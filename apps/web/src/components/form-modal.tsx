@@ -1,0 +1,60 @@
+import { useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { Modal, type ModalProps } from 'antd';
+
+/** Fields a person types into or picks from, in the order a keyboard reaches them. */
+const FIELD = 'input:not([type=hidden]):not(:disabled), textarea:not(:disabled)';
+
+/** Inputs where Enter means something of their own (toggle, pick a file) rather than "send the form". */
+const OWN_ENTER = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'image', 'range', 'color']);
+
+/** Whether this key press asks to send the dialog's form: Enter in a text-like field, not mid-composition. */
+export function sendsForm(
+  event: Pick<KeyboardEvent, 'key' | 'shiftKey' | 'altKey' | 'ctrlKey' | 'metaKey' | 'target'> & {
+    nativeEvent: { isComposing: boolean; defaultPrevented: boolean };
+  },
+): boolean {
+  if (event.key !== 'Enter' || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return false;
+  // A CJK input method confirms its candidate with Enter; a select or picker uses it to open or choose.
+  if (event.nativeEvent.isComposing || event.nativeEvent.defaultPrevented) return false;
+  const target = event.target as HTMLElement;
+  if (target.tagName !== 'INPUT') return false;
+  const input = target as HTMLInputElement;
+  if (OWN_ENTER.has(input.type)) return false;
+  return !(input.getAttribute('role') === 'combobox' && input.getAttribute('aria-expanded') === 'true');
+}
+
+/**
+ * antd's Modal for dialogs that hold a form: when it opens the keyboard is in its first field, and Enter in a
+ * field does what the OK button does (antd's OK button sits outside the form, so a browser never submits it).
+ */
+export function FormModal({ afterOpenChange, modalRender, ...props }: ModalProps) {
+  const content = useRef<HTMLDivElement>(null);
+  const { onOk, confirmLoading, okButtonProps } = props;
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!onOk || confirmLoading || okButtonProps?.disabled || !sendsForm(event)) return;
+    // Also stops the browser's own submit of a one-field form, which would send it twice.
+    event.preventDefault();
+    onOk(event as unknown as MouseEvent<HTMLButtonElement>);
+  };
+
+  return (
+    <Modal
+      {...props}
+      afterOpenChange={(open) => {
+        // A field that took focus itself (autoFocus) keeps it.
+        const focused = document.activeElement;
+        if (open && !(focused?.matches(FIELD) && content.current?.contains(focused)))
+          Array.from(content.current?.querySelectorAll<HTMLElement>(FIELD) ?? [])
+            .find((field) => field.offsetParent !== null)
+            ?.focus();
+        afterOpenChange?.(open);
+      }}
+      modalRender={(node) => (
+        <div ref={content} onKeyDown={onKeyDown}>
+          {modalRender ? modalRender(node) : node}
+        </div>
+      )}
+    />
+  );
+}
