@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
 import type { Database } from '../apps/server/src/db/client.ts';
+import { createAccess } from '../apps/server/src/modules/access/access.ts';
+import { createAccessRepo } from '../apps/server/src/modules/access/access.repo.ts';
 import { createEnergyStatsRepo } from '../apps/server/src/modules/energy/energy-stats.repo.ts';
 import { createEnergyStatsService } from '../apps/server/src/modules/energy/energy-stats.service.ts';
 import { createEnergyRepo, monthPartitionOf, type EnergySample } from '../apps/server/src/modules/energy/energy.repo.ts';
@@ -328,7 +330,11 @@ const SCAN_SQL = `
 
 async function measure(database: Database, sql: SqlClient, site: Site) {
   const projectsRepo = createProjectsRepo(database.db);
-  const access = createProjectAccess({ mapsRepo: createMapsRepo(database.db), projectsRepo });
+  const access = createProjectAccess({
+    access: createAccess({ repo: createAccessRepo(database.db) }),
+    mapsRepo: createMapsRepo(database.db),
+    projectsRepo,
+  });
   const service = createEnergyStatsService({ repo: createEnergyStatsRepo(database.db), access });
   const auth = { tenantId: site.tenantId };
   const projectId = String(site.projectId);
