@@ -6,17 +6,22 @@ import { LANGS, authEndpoints, deviceEndpoints, gatewayEndpoints, projectEndpoin
 import { buildMenu, type MenuEntry } from '../apps/web/src/app/menu.ts';
 import en from '../apps/web/src/i18n/en.json' with { type: 'json' };
 import { api, poll } from './support/api.ts';
-import { SCREENSHOT_DIR, openBrowser, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
+import { seriousViolations } from './support/axe.ts';
+import { PHONE, SCREENSHOT_DIR, openBrowser, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
+import { cutLabelsInPage, sidewaysOverflowInPage, smallTouchTargetsInPage } from './support/phone-checks.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
 // The demo site of a first start, as a newcomer following the README meets it: signing in lands on a
 // furnished floor plan with live devices and gateways, the firmware flow can be watched end to end, and
-// signing out is quiet. Then a tour of every page of the menu, in every language, on the demo site of a first start: each page is
-// photographed for people to look at (e2e/screenshots/tour/<lang>/), and fails on a console error, a failed
-// or refused request, a catalogue key shown instead of its text, or a table header cut at 1440 px.
+// signing out is quiet. Then a tour of every page of the menu, in every language: each page is photographed at
+// 1440 px and at a phone's 390 px (e2e/screenshots/tour/<lang>/) for people to look at, and fails on a console
+// error, a failed or refused request, a catalogue key shown instead of its text, a table header cut at 1440 px,
+// a serious or critical axe-core finding, or, on the phone, a page that scrolls sideways, a touch target under
+// 44 px or a cut label.
 
 const DEMO_PASSWORD = 'Demo-Pass-2026';
 const TOUR_DIR = join(SCREENSHOT_DIR, 'tour');
+const DESKTOP = { width: 1440, height: 900 };
 
 let server: RunningServer;
 let browser: TestBrowser;
@@ -214,9 +219,31 @@ async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
     if (key) problems.push(`catalogue key shown: ${key}`);
     for (const header of await cutHeaders(page)) problems.push(`column header cut: ${header}`);
     for (const hint of await page.evaluate(cutPlaceholdersInPage)) problems.push(`placeholder cut: ${hint}`);
+    if (AXE_LANGS.includes(lang)) for (const violation of await seriousViolations(page)) problems.push(`axe: ${violation}`);
+    for (const problem of await onPhone(page, join(folder, `phone-${name}.png`))) problems.push(`on a phone: ${problem}`);
     if (problems.length) seen[path] = problems;
   }
   expect(seen).toEqual({});
+}
+
+/** Axe's rules hardly depend on the language: the tour runs them in one Latin and one CJK catalogue. */
+const AXE_LANGS: readonly Lang[] = ['en', 'ja'];
+
+/**
+ * The same page at a phone's width, photographed, then back at the desktop's: the layout follows the
+ * window's width, so resizing the page shows what a phone shows. Answers what does not fit a phone there.
+ */
+async function onPhone(p: Page, file: string): Promise<string[]> {
+  await p.setViewportSize(PHONE.viewport);
+  await settled(p);
+  await p.screenshot({ path: file });
+  const found = [
+    ...(await p.evaluate(sidewaysOverflowInPage)),
+    ...(await p.evaluate(smallTouchTargetsInPage, 44)),
+    ...(await p.evaluate(cutLabelsInPage)),
+  ];
+  await p.setViewportSize(DESKTOP);
+  return found;
 }
 
 /** The pages before signing in. */
@@ -236,10 +263,13 @@ async function publicTour(lang: Lang) {
     await page.goto(`${server.url}${path}`);
     await page.locator('form button[type=submit]').waitFor();
     await settled(page);
-    await page.screenshot({ path: join(folder, `public${path.replaceAll('/', '-')}.png`) });
+    const name = `public${path.replaceAll('/', '-')}`;
+    await page.screenshot({ path: join(folder, `${name}.png`) });
     const key = (await page.locator('body').innerText()).match(KEY_SHOWN)?.[0];
     if (key) problems.push(`catalogue key shown: ${key}`);
     for (const hint of await page.evaluate(cutPlaceholdersInPage)) problems.push(`placeholder cut: ${hint}`);
+    if (AXE_LANGS.includes(lang)) for (const violation of await seriousViolations(page)) problems.push(`axe: ${violation}`);
+    for (const problem of await onPhone(page, join(folder, `phone-${name}.png`))) problems.push(`on a phone: ${problem}`);
     if (problems.length) seen[path] = problems;
   }
   expect(seen).toEqual({});
