@@ -27,6 +27,8 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test/setup.ts'],
+          // antd renders a lot for jsdom; a busy machine must not turn a slow render into a failure.
+          testTimeout: 20_000,
         },
       },
       { test: { name: 'gateway-sim', include: ['apps/gateway-sim/src/**/*.test.ts'] } },

@@ -13,7 +13,7 @@ import { ANTD_LOCALES, applyLanguage } from '../i18n/index.ts';
 export async function renderInApp(ui: ReactElement, { lang = 'en' }: { lang?: Lang } = {}) {
   await applyLanguage(lang);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  const user = userEvent.setup();
+  const user = userEvent.setup({ delay: null });
   const result: RenderResult = render(
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={ANTD_LOCALES[lang]}>
