@@ -1,5 +1,5 @@
 import type { ExecuteAutoResult } from '@lumigrid/contract';
-import { screen, waitFor } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../test/render.tsx';
 import { BackToAutomatic } from './back-to-automatic.tsx';
