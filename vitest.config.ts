@@ -20,6 +20,17 @@ export default defineConfig({
         },
       },
       { test: { name: 'web', include: ['apps/web/src/**/*.test.ts'] } },
+      {
+        // React components in a simulated DOM; the web's plain .test.ts files stay in node above.
+        test: {
+          name: 'web-components',
+          include: ['apps/web/src/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['apps/web/src/test/setup.ts'],
+          // antd renders a lot for jsdom; a busy machine must not turn a slow render into a failure.
+          testTimeout: 20_000,
+        },
+      },
       { test: { name: 'gateway-sim', include: ['apps/gateway-sim/src/**/*.test.ts'] } },
       {
         test: {

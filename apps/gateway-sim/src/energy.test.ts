@@ -131,7 +131,10 @@ describe('energy history backfill over MQTT', () => {
 
   it('holds live telemetry until released, so the history comes first', async () => {
     const gateway = await startGateway({ holdTelemetry: true, activityIntervalS: 1, timeFactor: 1000 });
-    await new Promise((wake) => setTimeout(wake, 200));
+    // Three report intervals of simulated time: the telemetry timer has come round while held.
+    const heldFrom = gateway.clock.now();
+    const intervalMs = (gateway.params.reportIntervalS ?? 60) * 1000;
+    await poll(() => gateway.clock.now() - heldFrom > 3 * intervalMs, 'three report intervals');
     expect(telemetryOf(gateway)).toEqual([]);
     const outcome = await gateway.backfillEnergy({ days: 1, stepMinutes: 60 });
     gateway.releaseTelemetry();

@@ -105,7 +105,9 @@ describe('embedded broker: ACL matrix over a real socket', () => {
     const seen: string[] = [];
     client.on('message', (topic) => seen.push(topic));
     await rig.link.bus.call(b, 'gateway.identify', {});
-    await new Promise((r) => setTimeout(r, 200));
+    // A command to A, published by the server after B's, reaches A's subscription behind anything of B's.
+    await rig.link.bus.call(a, 'gateway.identify', {});
+    await poll(() => seen.some((t) => t.includes(a)), "A's own command");
     expect(seen.filter((t) => t.includes(b))).toEqual([]);
     await client.endAsync();
   });
@@ -124,13 +126,15 @@ describe('embedded broker: ACL matrix over a real socket', () => {
       [downTopic(a, 'cmd'), '{}'],
     ];
     await client.endAsync();
+    const refusals = () => rig.lines.filter((l) => l.msg === 'MQTT publish refused by the ACL').length;
     for (const [topic, payload] of attempts) {
       const probe = await asA();
+      const refusedBefore = refusals();
       await probe.client.publishAsync(topic, payload, { qos: 0, retain: true }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 50));
+      // The broker has judged this publish (and so forwarded nothing of it) once it logged the refusal.
+      await poll(() => refusals() > refusedBefore, `the refusal of ${topic}`);
       await probe.client.endAsync(true);
     }
-    await new Promise((r) => setTimeout(r, 200));
     expect(up.slice(before).filter((m) => m.mac === b)).toEqual([]);
     expect(rig.link.presence.isOnline(b)).toBe(true);
     expect(rig.lines.some((l) => l.msg === 'MQTT publish refused by the ACL')).toBe(true);
@@ -230,7 +234,11 @@ describe('putting a gateway out', () => {
       expect(rig.link.disconnectGateway(g.mac)).toBe(1);
       await poll(() => rig.link.presence.get(g.mac)?.online === false, 'offline');
       expect(rig.link.presence.get(g.mac)!.reason).toBe('lost');
-      await new Promise((r) => setTimeout(r, 1500));
+      // The simulator keeps trying to come back: once the broker has refused one attempt, it is out for good.
+      await poll(
+        () => rig.lines.some((l) => l.msg === 'gateway refused: wrong or unknown credentials' && l.mac === g.mac),
+        'a refused reconnect',
+      );
       expect(rig.link.presence.isOnline(g.mac)).toBe(false);
       expect(rig.link.presence.isOnline(other.mac)).toBe(true);
       expect(rig.link.disconnectGateway(g.mac)).toBe(0);

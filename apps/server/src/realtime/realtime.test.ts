@@ -68,11 +68,12 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     await c.subscribe(userDestination('defective', userId), (m) => got.push(m));
     expect(c.errors).toEqual([]);
     h.app.realtime.publishToUser(userId, 'defective', { userId, id: '42', name: 'Lamp 3', code: 8 });
-    // Another user's topic never reaches this client.
+    // Another user's topic never reaches this client: a message to the own topic published after it arrives
+    // alone, on the same ordered connection.
     h.app.realtime.publishToUser(otherId, 'defective', { userId: otherId, id: '43', name: 'Other', code: 2 });
-    await poll(() => got.length >= 1, 'MESSAGE', { timeoutMs: 3_000 });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(got).toHaveLength(1);
+    h.app.realtime.publishToUser(userId, 'defective', { sentinel: true });
+    await poll(() => got.length >= 2, 'MESSAGE and the sentinel', { timeoutMs: 3_000 });
+    expect(got.map((m) => JSON.parse(m.body))).toEqual([{ userId, id: '42', name: 'Lamp 3', code: 8 }, { sentinel: true }]);
     const message = got[0]!;
     expect(JSON.parse(message.body)).toEqual({ userId, id: '42', name: 'Lamp 3', code: 8 });
     expect(message.headers.destination).toBe(`/topic/defective/${userId}`);
@@ -102,7 +103,11 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     await new Promise<void>((resolve) => c.client.watchForReceipt('r2', () => resolve()));
     expect(h.app.realtime.subscriberCount(userDestination('global_message_notice', userId))).toBe(0);
     h.app.realtime.publishToUser(userId, 'global_message_notice', { type: 1 });
-    await new Promise((r) => setTimeout(r, 150));
+    // A subscription still held on the same connection gets a message published after the unwanted one.
+    const sentinel: IMessage[] = [];
+    await c.subscribe(userDestination('defective', userId), (m) => sentinel.push(m));
+    h.app.realtime.publishToUser(userId, 'defective', { sentinel: true });
+    await poll(() => sentinel.length === 1, 'the sentinel', { timeoutMs: 3_000 });
     expect(got).toEqual([]);
     await c.stop();
   });
@@ -132,10 +137,12 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const base = { update: 'u1', target: 'gateway' as const, version: '2.1.0', stage: 'done' as const, progress: 100, startedAt: 0 };
     await publish({ ...base, mac: 'AA:BB:CC:DD:EE:01', result: FIRMWARE_RESULT.failure });
     await publish({ ...base, mac: 'AA:BB:CC:DD:EE:99', result: FIRMWARE_RESULT.success });
-    await poll(() => got.length >= 1, 'notice', { timeoutMs: 3_000 });
-    await new Promise((r) => setTimeout(r, 100));
+    // The gateway without users notifies nobody: the next message on the topic follows the first notice.
+    h.app.realtime.publishToUser(userId, 'global_message_notice', { sentinel: true });
+    await poll(() => got.length >= 2, 'notice and the sentinel', { timeoutMs: 3_000 });
     expect(got).toEqual([
       { type: 1, userId, name: 'Lobby gateway', result: 2, id: '7', mac: 'AA:BB:CC:DD:EE:01', target: 'gateway', version: '2.1.0' },
+      { sentinel: true },
     ]);
     await c.stop();
   });
@@ -145,9 +152,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     raw.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\nheart-beat:0,100\n\n\0`);
     await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
     expect(raw.text()).toContain('heart-beat:100,0');
-    await new Promise((r) => setTimeout(r, 650));
-    const beats = raw.received.filter((m) => m === '\n').length;
-    expect(beats).toBeGreaterThanOrEqual(3);
+    await poll(() => raw.received.filter((m) => m === '\n').length >= 3, 'three heart-beats', { timeoutMs: 3_000 });
     raw.close();
   });
 
@@ -279,9 +284,11 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     expect(victimGot).toHaveLength(1);
     expect(victimGot[0]).toMatchObject({ type: 0, userId: id, code: 250004, msg: 'Please log in again' });
     expect(victim.errors[0]?.headers.code).toBe('250004');
-    await new Promise((r) => setTimeout(r, 100));
+    // The keeper's next message is one published after the change: no notice came before it, and it is open.
+    h.app.realtime.publishToUser(id, 'global_message_notice', { sentinel: true });
+    await poll(() => keeperGot.length >= 1, 'the sentinel', { timeoutMs: 3_000 });
+    expect(keeperGot).toEqual([{ sentinel: true }]);
     expect(keeper.closed()).toBe(false);
-    expect(keeperGot).toEqual([]);
     await keeper.stop();
   });
 

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../http/app-error.ts';
 import type { AuthContext } from '../http/auth.ts';
 import { addUserTopics, createDestinationRouter } from './destinations.ts';
@@ -35,14 +35,18 @@ function rig(authenticate: RealtimeAuthenticate, options: Partial<typeof DEFAULT
 }
 
 describe('one STOMP connection', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('handles SUBSCRIBE sent right behind CONNECT only after the sign-in finished', async () => {
-    let release: () => void = () => undefined;
+    let release: (() => void) | undefined;
     const slow: RealtimeAuthenticate = () => new Promise((resolve) => (release = () => resolve(CALLER)));
     const r = rig(slow);
     r.sut.receive(`${CONNECT}SUBSCRIBE\nid:a\ndestination:/topic/defective/7\nreceipt:r1\n\n\0`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await poll(() => release !== undefined, 'the sign-in started', { timeoutMs: 1_000 });
     expect(r.written).toEqual([]);
-    release();
+    release!();
     await poll(() => r.text().includes('RECEIPT'), 'receipt', { timeoutMs: 1_000 });
     expect(r.written[0]).toMatch(/^CONNECTED\n/);
     expect(r.written[1]).toBe('RECEIPT\nreceipt-id:r1\n\n\0');
@@ -62,14 +66,22 @@ describe('one STOMP connection', () => {
 
   it('keeps a connection whose re-check cannot reach the database, and ends one whose session expired', async () => {
     let answer: () => Promise<AuthContext> = async () => CALLER;
-    const r = rig(() => answer(), { revalidateMs: 20 });
+    let checks = 0;
+    const r = rig(
+      () => {
+        checks += 1;
+        return answer();
+      },
+      { revalidateMs: 20 },
+    );
     r.sut.receive(`${CONNECT}SUBSCRIBE\nid:n\ndestination:/topic/global_message_notice/7\nreceipt:r\n\n\0`);
     await poll(() => r.text().includes('RECEIPT'), 'receipt', { timeoutMs: 1_000 });
 
     answer = async () => {
       throw new Error('connection refused');
     };
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const failedFrom = checks;
+    await poll(() => checks >= failedFrom + 3, 'three failed re-checks', { timeoutMs: 1_000 });
     expect(r.closed()).toBe(false);
 
     answer = async () => {
@@ -107,6 +119,7 @@ describe('one STOMP connection', () => {
   });
 
   it('stops all its timers when the socket goes away', async () => {
+    vi.useFakeTimers();
     let count = 0;
     const r = rig(
       async () => {
@@ -116,10 +129,12 @@ describe('one STOMP connection', () => {
       { revalidateMs: 20, heartBeatSendMs: 20, heartBeatReceiveMs: 20 },
     );
     r.sut.receive('CONNECT\naccept-version:1.2\nAuthorization:Bearer good\nheart-beat:20,20\n\n\0');
-    await poll(() => count >= 2, 'running', { timeoutMs: 1_000 });
+    await vi.advanceTimersByTimeAsync(50);
+    expect(count).toBeGreaterThanOrEqual(2);
     r.sut.transportClosed();
     const [calls, writes] = [count, r.written.length];
-    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect(vi.getTimerCount()).toBe(0);
+    await vi.advanceTimersByTimeAsync(200);
     expect([count, r.written.length]).toEqual([calls, writes]);
   });
 });

@@ -135,11 +135,24 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
   });
 
+  /** Sentinels published on each node in turn: any copy of an earlier notice from that node arrives before them. */
+  async function untilSentinelsFromBothNodes() {
+    const heard = (node: string) => noticesOnB.some((n) => (n as unknown as { sentinel?: string }).sentinel === node);
+    for (const [node, publisher] of [
+      ['a', a()],
+      ['b', b()],
+    ] as const) {
+      publisher.app.realtime.publishToUser(me, 'global_message_notice', { sentinel: node });
+      await poll(() => heard(node), `the sentinel of node ${node}`);
+    }
+  }
+
   it('delivers a notice published on node A to a STOMP client on node B, once', async () => {
     a().app.realtime.publishToUser(me, 'defective', { userId: me, id: '1', name: 'Hall light', code: 8 });
-    await poll(() => faultsOnB.length > 0, 'the notice on node B');
-    await new Promise((r) => setTimeout(r, 200));
-    expect(faultsOnB).toEqual([{ userId: me, id: '1', name: 'Hall light', code: 8 }]);
+    // A second message from node A travels the same bus behind any copy of the first.
+    a().app.realtime.publishToUser(me, 'defective', { sentinel: true });
+    await poll(() => faultsOnB.length >= 2, 'the notice and the sentinel on node B');
+    expect(faultsOnB).toEqual([{ userId: me, id: '1', name: 'Hall light', code: 8 }, { sentinel: true }]);
   });
 
   it('carries a sync started on node A to the client on node B', async () => {
@@ -159,8 +172,8 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     );
     expect((await data(api(a().app, gatewayEndpoints.updateProgress, { params: { id: gwId } }, { token }))).state).toBe('success');
     await poll(() => noticesOnB.length > 0, 'the type 1 notice on node B', { timeoutMs: 10_000 });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId }]);
+    await untilSentinelsFromBothNodes();
+    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId }, { sentinel: 'a' }, { sentinel: 'b' }]);
   });
 
   it("forgets a device's old map on both nodes when it moves on node A: its reports reach the new map through either node", async () => {
@@ -199,8 +212,13 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     fleet.gateways[0]!.faults.hangUpdates = true;
     await data(api(b().app, gatewayEndpoints.startUpdate, { params: { id: gwId, target: 'gateway' } }, { token }));
     await poll(() => noticesOnB.length > 0, 'the timeout notice on node B', { timeoutMs: 20_000 });
-    await new Promise((r) => setTimeout(r, 1500));
-    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 3 }]);
+    for (const node of [a(), b()])
+      await poll(
+        async () => (await data(api(node.app, gatewayEndpoints.updateProgress, { params: { id: gwId } }, { token }))).state === 'timeout',
+        'the timeout recorded for both nodes',
+      );
+    await untilSentinelsFromBothNodes();
+    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 3 }, { sentinel: 'a' }, { sentinel: 'b' }]);
     fleet.gateways[0]!.faults.hangUpdates = false;
   });
 });

@@ -27,6 +27,7 @@ describe('the web app’s real-time client against the server', () => {
     return { token, userId };
   }
 
+  let socketsOpened = 0;
   function client(token: () => string | undefined, ended: number[]) {
     return createRealtimeClient({
       url,
@@ -34,7 +35,10 @@ describe('the web app’s real-time client against the server', () => {
       onSessionEnded: (code) => ended.push(code),
       reconnectDelayMs: 50,
       maxReconnectDelayMs: 200,
-      socket: (to) => new SockJS(to, undefined, { transports: ['websocket'] }) as unknown as IStompSocket,
+      socket: (to) => {
+        socketsOpened += 1;
+        return new SockJS(to, undefined, { transports: ['websocket'] }) as unknown as IStompSocket;
+      },
     });
   }
 
@@ -86,7 +90,8 @@ describe('the web app’s real-time client against the server', () => {
     sut.listen(userDestination('global_message_notice', userId), (payload) => notices.push(payload));
     sut.start();
     await poll(() => sut.connected(), 'connected', { timeoutMs: 5_000 });
-    await new Promise((r) => setTimeout(r, 100));
+    const noticeTopic = userDestination('global_message_notice', userId);
+    await poll(() => h.app.realtime.subscriberCount(noticeTopic) === 1, 'subscribed to the notices', { timeoutMs: 5_000 });
     const changed = await api(
       h.app,
       accountEndpoints.changePassword,
@@ -97,17 +102,21 @@ describe('the web app’s real-time client against the server', () => {
     await poll(() => ended.length > 0, 'session ended', { timeoutMs: 3_000 });
     expect(ended).toEqual([250004]);
     expect(notices).toMatchObject([{ type: 0, code: 250004 }]);
-    // No reconnection with the dead token.
-    await new Promise((r) => setTimeout(r, 500));
+    // No reconnection with the dead token: the client stops for good, so no reconnect is pending.
+    const opened = socketsOpened;
+    await poll(() => !sut.active(), 'stopped for good', { timeoutMs: 3_000 });
     expect(sut.connected()).toBe(false);
+    expect(socketsOpened).toBe(opened);
     expect(h.app.realtime.connectionCount()).toBe(0);
   });
 
   it('does not connect without a token', async () => {
     const ended: number[] = [];
     const sut = client(() => undefined, ended);
+    const opened = socketsOpened;
     sut.start();
-    await new Promise((r) => setTimeout(r, 300));
+    await poll(() => !sut.active(), 'stopped for good', { timeoutMs: 3_000 });
+    expect(socketsOpened).toBe(opened);
     expect(sut.connected()).toBe(false);
     expect(h.app.realtime.connectionCount()).toBe(0);
   });

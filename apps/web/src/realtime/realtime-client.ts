@@ -109,6 +109,8 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
       };
     },
     connected: () => client.connected,
+    /** False once stopped for good: no reconnect is pending or will be scheduled. */
+    active: () => client.active,
   };
 }
 export type RealtimeClient = ReturnType<typeof createRealtimeClient>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBackupJobs } from './backup-jobs.ts';
+import { createBackupJobs, mapProgress } from './backup-jobs.ts';
 
 describe('the backup jobs of a node', () => {
   it('refuses a backup with 300008 while a restore runs, and a restore with 300007 while a backup runs', () => {
@@ -35,5 +35,73 @@ describe('the backup jobs of a node', () => {
     });
     expect(ids.filter((id) => jobs.find(id)).length).toBeLessThanOrEqual(21);
     expect(jobs.find(ids.at(-1)!)).toBeDefined();
+  });
+
+  it('refuses a second backup while one runs (300007), and takes one again once it failed', () => {
+    const jobs = createBackupJobs();
+    const first = jobs.begin('backup', 'a.tar.gz');
+    expect(() => jobs.begin('backup', 'b.tar.gz')).toThrow(expect.objectContaining({ code: 300007 }));
+    expect(jobs.running()).toBe(first);
+    jobs.fail(first, 100802, null);
+    expect(jobs.running()).toBeUndefined();
+    expect(jobs.begin('backup', 'b.tar.gz').state).toBe('running');
+  });
+
+  it('keeps the job that runs when older finished ones are forgotten', () => {
+    const jobs = createBackupJobs();
+    const ids = Array.from({ length: 21 }, (_, i) => {
+      const job = jobs.begin('backup', `${i}.tar.gz`);
+      jobs.succeed(job);
+      return job.id;
+    });
+    const running = jobs.begin('restore', 'r.tar.gz');
+    for (let i = 0; i < 5; i++) jobs.advance(running, i * 10);
+    expect(jobs.find(running.id)).toBe(running);
+    expect(jobs.find(ids[0]!)).toBeUndefined();
+  });
+
+  it('does not free the running job when an older, finished one is failed again', () => {
+    const jobs = createBackupJobs();
+    const old = jobs.begin('backup', 'old.tar.gz');
+    jobs.succeed(old);
+    const now = jobs.begin('restore', 'now.tar.gz');
+    jobs.fail(old, 100802, null);
+    expect(jobs.running()).toBe(now);
+  });
+});
+
+describe('mapProgress: the answer of progress/{id}', () => {
+  const texts: Record<number, string> = { 100802: 'The backup failed', 100803: 'the disk is full' };
+  const message = (code: number) => texts[code] ?? `#${code}`;
+
+  it('has no message while a job runs or after it succeeded', () => {
+    const jobs = createBackupJobs();
+    const job = jobs.begin('backup', 'a.tar.gz');
+    expect(mapProgress(job, message)).toMatchObject({ state: 'running', percent: 0, code: null, reason: null, msg: null });
+    jobs.succeed(job);
+    expect(mapProgress(job, message)).toMatchObject({ state: 'succeeded', percent: 100, msg: null });
+  });
+
+  it('says the failure and its reason in the caller’s words, joined', () => {
+    const jobs = createBackupJobs();
+    const job = jobs.begin('restore', 'a.tar.gz');
+    jobs.fail(job, 100802, 100803);
+    expect(mapProgress(job, message)).toEqual({
+      id: job.id,
+      kind: 'restore',
+      state: 'failed',
+      percent: 0,
+      file: 'a.tar.gz',
+      code: 100802,
+      reason: 100803,
+      msg: 'The backup failed: the disk is full',
+    });
+  });
+
+  it('says the failure alone when it has no reason', () => {
+    const jobs = createBackupJobs();
+    const job = jobs.begin('backup', 'a.tar.gz');
+    jobs.fail(job, 100802, null);
+    expect(mapProgress(job, message).msg).toBe('The backup failed');
   });
 });
