@@ -123,10 +123,10 @@ function requestsOf(p: Page) {
 }
 let requests: ReturnType<typeof requestsOf>;
 
-/** Waits until the page has drawn what it loads: no request in flight for a moment, no spinner, no skeleton. */
+/** Waits until the page has drawn what it loads: no request in flight for a moment, no spinner, skeleton or busy button. */
 async function settled(p: Page) {
   await poll(async () => requests.quiet(), 'no request in flight', { everyMs: 50, timeoutMs: 30_000 });
-  await p.locator('.ant-spin-spinning, .ant-skeleton-active').first().waitFor({ state: 'detached' });
+  await p.locator('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading').first().waitFor({ state: 'detached' });
 }
 
 /**
