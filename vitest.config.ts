@@ -6,6 +6,7 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
       { test: { name: 'protocol', include: ['packages/protocol/src/**/*.test.ts'] } },
+      { test: { name: 'sdk', include: ['packages/sdk/src/**/*.test.ts'] } },
       {
         test: {
           name: 'server',

@@ -60,7 +60,14 @@ async function paced(fire: (i: number) => void): Promise<number> {
 
 const postgres = args.db === 'postgres' ? await postgresBase() : undefined;
 if (args.db === 'postgres' && !postgres) throw new Error('PostgreSQL does not answer (DATABASE_URL or 127.0.0.1:5432)');
-const site = await startDeviceSite({ gateways: 1, devicesPerKind: Number(args['devices-per-kind']), postgres });
+// The audit trail's A/B phase switches writing the entries on and off; every other phase writes them, as the product does.
+let auditWritten = true;
+const site = await startDeviceSite({
+  gateways: 1,
+  devicesPerKind: Number(args['devices-per-kind']),
+  postgres,
+  auditSink: (sink) => ({ ...sink, record: (draft) => (auditWritten ? sink.record(draft) : undefined) }),
+});
 try {
   const url = await listenForRealtime(site.app);
   const watcher = await stompClient(url, { token: site.token });
@@ -116,6 +123,35 @@ try {
   const controlLoopDelay = controlLoop.stop();
   await watcher.stop();
 
+  // Audit A/B: the same control path, with the calls' audit entries written in alternate half-seconds and not in
+  // the others, so load from elsewhere on the machine falls on both halves alike. A call counts for the half it
+  // was sent in; the writer's batches land a little later, in either half.
+  const written: number[] = [];
+  const notWritten: number[] = [];
+  const slices = setInterval(() => (auditWritten = !auditWritten), 500);
+  let abSkipped = 0;
+  const abSent = await paced(() => {
+    let light = lights[cursor++ % lights.length]!;
+    for (let tries = 0; waiting.has(light.id) && tries < lights.length; tries++) light = lights[cursor++ % lights.length]!;
+    if (waiting.has(light.id)) {
+      abSkipped++;
+      return;
+    }
+    const next = !(on.get(light.id) ?? false);
+    on.set(light.id, next);
+    const samples = auditWritten ? written : notWritten;
+    const t0 = performance.now();
+    waiting.set(light.id, t0);
+    void site
+      .json('POST', '/api4/device/v1/control', { id: light.id, action: { op: 'onOff', on: next } })
+      .then(() => samples.push(performance.now() - t0))
+      .catch(() => undefined)
+      .finally(() => waiting.delete(light.id));
+  });
+  clearInterval(slices);
+  auditWritten = true;
+  for (let i = 0; i < 100 && waiting.size > 0; i++) await sleep(50);
+
   const bus = figures(busSamples, busSent);
   const ack = figures(ackSamples, sent - skipped);
   const report = figures(reportSamples, sent - skipped);
@@ -127,6 +163,13 @@ try {
     'control -> report on /topic/map': report,
   });
   console.log(`skipped (every light busy): ${skipped}`);
+  const withAudit = figures(written, written.length);
+  const withoutAudit = figures(notWritten, notWritten.length);
+  console.log(`audit trail A/B, alternate half-seconds (${abSent - abSkipped} commands, ${abSkipped} skipped), control answered (ms):`);
+  console.table({ 'entries written': withAudit, 'entries not written': withoutAudit });
+  console.log(
+    `audit trail cost: p50 x${ratio(withAudit.p50, withoutAudit.p50)}, p99 x${ratio(withAudit.p99, withoutAudit.p99)} (${Math.round((withAudit.p99 / withoutAudit.p99 - 1) * 1000) / 10} % on p99)`,
+  );
   console.log('event loop delay of the process (server, gateway and watcher), ms:');
   console.table({ 'command bus phase': busLoopDelay, 'control phase': controlLoopDelay });
   console.log(
@@ -141,6 +184,7 @@ try {
       ack,
       report,
       skipped,
+      audit: { written: withAudit, notWritten: withoutAudit },
       loopDelay: { bus: busLoopDelay, control: controlLoopDelay },
     }),
   );

@@ -8,6 +8,7 @@ import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import type { App } from '../apps/server/src/http/types.ts';
+import type { AuditSink } from '../apps/server/src/http/audit-entry.ts';
 import { postgresTarget } from './postgres-target.ts';
 
 const ADMIN_PASSWORD = 'Bench-Admin-2026';
@@ -40,6 +41,8 @@ export async function startDeviceSite(options: {
   place?: boolean;
   /** PGlite in the temporary folder (default), or a fresh database on the PostgreSQL server at this URL. */
   postgres?: string;
+  /** Between the route layer and the audit trail's writer (devices-command: calls with and without their entries). */
+  auditSink?: (sink: AuditSink) => AuditSink;
 }): Promise<DeviceSite> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-devices-'));
   const pgTarget = options.postgres
@@ -54,7 +57,13 @@ export async function startDeviceSite(options: {
     DEMO: 'off',
     LOG_LEVEL: 'warn',
   });
-  const app = await buildApp({ config, database, logger: { level: 'warn' }, gatewayLink: { port: 0 } });
+  const app = await buildApp({
+    config,
+    database,
+    logger: { level: 'warn' },
+    gatewayLink: { port: 0 },
+    ...(options.auditSink ? { audit: { wrap: options.auditSink } } : {}),
+  });
   const fleet = createFleet({
     url: `mqtt://127.0.0.1:${app.gatewayLink!.brokerPort}`,
     count: options.gateways,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { authEndpoints, gatewayEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { SYNC_STATUS, authEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints } from '@lumigrid/contract';
 
 import { ADMIN_PASSWORD } from './support/server.ts';
 import { api, poll } from './support/api.ts';
@@ -8,8 +8,8 @@ import { screenshot } from './support/browser.ts';
 import type { GatewaySite } from './support/gateways.ts';
 import { gatewayJourney } from './support/journey.ts';
 
-// Issue 4's journey: bind a simulated gateway by MAC, watch it come online, sync it through the header
-// banner, update its firmware and see the real-time notice.
+// Bind a simulated gateway by MAC, watch it come online and receive its configuration, sync a later change
+// through the header banner, update its firmware and see the real-time notice.
 
 let site: GatewaySite;
 let page: Page;
@@ -64,11 +64,29 @@ describe('gateways in a real browser with simulated gateways', () => {
     // Presence is pushed on /topic/gateway_status (the list itself looks again only every 60 s).
     await row.getByText('Online').waitFor({ timeout: 10_000 });
     await row.getByText(sim(0).info().ip).waitFor();
-    await row.getByText('Not synchronized').waitFor();
+    // It came online running no configuration of the cloud's: it is sent it without anyone pressing sync.
+    await row.getByText('Synchronized', { exact: true }).waitFor();
     await screenshot(page, 'gateway-list');
   });
 
   it('syncs the gateway through the header banner: confirm, progress, done', async () => {
+    // A change made in the cloud (a group of its lights) waits for someone to sync the gateway.
+    const lobby = (await gateways()).list.find((g) => g.name === 'Lobby gateway')!;
+    const on = { params: { mapId: lobby.mapId!, gatewayId: lobby.id } };
+    await api(site.server.url, gatewayEndpoints.importDevices, { params: { id: lobby.id } }, { token });
+    const light = (await api(site.server.url, gatewayEndpoints.outmapDevices, on, { token })).find((d) => d.kind.startsWith('light-'))!;
+    await api(
+      site.server.url,
+      deviceEndpoints.moveIn,
+      { body: { mapId: lobby.mapId!, devices: [{ id: light.id, x: 0.5, y: 0.5 }] } },
+      { token },
+    );
+    // What the import and the placing send the gateway goes first; the group is made once it is synced.
+    const synced = async () => (await gateways()).list.find((g) => g.id === lobby.id)?.syncStatus === SYNC_STATUS.synced;
+    await poll(synced, 'the gateway synced after the import');
+    const group = { mapId: lobby.mapId!, gatewayId: lobby.id, name: 'Lobby lights', deviceIds: [light.id] };
+    await api(site.server.url, groupEndpoints.add, { body: group }, { token });
+    expect(await synced()).toBe(false);
     const banner = page.getByTestId('sync-banner');
     await banner.getByText('Gateways not synced: 1').waitFor();
     await banner.getByText('Details').click();

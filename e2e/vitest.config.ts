@@ -1,6 +1,18 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
-// Browser journeys: each file starts its own server (fresh data folder, free ports) and a fresh Chromium.
+/** The tour files take several times longer than any journey: they start first, so no worker is left with one at the end. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const isTour = (spec: TestSpecification) => /[\\/]tour-[a-z]+\.e2e\.test\.ts$/.test(spec.moduleId);
+    return [...sorted.filter(isTour), ...sorted.filter((spec) => !isTour(spec))];
+  }
+}
+
+// Browser journeys: each file starts its own server (fresh data folder, free ports) and a fresh Chromium, so files
+// share nothing and run side by side, two at a time by default (E2E_WORKERS): most of a journey's time is spent
+// waiting on the browser, the server and the simulated gateways, so a second file fills the cores the first leaves.
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -8,7 +20,10 @@ export default defineConfig({
     globalSetup: ['e2e/support/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    // One server + one browser per file; running files side by side only fights over the CPU.
-    fileParallelism: false,
+    // expect.poll waits for a condition as every journey wait does, with the same patience (PATIENCE_MS in
+    // support/browser.ts) instead of Vitest's one second, which a busy machine runs out of.
+    expect: { poll: { timeout: 45_000 } },
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -1,12 +1,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { SERVICE_WORKER_ENTRY, serviceWorkerShell } from './build/service-worker.ts';
 
 const apiTarget = `http://127.0.0.1:${process.env.LUMIGRID_API_PORT ?? 8080}`;
 const proxied = ['/api1', '/api4', '/api6', '/test', '/ws'];
 
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), serviceWorkerShell(), precompress()],
   server: {
     proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: apiTarget, changeOrigin: true, ws: prefix === '/ws' }])),
   },
@@ -15,5 +16,10 @@ export default defineConfig({
     emptyOutDir: true,
     // The authenticated shell (ProLayout, ProTable) is about 2 MB raw by itself; it loads lazily.
     chunkSizeWarningLimit: 2500,
+    rolldownOptions: {
+      input: { main: 'index.html', offline: 'offline.html', [SERVICE_WORKER_ENTRY]: 'src/offline/service-worker.ts' },
+      // A service worker's scope is its folder: it must live at the root, under a name that never changes.
+      output: { entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER_ENTRY ? 'sw.js' : 'assets/[name]-[hash].js') },
+    },
   },
 });

@@ -1,40 +1,21 @@
 import { poll as serverPoll } from '../../apps/server/src/test/poll.ts';
-import {
-  authEndpoints,
-  outboxEndpoints,
-  endpointUrl,
-  type EndpointAnswer,
-  type EndpointInput,
-  type EndpointSpec,
-} from '@lumigrid/contract';
+import { authEndpoints, outboxEndpoints, type EndpointAnswer, type EndpointInput, type EndpointSpec } from '@lumigrid/contract';
+import { callEndpoint } from '@lumigrid/sdk';
 import { ADMIN_PASSWORD } from './server.ts';
 import { PATIENCE_MS } from './browser.ts';
 
 /**
  * Calls an endpoint of the contract's table from the test itself, for set-up and for reading what the browser
- * cannot; answers the envelope's data and fails on any other code.
+ * cannot, through the integrators' SDK; answers the envelope's data and fails on any other code.
  */
-export async function api<E extends EndpointSpec>(
+export function api<E extends EndpointSpec>(
   baseUrl: string,
   spec: E,
   input: EndpointInput<E>,
   options: { token?: string } = {},
 ): Promise<EndpointAnswer<E>> {
-  const given = (input as { body?: unknown }).body;
-  // An upload's FormData sets its own multipart content type.
-  const form = given instanceof FormData ? given : undefined;
-  const body = form ?? (spec.method === 'POST' || spec.method === 'PUT' ? JSON.stringify(given ?? {}) : undefined);
-  const response = await fetch(`${baseUrl}${endpointUrl(spec, input)}`, {
-    method: spec.method,
-    headers: {
-      ...(body === undefined || form ? {} : { 'content-type': 'application/json' }),
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
-    body,
-  });
-  const envelope = (await response.json()) as { code: number; msg: string; data: EndpointAnswer<E> };
-  if (envelope.code !== 0) throw new Error(`${spec.method} ${spec.path} answered ${response.status} ${envelope.code} ${envelope.msg}`);
-  return envelope.data;
+  // A journey waits on a busy machine as long as a test may run (90 s), not the 30 s an integrator's call gets.
+  return callEndpoint({ baseUrl, timeoutMs: PATIENCE_MS * 2, ...options }, spec, ...([input] as [EndpointInput<E>]));
 }
 
 export async function signIn(baseUrl: string, account: string, password: string): Promise<string> {

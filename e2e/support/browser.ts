@@ -23,9 +23,12 @@ export const PHONE = { viewport: { width: 390, height: 844 }, touch: true } as c
 
 /**
  * Debian's Chromium with a fresh profile: no state leaks between test files. `touch` emulates a phone's
- * touch screen (taps, touch events, no hover), as `PHONE` does at a phone's size.
+ * touch screen (taps, touch events, no hover), as `PHONE` does at a phone's size. Service workers are
+ * blocked unless `serviceWorkers: 'allow'`.
  */
-export async function openBrowser(options: { viewport?: { width: number; height: number }; touch?: boolean } = {}): Promise<TestBrowser> {
+export async function openBrowser(
+  options: { viewport?: { width: number; height: number }; touch?: boolean; serviceWorkers?: 'allow' | 'block' } = {},
+): Promise<TestBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -37,6 +40,9 @@ export async function openBrowser(options: { viewport?: { width: number; height:
     locale: 'en-US',
     // The app turns antd's animations off for reduced motion, so what a journey waits for is there at once.
     reducedMotion: 'reduce',
+    // The app's service worker (offline page) is the installable journey's subject; elsewhere a page talks to
+    // the server directly, as the journeys were written for (with it, the gateways journey's pages stall).
+    serviceWorkers: options.serviceWorkers ?? 'block',
   });
   context.setDefaultTimeout(PATIENCE_MS);
   const page = context.pages()[0] ?? (await context.newPage());

@@ -23,10 +23,28 @@ export function floorPlanPng(width: number, height: number): Buffer {
   });
 }
 
-/** Where a stored position is on the screen: the floor-plan image's box scaled by the fractions. */
+/**
+ * Where a stored position is on the screen: the floor-plan image's box scaled by the fractions. The box is read
+ * once it holds still over two animation frames: a bar appearing below the plan resizes it, and the plan refits
+ * a frame or more later.
+ */
 export async function screenAt(p: Page, position: { x: number; y: number }) {
-  const box = await p.locator('img.lg-floor-plan-image').boundingBox();
-  if (!box) throw new Error('no floor plan on screen');
+  const box = await p.locator('img.lg-floor-plan-image').evaluate(
+    (image) =>
+      new Promise<{ x: number; y: number; width: number; height: number }>((settled) => {
+        let last = '';
+        const look = () => {
+          const { x, y, width, height } = image.getBoundingClientRect();
+          const now = JSON.stringify([x, y, width, height]);
+          if (now === last) settled({ x, y, width, height });
+          else {
+            last = now;
+            requestAnimationFrame(() => requestAnimationFrame(look));
+          }
+        };
+        look();
+      }),
+  );
   return { x: box.x + position.x * box.width, y: box.y + position.y * box.height };
 }
 

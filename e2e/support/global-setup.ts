@@ -16,5 +16,10 @@ export default async function setup(project: TestProject) {
   const database = await openDatabase({ dataDir });
   await database.close();
   project.provide('migratedDataDir', dataDir);
-  return () => rm(dataDir, { recursive: true, force: true });
+  const demoSeedDir = await mkdtemp(join(tmpdir(), 'lumigrid-e2e-demo-seed-'));
+  project.provide('demoSeedDir', demoSeedDir);
+  return async () => {
+    await rm(dataDir, { recursive: true, force: true });
+    await rm(demoSeedDir, { recursive: true, force: true });
+  };
 }

@@ -70,7 +70,7 @@ export interface PlacedSite {
 }
 
 /**
- * The set-up most device journeys share: the administrator's default map (with a floor plan when given), the
+ * The set-up most device journeys share: the administrator's (or `signIn`'s) default map (with a floor plan when given), the
  * site's first simulated gateway bound to it under `gatewayName`, brought online, its devices imported, and
  * the devices `place` picks placed on the map at fractions of its width and height.
  */
@@ -80,10 +80,12 @@ export async function placeGatewayDevices(
     gatewayName: string;
     floorPlan?: Buffer;
     place: (byKind: (kind: string) => GatewayDevice, devices: GatewayDevice[]) => Array<{ id: string; x: number; y: number }>;
+    /** Who sets the site up and signs in (the administrator by default). */
+    signIn?: { account: string; password: string };
   },
 ): Promise<PlacedSite> {
   const url = site.server.url;
-  const login = await api(url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
+  const login = await api(url, authEndpoints.login, { body: options.signIn ?? { account: 'admin', password: ADMIN_PASSWORD } });
   const token = login.access_token;
   const tree = await api(url, projectEndpoints.tree, { params: { id: '0' } }, { token });
   const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;

@@ -3,6 +3,11 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A data folder whose embedded database is migrated (global-setup.ts): each server starts from a copy of it. */
     migratedDataDir: string;
+    /**
+     * An empty folder of the run where the first file that needs the demo site after its first start makes it
+     * (demo-site.ts seededDemoDataDir), for the others to copy.
+     */
+    demoSeedDir: string;
   }
 }
 

@@ -17,7 +17,8 @@ export interface RunningServer {
   dataDir: string;
   /** What the server printed, for failure messages. */
   output(): string;
-  stop(): Promise<void>;
+  /** Stops the server and removes its data folder, unless `keepData` (the folder is then the caller's). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /** A port nobody listens on right now. */
@@ -34,18 +35,18 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * A new data folder for one server: a copy of the run's migrated one (see global-setup.ts), or an empty one
- * when the file runs outside that setup, which the server then migrates itself.
+ * A new data folder for one server: a copy of `from`, by default of the run's migrated one (see
+ * global-setup.ts), or an empty one when the file runs outside that setup, which the server then migrates itself.
  */
-export async function freshDataDir(prefix = 'lumigrid-e2e-'): Promise<string> {
+export async function freshDataDir(prefix = 'lumigrid-e2e-', from?: string): Promise<string> {
   const dataDir = await mkdtemp(join(tmpdir(), prefix));
-  let migrated: string | undefined;
+  let source = from;
   try {
-    migrated = inject('migratedDataDir');
+    source ??= inject('migratedDataDir');
   } catch {
-    migrated = undefined;
+    source = undefined;
   }
-  if (migrated) await cp(migrated, dataDir, { recursive: true });
+  if (source) await cp(source, dataDir, { recursive: true });
   return dataDir;
 }
 
@@ -89,9 +90,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     port,
     dataDir,
     output: () => output,
-    async stop() {
+    async stop({ keepData = false } = {}) {
       await stopChild(child);
-      await rm(dataDir, { recursive: true, force: true });
+      if (!keepData) await rm(dataDir, { recursive: true, force: true });
     },
   };
   try {

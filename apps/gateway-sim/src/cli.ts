@@ -6,6 +6,7 @@ import { derivePassword } from '@lumigrid/protocol/credentials';
 import { CONSOLE_HELP, runConsoleCommand } from './console-commands.ts';
 import { createFleet } from './fleet.ts';
 import { DEFAULT_RADIO_LIMITS, NO_RADIO_LIMITS } from './radio.ts';
+import { gatewayQrLabel } from './qr.ts';
 
 const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gateway protocol
 
@@ -31,6 +32,7 @@ const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gat
   --backfill-step M    minutes between history samples (default 15)
   --keepalive S        MQTT keep-alive in seconds (default 60)
   --uplink-limit N     up messages kept while the broker or the cloud is away (default 1000; oldest dropped)
+  --qr                 print each gateway's QR code (docs/protocol.md section 8) to bind it by scanning
   --quiet              do not log protocol details
 
 While it runs, faults are raised and cleared on demand by commands on standard input (type help).
@@ -69,6 +71,7 @@ async function main() {
       'backfill-step': { type: 'string' },
       keepalive: { type: 'string' },
       'uplink-limit': { type: 'string' },
+      qr: { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -109,6 +112,7 @@ async function main() {
   });
   for (const g of fleet.gateways) {
     console.log(`${g.mac}${g.superGateway ? ' (super gateway)' : ''}: ${g.devices.size} devices`);
+    if (values.qr) console.log(gatewayQrLabel(g.mac));
     g.on('online', () => console.log(`${g.mac} online`));
     g.on('offline', () => console.log(`${g.mac} offline`));
     if (!values.quiet) g.on('command', (c: { id: string; name: string }) => console.log(`${g.mac} <- ${c.name} ${c.id}`));

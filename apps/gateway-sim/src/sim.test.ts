@@ -18,6 +18,21 @@ describe('simulated devices', () => {
     expect(sup.info().superGateway).toBe(true);
   });
 
+  it('adds a DALI bridge when a bus holds its 64 devices, each device on a free short address of its bus', () => {
+    const gateway = new SimGateway({ mac: 'A4C138000005', password: 'x', url: 'mqtt://127.0.0.1:1', devicesPerKind: 66 });
+    const all = [...gateway.devices.values()];
+    const bridges = all.filter((d) => d.state.kind === 'bridge-dali');
+    const dali = all.filter((d) => d.state.kind === 'dali');
+    expect(dali).toHaveLength(66);
+    expect(bridges.length).toBeGreaterThanOrEqual(2);
+    for (const bridge of bridges) {
+      const addresses = dali.filter((d) => d.bridge === bridge.state.addr).map((d) => d.daliAddress);
+      expect(addresses.length).toBeLessThanOrEqual(64);
+      expect(new Set(addresses).size).toBe(addresses.length);
+    }
+    expect(dali.every((d) => bridges.some((b) => b.state.addr === d.bridge))).toBe(true);
+  });
+
   it('reports states that the protocol accepts', () => {
     for (const [i, kind] of SIMULATED_KINDS.entries()) {
       const device = createDevice(`00124B00000000${i.toString(16).toUpperCase().padStart(2, '0')}`, kind, i, 0);

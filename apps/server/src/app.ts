@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { LIMITS, isLang } from '@lumigrid/contract';
+import { isApiKeyToken, isLang } from '@lumigrid/contract';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
@@ -11,6 +11,8 @@ import { DEMO_FIRMWARE, startDemoSite, type DemoSite } from './demo/demo-site.ts
 import type { GatewayCredentialStore } from './gateway-link/credentials.ts';
 import { createGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
 import { endpointRoutes } from './http/endpoint-route.ts';
+import { OPENAPI_OPTIONS } from './http/openapi.ts';
+import type { Authenticate } from './http/guards.ts';
 import { registerAnswerCompression, registerWebClient } from './http/web-client.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerInputGuard } from './http/input-guard.ts';
@@ -24,6 +26,10 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { createAccess } from './modules/access/access.ts';
 import { createAccessRepo } from './modules/access/access.repo.ts';
 import { createAccountsModule } from './modules/accounts/accounts.module.ts';
+import { createAuditModule, type AuditModule } from './modules/audit/audit.module.ts';
+import { createApiKeysModule } from './modules/api-keys/api-keys.module.ts';
+import type { AuditWriterOptions } from './modules/audit/audit-writer.ts';
+import type { AuditSink } from './http/audit-entry.ts';
 import { createAuthModule } from './modules/auth/auth.module.ts';
 import { createBrandingModule } from './modules/branding/branding.module.ts';
 import { createDeviceReportsModule, type IngestOptions } from './modules/device-reports/device-reports.module.ts';
@@ -41,6 +47,8 @@ import type { GatewaysService } from './modules/gateways/gateways.service.ts';
 import { createGroupsModule, groupsConfig } from './modules/groups/groups.module.ts';
 import { createScenesModule, scenesConfig } from './modules/scenes/scenes.module.ts';
 import { createAlertsModule } from './modules/alerts/alerts.module.ts';
+import { createAlarmsModule } from './modules/alarms/alarms.module.ts';
+import type { AlarmKeeper } from './modules/alarms/alarm-keeper.ts';
 import { createBackupModule } from './modules/backup/backup.module.ts';
 import { createEnergyModule } from './modules/energy/energy.module.ts';
 import { createLibraryModule } from './modules/library/library.module.ts';
@@ -48,11 +56,13 @@ import { createEmergencyModule } from './modules/emergency/emergency.module.ts';
 import type { EmergencyRunner } from './modules/emergency/emergency-runner.ts';
 import { createPushModule } from './modules/push/push.module.ts';
 import { createVirtualModule } from './modules/virtual/virtual.module.ts';
+import { createWebhooksModule, type WebhooksModule } from './modules/webhooks/webhooks.module.ts';
 import { createHeatmapModule } from './modules/heatmap/heatmap.module.ts';
 import type { AlertTracker } from './modules/alerts/alert-tracker.ts';
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
 import { createReportsModule } from './modules/reports/reports.module.ts';
 import { createProjectsModule } from './modules/projects/projects.module.ts';
+import { createSsoModule } from './modules/sso/sso.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
 import { createUsersModule } from './modules/users/users.module.ts';
 import { firmwareNoticePublisher } from './realtime/firmware-notices.ts';
@@ -93,8 +103,17 @@ export interface AppOptions {
   realtimeBus?: RealtimeBus;
   /** How long offline must last before it is an alert (tests shorten it). */
   offlineGraceMs?: number;
+  /** How often the alarm engine looks at its delays and shelving; 0 leaves it to the test (alarmKeeper.tick). */
+  alarmTickMs?: number;
+  /** How long device changes of a map are gathered into one webhook event (tests shorten it). */
+  webhookGatherMs?: number;
   /** The durable job runner: `start: false` leaves polling to the test (runDue); the rest tune it. */
   jobs?: Pick<JobRunnerOptions, 'nodeId' | 'leaseMs' | 'pollMs' | 'concurrency'> & { start?: boolean };
+  /**
+   * The audit trail's writer: batch size, wait and queue; `wrap` puts something between the route layer and the
+   * writer (the benchmark measures calls with and without their entries written).
+   */
+  audit?: AuditWriterOptions & { wrap?: (sink: AuditSink) => AuditSink };
 }
 
 declare module 'fastify' {
@@ -115,10 +134,16 @@ declare module 'fastify' {
     demo: DemoSite | undefined;
     /** Raises and clears alerts from what gateways say (tests wait for it). */
     alertTracker: AlertTracker;
+    /** The alarm engine and what it keeps (tests tick it and wait for it). */
+    alarmKeeper: AlarmKeeper;
     /** Durable jobs (mailed reports, emergency test plans, rollups), run once across server nodes. */
     jobs: JobRunner;
     /** Emergency test runs (tests wait for it to settle). */
     emergencyRunner: EmergencyRunner;
+    /** The audit trail: its writer (tests flush it), its reading and its retention. */
+    audit: AuditModule;
+    /** Webhook endpoints and the events queued for them (tests wait for them). */
+    webhooks: WebhooksModule;
   }
 }
 
@@ -153,12 +178,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerRequestLog(app);
   registerInputGuard(app);
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Lumigrid API', version: LIMITS.version, description: 'See docs/api.md for the envelope, codes and statuses.' },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
-    },
-  });
+  await app.register(fastifySwagger, OPENAPI_OPTIONS);
   await registerSecurityHeaders(app);
   // The documentation page brings its own policy (with the hashes of its inline scripts) for its own routes.
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
@@ -185,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const placements = createPlacementIndex({
     load: (mac) => deviceRows.placedBehind(mac),
     publish: (destination, marker) => realtime.publish(destination, marker),
+    onMarker: (mapId, marker) => webhooks.deviceStates.marker(mapId, marker),
     bus: realtimeBus,
     logger,
   });
@@ -229,7 +250,23 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clock,
     scopes: projects.members,
     logger,
+    // Made below: single sign-on needs the sessions this module opens.
+    passwordSignInOff: (user) => sso.service.passwordSignInOff(user),
   });
+  const sso = createSsoModule({ db, accounts: accounts.service, sessions: auth.service, config, clock });
+  // Integrators' keys: made by signed-in users, presented as bearer tokens to the calls of the installation.
+  const apiKeys = createApiKeysModule({ db, accounts: accounts.service, members: projects.members, clock });
+  // Integrators' webhooks: the domains below tell it their events, each delivered as a durable job.
+  const webhooks = createWebhooksModule({
+    db,
+    members: projects.members,
+    jobs,
+    clock,
+    logger,
+    publicOnly: config.mode === 'saas',
+    deviceGatherMs: options.webhookGatherMs,
+  });
+  app.decorate('webhooks', webhooks);
   const users = createUsersModule({
     db,
     accounts: accounts.service,
@@ -299,8 +336,21 @@ export async function buildApp(options: AppOptions): Promise<App> {
     dataDir: config.dataDir,
     targetsPerGateway: config.sceneTargetsPerGateway,
     commandTimeoutMs,
+    events: webhooks.service,
   });
   const reports = createReportsModule({ db, clock, jobs, messenger: outbox.messenger, access: projects.access, logger });
+  const alarms = createAlarmsModule({
+    db,
+    clock,
+    jobs,
+    messenger: outbox.messenger,
+    hub: realtime,
+    accounts: accounts.service,
+    logger,
+    events: webhooks.service,
+    tickMs: options.alarmTickMs,
+  });
+  app.addHook('onReady', async () => alarms.start());
   const alerts = createAlertsModule({
     db,
     clock,
@@ -314,7 +364,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bus: realtimeBus,
     logger,
     offlineGraceMs: options.offlineGraceMs ?? config.offlineGraceMs,
-    onAlertRaised: reports.alertRaised,
+    onAlertRaised: (alert) => {
+      reports.alertRaised(alert);
+      alarms.alertRaised(alert);
+    },
+    onAlertsCleared: alarms.alertsCleared,
   });
   const emergency = createEmergencyModule({
     db,
@@ -330,6 +384,22 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bus: realtimeBus,
     logger,
     commandTimeoutMs,
+    events: webhooks.service,
+  });
+  // Every audited call of the endpoint table is recorded through it (http/endpoint-route.ts).
+  const { wrap: wrapAudit, ...auditWriter } = options.audit ?? {};
+  const audit = createAuditModule({ db, config, clock, jobs, logger, writer: auditWriter });
+  app.addHook('onReady', async () => {
+    await audit.start();
+  });
+  app.decorate('audit', audit);
+  const virtual = createVirtualModule({
+    db,
+    access: projects.access,
+    devices: devices.service,
+    groups: groups.service,
+    scenes: scenes.service,
+    gateways: gateways.service,
   });
   const modules: DomainModule[] = [
     createSystemModule({ db, config }),
@@ -337,6 +407,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     auth,
     accounts,
     users,
+    apiKeys,
+    webhooks,
+    sso,
     outbox,
     projects,
     gateways,
@@ -345,18 +418,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     groups,
     scenes,
     alerts,
+    alarms,
     reports,
     emergency,
     createEnergyModule({ db, access: projects.access }),
     createPushModule({ db, config, clock }),
-    createVirtualModule({
-      db,
-      access: projects.access,
-      devices: devices.service,
-      groups: groups.service,
-      scenes: scenes.service,
-      gateways: gateways.service,
-    }),
+    virtual,
     createBackupModule({
       database,
       config,
@@ -372,9 +439,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
       },
     }),
     createHeatmapModule({ db, access: projects.access, link, options: options.gatewayLink?.reports, logger }),
+    // Last, so that it closes after every other module: what they answered on their way out is still stored.
+    audit,
   ];
 
-  const route = endpointRoutes(app, auth.service.authenticate, access.requireObjects);
+  // A bearer token is a session's or, with its own prefix, an API key; each has its own lookup.
+  const authenticate: Authenticate = (token, call) =>
+    isApiKeyToken(token) ? apiKeys.service.authenticate(token, call) : auth.service.authenticate(token);
+  const route = endpointRoutes(app, authenticate, access.requireObjects, {
+    sink: wrapAudit ? wrapAudit(audit.sink) : audit.sink,
+    now: () => clock.now(),
+  });
   for (const module of modules) module.register(route);
   realtime.attach(app.server);
   app.decorate('realtime', realtime);
@@ -386,11 +461,43 @@ export async function buildApp(options: AppOptions): Promise<App> {
     for (const module of modules) await module.close?.();
   });
 
+  // Presence stored for a bound gateway is told to integrators; an unknown state (the broker lost) is no offline.
+  fleet.onStatusChange((mac, change) => {
+    if (change.kind !== 'presence' || change.reason === 'unknown') return;
+    const online = change.online === true;
+    webhooks.service.emit(async () => {
+      const place = await fleet.placeOf(mac);
+      if (!place) return undefined;
+      return {
+        kind: online ? 'gateway.online' : 'gateway.offline',
+        tenantId: place.tenantId,
+        projectId: place.projectId,
+        at: clock.now(),
+        data: {
+          gatewayId: String(place.id),
+          mac,
+          name: place.name,
+          mapId: place.mapId === null ? null : String(place.mapId),
+          reason: change.reason ?? null,
+        },
+      };
+    });
+  });
   const ingest = link
     ? createDeviceReportsModule({
         db,
         link,
         onReport: placements.report,
+        onEnergyDaysClosed: (days) => {
+          for (const day of days)
+            webhooks.service.emit({
+              kind: 'energy.dayClosed',
+              tenantId: day.tenantId,
+              projectId: day.projectId,
+              at: clock.now(),
+              data: { mapId: String(day.mapId), date: day.localDate, energyWh: day.energyWh, savedWh: day.savedWh, onS: day.onS },
+            });
+        },
         options: options.gatewayLink?.reports,
         logger,
       })
@@ -422,6 +529,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('reportWriter', ingest?.reportWriter);
   app.decorate('placements', placements);
   app.decorate('alertTracker', alerts.tracker);
+  app.decorate('alarmKeeper', alarms.keeper);
   app.decorate('emergencyRunner', emergency.runner);
   app.decorate('gatewayService', gateways.service);
   app.decorate('gatewayFleet', fleet);
@@ -440,6 +548,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
           devices: devices.service,
           groups: groups.service,
           scenes: scenes.service,
+          library: library.service,
+          templates: virtual.templates,
+          emergency: {
+            live: emergency.service,
+            record: (recordedClock, gateway, recordedJobs) => emergency.onRecord(recordedClock, gateway, recordedJobs),
+          },
+          audit: audit.sink,
+          clock,
           fleet,
           brokerPort,
           waitOnline: (mac, ms) => link.presence.waitOnline(mac, ms),

@@ -23,6 +23,8 @@ export interface Config {
   mqttKeepaliveS: number;
   /** How long a device or gateway is offline before an offline alert is raised (a short reconnect pages nobody). */
   offlineGraceMs: number;
+  /** How many days the audit trail keeps its entries; the retention job removes older ones (docs/operations.md). */
+  auditRetentionDays: number;
   adminAccount: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     mqttUrl,
     mqttKeepaliveS: integer(env, 'MQTT_KEEPALIVE_S', DEFAULT_KEEPALIVE_S, 5, 300),
     offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36500),
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,

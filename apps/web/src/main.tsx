@@ -8,11 +8,14 @@ import './i18n/index.ts';
 import { configureApiClient } from './api/client.ts';
 import { Providers } from './app/providers.tsx';
 import { router } from './app/router.tsx';
+import { makeInstallable } from './offline/install.ts';
 
 configureApiClient({
   navigate: (path) => void router.navigate(path),
   currentPath: () => router.state.location.pathname,
 });
+
+makeInstallable();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root');

@@ -28,6 +28,9 @@ export const LoginUserSchema = Type.Object({
   user_auth: Type.Integer({ description: '1 platform administrator, 2 account, 3 sub-account' }),
   operate_auth: Type.Integer({ description: '0 owner, 2 editable, 3 controllable, 4 view only' }),
   push_auth: Type.Boolean({ description: 'The push permission: reviews push news (platform administrators only)' }),
+  demo: Type.Optional(
+    Type.Boolean({ description: "True for the server's own demo account (DEMO): its menu leaves out the operator's features" }),
+  ),
   company_logo: Type.Union([Type.String(), Type.Null()]),
   home_link: Type.Union([Type.String(), Type.Null()]),
   server_ip: Type.Union([Type.String(), Type.Null()], { description: 'The server address, in server mode' }),

@@ -86,3 +86,30 @@ export type HostParams = Static<typeof HostParamsSchema>;
 /** {host} and {file}: one of the host's branding pictures. */
 export const HostFileParamsSchema = Type.Object({ host: Host, file: Type.String({ minLength: 1, maxLength: 120 }) });
 export type HostFileParams = Static<typeof HostFileParamsSchema>;
+
+/** One picture of a web app manifest (W3C Web Application Manifest, "icons"). */
+export const ManifestIconSchema = Type.Object({
+  src: Type.String(),
+  sizes: Type.String({ description: 'Space-separated WxH, or "any" for a picture that scales' }),
+  type: Type.String(),
+  purpose: Type.String({ description: '"any" or "maskable"' }),
+});
+
+/** The web app manifest a host's browser installs the app from: the host's brand name and icon. */
+export const WebManifestSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  short_name: Type.String(),
+  description: Type.Optional(Type.String()),
+  lang: Type.String({ description: 'BCP 47 tag of the name' }),
+  start_url: Type.String(),
+  scope: Type.String(),
+  display: Type.Literal('standalone'),
+  background_color: Type.String(),
+  theme_color: Type.String(),
+  icons: Type.Array(ManifestIconSchema),
+});
+export type WebManifest = Static<typeof WebManifestSchema>;
+
+/** The file name of a host's generated app icon: its own icon centred on a square tile any size can take. */
+export const APP_ICON_FILE = 'app-icon.svg';

@@ -125,6 +125,11 @@ describe('menu rules of spec section 6', () => {
     expect(canSeePush(u(2, 0), 'server')).toBe(false);
     expect(canSeePush(u(2, 2), 'saas')).toBe(false);
   });
+  it("hides Push from the demo account unless it holds the push permission (an operator's feature)", () => {
+    expect(canSeePush({ ...u(2, 0), demo: true }, 'saas')).toBe(false);
+    expect(canSeePush({ ...u(2, 0), demo: true, push_auth: true }, 'saas')).toBe(true);
+    expect(canSeePush({ ...u(2, 0), demo: false }, 'saas')).toBe(true);
+  });
   it('limits the system menu of sub-accounts', () => {
     expect(systemMenuScope(u(2, 3))).toBe('all');
     expect(systemMenuScope(u(3, 2))).toBe('libraryAndCentre');

@@ -423,6 +423,31 @@ export type DeviceControlRequest = Static<typeof DeviceControlRequestSchema>;
 export const BroadControlRequestSchema = Type.Object({ gatewayId: IdSchema, action: DeviceControlRequestSchema.properties.action });
 export type BroadControlRequest = Static<typeof BroadControlRequestSchema>;
 
+/** A selection on the floor plan controlled at once (device/v1/control_many). */
+export const SELECTION_LIMITS = { devices: 1000 } as const;
+
+/** POST device/v1/control_many: one light action for the devices selected on the plan. */
+export const ControlManyRequestSchema = Type.Object({
+  ids: Type.Array(IdSchema, {
+    minItems: 1,
+    maxItems: SELECTION_LIMITS.devices,
+    description: 'The selected devices; on several gateways, one command goes to each gateway',
+  }),
+  action: DeviceControlRequestSchema.properties.action,
+});
+export type ControlManyRequest = Static<typeof ControlManyRequestSchema>;
+
+/** How one gateway took its part of a selection's command. */
+export const ControlManyGatewaySchema = Type.Object({
+  gatewayId: IdSchema,
+  gatewayName: Type.String(),
+  targets: Type.Integer({ minimum: 0, description: 'Selected lights of this gateway that can take the action' }),
+  queued: Type.Integer({ minimum: 0, description: 'Frames the gateway queued, drained at its radio rate' }),
+  code: Type.Integer({ description: '0, or why this gateway did not take it (100101 offline or silent)' }),
+});
+export const ControlManyResultSchema = Type.Object({ gateways: Type.Array(ControlManyGatewaySchema) });
+export type ControlManyResult = Static<typeof ControlManyResultSchema>;
+
 /** The answer of broad_control: how many devices changed. */
 export const BroadControlResultSchema = Type.Object({ count: Type.Integer({ minimum: 0, description: 'Devices that changed' }) });
 export type BroadControlResult = Static<typeof BroadControlResultSchema>;

@@ -1,9 +1,15 @@
 import type { Static, TSchema } from 'typebox';
 import type { ErrorCode } from './errors.ts';
-import type { EndpointObjects } from './resources.ts';
+import type { EndpointObjects, ResourceKind } from './resources.ts';
 import type { Access } from './roles.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * The version of the API document (OpenAPI `info.version`), apart from the software's: it changes with every
+ * breaking change of the document, each listed under its version in docs/openapi/CHANGELOG.md.
+ */
+export const API_VERSION = '1.0.0';
 
 /**
  * One call of the API, described once: the server registers its route from it, the web client and the tests
@@ -21,6 +27,8 @@ export interface EndpointSpec {
   tags: readonly string[];
   /** Who may call it; the server refuses everybody else before the handler runs (contract roles.ts). */
   access: Access;
+  /** Only a signed-in user's session may call it, never an API key (contract api-keys.ts apiKeyReaches). */
+  sessionOnly?: boolean;
   /** Which ids of the request name which objects; the server checks them against the caller before the handler. */
   objects?: EndpointObjects;
   params?: TSchema;
@@ -38,6 +46,24 @@ export interface EndpointSpec {
   produces?: readonly string[];
   /** The business codes the call answers besides the generic ones (documentation, and the role matrix). */
   errors?: readonly ErrorCode[];
+  /**
+   * The audit trail (docs/operations.md "Audit trail"): `record` overrides the rule of isAudited for a call
+   * that rule gets wrong, and `targets` names request fields that name objects the route layer does not
+   * check (the handler does), so the entry still says what the call touched. `before`: an edit of the object
+   * of this kind the request names; the entry keeps the values the request's fields replace.
+   */
+  audit?: { record?: boolean; targets?: EndpointObjects; before?: ResourceKind };
+}
+
+/**
+ * Whether the audit trail records calls of an endpoint: every call that may change something or command a
+ * device. That is every call but GET (except those of control and write authority: deletions and gateway
+ * commands by GET) and but the POST searches, lists and downloads of read authority.
+ */
+export function isAudited(spec: Pick<EndpointSpec, 'method' | 'access' | 'audit'>): boolean {
+  if (spec.audit?.record !== undefined) return spec.audit.record;
+  if (spec.method === 'GET') return spec.access === 'control' || spec.access === 'write';
+  return spec.access !== 'read';
 }
 
 /** Declares an endpoint; `const` keeps every literal (path, access, schemas) in its type. */

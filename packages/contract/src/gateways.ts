@@ -9,6 +9,8 @@ import {
 } from '@lumigrid/protocol';
 /** The MAC forms the API accepts, and the firmware results it reports (1 success, 2 failure, 3 time-out), from the protocol. */
 export { FIRMWARE_RESULT, MAC_INPUT_PATTERN };
+/** A gateway's QR code (docs/protocol.md section 8): what the bind screens read a MAC from. */
+export { parseGatewayQr, type GatewayQr } from '@lumigrid/protocol';
 import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema } from './common.ts';
 
 /**

@@ -88,6 +88,15 @@ export function groupControlProblem(types: readonly number[], op: GroupOp): Erro
   return types.some(can) ? undefined : 100209;
 }
 
+/**
+ * Whether a device selected on the floor plan takes a light action (device/v1/control_many): lights only,
+ * since a sensor's or a switch's on/off means something else than a light's.
+ */
+export function takesLightAction(code: number, op: GroupOp): boolean {
+  const t = deviceType(code);
+  return Boolean(t?.lighting) && groupControlProblem([code], op) === undefined;
+}
+
 /** The body of the zone calls whose id is in the path (spec section 7 makes them POST): none, or {}. */
 export const ZonePathCallBodySchema = NoFieldsBodySchema;
 

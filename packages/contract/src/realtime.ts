@@ -8,7 +8,7 @@ import { IdSchema } from './common.ts';
 export const REALTIME_ENDPOINT = '/ws/endpoint-homa';
 
 /** The per-user topics of spec section 7; `{userId}` is the signed-in user's own id. */
-export const USER_TOPICS = ['defective', 'global_message_notice', 'gateway_status'] as const;
+export const USER_TOPICS = ['defective', 'global_message_notice', 'gateway_status', 'alarms'] as const;
 export type UserTopic = (typeof USER_TOPICS)[number];
 
 /** The destination a user subscribes to for one of their topics. */

@@ -37,6 +37,11 @@ export function isPlatformAdmin(subject: Pick<RoleSubject, 'userAuth'>): boolean
   return subject.userAuth === USER_AUTH.admin;
 }
 
+/** The owner of a customer account (not the platform administrator, whose account is the platform). */
+export function isAccountOwner(subject: RoleSubject): boolean {
+  return subject.userAuth === USER_AUTH.account && subject.operateAuth === OPERATE_AUTH.owner;
+}
+
 /** The platform administrator and account owners manage accounts; sub-accounts manage nobody. */
 export function canManageAccounts(subject: RoleSubject): boolean {
   return isPlatformAdmin(subject) || (subject.userAuth === USER_AUTH.account && subject.operateAuth === OPERATE_AUTH.owner);
@@ -58,12 +63,25 @@ export function managesUserAuth(manager: RoleSubject, userAuth: number): boolean
  * - read / control / write: a user of the account with that authority (canView / canControl / canEdit);
  * - manageAccounts: the platform administrator (administrators and accounts) and account owners (their
  *   sub-accounts); which accounts each may touch the server checks per account;
+ * - accountOwner: the owner of a customer account (user_auth 2, operate_auth 0) about the account itself, such
+ *   as its single sign-on;
  * - admin: the platform administrator only;
  * - push: push-news management, for owners and the platform administrator (operate_auth 0), SaaS mode only;
  * - pushReview: the push review queue, for platform administrators with the push permission.
  * Which objects the caller may touch (tenancy, project scopes) the server checks per object on top.
  */
-export const ACCESS_LEVELS = ['public', 'signedIn', 'read', 'control', 'write', 'manageAccounts', 'admin', 'push', 'pushReview'] as const;
+export const ACCESS_LEVELS = [
+  'public',
+  'signedIn',
+  'read',
+  'control',
+  'write',
+  'manageAccounts',
+  'accountOwner',
+  'admin',
+  'push',
+  'pushReview',
+] as const;
 export type Access = (typeof ACCESS_LEVELS)[number];
 
 /** Whether a signed-in subject passes an endpoint's access level; `public` passes everybody. */
@@ -80,6 +98,8 @@ export function mayCall(access: Access, subject: RoleSubject): boolean {
       return canEdit(subject);
     case 'manageAccounts':
       return canManageAccounts(subject);
+    case 'accountOwner':
+      return isAccountOwner(subject);
     case 'admin':
       return isPlatformAdmin(subject);
     case 'push':
@@ -112,6 +132,17 @@ export function userMay(user: StoredUser | undefined, access: Access): boolean {
   return user !== undefined && mayCall(access, { userAuth: user.user_auth, operateAuth: user.operate_auth, pushAuth: user.push_auth });
 }
 
+/**
+ * Issue 32: every user of an account manages API keys, sub-accounts included, each its own keys up to its own
+ * authority and within its own projects (the server checks both): the access level of the key endpoints.
+ */
+export const API_KEYS_ACCESS = 'read' as const satisfies Access;
+
+/** Whether a signed-in user manages API keys (System > API keys): whoever the key endpoints let in. */
+export function canManageApiKeys(user: StoredUser | undefined): boolean {
+  return userMay(user, API_KEYS_ACCESS);
+}
+
 /** The sentence the API documentation adds to every endpoint of each access level. */
 export const ACCESS_TEXT: Record<Access, string> = {
   public: 'No token needed.',
@@ -122,6 +153,7 @@ export const ACCESS_TEXT: Record<Access, string> = {
   write: 'Owners and editable users (operate_auth 0, 2) only; others get 110003. Ids of another account answer 110011.',
   manageAccounts:
     'The platform administrator (administrators and accounts) and account owners (their sub-accounts); others get 110003. Accounts the caller does not manage answer 110011.',
+  accountOwner: 'The owner of a customer account (user_auth 2, operate_auth 0) only; others get 110003.',
   admin: 'The platform administrator (user_auth 1) only; others get 110003.',
   push: 'Account owners and the platform administrator (operate_auth 0) only; others get 110003. SaaS mode only (100504 in server mode). Ids of another account answer 110011.',
   pushReview:
@@ -132,10 +164,16 @@ interface MenuSubject {
   user_auth: number;
   operate_auth: number;
   push_auth?: boolean;
+  /** The server's own demo account (LoginUser.demo). */
+  demo?: boolean;
 }
 
-/** Spec section 6: the Push menu shows only to owners (operate_auth 0) in SaaS mode. */
+/**
+ * Spec section 6: the Push menu shows only to owners (operate_auth 0) in SaaS mode. Push news is a platform
+ * operator's feature, so the demo account, an owner a newcomer signs in to, sees it only with the push permission.
+ */
 export function canSeePush(user: MenuSubject, mode: Mode): boolean {
+  if (user.demo === true && user.push_auth !== true) return false;
   return user.operate_auth === OPERATE_AUTH.owner && mode === 'saas';
 }
 
@@ -146,7 +184,8 @@ export function canSeePushReview(user: MenuSubject, mode: Mode): boolean {
 
 /**
  * Spec section 6: a sub-account (user_auth 3) sees the system menu only when editable (2), and then just
- * the library and the user centre; everybody else sees the whole system menu.
+ * the library and the user centre; everybody else sees the whole system menu. API keys, which the spec predates,
+ * come on top for every sub-account (canManageApiKeys).
  */
 export function systemMenuScope(user: MenuSubject): 'all' | 'libraryAndCentre' | 'none' {
   if (user.user_auth !== USER_AUTH.subAccount) return 'all';

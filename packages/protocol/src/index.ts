@@ -1,4 +1,5 @@
 export * from './topics.ts';
+export * from './gateway-qr.ts';
 export * from './devices.ts';
 export * from './gateway.ts';
 export * from './config.ts';

@@ -75,7 +75,7 @@ describe('the demo site in the log', () => {
     } finally {
       await database.close();
     }
-  }, 120_000);
+  }, 180_000); // Three starts; the first seeds the whole demo, two months of history included.
 
   it('logs one line when the demo cannot start, and the platform serves on', async () => {
     const database = await freshPglite();

@@ -1,4 +1,20 @@
-import { accountEndpoints, deviceEndpoints, gatewayEndpoints, groupEndpoints, projectEndpoints, sceneEndpoints } from '@lumigrid/contract';
+import {
+  accountEndpoints,
+  alarmEndpoints,
+  alertEndpoints,
+  auditEndpoints,
+  authEndpoints,
+  deviceEndpoints,
+  emergencyEndpoints,
+  gatewayEndpoints,
+  groupEndpoints,
+  libraryEndpoints,
+  projectEndpoints,
+  sceneEndpoints,
+  virtualEndpoints,
+  canSeePush,
+  DEFAULT_ALARM_SETTINGS,
+} from '@lumigrid/contract';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,9 +26,11 @@ import { buildApp } from '../app.ts';
 import { buildings, devices, gateways, mapImages, maps, projects, users } from '../db/schema/index.ts';
 import type { App } from '../http/types.ts';
 import { data } from '../test/gateways.fixtures.ts';
-import { DATABASES, login, startApp, type Harness, api } from '../test/harness.ts';
+import { ADMIN_PASSWORD, DATABASES, login, startApp, type Harness, api } from '../test/harness.ts';
 import { GATEWAY_ROOMS, GROUPED_KINDS } from './demo-layout.ts';
 import { DEMO_FIRMWARE, DEMO_SITE, type DemoOutcome } from './demo-site.ts';
+import { DEMO_EMERGENCY } from './demo-history.ts';
+import { DEMO_TEMPLATES } from './demo-catalogue.ts';
 import { poll } from '../test/poll.ts';
 
 const DEMO_ACCOUNT = 'demo@lumigrid.local';
@@ -179,6 +197,118 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     expect((await stored()).saving).toBeGreaterThanOrEqual(days - 1);
   });
 
+  describe('the showcase of a first start', () => {
+    const DAY_MS = 86_400_000;
+    const projectId = async () =>
+      (await data(api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token }))).projects.find(
+        (p) => p.name === DEMO_SITE.project.name,
+      )!.id;
+
+    it('keeps sixty days of emergency tests in the log book: one failure, its repair and a passing retest', async () => {
+      const project = await projectId();
+      const book = await data(api(h.app, emergencyEndpoints.logBook, { body: { projectId: project, page: 1, pageSize: 200 } }, { token }));
+      const entries = book.list;
+      const now = h.clock.now().getTime();
+      const oldest = Math.min(...entries.map((e) => Date.parse(e.at)));
+      expect(now - oldest).toBeGreaterThan(40 * DAY_MS);
+      expect(now - oldest).toBeLessThanOrEqual(DEMO_EMERGENCY.days * DAY_MS);
+      expect(entries.every((e) => Date.parse(e.at) <= now)).toBe(true);
+      const failures = entries.filter((e) => e.type === 'failure');
+      const repairs = entries.filter((e) => e.type === 'repair');
+      expect(failures).toHaveLength(1);
+      expect(repairs).toHaveLength(1);
+      expect(repairs[0]).toMatchObject({ deviceId: failures[0]!.deviceId, note: DEMO_EMERGENCY.repair.note });
+      expect(Date.parse(repairs[0]!.at)).toBeGreaterThan(Date.parse(failures[0]!.at));
+      const retest = entries.find(
+        (e) => e.type === 'test' && e.deviceId === failures[0]!.deviceId && Date.parse(e.at) > Date.parse(repairs[0]!.at),
+      );
+      expect(retest).toMatchObject({ result: 'pass', trigger: 'manual' });
+      expect(entries.filter((e) => e.type === 'test' && e.test === 'life').length).toBeGreaterThan(0);
+      // Runs by schedule and the retest by hand, each finished; the repaired light is no longer failed.
+      const runs = await data(api(h.app, emergencyEndpoints.runs, { body: { projectId: project, page: 1, pageSize: 50 } }, { token }));
+      expect(runs.list.every((r) => r.state === 'finished')).toBe(true);
+      expect(runs.list.filter((r) => r.trigger === 'schedule').length).toBeGreaterThanOrEqual(3);
+      expect(runs.list.filter((r) => r.result === 'failed')).toHaveLength(1);
+      const attention = await data(
+        api(h.app, emergencyEndpoints.compliance, { body: { projectId: project, overdueOnly: true, page: 1, pageSize: 50 } }, { token }),
+      );
+      expect(attention.list.map((r) => r.deviceId)).not.toContain(failures[0]!.deviceId);
+      // The monthly tests go on from today: each task has its next run queued.
+      const tasks = await data(api(h.app, emergencyEndpoints.tasks, { body: { projectId: project, page: 1, pageSize: 20 } }, { token }));
+      expect(tasks.total).toBe(first!.emergencyTasks);
+      expect(tasks.list.every((t) => t.nextRunAt !== null && Date.parse(t.nextRunAt) > now)).toBe(true);
+    });
+
+    it("drives the first room's group from its motion sensor", async () => {
+      expect(first!.linkages).toBe(1);
+      const [gateway] = await demoGateways(h.app, token);
+      const linkages = await data(api(h.app, sceneEndpoints.linkages, { params: { mapId: gateway!.mapId! } }, { token }));
+      expect(linkages).toHaveLength(1);
+      expect(linkages[0]).toMatchObject({ groupName: `${GATEWAY_ROOMS[0]!.main} lights`, holdS: DEMO_SITE.linkage.holdS });
+      expect(linkages[0]!.sensorName.endsWith(' motion')).toBe(true);
+      await poll(
+        async () => (await data(api(h.app, sceneEndpoints.linkages, { params: { mapId: gateway!.mapId! } }, { token })))[0]!.onGateway,
+        'the linkage on its gateway',
+      );
+    });
+
+    it("fills the device library with the demo's parts, so its lights show their remaining life", async () => {
+      const rows = await data(api(h.app, libraryEndpoints.typeTable, {}, { token }));
+      const types = rows.flatMap((r) => r.library);
+      expect(types).toHaveLength(first!.libraryTypes);
+      expect(types.length).toBeGreaterThanOrEqual(6);
+      const list = await data(api(h.app, deviceEndpoints.list, { body: { page: 1, pageSize: 200 } }, { token }));
+      const lights = list.list.filter((d) => d.libraryTypeName !== null);
+      expect(lights.length).toBeGreaterThan(0);
+      // Sixty days of energy history count burning hours, so some life is used and some remains.
+      expect(lights.some((d) => d.remainingLifeHours !== null && d.usedHours !== null && d.usedHours > 0)).toBe(true);
+    });
+
+    it('has a functional and an interface parameter template', async () => {
+      const templates = await data(api(h.app, virtualEndpoints.templates, { params: { type: 0 }, query: {} }, { token }));
+      expect(templates.map((t) => [t.name, t.kind]).sort()).toEqual(DEMO_TEMPLATES.map((t) => [t.name, t.kind]).sort());
+    });
+
+    it('keeps a fault history in which one chattering fixture is one alarm', async () => {
+      const project = await projectId();
+      expect(first!.chatteringRaises).toBe(DEMO_SITE.chattering.raises);
+      await poll(
+        async () =>
+          (await data(api(h.app, alertEndpoints.page, { body: { projectId: project, code: 1, pageSize: 50 } }, { token }))).total >=
+          DEMO_SITE.chattering.raises,
+        'every raise of the fixture in the fault list',
+      );
+      const chattering = async () =>
+        (await data(api(h.app, alarmEndpoints.page, { body: { projectId: project, pageSize: 50 } }, { token }))).list.filter(
+          (a) => a.code === 1,
+        );
+      // The fault came back more often than the chattering rule allows (DEFAULT_ALARM_SETTINGS of a power fault).
+      const rule = DEFAULT_ALARM_SETTINGS.find((r) => r.code === 1)!;
+      expect(DEMO_SITE.chattering.raises).toBeGreaterThan(rule.chatterCount);
+      await poll(async () => (await chattering()).some((a) => a.chattering && a.raiseCount >= rule.chatterCount), 'one chattering alarm');
+      const alarms = await chattering();
+      const fixture = alarms.find((a) => a.chattering)!;
+      expect(alarms.filter((a) => a.deviceId === fixture.deviceId)).toHaveLength(1);
+    });
+
+    it("records its own scenes and linkage in the audit trail as the owner's calls", async () => {
+      await h.app.audit.writer.flush();
+      const page = await data(api(h.app, auditEndpoints.page, { body: { pageSize: 100 } }, { token }));
+      const endpoints = page.list.map((e) => e.endpoint);
+      expect(endpoints.filter((e) => e === 'scenes.add')).toHaveLength(3);
+      expect(endpoints).toContain('scenes.saveLinkage');
+      expect(page.list.find((e) => e.endpoint === 'scenes.add')).toMatchObject({ actor: 'account', code: 0 });
+    });
+
+    it('hides Push from the demo account, which holds no push permission', async () => {
+      const signedIn = await data(api(h.app, authEndpoints.login, { body: { account: DEMO_ACCOUNT, password: DEMO_PASSWORD } }));
+      expect(signedIn.user).toMatchObject({ demo: true, push_auth: false, operate_auth: 0 });
+      expect(canSeePush(signedIn.user, 'saas')).toBe(false);
+      const admin = await data(api(h.app, authEndpoints.login, { body: { account: h.config.adminAccount, password: ADMIN_PASSWORD } }));
+      expect(admin.user.demo).toBeUndefined();
+    });
+  });
+
   it('offers its gateways a firmware update to watch, and no other gateway', async () => {
     const [gateway] = await demoGateways(h.app, token);
     const check = await data(api(h.app, gatewayEndpoints.checkVersion, { params: { id: gateway!.id, target: 'gateway' } }, { token }));
@@ -193,7 +323,18 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
     const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, gatewayLink: { port: 0 } });
     try {
       const outcome = await second.demo!.ready;
-      expect(outcome).toMatchObject({ createdAccount: false, importedDevices: 0, placedDevices: 0, createdGroups: 0, createdScenes: 0 });
+      expect(outcome).toMatchObject({
+        createdAccount: false,
+        importedDevices: 0,
+        placedDevices: 0,
+        createdGroups: 0,
+        createdScenes: 0,
+        libraryTypes: 0,
+        templates: 0,
+        linkages: 0,
+        emergencyTasks: 0,
+        chatteringRaises: 0,
+      });
       expect(outcome!.gateways.every((g) => g.online && g.id !== undefined)).toBe(true);
       expect(await rowCounts(h)).toEqual(before);
       expect(await readdir(join(dataDir, 'uploads', 'maps'))).toHaveLength(1);

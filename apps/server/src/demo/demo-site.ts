@@ -1,11 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { OPERATE_AUTH, USER_AUTH, isLang, newSceneFields, type Gateway, type SceneFields, type SceneKind } from '@lumigrid/contract';
+import {
+  OPERATE_AUTH,
+  USER_AUTH,
+  isLang,
+  newSceneFields,
+  sceneEndpoints,
+  type EndpointSpec,
+  type Gateway,
+  type SceneFields,
+  type SceneKind,
+} from '@lumigrid/contract';
+import { FAULT_CODES } from '@lumigrid/protocol';
 import type { DeviceKind } from '@lumigrid/protocol';
 import { createFleet, fleetMac, type Fleet, type SimGateway } from '@lumigrid/gateway-sim';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { AuthContext } from '../http/auth.ts';
+import { serverCallDraft, type AuditSink } from '../http/audit-entry.ts';
+import type { Clock } from '../lib/clock.ts';
 import { tenantOf, type AccountsService } from '../modules/accounts/accounts.service.ts';
 import { randomPassword, verifyPassword } from '../lib/password.ts';
 import type { FirmwareFile } from '../modules/gateways/firmware-catalogue.ts';
@@ -16,6 +29,10 @@ import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { DevicesService } from '../modules/devices/devices.service.ts';
 import type { GroupsService } from '../modules/groups/groups.service.ts';
 import type { ScenesService } from '../modules/scenes/scenes.service.ts';
+import type { LibraryService } from '../modules/library/library.service.ts';
+import type { ParamTemplatesService } from '../modules/virtual/param-templates.service.ts';
+import { ensureLibrary, ensureTemplates } from './demo-catalogue.ts';
+import { DEMO_EMERGENCY, ensureEmergencyHistory, type DemoEmergencyDeps } from './demo-history.ts';
 import {
   DEMO_EXTRA_SENSORS,
   GATEWAY_ROOMS,
@@ -49,7 +66,18 @@ export const DEMO_SITE = {
   energyHistory: { days: 60, stepMinutes: 60, samplesPerSecond: 8000 },
   /** Occupancy the motion sensors report when bound, so the heatmap shows last week and this one at once. */
   occupancyHistory: { days: 14, eventsPerSecond: 4000 },
+  /** How the first room's motion sensor drives its group: full on, a tenth after five minutes without anyone. */
+  linkage: { onDetectPercent: 100, onClearPercent: 10, holdS: 300, lux: null },
+  /** The chattering fixture's fault comes and goes this often on the start that binds its gateway. */
+  chattering: { raises: 5 },
 } as const;
+
+/** The first room's group, its gateway and the motion sensor on its ceiling. */
+interface RoomGroup {
+  gatewayId: string;
+  groupId: string;
+  sensorId: string | undefined;
+}
 
 /**
  * Firmware newer than what the simulated gateways run, offered to the demo's gateways alone, so a newcomer
@@ -63,7 +91,7 @@ export const DEMO_FIRMWARE: FirmwareFile[] = [
 /** How long a started demo gateway may take to reach the server's presence. */
 const ONLINE_WAIT_MS = 10_000;
 
-type Caller = Pick<AuthContext, 'userId' | 'tenantId' | 'operateAuth' | 'lang'>;
+type Caller = Pick<AuthContext, 'userId' | 'tenantId' | 'userAuth' | 'operateAuth' | 'lang'>;
 
 /** What a finished seeding did, for the log line and tests. */
 export interface DemoOutcome {
@@ -81,6 +109,16 @@ export interface DemoOutcome {
   createdScenes: number;
   /** Energy history samples the gateways bound on this start sent (DEMO_SITE.energyHistory). */
   backfilledSamples: number;
+  /** Device library types this start added (the demo's parts). */
+  libraryTypes: number;
+  /** Parameter templates this start built (a functional and an interface one). */
+  templates: number;
+  /** Sensor linkages this start saved (a room's motion sensor driving its group). */
+  linkages: number;
+  /** Emergency tasks whose sixty days of tests this start wrote into the log book. */
+  emergencyTasks: number;
+  /** Times the chattering fixture's fault came and went on this start. */
+  chatteringRaises: number;
 }
 
 export interface DemoSite {
@@ -97,10 +135,20 @@ export interface DemoDeps {
   accounts: Pick<AccountsService, 'findByLogin' | 'createAccount' | 'setPassword'>;
   projects: Pick<ProjectsService, 'tree' | 'addProject' | 'addBuilding'>;
   maps: Pick<MapsService, 'upload' | 'addMap'>;
-  gateways: Pick<GatewaysService, 'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'setParams' | 'sync' | 'position'>;
+  gateways: Pick<
+    GatewaysService,
+    'lookup' | 'bind' | 'importDevices' | 'outmapDevices' | 'setLonLat' | 'setParams' | 'sync' | 'position' | 'setSensorMode'
+  >;
   devices: Pick<DevicesService, 'moveIn' | 'rename'>;
   groups: Pick<GroupsService, 'add'>;
-  scenes: Pick<ScenesService, 'page' | 'add'>;
+  scenes: Pick<ScenesService, 'page' | 'add' | 'saveLinkage'>;
+  library: Pick<LibraryService, 'typeList' | 'add'>;
+  templates: Pick<ParamTemplatesService, 'list' | 'build'>;
+  /** The emergency module, live and on a recorded clock, for the log book's sixty days. */
+  emergency: Omit<DemoEmergencyDeps, 'now' | 'timezone'>;
+  /** Where the calls the seeding makes for its owner are recorded, as the route layer records users' calls. */
+  audit?: Pick<AuditSink, 'record'>;
+  clock: Clock;
   /** Provisions the demo gateways' credentials. */
   fleet: Pick<GatewayFleet, 'provision'>;
   /** Port of the embedded broker the demo gateways connect to. */
@@ -125,6 +173,11 @@ function brokerUrl(host: string, port: number): string {
  */
 export function startDemoSite(deps: DemoDeps): DemoSite {
   const { config, accounts, projects, maps, gateways, devices, groups, scenes, logger } = deps;
+
+  /** Records a call the seeding made for the demo's owner in the audit trail, as the route layer records a user's. */
+  function audited(spec: EndpointSpec, caller: Caller, input: { params?: unknown; body?: unknown }, answerId?: string) {
+    deps.audit?.record(serverCallDraft(spec, { auth: caller, input, at: deps.clock.now(), ...(answerId ? { answerId } : {}) }));
+  }
   let fleet: Fleet | undefined;
   let occupancy: Promise<number> = Promise.resolve(0);
   let stopping = false;
@@ -160,7 +213,13 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       logger.info({ account: login }, 'demo account password set from DEMO_PASSWORD');
     }
     return {
-      caller: { userId: row.id, tenantId: tenantOf(row), operateAuth: OPERATE_AUTH.owner, lang: isLang(row.lang) ? row.lang : 'en' },
+      caller: {
+        userId: row.id,
+        tenantId: tenantOf(row),
+        userAuth: USER_AUTH.account,
+        operateAuth: OPERATE_AUTH.owner,
+        lang: isLang(row.lang) ? row.lang : 'en',
+      },
       created,
     };
   }
@@ -264,7 +323,13 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     if (lights.length === 0) return { placed: placements.length, groups: [] };
     const name = `${GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!.main} lights`;
     const group = await groups.add(caller, { mapId, gatewayId, name, deviceIds: lights });
-    return { placed: placements.length, groups: [group.id] };
+    // The main room's motion sensor (the first of its kind) is the one that may drive the room's group.
+    const sensor = outside.find((d) => d.kind === 'sensor-motion' && ordinalOf(sim, d.addr, d.kind) === 0);
+    return {
+      placed: placements.length,
+      groups: [group.id],
+      roomSensor: sensor && placements.some((p) => p.id === sensor.id) ? sensor.id : undefined,
+    };
   }
 
   /**
@@ -301,14 +366,52 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       }),
       scene('manual', 'All on', 100),
     ];
-    for (const scene of made) await scenes.add(caller, scene);
+    for (const scene of made) audited(sceneEndpoints.add, caller, { body: scene }, (await scenes.add(caller, scene)).scene.id);
     return made.length;
+  }
+
+  /** A motion sensor of the first room drives that room's group (the gateway's sensors then follow the linkage). */
+  async function ensureLinkage(caller: Caller, room: RoomGroup | undefined): Promise<number> {
+    if (!room?.sensorId) return 0;
+    const body = { ...DEMO_SITE.linkage, sensorId: room.sensorId, groupId: room.groupId };
+    const saved = await scenes.saveLinkage(caller, body);
+    audited(sceneEndpoints.saveLinkage, caller, { body }, saved.sensorId);
+    await gateways.setSensorMode(caller, room.gatewayId, 'linkage');
+    return 1;
+  }
+
+  /**
+   * A fixture that chatters: its driver loses power and comes back again and again, as a loose connection does. The
+   * gateway reports every raise and clear; the fault list keeps each, the alarm engine makes them one chattering alarm.
+   */
+  function chatter(sim: SimGateway): number {
+    const fixture = [...sim.devices.values()].map((d) => d.state).find((d) => d.kind === 'light-rgb');
+    if (!fixture) return 0;
+    for (let i = 0; i < DEMO_SITE.chattering.raises; i++) {
+      sim.raiseFault(fixture.addr, FAULT_CODES.power);
+      sim.clearFault(fixture.addr);
+    }
+    return DEMO_SITE.chattering.raises;
+  }
+
+  /** Each step on its own: a part of the showcase that fails is logged and the rest of the demo stands. */
+  async function part(what: string, work: () => Promise<number>): Promise<number> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!stopping) logger.warn(`demo ${what} not made: ${(error as Error).message}`);
+      return 0;
+    }
   }
 
   async function seed(): Promise<DemoOutcome> {
     const { caller, created } = await ensureAccount();
     check();
     const { mapId, projectId } = await ensurePlace(caller);
+    check();
+    // The library before the devices: their lights are measured against their type's power from the first reading.
+    const libraryTypes = await part('device library', () => ensureLibrary(deps.library, caller));
+    const templates = await part('parameter templates', async () => (await ensureTemplates(deps.templates, caller)).length);
     check();
     const passwords = new Map<string, string>();
     const macs = DEMO_SITE.gateways.map((_, i) => fleetMac(DEMO_SITE.macPrefix, i + 1));
@@ -345,6 +448,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     let placedDevices = 0;
     let createdGroups = 0;
     const newGroups: string[] = [];
+    let firstRoom: RoomGroup | undefined;
     const out: DemoOutcome['gateways'] = [];
     const newlyBound: SimGateway[] = [];
     for (const [i, sim] of fleet.gateways.entries()) {
@@ -363,6 +467,8 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
         placedDevices += furnished.placed;
         createdGroups += furnished.groups.length;
         newGroups.push(...furnished.groups);
+        if (i === 0 && furnished.groups[0])
+          firstRoom = { gatewayId: gateway.id, groupId: furnished.groups[0], sensorId: furnished.roomSensor };
         if (gateway.longitude === null) {
           await gateways.setLonLat(caller, {
             id: gateway.id,
@@ -387,6 +493,24 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       return 0;
     });
     check();
+    const linkages = await part('sensor linkage', () => ensureLinkage(caller, firstRoom));
+    check();
+    const emergencyTasks = await part('emergency log book', async () => {
+      const started = Date.now();
+      const history = await ensureEmergencyHistory(
+        { ...deps.emergency, now: () => deps.clock.now(), timezone: DEMO_SITE.timezone },
+        caller,
+        projectId,
+      );
+      if (history.tasks > 0)
+        logger.info(
+          `demo emergency log book: ${history.tasks} tasks over ${DEMO_EMERGENCY.days} days (${history.failures} failure, repaired) written in ${Date.now() - started} ms`,
+        );
+      return history.tasks;
+    });
+    check();
+    const firstBound = newlyBound.find((sim) => sim.mac === fleet!.gateways[0]?.mac);
+    const chatteringRaises = firstBound ? chatter(firstBound) : 0;
     // The occupancy history goes on in the background: the site is ready without it, and the heatmap fills.
     occupancy = backfillOccupancy(newlyBound);
     const backfilledSamples = await backfill(newlyBound);
@@ -399,6 +523,11 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       createdGroups,
       createdScenes,
       backfilledSamples,
+      libraryTypes,
+      templates,
+      linkages,
+      emergencyTasks,
+      chatteringRaises,
     };
   }
 

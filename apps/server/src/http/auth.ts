@@ -13,8 +13,10 @@ export interface AuthContext {
   pushAuth?: boolean;
   lang: Lang;
   sessionId: bigint;
-  /** The projects a sub-account is limited to; absent when the caller sees every project of its account. */
+  /** The projects a sub-account (or an API key) is limited to; absent when the caller sees every project of its account. */
   scope?: ProjectScope;
+  /** The API key the call came with (contract api-keys.ts); the caller is then the user who made it, within its scope. */
+  apiKeyId?: bigint;
 }
 
 /** Projects (with their sub-projects) and the maps in them that a limited sub-account may see. */

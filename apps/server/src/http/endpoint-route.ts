@@ -1,5 +1,8 @@
 import {
   ACCESS_TEXT,
+  API_KEY_SCOPES,
+  apiKeyMayCall,
+  apiKeyReaches,
   Envelope,
   type Access,
   type EndpointAnswer,
@@ -7,9 +10,18 @@ import {
   type EndpointInput,
   type EndpointSpec,
   type HttpMethod,
+  isAudited,
 } from '@lumigrid/contract';
-import type { FastifyReply, FastifyRequest, RouteOptions, preValidationHookHandler } from 'fastify';
+import type {
+  FastifyReply,
+  FastifyRequest,
+  RouteOptions,
+  onResponseHookHandler,
+  preHandlerHookHandler,
+  preValidationHookHandler,
+} from 'fastify';
 import { AppError } from './app-error.ts';
+import { auditDraft, auditTargets, deletes, editedFields, parseTarget, type AuditSink } from './audit-entry.ts';
 import { assertMay } from './authority.ts';
 import { bearerToken, caller, type AuthContext } from './auth.ts';
 import { ok } from './envelope.ts';
@@ -48,7 +60,7 @@ function guard(spec: EndpointSpec, authenticate: Authenticate) {
   return async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token) throw new AppError(250004);
-    const auth = await authenticate(token);
+    const auth = await authenticate(token, { spec, ip: request.ip });
     request.auth = auth;
     assertMay(auth, spec.access);
   };
@@ -81,9 +93,53 @@ function objectGuard(spec: EndpointSpec, objects: EndpointObjects, requireObject
   };
 }
 
+/**
+ * The audit trail's two hooks on an audited endpoint. Before the handler, what the handler may remove is read
+ * (not awaited: the handler does not wait for it): a deletion's project, an edit's old values. Once the answer
+ * has gone out, the entry is handed to the writer, which stores it in the background. Neither can fail the call.
+ */
+function auditHooks(spec: EndpointSpec, sink: AuditSink, now: () => Date) {
+  const lookup: preHandlerHookHandler = (request, _reply, done) => {
+    const targets = auditTargets(spec, { params: request.params, query: request.query, body: request.body });
+    if (targets.length > 0 && deletes(spec)) request.auditProject = sink.projectOf(targets).catch(() => null);
+    const edited = spec.audit?.before && targets.map(parseTarget).find((t) => t?.kind === spec.audit?.before);
+    const fields = editedFields(request.body);
+    if (edited && fields.length > 0) request.auditBefore = sink.valuesOf(edited.kind, edited.id, fields).catch(() => null);
+    done();
+  };
+  const record: onResponseHookHandler = (request, _reply, done) => {
+    try {
+      sink.record(auditDraft(spec, request, now()));
+    } catch (err) {
+      request.log.error({ err, endpoint: spec.path }, 'audit entry not recorded');
+    }
+    done();
+  };
+  return { lookup, record };
+}
+
+/** The id a call answered (the object it created or saved), when its answer is an object with one. */
+function answerId(answer: unknown): string | undefined {
+  if (answer === null || typeof answer !== 'object' || !('id' in answer)) return undefined;
+  return typeof answer.id === 'string' ? answer.id : undefined;
+}
+
+/** The sentence on API keys an integrator reads in the OpenAPI document (docs/api.md "API keys"). */
+function apiKeyText(spec: EndpointSpec): string {
+  if (spec.access === 'public') return '';
+  if (!apiKeyReaches(spec)) return 'API keys cannot call it (101005).';
+  const scopes = API_KEY_SCOPES.filter((scope) => apiKeyMayCall(spec, scope));
+  return `API keys of scope ${scopes.join(' or ')} may call it.`;
+}
+
 /** The route schema of an endpoint: what Fastify validates and what the OpenAPI document shows. */
 export function routeSchema(spec: EndpointSpec) {
-  const description = [spec.description, ACCESS_TEXT[spec.access], spec.errors?.length ? `Codes: ${spec.errors.join(', ')}.` : '']
+  const description = [
+    spec.description,
+    ACCESS_TEXT[spec.access],
+    apiKeyText(spec),
+    spec.errors?.length ? `Codes: ${spec.errors.join(', ')}.` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return {
@@ -104,9 +160,19 @@ export function routeSchema(spec: EndpointSpec) {
  * Registers the routes of a module from the endpoint table: `route(endpoint, handler)` declares nothing
  * else, so method, path, schemas, access and documentation come from packages/contract alone.
  */
-export function endpointRoutes(app: App, authenticate: Authenticate, requireObjects: RequireObjects) {
+export function endpointRoutes(
+  app: App,
+  authenticate: Authenticate,
+  requireObjects: RequireObjects,
+  audit?: { sink: AuditSink; now: () => Date },
+) {
   function route<E extends EndpointSpec>(spec: E, handler: EndpointHandler<E>, options: EndpointRouteOptions = {}) {
     const onRequest = [...(spec.kind === 'raw' ? [] : [noStore]), ...(spec.access === 'public' ? [] : [guard(spec, authenticate)])];
+    const hooks = audit && isAudited(spec) ? auditHooks(spec, audit.sink, audit.now) : undefined;
+    const preHandler = [
+      ...(spec.objects && spec.access !== 'public' ? [objectGuard(spec, spec.objects, requireObjects)] : []),
+      ...(hooks ? [hooks.lookup] : []),
+    ];
     const routeOptions: RouteOptions = {
       method: spec.method satisfies HttpMethod,
       url: spec.path,
@@ -114,7 +180,8 @@ export function endpointRoutes(app: App, authenticate: Authenticate, requireObje
       onRequest,
       ...(options.preValidation ? { preValidation: options.preValidation } : {}),
       ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-      ...(spec.objects && spec.access !== 'public' ? { preHandler: objectGuard(spec, spec.objects, requireObjects) } : {}),
+      ...(preHandler.length > 0 ? { preHandler } : {}),
+      ...(hooks ? { onResponse: hooks.record } : {}),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const context = {
           auth: request.auth,
@@ -125,6 +192,7 @@ export function endpointRoutes(app: App, authenticate: Authenticate, requireObje
           reply,
         } as EndpointContext<E>;
         const answer = await handler(context);
+        if (hooks) request.auditAnswerId = answerId(answer);
         if (spec.kind === 'raw') return reply.sent ? reply : answer;
         return ok(request, answer);
       },
@@ -133,7 +201,7 @@ export function endpointRoutes(app: App, authenticate: Authenticate, requireObje
   }
   /** Registers endpoints inside their own plugin scope (a parser only they accept, such as multipart). */
   route.scope = (plugin: (scopedRoute: typeof route, scope: App) => Promise<void>) =>
-    app.register(async (scope) => plugin(endpointRoutes(scope, authenticate, requireObjects), scope));
+    app.register(async (scope) => plugin(endpointRoutes(scope, authenticate, requireObjects, audit), scope));
   return route;
 }
 

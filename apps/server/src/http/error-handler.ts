@@ -7,6 +7,8 @@ import { inputProblem, type SchemaError } from './input-problem.ts';
 
 function send(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, detail?: string) {
   const base = errorMessage(code, requestLang(request));
+  // The audit trail records the outcome of the call (audit-entry.ts).
+  request.answerCode = code;
   return reply.status(errorStatus(code)).send({ code, msg: detail ? `${base}: ${detail}` : base, data: null });
 }
 

@@ -10,6 +10,8 @@ const SECRET_KEYS = new Set([
   'password_hash',
   'token',
   'access_token',
+  'clientSecret',
+  'client_secret',
   'authorization',
   'cookie',
   'params',

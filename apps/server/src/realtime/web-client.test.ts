@@ -28,11 +28,12 @@ describe('the web app’s real-time client against the server', () => {
   }
 
   let socketsOpened = 0;
-  function client(token: () => string | undefined, ended: number[]) {
+  function client(token: () => string | undefined, ended: number[], onReconnected?: () => void) {
     return createRealtimeClient({
       url,
       token,
       onSessionEnded: (code) => ended.push(code),
+      onReconnected,
       reconnectDelayMs: 50,
       maxReconnectDelayMs: 200,
       socket: (to) => {
@@ -42,10 +43,15 @@ describe('the web app’s real-time client against the server', () => {
     });
   }
 
-  it('listens before connecting, reconnects after the server drops it, and subscribes again', async () => {
+  it('listens before connecting, reconnects after the server drops it, subscribes again and says it is back', async () => {
     const { token, userId } = await signedIn('web-client@example.com');
     const ended: number[] = [];
-    const sut = client(() => token, ended);
+    let reconnects = 0;
+    const sut = client(
+      () => token,
+      ended,
+      () => (reconnects += 1),
+    );
     const got: unknown[] = [];
     const stop = sut.listen(userDestination('defective', userId), (payload) => got.push(payload));
     sut.start();
@@ -59,6 +65,7 @@ describe('the web app’s real-time client against the server', () => {
       'first message',
       { timeoutMs: 5_000 },
     );
+    expect(reconnects).toBe(0);
 
     // A server-side failure that is not the end of the session: the client must come back by itself.
     h.app.realtime.endSessions({ userId, code: 100005, notify: false });
@@ -73,6 +80,7 @@ describe('the web app’s real-time client against the server', () => {
       { timeoutMs: 5_000 },
     );
     expect(got.at(-1)).toEqual({ n: 2 });
+    expect(reconnects).toBe(1);
     expect(ended).toEqual([]);
 
     stop();

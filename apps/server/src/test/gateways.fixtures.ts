@@ -47,6 +47,9 @@ export async function startGatewayRig(
     /** Options for every simulated gateway (their keep-alive, say). */
     sim?: Partial<SimGatewayOptions>;
     offlineGraceMs?: number;
+    /** How often the alarm engine ticks (0: the test ticks it), and whether jobs poll by themselves. */
+    alarmTickMs?: number;
+    jobs?: { start?: boolean };
     /** Simulated devices of each family per gateway (default 1). */
     devicesPerKind?: number;
   } = {},
@@ -68,6 +71,8 @@ export async function startGatewayRig(
       },
       firmware: createFirmwareCatalogue([GATEWAY_FIRMWARE, { ...GATEWAY_FIRMWARE, version: '3.2.9' }]),
       offlineGraceMs: options.offlineGraceMs,
+      alarmTickMs: options.alarmTickMs,
+      jobs: options.jobs,
     },
   );
   const link = h.app.gatewayLink!;

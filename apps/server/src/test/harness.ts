@@ -47,7 +47,10 @@ export interface Harness {
 export async function startApp(
   kind: 'pglite' | 'postgres',
   env: Record<string, string> = {},
-  extra: Pick<AppOptions, 'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware' | 'logger' | 'offlineGraceMs'> = {},
+  extra: Pick<
+    AppOptions,
+    'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware' | 'logger' | 'offlineGraceMs' | 'alarmTickMs' | 'jobs' | 'webhookGatherMs'
+  > = {},
 ): Promise<Harness> {
   const database = await freshDatabase(kind);
   const config = loadConfig({

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import { encodePng, type Rgb } from './png.ts';
 import type { EndpointAnswer, EndpointSpec } from '@lumigrid/contract';
@@ -18,25 +19,38 @@ export async function makeJpeg(width: number, height: number): Promise<Buffer> {
   return canvas.encode('jpeg', 90);
 }
 
-/** A one-page PDF written by hand (200 x 100 points): a red box and a blue diagonal line. */
-export function makePdf(): Buffer {
-  const content = 'q 1 0 0 rg 20 20 160 60 re f Q 0 0 1 RG 4 w 10 10 m 190 90 l S';
-  const objects = [
+/**
+ * A one-page pdf that draws a red box and a blue line; with `image`, the page draws instead one grey picture of that
+ * many pixels, all black, deflated: a few hundred kilobytes that inflate to as many megabytes as it has pixels.
+ */
+export function makePdf(options: { image?: { width: number; height: number } } = {}): Buffer {
+  const { image } = options;
+  const content = image ? 'q 200 0 0 100 0 0 cm /Im0 Do Q' : 'q 1 0 0 rg 20 20 160 60 re f Q 0 0 1 RG 4 w 10 10 m 190 90 l S';
+  const resources = image ? '<< /XObject << /Im0 5 0 R >> >>' : '<< >>';
+  const objects: Buffer[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << >> >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources ${resources} >>`,
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-  ];
-  let out = '%PDF-1.4\n';
+  ].map((o) => Buffer.from(o, 'latin1'));
+  if (image) {
+    const pixels = deflateSync(Buffer.alloc(image.width * image.height), { level: 9 });
+    const dict = `<< /Type /XObject /Subtype /Image /Width ${image.width} /Height ${image.height} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${pixels.length} >>`;
+    objects.push(Buffer.concat([Buffer.from(`${dict}\nstream\n`, 'latin1'), pixels, Buffer.from('\nendstream', 'latin1')]));
+  }
+  const parts = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  let length = parts[0]!.length;
   const offsets: number[] = [];
   objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+    offsets.push(length);
+    const object = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), o, Buffer.from('\nendobj\n', 'latin1')]);
+    parts.push(object);
+    length += object.length;
   });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  const trailer = `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`;
+  parts.push(Buffer.from(xref + trailer, 'latin1'));
+  return Buffer.concat(parts);
 }
 
 /** A file with a PNG signature and random bytes after it, of the given size. */

@@ -1,4 +1,5 @@
 import {
+  CLIENT_HEADER,
   LANG_TAGS,
   LIMITS,
   endpointPath,
@@ -93,6 +94,8 @@ async function send<B extends 'text' | 'blob'>(
   const headers: Record<string, string> = {
     Accept: read === 'text' ? 'application/json' : '*/*',
     'Accept-Language': acceptLanguage(environment.lang()),
+    // The audit trail tells the web client's calls from other callers of the API.
+    [CLIENT_HEADER]: 'web',
   };
   const token = session.token();
   if (token) headers.Authorization = `Bearer ${token}`;

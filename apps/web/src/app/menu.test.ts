@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { apiKeyEndpoints, userMay } from '@lumigrid/contract';
 import { breadcrumbFor } from './breadcrumb.ts';
-import { buildMenu, canOpen } from './menu.ts';
+import { buildMenu, canOpen, integratorLinks } from './menu.ts';
 
 const paths = (entries: ReturnType<typeof buildMenu>): string[] =>
   entries.flatMap((entry) => [entry.path, ...(entry.children ? paths(entry.children) : [])]);
@@ -25,6 +26,7 @@ describe('side menu (spec section 6)', () => {
 
   it('hides the system menu from sub-accounts other than editable ones', () => {
     expect(paths(buildMenu({ user_auth: 3, operate_auth: 3 }, 'saas'))).not.toContain('/system');
+    expect(paths(buildMenu({ user_auth: 3, operate_auth: 4 }, 'saas'))).not.toContain('/system');
     expect(paths(buildMenu({ user_auth: 3, operate_auth: 2 }, 'saas'))).toContain('/system/center');
   });
 
@@ -34,6 +36,50 @@ describe('side menu (spec section 6)', () => {
     const owner = buildMenu({ user_auth: 2, operate_auth: 0 }, 'saas').find((entry) => entry.path === '/system');
     expect(owner?.children?.map((c) => c.path).slice(0, 2)).toEqual(['/system/account', '/system/library']);
     expect(canOpen('/system/library', { user_auth: 3, operate_auth: 2 })).toBe(true);
+  });
+
+  it('shows the audit trail to the platform administrator and accounts, under System', () => {
+    expect(paths(buildMenu({ user_auth: 1, operate_auth: 0 }, 'saas'))).toContain('/system/audit');
+    expect(paths(buildMenu({ user_auth: 2, operate_auth: 0 }, 'server'))).toContain('/system/audit');
+    expect(paths(buildMenu({ user_auth: 3, operate_auth: 2 }, 'saas'))).not.toContain('/system/audit');
+  });
+
+  it('leads every user the key endpoints let in to the API keys and webhooks: sub-accounts from the user dropdown (issue 32)', () => {
+    const reached = (user: { user_auth: number; operate_auth: number }) =>
+      [...paths(buildMenu(user, 'saas')), ...integratorLinks(user).map((link) => link.path)].filter((path) =>
+        ['/system/apiKeys', '/system/webhooks'].includes(path),
+      );
+    const users = [
+      { user_auth: 1, operate_auth: 0 },
+      { user_auth: 2, operate_auth: 0 },
+      ...[2, 3, 4].map((operate_auth) => ({ user_auth: 3, operate_auth })),
+    ];
+    for (const user of users) {
+      // The pages and the server follow one rule: whoever may call the endpoint that makes keys reaches the page, once.
+      expect(userMay(user, apiKeyEndpoints.create.access), JSON.stringify(user)).toBe(true);
+      expect(reached(user), JSON.stringify(user)).toEqual(['/system/apiKeys', '/system/webhooks']);
+      expect(canOpen('/system/apiKeys', user)).toBe(true);
+    }
+    expect(integratorLinks({ user_auth: 2, operate_auth: 0 })).toEqual([]);
+    const owner = buildMenu({ user_auth: 2, operate_auth: 0 }, 'server').find((entry) => entry.path === '/system');
+    const order = owner?.children?.map((c) => c.path) ?? [];
+    expect(order.indexOf('/system/apiKeys')).toBe(order.indexOf('/system/audit') + 1);
+  });
+
+  it('shows webhooks beside the API keys, to the same users', () => {
+    const system = (user: { user_auth: number; operate_auth: number }, mode: 'saas' | 'server') => paths(buildMenu(user, mode));
+    const owner = system({ user_auth: 2, operate_auth: 0 }, 'saas');
+    expect(owner.indexOf('/system/webhooks')).toBe(owner.indexOf('/system/apiKeys') + 1);
+    expect(system({ user_auth: 1, operate_auth: 0 }, 'server')).toContain('/system/webhooks');
+    expect(system({ user_auth: 3, operate_auth: 2 }, 'saas')).not.toContain('/system/webhooks');
+    expect(canOpen('/system/webhooks', { user_auth: 3, operate_auth: 3 })).toBe(true);
+  });
+
+  it('shows single sign-on to account owners alone: it is the account’s, not the platform’s or a sub-account’s', () => {
+    expect(paths(buildMenu({ user_auth: 2, operate_auth: 0 }, 'saas'))).toContain('/system/sso');
+    expect(paths(buildMenu({ user_auth: 1, operate_auth: 0 }, 'saas'))).not.toContain('/system/sso');
+    expect(paths(buildMenu({ user_auth: 3, operate_auth: 2 }, 'server'))).not.toContain('/system/sso');
+    expect(canOpen('/system/sso', { user_auth: 3, operate_auth: 2 })).toBe(false);
   });
 });
 
@@ -65,15 +111,18 @@ describe('the scene menu (spec section 2)', () => {
 });
 
 describe('the fault menu (spec section 2)', () => {
-  it('lists the fault statistics first, then the fault list, for every user', () => {
+  it('lists the fault statistics first, then the fault list, then the alarms and their settings, for every user', () => {
     const alert = buildMenu({ user_auth: 3, operate_auth: 4 }, 'saas').find((entry) => entry.path === '/alert');
     expect(alert?.icon).toBe('alert');
     expect(alert?.children?.map((c) => [c.path, c.labelKey])).toEqual([
       ['/alert/index', 'menu.alertIndex'],
       ['/alert/list', 'menu.alertList'],
+      ['/alert/alarms', 'menu.alarmList'],
+      ['/alert/alarmSettings', 'menu.alarmSettings'],
     ]);
     expect(canOpen('/alert/index', { user_auth: 3, operate_auth: 4 })).toBe(true);
     expect(canOpen('/alert/list', { user_auth: 3, operate_auth: 4 })).toBe(true);
+    expect(canOpen('/alert/alarms', { user_auth: 3, operate_auth: 4 })).toBe(true);
   });
 });
 

@@ -1,9 +1,19 @@
-import { canManageAccounts, canSeeAdministrators, canSeePush, canSeePushReview, systemMenuScope, type Mode } from '@lumigrid/contract';
+import {
+  canManageAccounts,
+  canManageApiKeys,
+  canSeeAdministrators,
+  isAccountOwner,
+  canSeePush,
+  canSeePushReview,
+  systemMenuScope,
+  type Mode,
+} from '@lumigrid/contract';
 
 interface MenuSubject {
   user_auth: number;
   operate_auth: number;
   push_auth?: boolean;
+  demo?: boolean;
 }
 
 export type MenuLabelKey =
@@ -53,6 +63,8 @@ export type MenuLabelKey =
   | 'menu.alert'
   | 'menu.alertIndex'
   | 'menu.alertList'
+  | 'menu.alarmList'
+  | 'menu.alarmSettings'
   | 'menu.system'
   | 'menu.account'
   | 'menu.center'
@@ -60,7 +72,11 @@ export type MenuLabelKey =
   | 'menu.functionParameter'
   | 'menu.interfaceParameter'
   | 'menu.data'
-  | 'menu.outbox';
+  | 'menu.outbox'
+  | 'menu.audit'
+  | 'menu.apiKeys'
+  | 'menu.webhooks'
+  | 'menu.sso';
 export type MenuIcon = 'home' | 'project' | 'device' | 'gateway' | 'scene' | 'energy' | 'emergency' | 'alert' | 'push' | 'system';
 
 /** One side-menu entry; labels are catalogue keys so the menu follows the language. */
@@ -77,8 +93,8 @@ export interface MenuEntry {
 
 /**
  * The side menu for a user: only screens that exist. The system menu follows spec section 6 through the
- * contract's systemMenuScope: hidden for sub-accounts other than editable ones, who see only the library
- * and the user centre. The outbox is the platform administrator's (user_auth 1).
+ * contract's systemMenuScope (sub-accounts other than editable ones get none of it; editable ones the library and
+ * the user centre). The outbox is the platform administrator's (user_auth 1).
  */
 export function buildMenu(user: MenuSubject, mode: Mode): MenuEntry[] {
   const menu: MenuEntry[] = [
@@ -160,6 +176,8 @@ export function buildMenu(user: MenuSubject, mode: Mode): MenuEntry[] {
       children: [
         { path: '/alert/index', labelKey: 'menu.alertIndex' },
         { path: '/alert/list', labelKey: 'menu.alertList' },
+        { path: '/alert/alarms', labelKey: 'menu.alarmList' },
+        { path: '/alert/alarmSettings', labelKey: 'menu.alarmSettings' },
       ],
     },
   ];
@@ -175,6 +193,16 @@ export function buildMenu(user: MenuSubject, mode: Mode): MenuEntry[] {
       children.push({ path: '/system/functionParameter', labelKey: 'menu.functionParameter' });
       children.push({ path: '/system/interfaceParameter', labelKey: 'menu.interfaceParameter' });
     }
+    // The audit trail: what each caller sees of it the server decides (its own and its sub-accounts' entries).
+    if (scope === 'all') children.push({ path: '/system/audit', labelKey: 'menu.audit' });
+    // API keys and webhooks: each user makes its own within its authority (the server checks). Spec section 6's
+    // menu for sub-accounts (library and centre only) holds; they reach both from the user dropdown (integratorLinks).
+    if (scope === 'all') {
+      children.push({ path: '/system/apiKeys', labelKey: 'menu.apiKeys' });
+      children.push({ path: '/system/webhooks', labelKey: 'menu.webhooks' });
+    }
+    // Single sign-on is the account's: its owner sets it up.
+    if (ownsAccount(user)) children.push({ path: '/system/sso', labelKey: 'menu.sso' });
     children.push({ path: '/system/center', labelKey: 'menu.center' });
     if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/outbox', labelKey: 'menu.outbox' });
     // Backup and restore are the on-premise server's (spec section 2: not shown in SaaS mode).
@@ -203,9 +231,25 @@ function pushMenu(user: MenuSubject, mode: Mode): MenuEntry | undefined {
   return { path: '/push', labelKey: 'menu.push', icon: 'push', children };
 }
 
+/**
+ * The integrator pages a user manages but the system menu does not list (sub-accounts: spec section 6 gives them
+ * the library and the user centre at most), offered in the user dropdown instead.
+ */
+export function integratorLinks(user: MenuSubject): MenuEntry[] {
+  if (!canManageApiKeys(user) || systemMenuScope(user) === 'all') return [];
+  return [
+    { path: '/system/apiKeys', labelKey: 'menu.apiKeys' },
+    { path: '/system/webhooks', labelKey: 'menu.webhooks' },
+  ];
+}
+
 /** The platform administrator and account owners manage accounts (/system/account). */
 function managesAccounts(user: MenuSubject): boolean {
   return canManageAccounts({ userAuth: user.user_auth, operateAuth: user.operate_auth });
+}
+
+function ownsAccount(user: MenuSubject): boolean {
+  return isAccountOwner({ userAuth: user.user_auth, operateAuth: user.operate_auth });
 }
 
 /**
@@ -213,11 +257,13 @@ function managesAccounts(user: MenuSubject): boolean {
  * when the system menu is hidden, because everyone may change their own password.
  */
 export function canOpen(pathname: string, user: MenuSubject, mode?: Mode): boolean {
+  if (pathname === '/system/apiKeys') return canManageApiKeys(user);
   // Without the mode nothing of push opens: it exists in SaaS mode only.
   if (pathname === '/push/review') return mode !== undefined && canSeePushReview(user, mode);
   if (pathname === '/push' || pathname.startsWith('/push/')) return mode !== undefined && canSeePush(user, mode);
   if (pathname === '/system/account' || pathname.startsWith('/system/account/')) return managesAccounts(user);
   if (pathname === '/system/outbox' || pathname.startsWith('/system/outbox/')) return canSeeAdministrators(user);
   if (pathname === '/system/data') return canSeeAdministrators(user);
+  if (pathname === '/system/sso') return ownsAccount(user);
   return true;
 }

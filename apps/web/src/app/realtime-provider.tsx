@@ -142,6 +142,9 @@ export function RealtimeProvider({ userId, control, children }: { userId: string
       url: `${window.location.origin}${REALTIME_ENDPOINT}`,
       token: () => session.token(),
       onSessionEnded: (code) => signedOutRef.current(code),
+      // Presence, control results and faults published while the socket was down never arrive: every view on
+      // screen is read again, so none goes on showing a state that has changed.
+      onReconnected: () => void queryClient.invalidateQueries(),
     });
     clientRef.current = created;
     created.start();
@@ -151,7 +154,7 @@ export function RealtimeProvider({ userId, control, children }: { userId: string
       clientRef.current = undefined;
       setClient(undefined);
     };
-  }, [token]);
+  }, [token, queryClient]);
 
   return (
     <RealtimeContext.Provider value={client}>

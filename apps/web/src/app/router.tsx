@@ -6,6 +6,8 @@ import { LazyPage } from './lazy-page.tsx';
 // Every screen is its own chunk: the /user pages never load ProLayout or ProTable.
 const UserLayout = lazy(() => import('../pages/user/user-layout.tsx'));
 const LoginPage = lazy(() => import('../pages/user/login-page.tsx'));
+const SsoPage = lazy(() => import('../pages/user/sso-page.tsx'));
+const SsoCallbackPage = lazy(() => import('../pages/user/sso-callback-page.tsx'));
 const RegisterPage = lazy(() => import('../pages/user/register-page.tsx'));
 const ForgotPasswordPage = lazy(() => import('../pages/user/forgot-password-page.tsx'));
 const RegisterResultPage = lazy(() => import('../pages/user/register-result-page.tsx'));
@@ -35,6 +37,8 @@ const EmergencyReportDetailsPage = lazy(() => import('../pages/emergency/report-
 const HeatmapPage = lazy(() => import('../pages/heatmap/heatmap-page.tsx'));
 const AlertStatisticsPage = lazy(() => import('../pages/alert/alert-statistics-page.tsx'));
 const AlertListPage = lazy(() => import('../pages/alert/alert-list-page.tsx'));
+const AlarmListPage = lazy(() => import('../pages/alert/alarm-list-page.tsx'));
+const AlarmSettingsPage = lazy(() => import('../pages/alert/alarm-settings-page.tsx'));
 const PushNewsListPage = lazy(() => import('../pages/push/news-list-page.tsx'));
 const PushAppsPage = lazy(() => import('../pages/push/apps-page.tsx'));
 const PushAppEditorPage = lazy(() => import('../pages/push/app-editor-page.tsx'));
@@ -47,6 +51,10 @@ const LibraryPage = lazy(() => import('../pages/system/library-page.tsx'));
 const FunctionParameterPage = lazy(() => import('../pages/system/function-parameter-page.tsx'));
 const InterfaceParameterPage = lazy(() => import('../pages/system/interface-parameter-page.tsx'));
 const OutboxPage = lazy(() => import('../pages/system/outbox-page.tsx'));
+const AuditPage = lazy(() => import('../pages/system/audit-page.tsx'));
+const ApiKeysPage = lazy(() => import('../pages/system/api-keys-page.tsx'));
+const WebhooksPage = lazy(() => import('../pages/system/webhooks-page.tsx'));
+const SsoSettingsPage = lazy(() => import('../pages/system/sso-settings-page.tsx'));
 const DataPage = lazy(() => import('../pages/system/data-page.tsx'));
 const NotFoundPage = lazy(() => import('../pages/exception/not-found-page.tsx'));
 
@@ -64,6 +72,8 @@ export const router = createBrowserRouter([
       { path: 'registered', element: page(<RegisterPage method="mail" />) },
       { path: 'tel-registered', element: page(<RegisterPage method="tel" />) },
       { path: 'forgetPwd', element: page(<ForgotPasswordPage />) },
+      { path: 'sso', element: page(<SsoPage />) },
+      { path: 'sso/callback', element: page(<SsoCallbackPage />) },
       { path: 'register-result', element: page(<RegisterResultPage />) },
       { path: '*', element: <UserIndexRedirect /> },
     ],
@@ -179,6 +189,8 @@ export const router = createBrowserRouter([
           { index: true, element: <Navigate to="/alert/index" replace /> },
           { path: 'index', element: page(<AlertStatisticsPage />) },
           { path: 'list', element: page(<AlertListPage />) },
+          { path: 'alarms', element: page(<AlarmListPage />) },
+          { path: 'alarmSettings', element: page(<AlarmSettingsPage />) },
         ],
       },
       {
@@ -208,6 +220,10 @@ export const router = createBrowserRouter([
           { path: 'interfaceParameter', element: page(<InterfaceParameterPage />) },
           { path: 'center', element: page(<CenterPage />) },
           { path: 'outbox', element: page(<OutboxPage />) },
+          { path: 'audit', element: page(<AuditPage />) },
+          { path: 'apiKeys', element: page(<ApiKeysPage />) },
+          { path: 'webhooks', element: page(<WebhooksPage />) },
+          { path: 'sso', element: page(<SsoSettingsPage />) },
           { path: 'data', element: page(<DataPage />) },
         ],
       },

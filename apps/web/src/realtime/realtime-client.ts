@@ -15,6 +15,11 @@ export interface RealtimeClientOptions {
   token(): string | undefined;
   /** The server ended this session (ERROR with a session code); the client has stopped. */
   onSessionEnded(code: number): void;
+  /**
+   * The channel is back after a drop: whatever was published while it was down was missed, so what the page
+   * shows from it must be read again.
+   */
+  onReconnected?(): void;
   /** First reconnect delay, doubling up to maxReconnectDelayMs. */
   reconnectDelayMs?: number;
   maxReconnectDelayMs?: number;
@@ -30,6 +35,7 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
   const listeners = new Map<string, Set<RealtimeHandler>>();
   const active = new Map<string, StompSubscription>();
   let stopped = false;
+  let connectedBefore = false;
 
   const client = new Client({
     webSocketFactory: () => (options.socket ? options.socket(options.url) : (new SockJS(options.url) as IStompSocket)),
@@ -70,6 +76,8 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
     // A new connection has no subscriptions: make them all again.
     active.clear();
     for (const destination of listeners.keys()) subscribe(destination);
+    if (connectedBefore) options.onReconnected?.();
+    connectedBefore = true;
   };
   client.onStompError = (frame: IFrame) => {
     const code = Number(frame.headers[STOMP_CODE_HEADER]);

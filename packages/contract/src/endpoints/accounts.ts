@@ -102,6 +102,7 @@ export const accountEndpoints = {
     tags: ['accounts'],
     summary: 'Remove the signed-in user’s avatar',
     access: 'signedIn',
+    audit: { record: true },
     response: LoginUserSchema,
   }),
   removeLogo: endpoint({

@@ -90,6 +90,7 @@ export const gatewayEndpoints = {
     summary: 'Rename a gateway',
     description: `Names are 1-50 characters.`,
     access: 'write',
+    audit: { before: 'gateway' },
     objects: { body: { id: 'gateway' } },
     body: GatewayRenameBodySchema,
     response: GatewaySchema,

@@ -74,6 +74,7 @@ export const groupEndpoints = {
     summary: 'Rename a group and/or replace its members',
     description: `${RULES} ${VERSION}`,
     access: 'write',
+    audit: { before: 'group' },
     objects: { body: { id: 'group' } },
     body: GroupUpdateBodySchema,
     response: GroupViewSchema,

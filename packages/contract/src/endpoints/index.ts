@@ -10,6 +10,7 @@ import { libraryEndpoints } from './library.ts';
 import { groupEndpoints } from './groups.ts';
 import { sceneEndpoints } from './scenes.ts';
 import { alertEndpoints } from './alerts.ts';
+import { alarmEndpoints } from './alarms.ts';
 import { recipientEndpoints } from './recipients.ts';
 import { energyEndpoints } from './energy.ts';
 import { emergencyEndpoints } from './emergency.ts';
@@ -19,6 +20,10 @@ import { outboxEndpoints, systemEndpoints } from './system.ts';
 import { virtualEndpoints } from './virtual.ts';
 import { pushEndpoints } from './push.ts';
 import { backupEndpoints } from './backup.ts';
+import { auditEndpoints } from './audit.ts';
+import { apiKeyEndpoints } from './api-keys.ts';
+import { webhookEndpoints } from './webhooks.ts';
+import { ssoEndpoints } from './sso.ts';
 
 export * from './auth.ts';
 export * from './accounts.ts';
@@ -31,6 +36,7 @@ export * from './library.ts';
 export * from './groups.ts';
 export * from './scenes.ts';
 export * from './alerts.ts';
+export * from './alarms.ts';
 export * from './recipients.ts';
 export * from './energy.ts';
 export * from './emergency.ts';
@@ -40,6 +46,10 @@ export * from './system.ts';
 export * from './virtual.ts';
 export * from './push.ts';
 export * from './backup.ts';
+export * from './audit.ts';
+export * from './api-keys.ts';
+export * from './webhooks.ts';
+export * from './sso.ts';
 
 /** Every endpoint of the API, by domain: the server registers exactly these, and a test holds OpenAPI to them. */
 export const ENDPOINT_GROUPS = {
@@ -57,6 +67,7 @@ export const ENDPOINT_GROUPS = {
   groups: groupEndpoints,
   scenes: sceneEndpoints,
   alerts: alertEndpoints,
+  alarms: alarmEndpoints,
   recipients: recipientEndpoints,
   energy: energyEndpoints,
   virtual: virtualEndpoints,
@@ -64,9 +75,25 @@ export const ENDPOINT_GROUPS = {
   emergency: emergencyEndpoints,
   heatmap: heatmapEndpoints,
   backup: backupEndpoints,
+  audit: auditEndpoints,
+  apiKeys: apiKeyEndpoints,
+  webhooks: webhookEndpoints,
+  sso: ssoEndpoints,
 } satisfies Record<string, Record<string, EndpointSpec>>;
 
 /** Every endpoint of the API as one list. */
 export function allEndpoints(): EndpointSpec[] {
   return Object.values(ENDPOINT_GROUPS).flatMap((group) => Object.values(group) as EndpointSpec[]);
+}
+
+let ids: WeakMap<EndpointSpec, string> | undefined;
+
+/** The endpoint's id in the table, `<domain>.<name>` (`devices.control`): how the audit trail names it. */
+export function endpointId(spec: EndpointSpec): string | undefined {
+  if (!ids) {
+    ids = new WeakMap();
+    for (const [domain, group] of Object.entries(ENDPOINT_GROUPS))
+      for (const [name, e] of Object.entries(group as Record<string, EndpointSpec>)) ids.set(e, `${domain}.${name}`);
+  }
+  return ids.get(spec);
 }

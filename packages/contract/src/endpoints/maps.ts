@@ -55,6 +55,7 @@ export const mapEndpoints = {
     summary: 'Rename a map, set its opacity, or set / replace / remove its floor plan',
     description: `Absent fields stay as they are; \`image: null\` removes the floor plan.`,
     access: 'write',
+    audit: { before: 'map' },
     objects: { body: { id: 'map' } },
     body: MapUpdateBodySchema,
     response: MapInfoSchema,
@@ -146,6 +147,8 @@ export const mapEndpoints = {
     description:
       "{file}: the upload's `image`. Answers the upload with state 'ready' once the pdf's first page is drawn (and put on the map the upload named), 'rendering' until then, 100013 if it could not be drawn.",
     access: 'write',
+    // A poll of an upload already recorded: it changes nothing.
+    audit: { record: false },
     params: MapImageFileParamsSchema,
     response: MapImageSchema,
     errors: [100013, 110011],

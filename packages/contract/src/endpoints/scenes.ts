@@ -89,6 +89,7 @@ export const sceneEndpoints = {
     summary: 'Replace a scene',
     description: `The kind and project stay as they are. ${RULES} ${SYNC} A gateway the scene leaves drops its part at its sync.`,
     access: 'write',
+    audit: { before: 'scene' },
     objects: { body: { id: 'scene' } },
     body: SceneUpdateBodySchema,
     response: SceneSaveResultSchema,

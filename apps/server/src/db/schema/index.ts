@@ -16,3 +16,8 @@ export * from './emergency.ts';
 export * from './virtual.ts';
 export * from './push.ts';
 export * from './library.ts';
+export * from './alarms.ts';
+export * from './audit.ts';
+export * from './api-keys.ts';
+export * from './webhooks.ts';
+export * from './sso.ts';

@@ -96,7 +96,10 @@ export const mapImages = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     size: integer('size').notNull(),
-    /** 'ready'; 'rendering' while a slow pdf's first page is still being drawn; 'failed' when it could not be. */
+    /**
+     * 'ready'; 'rendering' while a slow pdf's first page is still being drawn; 'failed' when it could not be,
+     * 'too-heavy' when drawing it needed more time or memory than a plan may take.
+     */
     state: text('state').notNull().default('ready'),
     /** Who uploaded it: a sub-account limited to some projects follows only its own uploads no map shows yet. */
     uploadedBy: bigint('uploaded_by', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),

@@ -9,7 +9,8 @@ import { createAccountsService } from './accounts.service.ts';
 
 export function createAccountsModule(deps: {
   db: Db;
-  config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company' | 'mode' | 'dataDir'>;
+  config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company' | 'mode' | 'dataDir'> &
+    Partial<Pick<Config, 'demo' | 'demoAccount'>>;
   logger: FastifyBaseLogger;
   /** Called once for every new account (user_auth 2), e.g. to create its default project. */
   onAccountCreated?: (row: UserRow) => Promise<void>;

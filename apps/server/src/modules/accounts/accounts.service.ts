@@ -84,7 +84,7 @@ export interface NewAccount {
 
 export function createAccountsService(deps: {
   repo: AccountsRepo;
-  config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company' | 'mode'>;
+  config: Pick<Config, 'adminAccount' | 'adminPassword' | 'serverIp' | 'company' | 'mode'> & Partial<Pick<Config, 'demo' | 'demoAccount'>>;
   logger: FastifyBaseLogger;
   /** Where avatars, logos and login backgrounds are kept. */
   images: ImageStore;
@@ -96,7 +96,14 @@ export function createAccountsService(deps: {
 
   async function loginUser(row: UserRow): Promise<LoginUser> {
     const owner = row.parentId === null ? row : await repo.findById(row.parentId);
-    return mapLoginUser(row, serverIp, owner ?? { company: null, companyLogo: null, homeLink: null });
+    const user = mapLoginUser(row, serverIp, owner ?? { company: null, companyLogo: null, homeLink: null });
+    // The demo account is an owner, but a newcomer trying the platform is not its operator (its menu says so).
+    return isDemoAccount(row) ? { ...user, demo: true } : user;
+  }
+
+  /** The server's own demo account (src/demo), found by its sign-in name while the demo is on. */
+  function isDemoAccount(row: UserRow): boolean {
+    return config.demo === true && config.demoAccount !== undefined && row.account.toLowerCase() === config.demoAccount.toLowerCase();
   }
 
   /** The column each account picture lives in: the avatar is the user's own, logo and background the account's. */

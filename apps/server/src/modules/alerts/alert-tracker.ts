@@ -33,6 +33,8 @@ export function createAlertTracker(deps: {
   clock: Clock;
   graceMs: number;
   onRaised: (alert: RaisedAlert) => void;
+  /** Told of the faults of one device (or gateway) that cleared together (the alarm engine). */
+  onCleared?: (cleared: { gatewayId: bigint; addr: string; codes: number[] }) => void;
   /** Tells of gateways that changed place or account (placementsChanged), on this node and the others. */
   bus: Pick<RealtimeBus, 'subscribe'>;
   logger: Pick<FastifyBaseLogger, 'warn'>;
@@ -106,9 +108,11 @@ export function createAlertTracker(deps: {
     const open = faults.open.get(addr);
     if (!open || open.size === 0) return;
     if (code !== undefined && !open.has(code)) return;
+    const codes = code === undefined ? [...open] : [code];
     if (code === undefined) open.clear();
     else open.delete(code);
     await repo.clear({ gatewayId: faults.subject.gatewayId, addr, code, at });
+    deps.onCleared?.({ gatewayId: faults.subject.gatewayId, addr, codes });
   }
 
   /** Offline that lasts the grace period is raised, dated from when it began. */

@@ -33,6 +33,8 @@ export function createAlertsModule(deps: {
   offlineGraceMs?: number;
   /** Told of every alert raised on this node, beside the defective-device notice (real-time fault mails). */
   onAlertRaised?: (alert: RaisedAlert) => void;
+  /** Told of faults cleared on this node (the alarm engine). */
+  onAlertsCleared?: (cleared: { gatewayId: bigint; addr: string; codes: number[] }) => void;
 }) {
   const repo = createAlertsRepo(deps.db);
   const alerts = createAlertsService({
@@ -55,6 +57,7 @@ export function createAlertsModule(deps: {
       void alerts.notify(alert).catch((err: unknown) => deps.logger.warn({ err }, 'defective-device notice not sent'));
       deps.onAlertRaised?.(alert);
     },
+    onCleared: deps.onAlertsCleared,
     logger: deps.logger,
   });
   // Reports and fault events raise and clear alerts; the tracker keeps each gateway's order without holding the link.

@@ -97,6 +97,8 @@ describe.each(DATABASES)('alerts from simulated gateways on %s', (kind) => {
     notices.length = 0;
     sim().raiseFault(light().addr, FAULT_CODES.offline);
     await poll(async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).total === 1, 'the device offline alert');
+    // The notice follows the stored alert (it names the device's map, read after the alert is kept).
+    await poll(() => notices.length > 0, 'the offline notice');
     expect(notices).toMatchObject([{ id: light().id, code: FAULT_CODES.offline }]);
     sim().clearFault(light().addr);
     await poll(async () => (await alertsOf({ code: FAULT_CODES.offline, open: true })).total === 0, 'the device back');

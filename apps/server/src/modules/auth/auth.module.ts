@@ -3,6 +3,7 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { UserRow } from '../accounts/accounts.repo.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { Messenger } from '../outbox/messenger.ts';
 import type { ProjectMembers } from '../projects/project-members.ts';
@@ -22,6 +23,7 @@ export function createAuthModule(deps: {
   clock: Clock;
   scopes: Pick<ProjectMembers, 'scopeOf'>;
   logger: Pick<FastifyBaseLogger, 'warn'>;
+  passwordSignInOff: (user: Pick<UserRow, 'parentId'>) => Promise<boolean>;
 }) {
   const auth = createAuthService({
     repo: createAuthRepo(deps.db),
@@ -31,6 +33,7 @@ export function createAuthModule(deps: {
     clock: deps.clock,
     config: deps.config,
     scopes: deps.scopes,
+    passwordSignInOff: deps.passwordSignInOff,
   });
   // Counters and devices whose time has passed go, so guesses at made-up names cannot grow the tables for ever.
   const sweep = setInterval(

@@ -70,6 +70,8 @@ export function createAuthService(deps: {
   config: Pick<Config, 'mode' | 'publicUrl'>;
   /** The projects a sub-account limited to some projects works in (the projects domain answers). */
   scopes: Pick<ProjectMembers, 'scopeOf'>;
+  /** Whether the user's account switched sign-in with a password off for its sub-accounts (single sign-on answers). */
+  passwordSignInOff: (user: Pick<UserRow, 'parentId'>) => Promise<boolean>;
 }) {
   const { repo, accounts, messenger, makeCaptcha, clock, config } = deps;
   const endedListeners = new Set<(ended: SessionsEnded) => void>();
@@ -152,6 +154,27 @@ export function createAuthService(deps: {
     const after = await repo.accountHold(login);
     if (after && after.notBefore > now) throw waitUntil(after.notBefore);
     throw new AppError(100021);
+  }
+
+  /** Refuses a deleted or disabled user, or a limited sub-account with no project left (280007). */
+  async function assertMaySignIn(row: UserRow): Promise<void> {
+    if (row.deletedAt) throw new AppError(250020);
+    if (!row.enabled) throw new AppError(250018);
+    await scopeOf(row);
+  }
+
+  /** A new session for a user who proved who they are: its token is answered once, the server keeps its hash. */
+  async function startSession(row: UserRow, options: { remember: boolean }): Promise<LoginResult> {
+    const now = clock.now();
+    const token = randomBytes(32).toString('base64url');
+    await repo.insertSession({
+      userId: row.id,
+      tokenHash: sha256(token),
+      idleMs: options.remember ? LIMITS.session.rememberIdleMs : LIMITS.session.idleMs,
+      now,
+      expiresAt: new Date(now.getTime() + LIMITS.session.absoluteMs),
+    });
+    return { access_token: token, user: await accounts.loginUser(row) };
   }
 
   async function spendCode(row: { id: bigint }) {
@@ -298,23 +321,24 @@ export function createAuthService(deps: {
       const passwordRight = await verifyPassword(row?.passwordHash ?? (await decoyHash()), body.password);
       if (!row || !passwordRight) throw new AppError(100018);
       if (!knownDevice) await repo.releaseAccountAttempt({ login: name, now });
-      if (row.deletedAt) throw new AppError(250020);
-      if (!row.enabled) throw new AppError(250018);
-      await scopeOf(row);
+      await assertMaySignIn(row);
+      // The account has its users sign in through its identity provider; its owner keeps the password.
+      if (await deps.passwordSignInOff(row)) throw new AppError(103004);
       await repo.clearFailures(pairKey);
       await repo.releaseAttempt(addressKey);
 
       const device = origin.device ?? randomBytes(32).toString('base64url');
       await repo.rememberDevice({ userId: row.id, deviceHash: sha256(device), now, keep: LIMITS.signIn.knownDevice.perUser });
-      const token = randomBytes(32).toString('base64url');
-      await repo.insertSession({
-        userId: row.id,
-        tokenHash: sha256(token),
-        idleMs: body.remember ? LIMITS.session.rememberIdleMs : LIMITS.session.idleMs,
-        now,
-        expiresAt: new Date(now.getTime() + LIMITS.session.absoluteMs),
-      });
-      return { answer: { access_token: token, user: await accounts.loginUser(row) }, device };
+      return { answer: await startSession(row, { remember: body.remember === true }), device };
+    },
+
+    /**
+     * Signs in a user another way proved (single sign-on): the same checks of the account and the same session
+     * as a password sign-in.
+     */
+    async openSession(row: UserRow): Promise<LoginResult> {
+      await assertMaySignIn(row);
+      return startSession(row, { remember: false });
     },
 
     /** Deletes sign-in counters and known devices whose time has passed (also run on a timer). */

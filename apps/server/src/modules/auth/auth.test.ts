@@ -379,6 +379,7 @@ describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
       makeCaptcha: untouchable,
       config: { mode: 'saas', publicUrl: 'http://localhost' },
       scopes: untouchable,
+      passwordSignInOff: untouchable,
     });
     const db = h.database.db;
     const holds = () => db.select().from(signInAccountHolds).where(like(signInAccountHolds.login, 'made-up-%'));

@@ -5,13 +5,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 const DEVICE_COOKIE = 'lg_device';
 const DEVICE_ID = /^[A-Za-z0-9_-]{43}$/;
 
-/** The device id the browser sent with a sign-in, when it sent a well-formed one. */
-export function deviceIdOf(request: FastifyRequest): string | undefined {
+/** A cookie the request carries, when it is well-formed. */
+export function cookieValue(request: FastifyRequest, name: string, shape: RegExp): string | undefined {
   for (const part of (request.headers.cookie ?? '').split(';')) {
-    const [name, value] = part.trim().split('=', 2);
-    if (name === DEVICE_COOKIE && value !== undefined && DEVICE_ID.test(value)) return value;
+    const [key, value] = part.trim().split('=', 2);
+    if (key === name && value !== undefined && shape.test(value)) return value;
   }
   return undefined;
+}
+
+/** The device id the browser sent with a sign-in, when it sent a well-formed one. */
+export function deviceIdOf(request: FastifyRequest): string | undefined {
+  return cookieValue(request, DEVICE_COOKIE, DEVICE_ID);
 }
 
 /**

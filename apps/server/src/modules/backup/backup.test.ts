@@ -96,6 +96,8 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
   let adminA: string;
   let archive: string;
   let snapshotRows: Map<string, string[]>;
+  /** Audit entries in the archive: those written before the snapshot (the backup call's own comes after it). */
+  let auditRows: number;
 
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), 'lumigrid-backup-root-'));
@@ -177,6 +179,7 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
     const manifest = await readManifest(archive);
     const rowsOf = (name: string) => manifest.tables.find((t) => t.name === name)!.rows;
     const loadRows = rowsOf('captchas');
+    auditRows = rowsOf('audit_trail');
     expect(loadRows).toBeGreaterThanOrEqual(20);
     expect(loadRows).toBeLessThan(written);
     expect(rowsOf('energy_readings')).toBe(loadRows);
@@ -235,9 +238,11 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
         expect(await waitForJob(b.app, again, started.id)).toMatchObject({ state: 'succeeded', percent: 100 });
         const restored = await tableRows(b.database.db);
         for (const [table, rows] of snapshotRows) {
-          if (table === 'sessions' || table === 'gateways' || table === 'known_devices') continue;
+          if (table === 'sessions' || table === 'gateways' || table === 'known_devices' || table === 'audit_trail') continue;
           expect(restored.get(table), table).toEqual(rows);
         }
+        // The audit trail is the archive's; what comes after it (the sign-in above) takes ids past the restored ones.
+        expect(restored.get('audit_trail')!.slice(0, auditRows)).toEqual(snapshotRows.get('audit_trail')!.slice(0, auditRows));
         // Every gateway needs a sync, at a version past anything it ran before or after the backup.
         const withoutSync = (row: string) => {
           const { config_version: _v, sync_status: _s, updated_at: _u, ...rest } = JSON.parse(row) as Record<string, unknown>;
@@ -282,8 +287,14 @@ describe.each(DATABASES)('backup and restore on %s', (kind) => {
       expect(done, c.file).toMatchObject({ state: 'failed', code: 100802, reason: c.reason });
       expect(done.msg).toContain('Recovery failed');
     }
-    // Nothing changed, and the administrator is still signed in.
-    expect(await tableRows(a.database.db)).toEqual(before);
+    // Nothing changed but the audit trail, which records the refused restores after what it held; the administrator is still signed in.
+    await a.app.audit.writer.flush();
+    const after = await tableRows(a.database.db);
+    expect(after.get('audit_trail')!.slice(0, before.get('audit_trail')!.length)).toEqual(before.get('audit_trail'));
+    expect(after.get('audit_trail')!.slice(before.get('audit_trail')!.length).join('\n')).toMatch(/"endpoint": "backup.restore"/);
+    after.delete('audit_trail');
+    before.delete('audit_trail');
+    expect(after).toEqual(before);
     expect(await readFile(join(a.dataDir, 'uploads', 'maps', `${'ab'.repeat(16)}.png`), 'utf8')).toBe('a floor plan');
     expectError(
       await api(

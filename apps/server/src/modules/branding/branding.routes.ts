@@ -15,6 +15,19 @@ export function registerBrandingRoutes(route: RouteOf, deps: { branding: Brandin
     return config;
   });
 
+  route(E.manifest, async ({ params, reply }) => {
+    reply.header('cache-control', 'no-cache');
+    reply.type('application/manifest+json');
+    return branding.manifest(params.host);
+  });
+
+  route(E.appIcon, async ({ params, reply }) => {
+    reply.header('cache-control', 'public, max-age=300');
+    // The tile inlines the host's picture as a data: URL and runs nothing.
+    reply.header('content-security-policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'");
+    return reply.type('image/svg+xml').send(await branding.appIcon(params.host));
+  });
+
   route(E.hostFile, async ({ params, reply }) => {
     const path = await branding.assetPath(params.host, params.file);
     if (!path) throw new AppError(100002);

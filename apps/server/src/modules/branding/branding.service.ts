@@ -1,7 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { Value } from 'typebox/value';
-import { HostConfigSchema, companyDefaultConfig, normaliseHost, type CompanyCode, type HostConfig } from '@lumigrid/contract';
+import {
+  APP_ICON_FILE,
+  DEFAULT_LANG,
+  HostConfigSchema,
+  LANG_TAGS,
+  brandingFor,
+  companyDefaultConfig,
+  endpointPath,
+  brandingEndpoints,
+  normaliseHost,
+  type CompanyCode,
+  type HostConfig,
+  type WebManifest,
+} from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 
 const HOST_PATTERN = /^[a-z0-9][a-z0-9.-]{0,252}$/;
@@ -20,6 +33,25 @@ export const ASSET_TYPES: Record<string, string> = {
  * Per-host branding (spec sections 1 and 7). A host's folder under BRANDING_DIR/hosts holds config.txt and
  * its pictures; a host with no folder, or a broken file, silently gets its company's defaults.
  */
+/** The product's primary colour (apps/web theme): the installed app's title bar and a tile without a picture. */
+export const THEME_COLOUR = '#1668dc';
+/** A picture bigger than this is not inlined into the app icon; the tile shows the brand's initial instead. */
+const MAX_INLINED_ICON_BYTES = 256 * 1024;
+
+const escapeXml = (text: string) =>
+  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/**
+ * A 512-unit square tile: the host's own picture inlined (an SVG shown as an image loads nothing else) in the
+ * middle 75 %, inside the safe circle of a maskable icon; without a picture, the brand's first letter.
+ */
+export function appIconSvg(name: string, picture: { type: string; bytes: Buffer } | undefined): string {
+  const body = picture
+    ? `<rect width="512" height="512" fill="#ffffff"/><image x="64" y="64" width="384" height="384" href="data:${picture.type};base64,${picture.bytes.toString('base64')}"/>`
+    : `<rect width="512" height="512" fill="${THEME_COLOUR}"/><text x="256" y="256" dy=".35em" text-anchor="middle" font-family="sans-serif" font-size="280" fill="#ffffff">${escapeXml(Array.from(name.trim())[0] ?? 'L')}</text>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512" width="512" height="512">${body}</svg>`;
+}
+
 export function createBrandingService(deps: { brandingDir: string; webDist: string; company: CompanyCode; logger: FastifyBaseLogger }) {
   const { brandingDir, company, logger } = deps;
   const warned = new Set<string>();
@@ -29,7 +61,7 @@ export function createBrandingService(deps: { brandingDir: string; webDist: stri
     return HOST_PATTERN.test(bare) && !bare.includes('..') ? join(brandingDir, 'hosts', bare) : undefined;
   }
 
-  return {
+  const service = {
     async hostConfig(host: string): Promise<{ config: HostConfig; fallback: boolean }> {
       const dir = hostDir(host);
       if (dir) {
@@ -65,8 +97,43 @@ export function createBrandingService(deps: { brandingDir: string; webDist: stri
       return undefined;
     },
 
+    /** The manifest a browser installs the app from on this host, named in the host's own language. */
+    async manifest(host: string): Promise<WebManifest> {
+      const { config } = await service.hostConfig(host);
+      const lang = config.language ?? DEFAULT_LANG;
+      const texts = brandingFor(config, lang);
+      const bare = normaliseHost(host);
+      return {
+        id: '/',
+        name: texts.name,
+        short_name: texts.name,
+        ...(texts.title !== texts.name ? { description: texts.title } : {}),
+        lang: LANG_TAGS[lang],
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: THEME_COLOUR,
+        icons: [{ src: endpointPath(brandingEndpoints.appIcon, { host: bare }), sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+      };
+    },
+
+    /** The host's icon (a file of its branding, else the company's, else the product's) on a square tile. */
+    async appIcon(host: string): Promise<string> {
+      const { config } = await service.hostConfig(host);
+      const texts = brandingFor(config, config.language ?? DEFAULT_LANG);
+      // An icon given as a URL is another origin's (or another path's) and is not inlined; the default stands in.
+      const own =
+        texts.icon && !texts.icon.includes('/') && texts.icon !== APP_ICON_FILE ? await service.assetPath(host, texts.icon) : undefined;
+      const path = own ?? (await service.assetPath(host, 'favicon.svg'));
+      const bytes = path ? await readFile(path).catch(() => undefined) : undefined;
+      const picture = path && bytes && bytes.length <= MAX_INLINED_ICON_BYTES ? { type: service.contentType(path), bytes } : undefined;
+      return appIconSvg(texts.name, picture);
+    },
+
     contentType: (name: string) => ASSET_TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream',
   };
+  return service;
 }
 
 export type BrandingService = ReturnType<typeof createBrandingService>;

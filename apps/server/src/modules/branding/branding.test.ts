@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { companyDefaultConfig, systemEndpoints } from '@lumigrid/contract';
+import { brandingEndpoints, companyDefaultConfig, endpointPath, systemEndpoints } from '@lumigrid/contract';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appIconSvg } from './branding.service.ts';
 import { startApp, type Harness, api } from '../../test/harness.ts';
 
 describe('per-host branding', () => {
@@ -66,5 +69,47 @@ describe('per-host branding', () => {
       const res = await h.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
     }
+  });
+
+  const manifestOf = (host: string) => h.app.inject({ method: 'GET', url: endpointPath(brandingEndpoints.manifest, { host }) });
+  const iconOf = (host: string) => h.app.inject({ method: 'GET', url: endpointPath(brandingEndpoints.appIcon, { host }) });
+
+  it("answers an installable manifest named after the host's brand, in the host's language", async () => {
+    const res = await manifestOf('www.tile.example.com');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/manifest+json');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.json()).toEqual({
+      id: '/',
+      name: '瓦片照明',
+      short_name: '瓦片照明',
+      description: 'Tile lighting',
+      lang: 'zh-CN',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      background_color: '#ffffff',
+      theme_color: '#1668dc',
+      icons: [{ src: '/test/tile.example.com/app-icon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+    });
+    const ja = (await manifestOf('ja.example.com')).json();
+    expect([ja.name, ja.lang]).toEqual(['ヒカリクラウド', 'ja']);
+    const fallback = (await manifestOf('unknown.example.com')).json();
+    expect([fallback.name, fallback.lang]).toEqual(['Lumigrid', 'en']);
+  });
+
+  it("draws the app icon from the host's own picture, or the brand's initial when there is none", async () => {
+    const own = await iconOf('tile.example.com');
+    expect(own.statusCode).toBe(200);
+    expect(own.headers['content-type']).toBe('image/svg+xml');
+    expect(own.headers['content-security-policy']).toContain("default-src 'none'");
+    const tile = readFileSync(join(import.meta.dirname, '../../test/fixtures/branding/hosts/tile.example.com/tile.png'));
+    expect(own.body).toContain(`href="data:image/png;base64,${tile.toString('base64')}"`);
+    // The test server has no built web client, so no default picture: the brand's initial, escaped.
+    const initial = await iconOf('unknown.example.com');
+    expect(initial.statusCode).toBe(200);
+    expect(initial.body).not.toContain('<image');
+    expect(initial.body).toMatch(/<text[^>]*>L<\/text>/);
+    expect(appIconSvg('<b>', undefined)).toContain('>&lt;</text>');
   });
 });

@@ -7,7 +7,7 @@ import { createReportWriter, type ReportWriterOptions } from './report-writer.ts
 import { createTelemetryRepo } from './telemetry.repo.ts';
 import { createTelemetryWriter } from './telemetry-writer.ts';
 import { createEventWriter, createEventsRepo } from './event-writer.ts';
-import { createEnergyRepo } from '../energy/energy.repo.ts';
+import { createEnergyRepo, type ClosedEnergyDay } from '../energy/energy.repo.ts';
 
 export type IngestOptions = Pick<ReportWriterOptions, 'maxBatch' | 'maxQueue' | 'retryMs'>;
 
@@ -25,6 +25,8 @@ export function createDeviceReportsModule(deps: {
   /** Where reports are written; the database's by default. */
   reports?: ReportWriterOptions['repo'];
   options?: IngestOptions;
+  /** Told the map days the energy rollups closed (webhooks). */
+  onEnergyDaysClosed?: (days: ClosedEnergyDay[]) => void;
   logger: FastifyBaseLogger;
 }) {
   const { link, logger } = deps;
@@ -33,6 +35,7 @@ export function createDeviceReportsModule(deps: {
     ...deps.options,
     repo: createTelemetryRepo(deps.db),
     energy: createEnergyRepo(deps.db),
+    onDaysClosed: deps.onEnergyDaysClosed,
     logger,
   });
   const eventWriter = createEventWriter({ ...deps.options, repo: createEventsRepo(deps.db), logger });

@@ -1,12 +1,14 @@
 import type { TelemetryMessage } from '@lumigrid/protocol';
 import { createBatchWriter, type BatchWriterOptions } from './batch-writer.ts';
-import type { EnergyRepo } from '../energy/energy.repo.ts';
+import type { ClosedEnergyDay, EnergyRepo } from '../energy/energy.repo.ts';
 import type { TelemetryRepo, TelemetryRow } from './telemetry.repo.ts';
 
 export interface TelemetryWriterOptions extends BatchWriterOptions {
   repo: Pick<TelemetryRepo, 'write'>;
   /** Where energy and power readings go (history and rollups); none keeps only the last sample. */
   energy?: Pick<EnergyRepo, 'record'>;
+  /** Told the map days that closed with a batch (webhooks); must not wait on anything. */
+  onDaysClosed?: (days: ClosedEnergyDay[]) => void;
 }
 
 /**
@@ -20,7 +22,8 @@ export function createTelemetryWriter(options: TelemetryWriterOptions) {
       noun: 'telemetry',
       async write(rows) {
         const result = await options.repo.write(rows);
-        await options.energy?.record(rows);
+        const energy = await options.energy?.record(rows);
+        if (energy?.closedDays.length) options.onDaysClosed?.(energy.closedDays);
         // An older sample than the stored one counts as written: it was taken and lost the race.
         return { written: rows.length - result.unknown, unknownMacs: result.unknownMacs };
       },

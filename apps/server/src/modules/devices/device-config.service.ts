@@ -1,4 +1,7 @@
 import {
+  takesLightAction,
+  type ControlManyRequest,
+  type ControlManyResult,
   canBatchChange,
   deviceType,
   paramRules,
@@ -24,6 +27,7 @@ import {
 } from '@lumigrid/contract';
 import type { CommandName, CommandParams, CommandResult, DeviceKind, DeviceParamValues } from '@lumigrid/protocol';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
+import { groupBy } from '../../lib/group-by.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { denyAccess, toId, visibleMapIds } from '../access/access.ts';
@@ -207,6 +211,40 @@ export function createDeviceConfigService(deps: {
       const [any] = await repo.list({ tenantId: auth.tenantId, gatewayId });
       if (!any) throw new AppError(110009);
       return command(any.mac, 'devices.broadcast', { action: radioAction(wanted) });
+    },
+
+    /**
+     * POST device/v1/control_many: a selection from the floor plan. Each gateway gets one devices.control
+     * with its selected lights that can take the action, as a group before its sync; a gateway that fails
+     * answers its code in its row and does not hold back the others.
+     */
+    async controlMany(auth: Caller, body: ControlManyRequest): Promise<ControlManyResult> {
+      assertMay(auth, 'control');
+      const wanted = parseControlAction(body.action);
+      if (!wanted) throw new AppError(100001, 'action');
+      if (wanted.op === 'curtain' || wanted.op === 'position' || wanted.op === 'channel') throw new AppError(100209);
+      const op = wanted.op;
+      const ids = [...new Set(body.ids.map(toId))];
+      const rows = await repo.byIds({ tenantId: auth.tenantId, ids, mapIds: visibleMapIds(auth) });
+      if (rows.length !== ids.length) denyAccess();
+      const able = rows.filter((row) => takesLightAction(row.device.type, op));
+      if (able.length === 0) throw new AppError(100209);
+      const action = radioAction(wanted);
+      const byGateway = groupBy(able, (row) => row.device.gatewayId);
+      const gateways = await Promise.all(
+        [...byGateway.values()].map(async (members) => {
+          const { device, mac, gatewayName } = members[0]!;
+          const part = { gatewayId: String(device.gatewayId), gatewayName, targets: members.length };
+          try {
+            const { queued } = await command(mac, 'devices.control', { addrs: members.map((m) => m.device.addr), action });
+            return { ...part, queued, code: 0 };
+          } catch (error) {
+            if (error instanceof AppError) return { ...part, queued: 0, code: error.code };
+            throw error;
+          }
+        }),
+      );
+      return { gateways };
     },
 
     /**

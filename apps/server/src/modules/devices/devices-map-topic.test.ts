@@ -6,7 +6,7 @@ import {
   type MapTopicMessage,
   deviceEndpoints,
 } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASES, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
@@ -145,10 +145,14 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
 
       // Moved to the other map: its next report goes there, none here after the removal.
       await data(send(deviceEndpoints.moveIn, { body: { mapId: otherMapId, devices: [{ id: light.id, x: 0.3, y: 0.3 }] } }));
+      const toldWebhooks = vi.spyOn(h().app.webhooks.deviceStates, 'marker');
       await report(6);
       await fence();
       expect(aboutLight(here.seen).at(-1)).toBe('removed');
       expect(aboutLight(there.seen).at(-1)).toBe('Hall light:failure');
+      // The marker went to webhooks too, with its map (device.stateChanged).
+      expect(toldWebhooks.mock.calls.some(([map, marker]) => String(map) === otherMapId && marker.id === light.id)).toBe(true);
+      toldWebhooks.mockRestore();
 
       // Moved out, then back in and deleted: no map hears of it again.
       await data(send(deviceEndpoints.moveOut, { body: { ids: [light.id] } }));

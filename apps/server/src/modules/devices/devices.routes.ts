@@ -35,6 +35,7 @@ export function registerDeviceRoutes(route: RouteOf, deps: { devices: DevicesSer
   route(E.sensorOnOff, ({ auth, body }) => devices.sensorOnOff(auth, body));
 
   route(E.broadControl, ({ auth, body }) => devices.broadControl(auth, body));
+  route(E.controlMany, ({ auth, body }) => devices.controlMany(auth, body));
 
   route(E.remove, ({ auth, body }) => devices.remove(auth, body));
 

@@ -33,6 +33,8 @@ export function createPlacementIndex(deps: {
   /** The placed devices behind a gateway, or undefined when no account holds it. */
   load: (mac: string) => Promise<{ gatewayId: bigint; devices: PlacedDevice[] } | undefined>;
   publish: (destination: string, marker: DeviceMarker) => void;
+  /** Also told each marker published, with its map (webhook events); must not wait on anything. */
+  onMarker?: (mapId: bigint, marker: DeviceMarker) => void;
   bus: RealtimeBus;
   logger: FastifyBaseLogger;
 }) {
@@ -82,6 +84,7 @@ export function createPlacementIndex(deps: {
       // A report comes from a gateway that is online.
       const marker = mapMarker({ device, gatewayOnline: true, reported: { online: report.online, fault: report.fault, state: report } });
       deps.publish(mapDestination(device.mapId), marker);
+      deps.onMarker?.(device.mapId, marker);
     }
   }
 

@@ -11,6 +11,7 @@ import {
   type EmergencyTopicMessage,
   type ErrorCode,
 } from '@lumigrid/contract';
+import type { WebhookEvents } from '../webhooks/webhooks.service.ts';
 import type { DecodedUp, EventMessage } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
@@ -82,6 +83,8 @@ export function createEmergencyRunner(deps: {
   realtime: Pick<RealtimeHub, 'publish'>;
   logger: Pick<FastifyBaseLogger, 'warn' | 'info'>;
   commandTimeoutMs?: number;
+  /** Told each run that finished or was stopped (webhooks). */
+  events?: WebhookEvents;
 }) {
   const { repo, clock, logger } = deps;
   const chains = new Map<string, Promise<unknown>>();
@@ -106,6 +109,16 @@ export function createEmergencyRunner(deps: {
     if (!run) return;
     const counts = (await repo.runCounts([run.id])).get(run.id);
     publish(run.mapId, { kind: 'run', run: runAnswer(run, counts) });
+  }
+
+  /** Tells integrators a run ended, with its outcome and counts (webhooks); queued off this path. */
+  function tellFinished(runId: bigint) {
+    deps.events?.emit(async () => {
+      const run = await repo.findRunAnyTenant(runId);
+      if (!run) return undefined;
+      const answer = runAnswer(run, (await repo.runCounts([run.id])).get(run.id));
+      return { kind: 'emergency.testFinished', tenantId: run.tenantId, projectId: run.projectId, at: clock.now(), data: answer };
+    });
   }
 
   async function command<N extends 'emergency.start' | 'emergency.stop'>(
@@ -196,6 +209,7 @@ export function createEmergencyRunner(deps: {
         values: { state: 'finished', result, finishedAt: clock.now(), currentWave: nextWave },
       });
       await publishRun(run.id);
+      tellFinished(run.id);
       return;
     }
     if (!(await repo.updateRun({ id: run.id, expectWave: run.currentWave, values: { currentWave: nextWave } }))) return;
@@ -462,6 +476,7 @@ export function createEmergencyRunner(deps: {
         if (closed && place) await conclude(ended, closed, place.mac);
       }
       await publishRun(run.id);
+      tellFinished(run.id);
       return { stopped };
     });
   }
@@ -521,6 +536,8 @@ export function createEmergencyRunner(deps: {
   return {
     startRun,
     stopRun,
+    /** Records a gateway's `emergency` event and resolves once it is written (a recorded gateway's, src/demo). */
+    hear: onEvent,
     schedulePlan,
     timeZoneOf,
     /** Resolves when every run's work received so far is done (tests). */

@@ -9,6 +9,7 @@ import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
+import type { WebhookEvents } from '../webhooks/webhooks.service.ts';
 import { createEmergencyLive } from './emergency-live.ts';
 import type { AlertsHandledListener } from '../alerts/alerts.service.ts';
 import { appendRepairsOfHandledAlerts } from './emergency-repairs.ts';
@@ -36,19 +37,16 @@ export function createEmergencyModule(deps: {
   onAlertsHandled?: (listener: AlertsHandledListener) => void;
   logger: FastifyBaseLogger;
   commandTimeoutMs?: number;
+  /** Told each test run that ended (webhooks). */
+  events?: WebhookEvents;
 }) {
   const repo = createEmergencyRepo(deps.db);
   const runner = createEmergencyRunner({ ...deps, repo });
-  const emergency = createEmergencyService({
-    repo,
-    runner,
-    access: deps.access,
-    clock: deps.clock,
-    nameOf: async (userId) => {
-      const user = await deps.accounts.findById(userId);
-      return user?.name || user?.account || '';
-    },
-  });
+  const nameOf = async (userId: bigint) => {
+    const user = await deps.accounts.findById(userId);
+    return user?.name || user?.account || '';
+  };
+  const emergency = createEmergencyService({ repo, runner, access: deps.access, clock: deps.clock, nameOf });
   // In the transaction that marks the alerts handled, so the repair and the handling are written together.
   deps.onAlertsHandled?.((handled) => appendRepairsOfHandledAlerts(createEmergencyRepo(handled.db), handled));
   const live = createEmergencyLive({ repo, bus: deps.bus, publish: (d, m) => deps.realtime.publish(d, m), logger: deps.logger });
@@ -66,6 +64,25 @@ export function createEmergencyModule(deps: {
     service: emergency,
     runner,
     repo,
+    /**
+     * The same service and runner on another clock, talking to a recorded gateway instead of the live link: a
+     * site's past (the demo's months of tests) is written by the code that writes the present, with its own times.
+     * Its jobs run on the recorded clock too; nothing is published live, and no alert is raised: the alarm engine
+     * keeps the live clock, so a fault of last month would stand as an alarm raised today.
+     */
+    onRecord(clock: Clock, gateway: Pick<GatewayLink['bus'], 'send'>, jobs: Pick<JobRunner, 'schedule' | 'register'>) {
+      const recorded = createEmergencyRunner({
+        ...deps,
+        repo,
+        clock,
+        jobs,
+        link: { bus: gateway as GatewayLink['bus'], onUp: () => () => undefined },
+        faults: () => undefined,
+        realtime: { publish: () => undefined },
+        events: undefined,
+      });
+      return { service: createEmergencyService({ repo, runner: recorded, access: deps.access, clock, nameOf }), runner: recorded };
+    },
     register: (route) => registerEmergencyRoutes(route, { emergency }),
     close: () => {
       unsubscribe?.();

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASES, endpointCaller, expectError, login, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { buildReportMail } from '../reports/report-content.ts';
@@ -132,10 +132,17 @@ describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
         .sort(),
     ).toEqual(lights.map((l) => l.id).sort());
 
+    const told = vi.spyOn(h().app.webhooks.service, 'emit');
     const started = await data(send(E.execute, { params: { id, action: 'start' } }));
     expect(started.started).toBe(lights.length);
     const done = await ended(id);
     expect(done.run).toMatchObject({ state: 'finished', result: 'pass', passed: lights.length, failed: 0, progress: 100 });
+    // Integrators are told the run's end (webhooks), with the run as the emergency calls answer it.
+    await poll(async () => {
+      const sources = await Promise.all(told.mock.calls.map(([source]) => (typeof source === 'function' ? source() : source)));
+      return sources.some((e) => e?.kind === 'emergency.testFinished' && e.data.id === done.run!.id && e.data.result === 'pass');
+    }, 'the run’s end told to webhooks');
+    told.mockRestore();
     // Live: each light testing, then the run's end, on the map's emergency topic.
     await poll(() => live.some((m) => m.kind === 'run' && m.run.id === done.run!.id && m.run.state === 'finished'), 'the run ended, live');
     expect(

@@ -2,7 +2,7 @@ import type { GatewayDevice } from '@lumigrid/contract';
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { encodeUp, upTopic, type TelemetryMessage } from '@lumigrid/protocol';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gateways } from '../../db/schema/index.ts';
 import { rawClient, runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { buildGatewayWithDevices, defaultMapId } from '../../test/gateways.fixtures.ts';
@@ -58,6 +58,7 @@ describe.each(DATABASES)('energy from up/telemetry through the broker on %s', (k
       const message: TelemetryMessage = { ts: Date.parse(iso), samples: [{ addr: light.addr, energyWh, power }] };
       return client.publishAsync(upTopic(mac, 'telemetry'), encodeUp('telemetry', message), { qos: 1 });
     };
+    const told = vi.spyOn(h.app.webhooks.service, 'emit');
     // 23:00-00:00 in Tokyo, a redelivered message, a three-hour gap, then a reset counter.
     await send('2026-11-20T14:00:00Z', 1000, 20);
     await send('2026-11-20T14:30:00Z', 1010, 20);
@@ -93,5 +94,11 @@ describe.each(DATABASES)('energy from up/telemetry through the broker on %s', (k
       ['2026-11-20', 30],
       ['2026-11-21', 65],
     ]);
+    // The first reading of the 21st closed the 20th, told to webhooks once.
+    const closed = told.mock.calls.flatMap(([source]) =>
+      typeof source === 'function' || source.kind !== 'energy.dayClosed' ? [] : [source],
+    );
+    expect(closed.map((e) => [e.data.date, e.data.energyWh])).toEqual([['2026-11-20', 30]]);
+    told.mockRestore();
   });
 });

@@ -155,7 +155,7 @@ describe.each(DATABASES)('energy rollups on %s', (kind) => {
 
   it('skips devices no account imported', async () => {
     const result = await repo.record([{ mac: 'FFFFFFFFFFFF', addr: '00', energyWh: 5, power: 1, reportedAt: at(1) }]);
-    expect(result).toEqual({ readings: 0, stale: 0, skipped: 1 });
+    expect(result).toEqual({ readings: 0, stale: 0, skipped: 1, closedDays: [] });
   });
 
   it.each([
@@ -210,6 +210,30 @@ describe.each(DATABASES)('energy rollups on %s', (kind) => {
       ['2026-12-05', 30],
       ['2026-12-06', 30],
     ]);
+  });
+
+  it('closes a map’s day when its first reading of a later day is recorded, once (webhooks)', async () => {
+    const light = await addDevice({ timeZone: 'UTC' });
+    const day1 = (Date.parse('2027-02-01T00:00:00Z') - T0) / HOUR;
+    await repo.record([light.sample(day1 + 10, 0), light.sample(day1 + 12, 10)]);
+    expect((await repo.record([light.sample(day1 + 20, 15)])).closedDays).toEqual([]);
+    const next = await repo.record([light.sample(day1 + 25, 30)]);
+    const [closed] = await rows(sql`
+      select energy_wh, saved_wh, on_s from energy_map_days where tenant_id = ${tenantId} and map_id = ${mapId} and local_date = '2027-02-01'`);
+    expect(next.closedDays).toEqual([
+      {
+        tenantId,
+        projectId: expect.any(BigInt) as bigint,
+        mapId,
+        localDate: '2027-02-01',
+        energyWh: Number(closed!.energy_wh),
+        savedWh: Number(closed!.saved_wh),
+        onS: Number(closed!.on_s),
+      },
+    ]);
+    // More of the new day, and a late reading of the closed one, close nothing more.
+    expect((await repo.record([light.sample(day1 + 26, 35)])).closedDays).toEqual([]);
+    await h.database.db.execute(sql`delete from energy_map_days where local_date >= '2027-02-01'`);
   });
 
   it('stores a reading in at most 60 bytes, indexes included', async () => {

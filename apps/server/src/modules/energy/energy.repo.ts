@@ -21,6 +21,22 @@ export interface EnergyRecordResult {
   stale: number;
   /** Samples of devices not imported into an account, or carrying neither energy nor power. */
   skipped: number;
+  /**
+   * Map days that closed: a map's first reading of a later local day was recorded, so its day before (the
+   * latest one with readings) is over. Each is told once across nodes: only the insert of the later day tells it.
+   */
+  closedDays: ClosedEnergyDay[];
+}
+
+/** A map's local day whose energy is complete (late samples of it still add to it). */
+export interface ClosedEnergyDay {
+  tenantId: bigint;
+  projectId: bigint;
+  mapId: bigint;
+  localDate: string;
+  energyWh: number;
+  savedWh: number;
+  onS: number;
 }
 
 interface ResolvedDevice {
@@ -112,7 +128,7 @@ export function createEnergyRepo(db: Db) {
      */
     async record(samples: readonly EnergySample[]): Promise<EnergyRecordResult> {
       const measured = samples.filter((s) => s.energyWh !== null || s.power !== null);
-      const result: EnergyRecordResult = { readings: 0, stale: 0, skipped: samples.length - measured.length };
+      const result: EnergyRecordResult = { readings: 0, stale: 0, skipped: samples.length - measured.length, closedDays: [] };
       if (measured.length === 0) return result;
 
       const keys = JSON.stringify([...new Set(measured.map((s) => `${s.mac}|${s.addr}`))].map((k) => k.split('|')));
@@ -275,14 +291,53 @@ export function createEnergyRepo(db: Db) {
           on conflict on constraint energy_map_hours_key do update set
             energy_wh = t.energy_wh + excluded.energy_wh, saved_wh = t.saved_wh + excluded.saved_wh, on_s = t.on_s + excluded.on_s
         `);
-        await tx.execute(sql`
+        const days = (await tx.execute(sql`
           insert into energy_map_days as t (tenant_id, map_id, local_date, energy_wh, saved_wh, on_s)
           select "tenantId", "mapId", "localDate", "energyWh", "savedWh", "onS"
           from jsonb_to_recordset(${JSON.stringify(sortedRows(mapDays))}::jsonb)
             as r("tenantId" bigint, "mapId" bigint, "localDate" date, "energyWh" double precision, "savedWh" double precision, "onS" int)
           on conflict on constraint energy_map_days_key do update set
             energy_wh = t.energy_wh + excluded.energy_wh, saved_wh = t.saved_wh + excluded.saved_wh, on_s = t.on_s + excluded.on_s
-        `);
+          returning t.tenant_id::text as tenant_id, t.map_id::text as map_id, t.local_date::text as local_date, (t.xmax = 0) as opened
+        `)) as unknown as { rows: Array<{ tenant_id: string; map_id: string; local_date: string; opened: boolean }> };
+        const opened = days.rows.filter((d) => d.opened);
+        if (opened.length === 0) return;
+        const closed = (await tx.execute(sql`
+          select prev.tenant_id::text as tenant_id, m.project_id::text as project_id, prev.map_id::text as map_id,
+            prev.local_date::text as local_date, prev.energy_wh, prev.saved_wh, prev.on_s
+          from jsonb_to_recordset(${JSON.stringify(opened)}::jsonb) as o(tenant_id bigint, map_id bigint, local_date date)
+          cross join lateral (
+            select * from energy_map_days d
+            where d.tenant_id = o.tenant_id and d.map_id = o.map_id and d.local_date < o.local_date
+            order by d.local_date desc limit 1
+          ) prev
+          join maps m on m.id = prev.map_id
+        `)) as unknown as {
+          rows: Array<{
+            tenant_id: string;
+            project_id: string;
+            map_id: string;
+            local_date: string;
+            energy_wh: number;
+            saved_wh: number;
+            on_s: number;
+          }>;
+        };
+        // Two later days opened in one batch name the same day before once.
+        const seen = new Set<string>();
+        for (const r of closed.rows) {
+          if (seen.has(`${r.map_id}|${r.local_date}`)) continue;
+          seen.add(`${r.map_id}|${r.local_date}`);
+          result.closedDays.push({
+            tenantId: BigInt(r.tenant_id),
+            projectId: BigInt(r.project_id),
+            mapId: BigInt(r.map_id),
+            localDate: r.local_date,
+            energyWh: Number(r.energy_wh),
+            savedWh: Number(r.saved_wh),
+            onS: Number(r.on_s),
+          });
+        }
       });
       return result;
     },

@@ -127,6 +127,11 @@ export function createGatewayFleet(deps: { repo: GatewaysRepo; clock: Clock; log
     audienceOf(mac: string) {
       return repo.audienceAnyTenant({ mac });
     },
+
+    /** Whose a gateway is and on which map and project it stands (webhook events), or undefined while unbound. */
+    placeOf(mac: string) {
+      return repo.placeAnyTenant({ mac });
+    },
   };
 }
 

@@ -414,6 +414,17 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
       if (!gw || gw.tenantId === null) return undefined;
       return { gatewayId: String(gw.id), name: gw.name, userIds: await usersSeeingMap(db, { tenantId: gw.tenantId, mapId: gw.mapId }) };
     },
+
+    /** Whose a gateway is and where it stands (webhook events of its presence), or undefined while unbound. */
+    async placeAnyTenant({ mac }: { mac: string }) {
+      const [gw] = await db
+        .select({ id: gateways.id, name: gateways.name, tenantId: gateways.tenantId, mapId: gateways.mapId, projectId: maps.projectId })
+        .from(gateways)
+        .leftJoin(maps, eq(maps.id, gateways.mapId))
+        .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
+        .limit(1);
+      return gw && gw.tenantId !== null ? { ...gw, tenantId: gw.tenantId } : undefined;
+    },
   };
 }
 export type GatewaysRepo = ReturnType<typeof createGatewaysRepo>;

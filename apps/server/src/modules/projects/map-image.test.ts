@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { poll } from '../../test/poll.ts';
-import { createRenderQueue, prepareMapImage } from './map-image.ts';
+import { PdfTooHeavyError, createRenderQueue, prepareMapImage, renderPdfFirstPage } from './map-image.ts';
 import { checkJpeg, checkPng, sniffType } from '../../lib/picture.ts';
 import { makeJpeg, makePdf, makePng } from '../../test/upload.fixtures.ts';
 
@@ -47,6 +47,29 @@ describe('floor-plan checks', () => {
     });
     expect(causes).toHaveLength(1);
     expect(causes[0]).toBeInstanceOf(Error);
+  });
+
+  it('refuses a pdf holding a picture too large to decode with its own code, without decoding it', async () => {
+    const causes: unknown[] = [];
+    // 48 megapixels of grey in 47 kB: 48 MB once inflated, four times that as a canvas picture.
+    const bomb = makePdf({ image: { width: 8000, height: 6000 } });
+    expect(bomb.length).toBeLessThan(100_000);
+    const queue = createRenderQueue({ maxWaiting: 4, retryAfterS: 10 });
+    await expect(prepareMapImage(bomb, { account: '1', queue, onRenderError: (error) => causes.push(error) })).rejects.toMatchObject({
+      code: 100022,
+    });
+    expect(causes[0]).toBeInstanceOf(PdfTooHeavyError);
+    // A picture under the limit is drawn.
+    const plan = await prepareMapImage(makePdf({ image: { width: 400, height: 200 } }), { account: '1', queue });
+    expect(plan).toMatchObject({ contentType: 'image/png', sourceType: 'application/pdf' });
+  });
+
+  it("stops a render that grows the server's memory past its budget", async () => {
+    // 36 megapixels decoded (36 MB grey, 144 MB as a canvas picture) against a 16 MB budget.
+    const heavy = makePdf({ image: { width: 6000, height: 6000 } });
+    await expect(renderPdfFirstPage(heavy, { memoryBytes: 16 * 2 ** 20, maxImagePixels: 100_000_000 })).rejects.toBeInstanceOf(
+      PdfTooHeavyError,
+    );
   });
 
   it('lets each account wait with one pdf at a time, bounds the whole queue, and answers 429 with the wait', async () => {

@@ -20,6 +20,18 @@ export interface PreparedImage {
 /** A first page that takes longer than this to draw is not a floor plan anyone can wait for (its worker is terminated). */
 const PDF_RENDER_TIMEOUT_MS = 10_000;
 
+/**
+ * What a render may add to the server's memory, and the largest picture inside a pdf it decodes (40 megapixels: an
+ * A1 scan at 200 dpi is 31). The worker's heap limit bounds only JavaScript objects; decoded pictures and the canvas
+ * live outside it, so the process's resident memory is watched while a render runs.
+ */
+const PDF_RENDER_MEMORY_BYTES = 384 * 1024 * 1024;
+const PDF_MAX_IMAGE_PIXELS = 40_000_000;
+const MEMORY_CHECK_MS = 20;
+
+/** A pdf that needs more time or memory to draw than a floor plan may take, or holds a picture too large to decode. */
+export class PdfTooHeavyError extends Error {}
+
 const pdfjsRoot = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
 /**
@@ -51,34 +63,48 @@ const MAX_RENDERS_WAITING = 4;
  * longer side is PROJECT_LIMITS.pdfRenderMaxSide pixels. It runs in a worker thread (pdf-render.worker.mjs):
  * a heavy drawing cannot block the server, and one that takes too long is stopped for real.
  */
-function renderPdfFirstPage(data: Buffer): Promise<{ png: Buffer; width: number; height: number }> {
+export function renderPdfFirstPage(
+  data: Buffer,
+  limits: { memoryBytes: number; maxImagePixels: number } = { memoryBytes: PDF_RENDER_MEMORY_BYTES, maxImagePixels: PDF_MAX_IMAGE_PIXELS },
+): Promise<{ png: Buffer; width: number; height: number }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL('./pdf-render.worker.mjs', import.meta.url), {
       workerData: {
         data: new Uint8Array(data),
         maxSide: PROJECT_LIMITS.pdfRenderMaxSide,
+        maxImagePixels: limits.maxImagePixels,
         standardFontDataUrl: `${join(pdfjsRoot, 'standard_fonts')}/`,
         cMapUrl: `${join(pdfjsRoot, 'cmaps')}/`,
       },
       resourceLimits: { maxOldGenerationSizeMb: 256 },
     });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      reject(new Error('pdf render timed out'));
-    }, PDF_RENDER_TIMEOUT_MS);
-    const finish = () => {
-      clearTimeout(timer);
-      void worker.terminate();
-    };
-    worker.once('message', (answer: { ok: true; png: Uint8Array; width: number; height: number } | { ok: false; error: string }) => {
-      finish();
-      if (answer.ok) resolve({ png: Buffer.from(answer.png), width: answer.width, height: answer.height });
-      else reject(new Error(answer.error));
-    });
-    worker.once('error', (error) => {
+    const startRss = process.memoryUsage.rss();
+    const stop = (error: Error) => {
       finish();
       reject(error);
-    });
+    };
+    const timer = setTimeout(() => stop(new PdfTooHeavyError('pdf render timed out')), PDF_RENDER_TIMEOUT_MS);
+    const memory = setInterval(() => {
+      const grown = process.memoryUsage.rss() - startRss;
+      if (grown > limits.memoryBytes) stop(new PdfTooHeavyError(`pdf render grew the server by ${Math.round(grown / 2 ** 20)} MB`));
+    }, MEMORY_CHECK_MS);
+    const finish = () => {
+      clearTimeout(timer);
+      clearInterval(memory);
+      void worker.terminate();
+    };
+    worker.once(
+      'message',
+      (answer: { ok: true; png: Uint8Array; width: number; height: number } | { ok: false; error: string; tooHeavy: boolean }) => {
+        finish();
+        if (answer.ok) resolve({ png: Buffer.from(answer.png), width: answer.width, height: answer.height });
+        else reject(answer.tooHeavy ? new PdfTooHeavyError(answer.error) : new Error(answer.error));
+      },
+    );
+    worker.once('error', (error: Error & { code?: string }) =>
+      // Past its heap limit, the worker is stopped by Node.
+      stop(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new PdfTooHeavyError(error.message) : error),
+    );
     worker.once('exit', () => {
       finish();
       reject(new Error('pdf renderer stopped'));
@@ -103,9 +129,9 @@ export async function prepareMapImage(
       const { png, width, height } = await run;
       return { data: png, contentType: 'image/png', sourceType: type, width, height };
     } catch (error) {
-      // The uploader hears "not a valid picture"; why the renderer gave up goes to the log.
+      // The uploader hears "not a valid picture" or "too heavy to draw"; why the renderer gave up goes to the log.
       options.onRenderError?.(error);
-      throw new AppError(100013);
+      throw new AppError(error instanceof PdfTooHeavyError ? 100022 : 100013);
     }
   }
   const size = type === 'image/png' ? await checkPng(data) : checkJpeg(data);

@@ -134,7 +134,7 @@ export function createMapsRepo(db: Db) {
     },
 
     /** A floor plan by its file name, for serving. The name is the secret (128 random bits). */
-    /** Finishes a slow upload: its size once drawn, or 'failed'. */
+    /** Finishes a slow upload: its size once drawn, or 'failed' or 'too-heavy'. */
     async finishImage(q: { id: bigint; set: Partial<Pick<typeof mapImages.$inferInsert, 'state' | 'width' | 'height' | 'size'>> }) {
       const [row] = await db.update(mapImages).set(q.set).where(eq(mapImages.id, q.id)).returning();
       return row;

@@ -130,9 +130,12 @@ export function createMapsService(deps: {
       createdAt: clock.now(),
     });
     const finish = async () => {
-      const drawn = await pending.catch(() => undefined);
-      if (!drawn) {
-        await repo.finishImage({ id: row.id, set: { state: 'failed' } });
+      let drawn: PreparedImage;
+      try {
+        drawn = await pending;
+      } catch (error) {
+        const state = error instanceof AppError && error.code === 100022 ? 'too-heavy' : 'failed';
+        await repo.finishImage({ id: row.id, set: { state } });
         return;
       }
       await store.write(file, drawn.data);
@@ -315,7 +318,7 @@ export function createMapsService(deps: {
       return imageOut(auth, image, map?.id ?? null);
     },
 
-    /** GET map/v1/upload_state/{file}: a slow upload's state; 100013 once its pdf could not be drawn. */
+    /** GET map/v1/upload_state/{file}: a slow upload's state; 100013 once its pdf could not be drawn, 100022 when too heavy. */
     async uploadState(auth: Caller, file: string): Promise<MapImage> {
       assertMay(auth, 'write');
       const row = await repo.findImageByFile({ file });
@@ -324,6 +327,7 @@ export function createMapsService(deps: {
       const mapId = (await repo.mapShowing({ tenantId: auth.tenantId, imageId: row.id }))?.id ?? null;
       if (mapId !== null ? !seesMap(auth, mapId) : auth.scope && row.uploadedBy !== auth.userId) denyAccess();
       const abandoned = row.state === 'rendering' && clock.now().getTime() - row.createdAt.getTime() > ABANDONED_RENDER_MS;
+      if (row.state === 'too-heavy') throw new AppError(100022);
       if (row.state === 'failed' || abandoned) throw new AppError(100013);
       return imageOut(auth, row, mapId);
     },

@@ -8,8 +8,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
-/** @type {{ data: Uint8Array; maxSide: number; standardFontDataUrl: string; cMapUrl: string }} */
+/** @type {{ data: Uint8Array; maxSide: number; maxImagePixels: number; standardFontDataUrl: string; cMapUrl: string }} */
 const input = workerData;
+
+// pdf.js drops a picture of more than `maxImageSize` pixels with a warning, and draws the rest of the page: a plan
+// without its scan. The warning is how this thread learns of it (its only output; pdf.js runs in this thread).
+const IMAGE_DROPPED = 'Image exceeded maximum allowed size';
+let imageDropped = false;
+globalThis.console.warn = (/** @type {unknown} */ message) => {
+  if (String(message).includes(IMAGE_DROPPED)) imageDropped = true;
+};
 
 async function render() {
   const task = getDocument({
@@ -18,7 +26,9 @@ async function render() {
     disableFontFace: true,
     useSystemFonts: false,
     enableXfa: false,
-    verbosity: 0,
+    // Warnings, for the dropped picture above.
+    verbosity: 1,
+    maxImageSize: input.maxImagePixels,
     standardFontDataUrl: input.standardFontDataUrl,
     cMapUrl: input.cMapUrl,
     cMapPacked: true,
@@ -36,12 +46,15 @@ async function render() {
   context.fillStyle = '#ffffff';
   context.fillRect(0, 0, width, height);
   await page.render({ canvas: /** @type {any} */ (canvas), canvasContext: context, viewport }).promise;
+  if (imageDropped) throw new TooHeavy(`a picture of the first page has more than ${input.maxImagePixels} pixels`);
   const png = await canvas.encode('png');
   await task.destroy();
   return { png, width, height };
 }
 
+class TooHeavy extends Error {}
+
 render().then(
   ({ png, width, height }) => parentPort?.postMessage({ ok: true, png, width, height }),
-  (error) => parentPort?.postMessage({ ok: false, error: String(error) }),
+  (error) => parentPort?.postMessage({ ok: false, error: String(error), tooHeavy: error instanceof TooHeavy }),
 );

@@ -7,12 +7,23 @@ import type { ProjectsRepo } from './projects.repo.ts';
  * Which projects a sub-account limited to some projects is given. Its scope holds those projects with their
  * sub-projects and every map in them; every check and list of every domain reads it from the caller.
  */
-export function createProjectMembers(repo: Pick<ProjectsRepo, 'memberScope' | 'ownedProjectIds' | 'membersOf' | 'setMembers'>) {
+export function createProjectMembers(
+  repo: Pick<ProjectsRepo, 'memberScope' | 'projectsScope' | 'ownedProjectIds' | 'membersOf' | 'setMembers'>,
+) {
   return {
     /** The scope a limited sub-account works in; 280007 when none of its projects is left. */
     async scopeOf(q: { tenantId: bigint; userId: bigint }): Promise<ProjectScope> {
       const { projectIds, mapIds } = await repo.memberScope(q);
       if (projectIds.length === 0) throw new AppError(280007);
+      return { projectIds: new Set(projectIds), mapIds: new Set(mapIds) };
+    },
+
+    /**
+     * The scope of an API key limited to some projects: those still in the account, with their sub-projects and
+     * maps. Projects deleted since leave it; none left is an empty scope, which sees nothing.
+     */
+    async scopeOfProjects(q: { tenantId: bigint; projectIds: readonly bigint[] }): Promise<ProjectScope> {
+      const { projectIds, mapIds } = await repo.projectsScope(q);
       return { projectIds: new Set(projectIds), mapIds: new Set(mapIds) };
     },
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { buildings, maps, projectMembers, projects } from '../../db/schema/index.ts';
 import { siteTimeZoneSql } from './site-time-zone.ts';
@@ -38,6 +38,27 @@ function projectSubtreeSql(tenantId: bigint, rootId: bigint) {
  * Queries on projects and buildings. Every query takes the tenant and filters by it, so an id of another
  * account finds nothing.
  */
+/** The projects `roots` selects (as `id, 0`) with their sub-projects, and the maps in them. */
+async function scopeBelow(db: Db, tenantId: bigint, roots: SQL): Promise<{ projectIds: bigint[]; mapIds: bigint[] }> {
+  const result = (await db.execute(sql`
+    with recursive tree(id, depth) as (
+      ${roots}
+      union
+      select c.id, tree.depth + 1 from ${projects} c join tree on c.parent_id = tree.id
+      where c.tenant_id = ${tenantId} and tree.depth < 1000
+    )
+    select distinct tree.id as project_id, mp.id as map_id from tree left join ${maps} mp on mp.project_id = tree.id and mp.tenant_id = ${tenantId}`)) as unknown as {
+    rows: Array<{ project_id: string | bigint; map_id: string | bigint | null }>;
+  };
+  const projectIds = new Set<bigint>();
+  const mapIds = new Set<bigint>();
+  for (const row of result.rows) {
+    projectIds.add(BigInt(row.project_id));
+    if (row.map_id !== null) mapIds.add(BigInt(row.map_id));
+  }
+  return { projectIds: [...projectIds], mapIds: [...mapIds] };
+}
+
 export function createProjectsRepo(db: Db) {
   return {
     async findProject({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<ProjectRow | undefined> {
@@ -86,24 +107,28 @@ export function createProjectsRepo(db: Db) {
 
     /** The projects a member may see (those it is given, with their sub-projects) and the maps in them. */
     async memberScope({ tenantId, userId }: { tenantId: bigint; userId: bigint }): Promise<{ projectIds: bigint[]; mapIds: bigint[] }> {
-      const result = (await db.execute(sql`
-        with recursive tree(id, depth) as (
-          select p.id, 0 from ${projects} p join ${projectMembers} m on m.project_id = p.id
-          where p.tenant_id = ${tenantId} and m.user_id = ${userId}
-          union
-          select c.id, tree.depth + 1 from ${projects} c join tree on c.parent_id = tree.id
-          where c.tenant_id = ${tenantId} and tree.depth < 1000
-        )
-        select distinct tree.id as project_id, mp.id as map_id from tree left join ${maps} mp on mp.project_id = tree.id and mp.tenant_id = ${tenantId}`)) as unknown as {
-        rows: Array<{ project_id: string | bigint; map_id: string | bigint | null }>;
-      };
-      const projectIds = new Set<bigint>();
-      const mapIds = new Set<bigint>();
-      for (const row of result.rows) {
-        projectIds.add(BigInt(row.project_id));
-        if (row.map_id !== null) mapIds.add(BigInt(row.map_id));
-      }
-      return { projectIds: [...projectIds], mapIds: [...mapIds] };
+      return scopeBelow(
+        db,
+        tenantId,
+        sql`select p.id, 0 from ${projects} p join ${projectMembers} m on m.project_id = p.id
+          where p.tenant_id = ${tenantId} and m.user_id = ${userId}`,
+      );
+    },
+
+    /** Projects of the tenant among the ids, with their sub-projects, and the maps in them (an API key's limit). */
+    async projectsScope({
+      tenantId,
+      projectIds,
+    }: {
+      tenantId: bigint;
+      projectIds: readonly bigint[];
+    }): Promise<{ projectIds: bigint[]; mapIds: bigint[] }> {
+      if (projectIds.length === 0) return { projectIds: [], mapIds: [] };
+      return scopeBelow(
+        db,
+        tenantId,
+        sql`select p.id, 0 from ${projects} p where p.tenant_id = ${tenantId} and p.id = any(${sql.param(projectIds.map(String))}::bigint[])`,
+      );
     },
 
     /** Projects of the tenant among the given ids (to check a member's projects before storing them). */

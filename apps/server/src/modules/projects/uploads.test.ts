@@ -224,6 +224,12 @@ describe.each(DATABASES)('slow pdf floor plans answered at once on %s', (kind) =
     expect(existsSync(join(dataDir, 'uploads', 'maps', old.body.data.image))).toBe(false);
   });
 
+  it('answers 100022 once a pdf proves too heavy to draw', async () => {
+    const heavy = await uploadPdf(makePdf({ image: { width: 8000, height: 6000 } }));
+    expect(heavy.body.data.state).toBe('rendering');
+    expectError(await settle(heavy.body.data.image), 100022);
+  });
+
   it('answers 100013 once a pdf cannot be drawn, and tells another account nothing', async () => {
     const broken = await uploadPdf(Buffer.from('%PDF-1.7\nthis is not a pdf at all\n%%EOF'));
     expect(broken.body.data.state).toBe('rendering');

@@ -7,6 +7,7 @@ import { createImageStore } from '../../lib/image-store.ts';
 import type { GatewayConfigSource } from '../gateways/gateway-context.ts';
 import type { GatewaysService } from '../gateways/gateways.service.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
+import type { WebhookEvents } from '../webhooks/webhooks.service.ts';
 import { createScenesRepo } from './scenes.repo.ts';
 import { registerSceneRoutes } from './scenes.routes.ts';
 import { createScenesService, sceneConfigSource } from './scenes.service.ts';
@@ -27,6 +28,8 @@ export function createScenesModule(deps: {
   dataDir: string;
   targetsPerGateway?: number;
   commandTimeoutMs?: number;
+  /** Told every scene run (webhooks). */
+  events?: WebhookEvents;
 }) {
   const scenes = createScenesService({ ...deps, repo: createScenesRepo(deps.db), images: createImageStore(deps.dataDir, 'scenes') });
   // Runs the gateways start on their own arrive as events; the link holds the next message until one is stored.

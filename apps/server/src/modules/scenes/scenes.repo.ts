@@ -325,8 +325,9 @@ export function createScenesRepo(db: Db) {
 
     async partByNumber(q: { gatewayId: bigint; number: number }) {
       const [row] = await db
-        .select({ sceneId: sceneParts.sceneId, tenantId: sceneParts.tenantId })
+        .select({ sceneId: sceneParts.sceneId, tenantId: sceneParts.tenantId, projectId: scenes.projectId, sceneName: scenes.name })
         .from(sceneParts)
+        .innerJoin(scenes, eq(scenes.id, sceneParts.sceneId))
         .where(and(eq(sceneParts.gatewayId, q.gatewayId), eq(sceneParts.number, q.number)))
         .limit(1);
       return row;

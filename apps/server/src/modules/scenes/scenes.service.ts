@@ -48,6 +48,7 @@ import { denyAccess, seesMap, toId } from '../access/access.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import { allocatePartNumber, gatewaySceneId, partConfig, partOfGatewayScene, type PartPlan } from './scene-config.ts';
 import type { MemberRecord, SceneRecord, SceneRow, ScenesRepo } from './scenes.repo.ts';
+import type { WebhookEvents } from '../webhooks/webhooks.service.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'scope'>;
 type PartRow = Awaited<ReturnType<ScenesRepo['parts']>>[number];
@@ -90,6 +91,8 @@ export function createScenesService(deps: {
   /** Devices and groups per scene per gateway: 10, or 20 where the gateways allow it (spec section 9). */
   targetsPerGateway?: number;
   commandTimeoutMs?: number;
+  /** Told every run a gateway took (webhooks). */
+  events?: WebhookEvents;
 }) {
   const { repo, clock } = deps;
   const targetsPerGateway = deps.targetsPerGateway ?? SCENE_LIMITS.targetsPerGateway.default;
@@ -367,6 +370,14 @@ export function createScenesService(deps: {
       // A run no gateway took is a failure, though the history keeps the attempt: 100101 when every gateway
       // is offline, else why the first reachable one did not run it. A run some gateways took is a success
       // whose parts name the ones that missed it (docs/api.md).
+      if (outcomes.some((o) => o.code === 0))
+        deps.events?.emit({
+          kind: 'scene.ran',
+          tenantId: auth.tenantId,
+          projectId: scene.projectId,
+          at: ranAt,
+          data: { sceneId: String(scene.id), name: scene.name, trigger: 'manual', then: 'start', parts: outcomes },
+        });
       if (!outcomes.some((o) => o.code === 0)) {
         throw new AppError((outcomes.find((o) => o.code !== 100101)?.code ?? 100101) as ErrorCode);
       }
@@ -400,6 +411,19 @@ export function createScenesService(deps: {
         ranAt: new Date(event.ts),
       },
     ]);
+    deps.events?.emit({
+      kind: 'scene.ran',
+      tenantId: part.tenantId,
+      projectId: part.projectId,
+      at: new Date(event.ts),
+      data: {
+        sceneId: String(part.sceneId),
+        name: part.sceneName,
+        trigger: event.trigger,
+        then,
+        parts: [{ gatewayId: String(gateway.id), code: 0, targets: event.targets, failed: event.failed }],
+      },
+    });
   }
 
   return {

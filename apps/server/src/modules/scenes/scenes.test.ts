@@ -14,7 +14,7 @@ import {
   type SceneRunPage,
 } from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
@@ -79,12 +79,18 @@ describe.each(DATABASES)('scenes run by simulated gateways on %s', (kind) => {
     }
     for (const g of [0, 1, 2]) sim(g).devices.get(light(g).addr)!.state.on = false;
 
+    const told = vi.spyOn(rig.h.app.webhooks.service, 'emit');
     const run = await data(send(sceneEndpoints.execute, { params: { id: saved.scene.id }, body: {} }));
     expect(run.parts.map((p) => [p.code, p.targets, p.failed])).toEqual([
       [0, 1, 0],
       [0, 1, 0],
       [0, 1, 0],
     ]);
+    // Integrators are told the run (webhooks).
+    expect(told.mock.calls.map(([source]) => source)).toContainEqual(
+      expect.objectContaining({ kind: 'scene.ran', data: expect.objectContaining({ sceneId: saved.scene.id, trigger: 'manual' }) }),
+    );
+    told.mockRestore();
     for (const g of [0, 1, 2]) {
       expect(simDevice(g, light(g).addr)).toMatchObject({ on: true, level: 102, manual: true });
     }

@@ -3,6 +3,7 @@ import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { Avatar, Breadcrumb, ConfigProvider, Dropdown, Result, Spin, Tag } from 'antd';
 import {
   AlertOutlined,
+  ApiOutlined,
   ApartmentOutlined,
   BulbOutlined,
   ClusterOutlined,
@@ -27,11 +28,13 @@ import { RealtimeProvider, type RealtimeControl } from '../realtime-provider.tsx
 import { LanguageSelect } from '../language-select.tsx';
 import { useBoot } from '../boot.tsx';
 import { SyncBanner } from './sync-banner.tsx';
+import { AlarmBanner } from './alarm-banner.tsx';
 import { breadcrumbFor } from '../breadcrumb.ts';
 import { usePageTitle } from '../page-title.ts';
-import { buildMenu, canOpen, type MenuEntry, type MenuIcon } from '../menu.ts';
+import { buildMenu, canOpen, integratorLinks, type MenuEntry, type MenuIcon } from '../menu.ts';
 import { PHONE_THEME, usePhone } from '../../components/use-phone.ts';
 import { useTableCardLabels } from './table-card-labels.ts';
+import { useFocusableScrollingTables } from './table-scroll-focus.ts';
 import './basic-layout.css';
 import './phone.css';
 
@@ -76,6 +79,7 @@ export default function BasicLayout() {
   const user = me.data;
   const phone = usePhone();
   useTableCardLabels(phone);
+  useFocusableScrollingTables();
 
   const menu = useMemo(() => (user ? buildMenu(user, mode) : []), [user, mode]);
   const route = useMemo(() => {
@@ -108,7 +112,8 @@ export default function BasicLayout() {
   const serverIp = mode === 'server' ? (info?.serverIp ?? user.server_ip) : null;
 
   const header = (
-    <div className="lg-header">
+    // data-page: the route this layout has drawn, which trails the address while the next page loads.
+    <div className="lg-header" data-page={pathname}>
       <Breadcrumb
         items={crumbs.map((crumb, index) => ({
           // Every outer crumb is a route (areas redirect to their first page); the last one is this page.
@@ -116,6 +121,7 @@ export default function BasicLayout() {
         }))}
       />
       <div className="lg-header__actions">
+        <AlarmBanner userId={user.id} />
         <SyncBanner />
         {serverIp && (
           <Tag icon={<CloudServerOutlined />} color="blue" bordered={false}>
@@ -128,12 +134,14 @@ export default function BasicLayout() {
           menu={{
             items: [
               { key: 'center', icon: <UserOutlined />, label: t('layout.userCenter') },
+              ...integratorLinks(user).map((link) => ({ key: link.path, icon: <ApiOutlined />, label: t(link.labelKey) })),
               { type: 'divider' },
               { key: 'signOut', icon: <LogoutOutlined />, label: t('layout.signOut') },
             ],
             onClick: ({ key }) => {
               if (key === 'center') void navigate('/system/center');
-              if (key === 'signOut') void signOut();
+              else if (key === 'signOut') void signOut();
+              else void navigate(key);
             },
           }}
         >

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useOnDomChange } from './dom-changes.ts';
 
 /** The text of each column header of a table, in the order of the body's cells (a header spanning n columns counts n times). */
 function headerLabels(table: Element): string[] {
@@ -35,22 +35,5 @@ function labelCells(root: ParentNode): void {
  * functions and its actions work unchanged; this keeps the cells' labels in step as tables render.
  */
 export function useTableCardLabels(enabled: boolean): void {
-  useEffect(() => {
-    if (!enabled) return;
-    let frame: number | undefined;
-    const schedule = () => {
-      if (frame !== undefined) return;
-      frame = requestAnimationFrame(() => {
-        frame = undefined;
-        labelCells(document);
-      });
-    };
-    schedule();
-    const observer = new MutationObserver(schedule);
-    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-    return () => {
-      observer.disconnect();
-      if (frame !== undefined) cancelAnimationFrame(frame);
-    };
-  }, [enabled]);
+  useOnDomChange(labelCells, enabled);
 }

@@ -27,7 +27,8 @@ export interface PlanMarker {
 }
 
 export interface CanvasMarkerHandlers {
-  onClick?: (id: string) => void;
+  /** `additive`: the shift key was held (a desktop adds to a selection that way). */
+  onClick?: (id: string, additive: boolean) => void;
   /** A click on the plan where no marker is (not the end of a pan). */
   onBackgroundClick?: () => void;
   /** A drag ended away from where it started; the marker is drawn at the new place until the next setMarkers. */
@@ -61,12 +62,14 @@ export class CanvasMarkerLayer extends L.Layer {
   /** Each marker's label by id: labels are looked up per drawn marker on every redraw. */
   private labels = new Map<string, string>();
   private selected?: string;
+  /** Devices selected together (plan selection): drawn as the selected one is. */
+  private marked: ReadonlySet<string> = new Set();
   private drawn: DrawnPoint[] = [];
   /** Layer point of the canvas's top-left corner at the last redraw. */
   private origin = L.point(0, 0);
   private handlers: CanvasMarkerHandlers;
   private editable = false;
-  private drag?: { id: string; startX: number; startY: number; moved: boolean; latLng?: L.LatLng };
+  private drag?: { id: string; startX: number; startY: number; moved: boolean; additive: boolean; latLng?: L.LatLng };
   /** A redraw scheduled for the next frame while dragging. */
   private frame?: number;
   /** The plan's bounds: the zoom that shows all of it is where labelling is measured from. */
@@ -126,6 +129,19 @@ export class CanvasMarkerLayer extends L.Layer {
     if (this.selected === id) return;
     this.selected = id;
     this.redraw();
+  }
+
+  setMarked(ids: ReadonlySet<string>): void {
+    if (this.marked === ids) return;
+    this.marked = ids;
+    this.redraw();
+  }
+
+  /** The marker under a point of the page, if any (a lasso does not start on a marker). */
+  hitAt(clientX: number, clientY: number): string | undefined {
+    if (!this.canvas) return undefined;
+    const box = this.canvas.getBoundingClientRect();
+    return hitTest(this.drawn, clientX - box.left, clientY - box.top)?.id;
   }
 
   override onAdd(map: L.Map): this {
@@ -191,22 +207,24 @@ export class CanvasMarkerLayer extends L.Layer {
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, width, height);
     const items: DrawItem[] = [];
-    let selected: DrawItem | undefined;
+    const selected: DrawItem[] = [];
     for (const m of this.markers) {
       const dragged = this.drag?.id === m.id && this.drag.latLng;
       const point = map.latLngToLayerPoint(dragged || m.latLng).subtract(origin);
-      const item = { id: m.id, x: point.x, y: point.y, style: m.style, selected: m.id === this.selected, manual: m.manual };
-      // The selected marker is drawn last, on top of its neighbours.
-      if (item.selected) selected = item;
+      const isSelected = m.id === this.selected || this.marked.has(m.id);
+      const item = { id: m.id, x: point.x, y: point.y, style: m.style, selected: isSelected, manual: m.manual };
+      // Selected markers are drawn last, on top of their neighbours.
+      if (item.selected) selected.push(item);
       else items.push(item);
     }
-    if (selected) items.push(selected);
+    items.push(...selected);
     this.drawn = drawMarkers(ctx, items, { width, height });
     const labels = this.showsLabels() ? placeLabels(this.drawn, (id) => this.labelWidth(ctx, id)) : [];
     drawLabels(ctx, labels, (id) => this.labelOf(id));
     canvas.dataset.labels = String(labels.length);
     this.lastDrawMs = performance.now() - started;
     canvas.dataset.drawn = String(this.drawn.length);
+    canvas.dataset.selected = String(selected.length);
   }
 
   private showsLabels(): boolean {
@@ -299,7 +317,7 @@ export class CanvasMarkerLayer extends L.Layer {
     event.stopPropagation();
     event.preventDefault();
     this.hideTooltip();
-    this.drag = { id: hit.id, startX: event.clientX, startY: event.clientY, moved: false };
+    this.drag = { id: hit.id, startX: event.clientX, startY: event.clientY, moved: false, additive: event.shiftKey };
     document.addEventListener('mousemove', this.onDragMove);
     document.addEventListener('mouseup', this.onMouseUp);
   };
@@ -325,7 +343,7 @@ export class CanvasMarkerLayer extends L.Layer {
     this.endDrag();
     if (!drag) return;
     if (drag.moved && drag.latLng) this.handlers.onDragEnd?.(drag.id, drag.latLng);
-    else this.handlers.onClick?.(drag.id);
+    else this.handlers.onClick?.(drag.id, drag.additive);
     // Until the new data arrives the marker stays where it was dropped.
     if (drag.moved && drag.latLng) {
       const latLng: [number, number] = [drag.latLng.lat, drag.latLng.lng];

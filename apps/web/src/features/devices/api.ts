@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type {
   ControlAction,
+  ControlManyRequest,
   DeviceMarker,
   DeviceMoveInBody,
   DevicePositionsBody,
@@ -37,6 +38,8 @@ export const deviceMapApi = {
   moveIn: (body: DeviceMoveInBody) => call(deviceEndpoints.moveIn, { body }),
   positions: (body: DevicePositionsBody) => call(deviceEndpoints.positions, { body }),
   moveOut: (ids: string[]) => call(deviceEndpoints.moveOut, { body: { ids } }),
+  /** A plan selection: the server sends one command per gateway and says how each gateway took it. */
+  controlMany: (body: ControlManyRequest) => call(deviceEndpoints.controlMany, { body }),
   panelLockAccounts: (deviceId: string) => call(deviceEndpoints.panelLockAccounts, { body: { id: deviceId } }),
 };
 
@@ -124,6 +127,11 @@ export function useDeviceControl() {
   return useMutation({
     mutationFn: ({ id: deviceId, action }: { id: string; action: ControlAction }) => deviceMapApi.control(deviceId, action),
   });
+}
+
+/** Controlling a selection changes nothing in the cloud: the lights' reports do, on the map's topic. */
+export function useControlMany() {
+  return useMutation({ mutationFn: deviceMapApi.controlMany });
 }
 
 export function useIdentifyDevice() {

@@ -8,6 +8,9 @@ import { planMarkers, type MarkerHints } from './plan-markers.ts';
 import { presenceOf } from '../gateways/status.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
+import { usePlanLasso } from './plan-lasso.ts';
+
+const NONE_MARKED: ReadonlySet<string> = new Set();
 
 export interface DeviceMarkerLayerProps {
   plan: FloorPlan;
@@ -16,7 +19,14 @@ export interface DeviceMarkerLayerProps {
   selectedId: string | undefined;
   /** An editor: devices may be dragged. */
   editable: boolean;
-  onSelect: (id: string) => void;
+  /** A marker was clicked or tapped; `additive` with the shift key held. */
+  onSelect: (id: string, additive: boolean) => void;
+  /** Devices selected together: drawn as selected. */
+  marked?: ReadonlySet<string>;
+  /** Select mode: taps add to the selection and drags draw a rectangle instead of panning. */
+  selecting?: boolean;
+  /** The devices inside a rectangle drawn on the plan (select mode, or shift-drag). */
+  onLasso?: (ids: string[]) => void;
   /** A click on the plan away from every marker. */
   onDeselect?: () => void;
   onMove: (id: string, position: { x: number; y: number }) => void;
@@ -41,6 +51,9 @@ export function DeviceMarkerLayer({
   focus,
   namesAlways = false,
   onLayer,
+  marked = NONE_MARKED,
+  selecting = false,
+  onLasso,
 }: DeviceMarkerLayerProps) {
   const { t } = useTranslation();
   const layerRef = useRef<CanvasMarkerLayer | null>(null);
@@ -64,7 +77,7 @@ export function DeviceMarkerLayer({
 
   useEffect(() => {
     const layer = new CanvasMarkerLayer({
-      onClick: (id) => latest.current.onSelect(id),
+      onClick: (id, additive) => latest.current.onSelect(id, additive),
       onBackgroundClick: () => latest.current.onDeselect?.(),
       onDragEnd: (id, latLng: L.LatLng) => latest.current.onMove(id, planToFraction(latLng, latest.current.size)),
     });
@@ -86,9 +99,19 @@ export function DeviceMarkerLayer({
   useEffect(() => {
     layerRef.current?.setMarkers(items);
   }, [items]);
+  // In select mode a press on a marker selects it; nothing is dragged away by accident.
   useEffect(() => {
-    layerRef.current?.setEditable(editable);
-  }, [editable]);
+    layerRef.current?.setEditable(editable && !selecting);
+  }, [editable, selecting]);
+  useEffect(() => {
+    layerRef.current?.setMarked(marked);
+  }, [marked]);
+  usePlanLasso(plan, {
+    selecting,
+    markers,
+    hitAt: (x, y) => layerRef.current?.hitAt(x, y),
+    onLasso: (ids) => onLasso?.(ids),
+  });
   useEffect(() => {
     layerRef.current?.setSelected(selectedId);
   }, [selectedId]);

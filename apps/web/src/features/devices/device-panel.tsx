@@ -23,6 +23,7 @@ import { HandIcon } from '../automation/hand-icon.tsx';
 import { pathOfMap } from '../projects/tree.ts';
 import { PanelKeysSection } from './device-panel-keys.tsx';
 import { PanelLockSection } from './panel-lock-section.tsx';
+import { DeviceChangesSection } from '../audit/device-changes.tsx';
 import { useSiteTime, type TimeFormatter } from '../projects/site-time.ts';
 import { usePhone } from '../../components/use-phone.ts';
 
@@ -403,6 +404,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         {device && (
           <TelemetrySection device={device} time={time} reportIntervalS={gatewayOfDevice.data?.settings.reportIntervalS ?? null} />
         )}
+        <DeviceChangesSection key={`changes-${marker.id}`} deviceId={marker.id} status={marker.status} time={time} />
         {canEdit && (
           <>
             <Divider style={{ margin: '4px 0' }} />

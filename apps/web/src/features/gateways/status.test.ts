@@ -6,6 +6,7 @@ import {
   checkGatewayName,
   checkLargeGroup,
   checkMac,
+  macFromInput,
   checkOptionalGatewayName,
   checkReportInterval,
   firmwareOutcome,
@@ -93,6 +94,11 @@ describe('gateway field rules (spec section 5)', () => {
     expect(checkMac('AA:BB:CC:DD:EE')).toBe('gateway.rules.mac');
     expect(checkMac('GG:BB:CC:DD:EE:FF')).toBe('gateway.rules.mac');
     expect(checkMac(undefined)).toBe('gateway.rules.mac');
+    // The text of a gateway's QR code, as a hand-held scanner types it, names its MAC.
+    expect(checkMac('LG1:A4C1380B229F:k9Qx-2_abcdEFGH1')).toBeUndefined();
+    expect(macFromInput('LG1:A4C1380B229F')).toBe('A4C1380B229F');
+    expect(macFromInput(' aa:bb:cc:dd:ee:ff ')).toBe('aa:bb:cc:dd:ee:ff');
+    expect(checkMac('LG1:A4C1380B229')).toBe('gateway.rules.mac');
   });
 
   it('takes longitude -180..180 and latitude -90..90 with at most two decimals, both required', () => {

@@ -3,6 +3,7 @@ import {
   GATEWAY_LIMITS,
   MAC_INPUT_PATTERN,
   hasAtMostTwoDecimals,
+  parseGatewayQr,
   SYNC_STATUS,
   type FirmwareProgressView,
   type Gateway,
@@ -101,9 +102,19 @@ export function checkOptionalGatewayName(value: string | undefined): GatewayRule
   return value && value.trim() ? checkGatewayName(value) : undefined;
 }
 
-/** Twelve hex digits, optionally separated by ':' or '-' (the contract's MacSchema). */
+/** Twelve hex digits, optionally separated by ':' or '-' (the contract's MacSchema), or a gateway's QR text. */
 export function checkMac(value: string | undefined): GatewayRuleKey | undefined {
-  return value && MAC.test(value.trim()) ? undefined : 'gateway.rules.mac';
+  return value && macFromInput(value) ? undefined : 'gateway.rules.mac';
+}
+
+/**
+ * The MAC a person typed or pasted, or a hand-held scanner typed from the gateway's QR code (`LG1:...`,
+ * docs/protocol.md section 8), as the bind call takes it; undefined for anything else.
+ */
+export function macFromInput(value: string): string | undefined {
+  const trimmed = value.trim();
+  if (MAC.test(trimmed)) return trimmed;
+  return parseGatewayQr(trimmed)?.mac;
 }
 
 /** Longitude -180 to 180, latitude -90 to 90, at most two decimals; both are required on a gateway. */

@@ -38,6 +38,8 @@ import { groupKeys } from '../../features/groups/api.ts';
 import { throttle } from '../../features/groups/group-state.ts';
 import { GroupControlDrawer } from '../../features/devices/group-control-drawer.tsx';
 import { PlanGroupsSheet, PlanTools, useNoHover } from './plan-tools.tsx';
+import { PlanSelectionBar } from './plan-selection-bar.tsx';
+import { stillShown, toggled, withAll, type PlanSelection } from '../../features/devices/plan-selection.ts';
 import './plan-tools.css';
 
 /**
@@ -47,6 +49,12 @@ import './plan-tools.css';
  * editor drags devices into place and drops outmap devices onto the plan. State changes arrive on the map's
  * one real-time topic.
  */
+const NONE_PICKED: PlanSelection = new Set();
+/** A phone: the room the selection's actions take along the bottom of the screen until they are measured. */
+const SELECTION_SHEET_PX = 240;
+/** The selection's margin above it and the card's padding below it. */
+const SELECTION_GAP_PX = 16;
+
 export default function DeviceControlPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -70,6 +78,10 @@ export default function DeviceControlPage() {
   const [namesShown, setNamesShown] = useState(false);
   const [groupsOpen, setGroupsOpen] = useState(false);
   const [controlledGroup, setControlledGroup] = useState<string>();
+  /** Select mode (taps and drags select) and the devices selected together, by taps, shift-clicks and lassos. */
+  const [selecting, setSelecting] = useState(false);
+  const [picked, setPicked] = useState<PlanSelection>(NONE_PICKED);
+  const [selectionSheetPx, setSelectionSheetPx] = useState(SELECTION_SHEET_PX);
 
   // The path in force: the user's choice while it exists, else what was remembered, else a sensible first map.
   // A tree cached from another page may predate a map just added there: wait for this visit's answer, or
@@ -114,6 +126,8 @@ export default function DeviceControlPage() {
   useEffect(() => {
     setSelectedId(undefined);
     setControlledGroup(undefined);
+    setSelecting(false);
+    setPicked(NONE_PICKED);
   }, [mapId]);
   // Virtual devices: stand-ins drawn as ghosts beside the real markers; one panel is open at a time.
   const virtual = useVirtualPlan(mapId);
@@ -126,6 +140,10 @@ export default function DeviceControlPage() {
   const placedMarkers = useMemo(() => (markers.data ?? []).filter((m) => m.x !== null), [markers.data]);
   const shownMarkers = useMemo(() => placedMarkers.filter((m) => passesFilter(filter, m.type, m.display)), [placedMarkers, filter]);
   const shownGateways = filter.kinds.has('gateway') ? [] : mapGateways;
+  // What the legend hides or the map lost leaves the selection: nothing unseen is switched.
+  const shownIds = useMemo(() => new Set(shownMarkers.map((m) => m.id)), [shownMarkers]);
+  const selection = useMemo(() => stillShown(picked, shownIds), [picked, shownIds]);
+  const selectionShown = selecting || selection.size > 0;
   const searchOptions = useMemo(
     () =>
       placedMarkers
@@ -141,8 +159,15 @@ export default function DeviceControlPage() {
     setFocus({ id });
   };
 
-  const onSelect = (id: string) => {
+  const onSelect = (id: string, additive: boolean) => {
     const gateway = mapGateways.find((g) => gatewayMarkerId(g.id) === id);
+    if (selecting || additive) {
+      if (!gateway) {
+        setSelectedId(undefined);
+        setPicked(toggled(selection, id));
+      }
+      return;
+    }
     if (gateway) void navigate(`/gateway/detail?id=${gateway.id}`);
     else {
       virtual.select(undefined);
@@ -221,7 +246,14 @@ export default function DeviceControlPage() {
             // While a device's bottom sheet is open, the plan shrinks to the part of the screen above it.
             style={
               phone
-                ? { height: sheetOpen ? 'max(200px, calc(100dvh - 200px - 45dvh))' : 'calc(100dvh - 200px)', minHeight: 200 }
+                ? {
+                    height: sheetOpen
+                      ? 'max(200px, calc(100dvh - 200px - 45dvh))'
+                      : selectionShown
+                        ? `max(200px, calc(100dvh - 200px - ${selectionSheetPx + SELECTION_GAP_PX}px))`
+                        : 'calc(100dvh - 200px)',
+                    minHeight: 200,
+                  }
                 : { height: 'calc(100vh - 330px)', minHeight: 420 }
             }
             onDropOnPlan={
@@ -249,6 +281,12 @@ export default function DeviceControlPage() {
                   onDeselect={() => setSelectedId(undefined)}
                   onMove={onMove}
                   namesAlways={namesShown}
+                  marked={selection}
+                  selecting={selecting}
+                  onLasso={(ids) => {
+                    setSelectedId(undefined);
+                    setPicked(withAll(selection, ids));
+                  }}
                 />
                 <VirtualMarkerLayer
                   plan={plan}
@@ -266,11 +304,32 @@ export default function DeviceControlPage() {
                     namesShown={namesShown}
                     onNamesShown={setNamesShown}
                     onGroups={() => setGroupsOpen(true)}
+                    selecting={selecting}
+                    onSelecting={(on) => {
+                      setSelecting(on);
+                      if (on) setSelectedId(undefined);
+                    }}
                   />
                 )}
               </>
             )}
           </FloorPlanMap>
+          {selectionShown && (
+            <PlanSelectionBar
+              sheet={phone}
+              onHeight={setSelectionSheetPx}
+              mapId={map.id}
+              projectId={map.projectId}
+              selection={selection}
+              markers={shownMarkers}
+              gateways={mapGateways}
+              canControl={controllable}
+              canEdit={editable}
+              onClear={() => setPicked(NONE_PICKED)}
+              selecting={selecting}
+              onDone={() => setSelecting(false)}
+            />
+          )}
           <MapLegend count={placedMarkers.length} shown={shownMarkers.length} filter={filter} onFilter={setFilter} />
         </div>
         {phone && tools(true)}

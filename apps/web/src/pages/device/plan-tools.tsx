@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { Button, Drawer, Empty, List, Spin, Tag, Typography } from 'antd';
-import { ClusterOutlined, FontSizeOutlined } from '@ant-design/icons';
+import { ClusterOutlined, FontSizeOutlined, SelectOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useMapGroups } from '../../features/groups/api.ts';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
@@ -27,10 +27,13 @@ export interface PlanToolsProps {
   onNamesShown: (shown: boolean) => void;
   /** Opens the map's groups, to control one from the plan. */
   onGroups: () => void;
+  /** Select mode: taps select devices and drags draw a rectangle around them. */
+  selecting: boolean;
+  onSelecting: (selecting: boolean) => void;
 }
 
-/** Buttons over the plan's lower left corner, where Leaflet's own controls leave room: names, and the map's groups. */
-export function PlanTools({ namesToggle, namesShown, onNamesShown, onGroups }: PlanToolsProps) {
+/** Buttons over the plan's lower left corner, where Leaflet's own controls leave room: names, select mode, the map's groups. */
+export function PlanTools({ namesToggle, namesShown, onNamesShown, onGroups, selecting, onSelecting }: PlanToolsProps) {
   const { t } = useTranslation();
   return (
     <div className="lg-plan-tools" data-testid="plan-tools">
@@ -45,6 +48,15 @@ export function PlanTools({ namesToggle, namesShown, onNamesShown, onGroups }: P
           {t('deviceMap.showNames')}
         </Button>
       )}
+      <Button
+        icon={<SelectOutlined />}
+        type={selecting ? 'primary' : 'default'}
+        aria-pressed={selecting}
+        onClick={() => onSelecting(!selecting)}
+        data-testid="plan-select"
+      >
+        {t('deviceMap.selection.select')}
+      </Button>
       <Button icon={<ClusterOutlined />} onClick={onGroups} data-testid="plan-groups">
         {t('groups.title')}
       </Button>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, App, Col, Form, Input, InputNumber, Row, Select, Slider, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, type ErrorCode, type Gateway, type GatewayLookup } from '@lumigrid/contract';
@@ -18,6 +18,7 @@ import {
   checkGatewayName,
   checkLargeGroup,
   checkMac,
+  macFromInput,
   checkOptionalGatewayName,
   checkReportInterval,
   type GatewayRuleKey,
@@ -36,6 +37,49 @@ interface DialogProps {
   onClose(): void;
 }
 
+/**
+ * The frame of every gateway dialog: Cancel, an OK button busy while `onSubmit` runs, and the dialog kept open on a
+ * refusal (the field or the server's message says why).
+ */
+function GatewayDialog({
+  open,
+  onClose,
+  title,
+  okText,
+  pending,
+  onSubmit,
+  afterClose,
+  width,
+  children,
+}: DialogProps & {
+  title: string;
+  /** Save, unless the dialog does something else. */
+  okText?: string;
+  pending: boolean;
+  onSubmit(): Promise<void>;
+  afterClose?(): void;
+  width?: number;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <FormModal
+      open={open}
+      title={title}
+      okText={okText ?? t('gateway.save')}
+      cancelText={t('gateway.cancel')}
+      confirmLoading={pending}
+      onOk={() => void onSubmit().catch(() => undefined)}
+      onCancel={onClose}
+      afterClose={afterClose}
+      destroyOnHidden
+      width={width}
+    >
+      {children}
+    </FormModal>
+  );
+}
+
 /** Binds a gateway by MAC onto a map; a look-up first says whether the MAC can be bound at all. */
 export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & { initialPath?: string[] }) {
   const { t } = useTranslation();
@@ -46,9 +90,12 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
   const bind = useBindGateway();
 
   const look = async () => {
-    const mac = (form.getFieldValue('mac') as string | undefined)?.trim();
+    const typed = (form.getFieldValue('mac') as string | undefined) ?? '';
+    const mac = macFromInput(typed);
     setLookup(undefined);
-    if (!mac || checkMac(mac)) return;
+    if (!mac) return;
+    // A scanned code leaves its MAC in the field, so what is bound is what the field shows.
+    if (mac !== typed.trim()) form.setFieldValue('mac', mac);
     setLookup(await gatewayApi.lookup(mac).catch(() => undefined));
   };
 
@@ -56,7 +103,11 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
     const values = await form.validateFields();
     const name = values.name?.trim();
     // A refusal (a MAC never provisioned or another account's, one answer for both) is shown in the server's words.
-    const gateway = await bind.mutateAsync({ mac: values.mac.trim(), mapId: values.path[2] ?? '', ...(name ? { name } : {}) });
+    const gateway = await bind.mutateAsync({
+      mac: macFromInput(values.mac) ?? values.mac.trim(),
+      mapId: values.path[2] ?? '',
+      ...(name ? { name } : {}),
+    });
     void message.success(t('gateway.bound', { name: gateway.name }));
     onClose();
   };
@@ -68,16 +119,14 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
   };
 
   return (
-    <FormModal
+    <GatewayDialog
       open={open}
+      onClose={onClose}
       title={t('gateway.bindTitle')}
       okText={t('gateway.bind')}
-      cancelText={t('gateway.cancel')}
-      confirmLoading={bind.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
+      pending={bind.isPending}
+      onSubmit={submit}
       afterClose={() => setLookup(undefined)}
-      destroyOnHidden
       width={560}
     >
       <Form form={form} layout="vertical" initialValues={{ path: initialPath }} data-testid="bind-form">
@@ -101,7 +150,7 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
           <Input placeholder={t('gateway.namePlaceholder')} />
         </Form.Item>
       </Form>
-    </FormModal>
+    </GatewayDialog>
   );
 }
 
@@ -120,22 +169,13 @@ export function RenameGatewayModal({ open, onClose, gateway }: DialogProps & { g
     onClose();
   };
   return (
-    <FormModal
-      open={open}
-      title={t('gateway.renameTitle')}
-      okText={t('gateway.save')}
-      cancelText={t('gateway.cancel')}
-      confirmLoading={rename.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
-      destroyOnHidden
-    >
+    <GatewayDialog open={open} onClose={onClose} title={t('gateway.renameTitle')} pending={rename.isPending} onSubmit={submit}>
       <Form form={form} layout="vertical" initialValues={{ name: gateway?.name }}>
         <Form.Item name="name" label={t('gateway.field.name')} rules={[rule(checkGatewayName, true)]}>
           <Input autoFocus />
         </Form.Item>
       </Form>
-    </FormModal>
+    </GatewayDialog>
   );
 }
 
@@ -154,22 +194,13 @@ export function MoveGatewayModal({ open, onClose, gateway }: DialogProps & { gat
     onClose();
   };
   return (
-    <FormModal
-      open={open}
-      title={t('gateway.moveTitle')}
-      okText={t('gateway.save')}
-      cancelText={t('gateway.cancel')}
-      confirmLoading={move.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
-      destroyOnHidden
-    >
+    <GatewayDialog open={open} onClose={onClose} title={t('gateway.moveTitle')} pending={move.isPending} onSubmit={submit}>
       <Form form={form} layout="vertical" initialValues={{ path: gateway ? [gateway.projectId, gateway.buildId, gateway.mapId] : [] }}>
         <Form.Item name="path" label={t('gateway.field.place')} rules={[rule(mapOf, true)]}>
           <MapPathSelect />
         </Form.Item>
       </Form>
-    </FormModal>
+    </GatewayDialog>
   );
 }
 
@@ -213,17 +244,7 @@ export function GatewayParamsModal({ open, onClose, gateway }: DialogProps & { g
       }
     : {};
   return (
-    <FormModal
-      open={open}
-      title={t('gateway.paramsTitle')}
-      okText={t('gateway.save')}
-      cancelText={t('gateway.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
-      destroyOnHidden
-      width={560}
-    >
+    <GatewayDialog open={open} onClose={onClose} title={t('gateway.paramsTitle')} pending={save.isPending} onSubmit={submit} width={560}>
       <Form form={form} layout="vertical" initialValues={initial} data-testid="params-form">
         <Form.Item name="timezone" label={t('gateway.field.timezone')}>
           <Input placeholder="Europe/Berlin" maxLength={64} />
@@ -258,7 +279,7 @@ export function GatewayParamsModal({ open, onClose, gateway }: DialogProps & { g
           </Col>
         </Row>
       </Form>
-    </FormModal>
+    </GatewayDialog>
   );
 }
 
@@ -277,16 +298,7 @@ export function GatewayLonLatModal({ open, onClose, gateway }: DialogProps & { g
     onClose();
   };
   return (
-    <FormModal
-      open={open}
-      title={t('gateway.lonLatTitle')}
-      okText={t('gateway.save')}
-      cancelText={t('gateway.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
-      destroyOnHidden
-    >
+    <GatewayDialog open={open} onClose={onClose} title={t('gateway.lonLatTitle')} pending={save.isPending} onSubmit={submit}>
       <Form
         form={form}
         layout="vertical"
@@ -314,7 +326,7 @@ export function GatewayLonLatModal({ open, onClose, gateway }: DialogProps & { g
           </Col>
         </Row>
       </Form>
-    </FormModal>
+    </GatewayDialog>
   );
 }
 
@@ -335,21 +347,19 @@ export function OpenNetworkModal({ open, onClose, gateway }: DialogProps & { gat
     onClose();
   };
   return (
-    <FormModal
+    <GatewayDialog
       open={open}
+      onClose={onClose}
       title={t('gateway.network.title')}
       okText={durationS > 0 ? t('gateway.network.open') : t('gateway.network.close')}
-      cancelText={t('gateway.cancel')}
-      confirmLoading={openNetwork.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
-      destroyOnHidden
+      pending={openNetwork.isPending}
+      onSubmit={submit}
       width={520}
     >
       <Typography.Paragraph type="secondary">{t('gateway.network.hint')}</Typography.Paragraph>
       <Typography.Text>{t('gateway.network.duration', { seconds: durationS })}</Typography.Text>
       <Slider min={0} max={254} step={1} value={durationS} onChange={setDurationS} data-testid="network-duration" />
-    </FormModal>
+    </GatewayDialog>
   );
 }
 
@@ -381,15 +391,12 @@ export function MicrowaveModal({ open, onClose, gateway }: DialogProps & { gatew
     onClose();
   };
   return (
-    <FormModal
+    <GatewayDialog
       open={open}
+      onClose={onClose}
       title={t('gateway.microwave.title')}
-      okText={t('gateway.save')}
-      cancelText={t('gateway.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onClose}
-      destroyOnHidden
+      pending={save.isPending}
+      onSubmit={submit}
       width={560}
     >
       <Typography.Paragraph type="secondary">{t('gateway.microwave.hint')}</Typography.Paragraph>
@@ -404,6 +411,6 @@ export function MicrowaveModal({ open, onClose, gateway }: DialogProps & { gatew
           ))}
         </Row>
       </Form>
-    </FormModal>
+    </GatewayDialog>
   );
 }

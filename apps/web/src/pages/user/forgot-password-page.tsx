@@ -1,26 +1,15 @@
-import { App, Button, Form, Input, Segmented } from 'antd';
-import { LockOutlined, MailOutlined, MobileOutlined, NumberOutlined } from '@ant-design/icons';
+import { App, Button, Form, Segmented } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@lumigrid/contract';
 import { useBoot } from '../../app/boot.tsx';
 import { useResetPassword } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { BLUR_VALIDATION, useBlurRules } from '../../components/form-rules.ts';
-import { PasswordInput } from '../../components/password-input.tsx';
-import { checkCode, checkConfirmation, checkMail, checkNewPassword, checkPhone } from '../../components/validators.ts';
-import { CaptchaField, useCaptchaField } from './captcha-field.tsx';
-import { SendCodeButton } from './send-code-button.tsx';
+import { BLUR_VALIDATION } from '../../components/form-rules.ts';
+import { useCaptchaField } from './captcha-field.tsx';
 import { useCompact } from './use-compact.ts';
+import { VerifiedContactFields, type VerifiedContactValues } from './verified-contact-fields.tsx';
 
-interface ResetValues {
-  mail?: string;
-  phone?: string;
-  captcha: string;
-  code: string;
-  password: string;
-  confirm: string;
-}
+type ResetValues = VerifiedContactValues;
 
 const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
 const TYPE_OF: Record<LoginMethod, string> = { mail: 'login', tel: 'tel-login' };
@@ -32,7 +21,6 @@ export default function ForgotPasswordPage() {
   const { mode, branding } = useBoot();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
-  const blurRules = useBlurRules();
   const compact = useCompact();
   const [form] = Form.useForm<ResetValues>();
   const captchaState = useCaptchaField(form, 'reset');
@@ -44,7 +32,6 @@ export default function ForgotPasswordPage() {
   const methods: LoginMethod[] = mode === 'server' ? ['mail', 'tel'] : loginMethods(mode, branding.loginMode);
   const asked: LoginMethod = params.get('type') === 'tel-login' ? 'tel' : 'mail';
   const method = methods.includes(asked) ? asked : (methods[0] ?? 'mail');
-  const targetField = method === 'mail' ? 'mail' : 'phone';
 
   const onFinish = async (values: ResetValues) => {
     const target = ((method === 'mail' ? values.mail : values.phone) ?? '').trim();
@@ -81,66 +68,16 @@ export default function ForgotPasswordPage() {
         validateTrigger={BLUR_VALIDATION}
         requiredMark={false}
       >
-        {method === 'mail' ? (
-          <Form.Item name="mail" rules={blurRules(checkMail)}>
-            <Input
-              prefix={<MailOutlined />}
-              placeholder={t('register.mail')}
-              aria-label={t('register.mail')}
-              maxLength={LIMITS.mail.max}
-              autoComplete="email"
-            />
-          </Form.Item>
-        ) : (
-          <Form.Item name="phone" rules={blurRules(checkPhone)}>
-            <Input
-              prefix={<MobileOutlined />}
-              placeholder={t('register.phone')}
-              aria-label={t('register.phone')}
-              maxLength={16}
-              autoComplete="tel"
-              inputMode="tel"
-            />
-          </Form.Item>
-        )}
-        <CaptchaField state={captchaState} size={size} />
-        <Form.Item required>
-          <div style={{ display: 'flex', gap: 8 }}>
-            <Form.Item name="code" noStyle rules={blurRules(checkCode)}>
-              <Input
-                prefix={<NumberOutlined />}
-                placeholder={t('register.code')}
-                aria-label={t('register.code')}
-                maxLength={6}
-                autoComplete="one-time-code"
-                inputMode="numeric"
-              />
-            </Form.Item>
-            <SendCodeButton form={form} targetField={targetField} purpose="reset" refreshCaptcha={captchaState.refresh} size={size} />
-          </div>
-        </Form.Item>
-        <Form.Item name="password" rules={blurRules(checkNewPassword)} extra={compact ? undefined : t('validation.passwordRule')}>
-          <PasswordInput
-            prefix={<LockOutlined />}
-            placeholder={t('forgot.newPassword')}
-            aria-label={t('forgot.newPassword')}
-            maxLength={LIMITS.password.max}
-            autoComplete="new-password"
-          />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          dependencies={['password']}
-          rules={blurRules((value) => checkConfirmation(form.getFieldValue('password') as string | undefined)(value))}
-        >
-          <PasswordInput
-            prefix={<LockOutlined />}
-            placeholder={t('forgot.confirm')}
-            aria-label={t('forgot.confirm')}
-            maxLength={LIMITS.password.max}
-            autoComplete="new-password"
-          />
-        </Form.Item>
+        <VerifiedContactFields
+          form={form}
+          method={method}
+          purpose="reset"
+          captcha={captchaState}
+          size={size}
+          compact={compact}
+          passwordLabel={t('forgot.newPassword')}
+          confirmLabel={t('forgot.confirm')}
+        />
         <Form.Item style={{ marginBottom: 0 }}>
           <Button type="primary" htmlType="submit" block loading={reset.isPending}>
             {t('forgot.submit')}

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { App, Button, Checkbox, Form, Input } from 'antd';
-import { LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { Button, Checkbox, Form, Input } from 'antd';
+import { KeyOutlined, LockOutlined, MailOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useBoot } from '../../app/boot.tsx';
-import { languageAfterLogin, safeRedirect, session, landingPath } from '../../api/session.ts';
-import { authKeys, saveAccountLanguage, useLogin } from '../../features/auth/api.ts';
+import { session } from '../../api/session.ts';
+import { useLogin } from '../../features/auth/api.ts';
+import { useSignedIn } from './use-signed-in.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
 import { BLUR_VALIDATION, useBlurRules } from '../../components/form-rules.ts';
 import { PasswordInput } from '../../components/password-input.tsx';
@@ -37,12 +37,11 @@ const FORGOT_TYPE: Record<LoginMethod, string> = { mail: 'login', tel: 'tel-logi
  */
 export default function LoginPage({ method }: { method: LoginMethod }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const { mode, info, branding, adoptLang } = useBoot();
+  const { mode, info, branding } = useBoot();
   const navigate = useNavigate();
   const { search } = useLocation();
   const [params] = useSearchParams();
-  const queryClient = useQueryClient();
+  const signedIn = useSignedIn();
   const login = useLogin();
   const blurRules = useBlurRules();
   const compact = useCompact();
@@ -75,13 +74,7 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
     // Each picture code is good for one try.
     if (captchaAsked) captchaState.refresh();
     if (!result) return;
-    session.signIn({ token: result.access_token, user: result.user, loginType: method, remember: values.remember, account });
-    const language = languageAfterLogin(session.lang(), result.user.lang);
-    if (language.saveToAccount) void saveAccountLanguage({ lang: language.lang });
-    else adoptLang(language.lang);
-    queryClient.setQueryData(authKeys.me(), result.user);
-    void message.success(t('login.success'));
-    void navigate(safeRedirect(params.get('redirect')) ?? landingPath(result.user), { replace: true });
+    signedIn(result, { loginType: method, remember: values.remember, account, redirect: params.get('redirect') });
   };
 
   const accountInput = local ? (
@@ -161,6 +154,17 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
           </Button>
         </Form.Item>
       </Form>
+      {/* Users of an account with its own identity provider sign in there (docs/api.md "Single sign-on"). */}
+      <Button
+        className="lg-user__sso"
+        size={size}
+        block
+        icon={<KeyOutlined />}
+        onClick={() => void navigate(`/user/sso${search}`)}
+        data-testid="sso-open"
+      >
+        {t('sso.signIn')}
+      </Button>
       {canSignUp && (
         <div className="lg-user__switch">
           {t('login.noAccount')} <Link to={SIGN_UP_ROUTE[method]}>{t('login.signUp')}</Link>

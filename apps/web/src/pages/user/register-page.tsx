@@ -1,5 +1,5 @@
 import { Button, Form, Input } from 'antd';
-import { BankOutlined, LockOutlined, MailOutlined, MobileOutlined, NumberOutlined, UserOutlined } from '@ant-design/icons';
+import { BankOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@lumigrid/contract';
@@ -7,20 +7,13 @@ import { useBoot } from '../../app/boot.tsx';
 import { useRegisterMail, useRegisterPhone } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
 import { BLUR_VALIDATION, useBlurRules } from '../../components/form-rules.ts';
-import { PasswordInput } from '../../components/password-input.tsx';
-import { checkCode, checkConfirmation, checkMail, checkNewPassword, checkPhone, checkWeightedMax } from '../../components/validators.ts';
-import { CaptchaField, useCaptchaField } from './captcha-field.tsx';
+import { checkWeightedMax } from '../../components/validators.ts';
+import { useCaptchaField } from './captcha-field.tsx';
 import { MethodTabs } from './method-tabs.tsx';
-import { SendCodeButton } from './send-code-button.tsx';
 import { useCompact } from './use-compact.ts';
+import { VerifiedContactFields, type VerifiedContactValues } from './verified-contact-fields.tsx';
 
-interface RegisterValues {
-  mail?: string;
-  phone?: string;
-  captcha: string;
-  code: string;
-  password: string;
-  confirm: string;
+interface RegisterValues extends VerifiedContactValues {
   name?: string;
   company?: string;
 }
@@ -45,7 +38,6 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
   if (mode === 'server' || info?.signUp === false) return <Navigate to={LOGIN_ROUTE[methods[0] ?? 'tel']} replace />;
   if (!methods.includes(method)) return <Navigate to={REGISTER_ROUTE[methods[0] ?? 'mail']} replace />;
 
-  const targetField = method === 'mail' ? 'mail' : 'phone';
   const pending = registerMail.isPending || registerPhone.isPending;
 
   const onFinish = async (values: RegisterValues) => {
@@ -79,66 +71,16 @@ export default function RegisterPage({ method }: { method: LoginMethod }) {
         validateTrigger={BLUR_VALIDATION}
         requiredMark={false}
       >
-        {method === 'mail' ? (
-          <Form.Item name="mail" rules={blurRules(checkMail)}>
-            <Input
-              prefix={<MailOutlined />}
-              placeholder={t('register.mail')}
-              aria-label={t('register.mail')}
-              maxLength={LIMITS.mail.max}
-              autoComplete="email"
-            />
-          </Form.Item>
-        ) : (
-          <Form.Item name="phone" rules={blurRules(checkPhone)}>
-            <Input
-              prefix={<MobileOutlined />}
-              placeholder={t('register.phone')}
-              aria-label={t('register.phone')}
-              maxLength={16}
-              autoComplete="tel"
-              inputMode="tel"
-            />
-          </Form.Item>
-        )}
-        <CaptchaField state={captchaState} size={size} />
-        <Form.Item required>
-          <div style={{ display: 'flex', gap: 8 }}>
-            <Form.Item name="code" noStyle rules={blurRules(checkCode)}>
-              <Input
-                prefix={<NumberOutlined />}
-                placeholder={t('register.code')}
-                aria-label={t('register.code')}
-                maxLength={6}
-                autoComplete="one-time-code"
-                inputMode="numeric"
-              />
-            </Form.Item>
-            <SendCodeButton form={form} targetField={targetField} purpose="register" refreshCaptcha={captchaState.refresh} size={size} />
-          </div>
-        </Form.Item>
-        <Form.Item name="password" rules={blurRules(checkNewPassword)} extra={compact ? undefined : t('validation.passwordRule')}>
-          <PasswordInput
-            prefix={<LockOutlined />}
-            placeholder={t('register.password')}
-            aria-label={t('register.password')}
-            maxLength={LIMITS.password.max}
-            autoComplete="new-password"
-          />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          dependencies={['password']}
-          rules={blurRules((value) => checkConfirmation(form.getFieldValue('password') as string | undefined)(value))}
-        >
-          <PasswordInput
-            prefix={<LockOutlined />}
-            placeholder={t('register.confirm')}
-            aria-label={t('register.confirm')}
-            maxLength={LIMITS.password.max}
-            autoComplete="new-password"
-          />
-        </Form.Item>
+        <VerifiedContactFields
+          form={form}
+          method={method}
+          purpose="register"
+          captcha={captchaState}
+          size={size}
+          compact={compact}
+          passwordLabel={t('register.password')}
+          confirmLabel={t('register.confirm')}
+        />
         <Form.Item name="name" rules={blurRules(checkWeightedMax(LIMITS.personName.max), { max: LIMITS.personName.max }, false)}>
           <Input prefix={<UserOutlined />} placeholder={t('register.name')} aria-label={t('register.name')} autoComplete="name" />
         </Form.Item>

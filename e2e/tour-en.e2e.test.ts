@@ -1,0 +1,4 @@
+import { describeTour, useDemoSite } from './support/demo-site.ts';
+
+useDemoSite();
+describeTour('en');

@@ -1,0 +1,91 @@
+import { endpoint } from '../endpoint.ts';
+import {
+  AlarmAckBodySchema,
+  AlarmCountSchema,
+  AlarmListBodySchema,
+  AlarmPageSchema,
+  AlarmSettingsQuerySchema,
+  AlarmSettingsSchema,
+  AlarmShelveBodySchema,
+  AlarmSummarySchema,
+  AlarmUnshelveBodySchema,
+} from '../alarms.ts';
+
+/** Alarm management over the fault list (docs/alarms.md): the list, the banner, acknowledging, shelving and settings. */
+export const alarmEndpoints = {
+  page: endpoint({
+    method: 'POST',
+    path: '/api4/alarm/v1/page',
+    tags: ['alarms'],
+    summary: 'The account\u2019s alarms on the maps the caller sees, newest first',
+    description: 'Every state but normal unless `states` says otherwise. A project of another account answers 110011.',
+    access: 'read',
+    objects: { body: { projectId: 'project' } },
+    body: AlarmListBodySchema,
+    response: AlarmPageSchema,
+  }),
+  summary: endpoint({
+    method: 'GET',
+    path: '/api4/alarm/v1/summary',
+    tags: ['alarms'],
+    summary: 'Unacknowledged, unshelved alarms by severity, and how many are shelved (the banner)',
+    description: 'Read again on every message of /topic/alarms/{userId}.',
+    access: 'read',
+    response: AlarmSummarySchema,
+  }),
+  acknowledge: endpoint({
+    method: 'POST',
+    path: '/api4/alarm/v1/acknowledge',
+    tags: ['alarms'],
+    summary: 'Acknowledge alarms',
+    description:
+      'An active alarm stays active until its fault clears; a cleared one is over. Alarms acknowledged already are left as they are. Ids of another account answer 110011 and change nothing.',
+    access: 'control',
+    body: AlarmAckBodySchema,
+    response: AlarmCountSchema,
+  }),
+  shelve: endpoint({
+    method: 'POST',
+    path: '/api4/alarm/v1/shelve',
+    tags: ['alarms'],
+    summary: 'Shelve alarms for some minutes, with a reason',
+    description:
+      'A shelved alarm is left out of the banner and mails nobody; it comes back by itself when the time is up. Ids of another account answer 110011 and change nothing.',
+    access: 'control',
+    body: AlarmShelveBodySchema,
+    response: AlarmCountSchema,
+  }),
+  unshelve: endpoint({
+    method: 'POST',
+    path: '/api4/alarm/v1/unshelve',
+    tags: ['alarms'],
+    summary: 'Put shelved alarms back before their time is up',
+    description: 'Ids of another account answer 110011 and change nothing.',
+    access: 'control',
+    body: AlarmUnshelveBodySchema,
+    response: AlarmCountSchema,
+  }),
+  settings: endpoint({
+    method: 'GET',
+    path: '/api4/alarm/v1/settings',
+    tags: ['alarms'],
+    summary: 'A project\u2019s alarm settings: severity, delays and chattering per fault code, and notification rules',
+    description: 'Codes the project never set answer their defaults. A project of another account answers 110011.',
+    access: 'read',
+    objects: { query: { projectId: 'project' } },
+    query: AlarmSettingsQuerySchema,
+    response: AlarmSettingsSchema,
+  }),
+  saveSettings: endpoint({
+    method: 'POST',
+    path: '/api4/alarm/v1/settings',
+    tags: ['alarms'],
+    summary: 'Replace a project\u2019s alarm settings',
+    description:
+      'Codes left out keep their defaults; a code twice answers 100001. Alarms standing now keep their severity; new faults follow the new settings.',
+    access: 'write',
+    objects: { body: { projectId: 'project' } },
+    body: AlarmSettingsSchema,
+    response: AlarmSettingsSchema,
+  }),
+};

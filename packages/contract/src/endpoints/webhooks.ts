@@ -1,0 +1,90 @@
+import { endpoint } from '../endpoint.ts';
+import { EmptySchema } from '../common.ts';
+import {
+  WebhookCreateBodySchema,
+  WebhookDeliveryListSchema,
+  WebhookEndpointCreatedSchema,
+  WebhookEndpointListSchema,
+  WebhookEndpointSchema,
+  WebhookIdBodySchema,
+  WebhookUpdateBodySchema,
+} from '../webhooks.ts';
+
+const WHOSE =
+  'An account owner sees and manages every endpoint of the account; every other user their own. API keys never reach these calls (101005).';
+
+/** Webhook endpoints (docs/api.md "Webhooks"): registered, changed, tested and removed by signed-in users only. */
+export const webhookEndpoints = {
+  list: endpoint({
+    method: 'GET',
+    path: '/api1/webhook/v1/list',
+    tags: ['webhooks'],
+    summary: 'The webhook endpoints of the account, newest first; never their secrets',
+    description: WHOSE,
+    access: 'read',
+    sessionOnly: true,
+    response: WebhookEndpointListSchema,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api1/webhook/v1/create',
+    tags: ['webhooks'],
+    summary: 'Register a webhook endpoint; the answer carries its signing secret this once',
+    description: `The endpoint is told of the events of the projects its maker sees. ${WHOSE}`,
+    access: 'read',
+    sessionOnly: true,
+    body: WebhookCreateBodySchema,
+    response: WebhookEndpointCreatedSchema,
+    errors: [102001, 102002, 102004],
+    audit: { record: true },
+  }),
+  update: endpoint({
+    method: 'POST',
+    path: '/api1/webhook/v1/update',
+    tags: ['webhooks'],
+    summary: 'Change a webhook endpoint: name, address, event kinds, enabled; the secret stays',
+    description: WHOSE,
+    access: 'read',
+    sessionOnly: true,
+    body: WebhookUpdateBodySchema,
+    response: WebhookEndpointSchema,
+    errors: [102001, 102002],
+    audit: { record: true },
+  }),
+  remove: endpoint({
+    method: 'POST',
+    path: '/api1/webhook/v1/delete',
+    tags: ['webhooks'],
+    summary: 'Remove a webhook endpoint with its deliveries; pending ones are not sent',
+    description: WHOSE,
+    access: 'read',
+    sessionOnly: true,
+    body: WebhookIdBodySchema,
+    response: EmptySchema,
+    audit: { record: true },
+  }),
+  deliveries: endpoint({
+    method: 'POST',
+    path: '/api1/webhook/v1/deliveries',
+    tags: ['webhooks'],
+    summary: 'The last 100 deliveries of an endpoint, newest first, with their answers',
+    description: WHOSE,
+    access: 'read',
+    sessionOnly: true,
+    body: WebhookIdBodySchema,
+    response: WebhookDeliveryListSchema,
+  }),
+  test: endpoint({
+    method: 'POST',
+    path: '/api1/webhook/v1/test',
+    tags: ['webhooks'],
+    summary: 'Send a signed `webhook.test` event to an endpoint now (through the job runner, like any delivery)',
+    description: WHOSE,
+    access: 'read',
+    sessionOnly: true,
+    body: WebhookIdBodySchema,
+    response: EmptySchema,
+    errors: [102003],
+    audit: { record: true },
+  }),
+};
