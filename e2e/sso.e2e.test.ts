@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { OPERATE_AUTH, USER_AUTH, authEndpoints, ssoEndpoints, userEndpoints, type LoginUser } from '@lumigrid/contract';
-import { startIdentityProvider, type TestIdentityProvider } from '../apps/server/src/test/oidc-provider.fixtures.ts';
+import { ssoSettingsFor, startIdentityProvider, type TestIdentityProvider } from '../apps/server/src/test/oidc-provider.fixtures.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 import { api, signIn } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, type TestBrowser } from './support/browser.ts';
@@ -34,23 +34,7 @@ beforeAll(async () => {
     { body: { userAuth: USER_AUTH.subAccount, operateAuth: OPERATE_AUTH.viewOnly, ...LOCAL } },
     { token: owner },
   );
-  await api(
-    server.url,
-    ssoEndpoints.saveSettings,
-    {
-      body: {
-        enabled: true,
-        issuer: idp.issuer,
-        clientId: idp.clientId,
-        clientSecret: idp.clientSecret,
-        claim: 'email',
-        domain: 'acme.test',
-        defaultOperateAuth: OPERATE_AUTH.controllable,
-        localSignInOff: true,
-      },
-    },
-    { token: owner },
-  );
+  await api(server.url, ssoEndpoints.saveSettings, { body: ssoSettingsFor(idp, { localSignInOff: true }) }, { token: owner });
   browser = await openBrowser();
   page = browser.page;
   journal = recordApiCalls(page);

@@ -153,10 +153,26 @@ export function useDemoSite({ firstStart = false, timeFactor = 1 }: { firstStart
 }
 
 /** Every page a user's menu leads to, and the detail pages the account has something to show on. */
-function pagesOf(login: LoginResult, who: keyof typeof ACCOUNTS): string[] {
+function pagesOf(user: LoginResult['user'], who: keyof typeof ACCOUNTS): string[] {
   const flat = (entries: MenuEntry[]): string[] =>
     entries.flatMap((e) => (e.children ? flat(e.children) : e.hidden && !detailQuery[who][e.path] ? [] : [e.path]));
-  return flat(buildMenu(login.user, 'saas')).map((path) => path + (detailQuery[who][path] ?? ''));
+  return flat(buildMenu(user, 'saas')).map((path) => path + (detailQuery[who][path] ?? ''));
+}
+
+/** The language in which the administrator tours every page of its menu; in the others it tours only its own. */
+const ADMIN_WHOLE_TOUR: Lang = 'en';
+
+/**
+ * The pages a tour visits. The administrator's project is empty: on the pages the demo account also has, the
+ * administrator sees the same screens with less in them, which the demo account's tour checks in every language
+ * with its furnished site. So the administrator's tour takes in every page in one language, and elsewhere only
+ * the pages the demo account has not (push, the outbox).
+ */
+async function tourPages(who: keyof typeof ACCOUNTS, login: LoginResult, lang: Lang): Promise<string[]> {
+  const pages = pagesOf(login.user, who);
+  if (who === 'demo' || lang === ADMIN_WHOLE_TOUR) return pages;
+  const demoPages = new Set(pagesOf((await signIn('demo')).user, 'demo').map((path) => path.split('?')[0]));
+  return pages.filter((path) => !demoPages.has(path.split('?')[0]));
 }
 
 /** How long no request may be in flight before a page counts as having loaded what it shows. */
@@ -270,7 +286,8 @@ async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
   const folder = join(TOUR_DIR, lang);
   await mkdir(folder, { recursive: true });
   const seen: Record<string, string[]> = {};
-  const paths = pagesOf(login, who);
+  const paths = await tourPages(who, login, lang);
+  expect(paths.length).toBeGreaterThan(0);
   await site.page.goto(`${site.server.url}${paths[0]}`);
   for (const path of paths) {
     const problems: string[] = (site.problems = []);
@@ -364,6 +381,7 @@ export function describeTour(lang: Lang) {
   describe(`a tour of every menu page on the demo site in ${lang}`, () => {
     it(`shows the sign-in and sign-up pages in ${lang} without an error`, async () => publicTour(lang), TOUR_TIMEOUT_MS);
     it(`shows the demo account's pages in ${lang} without an error`, async () => tour('demo', lang), TOUR_TIMEOUT_MS);
-    it(`shows the administrator's pages in ${lang} without an error`, async () => tour('admin', lang), TOUR_TIMEOUT_MS);
+    const adminPages = lang === ADMIN_WHOLE_TOUR ? 'pages' : 'own pages';
+    it(`shows the administrator's ${adminPages} in ${lang} without an error`, async () => tour('admin', lang), TOUR_TIMEOUT_MS);
   });
 }

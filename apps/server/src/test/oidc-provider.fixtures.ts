@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { OPERATE_AUTH, type SsoSettingsBody } from '@lumigrid/contract';
 import Provider from 'oidc-provider';
 
 /** A person the test provider knows: the password its login form checks and the claims it answers. */
@@ -19,6 +20,21 @@ export interface TestIdentityProvider {
   /** Goes through the provider as a browser would: the authorization URL, its login form, back to the redirect URI. */
   signIn(authorizationUrl: string, login: string, password: string): Promise<URL>;
   close(): Promise<void>;
+}
+
+/** An account's single sign-on through this provider for people at acme.test, who get control authority. */
+export function ssoSettingsFor(idp: TestIdentityProvider, change: Partial<SsoSettingsBody> = {}): SsoSettingsBody {
+  return {
+    enabled: true,
+    issuer: idp.issuer,
+    clientId: idp.clientId,
+    clientSecret: idp.clientSecret,
+    claim: 'email',
+    domain: 'acme.test',
+    defaultOperateAuth: OPERATE_AUTH.controllable,
+    localSignInOff: false,
+    ...change,
+  };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -13,7 +13,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, ssoFlows, users } from '../../db/schema/index.ts';
 import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, startApp, type Harness } from '../../test/harness.ts';
-import { startIdentityProvider, type TestIdentityProvider } from '../../test/oidc-provider.fixtures.ts';
+import { ssoSettingsFor, startIdentityProvider, type TestIdentityProvider } from '../../test/oidc-provider.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { createOidcClient } from './oidc-client.ts';
 import { createSsoRepo } from './sso.repo.ts';
@@ -35,17 +35,7 @@ describe.each(DATABASES)('single sign-on through a real OpenID provider on %s', 
   let ownerId: bigint;
   const logLines: string[] = [];
 
-  const settingsBody = (change: Partial<SsoSettingsBody> = {}): SsoSettingsBody => ({
-    enabled: true,
-    issuer: idp.issuer,
-    clientId: idp.clientId,
-    clientSecret: idp.clientSecret,
-    claim: 'email',
-    domain: 'acme.test',
-    defaultOperateAuth: OPERATE_AUTH.controllable,
-    localSignInOff: false,
-    ...change,
-  });
+  const settingsBody = (change: Partial<SsoSettingsBody> = {}) => ssoSettingsFor(idp, change);
 
   /** The browser's part: start, the provider's login form, back with the provider's answer. */
   async function throughProvider(person: keyof typeof PEOPLE, password = PEOPLE[person].password) {
