@@ -488,6 +488,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         db,
         link,
         onReport: placements.report,
+        onStored: placements.stored,
         onEnergyDaysClosed: (days) => {
           for (const day of days)
             webhooks.service.emit({

@@ -386,8 +386,17 @@ export const MapRemovedMessageSchema = Type.Object({
   removed: Type.Array(IdSchema, { description: 'Ids of the devices that left the map' }),
 });
 export type MapRemovedMessage = Static<typeof MapRemovedMessageSchema>;
-/** Everything `/topic/map/{mapId}` carries: a device's new marker, or devices that left. */
-export type MapTopicMessage = DeviceMarker | MapRemovedMessage;
+/**
+ * On `/topic/map/{mapId}` after markers: the reported states of these devices are now stored. A marker is
+ * published before its report is written, so a view that reads the database (a group's members, its state)
+ * reads again on this message, not on the marker, or it may read the state from before the report.
+ */
+export const MapStoredMessageSchema = Type.Object({
+  stored: Type.Array(IdSchema, { description: 'Ids of the devices whose reported state is now stored' }),
+});
+export type MapStoredMessage = Static<typeof MapStoredMessageSchema>;
+/** Everything `/topic/map/{mapId}` carries: a device's new marker, devices that left, or states now stored. */
+export type MapTopicMessage = DeviceMarker | MapRemovedMessage | MapStoredMessage;
 
 /**
  * POST device/v1/control as the server's validator takes it: the action as one flat object. A union of

@@ -22,6 +22,8 @@ export function createDeviceReportsModule(deps: {
   link: Pick<GatewayLink, 'onUp'>;
   /** Publishes reported devices to the topics of the maps they are placed on (the devices domain). */
   onReport: (mac: string, devices: readonly DeviceState[]) => void;
+  /** Tells those topics once the devices' reported states are stored (the devices domain). */
+  onStored?: (mac: string, addrs: readonly string[]) => void;
   /** Where reports are written; the database's by default. */
   reports?: ReportWriterOptions['repo'];
   options?: IngestOptions;
@@ -30,7 +32,12 @@ export function createDeviceReportsModule(deps: {
   logger: FastifyBaseLogger;
 }) {
   const { link, logger } = deps;
-  const reportWriter = createReportWriter({ ...deps.options, repo: deps.reports ?? createDeviceReportsRepo(deps.db), logger });
+  const reportWriter = createReportWriter({
+    ...deps.options,
+    repo: deps.reports ?? createDeviceReportsRepo(deps.db),
+    onStored: deps.onStored && tellStored(deps.onStored),
+    logger,
+  });
   const telemetryWriter = createTelemetryWriter({
     ...deps.options,
     repo: createTelemetryRepo(deps.db),
@@ -56,5 +63,18 @@ export function createDeviceReportsModule(deps: {
       await telemetryWriter.close();
       await eventWriter.close();
     },
+  };
+}
+
+/** Hands the stored rows on gateway by gateway, as addresses. */
+function tellStored(onStored: (mac: string, addrs: readonly string[]) => void) {
+  return (rows: readonly { mac: string; addr: string }[]) => {
+    const byMac = new Map<string, string[]>();
+    for (const row of rows) {
+      const addrs = byMac.get(row.mac);
+      if (addrs) addrs.push(row.addr);
+      else byMac.set(row.mac, [row.addr]);
+    }
+    for (const [mac, addrs] of byMac) onStored(mac, addrs);
   };
 }

@@ -246,14 +246,17 @@ describe('reports on their way to the map topics', () => {
     let listener: ((m: DecodedUp) => unknown) | undefined;
     let releaseLoad: (() => void) | undefined;
     const heard: Array<{ destination: string; id: string; level: number | undefined }> = [];
+    const stored: Array<{ destination: string; ids: string[]; heardBefore: number }> = [];
     const placements = createPlacementIndex({
       load: async () => {
         await new Promise<void>((resolve) => (releaseLoad = resolve));
         return { gatewayId: 1n, devices: [placed('0001', 11), placed('0002', 12)] };
       },
-      publish: (destination, marker) => {
-        const status = parseStatus(marker.type, marker.status);
-        heard.push({ destination, id: marker.id, level: status.ok && 'level' in status.value ? status.value.level : undefined });
+      publish: (destination, message) => {
+        if ('stored' in message) return void stored.push({ destination, ids: message.stored, heardBefore: heard.length });
+        if (!('id' in message)) return;
+        const status = parseStatus(message.type, message.status);
+        heard.push({ destination, id: message.id, level: status.ok && 'level' in status.value ? status.value.level : undefined });
       },
       bus: createLocalBus(),
       logger: memoryLogger().logger,
@@ -263,19 +266,20 @@ describe('reports on their way to the map topics', () => {
       db: {} as Db,
       link: { onUp: (l) => ((listener = l), () => undefined) },
       onReport: placements.report,
+      onStored: placements.stored,
       reports: repo,
       options: { retryMs: { min: 1, max: 2 } },
       logger: memoryLogger().logger,
     });
     const send = (...devices: DeviceState[]) => listener!({ channel: 'report', mac, message: report(Date.now(), ...devices) } as DecodedUp);
-    return { module, placements, heard, send, releaseLoad: () => releaseLoad!() };
+    return { module, placements, heard, stored, send, releaseLoad: () => releaseLoad!() };
   }
 
   it('tells the map every reported state in order, before it is written, while the database refuses and is retried', async () => {
     const repo = stubRepo();
     repo.hold = true;
     repo.failNext = 3;
-    const { module, placements, heard, send, releaseLoad } = rig(repo);
+    const { module, placements, heard, stored, send, releaseLoad } = rig(repo);
     send(light('0001', 10), light('0002', 20));
     send(light('0001', 30));
     send(light('0003', 40), light('0001', 50));
@@ -302,5 +306,31 @@ describe('reports on their way to the map topics', () => {
       '0002:60',
     ]);
     expect(module.reportWriter.stats).toMatchObject({ written: 6, dropped: 0, retries: 3 });
+    // Nothing was said stored while the database held; then the map hears it, after every marker, of placed devices only.
+    await placements.settled();
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.every((m) => m.destination === '/topic/map/7' && m.heardBefore === heard.length)).toBe(true);
+    expect(new Set(stored.flatMap((m) => m.ids))).toEqual(new Set(['11', '12']));
+  });
+
+  it('tells the map a state is stored once the current state is written, not the history', async () => {
+    const repo = stubRepo();
+    const { module, placements, stored, send, releaseLoad } = rig(repo);
+    send(light('0001', 10));
+    await new Promise((r) => setImmediate(r));
+    releaseLoad();
+    await placements.settled();
+    await module.reportWriter.flush();
+    await placements.settled();
+    expect(stored.map((m) => m.ids)).toEqual([['11']]);
+    repo.holdStates = true;
+    send(light('0002', 20));
+    await placements.settled();
+    await poll(() => repo.written.some((r) => r.addr === '0002'), 'the history written');
+    expect(stored.map((m) => m.ids)).toEqual([['11']]);
+    repo.release();
+    await module.reportWriter.flush();
+    await placements.settled();
+    expect(stored.map((m) => m.ids)).toEqual([['11'], ['12']]);
   });
 });

@@ -4,6 +4,8 @@ import type { DeviceReportsRepo, ReportRow } from './device-reports.repo.ts';
 
 export interface ReportWriterOptions extends BatchWriterOptions {
   repo: Pick<DeviceReportsRepo, 'appendHistory' | 'upsertStates'>;
+  /** Told the current states each write stored, once they are committed; must not wait on anything. */
+  onStored?: (rows: readonly ReportRow[]) => void;
 }
 
 /** Current states per write. */
@@ -23,6 +25,7 @@ export function createReportWriter(options: ReportWriterOptions) {
       latestBy: (row) => `${row.mac}/${row.addr}`,
       async write(rows) {
         await options.repo.upsertStates(rows);
+        options.onStored?.(rows);
         // A state older than the stored one counts as written: it was taken and lost the race.
         return { written: rows.length, unknownMacs: [] };
       },

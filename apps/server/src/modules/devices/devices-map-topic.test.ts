@@ -51,7 +51,7 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
     return { client, seen };
   }
   const removedIds = (seen: MapTopicMessage[]) => seen.flatMap((m) => ('removed' in m ? m.removed : []));
-  const markerIds = (seen: MapTopicMessage[]) => seen.flatMap((m) => ('removed' in m ? [] : [m.id]));
+  const markerIds = (seen: MapTopicMessage[]) => seen.flatMap((m) => ('id' in m ? [m.id] : []));
 
   it('tells the old map a device left and the new map it arrived: move between maps, move out, delete', async () => {
     const [a, b, c] = [byKind('light-single'), byKind('light-dimmer'), byKind('light-cct')];
@@ -103,7 +103,13 @@ describe.each(DATABASES)('map topics and last update on %s', (kind) => {
     const writer = h().app.reportWriter!;
     const aboutLight = (seen: MapTopicMessage[]) =>
       seen.flatMap((m) =>
-        'removed' in m ? (m.removed.includes(light.id) ? ['removed'] : []) : m.id === light.id ? [`${m.name}:${m.display}`] : [],
+        'removed' in m
+          ? m.removed.includes(light.id)
+            ? ['removed']
+            : []
+          : 'id' in m && m.id === light.id
+            ? [`${m.name}:${m.display}`]
+            : [],
       );
     /** The gateway reports the light's fault (or its end); answers once the report has gone to every map topic it goes to. */
     const report = async (fault: number) => {

@@ -1,4 +1,4 @@
-import { mapDestination, type DeviceMarker } from '@lumigrid/contract';
+import { mapDestination, type DeviceMarker, type MapTopicMessage } from '@lumigrid/contract';
 import type { DeviceState } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
@@ -32,7 +32,7 @@ const LOAD_TRIES = 3;
 export function createPlacementIndex(deps: {
   /** The placed devices behind a gateway, or undefined when no account holds it. */
   load: (mac: string) => Promise<{ gatewayId: bigint; devices: PlacedDevice[] } | undefined>;
-  publish: (destination: string, marker: DeviceMarker) => void;
+  publish: (destination: string, message: MapTopicMessage) => void;
   /** Also told each marker published, with its map (webhook events); must not wait on anything. */
   onMarker?: (mapId: bigint, marker: DeviceMarker) => void;
   bus: RealtimeBus;
@@ -88,20 +88,42 @@ export function createPlacementIndex(deps: {
     }
   }
 
+  /** The maps of the placed devices among `addrs`, each told which of its devices' states are stored. */
+  function publishStored(placements: GatewayPlacements, addrs: readonly string[]) {
+    const byMap = new Map<bigint, string[]>();
+    for (const addr of addrs) {
+      const device = placements.byAddr.get(addr);
+      if (!device) continue;
+      const ids = byMap.get(device.mapId);
+      if (ids) ids.push(String(device.id));
+      else byMap.set(device.mapId, [String(device.id)]);
+    }
+    for (const [mapId, stored] of byMap) deps.publish(mapDestination(mapId), { stored });
+  }
+
+  /** Runs `tell` with a gateway's placements after everything told about the gateway before it. */
+  function inOrder(mac: string, tell: (placements: GatewayPlacements) => void, what: string) {
+    const cached = byMac.get(mac);
+    if (cached && !queued.has(mac)) return tell(cached);
+    const before = queued.get(mac) ?? Promise.resolve();
+    const next = before
+      .then(() => placementsOf(mac))
+      .then((placements) => placements && tell(placements))
+      .catch((err: unknown) => deps.logger.warn({ err, mac }, `map topics not told about ${what}`))
+      .finally(() => {
+        if (queued.get(mac) === next) queued.delete(mac);
+      });
+    queued.set(mac, next);
+  }
+
   return {
     /** A decoded report of a gateway: its placed devices go to their maps' topics, in arrival order. */
     report(mac: string, reports: readonly DeviceState[]): void {
-      const cached = byMac.get(mac);
-      if (cached && !queued.has(mac)) return publish(cached, reports);
-      const before = queued.get(mac) ?? Promise.resolve();
-      const next = before
-        .then(() => placementsOf(mac))
-        .then((placements) => placements && publish(placements, reports))
-        .catch((err: unknown) => deps.logger.warn({ err, mac }, 'map topics not told about a report'))
-        .finally(() => {
-          if (queued.get(mac) === next) queued.delete(mac);
-        });
-      queued.set(mac, next);
+      inOrder(mac, (placements) => publish(placements, reports), 'a report');
+    },
+    /** The reported states of these devices of a gateway are written: their maps hear so, after the markers. */
+    stored(mac: string, addrs: readonly string[]): void {
+      inOrder(mac, (placements) => publishStored(placements, addrs), 'stored states');
     },
     /** The queries call this after a change is committed: this node forgets at once, the others through the bus. */
     changed(gatewayIds: readonly bigint[]): void {
