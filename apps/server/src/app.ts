@@ -412,7 +412,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger,
   });
   const bacnetConfig = config.bacnet;
-  if (bacnetConfig) app.addHook('onReady', async () => void (await bacnet.start(bacnetConfig)));
+  if (bacnetConfig) app.addHook('onReady', async () => bacnet.start(bacnetConfig));
   app.addHook('preClose', async () => bacnet.close());
   app.decorate('bacnet', bacnet);
   const virtual = createVirtualModule({

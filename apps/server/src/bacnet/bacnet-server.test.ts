@@ -1,6 +1,7 @@
 import { ASN1_ARRAY_ALL, ApplicationTag, ErrorClass, ErrorCode, ObjectType, PropertyIdentifier as P } from '@bacnet-js/client';
 import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poll } from '../test/poll.ts';
 import { freeUdpPort, readValues, startTestClient, type TestClient } from './bacnet-client.fixtures.ts';
 import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetSource } from './bacnet-server.ts';
 import { describeObjects, instanceKey, withInstances, type BacnetObject } from './object-model.ts';
@@ -113,5 +114,35 @@ describe('the BACnet/IP device over UDP', () => {
     await expect(
       client.writeProperty(at(writablePort), groupId, P.PRESENT_VALUE, [{ type: ApplicationTag.REAL, value: 70 }], { priority: 6 }),
     ).rejects.toThrow(`Code:${ErrorCode.WRITE_ACCESS_DENIED}`);
+  });
+
+  it('notifies a COV subscriber at once, on a write, and no more once cancelled', async () => {
+    const heard: Array<{ processId: number; value: unknown }> = [];
+    const listen = (content: {
+      payload: { subscriberProcessId: number; values: Array<{ property: { id: number }; value: Array<{ value: unknown }> }> };
+    }) => {
+      const pv = content.payload.values.find((v) => v.property.id === P.PRESENT_VALUE);
+      heard.push({ processId: content.payload.subscriberProcessId, value: pv?.value[0]?.value });
+    };
+    client.on('covNotifyUnconfirmed', listen);
+    try {
+      await client.subscribeCov(at(writablePort), groupId, 41, false, false, 60);
+      await poll(() => heard.length === 1, 'the first notification');
+      expect(heard[0]).toEqual({ processId: 41, value: 70 });
+      await client.writeProperty(at(writablePort), groupId, P.PRESENT_VALUE, [{ type: ApplicationTag.REAL, value: 30 }], { priority: 4 });
+      await poll(() => heard.some((h) => h.value === 30), 'the written value');
+      await client.subscribeCov(at(writablePort), groupId, 41, true, false, 0);
+      expect(servers[0]!.subscriptions()).toBe(0);
+      await client.writeProperty(at(writablePort), groupId, P.PRESENT_VALUE, [{ type: ApplicationTag.NULL, value: null }], { priority: 4 });
+      expect(heard.map((h) => h.value)).toEqual([70, 30]);
+    } finally {
+      client.off('covNotifyUnconfirmed', listen);
+    }
+  });
+
+  it('refuses a COV subscription to an object it does not have', async () => {
+    await expect(
+      client.subscribeCov(at(writablePort), { type: ObjectType.ANALOG_INPUT, instance: 9999 }, 1, false, false, 60),
+    ).rejects.toThrow(`Code:${ErrorCode.UNKNOWN_OBJECT}`);
   });
 });

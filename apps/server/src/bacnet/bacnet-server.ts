@@ -58,9 +58,25 @@ export interface BacnetServerOptions {
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
   /** How long a loaded object set answers reads before it is loaded again. */
   freshMs?: number;
+  /** How often the objects are loaded again while COV subscriptions are open, to notify their changes. */
+  covPollMs?: number;
 }
 
 const FRESH_MS = 1000;
+const COV_POLL_MS = 500;
+/** Open COV subscriptions at most, over every subscriber: each costs a comparison per poll. */
+export const MAX_SUBSCRIPTIONS = 2000;
+
+/** One SubscribeCOV: who is told, about what, until when, and what they were last told. */
+interface Subscription {
+  address: BACNetAddress;
+  processId: number;
+  objectId: BACNetObjectID;
+  confirmed: boolean;
+  /** Epoch ms; undefined for a subscription without lifetime (until cancelled). */
+  expiresAt: number | undefined;
+  lastSent: string;
+}
 
 const objectKey = (type: number, instance: number) => `${type}:${instance}`;
 
@@ -94,13 +110,19 @@ function writtenValue(object: BacnetObject, data: BACNetAppData | undefined): nu
 
 /**
  * The BACnet/IP device of one project (docs/bacnet.md): answers Who-Is with I-Am, ReadProperty and
- * ReadPropertyMultiple from the objects the source loads (kept `freshMs`), and turns writes to a commandable
- * object's Present_Value at a priority into commands through the source. Priority arrays live in this process.
+ * ReadPropertyMultiple from the objects the source loads (kept `freshMs`), turns writes to a commandable object's
+ * Present_Value at a priority into commands through the source, and notifies COV subscribers of changes to
+ * Present_Value and Status_Flags (loading every `covPollMs` while any is open). Priority arrays and subscriptions
+ * live in this process.
  */
 export async function startBacnetServer(options: BacnetServerOptions) {
   const { source, logger, deviceInstance } = options;
   const freshMs = options.freshMs ?? FRESH_MS;
-  const client: Client = new BACnetClient({ port: options.port, interface: options.interface, apduTimeout: 6000 });
+  const covPollMs = options.covPollMs ?? COV_POLL_MS;
+  // reuseAddr off: a second process on the same port is an error at start, not a silent sharer of requests.
+  const client: Client = new BACnetClient({ port: options.port, interface: options.interface, apduTimeout: 6000, reuseAddr: false });
+  const subscriptions = new Map<string, Subscription>();
+  let covTimer: NodeJS.Timeout | undefined;
   const priorities = new Map<string, PriorityArray>();
   let loaded: { at: number; deviceName: string; objects: BacnetObject[]; byKey: Map<string, BacnetObject> } | undefined;
   let loading: Promise<NonNullable<typeof loaded>> | undefined;
@@ -249,6 +271,94 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       }
       if (array.isEmpty()) priorities.delete(key);
       client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      // Present_Value moved with the priority array: its subscribers hear it now, not at the next poll.
+      for (const subscription of subscriptions.values())
+        if (objectKey(subscription.objectId.type, subscription.objectId.instance) === key) notify(subscription, object);
+    });
+  });
+
+  /** Present_Value and Status_Flags, what a COV notification of every object type here carries (clause 13.1). */
+  function covValues(object: BacnetObject) {
+    const array = priorities.get(objectKey(object.objectType, object.instance));
+    return [P.PRESENT_VALUE, P.STATUS_FLAGS].map((id) => {
+      const result = readObjectProperty(object, array, id, ASN1_ARRAY_ALL);
+      return { property: { id, index: ASN1_ARRAY_ALL }, value: 'values' in result ? result.values : [] };
+    });
+  }
+
+  function notify(subscription: Subscription, object: BacnetObject) {
+    const values = covValues(object);
+    const sent = JSON.stringify(values);
+    if (sent === subscription.lastSent) return;
+    subscription.lastSent = sent;
+    const remaining = subscription.expiresAt === undefined ? 0 : Math.max(0, Math.round((subscription.expiresAt - Date.now()) / 1000));
+    if (subscription.confirmed)
+      client
+        .confirmedCOVNotification(subscription.address, subscription.objectId, subscription.processId, deviceInstance, remaining, values)
+        .catch((err: unknown) => logger.debug({ err, to: subscription.address.address }, 'COV notification not acknowledged'));
+    else
+      client.unconfirmedCOVNotification(
+        subscription.address,
+        subscription.processId,
+        deviceInstance,
+        subscription.objectId,
+        remaining,
+        values,
+      );
+  }
+
+  /** Loads the objects again and tells every subscriber whose object changed; drops expired subscriptions. */
+  async function covTick() {
+    loaded = undefined;
+    const state = await current();
+    const now = Date.now();
+    for (const [key, subscription] of subscriptions) {
+      const object = state.byKey.get(objectKey(subscription.objectId.type, subscription.objectId.instance));
+      if (!object || (subscription.expiresAt !== undefined && subscription.expiresAt <= now)) subscriptions.delete(key);
+      else notify(subscription, object);
+    }
+  }
+
+  function scheduleCov() {
+    if (covTimer || subscriptions.size === 0) return;
+    covTimer = setTimeout(() => {
+      covTimer = undefined;
+      covTick()
+        .catch((err: unknown) => logger.warn({ err }, 'BACnet COV poll failed'))
+        .finally(scheduleCov);
+    }, covPollMs);
+  }
+
+  client.on('subscribeCov', (content) => {
+    const sender = content.header?.sender;
+    const service = ConfirmedServiceChoice.SUBSCRIBE_COV;
+    const invokeId = content.invokeId!;
+    const refuse = (e: BacnetError) => client.errorResponse(replyTo(sender)!, service, invokeId, e.errorClass, e.errorCode);
+    answer(sender, service, invokeId, async () => {
+      const payload = content.payload as typeof content.payload & { cancellationRequest?: boolean };
+      const { monitoredObjectId: objectId, subscriberProcessId: processId } = payload;
+      const object = (await current()).byKey.get(objectKey(objectId.type, objectId.instance));
+      if (!object) return refuse({ errorClass: ErrorClass.OBJECT, errorCode: ErrorCode.UNKNOWN_OBJECT });
+      const key = `${sender?.address ?? ''}|${processId}|${objectKey(objectId.type, objectId.instance)}`;
+      if (payload.cancellationRequest) {
+        subscriptions.delete(key);
+        return client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      }
+      if (!subscriptions.has(key) && subscriptions.size >= MAX_SUBSCRIPTIONS)
+        return refuse({ errorClass: ErrorClass.RESOURCES, errorCode: ErrorCode.NO_SPACE_TO_ADD_LIST_ELEMENT });
+      const subscription: Subscription = {
+        address: replyTo(sender)!,
+        processId,
+        objectId: { type: objectId.type, instance: objectId.instance },
+        confirmed: payload.issueConfirmedNotifications,
+        expiresAt: payload.lifetime > 0 ? Date.now() + payload.lifetime * 1000 : undefined,
+        lastSent: '',
+      };
+      subscriptions.set(key, subscription);
+      client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      // A new subscription is told the current values at once (clause 13.14.1.3.1).
+      notify(subscription, object);
+      scheduleCov();
     });
   });
 
@@ -278,7 +388,14 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       loaded = undefined;
       return current();
     },
-    close: () => client.close(),
+    /** Open COV subscriptions (tests). */
+    subscriptions: () => subscriptions.size,
+    close: () => {
+      if (covTimer) clearTimeout(covTimer);
+      covTimer = undefined;
+      subscriptions.clear();
+      client.close();
+    },
   };
 }
 export type BacnetServer = Awaited<ReturnType<typeof startBacnetServer>>;

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { ErrorClass, ErrorCode } from '@bacnet-js/client';
 import {
   AUDIT_CHANNELS,
@@ -24,8 +26,9 @@ import type { DevicesService } from '../modules/devices/devices.service.ts';
 import type { GroupsService } from '../modules/groups/groups.service.ts';
 import type { ProjectMembers } from '../modules/projects/project-members.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
-import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetSource } from './bacnet-server.ts';
+import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetServerOptions, type BacnetSource } from './bacnet-server.ts';
 import { createInstancesRepo } from './instances.repo.ts';
+import { createLeaseRepo, keepLease, LEASE_DEFAULTS, type LeaseKeeper, type LeaseOptions } from './lease.ts';
 import { describeObjects, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
 
 /** The audit trail's channel for what came over BACnet. */
@@ -43,7 +46,7 @@ function bacnetErrorOf(error: AppError): BacnetWriteError {
 
 /**
  * The BACnet/IP interface (docs/bacnet.md): made with the app, started when BACNET=on (or by a test with its own
- * settings). It reads and commands through the same services as the API, as the configured user in the
+ * settings); of the nodes started for a project, the one holding its lease serves the device. It reads and commands through the same services as the API, as the configured user in the
  * configured project, so that user's authority, project scope and radio limits apply, and records every write
  * in the audit trail as that user's call through BACnet.
  */
@@ -61,6 +64,7 @@ export function createBacnetModule(deps: {
   logger: FastifyBaseLogger;
 }) {
   const instances = createInstancesRepo(deps.db);
+  const leases = createLeaseRepo(deps.db);
   let server: BacnetServer | undefined;
 
   /**
@@ -172,29 +176,58 @@ export function createBacnetModule(deps: {
     };
   }
 
+  /** This node's name in bacnet_leases. */
+  const defaultHolder = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
+  let keeper: LeaseKeeper | undefined;
+
   return {
-    /** Starts listening with these settings (BACNET_* at start, or a test's). */
-    async start(config: BacnetConfig, options: { freshMs?: number } = {}) {
-      if (server) throw new Error('the BACnet/IP interface is already running');
-      server = await startBacnetServer({
-        port: config.port,
-        interface: config.interface,
-        deviceInstance: config.deviceInstance,
-        readOnly: config.readOnly,
-        version: LIMITS.version,
-        source: sourceOf(config),
+    /**
+     * Serves the project's device with these settings (BACNET_* at start, or a test's) while this node holds the
+     * project's lease; waits for the first try, so a node that takes it listens when this resolves.
+     */
+    async start(
+      config: BacnetConfig,
+      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
+    ) {
+      if (keeper) throw new Error('the BACnet/IP interface is already started');
+      const { lease, holder, ...serving } = options;
+      keeper = keepLease({
+        repo: leases,
+        projectId: config.projectId,
+        holder: holder ?? defaultHolder,
+        clock: deps.clock,
         logger: deps.logger,
-        freshMs: options.freshMs,
+        options: { ...LEASE_DEFAULTS, ...lease },
+        onHeld: async () => {
+          server = await startBacnetServer({
+            port: config.port,
+            interface: config.interface,
+            deviceInstance: config.deviceInstance,
+            readOnly: config.readOnly,
+            version: LIMITS.version,
+            source: sourceOf(config),
+            logger: deps.logger,
+            ...serving,
+          });
+        },
+        onLost: () => {
+          server?.close();
+          server = undefined;
+        },
       });
-      return server;
+      await keeper.settled();
     },
-    /** The running interface, if started. */
+    /** The running interface while this node holds the lease. */
     get server() {
       return server;
     },
-    close() {
-      server?.close();
-      server = undefined;
+    /** The lease keeper once started (tests try it at once). */
+    get lease() {
+      return keeper;
+    },
+    async close() {
+      await keeper?.stop();
+      keeper = undefined;
     },
   };
 }

@@ -66,7 +66,7 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
     port = await freeUdpPort();
     await rig.h.app.bacnet.start(
       { port, interface: '127.0.0.1', deviceInstance: DEVICE_INSTANCE, account: MAIL, projectId: BigInt(projectId), readOnly: false },
-      { freshMs: 50 },
+      { freshMs: 50, covPollMs: 100 },
     );
     client = await startTestClient();
   }, 120_000);
@@ -131,6 +131,28 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
     expect(await readValues(client, port, output, P.CURRENT_COMMAND_PRIORITY)).toEqual([null]);
     // Relinquished, the lights keep what they were set to.
     expect(levels().every((s) => s.level === percentToLevel(60))).toBe(true);
+  });
+
+  it("notifies a COV subscriber of a light's level when the simulated gateway reports a change", async () => {
+    const light = lights[1]!;
+    const output = await objectOf(`${map.name}/${light.name}`);
+    const levels: unknown[] = [];
+    const listen = (content: {
+      payload: { monitoredObjectId: BACNetObjectID; values: Array<{ property: { id: number }; value: Array<{ value: unknown }> }> };
+    }) => {
+      if (content.payload.monitoredObjectId.instance !== output.instance || content.payload.monitoredObjectId.type !== output.type) return;
+      levels.push(content.payload.values.find((v) => v.property.id === P.PRESENT_VALUE)?.value[0]?.value);
+    };
+    client.on('covNotifyUnconfirmed', listen);
+    try {
+      await client.subscribeCov(receiver(), output, 7, false, false, 300);
+      await poll(() => levels.length === 1, 'the first notification');
+      await data(send(deviceEndpoints.control, { body: { id: light.id, action: { op: 'brightness', percent: 25 } } }));
+      await poll(() => levels.includes(25), 'the reported level notified');
+    } finally {
+      client.off('covNotifyUnconfirmed', listen);
+      await client.subscribeCov(receiver(), output, 7, true, false, 0);
+    }
   });
 
   it('refuses a level out of range and a write to what is not commandable', async () => {

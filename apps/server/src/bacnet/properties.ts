@@ -256,6 +256,7 @@ function deviceValue(device: DeviceInfo, objects: readonly BacnetObject[], prope
               ServicesSupported.READ_PROPERTY,
               ServicesSupported.READ_PROPERTY_MULTIPLE,
               ServicesSupported.WRITE_PROPERTY,
+              ServicesSupported.SUBSCRIBE_COV,
               ServicesSupported.WHO_IS,
             ),
           ),

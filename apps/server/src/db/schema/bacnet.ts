@@ -1,4 +1,4 @@
-import { bigint, integer, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { projects } from './projects.ts';
 
 /**
@@ -25,3 +25,16 @@ export const bacnetObjects = pgTable(
     uniqueIndex('bacnet_objects_instance_key').on(t.projectId, t.objectType, t.instance),
   ],
 );
+
+/**
+ * Which server node serves a project's BACnet device: several nodes may have BACNET=on, one holds the lease and
+ * answers, the others wait to take over when it stops renewing (docs/bacnet.md).
+ */
+export const bacnetLeases = pgTable('bacnet_leases', {
+  projectId: bigint('project_id', { mode: 'bigint' })
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  /** The node holding it (host/pid/random, as the job runner names nodes). */
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
