@@ -1,4 +1,12 @@
-import { ASN1_ARRAY_ALL, ApplicationTag, ErrorClass, ErrorCode, ObjectType, PropertyIdentifier as P } from '@bacnet-js/client';
+import {
+  ASN1_ARRAY_ALL,
+  ApplicationTag,
+  DeviceStatus,
+  ErrorClass,
+  ErrorCode,
+  ObjectType,
+  PropertyIdentifier as P,
+} from '@bacnet-js/client';
 import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll } from '../test/poll.ts';
@@ -77,6 +85,9 @@ describe('the BACnet/IP device over UDP', () => {
       client.writeProperty(at(readOnlyPort), groupId, P.PRESENT_VALUE, [{ type: ApplicationTag.REAL, value: 50 }], { priority: 8 }),
     ).rejects.toThrow(`Code:${ErrorCode.WRITE_ACCESS_DENIED}`);
     expect(readOnly.commands).toEqual([]);
+    expect(await readValues(client, readOnlyPort, { type: ObjectType.DEVICE, instance: DEVICE_INSTANCE }, P.SYSTEM_STATUS)).toEqual([
+      DeviceStatus.OPERATIONAL_READ_ONLY,
+    ]);
     expect(await readValues(client, readOnlyPort, groupId, P.PRESENT_VALUE)).toEqual([0]);
   });
 
@@ -144,5 +155,19 @@ describe('the BACnet/IP device over UDP', () => {
     await expect(
       client.subscribeCov(at(writablePort), { type: ObjectType.ANALOG_INPUT, instance: 9999 }, 1, false, false, 60),
     ).rejects.toThrow(`Code:${ErrorCode.UNKNOWN_OBJECT}`);
+  });
+
+  it('fails to start on a port another device holds, and says why', async () => {
+    await expect(
+      startBacnetServer({
+        port: writablePort,
+        interface: '127.0.0.1',
+        deviceInstance: 5,
+        readOnly: false,
+        version: '1',
+        source: writable,
+        logger: silent,
+      }),
+    ).rejects.toThrow(/EADDRINUSE/);
   });
 });

@@ -155,6 +155,7 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       description: 'Lumigrid lighting platform',
       databaseRevision,
       version: options.version,
+      readOnly: options.readOnly,
     };
   }
 
@@ -373,7 +374,15 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   }
 
   await new Promise<void>((resolve, reject) => {
-    const failed = (err: Error) => reject(err);
+    const failed = (err: Error) => {
+      // The socket that could not bind is of no further use; closing one that never ran may itself throw.
+      try {
+        client.close();
+      } catch {
+        // already closed
+      }
+      reject(err);
+    };
     client.once('error', failed);
     client.once('listening', () => {
       client.off('error', failed);

@@ -191,6 +191,15 @@ export function createBacnetModule(deps: {
     ) {
       if (keeper) throw new Error('the BACnet/IP interface is already started');
       const { lease, holder, ...serving } = options;
+      // A binding that does not hold yet (the account or project made later) is said once, in words a person acts on.
+      await callerOf(config)
+        .then((caller) => deps.projects.tree(caller, String(config.projectId)))
+        .catch((err: unknown) =>
+          deps.logger.error(
+            { err, account: config.account, projectId: String(config.projectId) },
+            'BACnet: BACNET_ACCOUNT must be an enabled user who sees the project BACNET_PROJECT; reads and writes fail until it is',
+          ),
+        );
       keeper = keepLease({
         repo: leases,
         projectId: config.projectId,

@@ -39,6 +39,8 @@ export interface DeviceInfo {
   databaseRevision: number;
   /** The platform's version. */
   version: string;
+  /** BACNET_READ_ONLY: System_Status says operational-read-only. */
+  readOnly?: boolean;
 }
 
 /** No vendor identifier is registered for Lumigrid with ASHRAE; 0 is what unregistered implementations answer. */
@@ -234,7 +236,7 @@ function deviceValue(device: DeviceInfo, objects: readonly BacnetObject[], prope
     case P.PROPERTY_LIST:
       return { array: propertyList(ObjectType.DEVICE) };
     case P.SYSTEM_STATUS:
-      return { scalar: [enumerated(DeviceStatus.OPERATIONAL)] };
+      return { scalar: [enumerated(device.readOnly ? DeviceStatus.OPERATIONAL_READ_ONLY : DeviceStatus.OPERATIONAL)] };
     case P.VENDOR_NAME:
       return { scalar: [text('Lumigrid')] };
     case P.VENDOR_IDENTIFIER:
