@@ -1,6 +1,10 @@
 import { projectEndpoints } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, apiData, signUpByMail, startApp, type Harness } from '../test/harness.ts';
+import { ObjectType, PropertyIdentifier } from '@bacnet-js/client';
+import { buildApp } from '../app.ts';
+import { poll } from '../test/poll.ts';
+import { freeUdpPort, readValues, startTestClient } from './bacnet-client.fixtures.ts';
 import { createLeaseRepo, keepLease, type LeaseKeeper } from './lease.ts';
 
 const silent = { info: () => undefined, warn: () => undefined };
@@ -66,5 +70,30 @@ describe.each(DATABASES)("a project's BACnet lease (%s)", (kind) => {
     // B, back, finds the lease taken and stops serving.
     await b.tryNow();
     expect([...serving]).toEqual(['node-c']);
+  });
+
+  it('serves the device from one of two nodes on one database, and from the other once the first closes', async () => {
+    // The nodes of the test above give the lease up.
+    for (const keeper of keepers.splice(0)) await keeper.stop();
+    // A second node on the same database (the first is the harness's app).
+    const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, jobs: { start: false } });
+    const client = await startTestClient();
+    try {
+      const port = await freeUdpPort();
+      const config = { port, interface: '127.0.0.1', deviceInstance: 31, account: 'lease@example.com', projectId, readOnly: false };
+      await h.app.bacnet.start(config, { holder: 'first', lease: { tryMs: 20 } });
+      await second.bacnet.start(config, { holder: 'second', lease: { tryMs: 20 } });
+      expect(h.app.bacnet.server).toBeDefined();
+      expect(second.bacnet.server).toBeUndefined();
+      const name = () => readValues(client, port, { type: ObjectType.DEVICE, instance: 31 }, PropertyIdentifier.OBJECT_NAME);
+      expect(await name()).toEqual([expect.stringContaining('Lumigrid')]);
+
+      await h.app.bacnet.close();
+      await poll(() => second.bacnet.server !== undefined, 'the second node serving');
+      expect(await name()).toEqual([expect.stringContaining('Lumigrid')]);
+    } finally {
+      client.close();
+      await second.close();
+    }
   });
 });
