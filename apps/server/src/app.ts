@@ -23,6 +23,7 @@ import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createBacnetModule, type BacnetModule } from './bacnet/bacnet.module.ts';
 import { createAccess } from './modules/access/access.ts';
 import { createAccessRepo } from './modules/access/access.repo.ts';
 import { createAccountsModule } from './modules/accounts/accounts.module.ts';
@@ -142,6 +143,8 @@ declare module 'fastify' {
     emergencyRunner: EmergencyRunner;
     /** The audit trail: its writer (tests flush it), its reading and its retention. */
     audit: AuditModule;
+    /** The BACnet/IP interface (started with BACNET=on, or by a test). */
+    bacnet: BacnetModule;
     /** Webhook endpoints and the events queued for them (tests wait for them). */
     webhooks: WebhooksModule;
   }
@@ -393,6 +396,25 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await audit.start();
   });
   app.decorate('audit', audit);
+  const auditSink = wrapAudit ? wrapAudit(audit.sink) : audit.sink;
+  // BACnet/IP for building management systems: made always, listening only with BACNET=on (docs/bacnet.md).
+  const bacnet = createBacnetModule({
+    db,
+    access,
+    accounts: accounts.service,
+    members: projects.members,
+    projects: projects.projects,
+    devices: devices.service,
+    groups: groups.service,
+    telemetry: createTelemetryRepo(db),
+    audit: auditSink,
+    clock,
+    logger,
+  });
+  const bacnetConfig = config.bacnet;
+  if (bacnetConfig) app.addHook('onReady', async () => bacnet.start(bacnetConfig));
+  app.addHook('preClose', async () => bacnet.close());
+  app.decorate('bacnet', bacnet);
   const virtual = createVirtualModule({
     db,
     access: projects.access,
@@ -447,7 +469,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const authenticate: Authenticate = (token, call) =>
     isApiKeyToken(token) ? apiKeys.service.authenticate(token, call) : auth.service.authenticate(token);
   const route = endpointRoutes(app, authenticate, access.requireObjects, {
-    sink: wrapAudit ? wrapAudit(audit.sink) : audit.sink,
+    sink: auditSink,
     now: () => clock.now(),
   });
   for (const module of modules) module.register(route);

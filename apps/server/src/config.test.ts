@@ -80,3 +80,38 @@ describe('the real-time bus setting', () => {
     expect(() => loadConfig({ REALTIME_BUS: 'redis' })).toThrow('REALTIME_BUS must be local or postgres');
   });
 });
+
+describe('the BACnet/IP settings', () => {
+  const on = { BACNET: 'on', BACNET_INTERFACE: '192.168.10.5', BACNET_ACCOUNT: 'bms@example.com', BACNET_PROJECT: '42' };
+
+  it('are off unless BACNET=on, and then listen on 47808 of the one address given, writes allowed', () => {
+    expect(loadConfig({}).bacnet).toBeUndefined();
+    expect(loadConfig({ BACNET: 'off', BACNET_PORT: 'anything' }).bacnet).toBeUndefined();
+    expect(loadConfig(on).bacnet).toEqual({
+      port: 47808,
+      interface: '192.168.10.5',
+      deviceInstance: 1,
+      account: 'bms@example.com',
+      projectId: 42n,
+      readOnly: false,
+    });
+    expect(loadConfig({ ...on, BACNET_PORT: '47809', BACNET_DEVICE_INSTANCE: '4194302', BACNET_READ_ONLY: 'on' }).bacnet).toMatchObject({
+      port: 47809,
+      deviceInstance: 4194302,
+      readOnly: true,
+    });
+  });
+
+  it.each([
+    [{ BACNET: 'yes' }, /BACNET must be on or off/],
+    [{ ...on, BACNET_INTERFACE: '' }, /BACNET_INTERFACE/],
+    [{ ...on, BACNET_INTERFACE: 'eth0' }, /BACNET_INTERFACE/],
+    [{ ...on, BACNET_ACCOUNT: ' ' }, /BACNET_ACCOUNT/],
+    [{ ...on, BACNET_PROJECT: 'main' }, /BACNET_PROJECT/],
+    [{ ...on, BACNET_DEVICE_INSTANCE: '4194303' }, /BACNET_DEVICE_INSTANCE/],
+    [{ ...on, BACNET_PORT: '70000' }, /BACNET_PORT/],
+    [{ ...on, BACNET_READ_ONLY: 'true' }, /BACNET_READ_ONLY must be on or off/],
+  ])('name what is wrong: %o', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

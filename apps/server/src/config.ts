@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,23 @@ export interface Config {
   realtimeBus: 'local' | 'postgres';
   /** Devices and groups per scene per gateway: 10, or 20 for gateways whose firmware holds more (spec section 9). */
   sceneTargetsPerGateway: number;
+  /** The BACnet/IP interface for building management systems (BACNET=on, docs/bacnet.md); undefined when off. */
+  bacnet: BacnetConfig | undefined;
+}
+
+/** BACnet has no users: the interface acts as one account in one project, on one address (docs/operations.md). */
+export interface BacnetConfig {
+  /** UDP port, 47808 (0xBAC0) by default. */
+  port: number;
+  /** The one address it listens on (BACNET_INTERFACE); never every interface unless told 0.0.0.0. */
+  interface: string;
+  /** The BACnet device instance, 0-4194302, unique on the building's internetwork. */
+  deviceInstance: number;
+  /** Sign-in name of the user whose authority writes carry and whose account the project is in. */
+  account: string;
+  projectId: bigint;
+  /** Reads only: every write is refused with write-access-denied. */
+  readOnly: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -82,6 +100,35 @@ function firstLanAddress(): string | undefined {
     }
   }
   return undefined;
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name] || undefined;
+  if (raw === undefined) return fallback;
+  if (raw !== 'on' && raw !== 'off') throw new ConfigError(`${name} must be on or off, not "${raw}"`);
+  return raw === 'on';
+}
+
+/** The largest device instance: 4194303 is the wildcard of Who-Is and ReadProperty. */
+const BACNET_MAX_INSTANCE = 4_194_302;
+
+function bacnetConfig(env: Env): BacnetConfig | undefined {
+  if (!onOff(env, 'BACNET', false)) return undefined;
+  const address = env.BACNET_INTERFACE || undefined;
+  if (!address || isIP(address) !== 4)
+    throw new ConfigError(`BACNET=on needs BACNET_INTERFACE, the IPv4 address to listen on, not "${address ?? ''}"`);
+  const account = env.BACNET_ACCOUNT?.trim();
+  if (!account) throw new ConfigError('BACNET=on needs BACNET_ACCOUNT, the sign-in name whose authority BACnet writes carry');
+  const projectId = env.BACNET_PROJECT ?? '';
+  if (!/^[1-9][0-9]{0,18}$/.test(projectId)) throw new ConfigError(`BACNET_PROJECT must be a project id, not "${projectId}"`);
+  return {
+    port: integer(env, 'BACNET_PORT', 47808, 0, 65535),
+    interface: address,
+    deviceInstance: integer(env, 'BACNET_DEVICE_INSTANCE', 1, 0, BACNET_MAX_INSTANCE),
+    account,
+    projectId: BigInt(projectId),
+    readOnly: onOff(env, 'BACNET_READ_ONLY', false),
+  };
 }
 
 /** Reads the whole configuration from the environment; a wrong value is a ConfigError naming it. */
@@ -125,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   return {
     port,
+    bacnet: bacnetConfig(env),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
     dataDir: resolve(env.DATA_DIR ?? resolve(REPO_ROOT, 'data')),

@@ -9,8 +9,8 @@ import { RESOURCE_KINDS, type ResourceKind } from './resources.ts';
 export const AUDIT_ACTORS = ['admin', 'account', 'subAccount', 'apiKey', 'anonymous'] as const;
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
-/** Through what: the web client (it says so in a header), or any other caller of the API. */
-export const AUDIT_CHANNELS = ['web', 'api'] as const;
+/** Through what: the web client (it says so in a header), any other caller of the API, or the BACnet/IP interface. */
+export const AUDIT_CHANNELS = ['web', 'api', 'bacnet'] as const;
 export type AuditChannel = (typeof AUDIT_CHANNELS)[number];
 
 /** The header the web client sends so that the trail tells its calls from other callers of the API. */

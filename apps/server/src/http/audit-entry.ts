@@ -6,6 +6,7 @@ import {
   endpointId,
   redactSecrets,
   type AuditActor,
+  type AuditChannel,
   type EndpointObjects,
   type EndpointSpec,
   type ResourceKind,
@@ -23,7 +24,7 @@ export interface AuditDraft {
   actor: AuditActor;
   /** The API key the call came with, or null. */
   apiKeyId: bigint | null;
-  via: 'web' | 'api';
+  via: AuditChannel;
   ip: string;
   endpoint: string;
   kind: string;

@@ -20,7 +20,7 @@ export const auditTrail = pgTable(
     actor: text('actor').$type<'admin' | 'account' | 'subAccount' | 'apiKey' | 'anonymous'>().notNull(),
     /** The API key the call was made with (its user is user_id); no foreign key, as for every column here. */
     apiKeyId: bigint('api_key_id', { mode: 'bigint' }),
-    via: text('via').$type<'web' | 'api'>().notNull(),
+    via: text('via').$type<'web' | 'api' | 'bacnet'>().notNull(),
     ip: text('ip').notNull().default(''),
     /** The endpoint's id in the contract's table (`devices.control`) and its domain (`devices`). */
     endpoint: text('endpoint').notNull(),

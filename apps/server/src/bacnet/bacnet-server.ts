@@ -1,0 +1,410 @@
+import bacnetModule, {
+  ASN1_ARRAY_ALL,
+  ApplicationTag,
+  ConfirmedServiceChoice,
+  ErrorClass,
+  ErrorCode,
+  ObjectType,
+  PropertyIdentifier as P,
+  Segmentation,
+  type BACNetAddress,
+  type BACNetAppData,
+  type BACNetObjectID,
+  type BACNetReadAccess,
+} from '@bacnet-js/client';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BacnetObject } from './object-model.ts';
+import { PriorityArray, PRIORITIES } from './priority-array.ts';
+import {
+  errorOf,
+  propertiesOf,
+  readDeviceProperty,
+  readObjectProperty,
+  VENDOR_ID,
+  WRITABLE_BINARY,
+  type BacnetError,
+  type DeviceInfo,
+  type PropertyResult,
+} from './properties.ts';
+
+// The package is CommonJS with an `exports.default`: Node's ESM import answers the module object around it.
+export const BACnetClient = (bacnetModule as unknown as { default?: typeof bacnetModule }).default ?? bacnetModule;
+export type Client = InstanceType<typeof bacnetModule>;
+
+/** A write the platform refused, as the BACnet error the client is answered. */
+export class BacnetWriteError extends Error {
+  constructor(
+    readonly bacnet: BacnetError,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What the interface serves: the project's objects now, and commands to its lights. */
+export interface BacnetSource {
+  load(): Promise<{ deviceName: string; objects: BacnetObject[] }>;
+  /** Sets a group or light to a value (a percent, or 0/1 for on/off); throws BacnetWriteError when refused. */
+  command(object: BacnetObject, value: number, from: string): Promise<void>;
+}
+
+export interface BacnetServerOptions {
+  port: number;
+  interface: string;
+  deviceInstance: number;
+  readOnly: boolean;
+  version: string;
+  source: BacnetSource;
+  logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+  /** How long a loaded object set answers reads before it is loaded again. */
+  freshMs?: number;
+  /** How often the objects are loaded again while COV subscriptions are open, to notify their changes. */
+  covPollMs?: number;
+}
+
+const FRESH_MS = 1000;
+const COV_POLL_MS = 500;
+/** Open COV subscriptions at most, over every subscriber: each costs a comparison per poll. */
+export const MAX_SUBSCRIPTIONS = 2000;
+
+/** One SubscribeCOV: who is told, about what, until when, and what they were last told. */
+interface Subscription {
+  address: BACNetAddress;
+  processId: number;
+  objectId: BACNetObjectID;
+  confirmed: boolean;
+  /** Epoch ms; undefined for a subscription without lifetime (until cancelled). */
+  expiresAt: number | undefined;
+  lastSent: string;
+}
+
+const objectKey = (type: number, instance: number) => `${type}:${instance}`;
+
+/** The Who-Is range includes this device (no range: every device). */
+function inRange(instance: number, low: number | undefined, high: number | undefined): boolean {
+  if (low === undefined || high === undefined) return true;
+  return instance >= low && instance <= high;
+}
+
+/** The receiver of an answer: the sender, unicast, as it asked (never forwarded again). */
+function replyTo(sender: BACNetAddress | undefined): BACNetAddress | undefined {
+  return sender ? { ...sender, forwardedFrom: sender.forwardedFrom ?? undefined } : undefined;
+}
+
+/** The value of a write to Present_Value, or the error it is: a real 0-100 for a Lighting Output, on/off for a Binary one. */
+function writtenValue(object: BacnetObject, data: BACNetAppData | undefined): number | null | BacnetError {
+  if (!data || data.type === ApplicationTag.NULL) return null;
+  if (object.command === 'level') {
+    if (data.type !== ApplicationTag.REAL && data.type !== ApplicationTag.UNSIGNED_INTEGER && data.type !== ApplicationTag.DOUBLE)
+      return { errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.INVALID_DATA_TYPE };
+    const value = Number(data.value);
+    if (!Number.isFinite(value) || value < 0 || value > 100)
+      return { errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.VALUE_OUT_OF_RANGE };
+    return Math.round(value);
+  }
+  if (data.type !== ApplicationTag.ENUMERATED) return { errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.INVALID_DATA_TYPE };
+  const value = Number(data.value);
+  if (!WRITABLE_BINARY.has(value)) return { errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.VALUE_OUT_OF_RANGE };
+  return value;
+}
+
+/**
+ * The BACnet/IP device of one project (docs/bacnet.md): answers Who-Is with I-Am, ReadProperty and
+ * ReadPropertyMultiple from the objects the source loads (kept `freshMs`), turns writes to a commandable object's
+ * Present_Value at a priority into commands through the source, and notifies COV subscribers of changes to
+ * Present_Value and Status_Flags (loading every `covPollMs` while any is open). Priority arrays and subscriptions
+ * live in this process.
+ */
+export async function startBacnetServer(options: BacnetServerOptions) {
+  const { source, logger, deviceInstance } = options;
+  const freshMs = options.freshMs ?? FRESH_MS;
+  const covPollMs = options.covPollMs ?? COV_POLL_MS;
+  // reuseAddr off: a second process on the same port is an error at start, not a silent sharer of requests.
+  const client: Client = new BACnetClient({ port: options.port, interface: options.interface, apduTimeout: 6000, reuseAddr: false });
+  const subscriptions = new Map<string, Subscription>();
+  let covTimer: NodeJS.Timeout | undefined;
+  const priorities = new Map<string, PriorityArray>();
+  let loaded: { at: number; deviceName: string; objects: BacnetObject[]; byKey: Map<string, BacnetObject> } | undefined;
+  let loading: Promise<NonNullable<typeof loaded>> | undefined;
+  let databaseRevision = 1;
+  let listKey = '';
+
+  async function current(): Promise<NonNullable<typeof loaded>> {
+    if (loaded && Date.now() - loaded.at < freshMs) return loaded;
+    loading ??= source
+      .load()
+      .then(({ deviceName, objects }) => {
+        const key = objects.map((o) => objectKey(o.objectType, o.instance)).join(',');
+        if (key !== listKey) {
+          if (listKey !== '') databaseRevision++;
+          listKey = key;
+        }
+        loaded = { at: Date.now(), deviceName, objects, byKey: new Map(objects.map((o) => [objectKey(o.objectType, o.instance), o])) };
+        return loaded;
+      })
+      .finally(() => {
+        loading = undefined;
+      });
+    return loading;
+  }
+
+  function deviceInfo(deviceName: string): DeviceInfo {
+    return {
+      instance: deviceInstance,
+      name: deviceName,
+      description: 'Lumigrid lighting platform',
+      databaseRevision,
+      version: options.version,
+      readOnly: options.readOnly,
+    };
+  }
+
+  function isDevice(id: BACNetObjectID): boolean {
+    // 4194303 addresses "this device" whatever its instance (clause 15.5).
+    return id.type === ObjectType.DEVICE && (id.instance === deviceInstance || id.instance === 4_194_303);
+  }
+
+  function read(state: NonNullable<typeof loaded>, id: BACNetObjectID, property: number, index: number): PropertyResult {
+    if (isDevice(id)) return readDeviceProperty(deviceInfo(state.deviceName), state.objects, property, index);
+    const object = state.byKey.get(objectKey(id.type, id.instance));
+    if (!object) return errorOf(ErrorClass.OBJECT, ErrorCode.UNKNOWN_OBJECT);
+    return readObjectProperty(object, priorities.get(objectKey(id.type, id.instance)), property, index);
+  }
+
+  /** Answers a confirmed request; a failure to load becomes an error answer, never a crash or silence. */
+  function answer(sender: BACNetAddress | undefined, service: number, invokeId: number | undefined, run: () => Promise<void>) {
+    run().catch((err: unknown) => {
+      logger.warn({ err, service }, 'BACnet request failed');
+      if (sender && invokeId !== undefined)
+        client.errorResponse(replyTo(sender)!, service, invokeId, ErrorClass.DEVICE, ErrorCode.OPERATIONAL_PROBLEM);
+    });
+  }
+
+  client.on('error', (err) => logger.warn({ err }, 'BACnet/IP socket error'));
+
+  client.on('whoIs', (content) => {
+    const sender = content.header?.sender;
+    if (!sender || !inRange(deviceInstance, content.payload.lowLimit, content.payload.highLimit)) return;
+    client.iAmResponse(replyTo(sender)!, deviceInstance, Segmentation.NO_SEGMENTATION, VENDOR_ID);
+  });
+
+  client.on('readProperty', (content) => {
+    const sender = content.header?.sender;
+    const { objectId, property } = content.payload;
+    answer(sender, ConfirmedServiceChoice.READ_PROPERTY, content.invokeId, async () => {
+      const result = read(await current(), objectId, property.id, property.index);
+      if ('error' in result)
+        client.errorResponse(
+          replyTo(sender)!,
+          ConfirmedServiceChoice.READ_PROPERTY,
+          content.invokeId!,
+          result.error.errorClass,
+          result.error.errorCode,
+        );
+      else
+        sendOrAbort(sender, ConfirmedServiceChoice.READ_PROPERTY, content.invokeId!, () =>
+          client.readPropertyResponse(replyTo(sender)!, content.invokeId!, objectId, property, result.values),
+        );
+    });
+  });
+
+  client.on('readPropertyMultiple', (content) => {
+    const sender = content.header?.sender;
+    answer(sender, ConfirmedServiceChoice.READ_PROPERTY_MULTIPLE, content.invokeId, async () => {
+      const state = await current();
+      const results: BACNetReadAccess[] = content.payload.properties.map(({ objectId, properties }) => {
+        const type = isDevice(objectId) ? ObjectType.DEVICE : objectId.type;
+        const wanted = properties.flatMap((p) =>
+          p.id === P.ALL || p.id === P.REQUIRED || p.id === P.OPTIONAL
+            ? propertiesOf(type).map((id) => ({ id, index: ASN1_ARRAY_ALL }))
+            : [{ id: p.id, index: p.index }],
+        );
+        const id = isDevice(objectId) ? { type: ObjectType.DEVICE, instance: deviceInstance } : objectId;
+        return {
+          objectId: id,
+          values: wanted.map((p) => {
+            const result = read(state, objectId, p.id, p.index);
+            return {
+              property: p,
+              value: 'error' in result ? [{ value: { type: 'BacnetError', ...result.error } }] : result.values,
+            };
+          }),
+        };
+      });
+      sendOrAbort(sender, ConfirmedServiceChoice.READ_PROPERTY_MULTIPLE, content.invokeId!, () =>
+        client.readPropertyMultipleResponse(replyTo(sender)!, content.invokeId!, results),
+      );
+    });
+  });
+
+  client.on('writeProperty', (content) => {
+    const sender = content.header?.sender;
+    const service = ConfirmedServiceChoice.WRITE_PROPERTY;
+    const invokeId = content.invokeId!;
+    const refuse = (e: BacnetError) => client.errorResponse(replyTo(sender)!, service, invokeId, e.errorClass, e.errorCode);
+    answer(sender, service, invokeId, async () => {
+      const { objectId, value } = content.payload;
+      const state = await current();
+      const object = isDevice(objectId) ? undefined : state.byKey.get(objectKey(objectId.type, objectId.instance));
+      if (!isDevice(objectId) && !object) return refuse({ errorClass: ErrorClass.OBJECT, errorCode: ErrorCode.UNKNOWN_OBJECT });
+      if (!object?.command || value.property.id !== P.PRESENT_VALUE)
+        return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
+      if (options.readOnly) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
+      // No priority given is the lowest, 16 (clause 15.9.1.1.5).
+      const priority = value.priority >= 1 && value.priority <= PRIORITIES ? value.priority : 16;
+      if (priority === 6) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
+      const written = writtenValue(object, value.value[0] as BACNetAppData | undefined);
+      if (written !== null && typeof written === 'object') return refuse(written);
+      const key = objectKey(object.objectType, object.instance);
+      const array = priorities.get(key) ?? new PriorityArray();
+      const before = [...array.slots];
+      const command = array.write(priority, written);
+      priorities.set(key, array);
+      if (command !== undefined) {
+        try {
+          await source.command(object, command, sender?.address ?? '');
+        } catch (error) {
+          // A write that did not reach the lights leaves the priority array as it was.
+          before.forEach((slot, i) => (array.slots[i] = slot));
+          if (error instanceof BacnetWriteError) return refuse(error.bacnet);
+          throw error;
+        }
+      }
+      if (array.isEmpty()) priorities.delete(key);
+      client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      // Present_Value moved with the priority array: its subscribers hear it now, not at the next poll.
+      for (const subscription of subscriptions.values())
+        if (objectKey(subscription.objectId.type, subscription.objectId.instance) === key) notify(subscription, object);
+    });
+  });
+
+  /** Present_Value and Status_Flags, what a COV notification of every object type here carries (clause 13.1). */
+  function covValues(object: BacnetObject) {
+    const array = priorities.get(objectKey(object.objectType, object.instance));
+    return [P.PRESENT_VALUE, P.STATUS_FLAGS].map((id) => {
+      const result = readObjectProperty(object, array, id, ASN1_ARRAY_ALL);
+      return { property: { id, index: ASN1_ARRAY_ALL }, value: 'values' in result ? result.values : [] };
+    });
+  }
+
+  function notify(subscription: Subscription, object: BacnetObject) {
+    const values = covValues(object);
+    const sent = JSON.stringify(values);
+    if (sent === subscription.lastSent) return;
+    subscription.lastSent = sent;
+    const remaining = subscription.expiresAt === undefined ? 0 : Math.max(0, Math.round((subscription.expiresAt - Date.now()) / 1000));
+    if (subscription.confirmed)
+      client
+        .confirmedCOVNotification(subscription.address, subscription.objectId, subscription.processId, deviceInstance, remaining, values)
+        .catch((err: unknown) => logger.debug({ err, to: subscription.address.address }, 'COV notification not acknowledged'));
+    else
+      client.unconfirmedCOVNotification(
+        subscription.address,
+        subscription.processId,
+        deviceInstance,
+        subscription.objectId,
+        remaining,
+        values,
+      );
+  }
+
+  /** Loads the objects again and tells every subscriber whose object changed; drops expired subscriptions. */
+  async function covTick() {
+    loaded = undefined;
+    const state = await current();
+    const now = Date.now();
+    for (const [key, subscription] of subscriptions) {
+      const object = state.byKey.get(objectKey(subscription.objectId.type, subscription.objectId.instance));
+      if (!object || (subscription.expiresAt !== undefined && subscription.expiresAt <= now)) subscriptions.delete(key);
+      else notify(subscription, object);
+    }
+  }
+
+  function scheduleCov() {
+    if (covTimer || subscriptions.size === 0) return;
+    covTimer = setTimeout(() => {
+      covTimer = undefined;
+      covTick()
+        .catch((err: unknown) => logger.warn({ err }, 'BACnet COV poll failed'))
+        .finally(scheduleCov);
+    }, covPollMs);
+  }
+
+  client.on('subscribeCov', (content) => {
+    const sender = content.header?.sender;
+    const service = ConfirmedServiceChoice.SUBSCRIBE_COV;
+    const invokeId = content.invokeId!;
+    const refuse = (e: BacnetError) => client.errorResponse(replyTo(sender)!, service, invokeId, e.errorClass, e.errorCode);
+    answer(sender, service, invokeId, async () => {
+      const payload = content.payload as typeof content.payload & { cancellationRequest?: boolean };
+      const { monitoredObjectId: objectId, subscriberProcessId: processId } = payload;
+      const object = (await current()).byKey.get(objectKey(objectId.type, objectId.instance));
+      if (!object) return refuse({ errorClass: ErrorClass.OBJECT, errorCode: ErrorCode.UNKNOWN_OBJECT });
+      const key = `${sender?.address ?? ''}|${processId}|${objectKey(objectId.type, objectId.instance)}`;
+      if (payload.cancellationRequest) {
+        subscriptions.delete(key);
+        return client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      }
+      if (!subscriptions.has(key) && subscriptions.size >= MAX_SUBSCRIPTIONS)
+        return refuse({ errorClass: ErrorClass.RESOURCES, errorCode: ErrorCode.NO_SPACE_TO_ADD_LIST_ELEMENT });
+      const subscription: Subscription = {
+        address: replyTo(sender)!,
+        processId,
+        objectId: { type: objectId.type, instance: objectId.instance },
+        confirmed: payload.issueConfirmedNotifications,
+        expiresAt: payload.lifetime > 0 ? Date.now() + payload.lifetime * 1000 : undefined,
+        lastSent: '',
+      };
+      subscriptions.set(key, subscription);
+      client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      // A new subscription is told the current values at once (clause 13.14.1.3.1).
+      notify(subscription, object);
+      scheduleCov();
+    });
+  });
+
+  /** An answer too large for one APDU is refused: the stack does not segment, so the client reads less at a time. */
+  function sendOrAbort(sender: BACNetAddress | undefined, service: number, invokeId: number, send: () => void) {
+    try {
+      send();
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      client.errorResponse(replyTo(sender)!, service, invokeId, ErrorClass.SERVICES, ErrorCode.ABORT_SEGMENTATION_NOT_SUPPORTED);
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    const failed = (err: Error) => {
+      // The socket that could not bind is of no further use; closing one that never ran may itself throw.
+      try {
+        client.close();
+      } catch {
+        // already closed
+      }
+      reject(err);
+    };
+    client.once('error', failed);
+    client.once('listening', () => {
+      client.off('error', failed);
+      resolve();
+    });
+  });
+  logger.info({ port: options.port, interface: options.interface, deviceInstance }, 'BACnet/IP interface listening');
+
+  return {
+    /** Loads the objects now (the next read sees the platform's latest). */
+    refresh: () => {
+      loaded = undefined;
+      return current();
+    },
+    /** Open COV subscriptions (tests). */
+    subscriptions: () => subscriptions.size,
+    close: () => {
+      if (covTimer) clearTimeout(covTimer);
+      covTimer = undefined;
+      subscriptions.clear();
+      client.close();
+    },
+  };
+}
+export type BacnetServer = Awaited<ReturnType<typeof startBacnetServer>>;

@@ -1,0 +1,243 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { ErrorClass, ErrorCode } from '@bacnet-js/client';
+import {
+  AUDIT_CHANNELS,
+  LIMITS,
+  deviceEndpoints,
+  errorStatus,
+  groupEndpoints,
+  isLang,
+  type EndpointSpec,
+  type GroupControlRequest,
+} from '@lumigrid/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BacnetConfig } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { AppError } from '../http/app-error.ts';
+import { assertMay } from '../http/authority.ts';
+import type { AccessService } from '../modules/access/access.ts';
+import { serverCallDraft, type AuditSink } from '../http/audit-entry.ts';
+import type { AuthContext } from '../http/auth.ts';
+import type { Clock } from '../lib/clock.ts';
+import { tenantOf, type AccountsService } from '../modules/accounts/accounts.service.ts';
+import type { TelemetryRepo } from '../modules/device-reports/telemetry.repo.ts';
+import type { DevicesService } from '../modules/devices/devices.service.ts';
+import type { GroupsService } from '../modules/groups/groups.service.ts';
+import type { ProjectMembers } from '../modules/projects/project-members.ts';
+import type { ProjectsService } from '../modules/projects/projects.service.ts';
+import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetServerOptions, type BacnetSource } from './bacnet-server.ts';
+import { createInstancesRepo } from './instances.repo.ts';
+import { createLeaseRepo, keepLease, LEASE_DEFAULTS, type LeaseKeeper, type LeaseOptions } from './lease.ts';
+import { describeObjects, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
+
+/** The audit trail's channel for what came over BACnet. */
+const VIA: (typeof AUDIT_CHANNELS)[number] = 'bacnet';
+
+/** The BACnet error a refused command is answered with. */
+function bacnetErrorOf(error: AppError): BacnetWriteError {
+  const status = errorStatus(error.code);
+  if (status === 401 || status === 403 || error.code === 110003 || error.code === 110011)
+    return new BacnetWriteError({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED }, error.message);
+  if (status === 503 || status === 504)
+    return new BacnetWriteError({ errorClass: ErrorClass.COMMUNICATION, errorCode: ErrorCode.TIMEOUT }, error.message);
+  return new BacnetWriteError({ errorClass: ErrorClass.DEVICE, errorCode: ErrorCode.OPERATIONAL_PROBLEM }, error.message);
+}
+
+/**
+ * The BACnet/IP interface (docs/bacnet.md): made with the app, started when BACNET=on (or by a test with its own
+ * settings); of the nodes started for a project, the one holding its lease serves the device. It reads and commands through the same services as the API, as the configured user in the
+ * configured project, so that user's authority, project scope and radio limits apply, and records every write
+ * in the audit trail as that user's call through BACnet.
+ */
+export function createBacnetModule(deps: {
+  db: Db;
+  access: Pick<AccessService, 'requireObjects'>;
+  accounts: Pick<AccountsService, 'findByLogin'>;
+  members: Pick<ProjectMembers, 'scopeOf' | 'scopeOfProjects'>;
+  projects: Pick<ProjectsService, 'tree'>;
+  devices: Pick<DevicesService, 'markers' | 'control'>;
+  groups: Pick<GroupsService, 'list' | 'control'>;
+  telemetry: Pick<TelemetryRepo, 'ofDevices'>;
+  audit: Pick<AuditSink, 'record'>;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}) {
+  const instances = createInstancesRepo(deps.db);
+  const leases = createLeaseRepo(deps.db);
+  let server: BacnetServer | undefined;
+
+  /**
+   * The bound user as a caller, limited to the bound project: looked up on every load, so a user disabled,
+   * deleted or given less authority stops BACnet reads and writes as it stops their sign-in.
+   */
+  async function callerOf(config: BacnetConfig): Promise<AuthContext> {
+    const user = await deps.accounts.findByLogin(config.account);
+    if (!user || user.deletedAt) throw new AppError(250020);
+    if (!user.enabled) throw new AppError(250018);
+    const tenantId = tenantOf(user);
+    const own = user.parentId !== null && !user.allProjects ? await deps.members.scopeOf({ tenantId, userId: user.id }) : undefined;
+    const bound = await deps.members.scopeOfProjects({ tenantId, projectIds: [config.projectId] });
+    const scope = own
+      ? {
+          projectIds: new Set([...bound.projectIds].filter((id) => own.projectIds.has(id))),
+          mapIds: new Set([...bound.mapIds].filter((id) => own.mapIds.has(id))),
+        }
+      : bound;
+    return {
+      userId: user.id,
+      tenantId,
+      userAuth: user.userAuth,
+      operateAuth: user.operateAuth,
+      pushAuth: false,
+      lang: isLang(user.lang) ? user.lang : 'en',
+      sessionId: 0n,
+      scope,
+    };
+  }
+
+  async function snapshot(caller: AuthContext, config: BacnetConfig): Promise<{ projectName: string; snapshot: ProjectSnapshot }> {
+    const tree = await deps.projects.tree(caller, String(config.projectId));
+    const project = tree.projects.find((p) => p.id === String(config.projectId));
+    const maps = tree.projects.flatMap((p) => p.builds.flatMap((b) => b.maps.map((m) => ({ id: m.id, name: m.name }))));
+    const markers = (
+      await Promise.all(maps.map(async (m) => (await deps.devices.markers(caller, m.id)).map((d) => ({ ...d, mapId: m.id }))))
+    ).flat();
+    const power = await deps.telemetry.ofDevices(
+      caller.tenantId,
+      markers.map((d) => BigInt(d.id)),
+    );
+    const groups = (await Promise.all(maps.map((m) => deps.groups.list(caller, m.id)))).flat();
+    return {
+      projectName: project?.name ?? '',
+      snapshot: {
+        maps,
+        devices: markers.map((d) => ({
+          id: d.id,
+          name: d.name,
+          type: d.type,
+          mapId: d.mapId,
+          status: d.status,
+          display: d.display,
+          powerW: power.get(d.id)?.power ?? null,
+        })),
+        groups: groups.map((g) => ({ id: g.id, name: g.name, mapId: g.mapId, deviceIds: g.deviceIds, display: g.display })),
+      },
+    };
+  }
+
+  function sourceOf(config: BacnetConfig): BacnetSource {
+    return {
+      async load() {
+        const caller = await callerOf(config);
+        const { projectName, snapshot: now } = await snapshot(caller, config);
+        const drafts = describeObjects(now);
+        const kept = await instances.ensure(config.projectId, drafts);
+        return { deviceName: `Lumigrid ${projectName}`.trim(), objects: withInstances(drafts, kept) };
+      },
+
+      async command(object: BacnetObject, value: number, from: string) {
+        const caller = await callerOf(config).catch((error: unknown) => {
+          throw error instanceof AppError ? bacnetErrorOf(error) : error;
+        });
+        let spec: EndpointSpec;
+        let body: { id: string; action: GroupControlRequest['action'] };
+        if (object.source === 'group') {
+          spec = groupEndpoints.control;
+          body = { id: object.sourceId, action: { op: 'brightness', percent: value } };
+        } else {
+          spec = deviceEndpoints.control;
+          body = {
+            id: object.sourceId,
+            action: object.command === 'onOff' ? { op: 'onOff', on: value === 1 } : { op: 'brightness', percent: value },
+          };
+        }
+        let code = 0;
+        try {
+          // What the route layer checks before an API call's handler runs: the authority and the objects.
+          assertMay(caller, spec.access);
+          if (spec.objects) await deps.access.requireObjects(caller, spec.access, spec.objects, { body });
+          if (object.source === 'group') await deps.groups.control(caller, body);
+          else await deps.devices.control(caller, body as Parameters<DevicesService['control']>[1]);
+        } catch (error) {
+          if (!(error instanceof AppError)) throw error;
+          code = error.code;
+          throw bacnetErrorOf(error);
+        } finally {
+          deps.audit.record({
+            ...serverCallDraft(spec, { auth: caller, input: { body }, at: deps.clock.now() }),
+            via: VIA,
+            ip: from.split(':')[0] ?? '',
+            project: Promise.resolve(config.projectId),
+            code,
+          });
+        }
+      },
+    };
+  }
+
+  /** This node's name in bacnet_leases. */
+  const defaultHolder = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
+  let keeper: LeaseKeeper | undefined;
+
+  return {
+    /**
+     * Serves the project's device with these settings (BACNET_* at start, or a test's) while this node holds the
+     * project's lease; waits for the first try, so a node that takes it listens when this resolves.
+     */
+    async start(
+      config: BacnetConfig,
+      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
+    ) {
+      if (keeper) throw new Error('the BACnet/IP interface is already started');
+      const { lease, holder, ...serving } = options;
+      // A binding that does not hold yet (the account or project made later) is said once, in words a person acts on.
+      await callerOf(config)
+        .then((caller) => deps.projects.tree(caller, String(config.projectId)))
+        .catch((err: unknown) =>
+          deps.logger.error(
+            { err, account: config.account, projectId: String(config.projectId) },
+            'BACnet: BACNET_ACCOUNT must be an enabled user who sees the project BACNET_PROJECT; reads and writes fail until it is',
+          ),
+        );
+      keeper = keepLease({
+        repo: leases,
+        projectId: config.projectId,
+        holder: holder ?? defaultHolder,
+        clock: deps.clock,
+        logger: deps.logger,
+        options: { ...LEASE_DEFAULTS, ...lease },
+        onHeld: async () => {
+          server = await startBacnetServer({
+            port: config.port,
+            interface: config.interface,
+            deviceInstance: config.deviceInstance,
+            readOnly: config.readOnly,
+            version: LIMITS.version,
+            source: sourceOf(config),
+            logger: deps.logger,
+            ...serving,
+          });
+        },
+        onLost: () => {
+          server?.close();
+          server = undefined;
+        },
+      });
+      await keeper.settled();
+    },
+    /** The running interface while this node holds the lease. */
+    get server() {
+      return server;
+    },
+    /** The lease keeper once started (tests try it at once). */
+    get lease() {
+      return keeper;
+    },
+    async close() {
+      await keeper?.stop();
+      keeper = undefined;
+    },
+  };
+}
+export type BacnetModule = ReturnType<typeof createBacnetModule>;

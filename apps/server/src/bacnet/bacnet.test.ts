@@ -1,0 +1,199 @@
+import { ApplicationTag, ErrorCode, ObjectType, PropertyIdentifier as P, type BACNetObjectID } from '@bacnet-js/client';
+import {
+  deviceEndpoints,
+  gatewayEndpoints,
+  groupEndpoints,
+  OPERATE_AUTH,
+  percentToLevel,
+  projectEndpoints,
+  type GatewayDevice,
+  type GroupView,
+} from '@lumigrid/contract';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditTrail, bacnetObjects, users } from '../db/schema/index.ts';
+import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
+import { poll } from '../test/poll.ts';
+import { freeUdpPort, objectNames, readValues, startTestClient, type TestClient } from './bacnet-client.fixtures.ts';
+import { STATE_TEXTS } from './object-model.ts';
+
+const DEVICE_INSTANCE = 260_401;
+const MAIL = 'bms@example.com';
+
+/**
+ * A building management system over real BACnet/IP on 127.0.0.1: a client of the same stack discovers the
+ * project's device, reads what the simulated gateway reports, and dims a group through the platform's command
+ * path, which the simulated lights carry out.
+ */
+describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
+  let rig: GatewayRig;
+  let client: TestClient;
+  let port: number;
+  let token: string;
+  let projectId: string;
+  let mapId: string;
+  let map: { id: string; name: string };
+  let lights: GatewayDevice[];
+  let group: GroupView;
+  const send = endpointCaller(
+    () => rig.h.app,
+    () => token,
+  );
+  const sim = () => rig.fleet.gateways[0]!;
+  const receiver = () => ({ address: `127.0.0.1:${port}` });
+  const isDimmable = (d: GatewayDevice) => d.kind === 'light-dimmer' || d.kind === 'light-cct';
+  const objectOf = async (name: string): Promise<BACNetObjectID> => {
+    const found = (await objectNames(client, port, DEVICE_INSTANCE)).find((o) => o.name === name);
+    if (!found) throw new Error(`no object named ${name}`);
+    return found.id;
+  };
+
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 3000 });
+    token = await signUpByMail(rig.h, MAIL);
+    const built = await buildGatewayWithDevices(rig.h, token, { mac: sim().mac, name: 'North', place: () => true });
+    mapId = built.mapId;
+    lights = built.devices.filter(isDimmable);
+    group = await data(
+      send(groupEndpoints.add, { body: { mapId, gatewayId: built.gateway.id, name: 'Open office', deviceIds: lights.map((d) => d.id) } }),
+    );
+    await data(send(gatewayEndpoints.sync, { params: { id: built.gateway.id } }));
+    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
+    const project = tree.projects.find((p) => p.isDefault)!;
+    projectId = project.id;
+    map = project.builds.flatMap((b) => b.maps).find((m) => m.id === mapId)!;
+    port = await freeUdpPort();
+    await rig.h.app.bacnet.start(
+      { port, interface: '127.0.0.1', deviceInstance: DEVICE_INSTANCE, account: MAIL, projectId: BigInt(projectId), readOnly: false },
+      { freshMs: 50, covPollMs: 100 },
+    );
+    client = await startTestClient();
+  }, 120_000);
+  afterAll(async () => {
+    client?.close();
+    await rig?.close();
+  });
+
+  it('answers Who-Is with I-Am and lists its objects under the platform names', async () => {
+    const heard: number[] = [];
+    client.on('iAm', (content) => heard.push(content.payload.deviceId));
+    client.whoIs(receiver(), { lowLimit: DEVICE_INSTANCE, highLimit: DEVICE_INSTANCE });
+    await poll(() => heard.includes(DEVICE_INSTANCE), 'I-Am');
+    // A Who-Is for other instances goes unanswered.
+    client.whoIs(receiver(), { lowLimit: 1, highLimit: 10 });
+    const names = await objectNames(client, port, DEVICE_INSTANCE);
+    expect(heard).toEqual([DEVICE_INSTANCE]);
+    expect(names).toContainEqual({ id: { type: ObjectType.DEVICE, instance: DEVICE_INSTANCE }, name: expect.stringContaining('Lumigrid') });
+    expect(names).toContainEqual({ id: expect.objectContaining({ type: ObjectType.LIGHTING_OUTPUT }), name: `${map.name}/Open office` });
+    expect(names).toContainEqual({ id: expect.objectContaining({ type: ObjectType.ANALOG_INPUT }), name: `${map.name} total power` });
+  });
+
+  it("reads a light's level and state once the simulated gateway reports it", async () => {
+    const light = lights[0]!;
+    const level = await objectOf(`${map.name}/${light.name}`);
+    const state = await objectOf(`${map.name}/${light.name} state`);
+    await data(send(deviceEndpoints.control, { body: { id: light.id, action: { op: 'brightness', percent: 40 } } }));
+    await poll(async () => (await readValues(client, port, level, P.PRESENT_VALUE))[0] === 40, 'the light at 40 % over BACnet');
+    expect(await readValues(client, port, state, P.PRESENT_VALUE)).toEqual([STATE_TEXTS.indexOf('on') + 1]);
+    expect(await readValues(client, port, state, P.STATE_TEXT)).toEqual([...STATE_TEXTS]);
+    await data(send(deviceEndpoints.control, { body: { id: light.id, action: { op: 'onOff', on: false } } }));
+    await poll(
+      async () => (await readValues(client, port, state, P.PRESENT_VALUE))[0] === STATE_TEXTS.indexOf('off') + 1,
+      'off over BACnet',
+    );
+    expect(await readValues(client, port, level, P.PRESENT_VALUE)).toEqual([0]);
+  });
+
+  it("dims a group written at priority 8, through the platform's command path, and relinquishes it", async () => {
+    const output = await objectOf(`${map.name}/Open office`);
+    await client.writeProperty(receiver(), output, P.PRESENT_VALUE, [{ type: ApplicationTag.REAL, value: 60 }], { priority: 8 });
+    const levels = () => lights.map((d) => sim().devices.get(d.addr)!.state);
+    await poll(() => levels().every((s) => s.on && s.level === percentToLevel(60)), 'every member at 60 %');
+    expect(await readValues(client, port, output, P.PRESENT_VALUE)).toEqual([60]);
+    expect(await readValues(client, port, output, P.CURRENT_COMMAND_PRIORITY)).toEqual([8]);
+    expect(await readValues(client, port, output, P.PRIORITY_ARRAY, 8)).toEqual([60]);
+    // The platform's reports follow: Tracking_Value is what the lights do.
+    await poll(async () => (await readValues(client, port, output, P.TRACKING_VALUE))[0] === 60, 'the group tracking 60 %');
+
+    // The audit trail has it as the bound user's group command, through BACnet.
+    await rig.h.app.audit.writer.flush();
+    const [entry] = await rig.h.database.db.select().from(auditTrail).where(eq(auditTrail.via, 'bacnet'));
+    expect(entry).toMatchObject({
+      endpoint: 'groups.control',
+      code: 0,
+      ip: '127.0.0.1',
+      projectId: BigInt(projectId),
+      request: { body: { id: group.id, action: { op: 'brightness', percent: 60 } } },
+    });
+
+    await client.writeProperty(receiver(), output, P.PRESENT_VALUE, [{ type: ApplicationTag.NULL, value: null }], { priority: 8 });
+    expect(await readValues(client, port, output, P.CURRENT_COMMAND_PRIORITY)).toEqual([null]);
+    // Relinquished, the lights keep what they were set to.
+    expect(levels().every((s) => s.level === percentToLevel(60))).toBe(true);
+  });
+
+  it("notifies a COV subscriber of a light's level when the simulated gateway reports a change", async () => {
+    const light = lights[1]!;
+    const output = await objectOf(`${map.name}/${light.name}`);
+    const levels: unknown[] = [];
+    const listen = (content: {
+      payload: { monitoredObjectId: BACNetObjectID; values: Array<{ property: { id: number }; value: Array<{ value: unknown }> }> };
+    }) => {
+      if (content.payload.monitoredObjectId.instance !== output.instance || content.payload.monitoredObjectId.type !== output.type) return;
+      levels.push(content.payload.values.find((v) => v.property.id === P.PRESENT_VALUE)?.value[0]?.value);
+    };
+    client.on('covNotifyUnconfirmed', listen);
+    try {
+      await client.subscribeCov(receiver(), output, 7, false, false, 300);
+      await poll(() => levels.length === 1, 'the first notification');
+      await data(send(deviceEndpoints.control, { body: { id: light.id, action: { op: 'brightness', percent: 25 } } }));
+      await poll(() => levels.includes(25), 'the reported level notified');
+    } finally {
+      client.off('covNotifyUnconfirmed', listen);
+      await client.subscribeCov(receiver(), output, 7, true, false, 0);
+    }
+  });
+
+  it('refuses a level out of range and a write to what is not commandable', async () => {
+    const output = await objectOf(`${map.name}/Open office`);
+    await expect(
+      client.writeProperty(receiver(), output, P.PRESENT_VALUE, [{ type: ApplicationTag.REAL, value: 150 }], { priority: 8 }),
+    ).rejects.toThrow(`Code:${ErrorCode.VALUE_OUT_OF_RANGE}`);
+    const power = await objectOf(`${map.name} total power`);
+    await expect(
+      client.writeProperty(receiver(), power, P.PRESENT_VALUE, [{ type: ApplicationTag.REAL, value: 1 }], { priority: 8 }),
+    ).rejects.toThrow(`Code:${ErrorCode.WRITE_ACCESS_DENIED}`);
+  });
+
+  it('carries the authority of the bound user: one who may only view is refused, and the refusal is in the audit trail', async () => {
+    const output = await objectOf(`${map.name}/Open office`);
+    const bound = eq(users.account, MAIL);
+    await rig.h.database.db.update(users).set({ operateAuth: OPERATE_AUTH.viewOnly }).where(bound);
+    try {
+      await expect(
+        client.writeProperty(receiver(), output, P.PRESENT_VALUE, [{ type: ApplicationTag.REAL, value: 10 }], { priority: 8 }),
+      ).rejects.toThrow(`Code:${ErrorCode.WRITE_ACCESS_DENIED}`);
+    } finally {
+      await rig.h.database.db.update(users).set({ operateAuth: OPERATE_AUTH.owner }).where(bound);
+    }
+    expect(lights.every((d) => sim().devices.get(d.addr)!.state.level !== percentToLevel(10))).toBe(true);
+    await rig.h.app.audit.writer.flush();
+    const entries = await rig.h.database.db.select().from(auditTrail).where(eq(auditTrail.via, 'bacnet'));
+    expect(entries.at(-1)).toMatchObject({ endpoint: 'groups.control', code: 110003 });
+  });
+
+  it('keeps an instance when its group is renamed', async () => {
+    const before = await rig.h.database.db
+      .select()
+      .from(bacnetObjects)
+      .where(eq(bacnetObjects.sourceId, BigInt(group.id)));
+    await data(send(groupEndpoints.update, { body: { id: group.id, name: 'Team room' } }));
+    await poll(
+      async () => (await objectNames(client, port, DEVICE_INSTANCE)).some((o) => o.name === `${map.name}/Team room`),
+      'the new name',
+    );
+    const renamed = await objectOf(`${map.name}/Team room`);
+    expect(before.filter((r) => r.source === 'group').map((r) => r.instance)).toEqual([renamed.instance]);
+  });
+});

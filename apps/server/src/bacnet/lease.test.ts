@@ -1,0 +1,99 @@
+import { projectEndpoints } from '@lumigrid/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, apiData, signUpByMail, startApp, type Harness } from '../test/harness.ts';
+import { ObjectType, PropertyIdentifier } from '@bacnet-js/client';
+import { buildApp } from '../app.ts';
+import { poll } from '../test/poll.ts';
+import { freeUdpPort, readValues, startTestClient } from './bacnet-client.fixtures.ts';
+import { createLeaseRepo, keepLease, type LeaseKeeper } from './lease.ts';
+
+const silent = { info: () => undefined, warn: () => undefined };
+// Tries are made by the test (tryNow); the timer never fires within it.
+const OPTIONS = { leaseMs: 15_000, tryMs: 3_600_000 };
+
+/** Two server nodes with BACNET=on for one project: one serves, the other takes over when it stops. */
+describe.each(DATABASES)("a project's BACnet lease (%s)", (kind) => {
+  let h: Harness;
+  let projectId: bigint;
+  const keepers: LeaseKeeper[] = [];
+  const serving = new Set<string>();
+
+  function node(holder: string) {
+    const keeper = keepLease({
+      repo: createLeaseRepo(h.database.db),
+      projectId,
+      holder,
+      clock: h.clock,
+      logger: silent,
+      options: OPTIONS,
+      onHeld: async () => void serving.add(holder),
+      onLost: () => void serving.delete(holder),
+    });
+    keepers.push(keeper);
+    return keeper;
+  }
+
+  beforeAll(async () => {
+    h = await startApp(kind);
+    const token = await signUpByMail(h, 'lease@example.com');
+    const tree = await apiData(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token });
+    projectId = BigInt(tree.projects.find((p) => p.isDefault)!.id);
+  });
+  afterAll(async () => {
+    for (const keeper of keepers) await keeper.stop();
+    await h?.close();
+  });
+
+  it('lets one node serve; the other takes over at once when it stops, and after the lease when it vanishes', async () => {
+    const a = node('node-a');
+    await a.settled();
+    const b = node('node-b');
+    await b.settled();
+    expect([...serving]).toEqual(['node-a']);
+
+    // A stops cleanly: it gives the lease up, and B takes it at its next try.
+    await a.stop();
+    expect(serving.size).toBe(0);
+    await b.tryNow();
+    expect([...serving]).toEqual(['node-b']);
+
+    // B vanishes without a word (its renewals stop): C waits out the lease, then serves.
+    const c = node('node-c');
+    await c.settled();
+    expect(c.isHeld()).toBe(false);
+    h.clock.advance(OPTIONS.leaseMs - 1);
+    await c.tryNow();
+    expect(c.isHeld()).toBe(false);
+    h.clock.advance(2);
+    await c.tryNow();
+    expect(c.isHeld()).toBe(true);
+    // B, back, finds the lease taken and stops serving.
+    await b.tryNow();
+    expect([...serving]).toEqual(['node-c']);
+  });
+
+  it('serves the device from one of two nodes on one database, and from the other once the first closes', async () => {
+    // The nodes of the test above give the lease up.
+    for (const keeper of keepers.splice(0)) await keeper.stop();
+    // A second node on the same database (the first is the harness's app).
+    const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, jobs: { start: false } });
+    const client = await startTestClient();
+    try {
+      const port = await freeUdpPort();
+      const config = { port, interface: '127.0.0.1', deviceInstance: 31, account: 'lease@example.com', projectId, readOnly: false };
+      await h.app.bacnet.start(config, { holder: 'first', lease: { tryMs: 20 } });
+      await second.bacnet.start(config, { holder: 'second', lease: { tryMs: 20 } });
+      expect(h.app.bacnet.server).toBeDefined();
+      expect(second.bacnet.server).toBeUndefined();
+      const name = () => readValues(client, port, { type: ObjectType.DEVICE, instance: 31 }, PropertyIdentifier.OBJECT_NAME);
+      expect(await name()).toEqual([expect.stringContaining('Lumigrid')]);
+
+      await h.app.bacnet.close();
+      await poll(() => second.bacnet.server !== undefined, 'the second node serving');
+      expect(await name()).toEqual([expect.stringContaining('Lumigrid')]);
+    } finally {
+      client.close();
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import { bigint, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { projects } from './projects.ts';
+
+/**
+ * The BACnet object instance each group, light, device and map has in a project's BACnet device
+ * (docs/bacnet.md). Kept by the platform's own id, never by name, so a renamed or moved object keeps the
+ * instance a building management system has bound to; an instance is never given to another object.
+ * No foreign key to the objects: the row of a deleted object keeps its instance taken.
+ */
+export const bacnetObjects = pgTable(
+  'bacnet_objects',
+  {
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** What the platform object is: `group`, `device` or `map`. */
+    source: text('source').$type<'group' | 'device' | 'map'>().notNull(),
+    sourceId: bigint('source_id', { mode: 'bigint' }).notNull(),
+    /** The BACnet object type (54 Lighting Output, 55 Binary Lighting Output, 0 Analog Input, 19 Multi-state Value). */
+    objectType: integer('object_type').notNull(),
+    instance: integer('instance').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.source, t.sourceId, t.objectType] }),
+    uniqueIndex('bacnet_objects_instance_key').on(t.projectId, t.objectType, t.instance),
+  ],
+);
+
+/**
+ * Which server node serves a project's BACnet device: several nodes may have BACNET=on, one holds the lease and
+ * answers, the others wait to take over when it stops renewing (docs/bacnet.md).
+ */
+export const bacnetLeases = pgTable('bacnet_leases', {
+  projectId: bigint('project_id', { mode: 'bigint' })
+    .primaryKey()
+    .references(() => projects.id, { onDelete: 'cascade' }),
+  /** The node holding it (host/pid/random, as the job runner names nodes). */
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
