@@ -21,3 +21,4 @@ export * from './audit.ts';
 export * from './api-keys.ts';
 export * from './webhooks.ts';
 export * from './sso.ts';
+export * from './rollouts.ts';
