@@ -441,7 +441,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       },
     }),
     createHeatmapModule({ db, access: projects.access, link, options: options.gatewayLink?.reports, logger }),
-    createPlatformModule({ db, clock, jobs, link, firmware: firmwareCatalogue, realtime, logger }),
+    createPlatformModule({ db, clock, jobs, link, firmware: firmwareCatalogue, realtime, logger, rolloutCheckMs: config.rolloutCheckMs }),
     // Last, so that it closes after every other module: what they answered on their way out is still stored.
     audit,
   ];

@@ -21,6 +21,8 @@ export function createPlatformModule(deps: {
   firmware: FirmwareCatalogue;
   realtime: Pick<RealtimeHub, 'publish' | 'addDestination'>;
   logger: FastifyBaseLogger;
+  /** How long a rollout step waits before it looks at its updates again. */
+  rolloutCheckMs?: number;
 }) {
   const repo = createPlatformRepo(deps.db);
   // Every change of a rollout goes to the live topic, which only platform administrators may watch.
@@ -36,6 +38,7 @@ export function createPlatformModule(deps: {
     firmware: deps.firmware,
     clock: deps.clock,
     changed,
+    checkMs: deps.rolloutCheckMs,
   });
   const platform = createPlatformService({ repo, runner, firmware: deps.firmware, clock: deps.clock, changed });
   deps.realtime.addDestination({ pattern: ROLLOUT_TOPIC, allow: (auth) => isPlatformAdmin(auth) });

@@ -23,6 +23,8 @@ export interface RolloutRunnerDeps {
   clock: Clock;
   /** Told after every step that may have changed a rollout (the live topic). */
   changed(rolloutId: bigint): void;
+  /** How long a step waits before it looks at its updates again (ROLLOUT_CHECK_S). */
+  checkMs?: number;
 }
 
 /** What a finished update means for its target: where a rollout's and a rollback's updates end. */
@@ -47,7 +49,7 @@ export function rolloutJobKey(rolloutId: bigint, step: number): string {
  */
 export function createRolloutRunner(deps: RolloutRunnerDeps) {
   const { repo, clock } = deps;
-  const checkMs = ROLLOUT_CHECK_MS;
+  const checkMs = deps.checkMs ?? ROLLOUT_CHECK_MS;
 
   /** Records the results the gateway link has stored for the updates this rollout started. */
   async function collect(rollout: RolloutRow, targets: RolloutTargetRow[]): Promise<void> {
