@@ -1,14 +1,17 @@
 import { platformEndpoints, ROLLOUT_TOPIC, type Rollout, type RolloutCreateBody, type RolloutDetail } from '@lumigrid/contract';
+import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gateways, jobs } from '../../db/schema/index.ts';
 import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, signUpByMail } from '../../test/harness.ts';
 import { bind, defaultMapId, GATEWAY_FIRMWARE, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { ROLLOUT_CHECK_MS } from './rollout-runner.ts';
+import { ROLLOUT_CHECK_MS, ROLLOUT_JOB } from './rollout-runner.ts';
 
 const GATEWAYS = 50;
 const WAVE = 10;
 const OLD_VERSION = '3.2.1';
+const HOUR_MS = 3_600_000;
 
 /**
  * A fleet firmware rollout over simulated gateways on real MQTT, on the injected clock: the test runs the due
@@ -44,11 +47,21 @@ describe.each(DATABASES)('fleet firmware rollout on %s', (kind) => {
 
   const detail = (id: string) => apiData(h().app, platformEndpoints.rollout, { params: { id } }, { token: admin });
 
+  /** The rollout's step jobs not yet finished: one chain of steps at most, whatever paused or resumed it. */
+  async function stepsInFlight(id: string): Promise<number> {
+    const rows = await h()
+      .database.db.select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.kind, ROLLOUT_JOB), inArray(jobs.state, ['queued', 'running']), like(jobs.key, `rollout:${id}/%`)));
+    return rows.length;
+  }
+
   /** Runs the rollout's due steps, a step's wait at a time, until `done` holds for its detail. */
   async function runUntil(id: string, done: (d: RolloutDetail) => boolean, what: string) {
     await poll(
       async () => {
         await h().app.jobs.runDue();
+        expect(await stepsInFlight(id)).toBeLessThanOrEqual(1);
         if (done(await detail(id))) return true;
         h().clock.advance(ROLLOUT_CHECK_MS);
         return false;
@@ -177,5 +190,47 @@ describe.each(DATABASES)('fleet firmware rollout on %s', (kind) => {
     const back = await detail(started.id);
     expect(back.rollout.counts.rolledBack).toBe(updated.length);
     for (const sim of updated) expect(sim.versions.gateway).toBe(GATEWAY_FIRMWARE.version);
+  }, 120_000);
+  it('starts each gateway only inside the maintenance window of its own time zone', async () => {
+    const stragglers = sims().filter((s) => s.versions.gateway === OLD_VERSION);
+    expect(stragglers).toHaveLength(2);
+    const [onUtc, inTokyo] = stragglers as [(typeof stragglers)[0], (typeof stragglers)[0]];
+    await h().database.db.update(gateways).set({ timezone: 'Asia/Tokyo' }).where(eq(gateways.mac, inTokyo.mac));
+    const now = h().clock.now().getTime();
+    const opens = Math.floor(now / HOUR_MS) * HOUR_MS + 2 * HOUR_MS;
+    const clockOf = (at: number) => `${String(new Date(at).getUTCHours()).padStart(2, '0')}:00`;
+    const started = await apiData(
+      h().app,
+      platformEndpoints.startRollout,
+      {
+        body: {
+          target: 'gateway',
+          version: GATEWAY_FIRMWARE.version,
+          selection: { versions: [OLD_VERSION] },
+          waveSize: 2,
+          concurrency: 2,
+          failureThresholdPct: 50,
+          window: { start: clockOf(opens), end: clockOf(opens + HOUR_MS) },
+        },
+      },
+      { token: admin },
+    );
+    await h().app.jobs.runDue();
+    expect((await detail(started.id)).rollout.counts.pending).toBe(2);
+
+    // The window opens on UTC's clock first; in Tokyo (9 h ahead) the same hours come 15 hours later.
+    h().clock.advance(opens - now);
+    // Hours pass on the injected clock: the administrator's session has ended meanwhile.
+    admin = await login(h(), 'admin', ADMIN_PASSWORD);
+    await runUntil(started.id, (d) => d.rollout.counts.succeeded === 1 && d.rollout.counts.updating === 0, 'the UTC gateway');
+    const waiting = (await detail(started.id)).targets.find((t) => t.mac === inTokyo.mac)!;
+    expect(waiting.state).toBe('pending');
+    expect(onUtc.versions.gateway).toBe(GATEWAY_FIRMWARE.version);
+    expect(inTokyo.versions.gateway).toBe(OLD_VERSION);
+
+    h().clock.advance(15 * HOUR_MS);
+    admin = await login(h(), 'admin', ADMIN_PASSWORD);
+    await runUntil(started.id, (d) => d.rollout.state === 'done', 'the Tokyo gateway in its window');
+    expect(inTokyo.versions.gateway).toBe(GATEWAY_FIRMWARE.version);
   }, 120_000);
 });
