@@ -12,6 +12,12 @@ export const ROLLOUT_JOB = 'firmware.rollout';
 /** How long a step waits before looking at its updates again, by default (an update takes 10-20 minutes). */
 export const ROLLOUT_CHECK_MS = 15_000;
 
+/**
+ * A gateway claimed for an update that never got its update id (the node stopped between the two writes) is
+ * given up after this long: its update may never have been sent.
+ */
+const CLAIM_LOST_MS = 10 * 60_000;
+
 /** Steps run at most this far apart while gateways wait for their maintenance window. */
 const WINDOW_RECHECK_MS = 15 * 60_000;
 
@@ -53,9 +59,15 @@ export function createRolloutRunner(deps: RolloutRunnerDeps) {
 
   /** Records the results the gateway link has stored for the updates this rollout started. */
   async function collect(rollout: RolloutRow, targets: RolloutTargetRow[]): Promise<void> {
-    const waiting = targets.filter((t) => (t.state === 'updating' || t.state === 'rollingBack') && t.updateId !== null);
-    const firmware = new Map((await repo.firmwareOfAnyTenant(waiting.map((t) => t.mac))).map((g) => [g.mac, g]));
     const now = clock.now();
+    const underWay = targets.filter((t) => t.state === 'updating' || t.state === 'rollingBack');
+    for (const target of underWay.filter((t) => t.updateId === null && now.getTime() - (t.startedAt?.getTime() ?? 0) > CLAIM_LOST_MS)) {
+      const from = target.state as 'updating' | 'rollingBack';
+      if (await repo.moveTarget(rollout.id, target.mac, from, { state: ENDS[from].failed, errorCode: 100103, finishedAt: now }))
+        Object.assign(target, { state: ENDS[from].failed, errorCode: 100103 });
+    }
+    const waiting = underWay.filter((t) => t.updateId !== null);
+    const firmware = new Map((await repo.firmwareOfAnyTenant(waiting.map((t) => t.mac))).map((g) => [g.mac, g]));
     for (const target of waiting) {
       const from = target.state as 'updating' | 'rollingBack';
       const gateway = firmware.get(target.mac);

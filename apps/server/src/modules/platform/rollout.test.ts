@@ -1,7 +1,7 @@
 import { platformEndpoints, ROLLOUT_TOPIC, type Rollout, type RolloutCreateBody, type RolloutDetail } from '@lumigrid/contract';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gateways, jobs } from '../../db/schema/index.ts';
+import { firmwareRolloutTargets, gateways, jobs } from '../../db/schema/index.ts';
 import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, signUpByMail } from '../../test/harness.ts';
 import { bind, defaultMapId, GATEWAY_FIRMWARE, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
@@ -232,5 +232,38 @@ describe.each(DATABASES)('fleet firmware rollout on %s', (kind) => {
     admin = await login(h(), 'admin', ADMIN_PASSWORD);
     await runUntil(started.id, (d) => d.rollout.state === 'done', 'the Tokyo gateway in its window');
     expect(inTokyo.versions.gateway).toBe(GATEWAY_FIRMWARE.version);
+  }, 120_000);
+
+  it('takes one tenant\u2019s gateways, and gives up a gateway whose update was claimed but never sent', async () => {
+    const overview = await apiData(h().app, platformEndpoints.overview, {}, { token: admin });
+    const owner = overview.tenants.find((t) => t.account === 'fleet-owner@example.com')!;
+    const started = await apiData(
+      h().app,
+      platformEndpoints.startRollout,
+      {
+        body: {
+          target: 'gateway',
+          version: '3.2.9',
+          selection: { tenantIds: [owner.id] },
+          waveSize: 3,
+          concurrency: 3,
+          failureThresholdPct: 50,
+        },
+      },
+      { token: admin },
+    );
+    const owned = sims().slice(0, 3);
+    expect((await detail(started.id)).targets.map((t) => t.mac)).toEqual(owned.map((s) => s.mac));
+    // As a node that stopped between claiming the gateway and sending its update leaves it.
+    const lost = owned[0]!;
+    await h()
+      .database.db.update(firmwareRolloutTargets)
+      .set({ state: 'updating', startedAt: new Date(h().clock.now().getTime() - 11 * 60_000) })
+      .where(and(eq(firmwareRolloutTargets.rolloutId, BigInt(started.id)), eq(firmwareRolloutTargets.mac, lost.mac)));
+    await runUntil(started.id, (d) => d.rollout.state === 'done', 'the tenant\u2019s rollout');
+    const done = await detail(started.id);
+    expect(done.targets.find((t) => t.mac === lost.mac)).toMatchObject({ state: 'failed', errorCode: 100103 });
+    expect(done.rollout.counts).toMatchObject({ succeeded: 2, failed: 1 });
+    expect(owned.map((s) => s.versions.gateway)).toEqual([GATEWAY_FIRMWARE.version, '3.2.9', '3.2.9']);
   }, 120_000);
 });
