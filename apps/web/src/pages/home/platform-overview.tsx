@@ -37,7 +37,7 @@ export function PlatformOverview() {
           </OverviewCard>
         </Col>
         <Col xs={24} md={12} xl={8}>
-          <OverviewCard id="platform-alarms" title={t('platform.alarmsCard')} to="/home">
+          <OverviewCard id="platform-alarms" title={t('platform.alarmsCard')} to="/system/account">
             <Row gutter={16}>
               <Col span={12}>
                 <Figure id="platform-open-alarms" title={t('platform.openAlarms')} value={sum((x) => x.openAlarms)} danger />
