@@ -1,4 +1,11 @@
-import { platformEndpoints, ROLLOUT_TOPIC, type Rollout, type RolloutCreateBody, type RolloutDetail } from '@lumigrid/contract';
+import {
+  gatewayEndpoints,
+  platformEndpoints,
+  ROLLOUT_TOPIC,
+  type Rollout,
+  type RolloutCreateBody,
+  type RolloutDetail,
+} from '@lumigrid/contract';
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firmwareRolloutTargets, gateways, jobs } from '../../db/schema/index.ts';
@@ -35,7 +42,10 @@ describe.each(DATABASES)('fleet firmware rollout on %s', (kind) => {
     admin = await login(h(), 'admin', ADMIN_PASSWORD);
     tenant = await signUpByMail(h(), 'fleet-owner@example.com');
     const mapId = await defaultMapId(h(), tenant);
-    for (const sim of sims().slice(0, 3)) await bind(h(), tenant, sim.mac, mapId);
+    const bound: Array<{ id: string }> = [];
+    for (const sim of sims().slice(0, 3)) bound.push(await bind(h(), tenant, sim.mac, mapId));
+    // One gateway's devices, so the tenant holds rows of its own (its storage).
+    await apiData(h().app, gatewayEndpoints.importDevices, { params: { id: bound[0]!.id } }, { token: tenant });
     url = await listenForRealtime(h().app);
     live = await stompClient(url, { Authorization: `Bearer ${admin}` });
     await live.subscribe(ROLLOUT_TOPIC, (m) => published.push(JSON.parse(m.body) as Rollout));
@@ -75,6 +85,7 @@ describe.each(DATABASES)('fleet firmware rollout on %s', (kind) => {
     const overview = await apiData(h().app, platformEndpoints.overview, {}, { token: admin });
     const owner = overview.tenants.find((t) => t.account === 'fleet-owner@example.com')!;
     expect(owner).toMatchObject({ gatewaysOnline: 3, gatewaysOffline: 0, openAlarms: 0 });
+    expect(owner.devices).toBeGreaterThan(0);
     expect(owner.storageBytes).toBeGreaterThan(0);
     expect(overview.poolGateways).toBe(GATEWAYS - 3);
     expect(overview.firmware).toEqual([{ target: 'gateway', model: 'LG-GW-200', version: OLD_VERSION, count: GATEWAYS }]);
