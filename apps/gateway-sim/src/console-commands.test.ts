@@ -31,6 +31,16 @@ describe('faults on demand at the simulator console', () => {
     expect(runConsoleCommand(fleet, `devices 2`)).toContain(`${light.addr} light-cct fault 0`);
   });
 
+  it('makes firmware updates fail or go silent on demand, and succeed again', () => {
+    expect(runConsoleCommand(fleet, 'updates 1 fail')).toBe(`${fleet.gateways[0]!.mac}: firmware updates fail`);
+    expect(fleet.gateways[0]!.faults).toMatchObject({ failUpdates: true, hangUpdates: false });
+    runConsoleCommand(fleet, `updates ${fleet.gateways[0]!.mac} hang`);
+    expect(fleet.gateways[0]!.faults).toMatchObject({ failUpdates: false, hangUpdates: true });
+    runConsoleCommand(fleet, 'updates 1 ok');
+    expect(fleet.gateways[0]!.faults).toMatchObject({ failUpdates: false, hangUpdates: false });
+    expect(runConsoleCommand(fleet, 'updates 1 sometimes')).toBe('updates takes fail, hang or ok');
+  });
+
   it('sends energy history on demand and says why it could not', async () => {
     expect(await runConsoleCommand(fleet, 'backfill 1 0')).toBe('backfill needs days above 0 and a step of at least 1 minute');
     expect(await runConsoleCommand(fleet, 'backfill all 2 60')).toBe(

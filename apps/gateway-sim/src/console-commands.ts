@@ -10,6 +10,7 @@ export const CONSOLE_HELP = [
   '  clear GW ADDR         clear its fault',
   '  flap GW ADDR          let it drop off and come back at every activity interval',
   '  steady GW ADDR        stop its flapping',
+  '  updates GW fail|hang|ok  make its firmware updates fail while installing, go silent (timeout), or succeed',
   '  backfill GW DAYS [M]  send DAYS of energy history, a sample every M minutes (default 15); GW may be all',
   '  emergency GW ADDR [age=YEARS] [charge=PERCENT] [cells=N] [type=maintained|non-maintained]',
   '                     [failure=battery|lamp|circuit|communication|none]  set an emergency light battery',
@@ -49,6 +50,7 @@ export function runConsoleCommand(fleet: Fleet, line: string): string | Promise<
   const gateway = gatewayOf(fleet, ref);
   if (!gateway) return `no gateway ${ref ?? ''}; ${CONSOLE_HELP.split('\n')[0]}`;
   if (command === 'backfill') return backfill([gateway], addrRaw, codeRaw);
+  if (command === 'updates') return setUpdateFault(gateway, addrRaw);
   if (command === 'devices') {
     return [...gateway.devices.values()].map((d) => `${d.state.addr} ${d.state.kind} fault ${d.state.fault}`).join('\n');
   }
@@ -75,6 +77,14 @@ export function runConsoleCommand(fleet: Fleet, line: string): string | Promise<
     default:
       return `unknown command ${command}; ${CONSOLE_HELP.split('\n')[0]}`;
   }
+}
+
+/** `updates GW fail|hang|ok`: how the gateway's next firmware updates end (a fleet rollout's failures on demand). */
+function setUpdateFault(gateway: SimGateway, how: string | undefined): string {
+  if (how !== 'fail' && how !== 'hang' && how !== 'ok') return 'updates takes fail, hang or ok';
+  gateway.faults.failUpdates = how === 'fail';
+  gateway.faults.hangUpdates = how === 'hang';
+  return `${gateway.mac}: firmware updates ${how === 'ok' ? 'succeed' : how === 'fail' ? 'fail' : 'go silent'}`;
 }
 
 /** `emergency GW ADDR key=value ...`: sets an emergency light's battery and forced failure, then shows its status. */

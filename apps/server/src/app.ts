@@ -62,6 +62,7 @@ import { createHeatmapModule } from './modules/heatmap/heatmap.module.ts';
 import type { AlertTracker } from './modules/alerts/alert-tracker.ts';
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
 import { createReportsModule } from './modules/reports/reports.module.ts';
+import { createPlatformModule } from './modules/platform/platform.module.ts';
 import { createProjectsModule } from './modules/projects/projects.module.ts';
 import { createSsoModule } from './modules/sso/sso.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
@@ -295,13 +296,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
       notify: ended.notify,
     }),
   );
+  const firmwareCatalogue = options.firmware ?? loadFirmwareCatalogue(config.dataDir, config.demo ? DEMO_FIRMWARE : []);
   const gateways = createGatewaysModule({
     repo: gatewaysRepo,
     fleet,
     devices: deviceRows,
     access: projects.access,
     link,
-    firmware: options.firmware ?? loadFirmwareCatalogue(config.dataDir, config.demo ? DEMO_FIRMWARE : []),
+    firmware: firmwareCatalogue,
     // A sync sends the gateway's group table, scenes, schedules, panel keys and holidays.
     configSources: [groupsConfig(db), scenesConfig(db)],
     clock,
@@ -461,6 +463,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       },
     }),
     createHeatmapModule({ db, access: projects.access, link, options: options.gatewayLink?.reports, logger }),
+    createPlatformModule({ db, clock, jobs, link, firmware: firmwareCatalogue, realtime, logger, rolloutCheckMs: config.rolloutCheckMs }),
     // Last, so that it closes after every other module: what they answered on their way out is still stored.
     audit,
   ];

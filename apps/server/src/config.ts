@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALERT_LIMITS, DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
 import { DEFAULT_KEEPALIVE_S } from './gateway-link/link-client.ts';
+import { ROLLOUT_CHECK_MS } from './modules/platform/rollout-runner.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -24,6 +25,8 @@ export interface Config {
   mqttKeepaliveS: number;
   /** How long a device or gateway is offline before an offline alert is raised (a short reconnect pages nobody). */
   offlineGraceMs: number;
+  /** How long a firmware rollout's step waits before it looks at its updates again (docs/operations.md). */
+  rolloutCheckMs: number;
   /** How many days the audit trail keeps its entries; the retention job removes older ones (docs/operations.md). */
   auditRetentionDays: number;
   adminAccount: string;
@@ -183,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     mqttUrl,
     mqttKeepaliveS: integer(env, 'MQTT_KEEPALIVE_S', DEFAULT_KEEPALIVE_S, 5, 300),
     offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,
+    rolloutCheckMs: integer(env, 'ROLLOUT_CHECK_S', ROLLOUT_CHECK_MS / 1000, 1, 3600) * 1000,
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36500),
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,

@@ -34,6 +34,7 @@ export * from './audit.ts';
 export * from './api-keys.ts';
 export * from './webhooks.ts';
 export * from './sso.ts';
+export * from './platform.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './users.ts';

@@ -12,6 +12,18 @@ describe('side menu (spec section 6)', () => {
     expect(canOpen('/system/outbox', { user_auth: 1, operate_auth: 0 })).toBe(true);
   });
 
+  it('gives the fleet firmware rollouts to the platform administrator alone, even by URL', () => {
+    expect(paths(buildMenu({ user_auth: 1, operate_auth: 0 }, 'server'))).toContain('/system/rollout');
+    expect(canOpen('/system/rollout', { user_auth: 1, operate_auth: 0 })).toBe(true);
+    for (const user of [
+      { user_auth: 2, operate_auth: 0 },
+      { user_auth: 3, operate_auth: 2 },
+    ]) {
+      expect(paths(buildMenu(user, 'saas'))).not.toContain('/system/rollout');
+      expect(canOpen('/system/rollout', user)).toBe(false);
+    }
+  });
+
   it('keeps the outbox from accounts, even by URL', () => {
     expect(paths(buildMenu({ user_auth: 2, operate_auth: 0 }, 'saas'))).not.toContain('/system/outbox');
     expect(canOpen('/system/outbox', { user_auth: 2, operate_auth: 0 })).toBe(false);

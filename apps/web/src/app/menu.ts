@@ -73,6 +73,7 @@ export type MenuLabelKey =
   | 'menu.interfaceParameter'
   | 'menu.data'
   | 'menu.outbox'
+  | 'menu.rollout'
   | 'menu.audit'
   | 'menu.apiKeys'
   | 'menu.webhooks'
@@ -205,6 +206,8 @@ export function buildMenu(user: MenuSubject, mode: Mode): MenuEntry[] {
     if (ownsAccount(user)) children.push({ path: '/system/sso', labelKey: 'menu.sso' });
     children.push({ path: '/system/center', labelKey: 'menu.center' });
     if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/outbox', labelKey: 'menu.outbox' });
+    // Fleet firmware rollouts run across every tenant: the platform administrator's alone.
+    if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/rollout', labelKey: 'menu.rollout' });
     // Backup and restore are the on-premise server's (spec section 2: not shown in SaaS mode).
     if (scope === 'all' && canSeeAdministrators(user) && mode === 'server') children.push({ path: '/system/data', labelKey: 'menu.data' });
     menu.push({ path: '/system', labelKey: 'menu.system', icon: 'system', children });
@@ -264,6 +267,7 @@ export function canOpen(pathname: string, user: MenuSubject, mode?: Mode): boole
   if (pathname === '/system/account' || pathname.startsWith('/system/account/')) return managesAccounts(user);
   if (pathname === '/system/outbox' || pathname.startsWith('/system/outbox/')) return canSeeAdministrators(user);
   if (pathname === '/system/data') return canSeeAdministrators(user);
+  if (pathname === '/system/rollout') return canSeeAdministrators(user);
   if (pathname === '/system/sso') return ownsAccount(user);
   return true;
 }

@@ -51,6 +51,7 @@ const LibraryPage = lazy(() => import('../pages/system/library-page.tsx'));
 const FunctionParameterPage = lazy(() => import('../pages/system/function-parameter-page.tsx'));
 const InterfaceParameterPage = lazy(() => import('../pages/system/interface-parameter-page.tsx'));
 const OutboxPage = lazy(() => import('../pages/system/outbox-page.tsx'));
+const RolloutPage = lazy(() => import('../pages/system/rollout-page.tsx'));
 const AuditPage = lazy(() => import('../pages/system/audit-page.tsx'));
 const ApiKeysPage = lazy(() => import('../pages/system/api-keys-page.tsx'));
 const WebhooksPage = lazy(() => import('../pages/system/webhooks-page.tsx'));
@@ -220,6 +221,7 @@ export const router = createBrowserRouter([
           { path: 'interfaceParameter', element: page(<InterfaceParameterPage />) },
           { path: 'center', element: page(<CenterPage />) },
           { path: 'outbox', element: page(<OutboxPage />) },
+          { path: 'rollout', element: page(<RolloutPage />) },
           { path: 'audit', element: page(<AuditPage />) },
           { path: 'apiKeys', element: page(<ApiKeysPage />) },
           { path: 'webhooks', element: page(<WebhooksPage />) },

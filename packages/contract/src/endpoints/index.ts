@@ -24,6 +24,7 @@ import { auditEndpoints } from './audit.ts';
 import { apiKeyEndpoints } from './api-keys.ts';
 import { webhookEndpoints } from './webhooks.ts';
 import { ssoEndpoints } from './sso.ts';
+import { platformEndpoints } from './platform.ts';
 
 export * from './auth.ts';
 export * from './accounts.ts';
@@ -50,6 +51,7 @@ export * from './audit.ts';
 export * from './api-keys.ts';
 export * from './webhooks.ts';
 export * from './sso.ts';
+export * from './platform.ts';
 
 /** Every endpoint of the API, by domain: the server registers exactly these, and a test holds OpenAPI to them. */
 export const ENDPOINT_GROUPS = {
@@ -79,6 +81,7 @@ export const ENDPOINT_GROUPS = {
   apiKeys: apiKeyEndpoints,
   webhooks: webhookEndpoints,
   sso: ssoEndpoints,
+  platform: platformEndpoints,
 } satisfies Record<string, Record<string, EndpointSpec>>;
 
 /** Every endpoint of the API as one list. */

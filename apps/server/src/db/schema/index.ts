@@ -21,4 +21,5 @@ export * from './audit.ts';
 export * from './api-keys.ts';
 export * from './webhooks.ts';
 export * from './sso.ts';
+export * from './rollouts.ts';
 export * from './bacnet.ts';

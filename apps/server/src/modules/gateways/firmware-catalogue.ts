@@ -18,6 +18,10 @@ export interface FirmwareFile {
 export interface FirmwareCatalogue {
   /** The newest file of a part for a gateway (files limited to some MACs are offered to those alone). */
   latest(target: GatewayFirmwareTarget, mac: string): FirmwareFile | undefined;
+  /** One version of a part for a gateway, when the catalogue holds it (a rollout's or a rollback's file). */
+  find(target: GatewayFirmwareTarget, version: string, mac: string): FirmwareFile | undefined;
+  /** Every file, newest first per part. */
+  files(): FirmwareFile[];
 }
 
 /** Compares dotted versions numerically (3.10.0 > 3.9.1); non-numeric parts compare as text. */
@@ -36,11 +40,17 @@ export function compareVersions(a: string, b: string): number {
 }
 
 export function createFirmwareCatalogue(files: FirmwareFile[]): FirmwareCatalogue {
+  const offered = (target: GatewayFirmwareTarget, mac: string) =>
+    files.filter((f) => f.target === target && (f.macPrefix === undefined || mac.startsWith(f.macPrefix)));
   return {
     latest(target, mac) {
-      return files
-        .filter((f) => f.target === target && (f.macPrefix === undefined || mac.startsWith(f.macPrefix)))
-        .sort((a, b) => compareVersions(b.version, a.version))[0];
+      return offered(target, mac).sort((a, b) => compareVersions(b.version, a.version))[0];
+    },
+    find(target, version, mac) {
+      return offered(target, mac).find((f) => f.version === version);
+    },
+    files() {
+      return [...files].sort((a, b) => a.target.localeCompare(b.target) || compareVersions(b.version, a.version));
     },
   };
 }

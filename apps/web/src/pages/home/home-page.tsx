@@ -19,6 +19,7 @@ import { upcomingRuns } from '../../features/home/overview.ts';
 import { RoleText } from '../../components/role-text.tsx';
 import { Figure, OverviewCard } from './overview-card.tsx';
 import { EnergyOverviewCard } from './energy-overview-card.tsx';
+import { PlatformOverview } from './platform-overview.tsx';
 
 const NEXT_RUNS = 6;
 const DAY = 'YYYY-MM-DD';
@@ -67,6 +68,8 @@ export default function HomePage() {
           </Flex>
         </Card>
 
+        {/* The platform administrator runs the platform first: every tenant and the fleet, above its own installation. */}
+        {canSeeAdministrators(user) && <PlatformOverview />}
         <Row gutter={[24, 24]}>
           <Col xs={24} md={12} xl={6}>
             <OverviewCard id="gateways" title={t('home.gatewaysCard')} to="/gateway/list">

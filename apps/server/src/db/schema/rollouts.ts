@@ -1,0 +1,63 @@
+import type { MaintenanceWindow, RolloutSelection, RolloutState, RolloutTargetState } from '@lumigrid/contract';
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { gateways } from './gateways.ts';
+import { users } from './users.ts';
+
+/**
+ * Fleet firmware rollouts (docs/operations.md "Platform view and firmware rollouts"): one firmware file for a
+ * chosen set of gateways, in waves. `step` numbers the durable job that moves it on: the job of step n may
+ * schedule step n + 1 only by raising it from n, so a rollout has one job in flight whatever node runs it.
+ */
+export const firmwareRollouts = pgTable(
+  'firmware_rollouts',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    target: text('target').notNull(),
+    version: text('version').notNull(),
+    selection: jsonb('selection').$type<RolloutSelection>().notNull(),
+    waveSize: integer('wave_size').notNull(),
+    concurrency: integer('concurrency').notNull(),
+    failureThresholdPct: integer('failure_threshold_pct').notNull(),
+    window: jsonb('window').$type<MaintenanceWindow>(),
+    /** ROLLOUT_STATES of the contract. */
+    state: text('state').$type<RolloutState>().notNull(),
+    /** threshold or manual while paused. */
+    pauseReason: text('pause_reason').$type<'threshold' | 'manual'>(),
+    currentWave: integer('current_wave').notNull().default(1),
+    /** The last wave whose failures a resume accepted: the threshold no longer pauses it. */
+    acceptedWave: integer('accepted_wave').notNull().default(0),
+    waves: integer('waves').notNull(),
+    step: integer('step').notNull().default(0),
+    createdBy: bigint('created_by', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('firmware_rollouts_created_idx').on(t.createdAt),
+    check('firmware_rollouts_state_check', sql`${t.state} in ('running', 'paused', 'done', 'rollingBack', 'rolledBack')`),
+  ],
+);
+
+/** One gateway of a rollout, with the version it ran before, so a rollback knows what to install. */
+export const firmwareRolloutTargets = pgTable(
+  'firmware_rollout_targets',
+  {
+    rolloutId: bigint('rollout_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => firmwareRollouts.id, { onDelete: 'cascade' }),
+    mac: text('mac').notNull(),
+    gatewayId: bigint('gateway_id', { mode: 'bigint' }).references(() => gateways.id, { onDelete: 'set null' }),
+    wave: integer('wave').notNull(),
+    fromVersion: text('from_version').notNull(),
+    /** ROLLOUT_TARGET_STATES of the contract. */
+    state: text('state').$type<RolloutTargetState>().notNull().default('pending'),
+    /** The firmware update the gateway link started (gateways.fw_update_id), to match its result. */
+    updateId: text('update_id'),
+    errorCode: integer('error_code'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.rolloutId, t.mac] }), index('firmware_rollout_targets_mac_idx').on(t.mac, t.state)],
+);
