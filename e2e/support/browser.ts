@@ -27,13 +27,19 @@ export const PHONE = { viewport: { width: 390, height: 844 }, touch: true } as c
  * blocked unless `serviceWorkers: 'allow'`.
  */
 export async function openBrowser(
-  options: { viewport?: { width: number; height: number }; touch?: boolean; serviceWorkers?: 'allow' | 'block' } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    touch?: boolean;
+    serviceWorkers?: 'allow' | 'block';
+    /** More Chromium switches (a fake camera: `fakeCamera`). */
+    args?: readonly string[];
+  } = {},
 ): Promise<TestBrowser> {
   const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', ...(options.args ?? [])],
     viewport: options.viewport ?? { width: 1440, height: 900 },
     isMobile: options.touch ?? false,
     hasTouch: options.touch ?? false,
@@ -54,6 +60,13 @@ export async function openBrowser(
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Chromium switches for a camera that films `videoFile` (.y4m or .mjpeg) over and over, granted without asking.
+ */
+export function fakeCamera(videoFile: string): string[] {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${videoFile}`];
 }
 
 /** Saves a screenshot under e2e/screenshots (git-ignored) for people to look at. */

@@ -60,6 +60,14 @@ export function gatewayJourney(name: string): GatewayJourney {
   };
 }
 
+/** Gives a map a floor plan (a PNG), uploaded as the project screen does: the map id before the file. */
+export async function uploadFloorPlan(url: string, token: string, mapId: string, png: Buffer): Promise<void> {
+  const form = new FormData();
+  form.append('id', mapId);
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'plan.png');
+  await api(url, mapEndpoints.upload, { body: form }, { token });
+}
+
 /** A gateway site made ready for a journey: the administrator signed in, the gateway bound, online and imported. */
 export interface PlacedSite {
   login: LoginResult;
@@ -89,13 +97,7 @@ export async function placeGatewayDevices(
   const token = login.access_token;
   const tree = await api(url, projectEndpoints.tree, { params: { id: '0' } }, { token });
   const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
-  if (options.floorPlan) {
-    // Uploaded as the project screen does: the map id before the file.
-    const form = new FormData();
-    form.append('id', mapId);
-    form.append('file', new Blob([new Uint8Array(options.floorPlan)], { type: 'image/png' }), 'plan.png');
-    await api(url, mapEndpoints.upload, { body: form }, { token });
-  }
+  if (options.floorPlan) await uploadFloorPlan(url, token, mapId, options.floorPlan);
   const mac = site.fleet.gateways[0]!.mac;
   const gateway = await api(url, gatewayEndpoints.bind, { body: { mac, mapId, name: options.gatewayName } }, { token });
   await site.start();

@@ -21,7 +21,9 @@ function expectSecurityHeaders(headers: Record<string, unknown>, where: string) 
   expect(headers['x-frame-options'], where).toBe('DENY');
   expect(headers['x-content-type-options'], where).toBe('nosniff');
   expect(headers['referrer-policy'], where).toBe('strict-origin-when-cross-origin');
-  expect(String(headers['permissions-policy'] ?? ''), where).toContain('camera=()');
+  // The camera for the app's own pages (reading gateway labels), for no one else.
+  expect(String(headers['permissions-policy'] ?? ''), where).toContain('camera=(self)');
+  expect(String(headers['permissions-policy'] ?? ''), where).toContain('microphone=()');
 }
 
 describe('security headers', () => {

@@ -30,7 +30,8 @@ const securityHeaders = {
   // Uploaded floor plans and branding images are shown by this origin only.
   crossOriginResourcePolicy: { policy: 'same-origin' as const },
 };
-const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
+/** The camera for this origin only: the Add gateway dialog reads the gateway's label with it. Nothing framed gets it. */
+const PERMISSIONS_POLICY = 'camera=(self), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()';
 
 /** Sets the headers on an answer no hook sees: errors Fastify raises before routing (frameworkErrors). */
 export function applySecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
@@ -40,7 +41,7 @@ export function applySecurityHeaders(request: FastifyRequest, reply: FastifyRepl
 
 export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
   await app.register(fastifyHelmet, securityHeaders);
-  // Helmet has no Permissions-Policy: the app needs no camera, microphone, location or payment.
+  // Helmet has no Permissions-Policy: the app needs no microphone, location or payment, and the camera only itself.
   app.addHook('onSend', async (_request, reply) => {
     reply.header('permissions-policy', PERMISSIONS_POLICY);
   });

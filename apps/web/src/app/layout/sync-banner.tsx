@@ -109,7 +109,10 @@ export function SyncBanner() {
     <>
       {count > 0 && (
         <Tag color="warning" icon={<SyncOutlined />} className="lg-sync-banner" data-testid="sync-banner">
-          {t('gateway.sync.banner', { count })}{' '}
+          <span className="lg-sync-banner__text">{t('gateway.sync.banner', { count })}</span>
+          <span className="lg-sync-banner__count" aria-hidden="true">
+            {count}
+          </span>{' '}
           <Typography.Link
             onClick={() => {
               setOpen(true);

@@ -42,6 +42,25 @@ interface AnimatedMap extends L.Map {
 
 /** A press that moves less than this (pixels) is a click, not a drag. */
 const DRAG_THRESHOLD = 4;
+/** How long a finger holds still on a marker to pick it up: a shorter touch is a tap, a moving one pans the plan. */
+export const LONG_PRESS_MS = 500;
+/** A finger that moves more than this (pixels) before the long press has passed is panning, not picking up. */
+const LONG_PRESS_SLOP = 8;
+/** After a finger puts a marker down, the mouse events a browser may still emulate for the touch are not a click. */
+const AFTER_LIFT_QUIET_MS = 600;
+
+/** A finger on a marker: waiting for the long press, then (`lifted`) carrying the marker. */
+interface Press {
+  pointerId: number;
+  id: string;
+  startX: number;
+  startY: number;
+  timer: number;
+  lifted: boolean;
+  /** Map dragging was on when the marker was lifted, and is turned on again when it is put down. */
+  panned: boolean;
+  latLng?: L.LatLng;
+}
 /** The canvas covers the view plus this share of it on each side, so panning shows markers before the redraw. */
 const PADDING = 0.25;
 /** Names are written under markers from this many zoom levels beyond the whole plan's view. */
@@ -70,6 +89,10 @@ export class CanvasMarkerLayer extends L.Layer {
   private handlers: CanvasMarkerHandlers;
   private editable = false;
   private drag?: { id: string; startX: number; startY: number; moved: boolean; additive: boolean; latLng?: L.LatLng };
+  /** Touch and pen move markers by long-press: there is no hover, and a plain drag pans the plan. */
+  private press?: Press;
+  /** Until then (performance.now()), emulated mouse presses are the end of a long-press move. */
+  private quietUntil = 0;
   /** A redraw scheduled for the next frame while dragging. */
   private frame?: number;
   /** The plan's bounds: the zoom that shows all of it is where labelling is measured from. */
@@ -152,6 +175,8 @@ export class CanvasMarkerLayer extends L.Layer {
     canvas.style.pointerEvents = 'auto';
     canvas.dataset.testid = 'device-canvas';
     canvas.addEventListener('mousedown', this.onMouseDown);
+    canvas.addEventListener('pointerdown', this.onPointerDown);
+    canvas.addEventListener('contextmenu', this.onContextMenu);
     canvas.addEventListener('mousemove', this.onHover);
     canvas.addEventListener('mouseleave', this.hideTooltip);
     this.canvas = canvas;
@@ -167,7 +192,10 @@ export class CanvasMarkerLayer extends L.Layer {
     map.off('zoomanim', this.onZoomAnim, this);
     map.off('click', this.onMapClick, this);
     this.endDrag();
+    this.endPress();
     this.canvas?.removeEventListener('mousedown', this.onMouseDown);
+    this.canvas?.removeEventListener('pointerdown', this.onPointerDown);
+    this.canvas?.removeEventListener('contextmenu', this.onContextMenu);
     this.canvas?.removeEventListener('mousemove', this.onHover);
     this.canvas?.removeEventListener('mouseleave', this.hideTooltip);
     this.hideTooltip();
@@ -209,9 +237,10 @@ export class CanvasMarkerLayer extends L.Layer {
     const items: DrawItem[] = [];
     const selected: DrawItem[] = [];
     for (const m of this.markers) {
-      const dragged = this.drag?.id === m.id && this.drag.latLng;
+      const lifted = this.press?.lifted && this.press.id === m.id;
+      const dragged = (this.drag?.id === m.id && this.drag.latLng) || (lifted && this.press?.latLng);
       const point = map.latLngToLayerPoint(dragged || m.latLng).subtract(origin);
-      const isSelected = m.id === this.selected || this.marked.has(m.id);
+      const isSelected = m.id === this.selected || this.marked.has(m.id) || Boolean(lifted);
       const item = { id: m.id, x: point.x, y: point.y, style: m.style, selected: isSelected, manual: m.manual };
       // Selected markers are drawn last, on top of their neighbours.
       if (item.selected) selected.push(item);
@@ -310,6 +339,11 @@ export class CanvasMarkerLayer extends L.Layer {
 
   private onMouseDown = (event: MouseEvent) => {
     if (event.button !== 0) return;
+    if (this.press?.lifted || performance.now() < this.quietUntil) {
+      event.stopPropagation();
+      event.preventDefault();
+      return;
+    }
     const hit = this.hit(event);
     // Not on a marker: the press belongs to the map (panning).
     if (!hit) return;
@@ -351,6 +385,97 @@ export class CanvasMarkerLayer extends L.Layer {
     }
     this.redraw();
   };
+
+  private onPointerDown = (event: PointerEvent) => {
+    if (event.pointerType === 'mouse' || !event.isPrimary || this.press) return;
+    const hit = this.hit(event);
+    if (!hit || !this.canDrag(hit.id)) return;
+    this.press = {
+      pointerId: event.pointerId,
+      id: hit.id,
+      startX: event.clientX,
+      startY: event.clientY,
+      timer: window.setTimeout(this.lift, LONG_PRESS_MS),
+      lifted: false,
+      panned: false,
+    };
+    // On the window and first: once lifted, the finger's moves are the marker's, not the plan's pan.
+    window.addEventListener('pointermove', this.onPressMove, true);
+    window.addEventListener('pointerup', this.onPressEnd, true);
+    window.addEventListener('pointercancel', this.onPressCancel, true);
+  };
+
+  /** The long press has passed with the finger still: the marker follows the finger until it lifts. */
+  private lift = () => {
+    const { press, map, canvas } = this;
+    if (!press || !map) return;
+    press.lifted = true;
+    press.panned = map.dragging.enabled();
+    if (press.panned) map.dragging.disable();
+    this.hideTooltip();
+    navigator.vibrate?.(15);
+    if (canvas) canvas.dataset.lifted = press.id;
+    this.redraw();
+  };
+
+  private onPressMove = (event: PointerEvent) => {
+    const { press, map } = this;
+    if (!press || !map || event.pointerId !== press.pointerId) return;
+    if (!press.lifted) {
+      if (Math.hypot(event.clientX - press.startX, event.clientY - press.startY) > LONG_PRESS_SLOP) this.endPress();
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    press.latLng = map.mouseEventToLatLng(event as unknown as MouseEvent);
+    if (this.frame === undefined) {
+      this.frame = requestAnimationFrame(() => {
+        this.frame = undefined;
+        this.redraw();
+      });
+    }
+  };
+
+  private onPressEnd = (event: PointerEvent) => {
+    const press = this.press;
+    if (!press || event.pointerId !== press.pointerId) return;
+    if (press.lifted) {
+      event.preventDefault();
+      event.stopPropagation();
+      this.quietUntil = performance.now() + AFTER_LIFT_QUIET_MS;
+    }
+    this.endPress();
+    if (!press.lifted || !press.latLng) return;
+    const latLng: [number, number] = [press.latLng.lat, press.latLng.lng];
+    // Until the new data arrives the marker stays where it was put down.
+    this.markers = this.markers.map((m) => (m.id === press.id ? { ...m, latLng } : m));
+    this.handlers.onDragEnd?.(press.id, press.latLng);
+    this.redraw();
+  };
+
+  private onPressCancel = (event: PointerEvent) => {
+    if (this.press && event.pointerId === this.press.pointerId) {
+      this.endPress();
+      this.redraw();
+    }
+  };
+
+  /** A long press on a marker picks it up; the browser's menu for it would cover the plan. */
+  private onContextMenu = (event: MouseEvent) => {
+    if (this.press || this.hit(event)) event.preventDefault();
+  };
+
+  private endPress(): void {
+    const press = this.press;
+    if (!press) return;
+    window.clearTimeout(press.timer);
+    if (press.panned) this.map?.dragging.enable();
+    if (this.canvas) delete this.canvas.dataset.lifted;
+    this.press = undefined;
+    window.removeEventListener('pointermove', this.onPressMove, true);
+    window.removeEventListener('pointerup', this.onPressEnd, true);
+    window.removeEventListener('pointercancel', this.onPressCancel, true);
+  }
 
   private endDrag(): void {
     if (this.frame !== undefined) cancelAnimationFrame(this.frame);

@@ -4,7 +4,7 @@ import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typogr
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
@@ -31,7 +31,7 @@ import { gatewayMarkerId, gatewayOfMarker } from '../../features/devices/plan-ma
 import { projectApi, useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useDownload } from '../../api/download.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
-import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
+import { initialMapPath, mapPathOptions, pathExists, pathOfMap, type MapPath } from '../../features/projects/tree.ts';
 import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
 import { usePhone } from '../../components/use-phone.ts';
 import { groupKeys } from '../../features/groups/api.ts';
@@ -40,6 +40,10 @@ import { GroupControlDrawer } from '../../features/devices/group-control-drawer.
 import { PlanGroupsSheet, PlanTools, useNoHover } from './plan-tools.tsx';
 import { PlanSelectionBar } from './plan-selection-bar.tsx';
 import { stillShown, toggled, withAll, type PlanSelection } from '../../features/devices/plan-selection.ts';
+import { PLACING_PARAMS } from '../../features/devices/placing-walk.ts';
+import { usePlacingWalk } from '../../features/devices/use-placing-walk.ts';
+import { PlanTap } from '../../features/devices/plan-tap.ts';
+import { PlacingWalkBar } from './placing-walk-bar.tsx';
 import './plan-tools.css';
 
 /**
@@ -82,6 +86,10 @@ export default function DeviceControlPage() {
   const [selecting, setSelecting] = useState(false);
   const [picked, setPicked] = useState<PlanSelection>(NONE_PICKED);
   const [selectionSheetPx, setSelectionSheetPx] = useState(SELECTION_SHEET_PX);
+  /** The placing walk of a gateway just added (?mapId=&place=): its devices blink one by one and a tap places each. */
+  const [params, setParams] = useSearchParams();
+  const walkMapId = params.get(PLACING_PARAMS.map) ?? undefined;
+  const walkGatewayId = params.get(PLACING_PARAMS.gateway) ?? undefined;
 
   // The path in force: the user's choice while it exists, else what was remembered, else a sensible first map.
   // A tree cached from another page may predate a map just added there: wait for this visit's answer, or
@@ -90,8 +98,8 @@ export default function DeviceControlPage() {
   const path = useMemo(() => {
     if (!tree.data || !fresh) return undefined;
     if (chosen && pathExists(tree.data, chosen)) return chosen;
-    return initialMapPath(tree.data, store.read());
-  }, [tree.data, fresh, chosen, store]);
+    return (walkMapId && pathOfMap(tree.data, walkMapId)) || initialMapPath(tree.data, store.read());
+  }, [tree.data, fresh, chosen, store, walkMapId]);
 
   const project = tree.data?.projects.find((p) => p.id === path?.[0]);
   const map = project?.builds.find((b) => b.id === path?.[1])?.maps.find((m) => m.id === path?.[2]);
@@ -109,6 +117,10 @@ export default function DeviceControlPage() {
   const markers = useMapMarkers(mapId);
   const gateways = useMapGateways(mapId);
   const mapGateways = useMemo(() => (mapId ? (gateways.data?.list ?? []).filter((g) => g.mapId === mapId) : []), [gateways.data, mapId]);
+  const walkGateway = walkGatewayId ? mapGateways.find((g) => g.id === walkGatewayId) : undefined;
+  const walk = usePlacingWalk(walkGateway ? mapId : undefined, walkGateway?.id);
+  const placing = walkGateway !== undefined && editable;
+  const endWalk = () => setParams({}, { replace: true });
   const positions = useDevicePositions();
   const gatewayPosition = useGatewayPosition();
   const moveIn = useMoveDevicesIn();
@@ -143,7 +155,9 @@ export default function DeviceControlPage() {
   // What the legend hides or the map lost leaves the selection: nothing unseen is switched.
   const shownIds = useMemo(() => new Set(shownMarkers.map((m) => m.id)), [shownMarkers]);
   const selection = useMemo(() => stillShown(picked, shownIds), [picked, shownIds]);
-  const selectionShown = selecting || selection.size > 0;
+  const selectionShown = !placing && (selecting || selection.size > 0);
+  /** A bar under the plan that a phone keeps at the bottom of the screen: the selection's or the walk's. */
+  const barShown = selectionShown || placing;
   const searchOptions = useMemo(
     () =>
       placedMarkers
@@ -160,6 +174,8 @@ export default function DeviceControlPage() {
   };
 
   const onSelect = (id: string, additive: boolean) => {
+    // While placing, a tap anywhere on the plan is where the blinking device is, even beside another marker.
+    if (placing) return;
     const gateway = mapGateways.find((g) => gatewayMarkerId(g.id) === id);
     if (selecting || additive) {
       if (!gateway) {
@@ -249,7 +265,7 @@ export default function DeviceControlPage() {
                 ? {
                     height: sheetOpen
                       ? 'max(200px, calc(100dvh - 200px - 45dvh))'
-                      : selectionShown
+                      : barShown
                         ? `max(200px, calc(100dvh - 200px - ${selectionSheetPx + SELECTION_GAP_PX}px))`
                         : 'calc(100dvh - 200px)',
                     minHeight: 200,
@@ -282,7 +298,7 @@ export default function DeviceControlPage() {
                   onMove={onMove}
                   namesAlways={namesShown}
                   marked={selection}
-                  selecting={selecting}
+                  selecting={selecting && !placing}
                   onLasso={(ids) => {
                     setSelectedId(undefined);
                     setPicked(withAll(selection, ids));
@@ -297,8 +313,9 @@ export default function DeviceControlPage() {
                   onSelect={selectVirtual}
                   onMove={virtual.move}
                 />
+                {placing && <PlanTap plan={plan} onTap={walk.place} />}
                 {/* Under a phone's bottom sheet the plan is small: the sheet has the screen, the buttons wait. */}
-                {!sheetOpen && (
+                {!sheetOpen && !placing && (
                   <PlanTools
                     namesToggle={phone || noHover}
                     namesShown={namesShown}
@@ -314,6 +331,9 @@ export default function DeviceControlPage() {
               </>
             )}
           </FloorPlanMap>
+          {placing && walkGateway && (
+            <PlacingWalkBar walk={walk} gatewayName={walkGateway.name} onEnd={endWalk} sheet={phone} onHeight={setSelectionSheetPx} />
+          )}
           {selectionShown && (
             <PlanSelectionBar
               sheet={phone}

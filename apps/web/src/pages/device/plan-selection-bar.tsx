@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, App, Button, Form, Input, Radio, Select, Slider, Space, Typography } from 'antd';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import { useControlMany } from '../../features/devices/api.ts';
 import { sceneApi, useScenePage, useUpdateScene } from '../../features/scenes/api.ts';
 import { deviceControls, fitAction } from '../../features/scenes/members.ts';
 import { byGateway, groupNames, withSceneMembers, type PlanSelection } from '../../features/devices/plan-selection.ts';
+import { useReportedHeight } from '../../components/use-reported-height.ts';
 import './plan-selection.css';
 
 interface Props {
@@ -68,18 +69,7 @@ export function PlanSelectionBar({
   const [grouping, setGrouping] = useState(false);
   const [scening, setScening] = useState(false);
 
-  const bar = useRef<HTMLElement>(null);
-  const heightTo = useRef(onHeight);
-  useEffect(() => {
-    heightTo.current = onHeight;
-  });
-  useEffect(() => {
-    const node = bar.current;
-    if (!node) return;
-    const observer = new ResizeObserver(() => heightTo.current?.(Math.ceil(node.getBoundingClientRect().height)));
-    observer.observe(node);
-    return () => observer.disconnect();
-  }, []);
+  const bar = useReportedHeight<HTMLElement>(onHeight);
 
   const types = useMemo(() => markers.filter((m) => selection.has(m.id)).map((m) => m.type), [markers, selection]);
   const can = (op: GroupOp) => types.some((code) => takesLightAction(code, op));

@@ -1,11 +1,14 @@
-import { useState, type ReactNode } from 'react';
-import { Alert, App, Col, Form, Input, InputNumber, Row, Select, Slider, Typography } from 'antd';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Alert, App, Button, Col, Form, Input, InputNumber, Row, Select, Slider, Typography } from 'antd';
+import { CameraOutlined } from '@ant-design/icons';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, type ErrorCode, type Gateway, type GatewayLookup } from '@lumigrid/contract';
 import {
   gatewayApi,
   useBindGateway,
   useChangeGatewayPlace,
+  useImportDevices,
   useOpenNetwork,
   useRenameGateway,
   useSetGatewayLonLat,
@@ -26,8 +29,13 @@ import {
 import { microwaveProblem, MICROWAVE_FIELDS, type MicrowaveField } from '@lumigrid/contract';
 import { useBoot } from '../../app/boot.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
+import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
+import { createCurrentMapStore } from '../../features/projects/current-map.ts';
+import { initialMapPath } from '../../features/projects/tree.ts';
 import { useGatewayRule } from './rules.ts';
 import { FormModal } from '../../components/form-modal.tsx';
+import { CodeScanner } from '../../features/gateways/code-scanner.tsx';
+import { placingWalkUrl } from '../../features/devices/placing-walk.ts';
 
 const mapOf = (path: string[] | undefined): GatewayRuleKey | undefined =>
   path && path.length === 3 ? undefined : 'gateway.rules.mapRequired';
@@ -80,14 +88,27 @@ function GatewayDialog({
   );
 }
 
-/** Binds a gateway by MAC onto a map; a look-up first says whether the MAC can be bound at all. */
+/**
+ * Adds a gateway: its MAC typed, or read from its label with the camera (the QR code or the MAC barcode), bound
+ * onto a map after a look-up says whether it can be. A gateway online at once has its devices imported, and
+ * the installer is taken to the plan to place them one by one.
+ */
 export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & { initialPath?: string[] }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const navigate = useNavigate();
   const rule = useGatewayRule();
   const [form] = Form.useForm<{ mac: string; name?: string; path: string[] }>();
   const [lookup, setLookup] = useState<GatewayLookup>();
+  const [scanning, setScanning] = useState(false);
   const bind = useBindGateway();
+  const importDevices = useImportDevices();
+  // The map the installer last looked at (or the account's likeliest): on site, the one the gateway goes on.
+  const tree = useProjectTree(WHOLE_TREE);
+  const suggestedPath = useMemo(() => initialPath ?? initialMapPath(tree.data, createCurrentMapStore().read()), [initialPath, tree.data]);
+  useEffect(() => {
+    if (open && suggestedPath && !form.getFieldValue('path')) form.setFieldValue('path', suggestedPath);
+  }, [open, suggestedPath, form]);
 
   const look = async () => {
     const typed = (form.getFieldValue('mac') as string | undefined) ?? '';
@@ -99,17 +120,30 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
     setLookup(await gatewayApi.lookup(mac).catch(() => undefined));
   };
 
+  const scanned = (mac: string) => {
+    setScanning(false);
+    form.setFieldValue('mac', mac);
+    void form.validateFields(['mac']).catch(() => undefined);
+    void message.success(t('gateway.scan.read', { mac }));
+    void look();
+  };
+
   const submit = async () => {
     const values = await form.validateFields();
     const name = values.name?.trim();
+    const mapId = values.path[2] ?? '';
     // A refusal (a MAC never provisioned or another account's, one answer for both) is shown in the server's words.
-    const gateway = await bind.mutateAsync({
-      mac: macFromInput(values.mac) ?? values.mac.trim(),
-      mapId: values.path[2] ?? '',
-      ...(name ? { name } : {}),
-    });
+    const gateway = await bind.mutateAsync({ mac: macFromInput(values.mac) ?? values.mac.trim(), mapId, ...(name ? { name } : {}) });
     void message.success(t('gateway.bound', { name: gateway.name }));
     onClose();
+    if (!gateway.online) {
+      void message.info(t('gateway.scan.importLater', { name: gateway.name }));
+      return;
+    }
+    const imported = await importDevices.mutateAsync(gateway.id).catch(() => undefined);
+    if (!imported) return;
+    void message.success(t('gateway.imported', { imported: imported.imported, total: imported.total }));
+    if (imported.total > 0) void navigate(placingWalkUrl(mapId, gateway.id));
   };
 
   const hint: Record<GatewayLookup['state'], { type: 'success' | 'info' | 'error' | 'warning'; key: string }> = {
@@ -124,12 +158,27 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
       onClose={onClose}
       title={t('gateway.bindTitle')}
       okText={t('gateway.bind')}
-      pending={bind.isPending}
+      pending={bind.isPending || importDevices.isPending}
       onSubmit={submit}
-      afterClose={() => setLookup(undefined)}
+      afterClose={() => {
+        setLookup(undefined);
+        setScanning(false);
+      }}
       width={560}
     >
-      <Form form={form} layout="vertical" initialValues={{ path: initialPath }} data-testid="bind-form">
+      {scanning ? (
+        <>
+          <CodeScanner onCode={(code) => scanned(code.mac)} />
+          <Button block onClick={() => setScanning(false)} style={{ marginBottom: 16 }} data-testid="scan-stop">
+            {t('gateway.scan.stop')}
+          </Button>
+        </>
+      ) : (
+        <Button block icon={<CameraOutlined />} onClick={() => setScanning(true)} style={{ marginBottom: 16 }} data-testid="scan-start">
+          {t('gateway.scan.start')}
+        </Button>
+      )}
+      <Form form={form} layout="vertical" initialValues={{ path: suggestedPath }} data-testid="bind-form">
         <Form.Item name="mac" label={t('gateway.field.mac')} rules={[rule(checkMac, true)]} extra={t('gateway.macHint')}>
           <Input placeholder="AA:BB:CC:DD:EE:FF" autoFocus onBlur={() => void look()} />
         </Form.Item>
@@ -141,6 +190,7 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
             message={t(hint[lookup.state].key as 'gateway.lookup.pool', {
               online: lookup.online ? t('gateway.status.online') : t('gateway.status.offline'),
             })}
+            data-testid="bind-lookup"
           />
         )}
         <Form.Item name="path" label={t('gateway.field.place')} rules={[rule(mapOf, true)]}>
