@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import pg from 'pg';
+import { copyRows } from '../apps/server/src/db/copy.ts';
 
 /** The raw client under Drizzle: PGlite and pg.Pool both answer query(text, params) with { rows }. */
 export interface SqlClient {
@@ -13,7 +15,8 @@ export interface BulkLoad {
   rowsPerS: number;
 }
 
-const COLUMNS = 'gateway_id, tenant_id, addr, kind, online, fault, state, reported_at, received_at';
+const COLUMN_LIST = ['gateway_id', 'tenant_id', 'addr', 'kind', 'online', 'fault', 'state', 'reported_at', 'received_at'];
+const COLUMNS = COLUMN_LIST.join(', ');
 
 interface Row {
   gateway_id: string;
@@ -59,7 +62,18 @@ async function multiRowInsert(sql: SqlClient, rows: Row[], perStatement: number)
   }
 }
 
-/** COPY FROM STDIN through Debian's psql client (a real COPY; pg-copy-streams is not installed here). */
+/** COPY FROM STDIN through pg-copy-streams on one of the pool's connections, as the report writer copies. */
+async function streamCopy(pool: pg.Pool, rows: Row[]): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const values = rows.map((r) => [r.gateway_id, r.tenant_id, r.addr, r.kind, r.online, r.fault, r.state, r.reported_at, r.received_at]);
+    await copyRows(client, 'device_reports', COLUMN_LIST, values);
+  } finally {
+    client.release();
+  }
+}
+
+/** COPY FROM STDIN through Debian's psql client, a process of its own. */
 function psqlCopy(url: string, csv: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(
@@ -85,8 +99,8 @@ function hasPsql(): Promise<boolean> {
 
 /**
  * Loads the rows of device_reports after `afterId` again into device_reports, raw: PGlite's COPY FROM
- * '/dev/blob'; on PostgreSQL multi-row INSERTs (pg-copy-streams, the usual COPY FROM STDIN for node-postgres,
- * is not installed) and, when psql is on the machine, COPY FROM STDIN through psql.
+ * '/dev/blob'; on PostgreSQL COPY FROM STDIN through pg-copy-streams and, when psql is on the machine, through
+ * psql; on both, multi-row INSERTs.
  */
 export async function bulkLoad(q: {
   kind: 'pglite' | 'postgres';
@@ -109,8 +123,12 @@ export async function bulkLoad(q: {
           .then(() => undefined),
       ),
     );
-  } else if (q.postgresUrl && (await hasPsql())) {
-    results.push(await timed('COPY FROM STDIN (psql)', rows.length, () => psqlCopy(q.postgresUrl!, csv)));
+  } else {
+    // The copied rows' text, like the writer's, is built inside the timing.
+    if (q.sql instanceof pg.Pool)
+      results.push(await timed('COPY FROM STDIN (pg-copy-streams)', rows.length, () => streamCopy(q.sql as pg.Pool, rows)));
+    if (q.postgresUrl && (await hasPsql()))
+      results.push(await timed('COPY FROM STDIN (psql)', rows.length, () => psqlCopy(q.postgresUrl!, csv)));
   }
   results.push(await timed('multi-row INSERT (1000 rows/statement)', rows.length, () => multiRowInsert(q.sql, rows, 1000)));
   return results;

@@ -248,7 +248,10 @@ function table(r: RunResult): string {
     ['paced: target / achieved', `${r.setup.targetRatePerS} / ${r.paced.reportsPerS} reports/s over ${r.paced.seconds} s`],
     ['paced: arrival->queryable', `p50 ${r.paced.latencyMs.p50} ms, p99 ${r.paced.latencyMs.p99} ms, max ${r.paced.latencyMs.max} ms`],
     ['paced: published / lost / dup', `${r.paced.published} / ${r.paced.lost} / ${r.paced.duplicates}`],
-    ['paced: event loop delay', `p50 ${r.paced.loopDelayMs.p50} ms, p99 ${r.paced.loopDelayMs.p99} ms, max ${r.paced.loopDelayMs.max} ms`],
+    [
+      'paced: event loop delay',
+      `p50 ${r.paced.loopDelayMs.p50} ms, p99 ${r.paced.loopDelayMs.p99} ms, max ${r.paced.loopDelayMs.max} ms; busy ${r.paced.loopDelayMs.busy}`,
+    ],
     [
       'saturated: reports/s',
       `${r.saturated.reportsPerS} (${r.saturated.published} in ${r.saturated.seconds} s, backpressure waits ${r.saturated.backpressureWaits})`,
@@ -257,7 +260,7 @@ function table(r: RunResult): string {
     ['saturated: lost / dup', `${r.saturated.lost} / ${r.saturated.duplicates}`],
     [
       'saturated: event loop delay',
-      `p50 ${r.saturated.loopDelayMs.p50} ms, p99 ${r.saturated.loopDelayMs.p99} ms, max ${r.saturated.loopDelayMs.max} ms`,
+      `p50 ${r.saturated.loopDelayMs.p50} ms, p99 ${r.saturated.loopDelayMs.p99} ms, max ${r.saturated.loopDelayMs.max} ms; busy ${r.saturated.loopDelayMs.busy}`,
     ],
     ...r.bulk.map((b): [string, string] => [
       `bulk: ${b.method}`,

@@ -18,6 +18,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** The PostgreSQL pool under the Drizzle database, for what Drizzle cannot say (COPY); undefined on PGlite. */
+export function poolOf(db: Db): pg.Pool | undefined {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : undefined;
+}
+
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** `image`: a dump of a migrated PGlite data folder to start from (tests), so only newer migrations run. */

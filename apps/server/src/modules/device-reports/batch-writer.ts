@@ -60,6 +60,12 @@ export interface RowKind<Row extends { mac: string; addr: string }> {
    * be overwritten at once), so a burst of reports costs one row per device, not one per report.
    */
   latestBy?: (row: Row) => string;
+  /**
+   * Lets another writer go first: once the rows queued when a round of writes began are written, the next
+   * round waits, while `behind()` answers true, until `wake()` is called or `maxWaitMs` have passed since the
+   * previous round began. With `latestBy`, rows that wait merge into fewer.
+   */
+  yieldTo?: { behind: () => boolean; maxWaitMs: number };
 }
 
 /** What differs between the messages a batch writer ingests (up/report, up/telemetry). */
@@ -91,6 +97,8 @@ export function createRowWriter<Row extends { mac: string; addr: string }>(kind:
   let queued = 0;
   let writing = false;
   let scheduled = false;
+  let roundStartedAt = -Infinity;
+  let yielding: NodeJS.Timeout | undefined;
   let closing = false;
   let giveUpAt = Infinity;
   let wakeRetry: (() => void) | undefined;
@@ -100,7 +108,7 @@ export function createRowWriter<Row extends { mac: string; addr: string }>(kind:
   const hasQueued = () => queue.length > 0 || latest.size > 0;
 
   function schedule() {
-    if (writing || scheduled) return;
+    if (writing || scheduled || yielding) return;
     scheduled = true;
     // setImmediate lets the messages already read from the socket join the batch.
     setImmediate(() => {
@@ -138,8 +146,20 @@ export function createRowWriter<Row extends { mac: string; addr: string }>(kind:
     if (writing) return;
     writing = true;
     try {
+      // Rows of the current round still to write before yielding is considered again.
+      let round = 0;
       while (hasQueued()) {
+        if (round <= 0) {
+          const waitMs = roundStartedAt + (kind.yieldTo?.maxWaitMs ?? 0) - performance.now();
+          if (kind.yieldTo && !closing && waitMs > 0 && kind.yieldTo.behind()) {
+            yielding = setTimeout(wake, waitMs);
+            return;
+          }
+          roundStartedAt = performance.now();
+          round = queued;
+        }
         const batch = takeBatch();
+        round -= batch.length;
         releaseRoom();
         await writeBatch(batch);
       }
@@ -147,6 +167,15 @@ export function createRowWriter<Row extends { mac: string; addr: string }>(kind:
       writing = false;
       if (hasQueued()) schedule();
       else while (idleWaiters.length > 0) idleWaiters.shift()!();
+    }
+  }
+
+  /** Ends a wait for the writer `yieldTo` names. */
+  function wake() {
+    if (yielding) {
+      clearTimeout(yielding);
+      yielding = undefined;
+      schedule();
     }
   }
 
@@ -236,9 +265,11 @@ export function createRowWriter<Row extends { mac: string; addr: string }>(kind:
       return new Promise<void>((resolve) => roomWaiters.push(resolve));
     },
 
+    wake,
+
     /** Resolves when everything queued so far is in the database (or given up on). */
     flush(): Promise<void> {
-      if (!writing && !scheduled && !hasQueued()) return Promise.resolve();
+      if (!writing && !scheduled && !yielding && !hasQueued()) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
 
@@ -246,6 +277,7 @@ export function createRowWriter<Row extends { mac: string; addr: string }>(kind:
     async close(): Promise<void> {
       closing = true;
       giveUpAt = now() + (options.closeTimeoutMs ?? 10_000);
+      wake();
       const deadline = setTimeout(() => wakeRetry?.(), Math.max(0, giveUpAt - now()) + 10);
       try {
         await this.flush();

@@ -1,6 +1,6 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
+import { poolOf, type Db } from '../../db/client.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { createDeviceReportsRepo } from './device-reports.repo.ts';
 import { createReportWriter, type ReportWriterOptions } from './report-writer.ts';
@@ -36,6 +36,8 @@ export function createDeviceReportsModule(deps: {
     ...deps.options,
     repo: deps.reports ?? createDeviceReportsRepo(deps.db),
     onStored: deps.onStored && tellStored(deps.onStored),
+    // PostgreSQL runs beside the server: larger state writes, and under load the history first.
+    ...(poolOf(deps.db) ? { stateBatch: 2000, statesYieldMs: 1000 } : {}),
     logger,
   });
   const telemetryWriter = createTelemetryWriter({

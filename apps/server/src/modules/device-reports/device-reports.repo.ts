@@ -1,6 +1,8 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type pg from 'pg';
+import { poolOf, type Db } from '../../db/client.ts';
+import { copyRows, type CopyValue } from '../../db/copy.ts';
 import { deviceReports, deviceStates } from '../../db/schema/index.ts';
 
 /** One reported device state on its way into the database. */
@@ -33,15 +35,119 @@ function recordsOf(rows: readonly ReportRow[]) {
     "reportedAt" timestamptz, "receivedAt" timestamptz)`;
 }
 
+const HISTORY_COLUMNS = ['gateway_id', 'tenant_id', 'addr', 'kind', 'online', 'fault', 'state', 'reported_at', 'received_at'];
+
+interface GatewayRef {
+  id: string;
+  tenantId: string | null;
+}
+
+/** The gateways (and their accounts) of the rows' MACs as they are now, in one query. */
+async function gatewaysOf(
+  client: pg.Pool | pg.PoolClient,
+  rows: readonly ReportRow[],
+): Promise<{ byMac: Map<string, GatewayRef>; unknownMacs: string[] }> {
+  const macs = [...new Set(rows.map((r) => r.mac))];
+  const found = await client.query<{ mac: string; id: string; tenant_id: string | null }>(
+    'select mac, id::text as id, tenant_id::text as tenant_id from gateways where mac = any($1::text[])',
+    [macs],
+  );
+  const byMac = new Map(found.rows.map((g) => [g.mac, { id: g.id, tenantId: g.tenant_id }]));
+  return { byMac, unknownMacs: macs.filter((mac) => !byMac.has(mac)) };
+}
+
+/**
+ * The history's write on PostgreSQL: the batch's gateways in one query, then the rows with one COPY on the same
+ * connection. A gateway deleted between the two fails the COPY on the foreign key, a data error: the writer
+ * splits the batch and the next lookup no longer finds it.
+ */
+async function copyHistory(pool: pg.Pool, rows: readonly ReportRow[]): Promise<HistoryResult> {
+  const client = await pool.connect();
+  let failure: unknown;
+  try {
+    const { byMac, unknownMacs } = await gatewaysOf(client, rows);
+    const values: CopyValue[][] = [];
+    for (const r of rows) {
+      const gw = byMac.get(r.mac);
+      if (gw) values.push([gw.id, gw.tenantId, r.addr, r.kind, r.online, r.fault, JSON.stringify(r.state), r.reportedAt, r.receivedAt]);
+    }
+    const reports = await copyRows(client, 'device_reports', HISTORY_COLUMNS, values);
+    return { reports, unknownMacs };
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    // After an error the database answered (it has a SQLSTATE) the connection is ready again; otherwise drop it.
+    client.release(failure !== undefined && typeof (failure as { code?: unknown }).code !== 'string');
+  }
+}
+
+/**
+ * The current states' write on PostgreSQL: the gateways looked up first, each device's last row of the batch
+ * picked here, and the rows passed as one array per column (cheaper for the database than a JSON document to
+ * take apart and join).
+ */
+async function upsertStatesByIds(pool: pg.Pool, rows: readonly ReportRow[]): Promise<number> {
+  const { byMac } = await gatewaysOf(pool, rows);
+  const latest = new Map<string, { gw: GatewayRef; row: ReportRow }>();
+  const seen = new Map<string, string>();
+  for (const row of rows) {
+    const gw = byMac.get(row.mac);
+    if (!gw) continue;
+    latest.set(`${gw.id}/${row.addr}`, { gw, row });
+    const at = seen.get(gw.id);
+    if (at === undefined || Date.parse(row.receivedAt) > Date.parse(at)) seen.set(gw.id, row.receivedAt);
+  }
+  if (latest.size === 0) return 0;
+  const columns: CopyValue[][] = Array.from({ length: 9 }, () => []);
+  for (const { gw, row } of latest.values()) {
+    const values = [
+      gw.id,
+      row.addr,
+      gw.tenantId,
+      row.kind,
+      row.online,
+      row.fault,
+      JSON.stringify(row.state),
+      row.reportedAt,
+      row.receivedAt,
+    ];
+    values.forEach((value, i) => columns[i]!.push(value));
+  }
+  const result = await pool.query<{ states: number }>(
+    `with up as (
+       insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at)
+       select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::boolean[], $6::smallint[], $7::jsonb[], $8::timestamptz[], $9::timestamptz[])
+       on conflict (gateway_id, addr) do update set
+         tenant_id = excluded.tenant_id, kind = excluded.kind, online = excluded.online, fault = excluded.fault,
+         state = excluded.state, reported_at = excluded.reported_at, received_at = excluded.received_at
+       where s.received_at <= excluded.received_at
+       returning 1
+     ),
+     seen as (
+       update gateways gw set last_seen_at = greatest(gw.last_seen_at, m.at)
+       from unnest($10::bigint[], $11::timestamptz[]) as m(id, at)
+       where gw.id = m.id
+       returning 1
+     )
+     select count(*)::int as states from up`,
+    [...columns, [...seen.keys()], [...seen.values()]],
+  );
+  return Number(result.rows[0]?.states ?? 0);
+}
+
 /** Queries of reported device states: the ingest write and tenant-scoped reads. */
 export function createDeviceReportsRepo(db: Db) {
   return {
     /**
      * Appends the rows to the history in one statement, in arrival order. The gateway (and so the tenant) is
-     * looked up by MAC inside the statement, so a rebinding takes effect with the next report.
+     * looked up by MAC with each write, so a rebinding takes effect with the next report. On PostgreSQL the
+     * gateways are looked up first and the rows go in with COPY; on PGlite one insert joins them.
      */
     async appendHistory(rows: readonly ReportRow[]): Promise<HistoryResult> {
       if (rows.length === 0) return { reports: 0, unknownMacs: [] };
+      const pool = poolOf(db);
+      if (pool) return copyHistory(pool, rows);
       // Both drivers answer { rows }; the shared Db type cannot say so.
       const result = (await db.execute(sql`
         with u as (${recordsOf(rows)}),
@@ -60,13 +166,15 @@ export function createDeviceReportsRepo(db: Db) {
     },
 
     /**
-     * Makes the rows the current states of their devices, in one statement: the last row of a device in the
-     * batch wins, and a stored state is replaced only by one received at the same time or later. Rows of an
-     * unknown MAC are skipped. The reporting gateways' last seen moves to the batch's latest receipt. Answers
+     * Makes the rows the current states of their devices, in one statement (on PostgreSQL after a lookup of the
+     * gateways): the last row of a device in the batch wins, and a stored state is replaced only by one received
+     * at the same time or later. Rows of an unknown MAC are skipped. The reporting gateways' last seen moves to the batch's latest receipt. Answers
      * how many states were inserted or replaced.
      */
     async upsertStates(rows: readonly ReportRow[]): Promise<number> {
       if (rows.length === 0) return 0;
+      const pool = poolOf(db);
+      if (pool) return upsertStatesByIds(pool, rows);
       const result = (await db.execute(sql`
         with u as (${recordsOf(rows)}),
         up as (

@@ -6,7 +6,7 @@ import { createPlacementIndex, type PlacedDevice } from '../devices/placement-in
 import { createDeviceReportsModule } from './device-reports.module.ts';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
+import { deviceReports, deviceStates, gateways, users } from '../../db/schema/index.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
@@ -81,6 +81,62 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     expect(state!.state.level).toBe(50);
   });
 
+  it('keeps every character of a state, a pool gateway without account, and the arrival order in the ids', async () => {
+    const [pooled] = await h.database.db.insert(gateways).values({ mac: 'A4C138000002' }).returning({ id: gateways.id });
+    const repo = createDeviceReportsRepo(h.database.db);
+    // What COPY's text format gives a meaning to (backslash, tab, newline, carriage return, \N) and JSON escapes.
+    const odd = { ...light('00124B00010000A1', 1), note: 'a\\b\tc\nd\re \\N "q" \u00e9\u2028' } as DeviceState;
+    const row = (mac: string, state: DeviceState): ReportRow => ({
+      mac,
+      addr: state.addr,
+      kind: state.kind,
+      online: state.online,
+      fault: state.fault,
+      state,
+      reportedAt: new Date(T0).toISOString(),
+      receivedAt: new Date(T0 + 1).toISOString(),
+    });
+    const rows = [row('A4C138000002', odd), ...many(0xa2, 40).map((d) => row(d.addr.endsWith('A5') ? 'FFFFFF000009' : 'A4C138000002', d))];
+    expect(await repo.appendHistory(rows)).toEqual({ reports: 40, unknownMacs: ['FFFFFF000009'] });
+    const history = await h.database.db
+      .select()
+      .from(deviceReports)
+      .where(eq(deviceReports.gatewayId, pooled!.id))
+      .orderBy(asc(deviceReports.id));
+    expect(history.map((r) => r.addr)).toEqual(rows.filter((r) => r.mac === 'A4C138000002').map((r) => r.addr));
+    expect(history[0]!.state).toEqual(odd);
+    expect(history.every((r) => r.tenantId === null && r.reportedAt.getTime() === T0 && r.receivedAt.getTime() === T0 + 1)).toBe(true);
+  });
+
+  it('writes the account the gateway is bound to at each write, and drops only the row the database refuses', async () => {
+    const [gw] = await h.database.db.insert(gateways).values({ mac: 'A4C138000003' }).returning({ id: gateways.id });
+    const [account] = await h.database.db.select({ id: users.id }).from(users).limit(1);
+    const { logger, lines } = memoryLogger();
+    const receivedAt = T0 + 5000;
+    const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, now: () => receivedAt });
+    sut.accept('A4C138000003', report(T0, light('00B1', 1)));
+    await sut.flush();
+    await h.database.db.update(gateways).set({ tenantId: account!.id }).where(eq(gateways.id, gw!.id));
+    // A fault code beyond smallint: the database refuses that row alone.
+    sut.accept('A4C138000003', report(T0 + 1, light('00B2', 2), { ...light('00B3', 3), fault: 70_000 }, light('00B4', 4)));
+    await sut.close();
+    const history = await h.database.db
+      .select()
+      .from(deviceReports)
+      .where(eq(deviceReports.gatewayId, gw!.id))
+      .orderBy(asc(deviceReports.id));
+    expect(history.map((r) => [r.addr, r.tenantId])).toEqual([
+      ['00B1', null],
+      ['00B2', account!.id],
+      ['00B4', account!.id],
+    ]);
+    expect(sut.stats).toMatchObject({ accepted: 4, written: 3, dropped: 1 });
+    expect(lines.some((l) => l.msg === 'device report dropped: the database refused it' && l.addr === '00B3')).toBe(true);
+    // A report is a sighting of its gateway.
+    const [seen] = await h.database.db.select({ at: gateways.lastSeenAt }).from(gateways).where(eq(gateways.id, gw!.id));
+    expect(seen!.at?.getTime()).toBe(receivedAt);
+  });
+
   it('drops and logs the reports of an unknown gateway; keeps those of a gateway whose clock is not set at their arrival time', async () => {
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger });
@@ -117,6 +173,13 @@ function stubRepo() {
     holdStates: false,
     failNext: 0,
     badAddr: undefined as string | undefined,
+    get gates() {
+      return gates.length;
+    },
+    /** Lets the history write waiting at the gate go on; the next one waits again. */
+    releaseOne() {
+      gates.shift()?.();
+    },
     release() {
       stub.hold = false;
       stub.holdStates = false;
@@ -184,6 +247,29 @@ describe('report writer queue', () => {
     // At most the batch that was being written when the burst came, then the newest of each device.
     expect(repo.stateWrites.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(4);
     expect(sut.stats).toMatchObject({ accepted: 10, written: 10, dropped: 0 });
+  });
+
+  it('lets the history go first while it has rows waiting, and writes the newest states once it has caught up', async () => {
+    const repo = stubRepo();
+    repo.hold = true;
+    const sut = createReportWriter({ repo, logger: memoryLogger().logger, maxBatch: 2, statesYieldMs: 60_000 });
+    for (let level = 1; level <= 5; level++)
+      sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
+    // One history write at a time, each given the time to hand its rows on.
+    for (let batch = 1; batch <= 5; batch++) {
+      await poll(() => repo.gates === 1, 'the next history write waiting');
+      repo.releaseOne();
+      await poll(() => repo.written.length === batch * 2, 'the history written');
+      await new Promise((r) => setImmediate(r));
+    }
+    await sut.flush();
+    expect(repo.written.map((r) => r.state.level)).toEqual([1, 10, 2, 20, 3, 30, 4, 40, 5, 50]);
+    expect([...repo.states.values()].map((r) => [r.addr, r.state.level])).toEqual([
+      ['0001', 5],
+      ['0002', 50],
+    ]);
+    // The first batch's states, then the newest of each device once the history's queue was empty.
+    expect(repo.stateWrites).toEqual([2, 2]);
   });
 
   it('keeps retrying while the database refuses writes, in order', async () => {

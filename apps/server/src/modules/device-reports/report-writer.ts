@@ -6,10 +6,18 @@ export interface ReportWriterOptions extends BatchWriterOptions {
   repo: Pick<DeviceReportsRepo, 'appendHistory' | 'upsertStates'>;
   /** Told the current states each write stored, once they are committed; must not wait on anything. */
   onStored?: (rows: readonly ReportRow[]) => void;
+  /**
+   * Current states per write (default 250): small on PGlite, where a write holds the server's thread and the
+   * history's next batch waits behind it; PostgreSQL runs beside the server and takes larger ones for less.
+   */
+  stateBatch?: number;
+  /**
+   * Lets the history go first under load: while it has rows waiting, a round of current-state writes waits
+   * up to this long after the previous round began (default: no waiting). A device's newer states replace its
+   * older ones meanwhile.
+   */
+  statesYieldMs?: number;
 }
-
-/** Current states per write. */
-const STATE_BATCH = 250;
 
 /**
  * The ingest path of up/report: each device's state is appended to the history (device_reports) in arrival
@@ -29,9 +37,9 @@ export function createReportWriter(options: ReportWriterOptions) {
         // A state older than the stored one counts as written: it was taken and lost the race.
         return { written: rows.length, unknownMacs: [] };
       },
+      ...(options.statesYieldMs ? { yieldTo: { behind: () => history.queued > 0, maxWaitMs: options.statesYieldMs } } : {}),
     },
-    // Small batches: on PGlite a write holds the server's thread, and the history's next batch waits behind it.
-    { ...options, maxBatch: STATE_BATCH },
+    { ...options, maxBatch: options.stateBatch ?? 250 },
   );
   const history = createBatchWriter<ReportMessage, ReportRow>(
     {
@@ -40,6 +48,7 @@ export function createReportWriter(options: ReportWriterOptions) {
         const result = await options.repo.appendHistory(rows);
         // The current states wait for room like the history does: a slow database slows the link down.
         await states.push(rows);
+        if (history.queued === 0) states.wake();
         return { written: result.reports, unknownMacs: result.unknownMacs };
       },
       rowsOf: (mac, report, reportedAt, receivedAt) =>
