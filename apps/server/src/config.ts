@@ -4,7 +4,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALERT_LIMITS, DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
 import { DEFAULT_KEEPALIVE_S } from './gateway-link/link-client.ts';
-import { ROLLOUT_CHECK_MS } from './modules/platform/rollout-runner.ts';
+
+/** How long a firmware rollout's step waits before looking at its updates again, by default (an update takes 10-20 minutes). */
+export const ROLLOUT_CHECK_MS = 15_000;
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 

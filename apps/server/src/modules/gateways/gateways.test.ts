@@ -340,5 +340,5 @@ describe.each(COMBINATIONS)('gateway management with simulated gateways on %s ov
     );
     expect((await data(send(gatewayEndpoints.updateProgress, { params: { id: second.id } }))).result).toBe(3);
     sim(1).faults.hangUpdates = false;
-  }, 45_000);
+  }, 90_000);
 });

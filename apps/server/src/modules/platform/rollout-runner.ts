@@ -1,5 +1,6 @@
 import { FIRMWARE_RESULT } from '@lumigrid/protocol';
 import type { ErrorCode, GatewayFirmwareTarget, RolloutState, RolloutTargetState } from '@lumigrid/contract';
+import { ROLLOUT_CHECK_MS } from '../../config.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -8,9 +9,6 @@ import { minutesUntilWindow } from './maintenance-window.ts';
 import type { PlatformRepo, RolloutRow, RolloutTargetRow } from './platform.repo.ts';
 
 export const ROLLOUT_JOB = 'firmware.rollout';
-
-/** How long a step waits before looking at its updates again, by default (an update takes 10-20 minutes). */
-export const ROLLOUT_CHECK_MS = 15_000;
 
 /**
  * A gateway claimed for an update that never got its update id (the node stopped between the two writes) is

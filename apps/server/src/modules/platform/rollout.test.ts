@@ -13,7 +13,8 @@ import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, signUpByMa
 import { bind, defaultMapId, GATEWAY_FIRMWARE, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { ROLLOUT_CHECK_MS, ROLLOUT_JOB } from './rollout-runner.ts';
+import { ROLLOUT_JOB } from './rollout-runner.ts';
+import { ROLLOUT_CHECK_MS } from '../../config.ts';
 
 const GATEWAYS = 50;
 const WAVE = 10;
