@@ -88,6 +88,40 @@ describe('the web app’s real-time client against the server', () => {
     await poll(() => h.app.realtime.connectionCount() === 0, 'closed', { timeoutMs: 3_000 });
   });
 
+  it('says when the server has confirmed a subscription, at first and after a reconnect: what is published then arrives', async () => {
+    const { token, userId } = await signedIn('web-client-subscribed@example.com');
+    const sut = client(() => token, []);
+    const got: unknown[] = [];
+    let confirmed = 0;
+    // Published the moment the subscription is confirmed: it must arrive, with no wait in between.
+    const stop = sut.listen(
+      userDestination('defective', userId),
+      (payload) => got.push(payload),
+      () => h.app.realtime.publishToUser(userId, 'defective', { confirmed: ++confirmed }),
+    );
+    sut.start();
+    await poll(() => got.length === 1, 'the message published on the first confirmation', { timeoutMs: 5_000 });
+    expect(got).toEqual([{ confirmed: 1 }]);
+
+    h.app.realtime.endSessions({ userId, code: 100005, notify: false });
+    await poll(() => got.length === 2, 'the message published on the confirmation after reconnecting', { timeoutMs: 5_000 });
+    expect(got).toEqual([{ confirmed: 1 }, { confirmed: 2 }]);
+
+    // A second listener on a subscription already in place is not told again.
+    const second = sut.listen(
+      userDestination('defective', userId),
+      () => undefined,
+      () => (confirmed += 100),
+    );
+    h.app.realtime.publishToUser(userId, 'defective', { after: true });
+    await poll(() => got.length === 3, 'a later message');
+    expect(confirmed).toBe(2);
+    second();
+    stop();
+    await sut.stop();
+    await poll(() => h.app.realtime.connectionCount() === 0, 'closed', { timeoutMs: 3_000 });
+  });
+
   it('stops for good and reports the code when the session ends', async () => {
     const { userId } = await signedIn('web-client-ended@example.com');
     const token = await login(h, 'web-client-ended@example.com', 'Secret-Pass1');

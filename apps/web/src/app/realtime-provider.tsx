@@ -22,7 +22,7 @@ import { gatewayKeys } from '../features/gateways/api.ts';
 import { groupKeys } from '../features/groups/api.ts';
 import { useBoot } from './boot.tsx';
 import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from '../realtime/notices.ts';
-import { createRealtimeClient, type RealtimeClient, type RealtimeHandler } from '../realtime/realtime-client.ts';
+import { createRealtimeClient, type RealtimeClient, type RealtimeHandler, type SubscribedHandler } from '../realtime/realtime-client.ts';
 
 const RealtimeContext = createContext<RealtimeClient | undefined>(undefined);
 
@@ -47,17 +47,23 @@ export interface RealtimeControl {
 
 /**
  * Calls `handler` with every payload published on `destination` while the component is mounted and the
- * user is signed in; an undefined destination listens to nothing. Survives reconnects.
+ * user is signed in; an undefined destination listens to nothing. Survives reconnects. `subscribed` runs when the
+ * server confirms the subscription: a page that read its data before then reads it again, or it would miss what
+ * was published in between.
  */
-export function useRealtime(destination: string | undefined, handler: RealtimeHandler): void {
+export function useRealtime(destination: string | undefined, handler: RealtimeHandler, subscribed?: SubscribedHandler): void {
   const client = useContext(RealtimeContext);
-  const latest = useRef(handler);
+  const latest = useRef({ handler, subscribed });
   useEffect(() => {
-    latest.current = handler;
+    latest.current = { handler, subscribed };
   });
   useEffect(() => {
     if (!client || !destination) return;
-    return client.listen(destination, (payload, from) => latest.current(payload, from));
+    return client.listen(
+      destination,
+      (payload, from) => latest.current.handler(payload, from),
+      () => latest.current.subscribed?.(),
+    );
   }, [client, destination]);
 }
 

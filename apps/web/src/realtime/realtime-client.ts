@@ -8,6 +8,12 @@ export const SESSION_ENDED_CODES: readonly number[] = [250004, 100009, 250018, 2
 
 export type RealtimeHandler = (payload: unknown, destination: string) => void;
 
+/**
+ * Called once the server has confirmed a subscription (its RECEIPT), at first and after every reconnect: what was
+ * published before then never arrives, so what a page read before may already be out of date.
+ */
+export type SubscribedHandler = () => void;
+
 export interface RealtimeClientOptions {
   /** Absolute URL of the SockJS endpoint. */
   url: string;
@@ -33,7 +39,9 @@ export interface RealtimeClientOptions {
  */
 export function createRealtimeClient(options: RealtimeClientOptions) {
   const listeners = new Map<string, Set<RealtimeHandler>>();
+  const subscribedListeners = new Map<string, Set<SubscribedHandler>>();
   const active = new Map<string, StompSubscription>();
+  let receipts = 0;
   let stopped = false;
   let connectedBefore = false;
 
@@ -60,15 +68,23 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
 
   function subscribe(destination: string) {
     if (!client.connected || active.has(destination)) return;
-    const subscription = client.subscribe(destination, (message) => {
-      let payload: unknown;
-      try {
-        payload = JSON.parse(message.body);
-      } catch {
-        return;
-      }
-      for (const handler of listeners.get(destination) ?? []) handler(payload, destination);
+    const receipt = `subscribed-${++receipts}`;
+    client.watchForReceipt(receipt, () => {
+      for (const subscribed of subscribedListeners.get(destination) ?? []) subscribed();
     });
+    const subscription = client.subscribe(
+      destination,
+      (message) => {
+        let payload: unknown;
+        try {
+          payload = JSON.parse(message.body);
+        } catch {
+          return;
+        }
+        for (const handler of listeners.get(destination) ?? []) handler(payload, destination);
+      },
+      { receipt },
+    );
     active.set(destination, subscription);
   }
 
@@ -101,15 +117,23 @@ export function createRealtimeClient(options: RealtimeClientOptions) {
       if (!stopped) client.activate();
     },
     stop,
-    /** Calls `handler` with every JSON payload on `destination`; answers the unsubscribe. */
-    listen(destination: string, handler: RealtimeHandler): () => void {
+    /**
+     * Calls `handler` with every JSON payload on `destination`, and `subscribed` whenever the server confirms the
+     * subscription (not when it was already in place); answers the unsubscribe.
+     */
+    listen(destination: string, handler: RealtimeHandler, subscribed?: SubscribedHandler): () => void {
       let set = listeners.get(destination);
       if (!set) listeners.set(destination, (set = new Set()));
       set.add(handler);
+      let onSubscribed = subscribedListeners.get(destination);
+      if (!onSubscribed) subscribedListeners.set(destination, (onSubscribed = new Set()));
+      if (subscribed) onSubscribed.add(subscribed);
       subscribe(destination);
       return () => {
         set.delete(handler);
+        if (subscribed) onSubscribed.delete(subscribed);
         if (set.size > 0) return;
+        subscribedListeners.delete(destination);
         listeners.delete(destination);
         const subscription = active.get(destination);
         active.delete(destination);

@@ -57,7 +57,7 @@ export function useMapCatalog(mapIds: readonly string[], watchMapId: string | un
       }, 500),
     [client, watchMapId],
   );
-  useRealtime(watchMapId ? mapDestination(watchMapId) : undefined, refresh);
+  useRealtime(watchMapId ? mapDestination(watchMapId) : undefined, refresh, refresh);
 
   const stamp = [...deviceQueries, ...groupQueries].map((q) => q.dataUpdatedAt).join();
   return useMemo(() => {

@@ -8,7 +8,14 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
 import { useMe } from '../../features/auth/api.ts';
-import { applyMapMessage, useDevicePositions, useMapGateways, useMapMarkers, useMoveDevicesIn } from '../../features/devices/api.ts';
+import {
+  applyMapMessage,
+  deviceMapKeys,
+  useDevicePositions,
+  useMapGateways,
+  useMapMarkers,
+  useMoveDevicesIn,
+} from '../../features/devices/api.ts';
 import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
 import {
@@ -131,10 +138,18 @@ export default function DeviceControlPage() {
   // that left the map (moved out, to another map, deleted) as {removed: [ids]}.
   // Group states follow their members: while a group is shown from the plan, a burst of reports refreshes it a few times at most.
   const refreshGroups = useMemo(() => throttle(() => void queryClient.invalidateQueries({ queryKey: groupKeys.all }), 400), [queryClient]);
-  useRealtime(mapId ? mapDestination(mapId) : undefined, (payload) => {
-    if (mapId) applyMapMessage(queryClient, mapId, payload);
-    if (groupsOpen || controlledGroup) refreshGroups();
-  });
+  useRealtime(
+    mapId ? mapDestination(mapId) : undefined,
+    (payload) => {
+      if (mapId) applyMapMessage(queryClient, mapId, payload);
+      if (groupsOpen || controlledGroup) refreshGroups();
+    },
+    // Markers read before the subscription was in place miss what was published meanwhile.
+    () => {
+      if (mapId) void queryClient.invalidateQueries({ queryKey: deviceMapKeys.markers(mapId) });
+      refreshGroups();
+    },
+  );
   useEffect(() => {
     setSelectedId(undefined);
     setControlledGroup(undefined);

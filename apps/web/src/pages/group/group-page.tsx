@@ -56,7 +56,7 @@ export default function GroupPage() {
 
   // Member states arrive on the map's one topic; a burst of reports refreshes the groups a few times at most.
   const refresh = useMemo(() => throttle(() => void queryClient.invalidateQueries({ queryKey: groupKeys.all }), 400), [queryClient]);
-  useRealtime(mapId ? mapDestination(mapId) : undefined, refresh);
+  useRealtime(mapId ? mapDestination(mapId) : undefined, refresh, refresh);
   useEffect(() => setControlled(undefined), [mapId]);
 
   const deleteGroup = async (group: GroupView, sync: boolean) => {
