@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import type { DeviceMarker } from '@lumigrid/contract';
 import { deviceConfigKeys } from '../device-config/api.ts';
-import { applyMapMessage, applyMarker, deviceKeys, deviceMapKeys, isMarker, isRemoved } from './api.ts';
+import { applyMapMessage, applyMarker, deviceKeys, deviceMapApi, deviceMapKeys, isMarker, isRemoved, readMarkers } from './api.ts';
 
 const marker = (id: string, over: Partial<DeviceMarker> = {}): DeviceMarker => ({
   id,
@@ -58,6 +58,51 @@ describe('markers from the map topic', () => {
     expect(client.getQueryData<DeviceMarker[]>(key)?.map((m) => m.id)).toEqual(['2', '4']);
     expect(isRemoved({ removed: [] })).toBe(true);
     expect(isRemoved(marker('1'))).toBe(false);
+  });
+});
+
+describe('a read of the markers beside the map topic', () => {
+  function answerLater() {
+    let answer: (markers: DeviceMarker[]) => void = () => undefined;
+    const spy = vi.spyOn(deviceMapApi, 'markers').mockImplementation(() => new Promise((settle) => (answer = settle)));
+    return { answer: (markers: DeviceMarker[]) => answer(markers), spy };
+  }
+
+  it('keeps what the topic said while the read was on its way: the database may answer from before the report', async () => {
+    const client = new QueryClient();
+    const later = answerLater();
+    const read = readMarkers(client, '7');
+    applyMapMessage(client, '7', marker('1', { display: 'failure' }));
+    applyMapMessage(client, '7', { removed: ['2'] });
+    applyMapMessage(client, '7', marker('5', { x: 0.2, y: 0.2 }));
+    applyMapMessage(client, '8', marker('3', { display: 'failure' }));
+    later.answer([marker('1'), marker('2'), marker('3')]);
+    expect((await read).map((m) => [m.id, m.display])).toEqual([
+      ['1', 'failure'],
+      ['3', 'off'],
+      ['5', 'off'],
+    ]);
+    // Heard after the answer: the cache's business, not a later read's.
+    const next = readMarkers(client, '7');
+    later.answer([marker('1')]);
+    expect((await next).map((m) => m.display)).toEqual(['off']);
+    later.spy.mockRestore();
+  });
+
+  it('reads again when a device is said stored whose marker was never heard, once for it', async () => {
+    const client = new QueryClient();
+    const key = deviceMapKeys.markers('7');
+    client.setQueryData(key, [marker('1'), marker('2')]);
+    const invalidated = vi.spyOn(client, 'invalidateQueries');
+    applyMapMessage(client, '7', marker('1', { display: 'failure' }));
+    applyMapMessage(client, '7', { stored: ['1'] });
+    expect(invalidated).not.toHaveBeenCalledWith({ queryKey: key });
+    applyMapMessage(client, '7', { stored: ['1', '2'] });
+    expect(invalidated).toHaveBeenCalledWith({ queryKey: key });
+    invalidated.mockClear();
+    applyMapMessage(client, '7', { stored: ['2'] });
+    applyMapMessage(client, '7', { stored: [2] });
+    expect(invalidated).not.toHaveBeenCalledWith({ queryKey: key });
   });
 });
 

@@ -7,6 +7,7 @@ import type {
   DevicePositionsBody,
   DeviceRenameBody,
   MapRemovedMessage,
+  MapStoredMessage,
 } from '@lumigrid/contract';
 import { deviceEndpoints } from '@lumigrid/contract';
 import { call } from '../../api/client.ts';
@@ -43,11 +44,54 @@ export const deviceMapApi = {
   panelLockAccounts: (deviceId: string) => call(deviceEndpoints.panelLockAccounts, { body: { id: deviceId } }),
 };
 
-/** The markers of a map. Changes arrive on the map's real-time topic (applyMarker), so there is no polling. */
+/**
+ * What one page heard on a map's topic: the devices whose markers reached it, and for each read of the markers on
+ * its way, the markers (null: gone) heard meanwhile. The database may answer a read before a report it published
+ * is written (a marker goes out first), so what was heard meanwhile is laid over the answer, or the read would
+ * undo a marker already shown.
+ */
+interface MapHeard {
+  markers: Set<string>;
+  duringReads: Set<Map<string, DeviceMarker | null>>;
+}
+const heardByClient = new WeakMap<QueryClient, Map<string, MapHeard>>();
+
+function heardOn(client: QueryClient, mapId: string): MapHeard {
+  let maps = heardByClient.get(client);
+  if (!maps) heardByClient.set(client, (maps = new Map()));
+  let heard = maps.get(mapId);
+  if (!heard) maps.set(mapId, (heard = { markers: new Set(), duringReads: new Set() }));
+  return heard;
+}
+
+const isPlaced = (marker: DeviceMarker | null | undefined): marker is DeviceMarker => !!marker && marker.x !== null && marker.y !== null;
+
+/** Reads a map's markers, with what its topic said while the read was on its way laid over the answer. */
+export async function readMarkers(client: QueryClient, mapId: string, signal?: AbortSignal): Promise<DeviceMarker[]> {
+  const meanwhile = new Map<string, DeviceMarker | null>();
+  const { duringReads } = heardOn(client, mapId);
+  duringReads.add(meanwhile);
+  try {
+    const read = await deviceMapApi.markers(mapId, signal);
+    const answered = new Set(read.map((m) => m.id));
+    const kept = read.flatMap((m) => {
+      if (!meanwhile.has(m.id)) return [m];
+      const heard = meanwhile.get(m.id);
+      return isPlaced(heard) ? [heard] : [];
+    });
+    for (const [id, heard] of meanwhile) if (!answered.has(id) && isPlaced(heard)) kept.push(heard);
+    return kept;
+  } finally {
+    duringReads.delete(meanwhile);
+  }
+}
+
+/** The markers of a map. Changes arrive on the map's real-time topic (applyMapMessage), so there is no polling. */
 export function useMapMarkers(mapId: string | undefined) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: deviceMapKeys.markers(mapId ?? ''),
-    queryFn: ({ signal }) => deviceMapApi.markers(mapId ?? '', signal),
+    queryFn: ({ signal }) => readMarkers(client, mapId ?? '', signal),
     enabled: Boolean(mapId),
     staleTime: 30_000,
   });
@@ -82,6 +126,9 @@ export function useDeviceDetail(mapId: string | undefined, deviceId: string | un
  * without a position leaves the map. The device's detail is read again, since its state changed.
  */
 export function applyMarker(client: QueryClient, mapId: string, marker: DeviceMarker): void {
+  const heard = heardOn(client, mapId);
+  heard.markers.add(marker.id);
+  for (const meanwhile of heard.duringReads) meanwhile.set(marker.id, marker);
   client.setQueryData<DeviceMarker[]>(deviceMapKeys.markers(mapId), (old) => {
     if (!old) return old;
     const rest = old.filter((m) => m.id !== marker.id);
@@ -112,15 +159,39 @@ export function isRemoved(payload: unknown): payload is MapRemovedMessage {
 /** Devices that left the map (moved out, moved to another map, deleted): their markers go. */
 export function applyRemoved(client: QueryClient, mapId: string, message: MapRemovedMessage): void {
   const gone = new Set(message.removed);
+  for (const meanwhile of heardOn(client, mapId).duringReads) for (const id of gone) meanwhile.set(id, null);
   client.setQueryData<DeviceMarker[]>(deviceMapKeys.markers(mapId), (old) => (old ? old.filter((m) => !gone.has(m.id)) : old));
   // The outmap lists may have gained them.
   void client.invalidateQueries({ queryKey: gatewayKeys.all });
 }
 
-/** Everything /topic/map/{mapId} carries: a marker replaces or joins, a removal drops; anything else is ignored. */
+/** Whether a real-time payload says devices' reported states are stored ({stored: [ids]}). */
+export function isStored(payload: unknown): payload is MapStoredMessage {
+  if (!payload || typeof payload !== 'object') return false;
+  const stored = (payload as Record<string, unknown>).stored;
+  return Array.isArray(stored) && stored.every((id) => typeof id === 'string');
+}
+
+/**
+ * Devices' reports are stored. A device whose marker this page never heard was reported before the page
+ * subscribed, and a read made before the report was written missed it: the markers are read again.
+ */
+export function applyStored(client: QueryClient, mapId: string, message: MapStoredMessage): void {
+  const heard = heardOn(client, mapId);
+  const unheard = message.stored.filter((id) => !heard.markers.has(id));
+  if (unheard.length === 0) return;
+  for (const id of unheard) heard.markers.add(id);
+  void client.invalidateQueries({ queryKey: deviceMapKeys.markers(mapId) });
+}
+
+/**
+ * Everything /topic/map/{mapId} carries: a marker replaces or joins, a removal drops, a device stored unheard
+ * reads the markers again; anything else is ignored.
+ */
 export function applyMapMessage(client: QueryClient, mapId: string, payload: unknown): void {
   if (isMarker(payload)) applyMarker(client, mapId, payload);
   else if (isRemoved(payload)) applyRemoved(client, mapId, payload);
+  else if (isStored(payload)) applyStored(client, mapId, payload);
 }
 
 export function useDeviceControl() {
