@@ -187,13 +187,19 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     const heard: MapTopicMessage[] = [];
     await onB.subscribe(mapDestination(otherMapId), (m) => heard.push(JSON.parse(m.body) as MapTopicMessage));
     // Reports until each node has read where the gateway's devices are (the broker shares them out). They are
-    // another device's, so one still on its way after the move cannot count as the light's.
+    // another device's, so one still on its way after the move cannot count as the light's. A few a second: each
+    // is a fault raised and cleared, written and announced, and a backlog of them on a busy machine would hold
+    // the light's reports back.
     const other = outmap.find((d) => d.kind === 'sensor-motion')!;
-    await poll(() => {
-      sim.raiseFault(other.addr, 4);
-      sim.clearFault(other.addr);
-      return a().app.placements.holds(sim.mac) && b().app.placements.holds(sim.mac);
-    }, 'both nodes hold the placements');
+    await poll(
+      () => {
+        sim.raiseFault(other.addr, 4);
+        sim.clearFault(other.addr);
+        return a().app.placements.holds(sim.mac) && b().app.placements.holds(sim.mac);
+      },
+      'both nodes hold the placements',
+      { everyMs: 250 },
+    );
     await data(
       api(a().app, deviceEndpoints.moveIn, { body: { mapId: otherMapId, devices: [{ id: light.id, x: 0.2, y: 0.2 }] } }, { token }),
     );
