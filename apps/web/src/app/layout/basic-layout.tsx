@@ -32,7 +32,7 @@ import { AlarmBanner } from './alarm-banner.tsx';
 import { breadcrumbFor } from '../breadcrumb.ts';
 import { usePageTitle } from '../page-title.ts';
 import { buildMenu, canOpen, integratorLinks, type MenuEntry, type MenuIcon } from '../menu.ts';
-import { PHONE_THEME, usePhone } from '../../components/use-phone.ts';
+import { layoutTheme, usePhone } from '../../components/use-phone.ts';
 import { useTableCardLabels } from './table-card-labels.ts';
 import { useFocusableScrollingTables } from './table-scroll-focus.ts';
 import './basic-layout.css';
@@ -157,7 +157,7 @@ export default function BasicLayout() {
   return (
     <RealtimeProvider userId={user.id} control={realtime}>
       {/* Nested: antd merges it over the app's theme, and modals and drawers opened inside inherit it. */}
-      <ConfigProvider theme={phone ? PHONE_THEME : undefined}>
+      <ConfigProvider theme={layoutTheme(phone)}>
         <ProConfigProvider intl={PRO_INTL[lang]}>
           <ProLayout
             className="lg-layout"
