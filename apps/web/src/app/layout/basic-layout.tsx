@@ -35,6 +35,7 @@ import { buildMenu, canOpen, integratorLinks, type MenuEntry, type MenuIcon } fr
 import { layoutTheme, usePhone } from '../../components/use-phone.ts';
 import { useTableCardLabels } from './table-card-labels.ts';
 import { useFocusableScrollingTables } from './table-scroll-focus.ts';
+import { useKeyboardIconControls } from './icon-controls.ts';
 import './basic-layout.css';
 import './phone.css';
 
@@ -80,6 +81,16 @@ export default function BasicLayout() {
   const phone = usePhone();
   useTableCardLabels(phone);
   useFocusableScrollingTables();
+  useKeyboardIconControls(
+    {
+      reload: t('layout.reloadTable'),
+      density: t('layout.tableDensity'),
+      columns: t('layout.tableColumns'),
+      sideMenu: t('layout.sideMenu'),
+    },
+    !collapsed,
+  );
+  const [userMenuOpen, setUserMenuOpen] = useState(false);
 
   const menu = useMemo(() => (user ? buildMenu(user, mode) : []), [user, mode]);
   const route = useMemo(() => {
@@ -131,6 +142,10 @@ export default function BasicLayout() {
         <LanguageSelect />
         <Dropdown
           placement="bottomRight"
+          open={userMenuOpen}
+          onOpenChange={setUserMenuOpen}
+          // Opened from the keyboard, the menu takes the focus so the arrow keys walk it.
+          autoFocus
           menu={{
             items: [
               { key: 'center', icon: <UserOutlined />, label: t('layout.userCenter') },
@@ -139,16 +154,29 @@ export default function BasicLayout() {
               { key: 'signOut', icon: <LogoutOutlined />, label: t('layout.signOut') },
             ],
             onClick: ({ key }) => {
+              setUserMenuOpen(false);
               if (key === 'center') void navigate('/system/center');
               else if (key === 'signOut') void signOut();
               else void navigate(key);
             },
           }}
         >
-          <span className="lg-header__user" data-testid="user-menu">
-            <Avatar size="small" src={user.head_img || undefined} icon={<UserOutlined />} />
+          {/* A button, so the keyboard reaches the menu (and signing out): Enter, Space or the down arrow open it. */}
+          <button
+            type="button"
+            className="lg-header__user"
+            data-testid="user-menu"
+            aria-haspopup="menu"
+            aria-expanded={userMenuOpen}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter' && event.key !== ' ' && event.key !== 'ArrowDown') return;
+              event.preventDefault();
+              setUserMenuOpen(true);
+            }}
+          >
+            <Avatar aria-hidden size="small" src={user.head_img || undefined} icon={<UserOutlined />} />
             <span className="lg-header__user-name">{user.name || user.account}</span>
-          </span>
+          </button>
         </Dropdown>
       </div>
     </div>
