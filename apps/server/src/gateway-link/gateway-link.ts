@@ -141,6 +141,10 @@ export function createGatewayLink(options: GatewayLinkOptions) {
     get brokerPort(): number | undefined {
       return broker?.port;
     },
+    /** Whether the server is connected to its broker now (connected and subscribed). */
+    get connected(): boolean {
+      return client?.connected ?? false;
+    },
     bus,
     presence,
     firmware,
