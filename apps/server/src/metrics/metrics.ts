@@ -149,7 +149,12 @@ export function registerMetrics(app: FastifyInstance, options: { token: string }
         },
       });
       counterOf(registry, 'lumigrid_mqtt_messages_received_total', 'MQTT messages received from gateways', () => link?.stats.received);
-      counterOf(registry, 'lumigrid_mqtt_messages_dropped_total', 'MQTT messages from gateways dropped as malformed', () => link?.stats.dropped);
+      counterOf(
+        registry,
+        'lumigrid_mqtt_messages_dropped_total',
+        'MQTT messages from gateways dropped as malformed',
+        () => link?.stats.dropped,
+      );
 
       counterOf(
         registry,
