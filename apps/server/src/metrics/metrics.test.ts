@@ -105,10 +105,12 @@ describe.each(DATABASES)('Prometheus metrics of a server with a simulated gatewa
     expect(sampleSum(after, 'lumigrid_http_request_duration_seconds_count', { method: 'GET', route: INFO_ROUTE })).toBeGreaterThanOrEqual(
       2,
     );
-    // Device routes carry ids in their paths elsewhere; here every route label must be a pattern of the app.
+    // Every route label is a pattern of the app or 'unmatched', never a path as it was asked for.
     const routes = new Set(after.samples.filter((s) => s.name === 'lumigrid_http_requests_total').map((s) => s.labels.route));
     expect([...routes].filter((r) => r !== 'unmatched' && !r!.startsWith('/'))).toEqual([]);
     expect([...routes].some((r) => r!.includes('4711') || r!.includes('?'))).toBe(false);
+    // The set-up imported the gateway's devices through a route with ids in its path: counted by its pattern.
+    expect([...routes].filter((r) => r!.includes('/:')).length).toBeGreaterThan(0);
   });
 
   it("times a command from send to reply, logs it under the request's id, and counts the reports it causes", async () => {
@@ -144,6 +146,7 @@ describe.each(DATABASES)('Prometheus metrics of a server with a simulated gatewa
       sampleSum(before, 'lumigrid_mqtt_messages_received_total'),
     );
     expect(sampleSum(after, 'lumigrid_gateways_online')).toBe(1);
+    expect(sampleSum(after, 'lumigrid_mqtt_broker_connections', { broker: 'embedded' })).toBe(1);
     expect(sampleSum(after, 'lumigrid_mqtt_link_up')).toBe(1);
     expect(after.samples.some((s) => s.name === 'lumigrid_report_writer_queue_depth')).toBe(true);
   });
@@ -184,6 +187,7 @@ describe.each(DATABASES)('Prometheus metrics of a server with a simulated gatewa
       'severity',
       'state',
       'pool',
+      'broker',
       'version',
       'major',
       'minor',

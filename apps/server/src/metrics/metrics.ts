@@ -141,6 +141,16 @@ export function registerMetrics(app: FastifyInstance, options: { token: string }
         },
       });
       new Gauge({
+        name: 'lumigrid_mqtt_broker_connections',
+        help: 'Gateway MQTT connections at the embedded broker (absent with an external broker)',
+        labelNames: ['broker'] as const,
+        registers: [registry],
+        collect() {
+          const open = link?.gatewayConnections();
+          if (open !== undefined) this.set({ broker: 'embedded' }, open);
+        },
+      });
+      new Gauge({
         name: 'lumigrid_mqtt_link_up',
         help: '1 while the server is connected and subscribed to its MQTT broker, 0 otherwise',
         registers: [registry],
