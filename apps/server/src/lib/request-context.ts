@@ -31,11 +31,6 @@ export function requestLog(fallback: FastifyBaseLogger): FastifyBaseLogger {
   return storage.getStore()?.log ?? fallback;
 }
 
-/** The id of the request this code runs for, if any. */
-export function currentRequestId(): string | undefined {
-  return storage.getStore()?.id;
-}
-
 /**
  * Answers every request with its id, and runs validation, handlers and everything they start inside the
  * request's context. Entered at preValidation, not onRequest: a body is read in the socket's own async
