@@ -36,6 +36,7 @@ import type { AuditSink } from './http/audit-entry.ts';
 import { createAuthModule } from './modules/auth/auth.module.ts';
 import { createBrandingModule } from './modules/branding/branding.module.ts';
 import { createDeviceReportsModule, type IngestOptions } from './modules/device-reports/device-reports.module.ts';
+import { createHistoryRetention, type HistoryRetention } from './modules/device-reports/history-retention.ts';
 import type { ReportWriter } from './modules/device-reports/report-writer.ts';
 import { createTelemetryRepo } from './modules/device-reports/telemetry.repo.ts';
 import { createDevicesModule } from './modules/devices/devices.module.ts';
@@ -124,6 +125,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The gateway link when buildApp started one. */
     gatewayLink: GatewayLink | undefined;
+    /** The device history's daily retention (tests run it). */
+    historyRetention: HistoryRetention;
     /** Writes reported device states into device_states and device_reports, with the gateway link. */
     reportWriter: ReportWriter | undefined;
     /** Which device is on which map, for reports on their way to the map topics. */
@@ -404,6 +407,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onReady', async () => {
     await audit.start();
   });
+  // The device history's daily retention runs with or without a gateway link (another node may ingest).
+  const historyRetention = createHistoryRetention({ db, config, clock, jobs, logger });
+  app.addHook('onReady', async () => {
+    await historyRetention.start();
+  });
+  app.decorate('historyRetention', historyRetention);
   app.decorate('audit', audit);
   const auditSink = wrapAudit ? wrapAudit(audit.sink) : audit.sink;
   // BACnet/IP for building management systems: made always, listening only with BACNET=on (docs/bacnet.md).
@@ -532,6 +541,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
             });
         },
         options: options.gatewayLink?.reports,
+        historyHeartbeatMs: config.historyHeartbeatMs,
         logger,
       })
     : undefined;

@@ -31,6 +31,14 @@ export interface Config {
   rolloutCheckMs: number;
   /** How many days the audit trail keeps its entries; the retention job removes older ones (docs/operations.md). */
   auditRetentionDays: number;
+  /**
+   * History retention in days (docs/operations.md, "Device history"): reported states (device_reports), raw
+   * energy and power samples (energy_readings) and sensor and emergency events (device_events). The hourly and
+   * daily energy rollups are kept.
+   */
+  historyRetentionDays: { reports: number; telemetry: number; events: number };
+  /** An unchanged device state still goes into the history this often, so a silent device shows as a gap. */
+  historyHeartbeatMs: number;
   adminAccount: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -204,6 +212,12 @@ export function loadConfig(env: Env = process.env): Config {
     offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,
     rolloutCheckMs: integer(env, 'ROLLOUT_CHECK_S', ROLLOUT_CHECK_MS / 1000, 1, 3600) * 1000,
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36500),
+    historyRetentionDays: {
+      reports: integer(env, 'REPORT_HISTORY_DAYS', 30, 1, 36500),
+      telemetry: integer(env, 'TELEMETRY_HISTORY_DAYS', 90, 1, 36500),
+      events: integer(env, 'EVENT_HISTORY_DAYS', 90, 1, 36500),
+    },
+    historyHeartbeatMs: integer(env, 'HISTORY_HEARTBEAT_MINUTES', 15, 1, 1440) * 60_000,
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,
