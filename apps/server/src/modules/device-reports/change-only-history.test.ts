@@ -96,10 +96,7 @@ describe.each(DATABASES)('change-only device history on %s', (kind) => {
   it('gives a chart the state in force at the start of its range, however old its row', async () => {
     const repo = createDeviceReportsRepo(h.database.db);
     const [account] = await h.database.db.select({ id: users.id }).from(users).limit(1);
-    const [gw] = await h.database.db
-      .insert(gateways)
-      .values({ mac: 'A4C1380C0003', tenantId: account!.id })
-      .returning({ id: gateways.id });
+    const [gw] = await h.database.db.insert(gateways).values({ mac: 'A4C1380C0003', tenantId: account!.id }).returning({ id: gateways.id });
     const t0 = new TestClock().now().getTime();
     const row = (level: number, at: number) => ({
       mac: 'A4C1380C0003',

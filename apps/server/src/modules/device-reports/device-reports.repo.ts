@@ -228,7 +228,11 @@ export function createDeviceReportsRepo(db: Db) {
      * next row, so the first row carries the state into the range instead of leaving its start empty.
      */
     async historyBetween(q: { tenantId: bigint; gatewayId: bigint; addr: string; from: Date; to: Date; limit: number }) {
-      const ofDevice = and(eq(deviceReports.tenantId, q.tenantId), eq(deviceReports.gatewayId, q.gatewayId), eq(deviceReports.addr, q.addr));
+      const ofDevice = and(
+        eq(deviceReports.tenantId, q.tenantId),
+        eq(deviceReports.gatewayId, q.gatewayId),
+        eq(deviceReports.addr, q.addr),
+      );
       const before = await db
         .select()
         .from(deviceReports)

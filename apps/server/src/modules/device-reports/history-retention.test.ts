@@ -44,7 +44,11 @@ describe.each(DATABASES)('history retention on %s', (kind) => {
 
   beforeAll(async () => {
     // 30 days for every kind; the job runner stays still, the test runs it.
-    h = await startApp(kind, { REPORT_HISTORY_DAYS: '30', TELEMETRY_HISTORY_DAYS: '30', EVENT_HISTORY_DAYS: '30' }, { jobs: { start: false } });
+    h = await startApp(
+      kind,
+      { REPORT_HISTORY_DAYS: '30', TELEMETRY_HISTORY_DAYS: '30', EVENT_HISTORY_DAYS: '30' },
+      { jobs: { start: false } },
+    );
     now = h.clock.now().getTime();
     const account = `history-retention-${kind}@example.com`;
     const token = await signUpByMail(h, account);

@@ -73,7 +73,13 @@ export function createHistoryRetention(deps: {
     const readingMonths = await energy.dropReadingMonthsAnyTenant(cutoff(days.telemetry));
     const t = await inBatches((limit) => energy.purgeReadingsAnyTenant({ before: cutoff(days.telemetry), limit }), signal);
     const e = await inBatches((limit) => events.purgeAnyTenant({ before: cutoff(days.events), limit }), signal);
-    const result = { reports: r.removed, readings: t.removed, readingMonths, events: e.removed, batches: r.batches + t.batches + e.batches };
+    const result = {
+      reports: r.removed,
+      readings: t.removed,
+      readingMonths,
+      events: e.removed,
+      batches: r.batches + t.batches + e.batches,
+    };
     deps.logger.info(result, 'device history past its retention removed');
     // A run cut short by a lost lease is finished by the node that took it over, or by tomorrow's.
     await schedule(now);
