@@ -541,7 +541,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
             });
         },
         options: options.gatewayLink?.reports,
-        historyHeartbeatMs: config.historyHeartbeatMs,
+        historyHeartbeatMs: config.historyHeartbeatMs || undefined,
         logger,
       })
     : undefined;

@@ -37,7 +37,10 @@ export interface Config {
    * daily energy rollups are kept.
    */
   historyRetentionDays: { reports: number; telemetry: number; events: number };
-  /** An unchanged device state still goes into the history this often, so a silent device shows as a gap. */
+  /**
+   * Change-only history: an unchanged device state still goes into the history this often, so a silent device
+   * shows as a gap; 0 keeps every reported state.
+   */
   historyHeartbeatMs: number;
   adminAccount: string;
   adminPassword: string | undefined;
@@ -217,7 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
       telemetry: integer(env, 'TELEMETRY_HISTORY_DAYS', 90, 1, 36500),
       events: integer(env, 'EVENT_HISTORY_DAYS', 90, 1, 36500),
     },
-    historyHeartbeatMs: integer(env, 'HISTORY_HEARTBEAT_MINUTES', 15, 1, 1440) * 60_000,
+    historyHeartbeatMs: integer(env, 'HISTORY_HEARTBEAT_MINUTES', 15, 0, 1440) * 60_000,
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,
