@@ -187,7 +187,7 @@ export function createBacnetModule(deps: {
      */
     async start(
       config: BacnetConfig,
-      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
+      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs' | 'announceTo'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
     ) {
       if (keeper) throw new Error('the BACnet/IP interface is already started');
       const { lease, holder, ...serving } = options;

@@ -1,4 +1,13 @@
-import { ApplicationTag, ErrorCode, ObjectType, PropertyIdentifier as P, type BACNetObjectID } from '@bacnet-js/client';
+import {
+  ApplicationTag,
+  ErrorCode,
+  EventState,
+  EventType,
+  ObjectType,
+  PropertyIdentifier as P,
+  TimeStamp,
+  type BACNetObjectID,
+} from '@bacnet-js/client';
 import {
   deviceEndpoints,
   gatewayEndpoints,
@@ -15,7 +24,16 @@ import { auditTrail, bacnetObjects, users } from '../db/schema/index.ts';
 import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
-import { freeUdpPort, objectNames, readValues, startTestClient, type TestClient } from './bacnet-client.fixtures.ts';
+import {
+  freeUdpPort,
+  objectNames,
+  readValues,
+  recipientOf,
+  startTestClient,
+  writeRecipientList,
+  type TestClient,
+} from './bacnet-client.fixtures.ts';
+import { NOTIFICATION_CLASS } from './events.ts';
 import { STATE_TEXTS } from './object-model.ts';
 
 const DEVICE_INSTANCE = 260_401;
@@ -195,5 +213,53 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
     );
     const renamed = await objectOf(`${map.name}/Team room`);
     expect(before.filter((r) => r.source === 'group').map((r) => r.instance)).toEqual([renamed.instance]);
+  });
+
+  it("notifies the recipients a BMS wrote into Recipient_List of a light's fault and of its end", async () => {
+    const light = lights.at(-1)!;
+    const state = await objectOf(`${map.name}/${light.name} state`);
+    const heard: Array<{ object: BACNetObjectID; from: number; to: number; type: number; processId: number }> = [];
+    const listen = (content: {
+      payload: { eventObjectId: BACNetObjectID; fromState: number; toState: number; eventType: number; processId: number };
+    }) => {
+      const p = content.payload;
+      if (p.eventObjectId.type === state.type && p.eventObjectId.instance === state.instance)
+        heard.push({ object: p.eventObjectId, from: p.fromState, to: p.toState, type: p.eventType, processId: p.processId });
+    };
+    client.on('eventNotify', listen);
+    const notificationClass = { type: ObjectType.NOTIFICATION_CLASS, instance: NOTIFICATION_CLASS };
+    try {
+      await writeRecipientList(client, port, [recipientOf(client, 41)]);
+      const list = await readValues(client, port, notificationClass, P.RECIPIENT_LIST);
+      expect(list).toHaveLength(7);
+      expect(list[4]).toBe(41);
+      expect(await readValues(client, port, state, P.EVENT_STATE)).toEqual([EventState.NORMAL]);
+      expect(await readValues(client, port, state, P.NOTIFICATION_CLASS)).toEqual([NOTIFICATION_CLASS]);
+
+      sim().raiseFault(light.addr, 3);
+      await poll(() => heard.length === 1, 'the to-fault notification');
+      expect(heard[0]).toEqual({
+        object: state,
+        from: EventState.NORMAL,
+        to: EventState.FAULT,
+        type: EventType.CHANGE_OF_STATE,
+        processId: 41,
+      });
+      expect(await readValues(client, port, state, P.EVENT_STATE)).toEqual([EventState.FAULT]);
+      // To-fault waits for an acknowledgement; the BMS gives it.
+      expect(await readValues(client, port, state, P.ACKED_TRANSITIONS)).toEqual([{ bitsUsed: 3, value: [0b101] }]);
+      const stamp = { type: TimeStamp.SEQUENCE_NUMBER, value: 0 };
+      await client.acknowledgeAlarm(receiver(), state, EventState.FAULT, 'BMS operator', stamp, stamp);
+      expect(await readValues(client, port, state, P.ACKED_TRANSITIONS)).toEqual([{ bitsUsed: 3, value: [0b111] }]);
+
+      sim().clearFault(light.addr);
+      await poll(() => heard.length === 2, 'the to-normal notification');
+      expect(heard[1]).toMatchObject({ from: EventState.FAULT, to: EventState.NORMAL });
+      expect(await readValues(client, port, state, P.EVENT_STATE)).toEqual([EventState.NORMAL]);
+    } finally {
+      client.off('eventNotify', listen);
+      sim().clearFault(light.addr);
+      await writeRecipientList(client, port, []);
+    }
   });
 });

@@ -157,10 +157,14 @@ describe('reading properties', () => {
     });
   });
 
-  it('lists the device and every object in the Device object', () => {
+  it('lists the device, every object and the Notification Class in the Device object', () => {
     const device = { instance: 1234, name: 'Lumigrid Site', description: '', databaseRevision: 1, version: '1' };
     const list = readDeviceProperty(device, objects, P.OBJECT_LIST, ASN1_ARRAY_ALL);
-    expect('values' in list && list.values).toHaveLength(objects.length + 1);
+    expect('values' in list && list.values).toHaveLength(objects.length + 2);
+    expect('values' in list && list.values.at(-1)).toEqual({
+      type: ApplicationTag.OBJECTIDENTIFIER,
+      value: { type: ObjectType.NOTIFICATION_CLASS, instance: 1 },
+    });
     expect(readDeviceProperty(device, objects, P.OBJECT_LIST, 1)).toEqual({
       values: [{ type: ApplicationTag.OBJECTIDENTIFIER, value: { type: ObjectType.DEVICE, instance: 1234 } }],
     });
