@@ -408,6 +408,25 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       if (!object?.command || value.property.id !== P.PRESENT_VALUE)
         return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
       if (options.readOnly) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
+      // The scene selector runs the written state's scene; nothing is kept at the priority (a run is an act, not
+      // a level), so NULL does nothing and Present_Value stays the platform's last run.
+      if (object.command === 'scene') {
+        const data = value.value[0] as BACNetAppData | undefined;
+        if (data && data.type !== ApplicationTag.NULL) {
+          if (data.type !== ApplicationTag.UNSIGNED_INTEGER)
+            return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.INVALID_DATA_TYPE });
+          const chosen = Number(data.value);
+          if (!object.sceneIds?.[chosen - 1]) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.VALUE_OUT_OF_RANGE });
+          try {
+            await source.command(object, chosen, sender?.address ?? '');
+          } catch (error) {
+            if (error instanceof BacnetWriteError) return refuse(error.bacnet);
+            throw error;
+          }
+          loaded = undefined;
+        }
+        return client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      }
       // No priority given is the lowest, 16 (clause 15.9.1.1.5).
       const priority = value.priority >= 1 && value.priority <= PRIORITIES ? value.priority : 16;
       if (priority === 6) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });

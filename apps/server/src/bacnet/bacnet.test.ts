@@ -12,9 +12,11 @@ import {
   deviceEndpoints,
   gatewayEndpoints,
   groupEndpoints,
+  newSceneFields,
   OPERATE_AUTH,
   percentToLevel,
   projectEndpoints,
+  sceneEndpoints,
   type GatewayDevice,
   type GroupView,
 } from '@lumigrid/contract';
@@ -34,7 +36,7 @@ import {
   type TestClient,
 } from './bacnet-client.fixtures.ts';
 import { NOTIFICATION_CLASS } from './events.ts';
-import { STATE_TEXTS } from './object-model.ts';
+import { NO_SCENE, STATE_TEXTS } from './object-model.ts';
 
 const DEVICE_INSTANCE = 260_401;
 const MAIL = 'bms@example.com';
@@ -261,5 +263,40 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
       sim().clearFault(light.addr);
       await writeRecipientList(client, port, []);
     }
+  });
+
+  it("runs a scene written to the scene selector through the platform's scene service, and reads the last run", async () => {
+    const members = lights.map((d) => ({ type: 'device' as const, id: d.id, action: { on: true, percent: 30 } }));
+    const saved = await data(
+      send(sceneEndpoints.add, { body: { ...newSceneFields(projectId, 'manual', 'Cleaning'), steps: [{ members, holdS: 0 }] } }),
+    );
+    await poll(async () => (await objectNames(client, port, DEVICE_INSTANCE)).some((o) => o.name === 'Scenes'), 'the scene selector');
+    const selector = await objectOf('Scenes');
+    expect(selector.type).toBe(ObjectType.MULTI_STATE_OUTPUT);
+    await poll(async () => (await readValues(client, port, selector, P.STATE_TEXT)).includes('Cleaning'), 'the scene as a state');
+    const states = await readValues(client, port, selector, P.STATE_TEXT);
+    const cleaning = states.indexOf('Cleaning') + 1;
+    expect(states[0]).toBe(NO_SCENE);
+
+    // The first state runs nothing.
+    await expect(
+      client.writeProperty(receiver(), selector, P.PRESENT_VALUE, [{ type: ApplicationTag.UNSIGNED_INTEGER, value: 1 }], { priority: 8 }),
+    ).rejects.toThrow(`Code:${ErrorCode.VALUE_OUT_OF_RANGE}`);
+
+    await client.writeProperty(receiver(), selector, P.PRESENT_VALUE, [{ type: ApplicationTag.UNSIGNED_INTEGER, value: cleaning }], {
+      priority: 8,
+    });
+    const levels = () => lights.map((d) => sim().devices.get(d.addr)!.state);
+    expect(levels().every((s) => s.on && s.level === percentToLevel(30))).toBe(true);
+    expect(await readValues(client, port, selector, P.PRESENT_VALUE)).toEqual([cleaning]);
+
+    await rig.h.app.audit.writer.flush();
+    const entries = await rig.h.database.db.select().from(auditTrail).where(eq(auditTrail.via, 'bacnet'));
+    expect(entries.at(-1)).toMatchObject({
+      endpoint: 'scenes.execute',
+      code: 0,
+      ip: '127.0.0.1',
+      request: { params: { id: saved.scene.id } },
+    });
   });
 });

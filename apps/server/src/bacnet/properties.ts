@@ -131,6 +131,15 @@ const PROPERTIES: Record<number, readonly number[]> = {
     P.NOTIFY_TYPE,
     P.EVENT_TIME_STAMPS,
   ],
+  [ObjectType.MULTI_STATE_OUTPUT]: [
+    ...COMMON,
+    P.PRESENT_VALUE,
+    ...STATUS,
+    P.NUMBER_OF_STATES,
+    P.STATE_TEXT,
+    P.PRIORITY_ARRAY,
+    P.RELINQUISH_DEFAULT,
+  ],
   [ObjectType.NOTIFICATION_CLASS]: [...COMMON, P.NOTIFICATION_CLASS, P.PRIORITY, P.ACK_REQUIRED, P.RECIPIENT_LIST],
 };
 
@@ -161,7 +170,7 @@ function statusFlags(object: BacnetObject) {
 function presentValue(object: BacnetObject, priorities: PriorityArray | undefined): BACNetAppData {
   const value = priorities?.inForce()?.value ?? object.value;
   if (object.objectType === ObjectType.BINARY_LIGHTING_OUTPUT) return enumerated(value);
-  if (object.objectType === ObjectType.MULTI_STATE_VALUE) return unsigned(value);
+  if (object.objectType === ObjectType.MULTI_STATE_VALUE || object.objectType === ObjectType.MULTI_STATE_OUTPUT) return unsigned(value);
   return real(value);
 }
 
@@ -198,6 +207,25 @@ function eventValue(event: EventRecord | undefined, property: number): Value {
   return undefined;
 }
 
+/**
+ * The scene selector's states and commandability: a write runs a scene and is not kept, so every priority is
+ * empty and Present_Value is the platform's last run.
+ */
+function sceneSelectorValue(object: BacnetObject, property: number): Value {
+  const states = object.states ?? [];
+  switch (property) {
+    case P.NUMBER_OF_STATES:
+      return { scalar: [unsigned(states.length)] };
+    case P.STATE_TEXT:
+      return { array: states.map((s) => text(s)) };
+    case P.PRIORITY_ARRAY:
+      return { array: new Array<BACNetAppData>(16).fill(nul()) };
+    case P.RELINQUISH_DEFAULT:
+      return { scalar: [unsigned(1)] };
+  }
+  return undefined;
+}
+
 function objectValue(object: BacnetObject, priorities: PriorityArray | undefined, property: number, event?: EventRecord): Value {
   const lighting = object.objectType === ObjectType.LIGHTING_OUTPUT;
   const binary = object.objectType === ObjectType.BINARY_LIGHTING_OUTPUT;
@@ -230,11 +258,14 @@ function objectValue(object: BacnetObject, priorities: PriorityArray | undefined
     case P.UNITS:
       return object.objectType === ObjectType.ANALOG_INPUT ? { scalar: [enumerated(EngineeringUnits.WATTS)] } : undefined;
     case P.NUMBER_OF_STATES:
+      if (object.objectType === ObjectType.MULTI_STATE_OUTPUT) return sceneSelectorValue(object, property);
       return object.objectType === ObjectType.MULTI_STATE_VALUE ? { scalar: [unsigned(STATE_TEXTS.length)] } : undefined;
     case P.STATE_TEXT:
+      if (object.objectType === ObjectType.MULTI_STATE_OUTPUT) return sceneSelectorValue(object, property);
       return object.objectType === ObjectType.MULTI_STATE_VALUE ? { array: STATE_TEXTS.map((s) => text(s)) } : undefined;
   }
   if (object.objectType === ObjectType.MULTI_STATE_VALUE) return eventValue(event, property);
+  if (object.objectType === ObjectType.MULTI_STATE_OUTPUT) return sceneSelectorValue(object, property);
   if (!lighting && !binary) return undefined;
   switch (property) {
     case P.BLINK_WARN_ENABLE:
@@ -317,6 +348,7 @@ function deviceValue(device: DeviceInfo, objects: readonly BacnetObject[], prope
               ObjectTypesSupported.DEVICE,
               ObjectTypesSupported.ANALOG_INPUT,
               ObjectTypesSupported.MULTI_STATE_VALUE,
+              ObjectTypesSupported.MULTI_STATE_OUTPUT,
               ObjectTypesSupported.LIGHTING_OUTPUT,
               ObjectTypesSupported.BINARY_LIGHTING_OUTPUT,
               ObjectTypesSupported.NOTIFICATION_CLASS,
