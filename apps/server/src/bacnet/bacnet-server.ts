@@ -545,6 +545,7 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     const service = ConfirmedServiceChoice.ACKNOWLEDGE_ALARM;
     const invokeId = content.invokeId!;
     answer(sender, service, invokeId, async () => {
+      // The stack types this payload as a simple ack; it is AlarmAcknowledge.decode's answer.
       const payload = content.payload as unknown as { eventObjectId: BACNetObjectID; eventStateAcknowledged: number };
       const { eventObjectId: id, eventStateAcknowledged } = payload;
       await current();
@@ -583,6 +584,7 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   });
   logger.info({ port: options.port, interface: options.interface, deviceInstance }, 'BACnet/IP interface listening');
   // Announced at once, so a BMS learns the device (and its new node after a take-over) without a Who-Is.
+  // Given no receiver, the stack broadcasts to its port on the local network.
   client.iAmResponse(options.announceTo ?? null!, deviceInstance, Segmentation.NO_SEGMENTATION, VENDOR_ID);
 
   return {
