@@ -424,6 +424,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     projects: projects.projects,
     devices: devices.service,
     groups: groups.service,
+    scenes: scenes.service,
     telemetry: createTelemetryRepo(db),
     audit: auditSink,
     clock,

@@ -1,8 +1,25 @@
 import { createSocket } from 'node:dgram';
-import { ASN1_ARRAY_ALL, ObjectType, PropertyIdentifier, type BACNetObjectID } from '@bacnet-js/client';
+import {
+  ASN1_ARRAY_ALL,
+  ConfirmedServiceChoice,
+  MaxApduLengthAccepted,
+  MaxSegmentsAccepted,
+  NpduControlBit,
+  NpduControlPriority,
+  ObjectType,
+  PduType,
+  PropertyIdentifier,
+  type BACNetObjectID,
+  type EncodeBuffer,
+} from '@bacnet-js/client';
+import apduModule from '@bacnet-js/client/dist/lib/apdu.js';
+import asn1Module from '@bacnet-js/client/dist/lib/asn1.js';
+import npduModule from '@bacnet-js/client/dist/lib/npdu.js';
 import { BACnetClient, type Client } from './bacnet-server.ts';
+import { encodeRecipientList, NOTIFICATION_CLASS, type Destination } from './events.ts';
 
-export type TestClient = Client;
+/** A client of the test's own, and the port it listens on (a BMS gives it as its address in Recipient_List). */
+export type TestClient = Client & { port: number };
 
 /** A UDP port of 127.0.0.1 free now (BACnet's stack takes port 0 for its default, 47808). */
 export async function freeUdpPort(): Promise<number> {
@@ -15,9 +32,61 @@ export async function freeUdpPort(): Promise<number> {
 
 /** A BACnet/IP client of the test's own on 127.0.0.1, as a building management system would be. */
 export async function startTestClient(): Promise<TestClient> {
-  const client: TestClient = new BACnetClient({ port: await freeUdpPort(), interface: '127.0.0.1', apduTimeout: 8000, reuseAddr: false });
+  const port = await freeUdpPort();
+  const client = new BACnetClient({ port, interface: '127.0.0.1', apduTimeout: 8000, reuseAddr: false });
   await new Promise<void>((resolve) => client.once('listening', resolve));
-  return client;
+  return Object.assign(client, { port });
+}
+
+const cjs = <T>(m: T): T => (m as { default?: T }).default ?? m;
+
+/** This client as a recipient on 127.0.0.1: every day, all day, every transition. */
+export function recipientOf(client: TestClient, processId: number, confirmed = false): Destination {
+  return {
+    validDays: { bitsUsed: 7, value: [0x7f] },
+    fromTime: new Date(2000, 0, 1, 0, 0, 0, 0),
+    toTime: new Date(2000, 0, 1, 23, 59, 59, 990),
+    address: `127.0.0.1:${client.port}`,
+    recipient: { network: 0, mac: [127, 0, 0, 1, client.port >> 8, client.port & 0xff] },
+    processId,
+    confirmed,
+    transitions: { bitsUsed: 3, value: [0x07] },
+  };
+}
+
+/**
+ * Writes the Notification Class's Recipient_List as a BMS does; the stack's writeProperty cannot encode a
+ * BACnetDestination, so the request is put together here and its answer awaited through the stack's own requests.
+ */
+export async function writeRecipientList(client: TestClient, port: number, list: readonly Destination[]): Promise<void> {
+  const receiver = { address: `127.0.0.1:${port}` };
+  const internals = client as unknown as {
+    _getApduBuffer(): EncodeBuffer;
+    _getInvokeId(): number;
+    _requestManager: { add(invokeId: number): Promise<unknown> };
+  };
+  const buffer = internals._getApduBuffer();
+  const invokeId = internals._getInvokeId();
+  cjs(npduModule).encode(buffer, NpduControlPriority.NORMAL_MESSAGE | NpduControlBit.EXPECTING_REPLY, receiver);
+  cjs(apduModule).encodeConfirmedServiceRequest(
+    buffer,
+    PduType.CONFIRMED_REQUEST,
+    ConfirmedServiceChoice.WRITE_PROPERTY,
+    MaxSegmentsAccepted.SEGMENTS_0,
+    MaxApduLengthAccepted.OCTETS_1476,
+    invokeId,
+    0,
+    0,
+  );
+  const asn1 = cjs(asn1Module);
+  asn1.encodeContextObjectId(buffer, 0, ObjectType.NOTIFICATION_CLASS, NOTIFICATION_CLASS);
+  asn1.encodeContextEnumerated(buffer, 1, PropertyIdentifier.RECIPIENT_LIST);
+  asn1.encodeOpeningTag(buffer, 3);
+  encodeRecipientList(buffer, list);
+  asn1.encodeClosingTag(buffer, 3);
+  const answered = internals._requestManager.add(invokeId);
+  client.sendBvlc(receiver, buffer);
+  await answered;
 }
 
 /** One property's values as the client decoded them. */

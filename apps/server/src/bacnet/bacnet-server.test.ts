@@ -3,15 +3,19 @@ import {
   ApplicationTag,
   DeviceStatus,
   ErrorClass,
+  ConfirmedServiceChoice,
   ErrorCode,
+  EventState,
   ObjectType,
   PropertyIdentifier as P,
+  type BACNetAddress,
 } from '@bacnet-js/client';
 import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poll } from '../test/poll.ts';
-import { freeUdpPort, readValues, startTestClient, type TestClient } from './bacnet-client.fixtures.ts';
+import { freeUdpPort, readValues, recipientOf, startTestClient, writeRecipientList, type TestClient } from './bacnet-client.fixtures.ts';
 import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetSource } from './bacnet-server.ts';
+import { EVENT_PRIORITIES, NOTIFICATION_CLASS } from './events.ts';
 import { describeObjects, instanceKey, withInstances, type BacnetObject } from './object-model.ts';
 import { propertiesOf } from './properties.ts';
 
@@ -169,5 +173,85 @@ describe('the BACnet/IP device over UDP', () => {
         logger: silent,
       }),
     ).rejects.toThrow(/EADDRINUSE/);
+  });
+
+  it('announces itself with an I-Am when it starts serving', async () => {
+    const heard: number[] = [];
+    const listen = (content: { payload: { deviceId: number } }) => heard.push(content.payload.deviceId);
+    client.on('iAm', listen);
+    const server = await startBacnetServer({
+      port: await freeUdpPort(),
+      interface: '127.0.0.1',
+      deviceInstance: 78,
+      readOnly: false,
+      version: '1',
+      source: writable,
+      logger: silent,
+      announceTo: at(client.port),
+    });
+    try {
+      await poll(() => heard.includes(78), 'the I-Am');
+    } finally {
+      client.off('iAm', listen);
+      server.close();
+    }
+  });
+
+  it('serves a Notification Class whose Recipient_List takes only destinations', async () => {
+    const notificationClass = { type: ObjectType.NOTIFICATION_CLASS, instance: NOTIFICATION_CLASS };
+    expect(await readValues(client, writablePort, notificationClass, P.PRIORITY)).toEqual([...EVENT_PRIORITIES]);
+    expect(await readValues(client, writablePort, { type: ObjectType.DEVICE, instance: DEVICE_INSTANCE }, P.OBJECT_LIST)).toContainEqual(
+      notificationClass,
+    );
+    await expect(
+      client.writeProperty(at(writablePort), notificationClass, P.RECIPIENT_LIST, [{ type: ApplicationTag.REAL, value: 1 }], {}),
+    ).rejects.toThrow(`Code:${ErrorCode.INVALID_DATA_TYPE}`);
+    expect(await readValues(client, writablePort, notificationClass, P.RECIPIENT_LIST)).toEqual([]);
+  });
+
+  it('sends a confirmed event notification to a recipient that asks for one when a device goes offline and back', async () => {
+    let display: 'offline' | 'working' = 'working';
+    const objectsNow = () => {
+      const drafts = describeObjects({
+        maps: [{ id: '1', name: 'Floor' }],
+        devices: [{ id: '10', name: 'Desk', type: DEVICE_TYPE_CODES['light-dimmer'], mapId: '1', status: '', display, powerW: null }],
+        groups: [],
+      });
+      return withInstances(drafts, new Map(drafts.map((d, i) => [instanceKey(d), i + 1])));
+    };
+    const state = objectsNow().find((o) => o.objectType === ObjectType.MULTI_STATE_VALUE)!;
+    const port = await freeUdpPort();
+    const server = await startBacnetServer({
+      port,
+      interface: '127.0.0.1',
+      deviceInstance: 79,
+      readOnly: false,
+      version: '1',
+      source: { ...writable, load: async () => ({ deviceName: 'Lumigrid Events', objects: objectsNow() }) },
+      logger: silent,
+      freshMs: 20,
+      covPollMs: 20,
+    });
+    const heard: number[] = [];
+    const listen = (content: { header?: { sender: BACNetAddress }; invokeId?: number; payload: { toState: number } }) => {
+      heard.push(content.payload.toState);
+      if (content.invokeId !== undefined && content.header)
+        client.simpleAckResponse(content.header.sender, ConfirmedServiceChoice.CONFIRMED_EVENT_NOTIFICATION, content.invokeId);
+    };
+    client.on('eventNotify', listen);
+    try {
+      await writeRecipientList(client, port, [recipientOf(client, 5, true)]);
+      const stateId = { type: state.objectType, instance: state.instance };
+      expect(await readValues(client, port, stateId, P.EVENT_STATE)).toEqual([EventState.NORMAL]);
+      display = 'offline';
+      await poll(() => heard.length === 1, 'the to-fault notification');
+      expect(await readValues(client, port, stateId, P.EVENT_STATE)).toEqual([EventState.FAULT]);
+      display = 'working';
+      await poll(() => heard.length === 2, 'the to-normal notification');
+      expect(heard).toEqual([EventState.FAULT, EventState.NORMAL]);
+    } finally {
+      client.off('eventNotify', listen);
+      server.close();
+    }
   });
 });

@@ -4,22 +4,50 @@ import bacnetModule, {
   ConfirmedServiceChoice,
   ErrorClass,
   ErrorCode,
+  EventState,
+  EventType,
+  NotifyType,
+  NpduControlPriority,
   ObjectType,
+  PduType,
   PropertyIdentifier as P,
+  PropertyStates,
   Segmentation,
+  StatusFlags,
+  StatusFlagsBitString,
+  TimeStamp,
   type BACNetAddress,
   type BACNetAppData,
   type BACNetObjectID,
   type BACNetReadAccess,
 } from '@bacnet-js/client';
+import apduModule from '@bacnet-js/client/dist/lib/apdu.js';
+import asn1Module from '@bacnet-js/client/dist/lib/asn1.js';
+import npduModule from '@bacnet-js/client/dist/lib/npdu.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BacnetObject } from './object-model.ts';
+import {
+  ACK_REQUIRED,
+  encodeRecipientList,
+  EVENT_PRIORITIES,
+  eventStateOf,
+  initialRecord,
+  NOTIFICATION_CLASS,
+  parseRecipientList,
+  reportsEvents,
+  transitionOf,
+  wants,
+  type Destination,
+  type EventRecord,
+} from './events.ts';
+import { STATE_TEXTS, type BacnetObject } from './object-model.ts';
 import { PriorityArray, PRIORITIES } from './priority-array.ts';
 import {
   errorOf,
   propertiesOf,
   readDeviceProperty,
+  readNotificationClassProperty,
   readObjectProperty,
+  MAX_APDU,
   VENDOR_ID,
   WRITABLE_BINARY,
   type BacnetError,
@@ -30,6 +58,11 @@ import {
 // The package is CommonJS with an `exports.default`: Node's ESM import answers the module object around it.
 export const BACnetClient = (bacnetModule as unknown as { default?: typeof bacnetModule }).default ?? bacnetModule;
 export type Client = InstanceType<typeof bacnetModule>;
+// The stack's encoders, for the one answer it cannot encode itself (Recipient_List).
+const cjs = <T>(m: T): T => (m as { default?: T }).default ?? m;
+const apdu = cjs(apduModule);
+const asn1 = cjs(asn1Module);
+const npdu = cjs(npduModule);
 
 /** A write the platform refused, as the BACnet error the client is answered. */
 export class BacnetWriteError extends Error {
@@ -58,14 +91,20 @@ export interface BacnetServerOptions {
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
   /** How long a loaded object set answers reads before it is loaded again. */
   freshMs?: number;
-  /** How often the objects are loaded again while COV subscriptions are open, to notify their changes. */
+  /** How often the objects are loaded again while COV subscriptions are open or recipients listed, to notify their changes. */
   covPollMs?: number;
+  /** Where the I-Am at start goes: the local broadcast unless given (tests give their client's address). */
+  announceTo?: BACNetAddress;
 }
 
 const FRESH_MS = 1000;
 const COV_POLL_MS = 500;
 /** Open COV subscriptions at most, over every subscriber: each costs a comparison per poll. */
 export const MAX_SUBSCRIPTIONS = 2000;
+/** Recipient_List entries at most: the list must fit one unsegmented answer. */
+export const MAX_RECIPIENTS = 32;
+/** Tries of a confirmed event notification before the recipient is given up for that event. */
+const EVENT_TRIES = 3;
 
 /** One SubscribeCOV: who is told, about what, until when, and what they were last told. */
 interface Subscription {
@@ -128,6 +167,9 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   let loading: Promise<NonNullable<typeof loaded>> | undefined;
   let databaseRevision = 1;
   let listKey = '';
+  /** Recipient_List of the Notification Class, kept in this node's memory (docs/bacnet.md). */
+  let recipients: Destination[] = [];
+  const events = new Map<string, EventRecord>();
 
   async function current(): Promise<NonNullable<typeof loaded>> {
     if (loaded && Date.now() - loaded.at < freshMs) return loaded;
@@ -140,6 +182,7 @@ export async function startBacnetServer(options: BacnetServerOptions) {
           listKey = key;
         }
         loaded = { at: Date.now(), deviceName, objects, byKey: new Map(objects.map((o) => [objectKey(o.objectType, o.instance), o])) };
+        trackEvents(objects);
         return loaded;
       })
       .finally(() => {
@@ -164,11 +207,99 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     return id.type === ObjectType.DEVICE && (id.instance === deviceInstance || id.instance === 4_194_303);
   }
 
+  const isNotificationClass = (id: BACNetObjectID) => id.type === ObjectType.NOTIFICATION_CLASS && id.instance === NOTIFICATION_CLASS;
+
   function read(state: NonNullable<typeof loaded>, id: BACNetObjectID, property: number, index: number): PropertyResult {
     if (isDevice(id)) return readDeviceProperty(deviceInfo(state.deviceName), state.objects, property, index);
-    const object = state.byKey.get(objectKey(id.type, id.instance));
+    if (isNotificationClass(id)) {
+      // Recipient_List is answered by ReadProperty alone: a ReadPropertyMultiple answer cannot carry it.
+      if (property === P.RECIPIENT_LIST) return errorOf(ErrorClass.PROPERTY, ErrorCode.READ_ACCESS_DENIED);
+      return readNotificationClassProperty(property, index);
+    }
+    const key = objectKey(id.type, id.instance);
+    const object = state.byKey.get(key);
     if (!object) return errorOf(ErrorClass.OBJECT, ErrorCode.UNKNOWN_OBJECT);
-    return readObjectProperty(object, priorities.get(objectKey(id.type, id.instance)), property, index);
+    return readObjectProperty(object, priorities.get(key), property, index, events.get(key));
+  }
+
+  /**
+   * Follows the event state of every reporting object (clause 13.2): a change is a transition, time-stamped,
+   * waiting for an acknowledgement when the class asks for one, and notified to the recipients that want it. An
+   * object seen for the first time starts in its state without a notification.
+   */
+  function trackEvents(objects: readonly BacnetObject[]) {
+    const now = new Date();
+    for (const object of objects) {
+      if (!reportsEvents(object)) continue;
+      const key = objectKey(object.objectType, object.instance);
+      const toState = eventStateOf(object);
+      const record = events.get(key);
+      if (!record) {
+        events.set(key, initialRecord(toState));
+        continue;
+      }
+      if (record.state === toState) continue;
+      const fromState = record.state;
+      const transition = transitionOf(toState);
+      record.state = toState;
+      record.timeStamps[transition] = now;
+      record.acked[transition] = !ACK_REQUIRED[transition];
+      sendEvent(object, fromState, toState, now);
+    }
+  }
+
+  function sendEvent(object: BacnetObject, fromState: EventState, toState: EventState, at: Date) {
+    const transition = transitionOf(toState);
+    const flags = toState === EventState.FAULT ? new StatusFlagsBitString(StatusFlags.FAULT) : new StatusFlagsBitString();
+    const state = STATE_TEXTS[object.value - 1] ?? '';
+    for (const destination of recipients) {
+      if (!destination.address || !wants(destination, transition)) continue;
+      const notification = {
+        processId: destination.processId,
+        initiatingObjectId: { type: ObjectType.DEVICE, instance: deviceInstance },
+        eventObjectId: { type: object.objectType, instance: object.instance },
+        timeStamp: { type: TimeStamp.DATETIME, value: at },
+        notificationClass: NOTIFICATION_CLASS,
+        priority: EVENT_PRIORITIES[transition]!,
+        // CHANGE_OF_RELIABILITY has no encoding in the stack: the state object's own algorithm, change of state, carries the fault.
+        eventType: EventType.CHANGE_OF_STATE,
+        messageText: `${object.name}: ${state}`,
+        notifyType: NotifyType.ALARM,
+        ackRequired: ACK_REQUIRED[transition]!,
+        fromState,
+        toState,
+        changeOfStateNewState: { type: PropertyStates.UNSIGNED_VALUE, state: object.value },
+        changeOfStateStatusFlags: flags,
+      };
+      const receiver = { address: destination.address };
+      if (!destination.confirmed) {
+        client.unconfirmedEventNotification(receiver, notification);
+        continue;
+      }
+      void (async () => {
+        for (let tryNumber = 1; tryNumber <= EVENT_TRIES; tryNumber++) {
+          try {
+            await client.confirmedEventNotification(receiver, notification);
+            return;
+          } catch (err) {
+            if (tryNumber === EVENT_TRIES) logger.warn({ err, to: destination.address }, 'BACnet event notification not acknowledged');
+          }
+        }
+      })();
+    }
+  }
+
+  /** Recipient_List answered by hand: the stack has no encoding of BACnetDestination. */
+  function recipientListResponse(receiver: BACNetAddress, invokeId: number) {
+    const buffer = { buffer: Buffer.alloc(MAX_APDU + 64), offset: receiver.forwardedFrom ? 10 : 4 };
+    npdu.encode(buffer, NpduControlPriority.NORMAL_MESSAGE, receiver);
+    apdu.encodeComplexAck(buffer, PduType.COMPLEX_ACK, ConfirmedServiceChoice.READ_PROPERTY, invokeId);
+    asn1.encodeContextObjectId(buffer, 0, ObjectType.NOTIFICATION_CLASS, NOTIFICATION_CLASS);
+    asn1.encodeContextEnumerated(buffer, 1, P.RECIPIENT_LIST);
+    asn1.encodeOpeningTag(buffer, 3);
+    encodeRecipientList(buffer, recipients);
+    asn1.encodeClosingTag(buffer, 3);
+    client.sendBvlc(receiver, buffer);
   }
 
   /** Answers a confirmed request; a failure to load becomes an error answer, never a crash or silence. */
@@ -192,6 +323,17 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     const sender = content.header?.sender;
     const { objectId, property } = content.payload;
     answer(sender, ConfirmedServiceChoice.READ_PROPERTY, content.invokeId, async () => {
+      if (isNotificationClass(objectId) && property.id === P.RECIPIENT_LIST) {
+        if (property.index !== ASN1_ARRAY_ALL)
+          return client.errorResponse(
+            replyTo(sender)!,
+            ConfirmedServiceChoice.READ_PROPERTY,
+            content.invokeId!,
+            ErrorClass.PROPERTY,
+            ErrorCode.PROPERTY_IS_NOT_AN_ARRAY,
+          );
+        return recipientListResponse(replyTo(sender)!, content.invokeId!);
+      }
       const result = read(await current(), objectId, property.id, property.index);
       if ('error' in result)
         client.errorResponse(
@@ -244,12 +386,47 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     const refuse = (e: BacnetError) => client.errorResponse(replyTo(sender)!, service, invokeId, e.errorClass, e.errorCode);
     answer(sender, service, invokeId, async () => {
       const { objectId, value } = content.payload;
+      if (isNotificationClass(objectId)) {
+        if (value.property.id !== P.RECIPIENT_LIST)
+          return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
+        const list = parseRecipientList(value.value as BACNetAppData[]);
+        if (!Array.isArray(list)) return refuse(list);
+        if (list.length > MAX_RECIPIENTS)
+          return refuse({ errorClass: ErrorClass.RESOURCES, errorCode: ErrorCode.NO_SPACE_TO_WRITE_PROPERTY });
+        // The states as they are now are the ones a transition is told from.
+        await current();
+        recipients = list;
+        client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+        logger.info({ recipients: list.length, from: sender?.address }, 'BACnet Recipient_List written');
+        // Loaded again from now on, so a fault reaches the recipients within a poll.
+        scheduleCov();
+        return;
+      }
       const state = await current();
       const object = isDevice(objectId) ? undefined : state.byKey.get(objectKey(objectId.type, objectId.instance));
       if (!isDevice(objectId) && !object) return refuse({ errorClass: ErrorClass.OBJECT, errorCode: ErrorCode.UNKNOWN_OBJECT });
       if (!object?.command || value.property.id !== P.PRESENT_VALUE)
         return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
       if (options.readOnly) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
+      // The scene selector runs the written state's scene; nothing is kept at the priority (a run is an act, not
+      // a level), so NULL does nothing and Present_Value stays the platform's last run.
+      if (object.command === 'scene') {
+        const data = value.value[0] as BACNetAppData | undefined;
+        if (data && data.type !== ApplicationTag.NULL) {
+          if (data.type !== ApplicationTag.UNSIGNED_INTEGER)
+            return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.INVALID_DATA_TYPE });
+          const chosen = Number(data.value);
+          if (!object.sceneIds?.[chosen - 1]) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.VALUE_OUT_OF_RANGE });
+          try {
+            await source.command(object, chosen, sender?.address ?? '');
+          } catch (error) {
+            if (error instanceof BacnetWriteError) return refuse(error.bacnet);
+            throw error;
+          }
+          loaded = undefined;
+        }
+        return client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+      }
       // No priority given is the lowest, 16 (clause 15.9.1.1.5).
       const priority = value.priority >= 1 && value.priority <= PRIORITIES ? value.priority : 16;
       if (priority === 6) return refuse({ errorClass: ErrorClass.PROPERTY, errorCode: ErrorCode.WRITE_ACCESS_DENIED });
@@ -321,7 +498,7 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   }
 
   function scheduleCov() {
-    if (covTimer || subscriptions.size === 0) return;
+    if (covTimer || (subscriptions.size === 0 && recipients.length === 0)) return;
     covTimer = setTimeout(() => {
       covTimer = undefined;
       covTick()
@@ -363,6 +540,22 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     });
   });
 
+  client.on('alarmAcknowledge', (content) => {
+    const sender = content.header?.sender;
+    const service = ConfirmedServiceChoice.ACKNOWLEDGE_ALARM;
+    const invokeId = content.invokeId!;
+    answer(sender, service, invokeId, async () => {
+      // The stack types this payload as a simple ack; it is AlarmAcknowledge.decode's answer.
+      const payload = content.payload as unknown as { eventObjectId: BACNetObjectID; eventStateAcknowledged: number };
+      const { eventObjectId: id, eventStateAcknowledged } = payload;
+      await current();
+      const record = events.get(objectKey(id.type, id.instance));
+      if (!record) return client.errorResponse(replyTo(sender)!, service, invokeId, ErrorClass.OBJECT, ErrorCode.UNKNOWN_OBJECT);
+      record.acked[transitionOf(eventStateAcknowledged as EventState)] = true;
+      client.simpleAckResponse(replyTo(sender)!, service, invokeId);
+    });
+  });
+
   /** An answer too large for one APDU is refused: the stack does not segment, so the client reads less at a time. */
   function sendOrAbort(sender: BACNetAddress | undefined, service: number, invokeId: number, send: () => void) {
     try {
@@ -390,6 +583,9 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     });
   });
   logger.info({ port: options.port, interface: options.interface, deviceInstance }, 'BACnet/IP interface listening');
+  // Announced at once, so a BMS learns the device (and its new node after a take-over) without a Who-Is.
+  // Given no receiver, the stack broadcasts to its port on the local network.
+  client.iAmResponse(options.announceTo ?? null!, deviceInstance, Segmentation.NO_SEGMENTATION, VENDOR_ID);
 
   return {
     /** Loads the objects now (the next read sees the platform's latest). */
@@ -403,6 +599,7 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       if (covTimer) clearTimeout(covTimer);
       covTimer = undefined;
       subscriptions.clear();
+      recipients = [];
       client.close();
     },
   };

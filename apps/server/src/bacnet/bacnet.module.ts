@@ -8,6 +8,7 @@ import {
   errorStatus,
   groupEndpoints,
   isLang,
+  sceneEndpoints,
   type EndpointSpec,
   type GroupControlRequest,
 } from '@lumigrid/contract';
@@ -26,6 +27,7 @@ import type { DevicesService } from '../modules/devices/devices.service.ts';
 import type { GroupsService } from '../modules/groups/groups.service.ts';
 import type { ProjectMembers } from '../modules/projects/project-members.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
+import type { ScenesService } from '../modules/scenes/scenes.service.ts';
 import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetServerOptions, type BacnetSource } from './bacnet-server.ts';
 import { createInstancesRepo } from './instances.repo.ts';
 import { createLeaseRepo, keepLease, LEASE_DEFAULTS, type LeaseKeeper, type LeaseOptions } from './lease.ts';
@@ -58,6 +60,8 @@ export function createBacnetModule(deps: {
   projects: Pick<ProjectsService, 'tree'>;
   devices: Pick<DevicesService, 'markers' | 'control'>;
   groups: Pick<GroupsService, 'list' | 'control'>;
+  /** The scene selector is served when given. */
+  scenes?: Pick<ScenesService, 'all' | 'execute'>;
   telemetry: Pick<TelemetryRepo, 'ofDevices'>;
   audit: Pick<AuditSink, 'record'>;
   clock: Clock;
@@ -108,6 +112,17 @@ export function createBacnetModule(deps: {
       markers.map((d) => BigInt(d.id)),
     );
     const groups = (await Promise.all(maps.map((m) => deps.groups.list(caller, m.id)))).flat();
+    // Only the kinds that run by hand are asked for: timed scenes' views compute their next runs.
+    const scenes = deps.scenes
+      ? (
+          await Promise.all(
+            (['manual', 'sequence'] as const).map((kind) => deps.scenes!.all(caller, { projectId: String(config.projectId), kind })),
+          )
+        )
+          .flat()
+          .sort((a, b) => Number(BigInt(a.id) - BigInt(b.id)))
+          .map((s) => ({ id: s.id, name: s.name, lastRunAt: s.lastRun?.at ?? null }))
+      : undefined;
     return {
       projectName: project?.name ?? '',
       snapshot: {
@@ -122,8 +137,33 @@ export function createBacnetModule(deps: {
           powerW: power.get(d.id)?.power ?? null,
         })),
         groups: groups.map((g) => ({ id: g.id, name: g.name, mapId: g.mapId, deviceIds: g.deviceIds, display: g.display })),
+        ...(scenes ? { scenes: { projectId: String(config.projectId), list: scenes } } : {}),
       },
     };
+  }
+
+  /** Runs a scene as `POST scene/v1/execute/:id` does, with the same checks, audited as the bound user's call via BACnet. */
+  async function runScene(caller: AuthContext, config: BacnetConfig, sceneId: string, from: string) {
+    const spec = sceneEndpoints.execute;
+    const input = { params: { id: sceneId }, body: {} };
+    let code = 0;
+    try {
+      assertMay(caller, spec.access);
+      if (spec.objects) await deps.access.requireObjects(caller, spec.access, spec.objects, input);
+      await deps.scenes!.execute(caller, sceneId);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      code = error.code;
+      throw bacnetErrorOf(error);
+    } finally {
+      deps.audit.record({
+        ...serverCallDraft(spec, { auth: caller, input, at: deps.clock.now() }),
+        via: VIA,
+        ip: from.split(':')[0] ?? '',
+        project: Promise.resolve(config.projectId),
+        code,
+      });
+    }
   }
 
   function sourceOf(config: BacnetConfig): BacnetSource {
@@ -140,6 +180,8 @@ export function createBacnetModule(deps: {
         const caller = await callerOf(config).catch((error: unknown) => {
           throw error instanceof AppError ? bacnetErrorOf(error) : error;
         });
+        const sceneId = object.command === 'scene' ? object.sceneIds?.[value - 1] : undefined;
+        if (sceneId) return runScene(caller, config, sceneId, from);
         let spec: EndpointSpec;
         let body: { id: string; action: GroupControlRequest['action'] };
         if (object.source === 'group') {
@@ -187,7 +229,7 @@ export function createBacnetModule(deps: {
      */
     async start(
       config: BacnetConfig,
-      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
+      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs' | 'announceTo'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
     ) {
       if (keeper) throw new Error('the BACnet/IP interface is already started');
       const { lease, holder, ...serving } = options;

@@ -1,11 +1,22 @@
-import { ApplicationTag, ErrorCode, ObjectType, PropertyIdentifier as P, type BACNetObjectID } from '@bacnet-js/client';
+import {
+  ApplicationTag,
+  ErrorCode,
+  EventState,
+  EventType,
+  ObjectType,
+  PropertyIdentifier as P,
+  TimeStamp,
+  type BACNetObjectID,
+} from '@bacnet-js/client';
 import {
   deviceEndpoints,
   gatewayEndpoints,
   groupEndpoints,
+  newSceneFields,
   OPERATE_AUTH,
   percentToLevel,
   projectEndpoints,
+  sceneEndpoints,
   type GatewayDevice,
   type GroupView,
 } from '@lumigrid/contract';
@@ -15,8 +26,17 @@ import { auditTrail, bacnetObjects, users } from '../db/schema/index.ts';
 import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
-import { freeUdpPort, objectNames, readValues, startTestClient, type TestClient } from './bacnet-client.fixtures.ts';
-import { STATE_TEXTS } from './object-model.ts';
+import {
+  freeUdpPort,
+  objectNames,
+  readValues,
+  recipientOf,
+  startTestClient,
+  writeRecipientList,
+  type TestClient,
+} from './bacnet-client.fixtures.ts';
+import { NOTIFICATION_CLASS } from './events.ts';
+import { NO_SCENE, STATE_TEXTS } from './object-model.ts';
 
 const DEVICE_INSTANCE = 260_401;
 const MAIL = 'bms@example.com';
@@ -195,5 +215,88 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
     );
     const renamed = await objectOf(`${map.name}/Team room`);
     expect(before.filter((r) => r.source === 'group').map((r) => r.instance)).toEqual([renamed.instance]);
+  });
+
+  it("notifies the recipients a BMS wrote into Recipient_List of a light's fault and of its end", async () => {
+    const light = lights.at(-1)!;
+    const state = await objectOf(`${map.name}/${light.name} state`);
+    const heard: Array<{ object: BACNetObjectID; from: number; to: number; type: number; processId: number }> = [];
+    const listen = (content: {
+      payload: { eventObjectId: BACNetObjectID; fromState: number; toState: number; eventType: number; processId: number };
+    }) => {
+      const p = content.payload;
+      if (p.eventObjectId.type === state.type && p.eventObjectId.instance === state.instance)
+        heard.push({ object: p.eventObjectId, from: p.fromState, to: p.toState, type: p.eventType, processId: p.processId });
+    };
+    client.on('eventNotify', listen);
+    const notificationClass = { type: ObjectType.NOTIFICATION_CLASS, instance: NOTIFICATION_CLASS };
+    try {
+      await writeRecipientList(client, port, [recipientOf(client, 41)]);
+      const list = await readValues(client, port, notificationClass, P.RECIPIENT_LIST);
+      expect(list).toHaveLength(7);
+      expect(list[4]).toBe(41);
+      expect(await readValues(client, port, state, P.EVENT_STATE)).toEqual([EventState.NORMAL]);
+      expect(await readValues(client, port, state, P.NOTIFICATION_CLASS)).toEqual([NOTIFICATION_CLASS]);
+
+      sim().raiseFault(light.addr, 3);
+      await poll(() => heard.length === 1, 'the to-fault notification');
+      expect(heard[0]).toEqual({
+        object: state,
+        from: EventState.NORMAL,
+        to: EventState.FAULT,
+        type: EventType.CHANGE_OF_STATE,
+        processId: 41,
+      });
+      expect(await readValues(client, port, state, P.EVENT_STATE)).toEqual([EventState.FAULT]);
+      // To-fault waits for an acknowledgement; the BMS gives it.
+      expect(await readValues(client, port, state, P.ACKED_TRANSITIONS)).toEqual([{ bitsUsed: 3, value: [0b101] }]);
+      const stamp = { type: TimeStamp.SEQUENCE_NUMBER, value: 0 };
+      await client.acknowledgeAlarm(receiver(), state, EventState.FAULT, 'BMS operator', stamp, stamp);
+      expect(await readValues(client, port, state, P.ACKED_TRANSITIONS)).toEqual([{ bitsUsed: 3, value: [0b111] }]);
+
+      sim().clearFault(light.addr);
+      await poll(() => heard.length === 2, 'the to-normal notification');
+      expect(heard[1]).toMatchObject({ from: EventState.FAULT, to: EventState.NORMAL });
+      expect(await readValues(client, port, state, P.EVENT_STATE)).toEqual([EventState.NORMAL]);
+    } finally {
+      client.off('eventNotify', listen);
+      sim().clearFault(light.addr);
+      await writeRecipientList(client, port, []);
+    }
+  });
+
+  it("runs a scene written to the scene selector through the platform's scene service, and reads the last run", async () => {
+    const members = lights.map((d) => ({ type: 'device' as const, id: d.id, action: { on: true, percent: 30 } }));
+    const saved = await data(
+      send(sceneEndpoints.add, { body: { ...newSceneFields(projectId, 'manual', 'Cleaning'), steps: [{ members, holdS: 0 }] } }),
+    );
+    await poll(async () => (await objectNames(client, port, DEVICE_INSTANCE)).some((o) => o.name === 'Scenes'), 'the scene selector');
+    const selector = await objectOf('Scenes');
+    expect(selector.type).toBe(ObjectType.MULTI_STATE_OUTPUT);
+    await poll(async () => (await readValues(client, port, selector, P.STATE_TEXT)).includes('Cleaning'), 'the scene as a state');
+    const states = await readValues(client, port, selector, P.STATE_TEXT);
+    const cleaning = states.indexOf('Cleaning') + 1;
+    expect(states[0]).toBe(NO_SCENE);
+
+    // The first state runs nothing.
+    await expect(
+      client.writeProperty(receiver(), selector, P.PRESENT_VALUE, [{ type: ApplicationTag.UNSIGNED_INTEGER, value: 1 }], { priority: 8 }),
+    ).rejects.toThrow(`Code:${ErrorCode.VALUE_OUT_OF_RANGE}`);
+
+    await client.writeProperty(receiver(), selector, P.PRESENT_VALUE, [{ type: ApplicationTag.UNSIGNED_INTEGER, value: cleaning }], {
+      priority: 8,
+    });
+    const levels = () => lights.map((d) => sim().devices.get(d.addr)!.state);
+    expect(levels().every((s) => s.on && s.level === percentToLevel(30))).toBe(true);
+    expect(await readValues(client, port, selector, P.PRESENT_VALUE)).toEqual([cleaning]);
+
+    await rig.h.app.audit.writer.flush();
+    const entries = await rig.h.database.db.select().from(auditTrail).where(eq(auditTrail.via, 'bacnet'));
+    expect(entries.at(-1)).toMatchObject({
+      endpoint: 'scenes.execute',
+      code: 0,
+      ip: '127.0.0.1',
+      request: { params: { id: saved.scene.id } },
+    });
   });
 });

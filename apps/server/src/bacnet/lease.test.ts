@@ -72,17 +72,21 @@ describe.each(DATABASES)("a project's BACnet lease (%s)", (kind) => {
     expect([...serving]).toEqual(['node-c']);
   });
 
-  it('serves the device from one of two nodes on one database, and from the other once the first closes', async () => {
+  it('serves the device from one of two nodes on one database, and from the other once the first closes, which announces itself', async () => {
     // The nodes of the test above give the lease up.
     for (const keeper of keepers.splice(0)) await keeper.stop();
     // A second node on the same database (the first is the harness's app).
     const second = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, jobs: { start: false } });
     const client = await startTestClient();
+    const announced: number[] = [];
+    client.on('iAm', (content) => announced.push(content.payload.deviceId));
     try {
       const port = await freeUdpPort();
       const config = { port, interface: '127.0.0.1', deviceInstance: 31, account: 'lease@example.com', projectId, readOnly: false };
-      await h.app.bacnet.start(config, { holder: 'first', lease: { tryMs: 20 } });
-      await second.bacnet.start(config, { holder: 'second', lease: { tryMs: 20 } });
+      const announceTo = { address: `127.0.0.1:${client.port}` };
+      await h.app.bacnet.start(config, { holder: 'first', lease: { tryMs: 20 }, announceTo });
+      await poll(() => announced.length === 1, 'the I-Am of the first node');
+      await second.bacnet.start(config, { holder: 'second', lease: { tryMs: 20 }, announceTo });
       expect(h.app.bacnet.server).toBeDefined();
       expect(second.bacnet.server).toBeUndefined();
       const name = () => readValues(client, port, { type: ObjectType.DEVICE, instance: 31 }, PropertyIdentifier.OBJECT_NAME);
@@ -91,6 +95,9 @@ describe.each(DATABASES)("a project's BACnet lease (%s)", (kind) => {
       await h.app.bacnet.close();
       await poll(() => second.bacnet.server !== undefined, 'the second node serving');
       expect(await name()).toEqual([expect.stringContaining('Lumigrid')]);
+      // The node that took over said so: a BMS learns it without a Who-Is.
+      await poll(() => announced.length === 2, 'the I-Am of the second node');
+      expect(announced).toEqual([31, 31]);
     } finally {
       client.close();
       await second.close();

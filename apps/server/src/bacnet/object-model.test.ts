@@ -34,6 +34,33 @@ describe('the BACnet object model of a project', () => {
   const find = (source: string, id: string, type: number) =>
     drafts.find((d) => d.source === source && d.sourceId === id && d.objectType === type);
 
+  it('gives the project a scene selector whose states are its scenes, oldest first, at the one that ran last', () => {
+    const withScenes = describeObjects({
+      ...SNAPSHOT,
+      scenes: {
+        projectId: '3',
+        list: [
+          { id: '7', name: 'Morning', lastRunAt: '2026-11-29T08:00:00.000Z' },
+          { id: '8', name: 'Evening', lastRunAt: '2026-11-29T18:00:00.000Z' },
+          { id: '9', name: 'Night', lastRunAt: null },
+        ],
+      },
+    });
+    const selector = withScenes.find((d) => d.objectType === ObjectType.MULTI_STATE_OUTPUT)!;
+    expect(selector).toMatchObject({
+      source: 'project',
+      sourceId: '3',
+      name: 'Scenes',
+      value: 3,
+      command: 'scene',
+      states: ['none', 'Morning', 'Evening', 'Night'],
+      sceneIds: [null, '7', '8', '9'],
+    });
+    const never = describeObjects({ ...SNAPSHOT, scenes: { projectId: '3', list: [{ id: '7', name: 'Morning', lastRunAt: null }] } });
+    expect(never.find((d) => d.objectType === ObjectType.MULTI_STATE_OUTPUT)?.value).toBe(1);
+    expect(drafts.some((d) => d.objectType === ObjectType.MULTI_STATE_OUTPUT)).toBe(false);
+  });
+
   it('gives each group and dimmable light a Lighting Output, a light that only switches a Binary Lighting Output', () => {
     expect(find('group', '5', ObjectType.LIGHTING_OUTPUT)).toMatchObject({ name: 'Floor 1/Open office', command: 'level' });
     expect(find('device', '10', ObjectType.LIGHTING_OUTPUT)).toMatchObject({ value: 50, command: 'level' });
@@ -157,10 +184,14 @@ describe('reading properties', () => {
     });
   });
 
-  it('lists the device and every object in the Device object', () => {
+  it('lists the device, every object and the Notification Class in the Device object', () => {
     const device = { instance: 1234, name: 'Lumigrid Site', description: '', databaseRevision: 1, version: '1' };
     const list = readDeviceProperty(device, objects, P.OBJECT_LIST, ASN1_ARRAY_ALL);
-    expect('values' in list && list.values).toHaveLength(objects.length + 1);
+    expect('values' in list && list.values).toHaveLength(objects.length + 2);
+    expect('values' in list && list.values.at(-1)).toEqual({
+      type: ApplicationTag.OBJECTIDENTIFIER,
+      value: { type: ObjectType.NOTIFICATION_CLASS, instance: 1 },
+    });
     expect(readDeviceProperty(device, objects, P.OBJECT_LIST, 1)).toEqual({
       values: [{ type: ApplicationTag.OBJECTIDENTIFIER, value: { type: ObjectType.DEVICE, instance: 1234 } }],
     });

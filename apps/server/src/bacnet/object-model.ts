@@ -2,7 +2,7 @@ import { ObjectType } from '@bacnet-js/client';
 import { deviceType, levelToPercent, parseStatus, type DisplayState } from '@lumigrid/contract';
 
 /** What a BACnet object stands for on the platform: its row in bacnet_objects is keyed by it. */
-export type ObjectSource = 'group' | 'device' | 'map';
+export type ObjectSource = 'group' | 'device' | 'map' | 'project';
 
 export interface InstanceKey {
   source: ObjectSource;
@@ -27,13 +27,15 @@ export interface ProjectSnapshot {
     powerW: number | null;
   }>;
   groups: ReadonlyArray<{ id: string; name: string; mapId: string; deviceIds: readonly string[]; display: DisplayState }>;
+  /** The project's scenes that run by hand, oldest first, with when each last ran (ISO); absent: no scene selector. */
+  scenes?: { projectId: string; list: ReadonlyArray<{ id: string; name: string; lastRunAt: string | null }> };
 }
 
 /** Why an object's Status_Flags say fault: its Reliability property. */
 export type ObjectReliability = 'ok' | 'communicationFailure' | 'unreliableOther';
 
 /** How a write to the object's Present_Value reaches the lights. */
-export type Command = 'level' | 'onOff';
+export type Command = 'level' | 'onOff' | 'scene';
 
 export interface BacnetObject extends InstanceKey {
   instance: number;
@@ -46,6 +48,9 @@ export interface BacnetObject extends InstanceKey {
   value: number;
   reliability: ObjectReliability;
   command: Command | null;
+  /** A Multi-state Output's State_Text, and the scene each state runs (none for the first, "none"). */
+  states?: readonly string[];
+  sceneIds?: ReadonlyArray<string | null>;
 }
 
 export type ObjectDraft = Omit<BacnetObject, 'instance'>;
@@ -181,7 +186,35 @@ export function describeObjects(snapshot: ProjectSnapshot): ObjectDraft[] {
       command: null,
     });
   }
+  if (snapshot.scenes) drafts.push(sceneSelector(snapshot.scenes));
   return uniqueNames(drafts);
+}
+
+/** The state of the scene selector no scene has: before any run. */
+export const NO_SCENE = 'none';
+
+/**
+ * The project's scene selector: a Multi-state Output whose states are "none" and then the scenes that run by
+ * hand, oldest first (so a new scene adds a state at the end); Present_Value is the scene that ran last.
+ */
+function sceneSelector(scenes: NonNullable<ProjectSnapshot['scenes']>): ObjectDraft {
+  let last = 0;
+  scenes.list.forEach((scene, i) => {
+    const latest = scenes.list[last - 1]?.lastRunAt ?? '';
+    if (scene.lastRunAt !== null && scene.lastRunAt > latest) last = i + 1;
+  });
+  return {
+    source: 'project',
+    sourceId: scenes.projectId,
+    objectType: ObjectType.MULTI_STATE_OUTPUT,
+    name: 'Scenes',
+    description: 'Scene selector: writing a state runs its scene',
+    value: last + 1,
+    reliability: 'ok',
+    command: 'scene',
+    states: [NO_SCENE, ...scenes.list.map((s) => s.name)],
+    sceneIds: [null, ...scenes.list.map((s) => s.id)],
+  };
 }
 
 /** Object names unique within the device: every object still sharing a name (a group and a light) gets its source and id appended. */

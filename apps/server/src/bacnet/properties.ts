@@ -18,8 +18,11 @@ import {
   StatusFlags,
   StatusFlagsBitString,
   DeviceStatus,
+  NotifyType,
+  TimeStamp,
   type BACNetAppData,
 } from '@bacnet-js/client';
+import { ACK_REQUIRED, EVENT_PRIORITIES, NOTIFICATION_CLASS, transitionBits, type EventRecord } from './events.ts';
 import { STATE_TEXTS, type BacnetObject, type ObjectReliability } from './object-model.ts';
 import type { PriorityArray } from './priority-array.ts';
 
@@ -116,7 +119,28 @@ const PROPERTIES: Record<number, readonly number[]> = {
     P.CURRENT_COMMAND_PRIORITY,
   ],
   [ObjectType.ANALOG_INPUT]: [...COMMON, P.PRESENT_VALUE, ...STATUS, P.UNITS],
-  [ObjectType.MULTI_STATE_VALUE]: [...COMMON, P.PRESENT_VALUE, ...STATUS, P.NUMBER_OF_STATES, P.STATE_TEXT],
+  [ObjectType.MULTI_STATE_VALUE]: [
+    ...COMMON,
+    P.PRESENT_VALUE,
+    ...STATUS,
+    P.NUMBER_OF_STATES,
+    P.STATE_TEXT,
+    P.NOTIFICATION_CLASS,
+    P.EVENT_ENABLE,
+    P.ACKED_TRANSITIONS,
+    P.NOTIFY_TYPE,
+    P.EVENT_TIME_STAMPS,
+  ],
+  [ObjectType.MULTI_STATE_OUTPUT]: [
+    ...COMMON,
+    P.PRESENT_VALUE,
+    ...STATUS,
+    P.NUMBER_OF_STATES,
+    P.STATE_TEXT,
+    P.PRIORITY_ARRAY,
+    P.RELINQUISH_DEFAULT,
+  ],
+  [ObjectType.NOTIFICATION_CLASS]: [...COMMON, P.NOTIFICATION_CLASS, P.PRIORITY, P.ACK_REQUIRED, P.RECIPIENT_LIST],
 };
 
 /** The properties an object type answers; the wildcards ALL, REQUIRED and OPTIONAL of ReadPropertyMultiple expand to them. */
@@ -146,7 +170,7 @@ function statusFlags(object: BacnetObject) {
 function presentValue(object: BacnetObject, priorities: PriorityArray | undefined): BACNetAppData {
   const value = priorities?.inForce()?.value ?? object.value;
   if (object.objectType === ObjectType.BINARY_LIGHTING_OUTPUT) return enumerated(value);
-  if (object.objectType === ObjectType.MULTI_STATE_VALUE) return unsigned(value);
+  if (object.objectType === ObjectType.MULTI_STATE_VALUE || object.objectType === ObjectType.MULTI_STATE_OUTPUT) return unsigned(value);
   return real(value);
 }
 
@@ -158,7 +182,51 @@ function slotValue(object: BacnetObject, slot: number | null): BACNetAppData {
 /** A property's value, and whether it is an array (which an index then picks from). */
 type Value = { scalar: BACNetAppData[] } | { array: BACNetAppData[] } | undefined;
 
-function objectValue(object: BacnetObject, priorities: PriorityArray | undefined, property: number): Value {
+/** A transition's time stamp; one that never happened is the sequence number 0. */
+function timeStamp(at: Date | null): BACNetAppData {
+  return {
+    type: ApplicationTag.TIMESTAMP,
+    value: at ? { type: TimeStamp.DATETIME, value: at } : { type: TimeStamp.SEQUENCE_NUMBER, value: 0 },
+  };
+}
+
+/** The event-reporting properties of a device's state object (clause 12.18, intrinsic reporting). */
+function eventValue(event: EventRecord | undefined, property: number): Value {
+  switch (property) {
+    case P.NOTIFICATION_CLASS:
+      return { scalar: [unsigned(NOTIFICATION_CLASS)] };
+    case P.EVENT_ENABLE:
+      return { scalar: [bits(transitionBits([true, true, true]))] };
+    case P.ACKED_TRANSITIONS:
+      return { scalar: [bits(transitionBits(event?.acked ?? [true, true, true]))] };
+    case P.NOTIFY_TYPE:
+      return { scalar: [enumerated(NotifyType.ALARM)] };
+    case P.EVENT_TIME_STAMPS:
+      return { array: (event?.timeStamps ?? [null, null, null]).map(timeStamp) };
+  }
+  return undefined;
+}
+
+/**
+ * The scene selector's states and commandability: a write runs a scene and is not kept, so every priority is
+ * empty and Present_Value is the platform's last run.
+ */
+function sceneSelectorValue(object: BacnetObject, property: number): Value {
+  const states = object.states ?? [];
+  switch (property) {
+    case P.NUMBER_OF_STATES:
+      return { scalar: [unsigned(states.length)] };
+    case P.STATE_TEXT:
+      return { array: states.map((s) => text(s)) };
+    case P.PRIORITY_ARRAY:
+      return { array: new Array<BACNetAppData>(16).fill(nul()) };
+    case P.RELINQUISH_DEFAULT:
+      return { scalar: [unsigned(1)] };
+  }
+  return undefined;
+}
+
+function objectValue(object: BacnetObject, priorities: PriorityArray | undefined, property: number, event?: EventRecord): Value {
   const lighting = object.objectType === ObjectType.LIGHTING_OUTPUT;
   const binary = object.objectType === ObjectType.BINARY_LIGHTING_OUTPUT;
   const inForce = priorities?.inForce();
@@ -182,7 +250,7 @@ function objectValue(object: BacnetObject, priorities: PriorityArray | undefined
     case P.STATUS_FLAGS:
       return { scalar: [bits(statusFlags(object))] };
     case P.EVENT_STATE:
-      return { scalar: [enumerated(EventState.NORMAL)] };
+      return { scalar: [enumerated(event?.state ?? EventState.NORMAL)] };
     case P.RELIABILITY:
       return { scalar: [enumerated(RELIABILITY[object.reliability])] };
     case P.OUT_OF_SERVICE:
@@ -190,10 +258,14 @@ function objectValue(object: BacnetObject, priorities: PriorityArray | undefined
     case P.UNITS:
       return object.objectType === ObjectType.ANALOG_INPUT ? { scalar: [enumerated(EngineeringUnits.WATTS)] } : undefined;
     case P.NUMBER_OF_STATES:
+      if (object.objectType === ObjectType.MULTI_STATE_OUTPUT) return sceneSelectorValue(object, property);
       return object.objectType === ObjectType.MULTI_STATE_VALUE ? { scalar: [unsigned(STATE_TEXTS.length)] } : undefined;
     case P.STATE_TEXT:
+      if (object.objectType === ObjectType.MULTI_STATE_OUTPUT) return sceneSelectorValue(object, property);
       return object.objectType === ObjectType.MULTI_STATE_VALUE ? { array: STATE_TEXTS.map((s) => text(s)) } : undefined;
   }
+  if (object.objectType === ObjectType.MULTI_STATE_VALUE) return eventValue(event, property);
+  if (object.objectType === ObjectType.MULTI_STATE_OUTPUT) return sceneSelectorValue(object, property);
   if (!lighting && !binary) return undefined;
   switch (property) {
     case P.BLINK_WARN_ENABLE:
@@ -260,6 +332,10 @@ function deviceValue(device: DeviceInfo, objects: readonly BacnetObject[], prope
               ServicesSupported.WRITE_PROPERTY,
               ServicesSupported.SUBSCRIBE_COV,
               ServicesSupported.WHO_IS,
+              ServicesSupported.ACKNOWLEDGE_ALARM,
+              ServicesSupported.CONFIRMED_EVENT_NOTIFICATION,
+              ServicesSupported.UNCONFIRMED_EVENT_NOTIFICATION,
+              ServicesSupported.I_AM,
             ),
           ),
         ],
@@ -272,15 +348,21 @@ function deviceValue(device: DeviceInfo, objects: readonly BacnetObject[], prope
               ObjectTypesSupported.DEVICE,
               ObjectTypesSupported.ANALOG_INPUT,
               ObjectTypesSupported.MULTI_STATE_VALUE,
+              ObjectTypesSupported.MULTI_STATE_OUTPUT,
               ObjectTypesSupported.LIGHTING_OUTPUT,
               ObjectTypesSupported.BINARY_LIGHTING_OUTPUT,
+              ObjectTypesSupported.NOTIFICATION_CLASS,
             ),
           ),
         ],
       };
     case P.OBJECT_LIST:
       return {
-        array: [objectId(ObjectType.DEVICE, device.instance), ...objects.map((o) => objectId(o.objectType, o.instance))],
+        array: [
+          objectId(ObjectType.DEVICE, device.instance),
+          ...objects.map((o) => objectId(o.objectType, o.instance)),
+          objectId(ObjectType.NOTIFICATION_CLASS, NOTIFICATION_CLASS),
+        ],
       };
     case P.MAX_APDU_LENGTH_ACCEPTED:
       return { scalar: [unsigned(MAX_APDU)] };
@@ -314,8 +396,38 @@ export function readObjectProperty(
   priorities: PriorityArray | undefined,
   property: number,
   index: number,
+  event?: EventRecord,
 ): PropertyResult {
-  return indexed(objectValue(object, priorities, property), index);
+  return indexed(objectValue(object, priorities, property, event), index);
+}
+
+/**
+ * The Notification Class object's properties but Recipient_List, which the stack cannot encode: the server
+ * answers that one itself (bacnet-server.ts).
+ */
+export function readNotificationClassProperty(property: number, index: number): PropertyResult {
+  const value = ((): Value => {
+    switch (property) {
+      case P.OBJECT_IDENTIFIER:
+        return { scalar: [objectId(ObjectType.NOTIFICATION_CLASS, NOTIFICATION_CLASS)] };
+      case P.OBJECT_NAME:
+        return { scalar: [text('Faults')] };
+      case P.OBJECT_TYPE:
+        return { scalar: [enumerated(ObjectType.NOTIFICATION_CLASS)] };
+      case P.DESCRIPTION:
+        return { scalar: [text('Device faults (offline, failure)')] };
+      case P.PROPERTY_LIST:
+        return { array: propertyList(ObjectType.NOTIFICATION_CLASS) };
+      case P.NOTIFICATION_CLASS:
+        return { scalar: [unsigned(NOTIFICATION_CLASS)] };
+      case P.PRIORITY:
+        return { array: EVENT_PRIORITIES.map(unsigned) };
+      case P.ACK_REQUIRED:
+        return { scalar: [bits(transitionBits(ACK_REQUIRED))] };
+    }
+    return undefined;
+  })();
+  return indexed(value, index);
 }
 
 export function readDeviceProperty(device: DeviceInfo, objects: readonly BacnetObject[], property: number, index: number): PropertyResult {

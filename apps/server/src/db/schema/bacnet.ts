@@ -14,7 +14,7 @@ export const bacnetObjects = pgTable(
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
     /** What the platform object is: `group`, `device` or `map`. */
-    source: text('source').$type<'group' | 'device' | 'map'>().notNull(),
+    source: text('source').$type<'group' | 'device' | 'map' | 'project'>().notNull(),
     sourceId: bigint('source_id', { mode: 'bigint' }).notNull(),
     /** The BACnet object type (54 Lighting Output, 55 Binary Lighting Output, 0 Analog Input, 19 Multi-state Value). */
     objectType: integer('object_type').notNull(),
