@@ -27,7 +27,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointCreated,
   type WebhookEventKind,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import {
   useCreateWebhook,
   useDeleteWebhook,
