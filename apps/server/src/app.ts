@@ -23,6 +23,8 @@ import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { registerRequestContext, requestIdOf } from './lib/request-context.ts';
+import { registerMetrics } from './metrics/metrics.ts';
 import { createBacnetModule, type BacnetModule } from './bacnet/bacnet.module.ts';
 import { createAccess } from './modules/access/access.ts';
 import { createAccessRepo } from './modules/access/access.repo.ts';
@@ -165,6 +167,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // One line per request, at debug (below): at info the log keeps what a person starting the server needs.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
+    // The caller's x-request-id when sane, else a UUID; answered back and carried to gateway commands (lib/request-context.ts).
+    genReqId: requestIdOf,
     // A plugin's start includes its first database reads: on a busy machine (a small on-premise box starting
     // beside its database) 10 s, Fastify's default, is not always enough, and a slow start is no broken one.
     pluginTimeout: 60_000,
@@ -180,6 +184,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerAnswerCompression(app);
   registerErrorHandling(app, { servePages: webClient });
   registerRequestLog(app);
+  registerRequestContext(app);
+  // Prometheus at /metrics only when METRICS_TOKEN is set (docs/operations.md, Monitoring).
+  const metrics = config.metricsToken ? registerMetrics(app, { token: config.metricsToken }) : undefined;
   registerInputGuard(app);
 
   await app.register(fastifySwagger, OPENAPI_OPTIONS);
@@ -352,7 +359,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     hub: realtime,
     accounts: accounts.service,
     logger,
-    events: webhooks.service,
+    events: metrics ? metrics.countAlarms(webhooks.service) : webhooks.service,
     tickMs: options.alarmTickMs,
   });
   app.addHook('onReady', async () => alarms.start());
@@ -551,6 +558,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await fleet.settled();
     });
   }
+  metrics?.observe({ db, link, reportWriter: ingest?.reportWriter, logger });
   app.decorate('gatewayLink', link);
   app.decorate('reportWriter', ingest?.reportWriter);
   app.decorate('placements', placements);

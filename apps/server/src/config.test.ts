@@ -114,4 +114,12 @@ describe('the BACnet/IP settings', () => {
   ])('name what is wrong: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
+
+  it('serves /metrics only with a METRICS_TOKEN long enough to be a secret', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16) }).metricsToken).toBe('a'.repeat(16));
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 16 to 256 printable characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(ConfigError);
+  });
 });

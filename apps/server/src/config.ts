@@ -67,6 +67,8 @@ export interface Config {
   sceneTargetsPerGateway: number;
   /** The BACnet/IP interface for building management systems (BACNET=on, docs/bacnet.md); undefined when off. */
   bacnet: BacnetConfig | undefined;
+  /** Bearer token of the Prometheus scrape at /metrics (METRICS_TOKEN); undefined: no /metrics at all. */
+  metricsToken: string | undefined;
 }
 
 /** BACnet has no users: the interface acts as one account in one project, on one address (docs/operations.md). */
@@ -134,6 +136,18 @@ function bacnetConfig(env: Env): BacnetConfig | undefined {
     projectId: BigInt(projectId),
     readOnly: onOff(env, 'BACNET_READ_ONLY', false),
   };
+}
+
+/** Shorter tokens are guessable by a scraper-shaped brute force; 16 characters is a 128-bit hex or base64 secret. */
+const METRICS_TOKEN_MIN = 16;
+
+function metricsToken(env: Env): string | undefined {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token === undefined) return undefined;
+  // It travels in an Authorization header: printable ASCII without spaces, so no proxy mangles it.
+  if (token.length < METRICS_TOKEN_MIN || token.length > 256 || !/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError(`METRICS_TOKEN must be ${METRICS_TOKEN_MIN} to 256 printable characters without spaces`);
+  return token;
 }
 
 /** Reads the whole configuration from the environment; a wrong value is a ConfigError naming it. */
@@ -209,5 +223,6 @@ export function loadConfig(env: Env = process.env): Config {
     demoTimeFactor,
     realtimeBus,
     sceneTargetsPerGateway,
+    metricsToken: metricsToken(env),
   };
 }
