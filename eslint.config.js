@@ -48,6 +48,16 @@ export default tseslint.config(
     },
   },
   {
+    // The browser takes the contract without its endpoint tables' schemas (packages/contract/src/browser.ts).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: '@lumigrid/contract', message: "Import '@lumigrid/contract/browser': the full contract builds every schema." }] },
+      ],
+    },
+  },
+  {
     // Tests parse JSON answers whose shape each test asserts.
     files: ['**/*.test.ts', '**/test/**', '**/*.fixtures.ts', 'e2e/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

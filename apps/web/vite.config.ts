@@ -1,13 +1,17 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './build/precompress.ts';
+import { pureSchemas } from './build/pure-schemas.ts';
 import { SERVICE_WORKER_ENTRY, serviceWorkerShell } from './build/service-worker.ts';
+
+/** Modules whose loading has no effect beyond their exports: the contract and protocol packages, and TypeBox. */
+const SCHEMA_ONLY_EFFECTS = /\/(packages\/(contract|protocol)\/src|node_modules\/typebox)\//;
 
 const apiTarget = `http://127.0.0.1:${process.env.LUMIGRID_API_PORT ?? 8080}`;
 const proxied = ['/api1', '/api4', '/api6', '/test', '/ws'];
 
 export default defineConfig({
-  plugins: [react(), serviceWorkerShell(), precompress()],
+  plugins: [pureSchemas(), react(), serviceWorkerShell(), precompress()],
   server: {
     proxy: Object.fromEntries(proxied.map((prefix) => [prefix, { target: apiTarget, changeOrigin: true, ws: prefix === '/ws' }])),
   },
@@ -17,6 +21,8 @@ export default defineConfig({
     // The authenticated shell (ProLayout, ProTable) is about 2 MB raw by itself; it loads lazily.
     chunkSizeWarningLimit: 2500,
     rolldownOptions: {
+      // Loading the contract has no effect beyond its exports: what no page reads is dropped (build/pure-schemas.ts).
+      treeshake: { moduleSideEffects: (id) => !SCHEMA_ONLY_EFFECTS.test(id) },
       input: { main: 'index.html', offline: 'offline.html', [SERVICE_WORKER_ENTRY]: 'src/offline/service-worker.ts' },
       // A service worker's scope is its folder: it must live at the root, under a name that never changes.
       output: { entryFileNames: (chunk) => (chunk.name === SERVICE_WORKER_ENTRY ? 'sw.js' : 'assets/[name]-[hash].js') },

@@ -6,6 +6,7 @@ export const PAGE_SIZE = { default: 20, max: 200 } as const;
 
 /** 64-bit ids travel as decimal strings so that no browser loses precision. */
 /** A value or null, with what null means in the description. */
+/* @__NO_SIDE_EFFECTS__ */
 export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
 
@@ -16,6 +17,7 @@ export const IdSchema = Type.String({ pattern: '^[0-9]{1,19}$', description: 'A 
 export type Id = Static<typeof IdSchema>;
 
 /** Every answer: code 0 is success, anything else a business code of the catalogue. */
+/* @__NO_SIDE_EFFECTS__ */
 export function Envelope<T extends TSchema>(data: T) {
   return Type.Object({
     code: Type.Integer({ description: '0 on success, otherwise a business code (docs/api.md)' }),

@@ -71,6 +71,30 @@ export function endpoint<const E extends EndpointSpec>(spec: E): E {
   return spec;
 }
 
+/** Carries an endpoint's full declaration in a route's type; no value ever has it. */
+declare const declaration: unique symbol;
+
+/** What a call needs of an endpoint at run time: method, path, who may call it, the kind of body and answer. */
+export type RouteFields = Pick<EndpointSpec, 'method' | 'path' | 'access' | 'kind'>;
+
+/**
+ * An endpoint as the browser takes it: its run-time fields, with the full declaration's types but none of its
+ * schemas, so the client never builds one (src/endpoint-routes.ts, docs/decisions.md).
+ */
+export type EndpointRoute<E extends EndpointSpec> = Pick<E, 'method' | 'path' | 'access'> &
+  (E extends { kind: infer K } ? { kind: K } : { kind?: undefined }) & { readonly [declaration]?: E };
+
+/** The declaration a route stands for (a union of routes: the union of theirs). */
+export type RouteDeclaration<R extends RouteFields> = R extends { readonly [declaration]?: infer E extends EndpointSpec } ? E : never;
+
+/** A table of routes with the same names as a table of endpoints. */
+export type RouteTable<T extends Record<string, EndpointSpec>> = { [N in keyof T]: EndpointRoute<T[N]> };
+
+/** The run-time fields of an endpoint, as its route keeps them. */
+export function routeOf(spec: EndpointSpec): RouteFields {
+  return { method: spec.method, path: spec.path, access: spec.access, ...(spec.kind ? { kind: spec.kind } : {}) };
+}
+
 type Part<S, Name extends string> = S extends TSchema
   ? Partial<Static<S>> extends Static<S>
     ? { [K in Name]?: Static<S> }

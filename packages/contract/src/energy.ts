@@ -30,6 +30,7 @@ export const EnergyTotalBodySchema = Type.Object({
 });
 export type EnergyTotalBody = Static<typeof EnergyTotalBodySchema>;
 
+/* @__NO_SIDE_EFFECTS__ */
 const Kwh = (what: string) => Type.Number({ description: `${what}, kWh (to the Wh)` });
 const Rate = Nullable(
   Type.Number({ description: 'Percent saved of what would have been used: saved / (used + saved) x 100, two decimals' }),

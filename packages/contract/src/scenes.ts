@@ -48,6 +48,15 @@ export const SCENE_LIMITS = {
   overrideMin: { max: 1440 },
   /** Holidays one project keeps. */
   holidays: { max: 366 },
+  /** The keys of a scene panel. */
+  panelKey: { min: 1, max: 6 },
+  /** A sensor linkage: the level on detection and after it, the hold in seconds (a multiple of 10), the daylight target. */
+  linkage: {
+    detectPercent: { min: 1, max: 100 },
+    clearPercent: { min: 0, max: 100 },
+    holdS: { min: 10, max: 2540, step: 10 },
+    lux: { min: 0, max: 60000 },
+  },
 } as const;
 
 /** Letters of any script, digits, spaces, '-', '_', '.', '(' and ')': the spec's "no special characters". */
@@ -370,7 +379,7 @@ export const SceneProjectParamsSchema = Type.Object({ projectId: IdSchema });
 /** POST device/v1/input_scene: binds a key of a scene panel to a manual scene, or frees it (sceneId null). */
 export const InputSceneBodySchema = Type.Object({
   panelId: IdSchema,
-  key: Type.Integer({ minimum: 1, maximum: 6 }),
+  key: Type.Integer({ minimum: SCENE_LIMITS.panelKey.min, maximum: SCENE_LIMITS.panelKey.max }),
   sceneId: Nullable(IdSchema, 'The scene, or null to free the key'),
 });
 export type InputSceneBody = Static<typeof InputSceneBodySchema>;
@@ -393,14 +402,23 @@ export type ExecuteAutoResult = Static<typeof ExecuteAutoResultSchema>;
  * `onDetectPercent` (unless the daylight is above `lux`), and `holdS` after the last detection to
  * `onClearPercent` (0 switches it off). Gateways run it in the sensor mode "default linkage" (sensor_sync_model).
  */
+const LINKAGE = SCENE_LIMITS.linkage;
 export const SensorLinkageSchema = Type.Object(
   {
     sensorId: IdSchema,
     groupId: IdSchema,
-    onDetectPercent: Type.Integer({ minimum: 1, maximum: 100 }),
-    onClearPercent: Type.Integer({ minimum: 0, maximum: 100 }),
-    holdS: Type.Integer({ minimum: 10, maximum: 2540, multipleOf: 10, description: 'Hold time, seconds, a multiple of 10' }),
-    lux: Nullable(Type.Integer({ minimum: 0, maximum: 60000 }), 'Daylight target: no switching on above this many lux; null for always'),
+    onDetectPercent: Type.Integer({ minimum: LINKAGE.detectPercent.min, maximum: LINKAGE.detectPercent.max }),
+    onClearPercent: Type.Integer({ minimum: LINKAGE.clearPercent.min, maximum: LINKAGE.clearPercent.max }),
+    holdS: Type.Integer({
+      minimum: LINKAGE.holdS.min,
+      maximum: LINKAGE.holdS.max,
+      multipleOf: LINKAGE.holdS.step,
+      description: 'Hold time, seconds, a multiple of 10',
+    }),
+    lux: Nullable(
+      Type.Integer({ minimum: LINKAGE.lux.min, maximum: LINKAGE.lux.max }),
+      'Daylight target: no switching on above this many lux; null for always',
+    ),
   },
   { additionalProperties: false },
 );

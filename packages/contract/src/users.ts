@@ -5,10 +5,13 @@ import { OPERATE_AUTH, USER_AUTH } from './roles.ts';
 import { MAIL_PATTERN, PHONE_PATTERN } from './validation.ts';
 import { MAP_IMAGE_FILE_PATTERN } from './projects.ts';
 
+/* @__NO_SIDE_EFFECTS__ */
 const Text = (max: number, description: string) => Type.String({ maxLength: max, description });
+/* @__NO_SIDE_EFFECTS__ */
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
 /** An optional contact field that an empty string clears. */
+/* @__NO_SIDE_EFFECTS__ */
 const Clearable = (schema: ReturnType<typeof Type.String>) => Type.Optional(Type.Union([schema, Type.Literal('')]));
 
 /** The fields of spec section 3 an administrator or owner edits on an account they manage; '' clears a field. */

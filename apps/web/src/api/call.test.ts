@@ -1,4 +1,4 @@
-import { gatewayEndpoints, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { gatewayEndpoints, mapEndpoints, projectEndpoints } from '@lumigrid/contract/browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call } from './client.ts';
 import { session } from './session.ts';

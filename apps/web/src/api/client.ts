@@ -6,10 +6,11 @@ import {
   queryString,
   type EndpointAnswer,
   type EndpointInput,
-  type EndpointSpec,
+  type RouteDeclaration,
+  type RouteFields,
   type InputOptional,
   type Lang,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { parseJson } from './big-json.ts';
 import { endsSession, failureDestination, interpretResponse, type FailureAction } from './envelope.ts';
 import { session } from './session.ts';
@@ -149,18 +150,18 @@ export type CallOptions = Pick<RequestOptions, 'silent' | 'signal'>;
  * Calls an endpoint of the contract's table: path, method and answer type come from the table, so a change
  * on the server that the browser does not follow fails the type check.
  */
-export function call<E extends EndpointSpec>(
-  spec: E,
-  ...[input, options]: InputOptional<E> extends true
-    ? [input?: EndpointInput<E>, options?: CallOptions]
-    : [input: EndpointInput<E>, options?: CallOptions]
-): Promise<EndpointAnswer<E>> {
+export function call<R extends RouteFields>(
+  spec: R,
+  ...[input, options]: InputOptional<RouteDeclaration<R>> extends true
+    ? [input?: EndpointInput<RouteDeclaration<R>>, options?: CallOptions]
+    : [input: EndpointInput<RouteDeclaration<R>>, options?: CallOptions]
+): Promise<EndpointAnswer<RouteDeclaration<R>>> {
   const { params, query, body } = (input ?? {}) as { params?: Record<string, string>; query?: RequestOptions['query']; body?: unknown };
   // Signed out (or signing out): a call that needs a token would only fetch a 401 and a red "sign in again";
   // the guard is already taking the user to the sign-in page.
   if (spec.access !== 'public' && !session.token()) return Promise.reject(new ApiError({ kind: 'relogin' }, 'signed out'));
   const sendsBody = spec.method === 'POST' || spec.method === 'PUT';
-  return request<EndpointAnswer<E>>(endpointPath(spec, params), {
+  return request<EndpointAnswer<RouteDeclaration<R>>>(endpointPath(spec, params), {
     ...options,
     method: spec.method,
     query,
@@ -194,9 +195,9 @@ export function dispositionFilename(header: string | null): string | undefined {
  * Calls a raw endpoint that answers a file (an Excel export): the same token, language, timeout and failure
  * handling as `call`; a refusal still arrives as an envelope and shows its localised message.
  */
-export async function callFile<E extends EndpointSpec & { kind: 'raw' }>(
-  spec: E,
-  input: EndpointInput<E>,
+export async function callFile<R extends RouteFields & { kind: 'raw' }>(
+  spec: R,
+  input: EndpointInput<RouteDeclaration<R>>,
   options: CallOptions = {},
 ): Promise<DownloadedFile> {
   const { params, query, body } = input as { params?: Record<string, string>; query?: RequestOptions['query']; body?: unknown };

@@ -1,4 +1,4 @@
-import { sceneEndpoints } from '@lumigrid/contract';
+import { sceneEndpoints } from '@lumigrid/contract/browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, callFile, dispositionFilename } from './client.ts';
 import { session } from './session.ts';

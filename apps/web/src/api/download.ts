@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import type { EndpointInput, EndpointSpec } from '@lumigrid/contract';
+import type { EndpointInput, RouteDeclaration, RouteFields } from '@lumigrid/contract/browser';
 import { callFile, type CallOptions, type DownloadedFile } from './client.ts';
 
 /** Hands a file to the browser's downloads, under the server's name or the fallback. */
@@ -17,9 +17,9 @@ export function saveFile(file: DownloadedFile, fallbackName: string): void {
 }
 
 /** Calls a raw endpoint that answers a file (an export) and saves what it answers. */
-export async function downloadFile<E extends EndpointSpec & { kind: 'raw' }>(
-  spec: E,
-  input: EndpointInput<E>,
+export async function downloadFile<R extends RouteFields & { kind: 'raw' }>(
+  spec: R,
+  input: EndpointInput<RouteDeclaration<R>>,
   fallbackName: string,
   options?: CallOptions,
 ): Promise<void> {

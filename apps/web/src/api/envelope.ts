@@ -1,4 +1,4 @@
-import { SUCCESS } from '@lumigrid/contract';
+import { SUCCESS } from '@lumigrid/contract/browser';
 
 /** The answer envelope of every API call: code 0 is success. */
 export interface Envelope {

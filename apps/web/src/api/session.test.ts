@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoginUser } from '@lumigrid/contract';
+import type { LoginUser } from '@lumigrid/contract/browser';
 import {
   createSessionStore,
   guardRedirect,

@@ -1,4 +1,4 @@
-import { isLang, isPlatformAdmin, type Lang, type LoginUser, type Mode } from '@lumigrid/contract';
+import { isLang, isPlatformAdmin, type Lang, type LoginUser, type Mode } from '@lumigrid/contract/browser';
 
 /** The storage the session lives in; localStorage in the browser, a map in tests. */
 export interface KeyValueStorage {

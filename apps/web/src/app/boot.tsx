@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
-import { companyDefaultConfig, DEFAULT_COMPANY, isCompanyCode, type Lang, type Mode, type SystemInfo } from '@lumigrid/contract';
+import { companyDefaultConfig, DEFAULT_COMPANY, isCompanyCode, type Lang, type Mode, type SystemInfo } from '@lumigrid/contract/browser';
 import { useHostConfig } from '../features/branding/api.ts';
 import { resolveBranding, type ResolvedBranding } from '../features/branding/branding.ts';
 import { useSystemInfo } from '../features/system/api.ts';

@@ -1,7 +1,7 @@
 import { Button, Dropdown } from 'antd';
 import { GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LANGS, isLang } from '@lumigrid/contract';
+import { LANGS, isLang } from '@lumigrid/contract/browser';
 import { useBoot } from './boot.tsx';
 
 /** The language selector of spec section 2 (cn, tc, en, ja), each shown in its own script. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiKeyEndpoints, userMay } from '@lumigrid/contract';
+import { apiKeyEndpoints, userMay } from '@lumigrid/contract/browser';
 import { breadcrumbFor } from './breadcrumb.ts';
 import { buildMenu, canOpen, integratorLinks } from './menu.ts';
 

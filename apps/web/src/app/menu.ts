@@ -7,7 +7,7 @@ import {
   canSeePushReview,
   systemMenuScope,
   type Mode,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 
 interface MenuSubject {
   user_auth: number;

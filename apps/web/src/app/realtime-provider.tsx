@@ -13,7 +13,7 @@ import { App as AntApp } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract';
+import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract/browser';
 import { session, signOutRoute } from '../api/session.ts';
 import { alertKeys } from '../features/alerts/api.ts';
 import { deviceKeys } from '../features/devices/api.ts';

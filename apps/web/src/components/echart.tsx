@@ -4,7 +4,7 @@ import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import EChartsCore from 'echarts-for-react/esm/core';
-import { isLang, type Lang } from '@lumigrid/contract';
+import { isLang, type Lang } from '@lumigrid/contract/browser';
 import { useTranslation } from 'react-i18next';
 
 // Only what the screens draw, so the chunk stays small. SVG: the browser lays out the text, so CJK glyphs

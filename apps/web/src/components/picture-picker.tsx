@@ -2,7 +2,7 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { App, Button, Space, Typography, Upload } from 'antd';
 import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { errorMessage, sizeText } from '@lumigrid/contract';
+import { errorMessage, sizeText } from '@lumigrid/contract/browser';
 import { PICTURE_ACCEPT, pictureProblem, type PictureProblem } from '../api/upload.ts';
 import { currentLang } from '../i18n/index.ts';
 

@@ -1,4 +1,4 @@
-import { isMail, isPhone, LIMITS, passwordProblem, weightedLength } from '@lumigrid/contract';
+import { isMail, isPhone, LIMITS, passwordProblem, weightedLength } from '@lumigrid/contract/browser';
 
 /** Catalogue keys of the validation texts (spec section 5). */
 export type ValidationKey =

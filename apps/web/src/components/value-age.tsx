@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Space, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { valueAge } from '@lumigrid/contract';
+import { valueAge } from '@lumigrid/contract/browser';
 
 /** How often a shown age is counted again. */
 const TICK_MS = 10_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_KIND_TEXT, LANGS } from '@lumigrid/contract';
+import { DEVICE_KIND_TEXT, LANGS } from '@lumigrid/contract/browser';
 import cn from './cn.json';
 import tc from './tc.json';
 import en from './en.json';

@@ -9,7 +9,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import zhTW from 'antd/es/locale/zh_TW';
 import enUS from 'antd/es/locale/en_US';
 import jaJP from 'antd/es/locale/ja_JP';
-import { DEFAULT_LANG, LANG_TAGS, LANGS, isLang, type Lang } from '@lumigrid/contract';
+import { DEFAULT_LANG, LANG_TAGS, LANGS, isLang, type Lang } from '@lumigrid/contract/browser';
 import en from './en.json';
 import { htmlLang } from './lang-tags.ts';
 

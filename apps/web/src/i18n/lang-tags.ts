@@ -1,4 +1,4 @@
-import { DEFAULT_LANG, LANG_TAGS, type Lang } from '@lumigrid/contract';
+import { DEFAULT_LANG, LANG_TAGS, type Lang } from '@lumigrid/contract/browser';
 
 /** The <html lang> value for a product language. */
 export function htmlLang(lang: Lang): string {

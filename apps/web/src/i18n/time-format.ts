@@ -1,4 +1,4 @@
-import { LANG_TAGS, type Lang } from '@lumigrid/contract';
+import { LANG_TAGS, type Lang } from '@lumigrid/contract/browser';
 
 /**
  * The one place the web turns an instant into text (the lint rule `no-restricted-syntax` in eslint.config.js keeps

@@ -1,4 +1,4 @@
-import { brandingEndpoints, endpointPath, normaliseHost } from '@lumigrid/contract';
+import { brandingEndpoints, endpointPath, normaliseHost } from '@lumigrid/contract/browser';
 
 /**
  * Makes the app installable on this host: the manifest with the host's brand, and the service worker that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LANGS } from '@lumigrid/contract';
+import { LANGS } from '@lumigrid/contract/browser';
 import { brandOf, offlineLang, OFFLINE_TEXTS } from './offline-page.ts';
 
 describe('the offline page', () => {

@@ -1,4 +1,12 @@
-import { FAULT_CODES, GATEWAY_UPDATE_RESULT, NOTICE_TYPE, errorMessage, isErrorCode, type FaultName, type Lang } from '@lumigrid/contract';
+import {
+  FAULT_CODES,
+  GATEWAY_UPDATE_RESULT,
+  NOTICE_TYPE,
+  errorMessage,
+  isErrorCode,
+  type FaultName,
+  type Lang,
+} from '@lumigrid/contract/browser';
 
 /** Catalogue keys of the gateway update results (spec section 4). */
 export type UpdateResultKey = 'realtime.update.success' | 'realtime.update.failure' | 'realtime.update.timeout';

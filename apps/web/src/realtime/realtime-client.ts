@@ -1,7 +1,7 @@
 import { Client, ReconnectionTimeMode, TickerStrategy, type IFrame, type IStompSocket, type StompSubscription } from '@stomp/stompjs';
 // The UMD build: the package's main entry expects Node's `global`, which Vite does not provide.
 import SockJS from 'sockjs-client/dist/sockjs.min.js';
-import { STOMP_CODE_HEADER } from '@lumigrid/contract';
+import { STOMP_CODE_HEADER } from '@lumigrid/contract/browser';
 
 /** Business codes in an ERROR frame that mean this session is over: sign out instead of reconnecting. */
 export const SESSION_ENDED_CODES: readonly number[] = [250004, 100009, 250018, 250019, 250020];

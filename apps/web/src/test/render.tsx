@@ -3,7 +3,7 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Lang } from '@lumigrid/contract';
+import type { Lang } from '@lumigrid/contract/browser';
 import { ANTD_LOCALES, applyLanguage } from '../i18n/index.ts';
 
 /**

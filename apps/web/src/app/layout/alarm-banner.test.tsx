@@ -1,7 +1,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AlarmSummary } from '@lumigrid/contract';
+import type { AlarmSummary } from '@lumigrid/contract/browser';
 import { renderInApp } from '../../test/render.tsx';
 import { AlarmBanner } from './alarm-banner.tsx';
 

@@ -1,4 +1,4 @@
-import { userDestination } from '@lumigrid/contract';
+import { userDestination } from '@lumigrid/contract/browser';
 import { Space, Tag } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import { useMemo } from 'react';

@@ -20,7 +20,7 @@ import {
 import { ProConfigProvider, ProLayout, enUSIntl, jaJPIntl, zhCNIntl, zhTWIntl } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type Lang } from '@lumigrid/contract';
+import { LIMITS, type Lang } from '@lumigrid/contract/browser';
 import { session, signOutRoute } from '../../api/session.ts';
 import { logout, useMe } from '../../features/auth/api.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';

@@ -1,10 +1,10 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useRef, useState } from 'react';
 import { Button, Modal, Popconfirm, Progress, Result, Table, Tag, Typography } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { GatewaySyncItem } from '@lumigrid/contract';
+import type { GatewaySyncItem } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useMe } from '../../features/auth/api.ts';

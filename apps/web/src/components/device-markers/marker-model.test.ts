@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPE_CODES, DEVICE_TYPE_CODE_LIST, DISPLAY_STATES, type DisplayState } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES, DEVICE_TYPE_CODE_LIST, DISPLAY_STATES, type DisplayState } from '@lumigrid/contract/browser';
 import {
   DISPLAY_FILL,
   HIT_RADIUS,

@@ -1,4 +1,4 @@
-import { deviceType, splitChannelNames, type DisplayState } from '@lumigrid/contract';
+import { deviceType, splitChannelNames, type DisplayState } from '@lumigrid/contract/browser';
 
 /**
  * How the floor plan draws a device: a shape by kind and a fill by display state (spec section 4), plus the

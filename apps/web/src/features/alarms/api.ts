@@ -6,7 +6,7 @@ import {
   type AlarmSettings,
   type AlarmShelveBody,
   type AlarmUnshelveBody,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 /**

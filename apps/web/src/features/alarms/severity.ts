@@ -1,4 +1,4 @@
-import { ALARM_SEVERITIES, type AlarmSeverity, type AlarmSummary } from '@lumigrid/contract';
+import { ALARM_SEVERITIES, type AlarmSeverity, type AlarmSummary } from '@lumigrid/contract/browser';
 
 /** Spec section 9 status colours, most urgent first: red, volcano, gold, blue. */
 export const SEVERITY_COLOUR: Record<AlarmSeverity, string> = { critical: 'red', high: 'volcano', medium: 'gold', low: 'blue' };

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AlertDeleteBody, AlertHandleBody, AlertListBody, AlertReportBody } from '@lumigrid/contract';
-import { alertEndpoints } from '@lumigrid/contract';
+import type { AlertDeleteBody, AlertHandleBody, AlertListBody, AlertReportBody } from '@lumigrid/contract/browser';
+import { alertEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectTree } from '@lumigrid/contract';
+import type { ProjectTree } from '@lumigrid/contract/browser';
 import { alertListHref, alertListLinkOf, placeName, placeOf, searchFormOfLink } from './filters.ts';
 
 describe('links to the fault list (statistics drill-down)', () => {

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { isCalendarDay } from '../../i18n/time-format.ts';
-import type { AlertListBody, AlertReportBody, AlertState, ProjectTree } from '@lumigrid/contract';
+import type { AlertListBody, AlertReportBody, AlertState, ProjectTree } from '@lumigrid/contract/browser';
 
 /** The fault list's search form as ProTable hands it over (selects as strings, the date range as days). */
 export interface AlertSearchForm {

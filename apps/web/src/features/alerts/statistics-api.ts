@@ -1,6 +1,6 @@
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
-import type { AlertStatisticsBody, DeviceStateBody } from '@lumigrid/contract';
-import { alertEndpoints } from '@lumigrid/contract';
+import type { AlertStatisticsBody, DeviceStateBody } from '@lumigrid/contract/browser';
+import { alertEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { ALERTS_POLL_MS, alertKeys } from './api.ts';
 

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import type { AlertStatistics } from '@lumigrid/contract';
+import type { AlertStatistics } from '@lumigrid/contract/browser';
 import {
   bucketDays,
   bucketStart,

@@ -8,7 +8,7 @@ import {
   type AlertStatisticsBody,
   type DeviceStateSummary,
   type DisplayState,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 
 export type ChartOption = ComposeOption<
   BarSeriesOption | LineSeriesOption | PieSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption

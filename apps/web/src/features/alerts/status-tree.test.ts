@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuildingStatus, ProjectStatus, StatusNode } from '@lumigrid/contract';
+import type { BuildingStatus, ProjectStatus, StatusNode } from '@lumigrid/contract/browser';
 import { namePath, placeKey, placeOfKey, statusTree } from './status-tree.ts';
 
 const node = (id: string, name: string, parentId: string | null = null, failure = 0): StatusNode => ({

@@ -1,4 +1,4 @@
-import { nestByParent, type BuildingStatus, type Nested, type ProjectStatus, type StatusNode } from '@lumigrid/contract';
+import { nestByParent, type BuildingStatus, type Nested, type ProjectStatus, type StatusNode } from '@lumigrid/contract/browser';
 import type { StatisticsPlace } from './statistics-charts.ts';
 
 /** One node of the place tree: a project, a building or a map, with its counts and the place it stands for. */

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiKeyEndpoints, type ApiKeyCreateBody } from '@lumigrid/contract';
+import { apiKeyEndpoints, type ApiKeyCreateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 /** One key factory for the API keys; every change invalidates `all`. */

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { auditEndpoints, type AuditExportBody, type AuditListBody } from '@lumigrid/contract';
+import { auditEndpoints, type AuditExportBody, type AuditListBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@lumigrid/contract';
+import type { AuditEntry } from '@lumigrid/contract/browser';
 
 /** What a control of a device did, from the recorded request: a catalogue key and its values. */
 export interface ChangeText {

@@ -10,8 +10,8 @@ import type {
   SendCodeBody,
   UpdateLangBody,
   UpdateProfileBody,
-} from '@lumigrid/contract';
-import { accountEndpoints, authEndpoints } from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
+import { accountEndpoints, authEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { session } from '../../api/session.ts';
 import { uploadForm } from '../../api/upload.ts';

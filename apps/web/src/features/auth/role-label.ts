@@ -1,4 +1,4 @@
-import { OPERATE_AUTH, USER_AUTH } from '@lumigrid/contract';
+import { OPERATE_AUTH, USER_AUTH } from '@lumigrid/contract/browser';
 
 export type RoleKey =
   'role.admin' | 'role.account' | 'role.subAccount' | 'role.owner' | 'role.editable' | 'role.controllable' | 'role.viewOnly';

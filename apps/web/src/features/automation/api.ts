@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { sceneEndpoints, type InputSceneBody, type PanelKeys, type SensorLinkage } from '@lumigrid/contract';
+import { sceneEndpoints, type InputSceneBody, type PanelKeys, type SensorLinkage } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { gatewayKeys } from '../gateways/api.ts';
 

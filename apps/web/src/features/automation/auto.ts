@@ -1,4 +1,4 @@
-import type { ExecuteAutoResult } from '@lumigrid/contract';
+import type { ExecuteAutoResult } from '@lumigrid/contract/browser';
 
 /** What a hand-back did, as the user is told: how many devices were released, and the gateways that did not take it. */
 export function autoOutcome(result: ExecuteAutoResult): {

@@ -1,4 +1,4 @@
-import type { ExecuteAutoResult } from '@lumigrid/contract';
+import type { ExecuteAutoResult } from '@lumigrid/contract/browser';
 import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../test/render.tsx';

@@ -2,7 +2,7 @@ import { App, Button, Space, Typography } from 'antd';
 import { RobotOutlined } from '@ant-design/icons';
 import { HandIcon } from './hand-icon.tsx';
 import { useTranslation } from 'react-i18next';
-import { errorMessage, isErrorCode } from '@lumigrid/contract';
+import { errorMessage, isErrorCode } from '@lumigrid/contract/browser';
 import { currentLang } from '../../i18n/index.ts';
 import { useExecuteAuto } from './api.ts';
 import { autoOutcome } from './auto.ts';

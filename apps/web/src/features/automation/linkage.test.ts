@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_FAMILIES, type Device, type Gateway, type GroupView } from '@lumigrid/contract';
+import { DEVICE_FAMILIES, type Device, type Gateway, type GroupView } from '@lumigrid/contract/browser';
 import { groupsForSensor, LINKAGE_RANGES, linkageDraft, linkageSensorKind, linkageSensors, linkageWaits, snapHold } from './linkage.ts';
 
 const MOTION = DEVICE_FAMILIES.motion[0]!;

@@ -1,32 +1,19 @@
 import {
   DEVICE_FAMILIES,
-  SensorLinkageSchema,
+  SCENE_LIMITS,
   type Device,
   type Gateway,
   type GroupView,
   type SensorLinkage,
   type SensorLinkageView,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 
-/** A number bound of a schema (TypeBox keeps them as JSON Schema keywords, untyped on its integer type). */
-export function schemaBound(schema: unknown, keyword: 'minimum' | 'maximum' | 'multipleOf', fallback: number): number {
-  const value = (schema as Record<string, unknown>)[keyword];
-  return typeof value === 'number' ? value : fallback;
-}
-
-const fields = SensorLinkageSchema.properties;
-const luxField = fields.lux.anyOf[0];
-
-/** The ranges of a linkage, read from the contract's schema so that the form and the server never disagree. */
+/** The ranges of a linkage, as the contract's schema bounds them, so that the form and the server never disagree. */
 export const LINKAGE_RANGES = {
-  detect: { min: schemaBound(fields.onDetectPercent, 'minimum', 1), max: schemaBound(fields.onDetectPercent, 'maximum', 100) },
-  clear: { min: schemaBound(fields.onClearPercent, 'minimum', 0), max: schemaBound(fields.onClearPercent, 'maximum', 100) },
-  hold: {
-    min: schemaBound(fields.holdS, 'minimum', 10),
-    max: schemaBound(fields.holdS, 'maximum', 2540),
-    step: schemaBound(fields.holdS, 'multipleOf', 10),
-  },
-  lux: { min: schemaBound(luxField, 'minimum', 0), max: schemaBound(luxField, 'maximum', 60000) },
+  detect: SCENE_LIMITS.linkage.detectPercent,
+  clear: SCENE_LIMITS.linkage.clearPercent,
+  hold: SCENE_LIMITS.linkage.holdS,
+  lux: SCENE_LIMITS.linkage.lux,
 } as const;
 
 export type LinkageSensorKind = 'motion' | 'daylight';

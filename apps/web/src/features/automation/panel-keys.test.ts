@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ManualScene } from '@lumigrid/contract';
+import type { ManualScene } from '@lumigrid/contract/browser';
 import { keyScene, PANEL_KEYS, panelKeyOptions } from './panel-keys.ts';
 
 const scene = (id: string, name: string, gatewayIds: string[], kind: ManualScene['kind'] = 'manual'): ManualScene => ({

@@ -1,8 +1,6 @@
-import { InputSceneBodySchema, type ManualScene, type PanelKeys } from '@lumigrid/contract';
-import { schemaBound } from './linkage.ts';
+import { SCENE_LIMITS, type ManualScene, type PanelKeys } from '@lumigrid/contract/browser';
 
-const firstKey = schemaBound(InputSceneBodySchema.properties.key, 'minimum', 1);
-const lastKey = schemaBound(InputSceneBodySchema.properties.key, 'maximum', 6);
+const { min: firstKey, max: lastKey } = SCENE_LIMITS.panelKey;
 
 /** The keys of a scene panel, 1-6 as the contract numbers them. */
 export const PANEL_KEYS: readonly number[] = Array.from({ length: lastKey - firstKey + 1 }, (_, i) => firstKey + i);

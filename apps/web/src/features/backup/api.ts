@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BACKUP, backupEndpoints, type BackupProgress, type RestoreBody } from '@lumigrid/contract';
+import { BACKUP, backupEndpoints, type BackupProgress, type RestoreBody } from '@lumigrid/contract/browser';
 import { ApiError, call } from '../../api/client.ts';
 import { endsSession } from '../../api/envelope.ts';
 

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { HostConfig } from '@lumigrid/contract';
+import type { HostConfig } from '@lumigrid/contract/browser';
 import { parseJson } from '../../api/big-json.ts';
 import { hostConfigUrl, sanitiseHostConfig } from './branding.ts';
 

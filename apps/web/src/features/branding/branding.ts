@@ -12,7 +12,7 @@ import {
   type Lang,
   type LoginMode,
   type Mode,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 
 /** Where the default pictures live: shipped in apps/web/public, so they load even without a host file. */
 export const DEFAULT_ASSET_BASE = '/branding/default';

@@ -7,8 +7,8 @@ import type {
   DeviceReportBody,
   DeviceStateBody,
   SensorOnOffBody,
-} from '@lumigrid/contract';
-import { alertEndpoints, deviceEndpoints, libraryEndpoints } from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
+import { alertEndpoints, deviceEndpoints, libraryEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 import { deviceKeys } from '../devices/api.ts';

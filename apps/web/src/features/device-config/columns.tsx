@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
-import type { Device, DisplayState } from '@lumigrid/contract';
+import type { Device, DisplayState } from '@lumigrid/contract/browser';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { typeNameKey } from './param-fields.ts';
 

@@ -1,6 +1,6 @@
 import { Card, Flex, Statistic } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { DeviceStateBody } from '@lumigrid/contract';
+import type { DeviceStateBody } from '@lumigrid/contract/browser';
 import { DISPLAY_FILL } from '../../components/device-markers/marker-model.ts';
 import { useDeviceState } from './api.ts';
 

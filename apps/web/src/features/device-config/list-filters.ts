@@ -1,4 +1,4 @@
-import type { DeviceListBody, DeviceReportBody, DeviceStateBody, DisplayState } from '@lumigrid/contract';
+import type { DeviceListBody, DeviceReportBody, DeviceStateBody, DisplayState } from '@lumigrid/contract/browser';
 
 /** The device list's search form as ProTable hands it over (selects as strings, the place as a cascader path). */
 export interface DeviceSearchForm {

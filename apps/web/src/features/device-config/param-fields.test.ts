@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPE_CODES as C, DEVICE_TYPE_CODE_LIST, ERRORS } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES as C, DEVICE_TYPE_CODE_LIST, ERRORS } from '@lumigrid/contract/browser';
 import en from '../../i18n/en.json';
 import { fieldProblem, filledParams, formProblems, paramFields, typeNameKey } from './param-fields.ts';
 

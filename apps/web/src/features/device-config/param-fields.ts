@@ -10,7 +10,7 @@ import {
   type ParamRule,
   type RangeRule,
   type SensorModeName,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 
 /** How the editor shows one parameter. */
 export type ParamInput =

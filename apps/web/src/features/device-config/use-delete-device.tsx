@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Radio, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Device } from '@lumigrid/contract';
+import type { Device } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { useConfirmDeletion, useDeleteDevices } from './api.ts';
 import { FormModal } from '../../components/form-modal.tsx';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { DeviceMarker } from '@lumigrid/contract';
+import type { DeviceMarker } from '@lumigrid/contract/browser';
 import { deviceConfigKeys } from '../device-config/api.ts';
 import { applyMapMessage, applyMarker, deviceKeys, deviceMapApi, deviceMapKeys, isMarker, isRemoved, readMarkers } from './api.ts';
 

@@ -8,8 +8,8 @@ import type {
   DeviceRenameBody,
   MapRemovedMessage,
   MapStoredMessage,
-} from '@lumigrid/contract';
-import { deviceEndpoints } from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
+import { deviceEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { gatewayApi, gatewayKeys, LIST_POLL_MS } from '../gateways/api.ts';
 

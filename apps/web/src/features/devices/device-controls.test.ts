@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES } from '@lumigrid/contract/browser';
 import { channelNames, hasAnyControl, panelControls, reportedValues, switchesOnly } from './device-controls.ts';
 import { gatewayMarkerId, gatewayOfMarker, planMarkers } from './plan-markers.ts';
 

@@ -1,4 +1,4 @@
-import { deviceType, levelToPercent, parseStatus, rgbToHex, splitChannelNames, type CurtainMotion } from '@lumigrid/contract';
+import { deviceType, levelToPercent, parseStatus, rgbToHex, splitChannelNames, type CurtainMotion } from '@lumigrid/contract/browser';
 
 /** Which controls the panel offers for a device type: exactly what its capabilities allow (device-types.ts). */
 export interface PanelControls {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import L from 'leaflet';
 import { useTranslation } from 'react-i18next';
-import type { DeviceMarker, Gateway } from '@lumigrid/contract';
+import type { DeviceMarker, Gateway } from '@lumigrid/contract/browser';
 import { markerKind, planToFraction } from '../../components/device-markers/marker-model.ts';
 import { imageBounds } from '../../components/floor-plan-bounds.ts';
 import { planMarkers, type MarkerHints } from './plan-markers.ts';

@@ -1,4 +1,4 @@
-import { DEVICE_TYPE_CODES, type DeviceMarker } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES, type DeviceMarker } from '@lumigrid/contract/browser';
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../test/render.tsx';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Button, Cascader, Input, Popconfirm, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_LIMITS, deviceNameProblem, joinChannelNames, type DeviceMarker, type ProjectTree } from '@lumigrid/contract';
+import { DEVICE_LIMITS, deviceNameProblem, joinChannelNames, type DeviceMarker, type ProjectTree } from '@lumigrid/contract/browser';
 import { mapPathOptions, type MapPath } from '../projects/tree.ts';
 import { useMoveDevicesIn, useMoveDevicesOut, useRenameDevice } from './api.ts';
 import { channelNames } from './device-controls.ts';

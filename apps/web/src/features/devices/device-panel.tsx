@@ -10,7 +10,7 @@ import {
   type Device,
   type DeviceMarker,
   type ProjectTree,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { useDeviceControl, useDeviceDetail, useIdentifyDevice } from './api.ts';
 import { channelNames, hasAnyControl, panelControls, reportedValues, switchesOnly } from './device-controls.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract';
+import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract/browser';
 import { useControlGroup, useGroup } from '../groups/api.ts';
 import { groupStateNotes } from '../groups/group-state.ts';
 import { BackToAutomatic } from '../automation/back-to-automatic.tsx';

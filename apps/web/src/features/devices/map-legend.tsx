@@ -17,7 +17,7 @@ import {
   type MarkerShape,
   type MarkerStyle,
 } from '../../components/device-markers/marker-model.ts';
-import type { DisplayState } from '@lumigrid/contract';
+import type { DisplayState } from '@lumigrid/contract/browser';
 import { usePhone } from '../../components/use-phone.ts';
 
 /** One legend swatch, drawn with the same code as the plan so the legend never disagrees with it. */

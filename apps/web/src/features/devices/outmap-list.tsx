@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Badge, Button, Card, Empty, List, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Gateway, GatewayDevice } from '@lumigrid/contract';
+import type { Gateway, GatewayDevice } from '@lumigrid/contract/browser';
 import { useOutmapDevices } from '../gateways/api.ts';
 import { markerKind } from '../../components/device-markers/marker-model.ts';
 

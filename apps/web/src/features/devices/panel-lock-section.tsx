@@ -1,7 +1,7 @@
 import { Alert, Button, Empty, Space, Table, Tag, Typography } from 'antd';
 import { LockOutlined, ReloadOutlined, UnlockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { parseStatus, type PanelLockAccount } from '@lumigrid/contract';
+import { parseStatus, type PanelLockAccount } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { usePanelLockAccounts } from './api.ts';
 

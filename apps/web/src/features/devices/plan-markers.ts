@@ -1,4 +1,4 @@
-import type { DeviceMarker, Gateway } from '@lumigrid/contract';
+import type { DeviceMarker, Gateway } from '@lumigrid/contract/browser';
 import type { PlanMarker } from '../../components/device-markers/canvas-marker-layer.ts';
 import { fractionToPlan, gatewayStyle, markerLabel, markerStyle, type PlanSize } from '../../components/device-markers/marker-model.ts';
 

@@ -1,4 +1,4 @@
-import type { SceneAction, SceneMember } from '@lumigrid/contract';
+import type { SceneAction, SceneMember } from '@lumigrid/contract/browser';
 
 /**
  * Selecting many devices on the floor plan: taps, shift-clicks and lassos build one set of device ids; the

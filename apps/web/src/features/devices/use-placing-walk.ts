@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { GatewayDevice } from '@lumigrid/contract';
+import type { GatewayDevice } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { useOutmapDevices } from '../gateways/api.ts';
 import { useIdentifyDevice, useMoveDevicesIn } from './api.ts';

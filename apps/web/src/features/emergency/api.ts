@@ -15,7 +15,7 @@ import {
   type LogBookListBody,
   type LogBookRepairBody,
   type LogBookReportBody,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 

@@ -1,4 +1,4 @@
-import { EMERGENCY_CATEGORY_COLOURS, type EmergencyMapCategory, type EmergencyMapLight } from '@lumigrid/contract';
+import { EMERGENCY_CATEGORY_COLOURS, type EmergencyMapCategory, type EmergencyMapLight } from '@lumigrid/contract/browser';
 import type { PlanMarker } from '../../components/device-markers/canvas-marker-layer.ts';
 import { fractionToPlan, markerLabel, type MarkerStyle, type PlanSize } from '../../components/device-markers/marker-model.ts';
 

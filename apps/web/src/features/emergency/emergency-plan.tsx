@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import L from 'leaflet';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { EmergencyMapCategory, EmergencyMapLight } from '@lumigrid/contract';
+import type { EmergencyMapCategory, EmergencyMapLight } from '@lumigrid/contract/browser';
 import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
 import { MARKER_RADIUS, traceShape } from '../../components/device-markers/marker-model.ts';
 import { imageBounds } from '../../components/floor-plan-bounds.ts';

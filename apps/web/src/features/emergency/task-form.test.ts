@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmergencyTree } from '@lumigrid/contract';
+import type { EmergencyTree } from '@lumigrid/contract/browser';
 import { NEW_TASK, durationProblem, firstPlaceWithLights, nameProblem, resultKey, saveBodyOf, taskFormProblems } from './task-form.ts';
 import { countByCategory, emergencyMarkerStyle } from './emergency-markers.ts';
 

@@ -12,7 +12,7 @@ import {
   type EmergencyTree,
   type EmergencyTreeDevice,
   type ErrorCode,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 
 /** What the task form holds: the place, the lights moved right, the test and its recurrence. */
 export interface TaskFormValues {

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { EMERGENCY_STATE_CODES, errorMessage, type EmergencyTestKind, type ErrorCode } from '@lumigrid/contract';
+import { EMERGENCY_STATE_CODES, errorMessage, type EmergencyTestKind, type ErrorCode } from '@lumigrid/contract/browser';
 import { currentLang } from '../../i18n/index.ts';
 import { resultKey } from './task-form.ts';
 import type en from '../../i18n/en.json';

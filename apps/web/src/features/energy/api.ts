@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { EnergyRecordBody, EnergyReportBody, EnergyTotalBody } from '@lumigrid/contract';
-import { energyEndpoints } from '@lumigrid/contract';
+import type { EnergyRecordBody, EnergyReportBody, EnergyTotalBody } from '@lumigrid/contract/browser';
+import { energyEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 

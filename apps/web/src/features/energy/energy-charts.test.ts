@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import type { EnergyTotal } from '@lumigrid/contract';
+import type { EnergyTotal } from '@lumigrid/contract/browser';
 import { bucketLabel, energyChart, energyTotalBody, isFuture, pathOfPlace, periodChange, placeOfPath } from './energy-charts.ts';
 
 const texts = { used: 'Used', saved: 'Saved', rate: 'Rate', monthName: (month: number) => `M${month}` };

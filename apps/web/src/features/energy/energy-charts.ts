@@ -2,7 +2,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import type { BarSeriesOption, LineSeriesOption } from 'echarts/charts';
 import type { ComposeOption } from 'echarts/core';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
-import type { EnergyTotal, EnergyTotalBody } from '@lumigrid/contract';
+import type { EnergyTotal, EnergyTotalBody } from '@lumigrid/contract/browser';
 
 export type EnergyChartOption = ComposeOption<
   BarSeriesOption | LineSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption

@@ -11,8 +11,8 @@ import type {
   GatewayPlaceBody,
   GatewayPositionBody,
   GatewayRenameBody,
-} from '@lumigrid/contract';
-import { gatewayEndpoints } from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
+import { gatewayEndpoints } from '@lumigrid/contract/browser';
 import { call, type RequestOptions } from '../../api/client.ts';
 import { projectKeys } from '../projects/api.ts';
 

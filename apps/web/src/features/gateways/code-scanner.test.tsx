@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GatewayQr } from '@lumigrid/contract';
+import type { GatewayQr } from '@lumigrid/contract/browser';
 import { renderInApp } from '../../test/render.tsx';
 import { CodeScanner } from './code-scanner.tsx';
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { GatewayQr } from '@lumigrid/contract';
+import type { GatewayQr } from '@lumigrid/contract/browser';
 import { createCodeReader } from './code-reader.ts';
 import { gatewayCodeAmong } from './gateway-code.ts';
 import './code-scanner.css';

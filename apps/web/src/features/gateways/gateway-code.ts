@@ -1,4 +1,4 @@
-import { parseGatewayQr, type GatewayQr } from '@lumigrid/contract';
+import { parseGatewayQr, type GatewayQr } from '@lumigrid/contract/browser';
 
 /**
  * The codes a gateway's label carries (docs/protocol.md, "The gateway's QR code"): the QR code, and on labels

@@ -1,4 +1,4 @@
-import type { Gateway } from '@lumigrid/contract';
+import type { Gateway } from '@lumigrid/contract/browser';
 import { Tag, Tooltip } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { presenceOf } from './status.ts';

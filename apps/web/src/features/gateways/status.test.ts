@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_LIMITS } from '@lumigrid/contract';
+import { GATEWAY_LIMITS } from '@lumigrid/contract/browser';
 import {
   checkChannel,
   checkGatewayCoordinate,

@@ -8,7 +8,7 @@ import {
   type FirmwareProgressView,
   type Gateway,
   type GatewaySyncItem,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 
 /** Catalogue keys of the configuration sync states (spec section 4: 2 syncing, 3 finished, else abnormal). */
 export type SyncLabelKey =

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GroupAddBody, GroupControlRequest, GroupMembersBody, GroupUpdateBody } from '@lumigrid/contract';
-import { groupEndpoints } from '@lumigrid/contract';
+import type { GroupAddBody, GroupControlRequest, GroupMembersBody, GroupUpdateBody } from '@lumigrid/contract/browser';
+import { groupEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { gatewayKeys } from '../gateways/api.ts';
 

@@ -1,4 +1,4 @@
-import type { GroupView } from '@lumigrid/contract';
+import type { GroupView } from '@lumigrid/contract/browser';
 
 /** The notes a group state may carry. */
 export type GroupNoteKey = 'groups.gatewayOffline' | 'groups.offlineMembers' | 'groups.failureMembers';

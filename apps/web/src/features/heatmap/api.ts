@@ -1,6 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { HeatmapDownloadBody, HeatmapGenBody, HeatmapPageBody, HeatmapResetBody, HeatmapSettingsBody } from '@lumigrid/contract';
-import { heatmapEndpoints } from '@lumigrid/contract';
+import type {
+  HeatmapDownloadBody,
+  HeatmapGenBody,
+  HeatmapPageBody,
+  HeatmapResetBody,
+  HeatmapSettingsBody,
+} from '@lumigrid/contract/browser';
+import { heatmapEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SceneWeekRun } from '@lumigrid/contract';
+import type { SceneWeekRun } from '@lumigrid/contract/browser';
 import { upcomingRuns } from './overview.ts';
 
 const run = (name: string, at: number): SceneWeekRun => ({

@@ -1,4 +1,4 @@
-import type { SceneWeekRun } from '@lumigrid/contract';
+import type { SceneWeekRun } from '@lumigrid/contract/browser';
 
 /** The runs still to come after `now`, soonest first, at most `count`. */
 export function upcomingRuns(runs: readonly SceneWeekRun[], now: number, count: number): SceneWeekRun[] {

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { libraryEndpoints, libraryTypesOf, type LibraryTypeAddBody, type LibraryTypeUpdateBody } from '@lumigrid/contract';
+import { libraryEndpoints, libraryTypesOf, type LibraryTypeAddBody, type LibraryTypeUpdateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { uploadForm } from '../../api/upload.ts';
 import { deviceConfigKeys } from '../device-config/api.ts';

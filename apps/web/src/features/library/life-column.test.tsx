@@ -1,4 +1,4 @@
-import type { Device } from '@lumigrid/contract';
+import type { Device } from '@lumigrid/contract/browser';
 import { screen } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

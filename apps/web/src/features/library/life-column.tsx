@@ -1,7 +1,7 @@
 import { Progress, Tooltip, Typography } from 'antd';
 import type { ProColumns } from '@ant-design/pro-components';
 import type { TFunction } from 'i18next';
-import type { Device } from '@lumigrid/contract';
+import type { Device } from '@lumigrid/contract/browser';
 
 /** Below this share of its lifespan left, a luminaire is due for replacement soon. */
 const LOW_LIFE = 0.1;

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { platformEndpoints, type RolloutCreateBody } from '@lumigrid/contract';
+import { platformEndpoints, type RolloutCreateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 /** One key factory for the platform administrator's view; every rollout change invalidates `rollouts`. */

@@ -11,8 +11,8 @@ import type {
   ProjectAddBody,
   ProjectSearchBody,
   ProjectUpdateBody,
-} from '@lumigrid/contract';
-import { mapEndpoints, projectEndpoints } from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
+import { mapEndpoints, projectEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 import { uploadForm } from '../../api/upload.ts';

@@ -1,4 +1,4 @@
-import { hasAtMostTwoDecimals, PROJECT_LIMITS } from '@lumigrid/contract';
+import { hasAtMostTwoDecimals, PROJECT_LIMITS } from '@lumigrid/contract/browser';
 
 /** Catalogue keys of the installation-tree validation texts (spec section 5). */
 export type InstallationRuleKey =

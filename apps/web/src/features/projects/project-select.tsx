@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { ProjectTree } from '@lumigrid/contract';
+import type { ProjectTree } from '@lumigrid/contract/browser';
 import { useProjectTree, WHOLE_TREE } from './api.ts';
 import { createCurrentMapStore } from './current-map.ts';
 import { firstMapOf, initialMapPath, withPaths } from './tree.ts';

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_LANG, isLang, type Lang, type ProjectTree } from '@lumigrid/contract';
+import { DEFAULT_LANG, isLang, type Lang, type ProjectTree } from '@lumigrid/contract/browser';
 import { EMPTY_TIME, browserZone, formatTime, type TimeInput, type TimePrecision } from '../../i18n/time-format.ts';
 import { useProjectTree, WHOLE_TREE } from './api.ts';
 

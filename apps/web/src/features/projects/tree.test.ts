@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProjectTree, TreeBuilding, TreeProject } from '@lumigrid/contract';
+import type { ProjectTree, TreeBuilding, TreeProject } from '@lumigrid/contract/browser';
 import { initialMapPath, mapPathOptions, parentOptions, pathOfMap, selfAndDescendants, withPaths } from './tree.ts';
 import { siteZone } from './site-time.ts';
 

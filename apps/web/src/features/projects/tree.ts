@@ -1,4 +1,4 @@
-import { nestByParent, type Nested, type ProjectTree, type TreeBuilding, type TreeProject } from '@lumigrid/contract';
+import { nestByParent, type Nested, type ProjectTree, type TreeBuilding, type TreeProject } from '@lumigrid/contract/browser';
 
 interface Linked {
   id: string;

@@ -1,4 +1,4 @@
-import type { MapImage } from '@lumigrid/contract';
+import type { MapImage } from '@lumigrid/contract/browser';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { projectApi } from './api.ts';
 import { session } from '../../api/session.ts';

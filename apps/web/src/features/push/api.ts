@@ -10,7 +10,7 @@ import {
   type PushNewsListQuery,
   type PushRejectBody,
   type PushReviewListQuery,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { uploadForm } from '../../api/upload.ts';
 

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { RecipientAddBody, RecipientEditBody } from '@lumigrid/contract';
-import { recipientEndpoints } from '@lumigrid/contract';
+import type { RecipientAddBody, RecipientEditBody } from '@lumigrid/contract/browser';
+import { recipientEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 /** One key factory for report management; every change invalidates `all` (next send times move). */

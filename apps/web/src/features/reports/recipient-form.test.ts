@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import dayjs from 'dayjs';
-import type { Recipient } from '@lumigrid/contract';
+import type { Recipient } from '@lumigrid/contract/browser';
 import { recipientFields, recipientForm } from './recipient-form.ts';
 
 const weekly: Recipient = {

@@ -1,5 +1,5 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import type { Lang, MonthDay, Recipient, RecipientAddBody, ReportContent, ReportUnit } from '@lumigrid/contract';
+import type { Lang, MonthDay, Recipient, RecipientAddBody, ReportContent, ReportUnit } from '@lumigrid/contract/browser';
 import { browserZone } from '../../i18n/time-format.ts';
 
 /** The recipient dialog's fields; the send time is a picker's value. */

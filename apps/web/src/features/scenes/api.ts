@@ -7,8 +7,8 @@ import type {
   SceneSettings,
   SceneUpdateBody,
   SceneWeekBody,
-} from '@lumigrid/contract';
-import { sceneEndpoints } from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
+import { sceneEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { downloadFile } from '../../api/download.ts';
 import { uploadForm } from '../../api/upload.ts';

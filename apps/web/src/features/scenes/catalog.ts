@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { deviceType, mapDestination, type Device, type DeviceListBody, type GroupView } from '@lumigrid/contract';
+import { deviceType, mapDestination, type Device, type DeviceListBody, type GroupView } from '@lumigrid/contract/browser';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { deviceConfigApi, deviceConfigKeys } from '../device-config/api.ts';
 import type { PanelControls } from '../devices/device-controls.ts';

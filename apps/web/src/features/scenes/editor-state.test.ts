@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPE_CODES, sceneFieldsProblem, type SceneDetail } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES, sceneFieldsProblem, type SceneDetail } from '@lumigrid/contract/browser';
 import { fieldsOf, initialState, stateFromDetail, type EditorMember } from './editor-state.ts';
 import { deviceControls, groupControls } from './members.ts';
 

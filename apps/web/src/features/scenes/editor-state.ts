@@ -1,4 +1,4 @@
-import type { SceneAction, SceneDetail, SceneFields, SceneKind, SceneMember } from '@lumigrid/contract';
+import type { SceneAction, SceneDetail, SceneFields, SceneKind, SceneMember } from '@lumigrid/contract/browser';
 import type { PanelControls } from '../devices/device-controls.ts';
 import { fitAction } from './members.ts';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_TYPE_CODES } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES } from '@lumigrid/contract/browser';
 import { deviceControls } from './members.ts';
 import { captureAction, defaultAction, fitAction, groupControls, targetsPerGateway } from './members.ts';
 

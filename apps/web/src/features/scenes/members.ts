@@ -1,4 +1,4 @@
-import { groupControlProblem, type SceneAction } from '@lumigrid/contract';
+import { groupControlProblem, type SceneAction } from '@lumigrid/contract/browser';
 import { panelControls, reportedValues, type PanelControls, type ReportedValues } from '../devices/device-controls.ts';
 
 /** The colour temperature a new member starts at: neutral white. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sceneFieldsProblem } from '@lumigrid/contract';
+import { sceneFieldsProblem } from '@lumigrid/contract/browser';
 import {
   DEFAULT_SUN_ROWS,
   editPath,

@@ -1,4 +1,4 @@
-import type { SceneFields, SceneKind, SceneTrigger } from '@lumigrid/contract';
+import type { SceneFields, SceneKind, SceneTrigger } from '@lumigrid/contract/browser';
 
 /**
  * The times of a scene as its editor shows them, and back to the contract's triggers. A schedule is a list of

@@ -1,5 +1,5 @@
 import { nextRuns, type Schedule } from '@lumigrid/protocol';
-import type { SceneFields } from '@lumigrid/contract';
+import type { SceneFields } from '@lumigrid/contract/browser';
 
 /** Where a gateway runs its schedules, as the gateway list gives it. */
 export interface GatewayPlace {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SceneWeekRun } from '@lumigrid/contract';
+import type { SceneWeekRun } from '@lumigrid/contract/browser';
 import { localParts } from '../../i18n/time-format.ts';
 import { addDays, mondayOf, runsByDay, sceneColour, SCENE_COLOURS } from './week.ts';
 

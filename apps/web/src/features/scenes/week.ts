@@ -1,4 +1,4 @@
-import type { SceneWeekRun } from '@lumigrid/contract';
+import type { SceneWeekRun } from '@lumigrid/contract/browser';
 import { localParts } from '../../i18n/time-format.ts';
 
 const DAY = 86_400_000;

@@ -1,4 +1,4 @@
-import type { ScenePart, SceneRun } from '@lumigrid/contract';
+import type { ScenePart, SceneRun } from '@lumigrid/contract/browser';
 import { browserZone } from '../../i18n/time-format.ts';
 
 /** The time zones a scene's gateways run it in, each once, in the order of its parts. */

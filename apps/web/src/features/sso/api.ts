@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ssoEndpoints, type SsoFinishBody, type SsoSettingsBody } from '@lumigrid/contract';
+import { ssoEndpoints, type SsoFinishBody, type SsoSettingsBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 /** One key factory for single sign-on; saving replaces the settings in the cache. */

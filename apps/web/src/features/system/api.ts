@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { outboxEndpoints, systemEndpoints, type PageQuery } from '@lumigrid/contract';
+import { outboxEndpoints, systemEndpoints, type PageQuery } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 export const systemKeys = {

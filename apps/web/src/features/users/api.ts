@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { userEndpoints, type AddAccountBody, type ResetAccountPasswordBody, type UpdateAccountBody } from '@lumigrid/contract';
+import { userEndpoints, type AddAccountBody, type ResetAccountPasswordBody, type UpdateAccountBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 export interface AccountListQuery {

@@ -9,7 +9,7 @@ import {
   type VirtualBuildBody,
   type VirtualGatewaysParams,
   type VirtualUpdateBody,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 import { deviceKeys } from '../devices/api.ts';
 

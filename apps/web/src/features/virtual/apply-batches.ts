@@ -1,4 +1,4 @@
-import type { ParamApplyResult } from '@lumigrid/contract';
+import type { ParamApplyResult } from '@lumigrid/contract/browser';
 
 /** Devices per apply call: small enough that progress moves often, large enough to keep the gateway's radio busy. */
 export const APPLY_BATCH = 5;

@@ -3,7 +3,7 @@ import { Alert, Button, Cascader, Progress, Select, Space, Table, Tag, Typograph
 import { CheckCircleFilled, CloseCircleFilled, LoadingOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Device, ParamApplyResult, ParamTemplate } from '@lumigrid/contract';
+import type { Device, ParamApplyResult, ParamTemplate } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { deviceConfigApi, deviceConfigKeys } from '../device-config/api.ts';
 import { useMapGateways } from '../devices/api.ts';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Col, Form, Input, InputNumber, Row, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { DEVICE_TYPE_CODE_LIST, VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODE_LIST, VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract/browser';
 import type { MapPath } from '../projects/tree.ts';
 import { useBuildVirtual, useParamTemplates, useVirtualGateways } from './api.ts';
 import { typeLabel } from './template-form-modal.tsx';

@@ -3,7 +3,7 @@ import { App, Button, Card, Popconfirm, Select, Space, Table, Typography } from 
 import { DeleteOutlined, EditOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import { typesWithClass, userMay, type ParamClass, type ParamTemplate } from '@lumigrid/contract';
+import { typesWithClass, userMay, type ParamClass, type ParamTemplate } from '@lumigrid/contract/browser';
 import { useMe } from '../auth/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useDeleteTemplate, useParamTemplates } from './api.ts';

@@ -1,6 +1,6 @@
 import { Space, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { paramRules, type DeviceParams } from '@lumigrid/contract';
+import { paramRules, type DeviceParams } from '@lumigrid/contract/browser';
 import { paramLabelKey } from '../device-config/param-fields.ts';
 
 /** One parameter's value as a person reads it: the number with its unit, the mode's name, on/off. */

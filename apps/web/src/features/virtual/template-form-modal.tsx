@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Alert, App, Col, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { TEMPLATE_LIMITS, paramClassOf, typesWithClass, type ParamClass, type ParamTemplate } from '@lumigrid/contract';
+import { TEMPLATE_LIMITS, paramClassOf, typesWithClass, type ParamClass, type ParamTemplate } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import {
   fieldProblem,

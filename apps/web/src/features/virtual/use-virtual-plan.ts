@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { VirtualDevice } from '@lumigrid/contract';
+import type { VirtualDevice } from '@lumigrid/contract/browser';
 import { useUnrelatedVirtuals, useUpdateVirtual } from './api.ts';
 
 /** What the device map needs for a map's virtual devices: the list, the selected one, and moving one. */

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, App, Button, Descriptions, Divider, Drawer, Form, Input, Popconfirm, Select, Slider, Space, Tag, Typography } from 'antd';
 import { DeleteOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract';
+import { VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract/browser';
 import { useMapGroups } from '../groups/api.ts';
 import { useScenePage } from '../scenes/api.ts';
 import { useDeleteVirtual, useParamTemplates, useRelate, useRelationCandidates, useUpdateVirtual } from './api.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Card, Empty, List, Popconfirm, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { VirtualDevice } from '@lumigrid/contract';
+import type { VirtualDevice } from '@lumigrid/contract/browser';
 import type { MapPath } from '../projects/tree.ts';
 import { useRelatedVirtuals, useUnrelate } from './api.ts';
 import { BuildVirtualModal } from './build-virtual-modal.tsx';

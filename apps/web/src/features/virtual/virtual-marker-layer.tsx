@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import L from 'leaflet';
-import type { VirtualDevice } from '@lumigrid/contract';
+import type { VirtualDevice } from '@lumigrid/contract/browser';
 import { fractionToPlan, markerKind, planToFraction } from '../../components/device-markers/marker-model.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import './virtual-markers.css';

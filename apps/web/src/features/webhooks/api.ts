@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { webhookEndpoints, type WebhookCreateBody, type WebhookUpdateBody } from '@lumigrid/contract';
+import { webhookEndpoints, type WebhookCreateBody, type WebhookUpdateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
 
 /** One key factory for the webhooks; every change invalidates `all`. */

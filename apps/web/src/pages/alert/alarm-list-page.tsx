@@ -4,7 +4,7 @@ import { CheckOutlined, EyeInvisibleOutlined, EyeOutlined, SettingOutlined } fro
 import { PageContainer } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { userMay, type Alarm, type AlarmListBody, type AlarmState } from '@lumigrid/contract';
+import { userMay, type Alarm, type AlarmListBody, type AlarmState } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';

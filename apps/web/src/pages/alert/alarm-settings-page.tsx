@@ -12,7 +12,7 @@ import {
   type AlarmCodeSetting,
   type AlarmRule,
   type AlarmSettings,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { useAlarmSettings, useSaveAlarmSettings } from '../../features/alarms/api.ts';

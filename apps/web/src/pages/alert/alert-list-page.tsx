@@ -4,7 +4,7 @@ import { CheckOutlined, DeleteOutlined, DownloadOutlined } from '@ant-design/ico
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ALERT_STATES, FAULT_CODES, userMay, type Alert, type AlertListBody } from '@lumigrid/contract';
+import { ALERT_STATES, FAULT_CODES, userMay, type Alert, type AlertListBody } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';

@@ -5,7 +5,7 @@ import { PageContainer, ProCard } from '@ant-design/pro-components';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { DisplayState } from '@lumigrid/contract';
+import type { DisplayState } from '@lumigrid/contract/browser';
 import { useCurrentProject } from '../../features/projects/project-select.tsx';
 import { withPaths } from '../../features/projects/tree.ts';
 import { useAlertStatistics, useDeviceState } from '../../features/alerts/statistics-api.ts';

@@ -1,6 +1,6 @@
 import { App, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ALERT_LIMITS } from '@lumigrid/contract';
+import { ALERT_LIMITS } from '@lumigrid/contract/browser';
 import { useHandleAlerts } from '../../features/alerts/api.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 

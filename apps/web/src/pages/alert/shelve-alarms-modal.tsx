@@ -1,6 +1,6 @@
 import { App, Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ALARM_LIMITS } from '@lumigrid/contract';
+import { ALARM_LIMITS } from '@lumigrid/contract/browser';
 import { useShelveAlarms } from '../../features/alarms/api.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 

@@ -1,4 +1,4 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
@@ -6,7 +6,7 @@ import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract';
+import { PROJECT_LIMITS, mapDestination, type GatewayDevice } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import {
   applyMapMessage,

@@ -11,7 +11,7 @@ import {
   type DeviceMarker,
   type Gateway,
   type GroupOp,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { currentLang } from '../../i18n/index.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 import { groupApi, groupKeys, useAddGroup } from '../../features/groups/api.ts';

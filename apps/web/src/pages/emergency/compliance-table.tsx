@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Card, Col, Row, Space, Statistic, Switch, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { EMERGENCY_LIMITS, type ComplianceRow, type ComplianceState } from '@lumigrid/contract';
+import { EMERGENCY_LIMITS, type ComplianceRow, type ComplianceState } from '@lumigrid/contract/browser';
 import { useCompliance } from '../../features/emergency/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';

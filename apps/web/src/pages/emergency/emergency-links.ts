@@ -1,4 +1,4 @@
-import type { EmergencyRunResult, EmergencyTask, EmergencyTaskStatus } from '@lumigrid/contract';
+import type { EmergencyRunResult, EmergencyTask, EmergencyTaskStatus } from '@lumigrid/contract/browser';
 
 /** The task's page: the spec's detection settings take the task as query i and its project as p. */
 export const taskPath = (task: Pick<EmergencyTask, 'id' | 'projectId'>) => `/emergency/set/details?i=${task.id}&p=${task.projectId}`;

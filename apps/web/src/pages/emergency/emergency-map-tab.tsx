@@ -3,7 +3,7 @@ import { Button, Cascader, Descriptions, Empty, List, Space, Spin, Tag, Typograp
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { EMERGENCY_CATEGORY_COLOURS, emergencyDestination, type EmergencyMapLight } from '@lumigrid/contract';
+import { EMERGENCY_CATEGORY_COLOURS, emergencyDestination, type EmergencyMapLight } from '@lumigrid/contract/browser';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
 import { applyEmergencyMessage, useEmergencyMap, useEmergencyTree } from '../../features/emergency/api.ts';

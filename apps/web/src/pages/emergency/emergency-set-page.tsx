@@ -2,7 +2,7 @@ import { Card, Space, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { EmergencyMapTab } from './emergency-map-tab.tsx';

@@ -11,7 +11,7 @@ import {
   type LogBookEntry,
   type LogBookListBody,
   type LogBookType,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useDownload } from '../../api/download.ts';
 import { emergencyApi, useAcknowledgeFailure, useEmergencyTree, useLogBook, useRecordRepair } from '../../features/emergency/api.ts';
 import { dayRange } from '../../features/emergency/filters.ts';

@@ -6,7 +6,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
-import type { EmergencyRecord } from '@lumigrid/contract';
+import type { EmergencyRecord } from '@lumigrid/contract/browser';
 import { useDownload } from '../../api/download.ts';
 import { emergencyApi, useEmergencyDeviceRecords, useEmergencyRunDetails, useEmergencyTask } from '../../features/emergency/api.ts';
 import { dayRange } from '../../features/emergency/filters.ts';

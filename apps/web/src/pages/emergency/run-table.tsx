@@ -5,7 +5,7 @@ import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import { EMERGENCY_TEST_KINDS, type EmergencyRun, type EmergencyRunListBody, type EmergencyTestKind } from '@lumigrid/contract';
+import { EMERGENCY_TEST_KINDS, type EmergencyRun, type EmergencyRunListBody, type EmergencyTestKind } from '@lumigrid/contract/browser';
 import { useDownload } from '../../api/download.ts';
 import { emergencyApi, useEmergencyRuns } from '../../features/emergency/api.ts';
 import { dayRange } from '../../features/emergency/filters.ts';

@@ -11,7 +11,7 @@ import {
   userMay,
   type EmergencyTaskDevice,
   type EmergencyTask,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { useMe } from '../../features/auth/api.ts';
 import { applyEmergencyMessage, useEmergencyTask } from '../../features/emergency/api.ts';

@@ -23,7 +23,7 @@ import type { RuleObject } from 'antd/es/form';
 import { PageContainer } from '@ant-design/pro-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { EMERGENCY_LIGHT_TYPES, EMERGENCY_LIMITS, EMERGENCY_RECURRENCES, EMERGENCY_TEST_KINDS, userMay } from '@lumigrid/contract';
+import { EMERGENCY_LIGHT_TYPES, EMERGENCY_LIMITS, EMERGENCY_RECURRENCES, EMERGENCY_TEST_KINDS, userMay } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { useEmergencyTask, useEmergencyTree, useSaveEmergencyTask } from '../../features/emergency/api.ts';

@@ -11,7 +11,7 @@ import {
   type EmergencyTaskListBody,
   type EmergencyTaskStatus,
   type EmergencyTestKind,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useEmergencyTasks } from '../../features/emergency/api.ts';
 import { durationText } from '../../features/emergency/texts.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';

@@ -2,7 +2,7 @@ import { App, type ButtonProps } from 'antd';
 import dayjs from 'dayjs';
 import { useSiteTimes } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
-import type { EmergencyTask, EmergencyTaskAction } from '@lumigrid/contract';
+import type { EmergencyTask, EmergencyTaskAction } from '@lumigrid/contract/browser';
 import { useExecuteEmergencyTask } from '../../features/emergency/api.ts';
 import { stateText } from '../../features/emergency/texts.ts';
 

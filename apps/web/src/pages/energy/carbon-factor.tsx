@@ -3,7 +3,7 @@ import { App, Button, Form, InputNumber, Popover, Space, Typography } from 'antd
 import { EditOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS } from '@lumigrid/contract';
+import { PROJECT_LIMITS } from '@lumigrid/contract/browser';
 import { useUpdateProject } from '../../features/projects/api.ts';
 import { energyKeys } from '../../features/energy/api.ts';
 

@@ -4,7 +4,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { PageContainer, ProCard, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import type { EnergyRecord, EnergyRecordBody } from '@lumigrid/contract';
+import type { EnergyRecord, EnergyRecordBody } from '@lumigrid/contract/browser';
 import { useCurrentProject } from '../../features/projects/project-select.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { energyApi, useEnergyRecords } from '../../features/energy/api.ts';

@@ -5,7 +5,7 @@ import { PageContainer, ProCard } from '@ant-design/pro-components';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { userMay, type EnergyTotal } from '@lumigrid/contract';
+import { userMay, type EnergyTotal } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { useCurrentProject } from '../../features/projects/project-select.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';

@@ -1,7 +1,16 @@
 import { useMemo } from 'react';
 import { App, Checkbox, type ButtonProps, Col, Form, Input, Radio, Row, Select, Switch, TimePicker, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { isLang, isMail, LANGS, MONTH_DAYS, RECIPIENT_LIMITS, REPORT_CONTENTS, REPORT_UNITS, type Recipient } from '@lumigrid/contract';
+import {
+  isLang,
+  isMail,
+  LANGS,
+  MONTH_DAYS,
+  RECIPIENT_LIMITS,
+  REPORT_CONTENTS,
+  REPORT_UNITS,
+  type Recipient,
+} from '@lumigrid/contract/browser';
 import { useAddRecipient, useEditRecipient } from '../../features/reports/api.ts';
 import { recipientFields, recipientForm, WEEKDAYS, type RecipientForm } from '../../features/reports/recipient-form.ts';
 import { FormModal } from '../../components/form-modal.tsx';

@@ -3,7 +3,7 @@ import { App, Button, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from
 import { DeleteOutlined, EditOutlined, PlusOutlined, WarningOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import { RECIPIENT_LIMITS, userMay, type Recipient } from '@lumigrid/contract';
+import { RECIPIENT_LIMITS, userMay, type Recipient } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { useRecipients, useRecipientSwitch, useRemoveRecipient } from '../../features/reports/api.ts';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Button, Descriptions, Modal, Popconfirm, Progress, Result, Select, Space } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { GATEWAY_FIRMWARE_TARGETS, type FirmwareCheck, type Gateway, type GatewayFirmwareTarget } from '@lumigrid/contract';
+import { GATEWAY_FIRMWARE_TARGETS, type FirmwareCheck, type Gateway, type GatewayFirmwareTarget } from '@lumigrid/contract/browser';
 import {
   FIRMWARE_POLL_MS,
   gatewayKeys,

@@ -3,7 +3,7 @@ import { CheckCircleFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../i18n/time-format.ts';
 import { currentLang } from '../../i18n/index.ts';
-import type { Gateway } from '@lumigrid/contract';
+import type { Gateway } from '@lumigrid/contract/browser';
 import {
   gatewayApi,
   useIdentifyGateway,

@@ -1,4 +1,4 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useRef, useState } from 'react';
 import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
@@ -6,7 +6,7 @@ import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
-import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract';
+import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { useGatewayDetail, useSuperGatewayDevices, useUnbindBridge } from '../../features/gateways/api.ts';
 import { PresenceTag } from '../../features/gateways/presence-tag.tsx';

@@ -3,7 +3,7 @@ import { Alert, App, Button, Col, Form, Input, InputNumber, Row, Select, Slider,
 import { CameraOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { errorMessage, type ErrorCode, type Gateway, type GatewayLookup } from '@lumigrid/contract';
+import { errorMessage, type ErrorCode, type Gateway, type GatewayLookup } from '@lumigrid/contract/browser';
 import {
   gatewayApi,
   useBindGateway,
@@ -26,7 +26,7 @@ import {
   checkReportInterval,
   type GatewayRuleKey,
 } from '../../features/gateways/status.ts';
-import { microwaveProblem, MICROWAVE_FIELDS, type MicrowaveField } from '@lumigrid/contract';
+import { microwaveProblem, MICROWAVE_FIELDS, type MicrowaveField } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, App, Form, Input, Select, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { GROUP_LIMITS, errorMessage, isErrorCode, type Gateway, type GroupCandidate, type GroupView } from '@lumigrid/contract';
+import { GROUP_LIMITS, errorMessage, isErrorCode, type Gateway, type GroupCandidate, type GroupView } from '@lumigrid/contract/browser';
 import { currentLang } from '../../i18n/index.ts';
 import { useAddGroup, useGroupCandidates, useUpdateGroup } from '../../features/groups/api.ts';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';

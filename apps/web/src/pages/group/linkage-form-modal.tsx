@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { App, Col, Form, InputNumber, Row, Select, Slider, Switch, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Device, GroupView, SensorLinkageView } from '@lumigrid/contract';
+import type { Device, GroupView, SensorLinkageView } from '@lumigrid/contract/browser';
 import { useSaveLinkage } from '../../features/automation/api.ts';
 import { groupsForSensor, LINKAGE_RANGES, linkageDraft, linkageSensorKind, snapHold } from '../../features/automation/linkage.ts';
 import { FormModal } from '../../components/form-modal.tsx';

@@ -3,7 +3,7 @@ import { App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typog
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import type { Gateway, GroupView, SensorLinkageView } from '@lumigrid/contract';
+import type { Gateway, GroupView, SensorLinkageView } from '@lumigrid/contract/browser';
 import { useRemoveLinkage, useLinkages } from '../../features/automation/api.ts';
 import { linkageSensorKind, linkageSensors, linkageWaits } from '../../features/automation/linkage.ts';
 import { useDeviceList } from '../../features/device-config/api.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import L from 'leaflet';
 import simpleheat from 'simpleheat';
-import type { HeatLevel, HeatSensor } from '@lumigrid/contract';
+import type { HeatLevel, HeatSensor } from '@lumigrid/contract/browser';
 import { fractionToPlan } from '../../components/device-markers/marker-model.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import { heatGradient } from './heatmap-model.ts';

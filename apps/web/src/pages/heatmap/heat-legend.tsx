@@ -1,6 +1,6 @@
 import { Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { HeatLevel } from '@lumigrid/contract';
+import type { HeatLevel } from '@lumigrid/contract/browser';
 import { levelBands } from './heatmap-model.ts';
 
 /** The project's levels under the plan: a colour swatch and its band of sensing counts each. */

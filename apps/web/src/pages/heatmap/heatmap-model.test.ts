@@ -1,4 +1,4 @@
-import { DEFAULT_HEAT_LEVELS } from '@lumigrid/contract';
+import { DEFAULT_HEAT_LEVELS } from '@lumigrid/contract/browser';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { heatGradient, levelBands, presetRange, readHeatmapQuery, weekCells, writeHeatmapQuery } from './heatmap-model.ts';

@@ -1,4 +1,4 @@
-import { sortedHeatLevels, type HeatLevel } from '@lumigrid/contract';
+import { sortedHeatLevels, type HeatLevel } from '@lumigrid/contract/browser';
 import dayjs, { type Dayjs } from 'dayjs';
 
 const DAY = 'YYYY-MM-DD';

@@ -5,7 +5,7 @@ import { PageContainer } from '@ant-design/pro-components';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { DEFAULT_HEAT_LEVELS, heatColorOf, userMay, type HeatRow, type HeatSensor } from '@lumigrid/contract';
+import { DEFAULT_HEAT_LEVELS, heatColorOf, userMay, type HeatRow, type HeatSensor } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { heatmapApi, useHeatmapGen, useHeatmapPage, useHeatmapSettings } from '../../features/heatmap/api.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';

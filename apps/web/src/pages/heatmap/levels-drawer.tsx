@@ -10,7 +10,7 @@ import {
   sortedHeatLevels,
   type HeatLevel,
   type HeatmapSettings,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useResetHeatmapSettings, useSaveHeatmapSettings } from '../../features/heatmap/api.ts';
 import { IconButton } from '../../components/icon-button.tsx';
 import { sendOnEnter } from '../../components/form-modal.tsx';

@@ -4,7 +4,7 @@ import { HeatmapChart } from 'echarts/charts';
 import { VisualMapComponent } from 'echarts/components';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useTranslation } from 'react-i18next';
-import type { HeatLevel } from '@lumigrid/contract';
+import type { HeatLevel } from '@lumigrid/contract/browser';
 import { EChart, useChartFont } from '../../components/echart.tsx';
 import { levelBands, weekCells } from './heatmap-model.ts';
 

@@ -5,7 +5,7 @@ import { PageContainer } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { canSeeAdministrators, DISPLAY_STATES, LIMITS } from '@lumigrid/contract';
+import { canSeeAdministrators, DISPLAY_STATES, LIMITS } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';

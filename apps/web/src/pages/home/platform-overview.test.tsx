@@ -1,4 +1,4 @@
-import type { PlatformOverview as Overview } from '@lumigrid/contract';
+import type { PlatformOverview as Overview } from '@lumigrid/contract/browser';
 import { screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,6 +1,6 @@
 import { Card, Col, Row, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { FleetVersion, PlatformTenant } from '@lumigrid/contract';
+import type { FleetVersion, PlatformTenant } from '@lumigrid/contract/browser';
 import { usePlatformOverview } from '../../features/platform/api.ts';
 import { formatBytes } from '../../features/backup/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';

@@ -1,6 +1,6 @@
 import { Form, Input, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Building } from '@lumigrid/contract';
+import type { Building } from '@lumigrid/contract/browser';
 import { useAddBuilding, useUpdateBuilding } from '../../features/projects/api.ts';
 import { checkName } from '../../features/projects/checks.ts';
 import { parentOptions } from '../../features/projects/tree.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Form, Input, Select, Slider } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS, type Building, type MapInfo } from '@lumigrid/contract';
+import { PROJECT_LIMITS, type Building, type MapInfo } from '@lumigrid/contract/browser';
 import { useAddMap, useMoveMap, useUpdateMap, useUploadMap } from '../../features/projects/api.ts';
 import { checkName } from '../../features/projects/checks.ts';
 import { withPaths, PATH_SEPARATOR } from '../../features/projects/tree.ts';

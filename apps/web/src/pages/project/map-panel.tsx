@@ -3,7 +3,7 @@ import { App, Button, Card, Descriptions, Empty, Popconfirm, Slider, Space, Tag,
 import { CloudUploadOutlined, DeleteOutlined, EditOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS, type MapInfo } from '@lumigrid/contract';
+import { PROJECT_LIMITS, type MapInfo } from '@lumigrid/contract/browser';
 import { useDeleteMap, useRemoveMapImage, useUpdateMap, useUploadMap } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
 import { FloorPlanPicker } from './floor-plan-picker.tsx';

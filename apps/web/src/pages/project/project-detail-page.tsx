@@ -1,4 +1,4 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Card, Col, Descriptions, Empty, List, Popconfirm, Result, Row, Space, Spin, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
@@ -6,7 +6,7 @@ import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusO
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract';
+import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { useDeleteBuilding, useDeleteProject, useProjectDetail, useProjectTree } from '../../features/projects/api.ts';
 import { BuildingFormModal } from './building-form-modal.tsx';

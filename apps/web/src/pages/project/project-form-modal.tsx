@@ -1,6 +1,6 @@
 import { Col, Form, Input, InputNumber, Row, TreeSelect } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Project } from '@lumigrid/contract';
+import type { Project } from '@lumigrid/contract/browser';
 import { useAddProject, useProjectTree, useUpdateProject, WHOLE_TREE } from '../../features/projects/api.ts';
 import { checkAddress, checkCoordinate, checkName } from '../../features/projects/checks.ts';
 import { parentOptions } from '../../features/projects/tree.ts';

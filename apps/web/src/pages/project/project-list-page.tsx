@@ -1,11 +1,11 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PROJECT_LIMITS, type Project } from '@lumigrid/contract';
+import { PROJECT_LIMITS, type Project } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { useDeleteProject, useProjectPage, useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { ProjectFormModal } from './project-form-modal.tsx';

@@ -2,7 +2,7 @@ import { App, Button, Card, Form, Input, Result, Select, Skeleton, Space } from 
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { PACKAGE_NAME_PATTERN, PUSH_LIMITS, type PushApp, type PushAppAddBody } from '@lumigrid/contract';
+import { PACKAGE_NAME_PATTERN, PUSH_LIMITS, type PushApp, type PushAppAddBody } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { useAddPushApp, useBindableAccounts, useEditPushApp, usePushApp } from '../../features/push/api.ts';
 import { PictureField, pictureFile } from './picture-field.tsx';

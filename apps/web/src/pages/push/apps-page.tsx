@@ -4,7 +4,7 @@ import { AppstoreOutlined, DeleteOutlined, EditOutlined, PlusOutlined, TagsOutli
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { PUSH_LIMITS, type PushApp, type PushCategory } from '@lumigrid/contract';
+import { PUSH_LIMITS, type PushApp, type PushCategory } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import {
   useAddPushCategory,

@@ -4,7 +4,7 @@ import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, RollbackOut
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { pushEditable, pushStateName, pushSubmittable, type PushNews } from '@lumigrid/contract';
+import { pushEditable, pushStateName, pushSubmittable, type PushNews } from '@lumigrid/contract/browser';
 import { usePassPushNews, usePushNews, usePushReviewItem } from '../../features/push/api.ts';
 import { useNewsActions } from './news-actions.tsx';
 import { PushStateTag } from './push-state-tag.tsx';

@@ -3,7 +3,7 @@ import { SaveOutlined, SendOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { LANGS, PUSH_LIMITS, pushEditable, pushStateName, type Lang, type PushNews } from '@lumigrid/contract';
+import { LANGS, PUSH_LIMITS, pushEditable, pushStateName, type Lang, type PushNews } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import {
   useAddPushNews,

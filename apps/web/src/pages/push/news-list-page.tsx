@@ -13,7 +13,7 @@ import {
   type Lang,
   type PushNewsListQuery,
   type PushNewsSummary,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { useAllPushApps, usePushCategories, usePushNewsList } from '../../features/push/api.ts';

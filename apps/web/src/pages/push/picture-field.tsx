@@ -1,7 +1,7 @@
 import { Button, Space, Typography } from 'antd';
 import { DeleteOutlined, PictureOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { PUSH_LIMITS, pushImageUrl, sizeText } from '@lumigrid/contract';
+import { PUSH_LIMITS, pushImageUrl, sizeText } from '@lumigrid/contract/browser';
 import { PictureUpload } from '../../components/picture-picker.tsx';
 import { usePushUpload } from '../../features/push/api.ts';
 

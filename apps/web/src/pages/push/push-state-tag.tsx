@@ -1,6 +1,6 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PUSH_STATE_COLOURS, pushStateName } from '@lumigrid/contract';
+import { PUSH_STATE_COLOURS, pushStateName } from '@lumigrid/contract/browser';
 
 /** A news item's review state in the colours of spec section 9: pending amber, failed red, passed green, draft dark blue. */
 export function PushStateTag({ state }: { state: number }) {

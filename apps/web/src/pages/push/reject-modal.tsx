@@ -1,6 +1,6 @@
 import { App, Form, Input, type ButtonProps } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { PUSH_LIMITS } from '@lumigrid/contract';
+import { PUSH_LIMITS } from '@lumigrid/contract/browser';
 import { useRejectPushNews } from '../../features/push/api.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 

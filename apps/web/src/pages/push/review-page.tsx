@@ -4,7 +4,7 @@ import { AuditOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract';
+import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { usePassPushNews, usePushReview } from '../../features/push/api.ts';

@@ -18,7 +18,7 @@ import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
 import { Placeholder } from '@tiptap/extensions';
 import { useTranslation } from 'react-i18next';
-import { PUSH_LIMITS, sizeText } from '@lumigrid/contract';
+import { PUSH_LIMITS, sizeText } from '@lumigrid/contract/browser';
 import { PICTURE_ACCEPT, pictureProblem } from '../../api/upload.ts';
 import { usePushUpload } from '../../features/push/api.ts';
 import { FormModal } from '../../components/form-modal.tsx';

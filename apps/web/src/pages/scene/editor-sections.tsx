@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card, Form, Input, InputNumber, Segmented, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { SCENE_LIMITS, sceneNameProblem, type ProjectTree, type SceneKind } from '@lumigrid/contract';
+import { SCENE_LIMITS, sceneNameProblem, type ProjectTree, type SceneKind } from '@lumigrid/contract/browser';
 import { ProjectSelect } from '../../features/projects/project-select.tsx';
 import type { EditorState } from '../../features/scenes/editor-state.ts';
 import { codeText } from './scene-results.tsx';

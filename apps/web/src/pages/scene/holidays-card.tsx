@@ -3,7 +3,7 @@ import { App, Button, Card, DatePicker, Form, Input, InputNumber, Space, Table, 
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { SCENE_LIMITS, type SceneSettings } from '@lumigrid/contract';
+import { SCENE_LIMITS, type SceneSettings } from '@lumigrid/contract/browser';
 import { useSaveSceneSettings, useSceneSettings } from '../../features/scenes/api.ts';
 import { useLang } from '../../features/projects/site-time.ts';
 import { formatDay } from '../../i18n/time-format.ts';

@@ -1,7 +1,7 @@
 import { Button, Table, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { Gateway } from '@lumigrid/contract';
+import type { Gateway } from '@lumigrid/contract/browser';
 import { typeName } from '../../features/device-config/columns.tsx';
 import type { MapCatalog } from '../../features/scenes/catalog.ts';
 import { memberKey, type EditorMember } from '../../features/scenes/editor-state.ts';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Button, Cascader, Segmented, Table, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { Device, Gateway, GroupView, TreeBuilding, TreeProject } from '@lumigrid/contract';
+import type { Device, Gateway, GroupView, TreeBuilding, TreeProject } from '@lumigrid/contract/browser';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { typeName } from '../../features/device-config/columns.tsx';
 import { withPaths } from '../../features/projects/tree.ts';

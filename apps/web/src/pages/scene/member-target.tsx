@@ -1,6 +1,6 @@
 import { ColorPicker, Slider, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { CCT_MAX_K, CCT_MIN_K, type SceneAction } from '@lumigrid/contract';
+import { CCT_MAX_K, CCT_MIN_K, type SceneAction } from '@lumigrid/contract/browser';
 import type { PanelControls } from '../../features/devices/device-controls.ts';
 import { DEFAULT_KELVIN } from '../../features/scenes/members.ts';
 

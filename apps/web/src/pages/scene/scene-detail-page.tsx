@@ -4,7 +4,7 @@ import { PlayCircleOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { TIMED_SCENE_KINDS, userMay, type ScenePart, type SceneRun, type SceneMemberView } from '@lumigrid/contract';
+import { TIMED_SCENE_KINDS, userMay, type ScenePart, type SceneRun, type SceneMemberView } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { typeName } from '../../features/device-config/columns.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';

@@ -4,7 +4,14 @@ import { CameraOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { SCENE_LIMITS, TIMED_SCENE_KINDS, sceneFieldsProblem, userMay, type SceneKind, type SceneSaveResult } from '@lumigrid/contract';
+import {
+  SCENE_LIMITS,
+  TIMED_SCENE_KINDS,
+  sceneFieldsProblem,
+  userMay,
+  type SceneKind,
+  type SceneSaveResult,
+} from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { ALL_GATEWAYS, useGatewayPage } from '../../features/gateways/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';

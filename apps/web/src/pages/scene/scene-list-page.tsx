@@ -4,7 +4,7 @@ import { DownOutlined, ExportOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { SCENE_KINDS, userMay, type SceneKind, type SceneListBody, type SceneView } from '@lumigrid/contract';
+import { SCENE_KINDS, userMay, type SceneKind, type SceneListBody, type SceneView } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { sceneApi, useDeleteScene, useScenePage } from '../../features/scenes/api.ts';

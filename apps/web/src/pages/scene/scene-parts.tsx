@@ -1,6 +1,6 @@
 import { Badge, Space, Tag, Tooltip, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import type { ScenePart, SceneRun, SceneView } from '@lumigrid/contract';
+import type { ScenePart, SceneRun, SceneView } from '@lumigrid/contract/browser';
 import { ZonedTime } from '../../components/zoned-time.tsx';
 import { partZones, runZones } from '../../features/scenes/zones.ts';
 import { runPartText } from './scene-results.tsx';

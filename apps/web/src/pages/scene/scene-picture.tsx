@@ -1,7 +1,7 @@
 import { Image } from 'antd';
 import { PictureOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { SCENE_IMAGE } from '@lumigrid/contract';
+import { SCENE_IMAGE } from '@lumigrid/contract/browser';
 import { PicturePicker, type PictureChange } from '../../components/picture-picker.tsx';
 import './scene-picture.css';
 

@@ -1,6 +1,6 @@
 import { List, Space, Tag, Typography } from 'antd';
 import type { TFunction } from 'i18next';
-import { errorMessage, isErrorCode, type SceneRun, type SceneRunPart, type SceneSaveResult } from '@lumigrid/contract';
+import { errorMessage, isErrorCode, type SceneRun, type SceneRunPart, type SceneSaveResult } from '@lumigrid/contract/browser';
 import { currentLang } from '../../i18n/index.ts';
 
 /** The text of a business code in the user's language (the catalogue of spec section 8). */

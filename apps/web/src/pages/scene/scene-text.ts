@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { SceneAction, SceneFields } from '@lumigrid/contract';
+import type { SceneAction, SceneFields } from '@lumigrid/contract/browser';
 import { triggersToSlots, triggersToSunRows, WEEKDAYS_MONDAY_FIRST } from '../../features/scenes/timing.ts';
 
 /** A member's action in a few words: "On · 80% · 4000 K", "Off", "Channel 1 on, channel 2 off". */

@@ -1,7 +1,7 @@
 import { Button, Card, InputNumber, Space, Tooltip, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { SCENE_LIMITS, type Gateway } from '@lumigrid/contract';
+import { SCENE_LIMITS, type Gateway } from '@lumigrid/contract/browser';
 import type { MapCatalog } from '../../features/scenes/catalog.ts';
 import type { EditorStep } from '../../features/scenes/editor-state.ts';
 import { MemberList } from './member-list.tsx';

@@ -2,7 +2,7 @@ import { Button, Checkbox, DatePicker, InputNumber, Select, Space, TimePicker, T
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { SCENE_LIMITS } from '@lumigrid/contract';
+import { SCENE_LIMITS } from '@lumigrid/contract/browser';
 import { slotProblems, slotsToTriggers, WEEKDAYS_MONDAY_FIRST, type SunRow, type TimeSlot } from '../../features/scenes/timing.ts';
 import { IconButton } from '../../components/icon-button.tsx';
 

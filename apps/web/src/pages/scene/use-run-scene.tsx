@@ -1,6 +1,6 @@
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { SceneView } from '@lumigrid/contract';
+import type { SceneView } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
 import { failureText } from '../../api/failure-text.ts';
 import { useRunScene } from '../../features/scenes/api.ts';

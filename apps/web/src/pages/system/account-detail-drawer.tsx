@@ -1,7 +1,7 @@
 import { Avatar, Button, Descriptions, Drawer, Image, Space, Tag, Typography } from 'antd';
 import { EditOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { USER_AUTH, maskPhone, type ManagedAccount } from '@lumigrid/contract';
+import { USER_AUTH, maskPhone, type ManagedAccount } from '@lumigrid/contract/browser';
 import { operateAuthKey } from '../../features/auth/role-label.ts';
 import { useProjectTree } from '../../features/projects/api.ts';
 import { useAccountDetail } from '../../features/users/api.ts';

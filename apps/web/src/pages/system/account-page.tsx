@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import { USER_AUTH, canSeeAdministrators, type ManagedAccount } from '@lumigrid/contract';
+import { USER_AUTH, canSeeAdministrators, type ManagedAccount } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { useProjectTree } from '../../features/projects/api.ts';
 import { operateAuthKey } from '../../features/auth/role-label.ts';

@@ -1,7 +1,7 @@
 import { App, Avatar, Button, Card, List, Space, Typography, Upload } from 'antd';
 import { DeleteOutlined, PictureOutlined, UploadOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { ACCOUNT_IMAGES, sizeText, userMay, type AccountImageKind, type LoginUser } from '@lumigrid/contract';
+import { ACCOUNT_IMAGES, sizeText, userMay, type AccountImageKind, type LoginUser } from '@lumigrid/contract/browser';
 import { useAccountPicture } from '../../features/auth/api.ts';
 import './account-pictures.css';
 

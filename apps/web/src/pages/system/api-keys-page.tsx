@@ -4,7 +4,14 @@ import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import { API_KEY_LIMITS, API_KEY_SCOPES, mayGrantScope, type ApiKey, type ApiKeyCreated, type ApiKeyScope } from '@lumigrid/contract';
+import {
+  API_KEY_LIMITS,
+  API_KEY_SCOPES,
+  mayGrantScope,
+  type ApiKey,
+  type ApiKeyCreated,
+  type ApiKeyScope,
+} from '@lumigrid/contract/browser';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../../features/api-keys/api.ts';
 import { useMe } from '../../features/auth/api.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';

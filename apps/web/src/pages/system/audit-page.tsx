@@ -5,17 +5,16 @@ import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-compon
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
-  ENDPOINT_GROUPS,
+  ENDPOINT_DOMAINS,
+  ENDPOINT_SUMMARIES,
   RESOURCE_KINDS,
-  allEndpoints,
-  endpointId,
   errorMessage,
   isErrorCode,
   type AuditEntry,
   type AuditExportBody,
   type AuditListBody,
   type ResourceKind,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useDownload } from '../../api/download.ts';
 import { auditApi, useAuditPage } from '../../features/audit/api.ts';
 import { describeChange } from '../../features/audit/describe.ts';
@@ -25,8 +24,6 @@ import { useAccountTime, useLang } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 
 const DEFAULT_PAGE_SIZE = 20;
-const DOMAINS = Object.keys(ENDPOINT_GROUPS);
-const SUMMARIES = new Map(allEndpoints().map((e) => [endpointId(e), e.summary]));
 
 interface Filters {
   range?: [Dayjs, Dayjs];
@@ -114,7 +111,7 @@ export default function AuditPage() {
         return (
           <Space direction="vertical" size={0}>
             <span data-testid={`audit-action-${e.id}`}>{t(change.key, change.values)}</span>
-            <Tooltip title={SUMMARIES.get(e.endpoint)}>
+            <Tooltip title={ENDPOINT_SUMMARIES[e.endpoint]}>
               <Typography.Text type="secondary" style={{ fontSize: 12 }} code>
                 {e.endpoint}
               </Typography.Text>
@@ -171,7 +168,7 @@ export default function AuditPage() {
           <Select
             allowClear
             style={{ width: 180 }}
-            options={DOMAINS.map((d) => ({ value: d, label: t(`audit.domain.${d}` as 'audit.domain.devices') }))}
+            options={ENDPOINT_DOMAINS.map((d) => ({ value: d, label: t(`audit.domain.${d}` as 'audit.domain.devices') }))}
             data-testid="audit-filter-kind"
           />
         </Form.Item>

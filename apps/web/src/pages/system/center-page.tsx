@@ -2,7 +2,7 @@ import { App, Avatar, Button, Card, Col, Descriptions, Form, Row, Space, Typogra
 import { EditOutlined, UserOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, canEditOwnInfo, maskPhone } from '@lumigrid/contract';
+import { LIMITS, canEditOwnInfo, maskPhone } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { useBoot } from '../../app/boot.tsx';
 import { AccountPictures } from './account-pictures.tsx';

@@ -12,7 +12,7 @@ import {
 } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import type { BackupArchive, BackupDirectory } from '@lumigrid/contract';
+import type { BackupArchive, BackupDirectory } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { useForcedSignOut } from '../../app/realtime-provider.tsx';
 import { EmptyHint } from '../../components/empty-hint.tsx';

@@ -9,7 +9,7 @@ import {
   type LibraryType,
   type LibraryTypeAddBody,
   type TypeListRow,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { typeNameKey } from '../../features/device-config/param-fields.ts';
 import { useAddLibraryType, useLibraryIcon, useRemoveLibraryIcon, useUpdateLibraryType } from '../../features/library/api.ts';
 import { currentLang } from '../../i18n/index.ts';

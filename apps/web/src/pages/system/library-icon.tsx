@@ -1,6 +1,6 @@
 import { BulbOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LIBRARY_LIMITS } from '@lumigrid/contract';
+import { LIBRARY_LIMITS } from '@lumigrid/contract/browser';
 import { PicturePicker, type PictureChange } from '../../components/picture-picker.tsx';
 import './library-page.css';
 

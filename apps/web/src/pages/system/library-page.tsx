@@ -3,7 +3,7 @@ import { App, Button, Input, Popconfirm, Select, Space, Tag, Tooltip, Typography
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import { LIBRARY_LIMITS, userMay, type LibraryType } from '@lumigrid/contract';
+import { LIBRARY_LIMITS, userMay, type LibraryType } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useMe } from '../../features/auth/api.ts';
 import { typeNameKey } from '../../features/device-config/param-fields.ts';

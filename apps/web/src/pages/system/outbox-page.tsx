@@ -3,7 +3,7 @@ import { Tag, Typography } from 'antd';
 import { MailOutlined, MessageOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import type { OutboxMessage } from '@lumigrid/contract';
+import type { OutboxMessage } from '@lumigrid/contract/browser';
 import { useOutbox } from '../../features/system/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useAccountTime } from '../../features/projects/site-time.ts';

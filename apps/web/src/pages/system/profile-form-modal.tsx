@@ -1,6 +1,6 @@
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type LoginUser } from '@lumigrid/contract';
+import { LIMITS, type LoginUser } from '@lumigrid/contract/browser';
 import { useRule } from '../../components/form-rules.ts';
 import { checkMail, checkPhone, checkWeightedMax, ifGiven } from '../../components/validators.ts';
 import { useUpdateProfile } from '../../features/auth/api.ts';

@@ -1,4 +1,4 @@
-import type { Rollout } from '@lumigrid/contract';
+import type { Rollout } from '@lumigrid/contract/browser';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../test/render.tsx';

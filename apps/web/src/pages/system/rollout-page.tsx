@@ -16,7 +16,7 @@ import {
   type RolloutState,
   type RolloutTarget,
   type RolloutTargetState,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import {
   platformKeys,

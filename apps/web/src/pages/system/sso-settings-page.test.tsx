@@ -1,4 +1,4 @@
-import type { SsoSettings, SsoSettingsBody } from '@lumigrid/contract';
+import type { SsoSettings, SsoSettingsBody } from '@lumigrid/contract/browser';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../test/render.tsx';

@@ -2,7 +2,14 @@ import { useEffect } from 'react';
 import { Alert, App, Button, Card, Form, Input, Select, Skeleton, Switch, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
-import { OPERATE_AUTH, SSO_DEFAULT_AUTHORITIES, SSO_LIMITS, ssoDomainOf, type SsoSettings, type SsoSettingsBody } from '@lumigrid/contract';
+import {
+  OPERATE_AUTH,
+  SSO_DEFAULT_AUTHORITIES,
+  SSO_LIMITS,
+  ssoDomainOf,
+  type SsoSettings,
+  type SsoSettingsBody,
+} from '@lumigrid/contract/browser';
 import { useSaveSsoSettings, useSsoSettings } from '../../features/sso/api.ts';
 
 const AUTHORITY_LABEL = {

@@ -1,4 +1,10 @@
-import type { WebhookCreateBody, WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated, WebhookUpdateBody } from '@lumigrid/contract';
+import type {
+  WebhookCreateBody,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookUpdateBody,
+} from '@lumigrid/contract/browser';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderInApp } from '../../test/render.tsx';

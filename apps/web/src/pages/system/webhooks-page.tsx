@@ -12,7 +12,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointCreated,
   type WebhookEventKind,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import {
   useCreateWebhook,
   useDeleteWebhook,

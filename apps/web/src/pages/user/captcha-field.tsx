@@ -3,7 +3,7 @@ import { Form, Input, Spin, type FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { CodePurpose } from '@lumigrid/contract';
+import type { CodePurpose } from '@lumigrid/contract/browser';
 import { useCaptcha } from '../../features/auth/api.ts';
 
 /**

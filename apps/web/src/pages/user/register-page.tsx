@@ -2,7 +2,7 @@ import { Button, Form, Input } from 'antd';
 import { BankOutlined, UserOutlined } from '@ant-design/icons';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@lumigrid/contract';
+import { LIMITS } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { useRegisterMail, useRegisterPhone } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { App, Button, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type CodePurpose } from '@lumigrid/contract';
+import { LIMITS, type CodePurpose } from '@lumigrid/contract/browser';
 import { useSendCode } from '../../features/auth/api.ts';
 import { checkCaptcha, secondsLeft } from '../../components/validators.ts';
 

@@ -2,7 +2,7 @@ import { Button, Form, Input } from 'antd';
 import { KeyOutlined } from '@ant-design/icons';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { ssoDomainOf } from '@lumigrid/contract';
+import { ssoDomainOf } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { loginRouteFor } from '../../api/session.ts';
 import { useStartSso } from '../../features/sso/api.ts';

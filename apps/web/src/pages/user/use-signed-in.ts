@@ -2,7 +2,7 @@ import { App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import type { LoginResult } from '@lumigrid/contract';
+import type { LoginResult } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { languageAfterLogin, landingPath, safeRedirect, session, type LoginType } from '../../api/session.ts';
 import { authKeys, saveAccountLanguage } from '../../features/auth/api.ts';

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LIMITS } from '@lumigrid/contract';
+import { LIMITS } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { session } from '../../api/session.ts';
 import { logout, authKeys } from '../../features/auth/api.ts';

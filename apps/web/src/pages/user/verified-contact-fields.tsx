@@ -1,7 +1,7 @@
 import { Form, Input, type FormInstance } from 'antd';
 import { LockOutlined, MailOutlined, MobileOutlined, NumberOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type CodePurpose } from '@lumigrid/contract';
+import { LIMITS, type CodePurpose } from '@lumigrid/contract/browser';
 import type { LoginMethod } from '../../features/branding/branding.ts';
 import { useBlurRules } from '../../components/form-rules.ts';
 import { PasswordInput } from '../../components/password-input.tsx';

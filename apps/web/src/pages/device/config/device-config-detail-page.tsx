@@ -1,9 +1,9 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { App, Button, Card, Descriptions, Empty, Space, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { deviceType } from '@lumigrid/contract';
+import { deviceType } from '@lumigrid/contract/browser';
 import { useMe } from '../../../features/auth/api.ts';
 import { useDevice, useRefreshNetwork, useSensorOnOff } from '../../../features/device-config/api.ts';
 import { useGatewayDetail } from '../../../features/gateways/api.ts';

@@ -1,4 +1,4 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Alert, App, Button, Form, Select, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -11,7 +11,7 @@ import {
   canBatchChange,
   type Device,
   type DeviceListBody,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useMe } from '../../../features/auth/api.ts';
 import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
 import { placeOf, typeName } from '../../../features/device-config/columns.tsx';

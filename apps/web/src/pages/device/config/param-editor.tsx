@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import type { Device, DeviceParams } from '@lumigrid/contract';
+import type { Device, DeviceParams } from '@lumigrid/contract/browser';
 import { useBoot } from '../../../app/boot.tsx';
 import { useReadParams, useSetParams } from '../../../features/device-config/api.ts';
 import {

@@ -1,4 +1,4 @@
-import { userMay } from '@lumigrid/contract';
+import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Button, Segmented, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
@@ -14,7 +14,7 @@ import {
   type Device,
   type DeviceListBody,
   type DisplayState,
-} from '@lumigrid/contract';
+} from '@lumigrid/contract/browser';
 import { useMe } from '../../../features/auth/api.ts';
 import { deviceConfigApi, useDeviceList, useDeviceStatusPage } from '../../../features/device-config/api.ts';
 import { DeviceStateStrip } from '../../../features/device-config/device-state-strip.tsx';
