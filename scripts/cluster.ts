@@ -46,7 +46,7 @@ async function freePort(host: string): Promise<number> {
 }
 
 /** HAProxy in front of the nodes: sticky by cookie, a node whose /healthz is not 200 (draining, down) taken out. */
-function haproxyConfig(input: { host: string; port: number; nodes: Array<{ name: string; port: number }> }): string {
+function haproxyConfig(input: { host: string; port: number; statsPort: number; nodes: Array<{ name: string; port: number }> }): string {
   return `global
   maxconn 4096
 
@@ -76,6 +76,12 @@ backend nodes
   http-check expect status 200
   default-server check inter 1s fall 1 rise 2
 ${input.nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.port} cookie ${node.name}`).join('\n')}
+
+# Which nodes HAProxy sends to now (/stats, and /stats;csv for scripts); on the loopback only.
+listen stats
+  bind 127.0.0.1:${input.statsPort}
+  stats enable
+  stats uri /stats
 `;
 }
 
@@ -161,7 +167,8 @@ async function main() {
   await Promise.all(names.slice(1).map((name) => healthy(startNode(name))));
 
   const config = join(dir, 'haproxy.cfg');
-  await writeFile(config, haproxyConfig({ host, port, nodes: names.map((name) => ({ name, port: ports.get(name)! })) }));
+  const statsPort = await freePort('127.0.0.1');
+  await writeFile(config, haproxyConfig({ host, port, statsPort, nodes: names.map((name) => ({ name, port: ports.get(name)! })) }));
   const haproxy = spawn('haproxy', ['-f', config, '-db'], { stdio: ['ignore', 'inherit', 'inherit'] });
   const haproxyExited = new Promise<void>((done) => haproxy.once('exit', () => done()));
   void haproxyExited.then(() => {
@@ -172,7 +179,20 @@ async function main() {
     if (Date.now() > deadline) await stop(1, `HAProxy did not answer on ${host}:${port} (config ${config})`);
     await new Promise((wake) => setTimeout(wake, 100));
   }
-  console.log(`ready: ${publicUrl} (HAProxy config ${config})`);
+  console.log(`ready: ${publicUrl} (HAProxy config ${config}, its view of the nodes http://127.0.0.1:${statsPort}/stats)`);
+
+  /** Waits until HAProxy sends to the node again (its checks must pass `rise` times), reading its CSV statistics. */
+  async function inRotation(name: string): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`).catch(() => undefined))?.text();
+      // Columns: pxname, svname, ... the 18th is the status (UP, DOWN, ...).
+      const row = csv?.split('\n').find((line) => line.startsWith(`nodes,${name},`));
+      if (row?.split(',')[17] === 'UP') return;
+      await new Promise((wake) => setTimeout(wake, 200));
+    }
+    console.log(`${name}: HAProxy did not put it back within 30 s`);
+  }
 
   let restarting = false;
   /** An upgrade: each node drains (SIGTERM), its successor starts on the same port, and the next waits for it. */
@@ -186,6 +206,8 @@ async function main() {
       await old.exited;
       if (stopping) break;
       await healthy(startNode(name));
+      // The next node drains only once this one takes requests again, so one is always in rotation.
+      await inRotation(name);
     }
     restarting = false;
     console.log('restarted every node');

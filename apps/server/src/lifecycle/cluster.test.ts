@@ -26,7 +26,7 @@ function alive(pid: number): boolean {
 
 /**
  * `npm run cluster` as a person starts it: two nodes behind HAProxy. One node told to stop drains out of the
- * load balancer while requests through HAProxy keep succeeding on the other.
+ * load balancer while requests through HAProxy keep succeeding on the other; a rolling restart loses none either.
  */
 describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAProxy)', () => {
   const dbName = `lumigrid_test_${randomBytes(6).toString('hex')}`;
@@ -54,7 +54,7 @@ describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAPr
     await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
   });
 
-  it('serves through HAProxy and keeps serving while a node drains', async () => {
+  it('serves through HAProxy while a node drains and while every node is restarted in turn', async () => {
     const url = new URL(BASE_URL);
     url.pathname = `/${dbName}`;
     const port = await freePort();
@@ -90,10 +90,21 @@ describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAPr
     while (alive(pids[0]!)) statuses.push(await info());
     for (let i = 0; i < 20; i++) statuses.push(await info());
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(statuses.length).toBeGreaterThan(20);
     expect(alive(pids[1]!)).toBe(true);
+
+    // An upgrade: SIGHUP starts the stopped node again, then drains and replaces the other; nothing goes unanswered.
+    script.kill('SIGHUP');
+    const during: number[] = [];
+    while (!output.includes('restarted every node')) {
+      if (script.exitCode !== null) throw new Error(output);
+      during.push(await info());
+    }
+    expect(during.filter((status) => status !== 200)).toEqual([]);
+    expect(alive(pids[1]!)).toBe(false);
 
     script.kill('SIGINT');
     expect(await exited, output).toBe(0);
-    expect(alive(pids[1]!)).toBe(false);
-  }, 90_000);
+    expect(output).toContain('stopped;');
+  }, 120_000);
 });

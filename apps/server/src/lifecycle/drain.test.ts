@@ -73,8 +73,8 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
     JOB_LEASE_MS: String(JOB_LEASE_MS),
     JOB_POLL_MS: '300',
   };
-  const startNode = async () => {
-    const node = await startServerProcess(env);
+  const startNode = async (overrides: Record<string, string> = {}) => {
+    const node = await startServerProcess({ ...env, ...overrides });
     nodes.push(node);
     return node;
   };
@@ -132,7 +132,8 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
     await admin(`create database ${dbName}`);
     // One after the other: the first migrates the new database.
     await startNode();
-    await startNode();
+    // The second node polls for jobs once a minute: it takes the first node's jobs that soon only when told.
+    await startNode({ JOB_POLL_MS: '60000' });
     fleet = createFleet({
       url: TEST_MQTT_URL!,
       count: 1,
@@ -206,7 +207,8 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
     // Within the grace the node still serves, gateway commands included.
     expect(await call(node, 'GET', `/api4/gateway/v1/read_gateway_time/${gatewayId}`)).toMatchObject({ code: 0 });
 
-    // The delivery job is queued again, its attempt not counted, and the other node takes it without waiting for the lease.
+    // The delivery job is queued again, its attempt not counted, and the other node takes it at once: neither its
+    // poll (a minute) nor the lease, only the drain's word on the real-time bus brings it.
     await poll(() => hook.requests.filter((r) => r.eventId === eventId).length === 2, 'the other node to send the event again');
     const job = await deliveryJob(eventId);
     expect(ownerPid(job?.lease_owner)).toBe(other.pid);
@@ -227,7 +229,10 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
   }, 30_000);
 
   it('loses a node killed outright without losing its jobs or the gateway reports', async () => {
-    while (running().length < 2) await startNode();
+    // Two nodes that poll often, so the survivor finds the job as soon as the lease has run out.
+    const slow = running();
+    for (const node of slow) node.kill('SIGTERM');
+    await Promise.all([...slow.map((node) => node.exited), startNode(), startNode()]);
     const { eventId, holder: victim } = await hangingDelivery(running()[0]!);
     const survivor = running().find((n) => n !== victim)!;
 
