@@ -302,7 +302,7 @@ describe.each(DATABASES)('job runner on %s', (kind) => {
           started.open();
           context.signal.addEventListener('abort', () => aborted.push(context.signal.reason));
           await stuck.opened;
-          return { by: 'the leaving node' };
+          return { by: 'the leaving node', attempt: context.attempt };
         }
         return { by: 'the staying node', attempt: context.attempt };
       },
