@@ -69,8 +69,12 @@ frontend lumigrid
 
 backend nodes
   balance roundrobin
-  # Sticky sessions: a SockJS session's requests must reach the node holding it; the cookie names that node.
+  # Sticky sessions: a SockJS session over xhr-streaming or polling is many requests, which must reach the node
+  # holding it. Browsers keep the cookie naming that node; clients without cookies are pinned by the session id
+  # in the path (/ws/endpoint-homa/{server}/{session}/{transport}).
   cookie LGNODE insert indirect nocache httponly
+  stick-table type string len 64 size 100k expire 30m
+  stick on path,field(5,/) if { path_reg ^/ws/endpoint-homa/[^/]+/[^/]+/ }
   # A draining node answers 503 at once: with fall 1 it is out within one interval, in its grace.
   option httpchk GET /healthz
   http-check expect status 200

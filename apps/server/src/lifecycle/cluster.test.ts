@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import { REALTIME_ENDPOINT } from '@lumigrid/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import { freePort } from '../test/mosquitto.fixtures.ts';
 import { poll } from '../test/poll.ts';
+import { stompClient } from '../test/realtime.fixtures.ts';
 import { buildServerBundle } from '../test/server-process.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 
@@ -13,6 +15,7 @@ const BASE_URL = process.env.DATABASE_URL ?? '';
 const HAPROXY = '/usr/sbin/haproxy';
 const SERVICES = servicesFor('the cluster script', { mqtt: true, postgres: true, programs: [HAPROXY] });
 const REPO_ROOT = resolve(import.meta.dirname, '../../../..');
+const ADMIN_PASSWORD = 'Cluster-Admin-2026';
 
 /** Whether a process is still there (signal 0 only asks). */
 function alive(pid: number): boolean {
@@ -65,7 +68,7 @@ describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAPr
         DATABASE_URL: url.toString(),
         MQTT_URL: TEST_MQTT_URL,
         MQTT_SHARED_GROUP: `lumigrid-cluster-${runPrefix()}`,
-        ADMIN_PASSWORD: 'Cluster-Admin-2026',
+        ADMIN_PASSWORD,
         // vitest sets MODE=test for itself; the platform's MODE is saas or server.
         MODE: 'server',
         DEMO: 'off',
@@ -83,6 +86,21 @@ describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAPr
     const front = `http://127.0.0.1:${port}`;
     const info = async () => (await fetch(`${front}/api1/system/v1/info`)).status;
     expect(await info()).toBe(200);
+
+    // STOMP over SockJS's xhr-streaming through HAProxy: its requests reach one node though they come without cookies.
+    const login = await fetch(`${front}/api1/user/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD }),
+    });
+    const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
+    for (let i = 0; i < 4; i++) {
+      const socket = await stompClient(`${front}${REALTIME_ENDPOINT}`, { Authorization: `Bearer ${token}` }, undefined, ['xhr-streaming']);
+      expect(socket.connected, `socket ${i}`).toBeDefined();
+      await socket.subscribe('/topic/global_message_notice/1', () => undefined);
+      expect(socket.errors).toEqual([]);
+      await socket.stop();
+    }
 
     // The first node drains; every request through HAProxy meanwhile, and after it is gone, is answered.
     process.kill(pids[0]!, 'SIGTERM');
