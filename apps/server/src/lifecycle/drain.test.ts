@@ -131,9 +131,10 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
     buildServerBundle();
     await admin(`create database ${dbName}`);
     // One after the other: the first migrates the new database.
-    await startNode();
+    const first = await startNode();
     // The second node polls for jobs once a minute: it takes the first node's jobs that soon only when told.
-    await startNode({ JOB_POLL_MS: '60000' });
+    // It starts while the gateway is set up through the first.
+    const second = startNode({ JOB_POLL_MS: '60000' });
     fleet = createFleet({
       url: TEST_MQTT_URL!,
       count: 1,
@@ -154,20 +155,21 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
         stdio: 'pipe',
       },
     );
-    const login = await fetch(`${nodes[0]!.url}/api1/user/v1/login`, {
+    const login = await fetch(`${first.url}/api1/user/v1/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD }),
     });
     token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
-    const tree = (await data(nodes[0]!, 'GET', '/api4/project_user/v1/0/sub_links')) as {
+    const tree = (await data(first, 'GET', '/api4/project_user/v1/0/sub_links')) as {
       projects: Array<{ isDefault: boolean; builds: Array<{ maps: Array<{ id: string }> }> }>;
     };
     const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
     expect(await fleet.start()).toEqual([]);
-    gatewayId = String((await data(nodes[0]!, 'POST', '/api4/gateway/v1/move', { mac: gateway.mac, mapId })).id);
+    gatewayId = String((await data(first, 'POST', '/api4/gateway/v1/move', { mac: gateway.mac, mapId })).id);
+    const other = await second;
     await poll(
-      async () => (await data(nodes[1]!, 'GET', `/api4/gateway/v1/detail/${gatewayId}`)).online === true,
+      async () => (await data(other, 'GET', `/api4/gateway/v1/detail/${gatewayId}`)).online === true,
       'the gateway online on both nodes',
     );
     webhookId = String(
