@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { REALTIME_ENDPOINT } from '@lumigrid/contract';
 import pg from 'pg';
@@ -123,6 +124,8 @@ describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAPr
 
     script.kill('SIGINT');
     expect(await exited, output).toBe(0);
-    expect(output).toContain('stopped;');
+    const logs = /the logs stay in (\S+)/.exec(output)?.[1];
+    expect(logs).toBeDefined();
+    await rm(logs!, { recursive: true, force: true });
   }, 120_000);
 });
