@@ -36,7 +36,7 @@ const DURATION_S = Number(args.duration);
 const SOURCES = Number(args.sources);
 const FLOOD = Number(args.flood);
 const GATEWAYS = 10;
-const TARGET_P99_MS = 500;
+const TARGET_P99_MS = 50;
 
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -174,6 +174,8 @@ async function runOn(kind: 'pglite' | 'postgres', pgBase: string | undefined): P
     WEB_DIST: join(dataDir, 'no-web'),
     ADMIN_PASSWORD: 'Bench-Admin-2026',
     DEMO: 'off',
+    // Every report is a row, as the write path is measured and the rows are counted (change-only is history-size.bench.ts).
+    HISTORY_HEARTBEAT_MINUTES: '0',
     LOG_LEVEL: 'warn',
   });
   const app = await buildApp({ config, database: target.database, logger: { level: 'warn' }, gatewayLink: { port: 0, reports: WRITER } });

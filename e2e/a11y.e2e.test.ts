@@ -129,6 +129,42 @@ describe('the keyboard alone', () => {
   });
 });
 
+describe('the layout by keyboard', () => {
+  it('reaches the account menu, the side menu arrow and the table toolbar, each named and shown with a focus ring', async () => {
+    const login = await api(server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
+    await storeSession(page, server.url, login, 'en');
+    await page.goto(`${server.url}/project/list`);
+    await page.locator('.ant-pro-table-list-toolbar-setting-item [role=button]').first().waitFor();
+    const stops = await tabStops(page, 60);
+    const names = stops.map((stop) => stop.name);
+    // The account's name as shown (another journey here renames the administrator).
+    const accountName = (await page.getByTestId('user-menu').innerText()).trim();
+    for (const name of ['button "Side menu"', `button "${accountName}"`, 'button "Reload"', 'button "Density"', 'button "Columns"'])
+      expect(names).toContain(name);
+    expect(stops.filter((stop) => !stop.ring || !stop.shown).map((stop) => stop.name)).toEqual([]);
+
+    // The account menu opens from the keyboard with the focus in it, and Escape closes it.
+    const account = page.getByRole('button', { name: accountName, exact: true });
+    await account.focus();
+    await page.keyboard.press('Enter');
+    const signOut = page.getByRole('menuitem', { name: 'Sign out' });
+    await signOut.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role=menu]') !== null)).toBe(true);
+    await screenshot(page, 'a11y-account-menu-by-keyboard');
+    await page.keyboard.press('Escape');
+    await signOut.waitFor({ state: 'hidden' });
+
+    // The toolbar's density control opens its choices on Enter.
+    await page.getByRole('button', { name: 'Density' }).focus();
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('menuitem', { name: /Compact|Small/ })
+      .first()
+      .waitFor();
+    await page.keyboard.press('Escape');
+  });
+});
+
 describe('axe-core finds nothing serious or critical', () => {
   for (const lang of ['en', 'cn'] as const) {
     it(`on the sign-in, sign-up and password reset pages in ${lang}`, async () => {

@@ -60,6 +60,9 @@ async function openMap() {
   await page.goto(`${site.server.url}/device/control`);
   await page.getByTestId('floor-plan-map').and(page.locator('[data-state=ready]')).waitFor();
   await page.locator(`[data-testid=device-canvas][data-drawn="${(await markers()).length}"]`).waitFor();
+  // The server has confirmed the map's topic, and the account's notices subscribed before it: a fault raised
+  // from now on reaches the page.
+  await page.locator('[data-testid=device-plan][data-live=true]').waitFor();
 }
 
 /** Counts, in the page, every fault notification that appears from now on (antd removes them after a while). */
@@ -94,8 +97,8 @@ async function raiseFaultOnPlan(device: GatewayDevice, code: number) {
 
 /** Has the gateway report every device again and waits until the server has taken the device's report. */
 async function anotherReport(device: GatewayDevice) {
+  // The server's arrival time, to the millisecond: a later report's differs.
   const before = (await detail(device.id)).lastUpdate;
-  await new Promise((resolve) => setTimeout(resolve, 1100));
   await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await detail(device.id)).lastUpdate !== before, 'a further report of the device');
   // A notice would be published with the report it follows from; give the socket time to deliver it.

@@ -99,6 +99,14 @@ describe('scenes in a real browser with a simulated gateway', () => {
       .getByTestId(`member-${byKind('light-cct').name}`)
       .getByText('100%')
       .waitFor();
+    // A window turned phone-sized and back (the side menu becomes a drawer and returns) keeps what is not saved.
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('.ant-pro-sider').first().waitFor({ state: 'hidden' });
+    await page.setViewportSize(desktop);
+    await page.locator('.ant-pro-sider').first().waitFor();
+    expect(await page.getByTestId('scene-name').inputValue()).toBe('Evening');
+    await members.getByTestId(`member-${byKind('light-dimmer').name}`).waitFor();
     await page.getByTestId('scene-capture').click();
     await page.locator('.ant-message').getByText('Took the current state of 2 member(s)').waitFor();
     await members

@@ -23,6 +23,8 @@ import type { DomainModule } from './http/module.ts';
 import type { App } from './http/types.ts';
 import { createJobRunner, type JobRunner, type JobRunnerOptions } from './jobs/job-runner.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { registerRequestContext, requestIdOf } from './lib/request-context.ts';
+import { registerMetrics } from './metrics/metrics.ts';
 import { createBacnetModule, type BacnetModule } from './bacnet/bacnet.module.ts';
 import { createAccess } from './modules/access/access.ts';
 import { createAccessRepo } from './modules/access/access.repo.ts';
@@ -34,6 +36,7 @@ import type { AuditSink } from './http/audit-entry.ts';
 import { createAuthModule } from './modules/auth/auth.module.ts';
 import { createBrandingModule } from './modules/branding/branding.module.ts';
 import { createDeviceReportsModule, type IngestOptions } from './modules/device-reports/device-reports.module.ts';
+import { createHistoryRetention, type HistoryRetention } from './modules/device-reports/history-retention.ts';
 import type { ReportWriter } from './modules/device-reports/report-writer.ts';
 import { createTelemetryRepo } from './modules/device-reports/telemetry.repo.ts';
 import { createDevicesModule } from './modules/devices/devices.module.ts';
@@ -124,6 +127,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The gateway link when buildApp started one. */
     gatewayLink: GatewayLink | undefined;
+    /** The device history's daily retention (tests run it). */
+    historyRetention: HistoryRetention;
     /** Writes reported device states into device_states and device_reports, with the gateway link. */
     reportWriter: ReportWriter | undefined;
     /** Which device is on which map, for reports on their way to the map topics. */
@@ -167,6 +172,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // One line per request, at debug (below): at info the log keeps what a person starting the server needs.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
+    // The caller's x-request-id when sane, else a UUID; answered back and carried to gateway commands (lib/request-context.ts).
+    genReqId: requestIdOf,
     // A plugin's start includes its first database reads: on a busy machine (a small on-premise box starting
     // beside its database) 10 s, Fastify's default, is not always enough, and a slow start is no broken one.
     pluginTimeout: 60_000,
@@ -182,6 +189,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerAnswerCompression(app);
   registerErrorHandling(app, { servePages: webClient });
   registerRequestLog(app);
+  registerRequestContext(app);
+  // Prometheus at /metrics only when METRICS_TOKEN is set (docs/operations.md, Monitoring).
+  const metrics = config.metricsToken ? registerMetrics(app, { token: config.metricsToken }) : undefined;
   registerInputGuard(app);
 
   await app.register(fastifySwagger, OPENAPI_OPTIONS);
@@ -360,7 +370,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     hub: realtime,
     accounts: accounts.service,
     logger,
-    events: webhooks.service,
+    events: metrics ? metrics.countAlarms(webhooks.service) : webhooks.service,
     tickMs: options.alarmTickMs,
   });
   app.addHook('onReady', async () => alarms.start());
@@ -405,6 +415,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onReady', async () => {
     await audit.start();
   });
+  // The device history's daily retention runs with or without a gateway link (another node may ingest).
+  const historyRetention = createHistoryRetention({ db, config, clock, jobs, logger });
+  app.addHook('onReady', async () => {
+    await historyRetention.start();
+  });
+  app.decorate('historyRetention', historyRetention);
   app.decorate('audit', audit);
   const auditSink = wrapAudit ? wrapAudit(audit.sink) : audit.sink;
   // BACnet/IP for building management systems: made always, listening only with BACNET=on (docs/bacnet.md).
@@ -533,6 +549,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
             });
         },
         options: options.gatewayLink?.reports,
+        historyHeartbeatMs: config.historyHeartbeatMs || undefined,
         logger,
       })
     : undefined;
@@ -559,6 +576,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       await fleet.settled();
     });
   }
+  metrics?.observe({ db, link, reportWriter: ingest?.reportWriter, logger });
   app.decorate('gatewayLink', link);
   app.decorate('reportWriter', ingest?.reportWriter);
   app.decorate('placements', placements);

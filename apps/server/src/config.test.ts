@@ -31,6 +31,10 @@ describe('configuration from the environment', () => {
       COMPANY: 'lumigrid-cn',
       SERVER_IP: '10.0.0.9',
       TRUST_PROXY: 'true',
+      REPORT_HISTORY_DAYS: '7',
+      TELEMETRY_HISTORY_DAYS: '400',
+      EVENT_HISTORY_DAYS: '60',
+      HISTORY_HEARTBEAT_MINUTES: '0',
     });
     expect(c).toMatchObject({
       port: 9000,
@@ -45,6 +49,12 @@ describe('configuration from the environment', () => {
       company: 'lumigrid-cn',
       serverIp: '10.0.0.9',
       trustProxy: true,
+      historyRetentionDays: { reports: 7, telemetry: 400, events: 60 },
+      historyHeartbeatMs: 0,
+    });
+    expect(loadConfig({})).toMatchObject({
+      historyRetentionDays: { reports: 30, telemetry: 90, events: 90 },
+      historyHeartbeatMs: 15 * 60_000,
     });
   });
 
@@ -58,6 +68,8 @@ describe('configuration from the environment', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
     [{ LOG_FORMAT: 'xml' }, /LOG_FORMAT/],
     [{ PDF_ANSWER_WAIT_MS: '-5' }, /PDF_ANSWER_WAIT_MS/],
+    [{ REPORT_HISTORY_DAYS: '0' }, /REPORT_HISTORY_DAYS/],
+    [{ HISTORY_HEARTBEAT_MINUTES: '1441' }, /HISTORY_HEARTBEAT_MINUTES/],
   ])('names the setting that is wrong: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -136,5 +148,13 @@ describe('the BACnet/IP settings', () => {
     [{ ...on, BACNET_READ_ONLY: 'true' }, /BACNET_READ_ONLY must be on or off/],
   ])('name what is wrong: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('serves /metrics only with a METRICS_TOKEN long enough to be a secret', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: '' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'a'.repeat(16) }).metricsToken).toBe('a'.repeat(16));
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN must be 16 to 256 printable characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(ConfigError);
   });
 });

@@ -35,6 +35,17 @@ export interface Config {
   rolloutCheckMs: number;
   /** How many days the audit trail keeps its entries; the retention job removes older ones (docs/operations.md). */
   auditRetentionDays: number;
+  /**
+   * History retention in days (docs/operations.md, "Device history"): reported states (device_reports), raw
+   * energy and power samples (energy_readings) and sensor and emergency events (device_events). The hourly and
+   * daily energy rollups are kept.
+   */
+  historyRetentionDays: { reports: number; telemetry: number; events: number };
+  /**
+   * Change-only history: an unchanged device state still goes into the history this often, so a silent device
+   * shows as a gap; 0 keeps every reported state.
+   */
+  historyHeartbeatMs: number;
   adminAccount: string;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -77,6 +88,8 @@ export interface Config {
   jobLeaseMs: number;
   /** How often a node looks for due jobs. */
   jobPollMs: number;
+  /** Bearer token of the Prometheus scrape at /metrics (METRICS_TOKEN); undefined: no /metrics at all. */
+  metricsToken: string | undefined;
 }
 
 /** BACnet has no users: the interface acts as one account in one project, on one address (docs/operations.md). */
@@ -146,6 +159,18 @@ function bacnetConfig(env: Env): BacnetConfig | undefined {
   };
 }
 
+/** Shorter tokens are guessable by a scraper-shaped brute force; 16 characters is a 128-bit hex or base64 secret. */
+const METRICS_TOKEN_MIN = 16;
+
+function metricsToken(env: Env): string | undefined {
+  const token = env.METRICS_TOKEN || undefined;
+  if (token === undefined) return undefined;
+  // It travels in an Authorization header: printable ASCII without spaces, so no proxy mangles it.
+  if (token.length < METRICS_TOKEN_MIN || token.length > 256 || !/^[\x21-\x7e]+$/.test(token))
+    throw new ConfigError(`METRICS_TOKEN must be ${METRICS_TOKEN_MIN} to 256 printable characters without spaces`);
+  return token;
+}
+
 /** Reads the whole configuration from the environment; a wrong value is a ConfigError naming it. */
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -204,6 +229,12 @@ export function loadConfig(env: Env = process.env): Config {
     offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,
     rolloutCheckMs: integer(env, 'ROLLOUT_CHECK_S', ROLLOUT_CHECK_MS / 1000, 1, 3600) * 1000,
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36500),
+    historyRetentionDays: {
+      reports: integer(env, 'REPORT_HISTORY_DAYS', 30, 1, 36500),
+      telemetry: integer(env, 'TELEMETRY_HISTORY_DAYS', 90, 1, 36500),
+      events: integer(env, 'EVENT_HISTORY_DAYS', 90, 1, 36500),
+    },
+    historyHeartbeatMs: integer(env, 'HISTORY_HEARTBEAT_MINUTES', 15, 0, 1440) * 60_000,
     adminAccount: env.ADMIN_ACCOUNT || 'admin',
     adminPassword: env.ADMIN_PASSWORD || undefined,
     smtpUrl: env.SMTP_URL || undefined,
@@ -226,5 +257,6 @@ export function loadConfig(env: Env = process.env): Config {
     drainGraceMs: integer(env, 'DRAIN_GRACE_MS', DRAIN_DEFAULTS.graceMs, 0, 5_000),
     jobLeaseMs: integer(env, 'JOB_LEASE_MS', JOB_DEFAULTS.leaseMs, 1_000, 3_600_000),
     jobPollMs: integer(env, 'JOB_POLL_MS', JOB_DEFAULTS.pollMs, 100, 600_000),
+    metricsToken: metricsToken(env),
   };
 }

@@ -19,6 +19,8 @@ export interface EmbeddedBroker {
   readonly port: number;
   /** Closes every connection of a gateway (its password was revoked); answers how many there were. */
   disconnectGateway(mac: string): number;
+  /** Gateway connections open now (the server's own client is not counted). */
+  gatewayConnections(): number;
   close(): Promise<void>;
 }
 
@@ -153,6 +155,11 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       connections.delete(mac);
       for (const client of set) client.close();
       return set.size;
+    },
+    gatewayConnections(): number {
+      let n = 0;
+      for (const set of connections.values()) n += set.size;
+      return n;
     },
     async close() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));

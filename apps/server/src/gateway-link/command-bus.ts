@@ -15,6 +15,7 @@ import {
 } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError } from '../http/app-error.ts';
+import { requestLog } from '../lib/request-context.ts';
 
 /** The life of a command (ARCHITECTURE.md section 1). */
 export type CommandState = 'queued' | 'sent' | 'succeeded' | 'failed' | 'timed_out' | 'expired';
@@ -79,13 +80,18 @@ interface Pending {
   mac: string;
   name: CommandName;
   state: CommandState;
+  /** When send() was called (the bus's clock), for the time its outcome took. */
+  sentAt: number;
+  /** The logger of the request that sent it, so its lines carry that request's id. */
+  log: FastifyBaseLogger;
   /** Waiting (with a time to live) for its gateway to come online; it keeps waiting when the broker is lost. */
   waitingForGateway: boolean;
   timer: NodeJS.Timeout | undefined;
   settle(outcome: CommandOutcome): void;
 }
 
-type StateListener = (change: { id: string; mac: string; name: CommandName; state: CommandState }) => void;
+/** A state change; `elapsedMs` is the time since send() (to the reply, the timeout or the expiry once final). */
+type StateListener = (change: { id: string; mac: string; name: CommandName; state: CommandState; elapsedMs: number }) => void;
 
 /**
  * Sends commands and pairs replies with them by id. Every command ends in exactly one final state, and
@@ -102,9 +108,9 @@ export function createCommandBus(deps: CommandBusDeps) {
     p.state = state;
     for (const listener of listeners) {
       try {
-        listener({ id: p.id, mac: p.mac, name: p.name, state });
+        listener({ id: p.id, mac: p.mac, name: p.name, state, elapsedMs: now() - p.sentAt });
       } catch (error) {
-        deps.logger.error({ err: error }, 'command state listener failed');
+        p.log.error({ err: error }, 'command state listener failed');
       }
     }
   }
@@ -115,6 +121,10 @@ export function createCommandBus(deps: CommandBusDeps) {
     if (p.timer) clearTimeout(p.timer);
     p.timer = undefined;
     transition(p, outcome.state);
+    p.log.debug(
+      { mac: p.mac, commandId: p.id, command: p.name, state: outcome.state, ms: now() - p.sentAt },
+      outcome.state === 'succeeded' ? 'command succeeded' : `command ${outcome.state}: ${outcome.error.code}`,
+    );
     p.settle(outcome);
   }
 
@@ -148,8 +158,10 @@ export function createCommandBus(deps: CommandBusDeps) {
     const payload = encodeCommand({ id, name, params, ts: sentAt, expiresAt: sentAt + ttlMs + timeoutMs } as CommandMessage);
     let settle!: (o: CommandOutcome) => void;
     const done = new Promise<CommandOutcome>((resolve) => (settle = resolve));
-    const p: Pending = { id, mac, name, state: 'queued', waitingForGateway: false, timer: undefined, settle };
+    const log = requestLog(deps.logger);
+    const p: Pending = { id, mac, name, state: 'queued', sentAt, log, waitingForGateway: false, timer: undefined, settle };
     pending.set(id, p);
+    log.debug({ mac, commandId: id, command: name }, 'command queued');
     transition(p, 'queued');
     if (closed) {
       fail(p, 'expired', 'shutdown', 'the gateway link is closed', SERVER_STOPPING);
@@ -205,7 +217,7 @@ export function createCommandBus(deps: CommandBusDeps) {
       if (!reply.ok) return fail(p, 'failed', reply.error.code, reply.error.message);
       const result = decodeResult(p.name, reply.result);
       if (!result.ok) {
-        deps.logger.warn({ mac, id: reply.id, err: result.error.message }, 'gateway replied with a malformed result');
+        p.log.warn({ mac, id: reply.id, err: result.error.message }, 'gateway replied with a malformed result');
         return fail(p, 'failed', 'bad_reply', result.error.message);
       }
       finish(p, { id: p.id, mac, name: p.name, state: 'succeeded', result: result.value } as CommandOutcome);

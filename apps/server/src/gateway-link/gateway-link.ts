@@ -141,6 +141,14 @@ export function createGatewayLink(options: GatewayLinkOptions) {
     get brokerPort(): number | undefined {
       return broker?.port;
     },
+    /** Gateway connections at the embedded broker; undefined with an external one, which keeps its own count. */
+    gatewayConnections(): number | undefined {
+      return broker?.gatewayConnections();
+    },
+    /** Whether the server is connected to its broker now (connected and subscribed). */
+    get connected(): boolean {
+      return client?.connected ?? false;
+    },
     bus,
     presence,
     firmware,

@@ -63,6 +63,12 @@ describe('the browser client on the wire', () => {
     }
   });
 
+  it('answers /metrics with 404, not the page, when METRICS_TOKEN is not set', async () => {
+    const res = await get('/metrics');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<!doctype html>');
+  });
+
   it('compresses an API answer above the threshold for a client that takes it, and leaves small ones alone', async () => {
     const large = await get('/api/docs/json', 'br, gzip');
     expect(large.statusCode).toBe(200);

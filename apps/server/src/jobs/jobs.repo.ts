@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 
@@ -25,6 +25,12 @@ export function createJobsRepo(db: Db) {
     and(eq(jobs.id, attempt.id), eq(jobs.attempts, attempt.attempts), eq(jobs.state, 'running'), eq(jobs.leaseOwner, nodeId));
 
   return {
+    /** Jobs queued and running across every node; each count reads its partial index, never the finished rows. */
+    async countActive(): Promise<{ queued: number; running: number }> {
+      const countWhere = async (state: SQL) => (await db.select({ n: count() }).from(jobs).where(state))[0]?.n ?? 0;
+      return { queued: await countWhere(isQueued), running: await countWhere(isRunning) };
+    },
+
     /** Answers whether a row was made: the same kind and key from any node inserts once. */
     async insert(row: { kind: string; key: string; runAt: Date; payload: unknown; maxAttempts: number; createdAt: Date }) {
       const made = await db

@@ -8,6 +8,7 @@ import { brokersFor } from './services.ts';
 import { apiData, startApp, type Harness, api } from './harness.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { poll } from './poll.ts';
+import type { AppOptions } from '../app.ts';
 
 /** The firmware files every rig offers: a newer gateway firmware; the other parts have none (260007). */
 export const GATEWAY_FIRMWARE = {
@@ -52,13 +53,16 @@ export async function startGatewayRig(
     jobs?: { start?: boolean };
     /** Simulated devices of each family per gateway (default 1). */
     devicesPerKind?: number;
+    /** More settings for the server (METRICS_TOKEN, say) and a logger to read its lines. */
+    env?: Record<string, string>;
+    logger?: AppOptions['logger'];
   } = {},
 ): Promise<GatewayRig> {
   const mqttUrl = options.mqttUrl ?? (options.broker === 'mosquitto' ? MOSQUITTO_URL : undefined);
   const external = mqttUrl !== undefined;
   const h = await startApp(
     kind,
-    { HOST: '127.0.0.1', ...(mqttUrl ? { MQTT_URL: mqttUrl } : {}) },
+    { HOST: '127.0.0.1', ...(mqttUrl ? { MQTT_URL: mqttUrl } : {}), ...options.env },
     {
       gatewayLink: {
         port: 0,
@@ -73,6 +77,7 @@ export async function startGatewayRig(
       offlineGraceMs: options.offlineGraceMs,
       alarmTickMs: options.alarmTickMs,
       jobs: options.jobs,
+      logger: options.logger,
     },
   );
   const link = h.app.gatewayLink!;

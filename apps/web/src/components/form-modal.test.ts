@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { sendsForm } from './form-modal.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { sendOnEnter, sendsForm } from './form-modal.tsx';
 
 /** A key press as React hands it over, on an element described by its tag, type and attributes. */
 function press(
@@ -38,5 +38,16 @@ describe('Enter in a dialog form', () => {
     expect(sendsForm(press({ tagName: 'INPUT', type: 'search', attributes: { role: 'combobox', 'aria-expanded': 'false' } }))).toBe(true);
     expect(sendsForm(press({ tagName: 'INPUT', type: 'text' }, { shiftKey: true }))).toBe(false);
     expect(sendsForm(press({ tagName: 'INPUT', type: 'text' }, { key: 'a' }))).toBe(false);
+  });
+});
+
+describe('Enter in a drawer form', () => {
+  it('sends the form once from a field, keeping the browser from sending it again, and leaves a checkbox alone', () => {
+    const send = vi.fn();
+    const preventDefault = vi.fn();
+    const onKeyDown = sendOnEnter(send);
+    onKeyDown({ ...press({ tagName: 'INPUT', type: 'text' }), preventDefault } as unknown as Parameters<typeof onKeyDown>[0]);
+    onKeyDown({ ...press({ tagName: 'INPUT', type: 'checkbox' }), preventDefault } as unknown as Parameters<typeof onKeyDown>[0]);
+    expect([send.mock.calls.length, preventDefault.mock.calls.length]).toEqual([1, 1]);
   });
 });

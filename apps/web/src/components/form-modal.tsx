@@ -23,6 +23,16 @@ export function sendsForm(
   return !(input.getAttribute('role') === 'combobox' && input.getAttribute('aria-expanded') === 'true');
 }
 
+/** A keydown handler for a form outside a dialog (a drawer's): Enter in a field sends it, as in a dialog. */
+export function sendOnEnter(send: () => void) {
+  return (event: KeyboardEvent<HTMLElement>) => {
+    if (!sendsForm(event)) return;
+    // Also stops the browser's own submit of a one-field form, which would send it twice.
+    event.preventDefault();
+    send();
+  };
+}
+
 /**
  * antd's Modal for dialogs that hold a form: when it opens the keyboard is in its first field, and Enter in a
  * field does what the OK button does (antd's OK button sits outside the form, so a browser never submits it).
@@ -32,10 +42,8 @@ export function FormModal({ afterOpenChange, modalRender, ...props }: ModalProps
   const { onOk, confirmLoading, okButtonProps } = props;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (!onOk || confirmLoading || okButtonProps?.disabled || !sendsForm(event)) return;
-    // Also stops the browser's own submit of a one-field form, which would send it twice.
-    event.preventDefault();
-    onOk(event as unknown as MouseEvent<HTMLButtonElement>);
+    if (!onOk || confirmLoading || okButtonProps?.disabled) return;
+    sendOnEnter(() => onOk(event as unknown as MouseEvent<HTMLButtonElement>))(event);
   };
 
   return (

@@ -13,3 +13,11 @@ export function usePhone(): boolean {
 export const PHONE_THEME: ThemeConfig = {
   token: { controlHeight: 44, controlHeightLG: 48, controlHeightSM: 44 },
 };
+const DESKTOP_THEME: ThemeConfig = { token: {} };
+
+/**
+ * The layout's theme for the window's size. Always an object: antd's ConfigProvider wraps its children in one
+ * more provider when it has a theme, so a theme that came and went would mount every page anew when the window
+ * crossed the phone breakpoint, and an editor would lose what was not saved.
+ */
+export const layoutTheme = (phone: boolean): ThemeConfig => (phone ? PHONE_THEME : DESKTOP_THEME);

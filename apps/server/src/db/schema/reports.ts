@@ -4,8 +4,9 @@ import { users } from './users.ts';
 import { gateways } from './gateways.ts';
 
 /**
- * Every reported device state, appended in arrival order (QoS 1 is at-least-once: a redelivered report can
- * appear twice). The id orders rows by when they became queryable, so readers can page after a known id.
+ * Reported device states, appended in arrival order: each change, and an unchanged state once per heartbeat
+ * (HISTORY_HEARTBEAT_MINUTES), so a device's state at any time is its last row before it (QoS 1 is at-least-once:
+ * a redelivered report can appear twice). Rows older than REPORT_HISTORY_DAYS are removed by a daily job. The id orders rows by when they became queryable, so readers can page after a known id.
  */
 export const deviceReports = pgTable(
   'device_reports',
@@ -30,7 +31,11 @@ export const deviceReports = pgTable(
     /** When the server received the report (server clock). */
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
   },
-  (t) => [index('device_reports_gateway_addr_idx').on(t.gatewayId, t.addr, t.reportedAt)],
+  (t) => [
+    index('device_reports_gateway_addr_idx').on(t.gatewayId, t.addr, t.reportedAt),
+    // Rows arrive in time order, so a BRIN index (a few pages) finds the retention's old rows without a scan.
+    index('device_reports_received_at_idx').using('brin', t.receivedAt),
+  ],
 );
 
 /**
@@ -90,5 +95,6 @@ export const deviceEvents = pgTable(
   (t) => [
     index('device_events_device_time_idx').on(t.gatewayId, t.addr, t.reportedAt),
     index('device_events_tenant_type_time_idx').on(t.tenantId, t.type, t.reportedAt),
+    index('device_events_received_at_idx').using('brin', t.receivedAt),
   ],
 );

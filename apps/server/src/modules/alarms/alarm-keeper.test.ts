@@ -1,5 +1,6 @@
 import { DEFAULT_ALARM_SETTINGS } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
+import { poll } from '../../test/poll.ts';
 import { TestClock } from '../../test/harness.ts';
 import { createAlarmKeeper, type FaultSource } from './alarm-keeper.ts';
 import type { AlarmPatch, AlarmRow, AlarmsRepo, NewAlarm } from './alarms.repo.ts';
@@ -50,7 +51,7 @@ describe('the alarm keeper', () => {
       hub: { publishToUser: (userId, topic, payload) => void notices.push({ userId, topic, payload }) },
       logger: { warn: (o: unknown) => void notices.push(o) },
       tickMs: 0,
-      bannerDelayMs: 0,
+      bannerGapMs: 0,
     });
     await sut.faultRaised(LIGHT);
     // The insert is under way (held at the gate) when the fault clears and comes back.
@@ -79,7 +80,7 @@ describe('the alarm keeper', () => {
       logger: { warn: () => undefined },
       events: { emit: (source) => void told.push(source as WebhookEventSource) },
       tickMs: 0,
-      bannerDelayMs: 0,
+      bannerGapMs: 0,
     });
     await sut.faultRaised({ ...LIGHT, projectId: 7n, mapId: 8n });
     // Nothing is told before the row is written: the event carries the alarm's id.
@@ -101,6 +102,35 @@ describe('the alarm keeper', () => {
       data: { alarmId: '500', code: LIGHT.code, state: 'activeUnacked', deviceId: '100', addr: '0001', mapId: '8' },
     });
     expect(told[1]!.data).toMatchObject({ acknowledgedBy: 'Ann', state: 'activeAcked' });
+    sut.close();
+  });
+
+  it('tells the banner as soon as an alarm is written, then at most once a gap while a storm goes on, and the last change too', async () => {
+    const { repo, release } = slowRepo();
+    release();
+    const notices: number[] = [];
+    const gapMs = 60_000;
+    const sut = createAlarmKeeper({
+      repo,
+      clock: new TestClock(),
+      jobs: { schedule: async () => true, register: () => undefined },
+      messenger: { send: async () => undefined },
+      hub: { publishToUser: () => void notices.push(notices.length) },
+      logger: { warn: () => undefined },
+      tickMs: 0,
+      bannerGapMs: gapMs,
+    });
+    await sut.faultRaised(LIGHT);
+    await sut.settled();
+    // No flush asked: the first notice goes out by itself, without waiting for a gap.
+    await poll(() => notices.length === 1, 'the first notice at once');
+    for (let i = 1; i <= 20; i++) await sut.faultRaised({ ...LIGHT, deviceId: BigInt(100 + i), addr: String(i).padStart(4, '0') });
+    await sut.settled();
+    // Every timer due now has run: the twenty changes within the gap wait for its end, together.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(notices).toHaveLength(1);
+    await sut.flushBanner();
+    expect(notices).toHaveLength(2);
     sut.close();
   });
 });

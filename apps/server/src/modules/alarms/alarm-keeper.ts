@@ -72,8 +72,11 @@ const AUDIENCE_TTL_MS = 10_000;
 
 /** How often delays and shelving are looked at in production: an alarm is late by at most this. */
 export const ALARM_TICK_MS = 1000;
-/** Banner notices of one account are gathered this long, so a fault storm sends a few, not thousands. */
-export const BANNER_DELAY_MS = 100;
+/**
+ * A banner notice goes out as soon as its alarm is written, then at most one per this gap while changes keep
+ * coming: a fault storm sends a few dozen a second, not thousands, and none waits longer than the gap.
+ */
+export const BANNER_GAP_MS = 40;
 
 /**
  * Runs the alarm engine for the faults the alert tracker raises and clears: keeps each source's alarm in the
@@ -90,7 +93,7 @@ export function createAlarmKeeper(deps: {
   /** Told each alarm raised, cleared and acknowledged after it is written. */
   events?: WebhookEvents;
   tickMs?: number;
-  bannerDelayMs?: number;
+  bannerGapMs?: number;
 }) {
   const { repo, clock } = deps;
   const engine = createAlarmEngine<SourceKey>({ clock });
@@ -107,6 +110,7 @@ export function createAlarmKeeper(deps: {
   const policies = new Map<string, { at: number; policies: Promise<Map<number, AlarmPolicy>> }>();
   const dirty = new Map<bigint, Set<bigint | null>>();
   let bannerTimer: NodeJS.Timeout | undefined;
+  let lastBannerAt = Number.NEGATIVE_INFINITY;
   let tickTimer: NodeJS.Timeout | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
@@ -136,7 +140,9 @@ export function createAlarmKeeper(deps: {
     let maps = dirty.get(subject.tenantId);
     if (!maps) dirty.set(subject.tenantId, (maps = new Set()));
     maps.add(subject.mapId);
-    bannerTimer ??= setTimeout(() => void flushBanner(), deps.bannerDelayMs ?? BANNER_DELAY_MS);
+    if (bannerTimer) return;
+    const wait = Math.max(0, lastBannerAt + (deps.bannerGapMs ?? BANNER_GAP_MS) - performance.now());
+    bannerTimer = setTimeout(() => void flushBanner(), wait);
   }
 
   /** Who sees a map's alarms, read again after AUDIENCE_TTL_MS: a storm asks every 100 ms. */
@@ -151,7 +157,9 @@ export function createAlarmKeeper(deps: {
 
   /** Tells every user who sees a changed alarm that their banner changed (they read the summary again). */
   async function flushBanner() {
+    clearTimeout(bannerTimer);
     bannerTimer = undefined;
+    lastBannerAt = performance.now();
     const changed = [...dirty];
     dirty.clear();
     try {

@@ -13,7 +13,8 @@ export type IngestOptions = Pick<ReportWriterOptions, 'maxBatch' | 'maxQueue' | 
 
 /**
  * The ingest path from the gateway link: a decoded up/report goes at once to the map topics (`onReport`),
- * then into device_states (current) and device_reports (history) in batches; up/telemetry into
+ * then into device_states (current) and, when it changed or its heartbeat is due, device_reports (history) in
+ * batches; up/telemetry into
  * device_telemetry (the last sample per device) and the energy history and rollups; sensor and emergency
  * events into device_events. A full queue holds the link back.
  */
@@ -27,6 +28,8 @@ export function createDeviceReportsModule(deps: {
   /** Where reports are written; the database's by default. */
   reports?: ReportWriterOptions['repo'];
   options?: IngestOptions;
+  /** Change-only history: how often an unchanged state is still written (report-writer.ts); unset keeps every state. */
+  historyHeartbeatMs?: number;
   /** Told the map days the energy rollups closed (webhooks). */
   onEnergyDaysClosed?: (days: ClosedEnergyDay[]) => void;
   logger: FastifyBaseLogger;
@@ -36,6 +39,7 @@ export function createDeviceReportsModule(deps: {
     ...deps.options,
     repo: deps.reports ?? createDeviceReportsRepo(deps.db),
     onStored: deps.onStored && tellStored(deps.onStored),
+    historyHeartbeatMs: deps.historyHeartbeatMs,
     // PostgreSQL runs beside the server: larger state writes, and under load the history first.
     ...(poolOf(deps.db) ? { stateBatch: 2000, statesYieldMs: 1000 } : {}),
     logger,

@@ -1,5 +1,5 @@
 import type { DeviceState } from '@lumigrid/protocol';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { poolOf, type Db } from '../../db/client.ts';
 import { copyRows, type CopyValue } from '../../db/copy.ts';
@@ -208,7 +208,50 @@ export function createDeviceReportsRepo(db: Db) {
         .orderBy(asc(deviceStates.addr));
     },
 
-    /** A device's reported states in the order they became queryable, after a known id (paging). */
+    /** Removes up to `limit` history rows received before `before` (retention), answers how many. */
+    async purgeHistoryAnyTenant(q: { before: Date; limit: number }): Promise<number> {
+      const result = (await db.execute(sql`
+        with gone as (
+          delete from device_reports where id in (
+            select id from device_reports where received_at < ${q.before.toISOString()}::timestamptz limit ${q.limit}
+          )
+          returning 1
+        )
+        select count(*)::int as n from gone
+      `)) as unknown as { rows: Array<{ n: number }> };
+      return Number(result.rows[0]?.n ?? 0);
+    },
+
+    /**
+     * A device's states over a time range (reported time) for a chart: the row in force at `from` (its last
+     * one before, however old), then every row up to `to`. With change-only history a state holds until the
+     * next row, so the first row carries the state into the range instead of leaving its start empty.
+     */
+    async historyBetween(q: { tenantId: bigint; gatewayId: bigint; addr: string; from: Date; to: Date; limit: number }) {
+      const ofDevice = and(
+        eq(deviceReports.tenantId, q.tenantId),
+        eq(deviceReports.gatewayId, q.gatewayId),
+        eq(deviceReports.addr, q.addr),
+      );
+      const before = await db
+        .select()
+        .from(deviceReports)
+        .where(and(ofDevice, lt(deviceReports.reportedAt, q.from)))
+        .orderBy(desc(deviceReports.reportedAt), desc(deviceReports.id))
+        .limit(1);
+      const within = await db
+        .select()
+        .from(deviceReports)
+        .where(and(ofDevice, gte(deviceReports.reportedAt, q.from), lte(deviceReports.reportedAt, q.to)))
+        .orderBy(asc(deviceReports.reportedAt), asc(deviceReports.id))
+        .limit(q.limit);
+      return [...before, ...within];
+    },
+
+    /**
+     * A device's history rows in the order they became queryable, after a known id (paging). Change-only: each
+     * row's state holds until the next one (historyBetween).
+     */
     historyOf(q: { tenantId: bigint; gatewayId: bigint; addr: string; afterId?: bigint; limit: number }) {
       return db
         .select()

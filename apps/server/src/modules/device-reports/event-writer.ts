@@ -14,9 +14,23 @@ export interface EventRow {
   receivedAt: string;
 }
 
-/** Appends events in one statement; rows of a MAC no gateway has are not written and named. */
+/** device_events: appended in one statement (rows of a MAC no gateway has are not written and named), purged by age. */
 export function createEventsRepo(db: Db) {
   return {
+    /** Removes up to `limit` events received before `before` (retention), answers how many. */
+    async purgeAnyTenant(q: { before: Date; limit: number }): Promise<number> {
+      const result = (await db.execute(sql`
+        with gone as (
+          delete from device_events where id in (
+            select id from device_events where received_at < ${q.before.toISOString()}::timestamptz limit ${q.limit}
+          )
+          returning 1
+        )
+        select count(*)::int as n from gone
+      `)) as unknown as { rows: Array<{ n: number }> };
+      return Number(result.rows[0]?.n ?? 0);
+    },
+
     async write(rows: readonly EventRow[]): Promise<{ written: number; unknownMacs: string[] }> {
       if (rows.length === 0) return { written: 0, unknownMacs: [] };
       const json = JSON.stringify(rows);

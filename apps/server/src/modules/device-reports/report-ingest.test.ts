@@ -46,6 +46,18 @@ describe.each(DATABASES)('device reports from a simulated gateway through the br
     expect(after).toBe(before + 1);
   });
 
+  it('adds no history row for a report that repeats the current states, but moves their last seen', async () => {
+    const [gw] = await h.database.db.select({ id: gateways.id }).from(gateways).where(eq(gateways.mac, mac));
+    const historyRows = async () =>
+      (await h.database.db.select({ n: count() }).from(deviceReports).where(eq(deviceReports.gatewayId, gw!.id)))[0]!.n;
+    const before = await historyRows();
+    const seenBefore = Math.max(...(await statesOf()).map((s) => s.receivedAt.getTime()));
+    gateway.reportAll();
+    await poll(async () => (await statesOf()).every((s) => s.receivedAt.getTime() > seenBefore), 'every device seen again');
+    await h.app.reportWriter!.flush();
+    expect(await historyRows()).toBe(before);
+  });
+
   it('logs and drops a malformed report without losing the next good one', async () => {
     const link = h.app.gatewayLink!;
     const dropped = link.stats.dropped;

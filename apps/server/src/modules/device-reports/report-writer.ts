@@ -1,6 +1,7 @@
 import type { ReportMessage } from '@lumigrid/protocol';
 import { createBatchWriter, createRowWriter, type BatchWriterOptions } from './batch-writer.ts';
 import type { DeviceReportsRepo, ReportRow } from './device-reports.repo.ts';
+import { createHistoryFilter } from './history-filter.ts';
 
 export interface ReportWriterOptions extends BatchWriterOptions {
   repo: Pick<DeviceReportsRepo, 'appendHistory' | 'upsertStates'>;
@@ -17,16 +18,31 @@ export interface ReportWriterOptions extends BatchWriterOptions {
    * older ones meanwhile.
    */
   statesYieldMs?: number;
+  /**
+   * Change-only history: a state equal to the device's last history row is left out of the history (it still
+   * becomes the current state) unless that row is this old, server clock. Unset: every reported state is kept.
+   */
+  historyHeartbeatMs?: number;
+}
+
+/** What the history did with the rows the database took (both count in `stats.written`). */
+export interface HistoryStats {
+  /** Rows appended to device_reports. */
+  appended: number;
+  /** Rows left out as unchanged (change-only history); they went to the current states only. */
+  unchanged: number;
 }
 
 /**
  * The ingest path of up/report: each device's state is appended to the history (device_reports) in arrival
- * order through the shared batch writer (bounded queue, batches, retries, backpressure); once written, it
- * becomes the device's current state (device_states) through a second writer that keeps only each device's
- * newest state while it waits, so a device reporting faster than the database writes costs one upsert per
- * write, not one per report.
+ * order through the shared batch writer (bounded queue, batches, retries, backpressure), or, with
+ * `historyHeartbeatMs`, only when it changed or the heartbeat is due; once written, it becomes the device's
+ * current state (device_states) through a second writer that keeps only each device's newest state while it
+ * waits, so a device reporting faster than the database writes costs one upsert per write, not one per report.
  */
 export function createReportWriter(options: ReportWriterOptions) {
+  const filter = options.historyHeartbeatMs === undefined ? undefined : createHistoryFilter({ heartbeatMs: options.historyHeartbeatMs });
+  const historyStats: HistoryStats = { appended: 0, unchanged: 0 };
   const states = createRowWriter<ReportRow>(
     {
       noun: 'device state',
@@ -45,11 +61,17 @@ export function createReportWriter(options: ReportWriterOptions) {
     {
       noun: 'device report',
       async write(rows) {
-        const result = await options.repo.appendHistory(rows);
+        // Decided here, in the writer's order, so the memory follows what the database took.
+        const selection = filter?.select(rows);
+        const result = await options.repo.appendHistory(selection?.kept ?? rows);
+        selection?.commit(result.unknownMacs);
+        historyStats.appended += result.reports;
+        historyStats.unchanged += selection?.unchanged ?? 0;
         // The current states wait for room like the history does: a slow database slows the link down.
         await states.push(rows);
         if (history.queued === 0) states.wake();
-        return { written: result.reports, unknownMacs: result.unknownMacs };
+        // A row left out was taken: its device's gateway was known when its state was last written.
+        return { written: result.reports + (selection?.unchanged ?? 0), unknownMacs: result.unknownMacs };
       },
       rowsOf: (mac, report, reportedAt, receivedAt) =>
         report.devices.map((d) => ({
@@ -70,6 +92,8 @@ export function createReportWriter(options: ReportWriterOptions) {
     /** Counts of the history rows (what was reported); `states` counts the current-state upserts. */
     stats: history.stats,
     states: states.stats,
+    /** What became of the written rows: appended to the history, or left out as unchanged. */
+    history: historyStats,
     get queued(): number {
       return history.queued;
     },

@@ -119,7 +119,59 @@ export function createEnergyRepo(db: Db) {
     }
   }
 
+  /** energy_readings' partitions, named and with their month's end where the name is one of ours. */
+  async function readingPartitions(): Promise<Array<{ name: string; end: number | null }>> {
+    const found = (await db.execute(sql`
+      select c.relname as name from pg_inherits i
+      join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent
+      where p.relname = 'energy_readings' order by c.relname
+    `)) as unknown as { rows: Array<{ name: string }> };
+    return found.rows.map(({ name }) => {
+      const month = /^energy_readings_y(\d{4})m(\d{2})$/.exec(name);
+      return { name, end: month ? Date.UTC(Number(month[1]), Number(month[2]), 1) : null };
+    });
+  }
+
   return {
+    /**
+     * Drops the month partitions of the history that end at or before `before` (retention; rollups stay), and
+     * answers their names. A later sample of such a month is refused by the database and logged by the writer.
+     */
+    async dropReadingMonthsAnyTenant(before: Date): Promise<string[]> {
+      const dropped: string[] = [];
+      for (const p of await readingPartitions()) {
+        if (p.end === null || p.end > before.getTime() || !MONTH_PARTITION.test(p.name)) continue;
+        await db.execute(sql.raw(`drop table if exists ${p.name}`));
+        knownPartitions.delete(p.name);
+        dropped.push(p.name);
+      }
+      return dropped;
+    },
+
+    /**
+     * Removes up to `limit` readings older than `before` from the partitions that remain (the month that holds
+     * the cutoff), partition by partition (a row's ctid is unique within one); answers how many.
+     */
+    async purgeReadingsAnyTenant(q: { before: Date; limit: number }): Promise<number> {
+      let removed = 0;
+      for (const p of await readingPartitions()) {
+        if (removed >= q.limit) break;
+        if (!/^[A-Za-z0-9_]{1,63}$/.test(p.name)) continue;
+        const table = sql.raw(`"${p.name}"`);
+        const result = (await db.execute(sql`
+          with gone as (
+            delete from ${table} where ctid = any(array(
+              select ctid from ${table} where read_at < ${q.before.toISOString()}::timestamptz limit ${q.limit - removed}
+            ))
+            returning 1
+          )
+          select count(*)::int as n from gone
+        `)) as unknown as { rows: Array<{ n: number }> };
+        removed += Number(result.rows[0]?.n ?? 0);
+      }
+      return removed;
+    },
+
     /**
      * Appends the samples that carry energy or power to the history and adds their energy to the rollups. Per
      * device, samples are taken in time order; one not newer than the device's last reading is dropped, so a

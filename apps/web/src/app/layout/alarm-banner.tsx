@@ -1,11 +1,13 @@
 import { userDestination } from '@lumigrid/contract';
 import { Space, Tag } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
+import { useMemo } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { alarmKeys, useAlarmSummary } from '../../features/alarms/api.ts';
 import { bannerCounts, SEVERITY_COLOUR } from '../../features/alarms/severity.ts';
+import { throttle } from '../../features/groups/group-state.ts';
 import { useRealtime } from '../realtime-provider.tsx';
 
 /**
@@ -16,7 +18,9 @@ export function AlarmBanner({ userId }: { userId: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const summary = useAlarmSummary();
-  useRealtime(userDestination('alarms', userId), () => void queryClient.invalidateQueries({ queryKey: alarmKeys.all }));
+  // The server tells every change within 40 ms; the banner and alarm lists read again at most twice a second.
+  const refresh = useMemo(() => throttle(() => void queryClient.invalidateQueries({ queryKey: alarmKeys.all }), 500), [queryClient]);
+  useRealtime(userDestination('alarms', userId), refresh);
   const counts = bannerCounts(summary.data);
   if (counts.length === 0) return null;
   // The link's name is its text: the counts a sighted user reads, and around them what the bell says to them.

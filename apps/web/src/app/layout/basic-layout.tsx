@@ -32,9 +32,10 @@ import { AlarmBanner } from './alarm-banner.tsx';
 import { breadcrumbFor } from '../breadcrumb.ts';
 import { usePageTitle } from '../page-title.ts';
 import { buildMenu, canOpen, integratorLinks, type MenuEntry, type MenuIcon } from '../menu.ts';
-import { PHONE_THEME, usePhone } from '../../components/use-phone.ts';
+import { layoutTheme, usePhone } from '../../components/use-phone.ts';
 import { useTableCardLabels } from './table-card-labels.ts';
 import { useFocusableScrollingTables } from './table-scroll-focus.ts';
+import { useKeyboardIconControls } from './icon-controls.ts';
 import './basic-layout.css';
 import './phone.css';
 
@@ -80,6 +81,16 @@ export default function BasicLayout() {
   const phone = usePhone();
   useTableCardLabels(phone);
   useFocusableScrollingTables();
+  useKeyboardIconControls(
+    {
+      reload: t('layout.reloadTable'),
+      density: t('layout.tableDensity'),
+      columns: t('layout.tableColumns'),
+      sideMenu: t('layout.sideMenu'),
+    },
+    !collapsed,
+  );
+  const [userMenuOpen, setUserMenuOpen] = useState(false);
 
   const menu = useMemo(() => (user ? buildMenu(user, mode) : []), [user, mode]);
   const route = useMemo(() => {
@@ -131,6 +142,10 @@ export default function BasicLayout() {
         <LanguageSelect />
         <Dropdown
           placement="bottomRight"
+          open={userMenuOpen}
+          onOpenChange={setUserMenuOpen}
+          // Opened from the keyboard, the menu takes the focus so the arrow keys walk it.
+          autoFocus
           menu={{
             items: [
               { key: 'center', icon: <UserOutlined />, label: t('layout.userCenter') },
@@ -139,16 +154,29 @@ export default function BasicLayout() {
               { key: 'signOut', icon: <LogoutOutlined />, label: t('layout.signOut') },
             ],
             onClick: ({ key }) => {
+              setUserMenuOpen(false);
               if (key === 'center') void navigate('/system/center');
               else if (key === 'signOut') void signOut();
               else void navigate(key);
             },
           }}
         >
-          <span className="lg-header__user" data-testid="user-menu">
-            <Avatar size="small" src={user.head_img || undefined} icon={<UserOutlined />} />
+          {/* A button, so the keyboard reaches the menu (and signing out): Enter, Space or the down arrow open it. */}
+          <button
+            type="button"
+            className="lg-header__user"
+            data-testid="user-menu"
+            aria-haspopup="menu"
+            aria-expanded={userMenuOpen}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter' && event.key !== ' ' && event.key !== 'ArrowDown') return;
+              event.preventDefault();
+              setUserMenuOpen(true);
+            }}
+          >
+            <Avatar aria-hidden size="small" src={user.head_img || undefined} icon={<UserOutlined />} />
             <span className="lg-header__user-name">{user.name || user.account}</span>
-          </span>
+          </button>
         </Dropdown>
       </div>
     </div>
@@ -157,7 +185,7 @@ export default function BasicLayout() {
   return (
     <RealtimeProvider userId={user.id} control={realtime}>
       {/* Nested: antd merges it over the app's theme, and modals and drawers opened inside inherit it. */}
-      <ConfigProvider theme={phone ? PHONE_THEME : undefined}>
+      <ConfigProvider theme={layoutTheme(phone)}>
         <ProConfigProvider intl={PRO_INTL[lang]}>
           <ProLayout
             className="lg-layout"

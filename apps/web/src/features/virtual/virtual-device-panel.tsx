@@ -8,6 +8,7 @@ import { useScenePage } from '../scenes/api.ts';
 import { useDeleteVirtual, useParamTemplates, useRelate, useRelationCandidates, useUpdateVirtual } from './api.ts';
 import { typeLabel } from './template-form-modal.tsx';
 import { usePhone } from '../../components/use-phone.ts';
+import { sendOnEnter } from '../../components/form-modal.tsx';
 
 interface Values {
   name: string;
@@ -116,7 +117,13 @@ export function VirtualDevicePanel({
         <Descriptions.Item label={t('virtualDevices.type')}>{typeLabel(t, device.type)}</Descriptions.Item>
         <Descriptions.Item label={t('virtualDevices.gateway')}>{device.gatewayName}</Descriptions.Item>
       </Descriptions>
-      <Form form={form} layout="vertical" disabled={!canEdit} requiredMark={false}>
+      <Form
+        form={form}
+        layout="vertical"
+        disabled={!canEdit}
+        requiredMark={false}
+        onKeyDown={canEdit ? sendOnEnter(() => void save().catch(() => undefined)) : undefined}
+      >
         <Form.Item
           name="name"
           label={t('virtualDevices.name')}

@@ -137,6 +137,8 @@ export default function DeviceControlPage() {
   // One subscription per map: every device change of the map arrives here as its new marker, and devices
   // that left the map (moved out, to another map, deleted) as {removed: [ids]}.
   // Group states follow their members: while a group is shown from the plan, a burst of reports refreshes it a few times at most.
+  // The map whose topic the server has confirmed: from then on the plan hears every change (data-live).
+  const [liveMapId, setLiveMapId] = useState<string>();
   const refreshGroups = useMemo(() => throttle(() => void queryClient.invalidateQueries({ queryKey: groupKeys.all }), 400), [queryClient]);
   useRealtime(
     mapId ? mapDestination(mapId) : undefined,
@@ -148,6 +150,7 @@ export default function DeviceControlPage() {
     () => {
       if (mapId) void queryClient.invalidateQueries({ queryKey: deviceMapKeys.markers(mapId) });
       refreshGroups();
+      setLiveMapId(mapId);
     },
   );
   useEffect(() => {
@@ -266,7 +269,11 @@ export default function DeviceControlPage() {
             : { display: 'flex', gap: 16, alignItems: 'flex-start', position: 'relative', minHeight: 560 }
         }
       >
-        <div style={{ flex: 1, minWidth: 0, width: phone ? '100%' : undefined, position: 'relative' }}>
+        <div
+          style={{ flex: 1, minWidth: 0, width: phone ? '100%' : undefined, position: 'relative' }}
+          data-testid="device-plan"
+          data-live={liveMapId !== undefined && liveMapId === mapId}
+        >
           <FloorPlanMap
             imageUrl={map.image}
             opacity={opacity / 100}

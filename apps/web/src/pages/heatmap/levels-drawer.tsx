@@ -13,6 +13,7 @@ import {
 } from '@lumigrid/contract';
 import { useResetHeatmapSettings, useSaveHeatmapSettings } from '../../features/heatmap/api.ts';
 import { IconButton } from '../../components/icon-button.tsx';
+import { sendOnEnter } from '../../components/form-modal.tsx';
 
 interface LevelsForm {
   levels: Array<{ percent: number | null; color: string }>;
@@ -99,7 +100,13 @@ export function LevelsDrawer({
       }
     >
       <Typography.Paragraph type="secondary">{t('heatmap.levels.hint', { project: projectName })}</Typography.Paragraph>
-      <Form form={form} layout="vertical" disabled={!editable} onFinish={(values) => void submit(values).catch(() => undefined)}>
+      <Form
+        form={form}
+        layout="vertical"
+        disabled={!editable}
+        onFinish={(values) => void submit(values).catch(() => undefined)}
+        onKeyDown={editable ? sendOnEnter(() => form.submit()) : undefined}
+      >
         <Form.List
           name="levels"
           rules={[

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, DatePicker, Form, Input, Modal, Popconfirm, Select, Space, Tag, Typography, type ButtonProps } from 'antd';
+import { Alert, Button, DatePicker, Form, Input, Popconfirm, Select, Space, Tag, Typography, type ButtonProps } from 'antd';
 import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useMe } from '../../features/auth/api.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { FormModal } from '../../components/form-modal.tsx';
 
 const DEFAULT_LIFETIME_DAYS = 90;
 const SCOPE_COLOUR: Record<ApiKeyScope, string> = { read: 'blue', control: 'orange', edit: 'red' };
@@ -181,10 +182,13 @@ export default function ApiKeysPage() {
         ]}
         options={{ reload: () => void keys.refetch(), density: true, setting: true, fullScreen: false }}
       />
-      <Modal
+      <FormModal
         open={open}
         title={created ? t('apiKeys.createdTitle') : t('apiKeys.create')}
         onCancel={close}
+        // Enter in a field creates the key; once its secret is shown there is nothing to send.
+        onOk={created ? undefined : () => form.submit()}
+        confirmLoading={create.isPending}
         destroyOnHidden
         footer={
           created ? (
@@ -254,7 +258,7 @@ export default function ApiKeysPage() {
             </Form.Item>
           </Form>
         )}
-      </Modal>
+      </FormModal>
     </PageContainer>
   );
 }

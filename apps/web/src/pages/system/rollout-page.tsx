@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Drawer, Form, InputNumber, Modal, Popconfirm, Progress, Select, Space, Table, Tag, TimePicker, Typography } from 'antd';
+import { Button, Drawer, Form, InputNumber, Popconfirm, Progress, Select, Space, Table, Tag, TimePicker, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
@@ -30,6 +30,7 @@ import {
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { currentLang } from '../../i18n/index.ts';
+import { FormModal } from '../../components/form-modal.tsx';
 
 const STATE_COLOUR: Record<RolloutState, string> = {
   running: 'processing',
@@ -200,7 +201,7 @@ function RolloutFormModal({ onClose }: { onClose: () => void }) {
   const distinct = (values: string[]) => [...new Set(values.filter((v) => v !== ''))].sort();
 
   return (
-    <Modal
+    <FormModal
       open
       title={t('rollout.new')}
       okText={t('rollout.start')}
@@ -272,7 +273,7 @@ function RolloutFormModal({ onClose }: { onClose: () => void }) {
           <TimePicker.RangePicker format="HH:mm" order={false} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 

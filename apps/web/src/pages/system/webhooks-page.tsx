@@ -1,20 +1,5 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Drawer,
-  Form,
-  Input,
-  Modal,
-  Popconfirm,
-  Space,
-  Switch,
-  Table,
-  Tag,
-  Typography,
-  type ButtonProps,
-} from 'antd';
+import { Alert, Button, Checkbox, Drawer, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography, type ButtonProps } from 'antd';
 import { ApiOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
@@ -38,6 +23,7 @@ import {
 } from '../../features/webhooks/api.ts';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { FormModal } from '../../components/form-modal.tsx';
 
 interface EndpointForm {
   name: string;
@@ -281,10 +267,13 @@ export default function WebhooksPage() {
         options={{ reload: () => void endpoints.refetch(), density: true, setting: true, fullScreen: false }}
       />
       <DeliveriesDrawer endpoint={watched} onClose={() => setWatched(undefined)} />
-      <Modal
+      <FormModal
         open={editing !== undefined}
         title={created ? t('webhooks.createdTitle') : editing === 'new' ? t('webhooks.create') : t('webhooks.edit')}
         onCancel={close}
+        // Enter in a field saves the endpoint; once its secret is shown there is nothing to send.
+        onOk={created ? undefined : () => form.submit()}
+        confirmLoading={create.isPending || update.isPending}
         forceRender
         footer={
           created ? (
@@ -353,7 +342,7 @@ export default function WebhooksPage() {
             </Form.Item>
           )}
         </Form>
-      </Modal>
+      </FormModal>
     </PageContainer>
   );
 }

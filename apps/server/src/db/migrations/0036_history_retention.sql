@@ -1,0 +1,2 @@
+CREATE INDEX "device_events_received_at_idx" ON "device_events" USING brin ("received_at");--> statement-breakpoint
+CREATE INDEX "device_reports_received_at_idx" ON "device_reports" USING brin ("received_at");
