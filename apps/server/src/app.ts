@@ -112,6 +112,8 @@ export interface AppOptions {
   alarmTickMs?: number;
   /** How long device changes of a map are gathered into one webhook event (tests shorten it). */
   webhookGatherMs?: number;
+  /** Whether this node is stopping (lifecycle/drain.ts): /healthz answers 503 so the load balancer takes it out. */
+  draining?: () => boolean;
   /** The durable job runner: `start: false` leaves polling to the test (runDue); the rest tune it. */
   jobs?: Pick<JobRunnerOptions, 'nodeId' | 'leaseMs' | 'pollMs' | 'concurrency'> & { start?: boolean };
   /**
@@ -201,20 +203,26 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const clock = options.clock ?? systemClock;
   const logger = app.log;
   const commandTimeoutMs = options.gatewayLink?.commandTimeoutMs;
+  // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
+  const realtimeBus =
+    options.realtimeBus ??
+    (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger }) : createLocalBus());
   // Made first so modules can register their job kinds; polls once the app is ready, when every kind is known.
   const { start: startJobs = true, ...jobOptions } = options.jobs ?? {};
-  const jobs = createJobRunner({ db, clock, logger, ...jobOptions });
-  if (startJobs) app.addHook('onReady', async () => jobs.start());
+  const jobs = createJobRunner({ db, clock, logger, ...jobOptions, onHandedBack: () => realtimeBus.publish({ kind: 'jobsHandedBack' }) });
+  if (startJobs) {
+    app.addHook('onReady', async () => jobs.start());
+    // Jobs a stopping node handed back are taken now by whichever node claims first.
+    realtimeBus.subscribe((event) => {
+      if (event.kind === 'jobsHandedBack') void jobs.runDue().catch((err: unknown) => logger.warn({ err }, 'handed-back jobs not claimed'));
+    });
+  }
   // Before the modules close: a running job may still send through them.
   app.addHook('preClose', async () => jobs.close());
   app.decorate('jobs', jobs);
 
   // The link-facing half of gateway management (credentials, presence, firmware progress, provisioning)
   // comes first: the gateway link checks passwords and keeps firmware updates through it.
-  // Several server nodes share real-time messages through PostgreSQL (REALTIME_BUS=postgres, docs/operations.md).
-  const realtimeBus =
-    options.realtimeBus ??
-    (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger }) : createLocalBus());
   // Reports reach the map topics from memory, before they are written; every placement change is told to it.
   const placements = createPlacementIndex({
     load: (mac) => deviceRows.placedBehind(mac),
@@ -239,7 +247,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         // Firmware updates live in the gateways table, so any node can follow and conclude them.
         firmwareStore: fleet.firmwareStore,
         // Several server nodes share one external broker: each report reaches one of them (docs/decisions.md).
-        sharedGroup: options.gatewayLink.sharedGroup ?? (config.mqttUrl ? 'lumigrid-server' : undefined),
+        sharedGroup: options.gatewayLink.sharedGroup ?? (config.mqttUrl ? config.mqttSharedGroup : undefined),
         logger,
       })
     : undefined;
@@ -443,7 +451,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     gateways: gateways.service,
   });
   const modules: DomainModule[] = [
-    createSystemModule({ db, config }),
+    createSystemModule({ db, config, draining: options.draining ?? (() => false) }),
     createBrandingModule({ config, logger }),
     auth,
     accounts,

@@ -93,6 +93,29 @@ describe('the real-time bus setting', () => {
   });
 });
 
+describe('the settings of several nodes', () => {
+  it('drain for 2 s, lease jobs for 5 minutes, poll every 5 s and share reports in one group by default', () => {
+    expect(loadConfig({})).toMatchObject({
+      drainGraceMs: 2_000,
+      jobLeaseMs: 300_000,
+      jobPollMs: 5_000,
+      mqttSharedGroup: 'lumigrid-server',
+    });
+    expect(loadConfig({ DRAIN_GRACE_MS: '0', JOB_LEASE_MS: '3000', JOB_POLL_MS: '250', MQTT_SHARED_GROUP: 'site-2' })).toMatchObject({
+      drainGraceMs: 0,
+      jobLeaseMs: 3_000,
+      jobPollMs: 250,
+      mqttSharedGroup: 'site-2',
+    });
+  });
+
+  it('refuses a grace that leaves the 10 s deadline no room, and a group name MQTT cannot carry', () => {
+    expect(() => loadConfig({ DRAIN_GRACE_MS: '9000' })).toThrow('DRAIN_GRACE_MS must be a whole number from 0 to 5000');
+    expect(() => loadConfig({ JOB_LEASE_MS: '10' })).toThrow('JOB_LEASE_MS must be a whole number from 1000');
+    expect(() => loadConfig({ MQTT_SHARED_GROUP: 'a/b' })).toThrow('MQTT_SHARED_GROUP must be letters');
+  });
+});
+
 describe('the BACnet/IP settings', () => {
   const on = { BACNET: 'on', BACNET_INTERFACE: '192.168.10.5', BACNET_ACCOUNT: 'bms@example.com', BACNET_PROJECT: '42' };
 

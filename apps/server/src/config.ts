@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALERT_LIMITS, DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
 import { DEFAULT_KEEPALIVE_S } from './gateway-link/link-client.ts';
+import { JOB_DEFAULTS } from './jobs/job-runner.ts';
+import { DRAIN_DEFAULTS } from './lifecycle/drain.ts';
 
 /** How long a firmware rollout's step waits before looking at its updates again, by default (an update takes 10-20 minutes). */
 export const ROLLOUT_CHECK_MS = 15_000;
@@ -23,6 +25,8 @@ export interface Config {
   mode: Mode;
   mqttPort: number;
   mqttUrl: string | undefined;
+  /** The shared subscription group of the server nodes at an external broker: each report reaches one node of it. */
+  mqttSharedGroup: string;
   /** Keep-alive of the server's MQTT client: a broker gone silent is noticed within 1.5 of it. */
   mqttKeepaliveS: number;
   /** How long a device or gateway is offline before an offline alert is raised (a short reconnect pages nobody). */
@@ -78,6 +82,12 @@ export interface Config {
   sceneTargetsPerGateway: number;
   /** The BACnet/IP interface for building management systems (BACNET=on, docs/bacnet.md); undefined when off. */
   bacnet: BacnetConfig | undefined;
+  /** How long a node that was told to stop keeps serving with /healthz at 503, so the load balancer takes it out. */
+  drainGraceMs: number;
+  /** How long a claimed job stays this node's without a renewal: a node killed outright loses its jobs after it. */
+  jobLeaseMs: number;
+  /** How often a node looks for due jobs. */
+  jobPollMs: number;
   /** Bearer token of the Prometheus scrape at /metrics (METRICS_TOKEN); undefined: no /metrics at all. */
   metricsToken: string | undefined;
 }
@@ -183,6 +193,9 @@ export function loadConfig(env: Env = process.env): Config {
   const demo = demoSetting === undefined ? !databaseUrl && !mqttUrl : demoSetting === 'on';
   // The demo gateways log in with passwords the server issues; an external broker would not know them.
   if (demo && mqttUrl) throw new ConfigError('DEMO=on needs the embedded MQTT broker: unset MQTT_URL or set DEMO=off');
+  const mqttSharedGroup = env.MQTT_SHARED_GROUP || 'lumigrid-server';
+  if (!/^[A-Za-z0-9_.-]+$/.test(mqttSharedGroup))
+    throw new ConfigError(`MQTT_SHARED_GROUP must be letters, digits, dot, dash or underscore, not "${mqttSharedGroup}"`);
   const realtimeBus = env.REALTIME_BUS || 'local';
   if (realtimeBus !== 'local' && realtimeBus !== 'postgres')
     throw new ConfigError(`REALTIME_BUS must be local or postgres, not "${realtimeBus}"`);
@@ -211,6 +224,7 @@ export function loadConfig(env: Env = process.env): Config {
     mode,
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
     mqttUrl,
+    mqttSharedGroup,
     mqttKeepaliveS: integer(env, 'MQTT_KEEPALIVE_S', DEFAULT_KEEPALIVE_S, 5, 300),
     offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,
     rolloutCheckMs: integer(env, 'ROLLOUT_CHECK_S', ROLLOUT_CHECK_MS / 1000, 1, 3600) * 1000,
@@ -240,6 +254,9 @@ export function loadConfig(env: Env = process.env): Config {
     demoTimeFactor,
     realtimeBus,
     sceneTargetsPerGateway,
+    drainGraceMs: integer(env, 'DRAIN_GRACE_MS', DRAIN_DEFAULTS.graceMs, 0, 5_000),
+    jobLeaseMs: integer(env, 'JOB_LEASE_MS', JOB_DEFAULTS.leaseMs, 1_000, 3_600_000),
+    jobPollMs: integer(env, 'JOB_POLL_MS', JOB_DEFAULTS.pollMs, 100, 600_000),
     metricsToken: metricsToken(env),
   };
 }

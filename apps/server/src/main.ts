@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { BrokerPortInUseError } from './gateway-link/broker.ts';
+import { createDrain } from './lifecycle/drain.ts';
 
 /** Starts the platform: configuration, database (migrated), gateway link (MQTT), HTTP. Problems a person can fix print one line. */
 async function main() {
@@ -17,25 +18,32 @@ async function main() {
   }).catch((error: Error) =>
     fail(`database: ${error.message}${config.databaseUrl ? ' (check DATABASE_URL)' : ` (data folder ${config.dataDir})`}`),
   );
+  const drain = createDrain({ graceMs: config.drainGraceMs, exit: (code) => process.exit(code) });
   // Gateways connect with the credentials provisioned into the gateways table (docs/protocol.md "Provisioning").
-  const app = await buildApp({ config, database, gatewayLink: {} }).catch((error: Error) => {
+  const app = await buildApp({
+    config,
+    database,
+    gatewayLink: {},
+    draining: drain.draining,
+    jobs: { leaseMs: config.jobLeaseMs, pollMs: config.jobPollMs },
+  }).catch((error: Error) => {
     if (error instanceof BrokerPortInUseError) fail(error.message);
     if (config.mqttUrl && /MQTT broker/.test(error.message)) fail(`${error.message} (check MQTT_URL)`);
     throw error;
   });
   if (config.captchaText) app.log.warn('CAPTCHA_TEXT is set: every captcha has the same answer. Use it for automated tests only.');
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
-    process.exit(0);
+  // Both signals drain (docs/operations.md "Stopping a node"); a second one changes nothing, the deadline holds.
+  const target = {
+    jobs: app.jobs,
+    gatewayLink: app.gatewayLink,
+    close: () => app.close(),
+    closeIdleConnections: () => app.server.closeIdleConnections(),
+    closeDatabase: () => database.close(),
+    logger: app.log,
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void drain.run(target, 'SIGINT'));
+  process.on('SIGTERM', () => void drain.run(target, 'SIGTERM'));
 
   try {
     await app.listen({ port: config.port, host: config.host });

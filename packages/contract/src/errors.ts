@@ -164,6 +164,13 @@ export const ERRORS = {
     tc: '伺服器與閘道的連線已中斷（MQTT代理不可達），命令可能未執行，請稍後重試',
     ja: 'サーバーとゲートウェイの接続が切れています（MQTTブローカーに到達できません）。コマンドは実行されていない可能性があります。しばらくしてから再試行してください',
   },
+  100112: {
+    status: 503,
+    en: 'The server handling this command is restarting and stopped waiting for the gateway; the command may have been carried out. Check and try again',
+    cn: '处理该命令的服务器正在重启，已停止等待网关应答，命令可能已执行，请确认后重试',
+    tc: '處理該命令的伺服器正在重新啟動，已停止等待閘道回應，命令可能已執行，請確認後重試',
+    ja: 'このコマンドを処理しているサーバーが再起動中のため、ゲートウェイの応答待ちを終了しました。コマンドは実行された可能性があります。確認して再試行してください',
+  },
   // Devices and groups (1002xx): the texts spec sections 5 and 8 give without a number (docs/decisions.md).
   100201: {
     status: 400,

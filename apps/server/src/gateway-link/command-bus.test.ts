@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BROKER_UNREACHABLE, createCommandBus, errorCodeFor, type CommandState } from './command-bus.ts';
+import { BROKER_UNREACHABLE, SERVER_STOPPING, createCommandBus, errorCodeFor, type CommandState } from './command-bus.ts';
 import { createPresence } from './presence.ts';
 import { gatewayInfo, memoryLogger } from '../test/gateway-link.fixtures.ts';
 
@@ -160,10 +160,18 @@ describe('command bus', () => {
     bus.close();
     const outcomes = await Promise.all([...all, late]);
     expect(outcomes.filter((o) => o.state === 'succeeded')).toHaveLength(300);
-    expect(outcomes.every((o) => ['succeeded', 'timed_out', 'expired'].includes(o.state))).toBe(true);
+    expect(outcomes.every((o) => ['succeeded', 'timed_out', 'expired', 'failed'].includes(o.state))).toBe(true);
+    // Those the close ended (sent ones failed: the gateway may have carried them out) say the server is stopping.
+    const ended = outcomes.filter((o) => o.state === 'failed' || o.state === 'expired');
+    expect(ended.length).toBeGreaterThan(0);
+    expect(ended.every((o) => o.state !== 'succeeded' && o.errorCode === SERVER_STOPPING)).toBe(true);
     expect(bus.pendingCount()).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
-    expect(await bus.send(MAC, 'time.get', {})).toMatchObject({ state: 'expired', error: { code: 'shutdown' } });
+    expect(await bus.send(MAC, 'time.get', {})).toMatchObject({
+      state: 'expired',
+      error: { code: 'shutdown' },
+      errorCode: SERVER_STOPPING,
+    });
   });
 
   it('maps each command and outcome to a localised code of spec section 8', () => {

@@ -72,6 +72,9 @@ export function errorCodeFor(name: CommandName, state: 'failed' | 'timed_out' | 
 /** A command that could not be sent, or whose reply can no longer come, because the server lost its MQTT broker. */
 export const BROKER_UNREACHABLE = 100111 satisfies ErrorCode;
 
+/** A command this server node stopped waiting for because the node is stopping (lifecycle/drain.ts). */
+export const SERVER_STOPPING = 100112 satisfies ErrorCode;
+
 interface Pending {
   id: string;
   mac: string;
@@ -161,7 +164,7 @@ export function createCommandBus(deps: CommandBusDeps) {
     log.debug({ mac, commandId: id, command: name }, 'command queued');
     transition(p, 'queued');
     if (closed) {
-      fail(p, 'expired', 'shutdown', 'the gateway link is closed');
+      fail(p, 'expired', 'shutdown', 'the gateway link is closed', SERVER_STOPPING);
       return done as Promise<CommandOutcome<N>>;
     }
 
@@ -238,10 +241,14 @@ export function createCommandBus(deps: CommandBusDeps) {
       for (const p of [...pending.values()]) if (!p.waitingForGateway) brokerLost(p);
     },
 
-    /** Ends every waiting command as expired and refuses new ones. */
+    /**
+     * Ends every waiting command with SERVER_STOPPING (failed when it was sent: the gateway may have carried it
+     * out) and refuses new ones, so no caller is left without an answer.
+     */
     close() {
       closed = true;
-      for (const p of [...pending.values()]) fail(p, 'expired', 'shutdown', 'the gateway link is closed');
+      for (const p of [...pending.values()])
+        fail(p, p.state === 'sent' ? 'failed' : 'expired', 'shutdown', 'the server node is stopping', SERVER_STOPPING);
     },
   };
 }

@@ -231,6 +231,14 @@ export function createGatewayLink(options: GatewayLinkOptions) {
       presence.forget(mac);
       if (client) await client.publish(upTopic(mac, 'state'), '', { retain: true });
     },
+    /** Commands sent or queued that have no outcome yet. */
+    pendingCommands(): number {
+      return bus.pendingCount();
+    },
+    /** Answers every command still waiting with SERVER_STOPPING and refuses new ones (a node that is stopping). */
+    stopCommands(): void {
+      bus.close();
+    },
     async close() {
       clearTimeout(settleTimer);
       firmware.close();

@@ -287,6 +287,78 @@ describe.each(DATABASES)('job runner on %s', (kind) => {
     expect((await runner.find(jobKind, 'after close'))?.state).toBe('queued');
   });
 
+  it('hands a running job back on handOver: another node takes it at once, the attempt not counted, the late finish ignored', async () => {
+    const jobKind = freshKind();
+    const started = gate();
+    const stuck = gate();
+    const aborted: unknown[] = [];
+    let handedBack = 0;
+    let calls = 0;
+    const [leaving, staying] = twoNodes(
+      jobKind,
+      async (_payload, context) => {
+        calls += 1;
+        if (calls === 1) {
+          started.open();
+          context.signal.addEventListener('abort', () => aborted.push(context.signal.reason));
+          await stuck.opened;
+          return { by: 'the leaving node', attempt: context.attempt };
+        }
+        return { by: 'the staying node', attempt: context.attempt };
+      },
+      { leaseMs: 60_000, onHandedBack: () => (handedBack += 1) },
+    );
+    await leaving.schedule({ kind: jobKind, key: 'rollup', runAt: clock.now() });
+    await leaving.schedule({ kind: jobKind, key: 'not yet', runAt: new Date(clock.now().getTime() + 1000) });
+    const leavingRun = leaving.runDue();
+    await started.opened;
+
+    expect(await leaving.handOver(0)).toBe(1);
+    expect(handedBack).toBe(1);
+    expect(aborted).toHaveLength(1);
+    expect(await staying.find(jobKind, 'rollup')).toMatchObject({ state: 'queued', attempts: 0, leaseOwner: null, lockedUntil: null });
+    // No lease to wait for: the clock has not moved.
+    expect(await staying.runDue()).toBe(1);
+    // close() does not wait for a handler it handed back; its late finish is dropped.
+    await leaving.close();
+    stuck.open();
+    await leavingRun;
+    expect(await staying.find(jobKind, 'rollup')).toMatchObject({
+      state: 'done',
+      attempts: 1,
+      leaseOwner: 'node-2',
+      result: { by: 'the staying node', attempt: 1 },
+    });
+    clock.advance(1000);
+    expect(await leaving.runDue()).toBe(0);
+    expect((await staying.find(jobKind, 'not yet'))?.state).toBe('queued');
+  });
+
+  it('handOver lets a job that finishes within the wait record its outcome', async () => {
+    const jobKind = freshKind();
+    const started = gate();
+    const finish = gate();
+    let handedBack = 0;
+    const [runner] = twoNodes(
+      jobKind,
+      async () => {
+        started.open();
+        await finish.opened;
+        return 'sent';
+      },
+      { onHandedBack: () => (handedBack += 1) },
+    );
+    await runner.schedule({ kind: jobKind, key: 'quick', runAt: clock.now() });
+    const running = runner.runDue();
+    await started.opened;
+    const handing = runner.handOver(60_000);
+    finish.open();
+    expect(await handing).toBe(0);
+    expect(handedBack).toBe(0);
+    expect(await running).toBe(1);
+    expect(await runner.find(jobKind, 'quick')).toMatchObject({ state: 'done', attempts: 1, result: 'sent' });
+  });
+
   it('polls for due jobs after start()', async () => {
     const jobKind = freshKind();
     const ran = gate();

@@ -67,6 +67,8 @@ export interface JobRunnerOptions {
   /** First retry delay; it doubles with every failed attempt up to retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Told when this node handed running jobs back (handOver), so the other nodes can look for them at once. */
+  onHandedBack?: () => void;
 }
 
 export const JOB_DEFAULTS = {
@@ -125,8 +127,9 @@ export function createJobRunner(options: JobRunnerOptions) {
   const nodeId = options.nodeId ?? `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
   const repo = createJobsRepo(options.db);
   const handlers = new Map<string, JobHandler>();
-  const running = new Map<bigint, { attempt: JobAttempt; lease: AbortController; done: Promise<void> }>();
+  const running = new Map<bigint, { attempt: JobAttempt; lease: AbortController; done: Promise<void>; handedBack?: boolean }>();
   const sweeps = new Set<Promise<number>>();
+  const queries = new Set<Promise<unknown>>();
   let pollTimer: NodeJS.Timeout | undefined;
   let renewTimer: NodeJS.Timeout | undefined;
   let closing = false;
@@ -198,16 +201,24 @@ export function createJobRunner(options: JobRunnerOptions) {
     return done;
   }
 
+  /** Keeps a sweep's query in `queries` while it runs: closing waits for it, not for the jobs the sweep started. */
+  function queried<T>(query: Promise<T>): Promise<T> {
+    queries.add(query);
+    return query.finally(() => queries.delete(query));
+  }
+
   async function sweep(): Promise<number> {
     const kinds = [...handlers.keys()];
     if (kinds.length === 0) return 0;
-    await repo.failAbandoned({ kinds, now: clock.now(), error: 'lease expired on the last attempt (the node running it stopped)' });
+    await queried(
+      repo.failAbandoned({ kinds, now: clock.now(), error: 'lease expired on the last attempt (the node running it stopped)' }),
+    );
     let ran = 0;
     while (!closing) {
       const limit = settings.concurrency - running.size;
       if (limit <= 0) break;
       const now = clock.now();
-      const claimed = await repo.claim({ kinds, now, limit, nodeId, lockedUntil: new Date(now.getTime() + settings.leaseMs) });
+      const claimed = await queried(repo.claim({ kinds, now, limit, nodeId, lockedUntil: new Date(now.getTime() + settings.leaseMs) }));
       if (claimed.length === 0) break;
       await Promise.all(claimed.map(run));
       ran += claimed.length;
@@ -274,12 +285,43 @@ export function createJobRunner(options: JobRunnerOptions) {
       poll();
     },
 
-    /** Stops claiming and waits for the jobs running on this node to record their outcome. */
+    /**
+     * For a node that is stopping: claims nothing more, gives the running jobs `waitMs` to record their outcome,
+     * then queues the others again for another node (their attempt not counted) and aborts their handlers.
+     * Answers how many were handed back.
+     */
+    async handOver(waitMs: number): Promise<number> {
+      closing = true;
+      clearTimeout(pollTimer);
+      await Promise.allSettled([...queries]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...running.values()].map((job) => job.done)),
+        new Promise((wake) => (timer = setTimeout(wake, waitMs))),
+      ]);
+      clearTimeout(timer);
+      const left = [...running.values()].filter((job) => !job.handedBack);
+      if (left.length === 0) return 0;
+      // Queued before the abort: an aborted handler that fails fast must not record a retry with its back-off.
+      const released = await repo.release({ nodeId, attempts: left.map((job) => job.attempt), runAt: clock.now() });
+      for (const job of left) {
+        if (!released.has(job.attempt.id)) continue;
+        job.handedBack = true;
+        job.lease.abort(new Error('handed back: this node is stopping'));
+      }
+      if (released.size > 0) {
+        logger.info({ jobs: released.size }, 'running jobs handed back to the other nodes');
+        options.onHandedBack?.();
+      }
+      return released.size;
+    },
+
+    /** Stops claiming and waits for the jobs running on this node (but those handed back) to record their outcome. */
     async close(): Promise<void> {
       closing = true;
       clearTimeout(pollTimer);
-      await Promise.allSettled([...sweeps]);
-      await Promise.allSettled([...running.values()].map((job) => job.done));
+      await Promise.allSettled([...queries]);
+      await Promise.allSettled([...running.values()].filter((job) => !job.handedBack).map((job) => job.done));
       clearInterval(renewTimer);
       renewTimer = undefined;
     },

@@ -115,6 +115,20 @@ export function createJobsRepo(db: Db) {
       return queued.length > 0;
     },
 
+    /**
+     * Queues this node's running attempts again at `runAt`, the attempt not counted: a node that is stopping
+     * hands them back so another takes them now instead of after the lease. Answers the ids handed back.
+     */
+    async release(input: { nodeId: string; attempts: JobAttempt[]; runAt: Date }): Promise<Set<bigint>> {
+      if (input.attempts.length === 0) return new Set();
+      const released = await db
+        .update(jobs)
+        .set({ state: 'queued', attempts: sql`${jobs.attempts} - 1`, runAt: input.runAt, leaseOwner: null, lockedUntil: null })
+        .where(or(...input.attempts.map((attempt) => ownAttempt(input.nodeId, attempt))))
+        .returning({ id: jobs.id });
+      return new Set(released.map((row) => row.id));
+    },
+
     /** Records the last failure for good; answers false when the attempt was no longer this node's. */
     async fail(input: { nodeId: string; attempt: JobAttempt; error: string; now: Date }): Promise<boolean> {
       const failed = await db

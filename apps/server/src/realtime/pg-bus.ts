@@ -41,7 +41,7 @@ export async function createPgBus(options: PgBusOptions): Promise<RealtimeBus> {
   let client: pg.Client | undefined;
   let closed = false;
   let retry = options.retryMs ?? 200;
-  let sending = false;
+  let sending: Promise<void> | undefined;
   let reconnecting: NodeJS.Timeout | undefined;
 
   function deliver(text: string) {
@@ -95,9 +95,13 @@ export async function createPgBus(options: PgBusOptions): Promise<RealtimeBus> {
     return parts.map((part, i) => `${id}:${i}:${parts.length}:${part}`);
   }
 
-  async function flush() {
-    if (sending) return;
-    sending = true;
+  /** Sends what is queued; one run at a time, and close() waits for it so the last events still go out. */
+  function flush(): Promise<void> {
+    sending ??= sendQueued().finally(() => (sending = undefined));
+    return sending;
+  }
+
+  async function sendQueued() {
     try {
       while (client && queue.length > 0) {
         const payload = queue[0]!;
@@ -107,8 +111,6 @@ export async function createPgBus(options: PgBusOptions): Promise<RealtimeBus> {
     } catch (error) {
       // The connection's 'error' handler reconnects; what is left in the queue goes out then.
       logger.warn({ err: error }, 'real-time bus could not notify; will retry');
-    } finally {
-      sending = false;
     }
   }
 
@@ -169,6 +171,7 @@ export async function createPgBus(options: PgBusOptions): Promise<RealtimeBus> {
       closed = true;
       if (reconnecting) clearTimeout(reconnecting);
       handlers.clear();
+      await sending;
       const c = client;
       client = undefined;
       await c?.end().catch(() => undefined);

@@ -33,7 +33,12 @@ export interface PlacementsChangedEvent {
   gatewayIds: string[];
 }
 
-export type RealtimeEvent = MessageEvent | SessionsEndedEvent | PlacementsChangedEvent;
+/** A node that is stopping queued its running jobs again: the other nodes look for due jobs now, not at their next poll. */
+export interface JobsHandedBackEvent {
+  kind: 'jobsHandedBack';
+}
+
+export type RealtimeEvent = MessageEvent | SessionsEndedEvent | PlacementsChangedEvent | JobsHandedBackEvent;
 
 /**
  * How events reach the STOMP connections. This process's bus delivers in process; a cross-node bus

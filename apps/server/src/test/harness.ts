@@ -49,7 +49,16 @@ export async function startApp(
   env: Record<string, string> = {},
   extra: Pick<
     AppOptions,
-    'realtime' | 'realtimeBus' | 'gatewayLink' | 'firmware' | 'logger' | 'offlineGraceMs' | 'alarmTickMs' | 'jobs' | 'webhookGatherMs'
+    | 'realtime'
+    | 'realtimeBus'
+    | 'gatewayLink'
+    | 'firmware'
+    | 'logger'
+    | 'offlineGraceMs'
+    | 'alarmTickMs'
+    | 'jobs'
+    | 'webhookGatherMs'
+    | 'draining'
   > = {},
 ): Promise<Harness> {
   const database = await freshDatabase(kind);

@@ -17,10 +17,10 @@ export const systemEndpoints = {
     path: '/healthz',
     tags: ['system'],
     summary: 'Liveness and database reachability, for load balancers',
-    description: 'Not enveloped.',
+    description: 'Not enveloped. A node that is stopping answers 503 with status `draining`, so the load balancer takes it out.',
     access: 'public',
     kind: 'raw',
-    response: Type.Object({ status: Type.Literal('ok'), version: Type.String() }),
+    response: Type.Object({ status: Type.Union([Type.Literal('ok'), Type.Literal('draining')]), version: Type.String() }),
   }),
 };
 

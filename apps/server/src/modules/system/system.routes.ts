@@ -4,7 +4,10 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 
-export function registerSystemRoutes(route: RouteOf, deps: { db: Db; config: Pick<Config, 'mode' | 'company' | 'serverIp'> }) {
+export function registerSystemRoutes(
+  route: RouteOf,
+  deps: { db: Db; config: Pick<Config, 'mode' | 'company' | 'serverIp'>; draining: () => boolean },
+) {
   const { db, config } = deps;
 
   route(systemEndpoints.info, async () => ({
@@ -15,7 +18,12 @@ export function registerSystemRoutes(route: RouteOf, deps: { db: Db; config: Pic
     signUp: config.mode === 'saas',
   }));
 
-  route(systemEndpoints.health, async () => {
+  route(systemEndpoints.health, async ({ reply }) => {
+    // Answered before the database is asked: a stopping node leaves the load balancer at once (docs/operations.md).
+    if (deps.draining()) {
+      reply.code(503);
+      return { status: 'draining' as const, version: LIMITS.version };
+    }
     await db.execute(sql`select 1`);
     return { status: 'ok' as const, version: LIMITS.version };
   });

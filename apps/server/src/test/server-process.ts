@@ -1,0 +1,78 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort } from './mosquitto.fixtures.ts';
+import { poll } from './poll.ts';
+
+const SERVER_DIR = resolve(import.meta.dirname, '../..');
+
+/** The built server, as `npm start` runs it. */
+export const SERVER_BUNDLE = resolve(SERVER_DIR, 'dist/main.js');
+
+/** Builds apps/server/dist (esbuild, a few seconds), so a suite never runs an older bundle than the sources. */
+export function buildServerBundle(): void {
+  execFileSync(process.execPath, ['build/bundle.mjs'], { cwd: SERVER_DIR, stdio: 'inherit' });
+}
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  pid: number;
+  /** What the process printed, for failure messages and log assertions. */
+  output(): string;
+  /** Resolves with the exit code (null when a signal killed it) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  running(): boolean;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Starts the built server on a free port with `env` over the defaults, and waits until /healthz answers 200. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: url,
+      LOG_FORMAT: 'json',
+      // vitest sets MODE=test for itself; the platform's MODE is saas or server.
+      MODE: 'server',
+      DEMO: 'off',
+      WEB_DIST: resolve(SERVER_DIR, 'src/test/fixtures/no-web'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => done({ code, signal })),
+  );
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const server: ServerProcess = {
+    url,
+    port,
+    pid: child.pid!,
+    output: () => output,
+    exited,
+    running,
+    kill: (signal) => void child.kill(signal),
+  };
+  try {
+    await poll(
+      async () => {
+        if (!running()) throw new Error(`the server exited:\n${output}`);
+        return (await fetch(`${url}/healthz`).catch(() => undefined))?.ok === true;
+      },
+      `the server on port ${port} to answer /healthz`,
+      { timeoutMs: 60_000, everyMs: 100 },
+    );
+  } catch (error) {
+    if (running()) child.kill('SIGKILL');
+    throw error;
+  }
+  return server;
+}
