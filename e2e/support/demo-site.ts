@@ -331,6 +331,12 @@ const AXE_LANGS: readonly Lang[] = ['en', 'ja'];
 async function onPhone(p: Page, file: string): Promise<string[]> {
   await p.setViewportSize(PHONE.viewport);
   await settled(p);
+  // Charts follow their box's size a frame or more after the window changes: the page is given a few seconds to
+  // fit, and what still runs over is reported.
+  await poll(async () => (await p.evaluate(sidewaysOverflowInPage)).length === 0, 'the page fits the phone', {
+    timeoutMs: 3000,
+    everyMs: 100,
+  }).catch(() => undefined);
   await p.screenshot({ path: file });
   const found = [
     ...(await p.evaluate(sidewaysOverflowInPage)),
