@@ -132,9 +132,16 @@ export function createPlacementIndex(deps: {
       forget(unique);
       deps.bus.publish({ kind: 'placementsChanged', gatewayIds: unique.map(String) });
     },
-    /** Whether a gateway's placements are held (tests: a change announced by another node has arrived). */
+    /** Whether a gateway's placements are held (tests: each node has read them). */
     holds(mac: string): boolean {
       return byMac.has(mac);
+    },
+    /**
+     * The map the held placements put a gateway's device on, if held (tests: whether a node still believes a
+     * device is where it was; a report arriving just after a change reads the placements again at once).
+     */
+    heldMapOf(mac: string, addr: string): bigint | undefined {
+      return byMac.get(mac)?.byAddr.get(addr)?.mapId;
     },
     /** Resolves when every report received so far has been published. */
     async settled(): Promise<void> {
