@@ -11,7 +11,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
-const BUNDLE = join(REPO_ROOT, 'apps/server/dist/main.js');
+// LUMIGRID_SERVER_BUNDLE: another build of the server (the cluster test's own).
+const BUNDLE = process.env.LUMIGRID_SERVER_BUNDLE ?? join(REPO_ROOT, 'apps/server/dist/main.js');
 const USAGE = `Starts a Lumigrid cluster on this machine: N server nodes behind HAProxy.
 
   npm run cluster -- [--nodes N] [--port PORT] [--host HOST]

@@ -1,18 +1,21 @@
 // Builds the server for `npm start`: plain JavaScript in dist/, so production does not compile TypeScript in
 // memory at every start (tsx). Plain .mjs so it runs on bare Node before anything is built.
 import { cpSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { env } from 'node:process';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
-const dist = join(root, 'dist');
+// SERVER_BUNDLE_DIR: another folder (under apps/server, so the packages resolve), for suites that build their own
+// bundle while others run the one in dist/.
+const dist = env.SERVER_BUNDLE_DIR ? resolve(root, env.SERVER_BUNDLE_DIR) : join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 
 await build({
   absWorkingDir: root,
   // Every npm script entry; each file is self-contained (no shared chunks to keep in step).
   entryPoints: ['src/main.ts', 'src/provision.ts', 'src/mosquitto-acl.ts'],
-  outdir: 'dist',
+  outdir: dist,
   bundle: true,
   platform: 'node',
   format: 'esm',

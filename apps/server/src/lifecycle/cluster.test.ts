@@ -9,7 +9,7 @@ import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import { freePort } from '../test/mosquitto.fixtures.ts';
 import { poll } from '../test/poll.ts';
 import { stompClient } from '../test/realtime.fixtures.ts';
-import { buildServerBundle } from '../test/server-process.ts';
+import { SERVER_BUNDLE, buildServerBundle, removeServerBundle } from '../test/server-process.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 
 const BASE_URL = process.env.DATABASE_URL ?? '';
@@ -56,6 +56,7 @@ describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAPr
       await exited;
     }
     await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+    removeServerBundle();
   });
 
   it('serves through HAProxy while a node drains and while every node is restarted in turn', async () => {
@@ -69,6 +70,7 @@ describe.skipIf(!SERVICES)('the cluster on one machine (scripts/cluster.ts, HAPr
         DATABASE_URL: url.toString(),
         MQTT_URL: TEST_MQTT_URL,
         MQTT_SHARED_GROUP: `lumigrid-cluster-${runPrefix()}`,
+        LUMIGRID_SERVER_BUNDLE: SERVER_BUNDLE,
         ADMIN_PASSWORD,
         // vitest sets MODE=test for itself; the platform's MODE is saas or server.
         MODE: 'server',

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import { poll } from '../test/poll.ts';
 import { stompClient } from '../test/realtime.fixtures.ts';
-import { buildServerBundle, startServerProcess, type ServerProcess } from '../test/server-process.ts';
+import { buildServerBundle, removeServerBundle, startServerProcess, type ServerProcess } from '../test/server-process.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 import { WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhooks.service.ts';
 
@@ -190,6 +190,7 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
     await hook.close();
     await sql.end();
     await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+    removeServerBundle();
   });
 
   it('drains on SIGTERM: out of the load balancer, requests and commands answered, jobs handed back, sockets closed, exit 0', async () => {

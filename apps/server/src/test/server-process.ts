@@ -1,16 +1,30 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { freePort } from './mosquitto.fixtures.ts';
 import { poll } from './poll.ts';
 
 const SERVER_DIR = resolve(import.meta.dirname, '../..');
 
-/** The built server, as `npm start` runs it. */
-export const SERVER_BUNDLE = resolve(SERVER_DIR, 'dist/main.js');
+/**
+ * The built server as `npm start` runs it, built by this test process into a folder of its own: the browser
+ * journeys run the bundle in dist/ meanwhile, and a rebuild there would pull it from under them.
+ */
+const BUNDLE_DIR = resolve(SERVER_DIR, `tmp/bundle-${process.pid}/dist`);
+export const SERVER_BUNDLE = resolve(BUNDLE_DIR, 'main.js');
 
-/** Builds apps/server/dist (esbuild, a few seconds), so a suite never runs an older bundle than the sources. */
+/** Builds the bundle (esbuild, a few seconds), so a suite never runs an older bundle than the sources. */
 export function buildServerBundle(): void {
-  execFileSync(process.execPath, ['build/bundle.mjs'], { cwd: SERVER_DIR, stdio: 'inherit' });
+  execFileSync(process.execPath, ['build/bundle.mjs'], {
+    cwd: SERVER_DIR,
+    stdio: 'inherit',
+    env: { ...process.env, SERVER_BUNDLE_DIR: BUNDLE_DIR },
+  });
+}
+
+/** Removes the bundle buildServerBundle made (a suite's afterAll). */
+export function removeServerBundle(): void {
+  rmSync(dirname(BUNDLE_DIR), { recursive: true, force: true });
 }
 
 export interface ServerProcess {
