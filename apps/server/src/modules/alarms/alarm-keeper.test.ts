@@ -1,6 +1,5 @@
 import { DEFAULT_ALARM_SETTINGS } from '@lumigrid/contract';
-import { describe, expect, it } from 'vitest';
-import { poll } from '../../test/poll.ts';
+import { describe, expect, it, vi } from 'vitest';
 import { TestClock } from '../../test/harness.ts';
 import { createAlarmKeeper, type FaultSource } from './alarm-keeper.ts';
 import type { AlarmPatch, AlarmRow, AlarmsRepo, NewAlarm } from './alarms.repo.ts';
@@ -106,31 +105,38 @@ describe('the alarm keeper', () => {
   });
 
   it('tells the banner as soon as an alarm is written, then at most once a gap while a storm goes on, and the last change too', async () => {
-    const { repo, release } = slowRepo();
-    release();
-    const notices: number[] = [];
-    const gapMs = 60_000;
-    const sut = createAlarmKeeper({
-      repo,
-      clock: new TestClock(),
-      jobs: { schedule: async () => true, register: () => undefined },
-      messenger: { send: async () => undefined },
-      hub: { publishToUser: () => void notices.push(notices.length) },
-      logger: { warn: () => undefined },
-      tickMs: 0,
-      bannerGapMs: gapMs,
-    });
-    await sut.faultRaised(LIGHT);
-    await sut.settled();
-    // No flush asked: the first notice goes out by itself, without waiting for a gap.
-    await poll(() => notices.length === 1, 'the first notice at once');
-    for (let i = 1; i <= 20; i++) await sut.faultRaised({ ...LIGHT, deviceId: BigInt(100 + i), addr: String(i).padStart(4, '0') });
-    await sut.settled();
-    // Every timer due now has run: the twenty changes within the gap wait for its end, together.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(notices).toHaveLength(1);
-    await sut.flushBanner();
-    expect(notices).toHaveLength(2);
-    sut.close();
+    // The banner's timers and clock only: the repo's writes still settle on real immediates.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { repo, release } = slowRepo();
+      release();
+      const notices: number[] = [];
+      const gapMs = 60_000;
+      const sut = createAlarmKeeper({
+        repo,
+        clock: new TestClock(),
+        jobs: { schedule: async () => true, register: () => undefined },
+        messenger: { send: async () => undefined },
+        hub: { publishToUser: () => void notices.push(notices.length) },
+        logger: { warn: () => undefined },
+        tickMs: 0,
+        bannerGapMs: gapMs,
+      });
+      await sut.faultRaised(LIGHT);
+      await sut.settled();
+      // No time passes: the first notice goes out without waiting for a gap.
+      await vi.advanceTimersByTimeAsync(0);
+      expect(notices).toHaveLength(1);
+      for (let i = 1; i <= 20; i++) await sut.faultRaised({ ...LIGHT, deviceId: BigInt(100 + i), addr: String(i).padStart(4, '0') });
+      await sut.settled();
+      // The twenty changes within the gap wait for its end, and go out together then.
+      await vi.advanceTimersByTimeAsync(gapMs - 1);
+      expect(notices).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(notices).toHaveLength(2);
+      sut.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
