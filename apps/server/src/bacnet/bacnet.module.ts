@@ -10,7 +10,6 @@ import {
   isLang,
   sceneEndpoints,
   type EndpointSpec,
-  type GroupControlRequest,
 } from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BacnetConfig } from '../config.ts';
@@ -142,15 +141,22 @@ export function createBacnetModule(deps: {
     };
   }
 
-  /** Runs a scene as `POST scene/v1/execute/:id` does, with the same checks, audited as the bound user's call via BACnet. */
-  async function runScene(caller: AuthContext, config: BacnetConfig, sceneId: string, from: string) {
-    const spec = sceneEndpoints.execute;
-    const input = { params: { id: sceneId }, body: {} };
+  /**
+   * Runs a call as its API route would: the route layer's authority and object checks first, audited as the
+   * bound user's call via BACnet whatever the outcome; a refusal answers as the BACnet error it maps to.
+   */
+  async function callAsRoute(
+    caller: AuthContext,
+    config: BacnetConfig,
+    call: { spec: EndpointSpec; input: { params?: Record<string, string>; body?: unknown }; from: string },
+    run: () => Promise<unknown>,
+  ) {
+    const { spec, input, from } = call;
     let code = 0;
     try {
       assertMay(caller, spec.access);
       if (spec.objects) await deps.access.requireObjects(caller, spec.access, spec.objects, input);
-      await deps.scenes!.execute(caller, sceneId);
+      await run();
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       code = error.code;
@@ -181,39 +187,23 @@ export function createBacnetModule(deps: {
           throw error instanceof AppError ? bacnetErrorOf(error) : error;
         });
         const sceneId = object.command === 'scene' ? object.sceneIds?.[value - 1] : undefined;
-        if (sceneId) return runScene(caller, config, sceneId, from);
-        let spec: EndpointSpec;
-        let body: { id: string; action: GroupControlRequest['action'] };
+        if (sceneId)
+          return callAsRoute(caller, config, { spec: sceneEndpoints.execute, input: { params: { id: sceneId }, body: {} }, from }, () =>
+            deps.scenes!.execute(caller, sceneId),
+          );
         if (object.source === 'group') {
-          spec = groupEndpoints.control;
-          body = { id: object.sourceId, action: { op: 'brightness', percent: value } };
-        } else {
-          spec = deviceEndpoints.control;
-          body = {
-            id: object.sourceId,
-            action: object.command === 'onOff' ? { op: 'onOff', on: value === 1 } : { op: 'brightness', percent: value },
-          };
+          const body = { id: object.sourceId, action: { op: 'brightness' as const, percent: value } };
+          return callAsRoute(caller, config, { spec: groupEndpoints.control, input: { body }, from }, () =>
+            deps.groups.control(caller, body),
+          );
         }
-        let code = 0;
-        try {
-          // What the route layer checks before an API call's handler runs: the authority and the objects.
-          assertMay(caller, spec.access);
-          if (spec.objects) await deps.access.requireObjects(caller, spec.access, spec.objects, { body });
-          if (object.source === 'group') await deps.groups.control(caller, body);
-          else await deps.devices.control(caller, body as Parameters<DevicesService['control']>[1]);
-        } catch (error) {
-          if (!(error instanceof AppError)) throw error;
-          code = error.code;
-          throw bacnetErrorOf(error);
-        } finally {
-          deps.audit.record({
-            ...serverCallDraft(spec, { auth: caller, input: { body }, at: deps.clock.now() }),
-            via: VIA,
-            ip: from.split(':')[0] ?? '',
-            project: Promise.resolve(config.projectId),
-            code,
-          });
-        }
+        const body = {
+          id: object.sourceId,
+          action: object.command === 'onOff' ? { op: 'onOff' as const, on: value === 1 } : { op: 'brightness' as const, percent: value },
+        };
+        return callAsRoute(caller, config, { spec: deviceEndpoints.control, input: { body }, from }, () =>
+          deps.devices.control(caller, body as Parameters<DevicesService['control']>[1]),
+        );
       },
     };
   }
