@@ -209,17 +209,8 @@ export function createDeviceReportsRepo(db: Db) {
     },
 
     /** Removes up to `limit` history rows received before `before` (retention), answers how many. */
-    async purgeHistoryAnyTenant(q: { before: Date; limit: number }): Promise<number> {
-      const result = (await db.execute(sql`
-        with gone as (
-          delete from device_reports where id in (
-            select id from device_reports where received_at < ${q.before.toISOString()}::timestamptz limit ${q.limit}
-          )
-          returning 1
-        )
-        select count(*)::int as n from gone
-      `)) as unknown as { rows: Array<{ n: number }> };
-      return Number(result.rows[0]?.n ?? 0);
+    purgeHistoryAnyTenant(q: { before: Date; limit: number }): Promise<number> {
+      return purgeReceivedBefore(db, 'device_reports', q);
     },
 
     /**
@@ -270,3 +261,22 @@ export function createDeviceReportsRepo(db: Db) {
   };
 }
 export type DeviceReportsRepo = ReturnType<typeof createDeviceReportsRepo>;
+
+/** Removes up to `limit` rows of an ingest history table received before `before` (retention); answers how many. */
+export async function purgeReceivedBefore(
+  db: Db,
+  table: 'device_reports' | 'device_events',
+  q: { before: Date; limit: number },
+): Promise<number> {
+  const name = sql.raw(table);
+  const result = (await db.execute(sql`
+    with gone as (
+      delete from ${name} where id in (
+        select id from ${name} where received_at < ${q.before.toISOString()}::timestamptz limit ${q.limit}
+      )
+      returning 1
+    )
+    select count(*)::int as n from gone
+  `)) as unknown as { rows: Array<{ n: number }> };
+  return Number(result.rows[0]?.n ?? 0);
+}

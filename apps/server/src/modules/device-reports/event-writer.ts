@@ -2,6 +2,7 @@ import type { EventMessage } from '@lumigrid/protocol';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { createBatchWriter, type BatchWriterOptions } from './batch-writer.ts';
+import { purgeReceivedBefore } from './device-reports.repo.ts';
 
 /** A sensor or emergency event on its way into device_events. */
 export interface EventRow {
@@ -18,17 +19,8 @@ export interface EventRow {
 export function createEventsRepo(db: Db) {
   return {
     /** Removes up to `limit` events received before `before` (retention), answers how many. */
-    async purgeAnyTenant(q: { before: Date; limit: number }): Promise<number> {
-      const result = (await db.execute(sql`
-        with gone as (
-          delete from device_events where id in (
-            select id from device_events where received_at < ${q.before.toISOString()}::timestamptz limit ${q.limit}
-          )
-          returning 1
-        )
-        select count(*)::int as n from gone
-      `)) as unknown as { rows: Array<{ n: number }> };
-      return Number(result.rows[0]?.n ?? 0);
+    purgeAnyTenant(q: { before: Date; limit: number }): Promise<number> {
+      return purgeReceivedBefore(db, 'device_events', q);
     },
 
     async write(rows: readonly EventRow[]): Promise<{ written: number; unknownMacs: string[] }> {
