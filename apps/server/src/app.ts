@@ -74,6 +74,7 @@ import { firmwareNoticePublisher } from './realtime/firmware-notices.ts';
 import { wireGatewayStatus } from './realtime/gateway-status.ts';
 import { createPgBus } from './realtime/pg-bus.ts';
 import { createLocalBus, type RealtimeBus } from './realtime/realtime-bus.ts';
+import { createLiveMessageCheck } from './realtime/live-messages.ts';
 import { createRealtimeHub, type RealtimeHub, type RealtimeOptions } from './realtime/realtime-hub.ts';
 
 export interface AppOptions {
@@ -104,6 +105,8 @@ export interface AppOptions {
   firmware?: FirmwareCatalogue;
   /** Real-time channel tuning (tests shorten heart-beats and re-checks). */
   realtime?: Partial<RealtimeOptions>;
+  /** Told of every real-time message that the contract's live topics refuse (the test harness fails on one). */
+  liveMessageProblem?: (problem: string) => void;
   /** Cross-node fan-out for the real-time channel; in process by default. */
   realtimeBus?: RealtimeBus;
   /** How long offline must last before it is an alert (tests shorten it). */
@@ -303,6 +306,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     logger,
     bus: realtimeBus,
     options: options.realtime,
+    ...(options.liveMessageProblem ? { checkMessages: { check: createLiveMessageCheck(), report: options.liveMessageProblem } } : {}),
   });
   // Revoked sessions close their sockets; the browser shows the forced-logout dialog when told to.
   auth.service.onSessionsEnded((ended) =>

@@ -6,6 +6,7 @@ import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
 import { deviceType } from './device-types.ts';
 import { CCT_MAX_K, CCT_MIN_K } from './device-units.ts';
 import type { ErrorCode } from './errors.ts';
+import type { Destination } from './realtime.ts';
 
 export { FAULT_CODES, type FaultName } from '@lumigrid/protocol';
 
@@ -374,7 +375,7 @@ export const DeviceStateQuerySchema = Type.Object({ mapId: IdSchema });
 export type DeviceStateQuery = Static<typeof DeviceStateQuerySchema>;
 
 /** The real-time destination of one map's device changes (one subscription per map, not per device). */
-export function mapDestination(mapId: string | bigint): string {
+export function mapDestination(mapId: string | bigint): Destination<MapTopicMessage> {
   return `/topic/map/${mapId}`;
 }
 
@@ -396,6 +397,7 @@ export const MapStoredMessageSchema = Type.Object({
 });
 export type MapStoredMessage = Static<typeof MapStoredMessageSchema>;
 /** Everything `/topic/map/{mapId}` carries: a device's new marker, devices that left, or states now stored. */
+export const MapTopicMessageSchema = Type.Union([DeviceMarkerSchema, MapRemovedMessageSchema, MapStoredMessageSchema]);
 export type MapTopicMessage = DeviceMarker | MapRemovedMessage | MapStoredMessage;
 
 /**

@@ -12,6 +12,7 @@ import { IdSchema, Nullable, PAGE_SIZE, PlanCoordinateSchema } from './common.ts
 import { PARAM_RANGES } from './device-params.ts';
 import type { ErrorCode } from './errors.ts';
 import type { Localised } from './lang.ts';
+import type { Destination } from './realtime.ts';
 import { weightedLength } from './validation.ts';
 
 /**
@@ -661,7 +662,7 @@ export const PDF_MIME = 'application/pdf';
 export const PdfSchema = Type.Unsafe<Uint8Array>({ type: 'string', format: 'binary', description: 'A PDF document' });
 
 /** The real-time destination of one map's emergency changes. */
-export function emergencyDestination(mapId: string | bigint): string {
+export function emergencyDestination(mapId: string | bigint): Destination<EmergencyTopicMessage> {
   return `/topic/emergency/${mapId}`;
 }
 
@@ -688,6 +689,7 @@ export type EmergencyLightMessage = Static<typeof EmergencyLightMessageSchema>;
 export const EmergencyRunMessageSchema = Type.Object({ kind: Type.Literal('run'), run: EmergencyRunSchema });
 export type EmergencyRunMessage = Static<typeof EmergencyRunMessageSchema>;
 
+export const EmergencyTopicMessageSchema = Type.Union([EmergencyLightMessageSchema, EmergencyRunMessageSchema]);
 export type EmergencyTopicMessage = EmergencyLightMessage | EmergencyRunMessage;
 
 /** Texts of the server-written reports (log book PDF and Excel, test record workbook). */

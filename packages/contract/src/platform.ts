@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema, Nullable } from './common.ts';
 import { GATEWAY_FIRMWARE_TARGETS } from './gateways.ts';
+import type { Destination } from './realtime.ts';
 
 const DateTime = Type.String({ format: 'date-time' });
 
@@ -158,4 +159,4 @@ export type RolloutDetail = Static<typeof RolloutDetailSchema>;
 export const RolloutParamsSchema = Type.Object({ id: IdSchema });
 
 /** The live topic of rollouts: every change of one is published there as a Rollout, to platform administrators only. */
-export const ROLLOUT_TOPIC = '/topic/firmware_rollouts';
+export const ROLLOUT_TOPIC: Destination<Rollout> = '/topic/firmware_rollouts';

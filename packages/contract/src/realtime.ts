@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { AlarmsChangedNotice } from './alarms.ts';
 import { IdSchema } from './common.ts';
 
 /**
@@ -7,12 +8,28 @@ import { IdSchema } from './common.ts';
  */
 export const REALTIME_ENDPOINT = '/ws/endpoint-homa';
 
+declare const carries: unique symbol;
+/**
+ * A real-time destination with the type of the messages it carries. The server publishes and the browser listens
+ * through the same builder (userDestination, mapDestination, ...), so both agree on the payload; the schemas of
+ * every topic are in live-topics.ts.
+ */
+export type Destination<Message> = string & { readonly [carries]?: Message };
+
 /** The per-user topics of spec section 7; `{userId}` is the signed-in user's own id. */
 export const USER_TOPICS = ['defective', 'global_message_notice', 'gateway_status', 'alarms'] as const;
 export type UserTopic = (typeof USER_TOPICS)[number];
 
+/** What each of a user's own topics carries. */
+export interface UserTopicMessages {
+  defective: DefectiveNotice;
+  global_message_notice: GlobalNotice;
+  gateway_status: GatewayStatusNotice;
+  alarms: AlarmsChangedNotice;
+}
+
 /** The destination a user subscribes to for one of their topics. */
-export function userDestination(topic: UserTopic, userId: string | bigint): string {
+export function userDestination<Topic extends UserTopic>(topic: Topic, userId: string | bigint): Destination<UserTopicMessages[Topic]> {
   return `/topic/${topic}/${String(userId)}`;
 }
 

@@ -1,4 +1,4 @@
-import { USER_TOPICS } from '@lumigrid/contract';
+import { LIVE_TOPICS, USER_TOPICS } from '@lumigrid/contract';
 import type { AuthContext } from '../http/auth.ts';
 
 /** Whether a caller may subscribe to one destination, given the values of its `{placeholders}`. */
@@ -15,7 +15,8 @@ export type DestinationVerdict = 'unknown' | 'forbidden' | 'allowed';
 
 const SEGMENT = /^[A-Za-z0-9_.-]{1,64}$/;
 
-function compile(pattern: string) {
+/** A destination pattern as a regular expression, with the names of its placeholders in order. */
+export function compilePattern(pattern: string) {
   const names: string[] = [];
   const source = pattern
     .split('/')
@@ -39,7 +40,7 @@ export function createDestinationRouter() {
 
   return {
     add(route: DestinationRoute) {
-      routes.push({ ...compile(route.pattern), allow: route.allow });
+      routes.push({ ...compilePattern(route.pattern), allow: route.allow });
     },
 
     async check(auth: AuthContext, destination: string): Promise<DestinationVerdict> {
@@ -64,6 +65,6 @@ export type DestinationRouter = ReturnType<typeof createDestinationRouter>;
 /** A user's own topics of spec section 7: `/topic/defective/{userId}` and `/topic/global_message_notice/{userId}`. */
 export function addUserTopics(router: DestinationRouter) {
   for (const topic of USER_TOPICS) {
-    router.add({ pattern: `/topic/${topic}/{userId}`, allow: (auth, { userId }) => userId === String(auth.userId) });
+    router.add({ pattern: LIVE_TOPICS[topic].pattern, allow: (auth, { userId }) => userId === String(auth.userId) });
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { REALTIME_ENDPOINT, userDestination, type UserTopic } from '@lumigrid/contract';
+import { REALTIME_ENDPOINT, userDestination, type Destination, type UserTopic, type UserTopicMessages } from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import sockjs from 'sockjs';
 import { addUserTopics, createDestinationRouter, type DestinationRoute } from './destinations.ts';
@@ -36,14 +36,16 @@ export interface RealtimeHubDeps {
   /** Cross-node fan-out; the in-process bus by default. */
   bus?: RealtimeBus;
   options?: Partial<RealtimeOptions>;
+  /** Checks every message published against the contract's live topics and says what is wrong (tests). */
+  checkMessages?: { check: (destination: string, payload: unknown) => string | undefined; report: (problem: string) => void };
 }
 
 /** The pieces of the hub other modules use: publishing, ending sessions, adding topics. */
 export interface RealtimeHub {
   /** Sends a JSON payload to every subscriber of a destination on every node. */
-  publish(destination: string, payload: unknown): void;
+  publish<Message>(destination: Destination<Message>, payload: Message): void;
   /** Sends to one user's own topic, `/topic/{topic}/{userId}`. */
-  publishToUser(userId: bigint | string, topic: UserTopic, payload: unknown): void;
+  publishToUser<Topic extends UserTopic>(userId: bigint | string, topic: Topic, payload: UserTopicMessages[Topic]): void;
   /** Closes the sockets of ended sessions (sign-out, password change, disabled account) on every node. */
   endSessions(event: Omit<SessionsEndedEvent, 'kind'>): void;
   /** Adds a destination with its permission check, e.g. `/topic/map/{mapId}`. */
@@ -150,7 +152,11 @@ export function createRealtimeHub(deps: RealtimeHubDeps): RealtimeHub {
   const unsubscribeBus = bus.subscribe(onEvent);
 
   let sockServer: sockjs.Server | undefined;
-  const publish = (destination: string, payload: unknown) => bus.publish({ kind: 'message', destination, body: JSON.stringify(payload) });
+  const publish = <Message>(destination: Destination<Message>, payload: Message) => {
+    const problem = deps.checkMessages?.check(destination, payload);
+    if (problem) deps.checkMessages!.report(problem);
+    bus.publish({ kind: 'message', destination, body: JSON.stringify(payload) });
+  };
 
   return {
     publish,

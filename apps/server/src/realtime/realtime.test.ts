@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
 import { ADMIN_PASSWORD, login, signUpByMail, startApp, type Harness, api } from '../test/harness.ts';
 import { firmwareNoticePublisher } from './firmware-notices.ts';
-import { listenForRealtime, rawSocket, stompClient } from '../test/realtime.fixtures.ts';
+import { listenForRealtime, markedFault, markedNotice, rawSocket, stompClient } from '../test/realtime.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
@@ -71,9 +71,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     // Another user's topic never reaches this client: a message to the own topic published after it arrives
     // alone, on the same ordered connection.
     h.app.realtime.publishToUser(otherId, 'defective', { userId: otherId, id: '43', name: 'Other', code: 2 });
-    h.app.realtime.publishToUser(userId, 'defective', { sentinel: true });
+    h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, 'sentinel'));
     await poll(() => got.length >= 2, 'MESSAGE and the sentinel', { timeoutMs: 3_000 });
-    expect(got.map((m) => JSON.parse(m.body))).toEqual([{ userId, id: '42', name: 'Lamp 3', code: 8 }, { sentinel: true }]);
+    expect(got.map((m) => JSON.parse(m.body))).toEqual([{ userId, id: '42', name: 'Lamp 3', code: 8 }, markedFault(userId, 'sentinel')]);
     const message = got[0]!;
     expect(JSON.parse(message.body)).toEqual({ userId, id: '42', name: 'Lamp 3', code: 8 });
     expect(message.headers.destination).toBe(`/topic/defective/${userId}`);
@@ -102,11 +102,11 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     sub.unsubscribe({ receipt: 'r2' });
     await new Promise<void>((resolve) => c.client.watchForReceipt('r2', () => resolve()));
     expect(h.app.realtime.subscriberCount(userDestination('global_message_notice', userId))).toBe(0);
-    h.app.realtime.publishToUser(userId, 'global_message_notice', { type: 1 });
+    h.app.realtime.publishToUser(userId, 'global_message_notice', markedNotice(userId, 'unwanted'));
     // A subscription still held on the same connection gets a message published after the unwanted one.
     const sentinel: IMessage[] = [];
     await c.subscribe(userDestination('defective', userId), (m) => sentinel.push(m));
-    h.app.realtime.publishToUser(userId, 'defective', { sentinel: true });
+    h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, 'sentinel'));
     await poll(() => sentinel.length === 1, 'the sentinel', { timeoutMs: 3_000 });
     expect(got).toEqual([]);
     await c.stop();
@@ -138,11 +138,11 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     await publish({ ...base, mac: 'AA:BB:CC:DD:EE:01', result: FIRMWARE_RESULT.failure });
     await publish({ ...base, mac: 'AA:BB:CC:DD:EE:99', result: FIRMWARE_RESULT.success });
     // The gateway without users notifies nobody: the next message on the topic follows the first notice.
-    h.app.realtime.publishToUser(userId, 'global_message_notice', { sentinel: true });
+    h.app.realtime.publishToUser(userId, 'global_message_notice', markedNotice(userId, 'sentinel'));
     await poll(() => got.length >= 2, 'notice and the sentinel', { timeoutMs: 3_000 });
     expect(got).toEqual([
       { type: 1, userId, name: 'Lobby gateway', result: 2, id: '7', mac: 'AA:BB:CC:DD:EE:01', target: 'gateway', version: '2.1.0' },
-      { sentinel: true },
+      markedNotice(userId, 'sentinel'),
     ]);
     await c.stop();
   });
@@ -285,9 +285,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     expect(victimGot[0]).toMatchObject({ type: 0, userId: id, code: 250004, msg: 'Please log in again' });
     expect(victim.errors[0]?.headers.code).toBe('250004');
     // The keeper's next message is one published after the change: no notice came before it, and it is open.
-    h.app.realtime.publishToUser(id, 'global_message_notice', { sentinel: true });
+    h.app.realtime.publishToUser(id, 'global_message_notice', markedNotice(id, 'sentinel'));
     await poll(() => keeperGot.length >= 1, 'the sentinel', { timeoutMs: 3_000 });
-    expect(keeperGot).toEqual([{ sentinel: true }]);
+    expect(keeperGot).toEqual([markedNotice(id, 'sentinel')]);
     expect(keeper.closed()).toBe(false);
     await keeper.stop();
   });

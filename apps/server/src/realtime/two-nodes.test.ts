@@ -25,7 +25,7 @@ import { treeFactory } from '../test/projects.fixtures.ts';
 import { ADMIN_PASSWORD, CAPTCHA, TestClock, signUpByMail, type Harness, api } from '../test/harness.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
-import { listenForRealtime, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
+import { listenForRealtime, markedFault, markedNotice, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
 const BASE_URL = process.env.DATABASE_URL ?? '';
@@ -137,12 +137,12 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
 
   /** Sentinels published on each node in turn: any copy of an earlier notice from that node arrives before them. */
   async function untilSentinelsFromBothNodes() {
-    const heard = (node: string) => noticesOnB.some((n) => (n as unknown as { sentinel?: string }).sentinel === node);
+    const heard = (node: string) => noticesOnB.some((n) => (n as { name?: string }).name === `sentinel ${node}`);
     for (const [node, publisher] of [
       ['a', a()],
       ['b', b()],
     ] as const) {
-      publisher.app.realtime.publishToUser(me, 'global_message_notice', { sentinel: node });
+      publisher.app.realtime.publishToUser(me, 'global_message_notice', markedNotice(me, `sentinel ${node}`));
       await poll(() => heard(node), `the sentinel of node ${node}`);
     }
   }
@@ -150,9 +150,9 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
   it('delivers a notice published on node A to a STOMP client on node B, once', async () => {
     a().app.realtime.publishToUser(me, 'defective', { userId: me, id: '1', name: 'Hall light', code: 8 });
     // A second message from node A travels the same bus behind any copy of the first.
-    a().app.realtime.publishToUser(me, 'defective', { sentinel: true });
+    a().app.realtime.publishToUser(me, 'defective', markedFault(me, 'sentinel'));
     await poll(() => faultsOnB.length >= 2, 'the notice and the sentinel on node B');
-    expect(faultsOnB).toEqual([{ userId: me, id: '1', name: 'Hall light', code: 8 }, { sentinel: true }]);
+    expect(faultsOnB).toEqual([{ userId: me, id: '1', name: 'Hall light', code: 8 }, markedFault(me, 'sentinel')]);
   });
 
   it('carries a sync started on node A to the client on node B', async () => {
@@ -173,7 +173,11 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     expect((await data(api(a().app, gatewayEndpoints.updateProgress, { params: { id: gwId } }, { token }))).state).toBe('success');
     await poll(() => noticesOnB.length > 0, 'the type 1 notice on node B', { timeoutMs: 10_000 });
     await untilSentinelsFromBothNodes();
-    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId }, { sentinel: 'a' }, { sentinel: 'b' }]);
+    expect(noticesOnB).toMatchObject([
+      { type: NOTICE_TYPE.gatewayUpdate, result: 1, id: gwId },
+      { name: 'sentinel a' },
+      { name: 'sentinel b' },
+    ]);
   });
 
   it("forgets a device's old map on both nodes when it moves on node A: its reports reach the new map through either node", async () => {
@@ -227,7 +231,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
         'the timeout recorded for both nodes',
       );
     await untilSentinelsFromBothNodes();
-    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 3 }, { sentinel: 'a' }, { sentinel: 'b' }]);
+    expect(noticesOnB).toMatchObject([{ type: NOTICE_TYPE.gatewayUpdate, result: 3 }, { name: 'sentinel a' }, { name: 'sentinel b' }]);
     fleet.gateways[0]!.faults.hangUpdates = false;
   });
 });

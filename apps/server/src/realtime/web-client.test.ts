@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The browser's own client, driven here against the real server (sockjs-client's Node build as the socket).
 import { createRealtimeClient } from '../../../web/src/realtime/realtime-client.ts';
 import { login, signUpByMail, startApp, type Harness, api } from '../test/harness.ts';
-import { listenForRealtime } from '../test/realtime.fixtures.ts';
+import { listenForRealtime, markedFault } from '../test/realtime.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
 describe('the web app’s real-time client against the server', () => {
@@ -59,7 +59,7 @@ describe('the web app’s real-time client against the server', () => {
     // Wait until the subscription is in place on the server, then publish.
     await poll(
       () => {
-        h.app.realtime.publishToUser(userId, 'defective', { n: 1 });
+        h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, 'first'));
         return got.length > 0;
       },
       'first message',
@@ -73,13 +73,13 @@ describe('the web app’s real-time client against the server', () => {
     const before = got.length;
     await poll(
       () => {
-        if (sut.connected()) h.app.realtime.publishToUser(userId, 'defective', { n: 2 });
+        if (sut.connected()) h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, 'second'));
         return got.length > before;
       },
       'message after reconnecting',
       { timeoutMs: 5_000 },
     );
-    expect(got.at(-1)).toEqual({ n: 2 });
+    expect(got.at(-1)).toEqual(markedFault(userId, 'second'));
     expect(reconnects).toBe(1);
     expect(ended).toEqual([]);
 
@@ -97,15 +97,15 @@ describe('the web app’s real-time client against the server', () => {
     const stop = sut.listen(
       userDestination('defective', userId),
       (payload) => got.push(payload),
-      () => h.app.realtime.publishToUser(userId, 'defective', { confirmed: ++confirmed }),
+      () => h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, `confirmed ${++confirmed}`)),
     );
     sut.start();
     await poll(() => got.length === 1, 'the message published on the first confirmation', { timeoutMs: 5_000 });
-    expect(got).toEqual([{ confirmed: 1 }]);
+    expect(got).toEqual([markedFault(userId, 'confirmed 1')]);
 
     h.app.realtime.endSessions({ userId, code: 100005, notify: false });
     await poll(() => got.length === 2, 'the message published on the confirmation after reconnecting', { timeoutMs: 5_000 });
-    expect(got).toEqual([{ confirmed: 1 }, { confirmed: 2 }]);
+    expect(got).toEqual([markedFault(userId, 'confirmed 1'), markedFault(userId, 'confirmed 2')]);
 
     // A second listener on a subscription already in place is not told again.
     const second = sut.listen(
@@ -113,7 +113,7 @@ describe('the web app’s real-time client against the server', () => {
       () => undefined,
       () => (confirmed += 100),
     );
-    h.app.realtime.publishToUser(userId, 'defective', { after: true });
+    h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, 'after'));
     await poll(() => got.length === 3, 'a later message');
     expect(confirmed).toBe(2);
     second();

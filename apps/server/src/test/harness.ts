@@ -72,7 +72,16 @@ export async function startApp(
     ...env,
   });
   const clock = new TestClock();
-  const app = await buildApp({ ...extra, config, database, clock, logger: extra.logger ?? false });
+  // Every real-time message a suite makes the server publish is checked against the contract's live topics.
+  const liveMessageProblems: string[] = [];
+  const app = await buildApp({
+    ...extra,
+    config,
+    database,
+    clock,
+    logger: extra.logger ?? false,
+    liveMessageProblem: (problem) => liveMessageProblems.push(problem),
+  });
   return {
     app,
     clock,
@@ -81,6 +90,8 @@ export async function startApp(
     async close() {
       await app.close();
       await database.close();
+      if (liveMessageProblems.length > 0)
+        throw new Error(`real-time messages the contract's live topics refuse:\n${[...new Set(liveMessageProblems)].join('\n')}`);
     },
   };
 }

@@ -1,8 +1,23 @@
 import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
 import SockJS from 'sockjs-client';
-import { REALTIME_ENDPOINT } from '@lumigrid/contract';
+import { REALTIME_ENDPOINT, type DefectiveNotice, type GatewayUpdateNotice } from '@lumigrid/contract';
 import type { App } from '../http/types.ts';
 import { poll } from './poll.ts';
+
+/** A fault notice a test publishes as its own mark, told apart by its name: a valid message of its topic. */
+export const markedFault = (userId: string, name: string): DefectiveNotice => ({ userId, id: '1', name, code: 1 });
+
+/** A mark on the global notice topic: a firmware result told apart by its gateway's name. */
+export const markedNotice = (userId: string, name: string): GatewayUpdateNotice => ({
+  type: 1,
+  userId,
+  name,
+  result: 1,
+  id: '1',
+  mac: '00:00:00:00:00:00',
+  target: 'gateway',
+  version: '0',
+});
 
 /** Starts the app on a free loopback port and answers the SockJS URL of the real-time endpoint. */
 export async function listenForRealtime(app: App): Promise<string> {

@@ -13,7 +13,7 @@ import { App as AntApp } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { REALTIME_ENDPOINT, userDestination } from '@lumigrid/contract/browser';
+import { REALTIME_ENDPOINT, userDestination, type Destination } from '@lumigrid/contract/browser';
 import { session, signOutRoute } from '../api/session.ts';
 import { alertKeys } from '../features/alerts/api.ts';
 import { deviceKeys } from '../features/devices/api.ts';
@@ -22,7 +22,7 @@ import { gatewayKeys } from '../features/gateways/api.ts';
 import { groupKeys } from '../features/groups/api.ts';
 import { useBoot } from './boot.tsx';
 import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from '../realtime/notices.ts';
-import { createRealtimeClient, type RealtimeClient, type RealtimeHandler, type SubscribedHandler } from '../realtime/realtime-client.ts';
+import { createRealtimeClient, type RealtimeClient, type SubscribedHandler } from '../realtime/realtime-client.ts';
 
 const RealtimeContext = createContext<RealtimeClient | undefined>(undefined);
 
@@ -51,7 +51,11 @@ export interface RealtimeControl {
  * server confirms the subscription: a page that read its data before then reads it again, or it would miss what
  * was published in between.
  */
-export function useRealtime(destination: string | undefined, handler: RealtimeHandler, subscribed?: SubscribedHandler): void {
+export function useRealtime<Message>(
+  destination: Destination<Message> | undefined,
+  handler: (payload: Message, destination: string) => void,
+  subscribed?: SubscribedHandler,
+): void {
   const client = useContext(RealtimeContext);
   const latest = useRef({ handler, subscribed });
   useEffect(() => {
@@ -61,7 +65,8 @@ export function useRealtime(destination: string | undefined, handler: RealtimeHa
     if (!client || !destination) return;
     return client.listen(
       destination,
-      (payload, from) => latest.current.handler(payload, from),
+      // The server publishes on a destination only what its live topic's schema allows (contract live-topics.ts).
+      (payload, from) => latest.current.handler(payload as Message, from),
       () => latest.current.subscribed?.(),
     );
   }, [client, destination]);

@@ -1,3 +1,4 @@
+import { LIVE_TOPICS } from '@lumigrid/contract';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
@@ -21,7 +22,7 @@ export function createDevicesModule(deps: {
 }) {
   const devices = createDevicesService(deps);
   // One topic per map: only users of the map's account may watch it.
-  deps.realtime.addDestination({ pattern: '/topic/map/{mapId}', allow: (auth, { mapId }) => devices.canSeeMap(auth, mapId ?? '') });
+  deps.realtime.addDestination({ pattern: LIVE_TOPICS.map.pattern, allow: (auth, { mapId }) => devices.canSeeMap(auth, mapId ?? '') });
   return { service: devices, register: (route) => registerDeviceRoutes(route, { devices }) } satisfies DomainModule &
     Record<string, unknown>;
 }

@@ -1,3 +1,4 @@
+import { LIVE_TOPICS } from '@lumigrid/contract';
 import type { DecodedUp } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
@@ -53,7 +54,7 @@ export function createEmergencyModule(deps: {
   const unsubscribe = deps.link?.onUp((message) => live.onUp(message));
   // One topic per map: only users who may see the map watch its emergency lights.
   deps.realtime.addDestination({
-    pattern: '/topic/emergency/{mapId}',
+    pattern: LIVE_TOPICS.emergency.pattern,
     allow: async (auth, { mapId }) =>
       deps.access
         .requireMap(auth, mapId ?? '')

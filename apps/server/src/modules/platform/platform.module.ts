@@ -1,4 +1,4 @@
-import { ROLLOUT_TOPIC, isPlatformAdmin } from '@lumigrid/contract';
+import { LIVE_TOPICS, ROLLOUT_TOPIC, isPlatformAdmin } from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
@@ -41,7 +41,7 @@ export function createPlatformModule(deps: {
     checkMs: deps.rolloutCheckMs,
   });
   const platform = createPlatformService({ repo, runner, firmware: deps.firmware, clock: deps.clock, changed });
-  deps.realtime.addDestination({ pattern: ROLLOUT_TOPIC, allow: (auth) => isPlatformAdmin(auth) });
+  deps.realtime.addDestination({ pattern: LIVE_TOPICS.firmwareRollouts.pattern, allow: (auth) => isPlatformAdmin(auth) });
   return {
     service: platform,
     register: (route) => registerPlatformRoutes(route, { platform }),
