@@ -22,6 +22,9 @@ export const ALARM_LEASE = 'alarms';
 /** How long a node that does not run the engine waits for its answer to an acknowledge or shelve. */
 export const BY_HAND_TIMEOUT_MS = 5000;
 
+/** Faults kept while the node's first try for the lease is under way (those of a start, the demo's). */
+const EARLY_MAX = 10_000;
+
 const idOrNull = (id: string | null) => (id === null ? null : BigInt(id));
 
 /**
@@ -65,14 +68,20 @@ export function createAlarmsModule(deps: {
   /** Whether this node runs the engine: set before the engine is rebuilt, so what arrives meanwhile queues behind it. */
   let owner = false;
   let lease: LeaseKeeper | undefined;
+  /** Faults that came before this node knew whether it runs the engine: the engine takes them if it does. */
+  let early: Array<() => void> | undefined = [];
+  function toEngine(work: () => void) {
+    if (owner) work();
+    else if (early && early.length < EARLY_MAX) early.push(work);
+  }
   const asked = new Map<string, (count: number) => void>();
   const warn = (err: unknown) => deps.logger.warn({ err }, 'alarm not updated');
 
   /** A fault another node's tracker raised or cleared, for the engine here. */
   function heard(event: FaultsChangedEvent) {
     const gatewayId = BigInt(event.gatewayId);
-    if (event.cleared) void keeper.faultCleared({ gatewayId, addr: event.addr, codes: event.cleared }).catch(warn);
-    const raised = event.raised;
+    const { cleared, raised } = event;
+    if (cleared) void keeper.faultCleared({ gatewayId, addr: event.addr, codes: cleared }).catch(warn);
     if (raised)
       void keeper
         .faultRaised({
@@ -132,7 +141,7 @@ export function createAlarmsModule(deps: {
 
   const unsubscribe = bus.subscribe((event) => {
     if (event.kind === 'faultsChanged') {
-      if (owner && event.node !== node) heard(event);
+      if (event.node !== node) toEngine(() => heard(event));
     } else if (event.kind === 'alarmsByHand') {
       if (owner && event.node !== node) void byHandFor(event).catch(warn);
     } else if (event.kind === 'alarmsByHandDone') asked.get(event.request)?.(event.count);
@@ -163,9 +172,9 @@ export function createAlarmsModule(deps: {
     /** Whether this node runs the engine, and tries for it now (tests). */
     owner: { held: () => owner, tryNow: () => lease?.tryNow() ?? Promise.resolve() },
     /** For the alert tracker: a fault raised on this node becomes an alarm by its code's rules. */
-    alertRaised: (alert: RaisedAlert) => void (owner ? keeper.faultRaised({ ...alert }).catch(warn) : undefined),
+    alertRaised: (alert: RaisedAlert) => toEngine(() => void keeper.faultRaised({ ...alert }).catch(warn)),
     /** For the alert tracker: faults cleared on this node. */
-    alertsCleared: (cleared: ClearedFaults) => void (owner ? keeper.faultCleared(cleared).catch(warn) : undefined),
+    alertsCleared: (cleared: ClearedFaults) => toEngine(() => void keeper.faultCleared(cleared).catch(warn)),
     /** Takes the engine's lease if no node holds it (and waits for the first try), then keeps trying. */
     async start() {
       lease = keepLease({
@@ -177,7 +186,10 @@ export function createAlarmsModule(deps: {
         options: { ...LEASE_DEFAULTS, ...deps.lease },
         onHeld: async () => {
           owner = true;
-          await keeper.start();
+          const started = keeper.start();
+          // Behind the rebuild, in the engine's queue: a fault of the start already open comes in once.
+          for (const work of early?.splice(0) ?? []) work();
+          await started;
         },
         onLost: async () => {
           owner = false;
@@ -185,6 +197,7 @@ export function createAlarmsModule(deps: {
         },
       });
       await lease.settled();
+      early = undefined;
     },
     register: (route) => registerAlarmRoutes(route, { alarms }),
     async close() {
