@@ -1,20 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
 import { alarmEndpoints, alertEndpoints, type AlarmPage, type AlarmSummary, type AlertPage, type GatewayDevice } from '@lumigrid/contract';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
-import { openDatabase, type Database } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import type { App } from '../../http/types.ts';
 import { runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { buildGatewayWithDevices, data } from '../../test/gateways.fixtures.ts';
-import { ADMIN_PASSWORD, CAPTCHA, TestClock, api, signUpByMail, type Harness } from '../../test/harness.ts';
+import { TestClock, api, signUpByMail, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { TEST_MQTT_URL, servicesFor } from '../../test/services.ts';
+import { nodesDatabase, startNode } from '../../test/two-nodes.fixtures.ts';
 
-const BASE_URL = process.env.DATABASE_URL ?? '';
 /** Two nodes need PostgreSQL (the shared database and its real-time bus) and a broker both subscribe to. */
 const SERVICES = servicesFor('the alarm engine on two server nodes', { mqtt: true, postgres: true });
 const SECOND = 1000;
@@ -28,7 +23,7 @@ const ALL_STATES = ['activeUnacked', 'activeAcked', 'clearedUnacked', 'normal'] 
  * and node B rebuilds the engine when A stops, without raising anything twice.
  */
 describe.skipIf(!SERVICES)('the alarm engine on two server nodes', () => {
-  const dbName = `lumigrid_test_${randomBytes(6).toString('hex')}`;
+  let dropDatabase: () => Promise<void> = async () => undefined;
   const group = `lumigrid-alarm-nodes-${runPrefix()}`;
   const clock = new TestClock();
   const nodes: Array<{ app: App; database: Database; closed?: boolean }> = [];
@@ -41,33 +36,11 @@ describe.skipIf(!SERVICES)('the alarm engine on two server nodes', () => {
   const harnessOf = (node: { app: App; database: Database }): Harness =>
     ({ app: node.app, database: node.database, clock, config: undefined, close: async () => undefined }) as unknown as Harness;
 
-  async function admin(sql: string) {
-    const c = new pg.Client({ connectionString: BASE_URL });
-    await c.connect();
-    await c.query(sql);
-    await c.end();
-  }
-
   beforeAll(async () => {
-    await admin(`create database ${dbName}`);
-    const url = new URL(BASE_URL);
-    url.pathname = `/${dbName}`;
+    const { url, drop } = await nodesDatabase();
+    dropDatabase = drop;
     for (let i = 0; i < 2; i++) {
-      const config = loadConfig({
-        DEMO: 'off',
-        ADMIN_PASSWORD,
-        CAPTCHA_TEXT: CAPTCHA,
-        HOST: '127.0.0.1',
-        DATABASE_URL: url.toString(),
-        MQTT_URL: TEST_MQTT_URL ?? '',
-        REALTIME_BUS: 'postgres',
-        BRANDING_DIR: resolve(import.meta.dirname, '../../test/fixtures/branding'),
-        WEB_DIST: resolve(import.meta.dirname, '../../test/fixtures/no-web'),
-      });
-      const database = await openDatabase({ url: config.databaseUrl! });
-      const app = await buildApp({
-        config,
-        database,
+      const { app, database } = await startNode(url, {
         clock,
         logger: false,
         gatewayLink: { port: 0, sharedGroup: group, commandTimeoutMs: 3000 },
@@ -109,7 +82,7 @@ describe.skipIf(!SERVICES)('the alarm engine on two server nodes', () => {
       if (!node.closed) await node.app.close();
       await node.database.close();
     }
-    await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+    await dropDatabase();
   });
 
   const call = <E extends Parameters<typeof api>[1]>(node: { app: App }, endpoint: E, input: Parameters<typeof api<E>>[2]) =>
