@@ -53,6 +53,8 @@ import { createScenesModule, scenesConfig } from './modules/scenes/scenes.module
 import { createAlertsModule } from './modules/alerts/alerts.module.ts';
 import { createAlarmsModule } from './modules/alarms/alarms.module.ts';
 import type { AlarmKeeper } from './modules/alarms/alarm-keeper.ts';
+import type { AlarmsModule } from './modules/alarms/alarms.module.ts';
+import { nodeName, type LeaseOptions } from './lifecycle/lease.ts';
 import { createBackupModule } from './modules/backup/backup.module.ts';
 import { createEnergyModule } from './modules/energy/energy.module.ts';
 import { createLibraryModule } from './modules/library/library.module.ts';
@@ -113,6 +115,8 @@ export interface AppOptions {
   offlineGraceMs?: number;
   /** How often the alarm engine looks at its delays and shelving; 0 leaves it to the test (alarmKeeper.tick). */
   alarmTickMs?: number;
+  /** The alarm engine's lease among server nodes (tests try by hand: alarmOwner.tryNow). */
+  alarmLease?: Partial<LeaseOptions>;
   /** How long device changes of a map are gathered into one webhook event (tests shorten it). */
   webhookGatherMs?: number;
   /** Whether this node is stopping (lifecycle/drain.ts): /healthz answers 503 so the load balancer takes it out. */
@@ -148,6 +152,8 @@ declare module 'fastify' {
     alertTracker: AlertTracker;
     /** The alarm engine and what it keeps (tests tick it and wait for it). */
     alarmKeeper: AlarmKeeper;
+    /** Whether this node runs the alarm engine (the `alarms` lease), and a try for it now (tests). */
+    alarmOwner: AlarmsModule['owner'];
     /** Durable jobs (mailed reports, emergency test plans, rollups), run once across server nodes. */
     jobs: JobRunner;
     /** Emergency test runs (tests wait for it to settle). */
@@ -212,7 +218,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
     (config.realtimeBus === 'postgres' && config.databaseUrl ? await createPgBus({ url: config.databaseUrl, logger }) : createLocalBus());
   // Made first so modules can register their job kinds; polls once the app is ready, when every kind is known.
   const { start: startJobs = true, ...jobOptions } = options.jobs ?? {};
-  const jobs = createJobRunner({ db, clock, logger, ...jobOptions, onHandedBack: () => realtimeBus.publish({ kind: 'jobsHandedBack' }) });
+  // This node's name in leases and on the bus.
+  const node = jobOptions.nodeId ?? nodeName();
+  const jobs = createJobRunner({
+    db,
+    clock,
+    logger,
+    nodeId: node,
+    ...jobOptions,
+    onHandedBack: () => realtimeBus.publish({ kind: 'jobsHandedBack' }),
+  });
   if (startJobs) {
     app.addHook('onReady', async () => jobs.start());
     // Jobs a stopping node handed back are taken now by whichever node claims first.
@@ -373,9 +388,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     messenger: outbox.messenger,
     hub: realtime,
     accounts: accounts.service,
+    bus: realtimeBus,
+    node,
     logger,
     events: metrics ? metrics.countAlarms(webhooks.service) : webhooks.service,
     tickMs: options.alarmTickMs,
+    lease: options.alarmLease,
   });
   app.addHook('onReady', async () => alarms.start());
   const alerts = createAlertsModule({
@@ -389,6 +407,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     projects: projects.projects,
     link,
     bus: realtimeBus,
+    node,
     logger,
     offlineGraceMs: options.offlineGraceMs ?? config.offlineGraceMs,
     onAlertRaised: (alert) => {
@@ -587,6 +606,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.decorate('placements', placements);
   app.decorate('alertTracker', alerts.tracker);
   app.decorate('alarmKeeper', alarms.keeper);
+  app.decorate('alarmOwner', alarms.owner);
   app.decorate('emergencyRunner', emergency.runner);
   app.decorate('gatewayService', gateways.service);
   app.decorate('gatewayFleet', fleet);

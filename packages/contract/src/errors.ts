@@ -748,6 +748,14 @@ export const ERRORS = {
     tc: '簽發者位址指向迴路、私有或鏈路本地網路，本服務不會呼叫',
     ja: '発行者アドレスはループバック、プライベートまたはリンクローカルのネットワークを指しているため、このサービスからは呼び出せません',
   },
+  // Alarms (1050xx): docs/alarms.md.
+  105001: {
+    status: 503,
+    en: 'The alarm engine did not answer (it is moving to another server node); the change may not have been applied. Check and try again in a few seconds',
+    cn: '报警引擎未应答（正在切换服务器节点），更改可能未生效，请确认后几秒再试',
+    tc: '警報引擎未回應（正在切換伺服器節點），變更可能未生效，請確認後幾秒再試',
+    ja: 'アラームエンジンが応答しませんでした（別のサーバーノードに移行中）。変更は適用されていない可能性があります。確認して数秒後に再試行してください',
+  },
   // Fleet firmware rollouts (docs/operations.md "Platform view and firmware rollouts").
   104001: {
     status: 400,

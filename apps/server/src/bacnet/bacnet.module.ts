@@ -233,8 +233,8 @@ export function createBacnetModule(deps: {
           ),
         );
       keeper = keepLease({
-        repo: leases,
-        projectId: config.projectId,
+        lease: leases.of(config.projectId),
+        what: 'BACnet',
         holder: holder ?? defaultHolder,
         clock: deps.clock,
         logger: deps.logger,

@@ -20,8 +20,8 @@ describe.each(DATABASES)("a project's BACnet lease (%s)", (kind) => {
 
   function node(holder: string) {
     const keeper = keepLease({
-      repo: createLeaseRepo(h.database.db),
-      projectId,
+      lease: createLeaseRepo(h.database.db).of(projectId),
+      what: 'BACnet',
       holder,
       clock: h.clock,
       logger: silent,

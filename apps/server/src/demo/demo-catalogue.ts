@@ -1,4 +1,4 @@
-import { DEVICE_TYPE_CODES, type LibraryTypeAddBody, type ParamTemplateBuildBody } from '@lumigrid/contract';
+import { DEVICE_TYPE_CODES, type LibraryTypeAddBody, type ParamTemplateApplyBody, type ParamTemplateBuildBody } from '@lumigrid/contract';
 import { RATED_POWER_W, type DeviceKind } from '@lumigrid/protocol';
 import { SIM_PART_NUMBERS } from '@lumigrid/gateway-sim';
 import type { AuthContext } from '../http/auth.ts';
@@ -60,6 +60,30 @@ export const DEMO_TEMPLATES: readonly ParamTemplateBuildBody[] = [
     params: { reportInterval: 300, maxPower: 90 },
   },
 ];
+
+/**
+ * Applies the demo's templates to devices of their type (the new panels of a first start), through the templates
+ * service as a user would, so each device shows the templates it carries; answers how many devices took both.
+ */
+export async function applyTemplates(
+  templates: Pick<ParamTemplatesService, 'list' | 'apply'>,
+  caller: Caller,
+  devices: ReadonlyArray<{ id: string; kind: string }>,
+  /** Told each call made, for the audit trail. */
+  applied?: (body: ParamTemplateApplyBody) => void,
+): Promise<number> {
+  const ours = (await templates.list(caller, 0)).filter((t) => DEMO_TEMPLATES.some((d) => d.name === t.name && d.kind === t.kind));
+  const took = new Map<string, number>();
+  for (const template of ours) {
+    const deviceIds = devices.filter((d) => DEVICE_TYPE_CODES[d.kind as DeviceKind] === template.deviceType).map((d) => d.id);
+    if (deviceIds.length === 0) continue;
+    const body = { id: template.id, deviceIds };
+    const results = await templates.apply(caller, body);
+    applied?.(body);
+    for (const result of results) if (result.code === 0) took.set(result.deviceId, (took.get(result.deviceId) ?? 0) + 1);
+  }
+  return [...took.values()].filter((n) => n === ours.length).length;
+}
 
 /** Builds the demo's templates through the templates service, when the account has none yet. */
 export async function ensureTemplates(templates: Pick<ParamTemplatesService, 'list' | 'build'>, caller: Caller): Promise<string[]> {

@@ -264,9 +264,12 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
       expect(lights.some((d) => d.remainingLifeHours !== null && d.usedHours !== null && d.usedHours > 0)).toBe(true);
     });
 
-    it('has a functional and an interface parameter template', async () => {
+    it('has a functional and an interface parameter template, applied to its tunable-white panels', async () => {
       const templates = await data(api(h.app, virtualEndpoints.templates, { params: { type: 0 }, query: {} }, { token }));
       expect(templates.map((t) => [t.name, t.kind]).sort()).toEqual(DEMO_TEMPLATES.map((t) => [t.name, t.kind]).sort());
+      // Every panel took both: each template counts the devices it was last applied to.
+      expect(first!.templatedDevices).toBeGreaterThan(0);
+      expect(templates.map((t) => t.devices)).toEqual(templates.map(() => first!.templatedDevices));
     });
 
     it('keeps a fault history in which one chattering fixture is one alarm', async () => {
@@ -331,6 +334,7 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
         createdScenes: 0,
         libraryTypes: 0,
         templates: 0,
+        templatedDevices: 0,
         linkages: 0,
         emergencyTasks: 0,
         chatteringRaises: 0,

@@ -6,6 +6,7 @@ import {
   isLang,
   newSceneFields,
   sceneEndpoints,
+  virtualEndpoints,
   type EndpointSpec,
   type Gateway,
   type SceneFields,
@@ -31,7 +32,7 @@ import type { GroupsService } from '../modules/groups/groups.service.ts';
 import type { ScenesService } from '../modules/scenes/scenes.service.ts';
 import type { LibraryService } from '../modules/library/library.service.ts';
 import type { ParamTemplatesService } from '../modules/virtual/param-templates.service.ts';
-import { ensureLibrary, ensureTemplates } from './demo-catalogue.ts';
+import { applyTemplates, ensureLibrary, ensureTemplates } from './demo-catalogue.ts';
 import { DEMO_EMERGENCY, ensureEmergencyHistory, type DemoEmergencyDeps } from './demo-history.ts';
 import {
   DEMO_EXTRA_SENSORS,
@@ -113,6 +114,8 @@ export interface DemoOutcome {
   libraryTypes: number;
   /** Parameter templates this start built (a functional and an interface one). */
   templates: number;
+  /** Devices this start applied both templates to (the tunable-white panels of a first start). */
+  templatedDevices: number;
   /** Sensor linkages this start saved (a room's motion sensor driving its group). */
   linkages: number;
   /** Emergency tasks whose sixty days of tests this start wrote into the log book. */
@@ -143,7 +146,7 @@ export interface DemoDeps {
   groups: Pick<GroupsService, 'add'>;
   scenes: Pick<ScenesService, 'page' | 'add' | 'saveLinkage'>;
   library: Pick<LibraryService, 'typeList' | 'add'>;
-  templates: Pick<ParamTemplatesService, 'list' | 'build'>;
+  templates: Pick<ParamTemplatesService, 'list' | 'build' | 'apply'>;
   /** The emergency module, live and on a recorded clock, for the log book's sixty days. */
   emergency: Omit<DemoEmergencyDeps, 'now' | 'timezone'>;
   /** Where the calls the seeding makes for its owner are recorded, as the route layer records users' calls. */
@@ -320,7 +323,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       if (name) await devices.rename(caller, { id: device.id, name });
     }
     const lights = outside.filter((d) => GROUPED_KINDS.includes(d.kind as DeviceKind)).map((d) => d.id);
-    if (lights.length === 0) return { placed: placements.length, groups: [] };
+    if (lights.length === 0) return { placed: placements.length, groups: [], outside };
     const name = `${GATEWAY_ROOMS[gatewayIndex % GATEWAY_ROOMS.length]!.main} lights`;
     const group = await groups.add(caller, { mapId, gatewayId, name, deviceIds: lights });
     // The main room's motion sensor (the first of its kind) is the one that may drive the room's group.
@@ -328,6 +331,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     return {
       placed: placements.length,
       groups: [group.id],
+      outside,
       roomSensor: sensor && placements.some((p) => p.id === sensor.id) ? sensor.id : undefined,
     };
   }
@@ -449,6 +453,8 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     let createdGroups = 0;
     const newGroups: string[] = [];
     let firstRoom: RoomGroup | undefined;
+    /** Devices this start placed, for the templates. */
+    const newDevices: Array<{ id: string; kind: string }> = [];
     const out: DemoOutcome['gateways'] = [];
     const newlyBound: SimGateway[] = [];
     for (const [i, sim] of fleet.gateways.entries()) {
@@ -467,6 +473,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
         placedDevices += furnished.placed;
         createdGroups += furnished.groups.length;
         newGroups.push(...furnished.groups);
+        newDevices.push(...furnished.outside);
         if (i === 0 && furnished.groups[0])
           firstRoom = { gatewayId: gateway.id, groupId: furnished.groups[0], sensorId: furnished.roomSensor };
         if (gateway.longitude === null) {
@@ -494,6 +501,10 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
     });
     check();
     const linkages = await part('sensor linkage', () => ensureLinkage(caller, firstRoom));
+    check();
+    const templatedDevices = await part('parameter templates applied', () =>
+      applyTemplates(deps.templates, caller, newDevices, (body) => audited(virtualEndpoints.applyTemplate, caller, { body })),
+    );
     check();
     const emergencyTasks = await part('emergency log book', async () => {
       const started = Date.now();
@@ -525,6 +536,7 @@ export function startDemoSite(deps: DemoDeps): DemoSite {
       backfilledSamples,
       libraryTypes,
       templates,
+      templatedDevices,
       linkages,
       emergencyTasks,
       chatteringRaises,

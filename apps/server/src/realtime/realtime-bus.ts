@@ -38,7 +38,66 @@ export interface JobsHandedBackEvent {
   kind: 'jobsHandedBack';
 }
 
-export type RealtimeEvent = MessageEvent | SessionsEndedEvent | PlacementsChangedEvent | JobsHandedBackEvent;
+/** Where a fault is, as the alert tracker raised it; ids are strings so the event serialises as JSON. */
+export interface RaisedFault {
+  tenantId: string;
+  gatewayName: string;
+  deviceId: string | null;
+  name: string;
+  projectId: string | null;
+  mapId: string | null;
+  code: number;
+  raisedAt: string;
+}
+
+/**
+ * The alert tracker of `node` raised or cleared faults of one device (or gateway, addr ''): the other nodes'
+ * trackers keep what is open in step, and the node running the alarm engine feeds it (docs/alarms.md).
+ */
+export interface FaultsChangedEvent {
+  kind: 'faultsChanged';
+  node: string;
+  gatewayId: string;
+  addr: string;
+  raised?: RaisedFault;
+  cleared?: number[];
+}
+
+/** An acknowledge, shelve or unshelve answered by `node`, for the node running the alarm engine to apply. */
+export interface AlarmsByHandEvent {
+  kind: 'alarmsByHand';
+  node: string;
+  request: string;
+  op: 'ack' | 'shelve' | 'unshelve';
+  /** Alarms the caller was checked to see. */
+  ids: string[];
+  byName: string;
+  until?: string;
+  reason?: string;
+}
+
+/** The alarm engine's answer to `alarmsByHand`: how many alarms it changed. */
+export interface AlarmsByHandDoneEvent {
+  kind: 'alarmsByHandDone';
+  request: string;
+  count: number;
+}
+
+/** A project's alarm settings changed: the node running the alarm engine reads them again. */
+export interface AlarmSettingsChangedEvent {
+  kind: 'alarmSettingsChanged';
+  projectId: string;
+}
+
+export type RealtimeEvent =
+  | MessageEvent
+  | SessionsEndedEvent
+  | PlacementsChangedEvent
+  | JobsHandedBackEvent
+  | FaultsChangedEvent
+  | AlarmsByHandEvent
+  | AlarmsByHandDoneEvent
+  | AlarmSettingsChangedEvent;
 
 /**
  * How events reach the STOMP connections. This process's bus delivers in process; a cross-node bus

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
 import {
   NOTICE_TYPE,
@@ -12,18 +11,16 @@ import {
   mapDestination,
   type MapTopicMessage,
 } from '@lumigrid/contract';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
 import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import type { App } from '../http/types.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { bind, data, defaultMapId } from '../test/gateways.fixtures.ts';
 import { treeFactory } from '../test/projects.fixtures.ts';
-import { ADMIN_PASSWORD, CAPTCHA, TestClock, signUpByMail, type Harness, api } from '../test/harness.ts';
+import { TestClock, signUpByMail, type Harness, api } from '../test/harness.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
+import { adminQuery, nodesDatabase, startNode } from '../test/two-nodes.fixtures.ts';
 import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
 import { listenForRealtime, markedFault, markedNotice, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
 import { poll } from '../test/poll.ts';
@@ -40,7 +37,7 @@ const FIRMWARE = { target: 'gateway' as const, version: '3.3.0', url: 'https://f
  * what happens on node A; firmware progress lives in the database, so either node follows and concludes it.
  */
 describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () => {
-  const dbName = `lumigrid_test_${randomBytes(6).toString('hex')}`;
+  let dropDatabase: () => Promise<void> = async () => undefined;
   const group = `lumigrid-two-nodes-${runPrefix()}`;
   const nodes: Array<{ app: App; database: Database; url: string }> = [];
   let fleet: Fleet;
@@ -62,33 +59,11 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
       close: async () => undefined,
     }) as unknown as Harness;
 
-  async function admin(sql: string) {
-    const c = new pg.Client({ connectionString: BASE_URL });
-    await c.connect();
-    await c.query(sql);
-    await c.end();
-  }
-
   beforeAll(async () => {
-    await admin(`create database ${dbName}`);
-    const url = new URL(BASE_URL);
-    url.pathname = `/${dbName}`;
+    const { url, drop } = await nodesDatabase();
+    dropDatabase = drop;
     for (let i = 0; i < 2; i++) {
-      const config = loadConfig({
-        DEMO: 'off',
-        ADMIN_PASSWORD,
-        CAPTCHA_TEXT: CAPTCHA,
-        HOST: '127.0.0.1',
-        DATABASE_URL: url.toString(),
-        MQTT_URL: MOSQUITTO_URL,
-        REALTIME_BUS: 'postgres',
-        BRANDING_DIR: resolve(import.meta.dirname, '../test/fixtures/branding'),
-        WEB_DIST: resolve(import.meta.dirname, '../test/fixtures/no-web'),
-      });
-      const database = await openDatabase({ url: config.databaseUrl! });
-      const app = await buildApp({
-        config,
-        database,
+      const { app, database } = await startNode(url, {
         logger: false,
         gatewayLink: { port: 0, sharedGroup: group, firmwareTimeoutMs: 6000, commandTimeoutMs: 3000 },
         firmware: createFirmwareCatalogue([FIRMWARE]),
@@ -132,7 +107,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
       await node.app.close();
       await node.database.close();
     }
-    await admin(`drop database if exists ${dbName} with (force)`).catch(() => undefined);
+    await dropDatabase();
   });
 
   /** Sentinels published on each node in turn: any copy of an earlier notice from that node arrives before them. */
@@ -236,13 +211,6 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
   });
 });
 
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: BASE_URL });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
-
 describe.skipIf(!SERVICES)('the PostgreSQL real-time bus', () => {
   it('carries an event larger than a NOTIFY payload in parts, and keeps the order', async () => {
     const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -272,7 +240,7 @@ describe.skipIf(!SERVICES)('the PostgreSQL real-time bus', () => {
     sender.publish({ kind: 'message', destination: '/topic/x', body: 'before' });
     await poll(() => got.length === 1, 'the first event');
     // Every bus connection is cut, as a database restart or failover would.
-    await admin(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = '${PG_BUS_APPLICATION}'`);
+    await adminQuery(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = '${PG_BUS_APPLICATION}'`);
     // A listener hears nothing while it is away (NOTIFY is not stored): keep publishing until it is back.
     let n = 0;
     const ticker = setInterval(() => sender.publish({ kind: 'message', destination: '/topic/x', body: `after-${++n}` }), 100);

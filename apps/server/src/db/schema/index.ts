@@ -23,3 +23,4 @@ export * from './webhooks.ts';
 export * from './sso.ts';
 export * from './rollouts.ts';
 export * from './bacnet.ts';
+export * from './leases.ts';

@@ -275,7 +275,8 @@ export function createAlarmEngine<K extends string>(deps: { clock: Clock }) {
   const now = () => deps.clock.now().getTime();
 
   return {
-    fault: (key: K, policy: AlarmPolicy) => apply(key, { kind: 'fault', at: now(), policy }, policy),
+    /** A fault, at the clock's time or when it was raised (a node taking the engine over, for the on-delay). */
+    fault: (key: K, policy: AlarmPolicy, at?: Date) => apply(key, { kind: 'fault', at: at?.getTime() ?? now(), policy }, policy),
     clear: (key: K, policy: AlarmPolicy) => apply(key, { kind: 'clear', at: now(), policy }, policy),
     acknowledge: (key: K) => apply(key, { kind: 'acknowledge', at: now() }, undefined),
     shelve: (key: K, until: Date) => apply(key, { kind: 'shelve', at: now(), until: until.getTime() }, undefined),

@@ -22,6 +22,11 @@ export interface FaultSource {
   code: number;
 }
 
+/** A fault open in the fault list, for a node taking the engine over. */
+export interface OpenFault extends FaultSource {
+  raisedAt: Date;
+}
+
 /** Faults of one device (or gateway) that cleared together. */
 export interface ClearedFaults {
   gatewayId: bigint;
@@ -94,9 +99,11 @@ export function createAlarmKeeper(deps: {
   events?: WebhookEvents;
   tickMs?: number;
   bannerGapMs?: number;
+  /** The faults open in the fault list now (every account), matched against the standing alarms at start. */
+  openFaults?: () => Promise<OpenFault[]>;
 }) {
   const { repo, clock } = deps;
-  const engine = createAlarmEngine<SourceKey>({ clock });
+  let engine = createAlarmEngine<SourceKey>({ clock });
   const subjects = new Map<SourceKey, FaultSource>();
   /** The standing alarm's row (undefined until written), its notification round and its unwritten change, by source. */
   const standing = new Map<SourceKey, StandingRecord>();
@@ -473,7 +480,13 @@ export function createAlarmKeeper(deps: {
       rules.delete(String(projectId));
     },
 
-    /** Takes back the alarms that stood when the server stopped, then looks at time every tick. */
+    /**
+     * Takes back the alarms standing in the table, then the faults open in the fault list: a fault open without
+     * an active alarm comes in at the time it was raised (so its on-delay runs on from then, not again), an
+     * active alarm whose fault is no longer open clears (after its off-delay). A node taking the engine over
+     * from another (or starting after a stop) so raises nothing twice and loses no fault. Then looks at time
+     * every tick.
+     */
     async start(): Promise<void> {
       await enqueue(async () => {
         for (const row of await repo.standingAnyTenant()) {
@@ -484,6 +497,19 @@ export function createAlarmKeeper(deps: {
           if (row.shelvedReason !== null) shelfNotes.set(key, { byName: row.shelvedByName ?? '', reason: row.shelvedReason });
           engine.restore(key, sourceOf(row), await policyFor(subject));
         }
+        if (!deps.openFaults) return;
+        const open = new Set<SourceKey>();
+        for (const fault of await deps.openFaults()) {
+          const key = keyOf(fault);
+          open.add(key);
+          if (engine.source(key).faulty) continue;
+          const { raisedAt, ...subject } = fault;
+          if (!subjects.has(key)) subjects.set(key, subject);
+          stage(engine.fault(key, await policyFor(subject), raisedAt));
+        }
+        for (const key of standing.keys())
+          if (!open.has(key) && engine.source(key).faulty) stage(engine.clear(key, await policyFor(subjects.get(key)!)));
+        for (const change of engine.advance()) stage(change);
       });
       const tickMs = deps.tickMs ?? ALARM_TICK_MS;
       if (tickMs > 0) {
@@ -504,6 +530,17 @@ export function createAlarmKeeper(deps: {
 
     /** Sends the banner notices waiting now (tests). */
     flushBanner,
+
+    /** Writes what is staged, then forgets every source: another node runs the engine now. */
+    async stop(): Promise<void> {
+      clearInterval(tickTimer);
+      tickTimer = undefined;
+      await this.settled();
+      engine = createAlarmEngine<SourceKey>({ clock });
+      subjects.clear();
+      standing.clear();
+      shelfNotes.clear();
+    },
 
     close(): void {
       clearInterval(tickTimer);

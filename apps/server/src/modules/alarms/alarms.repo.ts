@@ -1,7 +1,7 @@
 import type { AlarmCodeSetting, AlarmRule, AlarmSeverity, AlarmState } from '@lumigrid/contract';
 import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { alarmCodeSettings, alarmRules, alarms } from '../../db/schema/index.ts';
+import { alarmCodeSettings, alarmRules, alarms, alerts } from '../../db/schema/index.ts';
 import { usersSeeingMap } from '../projects/map-audience.ts';
 
 export type AlarmRow = typeof alarms.$inferSelect;
@@ -157,6 +157,31 @@ export function createAlarmsRepo(db: Db) {
     /** Every alarm not yet over, of every account: the engine takes them back at start. */
     standingAnyTenant(): Promise<AlarmRow[]> {
       return db.select().from(alarms).where(ne(alarms.state, 'normal'));
+    },
+
+    /** The faults open in the fault list, of every account: a node taking the engine over matches them. */
+    async openFaultsAnyTenant() {
+      const rows = await db
+        .select({
+          tenantId: alerts.tenantId,
+          gatewayId: alerts.gatewayId,
+          gatewayName: alerts.gatewayName,
+          deviceId: alerts.deviceId,
+          addr: alerts.addr,
+          name: alerts.name,
+          projectId: alerts.projectId,
+          mapId: alerts.mapId,
+          code: alerts.code,
+          raisedAt: alerts.raisedAt,
+        })
+        .from(alerts)
+        .where(and(isNull(alerts.clearedAt), sql`${alerts.gatewayId} is not null`));
+      return rows.map((row) => ({ ...row, gatewayId: row.gatewayId! }));
+    },
+
+    /** Alarms by id, of any account: the caller was checked by the node that answered it. */
+    byIdsAnyTenant(ids: bigint[]): Promise<AlarmRow[]> {
+      return ids.length ? db.select().from(alarms).where(inArray(alarms.id, ids)) : Promise.resolve([]);
     },
 
     async findAnyTenant(id: bigint): Promise<AlarmRow | undefined> {

@@ -1,7 +1,7 @@
 import { FAULT_CODES, type DecodedUp, type DeviceState } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
-import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
+import type { FaultsChangedEvent, RealtimeBus } from '../../realtime/realtime-bus.ts';
 import type { AlertSubject, AlertsRepo } from './alerts.repo.ts';
 
 const OFFLINE: number = FAULT_CODES.offline;
@@ -35,15 +35,26 @@ export function createAlertTracker(deps: {
   onRaised: (alert: RaisedAlert) => void;
   /** Told of the faults of one device (or gateway) that cleared together (the alarm engine). */
   onCleared?: (cleared: { gatewayId: bigint; addr: string; codes: number[] }) => void;
-  /** Tells of gateways that changed place or account (placementsChanged), on this node and the others. */
-  bus: Pick<RealtimeBus, 'subscribe'>;
+  /**
+   * Tells of gateways that changed place or account (placementsChanged), on this node and the others; carries
+   * the faults this node raises and clears to the others (faultsChanged), so each node's open faults stay in
+   * step whichever node a gateway's next report reaches.
+   */
+  bus: Pick<RealtimeBus, 'subscribe'> & Partial<Pick<RealtimeBus, 'publish'>>;
+  /** This node's name on the bus: its own faultsChanged are not applied twice. */
+  node?: string;
   logger: Pick<FastifyBaseLogger, 'warn'>;
 }) {
   const { repo } = deps;
   const gateways = new Map<string, GatewayFaults>();
   const macOf = new Map<bigint, string>();
   // A gateway unbound, bound elsewhere or moved is read again, so no alert lands in an account it left.
+  const node = deps.node ?? '';
   const unsubscribe = deps.bus.subscribe((event) => {
+    if (event.kind === 'faultsChanged') {
+      if (event.node !== node) heardFrom(event);
+      return;
+    }
     if (event.kind !== 'placementsChanged') return;
     for (const id of event.gatewayIds) {
       const mac = macOf.get(BigInt(id));
@@ -64,6 +75,17 @@ export function createAlertTracker(deps: {
       });
     chains.set(mac, next);
     return next;
+  }
+
+  /** Another node raised or cleared a fault: a gateway this node holds open faults of takes the change. */
+  function heardFrom(event: FaultsChangedEvent) {
+    const mac = macOf.get(BigInt(event.gatewayId));
+    const faults = mac === undefined ? undefined : gateways.get(mac);
+    if (!faults) return;
+    const open = faults.open.get(event.addr) ?? new Set<number>();
+    if (event.raised) open.add(event.raised.code);
+    for (const code of event.cleared ?? []) open.delete(code);
+    faults.open.set(event.addr, open);
   }
 
   async function faultsOf(mac: string): Promise<GatewayFaults | undefined> {
@@ -101,7 +123,24 @@ export function createAlertTracker(deps: {
     const subject = await subjectOf(faults, addr);
     if (!subject) return;
     const id = await repo.raise({ ...subject, code, raisedAt: at });
-    if (id !== undefined) deps.onRaised({ ...subject, id, code, raisedAt: at });
+    if (id === undefined) return;
+    deps.onRaised({ ...subject, id, code, raisedAt: at });
+    deps.bus.publish?.({
+      kind: 'faultsChanged',
+      node,
+      gatewayId: String(subject.gatewayId),
+      addr,
+      raised: {
+        tenantId: String(subject.tenantId),
+        gatewayName: subject.gatewayName,
+        deviceId: subject.deviceId === null ? null : String(subject.deviceId),
+        name: subject.name,
+        projectId: subject.projectId === null ? null : String(subject.projectId),
+        mapId: subject.mapId === null ? null : String(subject.mapId),
+        code,
+        raisedAt: at.toISOString(),
+      },
+    });
   }
 
   async function clear(faults: GatewayFaults, addr: string, code: number | undefined, at: Date) {
@@ -113,6 +152,7 @@ export function createAlertTracker(deps: {
     else open.delete(code);
     await repo.clear({ gatewayId: faults.subject.gatewayId, addr, code, at });
     deps.onCleared?.({ gatewayId: faults.subject.gatewayId, addr, codes });
+    deps.bus.publish?.({ kind: 'faultsChanged', node, gatewayId: String(faults.subject.gatewayId), addr, cleared: codes });
   }
 
   /** Offline that lasts the grace period is raised, dated from when it began. */

@@ -28,6 +28,8 @@ export function createAlertsModule(deps: {
   projects: Pick<ProjectsService, 'tree'>;
   link: Pick<GatewayLink, 'onUp' | 'presence'> | undefined;
   bus: RealtimeBus;
+  /** This node's name on the bus (the faults it raises and clears are told to the others under it). */
+  node?: string;
   logger: FastifyBaseLogger;
   /** How long offline must last before it is an alert (tests shorten it). */
   offlineGraceMs?: number;
@@ -53,6 +55,7 @@ export function createAlertsModule(deps: {
     clock: deps.clock,
     graceMs: deps.offlineGraceMs ?? ALERT_LIMITS.offlineGraceMs,
     bus: deps.bus,
+    node: deps.node,
     onRaised: (alert) => {
       void alerts.notify(alert).catch((err: unknown) => deps.logger.warn({ err }, 'defective-device notice not sent'));
       deps.onAlertRaised?.(alert);
