@@ -101,6 +101,8 @@ export class CanvasMarkerLayer extends L.Layer {
   /** The painted markers as points, built when hit-testing or labelling asks for them. */
   private drawnPoints?: DrawnPoint[];
   private labelBoxes: LabelBox[] = [];
+  /** Whether the last full redraw wrote names (then a renamed marker may move every name after it). */
+  private labelsShown = false;
   private sprites?: MarkerSprites;
   /** The canvas's size in CSS pixels and the device pixel ratio at the last redraw. */
   private width = 0;
@@ -151,7 +153,7 @@ export class CanvasMarkerLayer extends L.Layer {
     this.labels = undefined;
     if (this.hovered && !markers.some((m) => m.id === this.hovered)) this.hideTooltip();
     if (this.drag) return;
-    const changed = this.canvas && !this.press?.lifted ? restyled(prev, markers, this.labelBoxes.length > 0) : undefined;
+    const changed = this.canvas && !this.press?.lifted ? restyled(prev, markers, this.labelsShown) : undefined;
     // Past a quarter of what is drawn, clearing and stamping everything costs no more than the rectangles.
     if (changed && changed.length <= Math.max(64, this.drawnCount / 4)) this.repaint(changed);
     else this.redraw();
@@ -295,7 +297,8 @@ export class CanvasMarkerLayer extends L.Layer {
     this.grid = undefined;
     this.drawnPoints = undefined;
     this.paintSlots(ctx, drawn, (k) => k);
-    this.labelBoxes = this.showsLabels() ? placeLabels(this.drawnList(), (id) => this.labelWidth(ctx, id)) : [];
+    this.labelsShown = this.showsLabels();
+    this.labelBoxes = this.labelsShown ? placeLabels(this.drawnList(), (id) => this.labelWidth(ctx, id)) : [];
     if (this.labelBoxes.length > 0) {
       ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
       drawLabels(ctx, this.labelBoxes, (id) => this.labelOf(id));
