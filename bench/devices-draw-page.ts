@@ -45,7 +45,8 @@ const HINTS: MarkerHints = {
 /** Resolves after the browser has produced the next frame (style, layout and paint included). */
 const nextFrame = () => new Promise<void>((done) => requestAnimationFrame(() => setTimeout(done, 0)));
 
-async function drawCanvas(n: number): Promise<{ firstDrawMs: number; layerDrawMs: number }> {
+/** A fresh map with n devices on the canvas layer; ms: from building the plan's markers to the next frame's end. */
+async function firstDraw(n: number): Promise<{ map: L.Map; layer: CanvasMarkerLayer; ms: number }> {
   const map = planMap();
   const markers = devices(n);
   await nextFrame();
@@ -54,7 +55,12 @@ async function drawCanvas(n: number): Promise<{ firstDrawMs: number; layerDrawMs
   layer.setMarkers(planMarkers(markers, [], PLAN, HINTS));
   layer.addTo(map);
   await nextFrame();
-  return { firstDrawMs: performance.now() - t0, layerDrawMs: layer.lastDrawMs };
+  return { map, layer, ms: performance.now() - t0 };
+}
+
+async function drawCanvas(n: number): Promise<{ firstDrawMs: number; layerDrawMs: number }> {
+  const { layer, ms } = await firstDraw(n);
+  return { firstDrawMs: ms, layerDrawMs: layer.lastDrawMs };
 }
 
 /**
@@ -102,15 +108,7 @@ let panning: { map: L.Map; intervals: number[]; recording: boolean; farthestPx: 
  * panEnd once the move has ended.
  */
 async function panStart(n: number): Promise<{ loadMs: number; x: number; y: number }> {
-  const map = planMap();
-  const markers = devices(n);
-  await nextFrame();
-  const t0 = performance.now();
-  const layer = new CanvasMarkerLayer();
-  layer.setMarkers(planMarkers(markers, [], PLAN, HINTS));
-  layer.addTo(map);
-  await nextFrame();
-  const loadMs = performance.now() - t0;
+  const { map, ms: loadMs } = await firstDraw(n);
   map.setZoom(map.getZoom() + 2, { animate: false });
   await nextFrame();
   await nextFrame();
