@@ -3,13 +3,14 @@ import {
   LABEL_FONT_PX,
   MARKER_RADIUS,
   drawLabels,
-  drawMarkers,
   hitTest,
   placeLabels,
-  type DrawItem,
   type DrawnPoint,
+  type LabelBox,
   type MarkerStyle,
 } from './marker-model.ts';
+import { PointGrid, boxesTouching, markerRect, paintOrder, restyled, touching, type PixelRect } from './draw-regions.ts';
+import { MarkerSprites } from './marker-sprites.ts';
 
 /** A marker on the plan: CRS.Simple [lat, lng] and how to draw it. */
 export interface PlanMarker {
@@ -78,12 +79,35 @@ export class CanvasMarkerLayer extends L.Layer {
   private map?: L.Map;
   private canvas?: HTMLCanvasElement;
   private markers: PlanMarker[] = [];
-  /** Each marker's label by id: labels are looked up per drawn marker on every redraw. */
-  private labels = new Map<string, string>();
+  /** Each marker's label by id, built when names are next written (undefined: the feed changed since). */
+  private labels?: Map<string, string>;
   private selected?: string;
   /** Devices selected together (plan selection): drawn as the selected one is. */
   private marked: ReadonlySet<string> = new Set();
-  private drawn: DrawnPoint[] = [];
+  /** Each feed marker's centre in canvas pixels at the last redraw (by feed index). */
+  private xs = new Float64Array(0);
+  private ys = new Float64Array(0);
+  /** The painting order: feed indices of the markers on the canvas, the selected ones last. */
+  private order = new Int32Array(0);
+  /** Where each feed marker is in the painting order, or -1 when it is off the canvas. */
+  private slotOf = new Int32Array(0);
+  /** Centres by painting order (what the grid and hit-testing read). */
+  private slotX = new Float64Array(0);
+  private slotY = new Float64Array(0);
+  private drawnCount = 0;
+  private firstSelected = 0;
+  /** Painted markers by cell, built at the first partial redraw after a full one. */
+  private grid?: PointGrid;
+  /** The painted markers as points, built when hit-testing or labelling asks for them. */
+  private drawnPoints?: DrawnPoint[];
+  private labelBoxes: LabelBox[] = [];
+  /** Whether the last full redraw wrote names (then a renamed marker may move every name after it). */
+  private labelsShown = false;
+  private sprites?: MarkerSprites;
+  /** The canvas's size in CSS pixels and the device pixel ratio at the last redraw. */
+  private width = 0;
+  private height = 0;
+  private ratio = 1;
   /** Layer point of the canvas's top-left corner at the last redraw. */
   private origin = L.point(0, 0);
   private handlers: CanvasMarkerHandlers;
@@ -119,11 +143,20 @@ export class CanvasMarkerLayer extends L.Layer {
     this.editable = editable;
   }
 
+  /**
+   * A feed that only restyles some markers (a report batch: states, hand badges) repaints just the pixels
+   * around them; anything else (markers added, removed or moved, names changed while written) redraws all.
+   */
   setMarkers(markers: PlanMarker[]): void {
+    const prev = this.markers;
     this.markers = markers;
-    this.labels = new Map(markers.map((m) => [m.id, m.label]));
+    this.labels = undefined;
     if (this.hovered && !markers.some((m) => m.id === this.hovered)) this.hideTooltip();
-    if (!this.drag) this.redraw();
+    if (this.drag) return;
+    const changed = this.canvas && !this.press?.lifted ? restyled(prev, markers, this.labelsShown) : undefined;
+    // Past a quarter of what is drawn, clearing and stamping everything costs no more than the rectangles.
+    if (changed && changed.length <= Math.max(64, this.drawnCount / 4)) this.repaint(changed);
+    else this.redraw();
   }
 
   /** The floor plan's extent; names appear under markers once the view is zoomed in beyond showing all of it. */
@@ -164,7 +197,7 @@ export class CanvasMarkerLayer extends L.Layer {
   hitAt(clientX: number, clientY: number): string | undefined {
     if (!this.canvas) return undefined;
     const box = this.canvas.getBoundingClientRect();
-    return hitTest(this.drawn, clientX - box.left, clientY - box.top)?.id;
+    return hitTest(this.drawnList(), clientX - box.left, clientY - box.top)?.id;
   }
 
   override onAdd(map: L.Map): this {
@@ -207,7 +240,7 @@ export class CanvasMarkerLayer extends L.Layer {
 
   /** Where a marker is drawn now, in page pixels (tests and the e2e journey aim with it). */
   screenPoint(id: string): { x: number; y: number } | undefined {
-    const p = this.drawn.find((d) => d.id === id);
+    const p = this.drawnList().find((d) => d.id === id);
     if (!p || !this.canvas) return undefined;
     const box = this.canvas.getBoundingClientRect();
     return { x: box.left + p.x, y: box.top + p.y };
@@ -225,44 +258,186 @@ export class CanvasMarkerLayer extends L.Layer {
     const height = size.y + 2 * pad.y;
     const ratio = window.devicePixelRatio || 1;
     L.DomUtil.setPosition(canvas, origin);
-    canvas.width = Math.round(width * ratio);
-    canvas.height = Math.round(height * ratio);
-    canvas.style.width = `${width}px`;
-    canvas.style.height = `${height}px`;
+    const pixelWidth = Math.round(width * ratio);
+    const pixelHeight = Math.round(height * ratio);
+    // Setting a canvas's size, even to the same, allocates its pixels again: only when the view's size changed.
+    if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
+      canvas.width = pixelWidth;
+      canvas.height = pixelHeight;
+      canvas.style.width = `${width}px`;
+      canvas.style.height = `${height}px`;
+    }
     this.origin = origin;
+    this.width = width;
+    this.height = height;
+    this.ratio = ratio;
+    if (this.sprites?.ratio !== ratio) this.sprites = new MarkerSprites(ratio);
     const ctx = canvas.getContext('2d');
     if (!ctx) return;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
-    const items: DrawItem[] = [];
-    const selected: DrawItem[] = [];
-    for (const m of this.markers) {
-      const lifted = this.press?.lifted && this.press.id === m.id;
-      const dragged = (this.drag?.id === m.id && this.drag.latLng) || (lifted && this.press?.latLng);
-      const point = map.latLngToLayerPoint(dragged || m.latLng).subtract(origin);
-      const isSelected = m.id === this.selected || this.marked.has(m.id) || Boolean(lifted);
-      const item = { id: m.id, x: point.x, y: point.y, style: m.style, selected: isSelected, manual: m.manual };
-      // Selected markers are drawn last, on top of their neighbours.
-      if (item.selected) selected.push(item);
-      else items.push(item);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, pixelWidth, pixelHeight);
+    this.project(map, origin);
+    const n = this.markers.length;
+    if (this.order.length < n) {
+      this.order = new Int32Array(n);
+      this.slotX = new Float64Array(n);
+      this.slotY = new Float64Array(n);
     }
-    items.push(...selected);
-    this.drawn = drawMarkers(ctx, items, { width, height });
-    const labels = this.showsLabels() ? placeLabels(this.drawn, (id) => this.labelWidth(ctx, id)) : [];
-    drawLabels(ctx, labels, (id) => this.labelOf(id));
-    canvas.dataset.labels = String(labels.length);
+    if (this.slotOf.length !== n) this.slotOf = new Int32Array(n);
+    const { drawn, firstSelected } = paintOrder(this.xs, this.ys, n, this.isSelected, width, height, this.order);
+    this.drawnCount = drawn;
+    this.firstSelected = firstSelected;
+    this.slotOf.fill(-1);
+    for (let slot = 0; slot < drawn; slot++) {
+      const i = this.order[slot]!;
+      this.slotOf[i] = slot;
+      this.slotX[slot] = this.xs[i]!;
+      this.slotY[slot] = this.ys[i]!;
+    }
+    this.grid = undefined;
+    this.drawnPoints = undefined;
+    this.paintSlots(ctx, drawn, (k) => k);
+    this.labelsShown = this.showsLabels();
+    this.labelBoxes = this.labelsShown ? placeLabels(this.drawnList(), (id) => this.labelWidth(ctx, id)) : [];
+    if (this.labelBoxes.length > 0) {
+      ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+      drawLabels(ctx, this.labelBoxes, (id) => this.labelOf(id));
+    }
+    canvas.dataset.labels = String(this.labelBoxes.length);
     this.lastDrawMs = performance.now() - started;
-    canvas.dataset.drawn = String(this.drawn.length);
-    canvas.dataset.selected = String(selected.length);
+    canvas.dataset.drawn = String(drawn);
+    canvas.dataset.selected = String(drawn - firstSelected);
+  }
+
+  /**
+   * Repaints only around the markers whose look changed (feed indices; positions and order are as drawn): each
+   * one's square is cleared, and every marker and name touching any square is painted again in drawing order,
+   * clipped to the squares, so the pixels end as a full redraw would leave them.
+   */
+  private repaint(changed: readonly number[]): void {
+    const { canvas, sprites } = this;
+    const ctx = canvas?.getContext('2d');
+    if (!ctx || !sprites) return;
+    const started = performance.now();
+    const rects: PixelRect[] = [];
+    for (const i of changed) if (this.slotOf[i]! >= 0) rects.push(markerRect(this.xs[i]!, this.ys[i]!, this.ratio));
+    if (rects.length === 0) return;
+    this.grid ??= new PointGrid(this.slotX, this.slotY, this.drawnCount, this.width, this.height);
+    const slots = touching(this.grid, rects, this.ratio, this.drawnCount);
+    const labels = boxesTouching(this.labelBoxes, rects, this.ratio);
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.beginPath();
+    for (const r of rects) ctx.rect(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0);
+    ctx.clip();
+    for (const r of rects) ctx.clearRect(r.x0, r.y0, r.x1 - r.x0, r.y1 - r.y0);
+    this.paintSlots(ctx, slots.length, (k) => slots[k]!);
+    if (labels.length > 0) {
+      ctx.setTransform(this.ratio, 0, 0, this.ratio, 0, 0);
+      drawLabels(ctx, labels, (id) => this.labelOf(id));
+    }
+    ctx.restore();
+    this.lastDrawMs = performance.now() - started;
+  }
+
+  /** Stamps the sprites of `count` painting slots (given in ascending order by `slotAt`), then their hand badges. */
+  private paintSlots(ctx: CanvasRenderingContext2D, count: number, slotAt: (k: number) => number): void {
+    const sprites = this.sprites;
+    if (!sprites) return;
+    const { ratio } = this;
+    const { half, plainHalf } = sprites;
+    ctx.imageSmoothingEnabled = false;
+    let badged = false;
+    for (let k = 0; k < count; k++) {
+      const slot = slotAt(k);
+      const m = this.markers[this.order[slot]!]!;
+      const selected = slot >= this.firstSelected;
+      const h = selected ? half : plainHalf;
+      ctx.drawImage(
+        sprites.marker(m.style, selected),
+        Math.round(this.slotX[slot]! * ratio) - h,
+        Math.round(this.slotY[slot]! * ratio) - h,
+      );
+      badged ||= Boolean(m.manual);
+    }
+    if (!badged) return;
+    // Badges after every marker, so no neighbour covers them.
+    const badge = sprites.badge();
+    for (let k = 0; k < count; k++) {
+      const slot = slotAt(k);
+      if (!this.markers[this.order[slot]!]!.manual) continue;
+      ctx.drawImage(badge, Math.round(this.slotX[slot]! * ratio) - half, Math.round(this.slotY[slot]! * ratio) - half);
+    }
+  }
+
+  /**
+   * Every marker's centre in canvas pixels into xs/ys, without an object per marker. A plan's CRS is flat
+   * (CRS.Simple), where a layer point is an affine function of [lat, lng]; a geographic one is asked per marker.
+   */
+  private project(map: L.Map, origin: L.Point): void {
+    const n = this.markers.length;
+    if (this.xs.length < n) {
+      this.xs = new Float64Array(n);
+      this.ys = new Float64Array(n);
+    }
+    const lifted = this.press?.lifted ? this.press : undefined;
+    const moved = this.drag?.latLng ? this.drag : lifted?.latLng ? { id: lifted.id, latLng: lifted.latLng } : undefined;
+    const crs = map.options.crs ?? L.CRS.EPSG3857;
+    const zoom = map.getZoom();
+    const pixelOrigin = map.getPixelOrigin();
+    const ox = pixelOrigin.x + origin.x;
+    const oy = pixelOrigin.y + origin.y;
+    const p0 = crs.latLngToPoint(L.latLng(0, 0), zoom);
+    const pLng = crs.latLngToPoint(L.latLng(0, 1), zoom);
+    const pLat = crs.latLngToPoint(L.latLng(1, 0), zoom);
+    for (let i = 0; i < n; i++) {
+      const m = this.markers[i]!;
+      if (moved && moved.id === m.id) {
+        const p = map.latLngToLayerPoint(moved.latLng!);
+        this.xs[i] = p.x - origin.x;
+        this.ys[i] = p.y - origin.y;
+      } else if (crs.infinite) {
+        const [lat, lng] = m.latLng;
+        // Rounded as Leaflet rounds a layer point, so markers sit on whole pixels.
+        this.xs[i] = Math.round(p0.x + (pLng.x - p0.x) * lng + (pLat.x - p0.x) * lat) - ox;
+        this.ys[i] = Math.round(p0.y + (pLng.y - p0.y) * lng + (pLat.y - p0.y) * lat) - oy;
+      } else {
+        const p = map.latLngToLayerPoint(m.latLng);
+        this.xs[i] = p.x - origin.x;
+        this.ys[i] = p.y - origin.y;
+      }
+    }
+  }
+
+  private isSelected = (i: number): boolean => {
+    const { id } = this.markers[i]!;
+    return id === this.selected || (this.marked.size > 0 && this.marked.has(id)) || id === this.liftedId;
+  };
+
+  private get liftedId(): string | undefined {
+    return this.press?.lifted ? this.press.id : undefined;
+  }
+
+  /** The painted markers in painting order, as hit-testing and labelling read them. */
+  private drawnList(): DrawnPoint[] {
+    if (!this.drawnPoints) {
+      const points: DrawnPoint[] = new Array(this.drawnCount);
+      for (let slot = 0; slot < this.drawnCount; slot++) {
+        points[slot] = { id: this.markers[this.order[slot]!]!.id, x: this.slotX[slot]!, y: this.slotY[slot]! };
+      }
+      this.drawnPoints = points;
+    }
+    return this.drawnPoints;
   }
 
   private showsLabels(): boolean {
     const { map, planBounds } = this;
-    if (!map || this.drawn.length > LABEL_MAX_MARKERS) return false;
+    if (!map || this.drawnCount > LABEL_MAX_MARKERS) return false;
     return this.namesAlways || Boolean(planBounds && map.getZoom() >= map.getBoundsZoom(planBounds) + LABEL_ZOOM_STEPS);
   }
 
   private labelOf(id: string): string {
+    this.labels ??= new Map(this.markers.map((m) => [m.id, m.label]));
     return this.labels.get(id) ?? '';
   }
 
@@ -316,7 +491,7 @@ export class CanvasMarkerLayer extends L.Layer {
   private hit(event: MouseEvent): DrawnPoint | undefined {
     if (!this.canvas) return undefined;
     const box = this.canvas.getBoundingClientRect();
-    return hitTest(this.drawn, event.clientX - box.left, event.clientY - box.top);
+    return hitTest(this.drawnList(), event.clientX - box.left, event.clientY - box.top);
   }
 
   private canDrag(id: string): boolean {

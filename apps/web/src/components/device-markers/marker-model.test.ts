@@ -3,9 +3,10 @@ import { DEVICE_TYPE_CODES, DEVICE_TYPE_CODE_LIST, DISPLAY_STATES, type DisplayS
 import {
   DISPLAY_FILL,
   HIT_RADIUS,
-  drawMarkers,
   fractionToPlan,
   HAND_BADGE_FILL,
+  paintBadge,
+  paintMarker,
   gatewayStyle,
   hitTest,
   LEGEND_KINDS,
@@ -18,7 +19,6 @@ import {
   markerStyle,
   placeLabels,
   planToFraction,
-  type DrawItem,
   type DrawnPoint,
   type MarkerKind,
 } from './marker-model.ts';
@@ -112,54 +112,26 @@ function recordingContext() {
   return { ctx: ctx as unknown as CanvasRenderingContext2D, fills };
 }
 
-describe('marker model: drawing', () => {
-  it('draws the markers inside the canvas in order and answers their centres; far-away ones are skipped', () => {
+describe('marker model: painting one marker (what each sprite holds)', () => {
+  it("paints a marker with its display state's fill, and a selected one over a halo", () => {
     const { ctx, fills } = recordingContext();
-    const items: DrawItem[] = [
-      { id: '1', x: 10, y: 10, style: markerStyle(DEVICE_TYPE_CODES['light-single'], 'onFull') },
-      { id: '2', x: 5000, y: 10, style: markerStyle(DEVICE_TYPE_CODES['light-single'], 'off') },
-      { id: '3', x: 50, y: 60, style: markerStyle(DEVICE_TYPE_CODES.curtain, 'failure'), selected: true },
-    ];
-    const drawn = drawMarkers(ctx, items, { width: 200, height: 100 });
-    expect(drawn).toEqual([
-      { id: '1', x: 10, y: 10 },
-      { id: '3', x: 50, y: 60 },
-    ]);
-    // The selected marker gets a halo first, then its own fill.
-    expect(fills).toEqual([DISPLAY_FILL.onFull, 'rgba(22, 119, 255, 0.25)', DISPLAY_FILL.failure]);
+    paintMarker(ctx, markerStyle(DEVICE_TYPE_CODES['light-single'], 'onFull'), 10, 10, false);
+    expect(fills).toEqual([DISPLAY_FILL.onFull]);
+    const selected = recordingContext();
+    paintMarker(selected.ctx, markerStyle(DEVICE_TYPE_CODES.curtain, 'failure'), 50, 60, true);
+    expect(selected.fills).toEqual(['rgba(22, 119, 255, 0.25)', DISPLAY_FILL.failure]);
   });
 
-  it('badges the markers switched by hand, all in one fill after the markers, and none that are not drawn', () => {
+  it('paints the hand badge in its own colour', () => {
     const { ctx, fills } = recordingContext();
-    const off = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off');
-    const items: DrawItem[] = [
-      { id: '1', x: 10, y: 10, style: off, manual: true },
-      { id: '2', x: 30, y: 10, style: off, manual: true },
-      { id: '3', x: 50, y: 10, style: off },
-      { id: '4', x: 900, y: 10, style: off, manual: true },
-    ];
-    drawMarkers(ctx, items, { width: 200, height: 100 });
-    expect(fills).toEqual([DISPLAY_FILL.off, HAND_BADGE_FILL]);
-    const plain = recordingContext();
-    drawMarkers(plain.ctx, items.slice(2, 3), { width: 200, height: 100 });
-    expect(plain.fills).toEqual([DISPLAY_FILL.off]);
+    paintBadge(ctx, 10, 10);
+    expect(fills).toEqual([HAND_BADGE_FILL]);
   });
 
-  it('fills markers of one look in one call, however many there are, and answers them all for hit-testing', () => {
-    const { ctx, fills } = recordingContext();
-    const off = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off');
-    const on = markerStyle(DEVICE_TYPE_CODES['light-cct'], 'onFull');
-    const items: DrawItem[] = Array.from({ length: 1000 }, (_, i) => ({
-      id: String(i),
-      x: i % 100,
-      y: Math.floor(i / 100),
-      style: i % 2 ? on : off,
-    }));
-    const drawn = drawMarkers(ctx, items, { width: 200, height: 100 });
-    expect(fills).toEqual([DISPLAY_FILL.off, DISPLAY_FILL.onFull]);
-    expect(drawn).toHaveLength(1000);
-    // Hit-testing follows the drawing order: where "on" markers are drawn over "off" ones, an "on" one is hit.
-    expect(Number(hitTest(drawn, 1, 0)?.id) % 2).toBe(1);
+  it('gives one style object per kind and state, so sprites are found by the object', () => {
+    expect(markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off')).toBe(markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off'));
+    expect(markerStyle(DEVICE_TYPE_CODES['light-cct'], 'off')).not.toBe(markerStyle(DEVICE_TYPE_CODES['light-cct'], 'onFull'));
+    expect(gatewayStyle(false)).toBe(gatewayStyle(false));
   });
 });
 

@@ -1,4 +1,4 @@
-import { deviceType, splitChannelNames, type DisplayState } from '@lumigrid/contract/browser';
+import { CHANNEL_NAME_DELIMITER, deviceType, splitChannelNames, type DisplayState } from '@lumigrid/contract/browser';
 
 /**
  * How the floor plan draws a device: a shape by kind and a fill by display state (spec section 4), plus the
@@ -83,16 +83,33 @@ export function markerKind(typeCode: number): MarkerKind {
   return 'light';
 }
 
+/** One frozen style per type code and display state: the canvas finds its sprite by the object, without a key. */
+const STYLES = new Map<number, Partial<Record<DisplayState, MarkerStyle>>>();
+
 export function markerStyle(typeCode: number, display: DisplayState): MarkerStyle {
-  const kind = markerKind(typeCode);
-  return { kind, shape: KIND_SHAPE[kind], fill: DISPLAY_FILL[display], stroke: STROKE[display], dashed: display === 'offline' };
+  let byState = STYLES.get(typeCode);
+  if (!byState) STYLES.set(typeCode, (byState = {}));
+  let style = byState[display];
+  if (!style) {
+    const kind = markerKind(typeCode);
+    style = Object.freeze({
+      kind,
+      shape: KIND_SHAPE[kind],
+      fill: DISPLAY_FILL[display],
+      stroke: STROKE[display],
+      dashed: display === 'offline',
+    });
+    byState[display] = style;
+  }
+  return style;
 }
 
 /** A gateway is blue while online and hollow grey while offline. */
+const GATEWAY_ONLINE: MarkerStyle = Object.freeze({ kind: 'gateway', shape: 'gateway', fill: '#1677ff', stroke: '#003eb3', dashed: false });
+const GATEWAY_OFFLINE: MarkerStyle = Object.freeze({ kind: 'gateway', shape: 'gateway', fill: '#ffffff', stroke: '#8c8c8c', dashed: true });
+
 export function gatewayStyle(online: boolean): MarkerStyle {
-  return online
-    ? { kind: 'gateway', shape: 'gateway', fill: '#1677ff', stroke: '#003eb3', dashed: false }
-    : { kind: 'gateway', shape: 'gateway', fill: '#ffffff', stroke: '#8c8c8c', dashed: true };
+  return online ? GATEWAY_ONLINE : GATEWAY_OFFLINE;
 }
 
 /** What the legend hides from the plan: display states and kinds a user switched off. */
@@ -243,91 +260,53 @@ function addShape(ctx: CanvasRenderingContext2D, shape: MarkerShape, x: number, 
   }
 }
 
-/** One marker to draw: where (canvas pixels) and how. */
-export interface DrawItem {
-  id: string;
-  x: number;
-  y: number;
-  style: MarkerStyle;
-  selected?: boolean;
-  /** Switched by hand (manual override): a small badge at its top right. */
-  manual?: boolean;
-}
-
 /** The colour of the "switched by hand" badge: apart from every display state's fill. */
 export const HAND_BADGE_FILL = '#722ed1';
 
 /**
- * Draws markers onto a 2D context (already scaled for the device pixel ratio) and answers their centres in
- * drawing order, for hit-testing. Markers of one look are drawn as one path (one fill, one stroke), which is
- * what makes thousands cheap; looks are drawn in the order they first appear, the selected marker last, on
- * top. Markers outside the canvas (with a radius of margin) are skipped.
+ * Paints one marker centred at (x, y) as vector shapes: the selection halo first when selected, then the
+ * shape's fill and outline (dashed while offline). The canvas layer paints each look once into a sprite with
+ * this and stamps the sprite; the legend draws its shapes the same way.
  */
-export function drawMarkers(
-  ctx: CanvasRenderingContext2D,
-  items: readonly DrawItem[],
-  size: { width: number; height: number },
-): DrawnPoint[] {
+export function paintMarker(ctx: CanvasRenderingContext2D, style: MarkerStyle, x: number, y: number, selected: boolean): void {
   const r = MARKER_RADIUS;
-  const groups = new Map<string, { style: MarkerStyle; items: DrawItem[] }>();
-  const selected: DrawItem[] = [];
-  for (const item of items) {
-    if (item.x < -2 * r || item.y < -2 * r || item.x > size.width + 2 * r || item.y > size.height + 2 * r) continue;
-    if (item.selected) {
-      selected.push(item);
-      continue;
-    }
-    const { style } = item;
-    const key = `${style.shape}|${style.fill}|${style.stroke}|${style.dashed ? 1 : 0}`;
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { style, items: [] }));
-    group.items.push(item);
-  }
-  const drawn: DrawnPoint[] = [];
   ctx.lineWidth = 1.5;
-  const paint = (style: MarkerStyle, group: readonly DrawItem[]) => {
-    ctx.beginPath();
-    for (const item of group) {
-      addShape(ctx, style.shape, item.x, item.y, r);
-      drawn.push({ id: item.id, x: item.x, y: item.y });
-    }
-    ctx.fillStyle = style.fill;
-    ctx.fill();
-    ctx.setLineDash(style.dashed ? [3, 2] : []);
-    ctx.strokeStyle = style.stroke;
-    ctx.stroke();
-  };
-  for (const group of groups.values()) paint(group.style, group.items);
-  for (const item of selected) {
+  if (selected) {
     ctx.setLineDash([]);
     ctx.beginPath();
-    ctx.arc(item.x, item.y, r + 6, 0, Math.PI * 2);
+    ctx.arc(x, y, r + 6, 0, Math.PI * 2);
     ctx.fillStyle = 'rgba(22, 119, 255, 0.25)';
     ctx.fill();
     ctx.strokeStyle = '#1677ff';
     ctx.stroke();
-    paint(item.style, [item]);
   }
+  ctx.beginPath();
+  addShape(ctx, style.shape, x, y, r);
+  ctx.fillStyle = style.fill;
+  ctx.fill();
+  ctx.setLineDash(style.dashed ? [3, 2] : []);
+  ctx.strokeStyle = style.stroke;
+  ctx.stroke();
   ctx.setLineDash([]);
-  // Badges last, all in one path, so no neighbour covers them.
-  const badged = items.filter((item) => item.manual && drawn.some((d) => d.id === item.id));
-  if (badged.length > 0) {
-    ctx.beginPath();
-    for (const item of badged) {
-      const [bx, by] = [item.x + r * 0.85, item.y - r * 0.85];
-      ctx.moveTo(bx + HAND_BADGE_RADIUS, by);
-      ctx.arc(bx, by, HAND_BADGE_RADIUS, 0, Math.PI * 2);
-    }
-    ctx.fillStyle = HAND_BADGE_FILL;
-    ctx.fill();
-    ctx.strokeStyle = '#ffffff';
-    ctx.stroke();
-  }
-  return drawn;
+}
+
+/** Paints the "switched by hand" badge of a marker centred at (x, y): a dot at its top right. */
+export function paintBadge(ctx: CanvasRenderingContext2D, x: number, y: number): void {
+  const r = MARKER_RADIUS;
+  const [bx, by] = [x + r * 0.85, y - r * 0.85];
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.arc(bx, by, HAND_BADGE_RADIUS, 0, Math.PI * 2);
+  ctx.fillStyle = HAND_BADGE_FILL;
+  ctx.fill();
+  ctx.strokeStyle = '#ffffff';
+  ctx.stroke();
 }
 
 /** What a marker is called on the plan: a switch's channel names, each once. */
 export function markerLabel(name: string): string {
+  if (!name.includes(CHANNEL_NAME_DELIMITER)) return name;
   return [...new Set(splitChannelNames(name))].join(' / ');
 }
 
@@ -391,9 +370,7 @@ export function drawLabels(ctx: CanvasRenderingContext2D, labels: readonly Label
   ctx.lineWidth = 3;
   ctx.strokeStyle = 'rgba(255, 255, 255, 0.9)';
   ctx.fillStyle = '#262626';
-  for (const label of labels) {
-    const text = textOf(label.id);
-    ctx.strokeText(text, label.x, label.y + 1);
-    ctx.fillText(text, label.x, label.y + 1);
-  }
+  // Halos first, then all the text: labels never overlap, and the context's state changes once, not per label.
+  for (const label of labels) ctx.strokeText(textOf(label.id), label.x, label.y + 1);
+  for (const label of labels) ctx.fillText(textOf(label.id), label.x, label.y + 1);
 }

@@ -35,7 +35,12 @@ export function planMarkers(
   }
   for (const m of markers) {
     if (m.x === null || m.y === null) continue;
-    out.push({
+    const known = built.get(m);
+    if (known && known.width === size.width && known.height === size.height && known.hints === hints) {
+      out.push(known.marker);
+      continue;
+    }
+    const marker: PlanMarker = {
       id: m.id,
       latLng: fractionToPlan({ x: m.x, y: m.y }, size),
       style: markerStyle(m.type, m.display),
@@ -43,7 +48,16 @@ export function planMarkers(
       label: markerLabel(m.name),
       hint: hints?.device(m),
       manual: m.manual,
-    });
+    };
+    built.set(m, { width: size.width, height: size.height, hints, marker });
+    out.push(marker);
   }
   return out;
 }
+
+/**
+ * The canvas marker made from each device marker object, for as long as that object lives. A report replaces
+ * only its own device's object in the page's cache, so a batch rebuilds (and translates the hints of) only the
+ * devices it carried, and the canvas sees every other marker unchanged by identity.
+ */
+const built = new WeakMap<DeviceMarker, { width: number; height: number; hints: MarkerHints | undefined; marker: PlanMarker }>();
