@@ -37,11 +37,13 @@ import { createAuthModule } from './modules/auth/auth.module.ts';
 import { createBrandingModule } from './modules/branding/branding.module.ts';
 import { createDeviceReportsModule, type IngestOptions } from './modules/device-reports/device-reports.module.ts';
 import { createHistoryRetention, type HistoryRetention } from './modules/device-reports/history-retention.ts';
+import { gatewaysByMacAnyTenant } from './modules/device-reports/device-reports.repo.ts';
+import { createGatewayDirectory } from './modules/device-reports/gateway-directory.ts';
 import type { ReportWriter } from './modules/device-reports/report-writer.ts';
 import { createTelemetryRepo } from './modules/device-reports/telemetry.repo.ts';
 import { createDevicesModule } from './modules/devices/devices.module.ts';
 import { createDevicesRepo } from './modules/devices/devices.repo.ts';
-import { createPlacementIndex, type PlacementIndex } from './modules/devices/placement-index.ts';
+import { createPlacementIndex, type PlacementChanges, type PlacementIndex } from './modules/devices/placement-index.ts';
 import { createMapDevices } from './modules/devices/map-devices.ts';
 import { loadFirmwareCatalogue, type FirmwareCatalogue } from './modules/gateways/firmware-catalogue.ts';
 import { createGatewayFleet, type GatewayFleet } from './modules/gateways/gateway-fleet.ts';
@@ -249,7 +251,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     bus: realtimeBus,
     logger,
   });
-  const gatewaysRepo = createGatewaysRepo(db, placements);
+  // The ingest resolves reporting gateways from memory; what changes a gateway or its devices is told to both.
+  const gatewayDirectory = createGatewayDirectory({ lookup: (macs) => gatewaysByMacAnyTenant(db, macs), bus: realtimeBus });
+  const placementChanges: PlacementChanges = {
+    changed(gatewayIds) {
+      gatewayDirectory.forget(gatewayIds);
+      placements.changed(gatewayIds);
+    },
+  };
+  const gatewaysRepo = createGatewaysRepo(db, placementChanges);
   const fleet = createGatewayFleet({ repo: gatewaysRepo, clock, logger });
   // Made now, started last, so no report or presence change finds a listener missing.
   const link = options.gatewayLink
@@ -270,7 +280,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       })
     : undefined;
 
-  const deviceRows = createDevicesRepo(db, placements);
+  const deviceRows = createDevicesRepo(db, placementChanges);
   // Which objects a caller may touch: the route layer asks it for the ids each endpoint declares, services for the rest.
   const access = createAccess({ repo: createAccessRepo(db) });
   const projects = createProjectsModule({ db, config, devices: createMapDevices(db), access, clock, logger });
@@ -507,7 +517,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         endEverySession: (alsoNotify) => auth.service.endEverySession(alsoNotify),
         gatewayVersions: () => gateways.service.configVersionsAnyTenant(),
         resyncGateways: (previous) => gateways.service.resyncAfterRestore(previous),
-        forgetGateways: (ids) => placements.changed(ids),
+        forgetGateways: (ids) => placementChanges.changed(ids),
       },
     }),
     createHeatmapModule({ db, access: projects.access, link, options: options.gatewayLink?.reports, logger }),
@@ -562,6 +572,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         link,
         onReport: placements.report,
         onStored: placements.stored,
+        gateways: gatewayDirectory,
         onEnergyDaysClosed: (days) => {
           for (const day of days)
             webhooks.service.emit({

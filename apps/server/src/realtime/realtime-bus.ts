@@ -25,8 +25,9 @@ export interface SessionsEndedEvent {
 }
 
 /**
- * Devices of these gateways were placed, moved, renamed, retyped or deleted: every node forgets what it holds
- * of their placements (modules/devices/placement-index.ts) and reads them again on their next report.
+ * Devices of these gateways were placed, moved, renamed, retyped or deleted, or the gateways were bound, unbound
+ * or moved: every node forgets what it holds of their placements (modules/devices/placement-index.ts) and of
+ * the gateways themselves (modules/device-reports/gateway-directory.ts), and reads them again on their next report.
  */
 export interface PlacementsChangedEvent {
   kind: 'placementsChanged';

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { poolOf, type Db } from '../../db/client.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { createDeviceReportsRepo } from './device-reports.repo.ts';
+import type { GatewayDirectory } from './gateway-directory.ts';
 import { createReportWriter, type ReportWriterOptions } from './report-writer.ts';
 import { createTelemetryRepo } from './telemetry.repo.ts';
 import { createTelemetryWriter } from './telemetry-writer.ts';
@@ -27,6 +28,8 @@ export function createDeviceReportsModule(deps: {
   onStored?: (mac: string, addrs: readonly string[]) => void;
   /** Where reports are written; the database's by default. */
   reports?: ReportWriterOptions['repo'];
+  /** Resolves reporting MACs to gateways (told of their changes); without it every write looks them up. */
+  gateways?: GatewayDirectory;
   options?: IngestOptions;
   /** Change-only history: how often an unchanged state is still written (report-writer.ts); unset keeps every state. */
   historyHeartbeatMs?: number;
@@ -37,7 +40,7 @@ export function createDeviceReportsModule(deps: {
   const { link, logger } = deps;
   const reportWriter = createReportWriter({
     ...deps.options,
-    repo: deps.reports ?? createDeviceReportsRepo(deps.db),
+    repo: deps.reports ?? createDeviceReportsRepo(deps.db, { gateways: deps.gateways }),
     onStored: deps.onStored && tellStored(deps.onStored),
     historyHeartbeatMs: deps.historyHeartbeatMs,
     // PostgreSQL runs beside the server: larger state writes, and under load the history first.

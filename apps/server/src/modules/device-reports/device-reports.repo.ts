@@ -1,9 +1,10 @@
 import type { DeviceState } from '@lumigrid/protocol';
-import { and, asc, desc, eq, gt, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { poolOf, type Db } from '../../db/client.ts';
 import { copyRows, type CopyValue } from '../../db/copy.ts';
-import { deviceReports, deviceStates } from '../../db/schema/index.ts';
+import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
+import { uncachedGatewayDirectory, type GatewayDirectory, type GatewayRef } from './gateway-directory.ts';
 
 /** One reported device state on its way into the database. */
 export interface ReportRow {
@@ -37,44 +38,41 @@ function recordsOf(rows: readonly ReportRow[]) {
 
 const HISTORY_COLUMNS = ['gateway_id', 'tenant_id', 'addr', 'kind', 'online', 'fault', 'state', 'reported_at', 'received_at'];
 
-interface GatewayRef {
-  id: string;
-  tenantId: string | null;
+/** The gateways of these MACs as they are now (id and account as text), whoever holds them: the ingest's lookup. */
+export async function gatewaysByMacAnyTenant(db: Db, macs: readonly string[]): Promise<Array<GatewayRef & { mac: string }>> {
+  if (macs.length === 0) return [];
+  const rows = await db
+    .select({ mac: gateways.mac, id: sql<string>`${gateways.id}::text`, tenantId: sql<string | null>`${gateways.tenantId}::text` })
+    .from(gateways)
+    .where(inArray(gateways.mac, [...macs]));
+  return rows;
 }
 
-/** The gateways (and their accounts) of the rows' MACs as they are now, in one query. */
-async function gatewaysOf(
-  client: pg.Pool | pg.PoolClient,
-  rows: readonly ReportRow[],
-): Promise<{ byMac: Map<string, GatewayRef>; unknownMacs: string[] }> {
-  const macs = [...new Set(rows.map((r) => r.mac))];
-  const found = await client.query<{ mac: string; id: string; tenant_id: string | null }>(
-    'select mac, id::text as id, tenant_id::text as tenant_id from gateways where mac = any($1::text[])',
-    [macs],
-  );
-  const byMac = new Map(found.rows.map((g) => [g.mac, { id: g.id, tenantId: g.tenant_id }]));
-  return { byMac, unknownMacs: macs.filter((mac) => !byMac.has(mac)) };
-}
+/** SQLSTATE class 23 (integrity): on the history, a gateway gone since its MAC was resolved (foreign key). */
+const isIntegrityError = (error: unknown) => /^23/.test(String((error as { code?: unknown }).code ?? ''));
 
 /**
- * The history's write on PostgreSQL: the batch's gateways in one query, then the rows with one COPY on the same
- * connection. A gateway deleted between the two fails the COPY on the foreign key, a data error: the writer
- * splits the batch and the next lookup no longer finds it.
+ * The history's write on PostgreSQL: the batch's gateways resolved (from memory once known), then the rows with
+ * one COPY. A gateway deleted since it was resolved fails the COPY on the foreign key, a data error: the batch's
+ * MACs are resolved again, and the writer splits the batch, whose rows of that MAC then count as unknown.
  */
-async function copyHistory(pool: pg.Pool, rows: readonly ReportRow[]): Promise<HistoryResult> {
+async function copyHistory(pool: pg.Pool, directory: GatewayDirectory, rows: readonly ReportRow[]): Promise<HistoryResult> {
+  const macs = [...new Set(rows.map((r) => r.mac))];
+  const { byMac, unknownMacs } = await directory.resolve(macs);
+  const values: CopyValue[][] = [];
+  for (const r of rows) {
+    const gw = byMac.get(r.mac);
+    if (gw) values.push([gw.id, gw.tenantId, r.addr, r.kind, r.online, r.fault, JSON.stringify(r.state), r.reportedAt, r.receivedAt]);
+  }
+  if (values.length === 0) return { reports: 0, unknownMacs };
   const client = await pool.connect();
   let failure: unknown;
   try {
-    const { byMac, unknownMacs } = await gatewaysOf(client, rows);
-    const values: CopyValue[][] = [];
-    for (const r of rows) {
-      const gw = byMac.get(r.mac);
-      if (gw) values.push([gw.id, gw.tenantId, r.addr, r.kind, r.online, r.fault, JSON.stringify(r.state), r.reportedAt, r.receivedAt]);
-    }
     const reports = await copyRows(client, 'device_reports', HISTORY_COLUMNS, values);
     return { reports, unknownMacs };
   } catch (error) {
     failure = error;
+    if (isIntegrityError(error)) directory.forgetMacs(macs);
     throw error;
   } finally {
     // After an error the database answered (it has a SQLSTATE) the connection is ready again; otherwise drop it.
@@ -83,12 +81,13 @@ async function copyHistory(pool: pg.Pool, rows: readonly ReportRow[]): Promise<H
 }
 
 /**
- * The current states' write on PostgreSQL: the gateways looked up first, each device's last row of the batch
+ * The current states' write on PostgreSQL: the gateways resolved first, each device's last row of the batch
  * picked here, and the rows passed as one array per column (cheaper for the database than a JSON document to
  * take apart and join).
  */
-async function upsertStatesByIds(pool: pg.Pool, rows: readonly ReportRow[]): Promise<number> {
-  const { byMac } = await gatewaysOf(pool, rows);
+async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, rows: readonly ReportRow[]): Promise<number> {
+  const macs = [...new Set(rows.map((r) => r.mac))];
+  const { byMac } = await directory.resolve(macs);
   const latest = new Map<string, { gw: GatewayRef; row: ReportRow }>();
   const seen = new Map<string, string>();
   for (const row of rows) {
@@ -114,8 +113,9 @@ async function upsertStatesByIds(pool: pg.Pool, rows: readonly ReportRow[]): Pro
     ];
     values.forEach((value, i) => columns[i]!.push(value));
   }
-  const result = await pool.query<{ states: number }>(
-    `with up as (
+  const result = await pool
+    .query<{ states: number }>(
+      `with up as (
        insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at)
        select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::boolean[], $6::smallint[], $7::jsonb[], $8::timestamptz[], $9::timestamptz[])
        on conflict (gateway_id, addr) do update set
@@ -131,23 +131,29 @@ async function upsertStatesByIds(pool: pg.Pool, rows: readonly ReportRow[]): Pro
        returning 1
      )
      select count(*)::int as states from up`,
-    [...columns, [...seen.keys()], [...seen.values()]],
-  );
+      [...columns, [...seen.keys()], [...seen.values()]],
+    )
+    .catch((error: unknown) => {
+      if (isIntegrityError(error)) directory.forgetMacs(macs);
+      throw error;
+    });
   return Number(result.rows[0]?.states ?? 0);
 }
 
 /** Queries of reported device states: the ingest write and tenant-scoped reads. */
-export function createDeviceReportsRepo(db: Db) {
+export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDirectory } = {}) {
+  // Without a directory told of the gateways' changes, every write looks its gateways up again.
+  const directory = options.gateways ?? uncachedGatewayDirectory((macs) => gatewaysByMacAnyTenant(db, macs));
   return {
     /**
-     * Appends the rows to the history in one statement, in arrival order. The gateway (and so the tenant) is
-     * looked up by MAC with each write, so a rebinding takes effect with the next report. On PostgreSQL the
-     * gateways are looked up first and the rows go in with COPY; on PGlite one insert joins them.
+     * Appends the rows to the history in one statement, in arrival order, with the gateway (and so the tenant)
+     * its MAC has at the write, so a rebinding takes effect with the next report. On PostgreSQL the gateways
+     * are resolved by the directory and the rows go in with COPY; on PGlite one insert joins them.
      */
     async appendHistory(rows: readonly ReportRow[]): Promise<HistoryResult> {
       if (rows.length === 0) return { reports: 0, unknownMacs: [] };
       const pool = poolOf(db);
-      if (pool) return copyHistory(pool, rows);
+      if (pool) return copyHistory(pool, directory, rows);
       // Both drivers answer { rows }; the shared Db type cannot say so.
       const result = (await db.execute(sql`
         with u as (${recordsOf(rows)}),
@@ -166,15 +172,15 @@ export function createDeviceReportsRepo(db: Db) {
     },
 
     /**
-     * Makes the rows the current states of their devices, in one statement (on PostgreSQL after a lookup of the
-     * gateways): the last row of a device in the batch wins, and a stored state is replaced only by one received
+     * Makes the rows the current states of their devices, in one statement (on PostgreSQL with the gateways the
+     * directory resolves): the last row of a device in the batch wins, and a stored state is replaced only by one received
      * at the same time or later. Rows of an unknown MAC are skipped. The reporting gateways' last seen moves to the batch's latest receipt. Answers
      * how many states were inserted or replaced.
      */
     async upsertStates(rows: readonly ReportRow[]): Promise<number> {
       if (rows.length === 0) return 0;
       const pool = poolOf(db);
-      if (pool) return upsertStatesByIds(pool, rows);
+      if (pool) return upsertStatesByIds(pool, directory, rows);
       const result = (await db.execute(sql`
         with u as (${recordsOf(rows)}),
         up as (

@@ -1,10 +1,11 @@
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { encodeUp, upTopic } from '@lumigrid/protocol';
-import { count, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
 import { rawClient } from '../../test/gateway-link.fixtures.ts';
-import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
+import { bind, defaultMapId } from '../../test/gateways.fixtures.ts';
+import { DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(DATABASES)('device reports from a simulated gateway through the broker on %s', (kind) => {
@@ -56,6 +57,29 @@ describe.each(DATABASES)('device reports from a simulated gateway through the br
     await poll(async () => (await statesOf()).every((s) => s.receivedAt.getTime() > seenBefore), 'every device seen again');
     await h.app.reportWriter!.flush();
     expect(await historyRows()).toBe(before);
+  });
+
+  it('writes the account a gateway is bound to from its next report on, though its pool state was held', async () => {
+    const [gw] = await h.database.db.select({ id: gateways.id }).from(gateways).where(eq(gateways.mac, mac));
+    // Reported from the pool first, so the ingest holds the gateway without an account.
+    await poll(async () => (await statesOf()).length === gateway.devices.size, 'every device state');
+    await h.app.reportWriter!.flush();
+    const token = await signUpByMail(h, 'report-ingest@example.com');
+    await bind(h, token, mac, await defaultMapId(h, token));
+    const [bound] = await h.database.db.select({ tenantId: gateways.tenantId }).from(gateways).where(eq(gateways.id, gw!.id));
+    const addr = [...gateway.devices.values()].find((d) => d.state.kind === 'light-cct')!.state.addr;
+    gateway.raiseFault(addr, 9);
+    await poll(async () => (await statesOf()).find((s) => s.addr === addr)?.fault === 9, 'the fault in the current state');
+    await h.app.reportWriter!.flush();
+    const [last] = await h.database.db
+      .select({ tenantId: deviceReports.tenantId })
+      .from(deviceReports)
+      .where(eq(deviceReports.gatewayId, gw!.id))
+      .orderBy(desc(deviceReports.id))
+      .limit(1);
+    expect(bound!.tenantId).not.toBeNull();
+    expect(last!.tenantId).toBe(bound!.tenantId);
+    expect((await statesOf()).find((s) => s.addr === addr)!.tenantId).toBe(bound!.tenantId);
   });
 
   it('logs and drops a malformed report without losing the next good one', async () => {

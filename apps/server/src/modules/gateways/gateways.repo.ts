@@ -140,6 +140,8 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
         })
         .where(and(eq(gateways.id, q.id), isNull(gateways.tenantId)))
         .returning({ id: gateways.id });
+      // Its reports now carry the account: whatever holds the gateway's pool state reads it again.
+      if (rows.length === 1) placements?.changed([q.id]);
       return rows.length === 1;
     },
 
