@@ -77,6 +77,8 @@ export function createGatewayLink(options: GatewayLinkOptions) {
   let broker: EmbeddedBroker | undefined;
   let client: LinkClient | undefined;
   let settleTimer: NodeJS.Timeout | undefined;
+  /** When a gateway was last heard online (epoch ms): a fleet still returning is not settled yet. */
+  let lastOnlineAt = 0;
   const bus = createCommandBus({
     publish: (topic, payload) => (client ? client.publish(topic, payload) : Promise.reject(new Error('the gateway link is not connected'))),
     isConnected: () => client?.connected ?? false,
@@ -132,13 +134,15 @@ export function createGatewayLink(options: GatewayLinkOptions) {
   }
 
   /**
-   * Settles the unknown after `ms`; while gateways still wait in the embedded broker's line for their password
-   * check (a whole fleet reconnecting) they are coming back, so it looks again later, up to five settle times.
+   * Settles the unknown after `ms`. While the fleet is still coming back (gateways wait in the embedded broker's
+   * line for their password check, or one came online in the last quarter of the settle time) it looks again
+   * later, up to five settle times in all: a slow return is not a gateway lost.
    */
   function settle(ms: number, waited: number) {
     settleTimer = setTimeout(() => {
       const settleMs = options.presenceSettleMs ?? PRESENCE_SETTLE_MS;
-      if ((broker?.pendingSignIns() ?? 0) > 0 && waited + ms < 5 * settleMs) settle(Math.max(1000, settleMs / 10), waited + ms);
+      const returning = (broker?.pendingSignIns() ?? 0) > 0 || Date.now() - lastOnlineAt < settleMs / 4;
+      if (returning && waited + ms < 5 * settleMs) settle(Math.max(1000, settleMs / 10), waited + ms);
       else presence.settleUnknown();
     }, ms);
     settleTimer.unref();
@@ -208,6 +212,7 @@ export function createGatewayLink(options: GatewayLinkOptions) {
             const p = presence.update(message.mac, message.message);
             logger.debug({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
             if (message.message.state === 'online') {
+              lastOnlineAt = Date.now();
               acknowledgeOnline(message.mac, message.message.ts);
               const dropped = message.message.info.uplinkDropped ?? 0;
               if (dropped > droppedBefore)
