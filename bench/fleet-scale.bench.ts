@@ -25,6 +25,12 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '60' },
     // 19 device families x 6 = 114 devices per gateway (the simulator makes the same number of each family).
     'devices-per-kind': { type: 'string', default: '6' },
+    // After the import the server is stopped and started again (no window): how the fleet comes back.
+    restart: { type: 'boolean', default: false },
+    // With --restart: without the pacing, the presence grace and the gateways' back-off (fixed 1-s retries).
+    baseline: { type: 'boolean', default: false },
+    // With --restart: a GATEWAY_VERIFIER_KEY, so the verified passwords outlive the restart.
+    'verifier-key': { type: 'boolean', default: false },
   },
 });
 const DB = args.db as 'pglite' | 'postgres';
@@ -54,6 +60,23 @@ interface RunResult {
   offline: { setup: number; window: number };
   /** device_reports with its indexes at the end (every report of the run, the connect reports included). */
   reportsTable: { MB: number; rows: number; bytesPerRow: number };
+}
+
+/** A restart run (--restart): the server stopped after the import and started again on the same database and port. */
+interface RestartResult {
+  gateways: number;
+  devices: number;
+  mode: 'paced' | 'paced, verifier key' | 'baseline';
+  setupS: { provisionBind: number; connect: number; import: number };
+  /** Seconds from the old server's exit, and from the new one's broker listening, to every gateway online. */
+  allOnlineS: { fromExit: number; fromListening: number };
+  online: number;
+  /** Offline changes the restarted server told its listeners (the gateways table, browsers, alerts) meanwhile. */
+  offline: number;
+  /** The restarted server from its broker listening to the last gateway online, % of one core. */
+  cpuPercent: number;
+  loopP99Ms: number;
+  loadavg1: [number, number];
 }
 
 const sleep = (ms: number) => new Promise<void>((wake) => setTimeout(wake, ms));
@@ -91,13 +114,15 @@ function startServer(options: FleetServerOptions) {
     execArgv: ['--import', import.meta.resolve('tsx')],
   });
   const c = channel<ServerCommand, ServerReply>((m) => child.send(m), child.on.bind(child), 'server');
+  // A command without an answer (exit).
+  const post = (m: ServerCommand) => void child.send(m);
   const exited = new Promise<void>((done) =>
     child.on('exit', (code) => {
       c.fail(`exit code ${code}`);
       done();
     }),
   );
-  return { ...c, pid: child.pid!, exited };
+  return { ...c, post, pid: child.pid!, exited };
 }
 
 function startFleet(data: FleetWorkerData) {
@@ -127,12 +152,16 @@ async function backendTicks(client: pg.Client, seen: Map<number, number>): Promi
   return [...seen.values()].reduce((a, b) => a + b, 0);
 }
 
-async function runOne(gateways: number, pgBase: string | undefined): Promise<RunResult> {
+async function runOne(gateways: number, pgBase: string | undefined): Promise<RunResult | RestartResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-fleet-'));
   const target = pgBase ? await postgresTarget(pgBase, `lumigrid_bench_${randomBytes(5).toString('hex')}`) : undefined;
   const pgClient = target ? new pg.Client({ connectionString: target.url }) : undefined;
   await pgClient?.connect();
-  const server = startServer({ gateways, dataDir, databaseUrl: target?.url });
+  // The baseline: every password check at once, offline told at once (the gateways retry every second).
+  const tuning = args.baseline
+    ? { presenceGraceS: 0, verifierConcurrency: 100_000 }
+    : { verifierKey: args['verifier-key'] ? randomBytes(32).toString('base64url') : undefined };
+  let server = startServer({ gateways, dataDir, databaseUrl: target?.url, ...tuning });
   const seen = new Map<number, number>();
   let fleet: ReturnType<typeof startFleet> | undefined;
   try {
@@ -149,6 +178,7 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
       url: `mqtt://127.0.0.1:${ready.brokerPort}`,
       gateways: ready.gateways,
       devicesPerKind: Number(args['devices-per-kind']),
+      ...(args.baseline ? { reconnectFixedMs: 1000 } : {}),
     });
     const started = await fleet.ask<'started'>({ cmd: 'start' });
     if (started.failed.length) throw new Error(`gateways refused by the broker: ${started.failed.slice(0, 5).join(', ')}...`);
@@ -159,6 +189,29 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
     const perGateway = started.devices;
     if (imported.devices !== gateways * perGateway)
       throw new Error(`imported ${imported.devices} devices, expected ${gateways * perGateway}`);
+    if (args.restart) {
+      const load: [number, number] = [loadavg()[0]!, 0];
+      log(`${imported.devices} devices imported in ${importS} s; restarting the server`);
+      server.post({ cmd: 'exit' });
+      await server.exited;
+      const exitedAt = Date.now();
+      server = startServer({ gateways, dataDir, databaseUrl: target?.url, brokerPort: ready.brokerPort, restarted: true, ...tuning });
+      await server.ask<'ready'>();
+      const back = await server.ask<'reconnected'>({ cmd: 'reconnected', timeoutS: 600 });
+      load[1] = loadavg()[0]!;
+      return {
+        gateways,
+        devices: imported.devices,
+        mode: args.baseline ? 'baseline' : args['verifier-key'] ? 'paced, verifier key' : 'paced',
+        setupS: { provisionBind, connect, import: importS },
+        allOnlineS: { fromExit: round((back.readyAt + back.ms - exitedAt) / 1000), fromListening: round(back.ms / 1000) },
+        online: back.online,
+        offline: back.offline,
+        cpuPercent: round((back.cpuUs / (back.ms * 1000)) * 100),
+        loopP99Ms: round(back.loopP99Ms),
+        loadavg1: [round(load[0], 2), round(load[1], 2)],
+      };
+    }
     log(`${imported.devices} devices imported in ${importS} s; reports for ${WARMUP_S} s of warm-up and a ${WINDOW_S} s window`);
 
     const mark = await server.ask<'mark'>({ cmd: 'mark' });
@@ -216,6 +269,23 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
   }
 }
 
+function restartTable(r: RestartResult): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const rows: Array<[string, string]> = [
+    ['gateways', `${n(r.gateways)} (${n(r.devices)} devices), ${r.mode}`],
+    [
+      'all online again',
+      `${r.allOnlineS.fromExit} s after the exit, ${r.allOnlineS.fromListening} s after the broker listened (${n(r.online)} online)`,
+    ],
+    ['offline changes told', n(r.offline)],
+    ['server CPU, % of one core', `${r.cpuPercent} from listening to all online (event loop delay p99 ${r.loopP99Ms} ms)`],
+    ['load average', r.loadavg1.join(' -> ')],
+    ['setup', `provision+bind ${r.setupS.provisionBind} s, connect ${r.setupS.connect} s, import ${r.setupS.import} s`],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return [`== fleet restart on ${DB}: ${n(r.gateways)} gateways ==`, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)].join('\n');
+}
+
 function table(r: RunResult): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const rows: Array<[string, string]> = [
@@ -260,20 +330,24 @@ async function main() {
     memGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
   };
-  const runs: RunResult[] = [];
+  const runs: Array<RunResult | RestartResult> = [];
   // Each gateway count on a fresh server and database, one after the other.
   for (const gateways of COUNTS) {
-    runs.push(await runOne(gateways, pgBase));
-    console.log(table(runs.at(-1)!));
-    const file = join(RESULTS, `fleet-${DB}.json`);
+    const run = await runOne(gateways, pgBase);
+    runs.push(run);
+    console.log('mode' in run ? restartTable(run) : table(run));
+    const file = join(
+      RESULTS,
+      args.restart ? `fleet-restart-${DB}${args.baseline ? '-baseline' : args['verifier-key'] ? '-key' : ''}.json` : `fleet-${DB}.json`,
+    );
     writeFileSync(
       file,
       `${JSON.stringify({ db: DB, at: new Date().toISOString(), machine, windowS: WINDOW_S, warmupS: WARMUP_S, runs }, null, 2)}\n`,
     );
     log(`wrote ${file}`);
   }
-  if (runs.some((r) => r.rows.lost !== 0 || r.rows.dropped !== 0)) {
-    console.error('[fleet] reports were lost');
+  if (runs.some((r) => ('mode' in r ? r.online !== r.gateways : r.rows.lost !== 0 || r.rows.dropped !== 0))) {
+    console.error(args.restart ? '[fleet] gateways did not come back' : '[fleet] reports were lost');
     process.exitCode = 1;
   }
 }

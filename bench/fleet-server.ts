@@ -20,6 +20,16 @@ export interface FleetServerOptions {
   /** Temporary folder: DATA_DIR, and PGlite's data in db/ when no databaseUrl is given. */
   dataDir: string;
   databaseUrl?: string;
+  /** The embedded broker's port: a restarted server listens where its gateways reconnect (default: a free one). */
+  brokerPort?: number;
+  /** A restarted server: the gateways are provisioned, bound and imported already. */
+  restarted?: boolean;
+  /** Seconds a gateway may be away before it is told offline (PRESENCE_GRACE_S; default the server's). */
+  presenceGraceS?: number;
+  /** argon2 checks at once (default the server's: the cores); a large number is "not paced". */
+  verifierConcurrency?: number;
+  /** GATEWAY_VERIFIER_KEY: verified passwords survive the restart. */
+  verifierKey?: string;
 }
 
 export type ServerCommand =
@@ -29,6 +39,10 @@ export type ServerCommand =
   | { cmd: 'mark' }
   /** Waits until `expected` rows after `afterId` are in device_reports, or nothing new comes for 10 s. */
   | { cmd: 'drain'; afterId: string; expected: number }
+  /** Waits until every gateway is online again (a restarted server), at most `timeoutS`. */
+  | { cmd: 'reconnected'; timeoutS: number }
+  /** Stops at once, as a restart does: no waiting for the gateways to say goodbye. */
+  | { cmd: 'exit' }
   | { cmd: 'close' };
 
 export interface ServerSample {
@@ -56,6 +70,8 @@ export type ServerReply =
   | { reply: 'mark'; maxId: string }
   /** `bytes`: device_reports with its indexes, holding `total` rows. */
   | { reply: 'drained'; rows: number; bytes: number; total: number }
+  /** After a restart: ms from this server's broker listening to the last gateway online, its CPU over that time. */
+  | { reply: 'reconnected'; online: number; ms: number; cpuUs: number; offline: number; loopP99Ms: number; readyAt: number }
   | { reply: 'closed' };
 
 const options = JSON.parse(process.argv[2]!) as FleetServerOptions;
@@ -83,8 +99,21 @@ const config = loadConfig({
   // Every report is a row, as the write path is measured and the rows are counted (change-only is history-size.bench.ts).
   HISTORY_HEARTBEAT_MINUTES: '0',
   LOG_LEVEL: 'warn',
+  ...(options.presenceGraceS !== undefined ? { PRESENCE_GRACE_S: String(options.presenceGraceS) } : {}),
+  // Verified gateway passwords kept across the restart (a benchmark's own key; an installation keeps its key outside DATA_DIR).
+  ...(options.verifierKey ? { GATEWAY_VERIFIER_KEY: options.verifierKey } : {}),
 });
-const app = await buildApp({ config, database, logger: { level: 'warn' }, gatewayLink: { port: 0 } });
+const app = await buildApp({
+  config,
+  database,
+  logger: { level: 'warn' },
+  gatewayLink: {
+    port: options.brokerPort ?? 0,
+    ...(options.verifierConcurrency ? { verifier: { concurrency: options.verifierConcurrency } } : {}),
+  },
+});
+const readyAt = Date.now();
+const cpuAtReady = process.cpuUsage();
 const link = app.gatewayLink!;
 const writer = app.reportWriter!;
 const sql = (database.db as unknown as { $client: SqlClient }).$client;
@@ -105,14 +134,31 @@ async function json<T>(method: 'GET' | 'POST', url: string, body?: unknown): Pro
 // Provisioned through the gateway fleet (argon2 hashes, as an installation provisions them), then bound to the
 // admin's default map through the HTTP API, as devices-site.ts does.
 const macs = Array.from({ length: options.gateways }, (_, i) => fleetMac('BE0F5E', i + 1));
-const credentials = await Promise.all(macs.map((mac) => app.gatewayFleet.provision(mac, `bench-${mac}`)));
-const login = await app.inject({ method: 'POST', url: '/api1/user/v1/login', payload: { account: 'admin', password: ADMIN_PASSWORD } });
-token = (JSON.parse(login.body) as { data: { access_token: string } }).data.access_token;
-const tree = await json<ProjectTree>('GET', '/api4/project_user/v1/0/sub_links');
-const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+let mapId = '';
 const bound: Gateway[] = [];
-await inParallel(macs, 8, async (mac) => void bound.push(await json<Gateway>('POST', '/api4/gateway/v1/move', { mac, mapId })));
-send({ reply: 'ready', brokerPort: link.brokerPort!, gateways: credentials });
+if (options.restarted) send({ reply: 'ready', brokerPort: link.brokerPort!, gateways: [] });
+else {
+  const credentials = await Promise.all(macs.map((mac) => app.gatewayFleet.provision(mac, `bench-${mac}`)));
+  const login = await app.inject({ method: 'POST', url: '/api1/user/v1/login', payload: { account: 'admin', password: ADMIN_PASSWORD } });
+  token = (JSON.parse(login.body) as { data: { access_token: string } }).data.access_token;
+  const tree = await json<ProjectTree>('GET', '/api4/project_user/v1/0/sub_links');
+  mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
+  await inParallel(macs, 8, async (mac) => void bound.push(await json<Gateway>('POST', '/api4/gateway/v1/move', { mac, mapId })));
+  send({ reply: 'ready', brokerPort: link.brokerPort!, gateways: credentials });
+}
+
+/** A restarted server: waits for every gateway to be online again; the time and CPU count from the broker listening. */
+async function reconnected(timeoutS: number) {
+  const deadline = Date.now() + timeoutS * 1000;
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const onlineNow = () => macs.filter((mac) => link.presence.isOnline(mac)).length;
+  while (onlineNow() < macs.length && Date.now() < deadline) await sleep(100);
+  const at = Date.now();
+  const cpu = process.cpuUsage(cpuAtReady);
+  loop.disable();
+  return { online: onlineNow(), ms: at - readyAt, cpuUs: cpu.user + cpu.system, offline, loopP99Ms: loop.percentile(99) / 1e6, readyAt };
+}
 
 async function importDevices() {
   const started = Date.now();
@@ -220,6 +266,12 @@ process.on('message', (command: ServerCommand) => {
         );
         return send({ reply: 'drained', rows, bytes: Number(size.rows[0]!.bytes), total: size.rows[0]!.total });
       }
+      case 'reconnected':
+        return send({ reply: 'reconnected', ...(await reconnected(command.timeoutS)) });
+      case 'exit':
+        // The broker's sockets close with the process, as when a server is restarted; the database stays.
+        await database.close().catch(() => undefined);
+        return process.exit(0);
       case 'close':
         // The gateways have said goodbye: their presence changes are handled before the database closes. app.close()
         // does not wait for the lookups of who to tell (realtime/gateway-status.ts), which queue on the pool.

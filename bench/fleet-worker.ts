@@ -6,6 +6,8 @@ export interface FleetWorkerData {
   url: string;
   gateways: Array<{ mac: string; password: string }>;
   devicesPerKind: number;
+  /** Waits between reconnect attempts: the simulator's jittered back-off unless a fixed period is given (a baseline). */
+  reconnectFixedMs?: number;
 }
 
 /** Commands from the benchmark. */
@@ -35,6 +37,7 @@ const gateways = data.gateways.map(
       activityIntervalS: 0,
       faultRate: 0,
       radio: { unicastPerSecond: 0, groupPerSecond: 0 },
+      ...(data.reconnectFixedMs ? { reconnect: { initialMs: data.reconnectFixedMs, maxMs: data.reconnectFixedMs, random: () => 1 } } : {}),
     }),
 );
 const send = (reply: FleetReply) => port.postMessage(reply);

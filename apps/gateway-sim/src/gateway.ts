@@ -40,6 +40,7 @@ import {
 } from '@lumigrid/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
+import { reconnectDelay, type ReconnectBackoff } from './backoff.ts';
 import { SIMULATED_KINDS, applyAction, createDevice, deviceAddr, faultCodesOf, joinedDevice, type SimDevice } from './devices.ts';
 import {
   BACKFILL_SAMPLES_PER_SECOND,
@@ -124,6 +125,8 @@ export interface SimGatewayOptions {
   keepaliveS?: number;
   /** Up messages kept while the broker or the cloud is away (default 1000); past it the oldest are dropped. */
   uplinkLimit?: number;
+  /** Waits between attempts to reach the broker (backoff.ts): jittered exponential, 0.5-1 s first, at most 30 s. */
+  reconnect?: ReconnectBackoff;
   log?: (line: string) => void;
   random?: () => number;
 }
@@ -213,6 +216,9 @@ export class SimGateway extends EventEmitter {
   private readonly onlineStates = new Set<number>();
   /** From the cloud's ack of this connection's online state until the connection drops: up messages go out. */
   private cloudListening = false;
+  /** Failed attempts to reach the broker since the last connection; sets the next wait (backoff.ts). */
+  private reconnectAttempts = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: SimGatewayOptions) {
     super();
@@ -342,6 +348,7 @@ export class SimGateway extends EventEmitter {
   async goOffline(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    clearTimeout(this.reconnectTimer);
     this.cloudGone();
     if (client) await client.endAsync(true);
     this.emit('offline');
@@ -424,7 +431,8 @@ export class SimGateway extends EventEmitter {
       password: this.options.password,
       // A persistent session: QoS 1 commands sent during a short outage arrive after it.
       clean: false,
-      reconnectPeriod: 1000,
+      // mqtt.js retries at a fixed period; the gateway backs off with jitter itself (the 'close' handler below).
+      reconnectPeriod: 0,
       connectTimeout: 10_000,
       keepalive: this.options.keepaliveS ?? 60,
       // The subscriptions are made again on every connect below.
@@ -447,11 +455,13 @@ export class SimGateway extends EventEmitter {
       // What still waits for a PUBACK stays in the uplink store and goes again once the cloud listens on the
       // next connection; mqtt.js must not send it on its own before that.
       for (const id of Object.keys(client.outgoing)) client.removeOutgoingMessage(Number(id));
+      this.scheduleReconnect(client);
     });
     client.on('message', (topic, payload) => void this.onDown(topic, payload));
     // Always listened to: an 'error' without a listener would throw out of mqtt.js.
     client.on('error', (error) => this.log(`MQTT: ${error.message}`));
     client.on('connect', () => {
+      this.reconnectAttempts = 0;
       this.generation++;
       client.subscribe([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')], { qos: 1 }, (error) => {
         if (error) this.log(`subscribe failed: ${error.message}`);
@@ -479,10 +489,21 @@ export class SimGateway extends EventEmitter {
     });
   }
 
+  /** Tries the broker again after the jittered back-off, unless the connection was ended on purpose meanwhile. */
+  private scheduleReconnect(client: MqttClient) {
+    clearTimeout(this.reconnectTimer);
+    const wait = reconnectDelay(this.reconnectAttempts++, this.options.reconnect);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (this.client === client && !client.connected) client.reconnect();
+    }, wait);
+  }
+
   private async disconnect(reason: 'shutdown' | 'restart' | 'update'): Promise<void> {
     const client = this.client;
     if (!client) return;
     this.client = undefined;
+    clearTimeout(this.reconnectTimer);
     this.cloudGone();
     if (client.connected) {
       await client

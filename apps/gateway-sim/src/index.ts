@@ -1,3 +1,4 @@
+export * from './backoff.ts';
 export * from './clock.ts';
 export * from './radio.ts';
 export * from './devices.ts';

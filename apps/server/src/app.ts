@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifySwagger from '@fastify/swagger';
@@ -8,7 +9,7 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { DEMO_FIRMWARE, startDemoSite, type DemoSite } from './demo/demo-site.ts';
-import type { GatewayCredentialStore } from './gateway-link/credentials.ts';
+import type { GatewayCredentialStore, GatewayVerifierOptions } from './gateway-link/credentials.ts';
 import { createGatewayLink, type GatewayLink } from './gateway-link/gateway-link.ts';
 import { endpointRoutes } from './http/endpoint-route.ts';
 import { OPENAPI_OPTIONS } from './http/openapi.ts';
@@ -100,6 +101,8 @@ export interface AppOptions {
     keepaliveS?: number;
     /** How long after the broker is back a gateway not heard of again stays unknown (default 60 s). */
     presenceSettleMs?: number;
+    /** Pacing of the embedded broker's password checks (the benchmark's baseline turns it off). */
+    verifier?: GatewayVerifierOptions;
     /** Shared subscription group at an external broker; tests give each run its own. */
     sharedGroup?: string;
     /** Batch and queue sizes of the device report writer (tests, the benchmark). */
@@ -260,7 +263,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     },
   };
   const gatewaysRepo = createGatewaysRepo(db, placementChanges);
-  const fleet = createGatewayFleet({ repo: gatewaysRepo, clock, logger });
+  const fleet = createGatewayFleet({ repo: gatewaysRepo, logger });
   // Made now, started last, so no report or presence change finds a listener missing.
   const link = options.gatewayLink
     ? createGatewayLink({
@@ -272,6 +275,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
         firmwareTimeoutMs: options.gatewayLink.firmwareTimeoutMs,
         keepaliveS: options.gatewayLink.keepaliveS ?? config.mqttKeepaliveS,
         presenceSettleMs: options.gatewayLink.presenceSettleMs,
+        presenceGraceMs: config.presenceGraceMs,
+        // With a key from outside DATA_DIR, verified gateway passwords survive a restart (docs/operations.md).
+        verifier: {
+          ...(config.gatewayVerifierKey
+            ? {
+                key: createHash('sha256').update(config.gatewayVerifierKey).digest(),
+                file: join(config.dataDir, 'gateway-verified.json'),
+              }
+            : {}),
+          ...options.gatewayLink.verifier,
+        },
         // Firmware updates live in the gateways table, so any node can follow and conclude them.
         firmwareStore: fleet.firmwareStore,
         // Several server nodes share one external broker: each report reaches one of them (docs/decisions.md).
@@ -603,7 +617,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     });
     // Presence, sync status and firmware progress go live to the account's users (/topic/gateway_status/{userId}).
     wireGatewayStatus({ hub: realtime, gateways: fleet, link, logger });
-    await fleet.forgetPresence();
+    // Gateways online before a restart stay so while they reconnect; those not back within the settle time go offline.
+    link.presence.expect(await fleet.onlineGateways());
     await link.start();
     app.addHook('onClose', async () => {
       await link.close();

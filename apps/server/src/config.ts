@@ -31,6 +31,8 @@ export interface Config {
   mqttKeepaliveS: number;
   /** How long a device or gateway is offline before an offline alert is raised (a short reconnect pages nobody). */
   offlineGraceMs: number;
+  /** How long a gateway's connection may be gone before it shows offline (a reconnect inside it changes nothing). */
+  presenceGraceMs: number;
   /** How long a firmware rollout's step waits before it looks at its updates again (docs/operations.md). */
   rolloutCheckMs: number;
   /** How many days the audit trail keeps its entries; the retention job removes older ones (docs/operations.md). */
@@ -90,6 +92,8 @@ export interface Config {
   jobPollMs: number;
   /** Bearer token of the Prometheus scrape at /metrics (METRICS_TOKEN); undefined: no /metrics at all. */
   metricsToken: string | undefined;
+  /** Keys the file that remembers verified gateway passwords across restarts (GATEWAY_VERIFIER_KEY); none: memory only. */
+  gatewayVerifierKey: string | undefined;
 }
 
 /** BACnet has no users: the interface acts as one account in one project, on one address (docs/operations.md). */
@@ -162,6 +166,14 @@ function bacnetConfig(env: Env): BacnetConfig | undefined {
 /** Shorter tokens are guessable by a scraper-shaped brute force; 16 characters is a 128-bit hex or base64 secret. */
 const METRICS_TOKEN_MIN = 16;
 
+/** Without it in the data folder, the file of keyed digests there tells a reader nothing (docs/operations.md). */
+function gatewayVerifierKey(env: Env): string | undefined {
+  const key = env.GATEWAY_VERIFIER_KEY || undefined;
+  if (key !== undefined && (key.length < 32 || key.length > 256))
+    throw new ConfigError('GATEWAY_VERIFIER_KEY must be 32 to 256 characters (a random secret kept outside DATA_DIR)');
+  return key;
+}
+
 function metricsToken(env: Env): string | undefined {
   const token = env.METRICS_TOKEN || undefined;
   if (token === undefined) return undefined;
@@ -227,6 +239,7 @@ export function loadConfig(env: Env = process.env): Config {
     mqttSharedGroup,
     mqttKeepaliveS: integer(env, 'MQTT_KEEPALIVE_S', DEFAULT_KEEPALIVE_S, 5, 300),
     offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,
+    presenceGraceMs: integer(env, 'PRESENCE_GRACE_S', 10, 0, 600) * 1000,
     rolloutCheckMs: integer(env, 'ROLLOUT_CHECK_S', ROLLOUT_CHECK_MS / 1000, 1, 3600) * 1000,
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36500),
     historyRetentionDays: {
@@ -258,5 +271,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobLeaseMs: integer(env, 'JOB_LEASE_MS', JOB_DEFAULTS.leaseMs, 1_000, 3_600_000),
     jobPollMs: integer(env, 'JOB_POLL_MS', JOB_DEFAULTS.pollMs, 100, 600_000),
     metricsToken: metricsToken(env),
+    gatewayVerifierKey: gatewayVerifierKey(env),
   };
 }

@@ -5,7 +5,6 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import { createGatewayFleet } from './modules/gateways/gateway-fleet.ts';
-import { systemClock } from './lib/clock.ts';
 
 const USAGE = `Provisions gateways: each gets MQTT credentials (username = its MAC) and enters the pool, where an
 account binds it by MAC. Prints one JSON line per gateway with its password; only a hash is stored.
@@ -41,7 +40,6 @@ async function main() {
     const { db } = database;
     const fleet = createGatewayFleet({
       repo: createGatewaysRepo(db),
-      clock: systemClock,
       logger: { error: (obj: unknown, msg?: string) => console.error(msg, obj) },
     });
     for (const mac of macs) {

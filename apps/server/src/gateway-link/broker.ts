@@ -4,7 +4,13 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { MAX_PAYLOAD_BYTES, normaliseMac } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { mayPublish, maySubscribe, mayUseClientId, type LinkIdentity } from './acl.ts';
-import { createGatewayVerifier, type GatewayCredentialStore, type ServerCredential } from './credentials.ts';
+import {
+  createGatewayVerifier,
+  VerifierBusyError,
+  type GatewayCredentialStore,
+  type GatewayVerifierOptions,
+  type ServerCredential,
+} from './credentials.ts';
 
 export interface EmbeddedBrokerOptions {
   /** 0 picks a free port (tests); the chosen one is in `port` afterwards. */
@@ -12,6 +18,8 @@ export interface EmbeddedBrokerOptions {
   host?: string;
   credentials: GatewayCredentialStore;
   server: ServerCredential;
+  /** Pacing and memory of the gateway password checks (credentials.ts); defaults for the server. */
+  verifier?: GatewayVerifierOptions;
   logger: FastifyBaseLogger;
 }
 
@@ -21,6 +29,8 @@ export interface EmbeddedBroker {
   disconnectGateway(mac: string): number;
   /** Gateway connections open now (the server's own client is not counted). */
   gatewayConnections(): number;
+  /** Gateway sign-ins whose password check runs or waits its turn. */
+  pendingSignIns(): number;
   close(): Promise<void>;
 }
 
@@ -50,7 +60,7 @@ function sameSecret(a: string, b: string): boolean {
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { logger } = options;
   const identities = new WeakMap<Client, LinkIdentity>();
-  const verifyGateway = createGatewayVerifier(options.credentials);
+  const verifyGateway = createGatewayVerifier(options.credentials, options.verifier);
 
   const aedes = await Aedes.createBroker({
     // A gateway that says nothing for 1.5 keep-alives is gone; its last will then marks it offline.
@@ -78,8 +88,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
           done(null, true);
         },
         (error: Error) => {
+          // A full waiting line is the pacing working (a fleet reconnecting at once): the gateway backs off and retries.
+          if (error instanceof VerifierBusyError) logger.debug({ mac }, 'gateway sign-in deferred: too many waiting');
           // The credential store could not answer: the gateway should retry, not be told its password is wrong.
-          logger.error({ mac, err: error }, 'gateway sign-in could not be checked');
+          else logger.error({ mac, err: error }, 'gateway sign-in could not be checked');
           done(authError('server unavailable', 3), false);
         },
       );
@@ -161,7 +173,11 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       for (const set of connections.values()) n += set.size;
       return n;
     },
+    pendingSignIns(): number {
+      return verifyGateway.pending();
+    },
     async close() {
+      verifyGateway.flush();
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

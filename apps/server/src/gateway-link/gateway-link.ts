@@ -2,7 +2,7 @@ import { downTopic, encodeOnlineAck, upTopic, type DecodedUp } from '@lumigrid/p
 import type { FastifyBaseLogger } from 'fastify';
 import { startEmbeddedBroker, type EmbeddedBroker } from './broker.ts';
 import { createCommandBus } from './command-bus.ts';
-import { randomServerCredential, type GatewayCredentialStore, type ServerCredential } from './credentials.ts';
+import { randomServerCredential, type GatewayCredentialStore, type GatewayVerifierOptions, type ServerCredential } from './credentials.ts';
 import { createFirmwareTracker, type FirmwareProgress, type FirmwareStore } from './firmware-tracker.ts';
 import { connectLinkClient, type LinkClient, type LinkStats } from './link-client.ts';
 import { createPresence } from './presence.ts';
@@ -32,6 +32,13 @@ export interface GatewayLinkOptions {
    * offline (lost): the time a gateway takes to reconnect to a restarted broker. Default 60 s.
    */
   presenceSettleMs?: number;
+  /**
+   * How long a gateway may be away before its users hear it is offline (presence.ts): a reconnect inside it
+   * changes nothing. Default 0 (told at once); the server passes PRESENCE_GRACE_S.
+   */
+  presenceGraceMs?: number;
+  /** Pacing and memory of the embedded broker's gateway password checks (credentials.ts). */
+  verifier?: GatewayVerifierOptions;
   logger: FastifyBaseLogger;
 }
 
@@ -62,7 +69,7 @@ function externalCredential(
  */
 export function createGatewayLink(options: GatewayLinkOptions) {
   const { logger } = options;
-  const presence = createPresence();
+  const presence = createPresence(Date.now, { graceMs: options.presenceGraceMs });
   const upListeners = new Set<UpListener>();
   const firmwareListeners = new Set<(p: FirmwareProgress) => void>();
   const stats: LinkStats = { received: 0, dropped: 0 };
@@ -70,6 +77,8 @@ export function createGatewayLink(options: GatewayLinkOptions) {
   let broker: EmbeddedBroker | undefined;
   let client: LinkClient | undefined;
   let settleTimer: NodeJS.Timeout | undefined;
+  /** When a gateway was last heard online (epoch ms): a fleet still returning is not settled yet. */
+  let lastOnlineAt = 0;
   const bus = createCommandBus({
     publish: (topic, payload) => (client ? client.publish(topic, payload) : Promise.reject(new Error('the gateway link is not connected'))),
     isConnected: () => client?.connected ?? false,
@@ -121,7 +130,21 @@ export function createGatewayLink(options: GatewayLinkOptions) {
       bus.brokerLost();
       return;
     }
-    settleTimer = setTimeout(() => presence.settleUnknown(), options.presenceSettleMs ?? PRESENCE_SETTLE_MS);
+    settle(options.presenceSettleMs ?? PRESENCE_SETTLE_MS, 0);
+  }
+
+  /**
+   * Settles the unknown after `ms`. While the fleet is still coming back (gateways wait in the embedded broker's
+   * line for their password check, or one came online in the last quarter of the settle time) it looks again
+   * later, up to five settle times in all: a slow return is not a gateway lost.
+   */
+  function settle(ms: number, waited: number) {
+    settleTimer = setTimeout(() => {
+      const settleMs = options.presenceSettleMs ?? PRESENCE_SETTLE_MS;
+      const returning = (broker?.pendingSignIns() ?? 0) > 0 || Date.now() - lastOnlineAt < settleMs / 4;
+      if (returning && waited + ms < 5 * settleMs) settle(Math.max(1000, settleMs / 10), waited + ms);
+      else presence.settleUnknown();
+    }, ms);
     settleTimer.unref();
   }
 
@@ -168,6 +191,7 @@ export function createGatewayLink(options: GatewayLinkOptions) {
           host: options.host,
           credentials: options.credentials,
           server: credential,
+          verifier: options.verifier,
           logger,
         });
         url = `mqtt://127.0.0.1:${broker.port}`;
@@ -188,6 +212,7 @@ export function createGatewayLink(options: GatewayLinkOptions) {
             const p = presence.update(message.mac, message.message);
             logger.debug({ mac: message.mac, online: p.online, reason: p.reason }, 'gateway presence');
             if (message.message.state === 'online') {
+              lastOnlineAt = Date.now();
               acknowledgeOnline(message.mac, message.message.ts);
               const dropped = message.message.info.uplinkDropped ?? 0;
               if (dropped > droppedBefore)

@@ -44,3 +44,117 @@ describe('presence when the broker is lost', () => {
     expect(presence.waiterCount()).toBe(0);
   });
 });
+
+/** A clock and timers the test moves by hand. */
+function manualTime(start = 1000) {
+  let clock = start;
+  const timers = new Set<{ at: number; work: () => void }>();
+  return {
+    now: () => clock,
+    schedule: (work: () => void, ms: number) => {
+      const timer = { at: clock + ms, work };
+      timers.add(timer);
+      return () => void timers.delete(timer);
+    },
+    advance(ms: number) {
+      clock += ms;
+      for (const t of [...timers].sort((a, b) => a.at - b.at))
+        if (t.at <= clock) {
+          timers.delete(t);
+          t.work();
+        }
+    },
+  };
+}
+
+describe('presence with a grace period', () => {
+  const GRACE = 30_000;
+
+  it('tells nobody of a gateway that reconnects within the grace, while the link itself knows it is away', () => {
+    const time = manualTime();
+    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    const changes: GatewayPresence[] = [];
+    presence.onChange((p) => changes.push(p));
+    presence.update(A, { state: 'online', info: INFO });
+    changes.length = 0;
+
+    time.advance(1000);
+    presence.update(A, { state: 'offline', reason: 'lost' });
+    // Commands wait for it, but its users see no change.
+    expect(presence.isOnline(A)).toBe(false);
+    expect(changes).toEqual([]);
+    expect(presence.holding()).toBe(1);
+
+    time.advance(GRACE - 1);
+    presence.update(A, { state: 'online', info: INFO });
+    expect(presence.holding()).toBe(0);
+    time.advance(10 * GRACE);
+    // Only the refresh of what its users already hold: online, never offline.
+    expect(changes.map((p) => p.online)).toEqual([true]);
+  });
+
+  it('tells of an offline that outlasts the grace once, dated from when it began', () => {
+    const time = manualTime();
+    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    const changes: GatewayPresence[] = [];
+    presence.update(A, { state: 'online', info: INFO });
+    presence.onChange((p) => changes.push(p));
+
+    time.advance(1000);
+    presence.update(A, { state: 'offline', reason: 'lost' });
+    time.advance(5000);
+    // A second will in the meantime starts no second wait.
+    presence.update(A, { state: 'offline', reason: 'lost' });
+    time.advance(GRACE);
+    expect(changes).toEqual([{ mac: A, online: false, info: INFO, reason: 'lost', since: 2000 }]);
+    expect(presence.holding()).toBe(0);
+  });
+
+  it("tells a gateway's own goodbye at once, also while a lost connection of it is waiting out the grace", () => {
+    const time = manualTime();
+    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    const changes: GatewayPresence[] = [];
+    presence.update(A, { state: 'online', info: INFO });
+    presence.update(B, { state: 'online', info: INFO });
+    presence.onChange((p) => changes.push(p));
+
+    presence.update(A, { state: 'offline', reason: 'shutdown' });
+    expect(changes.map((p) => `${p.mac} ${p.reason}`)).toEqual([`${A} shutdown`]);
+
+    presence.update(B, { state: 'offline', reason: 'lost' });
+    time.advance(1000);
+    presence.update(B, { state: 'offline', reason: 'update' });
+    expect(changes.map((p) => `${p.mac} ${p.reason}`)).toEqual([`${A} shutdown`, `${B} update`]);
+    expect(presence.holding()).toBe(0);
+    time.advance(GRACE);
+    expect(changes).toHaveLength(2);
+  });
+
+  it('tells at once of a gateway that was not online (nothing to hold back), and of the broker being lost', () => {
+    const time = manualTime();
+    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    const changes: string[] = [];
+    presence.onChange((p) => changes.push(`${p.mac} ${p.online ? 'online' : p.reason}`));
+    presence.update(B, { state: 'offline', reason: 'shutdown' });
+    presence.update(A, { state: 'online', info: INFO });
+    presence.update(A, { state: 'offline', reason: 'lost' });
+    presence.markAllUnknown();
+    expect(changes).toEqual([`${B} shutdown`, `${A} online`, `${B} unknown`, `${A} unknown`]);
+    // The held offline was replaced by unknown: it is not told later as well.
+    time.advance(GRACE);
+    expect(changes).toHaveLength(4);
+  });
+
+  it('calls the gateways stored online unknown after a restart, tells nothing for those back, and settles the rest', () => {
+    const time = manualTime();
+    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    const changes: string[] = [];
+    presence.onChange((p) => changes.push(`${p.mac} ${p.online ? 'online' : p.reason}`));
+    presence.expect([A, B]);
+    expect(presence.isOnline(A)).toBe(false);
+    expect(changes).toEqual([]);
+    presence.update(A, { state: 'online', info: INFO });
+    presence.settleUnknown();
+    expect(changes).toEqual([`${A} online`, `${B} lost`]);
+  });
+});

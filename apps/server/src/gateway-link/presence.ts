@@ -17,9 +17,30 @@ export interface GatewayPresence {
 
 type Listener = (presence: GatewayPresence) => void;
 
-/** Online/offline of every gateway the link has heard of, with waiters for "tell me when it is back". */
-export function createPresence(now: () => number = Date.now) {
+/** Runs `work` after `ms`; answers how to call it off. Tests pass one they move by hand. */
+export type Schedule = (work: () => void, ms: number) => () => void;
+
+const realSchedule: Schedule = (work, ms) => {
+  const timer = setTimeout(work, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+/**
+ * Online/offline of every gateway the link has heard of, with waiters for "tell me when it is back".
+ *
+ * `graceMs`: a gateway whose connection is lost (its last will) is offline at once for the link (commands wait
+ * for it), but its listeners (the gateways table, browsers, alerts) hear of it only when it is still offline after
+ * the grace period; one that says it goes (shutdown, restart, update) is told at once. A gateway back within it (a fleet reconnecting after a broker or server restart, a client taken
+ * over by its own reconnect) is never told as offline; its online state is passed on as a refresh of what
+ * the listeners already hold, with its new info.
+ */
+export function createPresence(now: () => number = Date.now, options: { graceMs?: number; schedule?: Schedule } = {}) {
+  const graceMs = options.graceMs ?? 0;
+  const schedule = options.schedule ?? realSchedule;
   const gateways = new Map<string, GatewayPresence>();
+  /** Offline waiting out the grace period before the listeners hear of it, by MAC. */
+  const held = new Map<string, () => void>();
   const waiters = new Map<string, Set<(online: boolean) => void>>();
   const listeners = new Set<Listener>();
 
@@ -30,10 +51,35 @@ export function createPresence(now: () => number = Date.now) {
     for (const resolve of set) resolve(online);
   }
 
+  function tell(presence: GatewayPresence) {
+    for (const listener of listeners) listener(presence);
+  }
+
+  function release(mac: string) {
+    held.get(mac)?.();
+    held.delete(mac);
+  }
+
   function put(presence: GatewayPresence) {
+    release(presence.mac);
     gateways.set(presence.mac, presence);
     if (presence.online) wake(presence.mac, true);
-    for (const listener of listeners) listener(presence);
+    tell(presence);
+  }
+
+  /** Offline of a gateway that was online: told only if it is still offline once the grace period is over. */
+  function hold(presence: GatewayPresence) {
+    gateways.set(presence.mac, presence);
+    if (held.has(presence.mac)) return;
+    held.set(
+      presence.mac,
+      schedule(() => {
+        held.delete(presence.mac);
+        const current = gateways.get(presence.mac);
+        // Dated from when it went, so what follows (alerts) counts its own wait from there.
+        if (current && !current.online) tell({ ...current, since: presence.since });
+      }, graceMs),
+    );
   }
 
   /** Every gateway `from` picks becomes not online for `reason`, its info kept. */
@@ -50,7 +96,9 @@ export function createPresence(now: () => number = Date.now) {
         message.state === 'online'
           ? { mac, online: true, info: message.info, reason: undefined, since: now() }
           : { mac, online: false, info: before?.info, reason: message.reason, since: now() };
-      put(presence);
+      // Only a lost connection waits out the grace: a gateway that says it goes (shutdown, restart, update) is gone.
+      if (!presence.online && presence.reason === 'lost' && graceMs > 0 && (before?.online || held.has(mac))) hold(presence);
+      else put(presence);
       return presence;
     },
 
@@ -70,8 +118,19 @@ export function createPresence(now: () => number = Date.now) {
       moveAll((p) => p.reason === 'unknown', 'lost');
     },
 
+    /**
+     * Gateways the listeners hold as online (the gateways table, after a server restart): unknown to the link
+     * until heard again, and, like every unknown, offline (lost) if not heard of within the settle time
+     * (settleUnknown). Nobody is told now: a gateway back in time was never offline for its users.
+     */
+    expect(macs: Iterable<string>) {
+      for (const mac of macs)
+        if (!gateways.has(mac)) gateways.set(mac, { mac, online: false, info: undefined, reason: 'unknown', since: now() });
+    },
+
     /** A cleared retained state (empty payload): the gateway was removed. */
     forget(mac: string) {
+      release(mac);
       gateways.delete(mac);
     },
 
@@ -111,6 +170,11 @@ export function createPresence(now: () => number = Date.now) {
       return () => listeners.delete(listener);
     },
 
+    /** Gateways whose offline waits out the grace period (tests: a reconnect in time leaves none). */
+    holding(): number {
+      return held.size;
+    },
+
     waiterCount(): number {
       let n = 0;
       for (const set of waiters.values()) n += set.size;
@@ -119,6 +183,7 @@ export function createPresence(now: () => number = Date.now) {
 
     /** Releases every waiter with false. */
     close() {
+      for (const mac of [...held.keys()]) release(mac);
       for (const mac of [...waiters.keys()]) wake(mac, false);
       listeners.clear();
     },

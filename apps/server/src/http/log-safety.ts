@@ -11,6 +11,7 @@ const SECRET_KEYS = new Set([
   'token',
   'access_token',
   'clientSecret',
+  'gatewayVerifierKey',
   'client_secret',
   'authorization',
   'cookie',

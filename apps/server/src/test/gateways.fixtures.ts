@@ -90,6 +90,8 @@ export async function startGatewayRig(
     timeFactor: 1000,
     radio: { unicastPerSecond: 0, groupPerSecond: 0 },
     activityIntervalS: 0,
+    // Time runs 1000 times faster here: a gateway whose reconnect failed on a busy machine is back within 2 s.
+    reconnect: { maxMs: 2000 },
     ...(options.devicesPerKind ? { devicesPerKind: options.devicesPerKind } : {}),
     ...options.sim,
   });

@@ -69,6 +69,8 @@ export async function startApp(
     CAPTCHA_TEXT: CAPTCHA,
     BRANDING_DIR: resolve(import.meta.dirname, 'fixtures/branding'),
     WEB_DIST: resolve(import.meta.dirname, 'fixtures/no-web'),
+    // Suites see a gateway's offline as it happens; the grace has its own tests (presence.test.ts).
+    PRESENCE_GRACE_S: '0',
     ...env,
   });
   const clock = new TestClock();

@@ -216,6 +216,19 @@ describe('the alert tracker (in-memory alerts)', () => {
     expect(r.open()).toEqual([]);
   });
 
+  it('counts the wait the link already made: a lost connection told late is raised at the end of its grace, dated from the loss', async () => {
+    const r = rig();
+    r.advance(GRACE_MS / 2);
+    // The link held it back for half the grace (presence.ts) and tells it now, dated when the connection went.
+    r.tracker.presence(MAC, false, new Date(START));
+    await vi.advanceTimersByTimeAsync(GRACE_MS / 2 - 1);
+    await r.tracker.settled();
+    expect(r.raised).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    await r.tracker.settled();
+    expect(r.raised).toEqual([expect.objectContaining({ addr: '', raisedAt: new Date(START) })]);
+  });
+
   it('raises nothing for an unknown gateway or a device it does not have', async () => {
     const r = rig();
     r.tracker.onUp({ mac: 'A4C138FFFFFF', channel: 'report', message: { ts: 1, full: true, devices: [] } } as unknown as DecodedUp);

@@ -155,17 +155,21 @@ export function createAlertTracker(deps: {
     deps.bus.publish?.({ kind: 'faultsChanged', node, gatewayId: String(faults.subject.gatewayId), addr, cleared: codes });
   }
 
-  /** Offline that lasts the grace period is raised, dated from when it began. */
+  /**
+   * Offline that lasts the grace period is raised, dated from when it began. The grace counts from `since`: a
+   * gateway's presence is told only once it has been away for the link's own grace (presence.ts), which counts too.
+   */
   function offline(mac: string, addr: string, since: Date) {
     const key = `${mac}/${addr}`;
     if (waiting.has(key) || gateways.get(mac)?.open.get(addr)?.has(OFFLINE)) return;
+    const left = Math.max(0, deps.graceMs - (deps.clock.now().getTime() - since.getTime()));
     const timer = setTimeout(() => {
       waiting.delete(key);
       void enqueue(mac, async () => {
         const faults = await faultsOf(mac);
         if (faults) await raise(faults, addr, OFFLINE, since);
       });
-    }, deps.graceMs);
+    }, left);
     timer.unref();
     waiting.set(key, timer);
   }
@@ -217,11 +221,11 @@ export function createAlertTracker(deps: {
       }
     },
 
-    /** A gateway's connection came or went (presence). */
-    presence(mac: string, isOnline: boolean): void {
+    /** A gateway's connection came or went (presence), `since` when it did (now when not given). */
+    presence(mac: string, isOnline: boolean, since?: Date): void {
       const at = deps.clock.now();
       if (!isOnline) {
-        offline(mac, '', at);
+        offline(mac, '', since ?? at);
         return;
       }
       void enqueue(mac, async () => {

@@ -66,7 +66,12 @@ export function createAlertsModule(deps: {
   // Reports and fault events raise and clear alerts; the tracker keeps each gateway's order without holding the link.
   const unsubscribe = deps.link?.onUp((message) => tracker.onUp(message));
   // Unknown (the server lost its broker) is neither: no gateway is paged for the server's own outage.
-  const unsubscribePresence = deps.link?.presence.onChange((p) => p.reason !== 'unknown' && tracker.presence(p.mac, p.online));
+  const unsubscribePresence = deps.link?.presence.onChange((p) => {
+    if (p.reason === 'unknown') return;
+    // An offline the link held for its own grace is as old as it says (the link's clock), dated on the tracker's.
+    const age = Math.max(0, Date.now() - p.since);
+    tracker.presence(p.mac, p.online, new Date(deps.clock.now().getTime() - age));
+  });
   return {
     service: alerts,
     tracker,

@@ -4,7 +4,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { FirmwareStore } from '../../gateway-link/firmware-tracker.ts';
 import type { GatewayPresence } from '../../gateway-link/presence.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/password.ts';
 import type { GatewayStatusChange } from '../../realtime/gateway-status.ts';
 import { firmwareOfRow } from './gateways.mappers.ts';
@@ -15,8 +14,8 @@ import type { GatewaysRepo } from './gateways.repo.ts';
  * credentials, presence and firmware progress from the link, and who hears about a gateway. Only app.ts,
  * the gateway link, the demo site and the provisioning tools get it; no route can reach it.
  */
-export function createGatewayFleet(deps: { repo: GatewaysRepo; clock: Clock; logger: Pick<FastifyBaseLogger, 'error'> }) {
-  const { repo, clock } = deps;
+export function createGatewayFleet(deps: { repo: GatewaysRepo; logger: Pick<FastifyBaseLogger, 'error'> }) {
+  const { repo } = deps;
   const presenceWrites = new Map<string, Promise<void>>();
   const statusListeners = new Set<(mac: string, change: GatewayStatusChange) => void>();
 
@@ -116,11 +115,11 @@ export function createGatewayFleet(deps: { repo: GatewaysRepo; clock: Clock; log
     },
 
     /**
-     * Before the link starts: nothing is known to be online. Gateways reconnect to an embedded broker, and an
-     * external one hands the retained states again, so every online gateway is back within moments.
+     * Before the link starts: the gateways the table holds online. A restarted server does not know yet whether
+     * they are connected; the link calls them unknown until it hears them again (presence.ts expect).
      */
-    async forgetPresence(): Promise<void> {
-      await repo.markAllOfflineAnyTenant({ at: clock.now() });
+    onlineGateways(): Promise<string[]> {
+      return repo.onlineMacsAnyTenant();
     },
 
     /** Who hears about a gateway (realtime/firmware-notices.ts GatewayAudienceLookup). */

@@ -340,8 +340,10 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
     },
 
     /** Marks every gateway offline: at start, before the link hears the retained states again. */
-    async markAllOfflineAnyTenant({ at }: { at: Date }) {
-      await db.update(gateways).set({ online: false, offlineReason: null, updatedAt: at }).where(eq(gateways.online, true));
+    /** The MACs of the gateways stored as online, in every account. */
+    async onlineMacsAnyTenant(): Promise<string[]> {
+      const rows = await db.select({ mac: gateways.mac }).from(gateways).where(eq(gateways.online, true));
+      return rows.map((r) => r.mac);
     },
 
     /**

@@ -1,0 +1,53 @@
+import { alertEndpoints, gatewayEndpoints, type AlertPage, type Gateway } from '@lumigrid/contract';
+import { FAULT_CODES } from '@lumigrid/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayStatusChange } from '../realtime/gateway-status.ts';
+import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
+import { poll } from '../test/poll.ts';
+
+describe.each(DATABASES)('a gateway that reconnects within its grace period, on %s', (kind) => {
+  let rig: GatewayRig;
+  let token: string;
+  let gateway: Gateway;
+  const changes: Array<{ mac: string; change: GatewayStatusChange }> = [];
+  const h = () => rig.h;
+  const sim = () => rig.fleet.gateways[0]!;
+  const link = () => h().app.gatewayLink!;
+  const send = endpointCaller(
+    () => h().app,
+    () => token,
+  );
+
+  beforeAll(async () => {
+    // The alert's own grace is short: an offline the link let through would be raised at once.
+    rig = await startGatewayRig(kind, { count: 1, offlineGraceMs: 1, env: { PRESENCE_GRACE_S: '60' } });
+    token = await signUpByMail(h(), 'reconnect-grace@example.com');
+    ({ gateway } = await buildGatewayWithDevices(h(), token, { mac: sim().mac }));
+    h().app.gatewayFleet.onStatusChange((mac, change) => void changes.push({ mac, change }));
+  }, 90_000);
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it('marks it neither offline nor online and raises no offline alert', async () => {
+    const mac = sim().mac;
+    await poll(() => link().presence.isOnline(mac) === true, 'gateway online');
+    changes.length = 0;
+
+    await sim().goOffline();
+    // The link knows it is away (its last will arrived), and holds that back from its users.
+    await poll(() => link().presence.isOnline(mac) === false && link().presence.holding() === 1, 'the offline held back');
+    await sim().goOnline();
+    await poll(() => link().presence.isOnline(mac) === true, 'gateway back');
+    await h().app.gatewayFleet.settled();
+    await h().app.alertTracker.settled();
+
+    expect(link().presence.holding()).toBe(0);
+    expect(h().app.alertTracker.waitingOffline()).toBe(0);
+    expect(changes.filter((c) => c.change.kind === 'presence' && c.change.online === false)).toEqual([]);
+    expect((await data(send(gatewayEndpoints.detail, { params: { id: gateway.id } }))).online).toBe(true);
+    const alerts = await data<AlertPage>(send(alertEndpoints.page, { body: { code: FAULT_CODES.offline } }));
+    expect(alerts.total).toBe(0);
+  });
+});
