@@ -81,6 +81,12 @@ export interface BacnetSource {
   command(object: BacnetObject, value: number, from: string): Promise<void>;
 }
 
+/** Where Recipient_List is kept, so that it outlives this node (bacnet_recipients). */
+export interface RecipientStore {
+  load(): Promise<Destination[]>;
+  save(list: readonly Destination[]): Promise<void>;
+}
+
 export interface BacnetServerOptions {
   port: number;
   interface: string;
@@ -88,6 +94,8 @@ export interface BacnetServerOptions {
   readOnly: boolean;
   version: string;
   source: BacnetSource;
+  /** Recipient_List is kept in memory only when none is given. */
+  recipientStore?: RecipientStore;
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
   /** How long a loaded object set answers reads before it is loaded again. */
   freshMs?: number;
@@ -158,6 +166,8 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   const { source, logger, deviceInstance } = options;
   const freshMs = options.freshMs ?? FRESH_MS;
   const covPollMs = options.covPollMs ?? COV_POLL_MS;
+  // Read before the socket opens: a store that cannot answer fails the start, with nothing to close.
+  const kept = (await options.recipientStore?.load()) ?? [];
   // reuseAddr off: a second process on the same port is an error at start, not a silent sharer of requests.
   const client: Client = new BACnetClient({ port: options.port, interface: options.interface, apduTimeout: 6000, reuseAddr: false });
   const subscriptions = new Map<string, Subscription>();
@@ -167,8 +177,8 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   let loading: Promise<NonNullable<typeof loaded>> | undefined;
   let databaseRevision = 1;
   let listKey = '';
-  /** Recipient_List of the Notification Class, kept in this node's memory (docs/bacnet.md). */
-  let recipients: Destination[] = [];
+  /** Recipient_List of the Notification Class, as kept in the store (docs/bacnet.md). */
+  let recipients: Destination[] = kept;
   const events = new Map<string, EventRecord>();
 
   async function current(): Promise<NonNullable<typeof loaded>> {
@@ -395,6 +405,8 @@ export async function startBacnetServer(options: BacnetServerOptions) {
           return refuse({ errorClass: ErrorClass.RESOURCES, errorCode: ErrorCode.NO_SPACE_TO_WRITE_PROPERTY });
         // The states as they are now are the ones a transition is told from.
         await current();
+        // Kept before it is acknowledged: a list the BMS was told is written survives a restart or a take-over.
+        await options.recipientStore?.save(list);
         recipients = list;
         client.simpleAckResponse(replyTo(sender)!, service, invokeId);
         logger.info({ recipients: list.length, from: sender?.address }, 'BACnet Recipient_List written');
@@ -583,6 +595,8 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     });
   });
   logger.info({ port: options.port, interface: options.interface, deviceInstance }, 'BACnet/IP interface listening');
+  // A kept Recipient_List is served at once: its faults are followed from the first poll.
+  scheduleCov();
   // Announced at once, so a BMS learns the device (and its new node after a take-over) without a Who-Is.
   // Given no receiver, the stack broadcasts to its port on the local network.
   client.iAmResponse(options.announceTo ?? null!, deviceInstance, Segmentation.NO_SEGMENTATION, VENDOR_ID);
@@ -595,6 +609,8 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     },
     /** Open COV subscriptions (tests). */
     subscriptions: () => subscriptions.size,
+    /** Recipient_List's length (tests). */
+    recipients: () => recipients.length,
     close: () => {
       if (covTimer) clearTimeout(covTimer);
       covTimer = undefined;

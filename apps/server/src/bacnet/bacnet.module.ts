@@ -29,8 +29,12 @@ import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { ScenesService } from '../modules/scenes/scenes.service.ts';
 import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetServerOptions, type BacnetSource } from './bacnet-server.ts';
 import { createInstancesRepo } from './instances.repo.ts';
+import { createRecipientsRepo } from './recipients.repo.ts';
 import { createLeaseRepo, keepLease, LEASE_DEFAULTS, type LeaseKeeper, type LeaseOptions } from './lease.ts';
 import { describeObjects, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
+
+/** A meter's register in kWh to the Wh (its resolution); null for a device without a meter. */
+const energyKwh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
 
 /** The audit trail's channel for what came over BACnet. */
 const VIA: (typeof AUDIT_CHANNELS)[number] = 'bacnet';
@@ -68,6 +72,7 @@ export function createBacnetModule(deps: {
 }) {
   const instances = createInstancesRepo(deps.db);
   const leases = createLeaseRepo(deps.db);
+  const recipients = createRecipientsRepo(deps.db, deps.clock);
   let server: BacnetServer | undefined;
 
   /**
@@ -134,6 +139,7 @@ export function createBacnetModule(deps: {
           status: d.status,
           display: d.display,
           powerW: power.get(d.id)?.power ?? null,
+          energyKwh: energyKwh(power.get(d.id)?.energyWh ?? null),
         })),
         groups: groups.map((g) => ({ id: g.id, name: g.name, mapId: g.mapId, deviceIds: g.deviceIds, display: g.display })),
         ...(scenes ? { scenes: { projectId: String(config.projectId), list: scenes } } : {}),
@@ -247,6 +253,10 @@ export function createBacnetModule(deps: {
             readOnly: config.readOnly,
             version: LIMITS.version,
             source: sourceOf(config),
+            recipientStore: {
+              load: () => recipients.load({ projectId: config.projectId, deviceInstance: config.deviceInstance }),
+              save: (list) => recipients.save({ projectId: config.projectId, deviceInstance: config.deviceInstance }, list),
+            },
             logger: deps.logger,
             ...serving,
           });

@@ -1,5 +1,6 @@
 import {
   ApplicationTag,
+  EngineeringUnits,
   ErrorCode,
   EventState,
   EventType,
@@ -173,6 +174,19 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
       client.off('covNotifyUnconfirmed', listen);
       await client.subscribeCov(receiver(), output, 7, true, false, 0);
     }
+  });
+
+  it("serves a metered light's energy in kWh, from its meter as the gateway reports it", async () => {
+    const light = lights[0]!;
+    const name = `${map.name}/${light.name} energy`;
+    sim().devices.get(light.addr)!.energyWh = 2500;
+    sim().reportTelemetry();
+    await poll(async () => (await objectNames(client, port, DEVICE_INSTANCE)).some((o) => o.name === name), 'the energy object');
+    const energy = await objectOf(name);
+    expect(energy.type).toBe(ObjectType.ANALOG_INPUT);
+    await poll(async () => (await readValues(client, port, energy, P.PRESENT_VALUE))[0] === 2.5, '2.5 kWh over BACnet');
+    expect(await readValues(client, port, energy, P.UNITS)).toEqual([EngineeringUnits.KILOWATT_HOURS]);
+    expect(await readValues(client, port, await objectOf(`${map.name}/${light.name} power`), P.UNITS)).toEqual([EngineeringUnits.WATTS]);
   });
 
   it('refuses a level out of range and a write to what is not commandable', async () => {
