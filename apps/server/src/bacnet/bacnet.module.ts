@@ -29,9 +29,14 @@ import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { ScenesService } from '../modules/scenes/scenes.service.ts';
 import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetServerOptions, type BacnetSource } from './bacnet-server.ts';
 import { createInstancesRepo } from './instances.repo.ts';
+import { createDeviceSlotsRepo } from './device-slots.repo.ts';
 import { createRecipientsRepo } from './recipients.repo.ts';
 import { createLeaseRepo, keepLease, LEASE_DEFAULTS, type LeaseKeeper, type LeaseOptions } from './lease.ts';
 import { describeObjects, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
+
+const MAX_PORT = 65_535;
+/** 4194303 is the wildcard of Who-Is and ReadProperty. */
+const MAX_DEVICE_INSTANCE = 4_194_302;
 
 /** A meter's register in kWh to the Wh (its resolution); null for a device without a meter. */
 const energyKwh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
@@ -73,6 +78,7 @@ export function createBacnetModule(deps: {
   const instances = createInstancesRepo(deps.db);
   const leases = createLeaseRepo(deps.db);
   const recipients = createRecipientsRepo(deps.db, deps.clock);
+  const deviceSlots = createDeviceSlotsRepo(deps.db);
   let server: BacnetServer | undefined;
 
   /**
@@ -104,10 +110,23 @@ export function createBacnetModule(deps: {
     };
   }
 
-  async function snapshot(caller: AuthContext, config: BacnetConfig): Promise<{ projectName: string; snapshot: ProjectSnapshot }> {
+  /** The project's maps (with its sub-projects') as the bound user sees them. */
+  async function mapsOf(caller: AuthContext, config: BacnetConfig) {
     const tree = await deps.projects.tree(caller, String(config.projectId));
     const project = tree.projects.find((p) => p.id === String(config.projectId));
     const maps = tree.projects.flatMap((p) => p.builds.flatMap((b) => b.maps.map((m) => ({ id: m.id, name: m.name }))));
+    return { projectName: project?.name ?? '', maps };
+  }
+
+  /** The project, or with one device per map the one map `mapId`. */
+  async function snapshot(
+    caller: AuthContext,
+    config: BacnetConfig,
+    mapId?: string,
+  ): Promise<{ projectName: string; snapshot: ProjectSnapshot }> {
+    const all = await mapsOf(caller, config);
+    const project = { name: all.projectName };
+    const maps = mapId === undefined ? all.maps : all.maps.filter((m) => m.id === mapId);
     const markers = (
       await Promise.all(maps.map(async (m) => (await deps.devices.markers(caller, m.id)).map((d) => ({ ...d, mapId: m.id }))))
     ).flat();
@@ -178,14 +197,16 @@ export function createBacnetModule(deps: {
     }
   }
 
-  function sourceOf(config: BacnetConfig): BacnetSource {
+  /** The objects of the project's device, or of one map's device: instances are the project's either way. */
+  function sourceOf(config: BacnetConfig, mapId?: string): BacnetSource {
     return {
       async load() {
         const caller = await callerOf(config);
-        const { projectName, snapshot: now } = await snapshot(caller, config);
+        const { projectName, snapshot: now } = await snapshot(caller, config, mapId);
         const drafts = describeObjects(now);
         const kept = await instances.ensure(config.projectId, drafts);
-        return { deviceName: `Lumigrid ${projectName}`.trim(), objects: withInstances(drafts, kept) };
+        const mapName = mapId === undefined ? '' : (now.maps[0]?.name ?? '');
+        return { deviceName: `Lumigrid ${projectName} ${mapName}`.trim(), objects: withInstances(drafts, kept) };
       },
 
       async command(object: BacnetObject, value: number, from: string) {
@@ -212,6 +233,79 @@ export function createBacnetModule(deps: {
         );
       },
     };
+  }
+
+  type Serving = Pick<BacnetServerOptions, 'freshMs' | 'covPollMs' | 'announceTo'>;
+
+  /** One device on the wire: the project's, or with a map one map's. */
+  function serve(config: BacnetConfig, at: { port: number; deviceInstance: number; mapId?: string }, serving: Serving) {
+    const key = { projectId: config.projectId, deviceInstance: at.deviceInstance };
+    return startBacnetServer({
+      port: at.port,
+      interface: config.interface,
+      deviceInstance: at.deviceInstance,
+      readOnly: config.readOnly,
+      version: LIMITS.version,
+      source: sourceOf(config, at.mapId),
+      recipientStore: { load: () => recipients.load(key), save: (list) => recipients.save(key, list) },
+      logger: deps.logger,
+      ...serving,
+    });
+  }
+
+  /** With one device per map: the devices of the maps served, by map id. */
+  const mapServers = new Map<string, BacnetServer>();
+  let mapTimer: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> | undefined;
+
+  /**
+   * Serves a device for every map of the project and stops those of maps gone; run when the lease is taken and at
+   * every lease try after, so a new map gets its device within a try. A device that cannot start (its port taken)
+   * is said and tried again at the next run; the others serve meanwhile.
+   */
+  function syncMapDevices(config: BacnetConfig, serving: Serving): Promise<void> {
+    syncing ??= (async () => {
+      const { maps } = await mapsOf(await callerOf(config), config);
+      const slots = await deviceSlots.ensure(
+        config.projectId,
+        maps.map((m) => m.id),
+      );
+      const wanted = new Set(maps.map((m) => m.id));
+      for (const [mapId, running] of mapServers)
+        if (!wanted.has(mapId)) {
+          running.close();
+          mapServers.delete(mapId);
+        }
+      for (const map of maps) {
+        if (mapServers.has(map.id)) continue;
+        const slot = slots.get(map.id)!;
+        const at = { port: config.port + slot, deviceInstance: config.deviceInstance + slot, mapId: map.id };
+        if (at.port > MAX_PORT || at.deviceInstance > MAX_DEVICE_INSTANCE) {
+          deps.logger.error({ mapId: map.id, slot }, "BACnet: no port or device instance left for this map's device");
+          continue;
+        }
+        try {
+          const started = await serve(config, at, serving);
+          // The lease may have gone while it started.
+          if (!keeper?.isHeld()) {
+            started.close();
+            continue;
+          }
+          mapServers.set(map.id, started);
+          deps.logger.info(
+            { mapId: map.id, map: map.name, port: at.port, deviceInstance: at.deviceInstance },
+            "BACnet: a map's device serves",
+          );
+        } catch (err) {
+          deps.logger.error({ err, mapId: map.id, port: at.port }, "BACnet: a map's device could not start");
+        }
+      }
+    })()
+      .catch((err: unknown) => deps.logger.warn({ err }, "BACnet: the maps' devices not brought up to date"))
+      .finally(() => {
+        syncing = undefined;
+      });
+    return syncing;
   }
 
   /** This node's name in bacnet_leases. */
@@ -246,31 +340,33 @@ export function createBacnetModule(deps: {
         logger: deps.logger,
         options: { ...LEASE_DEFAULTS, ...lease },
         onHeld: async () => {
-          server = await startBacnetServer({
-            port: config.port,
-            interface: config.interface,
-            deviceInstance: config.deviceInstance,
-            readOnly: config.readOnly,
-            version: LIMITS.version,
-            source: sourceOf(config),
-            recipientStore: {
-              load: () => recipients.load({ projectId: config.projectId, deviceInstance: config.deviceInstance }),
-              save: (list) => recipients.save({ projectId: config.projectId, deviceInstance: config.deviceInstance }, list),
-            },
-            logger: deps.logger,
-            ...serving,
-          });
+          if (config.devicePer === 'map') {
+            await syncMapDevices(config, serving);
+            mapTimer = setInterval(() => void syncMapDevices(config, serving), lease?.tryMs ?? LEASE_DEFAULTS.tryMs);
+            return;
+          }
+          server = await serve(config, { port: config.port, deviceInstance: config.deviceInstance }, serving);
         },
-        onLost: () => {
+        onLost: async () => {
+          if (mapTimer) clearInterval(mapTimer);
+          mapTimer = undefined;
+          // A run still starting devices finishes first, so none it starts is left serving.
+          await syncing;
           server?.close();
           server = undefined;
+          for (const running of mapServers.values()) running.close();
+          mapServers.clear();
         },
       });
       await keeper.settled();
     },
-    /** The running interface while this node holds the lease. */
+    /** The running interface while this node holds the lease (one device for the project). */
     get server() {
       return server;
+    },
+    /** With one device per map: the running devices by map id. */
+    get mapServers(): ReadonlyMap<string, BacnetServer> {
+      return mapServers;
     },
     /** The lease keeper once started (tests try it at once). */
     get lease() {

@@ -57,3 +57,20 @@ export const bacnetRecipients = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.deviceInstance] })],
 );
+
+/**
+ * With one device per map (BACNET_DEVICE_PER=map), each map's slot: its device is the configured instance plus the
+ * slot, on the configured port plus the slot. Given the first time the map is served and never changed or reused,
+ * so a renamed map keeps its device; no foreign key to maps, so a deleted map's slot stays taken.
+ */
+export const bacnetDevices = pgTable(
+  'bacnet_devices',
+  {
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    mapId: bigint('map_id', { mode: 'bigint' }).notNull(),
+    slot: integer('slot').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.mapId] }), uniqueIndex('bacnet_devices_slot_key').on(t.projectId, t.slot)],
+);

@@ -1,9 +1,0 @@
-CREATE TABLE "bacnet_recipients" (
-	"project_id" bigint NOT NULL,
-	"device_instance" integer NOT NULL,
-	"recipients" jsonb NOT NULL,
-	"updated_at" timestamp with time zone NOT NULL,
-	CONSTRAINT "bacnet_recipients_project_id_device_instance_pk" PRIMARY KEY("project_id","device_instance")
-);
---> statement-breakpoint
-ALTER TABLE "bacnet_recipients" ADD CONSTRAINT "bacnet_recipients_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;
