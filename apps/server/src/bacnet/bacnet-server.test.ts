@@ -252,7 +252,7 @@ describe('the BACnet/IP device over UDP', () => {
       source: { ...writable, load: async () => ({ deviceName: 'Lumigrid Events', objects: objectsNow() }) },
       logger: silent,
       freshMs: 20,
-      covPollMs: 20,
+      reconcileMs: 20,
     });
     const heard: number[] = [];
     const listen = (content: { header?: { sender: BACNetAddress }; invokeId?: number; payload: { toState: number } }) => {

@@ -7,9 +7,13 @@ import {
   deviceEndpoints,
   errorStatus,
   groupEndpoints,
+  groupDisplay,
+  mapDestination,
   isLang,
   sceneEndpoints,
+  type DeviceMarker,
   type EndpointSpec,
+  type MapTopicMessage,
 } from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BacnetConfig } from '../config.ts';
@@ -27,14 +31,17 @@ import type { GroupsService } from '../modules/groups/groups.service.ts';
 import type { ProjectMembers } from '../modules/projects/project-members.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { ScenesService } from '../modules/scenes/scenes.service.ts';
+import type { RealtimeBus } from '../realtime/realtime-bus.ts';
 import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetServerOptions, type BacnetSource } from './bacnet-server.ts';
 import { createInstancesRepo } from './instances.repo.ts';
 import { createDeviceSlotsRepo } from './device-slots.repo.ts';
 import { createRecipientsRepo } from './recipients.repo.ts';
 import { createLeaseRepo, keepLease, LEASE_DEFAULTS, type LeaseKeeper, type LeaseOptions } from './lease.ts';
-import { describeObjects, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
+import { describeObjects, instanceKey, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
 
 const MAX_PORT = 65_535;
+/** The prefix of a map's real-time destination, before its id. */
+const MAP_TOPIC = mapDestination('');
 /** 4194303 is the wildcard of Who-Is and ReadProperty. */
 const MAX_DEVICE_INSTANCE = 4_194_302;
 
@@ -74,6 +81,8 @@ export function createBacnetModule(deps: {
   audit: Pick<AuditSink, 'record'>;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** The real-time bus: map topic messages from every node keep the served objects current between loads. */
+  bus?: Pick<RealtimeBus, 'subscribe'>;
 }) {
   const instances = createInstancesRepo(deps.db);
   const leases = createLeaseRepo(deps.db);
@@ -199,14 +208,150 @@ export function createBacnetModule(deps: {
 
   /** The objects of the project's device, or of one map's device: instances are the project's either way. */
   function sourceOf(config: BacnetConfig, mapId?: string): BacnetSource {
-    return {
-      async load() {
-        const caller = await callerOf(config);
+    type Device = ProjectSnapshot['devices'][number];
+    type Group = ProjectSnapshot['groups'][number];
+    /** The last load, patched by the map topics' messages since; its arrays are this source's own copies. */
+    let held:
+      | {
+          tenantId: bigint;
+          deviceName: string;
+          maps: Set<string>;
+          devices: Device[];
+          groups: Group[];
+          rest: ProjectSnapshot;
+          kept: Map<string, number>;
+        }
+      | undefined;
+    let listener: ((loaded: { deviceName: string; objects: BacnetObject[] }) => void) | undefined;
+    /** Markers heard while a load runs: applied again on its result, which may have been read before them. */
+    let heardDuringLoad: Map<string, DeviceMarker> | undefined;
+    let loadsRunning = 0;
+    let emitQueued = false;
+    let fullQueued = false;
+
+    async function loadAll() {
+      const caller = await callerOf(config);
+      heardDuringLoad ??= new Map();
+      loadsRunning++;
+      try {
         const { projectName, snapshot: now } = await snapshot(caller, config, mapId);
         const drafts = describeObjects(now);
         const kept = await instances.ensure(config.projectId, drafts);
         const mapName = mapId === undefined ? '' : (now.maps[0]?.name ?? '');
-        return { deviceName: `Lumigrid ${projectName} ${mapName}`.trim(), objects: withInstances(drafts, kept) };
+        held = {
+          tenantId: caller.tenantId,
+          deviceName: `Lumigrid ${projectName} ${mapName}`.trim(),
+          maps: new Set(now.maps.map((m) => m.id)),
+          devices: now.devices.map((d) => ({ ...d })),
+          groups: now.groups.map((g) => ({ ...g })),
+          rest: now,
+          kept,
+        };
+        for (const marker of heardDuringLoad.values()) applyMarker(marker);
+        return objectsOf(held)!;
+      } finally {
+        if (--loadsRunning === 0) heardDuringLoad = undefined;
+      }
+    }
+
+    /** The held snapshot's objects, or undefined when one of them has no instance yet (a full load allocates it). */
+    function objectsOf(state: NonNullable<typeof held>) {
+      const drafts = describeObjects({ ...state.rest, devices: state.devices, groups: state.groups });
+      if (drafts.some((d) => !state.kept.has(instanceKey(d)))) return undefined;
+      return { deviceName: state.deviceName, objects: withInstances(drafts, state.kept) };
+    }
+
+    /** Loads everything again soon (a change the messages do not describe: a device new here, one gone). */
+    function loadSoon() {
+      if (fullQueued || !listener) return;
+      fullQueued = true;
+      setImmediate(() => {
+        fullQueued = false;
+        loadAll()
+          .then((loaded) => listener?.(loaded))
+          .catch((err: unknown) => deps.logger.warn({ err }, 'BACnet: the objects not loaded again after a change'));
+      });
+    }
+
+    /** The changed devices' objects, their groups' and the totals, told once per turn of the event loop. */
+    function emitSoon() {
+      if (emitQueued) return;
+      emitQueued = true;
+      setImmediate(() => {
+        emitQueued = false;
+        if (!held || !listener) return;
+        const loaded = objectsOf(held);
+        if (loaded) listener(loaded);
+        else loadSoon();
+      });
+    }
+
+    /** A marker of a device held: its state, and its groups' state from their members' (as the group list computes it). */
+    function applyMarker(marker: DeviceMarker): boolean {
+      const device = held?.devices.find((d) => d.id === marker.id);
+      if (!held || !device) return false;
+      device.status = marker.status;
+      device.display = marker.display;
+      device.name = marker.name;
+      for (const group of held.groups) {
+        if (!group.deviceIds.includes(marker.id)) continue;
+        const members = held.devices.filter((d) => group.deviceIds.includes(d.id)).map((d) => d.display);
+        group.display = groupDisplay(members).display;
+      }
+      return true;
+    }
+
+    /** Power and energy of devices whose report is now stored, read for them alone. */
+    async function readMeters(ids: readonly string[]) {
+      if (!held) return;
+      const state = held;
+      const power = await deps.telemetry.ofDevices(
+        state.tenantId,
+        ids.map((id) => BigInt(id)),
+      );
+      if (held !== state) return;
+      for (const device of state.devices) {
+        const meter = power.get(device.id);
+        if (!ids.includes(device.id) || !meter) continue;
+        device.powerW = meter.power ?? null;
+        device.energyKwh = energyKwh(meter.energyWh ?? null);
+      }
+      emitSoon();
+    }
+
+    function onMessage(mapOf: string, message: MapTopicMessage) {
+      if ('removed' in message) return loadSoon();
+      if ('stored' in message) {
+        const ids = message.stored.filter((id) => held?.devices.some((d) => d.id === id));
+        if (ids.length > 0)
+          readMeters(ids).catch((err: unknown) => deps.logger.warn({ err, mapId: mapOf }, 'BACnet: meters not read after a report'));
+        return;
+      }
+      heardDuringLoad?.set(message.id, message);
+      if (applyMarker(message)) emitSoon();
+      else if (held && !heardDuringLoad) loadSoon();
+    }
+
+    return {
+      load: loadAll,
+
+      watch(changed) {
+        listener = changed;
+        const stop = deps.bus?.subscribe((event) => {
+          if (event.kind === 'placementsChanged') return loadSoon();
+          if (event.kind !== 'message' || !event.destination.startsWith(MAP_TOPIC)) return;
+          const mapOf = event.destination.slice(MAP_TOPIC.length);
+          if (!held?.maps.has(mapOf)) return;
+          try {
+            onMessage(mapOf, JSON.parse(event.body) as MapTopicMessage);
+          } catch (err) {
+            deps.logger.warn({ err }, 'BACnet: a map topic message not understood');
+          }
+        });
+        return () => {
+          listener = undefined;
+          stop?.();
+        };
       },
 
       async command(object: BacnetObject, value: number, from: string) {
@@ -235,7 +380,7 @@ export function createBacnetModule(deps: {
     };
   }
 
-  type Serving = Pick<BacnetServerOptions, 'freshMs' | 'covPollMs' | 'announceTo'>;
+  type Serving = Pick<BacnetServerOptions, 'freshMs' | 'reconcileMs' | 'announceTo'>;
 
   /** One device on the wire: the project's, or with a map one map's. */
   function serve(config: BacnetConfig, at: { port: number; deviceInstance: number; mapId?: string }, serving: Serving) {
@@ -319,7 +464,10 @@ export function createBacnetModule(deps: {
      */
     async start(
       config: BacnetConfig,
-      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs' | 'announceTo'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
+      options: Pick<BacnetServerOptions, 'freshMs' | 'reconcileMs' | 'announceTo'> & {
+        lease?: Partial<LeaseOptions>;
+        holder?: string;
+      } = {},
     ) {
       if (keeper) throw new Error('the BACnet/IP interface is already started');
       const { lease, holder, ...serving } = options;

@@ -87,7 +87,7 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
     port = await freeUdpPort();
     await rig.h.app.bacnet.start(
       { port, interface: '127.0.0.1', deviceInstance: DEVICE_INSTANCE, account: MAIL, projectId: BigInt(projectId), readOnly: false },
-      { freshMs: 50, covPollMs: 100 },
+      { freshMs: 50, reconcileMs: 600_000 },
     );
     client = await startTestClient();
   }, 120_000);
