@@ -1,18 +1,10 @@
-import {
-  gatewayEndpoints,
-  groupEndpoints,
-  mapDestination,
-  percentToLevel,
-  projectEndpoints,
-  type DeviceMarker,
-  type GatewayDevice,
-} from '@lumigrid/contract';
+import { mapDestination, percentToLevel, type DeviceMarker, type GatewayDevice } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
+import { DATABASES } from '../test/harness.ts';
+import type { GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
-import { freeUdpPort } from './bacnet-client.fixtures.ts';
+import { startBacnetSite } from './bacnet-site.fixtures.ts';
 import { NOTIFICATION_CLASS } from './events.ts';
 import {
   E,
@@ -43,10 +35,6 @@ describe.each(DATABASES)('the BACnet/IP interface driven by node-bacnet (%s)', (
   let lights: GatewayDevice[];
   let names: Array<{ id: ObjectId; name: string }>;
   const markers: DeviceMarker[] = [];
-  const send = endpointCaller(
-    () => rig.h.app,
-    () => token,
-  );
   const sim = () => rig.fleet.gateways[0]!;
   const P = E.PropertyIdentifier;
   const objectOf = (name: string): ObjectId => {
@@ -56,24 +44,13 @@ describe.each(DATABASES)('the BACnet/IP interface driven by node-bacnet (%s)', (
   };
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 3000 });
-    token = await signUpByMail(rig.h, MAIL);
-    const built = await buildGatewayWithDevices(rig.h, token, { mac: sim().mac, name: 'North', place: () => true });
-    lights = built.devices.filter((d) => d.kind === 'light-dimmer' || d.kind === 'light-cct');
-    await data(
-      send(groupEndpoints.add, {
-        body: { mapId: built.mapId, gatewayId: built.gateway.id, name: 'Open office', deviceIds: lights.map((d) => d.id) },
-      }),
-    );
-    await data(send(gatewayEndpoints.sync, { params: { id: built.gateway.id } }));
-    const project = (await data(send(projectEndpoints.tree, { params: { id: '0' } }))).projects.find((p) => p.isDefault)!;
-    map = project.builds.flatMap((b) => b.maps).find((m) => m.id === built.mapId)!;
-    const port = await freeUdpPort();
     // Only change events tell COV and faults here: the whole-load safety net is out of this test's reach.
-    await rig.h.app.bacnet.start(
-      { port, interface: '127.0.0.1', deviceInstance: DEVICE_INSTANCE, account: MAIL, projectId: BigInt(project.id), readOnly: false },
-      { reconcileMs: 600_000 },
-    );
+    let port: number;
+    ({ rig, token, map, lights, port } = await startBacnetSite(kind, {
+      mail: MAIL,
+      deviceInstance: DEVICE_INSTANCE,
+      serving: { reconcileMs: 600_000 },
+    }));
     watcher = await stompClient(await listenForRealtime(rig.h.app), { token });
     await watcher.subscribe(mapDestination(map.id), (message) => {
       const body = JSON.parse(message.body) as Partial<DeviceMarker>;

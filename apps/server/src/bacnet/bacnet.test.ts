@@ -11,12 +11,10 @@ import {
 } from '@bacnet-js/client';
 import {
   deviceEndpoints,
-  gatewayEndpoints,
   groupEndpoints,
   newSceneFields,
   OPERATE_AUTH,
   percentToLevel,
-  projectEndpoints,
   sceneEndpoints,
   type GatewayDevice,
   type GroupView,
@@ -24,18 +22,11 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, bacnetObjects, users } from '../db/schema/index.ts';
-import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
+import { DATABASES, endpointCaller } from '../test/harness.ts';
+import { data, type GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
-import {
-  freeUdpPort,
-  objectNames,
-  readValues,
-  recipientOf,
-  startTestClient,
-  writeRecipientList,
-  type TestClient,
-} from './bacnet-client.fixtures.ts';
+import { objectNames, readValues, recipientOf, startTestClient, writeRecipientList, type TestClient } from './bacnet-client.fixtures.ts';
+import { startBacnetSite } from './bacnet-site.fixtures.ts';
 import { NOTIFICATION_CLASS } from './events.ts';
 import { NO_SCENE, STATE_TEXTS } from './object-model.ts';
 
@@ -53,7 +44,6 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
   let port: number;
   let token: string;
   let projectId: string;
-  let mapId: string;
   let map: { id: string; name: string };
   let lights: GatewayDevice[];
   let group: GroupView;
@@ -63,7 +53,6 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
   );
   const sim = () => rig.fleet.gateways[0]!;
   const receiver = () => ({ address: `127.0.0.1:${port}` });
-  const isDimmable = (d: GatewayDevice) => d.kind === 'light-dimmer' || d.kind === 'light-cct';
   const objectOf = async (name: string): Promise<BACNetObjectID> => {
     const found = (await objectNames(client, port, DEVICE_INSTANCE)).find((o) => o.name === name);
     if (!found) throw new Error(`no object named ${name}`);
@@ -71,24 +60,11 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 3000 });
-    token = await signUpByMail(rig.h, MAIL);
-    const built = await buildGatewayWithDevices(rig.h, token, { mac: sim().mac, name: 'North', place: () => true });
-    mapId = built.mapId;
-    lights = built.devices.filter(isDimmable);
-    group = await data(
-      send(groupEndpoints.add, { body: { mapId, gatewayId: built.gateway.id, name: 'Open office', deviceIds: lights.map((d) => d.id) } }),
-    );
-    await data(send(gatewayEndpoints.sync, { params: { id: built.gateway.id } }));
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    const project = tree.projects.find((p) => p.isDefault)!;
-    projectId = project.id;
-    map = project.builds.flatMap((b) => b.maps).find((m) => m.id === mapId)!;
-    port = await freeUdpPort();
-    await rig.h.app.bacnet.start(
-      { port, interface: '127.0.0.1', deviceInstance: DEVICE_INSTANCE, account: MAIL, projectId: BigInt(projectId), readOnly: false },
-      { freshMs: 50, reconcileMs: 600_000 },
-    );
+    ({ rig, token, projectId, map, lights, group, port } = await startBacnetSite(kind, {
+      mail: MAIL,
+      deviceInstance: DEVICE_INSTANCE,
+      serving: { freshMs: 50, reconcileMs: 600_000 },
+    }));
     client = await startTestClient();
   }, 120_000);
   afterAll(async () => {
