@@ -207,9 +207,10 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       if (listKey !== '') databaseRevision++;
       listKey = key;
     }
+    const before = loaded?.byKey;
     loaded = { at, deviceName, objects, byKey: new Map(objects.map((o) => [objectKey(o.objectType, o.instance), o])) };
     trackEvents(objects);
-    notifyChanged(loaded);
+    notifyChanged(loaded, before);
     return loaded;
   }
 
@@ -510,12 +511,20 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   }
 
   /** Tells every subscriber whose object changed (a notification is sent only when its values differ); drops expired subscriptions. */
-  function notifyChanged(state: NonNullable<typeof loaded>) {
+  function notifyChanged(state: NonNullable<typeof loaded>, before: ReadonlyMap<string, BacnetObject> | undefined) {
     const now = Date.now();
     for (const [key, subscription] of subscriptions) {
-      const object = state.byKey.get(objectKey(subscription.objectId.type, subscription.objectId.instance));
-      if (!object || (subscription.expiresAt !== undefined && subscription.expiresAt <= now)) subscriptions.delete(key);
-      else notify(subscription, object);
+      const at = objectKey(subscription.objectId.type, subscription.objectId.instance);
+      const object = state.byKey.get(at);
+      if (!object || (subscription.expiresAt !== undefined && subscription.expiresAt <= now)) {
+        subscriptions.delete(key);
+        continue;
+      }
+      // Present_Value and Status_Flags come from these two (and the priority array, whose writes notify
+      // themselves): an object that kept both is not encoded again, which at 50 changes a second is most of them.
+      const was = before?.get(at);
+      if (was && was.value === object.value && was.reliability === object.reliability) continue;
+      notify(subscription, object);
     }
   }
 
