@@ -42,6 +42,8 @@ import { describeObjects, instanceKey, withInstances, type BacnetObject, type Pr
 const MAX_PORT = 65_535;
 /** The prefix of a map's real-time destination, before its id. */
 const MAP_TOPIC = mapDestination('');
+/** Meters (power, energy) of stored reports are read together over this window: one query, not one per report. */
+const METERS_BATCH_MS = 200;
 /** 4194303 is the wildcard of Who-Is and ReadProperty. */
 const MAX_DEVICE_INSTANCE = 4_194_302;
 
@@ -228,6 +230,9 @@ export function createBacnetModule(deps: {
     let loadsRunning = 0;
     let emitQueued = false;
     let fullQueued = false;
+    /** Devices whose stored report's meters are still to be read, in one query per METERS_BATCH_MS. */
+    const metersToRead = new Set<string>();
+    let metersTimer: NodeJS.Timeout | undefined;
 
     async function loadAll() {
       const caller = await callerOf(config);
@@ -322,9 +327,14 @@ export function createBacnetModule(deps: {
     function onMessage(mapOf: string, message: MapTopicMessage) {
       if ('removed' in message) return loadSoon();
       if ('stored' in message) {
-        const ids = message.stored.filter((id) => held?.devices.some((d) => d.id === id));
-        if (ids.length > 0)
-          readMeters(ids).catch((err: unknown) => deps.logger.warn({ err, mapId: mapOf }, 'BACnet: meters not read after a report'));
+        for (const id of message.stored) metersToRead.add(id);
+        metersTimer ??= setTimeout(() => {
+          metersTimer = undefined;
+          const ids = [...metersToRead].filter((id) => held?.devices.some((d) => d.id === id));
+          metersToRead.clear();
+          if (ids.length > 0)
+            readMeters(ids).catch((err: unknown) => deps.logger.warn({ err, mapId: mapOf }, 'BACnet: meters not read after a report'));
+        }, METERS_BATCH_MS);
         return;
       }
       heardDuringLoad?.set(message.id, message);
@@ -350,6 +360,8 @@ export function createBacnetModule(deps: {
         });
         return () => {
           listener = undefined;
+          if (metersTimer) clearTimeout(metersTimer);
+          metersTimer = undefined;
           stop?.();
         };
       },
