@@ -484,6 +484,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     audit: auditSink,
     clock,
     logger,
+    bus: realtimeBus,
   });
   const bacnetConfig = config.bacnet;
   if (bacnetConfig) app.addHook('onReady', async () => bacnet.start(bacnetConfig));

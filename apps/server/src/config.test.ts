@@ -129,11 +129,16 @@ describe('the BACnet/IP settings', () => {
       account: 'bms@example.com',
       projectId: 42n,
       readOnly: false,
+      devicePer: 'project',
     });
-    expect(loadConfig({ ...on, BACNET_PORT: '47809', BACNET_DEVICE_INSTANCE: '4194302', BACNET_READ_ONLY: 'on' }).bacnet).toMatchObject({
+    expect(
+      loadConfig({ ...on, BACNET_PORT: '47809', BACNET_DEVICE_INSTANCE: '4194302', BACNET_READ_ONLY: 'on', BACNET_DEVICE_PER: 'map' })
+        .bacnet,
+    ).toMatchObject({
       port: 47809,
       deviceInstance: 4194302,
       readOnly: true,
+      devicePer: 'map',
     });
   });
 
@@ -146,6 +151,7 @@ describe('the BACnet/IP settings', () => {
     [{ ...on, BACNET_DEVICE_INSTANCE: '4194303' }, /BACNET_DEVICE_INSTANCE/],
     [{ ...on, BACNET_PORT: '70000' }, /BACNET_PORT/],
     [{ ...on, BACNET_READ_ONLY: 'true' }, /BACNET_READ_ONLY must be on or off/],
+    [{ ...on, BACNET_DEVICE_PER: 'building' }, /BACNET_DEVICE_PER must be project or map/],
   ])('name what is wrong: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

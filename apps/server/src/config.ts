@@ -109,6 +109,11 @@ export interface BacnetConfig {
   projectId: bigint;
   /** Reads only: every write is refused with write-access-denied. */
   readOnly: boolean;
+  /**
+   * One device for the project (default), or one per map of it, each on its own UDP port: the map's slot (kept in
+   * bacnet_devices) added to the port and to the device instance (docs/bacnet.md).
+   */
+  devicePer?: 'project' | 'map';
 }
 
 export class ConfigError extends Error {}
@@ -160,7 +165,14 @@ function bacnetConfig(env: Env): BacnetConfig | undefined {
     account,
     projectId: BigInt(projectId),
     readOnly: onOff(env, 'BACNET_READ_ONLY', false),
+    devicePer: devicePer(env.BACNET_DEVICE_PER),
   };
+}
+
+function devicePer(value: string | undefined): 'project' | 'map' {
+  const per = value?.trim() || 'project';
+  if (per !== 'project' && per !== 'map') throw new ConfigError(`BACNET_DEVICE_PER must be project or map, not "${per}"`);
+  return per;
 }
 
 /** Shorter tokens are guessable by a scraper-shaped brute force; 16 characters is a 128-bit hex or base64 secret. */

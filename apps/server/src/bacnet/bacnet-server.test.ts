@@ -23,7 +23,18 @@ const DEVICE_INSTANCE = 77;
 
 const DRAFTS = describeObjects({
   maps: [{ id: '1', name: 'Floor' }],
-  devices: [{ id: '10', name: 'Desk', type: DEVICE_TYPE_CODES['light-dimmer'], mapId: '1', status: '', display: 'offline', powerW: null }],
+  devices: [
+    {
+      id: '10',
+      name: 'Desk',
+      type: DEVICE_TYPE_CODES['light-dimmer'],
+      mapId: '1',
+      status: '',
+      display: 'offline',
+      powerW: null,
+      energyKwh: null,
+    },
+  ],
   groups: [{ id: '5', name: 'Room', mapId: '1', deviceIds: ['10'], display: 'offline' }],
 });
 const OBJECTS = withInstances(DRAFTS, new Map(DRAFTS.map((d, i) => [instanceKey(d), i + 1])));
@@ -214,7 +225,18 @@ describe('the BACnet/IP device over UDP', () => {
     const objectsNow = () => {
       const drafts = describeObjects({
         maps: [{ id: '1', name: 'Floor' }],
-        devices: [{ id: '10', name: 'Desk', type: DEVICE_TYPE_CODES['light-dimmer'], mapId: '1', status: '', display, powerW: null }],
+        devices: [
+          {
+            id: '10',
+            name: 'Desk',
+            type: DEVICE_TYPE_CODES['light-dimmer'],
+            mapId: '1',
+            status: '',
+            display,
+            powerW: null,
+            energyKwh: null,
+          },
+        ],
         groups: [],
       });
       return withInstances(drafts, new Map(drafts.map((d, i) => [instanceKey(d), i + 1])));
@@ -230,7 +252,7 @@ describe('the BACnet/IP device over UDP', () => {
       source: { ...writable, load: async () => ({ deviceName: 'Lumigrid Events', objects: objectsNow() }) },
       logger: silent,
       freshMs: 20,
-      covPollMs: 20,
+      reconcileMs: 20,
     });
     const heard: number[] = [];
     const listen = (content: { header?: { sender: BACNetAddress }; invokeId?: number; payload: { toState: number } }) => {

@@ -77,8 +77,19 @@ export class BacnetWriteError extends Error {
 /** What the interface serves: the project's objects now, and commands to its lights. */
 export interface BacnetSource {
   load(): Promise<{ deviceName: string; objects: BacnetObject[] }>;
+  /**
+   * Tells `changed` the objects after each change the source hears of between loads (the platform's change
+   * events); answers the call that stops it. Without it, changes are seen at loads only.
+   */
+  watch?(changed: (loaded: { deviceName: string; objects: BacnetObject[] }) => void): () => void;
   /** Sets a group or light to a value (a percent, or 0/1 for on/off); throws BacnetWriteError when refused. */
   command(object: BacnetObject, value: number, from: string): Promise<void>;
+}
+
+/** Where Recipient_List is kept, so that it outlives this node (bacnet_recipients). */
+export interface RecipientStore {
+  load(): Promise<Destination[]>;
+  save(list: readonly Destination[]): Promise<void>;
 }
 
 export interface BacnetServerOptions {
@@ -88,18 +99,23 @@ export interface BacnetServerOptions {
   readOnly: boolean;
   version: string;
   source: BacnetSource;
+  /** Recipient_List is kept in memory only when none is given. */
+  recipientStore?: RecipientStore;
   logger: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
   /** How long a loaded object set answers reads before it is loaded again. */
   freshMs?: number;
-  /** How often the objects are loaded again while COV subscriptions are open or recipients listed, to notify their changes. */
-  covPollMs?: number;
+  /**
+   * How often the objects are loaded whole again while COV subscriptions are open or recipients listed: the
+   * safety net under the source's change events, for what they do not carry (a group's new members).
+   */
+  reconcileMs?: number;
   /** Where the I-Am at start goes: the local broadcast unless given (tests give their client's address). */
   announceTo?: BACNetAddress;
 }
 
 const FRESH_MS = 1000;
-const COV_POLL_MS = 500;
-/** Open COV subscriptions at most, over every subscriber: each costs a comparison per poll. */
+const RECONCILE_MS = 30_000;
+/** Open COV subscriptions at most, over every subscriber: each costs a comparison per change. */
 export const MAX_SUBSCRIPTIONS = 2000;
 /** Recipient_List entries at most: the list must fit one unsegmented answer. */
 export const MAX_RECIPIENTS = 32;
@@ -151,13 +167,15 @@ function writtenValue(object: BacnetObject, data: BACNetAppData | undefined): nu
  * The BACnet/IP device of one project (docs/bacnet.md): answers Who-Is with I-Am, ReadProperty and
  * ReadPropertyMultiple from the objects the source loads (kept `freshMs`), turns writes to a commandable object's
  * Present_Value at a priority into commands through the source, and notifies COV subscribers of changes to
- * Present_Value and Status_Flags (loading every `covPollMs` while any is open). Priority arrays and subscriptions
+ * Present_Value and Status_Flags (as the source tells its changes, and from a whole load every `reconcileMs` while any is open). Priority arrays and subscriptions
  * live in this process.
  */
 export async function startBacnetServer(options: BacnetServerOptions) {
   const { source, logger, deviceInstance } = options;
   const freshMs = options.freshMs ?? FRESH_MS;
-  const covPollMs = options.covPollMs ?? COV_POLL_MS;
+  const reconcileMs = options.reconcileMs ?? RECONCILE_MS;
+  // Read before the socket opens: a store that cannot answer fails the start, with nothing to close.
+  const kept = (await options.recipientStore?.load()) ?? [];
   // reuseAddr off: a second process on the same port is an error at start, not a silent sharer of requests.
   const client: Client = new BACnetClient({ port: options.port, interface: options.interface, apduTimeout: 6000, reuseAddr: false });
   const subscriptions = new Map<string, Subscription>();
@@ -167,28 +185,33 @@ export async function startBacnetServer(options: BacnetServerOptions) {
   let loading: Promise<NonNullable<typeof loaded>> | undefined;
   let databaseRevision = 1;
   let listKey = '';
-  /** Recipient_List of the Notification Class, kept in this node's memory (docs/bacnet.md). */
-  let recipients: Destination[] = [];
+  /** Recipient_List of the Notification Class, as kept in the store (docs/bacnet.md). */
+  let recipients: Destination[] = kept;
   const events = new Map<string, EventRecord>();
 
   async function current(): Promise<NonNullable<typeof loaded>> {
     if (loaded && Date.now() - loaded.at < freshMs) return loaded;
     loading ??= source
       .load()
-      .then(({ deviceName, objects }) => {
-        const key = objects.map((o) => objectKey(o.objectType, o.instance)).join(',');
-        if (key !== listKey) {
-          if (listKey !== '') databaseRevision++;
-          listKey = key;
-        }
-        loaded = { at: Date.now(), deviceName, objects, byKey: new Map(objects.map((o) => [objectKey(o.objectType, o.instance), o])) };
-        trackEvents(objects);
-        return loaded;
-      })
+      .then(accept)
       .finally(() => {
         loading = undefined;
       });
     return loading;
+  }
+
+  /** A set of objects loaded or changed: served from now, its faults and its subscribers' changes told. */
+  function accept({ deviceName, objects }: { deviceName: string; objects: BacnetObject[] }, at = Date.now()) {
+    const key = objects.map((o) => objectKey(o.objectType, o.instance)).join(',');
+    if (key !== listKey) {
+      if (listKey !== '') databaseRevision++;
+      listKey = key;
+    }
+    const before = loaded?.byKey;
+    loaded = { at, deviceName, objects, byKey: new Map(objects.map((o) => [objectKey(o.objectType, o.instance), o])) };
+    trackEvents(objects);
+    notifyChanged(loaded, before);
+    return loaded;
   }
 
   function deviceInfo(deviceName: string): DeviceInfo {
@@ -395,10 +418,12 @@ export async function startBacnetServer(options: BacnetServerOptions) {
           return refuse({ errorClass: ErrorClass.RESOURCES, errorCode: ErrorCode.NO_SPACE_TO_WRITE_PROPERTY });
         // The states as they are now are the ones a transition is told from.
         await current();
+        // Kept before it is acknowledged: a list the BMS was told is written survives a restart or a take-over.
+        await options.recipientStore?.save(list);
         recipients = list;
         client.simpleAckResponse(replyTo(sender)!, service, invokeId);
         logger.info({ recipients: list.length, from: sender?.address }, 'BACnet Recipient_List written');
-        // Loaded again from now on, so a fault reaches the recipients within a poll.
+        // Reconciled from now on, for a fault no event carried.
         scheduleCov();
         return;
       }
@@ -449,7 +474,7 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       }
       if (array.isEmpty()) priorities.delete(key);
       client.simpleAckResponse(replyTo(sender)!, service, invokeId);
-      // Present_Value moved with the priority array: its subscribers hear it now, not at the next poll.
+      // Present_Value moved with the priority array: its subscribers hear it now, not when the lights report.
       for (const subscription of subscriptions.values())
         if (objectKey(subscription.objectId.type, subscription.objectId.instance) === key) notify(subscription, object);
     });
@@ -485,26 +510,34 @@ export async function startBacnetServer(options: BacnetServerOptions) {
       );
   }
 
-  /** Loads the objects again and tells every subscriber whose object changed; drops expired subscriptions. */
-  async function covTick() {
-    loaded = undefined;
-    const state = await current();
+  /** Tells every subscriber whose object changed (a notification is sent only when its values differ); drops expired subscriptions. */
+  function notifyChanged(state: NonNullable<typeof loaded>, before: ReadonlyMap<string, BacnetObject> | undefined) {
     const now = Date.now();
     for (const [key, subscription] of subscriptions) {
-      const object = state.byKey.get(objectKey(subscription.objectId.type, subscription.objectId.instance));
-      if (!object || (subscription.expiresAt !== undefined && subscription.expiresAt <= now)) subscriptions.delete(key);
-      else notify(subscription, object);
+      const at = objectKey(subscription.objectId.type, subscription.objectId.instance);
+      const object = state.byKey.get(at);
+      if (!object || (subscription.expiresAt !== undefined && subscription.expiresAt <= now)) {
+        subscriptions.delete(key);
+        continue;
+      }
+      // Present_Value and Status_Flags come from these two (and the priority array, whose writes notify
+      // themselves): an object that kept both is not encoded again, which at 50 changes a second is most of them.
+      const was = before?.get(at);
+      if (was && was.value === object.value && was.reliability === object.reliability) continue;
+      notify(subscription, object);
     }
   }
 
+  /** The slow whole load while anyone listens: changes no event carried are told within `reconcileMs`. */
   function scheduleCov() {
     if (covTimer || (subscriptions.size === 0 && recipients.length === 0)) return;
     covTimer = setTimeout(() => {
       covTimer = undefined;
-      covTick()
-        .catch((err: unknown) => logger.warn({ err }, 'BACnet COV poll failed'))
+      loaded = undefined;
+      current()
+        .catch((err: unknown) => logger.warn({ err }, 'BACnet reconcile failed'))
         .finally(scheduleCov);
-    }, covPollMs);
+    }, reconcileMs);
   }
 
   client.on('subscribeCov', (content) => {
@@ -583,6 +616,13 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     });
   });
   logger.info({ port: options.port, interface: options.interface, deviceInstance }, 'BACnet/IP interface listening');
+  // Changes are told as the source hears them; a change before the first load is in that load.
+  const unwatch = source.watch?.((changed) => {
+    // A change keeps the age of the last whole load: reads still load again what events do not carry.
+    if (loaded) accept(changed, loaded.at);
+  });
+  // A kept Recipient_List is served at once: its faults are followed from the start.
+  scheduleCov();
   // Announced at once, so a BMS learns the device (and its new node after a take-over) without a Who-Is.
   // Given no receiver, the stack broadcasts to its port on the local network.
   client.iAmResponse(options.announceTo ?? null!, deviceInstance, Segmentation.NO_SEGMENTATION, VENDOR_ID);
@@ -595,9 +635,12 @@ export async function startBacnetServer(options: BacnetServerOptions) {
     },
     /** Open COV subscriptions (tests). */
     subscriptions: () => subscriptions.size,
+    /** Recipient_List's length (tests). */
+    recipients: () => recipients.length,
     close: () => {
       if (covTimer) clearTimeout(covTimer);
       covTimer = undefined;
+      unwatch?.();
       subscriptions.clear();
       recipients = [];
       client.close();

@@ -7,9 +7,13 @@ import {
   deviceEndpoints,
   errorStatus,
   groupEndpoints,
+  groupDisplay,
+  mapDestination,
   isLang,
   sceneEndpoints,
+  type DeviceMarker,
   type EndpointSpec,
+  type MapTopicMessage,
 } from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BacnetConfig } from '../config.ts';
@@ -27,10 +31,24 @@ import type { GroupsService } from '../modules/groups/groups.service.ts';
 import type { ProjectMembers } from '../modules/projects/project-members.ts';
 import type { ProjectsService } from '../modules/projects/projects.service.ts';
 import type { ScenesService } from '../modules/scenes/scenes.service.ts';
+import type { RealtimeBus } from '../realtime/realtime-bus.ts';
 import { BacnetWriteError, startBacnetServer, type BacnetServer, type BacnetServerOptions, type BacnetSource } from './bacnet-server.ts';
 import { createInstancesRepo } from './instances.repo.ts';
+import { createDeviceSlotsRepo } from './device-slots.repo.ts';
+import { createRecipientsRepo } from './recipients.repo.ts';
 import { createLeaseRepo, keepLease, LEASE_DEFAULTS, type LeaseKeeper, type LeaseOptions } from './lease.ts';
-import { describeObjects, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
+import { describeObjects, instanceKey, withInstances, type BacnetObject, type ProjectSnapshot } from './object-model.ts';
+
+const MAX_PORT = 65_535;
+/** The prefix of a map's real-time destination, before its id. */
+const MAP_TOPIC = mapDestination('');
+/** Meters (power, energy) of stored reports are read together over this window: one query, not one per report. */
+const METERS_BATCH_MS = 200;
+/** 4194303 is the wildcard of Who-Is and ReadProperty. */
+const MAX_DEVICE_INSTANCE = 4_194_302;
+
+/** A meter's register in kWh to the Wh (its resolution); null for a device without a meter. */
+const energyKwh = (wh: number | null) => (wh === null ? null : Math.round(wh) / 1000);
 
 /** The audit trail's channel for what came over BACnet. */
 const VIA: (typeof AUDIT_CHANNELS)[number] = 'bacnet';
@@ -65,9 +83,13 @@ export function createBacnetModule(deps: {
   audit: Pick<AuditSink, 'record'>;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** The real-time bus: map topic messages from every node keep the served objects current between loads. */
+  bus?: Pick<RealtimeBus, 'subscribe'>;
 }) {
   const instances = createInstancesRepo(deps.db);
   const leases = createLeaseRepo(deps.db);
+  const recipients = createRecipientsRepo(deps.db, deps.clock);
+  const deviceSlots = createDeviceSlotsRepo(deps.db);
   let server: BacnetServer | undefined;
 
   /**
@@ -99,10 +121,23 @@ export function createBacnetModule(deps: {
     };
   }
 
-  async function snapshot(caller: AuthContext, config: BacnetConfig): Promise<{ projectName: string; snapshot: ProjectSnapshot }> {
+  /** The project's maps (with its sub-projects') as the bound user sees them. */
+  async function mapsOf(caller: AuthContext, config: BacnetConfig) {
     const tree = await deps.projects.tree(caller, String(config.projectId));
     const project = tree.projects.find((p) => p.id === String(config.projectId));
     const maps = tree.projects.flatMap((p) => p.builds.flatMap((b) => b.maps.map((m) => ({ id: m.id, name: m.name }))));
+    return { projectName: project?.name ?? '', maps };
+  }
+
+  /** The project, or with one device per map the one map `mapId`. */
+  async function snapshot(
+    caller: AuthContext,
+    config: BacnetConfig,
+    mapId?: string,
+  ): Promise<{ projectName: string; snapshot: ProjectSnapshot }> {
+    const all = await mapsOf(caller, config);
+    const project = { name: all.projectName };
+    const maps = mapId === undefined ? all.maps : all.maps.filter((m) => m.id === mapId);
     const markers = (
       await Promise.all(maps.map(async (m) => (await deps.devices.markers(caller, m.id)).map((d) => ({ ...d, mapId: m.id }))))
     ).flat();
@@ -134,6 +169,7 @@ export function createBacnetModule(deps: {
           status: d.status,
           display: d.display,
           powerW: power.get(d.id)?.power ?? null,
+          energyKwh: energyKwh(power.get(d.id)?.energyWh ?? null),
         })),
         groups: groups.map((g) => ({ id: g.id, name: g.name, mapId: g.mapId, deviceIds: g.deviceIds, display: g.display })),
         ...(scenes ? { scenes: { projectId: String(config.projectId), list: scenes } } : {}),
@@ -172,14 +208,162 @@ export function createBacnetModule(deps: {
     }
   }
 
-  function sourceOf(config: BacnetConfig): BacnetSource {
-    return {
-      async load() {
-        const caller = await callerOf(config);
-        const { projectName, snapshot: now } = await snapshot(caller, config);
+  /** The objects of the project's device, or of one map's device: instances are the project's either way. */
+  function sourceOf(config: BacnetConfig, mapId?: string): BacnetSource {
+    type Device = ProjectSnapshot['devices'][number];
+    type Group = ProjectSnapshot['groups'][number];
+    /** The last load, patched by the map topics' messages since; its arrays are this source's own copies. */
+    let held:
+      | {
+          tenantId: bigint;
+          deviceName: string;
+          maps: Set<string>;
+          devices: Device[];
+          groups: Group[];
+          rest: ProjectSnapshot;
+          kept: Map<string, number>;
+        }
+      | undefined;
+    let listener: ((loaded: { deviceName: string; objects: BacnetObject[] }) => void) | undefined;
+    /** Markers heard while a load runs: applied again on its result, which may have been read before them. */
+    let heardDuringLoad: Map<string, DeviceMarker> | undefined;
+    let loadsRunning = 0;
+    let emitQueued = false;
+    let fullQueued = false;
+    /** Devices whose stored report's meters are still to be read, in one query per METERS_BATCH_MS. */
+    const metersToRead = new Set<string>();
+    let metersTimer: NodeJS.Timeout | undefined;
+
+    async function loadAll() {
+      const caller = await callerOf(config);
+      heardDuringLoad ??= new Map();
+      loadsRunning++;
+      try {
+        const { projectName, snapshot: now } = await snapshot(caller, config, mapId);
         const drafts = describeObjects(now);
         const kept = await instances.ensure(config.projectId, drafts);
-        return { deviceName: `Lumigrid ${projectName}`.trim(), objects: withInstances(drafts, kept) };
+        const mapName = mapId === undefined ? '' : (now.maps[0]?.name ?? '');
+        held = {
+          tenantId: caller.tenantId,
+          deviceName: `Lumigrid ${projectName} ${mapName}`.trim(),
+          maps: new Set(now.maps.map((m) => m.id)),
+          devices: now.devices.map((d) => ({ ...d })),
+          groups: now.groups.map((g) => ({ ...g })),
+          rest: now,
+          kept,
+        };
+        for (const marker of heardDuringLoad.values()) applyMarker(marker);
+        return objectsOf(held)!;
+      } finally {
+        if (--loadsRunning === 0) heardDuringLoad = undefined;
+      }
+    }
+
+    /** The held snapshot's objects, or undefined when one of them has no instance yet (a full load allocates it). */
+    function objectsOf(state: NonNullable<typeof held>) {
+      const drafts = describeObjects({ ...state.rest, devices: state.devices, groups: state.groups });
+      if (drafts.some((d) => !state.kept.has(instanceKey(d)))) return undefined;
+      return { deviceName: state.deviceName, objects: withInstances(drafts, state.kept) };
+    }
+
+    /** Loads everything again soon (a change the messages do not describe: a device new here, one gone). */
+    function loadSoon() {
+      if (fullQueued || !listener) return;
+      fullQueued = true;
+      setImmediate(() => {
+        fullQueued = false;
+        loadAll()
+          .then((loaded) => listener?.(loaded))
+          .catch((err: unknown) => deps.logger.warn({ err }, 'BACnet: the objects not loaded again after a change'));
+      });
+    }
+
+    /** The changed devices' objects, their groups' and the totals, told once per turn of the event loop. */
+    function emitSoon() {
+      if (emitQueued) return;
+      emitQueued = true;
+      setImmediate(() => {
+        emitQueued = false;
+        if (!held || !listener) return;
+        const loaded = objectsOf(held);
+        if (loaded) listener(loaded);
+        else loadSoon();
+      });
+    }
+
+    /** A marker of a device held: its state, and its groups' state from their members' (as the group list computes it). */
+    function applyMarker(marker: DeviceMarker): boolean {
+      const device = held?.devices.find((d) => d.id === marker.id);
+      if (!held || !device) return false;
+      device.status = marker.status;
+      device.display = marker.display;
+      device.name = marker.name;
+      for (const group of held.groups) {
+        if (!group.deviceIds.includes(marker.id)) continue;
+        const members = held.devices.filter((d) => group.deviceIds.includes(d.id)).map((d) => d.display);
+        group.display = groupDisplay(members).display;
+      }
+      return true;
+    }
+
+    /** Power and energy of devices whose report is now stored, read for them alone. */
+    async function readMeters(ids: readonly string[]) {
+      if (!held) return;
+      const state = held;
+      const power = await deps.telemetry.ofDevices(
+        state.tenantId,
+        ids.map((id) => BigInt(id)),
+      );
+      if (held !== state) return;
+      for (const device of state.devices) {
+        const meter = power.get(device.id);
+        if (!ids.includes(device.id) || !meter) continue;
+        device.powerW = meter.power ?? null;
+        device.energyKwh = energyKwh(meter.energyWh ?? null);
+      }
+      emitSoon();
+    }
+
+    function onMessage(mapOf: string, message: MapTopicMessage) {
+      if ('removed' in message) return loadSoon();
+      if ('stored' in message) {
+        for (const id of message.stored) metersToRead.add(id);
+        metersTimer ??= setTimeout(() => {
+          metersTimer = undefined;
+          const ids = [...metersToRead].filter((id) => held?.devices.some((d) => d.id === id));
+          metersToRead.clear();
+          if (ids.length > 0)
+            readMeters(ids).catch((err: unknown) => deps.logger.warn({ err, mapId: mapOf }, 'BACnet: meters not read after a report'));
+        }, METERS_BATCH_MS);
+        return;
+      }
+      heardDuringLoad?.set(message.id, message);
+      if (applyMarker(message)) emitSoon();
+      else if (held && !heardDuringLoad) loadSoon();
+    }
+
+    return {
+      load: loadAll,
+
+      watch(changed) {
+        listener = changed;
+        const stop = deps.bus?.subscribe((event) => {
+          if (event.kind === 'placementsChanged') return loadSoon();
+          if (event.kind !== 'message' || !event.destination.startsWith(MAP_TOPIC)) return;
+          const mapOf = event.destination.slice(MAP_TOPIC.length);
+          if (!held?.maps.has(mapOf)) return;
+          try {
+            onMessage(mapOf, JSON.parse(event.body) as MapTopicMessage);
+          } catch (err) {
+            deps.logger.warn({ err }, 'BACnet: a map topic message not understood');
+          }
+        });
+        return () => {
+          listener = undefined;
+          if (metersTimer) clearTimeout(metersTimer);
+          metersTimer = undefined;
+          stop?.();
+        };
       },
 
       async command(object: BacnetObject, value: number, from: string) {
@@ -208,6 +392,79 @@ export function createBacnetModule(deps: {
     };
   }
 
+  type Serving = Pick<BacnetServerOptions, 'freshMs' | 'reconcileMs' | 'announceTo'>;
+
+  /** One device on the wire: the project's, or with a map one map's. */
+  function serve(config: BacnetConfig, at: { port: number; deviceInstance: number; mapId?: string }, serving: Serving) {
+    const key = { projectId: config.projectId, deviceInstance: at.deviceInstance };
+    return startBacnetServer({
+      port: at.port,
+      interface: config.interface,
+      deviceInstance: at.deviceInstance,
+      readOnly: config.readOnly,
+      version: LIMITS.version,
+      source: sourceOf(config, at.mapId),
+      recipientStore: { load: () => recipients.load(key), save: (list) => recipients.save(key, list) },
+      logger: deps.logger,
+      ...serving,
+    });
+  }
+
+  /** With one device per map: the devices of the maps served, by map id. */
+  const mapServers = new Map<string, BacnetServer>();
+  let mapTimer: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> | undefined;
+
+  /**
+   * Serves a device for every map of the project and stops those of maps gone; run when the lease is taken and at
+   * every lease try after, so a new map gets its device within a try. A device that cannot start (its port taken)
+   * is said and tried again at the next run; the others serve meanwhile.
+   */
+  function syncMapDevices(config: BacnetConfig, serving: Serving): Promise<void> {
+    syncing ??= (async () => {
+      const { maps } = await mapsOf(await callerOf(config), config);
+      const slots = await deviceSlots.ensure(
+        config.projectId,
+        maps.map((m) => m.id),
+      );
+      const wanted = new Set(maps.map((m) => m.id));
+      for (const [mapId, running] of mapServers)
+        if (!wanted.has(mapId)) {
+          running.close();
+          mapServers.delete(mapId);
+        }
+      for (const map of maps) {
+        if (mapServers.has(map.id)) continue;
+        const slot = slots.get(map.id)!;
+        const at = { port: config.port + slot, deviceInstance: config.deviceInstance + slot, mapId: map.id };
+        if (at.port > MAX_PORT || at.deviceInstance > MAX_DEVICE_INSTANCE) {
+          deps.logger.error({ mapId: map.id, slot }, "BACnet: no port or device instance left for this map's device");
+          continue;
+        }
+        try {
+          const started = await serve(config, at, serving);
+          // The lease may have gone while it started.
+          if (!keeper?.isHeld()) {
+            started.close();
+            continue;
+          }
+          mapServers.set(map.id, started);
+          deps.logger.info(
+            { mapId: map.id, map: map.name, port: at.port, deviceInstance: at.deviceInstance },
+            "BACnet: a map's device serves",
+          );
+        } catch (err) {
+          deps.logger.error({ err, mapId: map.id, port: at.port }, "BACnet: a map's device could not start");
+        }
+      }
+    })()
+      .catch((err: unknown) => deps.logger.warn({ err }, "BACnet: the maps' devices not brought up to date"))
+      .finally(() => {
+        syncing = undefined;
+      });
+    return syncing;
+  }
+
   /** This node's name in bacnet_leases. */
   const defaultHolder = `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
   let keeper: LeaseKeeper | undefined;
@@ -219,7 +476,10 @@ export function createBacnetModule(deps: {
      */
     async start(
       config: BacnetConfig,
-      options: Pick<BacnetServerOptions, 'freshMs' | 'covPollMs' | 'announceTo'> & { lease?: Partial<LeaseOptions>; holder?: string } = {},
+      options: Pick<BacnetServerOptions, 'freshMs' | 'reconcileMs' | 'announceTo'> & {
+        lease?: Partial<LeaseOptions>;
+        holder?: string;
+      } = {},
     ) {
       if (keeper) throw new Error('the BACnet/IP interface is already started');
       const { lease, holder, ...serving } = options;
@@ -240,27 +500,33 @@ export function createBacnetModule(deps: {
         logger: deps.logger,
         options: { ...LEASE_DEFAULTS, ...lease },
         onHeld: async () => {
-          server = await startBacnetServer({
-            port: config.port,
-            interface: config.interface,
-            deviceInstance: config.deviceInstance,
-            readOnly: config.readOnly,
-            version: LIMITS.version,
-            source: sourceOf(config),
-            logger: deps.logger,
-            ...serving,
-          });
+          if (config.devicePer === 'map') {
+            await syncMapDevices(config, serving);
+            mapTimer = setInterval(() => void syncMapDevices(config, serving), lease?.tryMs ?? LEASE_DEFAULTS.tryMs);
+            return;
+          }
+          server = await serve(config, { port: config.port, deviceInstance: config.deviceInstance }, serving);
         },
-        onLost: () => {
+        onLost: async () => {
+          if (mapTimer) clearInterval(mapTimer);
+          mapTimer = undefined;
+          // A run still starting devices finishes first, so none it starts is left serving.
+          await syncing;
           server?.close();
           server = undefined;
+          for (const running of mapServers.values()) running.close();
+          mapServers.clear();
         },
       });
       await keeper.settled();
     },
-    /** The running interface while this node holds the lease. */
+    /** The running interface while this node holds the lease (one device for the project). */
     get server() {
       return server;
+    },
+    /** With one device per map: the running devices by map id. */
+    get mapServers(): ReadonlyMap<string, BacnetServer> {
+      return mapServers;
     },
     /** The lease keeper once started (tests try it at once). */
     get lease() {

@@ -1,5 +1,6 @@
 import {
   ApplicationTag,
+  EngineeringUnits,
   ErrorCode,
   EventState,
   EventType,
@@ -10,12 +11,10 @@ import {
 } from '@bacnet-js/client';
 import {
   deviceEndpoints,
-  gatewayEndpoints,
   groupEndpoints,
   newSceneFields,
   OPERATE_AUTH,
   percentToLevel,
-  projectEndpoints,
   sceneEndpoints,
   type GatewayDevice,
   type GroupView,
@@ -23,18 +22,11 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, bacnetObjects, users } from '../db/schema/index.ts';
-import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
+import { DATABASES, endpointCaller } from '../test/harness.ts';
+import { data, type GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
-import {
-  freeUdpPort,
-  objectNames,
-  readValues,
-  recipientOf,
-  startTestClient,
-  writeRecipientList,
-  type TestClient,
-} from './bacnet-client.fixtures.ts';
+import { objectNames, readValues, recipientOf, startTestClient, writeRecipientList, type TestClient } from './bacnet-client.fixtures.ts';
+import { startBacnetSite } from './bacnet-site.fixtures.ts';
 import { NOTIFICATION_CLASS } from './events.ts';
 import { NO_SCENE, STATE_TEXTS } from './object-model.ts';
 
@@ -52,7 +44,6 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
   let port: number;
   let token: string;
   let projectId: string;
-  let mapId: string;
   let map: { id: string; name: string };
   let lights: GatewayDevice[];
   let group: GroupView;
@@ -62,7 +53,6 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
   );
   const sim = () => rig.fleet.gateways[0]!;
   const receiver = () => ({ address: `127.0.0.1:${port}` });
-  const isDimmable = (d: GatewayDevice) => d.kind === 'light-dimmer' || d.kind === 'light-cct';
   const objectOf = async (name: string): Promise<BACNetObjectID> => {
     const found = (await objectNames(client, port, DEVICE_INSTANCE)).find((o) => o.name === name);
     if (!found) throw new Error(`no object named ${name}`);
@@ -70,24 +60,11 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
   };
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 3000 });
-    token = await signUpByMail(rig.h, MAIL);
-    const built = await buildGatewayWithDevices(rig.h, token, { mac: sim().mac, name: 'North', place: () => true });
-    mapId = built.mapId;
-    lights = built.devices.filter(isDimmable);
-    group = await data(
-      send(groupEndpoints.add, { body: { mapId, gatewayId: built.gateway.id, name: 'Open office', deviceIds: lights.map((d) => d.id) } }),
-    );
-    await data(send(gatewayEndpoints.sync, { params: { id: built.gateway.id } }));
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    const project = tree.projects.find((p) => p.isDefault)!;
-    projectId = project.id;
-    map = project.builds.flatMap((b) => b.maps).find((m) => m.id === mapId)!;
-    port = await freeUdpPort();
-    await rig.h.app.bacnet.start(
-      { port, interface: '127.0.0.1', deviceInstance: DEVICE_INSTANCE, account: MAIL, projectId: BigInt(projectId), readOnly: false },
-      { freshMs: 50, covPollMs: 100 },
-    );
+    ({ rig, token, projectId, map, lights, group, port } = await startBacnetSite(kind, {
+      mail: MAIL,
+      deviceInstance: DEVICE_INSTANCE,
+      serving: { freshMs: 50, reconcileMs: 600_000 },
+    }));
     client = await startTestClient();
   }, 120_000);
   afterAll(async () => {
@@ -173,6 +150,19 @@ describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
       client.off('covNotifyUnconfirmed', listen);
       await client.subscribeCov(receiver(), output, 7, true, false, 0);
     }
+  });
+
+  it("serves a metered light's energy in kWh, from its meter as the gateway reports it", async () => {
+    const light = lights[0]!;
+    const name = `${map.name}/${light.name} energy`;
+    sim().devices.get(light.addr)!.energyWh = 2500;
+    sim().reportTelemetry();
+    await poll(async () => (await objectNames(client, port, DEVICE_INSTANCE)).some((o) => o.name === name), 'the energy object');
+    const energy = await objectOf(name);
+    expect(energy.type).toBe(ObjectType.ANALOG_INPUT);
+    await poll(async () => (await readValues(client, port, energy, P.PRESENT_VALUE))[0] === 2.5, '2.5 kWh over BACnet');
+    expect(await readValues(client, port, energy, P.UNITS)).toEqual([EngineeringUnits.KILOWATT_HOURS]);
+    expect(await readValues(client, port, await objectOf(`${map.name}/${light.name} power`), P.UNITS)).toEqual([EngineeringUnits.WATTS]);
   });
 
   it('refuses a level out of range and a write to what is not commandable', async () => {

@@ -156,3 +156,14 @@ export function encodeRecipientList(buffer: EncodeBuffer, list: readonly Destina
     asn1.encodeApplicationBitstring(buffer, d.transitions);
   }
 }
+
+/** A destination as JSON (its times as ISO strings), to keep Recipient_List in the database. */
+export type StoredDestination = Omit<Destination, 'fromTime' | 'toTime'> & { fromTime: string; toTime: string };
+
+export const storedDestination = (d: Destination): StoredDestination => ({
+  ...d,
+  fromTime: d.fromTime.toISOString(),
+  toTime: d.toTime.toISOString(),
+});
+
+export const destinationOf = (d: StoredDestination): Destination => ({ ...d, fromTime: new Date(d.fromTime), toTime: new Date(d.toTime) });

@@ -4,7 +4,8 @@ import { DATABASES, apiData, signUpByMail, startApp, type Harness } from '../tes
 import { ObjectType, PropertyIdentifier } from '@bacnet-js/client';
 import { buildApp } from '../app.ts';
 import { poll } from '../test/poll.ts';
-import { freeUdpPort, readValues, startTestClient } from './bacnet-client.fixtures.ts';
+import { freeUdpPort, readValues, recipientOf, startTestClient, writeRecipientList } from './bacnet-client.fixtures.ts';
+import { NOTIFICATION_CLASS } from './events.ts';
 import { createLeaseRepo, keepLease, type LeaseKeeper } from './lease.ts';
 
 const silent = { info: () => undefined, warn: () => undefined };
@@ -101,6 +102,53 @@ describe.each(DATABASES)("a project's BACnet lease (%s)", (kind) => {
     } finally {
       client.close();
       await second.close();
+    }
+  });
+  it('keeps the Recipient_List a BMS wrote through a take-over by another node and a restart of the app', async () => {
+    const client = await startTestClient();
+    const port = await freeUdpPort();
+    const config = { port, interface: '127.0.0.1', deviceInstance: 32, account: 'lease@example.com', projectId, readOnly: false };
+    const notificationClass = { type: ObjectType.NOTIFICATION_CLASS, instance: NOTIFICATION_CLASS };
+    const list = () => readValues(client, port, notificationClass, PropertyIdentifier.RECIPIENT_LIST);
+    const open = new Set<Awaited<ReturnType<typeof buildApp>>>();
+    const node = async () => {
+      const app = await buildApp({ config: h.config, database: h.database, clock: h.clock, logger: false, jobs: { start: false } });
+      open.add(app);
+      return app;
+    };
+    const stop = async (app: Awaited<ReturnType<typeof buildApp>>) => {
+      open.delete(app);
+      await app.close();
+    };
+    const first = await node();
+    const second = await node();
+    try {
+      await first.bacnet.start(config, { holder: 'first', lease: { tryMs: 20 } });
+      await writeRecipientList(client, port, [recipientOf(client, 41), recipientOf(client, 42, true)]);
+      expect(await list()).toHaveLength(14);
+
+      // Another node takes the device over and notifies the same recipients.
+      await second.bacnet.start(config, { holder: 'second', lease: { tryMs: 20 } });
+      await stop(first);
+      await poll(() => second.bacnet.server !== undefined, 'the second node serving');
+      const taken = await list();
+      expect([taken[4], taken[5], taken[11], taken[12]]).toEqual([41, false, 42, true]);
+      expect(second.bacnet.server!.recipients()).toBe(2);
+
+      // The app restarted (a new process on the same database) serves it still.
+      await stop(second);
+      const restarted = await node();
+      await restarted.bacnet.start(config, { holder: 'restarted', lease: { tryMs: 20 } });
+      expect(restarted.bacnet.server!.recipients()).toBe(2);
+      expect((await list())[4]).toBe(41);
+      // A list written empty stays empty.
+      await writeRecipientList(client, port, []);
+      await restarted.bacnet.close();
+      await restarted.bacnet.start(config, { holder: 'restarted-again', lease: { tryMs: 20 } });
+      expect(await list()).toEqual([]);
+    } finally {
+      client.close();
+      for (const app of open) await app.close();
     }
   });
 });

@@ -1,4 +1,4 @@
-import { ASN1_ARRAY_ALL, ApplicationTag, ErrorCode, ObjectType, PropertyIdentifier as P } from '@bacnet-js/client';
+import { ASN1_ARRAY_ALL, ApplicationTag, EngineeringUnits, ErrorCode, ObjectType, PropertyIdentifier as P } from '@bacnet-js/client';
 import { DEVICE_TYPE_CODES, formatStatus } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { describeObjects, instanceKey, lightPercent, stateNumber, withInstances, type ProjectSnapshot } from './object-model.ts';
@@ -21,10 +21,37 @@ const SNAPSHOT: ProjectSnapshot = {
     { id: '2', name: 'Floor 2' },
   ],
   devices: [
-    { id: '10', name: 'Desk', type: DIMMER, mapId: '1', status: lightStatus(DIMMER, true, 127), display: 'onPartial', powerW: 6.5 },
-    { id: '11', name: 'Hall', type: SINGLE, mapId: '1', status: lightStatus(SINGLE, true, 254), display: 'onFull', powerW: 10 },
-    { id: '12', name: 'Door', type: MOTION, mapId: '1', status: '', display: 'offline', powerW: null },
-    { id: '13', name: 'Desk', type: DIMMER, mapId: '1', status: lightStatus(DIMMER, false, 200), display: 'failure', powerW: null },
+    {
+      id: '10',
+      name: 'Desk',
+      type: DIMMER,
+      mapId: '1',
+      status: lightStatus(DIMMER, true, 127),
+      display: 'onPartial',
+      powerW: 6.5,
+      energyKwh: 12.345,
+    },
+    {
+      id: '11',
+      name: 'Hall',
+      type: SINGLE,
+      mapId: '1',
+      status: lightStatus(SINGLE, true, 254),
+      display: 'onFull',
+      powerW: 10,
+      energyKwh: null,
+    },
+    { id: '12', name: 'Door', type: MOTION, mapId: '1', status: '', display: 'offline', powerW: null, energyKwh: null },
+    {
+      id: '13',
+      name: 'Desk',
+      type: DIMMER,
+      mapId: '1',
+      status: lightStatus(DIMMER, false, 200),
+      display: 'failure',
+      powerW: null,
+      energyKwh: 0,
+    },
   ],
   groups: [{ id: '5', name: 'Open office', mapId: '1', deviceIds: ['10', '11', '13'], display: 'onPartial' }],
 };
@@ -91,6 +118,26 @@ describe('the BACnet object model of a project', () => {
     expect(find('device', '11', ObjectType.MULTI_STATE_VALUE)!.value).toBe(stateNumber('onFull'));
     expect(find('map', '1', ObjectType.ANALOG_INPUT)).toMatchObject({ name: 'Floor 1 total power', value: 16.5 });
     expect(find('map', '2', ObjectType.ANALOG_INPUT)!.value).toBe(0);
+  });
+
+  it('gives a device with a meter an Analog Input of its energy in kWh beside its power in W, and none to one without', () => {
+    const energy = drafts.filter((d) => d.source === 'energy');
+    expect(energy).toEqual([
+      expect.objectContaining({
+        sourceId: '10',
+        objectType: ObjectType.ANALOG_INPUT,
+        name: 'Floor 1/Desk #10 energy',
+        value: 12.345,
+        units: EngineeringUnits.KILOWATT_HOURS,
+        reliability: 'ok',
+        command: null,
+      }),
+      // A meter that reads 0 is a meter; the failed light's objects all say so.
+      expect.objectContaining({ sourceId: '13', value: 0, reliability: 'unreliableOther' }),
+    ]);
+    expect(find('device', '10', ObjectType.ANALOG_INPUT)).toMatchObject({ name: 'Floor 1/Desk #10 power', units: EngineeringUnits.WATTS });
+    // Its own kept instance: a key apart from the device's power.
+    expect(new Set(drafts.map(instanceKey)).size).toBe(drafts.length);
   });
 
   it('keeps object names unique: two devices of one name get their ids appended', () => {
@@ -181,6 +228,20 @@ describe('reading properties', () => {
     });
     expect(readObjectProperty(group, undefined, P.OBJECT_NAME, 1)).toEqual({
       error: expect.objectContaining({ errorCode: ErrorCode.PROPERTY_IS_NOT_AN_ARRAY }),
+    });
+  });
+
+  it('answers an energy Analog Input in kilowatt-hours and a power one in watts', () => {
+    const energy = objects.find((o) => o.source === 'energy' && o.sourceId === '10')!;
+    const power = objects.find((o) => o.source === 'device' && o.sourceId === '10' && o.objectType === ObjectType.ANALOG_INPUT)!;
+    expect(readObjectProperty(energy, undefined, P.UNITS, ASN1_ARRAY_ALL)).toEqual({
+      values: [{ type: ApplicationTag.ENUMERATED, value: EngineeringUnits.KILOWATT_HOURS }],
+    });
+    expect(readObjectProperty(energy, undefined, P.PRESENT_VALUE, ASN1_ARRAY_ALL)).toEqual({
+      values: [{ type: ApplicationTag.REAL, value: 12.345 }],
+    });
+    expect(readObjectProperty(power, undefined, P.UNITS, ASN1_ARRAY_ALL)).toEqual({
+      values: [{ type: ApplicationTag.ENUMERATED, value: EngineeringUnits.WATTS }],
     });
   });
 

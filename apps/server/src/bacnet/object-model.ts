@@ -1,8 +1,11 @@
-import { ObjectType } from '@bacnet-js/client';
+import { EngineeringUnits, ObjectType } from '@bacnet-js/client';
 import { deviceType, levelToPercent, parseStatus, type DisplayState } from '@lumigrid/contract';
 
-/** What a BACnet object stands for on the platform: its row in bacnet_objects is keyed by it. */
-export type ObjectSource = 'group' | 'device' | 'map' | 'project';
+/**
+ * What a BACnet object stands for on the platform: its row in bacnet_objects is keyed by it. `energy` is a
+ * device's meter (by the device's id): a device has two Analog Inputs, power and energy, and one key per type.
+ */
+export type ObjectSource = 'group' | 'device' | 'energy' | 'map' | 'project';
 
 export interface InstanceKey {
   source: ObjectSource;
@@ -25,6 +28,8 @@ export interface ProjectSnapshot {
     display: DisplayState;
     /** Last measured power, W; null when the device sends none. */
     powerW: number | null;
+    /** Its meter's energy register as last reported, kWh; null for a device without a meter. */
+    energyKwh: number | null;
   }>;
   groups: ReadonlyArray<{ id: string; name: string; mapId: string; deviceIds: readonly string[]; display: DisplayState }>;
   /** The project's scenes that run by hand, oldest first, with when each last ran (ISO); absent: no scene selector. */
@@ -48,6 +53,8 @@ export interface BacnetObject extends InstanceKey {
   value: number;
   reliability: ObjectReliability;
   command: Command | null;
+  /** An Analog Input's Units (EngineeringUnits: watts, kilowatt-hours). */
+  units?: number;
   /** A Multi-state Output's State_Text, and the scene each state runs (none for the first, "none"). */
   states?: readonly string[];
   sceneIds?: ReadonlyArray<string | null>;
@@ -98,7 +105,7 @@ const answers = (display: DisplayState) => display !== 'offline' && display !== 
 /**
  * The objects a project's BACnet device holds (docs/bacnet.md, the object table): a Lighting Output per group
  * and per dimmable light, a Binary Lighting Output per light that only switches, an Analog Input (power) and a
- * Multi-state Value (state) per device, an Analog Input of total power per map. Names are the platform's,
+ * Multi-state Value (state) per device, an Analog Input of energy (kWh) per device with a meter, an Analog Input of total power per map. Names are the platform's,
  * prefixed by the map's; two devices of one name get their id appended, since a BACnet device's object names
  * are unique.
  */
@@ -161,8 +168,20 @@ export function describeObjects(snapshot: ProjectSnapshot): ObjectDraft[] {
       name: `${base} power`,
       description: 'Power, W',
       value: device.powerW ?? 0,
+      units: EngineeringUnits.WATTS,
       command: null,
     });
+    if (device.energyKwh !== null)
+      drafts.push({
+        ...of,
+        source: 'energy',
+        objectType: ObjectType.ANALOG_INPUT,
+        name: `${base} energy`,
+        description: 'Energy, kWh (the meter)',
+        value: device.energyKwh,
+        units: EngineeringUnits.KILOWATT_HOURS,
+        command: null,
+      });
     drafts.push({
       ...of,
       objectType: ObjectType.MULTI_STATE_VALUE,
@@ -183,6 +202,7 @@ export function describeObjects(snapshot: ProjectSnapshot): ObjectDraft[] {
       name: `${map.name} total power`,
       description: 'Total power of the map, W',
       value: Math.round(total * 1000) / 1000,
+      units: EngineeringUnits.WATTS,
       command: null,
     });
   }

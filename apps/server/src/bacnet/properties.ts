@@ -256,7 +256,7 @@ function objectValue(object: BacnetObject, priorities: PriorityArray | undefined
     case P.OUT_OF_SERVICE:
       return { scalar: [bool(false)] };
     case P.UNITS:
-      return object.objectType === ObjectType.ANALOG_INPUT ? { scalar: [enumerated(EngineeringUnits.WATTS)] } : undefined;
+      return object.objectType === ObjectType.ANALOG_INPUT ? { scalar: [enumerated(object.units ?? EngineeringUnits.WATTS)] } : undefined;
     case P.NUMBER_OF_STATES:
       if (object.objectType === ObjectType.MULTI_STATE_OUTPUT) return sceneSelectorValue(object, property);
       return object.objectType === ObjectType.MULTI_STATE_VALUE ? { scalar: [unsigned(STATE_TEXTS.length)] } : undefined;

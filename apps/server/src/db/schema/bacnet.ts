@@ -1,4 +1,4 @@
-import { bigint, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { projects } from './projects.ts';
 
 /**
@@ -13,8 +13,8 @@ export const bacnetObjects = pgTable(
     projectId: bigint('project_id', { mode: 'bigint' })
       .notNull()
       .references(() => projects.id, { onDelete: 'cascade' }),
-    /** What the platform object is: `group`, `device` or `map`. */
-    source: text('source').$type<'group' | 'device' | 'map' | 'project'>().notNull(),
+    /** What the platform object is: `group`, `device`, `energy` (a device's meter), `map` or `project`. */
+    source: text('source').$type<'group' | 'device' | 'energy' | 'map' | 'project'>().notNull(),
     sourceId: bigint('source_id', { mode: 'bigint' }).notNull(),
     /** The BACnet object type (54 Lighting Output, 55 Binary Lighting Output, 0 Analog Input, 19 Multi-state Value). */
     objectType: integer('object_type').notNull(),
@@ -38,3 +38,39 @@ export const bacnetLeases = pgTable('bacnet_leases', {
   holder: text('holder').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * The Recipient_List a building management system wrote into a device's Notification Class, kept so that a
+ * restart or a take-over by another node still notifies it (docs/bacnet.md). One row per device: its project and
+ * its device instance (a BMS writes to the device it found, and a device renumbered is another device to it).
+ */
+export const bacnetRecipients = pgTable(
+  'bacnet_recipients',
+  {
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    deviceInstance: integer('device_instance').notNull(),
+    /** The BACnetDestinations as written (days, times, recipient, process, confirmed, transitions), in order. */
+    recipients: jsonb('recipients').$type<unknown[]>().notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.deviceInstance] })],
+);
+
+/**
+ * With one device per map (BACNET_DEVICE_PER=map), each map's slot: its device is the configured instance plus the
+ * slot, on the configured port plus the slot. Given the first time the map is served and never changed or reused,
+ * so a renamed map keeps its device; no foreign key to maps, so a deleted map's slot stays taken.
+ */
+export const bacnetDevices = pgTable(
+  'bacnet_devices',
+  {
+    projectId: bigint('project_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    mapId: bigint('map_id', { mode: 'bigint' }).notNull(),
+    slot: integer('slot').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.mapId] }), uniqueIndex('bacnet_devices_slot_key').on(t.projectId, t.slot)],
+);
