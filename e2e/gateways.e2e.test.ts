@@ -20,7 +20,8 @@ const NEW_FIRMWARE = { target: 'gateway' as const, version: '3.3.0', url: 'https
 const journey = gatewayJourney('gateways');
 
 beforeAll(async () => {
-  site = await journey.startSite({ count: 2, superGateways: 1, firmware: [NEW_FIRMWARE] });
+  // A lost connection shows offline after the presence grace (10 s by default): 2 s keeps the journey short.
+  site = await journey.startSite({ count: 2, superGateways: 1, firmware: [NEW_FIRMWARE], env: { PRESENCE_GRACE_S: '2' } });
   const login = await api(site.server.url, authEndpoints.login, { body: { account: 'admin', password: ADMIN_PASSWORD } });
   token = login.access_token;
   page = await journey.openPage(login);
@@ -157,6 +158,7 @@ describe('gateways in a real browser with simulated gateways', () => {
   it('shows the gateway going offline and coming back live, without reloading', async () => {
     // The detail page does not poll an idle gateway: only /topic/gateway_status can change the tag.
     expect(await page.getByTestId('gateway-presence').textContent()).toBe('Online');
+    // The connection lost, not a goodbye: shown once the presence grace is over.
     await sim(0).goOffline();
     await page.getByTestId('gateway-presence').getByText('Offline').waitFor({ timeout: 8_000 });
     await sim(0).goOnline();
