@@ -1,8 +1,8 @@
 import { projectEndpoints, recipientEndpoints, type GatewayDevice } from '@lumigrid/contract';
 import { FAULT_CODES } from '@lumigrid/protocol';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox } from '../../db/schema/index.ts';
+import { alerts, outbox } from '../../db/schema/index.ts';
 import { DATABASES, apiData, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
@@ -26,6 +26,17 @@ describe.each(DATABASES)('real-time fault mails on %s', (kind) => {
     );
   const raise = async (code: number) => {
     sim().raiseFault(light().addr, code);
+    // The fault travels the broker first: the tracker's settled() covers only what it has received.
+    await poll(
+      async () =>
+        (
+          await h()
+            .database.db.select({ id: alerts.id })
+            .from(alerts)
+            .where(and(eq(alerts.code, code), isNull(alerts.clearedAt)))
+        ).length > 0,
+      `fault ${code} raised`,
+    );
     await h().app.alertTracker.settled();
   };
 
