@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import { REALTIME_ENDPOINT, type ReReport } from '@lumigrid/contract';
 import { createFleet, type Fleet, type SimGateway } from '@lumigrid/gateway-sim';
 import pg from 'pg';
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import { poll } from '../test/poll.ts';
 import { stompClient } from '../test/realtime.fixtures.ts';
-import { buildServerBundle, removeServerBundle, startServerProcess, type ServerProcess } from '../test/server-process.ts';
+import { PROVISION_BUNDLE, buildServerBundle, removeServerBundle, startServerProcess, type ServerProcess } from '../test/server-process.ts';
 import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
 import { WEBHOOK_DELIVERY_JOB } from '../modules/webhooks/webhooks.service.ts';
 
@@ -146,15 +145,11 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
       activityIntervalS: 0,
     });
     gateway = fleet.gateways[0]!;
-    execFileSync(
-      process.execPath,
-      [resolve(import.meta.dirname, '../../dist/provision.js'), gateway.mac, '--password', password(gateway.mac)],
-      {
-        // vitest sets MODE=test for itself; the platform's MODE is saas or server.
-        env: { ...process.env, DATABASE_URL: dbUrl, MODE: 'server' },
-        stdio: 'pipe',
-      },
-    );
+    execFileSync(process.execPath, [PROVISION_BUNDLE, gateway.mac, '--password', password(gateway.mac)], {
+      // vitest sets MODE=test for itself; the platform's MODE is saas or server.
+      env: { ...process.env, DATABASE_URL: dbUrl, MODE: 'server' },
+      stdio: 'pipe',
+    });
     const login = await fetch(`${first.url}/api1/user/v1/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -12,6 +12,8 @@ const SERVER_DIR = resolve(import.meta.dirname, '../..');
  */
 const BUNDLE_DIR = resolve(SERVER_DIR, `tmp/bundle-${process.pid}/dist`);
 export const SERVER_BUNDLE = resolve(BUNDLE_DIR, 'main.js');
+/** The bundle's gateway provisioning command (`npm run provision`). */
+export const PROVISION_BUNDLE = resolve(BUNDLE_DIR, 'provision.js');
 
 /** Builds the bundle (esbuild, a few seconds), so a suite never runs an older bundle than the sources. */
 export function buildServerBundle(): void {
