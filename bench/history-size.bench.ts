@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { deviceAddr, fleetMac, initialState, isLight, SIMULATED_KINDS } from '@lumigrid/gateway-sim';
-import type { DeviceState } from '@lumigrid/protocol';
+import { seededRandom, type DeviceState } from '@lumigrid/protocol';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -74,18 +74,6 @@ function changed(state: DeviceState, random: () => number): DeviceState {
   return { ...state, online: !state.online };
 }
 
-/** A small seeded generator (mulberry32): both phases see the same changes. */
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface PhaseResult {
   mode: 'every report' | 'change-only';
   rows: number;
@@ -109,7 +97,7 @@ const tableRows = async (db: Db) =>
 
 async function runPhase(db: Db, macs: string[], changeOnly: boolean): Promise<PhaseResult> {
   await db.execute(sql`truncate device_reports`);
-  const random = seeded(Number(args.seed));
+  const random = seededRandom(Number(args.seed));
   const fleet = macs.map((mac) =>
     SIMULATED_KINDS.flatMap((kind, k) =>
       Array.from({ length: DEVICES_PER_KIND }, (_, i) => initialState(deviceAddr(mac, k * DEVICES_PER_KIND + i), kind)),

@@ -3,18 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { poll } from './broker.fixtures.ts';
 import { reconnectDelay, RECONNECT_MAX_MS } from './backoff.ts';
 import { SimGateway } from './gateway.ts';
-
-/** A small seeded generator (mulberry32), so a run draws the same waits every time. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+import { seededRandom } from '@lumigrid/protocol';
 
 describe('reconnect back-off', () => {
   it('doubles its window each attempt up to the ceiling, and never waits less than half of it', () => {
@@ -26,7 +15,7 @@ describe('reconnect back-off', () => {
   });
 
   it('spreads a fleet that lost its broker together over the window instead of one wave', () => {
-    const random = seeded(42);
+    const random = seededRandom(42);
     const waits = Array.from({ length: 1000 }, () => reconnectDelay(4, { random }));
     expect(Math.min(...waits)).toBeGreaterThanOrEqual(8000);
     expect(Math.max(...waits)).toBeLessThanOrEqual(16_000);
@@ -36,7 +25,7 @@ describe('reconnect back-off', () => {
     expect([...perSecond.keys()].sort((a, b) => a - b)).toEqual([8, 9, 10, 11, 12, 13, 14, 15]);
     for (const n of perSecond.values()) expect(n).toBeLessThan(2 * (1000 / 8));
     // The same seed draws the same waits.
-    const again = seeded(42);
+    const again = seededRandom(42);
     expect(Array.from({ length: 1000 }, () => reconnectDelay(4, { random: again }))).toEqual(waits);
   });
 });
@@ -54,7 +43,7 @@ describe('a simulated gateway that cannot reach its broker', () => {
     await new Promise<void>((done) => refusing.listen(0, '127.0.0.1', done));
     const port = (refusing.address() as AddressInfo).port;
     const draws: number[] = [];
-    const random = seeded(7);
+    const random = seededRandom(7);
     const gateway = new SimGateway({
       mac: 'A4C138B0FF01',
       password: 'x',

@@ -14,3 +14,4 @@ export * from './time-zones.ts';
 export * from './uplink-store.ts';
 export * from './command-error.ts';
 export * from './config-check.ts';
+export * from './seeded-random.ts';
