@@ -1,4 +1,5 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import type { PlacementChanges } from './placement-index.ts';
@@ -563,3 +564,31 @@ export type DeviceRow = NonNullable<Awaited<ReturnType<DevicesRepo['find']>>>;
 /** What a marker is made of: a DeviceRow has it all, the map read (onMap) only this. */
 export type MarkerRow = Awaited<ReturnType<DevicesRepo['onMap']>>[number];
 export type GroupMemberRow = Awaited<ReturnType<DevicesRepo['inGroups']>>[number];
+
+/** The account's devices where they stand, as a subquery named `alias` (id, name, kind, map_id, x, y) for another domain's query. */
+export function devicesOfTenant(tenantId: bigint, alias = 'd') {
+  return new QueryBuilder()
+    .select({ id: devices.id, name: devices.name, kind: devices.kind, mapId: devices.mapId, x: devices.x, y: devices.y })
+    .from(devices)
+    .where(eq(devices.tenantId, tenantId))
+    .as(alias);
+}
+
+/**
+ * Every account's devices by gateway and address, as a subquery named `alias` (id, tenant_id, gateway_id, addr,
+ * map_id, type, model): what resolves a gateway's report to its device, joined with the gateway's account.
+ */
+export function deviceAddressesAnyTenant(alias = 'd') {
+  return new QueryBuilder()
+    .select({
+      id: devices.id,
+      tenantId: devices.tenantId,
+      gatewayId: devices.gatewayId,
+      addr: devices.addr,
+      mapId: devices.mapId,
+      type: devices.type,
+      model: devices.model,
+    })
+    .from(devices)
+    .as(alias);
+}

@@ -1,6 +1,9 @@
 import { deviceType } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { deviceAddressesAnyTenant } from '../devices/devices.repo.ts';
+import { gatewayMacsAnyTenant } from '../gateways/gateways.repo.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
 import { localDateOf, localTimestampOf, spreadInterval, type EnergyPiece } from './energy-intervals.ts';
 
 /** One device's telemetry sample as the energy rollups need it (a TelemetryRow fits). */
@@ -189,8 +192,8 @@ export function createEnergyRepo(db: Db) {
           coalesce(gw.timezone, 'UTC') as time_zone, lt.initial_power as library_power_w
         from jsonb_array_elements(${keys}::jsonb) k
         cross join lateral (select k->>0 as mac, k->>1 as addr) u
-        join gateways gw on gw.mac = u.mac
-        join devices d on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
+        join ${gatewayMacsAnyTenant()} on gw.mac = u.mac
+        join ${deviceAddressesAnyTenant()} on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
         left join library_types lt on lt.tenant_id = d.tenant_id and lt.part_number = upper(trim(d.model))
       `)) as unknown as {
         rows: Array<{
@@ -363,7 +366,7 @@ export function createEnergyRepo(db: Db) {
             where d.tenant_id = o.tenant_id and d.map_id = o.map_id and d.local_date < o.local_date
             order by d.local_date desc limit 1
           ) prev
-          join maps m on m.id = prev.map_id
+          join ${mapPlaces()} on m.id = prev.map_id
         `)) as unknown as {
           rows: Array<{
             tenant_id: string;

@@ -3,6 +3,7 @@ import type { GatewayInfo } from '@lumigrid/protocol';
 import { SYNC_STATUS } from '@lumigrid/contract';
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { PlacementChanges } from '../devices/placement-index.ts';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { buildings, devices, gateways, groups, maps, projects } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
@@ -432,3 +433,11 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
   };
 }
 export type GatewaysRepo = ReturnType<typeof createGatewaysRepo>;
+
+/** Every gateway by its MAC, as a subquery named `alias` (id, tenant_id, mac, timezone): what resolves a gateway's report. */
+export function gatewayMacsAnyTenant(alias = 'gw') {
+  return new QueryBuilder()
+    .select({ id: gateways.id, tenantId: gateways.tenantId, mac: gateways.mac, timezone: gateways.timezone })
+    .from(gateways)
+    .as(alias);
+}
