@@ -30,7 +30,6 @@ const CORE: CoreTable[] = [
     },
     readers: [
       'modules/access/access.repo.ts',
-      'modules/alerts/alerts.repo.ts',
       'modules/audit/audit.repo.ts',
       'modules/device-reports/telemetry.repo.ts',
       'modules/emergency/emergency.repo.ts',
@@ -65,7 +64,6 @@ const CORE: CoreTable[] = [
     readers: [
       'metrics/metrics.ts',
       'modules/access/access.repo.ts',
-      'modules/alerts/alerts.repo.ts',
       'modules/audit/audit.repo.ts',
       'modules/device-reports/event-writer.ts',
       'modules/device-reports/telemetry.repo.ts',
@@ -86,7 +84,6 @@ const CORE: CoreTable[] = [
     coWriters: {},
     readers: [
       'modules/access/access.repo.ts',
-      'modules/alerts/alerts.repo.ts',
       'modules/audit/audit.repo.ts',
       'modules/devices/devices.repo.ts',
       'modules/devices/map-devices.ts',

@@ -149,6 +149,24 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
     },
 
     /** How many of the ids the tenant holds (on the maps given, when a limited sub-account asks). */
+    /** A device of a gateway by address, with its place (an alert's subject); undefined for an address the account does not know. */
+    async atAddress(q: { tenantId: bigint; gatewayId: bigint; addr: string }) {
+      const [row] = await db
+        .select({
+          id: devices.id,
+          name: devices.name,
+          type: devices.type,
+          mapId: devices.mapId,
+          buildId: maps.buildId,
+          projectId: maps.projectId,
+        })
+        .from(devices)
+        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .where(and(eq(devices.gatewayId, q.gatewayId), eq(devices.tenantId, q.tenantId), eq(devices.addr, q.addr)))
+        .limit(1);
+      return row;
+    },
+
     async countOwned(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }): Promise<number> {
       const rows = await db
         .select({ id: devices.id })

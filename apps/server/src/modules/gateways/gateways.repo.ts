@@ -420,10 +420,17 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
       return { gatewayId: String(gw.id), name: gw.name, userIds: await usersSeeingMap(db, { tenantId: gw.tenantId, mapId: gw.mapId }) };
     },
 
-    /** Whose a gateway is and where it stands (webhook events of its presence), or undefined while unbound. */
+    /** Whose a gateway is and where it stands (webhook events of its presence, its alerts), or undefined while unbound. */
     async placeAnyTenant({ mac }: { mac: string }) {
       const [gw] = await db
-        .select({ id: gateways.id, name: gateways.name, tenantId: gateways.tenantId, mapId: gateways.mapId, projectId: maps.projectId })
+        .select({
+          id: gateways.id,
+          name: gateways.name,
+          tenantId: gateways.tenantId,
+          mapId: gateways.mapId,
+          buildId: maps.buildId,
+          projectId: maps.projectId,
+        })
         .from(gateways)
         .leftJoin(maps, eq(maps.id, gateways.mapId))
         .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
