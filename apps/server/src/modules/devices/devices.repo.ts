@@ -583,29 +583,26 @@ export type DeviceRow = NonNullable<Awaited<ReturnType<DevicesRepo['find']>>>;
 export type MarkerRow = Awaited<ReturnType<DevicesRepo['onMap']>>[number];
 export type GroupMemberRow = Awaited<ReturnType<DevicesRepo['inGroups']>>[number];
 
-/** The account's devices where they stand, as a subquery named `alias` (id, name, kind, map_id, x, y) for another domain's query. */
-export function devicesOfTenant(tenantId: bigint, alias = 'd') {
-  return new QueryBuilder()
-    .select({ id: devices.id, name: devices.name, kind: devices.kind, mapId: devices.mapId, x: devices.x, y: devices.y })
-    .from(devices)
-    .where(eq(devices.tenantId, tenantId))
-    .as(alias);
-}
-
 /**
- * Every account's devices by gateway and address, as a subquery named `alias` (id, tenant_id, gateway_id, addr,
- * map_id, type, model): what resolves a gateway's report to its device, joined with the gateway's account.
+ * Every account's devices as a subquery named `alias`, with the columns other domains read (id, tenant_id,
+ * gateway_id, addr, bridge_id, name, kind, type, model, map_id, x, y); the reader filters it by its account or
+ * joins it on its own account's rows.
  */
-export function deviceAddressesAnyTenant(alias = 'd') {
+export function devicesAnyTenant(alias = 'd') {
   return new QueryBuilder()
     .select({
       id: devices.id,
       tenantId: devices.tenantId,
       gatewayId: devices.gatewayId,
       addr: devices.addr,
-      mapId: devices.mapId,
+      bridgeId: devices.bridgeId,
+      name: devices.name,
+      kind: devices.kind,
       type: devices.type,
       model: devices.model,
+      mapId: devices.mapId,
+      x: devices.x,
+      y: devices.y,
     })
     .from(devices)
     .as(alias);

@@ -441,10 +441,25 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
 }
 export type GatewaysRepo = ReturnType<typeof createGatewaysRepo>;
 
-/** Every gateway by its MAC, as a subquery named `alias` (id, tenant_id, mac, timezone): what resolves a gateway's report. */
-export function gatewayMacsAnyTenant(alias = 'gw') {
+/**
+ * Every gateway (bound or in the pool) as a subquery named `alias`, with the columns other domains read (id,
+ * tenant_id, map_id, name, mac, online, timezone, config_version, synced_version, info); the reader filters it by
+ * its account or joins it on its own account's rows.
+ */
+export function gatewaysAnyTenant(alias = 'gw') {
   return new QueryBuilder()
-    .select({ id: gateways.id, tenantId: gateways.tenantId, mac: gateways.mac, timezone: gateways.timezone })
+    .select({
+      id: gateways.id,
+      tenantId: gateways.tenantId,
+      mapId: gateways.mapId,
+      name: gateways.name,
+      mac: gateways.mac,
+      online: gateways.online,
+      timezone: gateways.timezone,
+      configVersion: gateways.configVersion,
+      syncedVersion: gateways.syncedVersion,
+      info: gateways.info,
+    })
     .from(gateways)
     .as(alias);
 }

@@ -1,7 +1,7 @@
 import type { HeatLevel } from '@lumigrid/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devicesOfTenant } from '../devices/devices.repo.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
 import { mapsOfPlace } from '../projects/maps.repo.ts';
 import type { StatsPlace } from '../projects/project-access.ts';
 
@@ -47,8 +47,9 @@ export function createHeatmapRepo(db: Db) {
   const sensorsOf = (p: HeatPlace, r: LocalRange) => sql`
     select d.id, d.name, d.map_id, d.x, d.y, m.name as map_name, m.build_id,
       (select count(*) from sensor_activation_windows w where ${inRange(r)})::int as count
-    from ${devicesOfTenant(p.tenantId)} ${onPlace(p)}
-    where (d.kind = ${MOTION_KIND} or exists (select 1 from sensor_activation_windows w where ${inRange(r)}))`;
+    from ${devicesAnyTenant()} ${onPlace(p)}
+    where d.tenant_id = ${String(p.tenantId)}::bigint
+      and (d.kind = ${MOTION_KIND} or exists (select 1 from sensor_activation_windows w where ${inRange(r)}))`;
 
   async function sensorRows(p: HeatPlace, r: LocalRange, page?: { offset: number; limit: number }): Promise<SensorCountRow[]> {
     const result = (await db.execute(sql`
@@ -96,9 +97,10 @@ export function createHeatmapRepo(db: Db) {
     async week(p: HeatPlace, r: LocalRange, deviceId?: bigint): Promise<Array<{ weekday: number; hour: number; count: number }>> {
       const result = (await db.execute(sql`
         select extract(isodow from w.local_start)::int as weekday, extract(hour from w.local_start)::int as hour, count(*)::int as count
-        from ${devicesOfTenant(p.tenantId)} ${onPlace(p)}
+        from ${devicesAnyTenant()} ${onPlace(p)}
         join sensor_activation_windows w on ${inRange(r)}
-        ${deviceId === undefined ? sql`` : sql`where d.id = ${String(deviceId)}::bigint`}
+        where d.tenant_id = ${String(p.tenantId)}::bigint
+          ${deviceId === undefined ? sql`` : sql`and d.id = ${String(deviceId)}::bigint`}
         group by 1, 2`)) as unknown as Rows<{ weekday: number; hour: number; count: number }>;
       return result.rows.map((row) => ({ weekday: Number(row.weekday), hour: Number(row.hour), count: Number(row.count) }));
     },
@@ -106,7 +108,8 @@ export function createHeatmapRepo(db: Db) {
     /** Whether a device stands on a map of the account. */
     async deviceOnMap(q: { tenantId: bigint; mapId: bigint; deviceId: bigint }): Promise<boolean> {
       const result = (await db.execute(sql`
-        select 1 from ${devicesOfTenant(q.tenantId)} where d.id = ${String(q.deviceId)}::bigint and d.map_id = ${String(q.mapId)}::bigint`)) as unknown as Rows<unknown>;
+        select 1 from ${devicesAnyTenant()} where d.id = ${String(q.deviceId)}::bigint and d.tenant_id = ${String(q.tenantId)}::bigint
+          and d.map_id = ${String(q.mapId)}::bigint`)) as unknown as Rows<unknown>;
       return result.rows.length > 0;
     },
 
