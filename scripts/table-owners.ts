@@ -86,10 +86,8 @@ const CORE: CoreTable[] = [
       'modules/devices/map-devices.ts',
       'modules/emergency/emergency.repo.ts',
       'modules/gateways/gateways.repo.ts',
-      'modules/reports/recipients.repo.ts',
       'modules/scenes/scenes.repo.ts',
       'modules/virtual/virtual.repo.ts',
-      'modules/webhooks/webhooks.repo.ts',
     ],
   },
 ];

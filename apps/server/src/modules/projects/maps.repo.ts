@@ -26,6 +26,12 @@ export function createMapsRepo(db: Db) {
   const selectMaps = () => db.select(mapColumns).from(maps).leftJoin(mapImages, eq(mapImages.id, maps.imageId));
 
   return {
+    /** Whose a map is, for events that know only the map (webhooks' device events); crosses accounts. */
+    async placeAnyTenant({ id }: { id: bigint }): Promise<{ tenantId: bigint; projectId: bigint } | undefined> {
+      const [row] = await db.select({ tenantId: maps.tenantId, projectId: maps.projectId }).from(maps).where(eq(maps.id, id));
+      return row;
+    },
+
     async findMap({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<MapRow | undefined> {
       const [row] = await selectMaps()
         .where(and(eq(maps.tenantId, tenantId), eq(maps.id, id)))
@@ -195,6 +201,15 @@ const placeColumns = { id: maps.id, tenantId: maps.tenantId, name: maps.name, bu
  */
 export function mapPlaces(alias = 'm') {
   return new QueryBuilder().select(placeColumns).from(maps).as(alias);
+}
+
+/** The ids of the account's maps in a project's buildings, as a subquery (`inArray(column, mapIdsOfProject(...))`). */
+export function mapIdsOfProject(q: { tenantId: bigint; projectId: bigint }) {
+  return new QueryBuilder()
+    .select({ id: maps.id })
+    .from(maps)
+    .innerJoin(buildings, eq(buildings.id, maps.buildId))
+    .where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId)));
 }
 
 /** The account's maps a statistics read takes (a project's, a building's or one map, within what the caller sees), as `mapPlaces`. */
