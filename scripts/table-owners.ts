@@ -35,7 +35,6 @@ const CORE: CoreTable[] = [
       'modules/emergency/emergency.repo.ts',
       'modules/platform/platform.repo.ts',
       'modules/scenes/scenes.repo.ts',
-      'modules/virtual/virtual.repo.ts',
     ],
   },
   {
@@ -70,7 +69,6 @@ const CORE: CoreTable[] = [
       'modules/emergency/emergency.repo.ts',
       'modules/platform/platform.repo.ts',
       'modules/projects/site-time-zone.ts',
-      'modules/virtual/virtual.repo.ts',
       'mosquitto-acl.ts',
     ],
   },
@@ -87,7 +85,6 @@ const CORE: CoreTable[] = [
       'modules/emergency/emergency.repo.ts',
       'modules/gateways/gateways.repo.ts',
       'modules/scenes/scenes.repo.ts',
-      'modules/virtual/virtual.repo.ts',
     ],
   },
 ];
