@@ -34,7 +34,6 @@ const CORE: CoreTable[] = [
       'modules/device-reports/telemetry.repo.ts',
       'modules/emergency/emergency.repo.ts',
       'modules/platform/platform.repo.ts',
-      'modules/scenes/scenes.repo.ts',
     ],
   },
   {
@@ -84,7 +83,6 @@ const CORE: CoreTable[] = [
       'modules/devices/map-devices.ts',
       'modules/emergency/emergency.repo.ts',
       'modules/gateways/gateways.repo.ts',
-      'modules/scenes/scenes.repo.ts',
     ],
   },
 ];
