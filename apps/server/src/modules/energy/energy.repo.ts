@@ -1,8 +1,6 @@
 import { deviceType } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devicesAnyTenant } from '../devices/devices.repo.ts';
-import { gatewaysAnyTenant } from '../gateways/gateways.repo.ts';
 import { mapPlaces } from '../projects/maps.repo.ts';
 import { localDateOf, localTimestampOf, spreadInterval, type EnergyPiece } from './energy-intervals.ts';
 
@@ -192,8 +190,8 @@ export function createEnergyRepo(db: Db) {
           coalesce(gw.timezone, 'UTC') as time_zone, lt.initial_power as library_power_w
         from jsonb_array_elements(${keys}::jsonb) k
         cross join lateral (select k->>0 as mac, k->>1 as addr) u
-        join ${gatewaysAnyTenant()} on gw.mac = u.mac
-        join ${devicesAnyTenant()} on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
+        join gateways gw on gw.mac = u.mac
+        join devices d on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
         left join library_types lt on lt.tenant_id = d.tenant_id and lt.part_number = upper(trim(d.model))
       `)) as unknown as {
         rows: Array<{
