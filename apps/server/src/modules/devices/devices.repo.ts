@@ -585,7 +585,7 @@ export type GroupMemberRow = Awaited<ReturnType<DevicesRepo['inGroups']>>[number
 
 /**
  * Every account's devices as a subquery named `alias`, with the columns other domains read (id, tenant_id,
- * gateway_id, addr, bridge_id, name, kind, type, model, map_id, x, y); the reader filters it by its account or
+ * gateway_id, addr, bridge_id, name, kind, type, type_status, status, model, map_id, x, y); the reader filters it by its account or
  * joins it on its own account's rows.
  */
 export function devicesAnyTenant(alias = 'd') {
@@ -599,6 +599,8 @@ export function devicesAnyTenant(alias = 'd') {
       name: devices.name,
       kind: devices.kind,
       type: devices.type,
+      typeStatus: devices.typeStatus,
+      status: devices.status,
       model: devices.model,
       mapId: devices.mapId,
       x: devices.x,

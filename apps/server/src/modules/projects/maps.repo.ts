@@ -193,11 +193,18 @@ export function createMapsRepo(db: Db) {
 
 export type MapsRepo = ReturnType<typeof createMapsRepo>;
 
-const placeColumns = { id: maps.id, tenantId: maps.tenantId, name: maps.name, buildId: maps.buildId, projectId: maps.projectId };
+const placeColumns = {
+  id: maps.id,
+  tenantId: maps.tenantId,
+  name: maps.name,
+  buildId: maps.buildId,
+  projectId: maps.projectId,
+  imageId: maps.imageId,
+};
 
 /**
  * Every account's maps with their place, as a subquery named `alias` (columns id, tenant_id, name, build_id,
- * project_id) that another domain joins on its own rows' map id, in drizzle or in SQL text.
+ * project_id, image_id) that another domain joins on its own rows' map id, in drizzle or in SQL text.
  */
 export function mapPlaces(alias = 'm') {
   return new QueryBuilder().select(placeColumns).from(maps).as(alias);
