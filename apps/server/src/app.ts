@@ -71,6 +71,7 @@ import type { AlertTracker } from './modules/alerts/alert-tracker.ts';
 import { createOutboxModule } from './modules/outbox/outbox.module.ts';
 import { createReportsModule } from './modules/reports/reports.module.ts';
 import { createPlatformModule } from './modules/platform/platform.module.ts';
+import { createMapsRepo } from './modules/projects/maps.repo.ts';
 import { createProjectsModule } from './modules/projects/projects.module.ts';
 import { createSsoModule } from './modules/sso/sso.module.ts';
 import { createSystemModule } from './modules/system/system.module.ts';
@@ -324,6 +325,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const webhooks = createWebhooksModule({
     db,
     members: projects.members,
+    maps: createMapsRepo(db),
     jobs,
     clock,
     logger,
@@ -426,6 +428,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     hub: realtime,
     accounts: accounts.service,
     access: projects.access,
+    objects: access,
+    gatewayRows: gatewaysRepo,
+    deviceRows,
     devices: devices.service,
     gateways: gateways.service,
     projects: projects.projects,

@@ -32,18 +32,13 @@ interface Row {
 }
 
 /** The alerts table as the repo keeps it, with its one-open-alert-per-code index. */
-function memoryAlerts(devices: Record<string, { id: bigint; name: string; type: number }>) {
+function memoryAlerts() {
   const rows: Row[] = [];
   const repo = {
-    gatewayByMac: async (mac: string) => (mac === MAC ? GATEWAY : undefined),
     openOfGateway: async () => {
       const open = new Map<string, Set<number>>();
       for (const r of rows.filter((row) => !row.clearedAt)) open.set(r.addr, (open.get(r.addr) ?? new Set()).add(r.code));
       return open;
-    },
-    device: async (q: { addr: string }) => {
-      const d = devices[q.addr];
-      return d && { ...d, mapId: GATEWAY.mapId, buildId: GATEWAY.buildId, projectId: GATEWAY.projectId };
     },
     raise: async (q: AlertSubject & { code: number; raisedAt: Date }) => {
       if (rows.some((r) => !r.clearedAt && r.addr === q.addr && r.code === q.code)) return undefined;
@@ -60,12 +55,31 @@ function memoryAlerts(devices: Record<string, { id: bigint; name: string; type: 
 
 function rig(devices: Record<string, { id: bigint; name: string; type: number }> = { '01': { id: 501n, name: 'Hall light', type: 1 } }) {
   let now = START;
-  const table = memoryAlerts(devices);
+  const table = memoryAlerts();
   const raised: RaisedAlert[] = [];
   const busListeners: Array<(event: RealtimeEvent) => void> = [];
   const warnings: unknown[] = [];
   const tracker = createAlertTracker({
     repo: table.repo,
+    gateways: {
+      placeAnyTenant: async (q: { mac: string }) =>
+        q.mac === MAC
+          ? {
+              id: GATEWAY.gatewayId,
+              name: GATEWAY.gatewayName,
+              tenantId: GATEWAY.tenantId,
+              mapId: GATEWAY.mapId,
+              buildId: GATEWAY.buildId,
+              projectId: GATEWAY.projectId,
+            }
+          : undefined,
+    },
+    devices: {
+      atAddress: async (q: { addr: string }) => {
+        const d = devices[q.addr];
+        return d && { ...d, mapId: GATEWAY.mapId, buildId: GATEWAY.buildId, projectId: GATEWAY.projectId };
+      },
+    },
     clock: { now: () => new Date(now) },
     graceMs: GRACE_MS,
     onRaised: (alert) => raised.push(alert),

@@ -2,6 +2,8 @@ import { FAULT_CODES, type DecodedUp, type DeviceState } from '@lumigrid/protoco
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
 import type { FaultsChangedEvent, RealtimeBus } from '../../realtime/realtime-bus.ts';
+import type { DevicesRepo } from '../devices/devices.repo.ts';
+import type { GatewaysRepo } from '../gateways/gateways.repo.ts';
 import type { AlertSubject, AlertsRepo } from './alerts.repo.ts';
 
 const OFFLINE: number = FAULT_CODES.offline;
@@ -30,6 +32,9 @@ interface GatewayFaults {
  */
 export function createAlertTracker(deps: {
   repo: AlertsRepo;
+  /** Where a reporting gateway and its devices stand: what an alert is raised on. */
+  gateways: Pick<GatewaysRepo, 'placeAnyTenant'>;
+  devices: Pick<DevicesRepo, 'atAddress'>;
   clock: Clock;
   graceMs: number;
   onRaised: (alert: RaisedAlert) => void;
@@ -91,8 +96,20 @@ export function createAlertTracker(deps: {
   async function faultsOf(mac: string): Promise<GatewayFaults | undefined> {
     const known = gateways.get(mac);
     if (known) return known;
-    const subject = await repo.gatewayByMac(mac);
-    if (!subject) return undefined;
+    const place = await deps.gateways.placeAnyTenant({ mac });
+    if (!place) return undefined;
+    const subject: AlertSubject = {
+      tenantId: place.tenantId,
+      gatewayId: place.id,
+      gatewayName: place.name || mac,
+      deviceId: null,
+      addr: '',
+      name: place.name || mac,
+      deviceType: null,
+      projectId: place.projectId,
+      buildId: place.buildId,
+      mapId: place.mapId,
+    };
     const loaded = { subject, open: await repo.openOfGateway({ gatewayId: subject.gatewayId }) };
     gateways.set(mac, loaded);
     macOf.set(subject.gatewayId, mac);
@@ -101,7 +118,7 @@ export function createAlertTracker(deps: {
 
   async function subjectOf(faults: GatewayFaults, addr: string): Promise<AlertSubject | undefined> {
     if (addr === '') return faults.subject;
-    const device = await repo.device({ gatewayId: faults.subject.gatewayId, tenantId: faults.subject.tenantId, addr });
+    const device = await deps.devices.atAddress({ gatewayId: faults.subject.gatewayId, tenantId: faults.subject.tenantId, addr });
     if (!device) return undefined;
     return {
       ...faults.subject,

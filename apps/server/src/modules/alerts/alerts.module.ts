@@ -7,6 +7,9 @@ import type { Clock } from '../../lib/clock.ts';
 import type { RealtimeBus } from '../../realtime/realtime-bus.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
+import type { AccessService } from '../access/access.ts';
+import type { DevicesRepo } from '../devices/devices.repo.ts';
+import type { GatewaysRepo } from '../gateways/gateways.repo.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import { createAlertTracker, type RaisedAlert } from './alert-tracker.ts';
 import { createAlertsRepo } from './alerts.repo.ts';
@@ -23,6 +26,10 @@ export function createAlertsModule(deps: {
   hub: Pick<RealtimeHub, 'publishToUser'>;
   accounts: Pick<AccountsService, 'findById'>;
   access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding' | 'requireMap'>;
+  objects: Pick<AccessService, 'requireOne'>;
+  /** Where reporting gateways and devices stand, for the alerts they raise. */
+  gatewayRows: Pick<GatewaysRepo, 'placeAnyTenant'>;
+  deviceRows: Pick<DevicesRepo, 'atAddress'>;
   devices: Pick<DevicesService, 'matching' | 'list' | 'report'>;
   gateways: Pick<GatewaysService, 'list' | 'detail' | 'ofMap'>;
   projects: Pick<ProjectsService, 'tree'>;
@@ -44,6 +51,7 @@ export function createAlertsModule(deps: {
     clock: deps.clock,
     hub: deps.hub,
     access: deps.access,
+    objects: deps.objects,
     nameOf: async (userId) => {
       const user = await deps.accounts.findById(userId);
       return user?.name || user?.account || '';
@@ -52,6 +60,8 @@ export function createAlertsModule(deps: {
   const status = createDeviceStatusService({ devices: deps.devices, gateways: deps.gateways, projects: deps.projects, repo });
   const tracker = createAlertTracker({
     repo,
+    gateways: deps.gatewayRows,
+    devices: deps.deviceRows,
     clock: deps.clock,
     graceMs: deps.offlineGraceMs ?? ALERT_LIMITS.offlineGraceMs,
     bus: deps.bus,

@@ -1,6 +1,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { alerts, buildings, devices, gateways, maps, projects } from '../../db/schema/index.ts';
+import { alerts, buildings, projects } from '../../db/schema/index.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
 import { usersSeeingMap } from '../projects/map-audience.ts';
 
 /** What an alert is raised on, as it stands when raised. */
@@ -43,6 +44,8 @@ export interface HandledAlert {
 
 /** Queries of alerts. Every read and change takes the account, so another account's ids match nothing. */
 export function createAlertsRepo(db: Db) {
+  /** The names of alerts' maps. */
+  const onMap = mapPlaces();
   function where(f: AlertFilter): SQL | undefined {
     return and(
       eq(alerts.tenantId, f.tenantId),
@@ -62,11 +65,11 @@ export function createAlertsRepo(db: Db) {
   /** Alerts with the names of their places, as the list shows them. */
   function listed() {
     return db
-      .select({ alert: alerts, projectName: projects.name, buildName: buildings.name, mapName: maps.name })
+      .select({ alert: alerts, projectName: projects.name, buildName: buildings.name, mapName: onMap.name })
       .from(alerts)
       .leftJoin(projects, eq(projects.id, alerts.projectId))
       .leftJoin(buildings, eq(buildings.id, alerts.buildId))
-      .leftJoin(maps, eq(maps.id, alerts.mapId));
+      .leftJoin(onMap, eq(onMap.id, alerts.mapId));
   }
 
   /**
@@ -78,64 +81,6 @@ export function createAlertsRepo(db: Db) {
   }
 
   return {
-    /** A bound gateway by MAC: the account and the gateway's own alert subject. */
-    async gatewayByMac(mac: string): Promise<AlertSubject | undefined> {
-      const [row] = await db
-        .select({
-          id: gateways.id,
-          tenantId: gateways.tenantId,
-          name: gateways.name,
-          mapId: gateways.mapId,
-          buildId: maps.buildId,
-          projectId: maps.projectId,
-        })
-        .from(gateways)
-        .leftJoin(maps, eq(maps.id, gateways.mapId))
-        .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
-        .limit(1);
-      if (!row?.tenantId) return undefined;
-      return {
-        tenantId: row.tenantId,
-        gatewayId: row.id,
-        gatewayName: row.name || mac,
-        deviceId: null,
-        addr: '',
-        name: row.name || mac,
-        deviceType: null,
-        projectId: row.projectId,
-        buildId: row.buildId,
-        mapId: row.mapId,
-      };
-    },
-
-    /** A device of a gateway by address, as an alert subject; undefined for a device the cloud does not know. */
-    async device(q: { gatewayId: bigint; tenantId: bigint; addr: string }) {
-      const [row] = await db
-        .select({
-          id: devices.id,
-          name: devices.name,
-          type: devices.type,
-          mapId: devices.mapId,
-          buildId: maps.buildId,
-          projectId: maps.projectId,
-        })
-        .from(devices)
-        .leftJoin(maps, eq(maps.id, devices.mapId))
-        .where(and(eq(devices.gatewayId, q.gatewayId), eq(devices.tenantId, q.tenantId), eq(devices.addr, q.addr)))
-        .limit(1);
-      return row;
-    },
-
-    /** A gateway of the account and the map it stands on. */
-    async gatewayOfTenant(q: { tenantId: bigint; id: bigint }) {
-      const [row] = await db
-        .select({ id: gateways.id, mapId: gateways.mapId })
-        .from(gateways)
-        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)))
-        .limit(1);
-      return row;
-    },
-
     /** The codes open on each address of a gateway ('' the gateway itself). */
     async openOfGateway(q: { gatewayId: bigint }): Promise<Map<string, Set<number>>> {
       const rows = await db
@@ -235,12 +180,12 @@ export function createAlertsRepo(db: Db) {
       const byMap = await db
         .select({
           mapId: alerts.mapId,
-          mapName: sql<string>`coalesce(max(${maps.name}), '')`,
+          mapName: sql<string>`coalesce(max(${onMap.name}), '')`,
           buildName: sql<string>`coalesce(max(${buildings.name}), '')`,
           count: sql<number>`count(*)::int`,
         })
         .from(alerts)
-        .leftJoin(maps, eq(maps.id, alerts.mapId))
+        .leftJoin(onMap, eq(onMap.id, alerts.mapId))
         .leftJoin(buildings, eq(buildings.id, alerts.buildId))
         .where(inRange)
         .groupBy(alerts.mapId)

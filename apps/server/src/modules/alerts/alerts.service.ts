@@ -16,7 +16,7 @@ import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { paging } from '../../lib/paging.ts';
-import { denyAccess, seesMap, toId, visibleMapIds } from '../access/access.ts';
+import { denyAccess, toId, visibleMapIds, type AccessService } from '../access/access.ts';
 import type { ProjectAccess } from '../projects/project-access.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { RaisedAlert } from './alert-tracker.ts';
@@ -99,6 +99,8 @@ export function createAlertsService(deps: {
   clock: Clock;
   hub: Pick<RealtimeHub, 'publishToUser'>;
   access: Pick<ProjectAccess, 'requireProject' | 'requireBuilding' | 'requireMap'>;
+  /** Checks a gateway in a filter as the caller's. */
+  objects: Pick<AccessService, 'requireOne'>;
   /** The caller's display name for "handled by". */
   nameOf: (userId: bigint) => Promise<string>;
 }) {
@@ -118,10 +120,7 @@ export function createAlertsService(deps: {
     if (body.projectId !== undefined) await deps.access.requireProject(auth, body.projectId);
     if (body.buildId !== undefined) await deps.access.requireBuilding(auth, body.buildId);
     if (body.mapId !== undefined) await deps.access.requireMap(auth, body.mapId);
-    if (body.gatewayId !== undefined) {
-      const gateway = await repo.gatewayOfTenant({ tenantId: auth.tenantId, id: toId(body.gatewayId) });
-      if (!gateway || !seesMap(auth, gateway.mapId)) denyAccess();
-    }
+    if (body.gatewayId !== undefined) await deps.objects.requireOne(auth, 'signedIn', 'gateway', body.gatewayId);
   }
 
   return {

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import type { PlacementChanges } from './placement-index.ts';
@@ -148,6 +149,24 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
     },
 
     /** How many of the ids the tenant holds (on the maps given, when a limited sub-account asks). */
+    /** A device of a gateway by address, with its place (an alert's subject); undefined for an address the account does not know. */
+    async atAddress(q: { tenantId: bigint; gatewayId: bigint; addr: string }) {
+      const [row] = await db
+        .select({
+          id: devices.id,
+          name: devices.name,
+          type: devices.type,
+          mapId: devices.mapId,
+          buildId: maps.buildId,
+          projectId: maps.projectId,
+        })
+        .from(devices)
+        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .where(and(eq(devices.gatewayId, q.gatewayId), eq(devices.tenantId, q.tenantId), eq(devices.addr, q.addr)))
+        .limit(1);
+      return row;
+    },
+
     async countOwned(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }): Promise<number> {
       const rows = await db
         .select({ id: devices.id })
@@ -563,3 +582,30 @@ export type DeviceRow = NonNullable<Awaited<ReturnType<DevicesRepo['find']>>>;
 /** What a marker is made of: a DeviceRow has it all, the map read (onMap) only this. */
 export type MarkerRow = Awaited<ReturnType<DevicesRepo['onMap']>>[number];
 export type GroupMemberRow = Awaited<ReturnType<DevicesRepo['inGroups']>>[number];
+
+/**
+ * Every account's devices as a subquery named `alias`, with the columns other domains read (id, tenant_id,
+ * gateway_id, addr, bridge_id, name, kind, type, type_status, status, model, map_id, x, y); the reader filters it by its account or
+ * joins it on its own account's rows.
+ */
+export function devicesAnyTenant(alias = 'd') {
+  return new QueryBuilder()
+    .select({
+      id: devices.id,
+      tenantId: devices.tenantId,
+      gatewayId: devices.gatewayId,
+      addr: devices.addr,
+      bridgeId: devices.bridgeId,
+      name: devices.name,
+      kind: devices.kind,
+      type: devices.type,
+      typeStatus: devices.typeStatus,
+      status: devices.status,
+      model: devices.model,
+      mapId: devices.mapId,
+      x: devices.x,
+      y: devices.y,
+    })
+    .from(devices)
+    .as(alias);
+}

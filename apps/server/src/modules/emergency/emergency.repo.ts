@@ -6,18 +6,23 @@ import { deviceOnline } from '../devices/devices.mappers.ts';
 import { siteTimeZoneSql } from '../projects/site-time-zone.ts';
 import {
   buildings,
-  devices,
   deviceStates,
   emergencyLogBook,
   emergencyRecords,
   emergencyRuns,
   emergencyTaskDevices,
   emergencyTasks,
-  gateways,
   mapImages,
-  maps,
   projects,
 } from '../../db/schema/index.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
+import { gatewaysAnyTenant } from '../gateways/gateways.repo.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
+
+/** Devices, gateways and maps, read through their owners' subqueries. */
+const device = devicesAnyTenant('device');
+const gateway = gatewaysAnyTenant('gateway');
+const map = mapPlaces('map');
 
 export type TaskRow = typeof emergencyTasks.$inferSelect;
 export type TaskInsert = Omit<typeof emergencyTasks.$inferInsert, 'id'>;
@@ -46,16 +51,16 @@ export interface LightRow {
 
 /** A light's columns; its presence is worked out from its state and its gateway's (toLight). The query joins gateways. */
 const lightColumns = {
-  id: devices.id,
-  tenantId: devices.tenantId,
-  gatewayId: devices.gatewayId,
-  mapId: devices.mapId,
-  name: devices.name,
-  addr: devices.addr,
-  x: devices.x,
-  y: devices.y,
-  device: { type: devices.type, status: devices.status, typeStatus: devices.typeStatus },
-  gatewayOnline: gateways.online,
+  id: device.id,
+  tenantId: device.tenantId,
+  gatewayId: device.gatewayId,
+  mapId: device.mapId,
+  name: device.name,
+  addr: device.addr,
+  x: device.x,
+  y: device.y,
+  device: { type: device.type, status: device.status, typeStatus: device.typeStatus },
+  gatewayOnline: gateway.online,
   reported: { online: deviceStates.online, fault: deviceStates.fault, state: deviceStates.state },
 };
 
@@ -89,9 +94,9 @@ export function createEmergencyRepo(db: Db) {
   const lights = () =>
     db
       .select(lightColumns)
-      .from(devices)
-      .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
+      .from(device)
+      .innerJoin(gateway, eq(gateway.id, device.gatewayId))
+      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, device.gatewayId), eq(deviceStates.addr, device.addr)));
 
   function recordWhere(f: RecordFilter): SQL {
     return and(
@@ -111,12 +116,12 @@ export function createEmergencyRepo(db: Db) {
     async gatewayPlace(q: { tenantId: bigint; gatewayId: bigint }) {
       const [row] = await db
         .select({
-          id: gateways.id,
-          mac: gateways.mac,
-          name: gateways.name,
-          timezone: gateways.timezone,
-          mapId: maps.id,
-          mapName: maps.name,
+          id: gateway.id,
+          mac: gateway.mac,
+          name: gateway.name,
+          timezone: gateway.timezone,
+          mapId: map.id,
+          mapName: map.name,
           buildId: buildings.id,
           buildName: buildings.name,
           projectId: projects.id,
@@ -124,12 +129,12 @@ export function createEmergencyRepo(db: Db) {
           imageWidth: mapImages.width,
           imageHeight: mapImages.height,
         })
-        .from(gateways)
-        .innerJoin(maps, eq(maps.id, gateways.mapId))
-        .innerJoin(buildings, eq(buildings.id, maps.buildId))
-        .innerJoin(projects, eq(projects.id, maps.projectId))
-        .leftJoin(mapImages, eq(mapImages.id, maps.imageId))
-        .where(and(eq(gateways.id, q.gatewayId), eq(gateways.tenantId, q.tenantId)));
+        .from(gateway)
+        .innerJoin(map, eq(map.id, gateway.mapId))
+        .innerJoin(buildings, eq(buildings.id, map.buildId))
+        .innerJoin(projects, eq(projects.id, map.projectId))
+        .leftJoin(mapImages, eq(mapImages.id, map.imageId))
+        .where(and(eq(gateway.id, q.gatewayId), eq(gateway.tenantId, q.tenantId)));
       return row;
     },
 
@@ -138,13 +143,13 @@ export function createEmergencyRepo(db: Db) {
       const rows = await lights()
         .where(
           and(
-            eq(devices.tenantId, q.tenantId),
-            eq(devices.gatewayId, q.gatewayId),
-            inArray(devices.type, EMERGENCY_TYPES),
-            q.ids ? inArray(devices.id, q.ids.length > 0 ? q.ids : [-1n]) : undefined,
+            eq(device.tenantId, q.tenantId),
+            eq(device.gatewayId, q.gatewayId),
+            inArray(device.type, EMERGENCY_TYPES),
+            q.ids ? inArray(device.id, q.ids.length > 0 ? q.ids : [-1n]) : undefined,
           ),
         )
-        .orderBy(asc(devices.name), asc(devices.id));
+        .orderBy(asc(device.name), asc(device.id));
       return rows.map(toLight);
     },
 
@@ -152,8 +157,8 @@ export function createEmergencyRepo(db: Db) {
     async mapLights(q: { tenantId: bigint; mapIds: bigint[] }): Promise<LightRow[]> {
       if (q.mapIds.length === 0) return [];
       const rows = await lights()
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.mapId, q.mapIds), inArray(devices.type, EMERGENCY_TYPES)))
-        .orderBy(asc(devices.name), asc(devices.id));
+        .where(and(eq(device.tenantId, q.tenantId), inArray(device.mapId, q.mapIds), inArray(device.type, EMERGENCY_TYPES)))
+        .orderBy(asc(device.name), asc(device.id));
       return rows.map(toLight);
     },
 
@@ -165,16 +170,16 @@ export function createEmergencyRepo(db: Db) {
       const [row] = await db
         .select({
           ...lightColumns,
-          mapName: sql<string>`coalesce(${maps.name}, '')`,
+          mapName: sql<string>`coalesce(${map.name}, '')`,
           buildName: sql<string>`coalesce(${buildings.name}, '')`,
-          projectId: maps.projectId,
+          projectId: map.projectId,
         })
-        .from(devices)
-        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
-        .leftJoin(maps, eq(maps.id, devices.mapId))
-        .leftJoin(buildings, eq(buildings.id, maps.buildId))
-        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), inArray(devices.type, EMERGENCY_TYPES)));
+        .from(device)
+        .innerJoin(gateway, eq(gateway.id, device.gatewayId))
+        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, device.gatewayId), eq(deviceStates.addr, device.addr)))
+        .leftJoin(map, eq(map.id, device.mapId))
+        .leftJoin(buildings, eq(buildings.id, map.buildId))
+        .where(and(eq(device.tenantId, q.tenantId), eq(device.id, q.id), inArray(device.type, EMERGENCY_TYPES)));
       return row && toLight(row);
     },
 
@@ -186,41 +191,41 @@ export function createEmergencyRepo(db: Db) {
         .where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId)))
         .orderBy(asc(buildings.name), asc(buildings.id));
       const mapRows = await db
-        .select({ id: maps.id, name: maps.name, buildId: maps.buildId })
-        .from(maps)
-        .where(and(eq(maps.tenantId, q.tenantId), eq(maps.projectId, q.projectId)))
-        .orderBy(asc(maps.name), asc(maps.id));
+        .select({ id: map.id, name: map.name, buildId: map.buildId })
+        .from(map)
+        .where(and(eq(map.tenantId, q.tenantId), eq(map.projectId, q.projectId)))
+        .orderBy(asc(map.name), asc(map.id));
       const gatewayRows =
         mapRows.length === 0
           ? []
           : await db
-              .select({ id: gateways.id, name: gateways.name, mac: gateways.mac, online: gateways.online, mapId: gateways.mapId })
-              .from(gateways)
+              .select({ id: gateway.id, name: gateway.name, mac: gateway.mac, online: gateway.online, mapId: gateway.mapId })
+              .from(gateway)
               .where(
                 and(
-                  eq(gateways.tenantId, q.tenantId),
+                  eq(gateway.tenantId, q.tenantId),
                   inArray(
-                    gateways.mapId,
+                    gateway.mapId,
                     mapRows.map((m) => m.id),
                   ),
                 ),
               )
-              .orderBy(asc(gateways.name), asc(gateways.id));
+              .orderBy(asc(gateway.name), asc(gateway.id));
       const lightRows: LightRow[] =
         gatewayRows.length === 0
           ? []
           : await lights()
               .where(
                 and(
-                  eq(devices.tenantId, q.tenantId),
+                  eq(device.tenantId, q.tenantId),
                   inArray(
-                    devices.gatewayId,
+                    device.gatewayId,
                     gatewayRows.map((g) => g.id),
                   ),
-                  inArray(devices.type, EMERGENCY_TYPES),
+                  inArray(device.type, EMERGENCY_TYPES),
                 ),
               )
-              .orderBy(asc(devices.name), asc(devices.id))
+              .orderBy(asc(device.name), asc(device.id))
               .then((rows) => rows.map(toLight));
       return { builds, maps: mapRows, gateways: gatewayRows, lights: lightRows };
     },
@@ -316,16 +321,16 @@ export function createEmergencyRepo(db: Db) {
           task: emergencyTasks,
           projectName: projects.name,
           buildName: buildings.name,
-          mapName: maps.name,
-          gatewayName: gateways.name,
+          mapName: map.name,
+          gatewayName: gateway.name,
           quantity: sql<number>`(select count(*)::int from emergency_task_devices d where d.task_id = "emergency_tasks"."id")`,
           lastRunId: lastRun,
         })
         .from(emergencyTasks)
         .innerJoin(projects, eq(projects.id, emergencyTasks.projectId))
         .innerJoin(buildings, eq(buildings.id, emergencyTasks.buildId))
-        .innerJoin(maps, eq(maps.id, emergencyTasks.mapId))
-        .innerJoin(gateways, eq(gateways.id, emergencyTasks.gatewayId))
+        .innerJoin(map, eq(map.id, emergencyTasks.mapId))
+        .innerJoin(gateway, eq(gateway.id, emergencyTasks.gatewayId))
         .where(where)
         .orderBy(desc(emergencyTasks.createdAt), desc(emergencyTasks.id))
         .offset(q.offset)
@@ -478,10 +483,10 @@ export function createEmergencyRepo(db: Db) {
         .select({ record: emergencyRecords, run: emergencyRuns })
         .from(emergencyRecords)
         .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
-        .innerJoin(gateways, eq(gateways.id, emergencyRecords.gatewayId))
+        .innerJoin(gateway, eq(gateway.id, emergencyRecords.gatewayId))
         .where(
           and(
-            eq(gateways.mac, q.mac),
+            eq(gateway.mac, q.mac),
             eq(emergencyRecords.addr, q.addr),
             isNull(emergencyRecords.finishedAt),
             eq(emergencyRuns.state, 'running'),
@@ -500,22 +505,22 @@ export function createEmergencyRepo(db: Db) {
     /** A light of a gateway by MAC and address, with its map (live messages of lights outside any run). */
     async lightByAddrAnyTenant(q: { mac: string; addr: string }) {
       const [row] = await db
-        .select({ id: devices.id, mapId: devices.mapId, type: devices.type })
-        .from(devices)
-        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .where(and(eq(gateways.mac, q.mac), eq(devices.addr, q.addr), inArray(devices.type, EMERGENCY_TYPES)));
+        .select({ id: device.id, mapId: device.mapId, type: device.type })
+        .from(device)
+        .innerJoin(gateway, eq(gateway.id, device.gatewayId))
+        .where(and(eq(gateway.mac, q.mac), eq(device.addr, q.addr), inArray(device.type, EMERGENCY_TYPES)));
       return row;
     },
 
     /** A gateway and its placed emergency lights, by MAC (the live topic; the gateway side). */
     async placedLightsAnyTenant(mac: string) {
-      const [gateway] = await db.select({ id: gateways.id }).from(gateways).where(eq(gateways.mac, mac));
-      if (!gateway) return undefined;
+      const [found] = await db.select({ id: gateway.id }).from(gateway).where(eq(gateway.mac, mac));
+      if (!found) return undefined;
       const rows = await db
-        .select({ id: devices.id, addr: devices.addr, mapId: devices.mapId })
-        .from(devices)
-        .where(and(eq(devices.gatewayId, gateway.id), inArray(devices.type, EMERGENCY_TYPES), sql`${devices.mapId} is not null`));
-      return { gatewayId: gateway.id, lights: rows };
+        .select({ id: device.id, addr: device.addr, mapId: device.mapId })
+        .from(device)
+        .where(and(eq(device.gatewayId, found.id), inArray(device.type, EMERGENCY_TYPES), sql`${device.mapId} is not null`));
+      return { gatewayId: found.id, lights: rows };
     },
 
     /** Lights of other runs testing now (busy in the tree). */
@@ -716,27 +721,27 @@ export function createEmergencyRepo(db: Db) {
     async projectLights(q: { tenantId: bigint; projectId: bigint; mapIds?: bigint[] }) {
       return db
         .select({
-          id: devices.id,
-          name: devices.name,
-          addr: devices.addr,
-          mapId: devices.mapId,
-          mapName: maps.name,
+          id: device.id,
+          name: device.name,
+          addr: device.addr,
+          mapId: device.mapId,
+          mapName: map.name,
           buildName: buildings.name,
-          gatewayName: gateways.name,
+          gatewayName: gateway.name,
         })
-        .from(devices)
-        .innerJoin(maps, eq(maps.id, devices.mapId))
-        .innerJoin(buildings, eq(buildings.id, maps.buildId))
-        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+        .from(device)
+        .innerJoin(map, eq(map.id, device.mapId))
+        .innerJoin(buildings, eq(buildings.id, map.buildId))
+        .innerJoin(gateway, eq(gateway.id, device.gatewayId))
         .where(
           and(
-            eq(devices.tenantId, q.tenantId),
-            eq(maps.projectId, q.projectId),
-            inArray(devices.type, EMERGENCY_TYPES),
-            q.mapIds ? inArray(devices.mapId, q.mapIds.length ? q.mapIds : [-1n]) : undefined,
+            eq(device.tenantId, q.tenantId),
+            eq(map.projectId, q.projectId),
+            inArray(device.type, EMERGENCY_TYPES),
+            q.mapIds ? inArray(device.mapId, q.mapIds.length ? q.mapIds : [-1n]) : undefined,
           ),
         )
-        .orderBy(asc(buildings.name), asc(maps.name), asc(devices.name), asc(devices.id));
+        .orderBy(asc(buildings.name), asc(map.name), asc(device.name), asc(device.id));
     },
 
     /** Runs of a project in a period (the mailed report's emergency sheet). */

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { mapsOfPlace } from '../projects/maps.repo.ts';
 import type { StatsPlace } from '../projects/project-access.ts';
 
 /** Which maps an energy read takes: a project's, a building's or one map, within what the caller sees. */
@@ -33,14 +34,7 @@ type Rows<T> = { rows: T[] };
 
 /** The join and conditions that keep a rollup's rows to the place's maps (rows of no map or a deleted map drop out). */
 function onPlace(p: EnergyPlace): SQL {
-  const conditions = [sql`m.project_id = ${String(p.projectId)}::bigint`];
-  if (p.buildId !== undefined) conditions.push(sql`m.build_id = ${String(p.buildId)}::bigint`);
-  if (p.mapId !== undefined) conditions.push(sql`m.id = ${String(p.mapId)}::bigint`);
-  if (p.mapIds) {
-    const ids = JSON.stringify(p.mapIds.map(String));
-    conditions.push(sql`m.id in (select jsonb_array_elements_text(${ids}::jsonb)::bigint)`);
-  }
-  return sql`join maps m on m.id = r.map_id and m.tenant_id = r.tenant_id and ${sql.join(conditions, sql` and `)}`;
+  return sql`join ${mapsOfPlace(p)} on m.id = r.map_id`;
 }
 
 const dateKey = (unit: RecordRange['unit']) =>

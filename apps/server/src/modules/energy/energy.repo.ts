@@ -1,6 +1,7 @@
 import { deviceType } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
 import { localDateOf, localTimestampOf, spreadInterval, type EnergyPiece } from './energy-intervals.ts';
 
 /** One device's telemetry sample as the energy rollups need it (a TelemetryRow fits). */
@@ -363,7 +364,7 @@ export function createEnergyRepo(db: Db) {
             where d.tenant_id = o.tenant_id and d.map_id = o.map_id and d.local_date < o.local_date
             order by d.local_date desc limit 1
           ) prev
-          join maps m on m.id = prev.map_id
+          join ${mapPlaces()} on m.id = prev.map_id
         `)) as unknown as {
           rows: Array<{
             tenant_id: string;

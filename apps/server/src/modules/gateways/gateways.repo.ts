@@ -3,6 +3,7 @@ import type { GatewayInfo } from '@lumigrid/protocol';
 import { SYNC_STATUS } from '@lumigrid/contract';
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
 import type { PlacementChanges } from '../devices/placement-index.ts';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { buildings, devices, gateways, groups, maps, projects } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
@@ -419,10 +420,17 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
       return { gatewayId: String(gw.id), name: gw.name, userIds: await usersSeeingMap(db, { tenantId: gw.tenantId, mapId: gw.mapId }) };
     },
 
-    /** Whose a gateway is and where it stands (webhook events of its presence), or undefined while unbound. */
+    /** Whose a gateway is and where it stands (webhook events of its presence, its alerts), or undefined while unbound. */
     async placeAnyTenant({ mac }: { mac: string }) {
       const [gw] = await db
-        .select({ id: gateways.id, name: gateways.name, tenantId: gateways.tenantId, mapId: gateways.mapId, projectId: maps.projectId })
+        .select({
+          id: gateways.id,
+          name: gateways.name,
+          tenantId: gateways.tenantId,
+          mapId: gateways.mapId,
+          buildId: maps.buildId,
+          projectId: maps.projectId,
+        })
         .from(gateways)
         .leftJoin(maps, eq(maps.id, gateways.mapId))
         .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
@@ -432,3 +440,26 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
   };
 }
 export type GatewaysRepo = ReturnType<typeof createGatewaysRepo>;
+
+/**
+ * Every gateway (bound or in the pool) as a subquery named `alias`, with the columns other domains read (id,
+ * tenant_id, map_id, name, mac, online, timezone, config_version, synced_version, info); the reader filters it by
+ * its account or joins it on its own account's rows.
+ */
+export function gatewaysAnyTenant(alias = 'gw') {
+  return new QueryBuilder()
+    .select({
+      id: gateways.id,
+      tenantId: gateways.tenantId,
+      mapId: gateways.mapId,
+      name: gateways.name,
+      mac: gateways.mac,
+      online: gateways.online,
+      timezone: gateways.timezone,
+      configVersion: gateways.configVersion,
+      syncedVersion: gateways.syncedVersion,
+      info: gateways.info,
+    })
+    .from(gateways)
+    .as(alias);
+}

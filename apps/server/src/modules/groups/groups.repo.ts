@@ -1,18 +1,24 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, gateways, groupDevices, groups } from '../../db/schema/index.ts';
+import { groupDevices, groups } from '../../db/schema/index.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
+import { gatewaysAnyTenant } from '../gateways/gateways.repo.ts';
+
+/** A group's gateway and members, read through their owners' subqueries. */
+const gateway = gatewaysAnyTenant();
+const device = devicesAnyTenant();
 
 /** A group with what the group screen shows of its gateway. */
 function groupColumns() {
   return {
     group: groups,
     gateway: {
-      name: gateways.name,
-      mac: gateways.mac,
-      online: gateways.online,
-      configVersion: gateways.configVersion,
-      syncedVersion: gateways.syncedVersion,
-      info: gateways.info,
+      name: gateway.name,
+      mac: gateway.mac,
+      online: gateway.online,
+      configVersion: gateway.configVersion,
+      syncedVersion: gateway.syncedVersion,
+      info: gateway.info,
     },
   };
 }
@@ -24,7 +30,7 @@ export function createGroupsRepo(db: Db) {
       .select(groupColumns())
       .from(groups)
       // The gateway must still be the tenant's: a group of a gateway that went back to the pool is not shown.
-      .innerJoin(gateways, and(eq(gateways.id, groups.gatewayId), eq(gateways.tenantId, groups.tenantId)));
+      .innerJoin(gateway, and(eq(gateway.id, groups.gatewayId), eq(gateway.tenantId, groups.tenantId)));
 
   return {
     async find(q: { tenantId: bigint; id: bigint }) {
@@ -49,18 +55,18 @@ export function createGroupsRepo(db: Db) {
     /** A gateway of the tenant: its map and its large group number, which group numbers avoid. */
     async gateway(q: { tenantId: bigint; id: bigint }) {
       const [row] = await db
-        .select({ id: gateways.id, mac: gateways.mac, mapId: gateways.mapId, info: gateways.info, configVersion: gateways.configVersion })
-        .from(gateways)
-        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.id)))
+        .select({ id: gateway.id, mac: gateway.mac, mapId: gateway.mapId, info: gateway.info, configVersion: gateway.configVersion })
+        .from(gateway)
+        .where(and(eq(gateway.tenantId, q.tenantId), eq(gateway.id, q.id)))
         .limit(1);
       return row;
     },
 
     async configVersion(q: { tenantId: bigint; gatewayId: bigint }): Promise<number> {
       const [row] = await db
-        .select({ v: gateways.configVersion })
-        .from(gateways)
-        .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.gatewayId)));
+        .select({ v: gateway.configVersion })
+        .from(gateway)
+        .where(and(eq(gateway.tenantId, q.tenantId), eq(gateway.id, q.gatewayId)));
       return row?.v ?? 0;
     },
 
@@ -83,23 +89,24 @@ export function createGroupsRepo(db: Db) {
      */
     async daliBusGroups(q: { tenantId: bigint; deviceIds: bigint[]; exceptGroupId?: bigint }): Promise<number[]> {
       if (q.deviceIds.length === 0) return [];
+      const bus = devicesAnyTenant('bus');
       const buses = db
-        .select({ bridgeId: devices.bridgeId })
-        .from(devices)
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.deviceIds), eq(devices.kind, 'dali')));
+        .select({ bridgeId: bus.bridgeId })
+        .from(bus)
+        .where(and(eq(bus.tenantId, q.tenantId), inArray(bus.id, q.deviceIds), eq(bus.kind, 'dali')));
       const rows = await db
         .select({ n: sql<number>`count(distinct ${groupDevices.groupId})::int` })
-        .from(devices)
-        .innerJoin(groupDevices, eq(groupDevices.deviceId, devices.id))
+        .from(device)
+        .innerJoin(groupDevices, eq(groupDevices.deviceId, device.id))
         .where(
           and(
-            eq(devices.tenantId, q.tenantId),
-            eq(devices.kind, 'dali'),
-            inArray(devices.bridgeId, buses),
+            eq(device.tenantId, q.tenantId),
+            eq(device.kind, 'dali'),
+            inArray(device.bridgeId, buses),
             q.exceptGroupId === undefined ? undefined : ne(groupDevices.groupId, q.exceptGroupId),
           ),
         )
-        .groupBy(devices.bridgeId);
+        .groupBy(device.bridgeId);
       return rows.map((r) => r.n);
     },
 
@@ -170,12 +177,12 @@ export function createGroupsRepo(db: Db) {
     /** The group table a gateway should run: number, name and member addresses of each of its groups. */
     async table(q: { tenantId: bigint; gatewayId: bigint }) {
       const rows = await db
-        .select({ number: groups.number, name: groups.name, addr: devices.addr })
+        .select({ number: groups.number, name: groups.name, addr: device.addr })
         .from(groups)
         .innerJoin(groupDevices, eq(groupDevices.groupId, groups.id))
-        .innerJoin(devices, and(eq(devices.id, groupDevices.deviceId), eq(devices.gatewayId, groups.gatewayId)))
+        .innerJoin(device, and(eq(device.id, groupDevices.deviceId), eq(device.gatewayId, groups.gatewayId)))
         .where(and(eq(groups.tenantId, q.tenantId), eq(groups.gatewayId, q.gatewayId)))
-        .orderBy(asc(groups.number), asc(devices.id));
+        .orderBy(asc(groups.number), asc(device.id));
       const table = new Map<number, { id: number; name: string; devices: string[] }>();
       for (const r of rows) {
         const entry = table.get(r.number) ?? { id: r.number, name: r.name, devices: [] };

@@ -2,6 +2,8 @@ import { HEATMAP_WINDOW_MINUTES } from '@lumigrid/contract';
 import { wallClock } from '@lumigrid/protocol';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
+import { gatewaysAnyTenant } from '../gateways/gateways.repo.ts';
 
 /** A motion sensor that reported occupied, as the ingest path hands it over. */
 export interface ActivationRow {
@@ -37,8 +39,8 @@ export function createActivationsRepo(db: Db) {
           coalesce(gw.timezone, 'UTC') as time_zone
         from jsonb_array_elements(${keys}::jsonb) k
         cross join lateral (select k->>0 as mac, k->>1 as addr) u
-        left join gateways gw on gw.mac = u.mac
-        left join devices d on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
+        left join ${gatewaysAnyTenant()} on gw.mac = u.mac
+        left join ${devicesAnyTenant()} on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
       `)) as unknown as {
         rows: Array<{
           mac: string;

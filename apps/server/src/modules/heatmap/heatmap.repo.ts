@@ -1,6 +1,8 @@
 import type { HeatLevel } from '@lumigrid/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
+import { mapsOfPlace } from '../projects/maps.repo.ts';
 import type { StatsPlace } from '../projects/project-access.ts';
 
 /** Which maps a heatmap read takes: a project's, a building's or one map, within what the caller sees. */
@@ -28,15 +30,9 @@ type Rows<T> = { rows: T[] };
 /** The devices the heatmap counts: motion sensors, and any device that reported occupied (a sensor of another kind). */
 const MOTION_KIND = 'sensor-motion';
 
+/** The place's maps as `m`, joined on the row's map: rows of no map or a deleted map drop out. */
 function onPlace(p: HeatPlace): SQL {
-  const conditions = [sql`m.project_id = ${String(p.projectId)}::bigint`];
-  if (p.buildId !== undefined) conditions.push(sql`m.build_id = ${String(p.buildId)}::bigint`);
-  if (p.mapId !== undefined) conditions.push(sql`m.id = ${String(p.mapId)}::bigint`);
-  if (p.mapIds) {
-    const ids = JSON.stringify(p.mapIds.map(String));
-    conditions.push(sql`m.id in (select jsonb_array_elements_text(${ids}::jsonb)::bigint)`);
-  }
-  return sql`join maps m on m.id = d.map_id and m.tenant_id = d.tenant_id and ${sql.join(conditions, sql` and `)}`;
+  return sql`join ${mapsOfPlace(p)} on m.id = d.map_id`;
 }
 
 /** The windows of a device in the range of local days. */
@@ -51,7 +47,7 @@ export function createHeatmapRepo(db: Db) {
   const sensorsOf = (p: HeatPlace, r: LocalRange) => sql`
     select d.id, d.name, d.map_id, d.x, d.y, m.name as map_name, m.build_id,
       (select count(*) from sensor_activation_windows w where ${inRange(r)})::int as count
-    from devices d ${onPlace(p)}
+    from ${devicesAnyTenant()} ${onPlace(p)}
     where d.tenant_id = ${String(p.tenantId)}::bigint
       and (d.kind = ${MOTION_KIND} or exists (select 1 from sensor_activation_windows w where ${inRange(r)}))`;
 
@@ -101,7 +97,7 @@ export function createHeatmapRepo(db: Db) {
     async week(p: HeatPlace, r: LocalRange, deviceId?: bigint): Promise<Array<{ weekday: number; hour: number; count: number }>> {
       const result = (await db.execute(sql`
         select extract(isodow from w.local_start)::int as weekday, extract(hour from w.local_start)::int as hour, count(*)::int as count
-        from devices d ${onPlace(p)}
+        from ${devicesAnyTenant()} ${onPlace(p)}
         join sensor_activation_windows w on ${inRange(r)}
         where d.tenant_id = ${String(p.tenantId)}::bigint
           ${deviceId === undefined ? sql`` : sql`and d.id = ${String(deviceId)}::bigint`}
@@ -112,8 +108,8 @@ export function createHeatmapRepo(db: Db) {
     /** Whether a device stands on a map of the account. */
     async deviceOnMap(q: { tenantId: bigint; mapId: bigint; deviceId: bigint }): Promise<boolean> {
       const result = (await db.execute(sql`
-        select 1 from devices where id = ${String(q.deviceId)}::bigint and tenant_id = ${String(q.tenantId)}::bigint
-          and map_id = ${String(q.mapId)}::bigint`)) as unknown as Rows<unknown>;
+        select 1 from ${devicesAnyTenant()} where d.id = ${String(q.deviceId)}::bigint and d.tenant_id = ${String(q.tenantId)}::bigint
+          and d.map_id = ${String(q.mapId)}::bigint`)) as unknown as Rows<unknown>;
       return result.rows.length > 0;
     },
 

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, energyDeviceHours, libraryTypes } from '../../db/schema/index.ts';
+import { energyDeviceHours, libraryTypes } from '../../db/schema/index.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
 
 export type LibraryTypeRow = typeof libraryTypes.$inferSelect;
 export type LibraryTypeValues = Pick<LibraryTypeRow, 'name' | 'type' | 'initialPower' | 'lifespan' | 'partNumber'>;
@@ -8,14 +9,11 @@ export type LibraryTypeValues = Pick<LibraryTypeRow, 'name' | 'type' | 'initialP
 /** A library row with how many of the account's devices carry its part number. */
 export type LibraryTypeWithCount = LibraryTypeRow & { devices: number };
 
-/** The part number a device row carries, as the library stores part numbers. */
-const devicePartNumber = sql<string>`upper(trim(${devices.model}))`;
-
 /** The queries of the device library; every one takes the tenant. */
 export function createLibraryRepo(db: Db) {
   const mine = (tenantId: bigint, id: bigint) => and(eq(libraryTypes.tenantId, tenantId), eq(libraryTypes.id, id));
   // Written out: drizzle may render the outer columns unqualified, which the inner alias would capture.
-  const deviceCount = sql<number>`(select count(*)::int from devices d where d.tenant_id = "library_types"."tenant_id" and upper(trim(d.model)) = "library_types"."part_number")`;
+  const deviceCount = sql<number>`(select count(*)::int from ${devicesAnyTenant()} where d.tenant_id = "library_types"."tenant_id" and upper(trim(d.model)) = "library_types"."part_number")`;
 
   return {
     async list({ tenantId }: { tenantId: bigint }): Promise<LibraryTypeWithCount[]> {
@@ -82,7 +80,7 @@ export function createLibraryRepo(db: Db) {
         .where(
           and(
             mine(tenantId, id),
-            sql`not exists (select 1 from devices d where d.tenant_id = ${tenantId} and upper(trim(d.model)) = "library_types"."part_number")`,
+            sql`not exists (select 1 from ${devicesAnyTenant()} where d.tenant_id = ${tenantId} and upper(trim(d.model)) = "library_types"."part_number")`,
           ),
         )
         .returning();
@@ -102,17 +100,20 @@ export function createLibraryRepo(db: Db) {
         .where(and(eq(energyDeviceHours.tenantId, tenantId), inArray(energyDeviceHours.deviceId, deviceIds)))
         .groupBy(energyDeviceHours.deviceId)
         .as('burned');
+      const device = devicesAnyTenant();
+      // The part number a device carries, as the library stores part numbers.
+      const partNumber = sql<string>`upper(trim(${device.model}))`;
       return db
         .select({
-          deviceId: devices.id,
+          deviceId: device.id,
           typeName: libraryTypes.name,
           lifespan: libraryTypes.lifespan,
           onS: burned.onS,
         })
-        .from(devices)
-        .leftJoin(libraryTypes, and(eq(libraryTypes.tenantId, devices.tenantId), eq(libraryTypes.partNumber, devicePartNumber)))
-        .leftJoin(burned, eq(burned.deviceId, devices.id))
-        .where(and(eq(devices.tenantId, tenantId), inArray(devices.id, deviceIds)));
+        .from(device)
+        .leftJoin(libraryTypes, and(eq(libraryTypes.tenantId, device.tenantId), eq(libraryTypes.partNumber, partNumber)))
+        .leftJoin(burned, eq(burned.deviceId, device.id))
+        .where(and(eq(device.tenantId, tenantId), inArray(device.id, deviceIds)));
     },
   };
 }

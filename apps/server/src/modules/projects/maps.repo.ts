@@ -1,6 +1,8 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, gte, isNull, lt, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { buildings, mapImages, maps, projects } from '../../db/schema/index.ts';
+import type { StatsPlace } from './project-access.ts';
 import { likePattern } from './projects.repo.ts';
 
 export type MapImageRow = typeof mapImages.$inferSelect;
@@ -24,6 +26,12 @@ export function createMapsRepo(db: Db) {
   const selectMaps = () => db.select(mapColumns).from(maps).leftJoin(mapImages, eq(mapImages.id, maps.imageId));
 
   return {
+    /** Whose a map is, for events that know only the map (webhooks' device events); crosses accounts. */
+    async placeAnyTenant({ id }: { id: bigint }): Promise<{ tenantId: bigint; projectId: bigint } | undefined> {
+      const [row] = await db.select({ tenantId: maps.tenantId, projectId: maps.projectId }).from(maps).where(eq(maps.id, id));
+      return row;
+    },
+
     async findMap({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<MapRow | undefined> {
       const [row] = await selectMaps()
         .where(and(eq(maps.tenantId, tenantId), eq(maps.id, id)))
@@ -184,3 +192,46 @@ export function createMapsRepo(db: Db) {
 }
 
 export type MapsRepo = ReturnType<typeof createMapsRepo>;
+
+const placeColumns = {
+  id: maps.id,
+  tenantId: maps.tenantId,
+  name: maps.name,
+  buildId: maps.buildId,
+  projectId: maps.projectId,
+  imageId: maps.imageId,
+};
+
+/**
+ * Every account's maps with their place, as a subquery named `alias` (columns id, tenant_id, name, build_id,
+ * project_id, image_id) that another domain joins on its own rows' map id, in drizzle or in SQL text.
+ */
+export function mapPlaces(alias = 'm') {
+  return new QueryBuilder().select(placeColumns).from(maps).as(alias);
+}
+
+/** The ids of the account's maps in a project's buildings, as a subquery (`inArray(column, mapIdsOfProject(...))`). */
+export function mapIdsOfProject(q: { tenantId: bigint; projectId: bigint }) {
+  return new QueryBuilder()
+    .select({ id: maps.id })
+    .from(maps)
+    .innerJoin(buildings, eq(buildings.id, maps.buildId))
+    .where(and(eq(buildings.tenantId, q.tenantId), eq(buildings.projectId, q.projectId)));
+}
+
+/** The account's maps a statistics read takes (a project's, a building's or one map, within what the caller sees), as `mapPlaces`. */
+export function mapsOfPlace(p: StatsPlace, alias = 'm') {
+  return new QueryBuilder()
+    .select(placeColumns)
+    .from(maps)
+    .where(
+      and(
+        eq(maps.tenantId, p.tenantId),
+        eq(maps.projectId, p.projectId),
+        p.buildId === undefined ? undefined : eq(maps.buildId, p.buildId),
+        p.mapId === undefined ? undefined : eq(maps.id, p.mapId),
+        p.mapIds === undefined ? undefined : p.mapIds.length > 0 ? inArray(maps.id, p.mapIds) : sql`false`,
+      ),
+    )
+    .as(alias);
+}

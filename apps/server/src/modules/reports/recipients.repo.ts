@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { alerts, buildings, emergencyRuns, energyMapDays, mailRecipients, mailReportSends, maps } from '../../db/schema/index.ts';
+import { alerts, emergencyRuns, energyMapDays, mailRecipients, mailReportSends } from '../../db/schema/index.ts';
+import { mapIdsOfProject } from '../projects/maps.repo.ts';
 
 export type RecipientRow = typeof mailRecipients.$inferSelect;
 export type RecipientValues = Omit<typeof mailRecipients.$inferInsert, 'id' | 'tenantId' | 'projectId' | 'createdAt'>;
@@ -184,11 +185,6 @@ export function createRecipientsRepo(db: Db) {
      * project's buildings only, as the alert filters count a project.
      */
     async energyDays(input: { tenantId: bigint; projectId: bigint; firstDay: string; endDay: string }) {
-      const projectMaps = db
-        .select({ id: maps.id })
-        .from(maps)
-        .innerJoin(buildings, eq(buildings.id, maps.buildId))
-        .where(and(eq(buildings.tenantId, input.tenantId), eq(buildings.projectId, input.projectId)));
       return db
         .select({
           day: energyMapDays.localDate,
@@ -199,7 +195,7 @@ export function createRecipientsRepo(db: Db) {
         .where(
           and(
             eq(energyMapDays.tenantId, input.tenantId),
-            inArray(energyMapDays.mapId, projectMaps),
+            inArray(energyMapDays.mapId, mapIdsOfProject(input)),
             gte(energyMapDays.localDate, input.firstDay),
             lt(energyMapDays.localDate, input.endDay),
           ),

@@ -3,10 +3,8 @@ import type { SceneRules } from './scene-config.ts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
-  devices,
   gateways,
   groups,
-  maps,
   projectHolidays,
   projectSceneSettings,
   sceneMembers,
@@ -16,6 +14,8 @@ import {
   scenes,
   sensorLinkages,
 } from '../../db/schema/index.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
 
 /** A scene as stored: its rules, its account and project, and a sequence's number. */
 export interface SceneRecord extends SceneRules {
@@ -47,6 +47,10 @@ export interface RunRecord {
 }
 
 const ESCAPE_LIKE = /[\\%_]/g;
+
+/** Devices and maps, read through their owners' subqueries. */
+const device = devicesAnyTenant('device');
+const map = mapPlaces('map');
 
 /**
  * Queries of scenes, their members, parts, runs, panel keys and the project's scene settings. Every query
@@ -111,17 +115,17 @@ export function createScenesRepo(db: Db) {
           deviceId: sceneMembers.deviceId,
           groupId: sceneMembers.groupId,
           action: sceneMembers.action,
-          deviceName: devices.name,
-          deviceType: devices.type,
-          addr: devices.addr,
+          deviceName: device.name,
+          deviceType: device.type,
+          addr: device.addr,
           groupName: groups.name,
           groupNumber: groups.number,
-          gatewayId: sql<bigint>`coalesce(${devices.gatewayId}, ${groups.gatewayId})`.mapWith((v: string | number | bigint) => BigInt(v)),
-          mapId: sql<bigint | null>`coalesce(${devices.mapId}, ${groups.mapId})`.mapWith((v: string | number | bigint) => BigInt(v)),
+          gatewayId: sql<bigint>`coalesce(${device.gatewayId}, ${groups.gatewayId})`.mapWith((v: string | number | bigint) => BigInt(v)),
+          mapId: sql<bigint | null>`coalesce(${device.mapId}, ${groups.mapId})`.mapWith((v: string | number | bigint) => BigInt(v)),
         })
         .from(sceneMembers)
         .innerJoin(scenes, eq(scenes.id, sceneMembers.sceneId))
-        .leftJoin(devices, eq(devices.id, sceneMembers.deviceId))
+        .leftJoin(device, eq(device.id, sceneMembers.deviceId))
         .leftJoin(groups, eq(groups.id, sceneMembers.groupId))
         .where(and(eq(scenes.tenantId, q.tenantId), inArray(sceneMembers.sceneId, q.sceneIds)))
         .orderBy(asc(sceneMembers.sceneId), asc(sceneMembers.step), asc(sceneMembers.position));
@@ -144,11 +148,11 @@ export function createScenesRepo(db: Db) {
           latitude: gateways.latitude,
           longitude: gateways.longitude,
           timezone: gateways.timezone,
-          projectId: maps.projectId,
+          projectId: map.projectId,
         })
         .from(sceneParts)
         .innerJoin(gateways, and(eq(gateways.id, sceneParts.gatewayId), eq(gateways.tenantId, sceneParts.tenantId)))
-        .leftJoin(maps, eq(maps.id, gateways.mapId))
+        .leftJoin(map, eq(map.id, gateways.mapId))
         .where(and(eq(sceneParts.tenantId, q.tenantId), inArray(sceneParts.sceneId, q.sceneIds)))
         .orderBy(asc(gateways.name), asc(gateways.id));
     },
@@ -166,10 +170,10 @@ export function createScenesRepo(db: Db) {
     async deviceFacts(q: { tenantId: bigint; ids: bigint[] }) {
       if (q.ids.length === 0) return [];
       return db
-        .select({ id: devices.id, type: devices.type, gatewayId: devices.gatewayId, mapId: devices.mapId, projectId: maps.projectId })
-        .from(devices)
-        .leftJoin(maps, eq(maps.id, devices.mapId))
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+        .select({ id: device.id, type: device.type, gatewayId: device.gatewayId, mapId: device.mapId, projectId: map.projectId })
+        .from(device)
+        .leftJoin(map, eq(map.id, device.mapId))
+        .where(and(eq(device.tenantId, q.tenantId), inArray(device.id, q.ids)));
     },
 
     /** Groups of the tenant as scene members, with their member types. */
@@ -180,13 +184,13 @@ export function createScenesRepo(db: Db) {
           id: groups.id,
           gatewayId: groups.gatewayId,
           mapId: groups.mapId,
-          projectId: maps.projectId,
+          projectId: map.projectId,
           types: sql<
             number[]
-          >`coalesce((select array_agg(d.type) from group_devices gd join devices d on d.id = gd.device_id where gd.group_id = ${groups.id}), '{}')`,
+          >`coalesce((select array_agg(d.type) from group_devices gd join ${devicesAnyTenant()} on d.id = gd.device_id where gd.group_id = ${groups.id}), '{}')`,
         })
         .from(groups)
-        .innerJoin(maps, eq(maps.id, groups.mapId))
+        .innerJoin(map, eq(map.id, groups.mapId))
         .where(and(eq(groups.tenantId, q.tenantId), inArray(groups.id, q.ids)));
     },
 
@@ -315,7 +319,7 @@ export function createScenesRepo(db: Db) {
         await tx.execute(sql`
           delete from scene_members m
           where m.scene_id = ${q.sceneId}
-            and coalesce((select d.gateway_id from devices d where d.id = m.device_id), (select g.gateway_id from groups g where g.id = m.group_id)) = ${q.gatewayId}`);
+            and coalesce((select d.gateway_id from ${devicesAnyTenant()} where d.id = m.device_id), (select g.gateway_id from groups g where g.id = m.group_id)) = ${q.gatewayId}`);
         const [left] = await tx.select({ n: count() }).from(sceneParts).where(eq(sceneParts.sceneId, q.sceneId));
         if (left?.n) return null;
         const [gone] = await tx.delete(scenes).where(eq(scenes.id, q.sceneId)).returning({ image: scenes.image });
@@ -396,11 +400,11 @@ export function createScenesRepo(db: Db) {
                 sceneId: sceneMembers.sceneId,
                 step: sceneMembers.step,
                 action: sceneMembers.action,
-                addr: devices.addr,
+                addr: device.addr,
                 groupNumber: groups.number,
               })
               .from(sceneMembers)
-              .leftJoin(devices, and(eq(devices.id, sceneMembers.deviceId), eq(devices.gatewayId, q.gatewayId)))
+              .leftJoin(device, and(eq(device.id, sceneMembers.deviceId), eq(device.gatewayId, q.gatewayId)))
               .leftJoin(groups, and(eq(groups.id, sceneMembers.groupId), eq(groups.gatewayId, q.gatewayId)))
               .where(
                 inArray(
@@ -415,9 +419,9 @@ export function createScenesRepo(db: Db) {
     /** The project a gateway stands in (through its map), or null. */
     async gatewayProject(q: { tenantId: bigint; gatewayId: bigint }): Promise<bigint | null> {
       const [row] = await db
-        .select({ projectId: maps.projectId })
+        .select({ projectId: map.projectId })
         .from(gateways)
-        .innerJoin(maps, eq(maps.id, gateways.mapId))
+        .innerJoin(map, eq(map.id, gateways.mapId))
         .where(and(eq(gateways.tenantId, q.tenantId), eq(gateways.id, q.gatewayId)));
       return row?.projectId ?? null;
     },
@@ -427,8 +431,8 @@ export function createScenesRepo(db: Db) {
       const rows = await db
         .select({ id: gateways.id })
         .from(gateways)
-        .innerJoin(maps, eq(maps.id, gateways.mapId))
-        .where(and(eq(gateways.tenantId, q.tenantId), eq(maps.projectId, q.projectId)));
+        .innerJoin(map, eq(map.id, gateways.mapId))
+        .where(and(eq(gateways.tenantId, q.tenantId), eq(map.projectId, q.projectId)));
       return rows.map((r) => r.id);
     },
 
@@ -477,34 +481,34 @@ export function createScenesRepo(db: Db) {
     /** The panel keys of a gateway's panels, each with the part number of its scene on that gateway. */
     async gatewayPanelKeys(q: { gatewayId: bigint }) {
       return db
-        .select({ panel: devices.addr, key: scenePanelKeys.key, number: sceneParts.number })
+        .select({ panel: device.addr, key: scenePanelKeys.key, number: sceneParts.number })
         .from(scenePanelKeys)
-        .innerJoin(devices, eq(devices.id, scenePanelKeys.panelId))
-        .innerJoin(sceneParts, and(eq(sceneParts.sceneId, scenePanelKeys.sceneId), eq(sceneParts.gatewayId, devices.gatewayId)))
-        .where(eq(devices.gatewayId, q.gatewayId))
-        .orderBy(asc(devices.addr), asc(scenePanelKeys.key));
+        .innerJoin(device, eq(device.id, scenePanelKeys.panelId))
+        .innerJoin(sceneParts, and(eq(sceneParts.sceneId, scenePanelKeys.sceneId), eq(sceneParts.gatewayId, device.gatewayId)))
+        .where(eq(device.gatewayId, q.gatewayId))
+        .orderBy(asc(device.addr), asc(scenePanelKeys.key));
     },
 
     /** A device of the tenant as a panel: type, gateway, map. */
     async device(q: { tenantId: bigint; id: bigint }) {
       const [row] = await db
         .select({
-          id: devices.id,
-          type: devices.type,
-          gatewayId: devices.gatewayId,
-          mapId: devices.mapId,
-          addr: devices.addr,
-          name: devices.name,
+          id: device.id,
+          type: device.type,
+          gatewayId: device.gatewayId,
+          mapId: device.mapId,
+          addr: device.addr,
+          name: device.name,
         })
-        .from(devices)
-        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id)))
+        .from(device)
+        .where(and(eq(device.tenantId, q.tenantId), eq(device.id, q.id)))
         .limit(1);
       return row;
     },
 
     /** The linkages of the sensors standing on a map, with their group and whether the gateway runs them. */
     async linkagesOnMap(q: { tenantId: bigint; mapId: bigint }) {
-      return linkageRows(db, and(eq(sensorLinkages.tenantId, q.tenantId), eq(devices.mapId, q.mapId)));
+      return linkageRows(db, and(eq(sensorLinkages.tenantId, q.tenantId), eq(device.mapId, q.mapId)));
     },
 
     async linkage(q: { tenantId: bigint; sensorId: bigint }) {
@@ -553,7 +557,7 @@ export function createScenesRepo(db: Db) {
         await tx.insert(sensorLinkages).values(linkage).onConflictDoUpdate({ target: sensorLinkages.sensorId, set: fields });
         const [saved] = await linkageRows(
           tx,
-          and(eq(sensorLinkages.tenantId, q.tenantId), eq(sensorLinkages.sensorId, q.sensorId), eq(devices.mapId, q.mapId)),
+          and(eq(sensorLinkages.tenantId, q.tenantId), eq(sensorLinkages.sensorId, q.sensorId), eq(device.mapId, q.mapId)),
         );
         if (!saved) return tx.rollback();
         return saved;
@@ -572,7 +576,7 @@ export function createScenesRepo(db: Db) {
     async gatewayLinkages(q: { tenantId: bigint; gatewayId: bigint }) {
       return db
         .select({
-          sensor: devices.addr,
+          sensor: device.addr,
           group: groups.number,
           onDetectPercent: sensorLinkages.onDetectPercent,
           onClearPercent: sensorLinkages.onClearPercent,
@@ -580,26 +584,26 @@ export function createScenesRepo(db: Db) {
           lux: sensorLinkages.lux,
         })
         .from(sensorLinkages)
-        .innerJoin(devices, eq(devices.id, sensorLinkages.sensorId))
-        .innerJoin(groups, and(eq(groups.id, sensorLinkages.groupId), eq(groups.gatewayId, devices.gatewayId)))
-        .where(and(eq(sensorLinkages.tenantId, q.tenantId), eq(devices.gatewayId, q.gatewayId)))
-        .orderBy(asc(devices.addr));
+        .innerJoin(device, eq(device.id, sensorLinkages.sensorId))
+        .innerJoin(groups, and(eq(groups.id, sensorLinkages.groupId), eq(groups.gatewayId, device.gatewayId)))
+        .where(and(eq(sensorLinkages.tenantId, q.tenantId), eq(device.gatewayId, q.gatewayId)))
+        .orderBy(asc(device.addr));
     },
 
     /** Devices of the tenant with their gateways, for execute_auto. */
     async devicesWithGateways(q: { tenantId: bigint; ids: bigint[] }) {
       return db
         .select({
-          id: devices.id,
-          addr: devices.addr,
-          mapId: devices.mapId,
+          id: device.id,
+          addr: device.addr,
+          mapId: device.mapId,
           gatewayId: gateways.id,
           mac: gateways.mac,
           gatewayName: gateways.name,
         })
-        .from(devices)
-        .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)));
+        .from(device)
+        .innerJoin(gateways, eq(gateways.id, device.gatewayId))
+        .where(and(eq(device.tenantId, q.tenantId), inArray(device.id, q.ids)));
     },
   };
 }
@@ -610,16 +614,16 @@ function linkageRows(db: Pick<Db, 'select'>, where: SQL | undefined) {
   return db
     .select({
       linkage: sensorLinkages,
-      sensorName: devices.name,
+      sensorName: device.name,
       groupName: groups.name,
-      gatewayId: devices.gatewayId,
+      gatewayId: device.gatewayId,
       syncedVersion: gateways.syncedVersion,
     })
     .from(sensorLinkages)
-    .innerJoin(devices, eq(devices.id, sensorLinkages.sensorId))
+    .innerJoin(device, eq(device.id, sensorLinkages.sensorId))
     .innerJoin(groups, eq(groups.id, sensorLinkages.groupId))
-    .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
+    .innerJoin(gateways, eq(gateways.id, device.gatewayId))
     .where(where)
-    .orderBy(asc(devices.name), asc(devices.id));
+    .orderBy(asc(device.name), asc(device.id));
 }
 export type SceneRow = NonNullable<Awaited<ReturnType<ScenesRepo['find']>>>;

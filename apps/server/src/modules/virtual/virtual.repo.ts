@@ -3,11 +3,8 @@ import { and, asc, count, eq, inArray, isNotNull, isNull, notExists, or, sql, ty
 import type { Db } from '../../db/client.ts';
 import {
   deviceParamTemplates,
-  devices,
-  gateways,
   groupDevices,
   groups,
-  maps,
   paramTemplates,
   sceneMembers,
   scenes,
@@ -16,6 +13,14 @@ import {
   virtualSceneMembers,
   type RelationHandover,
 } from '../../db/schema/index.ts';
+import { devicesAnyTenant } from '../devices/devices.repo.ts';
+import { gatewaysAnyTenant } from '../gateways/gateways.repo.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
+
+/** Devices, gateways and maps, read through their owners' subqueries. */
+const device = devicesAnyTenant();
+const gateway = gatewaysAnyTenant();
+const map = mapPlaces();
 
 export type TemplateRow = typeof paramTemplates.$inferSelect;
 export type TemplateUsage = TemplateRow & { virtualDevices: number; devices: number };
@@ -25,7 +30,7 @@ export type VirtualRow = typeof virtualDevices.$inferSelect & { gatewayName: str
 const ownVirtual = (tenantId: bigint) =>
   and(
     eq(virtualDevices.tenantId, tenantId),
-    sql`exists (select 1 from ${gateways} where ${gateways.id} = ${virtualDevices.gatewayId} and ${gateways.tenantId} = ${tenantId})`,
+    sql`exists (select 1 from ${gateway} where ${gateway.id} = ${virtualDevices.gatewayId} and ${gateway.tenantId} = ${tenantId})`,
   );
 
 /**
@@ -37,12 +42,12 @@ export function createVirtualRepo(db: Db) {
     db
       .select({
         virtual: virtualDevices,
-        gatewayName: gateways.name,
-        relatedName: devices.name,
+        gatewayName: gateway.name,
+        relatedName: device.name,
       })
       .from(virtualDevices)
-      .innerJoin(gateways, eq(gateways.id, virtualDevices.gatewayId))
-      .leftJoin(devices, eq(devices.id, virtualDevices.relatedDeviceId));
+      .innerJoin(gateway, eq(gateway.id, virtualDevices.gatewayId))
+      .leftJoin(device, eq(device.id, virtualDevices.relatedDeviceId));
 
   const flatten = (
     rows: Array<{ virtual: typeof virtualDevices.$inferSelect; gatewayName: string; relatedName: string | null }>,
@@ -59,7 +64,7 @@ export function createVirtualRepo(db: Db) {
       const rows = await db
         .select({
           template: paramTemplates,
-          virtualDevices: sql<number>`(select count(*)::int from ${virtualDevices} where (${virtualDevices.functionTemplateId} = ${paramTemplates.id} or ${virtualDevices.interfaceTemplateId} = ${paramTemplates.id}) and exists (select 1 from ${gateways} where ${gateways.id} = ${virtualDevices.gatewayId} and ${gateways.tenantId} = ${q.tenantId}))`,
+          virtualDevices: sql<number>`(select count(*)::int from ${virtualDevices} where (${virtualDevices.functionTemplateId} = ${paramTemplates.id} or ${virtualDevices.interfaceTemplateId} = ${paramTemplates.id}) and exists (select 1 from ${gateway} where ${gateway.id} = ${virtualDevices.gatewayId} and ${gateway.tenantId} = ${q.tenantId}))`,
           devices: sql<number>`(select count(*)::int from ${deviceParamTemplates} where ${deviceParamTemplates.templateId} = ${paramTemplates.id})`,
         })
         .from(paramTemplates)
@@ -103,8 +108,8 @@ export function createVirtualRepo(db: Db) {
           notExists(
             db
               .select({ one: sql`1` })
-              .from(gateways)
-              .where(and(eq(gateways.id, virtualDevices.gatewayId), eq(gateways.tenantId, tenantId))),
+              .from(gateway)
+              .where(and(eq(gateway.id, virtualDevices.gatewayId), eq(gateway.tenantId, tenantId))),
           ),
         ),
       );
@@ -141,42 +146,42 @@ export function createVirtualRepo(db: Db) {
     /** Devices of the tenant (on the visible maps when given): what apply and relation need. */
     async deviceFacts(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }) {
       if (q.ids.length === 0) return [];
-      const where: SQL[] = [eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids)];
-      if (q.mapIds) where.push(inArray(devices.mapId, q.mapIds.length ? q.mapIds : [0n]));
+      const where: SQL[] = [eq(device.tenantId, q.tenantId), inArray(device.id, q.ids)];
+      if (q.mapIds) where.push(inArray(device.mapId, q.mapIds.length ? q.mapIds : [0n]));
       return db
         .select({
-          id: devices.id,
-          name: devices.name,
-          type: devices.type,
-          addr: devices.addr,
-          gatewayId: devices.gatewayId,
-          mapId: devices.mapId,
-          x: devices.x,
-          y: devices.y,
+          id: device.id,
+          name: device.name,
+          type: device.type,
+          addr: device.addr,
+          gatewayId: device.gatewayId,
+          mapId: device.mapId,
+          x: device.x,
+          y: device.y,
         })
-        .from(devices)
+        .from(device)
         .where(and(...where));
     },
 
     /** Devices of a gateway and type that no virtual device stands for. */
     async relationCandidates(q: { tenantId: bigint; gatewayId: bigint; type: number; mapIds?: bigint[] }) {
       const where: SQL[] = [
-        eq(devices.tenantId, q.tenantId),
-        eq(devices.gatewayId, q.gatewayId),
-        eq(devices.type, q.type),
+        eq(device.tenantId, q.tenantId),
+        eq(device.gatewayId, q.gatewayId),
+        eq(device.type, q.type),
         notExists(
           db
             .select({ one: sql`1` })
             .from(virtualDevices)
-            .where(eq(virtualDevices.relatedDeviceId, devices.id)),
+            .where(eq(virtualDevices.relatedDeviceId, device.id)),
         ),
       ];
-      if (q.mapIds) where.push(or(isNull(devices.mapId), inArray(devices.mapId, q.mapIds.length ? q.mapIds : [0n]))!);
+      if (q.mapIds) where.push(or(isNull(device.mapId), inArray(device.mapId, q.mapIds.length ? q.mapIds : [0n]))!);
       return db
-        .select({ id: devices.id, name: devices.name, type: devices.type, addr: devices.addr, mapId: devices.mapId })
-        .from(devices)
+        .select({ id: device.id, name: device.name, type: device.type, addr: device.addr, mapId: device.mapId })
+        .from(device)
         .where(and(...where))
-        .orderBy(asc(devices.name), asc(devices.id));
+        .orderBy(asc(device.name), asc(device.id));
     },
 
     async groupIdsOf({ deviceId }: { deviceId: bigint }): Promise<bigint[]> {
@@ -192,16 +197,16 @@ export function createVirtualRepo(db: Db) {
     async gateway({ tenantId, id }: { tenantId: bigint; id: bigint }) {
       const [row] = await db
         .select({
-          id: gateways.id,
-          name: gateways.name,
-          mac: gateways.mac,
-          online: gateways.online,
-          mapId: gateways.mapId,
-          projectId: maps.projectId,
+          id: gateway.id,
+          name: gateway.name,
+          mac: gateway.mac,
+          online: gateway.online,
+          mapId: gateway.mapId,
+          projectId: map.projectId,
         })
-        .from(gateways)
-        .innerJoin(maps, eq(maps.id, gateways.mapId))
-        .where(and(eq(gateways.tenantId, tenantId), eq(gateways.id, id)))
+        .from(gateway)
+        .innerJoin(map, eq(map.id, gateway.mapId))
+        .where(and(eq(gateway.tenantId, tenantId), eq(gateway.id, id)))
         .limit(1);
       return row;
     },
@@ -210,17 +215,17 @@ export function createVirtualRepo(db: Db) {
     async projectGateways(q: { tenantId: bigint; projectId: bigint; mapId: bigint }) {
       return db
         .select({
-          id: gateways.id,
-          name: gateways.name,
-          mac: gateways.mac,
-          online: gateways.online,
-          mapId: gateways.mapId,
-          virtualDevices: sql<number>`(select count(*)::int from ${virtualDevices} where ${virtualDevices.gatewayId} = ${gateways.id} and ${virtualDevices.mapId} = ${q.mapId})`,
+          id: gateway.id,
+          name: gateway.name,
+          mac: gateway.mac,
+          online: gateway.online,
+          mapId: gateway.mapId,
+          virtualDevices: sql<number>`(select count(*)::int from ${virtualDevices} where ${virtualDevices.gatewayId} = ${gateway.id} and ${virtualDevices.mapId} = ${q.mapId})`,
         })
-        .from(gateways)
-        .innerJoin(maps, eq(maps.id, gateways.mapId))
-        .where(and(eq(gateways.tenantId, q.tenantId), eq(maps.projectId, q.projectId)))
-        .orderBy(asc(gateways.name), asc(gateways.id));
+        .from(gateway)
+        .innerJoin(map, eq(map.id, gateway.mapId))
+        .where(and(eq(gateway.tenantId, q.tenantId), eq(map.projectId, q.projectId)))
+        .orderBy(asc(gateway.name), asc(gateway.id));
     },
 
     async groupFacts({ tenantId, ids }: { tenantId: bigint; ids: bigint[] }) {

@@ -17,8 +17,8 @@ function setup(interested: bigint[]) {
         reads += 1;
         return new Set(interested);
       },
-      mapPlaceAnyTenant: async (mapId) => (mapId === 5n ? { tenantId: 1n, projectId: 3n } : { tenantId: 2n, projectId: 4n }),
     },
+    maps: { placeAnyTenant: async ({ id }) => (id === 5n ? { tenantId: 1n, projectId: 3n } : { tenantId: 2n, projectId: 4n }) },
     events: { emit: (source) => void emitted.push(typeof source === 'function' ? source() : Promise.resolve(source)) },
     clock: new TestClock(),
     logger: { warn: () => undefined },

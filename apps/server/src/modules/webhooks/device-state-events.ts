@@ -2,6 +2,7 @@ import { WEBHOOK_LIMITS, type DeviceMarker } from '@lumigrid/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock.ts';
 import type { WebhookEvents } from './webhooks.service.ts';
+import type { MapsRepo } from '../projects/maps.repo.ts';
 import type { WebhooksRepo } from './webhooks.repo.ts';
 
 /** How long a map's device changes are gathered into one event: a busy map sends one a second, not hundreds. */
@@ -15,7 +16,9 @@ const INTERESTED_TTL_MS = 30_000;
  * takes these events, and never waits on the database there.
  */
 export function createDeviceStateEvents(deps: {
-  repo: Pick<WebhooksRepo, 'tenantsTakingAnyTenant' | 'mapPlaceAnyTenant'>;
+  repo: Pick<WebhooksRepo, 'tenantsTakingAnyTenant'>;
+  /** Whose a map is: device events know only the map. */
+  maps: Pick<MapsRepo, 'placeAnyTenant'>;
   events: WebhookEvents;
   clock: Clock;
   logger: Pick<FastifyBaseLogger, 'warn'>;
@@ -48,7 +51,7 @@ export function createDeviceStateEvents(deps: {
       for (let i = 0; i < devices.length; i += WEBHOOK_LIMITS.devicesPerEvent) {
         const chunk = devices.slice(i, i + WEBHOOK_LIMITS.devicesPerEvent);
         deps.events.emit(async () => {
-          const place = await deps.repo.mapPlaceAnyTenant(mapId);
+          const place = await deps.maps.placeAnyTenant({ id: mapId });
           if (!place || !interested.has(place.tenantId)) return undefined;
           return {
             kind: 'device.stateChanged',

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { MapsRepo } from '../projects/maps.repo.ts';
 import type { ProjectMembers } from '../projects/project-members.ts';
 import { createDeviceStateEvents } from './device-state-events.ts';
 import { createWebhooksRepo } from './webhooks.repo.ts';
@@ -13,6 +14,7 @@ import { createWebhooksService } from './webhooks.service.ts';
 export function createWebhooksModule(deps: {
   db: Db;
   members: Pick<ProjectMembers, 'scopeOf'>;
+  maps: Pick<MapsRepo, 'placeAnyTenant'>;
   jobs: Pick<JobRunner, 'schedule' | 'register'>;
   clock: Clock;
   logger: FastifyBaseLogger;
@@ -25,6 +27,7 @@ export function createWebhooksModule(deps: {
   const webhooks = createWebhooksService({ ...deps, repo });
   const deviceStates = createDeviceStateEvents({
     repo,
+    maps: deps.maps,
     events: webhooks,
     clock: deps.clock,
     logger: deps.logger,

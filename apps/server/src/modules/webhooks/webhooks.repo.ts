@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { maps, users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
+import { users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
 export type WebhookEndpointListRow = Omit<WebhookEndpointRow, 'secret'> & { userName: string };
@@ -138,12 +138,6 @@ export function createWebhooksRepo(db: Db) {
         .from(webhookDeliveries)
         .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
         .where(eq(webhookDeliveries.id, id));
-      return row;
-    },
-
-    /** Whose a map is, for device events that know only the map (read here: the projects domain has no such query). */
-    async mapPlaceAnyTenant(mapId: bigint): Promise<{ tenantId: bigint; projectId: bigint } | undefined> {
-      const [row] = await db.select({ tenantId: maps.tenantId, projectId: maps.projectId }).from(maps).where(eq(maps.id, mapId));
       return row;
     },
 
