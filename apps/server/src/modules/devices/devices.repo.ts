@@ -148,7 +148,6 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       return { gatewayId: gateway.id, devices: rows };
     },
 
-    /** How many of the ids the tenant holds (on the maps given, when a limited sub-account asks). */
     /** A device of a gateway by address, with its place (an alert's subject); undefined for an address the account does not know. */
     async atAddress(q: { tenantId: bigint; gatewayId: bigint; addr: string }) {
       const [row] = await db
@@ -167,6 +166,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       return row;
     },
 
+    /** How many of the ids the tenant holds (on the maps given, when a limited sub-account asks). */
     async countOwned(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }): Promise<number> {
       const rows = await db
         .select({ id: devices.id })
