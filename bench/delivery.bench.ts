@@ -51,6 +51,8 @@ async function load(path: string, identity: boolean, signedIn: boolean): Promise
     if (identity) await page.setExtraHTTPHeaders({ 'accept-encoding': 'identity' });
     if (signedIn) {
       await page.goto(`${server.url}/user/login`);
+      // Entering /user ends any session: the token goes in once the sign-in page has mounted, or it is dropped.
+      await page.locator('form button[type=submit]').waitFor();
       await page.evaluate(
         ([token, user]) => {
           localStorage.setItem('token', token);

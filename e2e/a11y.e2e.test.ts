@@ -188,7 +188,7 @@ describe('axe-core finds nothing serious or critical', () => {
         await page.goto(`${server.url}${path}`);
         await page.locator('.ant-pro-layout').waitFor();
         await page.waitForLoadState('networkidle');
-        await page.locator('.ant-spin-spinning, .ant-skeleton-active').first().waitFor({ state: 'detached' });
+        await page.locator('.ant-spin-spinning, .lg-spin, .ant-skeleton-active').first().waitFor({ state: 'detached' });
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }

@@ -208,7 +208,10 @@ let requests: ReturnType<typeof requestsOf>;
 /** Waits until the page has drawn what it loads: no request in flight for a moment, no spinner, skeleton or busy button. */
 async function settled(p: Page) {
   await poll(async () => requests.quiet(), 'no request in flight', { everyMs: 50 });
-  await p.locator('.ant-spin-spinning, .ant-skeleton-active, .ant-btn-loading').first().waitFor({ state: 'detached' });
+  await p
+    .locator('.ant-spin-spinning, .lg-spin, .ant-skeleton-active, .ant-btn-loading, .lg-button--loading')
+    .first()
+    .waitFor({ state: 'detached' });
 }
 
 /**

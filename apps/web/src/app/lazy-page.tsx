@@ -1,13 +1,13 @@
 import { Suspense, type ReactNode } from 'react';
-import { Spin } from 'antd';
+import { LightSpin } from '../components/light-controls.tsx';
 
-/** Suspense boundary for a lazily loaded page: a quiet spinner while its chunk arrives. */
+/** Suspense boundary for a lazily loaded page: a quiet spinner while its chunk arrives (drawn without antd). */
 export function LazyPage({ children }: { children: ReactNode }) {
   return (
     <Suspense
       fallback={
         <div style={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: 240, height: '100%' }}>
-          <Spin />
+          <LightSpin />
         </div>
       }
     >

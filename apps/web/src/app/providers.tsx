@@ -1,13 +1,12 @@
 import { useEffect, type ReactNode } from 'react';
-import { App as AntApp, ConfigProvider, Spin } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError, configureApiClient } from '../api/client.ts';
 import { failureText } from '../api/failure-text.ts';
 import { session, signOutRoute } from '../api/session.ts';
-import { ANTD_LOCALES } from '../i18n/index.ts';
+import { LightSpin } from '../components/light-controls.tsx';
 import { BootProvider, useBoot } from './boot.tsx';
-import { THEME } from './theme.ts';
+import { toast } from './toast.ts';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -26,7 +25,6 @@ export const queryClient = new QueryClient({
 
 /** Connects the one HTTP client to this app: language, login route, messages. */
 function ApiBridge() {
-  const { message } = AntApp.useApp();
   const { t } = useTranslation();
   const { mode, lang } = useBoot();
   useEffect(() => {
@@ -38,31 +36,32 @@ function ApiBridge() {
         if (!text) return;
         const content = 'text' in text ? text.text : t(text.key, text.vars ?? {});
         // One toast per kind of session trouble, however many calls failed at once.
-        const key = action.kind === 'business' ? undefined : action.kind;
-        void message.error({ content, key });
+        toast('error', content, action.kind === 'business' ? undefined : action.kind);
       },
     });
-  }, [message, t, mode, lang]);
+  }, [t, mode, lang]);
   return null;
 }
 
-function Themed({ children }: { children: ReactNode }) {
-  const { lang, ready } = useBoot();
+function Booted({ children }: { children: ReactNode }) {
+  const { ready } = useBoot();
   return (
-    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={THEME}>
-      <AntApp>
-        <ApiBridge />
-        {ready ? children : <Spin size="large" fullscreen />}
-      </AntApp>
-    </ConfigProvider>
+    <>
+      <ApiBridge />
+      {ready ? children : <LightSpin size="large" fullscreen />}
+    </>
   );
 }
 
+/**
+ * What every screen runs in: the query client, mode, branding and language. antd's providers are not here but
+ * with the screens drawn with antd (antd-scope.tsx), so the pages before sign-in load no antd.
+ */
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <BootProvider>
-        <Themed>{children}</Themed>
+        <Booted>{children}</Booted>
       </BootProvider>
     </QueryClientProvider>
   );

@@ -1,17 +1,33 @@
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RequireAuth, RootRedirect, SystemIndexRedirect, UserIndexRedirect } from './guards.tsx';
 import { LazyPage } from './lazy-page.tsx';
 
-// Every screen is its own chunk: the /user pages never load ProLayout or ProTable.
+/** A screen drawn with antd: its chunk and antd's providers (antd-scope.tsx) load together. */
+function withAntd<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+  return lazy(async () => {
+    const [{ default: AntdScope }, { default: Screen }] = await Promise.all([import('./antd-scope.tsx'), load()]);
+    return {
+      default: (props: P) => (
+        <AntdScope>
+          <Screen {...props} />
+        </AntdScope>
+      ),
+    };
+  });
+}
+
+// Every screen is its own chunk: the /user pages never load ProLayout or ProTable, and the sign-in, sign-up and
+// password reset no antd either. The sign-in and its shell load with the entry (vite.config.ts, SIGN_IN_SHARED).
 const UserLayout = lazy(() => import('../pages/user/user-layout.tsx'));
 const LoginPage = lazy(() => import('../pages/user/login-page.tsx'));
-const SsoPage = lazy(() => import('../pages/user/sso-page.tsx'));
-const SsoCallbackPage = lazy(() => import('../pages/user/sso-callback-page.tsx'));
+const SsoPage = withAntd(() => import('../pages/user/sso-page.tsx'));
+const SsoCallbackPage = withAntd(() => import('../pages/user/sso-callback-page.tsx'));
 const RegisterPage = lazy(() => import('../pages/user/register-page.tsx'));
 const ForgotPasswordPage = lazy(() => import('../pages/user/forgot-password-page.tsx'));
-const RegisterResultPage = lazy(() => import('../pages/user/register-result-page.tsx'));
-const BasicLayout = lazy(() => import('./layout/basic-layout.tsx'));
+const RegisterResultPage = withAntd(() => import('../pages/user/register-result-page.tsx'));
+// The signed-in pages render inside the shell, so antd's providers come with it.
+const BasicLayout = withAntd(() => import('./layout/basic-layout.tsx'));
 const HomePage = lazy(() => import('../pages/home/home-page.tsx'));
 const ProjectListPage = lazy(() => import('../pages/project/project-list-page.tsx'));
 const ProjectDetailPage = lazy(() => import('../pages/project/project-detail-page.tsx'));

@@ -1,27 +1,23 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/zh-tw';
-import 'dayjs/locale/ja';
-import type { Locale } from 'antd/es/locale';
-import zhCN from 'antd/es/locale/zh_CN';
-import zhTW from 'antd/es/locale/zh_TW';
-import enUS from 'antd/es/locale/en_US';
-import jaJP from 'antd/es/locale/ja_JP';
 import { DEFAULT_LANG, LANG_TAGS, LANGS, isLang, type Lang } from '@lumigrid/contract/browser';
 import en from './en.json';
 import { htmlLang } from './lang-tags.ts';
 
 export { htmlLang, languageToUse } from './lang-tags.ts';
 
-export const ANTD_LOCALES: Record<Lang, Locale> = { cn: zhCN, tc: zhTW, en: enUS, ja: jaJP };
-
-// English is the default and the fallback, so it comes with the page; the others load when chosen.
+// English is the default and the fallback, so it comes with the page; the others load when chosen, with
+// dayjs's names of months and days in that language.
 const OTHER_CATALOGUES: Record<Exclude<Lang, 'en'>, () => Promise<{ default: typeof en }>> = {
   cn: () => import('./cn.json'),
   tc: () => import('./tc.json'),
   ja: () => import('./ja.json'),
+};
+const DAYJS_LOCALES: Record<Exclude<Lang, 'en'>, () => Promise<unknown>> = {
+  cn: () => import('dayjs/locale/zh-cn'),
+  tc: () => import('dayjs/locale/zh-tw'),
+  ja: () => import('dayjs/locale/ja'),
 };
 
 void i18n.use(initReactI18next).init({
@@ -42,7 +38,7 @@ export function currentLang(): Lang {
 /** Fetches a language's texts unless i18next holds them already. */
 async function loadCatalogue(lang: Lang): Promise<void> {
   if (lang === 'en' || i18n.hasResourceBundle(lang, 'translation')) return;
-  const { default: catalogue } = await OTHER_CATALOGUES[lang]();
+  const [{ default: catalogue }] = await Promise.all([OTHER_CATALOGUES[lang](), DAYJS_LOCALES[lang]()]);
   i18n.addResourceBundle(lang, 'translation', catalogue);
 }
 

@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Lang } from '@lumigrid/contract/browser';
-import { ANTD_LOCALES, applyLanguage } from '../i18n/index.ts';
+import { applyLanguage } from '../i18n/index.ts';
+import { ANTD_LOCALES } from '../i18n/antd-locales.ts';
 
 /**
  * Renders a component inside the app's providers (texts in `lang`, antd's App for messages, a query client that

@@ -1,5 +1,5 @@
 import { userMay } from '@lumigrid/contract/browser';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
@@ -16,7 +16,6 @@ import {
   useMapMarkers,
   useMoveDevicesIn,
 } from '../../features/devices/api.ts';
-import { DevicePanel } from '../../features/devices/device-panel.tsx';
 import { MapLegend } from '../../features/devices/map-legend.tsx';
 import {
   SHOW_ALL,
@@ -33,7 +32,6 @@ import { DeviceMarkerLayer } from '../../features/devices/device-marker-layer.ts
 import { useVirtualPlan } from '../../features/virtual/use-virtual-plan.ts';
 import { VirtualMarkerLayer } from '../../features/virtual/virtual-marker-layer.tsx';
 import { VirtualDevicesCard } from '../../features/virtual/virtual-devices-card.tsx';
-import { VirtualDevicePanel } from '../../features/virtual/virtual-device-panel.tsx';
 import { gatewayMarkerId, gatewayOfMarker } from '../../features/devices/plan-markers.ts';
 import { projectApi, useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useDownload } from '../../api/download.ts';
@@ -43,15 +41,25 @@ import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
 import { usePhone } from '../../components/use-phone.ts';
 import { groupKeys } from '../../features/groups/api.ts';
 import { throttle } from '../../features/groups/group-state.ts';
-import { GroupControlDrawer } from '../../features/devices/group-control-drawer.tsx';
-import { PlanGroupsSheet, PlanTools, useNoHover } from './plan-tools.tsx';
+import { PlanTools, useNoHover } from './plan-tools.tsx';
 import { PlanSelectionBar } from './plan-selection-bar.tsx';
 import { stillShown, toggled, withAll, type PlanSelection } from '../../features/devices/plan-selection.ts';
 import { PLACING_PARAMS } from '../../features/devices/placing-walk.ts';
 import { usePlacingWalk } from '../../features/devices/use-placing-walk.ts';
 import { PlanTap } from '../../features/devices/plan-tap.ts';
 import { PlacingWalkBar } from './placing-walk-bar.tsx';
+import { OnceOpened } from '../../components/once-opened.tsx';
 import './plan-tools.css';
+
+// The drawers load when first opened: the plan draws without their code (controls, forms, colour picker).
+const DevicePanel = lazy(() => import('../../features/devices/device-panel.tsx').then((m) => ({ default: m.DevicePanel })));
+const VirtualDevicePanel = lazy(() =>
+  import('../../features/virtual/virtual-device-panel.tsx').then((m) => ({ default: m.VirtualDevicePanel })),
+);
+const PlanGroupsSheet = lazy(() => import('./plan-tools.tsx').then((m) => ({ default: m.PlanGroupsSheet })));
+const GroupControlDrawer = lazy(() =>
+  import('../../features/devices/group-control-drawer.tsx').then((m) => ({ default: m.GroupControlDrawer })),
+);
 
 /**
  * The device map (/device/control): the chosen map's floor plan in Leaflet, chosen with a project >
@@ -394,30 +402,38 @@ export default function DeviceControlPage() {
             />
           )}
         </div>
-        <DevicePanel
-          mapId={map.id}
-          marker={selected}
-          canControl={controllable}
-          canEdit={editable}
-          tree={tree.data}
-          onClose={() => setSelectedId(undefined)}
-        />
-        <VirtualDevicePanel
-          device={virtual.selected}
-          projectId={map.projectId}
-          canEdit={editable}
-          onClose={() => virtual.select(undefined)}
-        />
-        <PlanGroupsSheet
-          mapId={groupsOpen ? map.id : undefined}
-          onClose={() => setGroupsOpen(false)}
-          onOpen={(id) => {
-            setGroupsOpen(false);
-            setSelectedId(undefined);
-            setControlledGroup(id);
-          }}
-        />
-        <GroupControlDrawer groupId={controlledGroup} canControl={controllable} onClose={() => setControlledGroup(undefined)} />
+        <OnceOpened open={selected !== undefined}>
+          <DevicePanel
+            mapId={map.id}
+            marker={selected}
+            canControl={controllable}
+            canEdit={editable}
+            tree={tree.data}
+            onClose={() => setSelectedId(undefined)}
+          />
+        </OnceOpened>
+        <OnceOpened open={virtual.selected !== undefined}>
+          <VirtualDevicePanel
+            device={virtual.selected}
+            projectId={map.projectId}
+            canEdit={editable}
+            onClose={() => virtual.select(undefined)}
+          />
+        </OnceOpened>
+        <OnceOpened open={groupsOpen}>
+          <PlanGroupsSheet
+            mapId={groupsOpen ? map.id : undefined}
+            onClose={() => setGroupsOpen(false)}
+            onOpen={(id) => {
+              setGroupsOpen(false);
+              setSelectedId(undefined);
+              setControlledGroup(id);
+            }}
+          />
+        </OnceOpened>
+        <OnceOpened open={controlledGroup !== undefined}>
+          <GroupControlDrawer groupId={controlledGroup} canControl={controllable} onClose={() => setControlledGroup(undefined)} />
+        </OnceOpened>
       </div>
     );
   };

@@ -1,31 +1,30 @@
-import { App, Button, Form, Segmented } from 'antd';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useBoot } from '../../app/boot.tsx';
+import { toast } from '../../app/toast.ts';
 import { useResetPassword } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { BLUR_VALIDATION } from '../../components/form-rules.ts';
-import { useCaptchaField } from './captcha-field.tsx';
+import { LightButton, LightSegmented, type LightSize } from '../../components/light-controls.tsx';
+import { useLightForm } from '../../components/light-form.ts';
+import { useLightCaptcha } from './light-captcha-field.tsx';
 import { useCompact } from './use-compact.ts';
-import { VerifiedContactFields, type VerifiedContactValues } from './verified-contact-fields.tsx';
-
-type ResetValues = VerifiedContactValues;
+import {
+  VERIFIED_CONTACT_DEPENDENTS,
+  VERIFIED_CONTACT_INITIAL,
+  VerifiedContactFields,
+  verifiedContactRules,
+} from './verified-contact-fields.tsx';
 
 const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
 const TYPE_OF: Record<LoginMethod, string> = { mail: 'login', tel: 'tel-login' };
 
-/** The forgot-password page, /user/forgetPwd?type=login (by e-mail) or ?type=tel-login (by phone). */
+/** The forgot-password page, /user/forgetPwd?type=login (by e-mail) or ?type=tel-login (by phone). Drawn without antd. */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { mode, branding } = useBoot();
-  const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const compact = useCompact();
-  const [form] = Form.useForm<ResetValues>();
-  const captchaState = useCaptchaField(form, 'reset');
-  const reset = useResetPassword();
-  const size = compact ? 'middle' : 'large';
+  const size: LightSize = compact ? 'middle' : 'large';
 
   // Server mode has no mail or SMS for strangers; resetting there is the administrator's job, but a
   // local account with an address may still use it, so offer both.
@@ -33,24 +32,12 @@ export default function ForgotPasswordPage() {
   const asked: LoginMethod = params.get('type') === 'tel-login' ? 'tel' : 'mail';
   const method = methods.includes(asked) ? asked : (methods[0] ?? 'mail');
 
-  const onFinish = async (values: ResetValues) => {
-    const target = ((method === 'mail' ? values.mail : values.phone) ?? '').trim();
-    const done = await reset
-      .mutateAsync({ target, code: values.code, password: values.password })
-      .then(() => true)
-      .catch(() => false);
-    if (!done) return;
-    void message.success(t('forgot.success'));
-    void navigate(LOGIN_ROUTE[method], { replace: true });
-  };
-
   return (
     <>
       <h2 className="lg-user__title">{t('forgot.title')}</h2>
       {methods.length > 1 && (
-        <Segmented<LoginMethod>
-          block
-          style={{ marginBottom: 20 }}
+        <LightSegmented<LoginMethod>
+          name="reset-method"
           value={method}
           onChange={(next) => setParams({ type: TYPE_OF[next] }, { replace: true })}
           options={[
@@ -59,34 +46,51 @@ export default function ForgotPasswordPage() {
           ]}
         />
       )}
-      <Form<ResetValues>
-        key={method}
-        form={form}
-        name={`reset-${method}`}
-        size={size}
-        onFinish={onFinish}
-        validateTrigger={BLUR_VALIDATION}
-        requiredMark={false}
-      >
-        <VerifiedContactFields
-          form={form}
-          method={method}
-          purpose="reset"
-          captcha={captchaState}
-          size={size}
-          compact={compact}
-          passwordLabel={t('forgot.newPassword')}
-          confirmLabel={t('forgot.confirm')}
-        />
-        <Form.Item style={{ marginBottom: 0 }}>
-          <Button type="primary" htmlType="submit" block loading={reset.isPending}>
-            {t('forgot.submit')}
-          </Button>
-        </Form.Item>
-      </Form>
+      <ResetForm key={method} method={method} size={size} compact={compact} />
       <div className="lg-user__switch">
         <Link to={LOGIN_ROUTE[method]}>{t('forgot.backToLogin')}</Link>
       </div>
     </>
+  );
+}
+
+function ResetForm({ method, size, compact }: { method: LoginMethod; size: LightSize; compact: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const reset = useResetPassword();
+  const form = useLightForm({
+    initial: VERIFIED_CONTACT_INITIAL,
+    rules: (values) => verifiedContactRules(method, values),
+    dependents: VERIFIED_CONTACT_DEPENDENTS,
+  });
+  const captcha = useLightCaptcha('reset', () => form.setValue('captcha', ''));
+
+  const onValid = async (values: typeof form.values) => {
+    const target = (method === 'mail' ? values.mail : values.phone).trim();
+    const done = await reset
+      .mutateAsync({ target, code: values.code, password: values.password })
+      .then(() => true)
+      .catch(() => false);
+    if (!done) return;
+    toast('success', t('forgot.success'));
+    void navigate(LOGIN_ROUTE[method], { replace: true });
+  };
+
+  return (
+    <form name={`reset-${method}`} noValidate onSubmit={form.handleSubmit(onValid)}>
+      <VerifiedContactFields
+        form={form}
+        captcha={captcha}
+        method={method}
+        purpose="reset"
+        size={size}
+        compact={compact}
+        passwordLabel={t('forgot.newPassword')}
+        confirmLabel={t('forgot.confirm')}
+      />
+      <LightButton kind="primary" type="submit" size={size} block loading={reset.isPending}>
+        {t('forgot.submit')}
+      </LightButton>
+    </form>
   );
 }

@@ -1,5 +1,5 @@
-import { Tabs } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { LightTabs } from '../../components/light-controls.tsx';
 import type { LoginMethod } from '../../features/branding/branding.ts';
 
 /** E-mail / phone tabs; each tab is its own route, so the tabs only navigate. Hidden with one method. */
@@ -15,15 +15,11 @@ export function MethodTabs({
   const { t } = useTranslation();
   if (methods.length < 2) return null;
   return (
-    <Tabs
+    <LightTabs
       className="lg-user__tabs"
-      activeKey={active}
-      centered
-      onChange={(key) => onChange(key === 'tel' ? 'tel' : 'mail')}
-      items={methods.map((method) => ({
-        key: method,
-        label: method === 'mail' ? t('login.tabMail') : t('login.tabPhone'),
-      }))}
+      active={active}
+      onChange={onChange}
+      items={methods.map((method) => ({ key: method, label: method === 'mail' ? t('login.tabMail') : t('login.tabPhone') }))}
     />
   );
 }

@@ -1,106 +1,110 @@
-import { Button, Form, Input } from 'antd';
-import { BankOutlined, UserOutlined } from '@ant-design/icons';
+import BankOutlined from '@ant-design/icons-svg/es/asn/BankOutlined';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { LIMITS } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { useRegisterMail, useRegisterPhone } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { BLUR_VALIDATION, useBlurRules } from '../../components/form-rules.ts';
+import { LightButton, LightField, LightInput, type LightSize } from '../../components/light-controls.tsx';
+import { useLightForm } from '../../components/light-form.ts';
 import { checkWeightedMax } from '../../components/validators.ts';
-import { useCaptchaField } from './captcha-field.tsx';
+import { useLightCaptcha } from './light-captcha-field.tsx';
 import { MethodTabs } from './method-tabs.tsx';
 import { useCompact } from './use-compact.ts';
-import { VerifiedContactFields, type VerifiedContactValues } from './verified-contact-fields.tsx';
-
-interface RegisterValues extends VerifiedContactValues {
-  name?: string;
-  company?: string;
-}
+import {
+  VERIFIED_CONTACT_DEPENDENTS,
+  VERIFIED_CONTACT_INITIAL,
+  VerifiedContactFields,
+  verifiedContactRules,
+} from './verified-contact-fields.tsx';
 
 const REGISTER_ROUTE: Record<LoginMethod, string> = { mail: '/user/registered', tel: '/user/tel-registered' };
 const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
 
-/** Sign-up by e-mail (/user/registered) or phone (/user/tel-registered); SaaS mode only. */
+/** Sign-up by e-mail (/user/registered) or phone (/user/tel-registered); SaaS mode only. Drawn without antd. */
 export default function RegisterPage({ method }: { method: LoginMethod }) {
   const { t } = useTranslation();
-  const { mode, info, branding, lang } = useBoot();
+  const { mode, info, branding } = useBoot();
   const navigate = useNavigate();
-  const blurRules = useBlurRules();
   const compact = useCompact();
-  const [form] = Form.useForm<RegisterValues>();
-  const captchaState = useCaptchaField(form, 'register');
-  const registerMail = useRegisterMail();
-  const registerPhone = useRegisterPhone();
-  const size = compact ? 'middle' : 'large';
+  const size: LightSize = compact ? 'middle' : 'large';
 
   const methods = loginMethods(mode, branding.loginMode);
   if (mode === 'server' || info?.signUp === false) return <Navigate to={LOGIN_ROUTE[methods[0] ?? 'tel']} replace />;
   if (!methods.includes(method)) return <Navigate to={REGISTER_ROUTE[methods[0] ?? 'mail']} replace />;
 
+  return (
+    <>
+      <MethodTabs methods={methods} active={method} onChange={(next) => void navigate(REGISTER_ROUTE[next])} />
+      {methods.length < 2 && <h2 className="lg-user__title">{t('register.title')}</h2>}
+      <RegisterForm key={method} method={method} size={size} compact={compact} />
+      <div className="lg-user__switch">
+        {t('register.haveAccount')} <Link to={LOGIN_ROUTE[method]}>{t('register.signIn')}</Link>
+      </div>
+    </>
+  );
+}
+
+function RegisterForm({ method, size, compact }: { method: LoginMethod; size: LightSize; compact: boolean }) {
+  const { t } = useTranslation();
+  const { lang } = useBoot();
+  const navigate = useNavigate();
+  const registerMail = useRegisterMail();
+  const registerPhone = useRegisterPhone();
+  const form = useLightForm({
+    initial: { ...VERIFIED_CONTACT_INITIAL, name: '', company: '' },
+    rules: (values) => ({
+      ...verifiedContactRules(method, values),
+      name: { check: checkWeightedMax(LIMITS.personName.max), vars: { max: LIMITS.personName.max }, required: false },
+      company: { check: checkWeightedMax(LIMITS.company.max), vars: { max: LIMITS.company.max }, required: false },
+    }),
+    dependents: VERIFIED_CONTACT_DEPENDENTS,
+  });
+  const captcha = useLightCaptcha('register', () => form.setValue('captcha', ''));
   const pending = registerMail.isPending || registerPhone.isPending;
 
-  const onFinish = async (values: RegisterValues) => {
+  const onValid = async (values: typeof form.values) => {
     const common = {
       code: values.code,
       password: values.password,
-      name: values.name?.trim() || undefined,
-      company: values.company?.trim() || undefined,
+      name: values.name.trim() || undefined,
+      company: values.company.trim() || undefined,
       lang,
     };
     const result = await (
       method === 'mail'
-        ? registerMail.mutateAsync({ ...common, mail: (values.mail ?? '').trim() })
-        : registerPhone.mutateAsync({ ...common, phone: (values.phone ?? '').trim() })
+        ? registerMail.mutateAsync({ ...common, mail: values.mail.trim() })
+        : registerPhone.mutateAsync({ ...common, phone: values.phone.trim() })
     ).catch(() => undefined);
     if (!result) return;
     const query = new URLSearchParams({ type: method, account: result.account });
     void navigate(`/user/register-result?${query.toString()}`, { replace: true });
   };
 
+  const name = form.field('name');
+  const company = form.field('company');
   return (
-    <>
-      <MethodTabs methods={methods} active={method} onChange={(next) => void navigate(REGISTER_ROUTE[next])} />
-      {methods.length < 2 && <h2 className="lg-user__title">{t('register.title')}</h2>}
-      <Form<RegisterValues>
-        key={method}
+    <form name={`register-${method}`} noValidate onSubmit={form.handleSubmit(onValid)}>
+      <VerifiedContactFields
         form={form}
-        name={`register-${method}`}
+        captcha={captcha}
+        method={method}
+        purpose="register"
         size={size}
-        onFinish={onFinish}
-        validateTrigger={BLUR_VALIDATION}
-        requiredMark={false}
-      >
-        <VerifiedContactFields
-          form={form}
-          method={method}
-          purpose="register"
-          captcha={captchaState}
-          size={size}
-          compact={compact}
-          passwordLabel={t('register.password')}
-          confirmLabel={t('register.confirm')}
-        />
-        <Form.Item name="name" rules={blurRules(checkWeightedMax(LIMITS.personName.max), { max: LIMITS.personName.max }, false)}>
-          <Input prefix={<UserOutlined />} placeholder={t('register.name')} aria-label={t('register.name')} autoComplete="name" />
-        </Form.Item>
-        <Form.Item name="company" rules={blurRules(checkWeightedMax(LIMITS.company.max), { max: LIMITS.company.max }, false)}>
-          <Input
-            prefix={<BankOutlined />}
-            placeholder={t('register.company')}
-            aria-label={t('register.company')}
-            autoComplete="organization"
-          />
-        </Form.Item>
-        <Form.Item style={{ marginBottom: 0 }}>
-          <Button type="primary" htmlType="submit" block loading={pending}>
-            {t('register.submit')}
-          </Button>
-        </Form.Item>
-      </Form>
-      <div className="lg-user__switch">
-        {t('register.haveAccount')} <Link to={LOGIN_ROUTE[method]}>{t('register.signIn')}</Link>
-      </div>
-    </>
+        compact={compact}
+        passwordLabel={t('register.password')}
+        confirmLabel={t('register.confirm')}
+      />
+      <LightField field={name}>
+        <LightInput field={name} size={size} prefix={UserOutlined} label={t('register.name')} autoComplete="name" />
+      </LightField>
+      <LightField field={company}>
+        <LightInput field={company} size={size} prefix={BankOutlined} label={t('register.company')} autoComplete="organization" />
+      </LightField>
+      <LightButton kind="primary" type="submit" size={size} block loading={pending}>
+        {t('register.submit')}
+      </LightButton>
+    </form>
   );
 }

@@ -1,29 +1,37 @@
 import { useEffect, useState } from 'react';
-import { App, Button, type FormInstance } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type CodePurpose } from '@lumigrid/contract/browser';
+import { toast } from '../../app/toast.ts';
+import { LightButton, type LightSize } from '../../components/light-controls.tsx';
 import { useSendCode } from '../../features/auth/api.ts';
-import { checkCaptcha, secondsLeft } from '../../components/validators.ts';
+import { checkCaptcha, secondsLeft, type ValidationKey } from '../../components/validators.ts';
 
 /**
  * Sends a verification code to the form's address after checking it and the picture code, then counts
  * down 60 s. The picture code is single-use, so it is redrawn after every attempt.
  */
 export function SendCodeButton({
-  form,
-  targetField,
+  target,
+  checkTarget,
+  captcha,
+  captchaId,
+  onCaptchaProblem,
   purpose,
   refreshCaptcha,
   size,
 }: {
-  form: FormInstance;
-  targetField: 'mail' | 'phone';
+  /** The address or number typed. */
+  target: string;
+  /** Shows the address field's problem, if any; true when it is fine. */
+  checkTarget: () => boolean;
+  captcha: string;
+  captchaId: string | undefined;
+  onCaptchaProblem: (key: ValidationKey) => void;
   purpose: CodePurpose;
   refreshCaptcha: () => void;
-  size: 'large' | 'middle';
+  size: LightSize;
 }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const sendCode = useSendCode();
   const [until, setUntil] = useState(0);
   const [now, setNow] = useState(() => Date.now());
@@ -36,26 +44,15 @@ export function SendCodeButton({
   }, [until]);
 
   const onClick = async () => {
-    let values: Record<string, string>;
-    try {
-      values = await form.validateFields([targetField]);
-    } catch {
-      return;
-    }
-    const captchaProblem = checkCaptcha((form.getFieldValue('captcha') as string | undefined) ?? '');
+    if (!checkTarget()) return;
+    const captchaProblem = checkCaptcha(captcha);
     if (captchaProblem) {
-      form.setFields([{ name: 'captcha', errors: [t(captchaProblem)] }]);
+      onCaptchaProblem(captchaProblem);
       return;
     }
-    const captchaId = form.getFieldValue('captchaId') as string | undefined;
     try {
-      await sendCode.mutateAsync({
-        target: (values[targetField] ?? '').trim(),
-        purpose,
-        captchaId: captchaId ?? '',
-        captcha: ((form.getFieldValue('captcha') as string | undefined) ?? '').trim(),
-      });
-      void message.success(t('register.codeSent'));
+      await sendCode.mutateAsync({ target: target.trim(), purpose, captchaId: captchaId ?? '', captcha: captcha.trim() });
+      toast('success', t('register.codeSent'));
       const start = Date.now();
       setNow(start);
       setUntil(start + LIMITS.verificationCode.resendMs);
@@ -67,8 +64,8 @@ export function SendCodeButton({
   };
 
   return (
-    <Button size={size} disabled={left > 0} loading={sendCode.isPending} onClick={onClick} style={{ minWidth: 128 }}>
+    <LightButton size={size} disabled={left > 0} loading={sendCode.isPending} onClick={() => void onClick()} style={{ minWidth: 128 }}>
       {left > 0 ? t('register.resend', { seconds: left }) : t('register.sendCode')}
-    </Button>
+    </LightButton>
   );
 }

@@ -1,9 +1,9 @@
-import { App } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { LoginResult } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
+import { toast } from '../../app/toast.ts';
 import { languageAfterLogin, landingPath, safeRedirect, session, type LoginType } from '../../api/session.ts';
 import { authKeys, saveAccountLanguage } from '../../features/auth/api.ts';
 
@@ -19,7 +19,6 @@ export interface SignInKept {
 /** Stores a session the server opened (by password or by single sign-on), settles the language and opens the app. */
 export function useSignedIn() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const { adoptLang } = useBoot();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -29,7 +28,7 @@ export function useSignedIn() {
     if (language.saveToAccount) void saveAccountLanguage({ lang: language.lang });
     else adoptLang(language.lang);
     queryClient.setQueryData(authKeys.me(), result.user);
-    void message.success(t('login.success'));
+    toast('success', t('login.success'));
     void navigate(safeRedirect(kept.redirect) ?? landingPath(result.user), { replace: true });
   };
 }

@@ -7,12 +7,12 @@ import { useBoot } from '../../app/boot.tsx';
 import { session } from '../../api/session.ts';
 import { logout, authKeys } from '../../features/auth/api.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
-import { LanguageSelect } from '../../app/language-select.tsx';
+import { LightLanguageSelect } from '../../app/light-language-select.tsx';
 import { USER_PAGE_TITLES, usePageTitle } from '../../app/page-title.ts';
 import { useCompact } from './use-compact.ts';
 import './user-layout.css';
 
-/** The public shell of spec section 2: branding, language selector and a card for the form. */
+/** The public shell of spec section 2: branding, language selector and a card for the form; drawn without antd. */
 export default function UserLayout() {
   const { t } = useTranslation();
   const { branding } = useBoot();
@@ -32,10 +32,10 @@ export default function UserLayout() {
 
   return (
     <div
-      className={`lg-user${compact ? ' lg-user--compact' : ''}`}
+      className={`lg-user lg-light${compact ? ' lg-user--compact' : ''}`}
       style={{ backgroundImage: `url("${session.loginBackground() ?? branding.backgroundUrl}")` }}
     >
-      <div className="lg-user__top">{branding.languageChange && <LanguageSelect />}</div>
+      <div className="lg-user__top">{branding.languageChange && <LightLanguageSelect />}</div>
       <main className="lg-user__main">
         <div className="lg-user__card">
           <div className="lg-user__brand">

@@ -1,23 +1,43 @@
-import { Form, Input, type FormInstance } from 'antd';
-import { LockOutlined, MailOutlined, MobileOutlined, NumberOutlined } from '@ant-design/icons';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import MailOutlined from '@ant-design/icons-svg/es/asn/MailOutlined';
+import MobileOutlined from '@ant-design/icons-svg/es/asn/MobileOutlined';
+import NumberOutlined from '@ant-design/icons-svg/es/asn/NumberOutlined';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type CodePurpose } from '@lumigrid/contract/browser';
 import type { LoginMethod } from '../../features/branding/branding.ts';
-import { useBlurRules } from '../../components/form-rules.ts';
-import { PasswordInput } from '../../components/password-input.tsx';
+import { LightField, LightInput, type LightSize } from '../../components/light-controls.tsx';
+import type { LightForm, LightRule } from '../../components/light-form.ts';
 import { checkCode, checkConfirmation, checkMail, checkNewPassword, checkPhone } from '../../components/validators.ts';
-import { CaptchaField, type useCaptchaField } from './captcha-field.tsx';
+import { LightCaptchaField, useLightCaptcha } from './light-captcha-field.tsx';
 import { SendCodeButton } from './send-code-button.tsx';
 
-/** What the fields below put into their form. */
-export interface VerifiedContactValues {
-  mail?: string;
-  phone?: string;
-  captcha: string;
-  code: string;
-  password: string;
-  confirm: string;
+/** The fields below, in the form of the page that holds them. */
+export type VerifiedContactField = 'mail' | 'phone' | 'captcha' | 'code' | 'password' | 'confirm';
+
+export const VERIFIED_CONTACT_INITIAL: Record<VerifiedContactField, string> = {
+  mail: '',
+  phone: '',
+  captcha: '',
+  code: '',
+  password: '',
+  confirm: '',
+};
+
+/** The rules of the fields below; the picture code is checked by the send-code button, not by the form. */
+export function verifiedContactRules(
+  method: LoginMethod,
+  values: Record<VerifiedContactField, string>,
+): Partial<Record<VerifiedContactField, LightRule>> {
+  return {
+    ...(method === 'mail' ? { mail: { check: checkMail } } : { phone: { check: checkPhone } }),
+    code: { check: checkCode },
+    password: { check: checkNewPassword },
+    confirm: { check: checkConfirmation(values.password) },
+  };
 }
+
+/** The confirmation is checked again when the password changes. */
+export const VERIFIED_CONTACT_DEPENDENTS: Partial<Record<VerifiedContactField, VerifiedContactField[]>> = { password: ['confirm'] };
 
 /**
  * The fields signing up and resetting a password share: the e-mail address or phone number, the picture code, the
@@ -25,94 +45,99 @@ export interface VerifiedContactValues {
  */
 export function VerifiedContactFields({
   form,
+  captcha,
   method,
   purpose,
-  captcha,
   size,
   compact,
   passwordLabel,
   confirmLabel,
 }: {
-  form: FormInstance;
+  form: LightForm<VerifiedContactField>;
+  captcha: ReturnType<typeof useLightCaptcha>;
   method: LoginMethod;
   purpose: CodePurpose;
-  captcha: ReturnType<typeof useCaptchaField>;
-  size: 'large' | 'middle';
+  size: LightSize;
   /** A short window: the password rule is left to its error message. */
   compact: boolean;
   passwordLabel: string;
   confirmLabel: string;
 }) {
   const { t } = useTranslation();
-  const blurRules = useBlurRules();
+  const target = method === 'mail' ? form.field('mail') : form.field('phone');
+  const code = form.field('code');
+  const password = form.field('password');
+  const confirm = form.field('confirm');
   return (
     <>
-      {method === 'mail' ? (
-        <Form.Item name="mail" rules={blurRules(checkMail)}>
-          <Input
-            prefix={<MailOutlined />}
-            placeholder={t('register.mail')}
-            aria-label={t('register.mail')}
+      <LightField field={target}>
+        {method === 'mail' ? (
+          <LightInput
+            field={target}
+            size={size}
+            prefix={MailOutlined}
+            label={t('register.mail')}
             maxLength={LIMITS.mail.max}
             autoComplete="email"
           />
-        </Form.Item>
-      ) : (
-        <Form.Item name="phone" rules={blurRules(checkPhone)}>
-          <Input
-            prefix={<MobileOutlined />}
-            placeholder={t('register.phone')}
-            aria-label={t('register.phone')}
+        ) : (
+          <LightInput
+            field={target}
+            size={size}
+            prefix={MobileOutlined}
+            label={t('register.phone')}
             maxLength={16}
             autoComplete="tel"
             inputMode="tel"
           />
-        </Form.Item>
-      )}
-      <CaptchaField state={captcha} size={size} />
-      <Form.Item required>
-        <div style={{ display: 'flex', gap: 8 }}>
-          <Form.Item name="code" noStyle rules={blurRules(checkCode)}>
-            <Input
-              prefix={<NumberOutlined />}
-              placeholder={t('register.code')}
-              aria-label={t('register.code')}
-              maxLength={6}
-              autoComplete="one-time-code"
-              inputMode="numeric"
-            />
-          </Form.Item>
+        )}
+      </LightField>
+      <LightCaptchaField state={captcha} field={form.field('captcha')} size={size} />
+      <LightField field={code}>
+        <div className="lg-field__row">
+          <LightInput
+            field={code}
+            size={size}
+            prefix={NumberOutlined}
+            label={t('register.code')}
+            maxLength={6}
+            autoComplete="one-time-code"
+            inputMode="numeric"
+          />
           <SendCodeButton
-            form={form}
-            targetField={method === 'mail' ? 'mail' : 'phone'}
+            target={target.value}
+            checkTarget={() => form.validate([method === 'mail' ? 'mail' : 'phone'])}
+            captcha={form.values.captcha}
+            captchaId={captcha.captchaId}
+            onCaptchaProblem={(key) => form.setProblem('captcha', { key })}
             purpose={purpose}
             refreshCaptcha={captcha.refresh}
             size={size}
           />
         </div>
-      </Form.Item>
-      <Form.Item name="password" rules={blurRules(checkNewPassword)} extra={compact ? undefined : t('validation.passwordRule')}>
-        <PasswordInput
-          prefix={<LockOutlined />}
-          placeholder={passwordLabel}
-          aria-label={passwordLabel}
+      </LightField>
+      <LightField field={password} extra={compact ? undefined : t('validation.passwordRule')}>
+        <LightInput
+          field={password}
+          size={size}
+          prefix={LockOutlined}
+          label={passwordLabel}
+          password
           maxLength={LIMITS.password.max}
           autoComplete="new-password"
         />
-      </Form.Item>
-      <Form.Item
-        name="confirm"
-        dependencies={['password']}
-        rules={blurRules((value) => checkConfirmation(form.getFieldValue('password') as string | undefined)(value))}
-      >
-        <PasswordInput
-          prefix={<LockOutlined />}
-          placeholder={confirmLabel}
-          aria-label={confirmLabel}
+      </LightField>
+      <LightField field={confirm}>
+        <LightInput
+          field={confirm}
+          size={size}
+          prefix={LockOutlined}
+          label={confirmLabel}
+          password
           maxLength={LIMITS.password.max}
           autoComplete="new-password"
         />
-      </Form.Item>
+      </LightField>
     </>
   );
 }

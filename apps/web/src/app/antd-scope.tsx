@@ -1,0 +1,19 @@
+import '@ant-design/v5-patch-for-react-19';
+import type { ReactNode } from 'react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import { ANTD_LOCALES } from '../i18n/antd-locales.ts';
+import { useBoot } from './boot.tsx';
+import { THEME } from './theme.ts';
+
+/**
+ * antd's theme, locale and message context for the screens drawn with antd. It loads with the first of them:
+ * the sign-in page draws none (components/light-controls.tsx).
+ */
+export default function AntdScope({ children }: { children: ReactNode }) {
+  const { lang } = useBoot();
+  return (
+    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={THEME}>
+      <AntApp>{children}</AntApp>
+    </ConfigProvider>
+  );
+}
