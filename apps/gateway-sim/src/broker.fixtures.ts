@@ -14,6 +14,8 @@ import {
 } from '@lumigrid/protocol';
 import { Aedes } from 'aedes';
 import mqtt from 'mqtt';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { SimGateway, type SimGatewayOptions } from './gateway.ts';
 
 /**
  * Waits until a condition holds, failing after `timeoutMs` with what it waited for: tests wait for what the
@@ -90,4 +92,49 @@ export async function startTestCloud(): Promise<TestCloud> {
     if (cloud.acknowledging) void acknowledge(mac);
   });
   return cloud;
+}
+
+/**
+ * A test cloud for the enclosing describe block (or file) and a starter of simulated gateways on it, numbered
+ * `${macPrefix}0001`, `0002`, ... with the given defaults; every gateway a test started is stopped after it.
+ */
+export function gatewaysOnTestCloud(macPrefix: string, defaults: Partial<SimGatewayOptions> = {}) {
+  let cloud: TestCloud | undefined;
+  const started: SimGateway[] = [];
+  let nextMac = 1;
+
+  beforeAll(async () => {
+    cloud = await startTestCloud();
+  });
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((g) => g.stop()));
+  });
+  afterAll(async () => {
+    await cloud?.close();
+  });
+
+  const current = (): TestCloud => {
+    if (!cloud) throw new Error('the test cloud is not started: see the failure of beforeAll');
+    return cloud;
+  };
+  async function startGateway(options: Partial<SimGatewayOptions> = {}): Promise<SimGateway> {
+    const gateway = new SimGateway({
+      mac: `${macPrefix}${(nextMac++).toString(16).toUpperCase().padStart(4, '0')}`,
+      password: 'x',
+      url: current().url,
+      activityIntervalS: 0,
+      faultRate: 0,
+      ...defaults,
+      ...options,
+    });
+    started.push(gateway);
+    await gateway.start();
+    return gateway;
+  }
+  return {
+    get cloud() {
+      return current();
+    },
+    startGateway,
+  };
 }

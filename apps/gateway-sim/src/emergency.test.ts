@@ -1,5 +1,5 @@
 import { EMERGENCY_STATES, LIFE_RESULTS, type DeviceKind, type DeviceState, type EventMessage } from '@lumigrid/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   FULL_CHARGE_MS,
   batteryHealth,
@@ -12,8 +12,8 @@ import {
   ratedDurationMin,
   reportedCharge,
 } from './battery.ts';
-import { poll, startTestCloud, type TestCloud } from './broker.fixtures.ts';
-import { SimGateway, type SimGatewayOptions } from './gateway.ts';
+import { gatewaysOnTestCloud, poll } from './broker.fixtures.ts';
+import type { SimGateway } from './gateway.ts';
 
 type EmergencyEvent = Extract<EventMessage, { type: 'emergency' }>;
 
@@ -59,47 +59,20 @@ describe('battery model', () => {
 });
 
 describe('emergency tests over the broker', () => {
-  let cloud: TestCloud;
-  const started: SimGateway[] = [];
-  let nextMac = 1;
-
-  beforeAll(async () => {
-    cloud = await startTestCloud();
-  });
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((g) => g.stop()));
-  });
-  afterAll(async () => {
-    await cloud?.close();
-  });
-
-  /** A gateway whose emergency time runs 100,000 times faster than the wall: 3 simulated hours in 0.11 s. */
-  async function startGateway(options: Partial<SimGatewayOptions> = {}): Promise<SimGateway> {
-    const gateway = new SimGateway({
-      mac: `A4C138E0${(nextMac++).toString(16).toUpperCase().padStart(4, '0')}`,
-      password: 'x',
-      url: cloud.url,
-      timeFactor: 1000,
-      emergencyTimeFactor: 100,
-      activityIntervalS: 0,
-      faultRate: 0,
-      ...options,
-    });
-    started.push(gateway);
-    await gateway.start();
-    return gateway;
-  }
+  /** Gateways whose emergency time runs 100,000 times faster than the wall: 3 simulated hours in 0.11 s. */
+  const rig = gatewaysOnTestCloud('A4C138E0', { timeFactor: 1000, emergencyTimeFactor: 100 });
+  const { startGateway } = rig;
 
   const addrOf = (gateway: SimGateway, kind: DeviceKind) => [...gateway.devices.values()].find((d) => d.state.kind === kind)!.state.addr;
 
   function events(gateway: SimGateway, addr: string): EmergencyEvent[] {
-    return cloud.up.flatMap((m) =>
+    return rig.cloud.up.flatMap((m) =>
       m.mac === gateway.mac && m.channel === 'event' && m.message.type === 'emergency' && m.message.addr === addr ? [m.message] : [],
     );
   }
 
   function reported(gateway: SimGateway, addr: string): DeviceState[] {
-    return cloud.up.flatMap((m) =>
+    return rig.cloud.up.flatMap((m) =>
       m.mac === gateway.mac && m.channel === 'report' ? m.message.devices.filter((d) => d.addr === addr) : [],
     );
   }
@@ -111,7 +84,7 @@ describe('emergency tests over the broker', () => {
     params: { test: 'function' | 'life'; durationS: number; allowWhileCharging?: boolean; batteryCells?: number },
   ): Promise<{ last: EmergencyEvent; all: EmergencyEvent[] }> {
     const from = events(gateway, addr).length;
-    const reply = await cloud.call(gateway.mac, 'emergency.start', { addrs: [addr], ...params });
+    const reply = await rig.cloud.call(gateway.mac, 'emergency.start', { addrs: [addr], ...params });
     expect(reply).toMatchObject({ ok: true, result: { started: [addr], refused: [] } });
     const done = (e: EmergencyEvent) => e.result !== undefined || e.state === EMERGENCY_STATES.manuallyStopped;
     await poll(() => events(gateway, addr).slice(from).some(done), `the end of the ${params.test} test of ${addr}`);
@@ -120,7 +93,7 @@ describe('emergency tests over the broker', () => {
   }
 
   async function status(gateway: SimGateway, addrs: string[]) {
-    const reply = await cloud.call(gateway.mac, 'emergency.status', { addrs });
+    const reply = await rig.cloud.call(gateway.mac, 'emergency.status', { addrs });
     if (!reply.ok) throw new Error(`emergency.status failed: ${JSON.stringify(reply.error)}`);
     return (reply.result as { lights: Array<Record<string, unknown>> }).lights;
   }
@@ -233,13 +206,13 @@ describe('emergency tests over the broker', () => {
     const light = addrOf(gateway, 'emergency');
     gateway.emergencyLight(light).set({ failure: 'communication' });
     const from = events(gateway, light).length;
-    await cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'life', durationS: HOUR_S, allowWhileCharging: true });
+    await rig.cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'life', durationS: HOUR_S, allowWhileCharging: true });
     await poll(() => gateway.devices.get(light)!.state.emergencyState === 30, 'the light to go silent');
     expect((await status(gateway, [light]))[0]).toMatchObject({ state: 30, failures: ['communication'] });
     expect(reported(gateway, light).at(-1)).toMatchObject({ emergencyState: 30, fault: 9 });
-    const refused = await cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 15 });
+    const refused = await rig.cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 15 });
     expect(refused).toMatchObject({ ok: true, result: { started: [], refused: [{ addr: light, state: 30 }] } });
-    expect(await cloud.call(gateway.mac, 'emergency.stop', { addrs: [light] })).toMatchObject({ result: { stopped: [] } });
+    expect(await rig.cloud.call(gateway.mac, 'emergency.stop', { addrs: [light] })).toMatchObject({ result: { stopped: [] } });
     // At the end of the test's hour it answers again, charging; its result never arrives.
     await poll(() => gateway.devices.get(light)!.state.emergencyState === 21, 'the light to answer again', 10_000);
     expect(gateway.devices.get(light)!.state.fault).toBe(0);
@@ -252,7 +225,7 @@ describe('emergency tests over the broker', () => {
     const gateway = await startGateway({ emergencyTimeFactor: 1 });
     const light = addrOf(gateway, 'emergency');
     const from = events(gateway, light).length;
-    await cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 120 });
+    await rig.cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 120 });
     await gateway.goOffline();
     await poll(() => gateway.devices.get(light)!.state.emergencyState === 27, 'the test to end on the gateway');
     expect(
@@ -281,17 +254,17 @@ describe('emergency tests over the broker', () => {
     const light = addrOf(gateway, 'emergency');
     gateway.emergencyLight(light).set({ charge: 60 });
     expect(gateway.devices.get(light)!.state).toMatchObject({ battery: 60, emergencyState: 21 });
-    const refused = await cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'life', durationS: HOUR_S });
+    const refused = await rig.cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'life', durationS: HOUR_S });
     expect(refused).toMatchObject({ ok: true, result: { started: [], refused: [{ addr: light, state: 29 }] } });
 
     const from = events(gateway, light).length;
     const long = { addrs: [light], test: 'life' as const, durationS: 10 * HOUR_S, allowWhileCharging: true };
-    expect(await cloud.call(gateway.mac, 'emergency.start', long)).toMatchObject({ result: { started: [light] } });
-    const busy = await cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 15 });
+    expect(await rig.cloud.call(gateway.mac, 'emergency.start', long)).toMatchObject({ result: { started: [light] } });
+    const busy = await rig.cloud.call(gateway.mac, 'emergency.start', { addrs: [light], test: 'function', durationS: 15 });
     expect(busy).toMatchObject({ result: { refused: [{ addr: light, state: 18 }] } });
     const running = (await status(gateway, [light]))[0]!;
     expect(running).toMatchObject({ state: 18, test: 'life' });
-    expect(await cloud.call(gateway.mac, 'emergency.stop', { addrs: [light] })).toMatchObject({ result: { stopped: [light] } });
+    expect(await rig.cloud.call(gateway.mac, 'emergency.stop', { addrs: [light] })).toMatchObject({ result: { stopped: [light] } });
     await poll(
       () =>
         events(gateway, light)
@@ -336,14 +309,14 @@ describe('emergency tests over the broker', () => {
       },
     ]);
     const other = addrOf(gateway, 'light-single');
-    expect(await cloud.call(gateway.mac, 'emergency.status', { addrs: [a, other] })).toMatchObject({
+    expect(await rig.cloud.call(gateway.mac, 'emergency.status', { addrs: [a, other] })).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
     });
     expect(() => gateway.emergencyLight(other)).toThrow();
     expect(() => gateway.emergencyLight(a).set({ batteryCells: 21 })).toThrow(RangeError);
     expect(() => gateway.emergencyLight(a).set({ charge: -1 })).toThrow(RangeError);
-    const tooLong = await cloud.call(gateway.mac, 'emergency.start', { addrs: [a], test: 'function', durationS: 255 });
+    const tooLong = await rig.cloud.call(gateway.mac, 'emergency.start', { addrs: [a], test: 'function', durationS: 255 });
     expect(tooLong).toMatchObject({ ok: false, error: { code: 'bad_request' } });
   });
 
@@ -380,7 +353,7 @@ describe('emergency tests over the broker', () => {
         .every((d) => d.emergencyState === 16),
     ).toBe(true);
     // Switched off, a maintained light reports "off": a fully charged battery then shows 24.
-    await cloud.call(gateway.mac, 'device.control', { addr: on, action: { on: false } });
+    await rig.cloud.call(gateway.mac, 'device.control', { addr: on, action: { on: false } });
     gateway.emergencyLight(on).set({ charge: 100 });
     expect(gateway.devices.get(on)!.state.emergencyState).toBe(24);
   });

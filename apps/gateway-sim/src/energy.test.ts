@@ -1,9 +1,9 @@
 import { RATED_POWER_W, type TelemetryMessage } from '@lumigrid/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { poll, startTestCloud, type TestCloud } from './broker.fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { gatewaysOnTestCloud, poll } from './broker.fixtures.ts';
 import { createDevice } from './devices.ts';
 import { STANDBY_POWER_W, SWITCH_CHANNEL_LOAD_W, advanceCounter, isMetered, localTimeOf, officeUsage, powerOf, powerW } from './energy.ts';
-import { SimGateway, type SimGatewayOptions } from './gateway.ts';
+import type { SimGateway } from './gateway.ts';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -61,36 +61,11 @@ describe('power and energy counters of simulated devices', () => {
 });
 
 describe('energy history backfill over MQTT', () => {
-  let cloud: TestCloud;
-  const started: SimGateway[] = [];
-  let nextMac = 1;
-
-  beforeAll(async () => {
-    cloud = await startTestCloud();
-  });
-  afterEach(async () => {
-    await Promise.all(started.splice(0).map((g) => g.stop()));
-  });
-  afterAll(async () => {
-    await cloud?.close();
-  });
-
-  async function startGateway(options: Partial<SimGatewayOptions> = {}): Promise<SimGateway> {
-    const gateway = new SimGateway({
-      mac: `A4C138E0${(nextMac++).toString(16).toUpperCase().padStart(4, '0')}`,
-      password: 'x',
-      url: cloud.url,
-      activityIntervalS: 0,
-      faultRate: 0,
-      ...options,
-    });
-    started.push(gateway);
-    await gateway.start();
-    return gateway;
-  }
+  const rig = gatewaysOnTestCloud('A4C138E0');
+  const { startGateway } = rig;
 
   const telemetryOf = (gateway: SimGateway): TelemetryMessage[] =>
-    cloud.up.flatMap((m) => (m.mac === gateway.mac && m.channel === 'telemetry' ? [m.message] : []));
+    rig.cloud.up.flatMap((m) => (m.mac === gateway.mac && m.channel === 'telemetry' ? [m.message] : []));
 
   it('sends a sample of every metered device every step for the days back, counters growing, as much as it integrated', async () => {
     const gateway = await startGateway({ counterResetRate: 0 });

@@ -1,57 +1,33 @@
 import { sunTimes, type DeviceKind, type DeviceState, type EventMessage, type GatewayConfig } from '@lumigrid/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { poll, startTestCloud, type TestCloud } from './broker.fixtures.ts';
-import { SimGateway, type SimGatewayOptions } from './gateway.ts';
+import { describe, expect, it } from 'vitest';
+import { gatewaysOnTestCloud, poll } from './broker.fixtures.ts';
+import type { SimGateway } from './gateway.ts';
 
 type SceneEvent = Extract<EventMessage, { type: 'scene' }>;
 
 const TOKYO = { latitude: 35.6895, longitude: 139.6917, timezone: 'Asia/Tokyo' };
 const MINUTE = 60_000;
 
-let cloud: TestCloud;
-const started: SimGateway[] = [];
-let nextMac = 1;
-
-beforeAll(async () => {
-  cloud = await startTestCloud();
-});
-afterEach(async () => {
-  await Promise.all(started.splice(0).map((g) => g.stop()));
-});
-afterAll(async () => {
-  await cloud?.close();
-});
-
-/** A started gateway whose simulated time runs 1200 times faster (a schedule's minute is 50 ms). */
-async function startGateway(options: Partial<SimGatewayOptions> = {}): Promise<SimGateway> {
-  const gateway = new SimGateway({
-    mac: `A4C1385C${(nextMac++).toString(16).toUpperCase().padStart(4, '0')}`,
-    password: 'x',
-    url: cloud.url,
-    timeFactor: 1200,
-    activityIntervalS: 0,
-    faultRate: 0,
-    ...options,
-  });
-  started.push(gateway);
-  await gateway.start();
-  return gateway;
-}
+/** Started gateways whose simulated time runs 1200 times faster (a schedule's minute is 50 ms). */
+const rig = gatewaysOnTestCloud('A4C1385C', { timeFactor: 1200 });
+const { startGateway } = rig;
 
 const addrOf = (gateway: SimGateway, kind: DeviceKind) => [...gateway.devices.values()].find((d) => d.state.kind === kind)!.state.addr;
 const stateOf = (gateway: SimGateway, addr: string) => gateway.devices.get(addr)!.state;
 
 function sceneEvents(gateway: SimGateway): SceneEvent[] {
-  return cloud.up.flatMap((m) => (m.mac === gateway.mac && m.channel === 'event' && m.message.type === 'scene' ? [m.message] : []));
+  return rig.cloud.up.flatMap((m) => (m.mac === gateway.mac && m.channel === 'event' && m.message.type === 'scene' ? [m.message] : []));
 }
 
 /** Device states reported by a gateway for one device, oldest first. */
 function reported(gateway: SimGateway, addr: string): DeviceState[] {
-  return cloud.up.flatMap((m) => (m.mac === gateway.mac && m.channel === 'report' ? m.message.devices.filter((d) => d.addr === addr) : []));
+  return rig.cloud.up.flatMap((m) =>
+    m.mac === gateway.mac && m.channel === 'report' ? m.message.devices.filter((d) => d.addr === addr) : [],
+  );
 }
 
 async function apply(gateway: SimGateway, config: Partial<GatewayConfig>) {
-  const reply = await cloud.call(gateway.mac, 'config.apply', {
+  const reply = await rig.cloud.call(gateway.mac, 'config.apply', {
     version: gateway.configVersion + 1,
     config: { groups: [], scenes: [], schedules: [], linkages: [], ...config },
   });
@@ -62,7 +38,7 @@ describe('schedules on the gateway clock', () => {
   it('runs a clock-time and a sunset schedule with no command, reporting each as a scene event', async () => {
     const gateway = await startGateway();
     const [evening, dusk] = [addrOf(gateway, 'light-cct'), addrOf(gateway, 'light-dimmer')];
-    await cloud.call(gateway.mac, 'params.set', { params: TOKYO });
+    await rig.cloud.call(gateway.mac, 'params.set', { params: TOKYO });
     await apply(gateway, {
       scenes: [
         { id: 1, name: 'Evening', steps: [{ target: { device: evening }, action: { on: true, level: 100 } }] },
@@ -109,11 +85,11 @@ describe('schedules on the gateway clock', () => {
     expect(stateOf(gateway, light)).toMatchObject({ on: true, level: 30 });
     expect(sceneEvents(gateway)).toEqual([]);
 
-    const reconnectFrom = cloud.up.length;
+    const reconnectFrom = rig.cloud.up.length;
     await gateway.goOnline();
     await poll(() => sceneEvents(gateway).length === 1, 'the kept scene event');
     expect(sceneEvents(gateway)[0]).toMatchObject({ ts: Date.parse('2026-11-23T19:30:00Z'), scene: 4, trigger: 'schedule', schedule: 1 });
-    const afterReconnect = cloud.up.slice(reconnectFrom).filter((m) => m.mac === gateway.mac);
+    const afterReconnect = rig.cloud.up.slice(reconnectFrom).filter((m) => m.mac === gateway.mac);
     const online = afterReconnect.findIndex((m) => m.channel === 'state' && m.message.state === 'online');
     const event = afterReconnect.findIndex((m) => m.channel === 'event' && m.message.type === 'scene');
     expect(online).toBeGreaterThanOrEqual(0);
@@ -143,7 +119,7 @@ describe('manual scene runs', () => {
       ],
     });
 
-    const reply = await cloud.call(gateway.mac, 'scene.run', { scene: 3 });
+    const reply = await rig.cloud.call(gateway.mac, 'scene.run', { scene: 3 });
     expect(reply).toMatchObject({ ok: true, result: { targets: 3, failed: 1 } });
     expect(stateOf(gateway, cct)).toMatchObject({ on: true, cct: 3000, manual: true });
     await poll(() => stateOf(gateway, dimmer).level === 90, 'the delayed step');
@@ -151,7 +127,7 @@ describe('manual scene runs', () => {
     expect(sceneEvents(gateway)[0]).toMatchObject({ scene: 3, trigger: 'manual', targets: 3, failed: 1 });
     expect(sceneEvents(gateway)[0]).not.toHaveProperty('schedule');
 
-    const unknown = await cloud.call(gateway.mac, 'scene.run', { scene: 99 });
+    const unknown = await rig.cloud.call(gateway.mac, 'scene.run', { scene: 99 });
     expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
@@ -181,7 +157,7 @@ describe('manual scene runs', () => {
       [{ scenes: [scene], panelKeys: [{ panel, key: 1, scene: 2 }] }, 'scene 2'],
     ];
     for (const [config, names] of refusals) {
-      const reply = await cloud.call(gateway.mac, 'config.apply', {
+      const reply = await rig.cloud.call(gateway.mac, 'config.apply', {
         version: 5,
         config: { groups: [], scenes: [], schedules: [], linkages: [], ...config },
       });
@@ -200,13 +176,13 @@ describe('manual override', () => {
       scenes: [{ id: 1, name: 'Off', steps: [{ target: { device: cct }, action: { on: false } }] }],
       schedules: [{ id: 1, scene: 1, days: [1], at: '22:00' }],
     });
-    await cloud.call(gateway.mac, 'device.control', { addr: single, action: { on: true } });
-    await cloud.call(gateway.mac, 'devices.control', { addrs: [cct], action: { on: true } });
-    await cloud.call(gateway.mac, 'group.control', { group: 1, action: { on: true } });
+    await rig.cloud.call(gateway.mac, 'device.control', { addr: single, action: { on: true } });
+    await rig.cloud.call(gateway.mac, 'devices.control', { addrs: [cct], action: { on: true } });
+    await rig.cloud.call(gateway.mac, 'group.control', { group: 1, action: { on: true } });
     await gateway.drained();
     for (const addr of [single, cct, dimmer]) await poll(() => reported(gateway, addr).at(-1)?.manual === true, `${addr} reported manual`);
 
-    const auto = await cloud.call(gateway.mac, 'devices.auto', { addrs: [single, addrOf(gateway, 'light-rgb')] });
+    const auto = await rig.cloud.call(gateway.mac, 'devices.auto', { addrs: [single, addrOf(gateway, 'light-rgb')] });
     expect(auto).toMatchObject({ ok: true, result: { released: [single] } });
     await poll(() => reported(gateway, single).at(-1)?.manual === undefined, 'the released device reported');
     expect(stateOf(gateway, single)).toMatchObject({ on: true });
@@ -223,8 +199,8 @@ describe('manual override', () => {
   it('keeps linkage off an overridden device while it switches the others', async () => {
     const gateway = await startGateway({ activityIntervalS: 10, random: () => 0 });
     const [sensor, kept, linked] = [addrOf(gateway, 'sensor-motion'), addrOf(gateway, 'light-cct'), addrOf(gateway, 'light-dimmer')];
-    await cloud.call(gateway.mac, 'params.set', { params: { sensorMode: 'linkage' } });
-    await cloud.call(gateway.mac, 'device.control', { addr: kept, action: { level: 50 } });
+    await rig.cloud.call(gateway.mac, 'params.set', { params: { sensorMode: 'linkage' } });
+    await rig.cloud.call(gateway.mac, 'device.control', { addr: kept, action: { level: 50 } });
     await apply(gateway, {
       linkages: [
         { sensor, targets: [{ device: kept }, { device: linked }], onDetect: { on: true, level: 254 }, onClear: { on: false }, holdS: 10 },
@@ -243,10 +219,10 @@ describe('manual override', () => {
     const gateway = await startGateway();
     const light = addrOf(gateway, 'light-rgb');
     await apply(gateway, { overrideMin: 5 });
-    await cloud.call(gateway.mac, 'device.control', { addr: light, action: { on: true } });
+    await rig.cloud.call(gateway.mac, 'device.control', { addr: light, action: { on: true } });
     expect(stateOf(gateway, light).manual).toBe(true);
     const reportTimes = (manual: boolean) =>
-      cloud.up.flatMap((m) =>
+      rig.cloud.up.flatMap((m) =>
         m.mac === gateway.mac &&
         m.channel === 'report' &&
         m.message.devices.some((d) => d.addr === light && d.on && Boolean(d.manual) === manual)

@@ -5,100 +5,31 @@ import type { Z2mDevice } from './z2m-formats.ts';
 
 type Expected = { kind: MappedDevice['kind']; caps: Partial<Capabilities>; absent?: Array<keyof Capabilities> } | { refused: RegExp };
 
+/** What every light of the cases exposes: on/off and brightness on Zigbee's 0-254 scale. */
+const DIMMABLE = { state: 'state', brightness: { property: 'brightness', max: 254 } } as const;
+/** A tunable white light, with its model's own range of colour temperature (mired). */
+const cct = (min: number, max: number) => ({ light: { ...DIMMABLE, colorTemp: { property: 'color_temp', min, max } } });
+/** A colour light: tunable white and xy colour. */
+const rgb = (min: number, max: number) => ({ light: { ...cct(min, max).light, color: 'xy' as const } });
+
 /**
  * Real definitions from zigbee-herdsman-converters (model IDs as the devices announce themselves), with what
  * the bridge must make of them: kind, ranges and channels, or the refusal and its reason.
  */
 const CASES: Array<[string, Fingerprint, Expected]> = [
   // Lights: the range of colour temperature is each model's own.
-  [
-    'Philips Hue white ambiance E27 (9290022169)',
-    { modelID: 'LTA001' },
-    {
-      kind: 'light-cct',
-      caps: {
-        light: {
-          state: 'state',
-          brightness: { property: 'brightness', max: 254 },
-          colorTemp: { property: 'color_temp', min: 153, max: 454 },
-        },
-      },
-    },
-  ],
-  [
-    'Philips Hue white and colour ambiance (9290012573A)',
-    { modelID: 'LCT015' },
-    {
-      kind: 'light-rgb',
-      caps: {
-        light: {
-          state: 'state',
-          brightness: { property: 'brightness', max: 254 },
-          colorTemp: { property: 'color_temp', min: 153, max: 500 },
-          color: 'xy',
-        },
-      },
-    },
-  ],
-  [
-    'Philips Hue white (9290011370)',
-    { modelID: 'LWB010' },
-    { kind: 'light-dimmer', caps: { light: { state: 'state', brightness: { property: 'brightness', max: 254 } } } },
-  ],
-  [
-    'IKEA TRADFRI driver 10 W',
-    { modelID: 'TRADFRI Driver 10W' },
-    { kind: 'light-dimmer', caps: { light: { state: 'state', brightness: { property: 'brightness', max: 254 } } } },
-  ],
+  ['Philips Hue white ambiance E27 (9290022169)', { modelID: 'LTA001' }, { kind: 'light-cct', caps: cct(153, 454) }],
+  ['Philips Hue white and colour ambiance (9290012573A)', { modelID: 'LCT015' }, { kind: 'light-rgb', caps: rgb(153, 500) }],
+  ['Philips Hue white (9290011370)', { modelID: 'LWB010' }, { kind: 'light-dimmer', caps: { light: DIMMABLE } }],
+  ['IKEA TRADFRI driver 10 W', { modelID: 'TRADFRI Driver 10W' }, { kind: 'light-dimmer', caps: { light: DIMMABLE } }],
   [
     'IKEA TRADFRI bulb E27 WS opal 980 lm (LED1545G12)',
     { modelID: 'TRADFRI bulb E27 WS opal 980lm' },
-    {
-      kind: 'light-cct',
-      caps: {
-        light: {
-          state: 'state',
-          brightness: { property: 'brightness', max: 254 },
-          colorTemp: { property: 'color_temp', min: 250, max: 454 },
-        },
-      },
-    },
+    { kind: 'light-cct', caps: cct(250, 454) },
   ],
-  [
-    'Innr RB 285 C (RGBW bulb)',
-    { modelID: 'RB 285 C' },
-    {
-      kind: 'light-rgb',
-      caps: {
-        light: {
-          state: 'state',
-          brightness: { property: 'brightness', max: 254 },
-          colorTemp: { property: 'color_temp', min: 153, max: 555 },
-          color: 'xy',
-        },
-      },
-    },
-  ],
-  [
-    'Gledopto GL-C-008 (RGB+CCT controller)',
-    { modelID: 'GL-C-008' },
-    {
-      kind: 'light-rgb',
-      caps: {
-        light: {
-          state: 'state',
-          brightness: { property: 'brightness', max: 254 },
-          colorTemp: { property: 'color_temp', min: 150, max: 500 },
-          color: 'xy',
-        },
-      },
-    },
-  ],
-  [
-    'Gledopto GL-C-009 (mono LED controller)',
-    { modelID: 'GL-C-009' },
-    { kind: 'light-dimmer', caps: { light: { state: 'state', brightness: { property: 'brightness', max: 254 } } } },
-  ],
+  ['Innr RB 285 C (RGBW bulb)', { modelID: 'RB 285 C' }, { kind: 'light-rgb', caps: rgb(153, 555) }],
+  ['Gledopto GL-C-008 (RGB+CCT controller)', { modelID: 'GL-C-008' }, { kind: 'light-rgb', caps: rgb(150, 500) }],
+  ['Gledopto GL-C-009 (mono LED controller)', { modelID: 'GL-C-009' }, { kind: 'light-dimmer', caps: { light: DIMMABLE } }],
   // Switches: one to four outputs, each its own property.
   [
     'IKEA TRADFRI control outlet',

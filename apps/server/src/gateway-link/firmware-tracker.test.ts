@@ -115,32 +115,33 @@ function sharedStore() {
   return { store, rows };
 }
 
+/** Two trackers on one bus and one shared store, as two server nodes are; each records the results it concludes. */
+function twoNodes(options: { timeoutMs: number; sweepMs?: number }) {
+  const { store } = sharedStore();
+  const { bus, sent } = fakeBus();
+  const node = () => {
+    const results: number[] = [];
+    const tracker = createFirmwareTracker({
+      bus,
+      store,
+      logger: memoryLogger().logger,
+      onResult: (p) => results.push(p.result!),
+      ...options,
+    });
+    return { tracker, results };
+  };
+  return { a: node(), b: node(), sent };
+}
+
 describe('firmware tracker with a shared store (several server nodes)', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
   it('lets the node that did not start the update conclude it, once', async () => {
-    const { store } = sharedStore();
-    const { bus } = fakeBus();
-    const resultsA: number[] = [];
-    const resultsB: number[] = [];
-    const a = createFirmwareTracker({
-      bus,
-      store,
-      logger: memoryLogger().logger,
-      onResult: (p) => resultsA.push(p.result!),
-      timeoutMs: 60_000,
-    });
-    const b = createFirmwareTracker({
-      bus,
-      store,
-      logger: memoryLogger().logger,
-      onResult: (p) => resultsB.push(p.result!),
-      timeoutMs: 60_000,
-    });
-    await a.start(MAC, PARAMS);
+    const { a, b } = twoNodes({ timeoutMs: 60_000 });
+    await a.tracker.start(MAC, PARAMS);
     // One update per gateway holds across nodes.
-    expect(await b.start(MAC, PARAMS)).toMatchObject({ state: 'failed', errorCode: 100102 });
+    expect(await b.tracker.start(MAC, PARAMS)).toMatchObject({ state: 'failed', errorCode: 100102 });
     const done = {
       type: 'firmware' as const,
       ts: 2,
@@ -150,41 +151,23 @@ describe('firmware tracker with a shared store (several server nodes)', () => {
       progress: 100,
       result: 1 as const,
     };
-    await b.handleEvent(MAC, done);
-    await b.handleEvent(MAC, done); // a QoS 1 redelivery
-    await a.handleEvent(MAC, done); // the same event at the other node
-    expect(resultsB).toEqual([1]);
-    expect(resultsA).toEqual([]);
-    a.close();
-    b.close();
+    await b.tracker.handleEvent(MAC, done);
+    await b.tracker.handleEvent(MAC, done); // a QoS 1 redelivery
+    await a.tracker.handleEvent(MAC, done); // the same event at the other node
+    expect(b.results).toEqual([1]);
+    expect(a.results).toEqual([]);
+    a.tracker.close();
+    b.tracker.close();
   });
 
   it('decides a timeout once when both nodes sweep, and restarts the gateway once', async () => {
-    const { store } = sharedStore();
-    const { bus, sent } = fakeBus();
-    const results: number[] = [];
-    const a = createFirmwareTracker({
-      bus,
-      store,
-      logger: memoryLogger().logger,
-      onResult: (p) => results.push(p.result!),
-      timeoutMs: 1000,
-      sweepMs: 100,
-    });
-    const b = createFirmwareTracker({
-      bus,
-      store,
-      logger: memoryLogger().logger,
-      onResult: (p) => results.push(p.result!),
-      timeoutMs: 1000,
-      sweepMs: 100,
-    });
-    await a.start(MAC, PARAMS);
+    const { a, b, sent } = twoNodes({ timeoutMs: 1000, sweepMs: 100 });
+    await a.tracker.start(MAC, PARAMS);
     await vi.advanceTimersByTimeAsync(1500);
-    expect(results).toEqual([3]);
+    expect([...a.results, ...b.results]).toEqual([3]);
     expect(sent).toEqual(['firmware.update', 'gateway.restart']);
-    a.close();
-    b.close();
+    a.tracker.close();
+    b.tracker.close();
     expect(vi.getTimerCount()).toBe(0);
   });
 });

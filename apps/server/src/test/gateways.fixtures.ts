@@ -161,6 +161,20 @@ export async function buildGatewayWithDevices(
 }
 
 /**
+ * Binds the rig's simulated gateways in order, one per name, each on its own default map with every device
+ * placed, and syncs each: the set-up of suites that run configurations on several gateways.
+ */
+export async function syncedGateways(rig: GatewayRig, token: string, names: string[]) {
+  const gateways: Array<{ id: string; mapId: string; devices: GatewayDevice[] }> = [];
+  for (const [i, name] of names.entries()) {
+    const built = await buildGatewayWithDevices(rig.h, token, { mac: rig.fleet.gateways[i]!.mac, name, place: () => true });
+    gateways.push({ id: built.gateway.id, mapId: built.mapId, devices: built.devices });
+    await apiData(rig.h.app, gatewayEndpoints.sync, { params: { id: built.gateway.id } }, { token });
+  }
+  return gateways;
+}
+
+/**
  * Places a device on a map by writing its row, for gateway tests that need a placed device without the
  * device calls.
  */

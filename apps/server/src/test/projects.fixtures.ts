@@ -2,7 +2,7 @@ import { OPERATE_AUTH, USER_AUTH, type Building, type MapInfo, type Project, map
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { projectMembers, users } from '../db/schema/index.ts';
-import { login, type Harness, api } from './harness.ts';
+import { login, type Harness, api, apiData } from './harness.ts';
 import { hashPassword } from '../lib/password.ts';
 
 /** Test factories for the installation tree: each creates the parents it is not given. */
@@ -64,6 +64,20 @@ export async function subAccount(h: Harness, ownerLogin: string, operateAuth: nu
     await h.database.db.insert(projectMembers).values(projectIds.map((id) => ({ userId: row!.id, projectId: BigInt(id) })));
   }
   return login(h, account, 'Sub-Account-1');
+}
+
+/** The account's default project as its tree shows it: sign-up gives every account one, with a building and a map. */
+export async function defaultProject(h: Harness, token: string) {
+  const tree = await apiData(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token });
+  return tree.projects.find((p) => p.isDefault)!;
+}
+
+/** A new map of the given name in the account's default building, with the ids of the places above it. */
+export async function mapInDefaultBuilding(h: Harness, token: string, name: string) {
+  const project = await defaultProject(h, token);
+  const build = project.builds[0]!.id;
+  const map = await treeFactory(h, token).map({ buildId: build, name });
+  return { project: project.id, build, map: map.id };
 }
 
 export { OPERATE_AUTH };

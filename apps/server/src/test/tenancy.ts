@@ -8,10 +8,11 @@ import {
   type ErrorCode,
   type RoleSubject,
 } from '@lumigrid/contract';
-import { expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../http/types.ts';
-import { api, apiData, call, expectError, type Harness } from './harness.ts';
+import { api, apiData, call, expectError, signUpByMail, type Harness } from './harness.ts';
 import { subAccount } from './projects.fixtures.ts';
+import { makePng, sendUpload } from './upload.fixtures.ts';
 
 type Answer = Awaited<ReturnType<typeof call>>;
 
@@ -46,6 +47,13 @@ export function rawTenancyCase<W>(
   options: { code?: ErrorCode } = {},
 ): TenancyCase<W> {
   return { endpoint, send, code: options.code ?? 110011 };
+}
+
+/** A case that uploads a small PNG, with form fields naming the ids (`{ id: a.scene }`), as a browser's form would. */
+export function uploadTenancyCase<W>(endpoint: EndpointSpec, fields: (a: W, b: W) => Record<string, string>): TenancyCase<W> {
+  return rawTenancyCase(endpoint, (app, a, b, token) =>
+    sendUpload(app, endpoint, { name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { token, fields: fields(a, b) }),
+  );
 }
 
 /** Callers besides the second account's owner that every case must refuse as well. */
@@ -131,4 +139,61 @@ export function tenancyMatrix<W>(setup: {
     const { app, a, b } = setup.world();
     expectError(await c.send(app, a, b, undefined), 250004);
   });
+}
+
+/** What a tenancy suite runs against: the app alone, or anything that holds one (a gateway rig). */
+type Started = Harness | { h: Harness; close(): Promise<void> };
+
+function harnessOf(started: Started): Harness {
+  return 'h' in started ? started.h : started;
+}
+
+/** The two accounts of a tenancy suite, the principals beside them, and what each account owns (`a`, `b`). */
+export interface TenancyWorld<W, S extends Started> {
+  started: S;
+  h: Harness;
+  app: App;
+  /** The first account's token: the ids of the cases are its own. */
+  victim: string;
+  /** The second account's token: the caller of the matrix. */
+  intruder: string;
+  principals: Record<PrincipalKey, Principal>;
+  a: W;
+  b: W;
+}
+
+/**
+ * Builds a tenancy suite's world in beforeAll and closes it in afterAll: starts the app (or a rig around it),
+ * signs up the first and the second account by mail, signs in the principals, and seeds what each account owns.
+ * Answers the world lazily, as tenancyMatrix reads it, so a suite's own tests read it the same way.
+ */
+export function tenancyWorld<W, S extends Started>(setup: {
+  start: () => Promise<S>;
+  /** Mail addresses of the first (victim) and the second (intruder) account. */
+  accounts: { victim: string; intruder: string };
+  seed: (started: S, tokens: { victim: string; intruder: string }) => Promise<{ a: W; b: W }>;
+  timeout?: number;
+}): () => TenancyWorld<W, S> {
+  let world: TenancyWorld<W, S> | undefined;
+  let started: S | undefined;
+  beforeAll(async () => {
+    started = await setup.start();
+    const h = harnessOf(started);
+    const victim = await signUpByMail(h, setup.accounts.victim);
+    const intruder = await signUpByMail(h, setup.accounts.intruder);
+    const principals = await tenancyPrincipals(h, {
+      victim: setup.accounts.victim,
+      victimToken: victim,
+      intruder: setup.accounts.intruder,
+    });
+    const { a, b } = await setup.seed(started, { victim, intruder });
+    world = { started, h, app: h.app, victim, intruder, principals, a, b };
+  }, setup.timeout);
+  afterAll(async () => {
+    await started?.close();
+  });
+  return () => {
+    if (!world) throw new Error('the tenancy world was not built: see the failure of beforeAll');
+    return world;
+  };
 }

@@ -1,9 +1,10 @@
-import { alertEndpoints, deviceEndpoints, mapEndpoints, projectEndpoints, type AlertPage } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
-import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { alertEndpoints, deviceEndpoints, mapEndpoints, type AlertPage } from '@lumigrid/contract';
+import { describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, api } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 
 /** The first account's device name: it may appear in no answer to the second account. */
 const SECRET = 'Secret lamp';
@@ -42,57 +43,40 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(DATABASES)('tenancy of the alert calls on %s', (kind) => {
-  let rig: GatewayRig;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
-  const h = () => rig.h;
-
-  beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2 });
-    tokenA = await signUpByMail(h(), 'alert-owner@example.com');
-    tokenB = await signUpByMail(h(), 'alert-intruder@example.com');
-    principals = await tenancyPrincipals(h(), {
-      victim: 'alert-owner@example.com',
-      victimToken: tokenA,
-      intruder: 'alert-intruder@example.com',
-    });
-    const faulty = async (token: string, index: number, name: string): Promise<Ids> => {
-      const sim = rig.fleet.gateways[index]!;
-      const { gateway, mapId, placed } = await buildGatewayWithDevices(h(), token, { mac: sim.mac, place: (d) => d.kind === 'light-cct' });
-      const light = placed[0]!;
-      await api(h().app, deviceEndpoints.rename, { body: { id: light.id, name } }, { token });
-      sim.raiseFault(light.addr, 8);
-      let alert = '';
-      await poll(async () => {
-        const page = await data<AlertPage>(api(h().app, alertEndpoints.page, { body: {} }, { token }));
-        alert = page.list[0]?.id ?? '';
-        return alert !== '';
-      }, 'an alert');
-      const tree = await data(api(h().app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
-      const project = tree.projects.find((p) => p.isDefault)!;
-      return { alert, project: project.id, build: project.builds[0]!.id, map: mapId, gateway: gateway.id };
-    };
-    a = await faulty(tokenA, 0, SECRET);
-    b = await faulty(tokenB, 1, 'Own lamp');
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
+  const world = tenancyWorld({
+    start: () => startGatewayRig(kind, { count: 2 }),
+    accounts: { victim: 'alert-owner@example.com', intruder: 'alert-intruder@example.com' },
+    seed: async (rig, tokens) => {
+      const faulty = async (token: string, index: number, name: string): Promise<Ids> => {
+        const sim = rig.fleet.gateways[index]!;
+        const { gateway, mapId, placed } = await buildGatewayWithDevices(rig.h, token, {
+          mac: sim.mac,
+          place: (d) => d.kind === 'light-cct',
+        });
+        const light = placed[0]!;
+        await api(rig.h.app, deviceEndpoints.rename, { body: { id: light.id, name } }, { token });
+        sim.raiseFault(light.addr, 8);
+        let alert = '';
+        await poll(async () => {
+          const page = await data<AlertPage>(api(rig.h.app, alertEndpoints.page, { body: {} }, { token }));
+          alert = page.list[0]?.id ?? '';
+          return alert !== '';
+        }, 'an alert');
+        const project = await defaultProject(rig.h, token);
+        return { alert, project: project.id, build: project.builds[0]!.id, map: mapId, gateway: gateway.id };
+      };
+      return { a: await faulty(tokens.victim, 0, SECRET), b: await faulty(tokens.intruder, 1, 'Own lamp') };
+    },
+    timeout: 60_000,
   });
 
-  tenancyMatrix({
-    domain: alertEndpoints,
-    cases: CASES,
-    secrets: [SECRET],
-    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
-  });
+  tenancyMatrix({ domain: alertEndpoints, cases: CASES, secrets: [SECRET], world });
 
   it('left the first account\u2019s alert as it was', async () => {
-    const page = await data<AlertPage>(api(h().app, alertEndpoints.page, { body: {} }, { token: tokenA }));
+    const { app, victim, intruder, a, b } = world();
+    const page = await data<AlertPage>(api(app, alertEndpoints.page, { body: {} }, { token: victim }));
     expect(page.list).toMatchObject([{ id: a.alert, name: SECRET, state: 'pending', note: '' }]);
-    const own = await data<AlertPage>(api(h().app, alertEndpoints.page, { body: {} }, { token: tokenB }));
+    const own = await data<AlertPage>(api(app, alertEndpoints.page, { body: {} }, { token: intruder }));
     expect(own.list.map((x) => x.id)).toEqual([b.alert]);
   });
 });

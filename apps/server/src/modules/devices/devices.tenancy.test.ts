@@ -1,8 +1,8 @@
 import { deviceEndpoints } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
-import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, api } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 
 /** The first account's device name: it may appear in no answer to the second account. */
@@ -56,45 +56,32 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
-  let rig: GatewayRig;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
   let commandsSeen = 0;
-  const h = () => rig.h;
-
-  beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2 });
-    tokenA = await signUpByMail(h(), 'owner@example.com');
-    tokenB = await signUpByMail(h(), 'intruder@example.com');
-    principals = await tenancyPrincipals(h(), { victim: 'owner@example.com', victimToken: tokenA, intruder: 'intruder@example.com' });
-    const place = async (token: string, mac: string, map: string, name?: string): Promise<Ids> => {
-      const { gateway, placed } = await buildGatewayWithDevices(h(), token, { mac, mapId: map, place: (d) => d.kind === 'light-cct' });
-      const device = placed[0]!;
-      if (name) await data(api(h().app, deviceEndpoints.rename, { body: { id: device.id, name } }, { token }));
-      return { map, device: device.id, gateway: gateway.id };
-    };
-    const [first, second] = rig.fleet.gateways;
-    a = await place(tokenA, first!.mac, (await treeFactory(h(), tokenA).map({ name: 'Secret floor' })).id, SECRET);
-    b = await place(tokenB, second!.mac, await defaultMapId(h(), tokenB));
-    first!.on('command', (c: { name: string }) => c.name.startsWith('device.') && (commandsSeen += 1));
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
+  const world = tenancyWorld({
+    start: () => startGatewayRig(kind, { count: 2 }),
+    accounts: { victim: 'owner@example.com', intruder: 'intruder@example.com' },
+    seed: async (rig, tokens) => {
+      const place = async (token: string, mac: string, map: string, name?: string): Promise<Ids> => {
+        const { gateway, placed } = await buildGatewayWithDevices(rig.h, token, { mac, mapId: map, place: (d) => d.kind === 'light-cct' });
+        const device = placed[0]!;
+        if (name) await data(api(rig.h.app, deviceEndpoints.rename, { body: { id: device.id, name } }, { token }));
+        return { map, device: device.id, gateway: gateway.id };
+      };
+      const [first, second] = rig.fleet.gateways;
+      const a = await place(tokens.victim, first!.mac, (await treeFactory(rig.h, tokens.victim).map({ name: 'Secret floor' })).id, SECRET);
+      const b = await place(tokens.intruder, second!.mac, await defaultMapId(rig.h, tokens.intruder));
+      first!.on('command', (c: { name: string }) => c.name.startsWith('device.') && (commandsSeen += 1));
+      return { a, b };
+    },
+    timeout: 60_000,
   });
 
-  tenancyMatrix({
-    domain: deviceEndpoints,
-    cases: CASES,
-    secrets: [SECRET],
-    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
-  });
+  tenancyMatrix({ domain: deviceEndpoints, cases: CASES, secrets: [SECRET], world });
 
   it('lists only the caller\u2019s own devices', async () => {
+    const { app, intruder, a } = world();
     const page = await data<{ total: number; list: Array<{ id: string; name: string }> }>(
-      api(h().app, deviceEndpoints.list, { body: { pageSize: 200 } }, { token: tokenB }),
+      api(app, deviceEndpoints.list, { body: { pageSize: 200 } }, { token: intruder }),
     );
     expect(page.list.map((d) => d.id)).not.toContain(a.device);
     expect(JSON.stringify(page)).not.toContain(SECRET);
@@ -102,7 +89,8 @@ describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
   });
 
   it('left the first account\u2019s device where it was and sent its gateway nothing', async () => {
-    const device = await data(api(h().app, deviceEndpoints.detail, { params: { mapId: a.map, id: a.device } }, { token: tokenA }));
+    const { app, victim, a } = world();
+    const device = await data(api(app, deviceEndpoints.detail, { params: { mapId: a.map, id: a.device } }, { token: victim }));
     expect(device).toMatchObject({ name: SECRET, mapId: a.map, x: 0.0625, y: 0.0625 });
     expect(commandsSeen).toBe(0);
   });

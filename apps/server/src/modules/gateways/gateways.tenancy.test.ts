@@ -1,9 +1,9 @@
 import { gatewayEndpoints, type Gateway, type GatewayDevice, type SuperGatewayDevices } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
-import { DATABASES, api, expectError, prepared, signUpByMail } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, api, expectError, prepared } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { bind, data, defaultMapId, startGatewayRig } from '../../test/gateways.fixtures.ts';
 
 /** Names of the first account's gateways: none may appear in an answer to the second account. */
 const SECRET = ['Secret gateway', 'Secret super gateway'];
@@ -61,66 +61,57 @@ const CASES: Array<TenancyCase<Ids>> = [
 const WITHOUT_IDS = [gatewayEndpoints.syncStatus, gatewayEndpoints.lookup];
 
 describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) => {
-  let rig: GatewayRig;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
   let commandsSeen = 0;
-  const h = () => rig.h;
-
-  beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 3, superGateways: 1 });
-    tokenA = await signUpByMail(h(), 'owner@example.com');
-    tokenB = await signUpByMail(h(), 'intruder@example.com');
-    principals = await tenancyPrincipals(h(), { victim: 'owner@example.com', victimToken: tokenA, intruder: 'intruder@example.com' });
-    const [plain, other, superSim] = rig.fleet.gateways;
-    const mapA = (await treeFactory(h(), tokenA).map({ name: 'Secret floor' })).id;
-    const gw = await bind(h(), tokenA, plain!.mac, mapA, SECRET[0]);
-    const superGw = await bind(h(), tokenA, superSim!.mac, mapA, SECRET[1]);
-    await data(api(h().app, gatewayEndpoints.importDevices, { params: { id: gw.id } }, { token: tokenA }));
-    await data(api(h().app, gatewayEndpoints.importDevices, { params: { id: superGw.id } }, { token: tokenA }));
-    const bridges = await data<SuperGatewayDevices>(
-      api(h().app, gatewayEndpoints.superGatewayDevices, { params: { id: superGw.id, bridgeId: '0' } }, { token: tokenA }),
-    );
-    a = { map: mapA, project: gw.projectId, gw, superGw, bridge: bridges.bridges[0]!.id };
-    const mapB = await defaultMapId(h(), tokenB);
-    b = { map: mapB, gw: await bind(h(), tokenB, other!.mac, mapB, 'Own gateway') };
-    for (const g of [plain!, superSim!]) g.on('command', () => (commandsSeen += 1));
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
+  const world = tenancyWorld({
+    start: () => startGatewayRig(kind, { count: 3, superGateways: 1 }),
+    accounts: { victim: 'owner@example.com', intruder: 'intruder@example.com' },
+    seed: async (rig, tokens) => {
+      const { h } = rig;
+      const [plain, other, superSim] = rig.fleet.gateways;
+      const mapA = (await treeFactory(h, tokens.victim).map({ name: 'Secret floor' })).id;
+      const gw = await bind(h, tokens.victim, plain!.mac, mapA, SECRET[0]);
+      const superGw = await bind(h, tokens.victim, superSim!.mac, mapA, SECRET[1]);
+      await data(api(h.app, gatewayEndpoints.importDevices, { params: { id: gw.id } }, { token: tokens.victim }));
+      await data(api(h.app, gatewayEndpoints.importDevices, { params: { id: superGw.id } }, { token: tokens.victim }));
+      const bridges = await data<SuperGatewayDevices>(
+        api(h.app, gatewayEndpoints.superGatewayDevices, { params: { id: superGw.id, bridgeId: '0' } }, { token: tokens.victim }),
+      );
+      const mapB = await defaultMapId(h, tokens.intruder);
+      for (const g of [plain!, superSim!]) g.on('command', () => (commandsSeen += 1));
+      return {
+        a: { map: mapA, project: gw.projectId, gw, superGw, bridge: bridges.bridges[0]!.id } as Ids,
+        b: { map: mapB, gw: await bind(h, tokens.intruder, other!.mac, mapB, 'Own gateway') } as Ids,
+      };
+    },
+    timeout: 60_000,
   });
+  const h = () => world().h;
 
-  tenancyMatrix({
-    domain: gatewayEndpoints,
-    cases: CASES,
-    withoutIds: WITHOUT_IDS,
-    secrets: SECRET,
-    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
-  });
+  tenancyMatrix({ domain: gatewayEndpoints, cases: CASES, withoutIds: WITHOUT_IDS, secrets: SECRET, world });
 
   it('lists, searches and tells nothing of the first account\u2019s gateways', async () => {
-    const list = await data(api(h().app, gatewayEndpoints.list, { query: { name: 'Secret' } }, { token: tokenB }));
+    const { intruder, a, b } = world();
+    const list = await data(api(h().app, gatewayEndpoints.list, { query: { name: 'Secret' } }, { token: intruder }));
     expect(list).toEqual({ total: 0, list: [] });
-    const sync = await data(api(h().app, gatewayEndpoints.syncStatus, {}, { token: tokenB }));
+    const sync = await data(api(h().app, gatewayEndpoints.syncStatus, {}, { token: intruder }));
     expect(sync.map((s: { id: string }) => s.id)).toEqual([b.gw.id]);
-    const seen = await data(api(h().app, gatewayEndpoints.lookup, { body: { mac: a.gw.mac } }, { token: tokenB }));
+    const seen = await data(api(h().app, gatewayEndpoints.lookup, { body: { mac: a.gw.mac } }, { token: intruder }));
     expect(seen).toEqual({ mac: a.gw.mac, state: 'unavailable', online: false, superGateway: false, gateway: null });
   });
 
   it('sent no command to the first account\u2019s gateways and left them as they were', async () => {
+    const { victim, a } = world();
     expect(commandsSeen).toBe(0);
-    const gw = await data<Gateway>(api(h().app, gatewayEndpoints.detail, { params: { id: a.gw.id } }, { token: tokenA }));
+    const gw = await data<Gateway>(api(h().app, gatewayEndpoints.detail, { params: { id: a.gw.id } }, { token: victim }));
     expect(gw).toMatchObject({ name: SECRET[0], mapId: a.map, settings: a.gw.settings, longitude: null, x: null, y: null });
     const outmap = await data<GatewayDevice[]>(
-      api(h().app, gatewayEndpoints.outmapDevices, { params: { mapId: a.map, gatewayId: a.gw.id } }, { token: tokenA }),
+      api(h().app, gatewayEndpoints.outmapDevices, { params: { mapId: a.map, gatewayId: a.gw.id } }, { token: victim }),
     );
     expect(outmap.length).toBeGreaterThan(0);
   });
 
   it('lets view-only users read, controllable users operate, editable users change', async () => {
+    const { started: rig, a } = world();
     const viewer = await subAccount(h(), 'owner@example.com', OPERATE_AUTH.viewOnly);
     const operator = await subAccount(h(), 'owner@example.com', OPERATE_AUTH.controllable);
     const editor = await subAccount(h(), 'owner@example.com', OPERATE_AUTH.editable);

@@ -1,8 +1,8 @@
 import { groupEndpoints, type GroupView } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
-import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, api } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
 
 /** The first account's group name: it may appear in no answer to the second account. */
 const SECRET = 'Secret zone';
@@ -35,53 +35,40 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
-  let rig: GatewayRig;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
   let commandsSeen = 0;
-  const h = () => rig.h;
-
-  beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2 });
-    tokenA = await signUpByMail(h(), 'zone-owner@example.com');
-    tokenB = await signUpByMail(h(), 'zone-intruder@example.com');
-    principals = await tenancyPrincipals(h(), {
-      victim: 'zone-owner@example.com',
-      victimToken: tokenA,
-      intruder: 'zone-intruder@example.com',
-    });
-    const place = async (token: string, mac: string, name: string): Promise<Ids> => {
-      const { gateway: gw, mapId: map, placed } = await buildGatewayWithDevices(h(), token, { mac, place: (d) => d.kind === 'light-cct' });
-      const light = placed[0]!;
-      const group = await data<GroupView>(
-        api(h().app, groupEndpoints.add, { body: { mapId: map, gatewayId: gw.id, name, deviceIds: [light.id] } }, { token }),
-      );
-      return { map, gateway: gw.id, device: light.id, group: group.id };
-    };
-    const [first, second] = rig.fleet.gateways;
-    a = await place(tokenA, first!.mac, SECRET);
-    b = await place(tokenB, second!.mac, 'Own zone');
-    first!.on('command', (c: { name: string }) => (c.name.startsWith('group.') || c.name.startsWith('device')) && (commandsSeen += 1));
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
+  const world = tenancyWorld({
+    start: () => startGatewayRig(kind, { count: 2 }),
+    accounts: { victim: 'zone-owner@example.com', intruder: 'zone-intruder@example.com' },
+    seed: async (rig, tokens) => {
+      const place = async (token: string, mac: string, name: string): Promise<Ids> => {
+        const {
+          gateway: gw,
+          mapId: map,
+          placed,
+        } = await buildGatewayWithDevices(rig.h, token, { mac, place: (d) => d.kind === 'light-cct' });
+        const light = placed[0]!;
+        const group = await data<GroupView>(
+          api(rig.h.app, groupEndpoints.add, { body: { mapId: map, gatewayId: gw.id, name, deviceIds: [light.id] } }, { token }),
+        );
+        return { map, gateway: gw.id, device: light.id, group: group.id };
+      };
+      const [first, second] = rig.fleet.gateways;
+      const a = await place(tokens.victim, first!.mac, SECRET);
+      const b = await place(tokens.intruder, second!.mac, 'Own zone');
+      first!.on('command', (c: { name: string }) => (c.name.startsWith('group.') || c.name.startsWith('device')) && (commandsSeen += 1));
+      return { a, b };
+    },
+    timeout: 60_000,
   });
 
-  tenancyMatrix({
-    domain: groupEndpoints,
-    cases: CASES,
-    secrets: [SECRET],
-    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
-  });
+  tenancyMatrix({ domain: groupEndpoints, cases: CASES, secrets: [SECRET], world });
 
   it('left the first account\u2019s group as it was and sent its gateway nothing', async () => {
-    const group = await data<GroupView>(api(h().app, groupEndpoints.get, { params: { id: a.group } }, { token: tokenA }));
+    const { app, victim, intruder, a, b } = world();
+    const group = await data<GroupView>(api(app, groupEndpoints.get, { params: { id: a.group } }, { token: victim }));
     expect(group).toMatchObject({ name: SECRET, deviceIds: [a.device] });
     expect(commandsSeen).toBe(0);
-    const own = await data<GroupView>(api(h().app, groupEndpoints.get, { params: { id: b.group } }, { token: tokenB }));
+    const own = await data<GroupView>(api(app, groupEndpoints.get, { params: { id: b.group } }, { token: intruder }));
     expect(own.deviceIds).toEqual([b.device]);
   });
 });

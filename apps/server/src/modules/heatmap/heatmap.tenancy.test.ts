@@ -1,8 +1,8 @@
-import { DEFAULT_HEAT_LEVELS, heatmapEndpoints, projectEndpoints } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, apiData, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { treeFactory } from '../../test/projects.fixtures.ts';
+import { DEFAULT_HEAT_LEVELS, heatmapEndpoints } from '@lumigrid/contract';
+import { describe } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, startApp } from '../../test/harness.ts';
+import { mapInDefaultBuilding } from '../../test/projects.fixtures.ts';
 
 /** The first account's map name: it may appear in no answer to the second account. */
 const SECRET = 'Secret boardroom';
@@ -25,39 +25,15 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(DATABASES)('tenancy of the heatmap calls on %s', (kind) => {
-  let h: Harness;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
-
-  beforeAll(async () => {
-    h = await startApp(kind);
-    const tokenA = await signUpByMail(h, 'heatmap-owner@example.com');
-    tokenB = await signUpByMail(h, 'heatmap-intruder@example.com');
-    principals = await tenancyPrincipals(h, {
-      victim: 'heatmap-owner@example.com',
-      victimToken: tokenA,
-      intruder: 'heatmap-intruder@example.com',
-    });
-    const places = async (token: string, mapName: string): Promise<Ids> => {
-      const tree = await apiData(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token });
-      const project = tree.projects.find((p) => p.isDefault)!;
-      const build = project.builds[0]!.id;
-      const map = await treeFactory(h, token).map({ buildId: build, name: mapName });
-      return { project: project.id, build, map: map.id };
-    };
-    a = await places(tokenA, SECRET);
-    b = await places(tokenB, 'Own boardroom');
-  }, 120_000);
-  afterAll(async () => {
-    await h?.close();
+  const world = tenancyWorld({
+    start: () => startApp(kind),
+    accounts: { victim: 'heatmap-owner@example.com', intruder: 'heatmap-intruder@example.com' },
+    seed: async (h, tokens) => ({
+      a: await mapInDefaultBuilding(h, tokens.victim, SECRET),
+      b: await mapInDefaultBuilding(h, tokens.intruder, 'Own boardroom'),
+    }),
+    timeout: 120_000,
   });
 
-  tenancyMatrix({
-    domain: heatmapEndpoints,
-    cases: CASES,
-    secrets: [SECRET],
-    world: () => ({ app: h.app, intruder: tokenB, a, b, principals }),
-  });
+  tenancyMatrix({ domain: heatmapEndpoints, cases: CASES, secrets: [SECRET], world });
 });

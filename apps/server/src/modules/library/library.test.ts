@@ -9,8 +9,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, api, apiData, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
-import { rawTenancyCase, tenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
-import { bigFakePng, makeJpeg, makePdf, makePng, multipart, sendUpload } from '../../test/upload.fixtures.ts';
+import { tenancyCase, uploadTenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
+import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
 
 /** The first account's type: it may appear in no answer to the second account. */
 const SECRET = 'Secret downlight';
@@ -171,16 +171,7 @@ describe.each(DATABASES)('the device library on %s', (kind) => {
       tenancyCase(E.update, (a$) => ({ body: { id: a$.type, ...panel, name: 'Mine now', partNumber: 'MINE-1' } })),
       tenancyCase(E.remove, (a$) => ({ query: { id: a$.type } })),
       tenancyCase(E.removeIcon, (a$) => ({ params: { id: a$.type }, body: {} })),
-      rawTenancyCase(E.uploadIcon, async (app, a$, _b, token) => {
-        const { payload, headers } = multipart({ name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { id: a$.type });
-        const res = await app.inject({
-          method: 'POST',
-          url: E.uploadIcon.path,
-          payload,
-          headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        });
-        return { status: res.statusCode, headers: res.headers, body: res.json() };
-      }),
+      uploadTenancyCase(E.uploadIcon, (a$) => ({ id: a$.type })),
     ],
     // The table and a new type take no id of another account; the list shows only the caller's (above), and
     // icons are served by unguessable names.

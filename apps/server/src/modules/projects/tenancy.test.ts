@@ -2,19 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mapEndpoints, projectEndpoints, type Building, type MapInfo, type Project, type ProjectTree } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  rawTenancyCase,
-  tenancyCase,
-  tenancyMatrix,
-  type TenancyCase,
-  tenancyPrincipals,
-  type Principal,
-  type PrincipalKey,
-} from '../../test/tenancy.ts';
-import { DATABASES, signUpByMail, startApp, type Harness, api } from '../../test/harness.ts';
+import { describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, uploadTenancyCase, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, startApp, type Harness, api } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
-import { makePng, multipart } from '../../test/upload.fixtures.ts';
+import { makePng, sendUpload } from '../../test/upload.fixtures.ts';
 
 /** The names of the first account's objects: none may ever appear in an answer to the second account. */
 const SECRET = ['Secret plant', 'Secret annex', 'Secret hall', 'Secret wing', 'Secret floor'];
@@ -76,16 +68,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(mapEndpoints.devicesOf, (a) => ({ params: { id: a.map.id } })),
   tenancyCase(mapEndpoints.removeImage, (a) => ({ query: { id: a.map.id } })),
   tenancyCase(mapEndpoints.uploadState, (a) => ({ params: { file: a.image } })),
-  rawTenancyCase(mapEndpoints.upload, async (app, a, _b, token) => {
-    const { payload, headers } = multipart({ name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { id: a.map.id });
-    const res = await app.inject({
-      method: 'POST',
-      url: mapEndpoints.upload.path,
-      payload,
-      headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.json() };
-  }),
+  uploadTenancyCase(mapEndpoints.upload, (a) => ({ id: a.map.id })),
   // Ids nobody has, and ids past 64 bits, answer the same: existence is never told.
   tenancyCase(projectEndpoints.projectDetail, () => ({ params: { id: '987654321' } })),
   tenancyCase(projectEndpoints.tree, () => ({ params: { id: '9999999999999999999' } })),
@@ -95,62 +78,51 @@ const CASES: Array<TenancyCase<Ids>> = [
 const WITHOUT_IDS = [projectEndpoints.searchProjects, mapEndpoints.image];
 
 describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind) => {
-  let h: Harness;
-  let dataDir: string;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
   let treeBefore: ProjectTree;
-  const treeOf = async (token: string) =>
+  const treeOf = async (h: Harness, token: string) =>
     (await api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token })).body.data as ProjectTree;
 
-  async function seed(token: string, names: string[]): Promise<Ids> {
+  async function seed(h: Harness, token: string, names: string[]): Promise<Ids> {
     const f = treeFactory(h, token);
-    const tree = await treeOf(token);
+    const tree = await treeOf(h, token);
     const def = tree.projects.find((p) => p.isDefault)!;
     const project = await f.project({ name: names[0], address: `${names[0]} street 1` });
     const subProject = await f.project({ name: names[1], parentId: project.id });
     const building = await f.building({ projectId: project.id, name: names[2] });
     await f.building({ projectId: project.id, name: names[3], parentId: building.id });
-    const { payload, headers } = multipart({ name: 'p.png', type: 'image/png', data: makePng(8, 8) });
-    const up = await h.app.inject({
-      method: 'POST',
-      url: mapEndpoints.upload.path,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}` },
-    });
-    const spare = await h.app.inject({
-      method: 'POST',
-      url: mapEndpoints.upload.path,
-      payload,
-      headers: { ...headers, authorization: `Bearer ${token}` },
-    });
-    const map = await f.map({ buildId: building.id, name: names[4], image: up.json().data.image });
+    const plan = { name: 'p.png', type: 'image/png', data: makePng(8, 8) };
+    const up = await sendUpload(h.app, mapEndpoints.upload, plan, { token });
+    const spare = await sendUpload(h.app, mapEndpoints.upload, plan, { token });
+    const map = await f.map({ buildId: building.id, name: names[4], image: up.body.data.image });
     return {
       project,
       subProject,
       building,
       map,
       defaults: { project: def.id, build: def.builds[0]!.id, map: def.builds[0]!.maps[0]!.id },
-      image: spare.json().data.image,
+      image: spare.body.data.image,
     };
   }
 
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-tenancy-'));
-    h = await startApp(kind, { DATA_DIR: dataDir });
-    tokenA = await signUpByMail(h, 'first@example.com');
-    tokenB = await signUpByMail(h, 'second@example.com');
-    principals = await tenancyPrincipals(h, { victim: 'first@example.com', victimToken: tokenA, intruder: 'second@example.com' });
-    a = await seed(tokenA, SECRET);
-    b = await seed(tokenB, ['Own plant', 'Own annex', 'Own hall', 'Own wing', 'Own floor']);
-    treeBefore = await treeOf(tokenA);
-  });
-  afterAll(async () => {
-    await h?.close();
-    rmSync(dataDir, { recursive: true, force: true });
+  const world = tenancyWorld({
+    start: async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-tenancy-'));
+      const h = await startApp(kind, { DATA_DIR: dataDir });
+      return {
+        h,
+        close: async () => {
+          await h.close();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+    accounts: { victim: 'first@example.com', intruder: 'second@example.com' },
+    seed: async ({ h }, tokens) => {
+      const a = await seed(h, tokens.victim, SECRET);
+      const b = await seed(h, tokens.intruder, ['Own plant', 'Own annex', 'Own hall', 'Own wing', 'Own floor']);
+      treeBefore = await treeOf(h, tokens.victim);
+      return { a, b };
+    },
   });
 
   tenancyMatrix({
@@ -158,22 +130,24 @@ describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind)
     cases: CASES,
     withoutIds: WITHOUT_IDS,
     secrets: SECRET,
-    world: () => ({ app: h.app, intruder: tokenB, a, b, principals }),
+    world,
   });
 
   it('lists and searches only the caller\u2019s own projects and maps', async () => {
-    const projects = await api(h.app, projectEndpoints.searchProjects, { body: { name: 'Secret' } }, { token: tokenB });
+    const { h, intruder } = world();
+    const projects = await api(h.app, projectEndpoints.searchProjects, { body: { name: 'Secret' } }, { token: intruder });
     expect(projects.body.data).toEqual({ total: 0, list: [] });
-    const all = await api(h.app, projectEndpoints.searchProjects, { body: {} }, { token: tokenB });
+    const all = await api(h.app, projectEndpoints.searchProjects, { body: {} }, { token: intruder });
     expect(all.body.data.total).toBe(3);
-    const maps = await api(h.app, mapEndpoints.searchMaps, { body: { name: 'Secret' } }, { token: tokenB });
+    const maps = await api(h.app, mapEndpoints.searchMaps, { body: { name: 'Secret' } }, { token: intruder });
     expect(maps.body.data).toEqual({ total: 0, list: [] });
-    for (const res of [all, await treeOf(tokenB)]) {
+    for (const res of [all, await treeOf(h, intruder)]) {
       for (const name of SECRET) expect(JSON.stringify(res)).not.toContain(name);
     }
   });
 
   it('left the first account\u2019s tree exactly as it was', async () => {
-    expect(await treeOf(tokenA)).toEqual(treeBefore);
+    const { h, victim } = world();
+    expect(await treeOf(h, victim)).toEqual(treeBefore);
   });
 });

@@ -1,8 +1,8 @@
-import { OPERATE_AUTH, projectEndpoints, recipientEndpoints } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, apiData, api, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
-import { subAccount } from '../../test/projects.fixtures.ts';
-import { tenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey, type TenancyCase } from '../../test/tenancy.ts';
+import { OPERATE_AUTH, recipientEndpoints } from '@lumigrid/contract';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, apiData, api, expectError, startApp } from '../../test/harness.ts';
+import { defaultProject, subAccount } from '../../test/projects.fixtures.ts';
+import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
 
 /** The first account's recipient: it may appear in no answer to the second account. */
 const SECRET = 'Secret recipient';
@@ -23,39 +23,24 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(DATABASES)('tenancy of the recipient calls on %s', (kind) => {
-  let h: Harness;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
-
-  beforeAll(async () => {
-    h = await startApp(kind);
-    tokenA = await signUpByMail(h, VICTIM);
-    tokenB = await signUpByMail(h, 'recipient-intruder@example.com');
-    principals = await tenancyPrincipals(h, { victim: VICTIM, victimToken: tokenA, intruder: 'recipient-intruder@example.com' });
-    const setUp = async (token: string, name: string): Promise<Ids> => {
-      const tree = await apiData(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token });
-      const project = tree.projects.find((p) => p.isDefault)!.id;
-      const recipient = await apiData(h.app, recipientEndpoints.add, { body: { projectId: project, name, ...fields } }, { token });
-      return { project, recipient: recipient.id };
-    };
-    a = await setUp(tokenA, SECRET);
-    b = await setUp(tokenB, 'Own recipient');
-  }, 60_000);
-  afterAll(async () => {
-    await h?.close();
+  const world = tenancyWorld({
+    start: () => startApp(kind),
+    accounts: { victim: VICTIM, intruder: 'recipient-intruder@example.com' },
+    seed: async (h, tokens) => {
+      const setUp = async (token: string, name: string): Promise<Ids> => {
+        const project = (await defaultProject(h, token)).id;
+        const recipient = await apiData(h.app, recipientEndpoints.add, { body: { projectId: project, name, ...fields } }, { token });
+        return { project, recipient: recipient.id };
+      };
+      return { a: await setUp(tokens.victim, SECRET), b: await setUp(tokens.intruder, 'Own recipient') };
+    },
+    timeout: 60_000,
   });
 
-  tenancyMatrix({
-    domain: recipientEndpoints,
-    cases: CASES,
-    secrets: [SECRET],
-    world: () => ({ app: h.app, intruder: tokenB, a, b, principals }),
-  });
+  tenancyMatrix({ domain: recipientEndpoints, cases: CASES, secrets: [SECRET], world });
 
   it('lets a view-only sub-account read the recipients and change none', async () => {
+    const { h, a } = world();
     const viewer = await subAccount(h, VICTIM, OPERATE_AUTH.viewOnly);
     const list = await apiData(h.app, recipientEndpoints.list, { query: { projectId: a.project } }, { token: viewer });
     expect(list.map((r) => r.name)).toEqual([SECRET]);
@@ -68,6 +53,7 @@ describe.each(DATABASES)('tenancy of the recipient calls on %s', (kind) => {
   });
 
   it('lets an editable sub-account change recipients, and left the first account\u2019s recipient as it was', async () => {
+    const { h, intruder, a, b } = world();
     const editor = await subAccount(h, VICTIM, OPERATE_AUTH.editable);
     const edited = await apiData(
       h.app,
@@ -82,7 +68,7 @@ describe.each(DATABASES)('tenancy of the recipient calls on %s', (kind) => {
       realtimeFaults: true,
       nextSendAt: '2026-11-27T08:00:00.000Z',
     });
-    const own = await apiData(h.app, recipientEndpoints.list, { query: { projectId: b.project } }, { token: tokenB });
+    const own = await apiData(h.app, recipientEndpoints.list, { query: { projectId: b.project } }, { token: intruder });
     expect(own.map((r) => r.id)).toEqual([b.recipient]);
   });
 });

@@ -3,7 +3,6 @@ import {
   gatewayEndpoints,
   groupEndpoints,
   newSceneFields,
-  projectEndpoints,
   sceneEndpoints,
   SYNC_STATUS,
   type Gateway,
@@ -17,8 +16,9 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sensorLinkages } from '../../db/schema/index.ts';
 import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { BROKERS, buildGatewayWithDevices, data, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { BROKERS, data, syncedGateways, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 import { createScenesRepo } from './scenes.repo.ts';
 
 const COMBINATIONS = DATABASES.flatMap((db) => BROKERS.map((broker) => [db, broker] as const));
@@ -61,13 +61,8 @@ describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s ov
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 2, commandTimeoutMs: 3000, broker });
     token = await signUpByMail(h(), 'pushes@example.com');
-    for (const [i, name] of ['Hall', 'Yard'].entries()) {
-      const built = await buildGatewayWithDevices(h(), token, { mac: sim(i).mac, name, place: () => true });
-      gateways.push({ id: built.gateway.id, mapId: built.mapId, devices: built.devices });
-      await data(send(gatewayEndpoints.sync, { params: { id: built.gateway.id } }));
-    }
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    projectId = tree.projects.find((p) => p.isDefault)!.id;
+    gateways.push(...(await syncedGateways(rig, token, ['Hall', 'Yard'])));
+    projectId = (await defaultProject(h(), token)).id;
   }, 120_000);
   afterAll(async () => {
     await rig?.close();

@@ -1,24 +1,9 @@
-import {
-  groupEndpoints,
-  newSceneFields,
-  projectEndpoints,
-  sceneEndpoints,
-  type SceneFields,
-  type SceneSaveResult,
-} from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  rawTenancyCase,
-  tenancyCase,
-  tenancyMatrix,
-  type TenancyCase,
-  tenancyPrincipals,
-  type Principal,
-  type PrincipalKey,
-} from '../../test/tenancy.ts';
-import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
-import { makePng, multipart } from '../../test/upload.fixtures.ts';
+import { groupEndpoints, newSceneFields, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
+import { describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, uploadTenancyCase, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, api } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 
 /** The first account's scene name: it may appear in no answer to the second account. */
 const SECRET = 'Secret scene';
@@ -44,16 +29,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(sceneEndpoints.update, (a, b) => ({ body: { id: b.scene, ...fields(b.project, 'Own', a.device) } })),
   tenancyCase(sceneEndpoints.removeSlice, (a) => ({ params: { id: a.part } })),
   tenancyCase(sceneEndpoints.remove, (a) => ({ params: { id: a.scene } })),
-  rawTenancyCase(sceneEndpoints.uploadImage, async (app, a, _b, token) => {
-    const { payload, headers } = multipart({ name: 'x.png', type: 'image/png', data: makePng(4, 4) }, { id: a.scene });
-    const res = await app.inject({
-      method: 'POST',
-      url: sceneEndpoints.uploadImage.path,
-      payload,
-      headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.json() };
-  }),
+  uploadTenancyCase(sceneEndpoints.uploadImage, (a) => ({ id: a.scene })),
   tenancyCase(sceneEndpoints.removeImage, (a) => ({ params: { id: a.scene }, body: {} })),
   tenancyCase(sceneEndpoints.manuals, (a) => ({ params: { id: a.project } })),
   tenancyCase(sceneEndpoints.execute, (a) => ({ params: { id: a.scene }, body: {} })),
@@ -79,58 +55,45 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(DATABASES)('tenancy of the scene calls on %s', (kind) => {
-  let rig: GatewayRig;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
   let commandsSeen = 0;
-  const h = () => rig.h;
-
-  beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2 });
-    tokenA = await signUpByMail(h(), 'scene-owner@example.com');
-    tokenB = await signUpByMail(h(), 'scene-intruder@example.com');
-    principals = await tenancyPrincipals(h(), {
-      victim: 'scene-owner@example.com',
-      victimToken: tokenA,
-      intruder: 'scene-intruder@example.com',
-    });
-    const place = async (token: string, mac: string, name: string): Promise<Ids> => {
-      const { placed, gateway, mapId } = await buildGatewayWithDevices(h(), token, {
-        mac,
-        place: (d) => ['light-cct', 'panel-scene6', 'sensor-motion'].includes(d.kind),
-      });
-      const tree = await data(api(h().app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
-      const project = tree.projects.find((p) => p.isDefault)!.id;
-      const light = placed.find((d) => d.kind === 'light-cct')!;
-      const panel = placed.find((d) => d.kind === 'panel-scene6')!;
-      const sensor = placed.find((d) => d.kind === 'sensor-motion')!;
-      const saved = await data<SceneSaveResult>(api(h().app, sceneEndpoints.add, { body: fields(project, name, light.id) }, { token }));
-      const group = await data(
-        api(h().app, groupEndpoints.add, { body: { mapId, gatewayId: gateway.id, name, deviceIds: [light.id] } }, { token }),
-      );
-      const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 80, onClearPercent: 10, holdS: 60, lux: null };
-      await data(api(h().app, sceneEndpoints.saveLinkage, { body: linkage }, { token }));
-      return {
-        project,
-        map: mapId,
-        device: light.id,
-        panel: panel.id,
-        sensor: sensor.id,
-        group: group.id,
-        scene: saved.scene.id,
-        part: saved.scene.parts[0]!.id,
+  const world = tenancyWorld({
+    start: () => startGatewayRig(kind, { count: 2 }),
+    accounts: { victim: 'scene-owner@example.com', intruder: 'scene-intruder@example.com' },
+    seed: async (rig, tokens) => {
+      const { app } = rig.h;
+      const place = async (token: string, mac: string, name: string): Promise<Ids> => {
+        const { placed, gateway, mapId } = await buildGatewayWithDevices(rig.h, token, {
+          mac,
+          place: (d) => ['light-cct', 'panel-scene6', 'sensor-motion'].includes(d.kind),
+        });
+        const project = (await defaultProject(rig.h, token)).id;
+        const light = placed.find((d) => d.kind === 'light-cct')!;
+        const panel = placed.find((d) => d.kind === 'panel-scene6')!;
+        const sensor = placed.find((d) => d.kind === 'sensor-motion')!;
+        const saved = await data<SceneSaveResult>(api(app, sceneEndpoints.add, { body: fields(project, name, light.id) }, { token }));
+        const group = await data(
+          api(app, groupEndpoints.add, { body: { mapId, gatewayId: gateway.id, name, deviceIds: [light.id] } }, { token }),
+        );
+        const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 80, onClearPercent: 10, holdS: 60, lux: null };
+        await data(api(app, sceneEndpoints.saveLinkage, { body: linkage }, { token }));
+        return {
+          project,
+          map: mapId,
+          device: light.id,
+          panel: panel.id,
+          sensor: sensor.id,
+          group: group.id,
+          scene: saved.scene.id,
+          part: saved.scene.parts[0]!.id,
+        };
       };
-    };
-    const [first, second] = rig.fleet.gateways;
-    a = await place(tokenA, first!.mac, SECRET);
-    b = await place(tokenB, second!.mac, 'Own scene');
-    first!.on('command', (c: { name: string }) => c.name !== 'config.apply' && (commandsSeen += 1));
-  }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
+      const [first, second] = rig.fleet.gateways;
+      const a = await place(tokens.victim, first!.mac, SECRET);
+      const b = await place(tokens.intruder, second!.mac, 'Own scene');
+      first!.on('command', (c: { name: string }) => c.name !== 'config.apply' && (commandsSeen += 1));
+      return { a, b };
+    },
+    timeout: 60_000,
   });
 
   tenancyMatrix({
@@ -139,17 +102,18 @@ describe.each(DATABASES)('tenancy of the scene calls on %s', (kind) => {
     // Served by an unguessable file name, as floor plans are.
     withoutIds: [sceneEndpoints.image],
     secrets: [SECRET],
-    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
+    world,
   });
 
   it('left the first account\u2019s scene as it was and sent its gateway nothing', async () => {
-    const scene = await data(api(h().app, sceneEndpoints.get, { params: { id: a.scene } }, { token: tokenA }));
+    const { app, victim, a } = world();
+    const scene = await data(api(app, sceneEndpoints.get, { params: { id: a.scene } }, { token: victim }));
     expect(scene).toMatchObject({ name: SECRET, parts: [{ id: a.part }] });
     expect(scene.members.map((m) => m.id)).toEqual([a.device]);
     expect(commandsSeen).toBe(0);
-    const keys = await data(api(h().app, sceneEndpoints.panelKeys, { params: { id: a.panel } }, { token: tokenA }));
+    const keys = await data(api(app, sceneEndpoints.panelKeys, { params: { id: a.panel } }, { token: victim }));
     expect(keys).toEqual([]);
-    const linkages = await data(api(h().app, sceneEndpoints.linkages, { params: { mapId: a.map } }, { token: tokenA }));
+    const linkages = await data(api(app, sceneEndpoints.linkages, { params: { mapId: a.map } }, { token: victim }));
     expect(linkages).toMatchObject([{ sensorId: a.sensor, groupId: a.group, onDetectPercent: 80 }]);
   });
 });

@@ -2,7 +2,6 @@ import {
   XLSX_MIME,
   deviceEndpoints,
   percentToLevel,
-  projectEndpoints,
   gatewayEndpoints,
   groupEndpoints,
   newSceneFields,
@@ -16,8 +15,9 @@ import {
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { data, syncedGateways, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
 
 const on = (percent?: number) => ({ on: true, ...(percent !== undefined ? { percent } : {}) });
@@ -53,13 +53,8 @@ describe.each(DATABASES)('scenes run by simulated gateways on %s', (kind) => {
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 3, commandTimeoutMs: 2000 });
     token = await signUpByMail(h(), 'scenes@example.com');
-    for (const [i, name] of ['North', 'South', 'East'].entries()) {
-      const built = await buildGatewayWithDevices(h(), token, { mac: sim(i).mac, name, place: () => true });
-      gateways.push({ id: built.gateway.id, mapId: built.mapId, devices: built.devices });
-      await data(send(gatewayEndpoints.sync, { params: { id: built.gateway.id } }));
-    }
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    projectId = tree.projects.find((p) => p.isDefault)!.id;
+    gateways.push(...(await syncedGateways(rig, token, ['North', 'South', 'East'])));
+    projectId = (await defaultProject(h(), token)).id;
   }, 120_000);
   afterAll(async () => {
     await rig?.close();

@@ -1,9 +1,9 @@
-import { OPERATE_AUTH, groupEndpoints, newSceneFields, projectEndpoints, sceneEndpoints, virtualEndpoints as V } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
-import { subAccount } from '../../test/projects.fixtures.ts';
+import { OPERATE_AUTH, groupEndpoints, newSceneFields, sceneEndpoints, virtualEndpoints as V } from '@lumigrid/contract';
+import { describe, expect, it } from 'vitest';
+import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { DATABASES, api, apiData, expectError } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { defaultProject, subAccount } from '../../test/projects.fixtures.ts';
 
 /** The first account's names: no answer to the second account may carry them. */
 const SECRETS = ['Secret stand-in', 'Secret preset'];
@@ -49,36 +49,24 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(DATABASES)('tenancy of the virtual device and parameter template calls on %s', (kind) => {
-  let rig: GatewayRig;
-  let tokenA: string;
-  let tokenB: string;
-  let principals: Record<PrincipalKey, Principal>;
-  let a: Ids;
-  let b: Ids;
   let commandsSeen = 0;
-  const h = () => rig.h;
-
-  beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2 });
-    tokenA = await signUpByMail(h(), 'virtual-owner@example.com');
-    tokenB = await signUpByMail(h(), 'virtual-intruder@example.com');
-    principals = await tenancyPrincipals(h(), {
-      victim: 'virtual-owner@example.com',
-      victimToken: tokenA,
-      intruder: 'virtual-intruder@example.com',
-    });
-    const build = async (token: string, mac: string, virtualName: string, templateName: string): Promise<Ids> => {
-      const call = <T>(res: Promise<{ body: { code: number; data: T } }>) => data(res);
-      const { gateway, mapId, placed } = await buildGatewayWithDevices(h(), token, { mac, place: (d) => d.kind === 'light-dimmer' });
-      const light = placed[0]!;
-      const tree = await call(api(h().app, projectEndpoints.tree, { params: { id: '0' } }, { token }));
-      const project = tree.projects.find((p) => p.isDefault)!;
-      const group = await call(
-        api(h().app, groupEndpoints.add, { body: { mapId, gatewayId: gateway.id, name: 'Hall', deviceIds: [light.id] } }, { token }),
-      );
-      const scene = await call(
-        api(
-          h().app,
+  const world = tenancyWorld({
+    start: () => startGatewayRig(kind, { count: 2 }),
+    accounts: { victim: 'virtual-owner@example.com', intruder: 'virtual-intruder@example.com' },
+    seed: async (rig, tokens) => {
+      const { app } = rig.h;
+      const build = async (token: string, mac: string, virtualName: string, templateName: string): Promise<Ids> => {
+        const { gateway, mapId, placed } = await buildGatewayWithDevices(rig.h, token, { mac, place: (d) => d.kind === 'light-dimmer' });
+        const light = placed[0]!;
+        const project = await defaultProject(rig.h, token);
+        const group = await apiData(
+          app,
+          groupEndpoints.add,
+          { body: { mapId, gatewayId: gateway.id, name: 'Hall', deviceIds: [light.id] } },
+          { token },
+        );
+        const scene = await apiData(
+          app,
           sceneEndpoints.add,
           {
             body: {
@@ -87,19 +75,15 @@ describe.each(DATABASES)('tenancy of the virtual device and parameter template c
             },
           },
           { token },
-        ),
-      );
-      const template = await call(
-        api(
-          h().app,
+        );
+        const template = await apiData(
+          app,
           V.buildTemplate,
           { body: { name: templateName, kind: 'function', deviceType: light.type, params: { fadeTime: 20 } } },
           { token },
-        ),
-      );
-      const [virtual] = await call(
-        api(
-          h().app,
+        );
+        const [virtual] = await apiData(
+          app,
           V.buildVirtual,
           {
             body: {
@@ -114,28 +98,28 @@ describe.each(DATABASES)('tenancy of the virtual device and parameter template c
             },
           },
           { token },
-        ),
-      );
-      return {
-        project: project.id,
-        build: project.builds[0]!.id,
-        map: mapId,
-        gateway: gateway.id,
-        device: light.id,
-        group: group.id,
-        scene: scene.scene.id,
-        template: template.id,
-        virtual: virtual!.id,
+        );
+        return {
+          project: project.id,
+          build: project.builds[0]!.id,
+          map: mapId,
+          gateway: gateway.id,
+          device: light.id,
+          group: group.id,
+          scene: scene.scene.id,
+          template: template.id,
+          virtual: virtual!.id,
+        };
       };
-    };
-    const [first, second] = rig.fleet.gateways;
-    a = await build(tokenA, first!.mac, SECRETS[0]!, SECRETS[1]!);
-    b = await build(tokenB, second!.mac, 'Own stand-in', 'Own preset');
-    first!.on('command', (c: { name: string }) => c.name.startsWith('device') && (commandsSeen += 1));
-  }, 180_000);
-  afterAll(async () => {
-    await rig?.close();
+      const [first, second] = rig.fleet.gateways;
+      const a = await build(tokens.victim, first!.mac, SECRETS[0]!, SECRETS[1]!);
+      const b = await build(tokens.intruder, second!.mac, 'Own stand-in', 'Own preset');
+      first!.on('command', (c: { name: string }) => c.name.startsWith('device') && (commandsSeen += 1));
+      return { a, b };
+    },
+    timeout: 180_000,
   });
+  const h = () => world().h;
 
   tenancyMatrix({
     domain: V,
@@ -143,11 +127,12 @@ describe.each(DATABASES)('tenancy of the virtual device and parameter template c
     // Templates belong to the account, not to a project: they are checked below, by account.
     withoutIds: [V.templates, V.buildTemplate, V.updateTemplate, V.deleteTemplate],
     secrets: SECRETS,
-    world: () => ({ app: h().app, intruder: tokenB, a, b, principals }),
+    world,
   });
 
   it('shows and changes templates of the caller\u2019s own account only', async () => {
-    const intruders = [tokenB, principals.intruderEditable.token];
+    const { intruder, principals, a } = world();
+    const intruders = [intruder, principals.intruderEditable.token];
     for (const token of intruders) {
       const listed = await data(api(h().app, V.templates, { params: { type: 0 }, query: {} }, { token }));
       expect(JSON.stringify(listed)).not.toContain(SECRETS[1]);
@@ -161,6 +146,7 @@ describe.each(DATABASES)('tenancy of the virtual device and parameter template c
   });
 
   it('refuses every write of a view-only user of the account, and lets it read', async () => {
+    const { a } = world();
     const viewOnly = await subAccount(h(), 'virtual-owner@example.com', OPERATE_AUTH.viewOnly);
     const as = { token: viewOnly };
     expectError(
@@ -182,9 +168,10 @@ describe.each(DATABASES)('tenancy of the virtual device and parameter template c
   });
 
   it('left the first account\u2019s templates and virtual devices as they were and sent its gateway nothing', async () => {
-    const virtual = await data(api(h().app, V.details, { params: { id: a.virtual } }, { token: tokenA }));
+    const { victim, a } = world();
+    const virtual = await data(api(h().app, V.details, { params: { id: a.virtual } }, { token: victim }));
     expect(virtual).toMatchObject({ name: SECRETS[0], related: null, functionTemplateId: a.template });
-    const templates = await data(api(h().app, V.templates, { params: { type: 0 }, query: {} }, { token: tokenA }));
+    const templates = await data(api(h().app, V.templates, { params: { type: 0 }, query: {} }, { token: victim }));
     expect(templates.map((t) => t.name)).toEqual([SECRETS[1]]);
     expect(commandsSeen).toBe(0);
   });

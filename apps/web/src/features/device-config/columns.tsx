@@ -1,6 +1,7 @@
 import { Tag } from 'antd';
 import type { TFunction } from 'i18next';
-import type { Device, DisplayState } from '@lumigrid/contract/browser';
+import type { ProColumns } from '@ant-design/pro-components';
+import { DEVICE_TYPE_CODE_LIST, type Device, type DisplayState } from '@lumigrid/contract/browser';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { typeNameKey } from './param-fields.ts';
 
@@ -17,3 +18,20 @@ export const measured = (value: number | null, empty: string) => (value === null
 /** The map a device is on; for one on no map, the map its gateway is on, where it waits to be placed. */
 export const placeOf = (t: TFunction, device: Pick<Device, 'mapName'>, gatewayMapName?: string) =>
   device.mapName ?? (gatewayMapName ? t('deviceConfig.notPlacedOn', { map: gatewayMapName }) : t('deviceConfig.outmap'));
+
+/** The search fields both device tables open with: a keyword and a device type. */
+export const keywordAndTypeFilters = (t: TFunction): ProColumns<Device>[] => [
+  {
+    title: t('deviceConfig.field.keyword'),
+    dataIndex: 'keyword',
+    hideInTable: true,
+    fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 },
+  },
+  {
+    title: t('deviceConfig.field.type'),
+    dataIndex: 'type',
+    hideInTable: true,
+    valueType: 'select',
+    valueEnum: Object.fromEntries(DEVICE_TYPE_CODE_LIST.map((code) => [String(code), { text: typeName(t, code) }])),
+  },
+];

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, App, Button, Descriptions, Drawer, Slider, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Alert, App, Descriptions, Drawer, Slider, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { CCT_MAX_K, CCT_MIN_K, deviceType, type DeviceMarker, type GroupControlRequest, type GroupOp } from '@lumigrid/contract/browser';
 import { useControlGroup, useGroup } from '../groups/api.ts';
@@ -8,6 +8,7 @@ import { BackToAutomatic } from '../automation/back-to-automatic.tsx';
 import { HandIcon } from '../automation/hand-icon.tsx';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { switchesOnly } from './device-controls.ts';
+import { OnOffButtons } from './on-off-buttons.tsx';
 import { usePhone } from '../../components/use-phone.ts';
 
 /** A slider with the value it stands at written beside it, as the device panel shows it. */
@@ -98,25 +99,13 @@ export function GroupControlDrawer({ groupId, canControl, onClose }: Props) {
           {!canControl && <Alert type="info" showIcon message={t('groups.viewOnly')} />}
           {canControl && (
             <div>
-              <Space wrap>
-                <Button
-                  type="primary"
-                  disabled={!can('onOff')}
-                  loading={control.isPending}
-                  onClick={() => run({ op: 'onOff', on: true })}
-                  data-testid="group-on"
-                >
-                  {t('groups.on')}
-                </Button>
-                <Button
-                  disabled={!can('onOff')}
-                  loading={control.isPending}
-                  onClick={() => run({ op: 'onOff', on: false })}
-                  data-testid="group-off"
-                >
-                  {t('groups.off')}
-                </Button>
-              </Space>
+              <OnOffButtons
+                disabled={!can('onOff')}
+                loading={control.isPending}
+                onSwitch={(on) => run({ op: 'onOff', on })}
+                labels={{ on: t('groups.on'), off: t('groups.off') }}
+                testIdPrefix="group"
+              />
               {can('brightness') && (
                 <div style={{ marginTop: 16 }}>
                   <Typography.Text>{t('groups.brightness')}</Typography.Text>

@@ -19,6 +19,7 @@ import { useControlMany } from '../../features/devices/api.ts';
 import { sceneApi, useScenePage, useUpdateScene } from '../../features/scenes/api.ts';
 import { deviceControls, fitAction } from '../../features/scenes/members.ts';
 import { byGateway, groupNames, withSceneMembers, type PlanSelection } from '../../features/devices/plan-selection.ts';
+import { OnOffButtons } from '../../features/devices/on-off-buttons.tsx';
 import { useReportedHeight } from '../../components/use-reported-height.ts';
 import './plan-selection.css';
 
@@ -113,25 +114,13 @@ export function PlanSelectionBar({
           {canControl && (
             <>
               {!can('onOff') && <Alert type="info" showIcon message={t('deviceMap.selection.noLights')} />}
-              <Space wrap>
-                <Button
-                  type="primary"
-                  disabled={!can('onOff')}
-                  loading={control.isPending}
-                  onClick={() => run({ op: 'onOff', on: true })}
-                  data-testid="plan-selection-on"
-                >
-                  {t('deviceMap.selection.on')}
-                </Button>
-                <Button
-                  disabled={!can('onOff')}
-                  loading={control.isPending}
-                  onClick={() => run({ op: 'onOff', on: false })}
-                  data-testid="plan-selection-off"
-                >
-                  {t('deviceMap.selection.off')}
-                </Button>
-              </Space>
+              <OnOffButtons
+                disabled={!can('onOff')}
+                loading={control.isPending}
+                onSwitch={(on) => run({ op: 'onOff', on })}
+                labels={{ on: t('deviceMap.selection.on'), off: t('deviceMap.selection.off') }}
+                testIdPrefix="plan-selection"
+              />
               {can('brightness') && (
                 <div className="lg-plan-selection-dim">
                   <Typography.Text id="plan-selection-brightness">{t('deviceMap.selection.brightness')}</Typography.Text>

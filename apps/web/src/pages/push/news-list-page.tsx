@@ -18,8 +18,8 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { useAllPushApps, usePushCategories, usePushNewsList } from '../../features/push/api.ts';
 import { useNewsActions } from './news-actions.tsx';
-import { CoverThumb } from './cover-thumb.tsx';
-import { PushStateTag } from './push-state-tag.tsx';
+import { coverColumn } from './cover-thumb.tsx';
+import { PushStateTag, RejectionReason } from './push-state-tag.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 
@@ -39,12 +39,7 @@ export default function NewsListPage() {
   const ready = (apps.data?.total ?? 0) > 0 && (categories.data?.length ?? 0) > 0;
 
   const columns: ProColumns<PushNewsSummary>[] = [
-    {
-      title: t('push.field.cover'),
-      dataIndex: 'cover',
-      width: 112,
-      render: (_, n) => <CoverThumb cover={n.cover} />,
-    },
+    coverColumn<PushNewsSummary>(t('push.field.cover')),
     {
       title: t('push.field.title'),
       dataIndex: 'title',
@@ -60,11 +55,7 @@ export default function NewsListPage() {
               </Tag>
             )}
           </Space>
-          {n.reason && (
-            <Typography.Text type="danger" style={{ fontSize: 12 }}>
-              {t('push.news.reasonShort', { reason: n.reason })}
-            </Typography.Text>
-          )}
+          <RejectionReason reason={n.reason} />
         </Space>
       ),
     },

@@ -8,8 +8,8 @@ import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { usePassPushNews, usePushReview } from '../../features/push/api.ts';
-import { CoverThumb } from './cover-thumb.tsx';
-import { PushStateTag } from './push-state-tag.tsx';
+import { coverColumn } from './cover-thumb.tsx';
+import { PushStateTag, RejectionReason } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
@@ -34,12 +34,7 @@ export default function ReviewPage() {
   const open = (n: PushReviewItem) => `/push/details?id=${n.id}&review=1`;
 
   const columns: ProColumns<PushReviewItem>[] = [
-    {
-      title: t('push.field.cover'),
-      dataIndex: 'cover',
-      width: 112,
-      render: (_, n) => <CoverThumb cover={n.cover} />,
-    },
+    coverColumn<PushReviewItem>(t('push.field.cover')),
     {
       title: t('push.field.title'),
       dataIndex: 'title',
@@ -48,11 +43,7 @@ export default function ReviewPage() {
           <Link to={open(n)} data-testid={`push-review-${n.title}`}>
             <Typography.Text strong>{n.title}</Typography.Text>
           </Link>
-          {n.reason && (
-            <Typography.Text type="danger" style={{ fontSize: 12 }}>
-              {t('push.news.reasonShort', { reason: n.reason })}
-            </Typography.Text>
-          )}
+          <RejectionReason reason={n.reason} />
         </Space>
       ),
     },

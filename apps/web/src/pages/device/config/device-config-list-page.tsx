@@ -4,17 +4,10 @@ import { Alert, App, Button, Form, Select, Typography } from 'antd';
 import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import {
-  DEVICE_FAMILIES,
-  DEVICE_LIMITS,
-  DEVICE_TYPE_CODE_LIST,
-  canBatchChange,
-  type Device,
-  type DeviceListBody,
-} from '@lumigrid/contract/browser';
+import { DEVICE_FAMILIES, DEVICE_LIMITS, canBatchChange, type Device, type DeviceListBody } from '@lumigrid/contract/browser';
 import { useMe } from '../../../features/auth/api.ts';
 import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
-import { placeOf, typeName } from '../../../features/device-config/columns.tsx';
+import { placeOf, typeName, keywordAndTypeFilters } from '../../../features/device-config/columns.tsx';
 import { useGatewayMapNames } from '../../../features/gateways/api.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
 
@@ -43,19 +36,7 @@ export default function DeviceConfigListPage() {
   const refused = selected.some((d) => !DEVICE_FAMILIES.batchChangeable.includes(d.type));
 
   const columns: ProColumns<Device>[] = [
-    {
-      title: t('deviceConfig.field.keyword'),
-      dataIndex: 'keyword',
-      hideInTable: true,
-      fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 },
-    },
-    {
-      title: t('deviceConfig.field.type'),
-      dataIndex: 'type',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(DEVICE_TYPE_CODE_LIST.map((code) => [String(code), { text: typeName(t, code) }])),
-    },
+    ...keywordAndTypeFilters(t),
     {
       title: t('deviceConfig.field.name'),
       dataIndex: 'name',

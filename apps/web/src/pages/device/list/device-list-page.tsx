@@ -7,7 +7,6 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   DEVICE_LIMITS,
-  DEVICE_TYPE_CODE_LIST,
   DISPLAY_STATES,
   FAULT_CODES,
   TYPE_STATUS,
@@ -20,7 +19,7 @@ import { deviceConfigApi, useDeviceList, useDeviceStatusPage } from '../../../fe
 import { DeviceStateStrip } from '../../../features/device-config/device-state-strip.tsx';
 import { deviceListFilters, reportFilters, stateScope, type DeviceSearchForm } from '../../../features/device-config/list-filters.ts';
 import { useSiteTimes } from '../../../features/projects/site-time.ts';
-import { displayTag, measured, placeOf, typeName } from '../../../features/device-config/columns.tsx';
+import { displayTag, measured, placeOf, typeName, keywordAndTypeFilters } from '../../../features/device-config/columns.tsx';
 import { faultKey } from '../../../features/device-config/param-fields.ts';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
 import { ALL_GATEWAYS, useGatewayMapNames, useGatewayPage } from '../../../features/gateways/api.ts';
@@ -72,19 +71,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const gatewayProject = new Map((gateways.data?.list ?? []).map((g) => [g.id, g.projectId]));
 
   const filters: ProColumns<Device>[] = [
-    {
-      title: t('deviceConfig.field.keyword'),
-      dataIndex: 'keyword',
-      hideInTable: true,
-      fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 },
-    },
-    {
-      title: t('deviceConfig.field.type'),
-      dataIndex: 'type',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(DEVICE_TYPE_CODE_LIST.map((code) => [String(code), { text: typeName(t, code) }])),
-    },
+    ...keywordAndTypeFilters(t),
     {
       title: t('deviceConfig.field.display'),
       dataIndex: 'display',
