@@ -9,21 +9,21 @@ describe('faults on demand at the simulator console', () => {
   const gateway = fleet.gateways[1]!;
   const light = [...gateway.devices.values()].find((d) => d.state.kind === 'light-cct')!.state;
 
-  it('raises and clears a fault of a device of a gateway named by number or MAC', () => {
+  it('raises and clears a fault of a device of a gateway named by number or MAC', async () => {
     expect(runConsoleCommand(fleet, `fault 2 ${light.addr.toLowerCase()} 8`)).toBe(`${gateway.mac} ${light.addr}: fault 8`);
     expect(light.fault).toBe(8);
-    runConsoleCommand(fleet, `clear ${gateway.mac} ${light.addr}`);
+    await runConsoleCommand(fleet, `clear ${gateway.mac} ${light.addr}`);
     expect(light.fault).toBe(0);
-    runConsoleCommand(fleet, `fault 2 ${light.addr} 2`);
+    await runConsoleCommand(fleet, `fault 2 ${light.addr} 2`);
     expect(light).toMatchObject({ fault: 2, online: false });
-    runConsoleCommand(fleet, `clear 2 ${light.addr}`);
+    await runConsoleCommand(fleet, `clear 2 ${light.addr}`);
     expect(light.online).toBe(true);
   });
 
-  it('makes a device flap and steady again, and says what it did not understand', () => {
-    runConsoleCommand(fleet, `flap 2 ${light.addr}`);
+  it('makes a device flap and steady again, and says what it did not understand', async () => {
+    await runConsoleCommand(fleet, `flap 2 ${light.addr}`);
     expect(gateway.faults.flapping.has(light.addr)).toBe(true);
-    runConsoleCommand(fleet, `steady 2 ${light.addr}`);
+    await runConsoleCommand(fleet, `steady 2 ${light.addr}`);
     expect(gateway.faults.flapping.has(light.addr)).toBe(false);
     expect(runConsoleCommand(fleet, `fault 2 ${light.addr} 12`)).toBe('the fault code is 1-9');
     expect(runConsoleCommand(fleet, 'fault 9 00 1')).toMatch(/^no gateway 9/);
@@ -31,12 +31,12 @@ describe('faults on demand at the simulator console', () => {
     expect(runConsoleCommand(fleet, `devices 2`)).toContain(`${light.addr} light-cct fault 0`);
   });
 
-  it('makes firmware updates fail or go silent on demand, and succeed again', () => {
+  it('makes firmware updates fail or go silent on demand, and succeed again', async () => {
     expect(runConsoleCommand(fleet, 'updates 1 fail')).toBe(`${fleet.gateways[0]!.mac}: firmware updates fail`);
     expect(fleet.gateways[0]!.faults).toMatchObject({ failUpdates: true, hangUpdates: false });
-    runConsoleCommand(fleet, `updates ${fleet.gateways[0]!.mac} hang`);
+    await runConsoleCommand(fleet, `updates ${fleet.gateways[0]!.mac} hang`);
     expect(fleet.gateways[0]!.faults).toMatchObject({ failUpdates: false, hangUpdates: true });
-    runConsoleCommand(fleet, 'updates 1 ok');
+    await runConsoleCommand(fleet, 'updates 1 ok');
     expect(fleet.gateways[0]!.faults).toMatchObject({ failUpdates: false, hangUpdates: false });
     expect(runConsoleCommand(fleet, 'updates 1 sometimes')).toBe('updates takes fail, hang or ok');
   });
@@ -48,13 +48,13 @@ describe('faults on demand at the simulator console', () => {
     );
   });
 
-  it('sets an emergency light battery and failure', () => {
+  it('sets an emergency light battery and failure', async () => {
     const exit = [...gateway.devices.values()].find((d) => d.state.kind === 'emergency')!.state.addr;
     expect(runConsoleCommand(fleet, `emergency 2 ${exit} age=3 charge=50 cells=4 failure=lamp`)).toBe(
       `${gateway.mac} ${exit}: state 21, battery 50 %, 4 cells, 3 years, rated 115 min, failing: lamp`,
     );
     expect(gateway.emergencyLight(exit).status()).toMatchObject({ failure: 'lamp', lightType: 'maintained' });
-    runConsoleCommand(fleet, `emergency 2 ${exit} failure=none type=non-maintained`);
+    await runConsoleCommand(fleet, `emergency 2 ${exit} failure=none type=non-maintained`);
     expect(gateway.emergencyLight(exit).status()).toMatchObject({ state: 16, lightType: 'non-maintained' });
     expect(gateway.emergencyLight(exit).status().failure).toBeUndefined();
     expect(runConsoleCommand(fleet, `emergency 2 ${exit} cells=30`)).toBe('battery cells 30 is not 1-20');

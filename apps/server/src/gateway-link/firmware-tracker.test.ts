@@ -31,11 +31,11 @@ describe('firmware tracker', () => {
     const results: FirmwareProgress[] = [];
     const tracker = createFirmwareTracker({ bus, logger: memoryLogger().logger, onResult: (p) => results.push(p), timeoutMs: 60_000 });
     expect((await tracker.start(MAC, PARAMS)).state).toBe('succeeded');
-    tracker.handleEvent(MAC, { type: 'firmware', ts: 1, update: 'other', target: 'gateway', stage: 'downloading', progress: 90 });
+    await tracker.handleEvent(MAC, { type: 'firmware', ts: 1, update: 'other', target: 'gateway', stage: 'downloading', progress: 90 });
     expect(tracker.progress(MAC)).toMatchObject({ stage: 'requested', progress: 0 });
-    tracker.handleEvent(MAC, { type: 'firmware', ts: 1, update: 'u1', target: 'gateway', stage: 'installing', progress: 70 });
+    await tracker.handleEvent(MAC, { type: 'firmware', ts: 1, update: 'u1', target: 'gateway', stage: 'installing', progress: 70 });
     expect(tracker.progress(MAC)).toMatchObject({ stage: 'installing', progress: 70, result: undefined });
-    tracker.handleEvent(MAC, {
+    await tracker.handleEvent(MAC, {
       type: 'firmware',
       ts: 2,
       update: 'u1',
@@ -72,7 +72,15 @@ describe('firmware tracker', () => {
     await vi.advanceTimersByTimeAsync(1000);
     expect(results).toEqual([3]);
     await tracker.start(MAC, PARAMS);
-    tracker.handleEvent(MAC, { type: 'firmware', ts: 1, update: 'u3', target: 'gateway', stage: 'installing', progress: 80, result: 2 });
+    await tracker.handleEvent(MAC, {
+      type: 'firmware',
+      ts: 1,
+      update: 'u3',
+      target: 'gateway',
+      stage: 'installing',
+      progress: 80,
+      result: 2,
+    });
     expect(results).toEqual([3, 2]);
     expect(sent).toEqual(['firmware.update', 'gateway.restart', 'firmware.update', 'gateway.restart']);
     expect(tracker.activeCount()).toBe(0);

@@ -18,6 +18,7 @@ import type {
   RouteOptions,
   onResponseHookHandler,
   preHandlerHookHandler,
+  preValidationAsyncHookHandler,
   preValidationHookHandler,
 } from 'fastify';
 import { AppError } from './app-error.ts';
@@ -42,7 +43,7 @@ export type EndpointHandler<E extends EndpointSpec> = (context: EndpointContext<
 
 /** Route options an endpoint may need beyond its table entry (an upload reads its parts before validation). */
 export interface EndpointRouteOptions {
-  preValidation?: preValidationHookHandler;
+  preValidation?: preValidationHookHandler | preValidationAsyncHookHandler;
   bodyLimit?: number;
 }
 

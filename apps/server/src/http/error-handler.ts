@@ -24,9 +24,10 @@ function clientErrorCode(error: FastifyError): ErrorCode | undefined {
  * Errors Fastify raises before routing (a malformed URL such as `%00%ff`) never reach the error handler;
  * this gives them the same envelope, as invalid input.
  */
-export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   applySecurityHeaders(request, reply);
-  return send(request, reply, 100001, error.message);
+  // Fastify neither awaits nor reads what this returns: the answer is sent here.
+  send(request, reply, 100001, error.message);
 }
 
 /** The one place that maps errors to answers: `{ code, msg, data: null }` with the code's HTTP status. */

@@ -43,7 +43,7 @@ describe.each(DATABASES)('change-only device history on %s', (kind) => {
       });
     const sut = writerOn(clock);
     const send = async (...devices: DeviceState[]) => {
-      sut.accept(mac, report(clock.now().getTime(), ...devices));
+      await sut.accept(mac, report(clock.now().getTime(), ...devices));
       await sut.flush();
     };
 
@@ -79,7 +79,7 @@ describe.each(DATABASES)('change-only device history on %s', (kind) => {
 
     // Several reports of one device in one batch: its changes are kept, its repeats are not.
     clock.advance(MINUTE);
-    sut.accept(mac, report(clock.now().getTime(), light('00C1', 30), light('00C1', 40), light('00C1', 40), light('00C1', 30)));
+    await sut.accept(mac, report(clock.now().getTime(), light('00C1', 30), light('00C1', 40), light('00C1', 40), light('00C1', 30)));
     await sut.flush();
     expect((await history()).slice(4).map((r) => r[1])).toEqual([40, 30]);
     expect(sut.history).toEqual({ appended: 6, unchanged: 8 });
@@ -88,7 +88,7 @@ describe.each(DATABASES)('change-only device history on %s', (kind) => {
 
     // After a restart the memory is empty: the first report of every device is written.
     const restarted = writerOn(clock);
-    restarted.accept(mac, report(clock.now().getTime(), light('00C1', 30), light('00C2', 20)));
+    await restarted.accept(mac, report(clock.now().getTime(), light('00C1', 30), light('00C2', 20)));
     await restarted.close();
     expect((await history()).slice(6).map((r) => r[0])).toEqual(['00C1', '00C2']);
   });
@@ -126,11 +126,11 @@ describe.each(DATABASES)('change-only device history on %s', (kind) => {
       logger: memoryLogger().logger,
       historyHeartbeatMs: HEARTBEAT_MS,
     });
-    sut.accept('FFFFFF0C0002', report(Date.now(), light('00D1', 1)));
+    await sut.accept('FFFFFF0C0002', report(Date.now(), light('00D1', 1)));
     await sut.flush();
     // Provisioned now: the same state is its first history row, not a repeat.
     const [gw] = await h.database.db.insert(gateways).values({ mac: 'FFFFFF0C0002' }).returning({ id: gateways.id });
-    sut.accept('FFFFFF0C0002', report(Date.now(), light('00D1', 1)));
+    await sut.accept('FFFFFF0C0002', report(Date.now(), light('00D1', 1)));
     await sut.close();
     expect(await h.database.db.select().from(deviceReports).where(eq(deviceReports.gatewayId, gw!.id))).toHaveLength(1);
     expect(sut.stats).toMatchObject({ accepted: 2, written: 1, dropped: 1 });

@@ -85,7 +85,7 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
     expect(await historyOf(gw!.id)).toEqual([]);
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo, logger });
-    sut.accept('A4C1380000B2', report(T0, ...rows.map((r) => r.state)));
+    await sut.accept('A4C1380000B2', report(T0, ...rows.map((r) => r.state)));
     await sut.close();
     expect((await historyOf(gw!.id)).map((r) => r.addr)).toEqual(['00D1', '00D3']);
     expect(sut.stats).toMatchObject({ accepted: 3, written: 2, dropped: 1 });
@@ -111,7 +111,7 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
       const { logger, lines } = memoryLogger();
       const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, retryMs: { min: 1, max: 1 } });
       const states = Array.from({ length: 40 }, (_, i) => light(`E${String(i).padStart(3, '0')}`, i));
-      sut.accept('A4C1380000B3', report(T0, ...states));
+      await sut.accept('A4C1380000B3', report(T0, ...states));
       await sut.close();
       expect((await historyOf(gw!.id)).map((r) => r.addr)).toEqual(states.map((s) => s.addr));
       expect(sut.stats).toMatchObject({ accepted: 40, written: 40, dropped: 0, retries: 1 });
@@ -162,7 +162,7 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
       }
     })();
     for (let n = 0; n < 20; n++)
-      sut.accept('A4C1380000B4', report(T0 + n, ...Array.from({ length: 30 }, (_, i) => light(`F${n}-${i}`, i))));
+      await sut.accept('A4C1380000B4', report(T0 + n, ...Array.from({ length: 30 }, (_, i) => light(`F${n}-${i}`, i))));
     await sut.close();
     reading = false;
     await reader;
@@ -217,7 +217,7 @@ describe.each(DATABASES.filter((kind) => kind === 'postgres'))('gateways resolve
     await db.delete(gateways).where(eq(gateways.id, gw!.id));
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo, logger });
-    sut.accept('A4C1380000C1', report(T0, light('0A04', 4), light('0A05', 5)));
+    await sut.accept('A4C1380000C1', report(T0, light('0A04', 4), light('0A05', 5)));
     await sut.close();
     expect(sut.stats).toMatchObject({ accepted: 2, written: 0, dropped: 2 });
     expect(lines.some((l) => l.msg === 'device report dropped: no gateway with this MAC' && l.mac === 'A4C1380000C1')).toBe(true);

@@ -31,11 +31,11 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const { logger } = memoryLogger();
     let t = T0;
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, now: () => t });
-    sut.accept('A4C138000001', report(T0, light('00124B0001000001', 10), light('00124B0001000002', 20)));
-    sut.accept('A4C138000001', report(T0 + 1, light('00124B0001000001', 30)));
+    await sut.accept('A4C138000001', report(T0, light('00124B0001000001', 10), light('00124B0001000002', 20)));
+    await sut.accept('A4C138000001', report(T0 + 1, light('00124B0001000001', 30)));
     await sut.flush();
     t += 1000;
-    sut.accept('A4C138000001', report(T0 + 2, light('00124B0001000002', 40)));
+    await sut.accept('A4C138000001', report(T0 + 2, light('00124B0001000002', 40)));
     await sut.close();
 
     const history = await h.database.db
@@ -114,11 +114,11 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const { logger, lines } = memoryLogger();
     const receivedAt = T0 + 5000;
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, now: () => receivedAt });
-    sut.accept('A4C138000003', report(T0, light('00B1', 1)));
+    await sut.accept('A4C138000003', report(T0, light('00B1', 1)));
     await sut.flush();
     await h.database.db.update(gateways).set({ tenantId: account!.id }).where(eq(gateways.id, gw!.id));
     // A fault code beyond smallint: the database refuses that row alone.
-    sut.accept('A4C138000003', report(T0 + 1, light('00B2', 2), { ...light('00B3', 3), fault: 70_000 }, light('00B4', 4)));
+    await sut.accept('A4C138000003', report(T0 + 1, light('00B2', 2), { ...light('00B3', 3), fault: 70_000 }, light('00B4', 4)));
     await sut.close();
     const history = await h.database.db
       .select()
@@ -141,10 +141,10 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger });
     const before = Date.now();
-    sut.accept('FFFFFF000001', report(Date.now(), light('0011', 1)));
-    sut.accept('A4C138000001', report(5000, light('0012', 1)));
-    sut.accept('A4C138000001', report(Date.now() + 400 * 24 * 3600 * 1000, light('0014', 1)));
-    sut.accept('A4C138000001', report(Date.now(), light('0013', 1)));
+    await sut.accept('FFFFFF000001', report(Date.now(), light('0011', 1)));
+    await sut.accept('A4C138000001', report(5000, light('0012', 1)));
+    await sut.accept('A4C138000001', report(Date.now() + 400 * 24 * 3600 * 1000, light('0014', 1)));
+    await sut.accept('A4C138000001', report(Date.now(), light('0013', 1)));
     await sut.close();
     expect(sut.stats).toMatchObject({ accepted: 4, written: 3, dropped: 1 });
     expect(lines.some((l) => l.msg === 'device report dropped: no gateway with this MAC' && l.mac === 'FFFFFF000001')).toBe(true);
@@ -235,7 +235,7 @@ describe('report writer queue', () => {
     repo.holdStates = true;
     const sut = createReportWriter({ repo, logger: memoryLogger().logger, maxBatch: 2 });
     for (let level = 1; level <= 5; level++)
-      sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
+      await sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
     await poll(() => repo.written.length === 10, 'the history written');
     repo.release();
     await sut.flush();
@@ -254,7 +254,7 @@ describe('report writer queue', () => {
     repo.hold = true;
     const sut = createReportWriter({ repo, logger: memoryLogger().logger, maxBatch: 2, statesYieldMs: 60_000 });
     for (let level = 1; level <= 5; level++)
-      sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
+      await sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
     // One history write at a time, each given the time to hand its rows on.
     for (let batch = 1; batch <= 5; batch++) {
       await poll(() => repo.gates === 1, 'the next history write waiting');
@@ -277,8 +277,8 @@ describe('report writer queue', () => {
     repo.failNext = 3;
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo, logger, retryMs: { min: 1, max: 4 } });
-    sut.accept('A4C138000001', report(Date.now(), ...many(0, 3)));
-    sut.accept('A4C138000001', report(Date.now(), ...many(3, 3)));
+    await sut.accept('A4C138000001', report(Date.now(), ...many(0, 3)));
+    await sut.accept('A4C138000001', report(Date.now(), ...many(3, 3)));
     await sut.flush();
     expect(repo.written.map((r) => r.addr)).toEqual(many(0, 6).map((d) => d.addr));
     expect(sut.stats).toMatchObject({ written: 6, dropped: 0, retries: 3 });
@@ -290,7 +290,7 @@ describe('report writer queue', () => {
     repo.badAddr = '0005';
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo, logger });
-    sut.accept('A4C138000001', report(Date.now(), ...many(0, 9)));
+    await sut.accept('A4C138000001', report(Date.now(), ...many(0, 9)));
     await sut.flush();
     expect(repo.written.map((r) => r.addr)).toEqual(
       many(0, 9)
@@ -306,7 +306,7 @@ describe('report writer queue', () => {
     repo.failNext = Number.POSITIVE_INFINITY;
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo, logger, retryMs: { min: 5, max: 5 }, closeTimeoutMs: 30 });
-    sut.accept('A4C138000001', report(Date.now(), ...many(0, 2)));
+    await sut.accept('A4C138000001', report(Date.now(), ...many(0, 2)));
     await sut.close();
     expect(sut.stats).toMatchObject({ written: 0, dropped: 2 });
     expect(lines.some((l) => l.msg.startsWith('device report lost'))).toBe(true);

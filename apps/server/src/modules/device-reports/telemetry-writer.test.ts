@@ -28,7 +28,7 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
     const { logger } = memoryLogger();
     let t = T0;
     const sut = createTelemetryWriter({ repo: createTelemetryRepo(h.database.db), logger, now: () => t });
-    sut.accept(
+    await sut.accept(
       MAC,
       message(
         T0,
@@ -36,10 +36,10 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
         { addr: '00124B0007000002', lux: 320 },
       ),
     );
-    sut.accept(MAC, message(T0 + 1, { addr: '00124B0007000001', power: 20.5, voltage: 229.5, current: 0.089, energyWh: 100.25 }));
+    await sut.accept(MAC, message(T0 + 1, { addr: '00124B0007000001', power: 20.5, voltage: 229.5, current: 0.089, energyWh: 100.25 }));
     await sut.flush();
     t += 1000;
-    sut.accept(MAC, message(T0 + 2, { addr: '00124B0007000002', lux: 410, battery: 87, temperature: 21.5 }));
+    await sut.accept(MAC, message(T0 + 2, { addr: '00124B0007000002', lux: 410, battery: 87, temperature: 21.5 }));
     await sut.close();
 
     const rows = await stored();
@@ -88,9 +88,9 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
     const { logger, lines } = memoryLogger();
     const now = T0 + 3_600_000;
     const sut = createTelemetryWriter({ repo: createTelemetryRepo(h.database.db), logger, now: () => now });
-    sut.accept('A4C1380000FF', message(T0, { addr: '00124B0007000010', power: 1 }));
-    sut.accept('A4C1380000FF', message(T0, { addr: '00124B0007000011', power: 1 }));
-    sut.accept(MAC, message(1000, { addr: '00124B0007000012', power: 3 }));
+    await sut.accept('A4C1380000FF', message(T0, { addr: '00124B0007000010', power: 1 }));
+    await sut.accept('A4C1380000FF', message(T0, { addr: '00124B0007000011', power: 1 }));
+    await sut.accept(MAC, message(1000, { addr: '00124B0007000012', power: 3 }));
     await sut.close();
     expect(sut.stats).toMatchObject({ accepted: 3, written: 1, dropped: 2 });
     const unknownLogs = lines.filter((l) => l.msg === 'telemetry dropped: no gateway with this MAC');

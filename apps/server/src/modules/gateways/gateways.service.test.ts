@@ -76,7 +76,11 @@ describe('gateways service', () => {
       firmware: createFirmwareCatalogue([]),
       clock: { now: () => new Date() },
       logger: { error: vi.fn(), warn: vi.fn() },
-      fleet: { statusChanged: vi.fn(() => Promise.reject(new Error('a status change was told'))) },
+      fleet: {
+        statusChanged: vi.fn(() => {
+          throw new Error('a status change was told');
+        }),
+      },
     });
     return sut;
   }
