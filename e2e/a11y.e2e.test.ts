@@ -48,10 +48,11 @@ function focusedInPage(): TabStop | null {
   const box = element.getBoundingClientRect();
   const style = getComputedStyle(element);
   const shown = box.width > 0 && box.height > 0 && box.bottom > 0 && box.right > 0 && style.visibility !== 'hidden';
-  // antd draws a field's focus on its wrapper, and a checkbox's on the box beside its transparent input.
+  // antd, and the sign-in pages' light fields, draw a field's focus on its wrapper, and a checkbox's on the box
+  // beside its transparent input.
   const drawn = [
     element,
-    element.closest('.ant-input-affix-wrapper, .ant-input-number, .ant-select-selector, .ant-picker'),
+    element.closest('.ant-input-affix-wrapper, .ant-input-number, .ant-select-selector, .ant-picker, .lg-input'),
     element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio') ? element.nextElementSibling : null,
   ].filter((candidate): candidate is Element => candidate !== null);
   const ring = drawn.some((candidate) => {
@@ -95,7 +96,7 @@ describe('the keyboard alone', () => {
     expect(stops.filter((stop) => !stop.shown).map((stop) => stop.name)).toEqual([]);
     expect(stops.filter((stop) => !stop.ring).map((stop) => stop.name)).toEqual([]);
     // Leaving the empty fields is not a mistake: nothing is reported until the form is sent.
-    expect(await page.locator('.ant-form-item-explain-error').count()).toBe(0);
+    expect(await page.locator('.lg-field__error').count()).toBe(0);
   });
 
   it('shows the password with the keyboard and signs in with Enter', async () => {
