@@ -155,7 +155,7 @@ describe('the first minutes on the demo site', () => {
     await site.page.getByTestId('user-menu').hover();
     await site.page.getByText('Sign out').click();
     await site.page.waitForURL(/\/user\/login$/);
-    await site.page.locator('.ant-tabs-tab-active').getByText('E-mail').waitFor();
+    await site.page.getByRole('tab', { name: 'E-mail', selected: true }).waitFor();
     expect(await site.page.locator('.ant-message-error').count()).toBe(0);
     // No call was refused on the way out.
     expect(site.problems).toEqual([]);

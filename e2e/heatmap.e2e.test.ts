@@ -106,9 +106,13 @@ describe('the sensor heatmap of the demo site', () => {
     const range = page.getByTestId('heatmap-range').locator('input');
     await expect(range.first().inputValue()).resolves.toBe(lastWeek.from);
     await expect(range.last().inputValue()).resolves.toBe(lastWeek.to);
+    // The picker's popup stays in the page once closed: each preset is chosen in the open one, and the next
+    // opening waits until the last has closed, so a click never lands on a popup on its way out.
+    const openPopup = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
     const preset = async (label: string, to: { from: string; to: string }) => {
+      await expect.poll(() => openPopup.count()).toBe(0);
       await range.first().click();
-      await page.locator('.ant-picker-presets').getByText(label, { exact: true }).click();
+      await openPopup.locator('.ant-picker-presets').getByText(label, { exact: true }).click();
       await page.waitForURL(new RegExp(`from=${to.from}&to=${to.to}`));
     };
     await preset('Last 30 days', presetRange('last30'));

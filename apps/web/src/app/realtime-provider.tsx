@@ -21,6 +21,7 @@ import { emergencyKeys } from '../features/emergency/api.ts';
 import { gatewayKeys } from '../features/gateways/api.ts';
 import { groupKeys } from '../features/groups/api.ts';
 import { useBoot } from './boot.tsx';
+import { notice } from './toast.ts';
 import { defectiveWarning, gatewayStatusChange, reactionToNotice, signOutText } from '../realtime/notices.ts';
 import { createRealtimeClient, type RealtimeClient, type SubscribedHandler } from '../realtime/realtime-client.ts';
 
@@ -117,7 +118,6 @@ function UserNotices({ userId, onSignedOut }: { userId: string; onSignedOut: (co
  * while there is a token. A session ended on the server signs this tab out with the localised reason.
  */
 export function RealtimeProvider({ userId, control, children }: { userId: string; control?: Ref<RealtimeControl>; children: ReactNode }) {
-  const { modal } = AntApp.useApp();
   const { t } = useTranslation();
   const { mode, lang } = useBoot();
   const navigate = useNavigate();
@@ -136,7 +136,8 @@ export function RealtimeProvider({ userId, control, children }: { userId: string
     void clientRef.current?.stop();
     session.clear();
     queryClient.clear();
-    modal.info({ title: t('realtime.signedOutTitle'), content: typeof reason === 'number' ? signOutText(reason, lang) : reason });
+    // The shell and its dialogs go with the sign-out: the notice is one of its own, read on the sign-in page.
+    notice(t('realtime.signedOutTitle'), typeof reason === 'number' ? signOutText(reason, lang) : reason);
     void navigate(target, { replace: true });
   };
   const signedOutRef = useRef(signedOut);

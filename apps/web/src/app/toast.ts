@@ -8,3 +8,11 @@ export type ToastKind = 'success' | 'error';
 export function toast(kind: ToastKind, content: string, key?: string): void {
   void import('./antd-toast.tsx').then(({ showToast }) => showToast(kind, content, key));
 }
+
+/**
+ * Shows a dialog that stays open across pages until it is closed: a tab signed out by the server tells why on
+ * the sign-in page it is sent to, where the signed-in shell and its dialogs are gone.
+ */
+export function notice(title: string, content: string): void {
+  void import('./antd-toast.tsx').then(({ showNotice }) => showNotice(title, content));
+}
