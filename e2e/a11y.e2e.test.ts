@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { authEndpoints, type Lang } from '@lumigrid/contract';
 import { api } from './support/api.ts';
 import { seriousViolations } from './support/axe.ts';
+import { settled, trackRequests, type RequestTracker } from './support/settled.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/server.ts';
 
@@ -13,12 +14,14 @@ import { ADMIN_PASSWORD, startServer, type RunningServer } from './support/serve
 let server: RunningServer;
 let browser: TestBrowser;
 let page: Page;
+let requests: RequestTracker;
 let journal: string[] = [];
 
 beforeAll(async () => {
   server = await startServer();
   browser = await openBrowser();
   page = browser.page;
+  requests = trackRequests(page);
   page.setDefaultTimeout(15_000);
   journal = recordApiCalls(page);
 });
@@ -174,7 +177,7 @@ describe('axe-core finds nothing serious or critical', () => {
       for (const path of ['/user/login', '/user/registered', '/user/forgetPwd']) {
         await page.goto(`${server.url}${path}`);
         await page.locator('form button[type=submit]').waitFor();
-        await page.waitForLoadState('networkidle');
+        await settled(page, requests);
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }
@@ -188,8 +191,7 @@ describe('axe-core finds nothing serious or critical', () => {
       for (const path of ['/home', '/project/list', '/system/center']) {
         await page.goto(`${server.url}${path}`);
         await page.locator('.ant-pro-layout').waitFor();
-        await page.waitForLoadState('networkidle');
-        await page.locator('.ant-spin-spinning, .lg-spin, .ant-skeleton-active').first().waitFor({ state: 'detached' });
+        await settled(page, requests);
         const violations = await seriousViolations(page);
         if (violations.length) found[path] = violations;
       }

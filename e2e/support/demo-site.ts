@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Page, Request } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   allEndpoints,
   authEndpoints,
@@ -18,6 +18,7 @@ import en from '../../apps/web/src/i18n/en.json' with { type: 'json' };
 import { api, poll } from './api.ts';
 import { seriousViolations } from './axe.ts';
 import { PHONE, SCREENSHOT_DIR, openBrowser, storeSession, type TestBrowser } from './browser.ts';
+import { settled, trackRequests, type RequestTracker } from './settled.ts';
 import { cutLabelsInPage, sidewaysOverflowInPage, smallTouchTargetsInPage } from './phone-checks.ts';
 import { ADMIN_PASSWORD, freshDataDir, startServer, type RunningServer } from './server.ts';
 
@@ -132,7 +133,7 @@ export function useDemoSite({ firstStart = false, timeFactor = 1 }: { firstStart
 
     site.browser = await openBrowser();
     const page = (site.page = site.browser.page);
-    requests = requestsOf(page);
+    requests = trackRequests(page);
     page.on('console', (message) => {
       if (message.type() === 'error') site.problems.push(`console error: ${message.text()}`);
     });
@@ -176,43 +177,7 @@ async function tourPages(who: keyof typeof ACCOUNTS, login: LoginResult, lang: L
   return { paths: lang === ADMIN_WHOLE_TOUR ? pages : pages.filter((path) => !demoHas.has(path.split('?')[0]!)), demoHas };
 }
 
-/** How long no request may be in flight before a page counts as having loaded what it shows. */
-const QUIET_MS = 300;
-
-/**
- * The page's requests in flight (the real-time socket aside, which stays open), and when one last began or
- * ended. Playwright's own "networkidle" holds for the whole page load only and waits 500 ms; the tour moves
- * inside the app, so it keeps its own count.
- */
-function requestsOf(p: Page) {
-  const inFlight = new Set<Request>();
-  let changedAt = Date.now();
-  const ended = (request: Request) => {
-    inFlight.delete(request);
-    changedAt = Date.now();
-  };
-  p.on('request', (request) => {
-    if (request.resourceType() === 'websocket' || request.resourceType() === 'eventsource') return;
-    inFlight.add(request);
-    changedAt = Date.now();
-  });
-  p.on('requestfinished', ended);
-  p.on('requestfailed', ended);
-  return {
-    navigated: () => (changedAt = Date.now()),
-    quiet: () => inFlight.size === 0 && Date.now() - changedAt >= QUIET_MS,
-  };
-}
-let requests: ReturnType<typeof requestsOf>;
-
-/** Waits until the page has drawn what it loads: no request in flight for a moment, no spinner, skeleton or busy button. */
-async function settled(p: Page) {
-  await poll(async () => requests.quiet(), 'no request in flight', { everyMs: 50 });
-  await p
-    .locator('.ant-spin-spinning, .lg-spin, .ant-skeleton-active, .ant-btn-loading, .lg-button--loading')
-    .first()
-    .waitFor({ state: 'detached' });
-}
+let requests: RequestTracker;
 
 /**
  * Opens a page of the app as its menu does, without loading the document again: the router follows the
@@ -298,7 +263,7 @@ async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
     if (path !== paths[0]) await openInApp(site.page, path);
     // The page drawn, not only the address changed: the previous page stays while the next one loads.
     await site.page.locator(`.lg-header[data-page="${path.split('?')[0]}"]`).waitFor();
-    await settled(site.page);
+    await settled(site.page, requests);
     const name = `${who}${path.split('?')[0]!.replaceAll('/', '-')}`;
     await site.page.screenshot({ path: join(folder, `${name}.png`) });
     const text = await site.page.locator('body').innerText();
@@ -324,7 +289,7 @@ async function tour(who: keyof typeof ACCOUNTS, lang: Lang) {
 async function lastingViolations(p: Page): Promise<string[]> {
   const first = await seriousViolations(p);
   if (first.length === 0) return first;
-  await settled(p);
+  await settled(p, requests);
   const again = new Set(await seriousViolations(p));
   return first.filter((violation) => again.has(violation));
 }
@@ -345,7 +310,7 @@ const PHONE_LANGS: readonly Lang[] = ['en', 'ja'];
  */
 async function onPhone(p: Page, file: string): Promise<string[]> {
   await p.setViewportSize(PHONE.viewport);
-  await settled(p);
+  await settled(p, requests);
   // Charts follow their box's size a frame or more after the window changes: the page is given a few seconds to
   // fit, and what still runs over is reported.
   await poll(async () => (await p.evaluate(sidewaysOverflowInPage)).length === 0, 'the page fits the phone', {
@@ -378,7 +343,7 @@ async function publicTour(lang: Lang) {
     const problems: string[] = (site.problems = []);
     await site.page.goto(`${site.server.url}${path}`);
     await site.page.locator('form button[type=submit]').waitFor();
-    await settled(site.page);
+    await settled(site.page, requests);
     const name = `public${path.replaceAll('/', '-')}`;
     await site.page.screenshot({ path: join(folder, `${name}.png`) });
     const key = keyShown(await site.page.locator('body').innerText());
