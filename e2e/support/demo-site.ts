@@ -322,6 +322,7 @@ async function onPhone(p: Page, file: string): Promise<string[]> {
     ...(await p.evaluate(sidewaysOverflowInPage)),
     ...(await p.evaluate(smallTouchTargetsInPage, 44)),
     ...(await p.evaluate(cutLabelsInPage)),
+    ...(await p.evaluate(cutPlaceholdersInPage)).map((hint) => `placeholder cut: ${hint}`),
   ];
   await p.setViewportSize(DESKTOP);
   return found;

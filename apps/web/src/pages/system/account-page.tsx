@@ -14,12 +14,14 @@ import { AccountDetailDrawer } from './account-detail-drawer.tsx';
 import { AccountFormModal } from './account-form-modal.tsx';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { IconButton } from '../../components/icon-button.tsx';
+import { usePhone } from '../../components/use-phone.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
 
 /** One tab: the accounts of one kind the signed-in manager manages, with search, paging and every action. */
 function AccountTable({ userAuth }: { userAuth: number }) {
   const { t } = useTranslation();
+  const phone = usePhone();
   const { time } = useAccountTime();
   const [query, setQuery] = useState({ page: 1, pageSize: DEFAULT_PAGE_SIZE, name: '' });
   const [editing, setEditing] = useState<{ account?: ManagedAccount } | undefined>();
@@ -160,8 +162,10 @@ function AccountTable({ userAuth }: { userAuth: number }) {
         headerTitle={
           <Input.Search
             allowClear
-            placeholder={t('accounts.search')}
+            // A phone's box shows the short hint; the full one stays its name and tooltip.
+            placeholder={phone ? t('accounts.searchShort') : t('accounts.search')}
             aria-label={t('accounts.search')}
+            title={t('accounts.search')}
             style={{ width: 400 }}
             onSearch={(name) => setQuery({ ...query, page: 1, name: name.trim() })}
           />
