@@ -17,6 +17,7 @@ const USAGE = `Puts simulated gateways behind faulty links and measures how the 
   --rate      identify commands per second through the API (default 10)
   --seconds   how long the faults stay on (default 60)
   --change    ms between the change reports of each gateway (default 500)
+  --outage    seconds in the middle of the faults when every packet is dropped (default 0: none)
   --delay, --jitter, --loss, --reorder
               the faults, as tc netem takes them (default 200 ms, 50 ms, 5 %, 25 % with 50 % correlation)
 
@@ -42,6 +43,7 @@ async function main() {
       rate: { type: 'string' },
       seconds: { type: 'string' },
       change: { type: 'string' },
+      outage: { type: 'string' },
       delay: { type: 'string' },
       jitter: { type: 'string' },
       loss: { type: 'string' },
@@ -70,6 +72,7 @@ async function main() {
       commandsPerSecond: positive(values.rate, 10, 'rate') || 10,
       faultSeconds: positive(values.seconds, 60, 'seconds') || 60,
       changeEveryMs: positive(values.change, 500, 'change') || 500,
+      outageSeconds: positive(values.outage, 0, 'outage'),
       faults: {
         ...WIRE_FAULTS,
         delayMs: positive(values.delay, WIRE_FAULTS.delayMs, 'delay'),
@@ -89,9 +92,16 @@ faults on the wire: ${figures.gateways} gateways, ${figures.linkKind} links${fig
   commands        ${commands.succeeded}/${commands.sent} succeeded (${rate.toFixed(1)} %), p50 ${commands.p50Ms} ms, p99 ${commands.p99Ms} ms${
     Object.keys(commands.failures).length ? `, failures by code ${JSON.stringify(commands.failures)}` : ''
   }
-  carried out     ${executions.commands} commands, ${executions.runMoreThanOnce} of them more than once
+  carried out     ${Object.entries(executions.byName)
+    .map(([name, n]) => `${n} ${name}`)
+    .join(', ')}; ${executions.runMoreThanOnce} of them more than once; ${Math.max(
+    0,
+    (executions.byName['gateway.identify'] ?? 0) - commands.succeeded,
+  )} identify carried out though the API answered a failure
   change reports  ${reports.acknowledged} acknowledged by the broker, ${reports.stored} stored, ${reports.lost} lost, ${reports.duplicated} duplicated
-  presence        ${presence.offlineChanges} offline changes seen in the API, ${presence.connectionsLost} connections lost by gateways
+  presence        ${presence.offlineChanges} offline changes seen in the API while only lossy, ${presence.connectionsLost} connections lost by gateways${
+    values.outage ? `, ${presence.offlineChangesAfterOutage} offline changes once the outage began` : ''
+  }
   convergence     ${(figures.convergenceMs / 1000).toFixed(1)} s after the faults went; ${figures.statesDiffering} device states differing
   load            ${figures.load.before.toFixed(2)} before, ${figures.load.after.toFixed(2)} after (1-minute load average; ${loadavg()
     .map((l) => l.toFixed(2))

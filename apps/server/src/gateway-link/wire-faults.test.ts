@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodeFor } from './command-bus.ts';
+import { freshPostgres } from '../test/database-templates.ts';
 import { lossyLinkSupport, WIRE_FAULTS } from '../test/lossy-link.fixtures.ts';
 import { buildServerBundle, removeServerBundle } from '../test/server-process.ts';
 import { runWireFaults, type WireFaultFigures } from '../test/wire-faults.ts';
@@ -19,9 +20,12 @@ if (SUPPORT.kind === 'none') {
  */
 describe.skipIf(SUPPORT.kind === 'none')('gateways behind lossy, slow, reordering links', () => {
   let figures: WireFaultFigures;
+  let database: Awaited<ReturnType<typeof freshPostgres>> | undefined;
 
   beforeAll(async () => {
     buildServerBundle();
+    // A copy of the run's migrated template when PostgreSQL is there; PGlite migrates a folder of its own.
+    database = process.env.DATABASE_URL ? await freshPostgres() : undefined;
     figures = await runWireFaults({
       links: 3,
       gatewaysPerLink: 1,
@@ -29,11 +33,14 @@ describe.skipIf(SUPPORT.kind === 'none')('gateways behind lossy, slow, reorderin
       faultSeconds: 8,
       changeEveryMs: 1000,
       faults: WIRE_FAULTS,
-      databaseUrl: process.env.DATABASE_URL || undefined,
+      runDatabaseUrl: database?.url,
     });
   }, 120_000);
 
-  afterAll(() => removeServerBundle());
+  afterAll(async () => {
+    removeServerBundle();
+    await database?.drop();
+  });
 
   it('answers the commands, each carried out once; only a timeout may fail one', () => {
     expect(figures.commands.sent).toBe(40);
@@ -41,7 +48,7 @@ describe.skipIf(SUPPORT.kind === 'none')('gateways behind lossy, slow, reorderin
     const timedOut = String(errorCodeFor('gateway.identify', 'timed_out'));
     expect(Object.keys(figures.commands.failures).filter((code) => code !== timedOut)).toEqual([]);
     expect(figures.executions.runMoreThanOnce).toBe(0);
-    expect(figures.executions.commands).toBeGreaterThanOrEqual(figures.commands.succeeded);
+    expect(figures.executions.byName['gateway.identify']).toBeGreaterThanOrEqual(figures.commands.succeeded);
   });
 
   it('stores every change report the broker acknowledged, once', () => {

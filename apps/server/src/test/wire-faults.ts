@@ -28,11 +28,18 @@ export interface WireFaultOptions {
   commandsPerSecond: number;
   /** How long the faults stay on (s). */
   faultSeconds: number;
+  /**
+   * An outage inside the faults: every packet dropped for this long (s), from the middle of the fault window.
+   * Offline changes after it began are counted apart, since they are true.
+   */
+  outageSeconds?: number;
   /** How often each gateway makes a change report (ms). */
   changeEveryMs: number;
   faults: LinkFaults;
   /** PostgreSQL server to make the run's database in; PGlite in a temporary folder without it. */
   databaseUrl?: string;
+  /** A PostgreSQL database made for the run (a test's copy of the migrated template), used as it is. */
+  runDatabaseUrl?: string;
   /** An external broker (anonymous, as the machine's Mosquitto); the server's embedded one without it. */
   mqttUrl?: string;
   /** Progress lines. */
@@ -45,12 +52,12 @@ export interface WireFaultFigures {
   linkKind: 'netem' | 'userspace';
   gateways: number;
   commands: { sent: number; succeeded: number; failures: Record<string, number>; p50Ms: number; p99Ms: number };
-  /** What the gateways carried out: commands and how many of them more than once. */
-  executions: { commands: number; runMoreThanOnce: number };
+  /** What the gateways carried out: commands by name, and how many of them more than once. */
+  executions: { byName: Record<string, number>; runMoreThanOnce: number };
   /** Device states in change reports the broker acknowledged, against the history's rows for them. */
   reports: { acknowledged: number; stored: number; lost: number; duplicated: number };
   /** Offline seen through the API while the links were only lossy; connections the gateways lost meanwhile. */
-  presence: { offlineChanges: number; connectionsLost: number };
+  presence: { offlineChanges: number; connectionsLost: number; offlineChangesAfterOutage: number };
   /** From taking the faults off until every gateway is online with its queue empty (ms). */
   convergenceMs: number;
   /** Devices whose stored current state differs from the gateway's at the end. */
@@ -98,7 +105,9 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
     const count = options.links * options.gatewaysPerLink;
     const macs = Array.from({ length: count }, (_, i) => fleetMac(prefix, i + 1));
     const database: Record<string, string> = {};
-    if (options.databaseUrl) {
+    if (options.runDatabaseUrl) {
+      database.DATABASE_URL = options.runDatabaseUrl;
+    } else if (options.databaseUrl) {
       const name = `lumigrid_wire_${randomBytes(6).toString('hex')}`;
       await adminQuery(options.databaseUrl, `create database ${name}`);
       cleanups.push(() => adminQuery(options.databaseUrl!, `drop database if exists ${name} with (force)`).catch(() => undefined));
@@ -131,7 +140,7 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
       await server.exited;
     });
     const api = await apiClient(server);
-    log(`server on ${server.url} (${options.databaseUrl ? 'PostgreSQL' : 'PGlite'}, ${options.mqttUrl ?? 'embedded broker'})`);
+    log(`server on ${server.url} (${database.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${options.mqttUrl ?? 'embedded broker'})`);
 
     // --- namespaces, links and gateways ------------------------------------------------------------------------
     const namespaces: GatewayNamespace[] = [];
@@ -180,15 +189,30 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
     const connectionsLostBefore = lines.filter((l) => l.t === 'lost').length;
     log(`faults on for ${options.faultSeconds} s, ${options.commandsPerSecond} commands/s`);
     let offlineChanges = 0;
+    let offlineChangesAfterOutage = 0;
+    let outageBegan = false;
     let watching = true;
     const watcher = (async () => {
       let online = await api.onlineMacs();
       while (watching) {
         await sleep(500);
         const now = await api.onlineMacs().catch(() => online);
-        for (const mac of online) if (!now.has(mac)) offlineChanges++;
+        const went = [...online].filter((mac) => !now.has(mac)).length;
+        if (outageBegan) offlineChangesAfterOutage += went;
+        else offlineChanges += went;
         online = now;
       }
+    })();
+    const outageMs = (options.outageSeconds ?? 0) * 1000;
+    const outage = (async () => {
+      if (outageMs === 0) return;
+      await sleep(Math.max(0, (options.faultSeconds * 1000 - outageMs) / 2));
+      outageBegan = true;
+      log(`outage: every packet dropped for ${options.outageSeconds} s`);
+      for (const ns of namespaces) ns.setFaults({ ...options.faults, lossPercent: 100 });
+      await sleep(outageMs);
+      for (const ns of namespaces) ns.setFaults(options.faults);
+      log('outage over');
     })();
     const latencies: number[] = [];
     const failures: Record<string, number> = {};
@@ -212,6 +236,7 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
       );
     }
     await Promise.all(calls);
+    await outage;
     watching = false;
     await watcher;
     const connectionsLost = lines.filter((l) => l.t === 'lost').length - connectionsLostBefore;
@@ -237,6 +262,8 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
     // --- what the database holds ------------------------------------------------------------------------------
     const stored = await storedFigures(database, lines, finals);
     const executions = finals.flatMap((f) => Object.values(f.executions));
+    const byName: Record<string, number> = {};
+    for (const e of executions) byName[e.name] = (byName[e.name] ?? 0) + 1;
     latencies.sort((a, b) => a - b);
     return {
       linkKind: support.kind,
@@ -248,9 +275,9 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
         p50Ms: quantile(latencies, 0.5),
         p99Ms: quantile(latencies, 0.99),
       },
-      executions: { commands: executions.length, runMoreThanOnce: executions.filter((n) => n > 1).length },
+      executions: { byName, runMoreThanOnce: executions.filter((e) => e.count > 1).length },
       reports: stored.reports,
-      presence: { offlineChanges, connectionsLost },
+      presence: { offlineChanges, connectionsLost, offlineChangesAfterOutage },
       convergenceMs,
       statesDiffering: stored.statesDiffering,
       packetsDropped: namespaces.reduce((sum, ns) => sum + ns.dropped(), 0),

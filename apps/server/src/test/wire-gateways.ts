@@ -24,7 +24,14 @@ export type WireGatewayLine =
   | { t: 'online'; mac: string }
   | { t: 'lost'; mac: string }
   | { t: 'report'; mac: string; addr: string; ts: number }
-  | { t: 'final'; mac: string; executions: Record<string, number>; states: Record<string, unknown>; waiting: number }
+  | {
+      t: 'final';
+      mac: string;
+      /** Times each command id was carried out, with the command's name. */
+      executions: Record<string, { name: string; count: number }>;
+      states: Record<string, unknown>;
+      waiting: number;
+    }
   | { t: 'drained' }
   | { t: 'stopped' };
 
@@ -44,7 +51,9 @@ async function main() {
     keepaliveS: 30,
   });
   const changers: NodeJS.Timeout[] = [];
+  const names = new Map<string, string>();
   for (const gateway of fleet.gateways) {
+    gateway.on('command', (command: { id: string; name: string }) => names.set(command.id, command.name));
     gateway.on('online', () => print({ t: 'online', mac: gateway.mac }));
     gateway.on('connection-lost', () => print({ t: 'lost', mac: gateway.mac }));
     gateway.on('delivered', (message: StoredUplink) => {
@@ -72,7 +81,7 @@ async function main() {
       print({
         t: 'final',
         mac: gateway.mac,
-        executions: Object.fromEntries(gateway.executions),
+        executions: Object.fromEntries([...gateway.executions].map(([id, count]) => [id, { name: names.get(id) ?? '', count }])),
         states: Object.fromEntries([...gateway.devices].map(([addr, device]) => [addr, device.state])),
         waiting: gateway.uplinkWaiting,
       });
