@@ -106,6 +106,10 @@ faults on the wire: ${figures.gateways} gateways, ${figures.linkKind} links${fig
   load            ${figures.load.before.toFixed(2)} before, ${figures.load.after.toFixed(2)} after (1-minute load average; ${loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')} now)`);
+  } catch (error) {
+    if (!abort.signal.aborted) throw error;
+    console.log('stopped; the namespaces, links and processes it made are removed');
+    process.exitCode = 130;
   } finally {
     removeServerBundle();
   }
