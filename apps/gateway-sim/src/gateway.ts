@@ -451,6 +451,8 @@ export class SimGateway extends EventEmitter {
     client.on('close', () => {
       // An old connection closing late must not silence the one that replaced it.
       if (this.client !== client) return;
+      // Heard by fault runs and operators: the connection went without the gateway choosing it.
+      if (!this.stopped) this.emit('connection-lost');
       this.cloudGone();
       // What still waits for a PUBACK stays in the uplink store and goes again once the cloud listens on the
       // next connection; mqtt.js must not send it on its own before that.
@@ -557,7 +559,11 @@ export class SimGateway extends EventEmitter {
       if (message.sentOn === generation) continue;
       message.sentOn = generation;
       client.publish(message.topic, message.payload, { qos: 1 }, (error) => {
-        if (!error) return this.uplink.delivered(message);
+        if (!error) {
+          this.uplink.delivered(message);
+          this.emit('delivered', message);
+          return;
+        }
         if (message.sentOn === generation) message.sentOn = undefined;
       });
     }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BROKER_UNREACHABLE, SERVER_STOPPING, createCommandBus, errorCodeFor, type CommandState } from './command-bus.ts';
+import { BROKER_UNREACHABLE, SERVER_STOPPING, createCommandBus, errorCodeFor, replyMarginMs, type CommandState } from './command-bus.ts';
 import { createPresence } from './presence.ts';
 import { gatewayInfo, memoryLogger } from '../test/gateway-link.fixtures.ts';
 
@@ -100,6 +100,48 @@ describe('command bus', () => {
     expect(published).toHaveLength(1);
     bus.handleReply(MAC, { id: 'c1', ok: true, result: { time: 1 } });
     expect((await waiting).state).toBe('succeeded');
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('lets the gateway run a command only while its reply can still come back in time', async () => {
+    const { bus, published } = rig();
+    const pending = bus.send(MAC, 'gateway.identify', {}, { timeoutMs: 10_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    const { ts, expiresAt } = published[0]!.payload as { ts: number; expiresAt: number };
+    expect(expiresAt - ts).toBe(10_000 - replyMarginMs(10_000));
+    expect(replyMarginMs(10_000)).toBe(2000);
+    // A short timeout keeps most of itself for the gateway.
+    expect(replyMarginMs(1000)).toBe(200);
+    bus.handleReply(MAC, { id: 'c1', ok: true, result: {} });
+    expect((await pending).state).toBe('succeeded');
+  });
+
+  it('dates a command that waited for its gateway from when it goes out, not from when it was asked for', async () => {
+    const { bus, presence, published } = rig();
+    presence.update(MAC, { state: 'offline', reason: 'restart' });
+    const asked = Date.now();
+    const waiting = bus.send(MAC, 'time.get', {}, { ttlMs: 60_000 });
+    await vi.advanceTimersByTimeAsync(30_000);
+    presence.update(MAC, { state: 'online', info: INFO });
+    await vi.advanceTimersByTimeAsync(0);
+    const { ts, expiresAt } = published[0]!.payload as { ts: number; expiresAt: number };
+    expect(ts).toBe(asked + 30_000);
+    // The bus waits 10 s for the reply from here; the gateway may start it only in the first 8.
+    expect(expiresAt).toBe(ts + 8000);
+    bus.handleReply(MAC, { id: 'c1', ok: true, result: { time: 1 } });
+    expect((await waiting).state).toBe('succeeded');
+  });
+
+  it('takes a gateway\'s "expired" as expired: it did not run, and the person hears to check the network', async () => {
+    const { bus } = rig();
+    const pending = bus.send(MAC, 'gateway.identify', {});
+    await vi.advanceTimersByTimeAsync(0);
+    bus.handleReply(MAC, { id: 'c1', ok: false, error: { code: 'expired', message: 'received after it expired' } });
+    expect(await pending).toMatchObject({
+      state: 'expired',
+      error: { code: 'expired' },
+      errorCode: errorCodeFor('gateway.identify', 'expired'),
+    });
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -69,6 +69,15 @@ export function errorCodeFor(name: CommandName, state: 'failed' | 'timed_out' | 
   return state === 'expired' ? 100101 : FAILURE_CODES[COMMANDS[name].purpose][state];
 }
 
+/**
+ * How long before the bus stops waiting a gateway may no longer start a command (its `expiresAt`): the time its
+ * reply needs to come back over a slow link (two 200 ms trips and a retransmission or two). Without it a command
+ * started in the last instant ran on the gateway while the person was told it timed out.
+ */
+export function replyMarginMs(timeoutMs: number): number {
+  return Math.min(2000, Math.floor(timeoutMs / 5));
+}
+
 /** A command that could not be sent, or whose reply can no longer come, because the server lost its MQTT broker. */
 export const BROKER_UNREACHABLE = 100111 satisfies ErrorCode;
 
@@ -154,8 +163,11 @@ export function createCommandBus(deps: CommandBusDeps) {
     const timeoutMs = options.timeoutMs ?? COMMANDS[name].timeoutMs;
     const ttlMs = options.ttlMs ?? 0;
     const sentAt = now();
-    // Params that do not match the protocol are the caller's bug: it throws here, before any state exists.
-    const payload = encodeCommand({ id, name, params, ts: sentAt, expiresAt: sentAt + ttlMs + timeoutMs } as CommandMessage);
+    // Params that do not match the protocol are the caller's bug: it throws here, before any state exists. The
+    // command is dated again when it goes out, since the bus's wait for the reply starts then.
+    const encode = (at: number) =>
+      encodeCommand({ id, name, params, ts: at, expiresAt: at + timeoutMs - replyMarginMs(timeoutMs) } as CommandMessage);
+    encode(sentAt);
     let settle!: (o: CommandOutcome) => void;
     const done = new Promise<CommandOutcome>((resolve) => (settle = resolve));
     const log = requestLog(deps.logger);
@@ -185,7 +197,7 @@ export function createCommandBus(deps: CommandBusDeps) {
     }
     // A command the broker has not taken within its timeout (broker unreachable) expires unsent.
     p.timer = setTimeout(() => fail(p, 'expired', 'not_sent', 'the broker did not take the command in time'), timeoutMs);
-    deps.publish(downTopic(mac, commandChannel(name)), payload).then(
+    deps.publish(downTopic(mac, commandChannel(name)), encode(now())).then(
       () => {
         if (!pending.has(id) || p.state !== 'queued') return;
         transition(p, 'sent');
@@ -214,6 +226,8 @@ export function createCommandBus(deps: CommandBusDeps) {
         deps.logger.debug({ mac, id: reply.id }, 'reply to no waiting command (late or duplicate)');
         return;
       }
+      // Too late to start (its expiresAt had passed): not run, as a command that never went out.
+      if (!reply.ok && reply.error.code === 'expired') return fail(p, 'expired', reply.error.code, reply.error.message);
       if (!reply.ok) return fail(p, 'failed', reply.error.code, reply.error.message);
       const result = decodeResult(p.name, reply.result);
       if (!result.ok) {
