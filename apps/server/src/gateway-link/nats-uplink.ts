@@ -3,6 +3,9 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerCredential } from './credentials.ts';
 
+/** How long a closing link waits for NATS to confirm it left the queue group. */
+const DRAIN_MS = 2000;
+
 /** Where the server nodes take the gateways' uplink from a NATS cluster (NATS_URL, docs/operations.md). */
 export interface NatsUplinkOptions {
   /** host:port (or nats://host:port) of the cluster's nodes; the client learns the others from the cluster. */
@@ -79,7 +82,19 @@ export async function connectNatsUplink(
     },
     /** Leaves the queue group (the others take its share), handles what had arrived, and disconnects. */
     async close() {
-      if (!connection.isClosed()) await connection.drain().catch(() => connection.close());
+      if (!connection.isClosed()) {
+        // A drain waits for the server: one that is gone must not hold a stopping node past its deadline.
+        let timer: NodeJS.Timeout | undefined;
+        const drained = await Promise.race([
+          connection.drain().then(
+            () => true,
+            () => false,
+          ),
+          new Promise<false>((done) => (timer = setTimeout(() => done(false), DRAIN_MS))),
+        ]);
+        clearTimeout(timer);
+        if (!drained) await connection.close();
+      }
       await chain;
     },
   };
