@@ -182,14 +182,16 @@ function devicePer(value: string | undefined): 'project' | 'map' {
   return per;
 }
 
-/** MQTT_URL: one broker, or the MQTT listeners of a clustered broker's nodes, comma-separated. */
+/** MQTT_URL: one broker (any address mqtt.js takes), or the MQTT listeners of a clustered broker's nodes, comma-separated. */
 function mqttUrlOf(env: Env): string | undefined {
   const url = env.MQTT_URL || undefined;
   if (url === undefined) return undefined;
   try {
     brokerNodes(url);
   } catch (error) {
-    throw new ConfigError(`MQTT_URL must be mqtt:// or mqtts:// addresses, comma-separated: ${(error as Error).message}`);
+    throw new ConfigError(
+      `MQTT_URL must be one broker address, or mqtt:// and mqtts:// addresses comma-separated: ${(error as Error).message}`,
+    );
   }
   return url;
 }

@@ -27,8 +27,9 @@ describe('gateway topics', () => {
 });
 
 describe('broker address lists', () => {
-  it('takes one address as it is', () => {
+  it('takes one address as it is, for mqtt.js to read', () => {
     expect(brokerNodes('mqtt://u:p@broker:1884')).toEqual({ url: 'mqtt://u:p@broker:1884', servers: undefined });
+    expect(brokerNodes('wss://broker/mqtt')).toEqual({ url: 'wss://broker/mqtt', servers: undefined });
   });
 
   it('turns a list into nodes a client rotates through, credentials from the first', () => {
@@ -42,7 +43,7 @@ describe('broker address lists', () => {
     });
   });
 
-  it.each(['', 'http://a:1883', 'mqtt://a:1883,nats://b:4222', 'a:1883'])('refuses "%s"', (list) =>
+  it.each(['', ' , ', 'mqtt://a:1883,nats://b:4222', 'ws://a/mqtt,mqtt://b', 'mqtt://a,b:1883'])('refuses "%s"', (list) =>
     expect(() => brokerNodes(list)).toThrow(),
   );
 });
