@@ -1,28 +1,33 @@
 // The reference deployment on one machine (`npm run cluster -- --nodes 3 --port 8080`, docs/operations.md
 // "A cluster on one machine"): N server processes from the built bundle on free ports, HAProxy in front with
-// sticky sessions and health checks on /healthz, PostgreSQL from DATABASE_URL, the broker of MQTT_URL.
-// Ctrl-C drains every node and stops HAProxy; SIGHUP restarts the nodes one at a time (an upgrade).
+// sticky sessions and health checks on /healthz, PostgreSQL from DATABASE_URL, the broker of MQTT_URL or (--broker
+// nats) a three-node NATS cluster of its own. Ctrl-C drains every node and stops HAProxy (and NATS); SIGHUP restarts
+// the nodes one at a time (an upgrade).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '../apps/server/src/lib/free-port.ts';
+import { NATS_SERVER, startNatsCluster, type NatsCluster } from '../apps/server/src/gateway-link/nats-cluster.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 // LUMIGRID_SERVER_BUNDLE: another build of the server (the cluster test's own).
 const BUNDLE = process.env.LUMIGRID_SERVER_BUNDLE ?? join(REPO_ROOT, 'apps/server/dist/main.js');
 const USAGE = `Starts a Lumigrid cluster on this machine: N server nodes behind HAProxy.
 
-  npm run cluster -- [--nodes N] [--port PORT] [--host HOST]
+  npm run cluster -- [--nodes N] [--port PORT] [--host HOST] [--broker mosquitto|nats]
 
-  --nodes  server processes (default 2)
-  --port   the port HAProxy listens on, the one address of the cluster (default 8080)
-  --host   the address HAProxy listens on (default 127.0.0.1)
+  --nodes   server processes (default 2)
+  --port    the port HAProxy listens on, the one address of the cluster (default 8080)
+  --host    the address HAProxy listens on (default 127.0.0.1)
+  --broker  mosquitto (default): the broker of MQTT_URL, mqtt://127.0.0.1:1883 by default, shared subscriptions;
+            nats: a three-node NATS cluster with JetStream and MQTT on free loopback ports, the nodes taking the
+            gateways' uplink through a NATS queue group (apt-get install -y nats-server)
 
 Needs DATABASE_URL (PostgreSQL, shared by the nodes), HAProxy (apt-get install -y haproxy) and the built server
-(npm run build -w @lumigrid/server; npm run cluster builds it). MQTT_URL defaults to mqtt://127.0.0.1:1883.
+(npm run build -w @lumigrid/server; npm run cluster builds it).
 Every other variable (ADMIN_PASSWORD, MODE, SMTP_URL...) is passed to the nodes. Ctrl-C stops everything;
 kill -HUP <pid of this script> restarts the nodes one at a time from the bundle as it is now.`;
 
@@ -36,14 +41,6 @@ interface Node {
 function fail(message: string): never {
   console.error(`cluster: ${message}`);
   process.exit(1);
-}
-
-async function freePort(host: string): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, host, done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 /** HAProxy in front of the nodes: sticky by cookie, a node whose /healthz is not 200 (draining, down) taken out. */
@@ -96,6 +93,7 @@ async function main() {
       nodes: { type: 'string', default: '2' },
       port: { type: 'string', default: '8080' },
       host: { type: 'string', default: '127.0.0.1' },
+      broker: { type: 'string', default: 'mosquitto' },
       help: { type: 'boolean' },
     },
   });
@@ -112,14 +110,31 @@ async function main() {
   if (!databaseUrl) fail('DATABASE_URL is not set: the nodes share one PostgreSQL database');
   if (!existsSync(BUNDLE)) fail('the server is not built: npm run build -w @lumigrid/server');
   if (spawnSync('haproxy', ['-v']).error) fail('haproxy is not installed: apt-get install -y haproxy');
+  const broker = values.broker;
+  if (broker !== 'mosquitto' && broker !== 'nats') fail(`--broker must be mosquitto or nats, not "${broker}"`);
+  if (broker === 'nats' && !existsSync(NATS_SERVER)) fail(`${NATS_SERVER} is not installed: apt-get install -y nats-server`);
 
   const dir = await mkdtemp(join(tmpdir(), 'lumigrid-cluster-'));
+  let nats: NatsCluster | undefined;
+  if (broker === 'nats') {
+    const started = await startNatsCluster({ dir }).catch((error: Error) => fail(`the NATS cluster did not start: ${error.message}`));
+    nats = started;
+    // However this script ends (fail() exits at once), the broker nodes end with it.
+    process.on('exit', () => {
+      for (const node of started.nodes) node.process?.kill('SIGKILL');
+    });
+    for (const node of nats.nodes)
+      console.log(
+        `${node.name}: pid ${node.process?.pid}, MQTT ${node.mqttUrl}, NATS ${node.natsUrl}, monitoring http://127.0.0.1:${node.ports.http}/, log ${join(dir, `${node.name}.log`)}`,
+      );
+  }
   const publicUrl = process.env.PUBLIC_URL || `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`;
   const nodeEnv = {
     ...process.env,
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
-    MQTT_URL: process.env.MQTT_URL || 'mqtt://127.0.0.1:1883',
+    // With NATS: every node's MQTT listener (the link moves to the next when its node dies) and the queue group's.
+    ...(nats ? { MQTT_URL: nats.mqttUrls, NATS_URL: nats.natsUrls } : { MQTT_URL: process.env.MQTT_URL || 'mqtt://127.0.0.1:1883' }),
     REALTIME_BUS: 'postgres',
     // The client's address comes from HAProxy's X-Forwarded-For (sign-in limits, audit).
     TRUST_PROXY: 'true',
@@ -185,6 +200,8 @@ async function main() {
     await new Promise((wake) => setTimeout(wake, 100));
   }
   console.log(`ready: ${publicUrl} (HAProxy config ${config}, its view of the nodes http://127.0.0.1:${statsPort}/stats)`);
+  // Gateways know every broker node and move to the next one when theirs is gone (docs/operations.md).
+  if (nats) console.log(`gateways: npm run sim -- --url ${nats.mqttUrls} (any broker node; the list is tried in turn)`);
 
   /** Waits until HAProxy sends to the node again (its checks must pass `rise` times), reading its CSV statistics. */
   async function inRotation(name: string): Promise<void> {
@@ -226,6 +243,7 @@ async function main() {
     await Promise.all([...nodes.values()].map((node) => node.exited));
     haproxy.kill('SIGTERM');
     await haproxyExited;
+    await nats?.stop();
     console.log(`stopped; the logs stay in ${dir}`);
     process.exit(code);
   }

@@ -10,7 +10,8 @@ import { gatewayQrLabel } from './qr.ts';
 
 const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gateway protocol
 
-  --url URL            broker (default $SIM_MQTT_URL or mqtt://127.0.0.1:1883)
+  --url URL            broker (default $SIM_MQTT_URL or mqtt://127.0.0.1:1883); a clustered broker's MQTT
+                       listeners comma-separated, tried in turn on each reconnect
   --count N            gateways (default 3)
   --super N            how many of them are super gateways (default 1)
   --prefix HEX6        MAC prefix (default A4C138); MACs are prefix + number

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  brokerNodes,
   DALI_LIMITS,
   FAULT_CODES,
   FIRMWARE_RESULT,
@@ -81,7 +82,10 @@ type CommandHandlers = {
 export interface SimGatewayOptions {
   mac: string;
   password: string;
-  /** Broker URL, e.g. mqtt://127.0.0.1:1883. */
+  /**
+   * Broker URL, e.g. mqtt://127.0.0.1:1883, or the MQTT listeners of a clustered broker's nodes comma-separated:
+   * each reconnect tries the next one, so a node that dies costs a reconnect.
+   */
   url: string;
   /** A super gateway holds bridges (Zigbee and Wi-SUN) with devices behind them. */
   superGateway?: boolean;
@@ -425,7 +429,9 @@ export class SimGateway extends EventEmitter {
   // --- connection ------------------------------------------------------------------------------
 
   private connect(): Promise<void> {
-    const client = mqtt.connect(this.options.url, {
+    const { url, servers } = brokerNodes(this.options.url);
+    const client = mqtt.connect(url, {
+      servers,
       clientId: this.mac,
       username: this.mac,
       password: this.options.password,

@@ -291,6 +291,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
         firmwareStore: fleet.firmwareStore,
         // Several server nodes share one external broker: each report reaches one of them (docs/decisions.md).
         sharedGroup: options.gatewayLink.sharedGroup ?? (config.mqttUrl ? config.mqttSharedGroup : undefined),
+        // A NATS cluster has no shared subscriptions: the same group as a NATS queue group (docs/decisions.md).
+        natsUplink: config.natsUplink && {
+          servers: config.natsUplink.servers,
+          credential: config.natsUplink.credential,
+          group: options.gatewayLink.sharedGroup ?? config.mqttSharedGroup,
+        },
         logger,
       })
     : undefined;

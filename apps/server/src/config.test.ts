@@ -114,6 +114,27 @@ describe('the settings of several nodes', () => {
     expect(() => loadConfig({ JOB_LEASE_MS: '10' })).toThrow('JOB_LEASE_MS must be a whole number from 1000');
     expect(() => loadConfig({ MQTT_SHARED_GROUP: 'a/b' })).toThrow('MQTT_SHARED_GROUP must be letters');
   });
+
+  it('take a NATS cluster as the broker: its MQTT listeners in MQTT_URL, its client listeners in NATS_URL', () => {
+    expect(loadConfig({}).natsUplink).toBeUndefined();
+    const config = loadConfig({
+      DEMO: 'off',
+      MQTT_URL: 'mqtt://lumigrid:pw@n1:1883,mqtt://n2:1883,mqtt://n3:1883',
+      NATS_URL: 'nats://n1:4222, nats://lumigrid:s%40cret@n2:4222,tls://n3',
+    });
+    expect(config.mqttUrl).toBe('mqtt://lumigrid:pw@n1:1883,mqtt://n2:1883,mqtt://n3:1883');
+    expect(config.natsUplink).toEqual({
+      servers: ['nats://n1:4222', 'nats://n2:4222', 'tls://n3'],
+      credential: { username: 'lumigrid', password: 's@cret' },
+    });
+  });
+
+  it("refuses NATS_URL without the cluster's MQTT listeners, and addresses of another kind", () => {
+    expect(() => loadConfig({ NATS_URL: 'nats://n1:4222' })).toThrow('NATS_URL needs MQTT_URL');
+    expect(() => loadConfig({ DEMO: 'off', MQTT_URL: 'mqtt://n1', NATS_URL: 'n1:4222' })).toThrow('NATS_URL must be nats://host:port');
+    expect(() => loadConfig({ DEMO: 'off', MQTT_URL: 'mqtt://n1', NATS_URL: 'nats://n1,mqtt://n2' })).toThrow('not "mqtt://n2"');
+    expect(() => loadConfig({ DEMO: 'off', MQTT_URL: 'mqtt://n1,nats://n2' })).toThrow('MQTT_URL must be one broker address, or mqtt://');
+  });
 });
 
 describe('the BACnet/IP settings', () => {

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brokerNodes } from '@lumigrid/protocol';
 import { ALERT_LIMITS, DEFAULT_COMPANY, SCENE_LIMITS, isCompanyCode, type CompanyCode, type Mode } from '@lumigrid/contract';
 import { DEFAULT_KEEPALIVE_S } from './gateway-link/link-client.ts';
 import { JOB_DEFAULTS } from './jobs/job-runner.ts';
@@ -24,7 +25,13 @@ export interface Config {
   pdfAnswerWaitMs: number;
   mode: Mode;
   mqttPort: number;
+  /** An external broker, or a comma-separated list of a clustered broker's MQTT listeners (MQTT_URL). */
   mqttUrl: string | undefined;
+  /**
+   * NATS_URL: the broker is a NATS cluster, and the gateways' reports, telemetry and events reach the server nodes
+   * through NATS in the queue group MQTT_SHARED_GROUP (docs/operations.md "A NATS cluster as the broker").
+   */
+  natsUplink: { servers: string[]; credential: { username: string; password: string } | undefined } | undefined;
   /** The shared subscription group of the server nodes at an external broker: each report reaches one node of it. */
   mqttSharedGroup: string;
   /** Keep-alive of the server's MQTT client: a broker gone silent is noticed within 1.5 of it. */
@@ -175,6 +182,51 @@ function devicePer(value: string | undefined): 'project' | 'map' {
   return per;
 }
 
+/** MQTT_URL: one broker (any address mqtt.js takes), or the MQTT listeners of a clustered broker's nodes, comma-separated. */
+function mqttUrlOf(env: Env): string | undefined {
+  const url = env.MQTT_URL || undefined;
+  if (url === undefined) return undefined;
+  try {
+    brokerNodes(url);
+  } catch (error) {
+    throw new ConfigError(
+      `MQTT_URL must be one broker address, or mqtt:// and mqtts:// addresses comma-separated: ${(error as Error).message}`,
+    );
+  }
+  return url;
+}
+
+/**
+ * NATS_URL: the client listeners of the NATS cluster whose MQTT listeners MQTT_URL names, comma-separated
+ * (`nats://[user:password@]host:port`); user and password from the first address that has them.
+ */
+function natsUplink(env: Env, mqttUrl: string | undefined): Config['natsUplink'] {
+  const raw = env.NATS_URL || undefined;
+  if (raw === undefined) return undefined;
+  if (!mqttUrl)
+    throw new ConfigError('NATS_URL needs MQTT_URL: the MQTT listeners of the same NATS cluster, where gateways connect and commands go');
+  let credential: { username: string; password: string } | undefined;
+  const servers = raw
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean)
+    .map((address) => {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(address);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || (parsed.protocol !== 'nats:' && parsed.protocol !== 'tls:') || !parsed.hostname)
+        throw new ConfigError(`NATS_URL must be nats://host:port addresses, comma-separated, not "${address}"`);
+      if (parsed.username && !credential)
+        credential = { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) };
+      return `${parsed.protocol}//${parsed.host}`;
+    });
+  if (servers.length === 0) throw new ConfigError('NATS_URL must name at least one nats://host:port address');
+  return { servers, credential };
+}
+
 /** Shorter tokens are guessable by a scraper-shaped brute force; 16 characters is a 128-bit hex or base64 secret. */
 const METRICS_TOKEN_MIN = 16;
 
@@ -209,7 +261,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`PUBLIC_URL must be an absolute URL, not "${publicUrl}"`);
   }
   const databaseUrl = env.DATABASE_URL || undefined;
-  const mqttUrl = env.MQTT_URL || undefined;
+  const mqttUrl = mqttUrlOf(env);
   const demoSetting = env.DEMO || undefined;
   if (demoSetting !== undefined && demoSetting !== 'on' && demoSetting !== 'off')
     throw new ConfigError(`DEMO must be on or off, not "${demoSetting}"`);
@@ -248,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
     mode,
     mqttPort: integer(env, 'MQTT_PORT', 1883, 0, 65535),
     mqttUrl,
+    natsUplink: natsUplink(env, mqttUrl),
     mqttSharedGroup,
     mqttKeepaliveS: integer(env, 'MQTT_KEEPALIVE_S', DEFAULT_KEEPALIVE_S, 5, 300),
     offlineGraceMs: integer(env, 'OFFLINE_GRACE_S', ALERT_LIMITS.offlineGraceMs / 1000, 1, 3600) * 1000,

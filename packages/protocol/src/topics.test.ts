@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downTopic, normaliseMac, parseTopic, upTopic } from './index.ts';
+import { brokerNodes, downTopic, normaliseMac, parseTopic, topicOfNatsSubject, upNatsSubject, upTopic } from './index.ts';
 
 describe('gateway topics', () => {
   it('normalises MACs written with separators', () => {
@@ -18,5 +18,32 @@ describe('gateway topics', () => {
   it.each(['lg/v1/A4C1380B229F/up/cmd', 'lg/v2/A4C1380B229F/up/state', 'lg/v1/+/up/state', 'lg/v1/#', 'lg/v1/A4C1380B229F/up/state/x', ''])(
     'rejects %s',
     (topic) => expect(parseTopic(topic)).toBeUndefined(),
+  );
+
+  it('maps up channels to the NATS subjects of a NATS broker and back', () => {
+    expect(upNatsSubject('report')).toBe('lg.v1.*.up.report');
+    expect(topicOfNatsSubject('lg.v1.A4C1380B229F.up.report')).toBe(upTopic('A4C1380B229F', 'report'));
+  });
+});
+
+describe('broker address lists', () => {
+  it('takes one address as it is, for mqtt.js to read', () => {
+    expect(brokerNodes('mqtt://u:p@broker:1884')).toEqual({ url: 'mqtt://u:p@broker:1884', servers: undefined });
+    expect(brokerNodes('wss://broker/mqtt')).toEqual({ url: 'wss://broker/mqtt', servers: undefined });
+  });
+
+  it('turns a list into nodes a client rotates through, credentials from the first', () => {
+    expect(brokerNodes('mqtt://u:p@a:1884, mqtts://b,mqtt://c')).toEqual({
+      url: 'mqtt://u:p@a:1884',
+      servers: [
+        { host: 'a', port: 1884, protocol: 'mqtt' },
+        { host: 'b', port: 8883, protocol: 'mqtts' },
+        { host: 'c', port: 1883, protocol: 'mqtt' },
+      ],
+    });
+  });
+
+  it.each(['', ' , ', 'mqtt://a:1883,nats://b:4222', 'ws://a/mqtt,mqtt://b', 'mqtt://a,b:1883'])('refuses "%s"', (list) =>
+    expect(() => brokerNodes(list)).toThrow(),
   );
 });

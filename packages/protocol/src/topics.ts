@@ -40,3 +40,16 @@ export function parseTopic(
     return { mac, direction, channel: channel as DownChannel };
   return undefined;
 }
+
+/**
+ * The NATS subject that matches one up channel of every gateway, as a NATS broker's MQTT listener names topics
+ * ('/' becomes '.', '+' becomes '*'). The protocol's topics hold no '.', so the mapping goes both ways.
+ */
+export function upNatsSubject(channel: UpChannel): string {
+  return `lg.${PROTOCOL_VERSION}.*.up.${channel}`;
+}
+
+/** The MQTT topic of a NATS subject of the protocol (`lg.v1.{mac}.up.report` -> `lg/v1/{mac}/up/report`). */
+export function topicOfNatsSubject(subject: string): string {
+  return subject.replaceAll('.', '/');
+}

@@ -17,3 +17,38 @@ export function sendPacketsAtOnce(client: StreamClient): void {
   apply();
   client.on('connect', apply);
 }
+
+/** One node of a broker address list, as mqtt.js's `servers` option takes it. */
+export interface BrokerNode {
+  host: string;
+  port: number;
+  protocol: 'mqtt' | 'mqtts';
+}
+
+/**
+ * Reads a broker address or a comma-separated list of them (`mqtt://a:1883,mqtt://b:1883`: the MQTT listeners
+ * of a clustered broker's nodes). Given to mqtt.js as `mqtt.connect(url, { servers })`, a client tries the next
+ * node on each reconnect, so a node that dies costs a reconnect, not the link. User and password are read
+ * from the first address only. One address goes to mqtt.js as it is (ws:// too); in a list, each must be
+ * mqtt:// or mqtts://, or it throws.
+ */
+export function brokerNodes(list: string): { url: string; servers: BrokerNode[] | undefined } {
+  const urls = list
+    .split(',')
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (urls.length === 1) return { url: urls[0]!, servers: undefined };
+  const nodes = urls.map((raw) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new Error(`not a broker address: "${raw}"`);
+    }
+    if (parsed.protocol !== 'mqtt:' && parsed.protocol !== 'mqtts:') throw new Error(`not an mqtt:// or mqtts:// address: "${raw}"`);
+    const protocol = parsed.protocol === 'mqtts:' ? 'mqtts' : 'mqtt';
+    return { host: parsed.hostname, port: parsed.port ? Number(parsed.port) : protocol === 'mqtts' ? 8883 : 1883, protocol } as const;
+  });
+  if (urls.length === 0) throw new Error('no broker address');
+  return { url: urls[0]!, servers: nodes };
+}

@@ -5,10 +5,14 @@ import { createCommandBus } from './command-bus.ts';
 import { randomServerCredential, type GatewayCredentialStore, type GatewayVerifierOptions, type ServerCredential } from './credentials.ts';
 import { createFirmwareTracker, type FirmwareProgress, type FirmwareStore } from './firmware-tracker.ts';
 import { connectLinkClient, type LinkClient, type LinkStats } from './link-client.ts';
+import type { NatsUplinkOptions } from './nats-uplink.ts';
 import { createPresence } from './presence.ts';
 
 export interface GatewayLinkOptions {
-  /** An external broker (Mosquitto, EMQX); without it Aedes runs inside the server on `port`. */
+  /**
+   * An external broker (Mosquitto, EMQX), or the MQTT listeners of a NATS cluster's nodes comma-separated; without
+   * it Aedes runs inside the server on `port`.
+   */
   mqttUrl?: string;
   /** Port of the embedded broker; 0 picks a free one. */
   port: number;
@@ -19,6 +23,8 @@ export interface GatewayLinkOptions {
   serverCredential?: ServerCredential;
   /** Shared subscription group for several server nodes on an external broker. */
   sharedGroup?: string;
+  /** With a NATS cluster as the broker: the uplink through NATS in a queue group instead of sharedGroup (NATS_URL). */
+  natsUplink?: NatsUplinkOptions;
   /** Firmware update watchdog, default 25 minutes. */
   firmwareTimeoutMs?: number;
   /** Where firmware updates are kept for every server node (the gateways table); this process's memory without it. */
@@ -47,18 +53,19 @@ const PRESENCE_SETTLE_MS = 60_000;
 /** A listener that answers a promise holds the next message back until it settles (backpressure). */
 type UpListener = (message: DecodedUp) => unknown;
 
-/** The external broker credential: explicit, or the user:password of the URL. */
+/** The external broker credential: explicit, or the user:password of the (first) URL. */
 function externalCredential(
-  url: string,
+  urls: string,
   explicit: ServerCredential | undefined,
 ): { url: string; credential: ServerCredential | undefined } {
-  const parsed = new URL(url);
+  const [first = '', ...rest] = urls.split(',').map((u) => u.trim());
+  const parsed = new URL(first);
   const fromUrl = parsed.username
     ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) }
     : undefined;
   parsed.username = '';
   parsed.password = '';
-  return { url: parsed.toString(), credential: explicit ?? fromUrl };
+  return { url: [parsed.toString(), ...rest].join(','), credential: explicit ?? fromUrl };
 }
 
 /**
@@ -202,6 +209,7 @@ export function createGatewayLink(options: GatewayLinkOptions) {
         logger,
         stats,
         sharedGroup: options.sharedGroup,
+        natsUplink: options.natsUplink,
         keepaliveS: options.keepaliveS,
         reconnectPeriodMs: options.reconnectPeriodMs,
         onConnectionChange: brokerChanged,

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { decodeUp, PROTOCOL_VERSION, sendPacketsAtOnce, type DecodedUp } from '@lumigrid/protocol';
+import { brokerNodes, decodeUp, PROTOCOL_VERSION, sendPacketsAtOnce, type DecodedUp, type UpChannel } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { ServerCredential } from './credentials.ts';
+import { connectNatsUplink, type NatsUplink, type NatsUplinkOptions } from './nats-uplink.ts';
 
 export interface LinkClientOptions {
+  /** The broker, or a comma-separated list of a clustered broker's MQTT listeners (tried in turn on reconnect). */
   url: string;
   credential: ServerCredential | undefined;
   logger: FastifyBaseLogger;
@@ -22,6 +24,12 @@ export interface LinkClientOptions {
    * each keeps its own presence and its own command waiters.
    */
   sharedGroup?: string;
+  /**
+   * With a NATS cluster as the broker: report, telemetry and event come through NATS in this queue group instead
+   * (nats-uplink.ts), since NATS's MQTT listener has no shared subscriptions; state, reply and the commands stay
+   * on MQTT. Replaces sharedGroup.
+   */
+  natsUplink?: NatsUplinkOptions;
   /** Where to count messages; a fresh count when absent. */
   stats?: LinkStats;
   /**
@@ -58,7 +66,9 @@ export interface LinkStats {
 export async function connectLinkClient(options: LinkClientOptions) {
   const { logger } = options;
   const stats: LinkStats = options.stats ?? { received: 0, dropped: 0 };
-  const client: MqttClient = mqtt.connect(options.url, {
+  const { url, servers } = brokerNodes(options.url);
+  const client: MqttClient = mqtt.connect(url, {
+    servers,
     clientId: `lumigrid-server-${randomBytes(6).toString('hex')}`,
     username: options.credential?.username,
     password: options.credential?.password,
@@ -76,7 +86,8 @@ export async function connectLinkClient(options: LinkClientOptions) {
 
   const base = `lg/${PROTOCOL_VERSION}/+/up`;
   const shared = (channel: string) => (options.sharedGroup ? `$share/${options.sharedGroup}/${base}/${channel}` : `${base}/${channel}`);
-  const filters = [`${base}/state`, `${base}/reply`, shared('report'), shared('telemetry'), shared('event')];
+  const sharedChannels: UpChannel[] = ['report', 'telemetry', 'event'];
+  const filters = [`${base}/state`, `${base}/reply`, ...(options.natsUplink ? [] : sharedChannels.map(shared))];
 
   const events = new EventEmitter();
   let up = false;
@@ -88,8 +99,13 @@ export async function connectLinkClient(options: LinkClientOptions) {
     events.emit('change', now);
     options.onConnectionChange?.(now);
   };
+  // NATS's MQTT listener makes each QoS 1 subscription a JetStream consumer, which cannot be made while the stream's
+  // leader is being elected again after a broker node died (measured: 4-10 s, the subscription refused). The
+  // server's session is clean, so QoS 1 kept nothing across connections anyway: at QoS 0 the subscriptions are
+  // plain NATS ones, and retained states still come on each subscribe.
+  const subscribeQos = options.natsUplink ? 0 : 1;
   client.on('connect', () => {
-    client.subscribe(filters, { qos: 1 }, (error, granted) => {
+    client.subscribe(filters, { qos: subscribeQos }, (error, granted) => {
       const refused = (granted ?? []).filter((g) => g.qos === 128);
       if (refused.length) logger.error({ topics: refused.map((g) => g.topic) }, 'gateway link: the broker refused subscriptions');
       else if (error) logger.error({ err: error }, 'gateway link: subscribe failed');
@@ -146,12 +162,20 @@ export async function connectLinkClient(options: LinkClientOptions) {
     );
   };
 
+  let uplink: NatsUplink | undefined;
+  if (options.natsUplink)
+    uplink = await connectNatsUplink({ ...options.natsUplink, channels: sharedChannels, logger, handle }).catch((error: unknown) => {
+      client.end(true);
+      throw error;
+    });
+
   await new Promise<void>((resolve, reject) => {
     const stop = (error: Error) => {
       clearTimeout(timer);
       events.off('change', onUp);
       client.off('error', onError);
       client.end(true);
+      void uplink?.close();
       reject(new Error(`cannot connect to the MQTT broker at ${options.url}: ${error.message}`));
     };
     // Started once connected and subscribed, so the first command finds the link up.
@@ -165,10 +189,19 @@ export async function connectLinkClient(options: LinkClientOptions) {
     const timer = setTimeout(() => stop(new Error('no answer in 10 s')), 10_000);
     events.once('change', onUp);
     client.once('error', onError);
+    // The MQTT side may have come up while the NATS side was connecting.
+    if (up) {
+      events.off('change', onUp);
+      onUp();
+    }
   });
 
   return {
     stats,
+    /** Uplink received through NATS and not yet handled (0 without NATS_URL). */
+    get uplinkPending() {
+      return uplink?.pending ?? 0;
+    },
     /**
      * Publishes with QoS 1 and resolves on the broker's PUBACK. Refused at once while the broker is
      * unreachable, and failed when the connection drops before the PUBACK: nothing is sent late.
@@ -187,6 +220,8 @@ export async function connectLinkClient(options: LinkClientOptions) {
     async close() {
       closing = true;
       up = false;
+      // The queue group's other members take this node's share from here on.
+      await uplink?.close();
       await client.endAsync();
     },
   };

@@ -6,7 +6,7 @@ import { REALTIME_ENDPOINT } from '@lumigrid/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrefix } from '../test/gateway-link.fixtures.ts';
-import { freePort } from '../test/mosquitto.fixtures.ts';
+import { freePort } from '../lib/free-port.ts';
 import { poll } from '../test/poll.ts';
 import { stompClient } from '../test/realtime.fixtures.ts';
 import { SERVER_BUNDLE, buildServerBundle, removeServerBundle } from '../test/server-process.ts';

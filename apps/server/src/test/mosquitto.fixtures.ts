@@ -1,22 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../lib/free-port.ts';
 import { reachable } from './gateway-link.fixtures.ts';
 import { poll } from './poll.ts';
 
 /** Where Debian's package puts Mosquitto; suites needing it name it in servicesFor's `programs`. */
 export const MOSQUITTO = '/usr/sbin/mosquitto';
-
-/** A TCP port nobody listens on now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 export interface PrivateMosquitto {
   url: string;

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { freePort } from './mosquitto.fixtures.ts';
+import { freePort } from '../lib/free-port.ts';
 import { poll } from './poll.ts';
 
 const SERVER_DIR = resolve(import.meta.dirname, '../..');

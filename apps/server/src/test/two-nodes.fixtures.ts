@@ -37,8 +37,15 @@ export async function nodesDatabase(): Promise<{ url: string; drop: () => Promis
   return { url: url.toString(), drop: () => adminQuery(`drop database if exists ${dbName} with (force)`).catch(() => undefined) };
 }
 
-/** One node on that database; `options` go to buildApp beside the configuration (gatewayLink names the group). */
-export async function startNode(url: string, options: Omit<AppOptions, 'config' | 'database'>): Promise<TestNode> {
+/**
+ * One node on that database; `options` go to buildApp beside the configuration (gatewayLink names the group),
+ * `env` over the node's variables (another broker).
+ */
+export async function startNode(
+  url: string,
+  options: Omit<AppOptions, 'config' | 'database'>,
+  env: Record<string, string> = {},
+): Promise<TestNode> {
   const config = loadConfig({
     DEMO: 'off',
     ADMIN_PASSWORD,
@@ -49,6 +56,7 @@ export async function startNode(url: string, options: Omit<AppOptions, 'config' 
     REALTIME_BUS: 'postgres',
     BRANDING_DIR: resolve(import.meta.dirname, 'fixtures/branding'),
     WEB_DIST: resolve(import.meta.dirname, 'fixtures/no-web'),
+    ...env,
   });
   const database = await openDatabase({ url: config.databaseUrl! });
   const app = await buildApp({ config, database, ...options });
