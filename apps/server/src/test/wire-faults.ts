@@ -11,7 +11,7 @@ import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
 import { runPrefix } from './gateway-link.fixtures.ts';
 import { createGatewayNamespace, lossyLinkSupport, type GatewayNamespace, type LinkFaults } from './lossy-link.fixtures.ts';
-import { freePort } from './mosquitto.fixtures.ts';
+import { freePort } from '../lib/free-port.ts';
 import { poll } from './poll.ts';
 import { PROVISION_BUNDLE, startServerProcess, type ServerProcess } from './server-process.ts';
 import type { WireGatewayLine, WireGatewayOptions } from './wire-gateways.ts';
