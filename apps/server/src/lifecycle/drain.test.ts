@@ -59,7 +59,9 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
   let token = '';
   let gatewayId = '';
   let webhookId = '';
-  const sql = new pg.Pool({ connectionString: dbUrl, max: 2 });
+  // One client, not a pool: its end() waits for the connection to close, so the database can be dropped after it
+  // (a pool's end() leaves its sockets closing, and a forced drop then terminates them mid-way: an uncaught error).
+  const sql = new pg.Client({ connectionString: dbUrl });
 
   const env = {
     DATABASE_URL: dbUrl,
@@ -129,6 +131,7 @@ describe.skipIf(!SERVICES)('server nodes that stop (built bundle, PostgreSQL, Mo
   beforeAll(async () => {
     buildServerBundle();
     await admin(`create database ${dbName}`);
+    await sql.connect();
     // One after the other: the first migrates the new database.
     const first = await startNode();
     // The second node polls for jobs once a minute: it takes the first node's jobs that soon only when told.
