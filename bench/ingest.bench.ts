@@ -284,8 +284,8 @@ function table(r: RunResult): string {
 
 async function main() {
   const wanted = args.db === 'all' ? (['pglite', 'postgres'] as const) : ([args.db] as Array<'pglite' | 'postgres'>);
-  const runs = wanted.flatMap((kind) =>
-    kind === 'pglite' ? PGLITE_THREADS.map((pglite) => ({ kind, pglite })) : [{ kind, pglite: 'worker' as const }],
+  const runs = wanted.flatMap((kind): Array<{ kind: 'pglite' | 'postgres'; pglite: PgliteThread }> =>
+    kind === 'pglite' ? PGLITE_THREADS.map((pglite) => ({ kind, pglite })) : [{ kind, pglite: 'worker' }],
   );
   mkdirSync(RESULTS, { recursive: true });
   let failed = false;
