@@ -23,6 +23,8 @@ import { postgresBase, postgresTarget, type PostgresTarget } from './postgres-ta
 const { values: args } = parseArgs({
   options: {
     db: { type: 'string', default: 'all' },
+    // PGlite in its worker thread as the server runs it, on the server's thread (as before), or both in turns.
+    pglite: { type: 'string', default: 'worker' },
     gateways: { type: 'string', default: '50' },
     'devices-per-kind': { type: 'string', default: '6' },
     rate: { type: 'string', default: '10000' },
@@ -40,6 +42,8 @@ const DURATION_S = Number(args.duration);
 const FLOOD_MESSAGES = Number(args.flood);
 const WRITER = { maxBatch: args.batch ? Number(args.batch) : undefined, maxQueue: args.queue ? Number(args.queue) : undefined };
 const RESULTS = resolve(import.meta.dirname, 'results');
+type PgliteThread = 'worker' | 'main';
+const PGLITE_THREADS: PgliteThread[] = args.pglite === 'both' ? ['main', 'worker'] : [args.pglite === 'main' ? 'main' : 'worker'];
 
 interface PhaseResult {
   /** Device states the gateways published (one per device per report message). */
@@ -64,6 +68,8 @@ interface PhaseResult {
 
 interface RunResult {
   db: 'pglite' | 'postgres';
+  /** Where PGlite ran: its own worker thread or the server's thread. */
+  pglite?: PgliteThread;
   at: string;
   machine: { cpus: number; cpuModel: string; memGiB: number; node: string };
   setup: {
@@ -106,6 +112,7 @@ function startFleet(data: FleetWorkerData) {
 async function openTarget(
   kind: 'pglite' | 'postgres',
   base: string | undefined,
+  pglite: PgliteThread,
 ): Promise<{ database: Database; pgTarget?: PostgresTarget; cleanup(): Promise<void> }> {
   if (kind === 'postgres') {
     const pgTarget = await postgresTarget(base!, `lumigrid_bench_${randomBytes(5).toString('hex')}`);
@@ -114,7 +121,7 @@ async function openTarget(
   }
   // PGlite in a data folder, as an installation runs it (not in memory).
   const dir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-'));
-  const database = await openDatabase({ dataDir: dir });
+  const database = await openDatabase({ dataDir: dir }, { pgliteWorker: pglite === 'worker' });
   return { database, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -165,8 +172,8 @@ async function phase(app: App, sql: SqlClient, run: () => Promise<Extract<FleetR
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-async function runOn(kind: 'pglite' | 'postgres', pgBase: string | undefined): Promise<RunResult> {
-  const target = await openTarget(kind, pgBase);
+async function runOn(kind: 'pglite' | 'postgres', pgBase: string | undefined, pglite: PgliteThread): Promise<RunResult> {
+  const target = await openTarget(kind, pgBase, pglite);
   const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-bench-data-'));
   const config = loadConfig({
     HOST: '127.0.0.1',
@@ -216,6 +223,7 @@ async function runOn(kind: 'pglite' | 'postgres', pgBase: string | undefined): P
     const ratios = Object.fromEntries(bulk.map((b) => [b.method, round(saturated.reportsPerS / b.rowsPerS, 3)]));
     return {
       db: kind,
+      ...(kind === 'pglite' ? { pglite } : {}),
       at: new Date().toISOString(),
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
       setup: {
@@ -270,14 +278,18 @@ function table(r: RunResult): string {
     ]),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return [`== ingest on ${r.db} ==`, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)].join('\n');
+  const where = r.pglite ? ` (${r.pglite === 'worker' ? 'its worker thread' : "the server's thread"})` : '';
+  return [`== ingest on ${r.db}${where} ==`, ...rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`)].join('\n');
 }
 
 async function main() {
   const wanted = args.db === 'all' ? (['pglite', 'postgres'] as const) : ([args.db] as Array<'pglite' | 'postgres'>);
+  const runs = wanted.flatMap((kind): Array<{ kind: 'pglite' | 'postgres'; pglite: PgliteThread }> =>
+    kind === 'pglite' ? PGLITE_THREADS.map((pglite) => ({ kind, pglite })) : [{ kind, pglite: 'worker' }],
+  );
   mkdirSync(RESULTS, { recursive: true });
   let failed = false;
-  for (const kind of wanted) {
+  for (const { kind, pglite } of runs) {
     let base: string | undefined;
     if (kind === 'postgres') {
       base = await postgresBase();
@@ -286,9 +298,9 @@ async function main() {
         continue;
       }
     }
-    const result = await runOn(kind, base);
+    const result = await runOn(kind, base, pglite);
     console.log(table(result));
-    const file = join(RESULTS, `ingest-${kind}.json`);
+    const file = join(RESULTS, `ingest-${kind}${kind === 'pglite' && pglite === 'main' ? '-main' : ''}.json`);
     writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
     log(`wrote ${file}`);
     if (result.paced.lost !== 0 || result.saturated.lost !== 0) failed = true;

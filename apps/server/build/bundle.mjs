@@ -41,6 +41,8 @@ await build({
 });
 
 // Read next to the bundle at run time, as they are next to their source files under tsx:
-// db/client.ts opens ./migrations, map-image.ts starts ./pdf-render.worker.mjs (plain JavaScript already).
+// db/client.ts opens ./migrations, pglite-thread.ts starts ./pglite.worker.mjs and map-image.ts
+// ./pdf-render.worker.mjs (plain JavaScript already).
 cpSync(join(root, 'src/db/migrations'), join(dist, 'migrations'), { recursive: true });
+cpSync(join(root, 'src/db/pglite.worker.mjs'), join(dist, 'pglite.worker.mjs'));
 cpSync(join(root, 'src/modules/projects/pdf-render.worker.mjs'), join(dist, 'pdf-render.worker.mjs'));

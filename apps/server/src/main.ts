@@ -15,6 +15,7 @@ async function main() {
   }
   const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, {
     onPoolError: (error) => console.warn(`database connection lost (the pool reconnects): ${error.message}`),
+    pgliteWorker: true,
   }).catch((error: Error) =>
     fail(`database: ${error.message}${config.databaseUrl ? ' (check DATABASE_URL)' : ` (data folder ${config.dataDir})`}`),
   );

@@ -7,6 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { isPgliteThread, startPgliteThread } from './pglite-thread.ts';
 import * as schema from './schema/index.ts';
 
 /** One Drizzle type for both drivers, so services and repos never care which one runs. */
@@ -24,16 +25,34 @@ export function poolOf(db: Db): pg.Pool | undefined {
   return client instanceof pg.Pool ? client : undefined;
 }
 
+/**
+ * Whether the database runs beside the server's thread (PostgreSQL, or PGlite in its worker thread), so a long
+ * statement does not hold the server's event loop.
+ */
+export function runsBesideServer(db: Db): boolean {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof pg.Pool || isPgliteThread(client);
+}
+
 const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** `image`: a dump of a migrated PGlite data folder to start from (tests), so only newer migrations run. */
 export type DatabaseTarget = { url: string } | { dataDir: string } | { memory: true; image?: Blob };
 
+export interface OpenOptions {
+  onPoolError?: (error: Error) => void;
+  /**
+   * PGlite in a worker thread of its own (the server): its statements then never hold this thread's event
+   * loop. Otherwise it runs on the caller's thread, which starts no thread (tools, most tests).
+   */
+  pgliteWorker?: boolean;
+}
+
 /**
  * Opens the database and brings its schema up to date: PostgreSQL when a URL is given, otherwise PGlite in
  * a folder (or in memory, for tests).
  */
-export async function openDatabase(target: DatabaseTarget, options: { onPoolError?: (error: Error) => void } = {}): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Promise<Database> {
   if ('url' in target) {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     // An idle connection the server closes (restart, failover, a dropped test database) must not crash the
@@ -43,6 +62,19 @@ export async function openDatabase(target: DatabaseTarget, options: { onPoolErro
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder: MIGRATIONS });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  }
+  if (options.pgliteWorker) {
+    if ('dataDir' in target) mkdirSync(target.dataDir, { recursive: true });
+    const thread = await startPgliteThread(target);
+    // Drizzle's PGlite driver calls only what the thread answers: query, exec and transaction.
+    const db = drizzlePglite(thread as unknown as PGlite, { schema });
+    try {
+      await migratePglite(db, { migrationsFolder: MIGRATIONS });
+    } catch (error) {
+      await thread.close();
+      throw error;
+    }
+    return { db: db as unknown as Db, kind: 'pglite', close: () => thread.close() };
   }
   let client: PGlite;
   if ('dataDir' in target) {

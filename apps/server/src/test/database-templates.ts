@@ -79,12 +79,19 @@ function templates(): DatabaseTemplates | undefined {
 
 let pgliteImage: Promise<Blob> | undefined;
 
+/**
+ * PGlite in a worker thread, as the server runs it, when TEST_PGLITE_WORKER=1; otherwise on the suite's own
+ * thread, which answers a statement without a hop between threads.
+ */
+const PGLITE_WORKER = process.env.TEST_PGLITE_WORKER === '1';
+
 /** A fresh in-memory PGlite database, migrated. */
-export async function freshPglite(): Promise<Database> {
+export async function freshPglite(options: { worker?: boolean } = {}): Promise<Database> {
+  const pgliteWorker = options.worker ?? PGLITE_WORKER;
   const path = templates()?.pgliteImage;
-  if (!path) return openDatabase({ memory: true });
+  if (!path) return openDatabase({ memory: true }, { pgliteWorker });
   pgliteImage ??= readFile(path).then((bytes) => new Blob([bytes]));
-  return openDatabase({ memory: true, image: await pgliteImage });
+  return openDatabase({ memory: true, image: await pgliteImage }, { pgliteWorker });
 }
 
 /** A fresh, empty-but-migrated PostgreSQL database for one suite, dropped when it closes. */

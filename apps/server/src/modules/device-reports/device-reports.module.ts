@@ -1,6 +1,6 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { poolOf, type Db } from '../../db/client.ts';
+import { runsBesideServer, type Db } from '../../db/client.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { createDeviceReportsRepo } from './device-reports.repo.ts';
 import type { GatewayDirectory } from './gateway-directory.ts';
@@ -43,8 +43,8 @@ export function createDeviceReportsModule(deps: {
     repo: deps.reports ?? createDeviceReportsRepo(deps.db, { gateways: deps.gateways }),
     onStored: deps.onStored && tellStored(deps.onStored),
     historyHeartbeatMs: deps.historyHeartbeatMs,
-    // PostgreSQL runs beside the server: larger state writes, and under load the history first.
-    ...(poolOf(deps.db) ? { stateBatch: 2000, statesYieldMs: 1000 } : {}),
+    // A database beside the server's thread takes larger state writes; under load the history goes first.
+    ...(runsBesideServer(deps.db) ? { stateBatch: 2000, statesYieldMs: 1000 } : {}),
     logger,
   });
   const telemetryWriter = createTelemetryWriter({

@@ -8,8 +8,9 @@ export interface ReportWriterOptions extends BatchWriterOptions {
   /** Told the current states each write stored, once they are committed; must not wait on anything. */
   onStored?: (rows: readonly ReportRow[]) => void;
   /**
-   * Current states per write (default 250): small on PGlite, where a write holds the server's thread and the
-   * history's next batch waits behind it; PostgreSQL runs beside the server and takes larger ones for less.
+   * Current states per write (default 250): small on PGlite on the server's thread, where a write holds that
+   * thread and the history's next batch waits behind it; PostgreSQL, or PGlite in its worker thread, runs
+   * beside the server and takes larger ones for less.
    */
   stateBatch?: number;
   /**
