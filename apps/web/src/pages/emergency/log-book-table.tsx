@@ -20,6 +20,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { FormModal } from '../../components/form-modal.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 interface LogSearch {
   type?: LogBookType;
@@ -242,13 +243,7 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
         }
         onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
         options={{ reload: () => void log.refetch(), density: false, setting: true, fullScreen: false }}
-        pagination={{
-          current: filters.page,
-          pageSize: filters.pageSize,
-          total: log.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(filters, setFilters, log.data?.total ?? 0)}
       />
       <FormModal
         open={Boolean(acknowledging)}

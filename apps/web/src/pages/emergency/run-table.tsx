@@ -13,6 +13,7 @@ import { durationText } from '../../features/emergency/texts.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR, runPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { tablePaging } from '../../components/table-paging.ts';
 
 interface RunSearch {
   test?: EmergencyTestKind;
@@ -134,13 +135,7 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
       }
       onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
       options={{ reload: () => void runs.refetch(), density: false, setting: true, fullScreen: false }}
-      pagination={{
-        current: filters.page,
-        pageSize: filters.pageSize,
-        total: runs.data?.total ?? 0,
-        showSizeChanger: true,
-        onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-      }}
+      pagination={tablePaging(filters, setFilters, runs.data?.total ?? 0)}
     />
   );
 }

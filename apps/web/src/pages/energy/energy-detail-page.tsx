@@ -11,6 +11,7 @@ import { energyApi, useEnergyRecords } from '../../features/energy/api.ts';
 import { pathOfPlace, placeOfPath, type EnergyPlace } from '../../features/energy/energy-charts.ts';
 import { useDownload } from '../../api/download.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 const DAY = 'YYYY-MM-DD';
 type RecordUnit = EnergyRecordBody['unit'];
@@ -123,13 +124,7 @@ export default function EnergyDetailPage() {
           </Button>,
         ]}
         options={{ reload: () => void records.refetch(), density: true, setting: false, fullScreen: false }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: records.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setPaging((current) => ({ page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(paging, setPaging, records.data?.total ?? 0)}
       />
     </PageContainer>
   );
