@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { lazy, useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typography } from 'antd';
+import { App, Button, Card, Cascader, Select, Slider, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
@@ -50,6 +50,7 @@ import { PlanTap } from '../../features/devices/plan-tap.ts';
 import { PlacingWalkBar } from './placing-walk-bar.tsx';
 import { OnceOpened } from '../../components/once-opened.tsx';
 import './plan-tools.css';
+import { EmptyLead } from '../../components/empty-hint.tsx';
 
 // The drawers load when first opened: the plan draws without their code (controls, forms, colour picker).
 const DevicePanel = lazy(() => import('../../features/devices/device-panel.tsx').then((m) => ({ default: m.DevicePanel })));
@@ -251,21 +252,16 @@ export default function DeviceControlPage() {
   const body = () => {
     if (!fresh && !tree.isError) return <Spin style={{ display: 'block', margin: '96px auto' }} />;
     if (!options.length || !path) {
-      return (
-        <Empty description={t('deviceMap.noMaps')} style={{ margin: '96px 0' }}>
-          <Link to="/project/list">
-            <Button type="primary">{t('deviceMap.goProjects')}</Button>
-          </Link>
-        </Empty>
-      );
+      return <EmptyLead description={t('deviceMap.noMaps')} to="/project/list" action={t('deviceMap.goProjects')} />;
     }
     if (!map?.image) {
       return (
-        <Empty description={t('deviceMap.noImage')} style={{ margin: '96px 0' }} data-testid="device-map-no-image">
-          <Link to={`/project/detail?id=${path[0]}`}>
-            <Button type="primary">{t('deviceMap.goUpload')}</Button>
-          </Link>
-        </Empty>
+        <EmptyLead
+          description={t('deviceMap.noImage')}
+          to={`/project/detail?id=${path[0]}`}
+          action={t('deviceMap.goUpload')}
+          testId="device-map-no-image"
+        />
       );
     }
     return (

@@ -3,7 +3,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Popconfirm, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { mapDestination, type GroupView } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
@@ -18,6 +17,7 @@ import { useRealtime } from '../../app/realtime-provider.tsx';
 import { GroupControlDrawer } from '../../features/devices/group-control-drawer.tsx';
 import { GroupFormModal } from './group-form-modal.tsx';
 import { SensorLinkageCard } from './sensor-linkage-card.tsx';
+import { EmptyLead } from '../../components/empty-hint.tsx';
 
 /**
  * Groups (zones) of a map (/device/group): the groups of the map chosen as on the device map (the same
@@ -72,13 +72,7 @@ export default function GroupPage() {
   const body = () => {
     if (!fresh && !tree.isError) return <Spin style={{ display: 'block', margin: '96px auto' }} />;
     if (!options.length || !path) {
-      return (
-        <Empty description={t('groups.noMaps')} style={{ margin: '96px 0' }}>
-          <Link to="/project/list">
-            <Button type="primary">{t('groups.goProjects')}</Button>
-          </Link>
-        </Empty>
-      );
+      return <EmptyLead description={t('groups.noMaps')} to="/project/list" action={t('groups.goProjects')} />;
     }
     return (
       <Table<GroupView>
