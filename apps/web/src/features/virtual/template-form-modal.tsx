@@ -154,11 +154,9 @@ export function TemplateFormModal({
       width={720}
       title={t(editing ? 'paramTemplates.edit' : 'paramTemplates.add')}
       okText={t('virtualDevices.save')}
-      cancelText={t('virtualDevices.cancel')}
       confirmLoading={build.isPending || update.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={() => onClose()}
-      destroyOnHidden
       data-testid="template-form"
     >
       <Form form={form} layout="vertical" requiredMark={false}>

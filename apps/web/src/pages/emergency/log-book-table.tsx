@@ -249,11 +249,9 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
         open={Boolean(acknowledging)}
         title={t('emergency.logBook.acknowledgeTitle', { name: acknowledging?.deviceName ?? '' })}
         okText={t('emergency.logBook.acknowledge')}
-        cancelText={t('emergency.cancel')}
         confirmLoading={acknowledge.isPending}
-        onOk={() => void submitAcknowledge().catch(() => undefined)}
+        onSubmit={submitAcknowledge}
         onCancel={() => setAcknowledging(undefined)}
-        destroyOnHidden
       >
         <Typography.Paragraph type="secondary">{t('emergency.logBook.appendOnly')}</Typography.Paragraph>
         <Input.TextArea
@@ -310,11 +308,9 @@ function RepairModal({
       open={Boolean(projectId)}
       title={t('emergency.logBook.recordRepair')}
       okText={t('emergency.logBook.save')}
-      cancelText={t('emergency.cancel')}
       confirmLoading={saving}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{t('emergency.logBook.appendOnly')}</Typography.Paragraph>
       <Form form={form} layout="vertical">

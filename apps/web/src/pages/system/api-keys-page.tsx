@@ -196,7 +196,6 @@ export default function ApiKeysPage() {
         // Enter in a field creates the key; once its secret is shown there is nothing to send.
         onOk={created ? undefined : () => form.submit()}
         confirmLoading={create.isPending}
-        destroyOnHidden
         footer={
           created ? (
             <Button type="primary" onClick={close} data-testid="api-key-done">

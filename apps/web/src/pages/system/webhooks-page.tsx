@@ -275,6 +275,7 @@ export default function WebhooksPage() {
         onOk={created ? undefined : () => form.submit()}
         confirmLoading={create.isPending || update.isPending}
         forceRender
+        destroyOnHidden={false}
         footer={
           created ? (
             <Button type="primary" onClick={close} data-testid="webhook-done">

@@ -133,12 +133,10 @@ export default function DeviceConfigListPage() {
         open={batchOpen}
         title={t('deviceConfig.batchTypeTitle', { count: selected.length })}
         okText={t('deviceConfig.batchType')}
-        cancelText={t('deviceConfig.cancel')}
         okButtonProps={{ disabled: refused || target === undefined }}
         confirmLoading={batch.isPending}
-        onOk={() => void submitBatch().catch(() => undefined)}
+        onSubmit={submitBatch}
         onCancel={() => setBatchOpen(false)}
-        destroyOnHidden
       >
         <Typography.Paragraph type="secondary">{t('deviceConfig.batchTypeHint')}</Typography.Paragraph>
         {refused && <Alert type="warning" showIcon message={t('deviceConfig.batchTypeRefused')} style={{ marginBottom: 16 }} />}
