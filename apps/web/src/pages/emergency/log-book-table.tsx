@@ -21,6 +21,7 @@ import { RESULT_COLOUR } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 interface LogSearch {
   type?: LogBookType;
@@ -88,12 +89,10 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
       search: false,
       render: (_, e) =>
         e.deviceName ? (
-          <Space direction="vertical" size={0}>
-            <span>{e.deviceName}</span>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {[[e.buildName, e.mapName].filter(Boolean).join(' / '), e.addr].filter(Boolean).join(' · ')}
-            </Typography.Text>
-          </Space>
+          <WithSecondLine
+            first={e.deviceName}
+            second={[[e.buildName, e.mapName].filter(Boolean).join(' / '), e.addr].filter(Boolean).join(' · ')}
+          />
         ) : (
           '—'
         ),

@@ -14,6 +14,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR, runPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 interface RunSearch {
   test?: EmergencyTestKind;
@@ -68,12 +69,10 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
       dataIndex: 'test',
       search: false,
       render: (_, run) => (
-        <Space direction="vertical" size={0}>
-          <span>{t(`emergency.test.${run.test}`)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {durationText(t, run.test, run.duration)} · {t(`emergency.trigger.${run.trigger}`)}
-          </Typography.Text>
-        </Space>
+        <WithSecondLine
+          first={t(`emergency.test.${run.test}`)}
+          second={`${durationText(t, run.test, run.duration)} · ${t(`emergency.trigger.${run.trigger}`)}`}
+        />
       ),
     },
     { title: t('emergency.field.startedAt'), dataIndex: 'startedAt', search: false, render: (_, run) => stamp(run.startedAt) },

@@ -20,6 +20,7 @@ import { RESULT_COLOUR, STATUS_COLOUR, taskPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { IconButton } from '../../components/icon-button.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 interface TaskSearch {
   name?: string;
@@ -109,12 +110,7 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
       dataIndex: 'projectName',
       search: false,
       render: (_, task) => (
-        <Space direction="vertical" size={0}>
-          <span>{task.projectName}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {[task.buildName, task.mapName, task.gatewayName].join(' / ')}
-          </Typography.Text>
-        </Space>
+        <WithSecondLine first={task.projectName} second={[task.buildName, task.mapName, task.gatewayName].join(' / ')} />
       ),
     },
     {
