@@ -100,119 +100,106 @@ export interface MenuEntry {
 export function buildMenu(user: MenuSubject, mode: Mode): MenuEntry[] {
   const menu: MenuEntry[] = [
     { path: '/home', labelKey: 'menu.home', icon: 'home' },
-    {
-      path: '/project',
-      labelKey: 'menu.project',
-      icon: 'project',
-      children: [
-        { path: '/project/list', labelKey: 'menu.projectList' },
-        { path: '/project/detail', labelKey: 'menu.projectDetail', hidden: true, under: '/project/list' },
-      ],
-    },
-    {
-      path: '/device',
-      labelKey: 'menu.device',
-      icon: 'device',
-      children: [
-        { path: '/device/control', labelKey: 'menu.deviceControl' },
-        { path: '/device/list/list', labelKey: 'menu.deviceList' },
-        { path: '/device/list/status', labelKey: 'menu.deviceListStatus' },
-        { path: '/device/config/list', labelKey: 'menu.deviceConfig' },
-        { path: '/device/config/detail', labelKey: 'menu.deviceConfigDetail', hidden: true, under: '/device/config/list' },
-        { path: '/device/group', labelKey: 'menu.deviceGroup' },
-      ],
-    },
+    section('/project', 'menu.project', 'project', [
+      page('/project/list', 'menu.projectList'),
+      ...openedFrom('/project/list', [['/project/detail', 'menu.projectDetail']]),
+    ]),
+    section('/device', 'menu.device', 'device', [
+      page('/device/control', 'menu.deviceControl'),
+      page('/device/list/list', 'menu.deviceList'),
+      page('/device/list/status', 'menu.deviceListStatus'),
+      page('/device/config/list', 'menu.deviceConfig'),
+      ...openedFrom('/device/config/list', [['/device/config/detail', 'menu.deviceConfigDetail']]),
+      page('/device/group', 'menu.deviceGroup'),
+    ]),
     // Spec section 2: reached from the device map, hidden from the menu; the breadcrumb puts it under devices.
-    { path: '/heatmap', labelKey: 'menu.heatmap', hidden: true, under: '/device' },
-    {
-      path: '/gateway',
-      labelKey: 'menu.gateway',
-      icon: 'gateway',
-      children: [
-        { path: '/gateway/list', labelKey: 'menu.gatewayList' },
-        { path: '/gateway/detail', labelKey: 'menu.gatewayDetail', hidden: true, under: '/gateway/list' },
-      ],
-    },
-    {
-      path: '/scene',
-      labelKey: 'menu.scene',
-      icon: 'scene',
-      children: [
-        { path: '/scene/list', labelKey: 'menu.sceneList' },
-        { path: '/scene/schedule', labelKey: 'menu.sceneSchedule' },
-        { path: '/scene/detail', labelKey: 'menu.sceneDetail', hidden: true, under: '/scene/list' },
-        { path: '/scene/add/manual', labelKey: 'menu.sceneAddManual', hidden: true, under: '/scene/list' },
-        { path: '/scene/add/schedule', labelKey: 'menu.sceneAddSchedule', hidden: true, under: '/scene/list' },
-        { path: '/scene/add/sunriseSunset', labelKey: 'menu.sceneAddSun', hidden: true, under: '/scene/list' },
-        { path: '/scene/add/reportonce', labelKey: 'menu.sceneAddOnce', hidden: true, under: '/scene/list' },
-        { path: '/scene/add/sequence', labelKey: 'menu.sceneAddSequence', hidden: true, under: '/scene/list' },
-      ],
-    },
-    {
-      path: '/energy',
-      labelKey: 'menu.energy',
-      icon: 'energy',
-      children: [
-        { path: '/energy/index', labelKey: 'menu.energyIndex' },
-        { path: '/energy/detail', labelKey: 'menu.energyDetail' },
-        { path: '/energy/report', labelKey: 'menu.energyReport' },
-      ],
-    },
-    {
-      path: '/emergency',
-      labelKey: 'menu.emergency',
-      icon: 'emergency',
-      children: [
-        { path: '/emergency/set', labelKey: 'menu.emergencySet' },
-        { path: '/emergency/set/add', labelKey: 'menu.emergencyTask', hidden: true, under: '/emergency/set' },
-        { path: '/emergency/set/details', labelKey: 'menu.emergencyTaskDetail', hidden: true, under: '/emergency/set' },
-        { path: '/emergency/report', labelKey: 'menu.emergencyReport' },
-        { path: '/emergency/report/details', labelKey: 'menu.emergencyReportDetail', hidden: true, under: '/emergency/report' },
-      ],
-    },
-    {
-      path: '/alert',
-      labelKey: 'menu.alert',
-      icon: 'alert',
-      children: [
-        { path: '/alert/index', labelKey: 'menu.alertIndex' },
-        { path: '/alert/list', labelKey: 'menu.alertList' },
-        { path: '/alert/alarms', labelKey: 'menu.alarmList' },
-        { path: '/alert/alarmSettings', labelKey: 'menu.alarmSettings' },
-      ],
-    },
+    ...openedFrom('/device', [['/heatmap', 'menu.heatmap']]),
+    section('/gateway', 'menu.gateway', 'gateway', [
+      page('/gateway/list', 'menu.gatewayList'),
+      ...openedFrom('/gateway/list', [['/gateway/detail', 'menu.gatewayDetail']]),
+    ]),
+    section('/scene', 'menu.scene', 'scene', [
+      page('/scene/list', 'menu.sceneList'),
+      page('/scene/schedule', 'menu.sceneSchedule'),
+      ...openedFrom('/scene/list', [
+        ['/scene/detail', 'menu.sceneDetail'],
+        ['/scene/add/manual', 'menu.sceneAddManual'],
+        ['/scene/add/schedule', 'menu.sceneAddSchedule'],
+        ['/scene/add/sunriseSunset', 'menu.sceneAddSun'],
+        ['/scene/add/reportonce', 'menu.sceneAddOnce'],
+        ['/scene/add/sequence', 'menu.sceneAddSequence'],
+      ]),
+    ]),
+    section('/energy', 'menu.energy', 'energy', [
+      page('/energy/index', 'menu.energyIndex'),
+      page('/energy/detail', 'menu.energyDetail'),
+      page('/energy/report', 'menu.energyReport'),
+    ]),
+    section('/emergency', 'menu.emergency', 'emergency', [
+      page('/emergency/set', 'menu.emergencySet'),
+      ...openedFrom('/emergency/set', [
+        ['/emergency/set/add', 'menu.emergencyTask'],
+        ['/emergency/set/details', 'menu.emergencyTaskDetail'],
+      ]),
+      page('/emergency/report', 'menu.emergencyReport'),
+      ...openedFrom('/emergency/report', [['/emergency/report/details', 'menu.emergencyReportDetail']]),
+    ]),
+    section('/alert', 'menu.alert', 'alert', [
+      page('/alert/index', 'menu.alertIndex'),
+      page('/alert/list', 'menu.alertList'),
+      page('/alert/alarms', 'menu.alarmList'),
+      page('/alert/alarmSettings', 'menu.alarmSettings'),
+    ]),
   ];
   const push = pushMenu(user, mode);
   if (push) menu.push(push);
+  const system = systemMenu(user, mode);
+  if (system) menu.push(system);
+  return menu;
+}
+
+function page(path: string, labelKey: MenuLabelKey): MenuEntry {
+  return { path, labelKey };
+}
+
+function section(path: string, labelKey: MenuLabelKey, icon: MenuIcon, children: MenuEntry[]): MenuEntry {
+  return { path, labelKey, icon, children };
+}
+
+/** Pages opened from `under` (details, editors): in the breadcrumb after it, not in the side menu. */
+function openedFrom(under: string, pages: [path: string, labelKey: MenuLabelKey][]): MenuEntry[] {
+  return pages.map(([path, labelKey]) => ({ path, labelKey, hidden: true, under }));
+}
+
+/** The system menu, each page beside the condition that shows it. */
+function systemMenu(user: MenuSubject, mode: Mode): MenuEntry | undefined {
   const scope = systemMenuScope(user);
-  if (scope !== 'none') {
-    const children: MenuEntry[] = [];
-    if (scope === 'all' && managesAccounts(user)) children.push({ path: '/system/account', labelKey: 'menu.account' });
-    children.push({ path: '/system/library', labelKey: 'menu.library' });
+  if (scope === 'none') return undefined;
+  const all = scope === 'all';
+  const administrator = all && canSeeAdministrators(user);
+  const pages: [shown: boolean, path: string, labelKey: MenuLabelKey][] = [
+    [all && managesAccounts(user), '/system/account', 'menu.account'],
+    [true, '/system/library', 'menu.library'],
     // Parameter sets belong to the account's configuration: not for sub-accounts limited to the library and centre.
-    if (scope === 'all') {
-      children.push({ path: '/system/functionParameter', labelKey: 'menu.functionParameter' });
-      children.push({ path: '/system/interfaceParameter', labelKey: 'menu.interfaceParameter' });
-    }
+    [all, '/system/functionParameter', 'menu.functionParameter'],
+    [all, '/system/interfaceParameter', 'menu.interfaceParameter'],
     // The audit trail: what each caller sees of it the server decides (its own and its sub-accounts' entries).
-    if (scope === 'all') children.push({ path: '/system/audit', labelKey: 'menu.audit' });
+    [all, '/system/audit', 'menu.audit'],
     // API keys and webhooks: each user makes its own within its authority (the server checks). Spec section 6's
     // menu for sub-accounts (library and centre only) holds; they reach both from the user dropdown (integratorLinks).
-    if (scope === 'all') {
-      children.push({ path: '/system/apiKeys', labelKey: 'menu.apiKeys' });
-      children.push({ path: '/system/webhooks', labelKey: 'menu.webhooks' });
-    }
+    [all, '/system/apiKeys', 'menu.apiKeys'],
+    [all, '/system/webhooks', 'menu.webhooks'],
     // Single sign-on is the account's: its owner sets it up.
-    if (ownsAccount(user)) children.push({ path: '/system/sso', labelKey: 'menu.sso' });
-    children.push({ path: '/system/center', labelKey: 'menu.center' });
-    if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/outbox', labelKey: 'menu.outbox' });
+    [ownsAccount(user), '/system/sso', 'menu.sso'],
+    [true, '/system/center', 'menu.center'],
+    [administrator, '/system/outbox', 'menu.outbox'],
     // Fleet firmware rollouts run across every tenant: the platform administrator's alone.
-    if (scope === 'all' && canSeeAdministrators(user)) children.push({ path: '/system/rollout', labelKey: 'menu.rollout' });
+    [administrator, '/system/rollout', 'menu.rollout'],
     // Backup and restore are the on-premise server's (spec section 2: not shown in SaaS mode).
-    if (scope === 'all' && canSeeAdministrators(user) && mode === 'server') children.push({ path: '/system/data', labelKey: 'menu.data' });
-    menu.push({ path: '/system', labelKey: 'menu.system', icon: 'system', children });
-  }
-  return menu;
+    [administrator && mode === 'server', '/system/data', 'menu.data'],
+  ];
+  const children = pages.filter(([shown]) => shown).map(([, path, labelKey]) => page(path, labelKey));
+  return section('/system', 'menu.system', 'system', children);
 }
 
 /**
@@ -222,16 +209,20 @@ export function buildMenu(user: MenuSubject, mode: Mode): MenuEntry[] {
 function pushMenu(user: MenuSubject, mode: Mode): MenuEntry | undefined {
   if (!canSeePush(user, mode)) return undefined;
   const children: MenuEntry[] = [
-    { path: '/push/index', labelKey: 'menu.pushNews' },
-    { path: '/push/child/index', labelKey: 'menu.pushApps' },
-    { path: '/push/addNews', labelKey: 'menu.pushAddNews', hidden: true, under: '/push/index' },
-    { path: '/push/editNews', labelKey: 'menu.pushEditNews', hidden: true, under: '/push/index' },
-    { path: '/push/details', labelKey: 'menu.pushDetails', hidden: true, under: '/push/index' },
-    { path: '/push/addApp', labelKey: 'menu.pushAddApp', hidden: true, under: '/push/child/index' },
-    { path: '/push/editApp', labelKey: 'menu.pushEditApp', hidden: true, under: '/push/child/index' },
+    page('/push/index', 'menu.pushNews'),
+    page('/push/child/index', 'menu.pushApps'),
+    ...openedFrom('/push/index', [
+      ['/push/addNews', 'menu.pushAddNews'],
+      ['/push/editNews', 'menu.pushEditNews'],
+      ['/push/details', 'menu.pushDetails'],
+    ]),
+    ...openedFrom('/push/child/index', [
+      ['/push/addApp', 'menu.pushAddApp'],
+      ['/push/editApp', 'menu.pushEditApp'],
+    ]),
   ];
-  if (canSeePushReview(user, mode)) children.push({ path: '/push/review', labelKey: 'menu.pushReview' });
-  return { path: '/push', labelKey: 'menu.push', icon: 'push', children };
+  if (canSeePushReview(user, mode)) children.push(page('/push/review', 'menu.pushReview'));
+  return section('/push', 'menu.push', 'push', children);
 }
 
 /**
@@ -240,10 +231,7 @@ function pushMenu(user: MenuSubject, mode: Mode): MenuEntry | undefined {
  */
 export function integratorLinks(user: MenuSubject): MenuEntry[] {
   if (!canManageApiKeys(user) || systemMenuScope(user) === 'all') return [];
-  return [
-    { path: '/system/apiKeys', labelKey: 'menu.apiKeys' },
-    { path: '/system/webhooks', labelKey: 'menu.webhooks' },
-  ];
+  return [page('/system/apiKeys', 'menu.apiKeys'), page('/system/webhooks', 'menu.webhooks')];
 }
 
 /** The platform administrator and account owners manage accounts (/system/account). */

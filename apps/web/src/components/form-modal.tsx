@@ -1,5 +1,6 @@
 import { useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { Modal, type ModalProps } from 'antd';
+import { useTranslation } from 'react-i18next';
 
 /** Fields a person types into or picks from, in the order a keyboard reaches them. */
 const FIELD = 'input:not([type=hidden]):not(:disabled), textarea:not(:disabled)';
@@ -36,10 +37,23 @@ export function sendOnEnter(send: () => void) {
 /**
  * antd's Modal for dialogs that hold a form: when it opens the keyboard is in its first field, and Enter in a
  * field does what the OK button does (antd's OK button sits outside the form, so a browser never submits it).
+ * By default it says Cancel and forgets what was typed when it closes.
  */
-export function FormModal({ afterOpenChange, modalRender, ...props }: ModalProps) {
+export function FormModal({
+  afterOpenChange,
+  modalRender,
+  onSubmit,
+  cancelText,
+  destroyOnHidden = true,
+  ...props
+}: ModalProps & {
+  /** What OK does; a refusal keeps the dialog open (the fields or the server's message say why). */
+  onSubmit?: () => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
   const content = useRef<HTMLDivElement>(null);
-  const { onOk, confirmLoading, okButtonProps } = props;
+  const { confirmLoading, okButtonProps } = props;
+  const onOk: ModalProps['onOk'] = onSubmit ? () => void onSubmit().catch(() => undefined) : props.onOk;
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (!onOk || confirmLoading || okButtonProps?.disabled) return;
@@ -49,6 +63,9 @@ export function FormModal({ afterOpenChange, modalRender, ...props }: ModalProps
   return (
     <Modal
       {...props}
+      onOk={onOk}
+      cancelText={cancelText ?? t('common.cancel')}
+      destroyOnHidden={destroyOnHidden}
       afterOpenChange={(open) => {
         // A field that took focus itself (autoFocus) keeps it.
         const focused = document.activeElement;

@@ -14,6 +14,11 @@ import './light-controls.css';
 
 export type LightSize = 'large' | 'middle';
 
+/** The size of the fields and buttons: smaller in a compact (short) window. */
+export function lightSize(compact: boolean): LightSize {
+  return compact ? 'middle' : 'large';
+}
+
 function svgChildren(nodes: AbstractNode[] | undefined): ReactNode {
   return nodes?.map((node, index) =>
     node.tag === 'path' ? <path key={index} d={node.attrs.d} /> : <g key={index}>{svgChildren(node.children)}</g>,

@@ -59,11 +59,9 @@ export function useDeleteDevice(onDeleted?: (device: Target) => void) {
       title={target ? t('deviceConfig.deleteTitle', { name: target.name }) : undefined}
       okText={t('deviceConfig.delete')}
       okButtonProps={{ danger: true }}
-      cancelText={t('deviceConfig.cancel')}
       confirmLoading={remove.isPending}
       onOk={() => void submit()}
       onCancel={() => setTarget(undefined)}
-      destroyOnHidden
     >
       <Radio.Group value={fromGateway} onChange={(e) => setFromGateway(e.target.value as boolean)} data-testid="delete-scope">
         <Space direction="vertical">

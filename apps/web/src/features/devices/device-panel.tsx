@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Alert, App, Button, ColorPicker, Descriptions, Divider, Drawer, Slider, Space, Switch, Tag, Typography } from 'antd';
+import { Alert, App, Button, ColorPicker, Descriptions, Divider, Slider, Space, Switch, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
   CCT_MAX_K,
@@ -26,6 +26,7 @@ import { PanelLockSection } from './panel-lock-section.tsx';
 import { DeviceChangesSection } from '../audit/device-changes.tsx';
 import { useSiteTime, type TimeFormatter } from '../projects/site-time.ts';
 import { usePhone } from '../../components/use-phone.ts';
+import { PlanSideDrawer } from './plan-side-drawer.tsx';
 
 /** How long the panel waits for the gateway's report after it confirmed a command before it says none came. */
 export const REPORT_WAIT_MS = 10_000;
@@ -145,61 +146,55 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
 
   // Channels are labelled by their own names once the switch has one per channel, else by number.
   const names = splitChannelNames(marker.name).length === controls.channels ? channelNames(marker.name, controls.channels) : [];
+  const switchRow = (
+    key: string,
+    label: ReactNode,
+    checked: boolean | undefined,
+    testId: string,
+    action: (on: boolean) => ControlAction,
+  ) => ({
+    key,
+    label,
+    node: (
+      <Switch
+        checked={checked ?? false}
+        loading={busy(key)}
+        disabled={disabled}
+        onChange={(on) => void send(key, action(on))}
+        checkedChildren={t('deviceControl.on')}
+        unCheckedChildren={t('deviceControl.off')}
+        data-testid={testId}
+      />
+    ),
+  });
+  const sliderRow = (
+    key: string,
+    label: ReactNode,
+    value: number | undefined,
+    scale: SliderScale,
+    action: (n: number) => ControlAction,
+  ) => ({
+    key,
+    label,
+    node: (
+      <ReportedSlider
+        testId={`control-${key}`}
+        value={value}
+        {...scale}
+        disabled={disabled}
+        busy={busy(key)}
+        onCommit={(n) => void send(key, action(n))}
+      />
+    ),
+  });
   const rows: Array<{ key: string; label: ReactNode; node: ReactNode }> = [];
-  if (controls.onOff) {
-    rows.push({
-      key: 'onOff',
-      label: t('deviceControl.power'),
-      node: (
-        <Switch
-          checked={values.on ?? false}
-          loading={busy('onOff')}
-          disabled={disabled}
-          onChange={(on) => void send('onOff', { op: 'onOff', on })}
-          checkedChildren={t('deviceControl.on')}
-          unCheckedChildren={t('deviceControl.off')}
-          data-testid="control-onoff"
-        />
-      ),
-    });
-  }
+  if (controls.onOff) rows.push(switchRow('onOff', t('deviceControl.power'), values.on, 'control-onoff', (on) => ({ op: 'onOff', on })));
   if (controls.brightness) {
-    rows.push({
-      key: 'brightness',
-      label: t('deviceControl.brightness'),
-      node: (
-        <ReportedSlider
-          testId="control-brightness"
-          value={values.brightness}
-          min={0}
-          max={100}
-          unit="%"
-          disabled={disabled}
-          busy={busy('brightness')}
-          onCommit={(percent) => void send('brightness', { op: 'brightness', percent })}
-        />
-      ),
-    });
+    rows.push(
+      sliderRow('brightness', t('deviceControl.brightness'), values.brightness, PERCENT, (percent) => ({ op: 'brightness', percent })),
+    );
   }
-  if (controls.cct) {
-    rows.push({
-      key: 'cct',
-      label: t('deviceControl.cct'),
-      node: (
-        <ReportedSlider
-          testId="control-cct"
-          value={values.kelvin}
-          min={CCT_MIN_K}
-          max={CCT_MAX_K}
-          step={100}
-          unit=" K"
-          disabled={disabled}
-          busy={busy('cct')}
-          onCommit={(kelvin) => void send('cct', { op: 'cct', kelvin })}
-        />
-      ),
-    });
-  }
+  if (controls.cct) rows.push(sliderRow('cct', t('deviceControl.cct'), values.kelvin, KELVIN, (kelvin) => ({ op: 'cct', kelvin })));
   if (controls.rgb) {
     rows.push({
       key: 'rgb',
@@ -240,51 +235,17 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         </Space>
       ),
     });
-    rows.push({
-      key: 'position',
-      label: t('deviceControl.position'),
-      node: (
-        <ReportedSlider
-          testId="control-position"
-          value={values.position}
-          min={0}
-          max={100}
-          unit="%"
-          disabled={disabled}
-          busy={busy('position')}
-          onCommit={(percent) => void send('position', { op: 'position', percent })}
-        />
-      ),
-    });
+    rows.push(sliderRow('position', t('deviceControl.position'), values.position, PERCENT, (percent) => ({ op: 'position', percent })));
   }
   for (let channel = 1; channel <= controls.channels; channel++) {
-    rows.push({
-      key: `channel-${channel}`,
-      label: names[channel - 1] || t('deviceControl.channel', { n: channel }),
-      node: (
-        <Switch
-          checked={values.channels?.[channel - 1] ?? false}
-          loading={busy(`channel-${channel}`)}
-          disabled={disabled}
-          onChange={(on) => void send(`channel-${channel}`, { op: 'channel', channel, on })}
-          checkedChildren={t('deviceControl.on')}
-          unCheckedChildren={t('deviceControl.off')}
-          data-testid={`control-channel-${channel}`}
-        />
-      ),
-    });
+    const key = `channel-${channel}`;
+    const label = names[channel - 1] || t('deviceControl.channel', { n: channel });
+    rows.push(switchRow(key, label, values.channels?.[channel - 1], `control-${key}`, (on) => ({ op: 'channel', channel, on })));
   }
 
   const device = detail.data;
   return (
-    <Drawer
-      open
-      mask={false}
-      // A phone: a bottom sheet over the lower part of the screen; the page shrinks the plan to the part above it.
-      getContainer={phone ? undefined : false}
-      placement={phone ? 'bottom' : 'right'}
-      width={phone ? undefined : 380}
-      height={phone ? '45dvh' : undefined}
+    <PlanSideDrawer
       onClose={onClose}
       title={
         <Space>
@@ -303,7 +264,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
         </Space>
       }
       extra={<Tag>{t(`deviceControl.kinds.${markerKind(marker.type)}`)}</Tag>}
-      data-testid="device-panel"
+      testId="device-panel"
       rootClassName="lg-device-panel"
     >
       <Space direction="vertical" style={{ width: '100%' }} size={12}>
@@ -413,7 +374,7 @@ export function DevicePanel({ mapId, marker, canControl, canEdit, tree, onClose 
           </>
         )}
       </Space>
-    </Drawer>
+    </PlanSideDrawer>
   );
 }
 
@@ -468,18 +429,27 @@ function TelemetrySection({
   );
 }
 
-/** A slider that shows the reported value and sends only when the user lets go. */
-function ReportedSlider(props: {
-  testId: string;
-  value: number | undefined;
+/** A slider's range and how its value reads. */
+interface SliderScale {
   min: number;
   max: number;
   step?: number;
   unit: string;
-  disabled: boolean;
-  busy: boolean;
-  onCommit: (value: number) => void;
-}) {
+}
+
+const PERCENT: SliderScale = { min: 0, max: 100, unit: '%' };
+const KELVIN: SliderScale = { min: CCT_MIN_K, max: CCT_MAX_K, step: 100, unit: ' K' };
+
+/** A slider that shows the reported value and sends only when the user lets go. */
+function ReportedSlider(
+  props: SliderScale & {
+    testId: string;
+    value: number | undefined;
+    disabled: boolean;
+    busy: boolean;
+    onCommit: (value: number) => void;
+  },
+) {
   const { t } = useTranslation();
   const [dragging, setDragging] = useState<number>();
   const shown = dragging ?? props.value ?? props.min;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Button, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import {
@@ -11,37 +11,11 @@ import {
   type PlanFilter,
   gatewayStyle,
   markerStyle,
-  traceShape,
-  MARKER_RADIUS,
   HAND_BADGE_FILL,
-  type MarkerShape,
-  type MarkerStyle,
 } from '../../components/device-markers/marker-model.ts';
 import type { DisplayState } from '@lumigrid/contract/browser';
 import { usePhone } from '../../components/use-phone.ts';
-
-/** One legend swatch, drawn with the same code as the plan so the legend never disagrees with it. */
-function Swatch({ shape, style }: { shape: MarkerShape; style: MarkerStyle }) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const canvas = ref.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = 26 * ratio;
-    canvas.height = 26 * ratio;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, 26, 26);
-    traceShape(ctx, shape, 13, 13, MARKER_RADIUS);
-    ctx.fillStyle = style.fill;
-    ctx.fill();
-    ctx.lineWidth = 1.5;
-    ctx.setLineDash(style.dashed ? [3, 2] : []);
-    ctx.strokeStyle = style.stroke;
-    ctx.stroke();
-  }, [shape, style]);
-  return <canvas ref={ref} style={{ width: 26, height: 26, verticalAlign: 'middle' }} aria-hidden />;
-}
+import { MarkerSwatch } from '../../components/device-markers/marker-swatch.tsx';
 
 export interface MapLegendProps {
   /** Devices placed on the plan, and how many of them the filter lets through. */
@@ -87,7 +61,7 @@ export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
         entry(
           state,
           filter.states.has(state),
-          <Swatch shape="circle" style={markerStyle(light, state)} />,
+          <MarkerSwatch shape="circle" style={markerStyle(light, state)} size={26} />,
           t(`deviceControl.display.${state}`),
           (only) => onFilter({ ...filter, states: toggleFilter(filter.states, LEGEND_STATES, state, only) }),
         ),
@@ -96,9 +70,10 @@ export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
         entry(
           kind,
           filter.kinds.has(kind),
-          <Swatch
+          <MarkerSwatch
             shape={KIND_SHAPE[kind]}
             style={kind === 'gateway' ? gatewayStyle(true) : { ...markerStyle(light, 'off'), fill: '#d9d9d9' }}
+            size={26}
           />,
           t(`deviceControl.kinds.${kind}`),
           (only) => onFilter({ ...filter, kinds: toggleFilter(filter.kinds, LEGEND_KINDS, kind, only) }),

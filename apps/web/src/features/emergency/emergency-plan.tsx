@@ -4,7 +4,7 @@ import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { EmergencyMapCategory, EmergencyMapLight } from '@lumigrid/contract/browser';
 import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
-import { MARKER_RADIUS, traceShape } from '../../components/device-markers/marker-model.ts';
+import { MarkerSwatch } from '../../components/device-markers/marker-swatch.tsx';
 import { imageBounds } from '../../components/floor-plan-bounds.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import { stateText } from './texts.ts';
@@ -66,28 +66,10 @@ export function EmergencyMarkerLayer({
   return null;
 }
 
-/** One legend swatch, drawn by the plan's own shape code so the two never disagree. */
+/** One legend swatch of the emergency map. */
 function Swatch({ category }: { category: EmergencyMapCategory }) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const canvas = ref.current;
-    const ctx = canvas?.getContext('2d');
-    if (!canvas || !ctx) return;
-    const style = emergencyMarkerStyle(category);
-    const ratio = window.devicePixelRatio || 1;
-    canvas.width = 24 * ratio;
-    canvas.height = 24 * ratio;
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, 24, 24);
-    traceShape(ctx, style.shape, 12, 12, MARKER_RADIUS);
-    ctx.fillStyle = style.fill;
-    ctx.fill();
-    ctx.lineWidth = 1.5;
-    ctx.setLineDash(style.dashed ? [3, 2] : []);
-    ctx.strokeStyle = style.stroke;
-    ctx.stroke();
-  }, [category]);
-  return <canvas ref={ref} style={{ width: 24, height: 24, verticalAlign: 'middle' }} aria-hidden />;
+  const style = emergencyMarkerStyle(category);
+  return <MarkerSwatch shape={style.shape} style={style} size={24} />;
 }
 
 /** What the emergency map's colours mean, with how many lights of the map show each. */

@@ -112,7 +112,6 @@ export function ApplyTemplateModal({ template, onClose }: { template: ParamTempl
       title={template ? t('paramTemplates.applyTitle', { name: template.name }) : undefined}
       onCancel={() => !running && onClose()}
       maskClosable={!running}
-      destroyOnHidden
       footer={
         <Space>
           {failedIds.length > 0 && !running && (

@@ -60,11 +60,9 @@ export function BuildVirtualModal({ open, path, onClose }: { open: boolean; path
       open={open}
       title={t('virtualDevices.add')}
       okText={t('virtualDevices.save')}
-      cancelText={t('virtualDevices.cancel')}
       confirmLoading={build.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={() => onClose()}
-      destroyOnHidden
       data-testid="virtual-build"
     >
       <Form form={form} layout="vertical" requiredMark={false} initialValues={{ count: 1 }}>

@@ -1,21 +1,13 @@
 import { useEffect } from 'react';
-import { Alert, App, Col, Form, Input, InputNumber, Row, Select, Switch, Typography } from 'antd';
+import { Alert, App, Col, Form, Input, Row, Select, Typography } from 'antd';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { TEMPLATE_LIMITS, paramClassOf, typesWithClass, type ParamClass, type ParamTemplate } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
-import {
-  fieldProblem,
-  filledParams,
-  formProblems,
-  paramFields,
-  paramLabelKey,
-  rangeHint,
-  typeNameKey,
-  type ParamField,
-} from '../device-config/param-fields.ts';
+import { filledParams, formProblems, paramFields, typeNameKey, type ParamField } from '../device-config/param-fields.ts';
 import { useBuildTemplate, useUpdateTemplate } from './api.ts';
 import { FormModal } from '../../components/form-modal.tsx';
+import { ParamFieldCol } from '../device-config/param-field-col.tsx';
 
 interface Values {
   name: string;
@@ -83,82 +75,15 @@ export function TemplateFormModal({
     onClose(saved);
   };
 
-  const rule = (name: string) => ({
-    validator: async (_rule: unknown, value: unknown) => {
-      const problem = deviceType === undefined ? undefined : fieldProblem(deviceType, name, value, lang);
-      if (problem) throw new Error(problem);
-    },
-  });
-
-  const item = (field: ParamField) => {
-    const { input } = field;
-    if (input.kind === 'perChannel') {
-      return (
-        <Col xs={24} key={field.name}>
-          <Typography.Text strong>{t(paramLabelKey(field.name))}</Typography.Text>
-          <Row gutter={12} style={{ marginTop: 8 }}>
-            {Array.from({ length: input.channels }, (_, i) => (
-              <Col xs={12} md={6} key={i}>
-                <Form.Item
-                  name={['params', field.name, i]}
-                  label={t('deviceConfig.channel', { n: i + 1 })}
-                  rules={[
-                    {
-                      validator: async (_r: unknown, v: unknown) => {
-                        const problem =
-                          deviceType === undefined
-                            ? undefined
-                            : fieldProblem(deviceType, field.name, v === undefined || v === null ? v : [v], lang);
-                        if (problem) throw new Error(problem);
-                      },
-                    },
-                  ]}
-                >
-                  <InputNumber style={{ width: '100%' }} placeholder={rangeHint(input.rule)} />
-                </Form.Item>
-              </Col>
-            ))}
-          </Row>
-        </Col>
-      );
-    }
-    return (
-      <Col xs={24} md={12} key={field.name}>
-        <Form.Item
-          name={['params', field.name]}
-          label={t(paramLabelKey(field.name))}
-          rules={[rule(field.name)]}
-          valuePropName={input.kind === 'flag' ? 'checked' : 'value'}
-          extra={input.kind === 'number' ? rangeHint(input.rule) : undefined}
-        >
-          {input.kind === 'number' ? (
-            <InputNumber
-              style={{ width: '100%' }}
-              placeholder={rangeHint(input.rule)}
-              addonAfter={input.rule.unit || undefined}
-              data-testid={`template-param-${field.name}`}
-            />
-          ) : input.kind === 'mode' ? (
-            <Select allowClear options={input.choices.map((c) => ({ value: c, label: t(`deviceConfig.mode.${c}`) }))} />
-          ) : (
-            <Switch checkedChildren={t('deviceConfig.flag.on')} unCheckedChildren={t('deviceConfig.flag.off')} />
-          )}
-        </Form.Item>
-      </Col>
-    );
-  };
-
   return (
     <FormModal
       open={open}
       width={720}
       title={t(editing ? 'paramTemplates.edit' : 'paramTemplates.add')}
       okText={t('virtualDevices.save')}
-      cancelText={t('virtualDevices.cancel')}
       confirmLoading={build.isPending || update.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={() => onClose()}
-      destroyOnHidden
       data-testid="template-form"
     >
       <Form form={form} layout="vertical" requiredMark={false}>
@@ -200,7 +125,19 @@ export function TemplateFormModal({
             {fields.length === 0 ? (
               <Alert type="info" showIcon message={t('paramTemplates.noParamsOfType')} />
             ) : (
-              <Row gutter={16}>{fields.map(item)}</Row>
+              <Row gutter={16}>
+                {fields.map((field) => (
+                  <ParamFieldCol
+                    key={field.name}
+                    field={field}
+                    deviceType={deviceType}
+                    path={['params']}
+                    col={{ xs: 24, md: 12 }}
+                    optional
+                    testIdPrefix="template-param"
+                  />
+                ))}
+              </Row>
             )}
           </>
         )}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, App, Button, Descriptions, Divider, Drawer, Form, Input, Popconfirm, Select, Slider, Space, Tag, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Divider, Form, Input, Popconfirm, Select, Slider, Space, Tag, Typography } from 'antd';
 import { DeleteOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract/browser';
@@ -7,7 +7,7 @@ import { useMapGroups } from '../groups/api.ts';
 import { useScenePage } from '../scenes/api.ts';
 import { useDeleteVirtual, useParamTemplates, useRelate, useRelationCandidates, useUpdateVirtual } from './api.ts';
 import { typeLabel } from './template-form-modal.tsx';
-import { usePhone } from '../../components/use-phone.ts';
+import { PlanSideDrawer } from '../devices/plan-side-drawer.tsx';
 import { sendOnEnter } from '../../components/form-modal.tsx';
 
 interface Values {
@@ -35,7 +35,6 @@ export function VirtualDevicePanel({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const phone = usePhone();
   const { message } = App.useApp();
   const [form] = Form.useForm<Values>();
   const groups = useMapGroups(device?.mapId);
@@ -94,14 +93,7 @@ export function VirtualDevicePanel({
   const groupOptions = (groups.data ?? []).filter((g) => g.gatewayId === device.gatewayId).map((g) => ({ value: g.id, label: g.name }));
 
   return (
-    <Drawer
-      open
-      mask={false}
-      // A phone: a bottom sheet, as the device panel's.
-      getContainer={phone ? undefined : false}
-      placement={phone ? 'bottom' : 'right'}
-      width={phone ? undefined : 380}
-      height={phone ? '45dvh' : undefined}
+    <PlanSideDrawer
       onClose={onClose}
       title={
         <Space>
@@ -111,7 +103,7 @@ export function VirtualDevicePanel({
           <span>{device.name}</span>
         </Space>
       }
-      data-testid="virtual-panel"
+      testId="virtual-panel"
     >
       <Descriptions size="small" column={1} style={{ marginBottom: 16 }}>
         <Descriptions.Item label={t('virtualDevices.type')}>{typeLabel(t, device.type)}</Descriptions.Item>
@@ -201,6 +193,6 @@ export function VirtualDevicePanel({
           )}
         </>
       )}
-    </Drawer>
+    </PlanSideDrawer>
   );
 }

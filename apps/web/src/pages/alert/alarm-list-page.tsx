@@ -13,6 +13,7 @@ import { SEVERITY_COLOUR } from '../../features/alarms/severity.ts';
 import { faultKey } from '../../features/device-config/param-fields.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { ShelveAlarmsModal } from './shelve-alarms-modal.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 /** What the list shows: alarms not over (the default), shelved ones, or every alarm including the ended. */
 type View = 'standing' | 'shelved' | 'all';
@@ -259,13 +260,7 @@ export default function AlarmListPage() {
                 }
               : undefined
           }
-          pagination={{
-            current: paging.page,
-            pageSize: paging.pageSize,
-            total: alarms.data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: (page, pageSize) => setPaging((current) => ({ page: pageSize === current.pageSize ? page : 1, pageSize })),
-          }}
+          pagination={tablePaging(paging, setPaging, alarms.data?.total ?? 0)}
         />
       </Space>
       <ShelveAlarmsModal

@@ -22,6 +22,7 @@ import { useDownload } from '../../api/download.ts';
 import { faultKey } from '../../features/device-config/param-fields.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { HandleAlertsModal } from './handle-alerts-modal.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 /** Spec section 9 status colours: pending amber, handled green. */
 const STATE_COLOUR = { pending: 'gold', handled: 'green' } as const;
@@ -281,15 +282,11 @@ export default function AlertListPage() {
         onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
         options={{ reload: () => void alerts.refetch(), density: true, setting: true, fullScreen: false }}
         pagination={{
-          current: filters.page,
-          pageSize: filters.pageSize,
-          total: alerts.data?.total ?? 0,
+          ...tablePaging(filters, setFilters, alerts.data?.total ?? 0),
           // Past 10,000 the server stops counting: say "more than", not a total it does not know.
           ...(alerts.data?.totalCapped
             ? { showTotal: (total: number, [from, to]: [number, number]) => t('alerts.rangeOfMore', { from, to, count: total }) }
             : {}),
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
         }}
       />
       <HandleAlertsModal

@@ -23,12 +23,10 @@ export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (d
       open={ids.length > 0}
       title={t('alerts.handleTitle', { count: ids.length })}
       okText={t('alerts.markHandled')}
-      cancelText={t('alerts.cancel')}
       confirmLoading={handle.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={() => onClose(false)}
       afterClose={() => form.resetFields()}
-      destroyOnHidden
       okButtonProps={{ 'data-testid': 'alerts-handle-ok' } as Record<string, string>}
     >
       <Typography.Paragraph type="secondary">{t('alerts.noteLogBook')}</Typography.Paragraph>

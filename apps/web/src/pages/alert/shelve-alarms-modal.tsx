@@ -27,12 +27,10 @@ export function ShelveAlarmsModal({ ids, onClose }: { ids: string[]; onClose: (d
       open={ids.length > 0}
       title={t('alarms.shelveTitle', { count: ids.length })}
       okText={t('alarms.shelve')}
-      cancelText={t('alarms.cancel')}
       confirmLoading={shelve.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={() => onClose(false)}
       afterClose={() => form.resetFields()}
-      destroyOnHidden
       okButtonProps={{ 'data-testid': 'alarms-shelve-ok' } as Record<string, string>}
     >
       <Form form={form} layout="vertical" preserve={false} initialValues={{ minutes: 60 }}>

@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { lazy, useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Cascader, Empty, Select, Slider, Space, Spin, Typography } from 'antd';
+import { App, Button, Card, Cascader, Select, Slider, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
@@ -33,10 +33,9 @@ import { useVirtualPlan } from '../../features/virtual/use-virtual-plan.ts';
 import { VirtualMarkerLayer } from '../../features/virtual/virtual-marker-layer.tsx';
 import { VirtualDevicesCard } from '../../features/virtual/virtual-devices-card.tsx';
 import { gatewayMarkerId, gatewayOfMarker } from '../../features/devices/plan-markers.ts';
-import { projectApi, useProjectTree, useUpdateMap, WHOLE_TREE } from '../../features/projects/api.ts';
+import { projectApi, useUpdateMap } from '../../features/projects/api.ts';
 import { useDownload } from '../../api/download.ts';
-import { createCurrentMapStore } from '../../features/projects/current-map.ts';
-import { initialMapPath, mapPathOptions, pathExists, pathOfMap, type MapPath } from '../../features/projects/tree.ts';
+import { useCurrentMapPath } from '../../features/projects/use-current-map-path.ts';
 import { FloorPlanMap } from '../../components/floor-plan-map.tsx';
 import { usePhone } from '../../components/use-phone.ts';
 import { groupKeys } from '../../features/groups/api.ts';
@@ -50,6 +49,7 @@ import { PlanTap } from '../../features/devices/plan-tap.ts';
 import { PlacingWalkBar } from './placing-walk-bar.tsx';
 import { OnceOpened } from '../../components/once-opened.tsx';
 import './plan-tools.css';
+import { EmptyLead } from '../../components/empty-hint.tsx';
 
 // The drawers load when first opened: the plan draws without their code (controls, forms, colour picker).
 const DevicePanel = lazy(() => import('../../features/devices/device-panel.tsx').then((m) => ({ default: m.DevicePanel })));
@@ -83,10 +83,7 @@ export default function DeviceControlPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [selectedId, setSelectedId] = useState<string>();
-  const store = useMemo(() => createCurrentMapStore(), []);
-  const tree = useProjectTree(WHOLE_TREE);
   const update = useUpdateMap();
-  const [chosen, setChosen] = useState<MapPath>();
   const [opacity, setOpacity] = useState<number>(PROJECT_LIMITS.opacity.default);
   const [filter, setFilter] = useState<PlanFilter>(SHOW_ALL);
   /** A device picked in the search box: the plan centres on it (a new object for each pick). */
@@ -106,27 +103,15 @@ export default function DeviceControlPage() {
   const walkMapId = params.get(PLACING_PARAMS.map) ?? undefined;
   const walkGatewayId = params.get(PLACING_PARAMS.gateway) ?? undefined;
 
-  // The path in force: the user's choice while it exists, else what was remembered, else a sensible first map.
-  // A tree cached from another page may predate a map just added there: wait for this visit's answer, or
-  // the remembered map would look gone and be replaced by the default one.
-  const fresh = tree.isFetchedAfterMount;
-  const path = useMemo(() => {
-    if (!tree.data || !fresh) return undefined;
-    if (chosen && pathExists(tree.data, chosen)) return chosen;
-    return (walkMapId && pathOfMap(tree.data, walkMapId)) || initialMapPath(tree.data, store.read());
-  }, [tree.data, fresh, chosen, store, walkMapId]);
+  // The path in force; a placing walk names its map.
+  const { tree, fresh, path, options, choose } = useCurrentMapPath(walkMapId);
 
   const project = tree.data?.projects.find((p) => p.id === path?.[0]);
   const map = project?.builds.find((b) => b.id === path?.[1])?.maps.find((m) => m.id === path?.[2]);
 
   useEffect(() => {
-    if (path) store.remember(path);
-  }, [path, store]);
-  useEffect(() => {
     if (map) setOpacity(map.opacity);
   }, [map]);
-
-  const options = useMemo(() => mapPathOptions(tree.data), [tree.data]);
 
   const mapId = map?.id;
   const markers = useMapMarkers(mapId);
@@ -251,21 +236,16 @@ export default function DeviceControlPage() {
   const body = () => {
     if (!fresh && !tree.isError) return <Spin style={{ display: 'block', margin: '96px auto' }} />;
     if (!options.length || !path) {
-      return (
-        <Empty description={t('deviceMap.noMaps')} style={{ margin: '96px 0' }}>
-          <Link to="/project/list">
-            <Button type="primary">{t('deviceMap.goProjects')}</Button>
-          </Link>
-        </Empty>
-      );
+      return <EmptyLead description={t('deviceMap.noMaps')} to="/project/list" action={t('deviceMap.goProjects')} />;
     }
     if (!map?.image) {
       return (
-        <Empty description={t('deviceMap.noImage')} style={{ margin: '96px 0' }} data-testid="device-map-no-image">
-          <Link to={`/project/detail?id=${path[0]}`}>
-            <Button type="primary">{t('deviceMap.goUpload')}</Button>
-          </Link>
-        </Empty>
+        <EmptyLead
+          description={t('deviceMap.noImage')}
+          to={`/project/detail?id=${path[0]}`}
+          action={t('deviceMap.goUpload')}
+          testId="device-map-no-image"
+        />
       );
     }
     return (
@@ -525,9 +505,7 @@ export default function DeviceControlPage() {
               showSearch={{
                 filter: (input, chain) => chain.some((option) => String(option.label).toLowerCase().includes(input.toLowerCase())),
               }}
-              onChange={(value) => {
-                if (Array.isArray(value) && value.length === 3) setChosen(value.map(String) as MapPath);
-              }}
+              onChange={choose}
               data-testid="map-selector"
             />
           </Space>

@@ -243,12 +243,10 @@ function MakeGroupModal({ open, mapId, selection, gateways, onClose, onMade }: M
       open={open}
       title={t('deviceMap.selection.groupTitle', { count: selection.size })}
       okText={t('groups.save')}
-      cancelText={t('groups.cancel')}
       confirmLoading={making || !loaded}
       okButtonProps={{ disabled: !loaded || split.parts.length === 0, 'data-testid': 'plan-group-save' }}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
       data-testid="plan-group-form"
     >
       <Form form={form} layout="vertical" requiredMark={false}>
@@ -351,12 +349,10 @@ function AddToSceneModal({ open, projectId, devices, onClose, onAdded }: AddToSc
       open={open}
       title={t('deviceMap.selection.sceneTitle', { count: devices.length })}
       okText={t('groups.save')}
-      cancelText={t('groups.cancel')}
       confirmLoading={saving}
       okButtonProps={{ 'data-testid': 'plan-scene-save' }}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
     >
       <Form layout="vertical" requiredMark={false}>
         <Form.Item

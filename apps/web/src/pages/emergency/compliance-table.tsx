@@ -5,6 +5,7 @@ import { EMERGENCY_LIMITS, type ComplianceRow, type ComplianceState } from '@lum
 import { useCompliance } from '../../features/emergency/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { tablePaging } from '../../components/table-paging.ts';
 
 const STATE_COLOUR: Record<ComplianceState, string> = { failed: 'red', repaired: 'orange', overdue: 'gold', compliant: 'green' };
 
@@ -166,13 +167,7 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
                 due(row.lastLifeTestAt, row.lastLifeTestPassed, row.lifeDueAt, row.lifeOverdue, `emergency-compliance-life-${row.name}`),
             },
           ]}
-          pagination={{
-            current: paging.page,
-            pageSize: paging.pageSize,
-            total: data?.total ?? 0,
-            showSizeChanger: true,
-            onChange: (page, pageSize) => setPaging((p) => ({ page: pageSize === p.pageSize ? page : 1, pageSize })),
-          }}
+          pagination={tablePaging(paging, setPaging, data?.total ?? 0)}
         />
       </Card>
     </Space>

@@ -1,7 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Button, Cascader, Descriptions, Empty, List, Space, Spin, Tag, Typography } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { EMERGENCY_CATEGORY_COLOURS, emergencyDestination, type EmergencyMapLight } from '@lumigrid/contract/browser';
 import { useRealtime } from '../../app/realtime-provider.tsx';
@@ -13,6 +12,7 @@ import { firstPlaceWithLights } from '../../features/emergency/task-form.ts';
 import { stateText } from '../../features/emergency/texts.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useSiteTime, type TimeFormatter } from '../../features/projects/site-time.ts';
+import { EmptyLead } from '../../components/empty-hint.tsx';
 
 /**
  * The emergency device map: every emergency light of a map of the project on its floor plan, coloured by its
@@ -109,13 +109,12 @@ export function EmergencyMapTab({ projectId }: { projectId: string | undefined }
               )}
             </FloorPlanMap>
           ) : (
-            <Empty description={t('emergency.map.noImage')} style={{ padding: '96px 0', background: '#fafafa', borderRadius: 8 }}>
-              {projectId && (
-                <Link to={`/project/detail?id=${projectId}`}>
-                  <Button type="primary">{t('deviceMap.goUpload')}</Button>
-                </Link>
-              )}
-            </Empty>
+            <EmptyLead
+              description={t('emergency.map.noImage')}
+              to={projectId && `/project/detail?id=${projectId}`}
+              action={t('deviceMap.goUpload')}
+              style={{ padding: '96px 0', background: '#fafafa', borderRadius: 8 }}
+            />
           )}
           <EmergencyLegend counts={counts} />
         </div>

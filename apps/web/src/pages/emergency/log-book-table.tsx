@@ -20,6 +20,8 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { FormModal } from '../../components/form-modal.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 interface LogSearch {
   type?: LogBookType;
@@ -87,12 +89,10 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
       search: false,
       render: (_, e) =>
         e.deviceName ? (
-          <Space direction="vertical" size={0}>
-            <span>{e.deviceName}</span>
-            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-              {[[e.buildName, e.mapName].filter(Boolean).join(' / '), e.addr].filter(Boolean).join(' · ')}
-            </Typography.Text>
-          </Space>
+          <WithSecondLine
+            first={e.deviceName}
+            second={[[e.buildName, e.mapName].filter(Boolean).join(' / '), e.addr].filter(Boolean).join(' · ')}
+          />
         ) : (
           '—'
         ),
@@ -242,23 +242,15 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
         }
         onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
         options={{ reload: () => void log.refetch(), density: false, setting: true, fullScreen: false }}
-        pagination={{
-          current: filters.page,
-          pageSize: filters.pageSize,
-          total: log.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(filters, setFilters, log.data?.total ?? 0)}
       />
       <FormModal
         open={Boolean(acknowledging)}
         title={t('emergency.logBook.acknowledgeTitle', { name: acknowledging?.deviceName ?? '' })}
         okText={t('emergency.logBook.acknowledge')}
-        cancelText={t('emergency.cancel')}
         confirmLoading={acknowledge.isPending}
-        onOk={() => void submitAcknowledge().catch(() => undefined)}
+        onSubmit={submitAcknowledge}
         onCancel={() => setAcknowledging(undefined)}
-        destroyOnHidden
       >
         <Typography.Paragraph type="secondary">{t('emergency.logBook.appendOnly')}</Typography.Paragraph>
         <Input.TextArea
@@ -315,11 +307,9 @@ function RepairModal({
       open={Boolean(projectId)}
       title={t('emergency.logBook.recordRepair')}
       okText={t('emergency.logBook.save')}
-      cancelText={t('emergency.cancel')}
       confirmLoading={saving}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
     >
       <Typography.Paragraph type="secondary">{t('emergency.logBook.appendOnly')}</Typography.Paragraph>
       <Form form={form} layout="vertical">

@@ -14,6 +14,7 @@ import { resultColour } from '../../features/emergency/task-form.ts';
 import { durationText, measured, resultText, stateText } from '../../features/emergency/texts.ts';
 import { RESULT_COLOUR, taskPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 /** The per-light measurements of spec section 3, as columns shared by a run's records and a light's history. */
 function measurementColumns(t: TFunction) {
@@ -150,12 +151,7 @@ export default function ReportDetailsPage() {
       dataIndex: 'state',
       width: 130,
       render: (_: unknown, r: EmergencyRecord) => (
-        <Space direction="vertical" size={0}>
-          <span>{stateText(t, r.state)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('emergency.waveN', { wave: r.wave })}
-          </Typography.Text>
-        </Space>
+        <WithSecondLine first={stateText(t, r.state)} second={t('emergency.waveN', { wave: r.wave })} />
       ),
     },
     ...measurementColumns(t),
@@ -263,12 +259,7 @@ function DeviceHistory({
       dataIndex: 'startedAt',
       width: 150,
       render: (_: unknown, r: EmergencyRecord) => (
-        <Space direction="vertical" size={0}>
-          <span>{when(r.startedAt)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t(`emergency.test.${r.test}`)} · {r.taskName}
-          </Typography.Text>
-        </Space>
+        <WithSecondLine first={when(r.startedAt)} second={`${t(`emergency.test.${r.test}`)} · ${r.taskName}`} />
       ),
     },
     ...measurementColumns(t),

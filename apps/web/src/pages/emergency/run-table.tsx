@@ -13,6 +13,8 @@ import { durationText } from '../../features/emergency/texts.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RESULT_COLOUR, runPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { tablePaging } from '../../components/table-paging.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 interface RunSearch {
   test?: EmergencyTestKind;
@@ -67,12 +69,10 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
       dataIndex: 'test',
       search: false,
       render: (_, run) => (
-        <Space direction="vertical" size={0}>
-          <span>{t(`emergency.test.${run.test}`)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {durationText(t, run.test, run.duration)} · {t(`emergency.trigger.${run.trigger}`)}
-          </Typography.Text>
-        </Space>
+        <WithSecondLine
+          first={t(`emergency.test.${run.test}`)}
+          second={`${durationText(t, run.test, run.duration)} · ${t(`emergency.trigger.${run.trigger}`)}`}
+        />
       ),
     },
     { title: t('emergency.field.startedAt'), dataIndex: 'startedAt', search: false, render: (_, run) => stamp(run.startedAt) },
@@ -134,13 +134,7 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
       }
       onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
       options={{ reload: () => void runs.refetch(), density: false, setting: true, fullScreen: false }}
-      pagination={{
-        current: filters.page,
-        pageSize: filters.pageSize,
-        total: runs.data?.total ?? 0,
-        showSizeChanger: true,
-        onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-      }}
+      pagination={tablePaging(filters, setFilters, runs.data?.total ?? 0)}
     />
   );
 }

@@ -20,6 +20,7 @@ import { durationText, resultText, stateText } from '../../features/emergency/te
 import { RESULT_COLOUR, STATUS_COLOUR, runPath } from './emergency-links.ts';
 import { useTaskActions } from './use-task-actions.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 /**
  * /emergency/set/details?i=<task>&p=<project>: one task, its settings, and its lights as they stand in the
@@ -55,14 +56,7 @@ export default function TaskDetailPage() {
     {
       title: t('emergency.field.light'),
       dataIndex: 'name',
-      render: (_: unknown, d: EmergencyTaskDevice) => (
-        <Space direction="vertical" size={0}>
-          <span>{d.name}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {d.addr}
-          </Typography.Text>
-        </Space>
-      ),
+      render: (_: unknown, d: EmergencyTaskDevice) => <WithSecondLine first={d.name} second={d.addr} />,
     },
     {
       title: t('emergency.field.state'),

@@ -45,6 +45,12 @@ import { codeText, stateText } from '../../features/emergency/texts.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { taskPath } from './emergency-links.ts';
 
+/** The distances of the recurrence, in metres within the contract's limits. */
+const METRE_FIELDS = [
+  { name: 'spacingM', label: 'emergency.field.spacing', hint: 'emergency.form.spacingHint' },
+  { name: 'planWidthM', label: 'emergency.field.planWidth', hint: 'emergency.form.planWidthHint' },
+] as const;
+
 /**
  * /emergency/set/add: a new test task, or the task `i` of project `p` (spec section 2). The place is chosen
  * top-down (project, building, map, gateway), then the gateway's emergency lights are moved to the right-hand
@@ -348,26 +354,13 @@ export default function TaskEditorPage() {
             )}
           </Row>
           <Row gutter={24}>
-            <Col xs={12} md={6}>
-              <Form.Item label={t('emergency.field.spacing')} name="spacingM" extra={t('emergency.form.spacingHint')}>
-                <InputNumber
-                  min={EMERGENCY_LIMITS.spacingM.min}
-                  max={EMERGENCY_LIMITS.spacingM.max}
-                  addonAfter="m"
-                  style={{ width: '100%' }}
-                />
-              </Form.Item>
-            </Col>
-            <Col xs={12} md={6}>
-              <Form.Item label={t('emergency.field.planWidth')} name="planWidthM" extra={t('emergency.form.planWidthHint')}>
-                <InputNumber
-                  min={EMERGENCY_LIMITS.planWidthM.min}
-                  max={EMERGENCY_LIMITS.planWidthM.max}
-                  addonAfter="m"
-                  style={{ width: '100%' }}
-                />
-              </Form.Item>
-            </Col>
+            {METRE_FIELDS.map(({ name, label, hint }) => (
+              <Col xs={12} md={6} key={name}>
+                <Form.Item label={t(label)} name={name} extra={t(hint)}>
+                  <InputNumber min={EMERGENCY_LIMITS[name].min} max={EMERGENCY_LIMITS[name].max} addonAfter="m" style={{ width: '100%' }} />
+                </Form.Item>
+              </Col>
+            ))}
           </Row>
         </Card>
 

@@ -19,6 +19,8 @@ import { useTaskActions } from './use-task-actions.tsx';
 import { RESULT_COLOUR, STATUS_COLOUR, taskPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { IconButton } from '../../components/icon-button.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 interface TaskSearch {
   name?: string;
@@ -108,12 +110,7 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
       dataIndex: 'projectName',
       search: false,
       render: (_, task) => (
-        <Space direction="vertical" size={0}>
-          <span>{task.projectName}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {[task.buildName, task.mapName, task.gatewayName].join(' / ')}
-          </Typography.Text>
-        </Space>
+        <WithSecondLine first={task.projectName} second={[task.buildName, task.mapName, task.gatewayName].join(' / ')} />
       ),
     },
     {
@@ -238,13 +235,7 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
       }
       onReset={() => setFilters((current) => ({ page: 1, pageSize: current.pageSize }))}
       options={{ reload: () => void tasks.refetch(), density: false, setting: true, fullScreen: false }}
-      pagination={{
-        current: filters.page,
-        pageSize: filters.pageSize,
-        total: tasks.data?.total ?? 0,
-        showSizeChanger: true,
-        onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-      }}
+      pagination={tablePaging(filters, setFilters, tasks.data?.total ?? 0)}
     />
   );
 }

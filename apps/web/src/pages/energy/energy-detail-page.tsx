@@ -6,11 +6,12 @@ import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { EnergyRecord, EnergyRecordBody } from '@lumigrid/contract/browser';
 import { useCurrentProject } from '../../features/projects/project-select.tsx';
-import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
+import { EnergyPlaceSelect } from '../../features/energy/energy-place-select.tsx';
 import { energyApi, useEnergyRecords } from '../../features/energy/api.ts';
-import { pathOfPlace, placeOfPath, type EnergyPlace } from '../../features/energy/energy-charts.ts';
+import type { EnergyPlace } from '../../features/energy/energy-charts.ts';
 import { useDownload } from '../../api/download.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 const DAY = 'YYYY-MM-DD';
 type RecordUnit = EnergyRecordBody['unit'];
@@ -57,22 +58,14 @@ export default function EnergyDetailPage() {
     <PageContainer title={t('energy.detailTitle')} content={t('energy.detailHint')} breadcrumbRender={false}>
       <ProCard bordered style={{ marginBottom: 16 }}>
         <Space wrap size="middle">
-          <Space size="small">
-            <Typography.Text>{t('energy.place')}</Typography.Text>
-            <div style={{ width: 300 }} data-testid="energy-place">
-              <MapPathSelect
-                partial
-                value={place ? pathOfPlace(place) : undefined}
-                placeholder={t('energy.placePlaceholder')}
-                label={t('energy.place')}
-                onChange={(path) => {
-                  const next = placeOfPath(path);
-                  if (next) setChosen(next);
-                  firstPage();
-                }}
-              />
-            </div>
-          </Space>
+          <EnergyPlaceSelect
+            place={place}
+            width={300}
+            onChange={(next) => {
+              if (next) setChosen(next);
+              firstPage();
+            }}
+          />
           <Space size="small">
             <Typography.Text>{t('energy.range')}</Typography.Text>
             <DatePicker.RangePicker
@@ -123,13 +116,7 @@ export default function EnergyDetailPage() {
           </Button>,
         ]}
         options={{ reload: () => void records.refetch(), density: true, setting: false, fullScreen: false }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: records.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setPaging((current) => ({ page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(paging, setPaging, records.data?.total ?? 0)}
       />
     </PageContainer>
   );

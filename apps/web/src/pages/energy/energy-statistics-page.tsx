@@ -8,16 +8,14 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { userMay, type EnergyTotal } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
 import { useCurrentProject } from '../../features/projects/project-select.tsx';
-import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
+import { EnergyPlaceSelect } from '../../features/energy/energy-place-select.tsx';
 import { useEnergyTotal } from '../../features/energy/api.ts';
 import {
   ENERGY_PERIODS,
   energyChart,
   energyTotalBody,
   isFuture,
-  pathOfPlace,
   periodChange,
-  placeOfPath,
   type EnergyChartTexts,
   type EnergyPeriod,
   type EnergyPlace,
@@ -120,21 +118,7 @@ export default function EnergyStatisticsPage() {
         <ProCard bordered>
           <Flex wrap gap={16} align="center" justify="space-between">
             <Space wrap size="middle">
-              <Space size="small">
-                <Typography.Text>{t('energy.place')}</Typography.Text>
-                <div style={{ width: 320 }} data-testid="energy-place">
-                  <MapPathSelect
-                    partial
-                    value={place ? pathOfPlace(place) : undefined}
-                    placeholder={t('energy.placePlaceholder')}
-                    label={t('energy.place')}
-                    onChange={(path) => {
-                      const next = placeOfPath(path);
-                      if (next) setChosen(next);
-                    }}
-                  />
-                </div>
-              </Space>
+              <EnergyPlaceSelect place={place} width={320} onChange={(next) => next && setChosen(next)} />
               <Segmented<EnergyPeriod>
                 value={period}
                 onChange={setPeriod}

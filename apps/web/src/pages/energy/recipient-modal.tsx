@@ -59,11 +59,9 @@ export function RecipientModal({
       title={t(recipient ? 'reports.editTitle' : 'reports.addTitle')}
       width={640}
       okText={t('reports.save')}
-      cancelText={t('reports.cancel')}
       confirmLoading={add.isPending || edit.isPending}
       onOk={() => form.submit()}
       onCancel={onClose}
-      destroyOnHidden
       okButtonProps={{ 'data-testid': 'recipient-save' } as ButtonProps}
     >
       <Form<RecipientForm>

@@ -75,12 +75,10 @@ function GatewayDialog({
       open={open}
       title={title}
       okText={okText ?? t('gateway.save')}
-      cancelText={t('gateway.cancel')}
       confirmLoading={pending}
-      onOk={() => void onSubmit().catch(() => undefined)}
+      onSubmit={onSubmit}
       onCancel={onClose}
       afterClose={afterClose}
-      destroyOnHidden
       width={width}
     >
       {children}

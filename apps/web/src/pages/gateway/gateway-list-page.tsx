@@ -14,6 +14,7 @@ import { useGatewayActions } from './gateway-actions.tsx';
 import { BindGatewayModal, MicrowaveModal, MoveGatewayModal, OpenNetworkModal, RenameGatewayModal } from './gateway-dialogs.tsx';
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 
@@ -212,13 +213,7 @@ export default function GatewayListPage() {
               ]
             : []
         }
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: gateways.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(query, setQuery, gateways.data?.total ?? 0)}
       />
       <BindGatewayModal open={dialog?.kind === 'bind'} onClose={() => setDialog(undefined)} />
       <RenameGatewayModal

@@ -68,11 +68,9 @@ export function GroupFormModal({ open, mapId, group, gateways, onClose }: Props)
       title={group ? t('groups.editTitle', { name: group.name }) : t('groups.addTitle')}
       width={760}
       okText={t('groups.save')}
-      cancelText={t('groups.cancel')}
       confirmLoading={add.isPending || update.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
       data-testid="group-form"
     >
       <Form form={form} layout="vertical" requiredMark={false}>

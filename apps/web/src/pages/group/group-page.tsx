@@ -3,7 +3,6 @@ import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Popconfirm, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PageContainer } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { mapDestination, type GroupView } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
@@ -11,13 +10,12 @@ import { ALL_GATEWAYS, useGatewayPage } from '../../features/gateways/api.ts';
 import { groupKeys, useDeleteGroup, useDeleteGroupAndSync, useMapGroups } from '../../features/groups/api.ts';
 import { groupStateNotes, throttle } from '../../features/groups/group-state.ts';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
-import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
-import { createCurrentMapStore } from '../../features/projects/current-map.ts';
-import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../../features/projects/tree.ts';
+import { useCurrentMapPath } from '../../features/projects/use-current-map-path.ts';
 import { useRealtime } from '../../app/realtime-provider.tsx';
 import { GroupControlDrawer } from '../../features/devices/group-control-drawer.tsx';
 import { GroupFormModal } from './group-form-modal.tsx';
 import { SensorLinkageCard } from './sensor-linkage-card.tsx';
+import { EmptyLead } from '../../components/empty-hint.tsx';
 
 /**
  * Groups (zones) of a map (/device/group): the groups of the map chosen as on the device map (the same
@@ -32,24 +30,12 @@ export default function GroupPage() {
   const editable = userMay(user, 'write');
   const controllable = userMay(user, 'control');
   const queryClient = useQueryClient();
-  const store = useMemo(() => createCurrentMapStore(), []);
-  const tree = useProjectTree(WHOLE_TREE);
-  const [chosen, setChosen] = useState<MapPath>();
+  const { tree, fresh, path, options, choose } = useCurrentMapPath();
   const [editing, setEditing] = useState<{ group?: GroupView } | undefined>();
   const [controlled, setControlled] = useState<string>();
   const remove = useDeleteGroup();
   const removeAndSync = useDeleteGroupAndSync();
 
-  const fresh = tree.isFetchedAfterMount;
-  const path = useMemo(() => {
-    if (!tree.data || !fresh) return undefined;
-    if (chosen && pathExists(tree.data, chosen)) return chosen;
-    return initialMapPath(tree.data, store.read());
-  }, [tree.data, fresh, chosen, store]);
-  useEffect(() => {
-    if (path) store.remember(path);
-  }, [path, store]);
-  const options = useMemo(() => mapPathOptions(tree.data), [tree.data]);
   const mapId = path?.[2];
   const groups = useMapGroups(mapId);
   const gateways = useGatewayPage(ALL_GATEWAYS);
@@ -72,13 +58,7 @@ export default function GroupPage() {
   const body = () => {
     if (!fresh && !tree.isError) return <Spin style={{ display: 'block', margin: '96px auto' }} />;
     if (!options.length || !path) {
-      return (
-        <Empty description={t('groups.noMaps')} style={{ margin: '96px 0' }}>
-          <Link to="/project/list">
-            <Button type="primary">{t('groups.goProjects')}</Button>
-          </Link>
-        </Empty>
-      );
+      return <EmptyLead description={t('groups.noMaps')} to="/project/list" action={t('groups.goProjects')} />;
     }
     return (
       <Table<GroupView>
@@ -180,9 +160,7 @@ export default function GroupPage() {
               expandTrigger="hover"
               placeholder={t('groups.selectPlaceholder')}
               aria-label={t('groups.select')}
-              onChange={(value) => {
-                if (Array.isArray(value) && value.length === 3) setChosen(value.map(String) as MapPath);
-              }}
+              onChange={choose}
               data-testid="group-map-selector"
             />
           </Space>

@@ -120,12 +120,10 @@ export function LinkageFormModal({
       open={open}
       title={editing ? t('automation.linkage.editTitle', { name: editing.sensorName }) : t('automation.linkage.addTitle')}
       okText={t('groups.save')}
-      cancelText={t('groups.cancel')}
       confirmLoading={save.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
       width={560}
-      destroyOnHidden
       data-testid="linkage-modal"
     >
       <Form form={form} layout="vertical" requiredMark={false} preserve={false}>

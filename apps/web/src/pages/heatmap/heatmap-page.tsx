@@ -19,6 +19,7 @@ import { HeatLegend } from './heat-legend.tsx';
 import { LevelsDrawer } from './levels-drawer.tsx';
 import { RANGE_PRESETS, presetRange, readHeatmapQuery, writeHeatmapQuery, type HeatmapQuery } from './heatmap-model.ts';
 import { WeekGrid } from './week-grid.tsx';
+import { EmptyLead } from '../../components/empty-hint.tsx';
 
 const DAY = 'YYYY-MM-DD';
 const RANKING_PAGE = 8;
@@ -204,13 +205,7 @@ export default function HeatmapPage() {
         </Card>
       </div>
     ) : (
-      <Empty description={t('deviceMap.noImage')} style={{ margin: '96px 0' }}>
-        {project && (
-          <Link to={`/project/detail?id=${project.id}`}>
-            <Button type="primary">{t('deviceMap.goUpload')}</Button>
-          </Link>
-        )}
-      </Empty>
+      <EmptyLead description={t('deviceMap.noImage')} to={project && `/project/detail?id=${project.id}`} action={t('deviceMap.goUpload')} />
     );
 
   const weekView = () => (

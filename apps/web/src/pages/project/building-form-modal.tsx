@@ -50,11 +50,9 @@ export function BuildingFormModal({ open, projectId, buildings, building, parent
       open={open}
       title={building ? t('building.editTitle') : t('building.addTitle')}
       okText={t('installation.save')}
-      cancelText={t('installation.cancel')}
       confirmLoading={add.isPending || update.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
       width={480}
     >
       <Form form={form} layout="vertical" initialValues={initialValues} data-testid="building-form">

@@ -71,11 +71,9 @@ export function MapFormModal({ open, buildings, map, buildId, onClose, onSaved }
       open={open}
       title={map ? t('map.editTitle') : t('map.addTitle')}
       okText={upload.rendering ? t('map.rendering') : t('installation.save')}
-      cancelText={t('installation.cancel')}
       confirmLoading={saving}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
       width={560}
     >
       <Form form={form} layout="vertical" initialValues={initialValues} data-testid="map-form">

@@ -66,11 +66,9 @@ export function ProjectFormModal({ open, project, parentId, onClose, onSaved }: 
       open={open}
       title={project ? t('project.editTitle') : t('project.addTitle')}
       okText={t('installation.save')}
-      cancelText={t('installation.cancel')}
       confirmLoading={saving}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
       width={560}
     >
       <Form form={form} layout="vertical" initialValues={initialValues} data-testid="project-form">

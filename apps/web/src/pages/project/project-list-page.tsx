@@ -10,6 +10,7 @@ import { useMe } from '../../features/auth/api.ts';
 import { useDeleteProject, useProjectPage, useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { ProjectFormModal } from './project-form-modal.tsx';
 import { useSiteTimes } from '../../features/projects/site-time.ts';
+import { tablePaging } from '../../components/table-paging.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; project: Project } | undefined;
 
@@ -144,13 +145,7 @@ export default function ProjectListPage() {
               ]
             : []
         }
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: projects.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(query, setQuery, projects.data?.total ?? 0)}
       />
       <ProjectFormModal
         open={dialog !== undefined}

@@ -38,11 +38,9 @@ function CategoryModal({ editing, onClose }: { editing: { category?: PushCategor
       open={Boolean(editing)}
       title={t(editing?.category ? 'push.category.edit' : 'push.category.add')}
       okText={t('push.action.save')}
-      cancelText={t('push.action.cancel')}
       confirmLoading={add.isPending || rename.isPending}
-      onOk={() => void save().catch(() => undefined)}
+      onSubmit={save}
       onCancel={onClose}
-      destroyOnHidden
     >
       <Form form={form} layout="vertical" initialValues={{ name: editing?.category?.name ?? '' }} preserve={false}>
         <Form.Item

@@ -31,11 +31,9 @@ export function RejectModal({
       title={t('push.review.rejectTitle', { title: news?.title ?? '' })}
       okText={t('push.action.reject')}
       okButtonProps={{ danger: true, 'data-testid': 'push-reject-ok' } as ButtonProps}
-      cancelText={t('push.action.cancel')}
       confirmLoading={reject.isPending}
-      onOk={() => void save().catch(() => undefined)}
+      onSubmit={save}
       onCancel={onClose}
-      destroyOnHidden
     >
       <Form form={form} layout="vertical" preserve={false}>
         <Form.Item

@@ -156,10 +156,8 @@ function Toolbar({ editor }: { editor: Editor }) {
         open={linking !== undefined}
         title={t('push.editor.link')}
         okText={t('push.action.ok')}
-        cancelText={t('push.action.cancel')}
         onOk={saveLink}
         onCancel={() => setLinking(undefined)}
-        destroyOnHidden
       >
         <Input
           value={linking}

@@ -17,6 +17,12 @@ interface SectionProps {
   submitted: boolean;
 }
 
+/** A sequence's DALI scene and sequence numbers, each within the contract's range; an emptied one falls back. */
+const SEQUENCE_NUMBERS = [
+  { key: 'daliScene', label: 'scenes.field.daliScene', fallback: 0, testId: 'scene-dali' },
+  { key: 'sequenceNo', label: 'scenes.field.sequenceNo', fallback: 1, testId: 'scene-sequence-no' },
+] as const;
+
 /**
  * The scene itself: its project (fixed once saved), name (sceneNameProblem), fade time, the schedule
  * editor's switch between schedule and group schedule, and a sequence's DALI scene and sequence numbers.
@@ -93,36 +99,23 @@ export function EditorBasics({
               />
             </Form.Item>
           )}
-          {kind === 'sequence' && (
-            <>
+          {kind === 'sequence' &&
+            SEQUENCE_NUMBERS.map(({ key, label, fallback, testId }) => (
               <Form.Item
-                label={t('scenes.field.daliScene')}
-                help={t('scenes.rangeHint', { min: SCENE_LIMITS.daliScene.min, max: SCENE_LIMITS.daliScene.max })}
+                key={key}
+                label={t(label)}
+                help={t('scenes.rangeHint', { min: SCENE_LIMITS[key].min, max: SCENE_LIMITS[key].max })}
               >
                 <InputNumber
-                  min={SCENE_LIMITS.daliScene.min}
-                  max={SCENE_LIMITS.daliScene.max}
+                  min={SCENE_LIMITS[key].min}
+                  max={SCENE_LIMITS[key].max}
                   precision={0}
-                  value={state.daliScene}
-                  onChange={(daliScene) => update$({ daliScene: daliScene ?? 0 })}
-                  data-testid="scene-dali"
+                  value={state[key]}
+                  onChange={(value) => update$({ [key]: value ?? fallback })}
+                  data-testid={testId}
                 />
               </Form.Item>
-              <Form.Item
-                label={t('scenes.field.sequenceNo')}
-                help={t('scenes.rangeHint', { min: SCENE_LIMITS.sequenceNo.min, max: SCENE_LIMITS.sequenceNo.max })}
-              >
-                <InputNumber
-                  min={SCENE_LIMITS.sequenceNo.min}
-                  max={SCENE_LIMITS.sequenceNo.max}
-                  precision={0}
-                  value={state.sequenceNo}
-                  onChange={(sequenceNo) => update$({ sequenceNo: sequenceNo ?? 1 })}
-                  data-testid="scene-sequence-no"
-                />
-              </Form.Item>
-            </>
-          )}
+            ))}
         </div>
         {picture && <Form.Item label={t('scenes.picture.title')}>{picture}</Form.Item>}
       </Form>

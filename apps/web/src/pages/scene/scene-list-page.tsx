@@ -13,6 +13,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { LastRunCell, NextRunCell, ScenePartsCell, SceneStateTag } from './scene-parts.tsx';
 import { SceneThumb } from './scene-picture.tsx';
 import { useRunSceneAction } from './use-run-scene.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 interface SearchForm {
   name?: string;
@@ -226,13 +227,7 @@ export default function SceneListPage() {
             </Dropdown>
           ),
         ]}
-        pagination={{
-          current: filters.page,
-          pageSize: filters.pageSize,
-          total: scenes.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setFilters((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(filters, setFilters, scenes.data?.total ?? 0)}
       />
     </PageContainer>
   );

@@ -104,11 +104,9 @@ export function AccountFormModal({ open, userAuth, account, onClose }: AccountFo
       open={open}
       title={t(account ? 'accounts.editTitle' : isSub ? 'accounts.addSub' : 'accounts.addTitle')}
       okText={t('installation.save')}
-      cancelText={t('installation.cancel')}
       confirmLoading={add.isPending || update.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
       width={560}
     >
       <Form form={form} layout="vertical" initialValues={initialValues} data-testid="account-form">

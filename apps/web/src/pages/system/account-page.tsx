@@ -15,6 +15,7 @@ import { AccountFormModal } from './account-form-modal.tsx';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { IconButton } from '../../components/icon-button.tsx';
 import { usePhone } from '../../components/use-phone.ts';
+import { tablePaging } from '../../components/table-paging.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -176,13 +177,7 @@ function AccountTable({ userAuth }: { userAuth: number }) {
           </Button>,
         ]}
         options={{ reload: () => void accounts.refetch(), density: false, setting: false, fullScreen: false }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: accounts.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setQuery({ ...query, page: pageSize === query.pageSize ? page : 1, pageSize }),
-        }}
+        pagination={tablePaging(query, setQuery, accounts.data?.total ?? 0)}
       />
       {editing && (
         <AccountFormModal

@@ -18,6 +18,7 @@ import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 const DEFAULT_LIFETIME_DAYS = 90;
 const SCOPE_COLOUR: Record<ApiKeyScope, string> = { read: 'blue', control: 'orange', edit: 'red' };
@@ -125,14 +126,7 @@ export default function ApiKeysPage() {
       title: t('apiKeys.created'),
       dataIndex: 'createdAt',
       width: 190,
-      render: (_, k) => (
-        <Space direction="vertical" size={0}>
-          <span>{time(k.createdAt)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {k.userName}
-          </Typography.Text>
-        </Space>
-      ),
+      render: (_, k) => <WithSecondLine first={time(k.createdAt)} second={k.userName} />,
     },
     {
       title: t('apiKeys.status'),
@@ -196,7 +190,6 @@ export default function ApiKeysPage() {
         // Enter in a field creates the key; once its secret is shown there is nothing to send.
         onOk={created ? undefined : () => form.submit()}
         confirmLoading={create.isPending}
-        destroyOnHidden
         footer={
           created ? (
             <Button type="primary" onClick={close} data-testid="api-key-done">

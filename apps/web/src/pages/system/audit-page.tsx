@@ -22,6 +22,7 @@ import { dayRange } from '../../features/emergency/filters.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useAccountTime, useLang } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { tablePaging } from '../../components/table-paging.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -258,13 +259,7 @@ export default function AuditPage() {
             </Space>
           ),
         }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: page.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (p, pageSize) => setPaging({ page: pageSize === paging.pageSize ? p : 1, pageSize }),
-        }}
+        pagination={tablePaging(paging, setPaging, page.data?.total ?? 0)}
       />
     </PageContainer>
   );

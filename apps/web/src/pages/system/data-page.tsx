@@ -117,7 +117,6 @@ function JobModal({ job, onClose }: { job: Job | undefined; onClose(): void }) {
       maskClosable={false}
       keyboard={!running}
       onCancel={onClose}
-      destroyOnHidden
       footer={
         running ? null : (
           <Button type="primary" onClick={onClose}>

@@ -77,12 +77,10 @@ export function LibraryFormModal({
       title={t(type ? 'library.editTitle' : 'library.addTitle')}
       width={640}
       okText={t('library.save')}
-      cancelText={t('library.cancel')}
       confirmLoading={busy}
       onOk={() => form.submit()}
       onCancel={onClose}
       afterOpenChange={(visible) => visible || setIcon(undefined)}
-      destroyOnHidden
       okButtonProps={{ 'data-testid': 'library-save' } as ButtonProps}
     >
       <Form<LibraryForm>

@@ -7,6 +7,7 @@ import type { OutboxMessage } from '@lumigrid/contract/browser';
 import { useOutbox } from '../../features/system/api.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { tablePaging } from '../../components/table-paging.ts';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -58,13 +59,7 @@ export default function OutboxPage() {
         expandable={{
           expandedRowRender: (row) => <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body}</Typography.Paragraph>,
         }}
-        pagination={{
-          current: paging.page,
-          pageSize: paging.pageSize,
-          total: outbox.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setPaging({ page: pageSize === paging.pageSize ? page : 1, pageSize }),
-        }}
+        pagination={tablePaging(paging, setPaging, outbox.data?.total ?? 0)}
       />
     </PageContainer>
   );

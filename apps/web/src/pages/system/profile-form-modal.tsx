@@ -36,11 +36,9 @@ export function ProfileFormModal({ user, onClose }: { user: LoginUser; onClose()
       open
       title={t('center.editInfo')}
       okText={t('installation.save')}
-      cancelText={t('installation.cancel')}
       confirmLoading={save.isPending}
-      onOk={() => void submit().catch(() => undefined)}
+      onSubmit={submit}
       onCancel={onClose}
-      destroyOnHidden
       width={480}
     >
       <Form

@@ -213,7 +213,6 @@ function RolloutFormModal({ onClose }: { onClose: () => void }) {
           onClose();
         })
       }
-      destroyOnHidden
     >
       <Form<RolloutForm>
         form={form}

@@ -24,6 +24,7 @@ import {
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
+import { WithSecondLine } from '../../components/two-line-cell.tsx';
 
 interface EndpointForm {
   name: string;
@@ -200,14 +201,7 @@ export default function WebhooksPage() {
       title: t('webhooks.created'),
       dataIndex: 'createdAt',
       width: 190,
-      render: (_, e) => (
-        <Space direction="vertical" size={0}>
-          <span>{time(e.createdAt)}</span>
-          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {e.userName}
-          </Typography.Text>
-        </Space>
-      ),
+      render: (_, e) => <WithSecondLine first={time(e.createdAt)} second={e.userName} />,
     },
     {
       title: t('webhooks.actions'),
@@ -275,6 +269,7 @@ export default function WebhooksPage() {
         onOk={created ? undefined : () => form.submit()}
         confirmLoading={create.isPending || update.isPending}
         forceRender
+        destroyOnHidden={false}
         footer={
           created ? (
             <Button type="primary" onClick={close} data-testid="webhook-done">

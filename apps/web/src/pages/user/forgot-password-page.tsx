@@ -4,10 +4,11 @@ import { useBoot } from '../../app/boot.tsx';
 import { toast } from '../../app/toast.ts';
 import { useResetPassword } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { LightButton, LightSegmented, type LightSize } from '../../components/light-controls.tsx';
+import { LightButton, LightSegmented, type LightSize, lightSize } from '../../components/light-controls.tsx';
 import { useLightForm } from '../../components/light-form.ts';
 import { useLightCaptcha } from './light-captcha-field.tsx';
 import { useCompact } from './use-compact.ts';
+import { FORGOT_TYPE, LOGIN_ROUTE } from './user-routes.ts';
 import {
   VERIFIED_CONTACT_DEPENDENTS,
   VERIFIED_CONTACT_INITIAL,
@@ -15,16 +16,13 @@ import {
   verifiedContactRules,
 } from './verified-contact-fields.tsx';
 
-const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
-const TYPE_OF: Record<LoginMethod, string> = { mail: 'login', tel: 'tel-login' };
-
 /** The forgot-password page, /user/forgetPwd?type=login (by e-mail) or ?type=tel-login (by phone). Drawn without antd. */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const { mode, branding } = useBoot();
   const [params, setParams] = useSearchParams();
   const compact = useCompact();
-  const size: LightSize = compact ? 'middle' : 'large';
+  const size = lightSize(compact);
 
   // Server mode has no mail or SMS for strangers; resetting there is the administrator's job, but a
   // local account with an address may still use it, so offer both.
@@ -39,7 +37,7 @@ export default function ForgotPasswordPage() {
         <LightSegmented<LoginMethod>
           name="reset-method"
           value={method}
-          onChange={(next) => setParams({ type: TYPE_OF[next] }, { replace: true })}
+          onChange={(next) => setParams({ type: FORGOT_TYPE[next] }, { replace: true })}
           options={[
             { value: 'mail', label: t('forgot.byMail') },
             { value: 'tel', label: t('forgot.byPhone') },

@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import KeyOutlined from '@ant-design/icons-svg/es/asn/KeyOutlined';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
-import MailOutlined from '@ant-design/icons-svg/es/asn/MailOutlined';
-import MobileOutlined from '@ant-design/icons-svg/es/asn/MobileOutlined';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -11,20 +9,18 @@ import { session } from '../../api/session.ts';
 import { useLogin } from '../../features/auth/api.ts';
 import { useSignedIn } from './use-signed-in.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { LightButton, LightCheckbox, LightField, LightInput, type LightSize } from '../../components/light-controls.tsx';
+import { LightButton, LightCheckbox, LightField, LightInput, lightSize, type LightSize } from '../../components/light-controls.tsx';
 import { useLightForm } from '../../components/light-form.ts';
 import { checkAccount, checkCaptcha, checkLoginPassword, checkLoginMail, checkPhone } from '../../components/validators.ts';
 import { ApiError } from '../../api/client.ts';
 import { LightCaptchaField, useLightCaptcha } from './light-captcha-field.tsx';
 import { MethodTabs } from './method-tabs.tsx';
 import { useCompact } from './use-compact.ts';
+import { ContactInput } from './contact-input.tsx';
+import { FORGOT_TYPE, LOGIN_ROUTE, SIGN_UP_ROUTE } from './user-routes.ts';
 
 /** The answers after which the sign-in shows the picture code: too many failures for the account, or a wrong code. */
 const CAPTCHA_ASKED = new Set([100021, 240101]);
-
-const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
-const SIGN_UP_ROUTE: Record<LoginMethod, string> = { mail: '/user/registered', tel: '/user/tel-registered' };
-const FORGOT_TYPE: Record<LoginMethod, string> = { mail: 'login', tel: 'tel-login' };
 
 /**
  * Sign-in by e-mail (/user/login) or phone (/user/tel-login). In server mode the phone route is the local
@@ -36,8 +32,7 @@ export default function LoginPage({ method }: { method: LoginMethod }) {
   const { mode, info, branding } = useBoot();
   const navigate = useNavigate();
   const { search } = useLocation();
-  const compact = useCompact();
-  const size: LightSize = compact ? 'middle' : 'large';
+  const size = lightSize(useCompact());
 
   const methods = loginMethods(mode, branding.loginMode);
   const first = methods[0] ?? 'mail';
@@ -124,18 +119,8 @@ function LoginForm({ method, local, size }: { method: LoginMethod; local: boolea
             maxLength={100}
             autoComplete="username"
           />
-        ) : method === 'mail' ? (
-          <LightInput field={account} size={size} prefix={MailOutlined} label={t('login.mail')} maxLength={50} autoComplete="email" />
         ) : (
-          <LightInput
-            field={account}
-            size={size}
-            prefix={MobileOutlined}
-            label={t('login.phone')}
-            maxLength={16}
-            autoComplete="tel"
-            inputMode="tel"
-          />
+          <ContactInput method={method} field={account} size={size} label={t(method === 'mail' ? 'login.mail' : 'login.phone')} />
         )}
       </LightField>
       <LightField field={password}>

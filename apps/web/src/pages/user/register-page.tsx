@@ -6,12 +6,13 @@ import { LIMITS } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
 import { useRegisterMail, useRegisterPhone } from '../../features/auth/api.ts';
 import { loginMethods, type LoginMethod } from '../../features/branding/branding.ts';
-import { LightButton, LightField, LightInput, type LightSize } from '../../components/light-controls.tsx';
+import { LightButton, LightField, LightInput, lightSize, type LightSize } from '../../components/light-controls.tsx';
 import { useLightForm } from '../../components/light-form.ts';
 import { checkWeightedMax } from '../../components/validators.ts';
 import { useLightCaptcha } from './light-captcha-field.tsx';
 import { MethodTabs } from './method-tabs.tsx';
 import { useCompact } from './use-compact.ts';
+import { LOGIN_ROUTE, SIGN_UP_ROUTE } from './user-routes.ts';
 import {
   VERIFIED_CONTACT_DEPENDENTS,
   VERIFIED_CONTACT_INITIAL,
@@ -19,24 +20,21 @@ import {
   verifiedContactRules,
 } from './verified-contact-fields.tsx';
 
-const REGISTER_ROUTE: Record<LoginMethod, string> = { mail: '/user/registered', tel: '/user/tel-registered' };
-const LOGIN_ROUTE: Record<LoginMethod, string> = { mail: '/user/login', tel: '/user/tel-login' };
-
 /** Sign-up by e-mail (/user/registered) or phone (/user/tel-registered); SaaS mode only. Drawn without antd. */
 export default function RegisterPage({ method }: { method: LoginMethod }) {
   const { t } = useTranslation();
   const { mode, info, branding } = useBoot();
   const navigate = useNavigate();
   const compact = useCompact();
-  const size: LightSize = compact ? 'middle' : 'large';
+  const size = lightSize(compact);
 
   const methods = loginMethods(mode, branding.loginMode);
   if (mode === 'server' || info?.signUp === false) return <Navigate to={LOGIN_ROUTE[methods[0] ?? 'tel']} replace />;
-  if (!methods.includes(method)) return <Navigate to={REGISTER_ROUTE[methods[0] ?? 'mail']} replace />;
+  if (!methods.includes(method)) return <Navigate to={SIGN_UP_ROUTE[methods[0] ?? 'mail']} replace />;
 
   return (
     <>
-      <MethodTabs methods={methods} active={method} onChange={(next) => void navigate(REGISTER_ROUTE[next])} />
+      <MethodTabs methods={methods} active={method} onChange={(next) => void navigate(SIGN_UP_ROUTE[next])} />
       {methods.length < 2 && <h2 className="lg-user__title">{t('register.title')}</h2>}
       <RegisterForm key={method} method={method} size={size} compact={compact} />
       <div className="lg-user__switch">

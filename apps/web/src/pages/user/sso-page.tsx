@@ -8,6 +8,7 @@ import { loginRouteFor } from '../../api/session.ts';
 import { useStartSso } from '../../features/sso/api.ts';
 import { BLUR_VALIDATION } from '../../components/form-rules.ts';
 import { rememberSsoRedirect } from './sso-redirect.ts';
+import { lightSize } from '../../components/light-controls.tsx';
 import { useCompact } from './use-compact.ts';
 
 /**
@@ -19,8 +20,7 @@ export default function SsoPage() {
   const { mode } = useBoot();
   const [params] = useSearchParams();
   const start = useStartSso();
-  const compact = useCompact();
-  const size = compact ? 'middle' : 'large';
+  const size = lightSize(useCompact());
 
   const onFinish = async ({ domain }: { domain: string }) => {
     const started = await start.mutateAsync(domain.trim()).catch(() => undefined);

@@ -1,6 +1,4 @@
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
-import MailOutlined from '@ant-design/icons-svg/es/asn/MailOutlined';
-import MobileOutlined from '@ant-design/icons-svg/es/asn/MobileOutlined';
 import NumberOutlined from '@ant-design/icons-svg/es/asn/NumberOutlined';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type CodePurpose } from '@lumigrid/contract/browser';
@@ -10,6 +8,7 @@ import type { LightForm, LightRule } from '../../components/light-form.ts';
 import { checkCode, checkConfirmation, checkMail, checkNewPassword, checkPhone } from '../../components/validators.ts';
 import { LightCaptchaField, useLightCaptcha } from './light-captcha-field.tsx';
 import { SendCodeButton } from './send-code-button.tsx';
+import { ContactInput } from './contact-input.tsx';
 
 /** The fields below, in the form of the page that holds them. */
 export type VerifiedContactField = 'mail' | 'phone' | 'captcha' | 'code' | 'password' | 'confirm';
@@ -71,26 +70,7 @@ export function VerifiedContactFields({
   return (
     <>
       <LightField field={target}>
-        {method === 'mail' ? (
-          <LightInput
-            field={target}
-            size={size}
-            prefix={MailOutlined}
-            label={t('register.mail')}
-            maxLength={LIMITS.mail.max}
-            autoComplete="email"
-          />
-        ) : (
-          <LightInput
-            field={target}
-            size={size}
-            prefix={MobileOutlined}
-            label={t('register.phone')}
-            maxLength={16}
-            autoComplete="tel"
-            inputMode="tel"
-          />
-        )}
+        <ContactInput method={method} field={target} size={size} label={t(method === 'mail' ? 'register.mail' : 'register.phone')} />
       </LightField>
       <LightCaptchaField state={captcha} field={form.field('captcha')} size={size} />
       <LightField field={code}>
@@ -116,28 +96,22 @@ export function VerifiedContactFields({
           />
         </div>
       </LightField>
-      <LightField field={password} extra={compact ? undefined : t('validation.passwordRule')}>
-        <LightInput
-          field={password}
-          size={size}
-          prefix={LockOutlined}
-          label={passwordLabel}
-          password
-          maxLength={LIMITS.password.max}
-          autoComplete="new-password"
-        />
-      </LightField>
-      <LightField field={confirm}>
-        <LightInput
-          field={confirm}
-          size={size}
-          prefix={LockOutlined}
-          label={confirmLabel}
-          password
-          maxLength={LIMITS.password.max}
-          autoComplete="new-password"
-        />
-      </LightField>
+      {[
+        { field: password, label: passwordLabel, extra: compact ? undefined : t('validation.passwordRule') },
+        { field: confirm, label: confirmLabel, extra: undefined },
+      ].map(({ field, label, extra }) => (
+        <LightField key={field.name} field={field} extra={extra}>
+          <LightInput
+            field={field}
+            size={size}
+            prefix={LockOutlined}
+            label={label}
+            password
+            maxLength={LIMITS.password.max}
+            autoComplete="new-password"
+          />
+        </LightField>
+      ))}
     </>
   );
 }

@@ -10,6 +10,7 @@ import { useBatchType, useDeviceList } from '../../../features/device-config/api
 import { placeOf, typeName, keywordAndTypeFilters } from '../../../features/device-config/columns.tsx';
 import { useGatewayMapNames } from '../../../features/gateways/api.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
+import { tablePaging } from '../../../components/table-paging.ts';
 
 interface SearchForm {
   keyword?: string;
@@ -126,24 +127,16 @@ export default function DeviceConfigListPage() {
         }
         onReset={() => setQuery((current) => ({ page: 1, pageSize: current.pageSize }))}
         options={{ reload: () => void devices.refetch(), density: true, setting: true, fullScreen: false }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: devices.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(query, setQuery, devices.data?.total ?? 0)}
       />
       <FormModal
         open={batchOpen}
         title={t('deviceConfig.batchTypeTitle', { count: selected.length })}
         okText={t('deviceConfig.batchType')}
-        cancelText={t('deviceConfig.cancel')}
         okButtonProps={{ disabled: refused || target === undefined }}
         confirmLoading={batch.isPending}
-        onOk={() => void submitBatch().catch(() => undefined)}
+        onSubmit={submitBatch}
         onCancel={() => setBatchOpen(false)}
-        destroyOnHidden
       >
         <Typography.Paragraph type="secondary">{t('deviceConfig.batchTypeHint')}</Typography.Paragraph>
         {refused && <Alert type="warning" showIcon message={t('deviceConfig.batchTypeRefused')} style={{ marginBottom: 16 }} />}

@@ -1,18 +1,11 @@
 import { useState } from 'react';
-import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Select, Space, Switch, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Row, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { Device, DeviceParams } from '@lumigrid/contract/browser';
 import { useBoot } from '../../../app/boot.tsx';
 import { useReadParams, useSetParams } from '../../../features/device-config/api.ts';
-import {
-  fieldProblem,
-  filledParams,
-  formProblems,
-  paramFields,
-  paramLabelKey,
-  rangeHint,
-  type ParamField,
-} from '../../../features/device-config/param-fields.ts';
+import { filledParams, formProblems, paramFields } from '../../../features/device-config/param-fields.ts';
+import { ParamFieldCol } from '../../../features/device-config/param-field-col.tsx';
 
 type Values = Record<string, unknown>;
 
@@ -59,98 +52,6 @@ export function ParamEditor({ device, editable }: { device: Device; editable: bo
     void message.success(t('deviceConfig.params.saved'));
   };
 
-  const rule = (name: string) => ({
-    validator: async (_rule: unknown, value: unknown) => {
-      const problem = fieldProblem(device.type, name, value, lang);
-      if (problem) throw new Error(problem);
-    },
-  });
-
-  const input = (field: ParamField) => {
-    const disabled = !editable;
-    switch (field.input.kind) {
-      case 'number':
-        return (
-          <InputNumber
-            style={{ width: '100%' }}
-            disabled={disabled}
-            placeholder={rangeHint(field.input.rule)}
-            addonAfter={field.input.rule.unit || undefined}
-            data-testid={`param-${field.name}`}
-          />
-        );
-      case 'mode':
-        return (
-          <Select
-            disabled={disabled}
-            data-testid={`param-${field.name}`}
-            options={field.input.choices.map((c) => ({ value: c, label: t(`deviceConfig.mode.${c}`) }))}
-          />
-        );
-      case 'flag':
-        return (
-          <Switch
-            disabled={disabled}
-            checkedChildren={t('deviceConfig.flag.on')}
-            unCheckedChildren={t('deviceConfig.flag.off')}
-            data-testid={`param-${field.name}`}
-          />
-        );
-      case 'perChannel':
-        return null;
-    }
-  };
-
-  const item = (field: ParamField) => {
-    if (field.input.kind === 'perChannel') {
-      const { rule: range, channels } = field.input;
-      return (
-        <Col xs={24} key={field.name}>
-          <Typography.Text strong>{t(paramLabelKey(field.name))}</Typography.Text>
-          <Row gutter={12} style={{ marginTop: 8 }}>
-            {Array.from({ length: channels }, (_, i) => (
-              <Col xs={12} md={6} key={i}>
-                <Form.Item
-                  name={[field.name, i]}
-                  label={t('deviceConfig.channel', { n: i + 1 })}
-                  rules={[
-                    {
-                      // One channel's count checked alone, as the first of the list.
-                      validator: async (_r: unknown, v: unknown) => {
-                        const problem = fieldProblem(device.type, field.name, v === undefined || v === null ? v : [v], lang);
-                        if (problem) throw new Error(problem);
-                      },
-                    },
-                  ]}
-                >
-                  <InputNumber
-                    style={{ width: '100%' }}
-                    disabled={!editable}
-                    placeholder={rangeHint(range)}
-                    data-testid={`param-${field.name}-${i}`}
-                  />
-                </Form.Item>
-              </Col>
-            ))}
-          </Row>
-        </Col>
-      );
-    }
-    return (
-      <Col xs={24} md={12} xl={8} key={field.name}>
-        <Form.Item
-          name={field.name}
-          label={t(paramLabelKey(field.name))}
-          rules={[rule(field.name)]}
-          valuePropName={field.input.kind === 'flag' ? 'checked' : 'value'}
-          extra={field.input.kind === 'number' ? rangeHint(field.input.rule) : undefined}
-        >
-          {input(field)}
-        </Form.Item>
-      </Col>
-    );
-  };
-
   return (
     <Card
       title={t('deviceConfig.params.title')}
@@ -182,7 +83,18 @@ export function ParamEditor({ device, editable }: { device: Device; editable: bo
           {!editable && <Alert type="info" showIcon message={t('deviceConfig.params.viewOnly')} style={{ marginBottom: 16 }} />}
           {!loaded && <Alert type="warning" showIcon message={t('deviceConfig.params.notRead')} style={{ marginBottom: 16 }} />}
           <Form form={form} layout="vertical" data-testid="params-form">
-            <Row gutter={16}>{fields.map(item)}</Row>
+            <Row gutter={16}>
+              {fields.map((field) => (
+                <ParamFieldCol
+                  key={field.name}
+                  field={field}
+                  deviceType={device.type}
+                  col={{ xs: 24, md: 12, xl: 8 }}
+                  disabled={!editable}
+                  testIdPrefix="param"
+                />
+              ))}
+            </Row>
           </Form>
         </>
       )}

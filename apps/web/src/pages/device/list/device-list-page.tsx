@@ -29,6 +29,7 @@ import { EmptyHint } from '../../../components/empty-hint.tsx';
 import { remainingLifeColumn } from '../../../features/library/life-column.tsx';
 import { markerLabel } from '../../../components/device-markers/marker-model.ts';
 import { useDownload } from '../../../api/download.ts';
+import { tablePaging } from '../../../components/table-paging.ts';
 
 /** The measurements a device may report, in the order a reading is written, with their units. */
 const READINGS = [
@@ -299,13 +300,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
         }
         onReset={() => setQuery((current) => ({ page: 1, pageSize: current.pageSize }))}
         options={{ reload: () => void devices.refetch(), density: true, setting: true, fullScreen: false }}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: devices.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setQuery((current) => ({ ...current, page: pageSize === current.pageSize ? page : 1, pageSize })),
-        }}
+        pagination={tablePaging(query, setQuery, devices.data?.total ?? 0)}
       />
       {deletion.dialog}
     </PageContainer>
