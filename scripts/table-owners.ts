@@ -29,25 +29,14 @@ const CORE: CoreTable[] = [
     coWriters: {
       'modules/gateways/gateways.repo.ts': "a gateway's import and unbinding add and remove its devices in the gateway's transaction",
     },
-    readers: [
-      'modules/access/access.repo.ts',
-      'modules/audit/audit.repo.ts',
-      'modules/device-reports/telemetry.repo.ts',
-      'modules/energy/energy.repo.ts',
-      'modules/platform/platform.repo.ts',
-    ],
+    readers: ['modules/access/access.repo.ts', 'modules/device-reports/telemetry.repo.ts', 'modules/energy/energy.repo.ts'],
   },
   {
     drizzle: 'deviceStates',
     sql: 'device_states',
     owner: 'modules/device-reports',
     coWriters: {},
-    readers: [
-      'modules/devices/devices.repo.ts',
-      'modules/devices/map-devices.ts',
-      'modules/emergency/emergency.repo.ts',
-      'modules/platform/platform.repo.ts',
-    ],
+    readers: [],
   },
   {
     drizzle: 'gateways',
@@ -59,15 +48,12 @@ const CORE: CoreTable[] = [
     },
     readers: [
       'modules/access/access.repo.ts',
-      'modules/audit/audit.repo.ts',
       'modules/device-reports/event-writer.ts',
       'modules/device-reports/telemetry.repo.ts',
       'modules/devices/devices.repo.ts',
       'modules/devices/map-devices.ts',
       'modules/energy/energy.repo.ts',
-      'modules/platform/platform.repo.ts',
       'modules/projects/site-time-zone.ts',
-      'mosquitto-acl.ts',
     ],
   },
   {
@@ -75,13 +61,7 @@ const CORE: CoreTable[] = [
     sql: 'maps',
     owner: 'modules/projects',
     coWriters: {},
-    readers: [
-      'modules/access/access.repo.ts',
-      'modules/audit/audit.repo.ts',
-      'modules/devices/devices.repo.ts',
-      'modules/devices/map-devices.ts',
-      'modules/gateways/gateways.repo.ts',
-    ],
+    readers: ['modules/access/access.repo.ts'],
   },
 ];
 

@@ -1,26 +1,33 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { rowBytesByTenant } from '../../db/row-bytes.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import type { PlacementChanges } from './placement-index.ts';
-import { buildings, devices, deviceStates, gateways, groupDevices, groups, maps, projects, sensorLinkages } from '../../db/schema/index.ts';
+import { buildings, devices, gateways, groupDevices, groups, projects, sensorLinkages } from '../../db/schema/index.ts';
+import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
+
+/** The maps devices stand on and the devices' last reported states, read through their owners' subqueries. */
+const map = mapPlaces('map');
+const lastState = deviceStatesAnyTenant('last_state');
 
 /** The columns every device read needs: the row, its map's building, its gateway's MAC and its reported state. */
 function deviceColumns() {
   return {
     device: devices,
-    buildId: maps.buildId,
-    mapName: maps.name,
+    buildId: map.buildId,
+    mapName: map.name,
     mac: gateways.mac,
     gatewayName: gateways.name,
     gatewayMapId: gateways.mapId,
     gatewayOnline: gateways.online,
     reported: {
-      online: deviceStates.online,
-      fault: deviceStates.fault,
-      state: deviceStates.state,
-      reportedAt: deviceStates.reportedAt,
-      receivedAt: deviceStates.receivedAt,
+      online: lastState.online,
+      fault: lastState.fault,
+      state: lastState.state,
+      reportedAt: lastState.reportedAt,
+      receivedAt: lastState.receivedAt,
     },
   };
 }
@@ -43,9 +50,9 @@ function markerColumns() {
     },
     gatewayOnline: gateways.online,
     reported: {
-      online: deviceStates.online,
-      fault: deviceStates.fault,
-      state: deviceStates.state,
+      online: lastState.online,
+      fault: lastState.fault,
+      state: lastState.state,
     },
   };
 }
@@ -101,8 +108,8 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       .select(deviceColumns())
       .from(devices)
       .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-      .leftJoin(maps, eq(maps.id, devices.mapId))
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
+      .leftJoin(map, eq(map.id, devices.mapId))
+      .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)));
 
   const selectInGroups = () =>
     db
@@ -110,8 +117,8 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       .from(groupDevices)
       .innerJoin(devices, eq(devices.id, groupDevices.deviceId))
       .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-      .leftJoin(maps, eq(maps.id, devices.mapId))
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
+      .leftJoin(map, eq(map.id, devices.mapId))
+      .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)));
 
   return {
     async find(q: { tenantId: bigint; id: bigint; mapIds?: bigint[] }) {
@@ -127,7 +134,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
         .select(markerColumns())
         .from(devices)
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)))
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.mapId, q.mapId)))
         .orderBy(asc(devices.id));
     },
@@ -156,11 +163,11 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
           name: devices.name,
           type: devices.type,
           mapId: devices.mapId,
-          buildId: maps.buildId,
-          projectId: maps.projectId,
+          buildId: map.buildId,
+          projectId: map.projectId,
         })
         .from(devices)
-        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .leftJoin(map, eq(map.id, devices.mapId))
         .where(and(eq(devices.gatewayId, q.gatewayId), eq(devices.tenantId, q.tenantId), eq(devices.addr, q.addr)))
         .limit(1);
       return row;
@@ -241,11 +248,11 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       const visible = onVisibleMaps(q.mapIds);
       if (visible) where.push(visible);
       if (q.mapId !== undefined) where.push(eq(devices.mapId, q.mapId));
-      if (q.buildId !== undefined) where.push(eq(maps.buildId, q.buildId));
+      if (q.buildId !== undefined) where.push(eq(map.buildId, q.buildId));
       if (q.projectId !== undefined) {
         where.push(
           inArray(
-            maps.buildId,
+            map.buildId,
             db
               .select({ id: buildings.id })
               .from(buildings)
@@ -547,23 +554,23 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       return db
         .select({
           device: devices,
-          buildId: maps.buildId,
-          mapName: maps.name,
+          buildId: map.buildId,
+          mapName: map.name,
           mac: gateways.mac,
           gatewayName: gateways.name,
           gatewayOnline: gateways.online,
           reported: {
-            online: deviceStates.online,
-            fault: deviceStates.fault,
-            state: deviceStates.state,
-            reportedAt: deviceStates.reportedAt,
+            online: lastState.online,
+            fault: lastState.fault,
+            state: lastState.state,
+            reportedAt: lastState.reportedAt,
           },
           groups: sql<number>`coalesce(${counts.n}, 0)::int`,
         })
         .from(devices)
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(maps, eq(maps.id, devices.mapId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(map, eq(map.id, devices.mapId))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)))
         .leftJoin(counts, eq(counts.deviceId, devices.id))
         .where(
           and(
@@ -609,3 +616,11 @@ export function devicesAnyTenant(alias = 'd') {
     .from(devices)
     .as(alias);
 }
+
+/** Every account's devices, whole rows, as a subquery named `alias`: what the audit reads an edit's values before it from. */
+export function deviceRecordsAnyTenant(alias = 'd') {
+  return new QueryBuilder().select(getTableColumns(devices)).from(devices).as(alias);
+}
+
+/** The bytes each account's device rows take, for the platform's storage count (`rowBytesByTenant`). */
+export const deviceBytesByTenant = () => rowBytesByTenant(devices);

@@ -1,9 +1,14 @@
 import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, deviceStates, gateways, maps } from '../../db/schema/index.ts';
+import { devices, gateways } from '../../db/schema/index.ts';
+import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
 import { currentState } from './devices.mappers.ts';
 import type { MapDevicesPort } from '../projects/map-devices-port.ts';
 import { likePattern } from '../projects/projects.repo.ts';
+
+const map = mapPlaces('map');
+const lastState = deviceStatesAnyTenant('last_state');
 
 /** The devices table behind the projects domain's port; every query filters by the tenant. */
 export function createMapDevices(db: Db): MapDevicesPort {
@@ -45,14 +50,14 @@ export function createMapDevices(db: Db): MapDevicesPort {
         .select({
           device: { id: devices.id, name: devices.name, type: devices.type, typeStatus: devices.typeStatus, status: devices.status },
           mapId: devices.mapId,
-          buildId: maps.buildId,
+          buildId: map.buildId,
           gatewayOnline: gateways.online,
-          reported: { online: deviceStates.online, fault: deviceStates.fault, state: deviceStates.state },
+          reported: { online: lastState.online, fault: lastState.fault, state: lastState.state },
         })
         .from(devices)
-        .innerJoin(maps, eq(maps.id, devices.mapId))
+        .innerJoin(map, eq(map.id, devices.mapId))
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)))
         .where(where)
         .orderBy(asc(devices.name), asc(devices.id))
         .offset(offset)
