@@ -4,7 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { rowBytesByTenant } from '../../db/row-bytes.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import type { PlacementChanges } from './placement-index.ts';
-import { buildings, devices, gateways, groupDevices, groups, projects, sensorLinkages } from '../../db/schema/index.ts';
+import type { OwnedReads, SharedGateways } from '../../db/owned-reads.ts';
+import { buildings, devices, groupDevices, groups, projects, sensorLinkages } from '../../db/schema/index.ts';
 import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
 import { mapPlaces } from '../projects/maps.repo.ts';
 
@@ -12,8 +13,11 @@ import { mapPlaces } from '../projects/maps.repo.ts';
 const map = mapPlaces('map');
 const lastState = deviceStatesAnyTenant('last_state');
 
+/** The gateways devices stand behind, as their owner shares them (`OwnedReads`: the gateways domain imports this one). */
+type Gateways = SharedGateways<'gateways'>;
+
 /** The columns every device read needs: the row, its map's building, its gateway's MAC and its reported state. */
-function deviceColumns() {
+function deviceColumns(gateways: Gateways) {
   return {
     device: devices,
     buildId: map.buildId,
@@ -36,7 +40,7 @@ function deviceColumns() {
  * The columns a map marker needs (devices.mappers.ts mapMarker), nothing more: the floor plan reads thousands
  * of these at once, and decoding the device's other columns, its gateway and its map cost most of the answer.
  */
-function markerColumns() {
+function markerColumns(gateways: Gateways) {
   return {
     device: {
       id: devices.id,
@@ -63,7 +67,7 @@ export type DeviceRecord = typeof devices.$inferSelect;
  * Only devices on the maps a limited sub-account sees (a device not placed yet counts as on its gateway's
  * map); no condition when mapIds is absent. The query must join gateways.
  */
-function onVisibleMaps(mapIds: bigint[] | undefined): SQL | undefined {
+function onVisibleMaps(gateways: Gateways, mapIds: bigint[] | undefined): SQL | undefined {
   if (mapIds === undefined) return undefined;
   if (mapIds.length === 0) return sql`false`;
   return inArray(sql`coalesce(${devices.mapId}, ${gateways.mapId})`, mapIds);
@@ -100,12 +104,13 @@ async function dropLinkages(tx: Pick<Db, 'selectDistinct' | 'delete'>, q: { tena
  * Queries of devices; every one takes the tenant, so another account's ids match nothing. Changes to where a
  * device is, what it is called or what type it is are told to `placements` once committed.
  */
-export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
+export function createDevicesRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>, placements?: PlacementChanges) {
+  const gateways = reads.gateways('gateways');
   const changed = (rows: ReadonlyArray<{ gatewayId: bigint }>) => placements?.changed(rows.map((r) => r.gatewayId));
   const gatewayOf = { gatewayId: devices.gatewayId };
   const select = () =>
     db
-      .select(deviceColumns())
+      .select(deviceColumns(gateways))
       .from(devices)
       .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
       .leftJoin(map, eq(map.id, devices.mapId))
@@ -113,7 +118,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
 
   const selectInGroups = () =>
     db
-      .select({ groupId: groupDevices.groupId, ...deviceColumns() })
+      .select({ groupId: groupDevices.groupId, ...deviceColumns(gateways) })
       .from(groupDevices)
       .innerJoin(devices, eq(devices.id, groupDevices.deviceId))
       .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
@@ -123,7 +128,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
   return {
     async find(q: { tenantId: bigint; id: bigint; mapIds?: bigint[] }) {
       const [row] = await select()
-        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), onVisibleMaps(q.mapIds)))
+        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), onVisibleMaps(gateways, q.mapIds)))
         .limit(1);
       return row;
     },
@@ -131,7 +136,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
     /** The markers of the devices placed on a map, in a stable order (marker columns only). */
     onMap(q: { tenantId: bigint; mapId: bigint }) {
       return db
-        .select(markerColumns())
+        .select(markerColumns(gateways))
         .from(devices)
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
         .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)))
@@ -147,7 +152,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
         .where(eq(gateways.mac, mac))
         .limit(1);
       if (!gateway?.tenantId) return undefined;
-      const { device } = markerColumns();
+      const { device } = markerColumns(gateways);
       const rows = await db
         .select({ ...device, addr: devices.addr })
         .from(devices)
@@ -179,7 +184,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
         .select({ id: devices.id })
         .from(devices)
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(q.mapIds)));
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(gateways, q.mapIds)));
       return rows.length;
     },
 
@@ -245,7 +250,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       text?: string;
     }) {
       const where: SQL[] = [eq(devices.tenantId, q.tenantId)];
-      const visible = onVisibleMaps(q.mapIds);
+      const visible = onVisibleMaps(gateways, q.mapIds);
       if (visible) where.push(visible);
       if (q.mapId !== undefined) where.push(eq(devices.mapId, q.mapId));
       if (q.buildId !== undefined) where.push(eq(map.buildId, q.buildId));
@@ -317,7 +322,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
     /** The tenant's devices with these ids. */
     byIds(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }) {
       return select()
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(q.mapIds)))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(gateways, q.mapIds)))
         .orderBy(asc(devices.id));
     },
 

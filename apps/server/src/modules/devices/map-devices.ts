@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, gateways } from '../../db/schema/index.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
+import { devices } from '../../db/schema/index.ts';
 import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
 import { mapPlaces } from '../projects/maps.repo.ts';
 import { currentState } from './devices.mappers.ts';
@@ -10,8 +11,12 @@ import { likePattern } from '../projects/projects.repo.ts';
 const map = mapPlaces('map');
 const lastState = deviceStatesAnyTenant('last_state');
 
-/** The devices table behind the projects domain's port; every query filters by the tenant. */
-export function createMapDevices(db: Db): MapDevicesPort {
+/**
+ * The devices table behind the projects domain's port; every query filters by the tenant. Gateways are read through
+ * their owner's subquery (`reads`: the gateways domain imports this one).
+ */
+export function createMapDevices(db: Db, reads: Pick<OwnedReads, 'gateways'>): MapDevicesPort {
+  const gateways = reads.gateways('gateways');
   return {
     // A gateway bound to the map counts too: deleting the map would leave it bound to nothing (280005).
     async mapHasDevices({ tenantId, mapId }) {

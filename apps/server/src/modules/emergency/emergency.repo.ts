@@ -694,7 +694,7 @@ export function createEmergencyRepo(db: Db) {
     /** The site's time zone (`siteTimeZoneSql`), or null when none of its gateways has one. */
     async siteTimeZone(q: { tenantId: bigint; projectId: bigint }): Promise<string | null> {
       const [row] = await db
-        .select({ zone: siteTimeZoneSql(q) })
+        .select({ zone: siteTimeZoneSql({ gateways: gatewaysAnyTenant }, q) })
         .from(projects)
         .where(and(eq(projects.tenantId, q.tenantId), eq(projects.id, q.projectId)));
       return row?.zone ?? null;

@@ -456,7 +456,7 @@ export type GatewaysRepo = ReturnType<typeof createGatewaysRepo>;
  * tenant_id, map_id, name, mac, online, timezone, config_version, synced_version, info); the reader filters it by
  * its account or joins it on its own account's rows.
  */
-export function gatewaysAnyTenant(alias = 'gw') {
+export function gatewaysAnyTenant<Alias extends string = 'gw'>(alias = 'gw' as Alias) {
   return new QueryBuilder()
     .select({
       id: gateways.id,
