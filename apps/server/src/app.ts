@@ -29,6 +29,7 @@ import { registerMetrics } from './metrics/metrics.ts';
 import { createBacnetModule, type BacnetModule } from './bacnet/bacnet.module.ts';
 import { createAccess } from './modules/access/access.ts';
 import { createAccessRepo } from './modules/access/access.repo.ts';
+import { ownedReads } from './owned-reads.ts';
 import { createAccountsModule } from './modules/accounts/accounts.module.ts';
 import { createAuditModule, type AuditModule } from './modules/audit/audit.module.ts';
 import { createApiKeysModule } from './modules/api-keys/api-keys.module.ts';
@@ -301,10 +302,18 @@ export async function buildApp(options: AppOptions): Promise<App> {
       })
     : undefined;
 
-  const deviceRows = createDevicesRepo(db, placementChanges);
+  const deviceRows = createDevicesRepo(db, ownedReads, placementChanges);
   // Which objects a caller may touch: the route layer asks it for the ids each endpoint declares, services for the rest.
-  const access = createAccess({ repo: createAccessRepo(db) });
-  const projects = createProjectsModule({ db, config, devices: createMapDevices(db), access, clock, logger });
+  const access = createAccess({ repo: createAccessRepo(db, ownedReads) });
+  const projects = createProjectsModule({
+    db,
+    config,
+    devices: createMapDevices(db, ownedReads),
+    access,
+    reads: ownedReads,
+    clock,
+    logger,
+  });
   const accounts = createAccountsModule({
     db,
     config,
@@ -388,7 +397,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     link,
     realtime,
     gateways: gateways.service,
-    telemetry: createTelemetryRepo(db),
+    telemetry: createTelemetryRepo(db, ownedReads),
     commandTimeoutMs,
   });
   const groups = createGroupsModule({
@@ -412,7 +421,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     commandTimeoutMs,
     events: webhooks.service,
   });
-  const reports = createReportsModule({ db, clock, jobs, messenger: outbox.messenger, access: projects.access, logger });
+  const reports = createReportsModule({
+    db,
+    clock,
+    jobs,
+    messenger: outbox.messenger,
+    access: projects.access,
+    reads: ownedReads,
+    logger,
+  });
   const alarms = createAlarmsModule({
     db,
     clock,
@@ -474,7 +491,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     await audit.start();
   });
   // The device history's daily retention runs with or without a gateway link (another node may ingest).
-  const historyRetention = createHistoryRetention({ db, config, clock, jobs, logger });
+  const historyRetention = createHistoryRetention({ db, reads: ownedReads, config, clock, jobs, logger });
   app.addHook('onReady', async () => {
     await historyRetention.start();
   });
@@ -491,7 +508,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     devices: devices.service,
     groups: groups.service,
     scenes: scenes.service,
-    telemetry: createTelemetryRepo(db),
+    telemetry: createTelemetryRepo(db, ownedReads),
     audit: auditSink,
     clock,
     logger,
@@ -595,6 +612,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const ingest = link
     ? createDeviceReportsModule({
         db,
+        reads: ownedReads,
         link,
         onReport: placements.report,
         onStored: placements.stored,

@@ -3,10 +3,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { normaliseMac } from '@lumigrid/protocol';
 import { derivePassword } from '@lumigrid/protocol/credentials';
-import { isNotNull } from 'drizzle-orm';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { gateways } from './db/schema/index.ts';
+import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile, type MosquittoUser } from './gateway-link/mosquitto-acl.ts';
 
 const USAGE = `Writes Mosquitto's password_file, acl_file and a mosquitto.conf snippet from the provisioned gateways, so an
@@ -63,8 +62,7 @@ async function main() {
   }
   const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
   try {
-    const rows = await database.db.select({ mac: gateways.mac }).from(gateways).where(isNotNull(gateways.passwordHash));
-    const macs = rows.map((r) => r.mac).sort();
+    const macs = (await createGatewaysRepo(database.db).provisionedMacsAnyTenant()).sort();
     const users: MosquittoUser[] = [...servers];
     const missing: string[] = [];
     for (const mac of macs) {

@@ -7,6 +7,7 @@ import type { ProjectScope } from '../../http/auth.ts';
 import { freshPglite } from '../../test/database-templates.ts';
 import { createAccess, found, toId, type AccessCaller } from './access.ts';
 import { createAccessRepo } from './access.repo.ts';
+import { ownedReads } from '../../owned-reads.ts';
 
 /** One account's installation: a project with a building and a map, a gateway, a device and a group on that map. */
 interface Site {
@@ -80,7 +81,7 @@ describe('the access module on PGlite', () => {
     database = await freshPglite();
     a = await buildSite(database, 'access-a');
     b = await buildSite(database, 'access-b');
-    access = createAccess({ repo: createAccessRepo(database.db) });
+    access = createAccess({ repo: createAccessRepo(database.db, ownedReads) });
   });
   afterAll(async () => {
     await database?.close();

@@ -1,8 +1,12 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, lt, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { ResourceKind } from '@lumigrid/contract';
 import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Subquery } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { auditTrail, buildings, devices, gateways, groups, maps, projects, scenes } from '../../db/schema/index.ts';
+import { auditTrail, buildings, groups, projects, scenes } from '../../db/schema/index.ts';
+import { deviceRecordsAnyTenant, devicesAnyTenant } from '../devices/devices.repo.ts';
+import { gatewayRecordsAnyTenant, gatewaysAnyTenant } from '../gateways/gateways.repo.ts';
+import { mapPlaces, mapRecordsAnyTenant } from '../projects/maps.repo.ts';
 import { parseTarget } from '../../http/audit-entry.ts';
 
 export type AuditRow = typeof auditTrail.$inferSelect & { projectName: string | null };
@@ -32,12 +36,12 @@ export interface AuditFilter {
 const PROJECT_OF: Record<ResourceKind, ((id: SQL) => SQL) | undefined> = {
   project: (id) => sql`(select p.id from projects p where p.id = ${id})`,
   building: (id) => sql`(select b.project_id from buildings b where b.id = ${id})`,
-  map: (id) => sql`(select m.project_id from maps m where m.id = ${id})`,
-  gateway: (id) => sql`(select m.project_id from gateways g join maps m on m.id = g.map_id where g.id = ${id})`,
-  device: (id) => sql`(select m.project_id from devices d join maps m on m.id = d.map_id where d.id = ${id})`,
-  group: (id) => sql`(select m.project_id from groups g join maps m on m.id = g.map_id where g.id = ${id})`,
+  map: (id) => sql`(select m.project_id from ${mapPlaces()} where m.id = ${id})`,
+  gateway: (id) => sql`(select m.project_id from ${gatewaysAnyTenant('g')} join ${mapPlaces()} on m.id = g.map_id where g.id = ${id})`,
+  device: (id) => sql`(select m.project_id from ${devicesAnyTenant()} join ${mapPlaces()} on m.id = d.map_id where d.id = ${id})`,
+  group: (id) => sql`(select m.project_id from groups g join ${mapPlaces()} on m.id = g.map_id where g.id = ${id})`,
   scene: (id) => sql`(select s.project_id from scenes s where s.id = ${id})`,
-  virtualDevice: (id) => sql`(select m.project_id from virtual_devices v join maps m on m.id = v.map_id where v.id = ${id})`,
+  virtualDevice: (id) => sql`(select m.project_id from virtual_devices v join ${mapPlaces()} on m.id = v.map_id where v.id = ${id})`,
   emergencyTask: (id) => sql`(select t.project_id from emergency_tasks t where t.id = ${id})`,
   recipient: (id) => sql`(select r.project_id from mail_recipients r where r.id = ${id})`,
   paramTemplate: undefined,
@@ -61,12 +65,15 @@ const PROJECT_ORDER: ResourceKind[] = [
 ];
 
 /** The tables of the objects an edit's `before` is read from (contract `audit.before`). */
-const EDITED: Partial<Record<ResourceKind, { table: PgTable; id: AnyPgColumn }>> = {
+const map = mapRecordsAnyTenant();
+const gateway = gatewayRecordsAnyTenant();
+const device = deviceRecordsAnyTenant();
+const EDITED: Partial<Record<ResourceKind, { table: PgTable | Subquery; id: AnyPgColumn }>> = {
   project: { table: projects, id: projects.id },
   building: { table: buildings, id: buildings.id },
-  map: { table: maps, id: maps.id },
-  gateway: { table: gateways, id: gateways.id },
-  device: { table: devices, id: devices.id },
+  map: { table: map, id: map.id },
+  gateway: { table: gateway, id: gateway.id },
+  device: { table: device, id: device.id },
   group: { table: groups, id: groups.id },
   scene: { table: scenes, id: scenes.id },
 };

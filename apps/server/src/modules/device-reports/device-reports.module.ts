@@ -1,6 +1,7 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { runsBesideServer, type Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { createDeviceReportsRepo } from './device-reports.repo.ts';
 import type { GatewayDirectory } from './gateway-directory.ts';
@@ -21,6 +22,8 @@ export type IngestOptions = Pick<ReportWriterOptions, 'maxBatch' | 'maxQueue' | 
  */
 export function createDeviceReportsModule(deps: {
   db: Db;
+  /** The core tables' owners' subqueries: telemetry, energy and events resolve reports to gateways and devices through them. */
+  reads: OwnedReads;
   link: Pick<GatewayLink, 'onUp'>;
   /** Publishes reported devices to the topics of the maps they are placed on (the devices domain). */
   onReport: (mac: string, devices: readonly DeviceState[]) => void;
@@ -49,12 +52,12 @@ export function createDeviceReportsModule(deps: {
   });
   const telemetryWriter = createTelemetryWriter({
     ...deps.options,
-    repo: createTelemetryRepo(deps.db),
-    energy: createEnergyRepo(deps.db),
+    repo: createTelemetryRepo(deps.db, deps.reads),
+    energy: createEnergyRepo(deps.db, deps.reads),
     onDaysClosed: deps.onEnergyDaysClosed,
     logger,
   });
-  const eventWriter = createEventWriter({ ...deps.options, repo: createEventsRepo(deps.db), logger });
+  const eventWriter = createEventWriter({ ...deps.options, repo: createEventsRepo(deps.db, deps.reads), logger });
   link.onUp((m) => {
     if (m.channel === 'report') {
       deps.onReport(m.mac, m.message.devices);

@@ -1,6 +1,7 @@
 import type { EventMessage } from '@lumigrid/protocol';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 import { createBatchWriter, type BatchWriterOptions } from './batch-writer.ts';
 import { purgeReceivedBefore } from './device-reports.repo.ts';
 
@@ -15,8 +16,11 @@ export interface EventRow {
   receivedAt: string;
 }
 
-/** device_events: appended in one statement (rows of a MAC no gateway has are not written and named), purged by age. */
-export function createEventsRepo(db: Db) {
+/**
+ * device_events: appended in one statement (rows of a MAC no gateway has are not written and named), purged by age.
+ * Gateways are read through their owner's subquery (`reads`: the gateways domain reaches the ingest).
+ */
+export function createEventsRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>) {
   return {
     /** Removes up to `limit` events received before `before` (retention), answers how many. */
     purgeAnyTenant(q: { before: Date; limit: number }): Promise<number> {
@@ -34,12 +38,12 @@ export function createEventsRepo(db: Db) {
         ins as (
           insert into device_events (gateway_id, tenant_id, addr, type, data, reported_at, received_at)
           select gw.id, gw.tenant_id, u.addr, u.type, u.data, u."reportedAt", u."receivedAt"
-          from u join gateways gw on gw.mac = u.mac
+          from u join ${reads.gateways()} on gw.mac = u.mac
           returning 1
         )
         select
           (select count(*) from ins)::int as written,
-          (select array_agg(distinct u.mac) from u where not exists (select 1 from gateways gw where gw.mac = u.mac)) as unknown_macs
+          (select array_agg(distinct u.mac) from u where not exists (select 1 from ${reads.gateways()} where gw.mac = u.mac)) as unknown_macs
       `)) as unknown as { rows: Array<{ written: number; unknown_macs: string[] | null }> };
       const [row] = result.rows;
       return { written: row?.written ?? 0, unknownMacs: row?.unknown_macs ?? [] };

@@ -5,6 +5,7 @@ import { devices, gateways } from '../../db/schema/index.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { defaultMapId, userIdOf } from '../../test/gateways.fixtures.ts';
 import { DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { ownedReads } from '../../owned-reads.ts';
 import { createEnergyRepo } from '../energy/energy.repo.ts';
 import { createDeviceReportsRepo, type ReportRow } from './device-reports.repo.ts';
 import { createEventsRepo, type EventRow } from './event-writer.ts';
@@ -68,8 +69,8 @@ describe.each(DATABASES)('history retention on %s', (kind) => {
     // 7 report rows and 4 events past 30 days, 3 and 1 within; readings 70 and 35 days ago (past), 24 and 1 (kept).
     const reports = createDeviceReportsRepo(h.database.db);
     await reports.appendHistory([40, 39, 38, 37, 36, 35, 31, 29, 10, 1].map(reportRow));
-    await createEventsRepo(h.database.db).write([45, 40, 35, 31, 2].map(eventRow));
-    await createEnergyRepo(h.database.db).record(
+    await createEventsRepo(h.database.db, ownedReads).write([45, 40, 35, 31, 2].map(eventRow));
+    await createEnergyRepo(h.database.db, ownedReads).record(
       [70, 35, 24, 1].map((daysAgo, i) => ({ mac, addr, power: 5, energyWh: 100 * (i + 1), reportedAt: ago(daysAgo) })),
     );
   }, 60_000);
@@ -81,6 +82,7 @@ describe.each(DATABASES)('history retention on %s', (kind) => {
     expect(Number(rollupsBefore[0]!.hours)).toBeGreaterThan(0);
     const sut = createHistoryRetention({
       db: h.database.db,
+      reads: ownedReads,
       config: h.config,
       clock: h.clock,
       // A stand-in runner: the app's own already has this job; here only the batches are looked at.

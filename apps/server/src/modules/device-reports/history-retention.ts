@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 import type { JobContext, JobRunner } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createEnergyRepo } from '../energy/energy.repo.ts';
@@ -34,6 +35,8 @@ export interface HistoryPurgeResult {
  */
 export function createHistoryRetention(deps: {
   db: Db;
+  /** The core tables' owners' subqueries (the energy and event repos read gateways and devices through them). */
+  reads: OwnedReads;
   config: Pick<Config, 'historyRetentionDays'>;
   clock: Clock;
   jobs: Pick<JobRunner, 'register' | 'schedule'>;
@@ -42,8 +45,8 @@ export function createHistoryRetention(deps: {
   batch?: number;
 }) {
   const reports = createDeviceReportsRepo(deps.db);
-  const events = createEventsRepo(deps.db);
-  const energy = createEnergyRepo(deps.db);
+  const events = createEventsRepo(deps.db, deps.reads);
+  const energy = createEnergyRepo(deps.db, deps.reads);
   const batch = deps.batch ?? HISTORY_PURGE_BATCH;
 
   /** Schedules the run of the day after `at` (once, whichever node asks). */

@@ -10,6 +10,7 @@ import { deviceReports, deviceStates, gateways, users } from '../../db/schema/in
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
+import { ownedReads } from '../../owned-reads.ts';
 import { createDeviceReportsRepo, type HistoryResult, type ReportRow } from './device-reports.repo.ts';
 import { createReportWriter } from './report-writer.ts';
 
@@ -350,6 +351,7 @@ describe('reports on their way to the map topics', () => {
     const module = createDeviceReportsModule({
       // Only reports are sent here: the telemetry writer never touches its database.
       db: {} as Db,
+      reads: ownedReads,
       link: { onUp: (l) => ((listener = l), () => undefined) },
       onReport: placements.report,
       onStored: placements.stored,

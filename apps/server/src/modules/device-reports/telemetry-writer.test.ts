@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceTelemetry, gateways } from '../../db/schema/index.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
+import { ownedReads } from '../../owned-reads.ts';
 import { createTelemetryRepo, type TelemetryRow } from './telemetry.repo.ts';
 import { createTelemetryWriter } from './telemetry-writer.ts';
 
@@ -27,7 +28,7 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
   it('keeps the last sample of every device, with only what the device measures', async () => {
     const { logger } = memoryLogger();
     let t = T0;
-    const sut = createTelemetryWriter({ repo: createTelemetryRepo(h.database.db), logger, now: () => t });
+    const sut = createTelemetryWriter({ repo: createTelemetryRepo(h.database.db, ownedReads), logger, now: () => t });
     await sut.accept(
       MAC,
       message(
@@ -63,7 +64,7 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
   });
 
   it('never lets a sample received earlier replace one received later', async () => {
-    const repo = createTelemetryRepo(h.database.db);
+    const repo = createTelemetryRepo(h.database.db, ownedReads);
     const row = (power: number, receivedAt: number): TelemetryRow => ({
       mac: MAC,
       addr: '00124B0007000009',
@@ -87,7 +88,7 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
   it('drops and logs the telemetry of an unknown gateway; keeps a sample from a gateway whose clock is not set at its arrival time', async () => {
     const { logger, lines } = memoryLogger();
     const now = T0 + 3_600_000;
-    const sut = createTelemetryWriter({ repo: createTelemetryRepo(h.database.db), logger, now: () => now });
+    const sut = createTelemetryWriter({ repo: createTelemetryRepo(h.database.db, ownedReads), logger, now: () => now });
     await sut.accept('A4C1380000FF', message(T0, { addr: '00124B0007000010', power: 1 }));
     await sut.accept('A4C1380000FF', message(T0, { addr: '00124B0007000011', power: 1 }));
     await sut.accept(MAC, message(1000, { addr: '00124B0007000012', power: 3 }));
@@ -103,7 +104,7 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
 
   it('goes away with its gateway', async () => {
     const [other] = await h.database.db.insert(gateways).values({ mac: 'A4C138000072' }).returning({ id: gateways.id });
-    await createTelemetryRepo(h.database.db).write([
+    await createTelemetryRepo(h.database.db, ownedReads).write([
       {
         mac: 'A4C138000072',
         addr: '00124B0007000020',

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 
 /** One device's telemetry sample on its way into the database (docs/protocol.md, up/telemetry). */
 export interface TelemetryRow {
@@ -45,8 +46,11 @@ export interface TelemetryWriteResult {
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : new Date(String(v)).toISOString());
 
-/** The last telemetry sample per device (device_telemetry): the ingest upsert and a tenant-scoped read. */
-export function createTelemetryRepo(db: Db) {
+/**
+ * The last telemetry sample per device (device_telemetry): the ingest upsert and a tenant-scoped read. Gateways and
+ * devices are read through their owners' subqueries (`reads`: their owners reach the ingest).
+ */
+export function createTelemetryRepo(db: Db, reads: Pick<OwnedReads, 'devices' | 'gateways'>) {
   return {
     /**
      * Upserts the last sample per device in one statement. Rows are in arrival order: within the batch the
@@ -62,7 +66,7 @@ export function createTelemetryRepo(db: Db) {
             "battery" real, "temperature" real, "lux" real, "reportedAt" timestamptz, "receivedAt" timestamptz)
         ),
         g as (
-          select u.*, gw.id as gateway_id from u join gateways gw on gw.mac = u.mac
+          select u.*, gw.id as gateway_id from u join ${reads.gateways()} on gw.mac = u.mac
         ),
         up as (
           insert into device_telemetry as t (gateway_id, addr, power, voltage, current, energy_wh, battery, temperature, lux, reported_at, received_at)
@@ -77,8 +81,8 @@ export function createTelemetryRepo(db: Db) {
         )
         select
           (select count(*) from up)::int as written,
-          (select count(*) from u where not exists (select 1 from gateways gw where gw.mac = u.mac))::int as unknown,
-          (select array_agg(distinct u.mac) from u where not exists (select 1 from gateways gw where gw.mac = u.mac)) as unknown_macs
+          (select count(*) from u where not exists (select 1 from ${reads.gateways()} where gw.mac = u.mac))::int as unknown,
+          (select array_agg(distinct u.mac) from u where not exists (select 1 from ${reads.gateways()} where gw.mac = u.mac)) as unknown_macs
       `)) as unknown as { rows: Array<{ written: number; unknown: number; unknown_macs: string[] | null }> };
       const row = result.rows[0];
       return { written: Number(row?.written ?? 0), unknown: Number(row?.unknown ?? 0), unknownMacs: row?.unknown_macs ?? [] };
@@ -94,8 +98,8 @@ export function createTelemetryRepo(db: Db) {
       const ids = JSON.stringify(deviceIds.map(String));
       const result = (await db.execute(sql`
         select d.id::text as id, t.power, t.voltage, t.current, t.energy_wh, t.battery, t.temperature, t.lux, t.reported_at, t.received_at
-        from devices d
-        join gateways gw on gw.id = d.gateway_id and gw.tenant_id = d.tenant_id
+        from ${reads.devices()}
+        join ${reads.gateways()} on gw.id = d.gateway_id and gw.tenant_id = d.tenant_id
         join device_telemetry t on t.gateway_id = d.gateway_id and t.addr = d.addr
         where d.tenant_id = ${tenantId} and d.id in (select (jsonb_array_elements_text(${ids}::jsonb))::bigint)
       `)) as unknown as { rows: Array<Record<string, unknown>> };

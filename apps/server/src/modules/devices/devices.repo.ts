@@ -1,26 +1,37 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { rowBytesByTenant } from '../../db/row-bytes.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import type { PlacementChanges } from './placement-index.ts';
-import { buildings, devices, deviceStates, gateways, groupDevices, groups, maps, projects, sensorLinkages } from '../../db/schema/index.ts';
+import type { OwnedReads, SharedGateways } from '../../db/owned-reads.ts';
+import { buildings, devices, groupDevices, groups, projects, sensorLinkages } from '../../db/schema/index.ts';
+import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
+
+/** The maps devices stand on and the devices' last reported states, read through their owners' subqueries. */
+const map = mapPlaces('map');
+const lastState = deviceStatesAnyTenant('last_state');
+
+/** The gateways devices stand behind, as their owner shares them (`OwnedReads`: the gateways domain imports this one). */
+type Gateways = SharedGateways<'gateways'>;
 
 /** The columns every device read needs: the row, its map's building, its gateway's MAC and its reported state. */
-function deviceColumns() {
+function deviceColumns(gateways: Gateways) {
   return {
     device: devices,
-    buildId: maps.buildId,
-    mapName: maps.name,
+    buildId: map.buildId,
+    mapName: map.name,
     mac: gateways.mac,
     gatewayName: gateways.name,
     gatewayMapId: gateways.mapId,
     gatewayOnline: gateways.online,
     reported: {
-      online: deviceStates.online,
-      fault: deviceStates.fault,
-      state: deviceStates.state,
-      reportedAt: deviceStates.reportedAt,
-      receivedAt: deviceStates.receivedAt,
+      online: lastState.online,
+      fault: lastState.fault,
+      state: lastState.state,
+      reportedAt: lastState.reportedAt,
+      receivedAt: lastState.receivedAt,
     },
   };
 }
@@ -29,7 +40,7 @@ function deviceColumns() {
  * The columns a map marker needs (devices.mappers.ts mapMarker), nothing more: the floor plan reads thousands
  * of these at once, and decoding the device's other columns, its gateway and its map cost most of the answer.
  */
-function markerColumns() {
+function markerColumns(gateways: Gateways) {
   return {
     device: {
       id: devices.id,
@@ -43,9 +54,9 @@ function markerColumns() {
     },
     gatewayOnline: gateways.online,
     reported: {
-      online: deviceStates.online,
-      fault: deviceStates.fault,
-      state: deviceStates.state,
+      online: lastState.online,
+      fault: lastState.fault,
+      state: lastState.state,
     },
   };
 }
@@ -56,7 +67,7 @@ export type DeviceRecord = typeof devices.$inferSelect;
  * Only devices on the maps a limited sub-account sees (a device not placed yet counts as on its gateway's
  * map); no condition when mapIds is absent. The query must join gateways.
  */
-function onVisibleMaps(mapIds: bigint[] | undefined): SQL | undefined {
+function onVisibleMaps(gateways: Gateways, mapIds: bigint[] | undefined): SQL | undefined {
   if (mapIds === undefined) return undefined;
   if (mapIds.length === 0) return sql`false`;
   return inArray(sql`coalesce(${devices.mapId}, ${gateways.mapId})`, mapIds);
@@ -93,30 +104,31 @@ async function dropLinkages(tx: Pick<Db, 'selectDistinct' | 'delete'>, q: { tena
  * Queries of devices; every one takes the tenant, so another account's ids match nothing. Changes to where a
  * device is, what it is called or what type it is are told to `placements` once committed.
  */
-export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
+export function createDevicesRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>, placements?: PlacementChanges) {
+  const gateways = reads.gateways('gateways');
   const changed = (rows: ReadonlyArray<{ gatewayId: bigint }>) => placements?.changed(rows.map((r) => r.gatewayId));
   const gatewayOf = { gatewayId: devices.gatewayId };
   const select = () =>
     db
-      .select(deviceColumns())
+      .select(deviceColumns(gateways))
       .from(devices)
       .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-      .leftJoin(maps, eq(maps.id, devices.mapId))
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
+      .leftJoin(map, eq(map.id, devices.mapId))
+      .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)));
 
   const selectInGroups = () =>
     db
-      .select({ groupId: groupDevices.groupId, ...deviceColumns() })
+      .select({ groupId: groupDevices.groupId, ...deviceColumns(gateways) })
       .from(groupDevices)
       .innerJoin(devices, eq(devices.id, groupDevices.deviceId))
       .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-      .leftJoin(maps, eq(maps.id, devices.mapId))
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)));
+      .leftJoin(map, eq(map.id, devices.mapId))
+      .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)));
 
   return {
     async find(q: { tenantId: bigint; id: bigint; mapIds?: bigint[] }) {
       const [row] = await select()
-        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), onVisibleMaps(q.mapIds)))
+        .where(and(eq(devices.tenantId, q.tenantId), eq(devices.id, q.id), onVisibleMaps(gateways, q.mapIds)))
         .limit(1);
       return row;
     },
@@ -124,10 +136,10 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
     /** The markers of the devices placed on a map, in a stable order (marker columns only). */
     onMap(q: { tenantId: bigint; mapId: bigint }) {
       return db
-        .select(markerColumns())
+        .select(markerColumns(gateways))
         .from(devices)
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)))
         .where(and(eq(devices.tenantId, q.tenantId), eq(devices.mapId, q.mapId)))
         .orderBy(asc(devices.id));
     },
@@ -140,7 +152,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
         .where(eq(gateways.mac, mac))
         .limit(1);
       if (!gateway?.tenantId) return undefined;
-      const { device } = markerColumns();
+      const { device } = markerColumns(gateways);
       const rows = await db
         .select({ ...device, addr: devices.addr })
         .from(devices)
@@ -156,11 +168,11 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
           name: devices.name,
           type: devices.type,
           mapId: devices.mapId,
-          buildId: maps.buildId,
-          projectId: maps.projectId,
+          buildId: map.buildId,
+          projectId: map.projectId,
         })
         .from(devices)
-        .leftJoin(maps, eq(maps.id, devices.mapId))
+        .leftJoin(map, eq(map.id, devices.mapId))
         .where(and(eq(devices.gatewayId, q.gatewayId), eq(devices.tenantId, q.tenantId), eq(devices.addr, q.addr)))
         .limit(1);
       return row;
@@ -172,7 +184,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
         .select({ id: devices.id })
         .from(devices)
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(q.mapIds)));
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(gateways, q.mapIds)));
       return rows.length;
     },
 
@@ -238,14 +250,14 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       text?: string;
     }) {
       const where: SQL[] = [eq(devices.tenantId, q.tenantId)];
-      const visible = onVisibleMaps(q.mapIds);
+      const visible = onVisibleMaps(gateways, q.mapIds);
       if (visible) where.push(visible);
       if (q.mapId !== undefined) where.push(eq(devices.mapId, q.mapId));
-      if (q.buildId !== undefined) where.push(eq(maps.buildId, q.buildId));
+      if (q.buildId !== undefined) where.push(eq(map.buildId, q.buildId));
       if (q.projectId !== undefined) {
         where.push(
           inArray(
-            maps.buildId,
+            map.buildId,
             db
               .select({ id: buildings.id })
               .from(buildings)
@@ -310,7 +322,7 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
     /** The tenant's devices with these ids. */
     byIds(q: { tenantId: bigint; ids: bigint[]; mapIds?: bigint[] }) {
       return select()
-        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(q.mapIds)))
+        .where(and(eq(devices.tenantId, q.tenantId), inArray(devices.id, q.ids), onVisibleMaps(gateways, q.mapIds)))
         .orderBy(asc(devices.id));
     },
 
@@ -547,23 +559,23 @@ export function createDevicesRepo(db: Db, placements?: PlacementChanges) {
       return db
         .select({
           device: devices,
-          buildId: maps.buildId,
-          mapName: maps.name,
+          buildId: map.buildId,
+          mapName: map.name,
           mac: gateways.mac,
           gatewayName: gateways.name,
           gatewayOnline: gateways.online,
           reported: {
-            online: deviceStates.online,
-            fault: deviceStates.fault,
-            state: deviceStates.state,
-            reportedAt: deviceStates.reportedAt,
+            online: lastState.online,
+            fault: lastState.fault,
+            state: lastState.state,
+            reportedAt: lastState.reportedAt,
           },
           groups: sql<number>`coalesce(${counts.n}, 0)::int`,
         })
         .from(devices)
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(maps, eq(maps.id, devices.mapId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(map, eq(map.id, devices.mapId))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)))
         .leftJoin(counts, eq(counts.deviceId, devices.id))
         .where(
           and(
@@ -609,3 +621,11 @@ export function devicesAnyTenant(alias = 'd') {
     .from(devices)
     .as(alias);
 }
+
+/** Every account's devices, whole rows, as a subquery named `alias`: what the audit reads an edit's values before it from. */
+export function deviceRecordsAnyTenant(alias = 'd') {
+  return new QueryBuilder().select(getTableColumns(devices)).from(devices).as(alias);
+}
+
+/** The bytes each account's device rows take, for the platform's storage count (`rowBytesByTenant`). */
+export const deviceBytesByTenant = () => rowBytesByTenant(devices);

@@ -1,12 +1,22 @@
 import { and, asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { devices, deviceStates, gateways, maps } from '../../db/schema/index.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
+import { devices } from '../../db/schema/index.ts';
+import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
 import { currentState } from './devices.mappers.ts';
 import type { MapDevicesPort } from '../projects/map-devices-port.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 
-/** The devices table behind the projects domain's port; every query filters by the tenant. */
-export function createMapDevices(db: Db): MapDevicesPort {
+const map = mapPlaces('map');
+const lastState = deviceStatesAnyTenant('last_state');
+
+/**
+ * The devices table behind the projects domain's port; every query filters by the tenant. Gateways are read through
+ * their owner's subquery (`reads`: the gateways domain imports this one).
+ */
+export function createMapDevices(db: Db, reads: Pick<OwnedReads, 'gateways'>): MapDevicesPort {
+  const gateways = reads.gateways('gateways');
   return {
     // A gateway bound to the map counts too: deleting the map would leave it bound to nothing (280005).
     async mapHasDevices({ tenantId, mapId }) {
@@ -45,14 +55,14 @@ export function createMapDevices(db: Db): MapDevicesPort {
         .select({
           device: { id: devices.id, name: devices.name, type: devices.type, typeStatus: devices.typeStatus, status: devices.status },
           mapId: devices.mapId,
-          buildId: maps.buildId,
+          buildId: map.buildId,
           gatewayOnline: gateways.online,
-          reported: { online: deviceStates.online, fault: deviceStates.fault, state: deviceStates.state },
+          reported: { online: lastState.online, fault: lastState.fault, state: lastState.state },
         })
         .from(devices)
-        .innerJoin(maps, eq(maps.id, devices.mapId))
+        .innerJoin(map, eq(map.id, devices.mapId))
         .innerJoin(gateways, eq(gateways.id, devices.gatewayId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, devices.gatewayId), eq(deviceStates.addr, devices.addr)))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)))
         .where(where)
         .orderBy(asc(devices.name), asc(devices.id))
         .offset(offset)

@@ -6,7 +6,6 @@ import { deviceOnline } from '../devices/devices.mappers.ts';
 import { siteTimeZoneSql } from '../projects/site-time-zone.ts';
 import {
   buildings,
-  deviceStates,
   emergencyLogBook,
   emergencyRecords,
   emergencyRuns,
@@ -15,12 +14,14 @@ import {
   mapImages,
   projects,
 } from '../../db/schema/index.ts';
+import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
 import { devicesAnyTenant } from '../devices/devices.repo.ts';
 import { gatewaysAnyTenant } from '../gateways/gateways.repo.ts';
 import { mapPlaces } from '../projects/maps.repo.ts';
 
-/** Devices, gateways and maps, read through their owners' subqueries. */
+/** Devices, their reported states, gateways and maps, read through their owners' subqueries. */
 const device = devicesAnyTenant('device');
+const lastState = deviceStatesAnyTenant('last_state');
 const gateway = gatewaysAnyTenant('gateway');
 const map = mapPlaces('map');
 
@@ -61,7 +62,7 @@ const lightColumns = {
   y: device.y,
   device: { type: device.type, status: device.status, typeStatus: device.typeStatus },
   gatewayOnline: gateway.online,
-  reported: { online: deviceStates.online, fault: deviceStates.fault, state: deviceStates.state },
+  reported: { online: lastState.online, fault: lastState.fault, state: lastState.state },
 };
 
 /** What lightColumns read, with whatever else a query adds. */
@@ -96,7 +97,7 @@ export function createEmergencyRepo(db: Db) {
       .select(lightColumns)
       .from(device)
       .innerJoin(gateway, eq(gateway.id, device.gatewayId))
-      .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, device.gatewayId), eq(deviceStates.addr, device.addr)));
+      .leftJoin(lastState, and(eq(lastState.gatewayId, device.gatewayId), eq(lastState.addr, device.addr)));
 
   function recordWhere(f: RecordFilter): SQL {
     return and(
@@ -176,7 +177,7 @@ export function createEmergencyRepo(db: Db) {
         })
         .from(device)
         .innerJoin(gateway, eq(gateway.id, device.gatewayId))
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, device.gatewayId), eq(deviceStates.addr, device.addr)))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, device.gatewayId), eq(lastState.addr, device.addr)))
         .leftJoin(map, eq(map.id, device.mapId))
         .leftJoin(buildings, eq(buildings.id, map.buildId))
         .where(and(eq(device.tenantId, q.tenantId), eq(device.id, q.id), inArray(device.type, EMERGENCY_TYPES)));
@@ -425,9 +426,9 @@ export function createEmergencyRepo(db: Db) {
     /** The records of a run, with the light's live state, by wave and name. */
     async runRecords(runId: bigint) {
       return db
-        .select({ record: emergencyRecords, live: deviceStates.state })
+        .select({ record: emergencyRecords, live: lastState.state })
         .from(emergencyRecords)
-        .leftJoin(deviceStates, and(eq(deviceStates.gatewayId, emergencyRecords.gatewayId), eq(deviceStates.addr, emergencyRecords.addr)))
+        .leftJoin(lastState, and(eq(lastState.gatewayId, emergencyRecords.gatewayId), eq(lastState.addr, emergencyRecords.addr)))
         .where(eq(emergencyRecords.runId, runId))
         .orderBy(asc(emergencyRecords.wave), asc(emergencyRecords.deviceName), asc(emergencyRecords.id));
     },
@@ -693,7 +694,7 @@ export function createEmergencyRepo(db: Db) {
     /** The site's time zone (`siteTimeZoneSql`), or null when none of its gateways has one. */
     async siteTimeZone(q: { tenantId: bigint; projectId: bigint }): Promise<string | null> {
       const [row] = await db
-        .select({ zone: siteTimeZoneSql(q) })
+        .select({ zone: siteTimeZoneSql({ gateways: gatewaysAnyTenant }, q) })
         .from(projects)
         .where(and(eq(projects.tenantId, q.tenantId), eq(projects.id, q.projectId)));
       return row?.zone ?? null;

@@ -15,6 +15,7 @@ import { runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { userIdOf } from '../../test/gateways.fixtures.ts';
 import { DATABASES, apiData, endpointCaller, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { ownedReads } from '../../owned-reads.ts';
 import { createEnergyRepo, type EnergyRepo, type EnergySample } from './energy.repo.ts';
 
 const HOUR = 3_600_000;
@@ -116,7 +117,7 @@ describe.each(DATABASES)('energy statistics and records on %s', (kind) => {
     h = await startApp(kind);
     token = await signUpByMail(h, account);
     tenantId = BigInt(await userIdOf(h, account));
-    repo = createEnergyRepo(h.database.db);
+    repo = createEnergyRepo(h.database.db, ownedReads);
     const tree = await apiData(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token });
     const project = tree.projects.find((p) => p.isDefault)!;
     projectId = project.id;

@@ -5,6 +5,7 @@ import { devices, gateways } from '../../db/schema/index.ts';
 import { runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { defaultMapId, userIdOf } from '../../test/gateways.fixtures.ts';
 import { DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { ownedReads } from '../../owned-reads.ts';
 import { createEnergyRepo, monthPartitionOf, type EnergyRepo, type EnergySample } from './energy.repo.ts';
 
 const HOUR = 3_600_000;
@@ -73,7 +74,7 @@ describe.each(DATABASES)('energy rollups on %s', (kind) => {
     const token = await signUpByMail(h, account);
     tenantId = BigInt(await userIdOf(h, account));
     mapId = BigInt(await defaultMapId(h, token));
-    repo = createEnergyRepo(h.database.db);
+    repo = createEnergyRepo(h.database.db, ownedReads);
   }, 60_000);
   afterAll(async () => {
     await h?.close();

@@ -1,6 +1,7 @@
 import { deviceType } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 import { mapPlaces } from '../projects/maps.repo.ts';
 import { localDateOf, localTimestampOf, spreadInterval, type EnergyPiece } from './energy-intervals.ts';
 
@@ -94,7 +95,7 @@ export function monthPartitionOf(at: number): { name: string; from: string; to: 
  * telemetry samples from the ingest path and, in one transaction, appends the readings and adds what each
  * interval between a device's readings used to its hourly and daily rollups.
  */
-export function createEnergyRepo(db: Db) {
+export function createEnergyRepo(db: Db, reads: Pick<OwnedReads, 'devices' | 'gateways'>) {
   const knownPartitions = new Set<string>();
 
   async function ensurePartitions(times: readonly number[]): Promise<void> {
@@ -190,8 +191,8 @@ export function createEnergyRepo(db: Db) {
           coalesce(gw.timezone, 'UTC') as time_zone, lt.initial_power as library_power_w
         from jsonb_array_elements(${keys}::jsonb) k
         cross join lateral (select k->>0 as mac, k->>1 as addr) u
-        join gateways gw on gw.mac = u.mac
-        join devices d on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
+        join ${reads.gateways()} on gw.mac = u.mac
+        join ${reads.devices()} on d.gateway_id = gw.id and d.addr = u.addr and d.tenant_id = gw.tenant_id
         left join library_types lt on lt.tenant_id = d.tenant_id and lt.part_number = upper(trim(d.model))
       `)) as unknown as {
         rows: Array<{

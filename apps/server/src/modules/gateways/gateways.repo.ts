@@ -5,11 +5,15 @@ import { and, asc, count, eq, getTableColumns, ilike, inArray, isNotNull, isNull
 import type { PlacementChanges } from '../devices/placement-index.ts';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { buildings, devices, gateways, groups, maps, projects } from '../../db/schema/index.ts';
+import { buildings, devices, gateways, groups, projects } from '../../db/schema/index.ts';
+import { mapPlaces } from '../projects/maps.repo.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 import { usersSeeingMap } from '../projects/map-audience.ts';
 
 export type GatewayRecord = typeof gateways.$inferSelect;
+
+/** The maps gateways stand on, read through the projects domain's subquery. */
+const map = mapPlaces('map');
 /** A bound gateway with the names of its place and its device and bridge counts. */
 export type GatewayRow = GatewayRecord & {
   mapName: string;
@@ -39,7 +43,7 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
     db
       .select({
         ...getTableColumns(gateways),
-        mapName: maps.name,
+        mapName: map.name,
         buildId: buildings.id,
         buildName: buildings.name,
         projectId: projects.id,
@@ -48,9 +52,9 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
         bridgeQuantity,
       })
       .from(gateways)
-      .innerJoin(maps, eq(maps.id, gateways.mapId))
-      .innerJoin(buildings, eq(buildings.id, maps.buildId))
-      .innerJoin(projects, eq(projects.id, maps.projectId));
+      .innerJoin(map, eq(map.id, gateways.mapId))
+      .innerJoin(buildings, eq(buildings.id, map.buildId))
+      .innerJoin(projects, eq(projects.id, map.projectId));
 
   return {
     async find({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<GatewayRow | undefined> {
@@ -75,13 +79,13 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
       const where = and(
         eq(gateways.tenantId, q.tenantId),
         q.mapIds !== undefined ? inArray(gateways.mapId, q.mapIds) : undefined,
-        q.projectId !== undefined ? eq(maps.projectId, q.projectId) : undefined,
-        q.buildId !== undefined ? eq(maps.buildId, q.buildId) : undefined,
+        q.projectId !== undefined ? eq(map.projectId, q.projectId) : undefined,
+        q.buildId !== undefined ? eq(map.buildId, q.buildId) : undefined,
         q.mapId !== undefined ? eq(gateways.mapId, q.mapId) : undefined,
         q.online !== undefined ? eq(gateways.online, q.online) : undefined,
         q.text ? or(ilike(gateways.name, likePattern(q.text)), ilike(gateways.mac, likePattern(q.text.replace(/[:-]/g, '')))) : undefined,
       );
-      const [total] = await db.select({ n: count() }).from(gateways).innerJoin(maps, eq(maps.id, gateways.mapId)).where(where);
+      const [total] = await db.select({ n: count() }).from(gateways).innerJoin(map, eq(map.id, gateways.mapId)).where(where);
       const list = await selectBound().where(where).orderBy(asc(gateways.name), asc(gateways.id)).offset(q.offset).limit(q.limit);
       return { total: total?.n ?? 0, list };
     },
@@ -118,6 +122,12 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
     async passwordHashAnyTenant({ mac }: { mac: string }): Promise<string | undefined> {
       const [row] = await db.select({ h: gateways.passwordHash }).from(gateways).where(eq(gateways.mac, mac)).limit(1);
       return row?.h ?? undefined;
+    },
+
+    /** The MACs of every gateway provisioned with a password: the broker's password file. */
+    async provisionedMacsAnyTenant(): Promise<string[]> {
+      const rows = await db.select({ mac: gateways.mac }).from(gateways).where(isNotNull(gateways.passwordHash));
+      return rows.map((r) => r.mac);
     },
 
     /**
@@ -428,11 +438,11 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
           name: gateways.name,
           tenantId: gateways.tenantId,
           mapId: gateways.mapId,
-          buildId: maps.buildId,
-          projectId: maps.projectId,
+          buildId: map.buildId,
+          projectId: map.projectId,
         })
         .from(gateways)
-        .leftJoin(maps, eq(maps.id, gateways.mapId))
+        .leftJoin(map, eq(map.id, gateways.mapId))
         .where(and(eq(gateways.mac, mac), isNotNull(gateways.tenantId)))
         .limit(1);
       return gw && gw.tenantId !== null ? { ...gw, tenantId: gw.tenantId } : undefined;
@@ -446,7 +456,7 @@ export type GatewaysRepo = ReturnType<typeof createGatewaysRepo>;
  * tenant_id, map_id, name, mac, online, timezone, config_version, synced_version, info); the reader filters it by
  * its account or joins it on its own account's rows.
  */
-export function gatewaysAnyTenant(alias = 'gw') {
+export function gatewaysAnyTenant<Alias extends string = 'gw'>(alias = 'gw' as Alias) {
   return new QueryBuilder()
     .select({
       id: gateways.id,
@@ -462,4 +472,9 @@ export function gatewaysAnyTenant(alias = 'gw') {
     })
     .from(gateways)
     .as(alias);
+}
+
+/** Every gateway, whole rows, as a subquery named `alias`: what the audit reads an edit's values before it from. */
+export function gatewayRecordsAnyTenant(alias = 'gw') {
+  return new QueryBuilder().select(getTableColumns(gateways)).from(gateways).as(alias);
 }

@@ -1,18 +1,12 @@
 import type { RolloutState, RolloutTargetState } from '@lumigrid/contract';
 import { USER_AUTH } from '@lumigrid/contract';
-import { and, asc, desc, eq, inArray, isNotNull, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import {
-  alarms,
-  auditTrail,
-  devices,
-  deviceStates,
-  energyDeviceHours,
-  firmwareRollouts,
-  firmwareRolloutTargets,
-  gateways,
-  users,
-} from '../../db/schema/index.ts';
+import { rowBytesByTenant } from '../../db/row-bytes.ts';
+import { alarms, auditTrail, energyDeviceHours, firmwareRollouts, firmwareRolloutTargets, users } from '../../db/schema/index.ts';
+import { deviceStateBytesByTenant } from '../device-reports/device-states.ts';
+import { deviceBytesByTenant, devicesAnyTenant } from '../devices/devices.repo.ts';
+import { gatewayRecordsAnyTenant } from '../gateways/gateways.repo.ts';
 
 export type RolloutRow = typeof firmwareRollouts.$inferSelect;
 export type RolloutTargetRow = typeof firmwareRolloutTargets.$inferSelect;
@@ -20,8 +14,18 @@ export type RolloutTargetRow = typeof firmwareRolloutTargets.$inferSelect;
 /** States in which a rollout still holds its gateways: another rollout may not take them. */
 const ACTIVE_STATES: RolloutState[] = ['running', 'paused', 'rollingBack'];
 
-/** Tables whose rows belong to one tenant and grow with its use: what "storage used" adds up. */
-const TENANT_TABLES = [devices, deviceStates, energyDeviceHours, alarms, auditTrail] as const;
+/** Tables whose rows belong to one tenant and grow with its use: what "storage used" adds up (the owners count theirs). */
+const TENANT_ROW_BYTES = () => [
+  deviceBytesByTenant(),
+  deviceStateBytesByTenant(),
+  rowBytesByTenant(energyDeviceHours),
+  rowBytesByTenant(alarms),
+  rowBytesByTenant(auditTrail),
+];
+
+/** Gateways and devices, read through their owners' subqueries. */
+const gateways = gatewayRecordsAnyTenant('gw');
+const devices = devicesAnyTenant('d');
 
 function countBy<K>(rows: Array<{ key: K; n: number | string }>): Map<K, number> {
   return new Map(rows.map((r) => [r.key, Number(r.n)]));
@@ -67,15 +71,11 @@ export function createPlatformRepo(db: Db) {
       );
     },
 
-    /** The bytes each tenant's rows take in TENANT_TABLES (pg_column_size of whole rows). */
+    /** The bytes each tenant's rows take in TENANT_ROW_BYTES (pg_column_size of whole rows). */
     async storageByTenantAnyTenant(): Promise<Map<bigint, number>> {
       const total = new Map<bigint, number>();
-      for (const table of TENANT_TABLES) {
-        const rows = await db
-          .select({ key: table.tenantId, n: sql<string>`coalesce(sum(pg_column_size(${table}.*)), 0)::bigint` })
-          .from(table)
-          .where(isNotNull(table.tenantId))
-          .groupBy(table.tenantId);
+      for (const query of TENANT_ROW_BYTES()) {
+        const rows = await db.select().from(query.as('bytes'));
         for (const row of rows) if (row.key !== null) total.set(row.key, (total.get(row.key) ?? 0) + Number(row.n));
       }
       return total;

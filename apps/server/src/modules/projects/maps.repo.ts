@@ -235,3 +235,8 @@ export function mapsOfPlace(p: StatsPlace, alias = 'm') {
     )
     .as(alias);
 }
+
+/** Every account's maps, whole rows, as a subquery named `alias`: what the audit reads an edit's values before it from. */
+export function mapRecordsAnyTenant(alias = 'm') {
+  return new QueryBuilder().select(getTableColumns(maps)).from(maps).as(alias);
+}

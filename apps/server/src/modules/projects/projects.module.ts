@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AccessService } from '../access/access.ts';
@@ -25,10 +26,12 @@ export function createProjectsModule(deps: {
   devices: MapDevicesPort;
   /** Which objects a caller may touch (the access module). */
   access: AccessService;
+  /** The gateways as their owner shares them (a project's site time zone). */
+  reads: Pick<OwnedReads, 'gateways'>;
   clock: Clock;
   logger: FastifyBaseLogger;
 }) {
-  const repo = createProjectsRepo(deps.db);
+  const repo = createProjectsRepo(deps.db, deps.reads);
   const mapsRepo = createMapsRepo(deps.db);
   const access = createProjectAccess({ access: deps.access, mapsRepo, projectsRepo: repo });
   const projects = createProjectsService({ repo, mapsRepo, devices: deps.devices, access });

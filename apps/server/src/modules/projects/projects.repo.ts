@@ -1,5 +1,6 @@
 import { and, asc, count, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 import { buildings, maps, projectMembers, projects } from '../../db/schema/index.ts';
 import { siteTimeZoneSql } from './site-time-zone.ts';
 
@@ -7,12 +8,12 @@ export type ProjectRow = typeof projects.$inferSelect & { buildCount: number; ma
 export type BuildingRow = typeof buildings.$inferSelect & { mapCount: number };
 
 // Columns of a single-table query render unqualified, so the subqueries name the outer table themselves.
-const projectColumns = {
+const projectColumnsOf = (reads: Pick<OwnedReads, 'gateways'>) => ({
   ...getTableColumns(projects),
   buildCount: sql<number>`(select count(*)::int from ${buildings} b where b.project_id = ${projects}.id)`,
   mapCount: sql<number>`(select count(*)::int from ${maps} m where m.project_id = ${projects}.id)`,
-  timeZone: siteTimeZoneSql({ tenantId: sql`${projects}.tenant_id`, projectId: sql`${projects}.id` }),
-};
+  timeZone: siteTimeZoneSql(reads, { tenantId: sql`${projects}.tenant_id`, projectId: sql`${projects}.id` }),
+});
 const buildingColumns = {
   ...getTableColumns(buildings),
   mapCount: sql<number>`(select count(*)::int from ${maps} m where m.build_id = ${buildings}.id)`,
@@ -59,7 +60,9 @@ async function scopeBelow(db: Db, tenantId: bigint, roots: SQL): Promise<{ proje
   return { projectIds: [...projectIds], mapIds: [...mapIds] };
 }
 
-export function createProjectsRepo(db: Db) {
+/** Projects and buildings; a project's site time zone reads its gateways through `reads` (the gateways' owner). */
+export function createProjectsRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>) {
+  const projectColumns = projectColumnsOf(reads);
   return {
     async findProject({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<ProjectRow | undefined> {
       const [row] = await db

@@ -16,6 +16,7 @@ import { createProjectsService } from './projects.service.ts';
 import { createProjectAccess } from './project-access.ts';
 import { createAccess } from '../access/access.ts';
 import { createAccessRepo } from '../access/access.repo.ts';
+import { ownedReads } from '../../owned-reads.ts';
 
 /** Wraps a repo so that every query it runs is counted. */
 function counted<T extends object>(repo: T, calls: string[]): T {
@@ -41,9 +42,13 @@ describe('projects and maps services on PGlite', () => {
   const devices: MapDevicesPort = { ...noDevicesYet, mapHasDevices: async ({ mapId }) => placed.has(mapId) };
 
   const build = () => {
-    const repo = counted(createProjectsRepo(database.db), calls);
+    const repo = counted(createProjectsRepo(database.db, ownedReads), calls);
     const mapsRepo = counted(createMapsRepo(database.db), calls);
-    const access = createProjectAccess({ access: createAccess({ repo: createAccessRepo(database.db) }), mapsRepo, projectsRepo: repo });
+    const access = createProjectAccess({
+      access: createAccess({ repo: createAccessRepo(database.db, ownedReads) }),
+      mapsRepo,
+      projectsRepo: repo,
+    });
     const projects = createProjectsService({ repo, mapsRepo, devices, access });
     const maps = createMapsService({
       access,

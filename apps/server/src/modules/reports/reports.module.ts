@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import type { OwnedReads } from '../../db/owned-reads.ts';
 import type { DomainModule } from '../../http/module.ts';
 import type { JobRunner } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -19,13 +20,15 @@ export function createReportsModule(deps: {
   jobs: Pick<JobRunner, 'schedule' | 'register'>;
   messenger: Pick<Messenger, 'send'>;
   access: Pick<ProjectAccess, 'requireProject'>;
+  /** The gateways as their owner shares them (a project's site time zone). */
+  reads: Pick<OwnedReads, 'gateways'>;
   logger: FastifyBaseLogger;
 }) {
   const repo = createRecipientsRepo(deps.db);
   const recipients = createRecipientsService({ repo, clock: deps.clock, jobs: deps.jobs, access: deps.access });
   const sender = createReportSender({
     repo,
-    projects: createProjectsRepo(deps.db),
+    projects: createProjectsRepo(deps.db, deps.reads),
     messenger: deps.messenger,
     jobs: deps.jobs,
     schedule: recipients.schedule,
