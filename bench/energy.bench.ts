@@ -20,6 +20,7 @@ import { createEnergyRepo, monthPartitionOf, type EnergySample } from '../apps/s
 import { createMapsRepo } from '../apps/server/src/modules/projects/maps.repo.ts';
 import { createProjectAccess } from '../apps/server/src/modules/projects/project-access.ts';
 import { createProjectsRepo } from '../apps/server/src/modules/projects/projects.repo.ts';
+import { ownedReads } from '../apps/server/src/owned-reads.ts';
 import type { SqlClient } from './bulk-load.ts';
 import { openBenchTarget, postgresBase } from './postgres-target.ts';
 
@@ -240,7 +241,7 @@ interface Ingest {
 }
 
 async function ingest(database: Database, sql: SqlClient, site: Site, kind: string): Promise<Ingest> {
-  const repo = createEnergyRepo(database.db);
+  const repo = createEnergyRepo(database.db, ownedReads);
   const counters = new Float64Array(DEVICES).map((_, i) => 1000 + i);
   let readings = 0;
   let seconds = 0;
@@ -329,9 +330,9 @@ const SCAN_SQL = `
   from i where day between $2::date and $3::date group by 1 order by 1`;
 
 async function measure(database: Database, sql: SqlClient, site: Site) {
-  const projectsRepo = createProjectsRepo(database.db);
+  const projectsRepo = createProjectsRepo(database.db, ownedReads);
   const access = createProjectAccess({
-    access: createAccess({ repo: createAccessRepo(database.db) }),
+    access: createAccess({ repo: createAccessRepo(database.db, ownedReads) }),
     mapsRepo: createMapsRepo(database.db),
     projectsRepo,
   });
