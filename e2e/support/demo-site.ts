@@ -100,7 +100,8 @@ export async function seededDemoDataDir(): Promise<string> {
 export function useDemoSite({ firstStart = false, timeFactor = 1 }: { firstStart?: boolean; timeFactor?: number } = {}) {
   beforeAll(async () => {
     const server = (site.server = await startServer({
-      ...(firstStart ? {} : { DATA_DIR: await seededDemoDataDir() }),
+      // A first start logs its seeding's steps, which the journey reads to know what is written.
+      ...(firstStart ? { LOG_LEVEL: 'info' } : { DATA_DIR: await seededDemoDataDir() }),
       DEMO: 'on',
       DEMO_PASSWORD,
       DEMO_TIME_FACTOR: String(timeFactor),
