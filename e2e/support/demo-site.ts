@@ -109,6 +109,9 @@ export function useDemoSite({ firstStart = false, timeFactor = 1 }: { firstStart
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     }));
     site.problems = [];
+    // A first start furnishes its gateways one after the other: one gateway's devices can all be placed while the
+    // next one's are still coming.
+    if (firstStart) await poll(async () => /demo floor plan furnished/.test(server.output()), 'the demo floor plan furnished');
     const token = (await signIn('demo')).access_token;
     // The demo site is furnished once its gateways are online and their devices placed.
     const gateways = () => api(server.url, gatewayEndpoints.list, { query: { pageSize: 50 } }, { token }).then((p) => p.list);

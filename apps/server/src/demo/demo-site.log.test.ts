@@ -59,6 +59,12 @@ describe('the demo site in the log', () => {
       expect(
         first.lines.some((l) => /^demo site running: sign in as "demo@lumigrid.local"; 4 of 4 simulated gateways online/.test(l.msg)),
       ).toBe(true);
+      // Said once every gateway's devices are placed, which a watcher of the log waits for before the first visit.
+      const furnished = first.lines.findIndex((l) => l.msg.startsWith('demo floor plan furnished'));
+      expect(first.lines[furnished]?.msg).toMatch(
+        /^demo floor plan furnished: [1-9]\d* devices placed and [1-9]\d* groups made on 4 gateways$/,
+      );
+      expect(furnished).toBeLessThan(first.lines.findIndex((l) => l.msg.startsWith('demo emergency log book')));
       expect(await signIn(first.app, 'demo@lumigrid.local', password!)).toBe(0);
       await first.app.close();
 
