@@ -80,10 +80,10 @@ function templates(): DatabaseTemplates | undefined {
 let pgliteImage: Promise<Blob> | undefined;
 
 /**
- * PGlite in a worker thread, as the server runs it, when TEST_PGLITE_WORKER=1; otherwise on the suite's own
- * thread, which answers a statement without a hop between threads.
+ * PGlite in a worker thread, as the server runs it; TEST_PGLITE_WORKER=0 keeps it on the suite's own thread, which
+ * answers a statement without a hop between threads.
  */
-const PGLITE_WORKER = process.env.TEST_PGLITE_WORKER === '1';
+const PGLITE_WORKER = process.env.TEST_PGLITE_WORKER !== '0';
 
 /** A fresh in-memory PGlite database, migrated. */
 export async function freshPglite(options: { worker?: boolean } = {}): Promise<Database> {
