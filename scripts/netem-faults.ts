@@ -7,6 +7,7 @@ import { loadavg } from 'node:os';
 import { WIRE_FAULTS } from '../apps/server/src/test/lossy-link.fixtures.ts';
 import { buildServerBundle, removeServerBundle } from '../apps/server/src/test/server-process.ts';
 import { runWireFaults } from '../apps/server/src/test/wire-faults.ts';
+import { nonNegativeOption } from '../apps/gateway-sim/src/cli-args.ts';
 
 const USAGE = `Puts simulated gateways behind faulty links and measures how the platform copes.
 
@@ -25,15 +26,7 @@ Needs root, ip netns, and either the kernel's netem or /dev/net/tun with socat (
 netem would). DATABASE_URL: the run makes (and drops) its own database there; PGlite otherwise. MQTT_URL: an
 anonymous external broker; the server's embedded one otherwise. Ctrl-C stops it and removes what it made.`;
 
-function positive(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) {
-    console.error(`netem-faults: --${name} must be a number of 0 or more, not "${value}"`);
-    process.exit(1);
-  }
-  return n;
-}
+const positive = (value: string | undefined, fallback: number, name: string) => nonNegativeOption('netem-faults', name, value, fallback);
 
 async function main() {
   const { values } = parseArgs({

@@ -7,6 +7,7 @@ import { CONSOLE_HELP, runConsoleCommand } from './console-commands.ts';
 import { createFleet } from './fleet.ts';
 import { DEFAULT_RADIO_LIMITS, NO_RADIO_LIMITS } from './radio.ts';
 import { gatewayQrLabel } from './qr.ts';
+import { nonNegativeOption } from './cli-args.ts';
 
 const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gateway protocol
 
@@ -39,15 +40,8 @@ const HELP = `lumigrid-gateway-sim: simulated gateways speaking the Lumigrid gat
 While it runs, faults are raised and cleared on demand by commands on standard input (type help).
 `;
 
-function number(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) {
-    console.error(`lumigrid-gateway-sim: --${name} must be a number of 0 or more, not "${value}"`);
-    process.exit(1);
-  }
-  return n;
-}
+const number = (value: string | undefined, fallback: number, name: string) =>
+  nonNegativeOption('lumigrid-gateway-sim', name, value, fallback);
 
 async function main() {
   const { values } = parseArgs({
