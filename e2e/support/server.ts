@@ -72,6 +72,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     MODE: 'saas',
     // Browser journeys start from a clean slate: no demo account, no demo gateways in the pool.
     DEMO: 'off',
+    // No load balancer watches a journey's server: it stops at once instead of answering 503 for the usual grace.
+    DRAIN_GRACE_MS: '0',
     ...env,
   };
   delete childEnv.DATABASE_URL;
