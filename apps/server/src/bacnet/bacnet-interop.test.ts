@@ -1,6 +1,6 @@
 import { mapDestination, percentToLevel, type DeviceMarker, type GatewayDevice } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES } from '../test/harness.ts';
+import { SERVICE_DATABASES } from '../test/harness.ts';
 import type { GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
@@ -24,7 +24,7 @@ const MAIL = 'bms-interop@example.com';
  * device over real BACnet/IP on 127.0.0.1, against the simulated gateway: what each side encodes, the other
  * decodes.
  */
-describe.each(DATABASES)('the BACnet/IP interface driven by node-bacnet (%s)', (kind) => {
+describe.each(SERVICE_DATABASES)('the BACnet/IP interface driven by node-bacnet (%s)', (kind) => {
   let rig: GatewayRig;
   let bms: NodeBacnetTestClient;
   let watcher: StompTestClient;

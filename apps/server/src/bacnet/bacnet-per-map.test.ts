@@ -3,7 +3,7 @@ import { ObjectType, PropertyIdentifier as P } from '@bacnet-js/client';
 import { mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bacnetDevices } from '../db/schema/index.ts';
-import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
+import { SERVICE_DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
 import { freeUdpPort, objectNames, readValues, startTestClient, type TestClient } from './bacnet-client.fixtures.ts';
@@ -31,7 +31,7 @@ async function freePorts(count: number): Promise<number> {
 }
 
 /** BACNET_DEVICE_PER=map: one BACnet device per map of the project, each on its own port and instance, kept by map. */
-describe.each(DATABASES)('one BACnet/IP device per map (%s)', (kind) => {
+describe.each(SERVICE_DATABASES)('one BACnet/IP device per map (%s)', (kind) => {
   let rig: GatewayRig;
   let client: TestClient;
   let token: string;

@@ -22,7 +22,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, bacnetObjects, users } from '../db/schema/index.ts';
-import { DATABASES, endpointCaller } from '../test/harness.ts';
+import { SERVICE_DATABASES, endpointCaller } from '../test/harness.ts';
 import { data, type GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
 import { objectNames, readValues, recipientOf, startTestClient, writeRecipientList, type TestClient } from './bacnet-client.fixtures.ts';
@@ -38,7 +38,7 @@ const MAIL = 'bms@example.com';
  * project's device, reads what the simulated gateway reports, and dims a group through the platform's command
  * path, which the simulated lights carry out.
  */
-describe.each(DATABASES)('the BACnet/IP interface (%s)', (kind) => {
+describe.each(SERVICE_DATABASES)('the BACnet/IP interface (%s)', (kind) => {
   let rig: GatewayRig;
   let client: TestClient;
   let port: number;

@@ -26,7 +26,7 @@ import { buildApp } from '../app.ts';
 import { buildings, devices, gateways, mapImages, maps, projects, users } from '../db/schema/index.ts';
 import type { App } from '../http/types.ts';
 import { data } from '../test/gateways.fixtures.ts';
-import { ADMIN_PASSWORD, DATABASES, login, startApp, type Harness, api } from '../test/harness.ts';
+import { ADMIN_PASSWORD, SERVICE_DATABASES, login, startApp, type Harness, api } from '../test/harness.ts';
 import { GATEWAY_ROOMS, GROUPED_KINDS } from './demo-layout.ts';
 import { DEMO_FIRMWARE, DEMO_SITE, type DemoOutcome } from './demo-site.ts';
 import { DEMO_EMERGENCY } from './demo-history.ts';
@@ -53,7 +53,7 @@ async function rowCounts(h: Harness) {
   };
 }
 
-describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('the simulated demo site on %s', (kind) => {
   let h: Harness;
   let dataDir: string;
   let first: DemoOutcome | undefined;
@@ -350,7 +350,7 @@ describe.each(DATABASES)('the simulated demo site on %s', (kind) => {
   }, 60_000);
 });
 
-describe.each(DATABASES)('DEMO=off on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('DEMO=off on %s', (kind) => {
   it('creates no demo account, site or gateway', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-demo-off-'));
     const h = await startApp(kind, { DEMO: 'off', HOST: '127.0.0.1', DATA_DIR: dataDir }, { gatewayLink: { port: 0 } });

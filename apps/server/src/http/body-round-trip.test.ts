@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { looseFields, type Schema } from '../test/body-fields.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
-import { DATABASES, api, signUpByMail } from '../test/harness.ts';
+import { SERVICE_DATABASES, api, signUpByMail } from '../test/harness.ts';
 
 type Row = Record<string, unknown>;
 
@@ -27,7 +27,7 @@ interface EchoCase {
   readBack(answer: Row): Promise<Row>;
 }
 
-describe.each(DATABASES)('null and absence stored and answered as sent on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('null and absence stored and answered as sent on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let projectId: string;

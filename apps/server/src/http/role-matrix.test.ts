@@ -1,7 +1,7 @@
 import { ACCESS_LEVELS, OPERATE_AUTH, USER_AUTH, allEndpoints, mayCall, type Access, type EndpointSpec } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subAccount } from '../test/projects.fixtures.ts';
-import { ADMIN_PASSWORD, DATABASES, call, login, signUpByMail, type Harness, startApp } from '../test/harness.ts';
+import { ADMIN_PASSWORD, SERVICE_DATABASES, call, login, signUpByMail, type Harness, startApp } from '../test/harness.ts';
 
 /** The callers of the matrix, with the two numbers the access rule reads. */
 type Principal = 'admin' | 'owner' | 'editable' | 'controllable' | 'viewOnly';
@@ -14,7 +14,7 @@ const SUBJECTS: Record<Principal, { userAuth: number; operateAuth: number; pushA
   viewOnly: { userAuth: 3, operateAuth: OPERATE_AUTH.viewOnly },
 };
 
-describe.each(DATABASES)('the role matrix of the endpoint table on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('the role matrix of the endpoint table on %s', (kind) => {
   let h: Harness;
   const tokens = {} as Record<Principal, string>;
   // Endpoints about the caller's own session come last: one of them (logout) ends the session it is called with.

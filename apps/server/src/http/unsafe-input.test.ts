@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.ts';
 import {
   ADMIN_PASSWORD,
-  DATABASES,
+  SERVICE_DATABASES,
   api,
   call,
   expectError,
@@ -19,7 +19,7 @@ import { safeError } from './log-safety.ts';
 
 const NUL = '\u0000';
 
-describe.each(DATABASES)('control characters and deep bodies on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('control characters and deep bodies on %s', (kind) => {
   let h: Harness;
   let token: string;
   let ownerToken: string;

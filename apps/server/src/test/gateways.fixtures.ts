@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { devices, users } from '../db/schema/index.ts';
 import { MOSQUITTO_URL, runPrefix } from './gateway-link.fixtures.ts';
 import { brokersFor } from './services.ts';
-import { apiData, startApp, type Harness, api } from './harness.ts';
+import { SERVICE_DATABASES, apiData, startApp, type Harness, api } from './harness.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { poll } from './poll.ts';
 import type { AppOptions } from '../app.ts';
@@ -31,6 +31,16 @@ export interface GatewayRig {
  */
 /** The brokers the gateway suites run on (test/services.ts). */
 export const BROKERS = brokersFor('the gateway suites');
+
+/**
+ * The services' database paired with each broker, so that every database and every broker of the run is met at
+ * least once: what the database does and what the broker carries do not depend on each other, so a cross product
+ * would only run each of them again.
+ */
+export const DATABASES_AND_BROKERS = Array.from(
+  { length: Math.max(SERVICE_DATABASES.length, BROKERS.length) },
+  (_, i) => [SERVICE_DATABASES[i % SERVICE_DATABASES.length]!, BROKERS[i % BROKERS.length]!] as const,
+);
 
 export async function startGatewayRig(
   kind: 'pglite' | 'postgres',

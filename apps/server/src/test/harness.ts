@@ -23,8 +23,20 @@ import type { App } from '../http/types.ts';
 export const ADMIN_PASSWORD = 'Admin-Pass-2026';
 export const CAPTCHA = 'K7PX';
 
-/** The databases every integration suite runs on: PGlite always, PostgreSQL when DATABASE_URL is set. */
+/**
+ * The databases the storage suites run on (what the two engines may do differently: the driver and its thread,
+ * pools and transactions, COPY, LISTEN/NOTIFY, leases, dumps, retention): PGlite always, PostgreSQL when
+ * DATABASE_URL is set.
+ */
 export const DATABASES: Array<'pglite' | 'postgres'> = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+/**
+ * The database the suites of the services above the storage run on: PostgreSQL when DATABASE_URL is set (CI,
+ * and the SaaS deployment), PGlite otherwise. PGlite is PostgreSQL's own engine, so a service's SQL means the
+ * same on both; what differs between them is the storage suites' to prove, and every browser journey runs the
+ * whole product on PGlite, the embedded default.
+ */
+export const SERVICE_DATABASES: Array<'pglite' | 'postgres'> = process.env.DATABASE_URL ? ['postgres'] : ['pglite'];
 
 /** A clock the test moves by hand. */
 export class TestClock {

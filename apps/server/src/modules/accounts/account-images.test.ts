@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ACCOUNT_IMAGES, OPERATE_AUTH, accountEndpoints, endpointUrl, type LoginUser } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, apiData, DATABASES, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { api, apiData, SERVICE_DATABASES, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
 
-describe.each(DATABASES)('avatars, company logos and login backgrounds on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('avatars, company logos and login backgrounds on %s', (kind) => {
   let h: Harness;
   let dataDir: string;
   let owner: string;

@@ -1,7 +1,7 @@
 import { alarmEndpoints, alertEndpoints, deviceEndpoints, type AlarmPage, type AlertPage } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
@@ -23,7 +23,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(alarmEndpoints.saveSettings, (a) => ({ body: { projectId: a.project, codes: [], rules: [] } })),
 ];
 
-describe.each(DATABASES)('tenancy of the alarm calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the alarm calls on %s', (kind) => {
   const world = tenancyWorld({
     start: () => startGatewayRig(kind, { count: 2 }),
     accounts: { victim: 'alarm-owner@example.com', intruder: 'alarm-intruder@example.com' },

@@ -1,7 +1,7 @@
 import { alertEndpoints, deviceEndpoints, mapEndpoints, type AlertPage } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
@@ -42,7 +42,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(mapEndpoints.gateways, (a, b) => ({ params: { buildId: b.build, mapId: a.map } })),
 ];
 
-describe.each(DATABASES)('tenancy of the alert calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the alert calls on %s', (kind) => {
   const world = tenancyWorld({
     start: () => startGatewayRig(kind, { count: 2 }),
     accounts: { victim: 'alert-owner@example.com', intruder: 'alert-intruder@example.com' },

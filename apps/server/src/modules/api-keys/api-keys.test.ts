@@ -17,14 +17,14 @@ import {
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys, auditTrail, users } from '../../db/schema/index.ts';
-import { DATABASES, api, apiData, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api, apiData, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 
 const DAY_MS = 86_400_000;
 const SCOPES: ApiKeyScope[] = ['read', 'control', 'edit'];
 
-describe.each(DATABASES)('API keys on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
   let h: Harness;
   let owner: string;
   let controllable: string;

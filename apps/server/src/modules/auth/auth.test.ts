@@ -6,7 +6,7 @@ import { knownDevices, outbox, signInAccountHolds, signInFailures, users } from 
 import {
   ADMIN_PASSWORD,
   CAPTCHA,
-  DATABASES,
+  SERVICE_DATABASES,
   expectError,
   latestCode,
   login,
@@ -21,7 +21,7 @@ import {
 import { createAuthRepo } from './auth.repo.ts';
 import { createAuthService } from './auth.service.ts';
 
-describe.each(DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('sign-up, sign-in and sessions on %s', (kind) => {
   let h: Harness;
   beforeAll(async () => {
     h = await startApp(kind);

@@ -1,11 +1,11 @@
 import { OPERATE_AUTH, deviceEndpoints, gatewayEndpoints, type ControlManyResult, type GatewayDevice } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
+import { SERVICE_DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-describe.each(DATABASES)('controlling a selection from the floor plan on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('controlling a selection from the floor plan on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   const devices: GatewayDevice[][] = [];

@@ -15,12 +15,12 @@ import {
   type EndpointInput,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-describe.each(DATABASES)('device configuration, deletion and the device list with a simulated gateway on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('device configuration, deletion and the device list with a simulated gateway on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let mapId: string;
@@ -313,7 +313,7 @@ describe.each(DATABASES)('device configuration, deletion and the device list wit
   });
 });
 
-describe.each(DATABASES)('deleting bridges of a super gateway on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('deleting bridges of a super gateway on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   const h = () => rig.h;

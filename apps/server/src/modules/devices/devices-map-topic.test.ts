@@ -7,7 +7,7 @@ import {
   deviceEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DATABASES, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
+import { SERVICE_DATABASES, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
@@ -17,7 +17,7 @@ import { poll } from '../../test/poll.ts';
  * The map topics when devices leave a map (moved out, moved to another map, deleted), and "last update" as
  * the server's arrival time when the gateway's clock runs ahead.
  */
-describe.each(DATABASES)('map topics and last update on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('map topics and last update on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let mapId: string;

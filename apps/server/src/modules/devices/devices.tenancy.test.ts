@@ -1,7 +1,7 @@
 import { deviceEndpoints } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 
@@ -55,7 +55,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(deviceEndpoints.markers, () => ({ query: { mapId: '9999999999999999999' } })),
 ];
 
-describe.each(DATABASES)('tenancy of the device calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the device calls on %s', (kind) => {
   let commandsSeen = 0;
   const world = tenancyWorld({
     start: () => startGatewayRig(kind, { count: 2 }),

@@ -12,13 +12,13 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices as devicesTable } from '../../db/schema/index.ts';
-import { DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
 import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-describe.each(DATABASES)('device reads, naming, placement and control with a simulated gateway on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('device reads, naming, placement and control with a simulated gateway on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let mapId: string;

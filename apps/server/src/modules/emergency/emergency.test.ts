@@ -18,7 +18,7 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DATABASES, endpointCaller, expectError, login, signUpByMail } from '../../test/harness.ts';
+import { SERVICE_DATABASES, endpointCaller, expectError, login, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { buildReportMail } from '../reports/report-content.ts';
 import { createRecipientsRepo } from '../reports/recipients.repo.ts';
@@ -43,7 +43,7 @@ async function pdfText(pdf: Buffer): Promise<string> {
 
 type Ids = { project: string; map: string; task: string; run: string; device: string; entry: string };
 
-describe.each(DATABASES)('emergency testing over the broker on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('emergency testing over the broker on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let intruder: string;

@@ -1,7 +1,7 @@
 import { energyEndpoints } from '@lumigrid/contract';
 import { describe } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, startApp } from '../../test/harness.ts';
+import { SERVICE_DATABASES, startApp } from '../../test/harness.ts';
 import { mapInDefaultBuilding } from '../../test/projects.fixtures.ts';
 
 /** The first account's map name: it may appear in no answer to the second account. */
@@ -26,7 +26,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(energyEndpoints.report, (a, b) => ({ body: { projectId: b.project, buildId: a.build, ...NOVEMBER } })),
 ];
 
-describe.each(DATABASES)('tenancy of the energy calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the energy calls on %s', (kind) => {
   const world = tenancyWorld({
     start: () => startApp(kind),
     accounts: { victim: 'energy-owner@example.com', intruder: 'energy-intruder@example.com' },

@@ -1,18 +1,16 @@
 import { gatewayEndpoints } from '@lumigrid/contract';
 import type { ErrorCode, Gateway, GatewayBroadcast, GatewayMicrowaveResult, GatewaySensorMode } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, expectError, signUpByMail, endpointCaller, refusedInput } from '../../test/harness.ts';
-import { BROKERS, bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { expectError, signUpByMail, endpointCaller, refusedInput } from '../../test/harness.ts';
+import { DATABASES_AND_BROKERS, bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
-
-const COMBINATIONS = DATABASES.flatMap((db) => BROKERS.map((broker) => [db, broker] as const));
 
 /**
  * The gateway calls of spec section 7 that work on the gateway's networks and sensors as a whole: broadcast
  * (open the networks for joining), sensor_self_oper / sensor_sync_model (sensor mode of spec section 4) and
  * set_mawa_params (microwave motion sensors), against the real simulator over a real broker.
  */
-describe.each(COMBINATIONS)('network and sensor calls of a gateway on %s over the %s broker', (kind, broker) => {
+describe.each(DATABASES_AND_BROKERS)('network and sensor calls of a gateway on %s over the %s broker', (kind, broker) => {
   let rig: GatewayRig;
   let token: string;
   let gw: Gateway;

@@ -8,7 +8,7 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { DATABASES, signUpByMail, api } from '../../test/harness.ts';
+import { SERVICE_DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -16,7 +16,7 @@ import { poll } from '../../test/poll.ts';
  * Gateway changes pushed to /topic/gateway_status/{userId} over a real STOMP client: presence from the
  * simulator's connection, sync status and firmware progress; only to the users of the owning account.
  */
-describe.each(DATABASES)('gateway status pushed in real time on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('gateway status pushed in real time on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let url: string;

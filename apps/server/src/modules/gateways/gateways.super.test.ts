@@ -11,11 +11,11 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-describe.each(DATABASES)('super gateways, bridges and firmware notices on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('super gateways, bridges and firmware notices on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let mapId: string;

@@ -1,7 +1,7 @@
 import { gatewayEndpoints, type Gateway, type GatewayDevice, type SuperGatewayDevices } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api, expectError, prepared } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api, expectError, prepared } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { bind, data, defaultMapId, startGatewayRig } from '../../test/gateways.fixtures.ts';
 
@@ -60,7 +60,7 @@ const CASES: Array<TenancyCase<Ids>> = [
 /** Routes that take no id of the caller's choosing, tested separately below. */
 const WITHOUT_IDS = [gatewayEndpoints.syncStatus, gatewayEndpoints.lookup];
 
-describe.each(DATABASES)('tenancy and roles of the gateway calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy and roles of the gateway calls on %s', (kind) => {
   let commandsSeen = 0;
   const world = tenancyWorld({
     start: () => startGatewayRig(kind, { count: 3, superGateways: 1 }),

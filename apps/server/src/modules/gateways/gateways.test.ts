@@ -9,14 +9,20 @@ import {
   mapEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
+import { expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
-import { BROKERS, bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import {
+  DATABASES_AND_BROKERS,
+  bind,
+  data,
+  defaultMapId,
+  placeDevice,
+  startGatewayRig,
+  type GatewayRig,
+} from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-const COMBINATIONS = DATABASES.flatMap((db) => BROKERS.map((broker) => [db, broker] as const));
-
-describe.each(COMBINATIONS)('gateway management with simulated gateways on %s over the %s broker', (kind, broker) => {
+describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways on %s over the %s broker', (kind, broker) => {
   let rig: GatewayRig;
   let token: string;
   let otherToken: string;

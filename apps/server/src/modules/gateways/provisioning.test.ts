@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient } from '../../test/gateway-link.fixtures.ts';
-import { DATABASES } from '../../test/harness.ts';
+import { SERVICE_DATABASES } from '../../test/harness.ts';
 import { startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-describe.each(DATABASES)('gateway provisioning and broker credentials from the gateways table on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('gateway provisioning and broker credentials from the gateways table on %s', (kind) => {
   let rig: GatewayRig;
   let url: string;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { groupEndpoints, type GroupView } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
 
 /** The first account's group name: it may appear in no answer to the second account. */
@@ -34,7 +34,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(groupEndpoints.list, () => ({ params: { id: '9999999999999999999' } })),
 ];
 
-describe.each(DATABASES)('tenancy of the zone calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the zone calls on %s', (kind) => {
   let commandsSeen = 0;
   const world = tenancyWorld({
     start: () => startGatewayRig(kind, { count: 2 }),

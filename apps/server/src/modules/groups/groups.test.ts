@@ -15,12 +15,12 @@ import type { CommandMessage } from '@lumigrid/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../db/schema/index.ts';
-import { DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
 import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-describe.each(DATABASES)('zones and groups with simulated gateways on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let mapId: string;

@@ -1,7 +1,7 @@
 import { DEFAULT_HEAT_LEVELS, heatmapEndpoints } from '@lumigrid/contract';
 import { describe } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, startApp } from '../../test/harness.ts';
+import { SERVICE_DATABASES, startApp } from '../../test/harness.ts';
 import { mapInDefaultBuilding } from '../../test/projects.fixtures.ts';
 
 /** The first account's map name: it may appear in no answer to the second account. */
@@ -24,7 +24,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(heatmapEndpoints.resetSettings, (a) => ({ body: { projectId: a.project } })),
 ];
 
-describe.each(DATABASES)('tenancy of the heatmap calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the heatmap calls on %s', (kind) => {
   const world = tenancyWorld({
     start: () => startApp(kind),
     accounts: { victim: 'heatmap-owner@example.com', intruder: 'heatmap-intruder@example.com' },

@@ -15,7 +15,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateways } from '../../db/schema/index.ts';
 import { buildGatewayWithDevices, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
-import { DATABASES, apiData, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
+import { SERVICE_DATABASES, apiData, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { createActivationsRepo, windowStartOf } from './activations.repo.ts';
@@ -30,7 +30,7 @@ const RANGE = { from: '2026-11-16', to: '2026-11-20' };
  * distinct 30-minute windows of the occupied reports the simulator sent, percentages of the most active
  * sensor, the week grid in the gateway's local time, the colour levels' rules, the workbook and the roles.
  */
-describe.each(DATABASES)('heatmap on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('heatmap on %s', (kind) => {
   let rig: GatewayRig;
   let sim: SimGateway;
   let token: string;

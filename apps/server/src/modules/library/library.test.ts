@@ -7,7 +7,7 @@ import {
   type LibraryTypeAddBody,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, api, apiData, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api, apiData, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { tenancyCase, uploadTenancyCase, tenancyMatrix, tenancyPrincipals, type Principal, type PrincipalKey } from '../../test/tenancy.ts';
 import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
@@ -27,7 +27,7 @@ const panel: LibraryTypeAddBody = {
 
 type Ids = { type: string };
 
-describe.each(DATABASES)('the device library on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('the device library on %s', (kind) => {
   let h: Harness;
   let owner: string;
   let intruder: string;

@@ -9,7 +9,7 @@ import {
 import { and, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { firmwareRolloutTargets, gateways, jobs } from '../../db/schema/index.ts';
-import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, signUpByMail } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, SERVICE_DATABASES, api, apiData, expectError, login, signUpByMail } from '../../test/harness.ts';
 import { bind, defaultMapId, GATEWAY_FIRMWARE, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
@@ -27,7 +27,7 @@ const HOUR_MS = 3_600_000;
  * pauses at its threshold with the later waves untouched; resuming finishes it; rolling back restores the
  * version the gateways ran before.
  */
-describe.each(DATABASES)('fleet firmware rollout on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('fleet firmware rollout on %s', (kind) => {
   let rig: GatewayRig;
   let admin: string;
   let tenant: string;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildings, gateways, maps, projects, users } from '../../db/schema/index.ts';
 import {
   ADMIN_PASSWORD,
-  DATABASES,
+  SERVICE_DATABASES,
   expectError,
   latestCode,
   login,
@@ -19,7 +19,7 @@ import {
 import { makePng } from '../../test/upload.fixtures.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 
-describe.each(DATABASES)('projects, buildings and maps on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('projects, buildings and maps on %s', (kind) => {
   let h: Harness;
   let token: string;
   let f: ReturnType<typeof treeFactory>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mapEndpoints, projectEndpoints, type Building, type MapInfo, type Project, type ProjectTree } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, uploadTenancyCase, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, startApp, type Harness, api } from '../../test/harness.ts';
+import { SERVICE_DATABASES, startApp, type Harness, api } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { makePng, sendUpload } from '../../test/upload.fixtures.ts';
 
@@ -77,7 +77,7 @@ const CASES: Array<TenancyCase<Ids>> = [
 /** Routes whose answers hold no ids of the caller's choosing, tested separately below. */
 const WITHOUT_IDS = [projectEndpoints.searchProjects, mapEndpoints.image];
 
-describe.each(DATABASES)('tenancy of projects, buildings and maps on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of projects, buildings and maps on %s', (kind) => {
   let treeBefore: ProjectTree;
   const treeOf = async (h: Harness, token: string) =>
     (await api(h.app, projectEndpoints.tree, { params: { id: '0' } }, { token })).body.data as ProjectTree;

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { PROJECT_LIMITS, endpointUrl, mapEndpoints, type MapImage, type MapInfo } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, expectError, signUpByMail, startApp, type Harness, api, apiData, refusedInput } from '../../test/harness.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, startApp, type Harness, api, apiData, refusedInput } from '../../test/harness.ts';
 import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
-describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('floor-plan uploads on %s', (kind) => {
   let h: Harness;
   let token: string;
   let f: ReturnType<typeof treeFactory>;
@@ -162,7 +162,7 @@ describe.each(DATABASES)('floor-plan uploads on %s', (kind) => {
   });
 });
 
-describe.each(DATABASES)('slow pdf floor plans answered at once on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('slow pdf floor plans answered at once on %s', (kind) => {
   let h: Harness;
   let token: string;
   let dataDir: string;

@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
-  DATABASES,
+  SERVICE_DATABASES,
   api,
   apiData,
   call,
@@ -92,7 +92,7 @@ function expectInert(answer: unknown) {
   for (const pattern of EXECUTABLE) expect(text, `${pattern} in ${text.slice(0, 400)}`).not.toMatch(pattern);
 }
 
-describe.each(DATABASES)('push news on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('push news on %s', (kind) => {
   let h: Harness;
   let owner: string;
   let intruder: string;

@@ -1,6 +1,6 @@
 import { OPERATE_AUTH, recipientEndpoints } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
-import { DATABASES, apiData, api, expectError, startApp } from '../../test/harness.ts';
+import { SERVICE_DATABASES, apiData, api, expectError, startApp } from '../../test/harness.ts';
 import { defaultProject, subAccount } from '../../test/projects.fixtures.ts';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
 
@@ -22,7 +22,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(recipientEndpoints.realtimeSwitch, (a) => ({ params: { id: a.recipient, on: '1' as const } })),
 ];
 
-describe.each(DATABASES)('tenancy of the recipient calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the recipient calls on %s', (kind) => {
   const world = tenancyWorld({
     start: () => startApp(kind),
     accounts: { victim: VICTIM, intruder: 'recipient-intruder@example.com' },

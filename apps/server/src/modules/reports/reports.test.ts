@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { alerts, energyMapDays, jobs, mailRecipients, users } from '../../db/schema/index.ts';
 import type { App } from '../../http/types.ts';
-import { DATABASES, api, apiData, expectError, login, sendCode, startApp, type Harness } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api, apiData, expectError, login, sendCode, startApp, type Harness } from '../../test/harness.ts';
 import { startSmtpSink, type ReceivedMail } from '../../test/smtp-sink.ts';
 import { REPORT_JOB, reportJobKey } from './recipients.service.ts';
 
@@ -34,7 +34,7 @@ async function sheetRows(mail: ReceivedMail): Promise<Record<string, unknown[][]
   return sheets;
 }
 
-describe.each(DATABASES)('mailed reports on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
   let h: Harness;
   let sink: Awaited<ReturnType<typeof startSmtpSink>>;
   let token: string;

@@ -15,16 +15,21 @@ import { eq, sql } from 'drizzle-orm';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sensorLinkages } from '../../db/schema/index.ts';
-import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { BROKERS, data, syncedGateways, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
+import {
+  DATABASES_AND_BROKERS,
+  data,
+  syncedGateways,
+  placeDevice,
+  startGatewayRig,
+  type GatewayRig,
+} from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 import { createScenesRepo } from './scenes.repo.ts';
 
-const COMBINATIONS = DATABASES.flatMap((db) => BROKERS.map((broker) => [db, broker] as const));
-
 /** Configuration changes reach online gateways by themselves, and linkages only ever on sensors of a map. */
-describe.each(COMBINATIONS)('configuration pushed to simulated gateways on %s over the %s broker', (kind, broker) => {
+describe.each(DATABASES_AND_BROKERS)('configuration pushed to simulated gateways on %s over the %s broker', (kind, broker) => {
   let rig: GatewayRig;
   let token: string;
   let projectId: string;

@@ -1,7 +1,7 @@
 import { groupEndpoints, newSceneFields, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, uploadTenancyCase, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 
@@ -54,7 +54,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(sceneEndpoints.get, () => ({ params: { id: '9999999999999999999' } })),
 ];
 
-describe.each(DATABASES)('tenancy of the scene calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the scene calls on %s', (kind) => {
   let commandsSeen = 0;
   const world = tenancyWorld({
     start: () => startGatewayRig(kind, { count: 2 }),

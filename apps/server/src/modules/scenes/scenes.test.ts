@@ -14,7 +14,7 @@ import {
 } from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { data, syncedGateways, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
@@ -35,7 +35,7 @@ function sceneOf(
 /** HH:MM in UTC of an instant. */
 const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
-describe.each(DATABASES)('scenes run by simulated gateways on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('scenes run by simulated gateways on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let projectId: string;

@@ -12,7 +12,7 @@ import {
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, ssoFlows, users } from '../../db/schema/index.ts';
-import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, startApp, type Harness } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, SERVICE_DATABASES, api, apiData, expectError, login, startApp, type Harness } from '../../test/harness.ts';
 import { ssoSettingsFor, startIdentityProvider, type TestIdentityProvider } from '../../test/oidc-provider.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { createOidcClient } from './oidc-client.ts';
@@ -28,7 +28,7 @@ const PEOPLE = {
 
 // Sign-in through a real OpenID provider (oidc-provider on a loopback port, plain http, so the server runs in
 // server mode, where an on-premise provider may be reached over http).
-describe.each(DATABASES)('single sign-on through a real OpenID provider on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('single sign-on through a real OpenID provider on %s', (kind) => {
   let h: Harness;
   let idp: TestIdentityProvider;
   let owner: string;

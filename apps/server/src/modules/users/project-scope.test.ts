@@ -15,7 +15,7 @@ import {
   type Project,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, api, apiData, DATABASES, expectError, login, signUpByMail } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, api, apiData, SERVICE_DATABASES, expectError, login, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
@@ -27,7 +27,7 @@ const PASSWORD = 'Scoped-Pass1';
  * A sub-account limited to some projects sees those projects, their sub-projects and what stands on their
  * maps, everywhere: the tree, every list, every id, the real-time topics and the gateway notices.
  */
-describe.each(DATABASES)('sub-accounts limited to some projects on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('sub-accounts limited to some projects on %s', (kind) => {
   let rig: GatewayRig;
   let owner: string;
   let member: string;

@@ -11,7 +11,17 @@ import {
   type ManagedAccount,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import {
+  ADMIN_PASSWORD,
+  SERVICE_DATABASES,
+  api,
+  apiData,
+  expectError,
+  login,
+  signUpByMail,
+  startApp,
+  type Harness,
+} from '../../test/harness.ts';
 import { outbox } from '../../db/schema/index.ts';
 import { poll } from '../../test/poll.ts';
 import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
@@ -19,7 +29,7 @@ import { tenancyCase, tenancyMatrix, type TenancyCase, tenancyPrincipals, type P
 
 const PASSWORD = 'First-Pass1';
 
-describe.each(DATABASES)('the account screens on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('the account screens on %s', (kind) => {
   let h: Harness;
   let admin: string;
   let url: string;
@@ -141,7 +151,7 @@ describe.each(DATABASES)('the account screens on %s', (kind) => {
   });
 });
 
-describe.each(DATABASES)('editing one’s own info on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('editing one’s own info on %s', (kind) => {
   it('is open to owners and editable users in SaaS mode, refused to the others and in server mode', async () => {
     const h = await startApp(kind);
     try {
@@ -207,7 +217,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(userEndpoints.detail, () => ({ params: { id: '9999999999999999999' } })),
 ];
 
-describe.each(DATABASES)('tenancy of the account calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the account calls on %s', (kind) => {
   let h: Harness;
   let intruder: string;
   let principals: Record<PrincipalKey, Principal>;

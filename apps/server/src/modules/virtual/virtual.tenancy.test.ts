@@ -1,7 +1,7 @@
 import { OPERATE_AUTH, groupEndpoints, newSceneFields, sceneEndpoints, virtualEndpoints as V } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
 import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { DATABASES, api, apiData, expectError } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api, apiData, expectError } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
 import { defaultProject, subAccount } from '../../test/projects.fixtures.ts';
 
@@ -48,7 +48,7 @@ const CASES: Array<TenancyCase<Ids>> = [
   tenancyCase(V.candidates, () => ({ body: { id: '9999999999999999999' } })),
 ];
 
-describe.each(DATABASES)('tenancy of the virtual device and parameter template calls on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('tenancy of the virtual device and parameter template calls on %s', (kind) => {
   let commandsSeen = 0;
   const world = tenancyWorld({
     start: () => startGatewayRig(kind, { count: 2 }),

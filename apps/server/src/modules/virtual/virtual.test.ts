@@ -9,10 +9,10 @@ import {
   type GatewayDevice,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
+import { SERVICE_DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
-describe.each(DATABASES)('parameter templates and virtual devices with a simulated gateway on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('parameter templates and virtual devices with a simulated gateway on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
   let mapId: string;

@@ -16,7 +16,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, gateways, users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password.ts';
-import { DATABASES, api, apiData, expectError, login, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { SERVICE_DATABASES, api, apiData, expectError, login, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { WEBHOOK_DELIVERY_JOB, webhookMaxAttempts } from './webhooks.service.ts';
 
@@ -79,7 +79,7 @@ async function serverAccount(h: Harness, account: string): Promise<{ token: stri
   return { token: await login(h, account, 'Owner-Pass-1'), id: row!.id };
 }
 
-describe.each(DATABASES)('webhooks on %s', (kind) => {
+describe.each(SERVICE_DATABASES)('webhooks on %s', (kind) => {
   let h: Harness;
   let receiver: Receiver;
   let owner: string;
