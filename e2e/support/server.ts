@@ -77,9 +77,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ...env,
   };
   delete childEnv.DATABASE_URL;
-  // PGlite's WebAssembly runs on V8's baseline code: a journey's server lives a minute, too short to earn back the
-  // optimising compile of the hot functions (about 3 s of a core a server, measured on a start).
-  const child = spawn(process.execPath, ['--enable-source-maps', '--liftoff-only', 'apps/server/dist/main.js'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/main.js'], {
     cwd: REPO_ROOT,
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
