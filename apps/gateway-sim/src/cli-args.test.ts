@@ -1,9 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { nonNegativeNumber, nonNegativeOption } from './cli-args.ts';
 
 describe('a numeric command-line option', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('takes a number of 0 or more, and the fallback when the option is absent', () => {
     expect(nonNegativeNumber('0')).toBe(0);
     expect(nonNegativeNumber('2.5')).toBe(2.5);
@@ -15,11 +17,13 @@ describe('a numeric command-line option', () => {
     expect(nonNegativeNumber(value)).toBeUndefined();
   });
 
-  it('ends the simulator with a line naming the option', () => {
-    // A child process, since a wrong value exits: the simulator's own command line, as a person types it.
-    const cli = resolve(import.meta.dirname, 'cli.ts');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', cli, '--count='], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain('lumigrid-gateway-sim: --count must be a number of 0 or more, not ""');
+  it('ends the program with a line naming the option', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Error(`exit ${String(code)}`);
+    });
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(() => nonNegativeOption('lumigrid-gateway-sim', 'count', '', 1)).toThrow('exit 1');
+    expect(exit).toHaveBeenCalledWith(1);
+    expect(error).toHaveBeenCalledWith('lumigrid-gateway-sim: --count must be a number of 0 or more, not ""');
   });
 });
