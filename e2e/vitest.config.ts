@@ -24,9 +24,6 @@ export default defineConfig({
     // support/browser.ts) instead of Vitest's one second, which a busy machine runs out of.
     expect: { poll: { timeout: 45_000 } },
     maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
-    // A file's server and browser are its own, and the support modules keep nothing a file leaves behind, so a
-    // worker loads the contract, the simulator and Playwright once for all its files instead of once a file.
-    isolate: false,
     sequence: { sequencer: LongestFirst },
   },
 });

@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import '../i18n/index.ts';
 
@@ -23,5 +23,9 @@ if (!globalThis.ResizeObserver) {
     disconnect() {}
   };
 }
+
+// findBy* and waitFor wait for a condition: a second (the default) ran out for an antd form's validation while the
+// unit stage shared the machine with the journeys.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => cleanup());
