@@ -58,5 +58,9 @@ export function registerErrorHandling(app: FastifyInstance, options: { servePage
 
 function isPagePath(request: FastifyRequest): boolean {
   const path = request.url.split('?')[0] ?? '';
-  return request.method === 'GET' && !/^\/(api\d*|test|ws|healthz|metrics)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
+  return (
+    (request.method === 'GET' || request.method === 'HEAD') &&
+    !/^\/(api\d*|test|ws|healthz|metrics)(\/|$)/.test(path) &&
+    !/\.[a-z0-9]+$/i.test(path)
+  );
 }

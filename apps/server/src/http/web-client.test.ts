@@ -63,6 +63,16 @@ describe('the browser client on the wire', () => {
     }
   });
 
+  it('answers HEAD for a page as GET would, without the body (uptime monitors ask so)', async () => {
+    for (const url of ['/device/control', '/user/login']) {
+      const head = await h.app.inject({ method: 'HEAD', url });
+      expect(head.statusCode, url).toBe(200);
+      expect(String(head.headers['content-type']), url).toContain('text/html');
+      expect(head.body, url).toBe('');
+    }
+    expect((await h.app.inject({ method: 'HEAD', url: '/api1/no/such/call' })).statusCode).toBe(404);
+  });
+
   it('answers /metrics with 404, not the page, when METRICS_TOKEN is not set', async () => {
     const res = await get('/metrics');
     expect(res.statusCode).toBe(404);
