@@ -117,4 +117,26 @@ describe('who switched this light', () => {
     expect(sheet.getRow(3).getCell(2).value).toBe('Night Guard');
     expect(sheet.getRow(3).getCell(6).value).toBe('devices.control');
   });
+
+  it('says so, beside the menu, when the audit screen\u2019s code does not arrive, and reloads into it', async () => {
+    await page.goto(`${site.server.url}/home`);
+    await page.locator('.lg-header[data-page="/home"]').waitFor();
+    // The connection drops as the screen is opened: its chunk never arrives.
+    const chunk = /\/assets\/audit-page-[^/]*\.js$/;
+    await page.route(chunk, (route) => route.abort('internetdisconnected'));
+    await page.evaluate(() => {
+      window.history.pushState(null, '', '/system/audit');
+      window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+    });
+    const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
+    await alert.waitFor();
+    await page.getByRole('menuitem', { name: 'Home' }).waitFor();
+    await screenshot(page, 'audit-page-not-loaded');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.unroute(chunk);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await page.locator('.lg-header[data-page="/system/audit"]').waitFor();
+    await page.getByTestId('audit-excel').waitFor();
+  });
 });

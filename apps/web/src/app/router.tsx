@@ -2,6 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { RequireAuth, RootRedirect, SystemIndexRedirect, UserIndexRedirect } from './guards.tsx';
 import { LazyPage } from './lazy-page.tsx';
+import { ScreenError } from './screen-error.tsx';
 
 /** A screen drawn with antd: its chunk and antd's providers (antd-scope.tsx) load together. */
 function withAntd<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
@@ -78,10 +79,11 @@ const NotFoundPage = lazy(() => import('../pages/exception/not-found-page.tsx'))
 const page = (element: React.ReactNode) => <LazyPage>{element}</LazyPage>;
 
 export const router = createBrowserRouter([
-  { path: '/', element: <RootRedirect /> },
+  { path: '/', element: <RootRedirect />, errorElement: <ScreenError /> },
   {
     path: '/user',
     element: page(<UserLayout />),
+    errorElement: <ScreenError />,
     children: [
       { index: true, element: <UserIndexRedirect /> },
       { path: 'login', element: page(<LoginPage method="mail" />) },
@@ -97,155 +99,162 @@ export const router = createBrowserRouter([
   },
   {
     element: <RequireAuth>{page(<BasicLayout />)}</RequireAuth>,
+    errorElement: <ScreenError />,
+    // A screen that fails to load or draw inside the shell leaves the menu in place.
     children: [
-      { path: 'home', element: page(<HomePage />) },
       {
-        path: 'project',
+        errorElement: <ScreenError />,
         children: [
-          { index: true, element: <Navigate to="/project/list" replace /> },
-          { path: 'list', element: page(<ProjectListPage />) },
-          // The project is the query id, as the spec's other detail screens take theirs.
-          { path: 'detail', element: page(<ProjectDetailPage />) },
-        ],
-      },
-      {
-        path: 'device',
-        children: [
-          { index: true, element: <Navigate to="/device/control" replace /> },
-          { path: 'control', element: page(<DeviceControlPage />) },
+          { path: 'home', element: page(<HomePage />) },
           {
-            path: 'list',
+            path: 'project',
             children: [
-              { index: true, element: <Navigate to="/device/list/list" replace /> },
-              { path: 'list', element: page(<DeviceListPage view="list" />) },
-              { path: 'status', element: page(<DeviceListPage view="status" />) },
+              { index: true, element: <Navigate to="/project/list" replace /> },
+              { path: 'list', element: page(<ProjectListPage />) },
+              // The project is the query id, as the spec's other detail screens take theirs.
+              { path: 'detail', element: page(<ProjectDetailPage />) },
             ],
           },
           {
-            path: 'config',
+            path: 'device',
             children: [
-              { index: true, element: <Navigate to="/device/config/list" replace /> },
-              { path: 'list', element: page(<DeviceConfigListPage />) },
-              // The device is the query id, as the other detail screens take theirs.
-              { path: 'detail', element: page(<DeviceConfigDetailPage />) },
-            ],
-          },
-          // Groups (zones) of a map: its own screen in the device area (docs/decisions.md).
-          { path: 'group', element: page(<GroupPage />) },
-        ],
-      },
-      {
-        path: 'gateway',
-        children: [
-          { index: true, element: <Navigate to="/gateway/list" replace /> },
-          { path: 'list', element: page(<GatewayListPage />) },
-          // The gateway is the query id, as the project detail takes its project.
-          { path: 'detail', element: page(<GatewayDetailPage />) },
-        ],
-      },
-      {
-        path: 'scene',
-        children: [
-          { index: true, element: <Navigate to="/scene/list" replace /> },
-          { path: 'list', element: page(<SceneListPage />) },
-          { path: 'schedule', element: page(<SceneSchedulePage />) },
-          // One editor family; editing takes the scene as query id on its kind's route (spec section 2).
-          {
-            path: 'add',
-            children: [
-              { index: true, element: <Navigate to="/scene/add/manual" replace /> },
-              { path: 'manual', element: page(<SceneEditorPage key="manual" route="manual" />) },
-              { path: 'schedule', element: page(<SceneEditorPage key="schedule" route="schedule" />) },
-              { path: 'sunriseSunset', element: page(<SceneEditorPage key="sun" route="sun" />) },
-              { path: 'reportonce', element: page(<SceneEditorPage key="once" route="once" />) },
-              { path: 'sequence', element: page(<SceneEditorPage key="sequence" route="sequence" />) },
-            ],
-          },
-          { path: 'detail', element: page(<SceneDetailPage />) },
-        ],
-      },
-      {
-        path: 'energy',
-        children: [
-          { index: true, element: <Navigate to="/energy/index" replace /> },
-          { path: 'index', element: page(<EnergyStatisticsPage />) },
-          { path: 'detail', element: page(<EnergyDetailPage />) },
-          // Report management: the menu names it (spec section 2) without a path; it sits with the energy it mails.
-          { path: 'report', element: page(<ReportPage />) },
-        ],
-      },
-      {
-        // Spec section 2: /emergency opens detection management; its tab pair is on /emergency/set (?tab=map).
-        path: 'emergency',
-        children: [
-          { index: true, element: <Navigate to="/emergency/set" replace /> },
-          {
-            path: 'set',
-            children: [
-              { index: true, element: page(<EmergencySetPage />) },
-              // A new task, or the task i of project p (spec section 2's query for detection settings).
-              { path: 'add', element: page(<EmergencyTaskEditorPage />) },
-              { path: 'details', element: page(<EmergencyTaskDetailPage />) },
+              { index: true, element: <Navigate to="/device/control" replace /> },
+              { path: 'control', element: page(<DeviceControlPage />) },
+              {
+                path: 'list',
+                children: [
+                  { index: true, element: <Navigate to="/device/list/list" replace /> },
+                  { path: 'list', element: page(<DeviceListPage view="list" />) },
+                  { path: 'status', element: page(<DeviceListPage view="status" />) },
+                ],
+              },
+              {
+                path: 'config',
+                children: [
+                  { index: true, element: <Navigate to="/device/config/list" replace /> },
+                  { path: 'list', element: page(<DeviceConfigListPage />) },
+                  // The device is the query id, as the other detail screens take theirs.
+                  { path: 'detail', element: page(<DeviceConfigDetailPage />) },
+                ],
+              },
+              // Groups (zones) of a map: its own screen in the device area (docs/decisions.md).
+              { path: 'group', element: page(<GroupPage />) },
             ],
           },
           {
-            path: 'report',
+            path: 'gateway',
             children: [
-              // Test records, the log book and compliance as tabs (?tab=logBook, ?tab=compliance).
-              { index: true, element: page(<EmergencyReportPage />) },
-              { path: 'details', element: page(<EmergencyReportDetailsPage />) },
+              { index: true, element: <Navigate to="/gateway/list" replace /> },
+              { path: 'list', element: page(<GatewayListPage />) },
+              // The gateway is the query id, as the project detail takes its project.
+              { path: 'detail', element: page(<GatewayDetailPage />) },
             ],
           },
+          {
+            path: 'scene',
+            children: [
+              { index: true, element: <Navigate to="/scene/list" replace /> },
+              { path: 'list', element: page(<SceneListPage />) },
+              { path: 'schedule', element: page(<SceneSchedulePage />) },
+              // One editor family; editing takes the scene as query id on its kind's route (spec section 2).
+              {
+                path: 'add',
+                children: [
+                  { index: true, element: <Navigate to="/scene/add/manual" replace /> },
+                  { path: 'manual', element: page(<SceneEditorPage key="manual" route="manual" />) },
+                  { path: 'schedule', element: page(<SceneEditorPage key="schedule" route="schedule" />) },
+                  { path: 'sunriseSunset', element: page(<SceneEditorPage key="sun" route="sun" />) },
+                  { path: 'reportonce', element: page(<SceneEditorPage key="once" route="once" />) },
+                  { path: 'sequence', element: page(<SceneEditorPage key="sequence" route="sequence" />) },
+                ],
+              },
+              { path: 'detail', element: page(<SceneDetailPage />) },
+            ],
+          },
+          {
+            path: 'energy',
+            children: [
+              { index: true, element: <Navigate to="/energy/index" replace /> },
+              { path: 'index', element: page(<EnergyStatisticsPage />) },
+              { path: 'detail', element: page(<EnergyDetailPage />) },
+              // Report management: the menu names it (spec section 2) without a path; it sits with the energy it mails.
+              { path: 'report', element: page(<ReportPage />) },
+            ],
+          },
+          {
+            // Spec section 2: /emergency opens detection management; its tab pair is on /emergency/set (?tab=map).
+            path: 'emergency',
+            children: [
+              { index: true, element: <Navigate to="/emergency/set" replace /> },
+              {
+                path: 'set',
+                children: [
+                  { index: true, element: page(<EmergencySetPage />) },
+                  // A new task, or the task i of project p (spec section 2's query for detection settings).
+                  { path: 'add', element: page(<EmergencyTaskEditorPage />) },
+                  { path: 'details', element: page(<EmergencyTaskDetailPage />) },
+                ],
+              },
+              {
+                path: 'report',
+                children: [
+                  // Test records, the log book and compliance as tabs (?tab=logBook, ?tab=compliance).
+                  { index: true, element: page(<EmergencyReportPage />) },
+                  { path: 'details', element: page(<EmergencyReportDetailsPage />) },
+                ],
+              },
+            ],
+          },
+          // Spec section 2: opened from the device map with the map, range and view in the query.
+          { path: 'heatmap', element: page(<HeatmapPage />) },
+          {
+            path: 'alert',
+            children: [
+              { index: true, element: <Navigate to="/alert/index" replace /> },
+              { path: 'index', element: page(<AlertStatisticsPage />) },
+              { path: 'list', element: page(<AlertListPage />) },
+              { path: 'alarms', element: page(<AlarmListPage />) },
+              { path: 'alarmSettings', element: page(<AlarmSettingsPage />) },
+            ],
+          },
+          {
+            // SaaS mode only (spec section 2); the layout's canOpen keeps everyone else out.
+            path: 'push',
+            children: [
+              { index: true, element: <Navigate to="/push/index" replace /> },
+              { path: 'index', element: page(<PushNewsListPage />) },
+              { path: 'child/index', element: page(<PushAppsPage />) },
+              { path: 'addApp', element: page(<PushAppEditorPage key="add" mode="add" />) },
+              { path: 'editApp', element: page(<PushAppEditorPage key="edit" mode="edit" />) },
+              { path: 'addNews', element: page(<PushNewsEditorPage key="add" mode="add" />) },
+              { path: 'editNews', element: page(<PushNewsEditorPage key="edit" mode="edit" />) },
+              { path: 'details', element: page(<PushNewsDetailsPage />) },
+              // The pushed review screen, whose path the spec does not show.
+              { path: 'review', element: page(<PushReviewPage />) },
+            ],
+          },
+          {
+            path: 'system',
+            children: [
+              // The spec's /system lands on accounts for those who manage them; everyone else on the user centre.
+              { index: true, element: <SystemIndexRedirect /> },
+              { path: 'account', element: page(<AccountPage />) },
+              { path: 'library', element: page(<LibraryPage />) },
+              { path: 'functionParameter', element: page(<FunctionParameterPage />) },
+              { path: 'interfaceParameter', element: page(<InterfaceParameterPage />) },
+              { path: 'center', element: page(<CenterPage />) },
+              { path: 'outbox', element: page(<OutboxPage />) },
+              { path: 'rollout', element: page(<RolloutPage />) },
+              { path: 'audit', element: page(<AuditPage />) },
+              { path: 'apiKeys', element: page(<ApiKeysPage />) },
+              { path: 'webhooks', element: page(<WebhooksPage />) },
+              { path: 'sso', element: page(<SsoSettingsPage />) },
+              { path: 'data', element: page(<DataPage />) },
+            ],
+          },
+          { path: '*', element: page(<NotFoundPage />) },
         ],
       },
-      // Spec section 2: opened from the device map with the map, range and view in the query.
-      { path: 'heatmap', element: page(<HeatmapPage />) },
-      {
-        path: 'alert',
-        children: [
-          { index: true, element: <Navigate to="/alert/index" replace /> },
-          { path: 'index', element: page(<AlertStatisticsPage />) },
-          { path: 'list', element: page(<AlertListPage />) },
-          { path: 'alarms', element: page(<AlarmListPage />) },
-          { path: 'alarmSettings', element: page(<AlarmSettingsPage />) },
-        ],
-      },
-      {
-        // SaaS mode only (spec section 2); the layout's canOpen keeps everyone else out.
-        path: 'push',
-        children: [
-          { index: true, element: <Navigate to="/push/index" replace /> },
-          { path: 'index', element: page(<PushNewsListPage />) },
-          { path: 'child/index', element: page(<PushAppsPage />) },
-          { path: 'addApp', element: page(<PushAppEditorPage key="add" mode="add" />) },
-          { path: 'editApp', element: page(<PushAppEditorPage key="edit" mode="edit" />) },
-          { path: 'addNews', element: page(<PushNewsEditorPage key="add" mode="add" />) },
-          { path: 'editNews', element: page(<PushNewsEditorPage key="edit" mode="edit" />) },
-          { path: 'details', element: page(<PushNewsDetailsPage />) },
-          // The pushed review screen, whose path the spec does not show.
-          { path: 'review', element: page(<PushReviewPage />) },
-        ],
-      },
-      {
-        path: 'system',
-        children: [
-          // The spec's /system lands on accounts for those who manage them; everyone else on the user centre.
-          { index: true, element: <SystemIndexRedirect /> },
-          { path: 'account', element: page(<AccountPage />) },
-          { path: 'library', element: page(<LibraryPage />) },
-          { path: 'functionParameter', element: page(<FunctionParameterPage />) },
-          { path: 'interfaceParameter', element: page(<InterfaceParameterPage />) },
-          { path: 'center', element: page(<CenterPage />) },
-          { path: 'outbox', element: page(<OutboxPage />) },
-          { path: 'rollout', element: page(<RolloutPage />) },
-          { path: 'audit', element: page(<AuditPage />) },
-          { path: 'apiKeys', element: page(<ApiKeysPage />) },
-          { path: 'webhooks', element: page(<WebhooksPage />) },
-          { path: 'sso', element: page(<SsoSettingsPage />) },
-          { path: 'data', element: page(<DataPage />) },
-        ],
-      },
-      { path: '*', element: page(<NotFoundPage />) },
     ],
   },
 ]);
