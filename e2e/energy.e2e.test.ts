@@ -15,6 +15,7 @@ import {
   type EnergyTotalBody,
 } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
+import { withServerOutput } from './support/server.ts';
 import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
 import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
 import type { GatewaySite } from './support/gateways.ts';
@@ -75,22 +76,24 @@ beforeAll(async () => {
   const outcome = await gateway.backfillEnergy({ days: HISTORY_DAYS, stepMinutes: 60, until: Date.now() - 60_000 });
   expect(outcome.samples).toBeGreaterThan(0);
   gateway.releaseTelemetry();
-  await poll(
-    async () => {
-      const year = await total({ period: 'year', date: today() });
-      const month = await total({ period: 'month', date: today() });
-      const monthsCounted = year.buckets.filter((b) => b.energyKwh > 0).length;
-      return (
-        monthsCounted >= Math.min(12, dayjs().month() + 1) && month.buckets.filter((b) => b.energyKwh > 0).length >= dayjs().date() - 1
-      );
-    },
-    'the backfilled history rolled up',
-    // A year of readings to store and roll up: on a machine busy with other suites it took longer than 90 s.
-    { timeoutMs: 240_000 },
+  await withServerOutput(site.server, () =>
+    poll(
+      async () => {
+        const year = await total({ period: 'year', date: today() });
+        const month = await total({ period: 'month', date: today() });
+        const monthsCounted = year.buckets.filter((b) => b.energyKwh > 0).length;
+        return (
+          monthsCounted >= Math.min(12, dayjs().month() + 1) && month.buckets.filter((b) => b.energyKwh > 0).length >= dayjs().date() - 1
+        );
+      },
+      'the backfilled history rolled up',
+      // A year of readings to store and roll up: on a machine busy with other suites it took longer than 240 s.
+      { timeoutMs: 480_000 },
+    ),
   );
   downloads = await mkdtemp(join(tmpdir(), 'lumigrid-energy-'));
   page = await journey.openPage(placed.login);
-}, 420_000);
+}, 720_000);
 
 afterAll(async () => {
   if (downloads) await rm(downloads, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { presetRange } from '../apps/web/src/pages/heatmap/heatmap-model.ts';
 import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
 import { DEMO_PASSWORD, seededDemoDataDir } from './support/demo-site.ts';
-import { startServer, type RunningServer } from './support/server.ts';
+import { startServer, withServerOutput, type RunningServer } from './support/server.ts';
 
 // The heatmap as a facility manager meets it on the demo site (started again on what its first start left): from
 // the device map to last week's heat over the floor plan, the week by hour, the colour levels changed (equal counts refused) and
@@ -62,30 +62,32 @@ beforeAll(async () => {
   // yesterday's energy hold still, the demo has settled.
   let previous = '';
   const yesterday = dayjs().subtract(1, 'day').format('YYYY-MM-DD');
-  await poll(
-    async () => {
-      const week = (await heat(lastWeek)).totalCount;
-      const recent = (await heat({ from: yesterday, to: yesterday })).totalCount;
-      const energy = await api(
-        server.url,
-        energyEndpoints.total,
-        { body: { projectId, period: 'day', date: yesterday } },
-        { token: login.access_token },
-      );
-      const now = `${week}|${energy.totals.energyKwh}`;
-      const settled = week > 0 && recent > 0 && energy.totals.energyKwh > 0 && now === previous;
-      previous = now;
-      return settled;
-    },
-    'the demo occupancy history counted',
-    // Two weeks of motion and two months of energy to store: on a machine busy with other suites it took over 150 s.
-    { timeoutMs: 300_000, everyMs: 1500 },
+  await withServerOutput(server, () =>
+    poll(
+      async () => {
+        const week = (await heat(lastWeek)).totalCount;
+        const recent = (await heat({ from: yesterday, to: yesterday })).totalCount;
+        const energy = await api(
+          server.url,
+          energyEndpoints.total,
+          { body: { projectId, period: 'day', date: yesterday } },
+          { token: login.access_token },
+        );
+        const now = `${week}|${energy.totals.energyKwh}`;
+        const settled = week > 0 && recent > 0 && energy.totals.energyKwh > 0 && now === previous;
+        previous = now;
+        return settled;
+      },
+      'the demo occupancy history counted',
+      // Two weeks of motion and two months of energy to store: on a machine busy with other suites it took over 300 s.
+      { timeoutMs: 480_000, everyMs: 1500 },
+    ),
   );
   browser = await openBrowser();
   page = browser.page;
   journal = recordApiCalls(page);
   await storeSession(page, server.url, login);
-}, 480_000);
+}, 720_000);
 
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail' && browser)

@@ -132,3 +132,20 @@ function stopChild(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/**
+ * Runs a wait on the server's work and, when it fails, adds what the server printed last to the error: a
+ * `beforeAll` that gives up gets no failure report of its own.
+ */
+export async function withServerOutput<T>(server: Pick<RunningServer, 'output'>, wait: () => Promise<T>): Promise<T> {
+  try {
+    return await wait();
+  } catch (error) {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\nthe server's last output:\n${server.output().slice(-3000)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
