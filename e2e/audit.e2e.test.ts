@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { OPERATE_AUTH, USER_AUTH, authEndpoints, deviceEndpoints, userEndpoints, type GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
 import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
-import { screenshot } from './support/browser.ts';
+import { followInApp, screenshot } from './support/browser.ts';
 import { seriousViolations } from './support/axe.ts';
 import type { GatewaySite } from './support/gateways.ts';
 import { floorPlanPng, screenAt } from './support/floor-plan.ts';
@@ -124,10 +124,7 @@ describe('who switched this light', () => {
     // The connection drops as the screen is opened: its chunk never arrives.
     const chunk = /\/assets\/audit-page-[^/]*\.js$/;
     await page.route(chunk, (route) => route.abort('internetdisconnected'));
-    await page.evaluate(() => {
-      window.history.pushState(null, '', '/system/audit');
-      window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
-    });
+    await followInApp(page, '/system/audit');
     const alert = page.getByRole('alert').filter({ hasText: 'This page could not be loaded' });
     await alert.waitFor();
     await page.getByRole('menuitem', { name: 'Home' }).waitFor();

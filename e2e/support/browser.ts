@@ -69,6 +69,17 @@ export function fakeCamera(videoFile: string): string[] {
   return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${videoFile}`];
 }
 
+/**
+ * Opens a page of the app as its menu does, without loading the document again: the router follows the address
+ * (a history entry and its popstate), so the screen's code is fetched as a user's click fetches it.
+ */
+export async function followInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
+}
+
 /** Saves a screenshot under e2e/screenshots (git-ignored) for people to look at. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });

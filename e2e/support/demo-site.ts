@@ -17,7 +17,7 @@ import { buildMenu, type MenuEntry } from '../../apps/web/src/app/menu.ts';
 import en from '../../apps/web/src/i18n/en.json' with { type: 'json' };
 import { api, poll } from './api.ts';
 import { seriousViolations } from './axe.ts';
-import { PHONE, SCREENSHOT_DIR, openBrowser, storeSession, type TestBrowser } from './browser.ts';
+import { PHONE, SCREENSHOT_DIR, followInApp, openBrowser, storeSession, type TestBrowser } from './browser.ts';
 import { settled, trackRequests, type RequestTracker } from './settled.ts';
 import { cutLabelsInPage, sidewaysOverflowInPage, smallTouchTargetsInPage } from './phone-checks.ts';
 import { ADMIN_PASSWORD, freshDataDir, startServer, type RunningServer } from './server.ts';
@@ -183,16 +183,10 @@ async function tourPages(who: keyof typeof ACCOUNTS, login: LoginResult, lang: L
 
 let requests: RequestTracker;
 
-/**
- * Opens a page of the app as its menu does, without loading the document again: the router follows the
- * address (a history entry and its popstate), so each page of the tour costs what it costs a user.
- */
+/** Opens a page of the tour in the app (followInApp), so each page costs what it costs a user. */
 async function openInApp(p: Page, path: string) {
   requests.navigated();
-  await p.evaluate((to) => {
-    window.history.pushState(null, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
-  }, path);
+  await followInApp(p, path);
 }
 
 /**
