@@ -149,17 +149,34 @@ export async function connectLinkClient(options: LinkClientOptions) {
   };
   // mqtt.js sends the PUBACK and reads the next packet when this calls back, so a waiting consumer slows
   // the broker's deliveries down (and through it the gateways) instead of queueing without bound.
+  let handling = 0;
+  let lastReadAt = Date.now();
+  client.on('packetreceive', () => (lastReadAt = Date.now()));
   client.handleMessage = (packet, callback) => {
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
     const pending = handle(packet.topic, payload);
     if (!pending) return callback();
-    pending.then(
-      () => callback(),
-      (error: unknown) => {
-        logger.error({ err: error, topic: packet.topic.slice(0, 200) }, 'gateway message handler failed');
-        callback();
-      },
-    );
+    handling++;
+    const settled = () => {
+      handling--;
+      lastReadAt = Date.now();
+      callback();
+    };
+    pending.then(settled, (error: unknown) => {
+      logger.error({ err: error, topic: packet.topic.slice(0, 200) }, 'gateway message handler failed');
+      settled();
+    });
+  };
+  // The broker's PINGRESP comes after what it sent before it, and while the consumers hold the link back (a
+  // gateway's history arriving) this server has not read that yet: the broker did not go quiet, this server
+  // did. mqtt.js would call it a dead broker and drop the connection, and with it, a clean session, whatever the
+  // broker still held for this server. The keep-alive gives up only once the server has read nothing for a
+  // whole keep-alive with no message in hand; mqtt.js asks again every half keep-alive.
+  const keepaliveMs = (options.keepaliveS ?? DEFAULT_KEEPALIVE_S) * 1000;
+  const giveUpOnBroker = client.onKeepaliveTimeout.bind(client);
+  client.onKeepaliveTimeout = () => {
+    if (handling > 0 || Date.now() - lastReadAt < keepaliveMs) return;
+    giveUpOnBroker();
   };
 
   let uplink: NatsUplink | undefined;

@@ -27,6 +27,8 @@ function withoutBoundValues(message: string): string {
 
 /** An error as the log shows it: type, message, stack and database code, never bound values or secret fields. */
 export function safeError(error: unknown): { type: string; message: string; stack: string; [key: string]: unknown } {
+  // A reason given as text (or a number) is kept as text: its characters are not an error's fields.
+  if (typeof error !== 'object' || error === null) return { type: typeof error, message: withoutBoundValues(String(error)), stack: '' };
   const plain = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
   const clean = (value: Record<string, unknown>, depth: number): Record<string, unknown> => {
     const out: Record<string, unknown> = {};

@@ -106,4 +106,9 @@ describe('safe error serialisation', () => {
     expect(logged).toContain('insert into');
     expect(logged).toContain('22021');
   });
+
+  it('keeps a reason given as text whole, without the bound values after it', () => {
+    expect(safeError('Keepalive timeout')).toEqual({ type: 'string', message: 'Keepalive timeout', stack: '' });
+    expect(safeError('insert failed\nparams: someone,secret').message).toBe('insert failed\nparams: [redacted]');
+  });
 });
