@@ -18,11 +18,14 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '20' },
     'devices-per-kind': { type: 'string', default: '25' },
     db: { type: 'string', default: 'pglite' },
+    /** Seconds each half of the audit A/B lasts: long beside the writer's flush period, so few batches land in the other half. */
+    'audit-slice': { type: 'string', default: '5' },
   },
 });
 if (args.db !== 'pglite' && args.db !== 'postgres') throw new Error('--db is pglite or postgres');
 const RATE = Number(args.rate);
 const DURATION_S = Number(args.duration);
+const AUDIT_SLICE_MS = Number(args['audit-slice']) * 1000;
 const LIGHT_KINDS = new Set(['light-single', 'light-dimmer', 'light-cct', 'light-rgb']);
 
 interface Figures {
@@ -123,12 +126,13 @@ try {
   const controlLoopDelay = controlLoop.stop();
   await watcher.stop();
 
-  // Audit A/B: the same control path, with the calls' audit entries written in alternate half-seconds and not in
-  // the others, so load from elsewhere on the machine falls on both halves alike. A call counts for the half it
-  // was sent in; the writer's batches land a little later, in either half.
+  // Audit A/B: the same control path, with the calls' audit entries written in alternate slices and not in the
+  // others, so load from elsewhere on the machine falls on both halves alike. A call counts for the half it was
+  // sent in; the writer's batches land up to one flush period later, so the last batch of a slice may land in
+  // the next one.
   const written: number[] = [];
   const notWritten: number[] = [];
-  const slices = setInterval(() => (auditWritten = !auditWritten), 500);
+  const slices = setInterval(() => (auditWritten = !auditWritten), AUDIT_SLICE_MS);
   let abSkipped = 0;
   const abSent = await paced(() => {
     let light = lights[cursor++ % lights.length]!;
@@ -165,7 +169,9 @@ try {
   console.log(`skipped (every light busy): ${skipped}`);
   const withAudit = figures(written, written.length);
   const withoutAudit = figures(notWritten, notWritten.length);
-  console.log(`audit trail A/B, alternate half-seconds (${abSent - abSkipped} commands, ${abSkipped} skipped), control answered (ms):`);
+  console.log(
+    `audit trail A/B, alternate ${AUDIT_SLICE_MS / 1000} s slices (${abSent - abSkipped} commands, ${abSkipped} skipped), control answered (ms):`,
+  );
   console.table({ 'entries written': withAudit, 'entries not written': withoutAudit });
   console.log(
     `audit trail cost: p50 x${ratio(withAudit.p50, withoutAudit.p50)}, p99 x${ratio(withAudit.p99, withoutAudit.p99)} (${Math.round((withAudit.p99 / withoutAudit.p99 - 1) * 1000) / 10} % on p99)`,

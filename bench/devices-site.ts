@@ -31,7 +31,7 @@ const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
 /**
  * The product's own server (`buildApp` with the embedded broker on a free port, PGlite in a temporary folder
- * or a fresh PostgreSQL database)
+ * in its worker thread, or a fresh PostgreSQL database)
  * and `gateways` simulated gateways in this process with `devicesPerKind` devices of every family, radio
  * delay 0. Everything is set up through the HTTP API as a user would: bind, import, place.
  */
@@ -48,7 +48,8 @@ export async function startDeviceSite(options: {
   const pgTarget = options.postgres
     ? await postgresTarget(options.postgres, `lumigrid_bench_${randomBytes(5).toString('hex')}`)
     : undefined;
-  const database = await openDatabase(pgTarget ? { url: pgTarget.url } : { dataDir: join(dataDir, 'db') });
+  // PGlite in its worker thread, as the server runs it (main.ts).
+  const database = await openDatabase(pgTarget ? { url: pgTarget.url } : { dataDir: join(dataDir, 'db') }, { pgliteWorker: true });
   const config = loadConfig({
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -77,4 +77,44 @@ describe('the link client under its own backpressure', () => {
     expect(link.connected).toBe(true);
     expect(lines.filter((l) => /MQTT error|lost the MQTT broker/.test(l.msg))).toEqual([]);
   }, 60_000);
+
+  it('keeps its broker connection while a consumer holds one message for several keep-alives (a database away)', async () => {
+    const broker = await startBroker();
+    closing.push(() => broker.close());
+    const handled: number[] = [];
+    const changes: boolean[] = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const link: LinkClient = await connectLinkClient({
+      url: broker.url,
+      credential: undefined,
+      logger: memoryLogger().logger,
+      keepaliveS: KEEPALIVE_S,
+      onMessage: async (message) => {
+        if (message.channel !== 'event') return;
+        if (handled.length === 0) await released;
+        handled.push(message.message.ts);
+      },
+      onStateCleared: () => undefined,
+      onConnectionChange: (up) => changes.push(up),
+    });
+    closing.push(() => link.close());
+    const gateway = await mqtt.connectAsync(broker.url, { clientId: 'gateway-0A1B2C3D4E60', protocolVersion: 4 });
+    closing.push(() => gateway.endAsync());
+    const fault = (ts: number) =>
+      gateway.publishAsync(
+        upTopic('0A1B2C3D4E60', 'event'),
+        encodeUp('event', { type: 'fault', ts, addr: '0001', code: FAULT_CODES.led, raised: true }),
+        { qos: 1 },
+      );
+    await Promise.all([fault(1), fault(2), fault(3)]);
+
+    // Held for four keep-alives: the broker drops a client it hears nothing from for one and a half.
+    const heldUntil = Date.now() + 4 * KEEPALIVE_S * 1000;
+    await poll(() => Date.now() >= heldUntil || changes.includes(false), 'four keep-alives, or the link down', { timeoutMs: 30_000 });
+    release();
+    await poll(() => handled.length === 3 || changes.includes(false), 'every message handled, or the link down', { timeoutMs: 30_000 });
+    expect(changes).toEqual([true]);
+    expect(handled).toEqual([1, 2, 3]);
+  }, 60_000);
 });

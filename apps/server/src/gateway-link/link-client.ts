@@ -168,15 +168,16 @@ export async function connectLinkClient(options: LinkClientOptions) {
     });
   };
   // The broker's PINGRESP comes after what it sent before it, and while the consumers hold the link back (a
-  // gateway's history arriving) this server has not read that yet: the broker did not go quiet, this server
-  // did. mqtt.js would call it a dead broker and drop the connection, and with it, a clean session, whatever the
-  // broker still held for this server. The keep-alive gives up only once the server has read nothing for a
-  // whole keep-alive with no message in hand; mqtt.js asks again every half keep-alive.
+  // gateway's history arriving, a database away) this server has not read that yet: the broker did not go
+  // quiet, this server did. mqtt.js would call it a dead broker and drop the connection, and with it, a clean
+  // session, whatever the broker still held for this server. The keep-alive gives up only once the server has
+  // read nothing for a whole keep-alive with no message in hand; mqtt.js asks again every half keep-alive, and
+  // each time this server pings again, so that the broker's own keep-alive does not drop it meanwhile.
   const keepaliveMs = (options.keepaliveS ?? DEFAULT_KEEPALIVE_S) * 1000;
   const giveUpOnBroker = client.onKeepaliveTimeout.bind(client);
   client.onKeepaliveTimeout = () => {
-    if (handling > 0 || Date.now() - lastReadAt < keepaliveMs) return;
-    giveUpOnBroker();
+    if (handling > 0 || Date.now() - lastReadAt < keepaliveMs) client.sendPing();
+    else giveUpOnBroker();
   };
 
   let uplink: NatsUplink | undefined;
