@@ -28,8 +28,9 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test/setup.ts'],
-          // antd renders a lot for jsdom; a busy machine must not turn a slow render into a failure.
-          testTimeout: 20_000,
+          // antd renders a lot for jsdom; a busy machine must not turn a slow render into a failure (beside the
+          // journeys in CI, tests of 2-5 s took 20-26 s).
+          testTimeout: 60_000,
         },
       },
       { test: { name: 'gateway-sim', include: ['apps/gateway-sim/src/**/*.test.ts'] } },
