@@ -1,4 +1,5 @@
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type AddressInfo, type Server } from 'node:net';
+import { Aedes } from 'aedes';
 import type { GatewayInfo } from '@lumigrid/protocol';
 import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
 import type { FastifyBaseLogger } from 'fastify';
@@ -17,6 +18,21 @@ export function memoryLogger(): { logger: FastifyBaseLogger; lines: LogLine[] } 
   const lines: LogLine[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
   return { logger: logger as unknown as FastifyBaseLogger, lines };
+}
+
+/** A plain Aedes broker on a free port, without the embedded broker's authentication and ACL. */
+export async function startPlainBroker(): Promise<{ url: string; broker: Aedes; close(): Promise<void> }> {
+  const broker = await Aedes.createBroker();
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    broker,
+    async close() {
+      await new Promise<void>((resolve) => broker.close(() => resolve()));
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** Whether something answers on host:port within a short time. */

@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo, type Server } from 'node:net';
 import {
   deviceEndpoints,
   gatewayEndpoints,
@@ -13,26 +12,11 @@ import {
   type GroupView,
 } from '@lumigrid/contract';
 import { Z2mBridge, Z2mStandIn, expectedImports, z2mGroupName } from '@lumigrid/z2m-bridge';
-import { Aedes } from 'aedes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOSQUITTO_URL, runPrefix } from '../../test/gateway-link.fixtures.ts';
+import { MOSQUITTO_URL, runPrefix, startPlainBroker } from '../../test/gateway-link.fixtures.ts';
 import { BROKERS, buildGatewayWithDevices, data } from '../../test/gateways.fixtures.ts';
 import { endpointCaller, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
-
-/** A broker of Zigbee2MQTT's own, for the two-broker set-up: the embedded broker admits only gateways. */
-async function startZigbeeBroker(): Promise<{ url: string; close(): Promise<void> }> {
-  const broker = await Aedes.createBroker();
-  const server: Server = createServer(broker.handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      await new Promise<void>((resolve) => broker.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 /**
  * The platform, the Zigbee2MQTT bridge and the Zigbee2MQTT stand-in with real definitions, over real MQTT:
@@ -67,7 +51,8 @@ describe.each(BROKERS)('a Zigbee2MQTT installation as a Lumigrid gateway over th
       { gatewayLink: { port: 0, commandTimeoutMs: 5000, ...(external ? { sharedGroup: `lumigrid-test-${runPrefix()}` } : {}) } },
     );
     const lumigridUrl = external ? MOSQUITTO_URL : `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`;
-    zigbee = external ? undefined : await startZigbeeBroker();
+    // A broker of Zigbee2MQTT's own, for the two-broker set-up: the embedded broker admits only gateways.
+    zigbee = external ? undefined : await startPlainBroker();
     const z2mUrl = zigbee?.url ?? MOSQUITTO_URL;
     const baseTopic = `z2m-test-${runPrefix()}`;
     standIn = new Z2mStandIn({ url: z2mUrl, baseTopic });
