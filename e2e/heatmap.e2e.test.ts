@@ -5,7 +5,7 @@ import { authEndpoints, energyEndpoints, heatmapEndpoints, projectEndpoints, typ
 import { presetRange } from '../apps/web/src/pages/heatmap/heatmap-model.ts';
 import { api, poll } from './support/api.ts';
 import { openBrowser, recordApiCalls, reportFailure, screenshot, storeSession, type TestBrowser } from './support/browser.ts';
-import { DEMO_PASSWORD, seededDemoDataDir } from './support/demo-site.ts';
+import { DEMO_PASSWORD, seededDemoStore } from './support/demo-site.ts';
 import { startServer, withServerOutput, type RunningServer } from './support/server.ts';
 
 // The heatmap as a facility manager meets it on the demo site (started again on what its first start left): from
@@ -38,12 +38,10 @@ async function heatDrawn(): Promise<{ points: number; coloured: number }> {
 }
 
 beforeAll(async () => {
-  server = await startServer({
-    DATA_DIR: await seededDemoDataDir(),
-    DEMO: 'on',
-    DEMO_PASSWORD,
-    ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
-  });
+  server = await startServer(
+    { DEMO: 'on', DEMO_PASSWORD, ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}) },
+    { store: await seededDemoStore() },
+  );
   login = await api(server.url, authEndpoints.login, { body: { account: 'demo@lumigrid.local', password: DEMO_PASSWORD } });
   await poll(
     async () => {

@@ -23,7 +23,15 @@ import { seriousViolations } from './axe.ts';
 import { PHONE, SCREENSHOT_DIR, followInApp, openBrowser, storeSession, type TestBrowser } from './browser.ts';
 import { settled, trackRequests, type RequestTracker } from './settled.ts';
 import { cutLabelsInPage, sidewaysOverflowInPage, smallTouchTargetsInPage } from './phone-checks.ts';
-import { ADMIN_PASSWORD, freshDataDir, startServer, withServerOutput, type RunningServer } from './server.ts';
+import {
+  ADMIN_PASSWORD,
+  freshStore,
+  startServer,
+  withServerOutput,
+  type RunningServer,
+  type ServerStore,
+  type StoreSource,
+} from './server.ts';
 
 // The demo site, on its first start as a newcomer following the README meets it (e2e/demo-site.e2e.test.ts), or
 // started again on what a first start left, for the tour of every page of the menu in one language
@@ -51,12 +59,12 @@ const ENDPOINT_IDS = new Set(allEndpoints().map((e) => endpointId(e)));
 const keyShown = (text: string) => [...text.matchAll(KEY_SHOWN)].map((m) => m[0]).find((k) => !ENDPOINT_IDS.has(k));
 
 /**
- * A data folder holding the demo site as its first start leaves it: the account, the furnished floor plan, the
+ * A store holding the demo site as its first start leaves it: the account, the furnished floor plan, the
  * gateways bound, two months of energy and two weeks of occupancy history. A file that starts from a copy meets
  * the demo as a restart does, without the minute of a core that sending the history again costs. The first
  * file of the run that asks makes it, under a lock; the others wait for it.
  */
-export async function seededDemoDataDir(): Promise<string> {
+export async function seededDemoStore(): Promise<ServerStore> {
   const folder = inject('demoSeedDir');
   const data = join(folder, 'data');
   const ready = join(folder, 'ready');
@@ -71,7 +79,7 @@ export async function seededDemoDataDir(): Promise<string> {
   if (!seedsHere) {
     await poll(async () => existsSync(ready) || existsSync(failed), 'the demo site seeded by another file', { timeoutMs: 700_000 });
     if (existsSync(failed)) throw new Error(`the demo site could not be seeded: ${await readFile(failed, 'utf8')}`);
-    return freshDataDir('lumigrid-e2e-demo-', data);
+    return freshStore('lumigrid-e2e-demo-', { from: JSON.parse(await readFile(ready, 'utf8')) as StoreSource });
   }
   const server = await startServer({ DEMO: 'on', DEMO_PASSWORD, LOG_LEVEL: 'info' });
   try {
@@ -91,8 +99,9 @@ export async function seededDemoDataDir(): Promise<string> {
   }
   await server.stop({ keepData: true });
   await rename(server.dataDir, data);
-  await writeFile(ready, '');
-  return freshDataDir('lumigrid-e2e-demo-', data);
+  const seed: StoreSource = { dataDir: data, databaseUrl: server.store.databaseUrl };
+  await writeFile(ready, JSON.stringify(seed));
+  return freshStore('lumigrid-e2e-demo-', { from: seed });
 }
 
 /**
@@ -132,20 +141,24 @@ async function historyStored(server: RunningServer) {
 /**
  * Starts the demo site and a browser for the file that calls it, and stops them after its tests: on its first
  * start (`firstStart`, as a newcomer following the README meets it), or started again on what a first start left
- * (seededDemoDataDir). `timeFactor` speeds the simulated gateways (a firmware update watched to its end); faster
+ * (seededDemoStore). `timeFactor` speeds the simulated gateways (a firmware update watched to its end); faster
  * time costs the server CPU, as their telemetry comes that many times as often.
  */
 export function useDemoSite({ firstStart = false, timeFactor = 1 }: { firstStart?: boolean; timeFactor?: number } = {}) {
   beforeAll(async () => {
-    const server = (site.server = await startServer({
-      // A first start logs its seeding's steps, which the journey reads to know what is written.
-      ...(firstStart ? { LOG_LEVEL: 'info' } : { DATA_DIR: await seededDemoDataDir() }),
-      DEMO: 'on',
-      DEMO_PASSWORD,
-      DEMO_TIME_FACTOR: String(timeFactor),
-      // A private build, for a machine where others rebuild apps/web/dist while the journeys run.
-      ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
-    }));
+    const server = (site.server = await startServer(
+      {
+        // A first start logs its seeding's steps, which the journey reads to know what is written.
+        ...(firstStart ? { LOG_LEVEL: 'info' } : {}),
+        DEMO: 'on',
+        DEMO_PASSWORD,
+        DEMO_TIME_FACTOR: String(timeFactor),
+        // A private build, for a machine where others rebuild apps/web/dist while the journeys run.
+        ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+      },
+      // The first start on the embedded database, as the README's command starts it.
+      firstStart ? { embedded: true } : { store: await seededDemoStore() },
+    ));
     site.problems = [];
     // A first start furnishes its gateways one after the other: one gateway's devices can all be placed while the
     // next one's are still coming.

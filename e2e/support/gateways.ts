@@ -1,10 +1,9 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
-import { openDatabase } from '../../apps/server/src/db/client.ts';
 import { hashPassword } from '../../apps/server/src/lib/password.ts';
 import { createGatewaysRepo } from '../../apps/server/src/modules/gateways/gateways.repo.ts';
-import { freePort, freshDataDir, startServer, type RunningServer } from './server.ts';
+import { freePort, freshStore, startServer, type RunningServer } from './server.ts';
 
 /** A firmware file the server offers for the gateway part (DATA_DIR/firmware/manifest.json). */
 export interface FirmwareEntry {
@@ -42,7 +41,7 @@ export async function startGatewaySite(
     env?: Record<string, string>;
   } = {},
 ): Promise<GatewaySite> {
-  const dataDir = await freshDataDir('lumigrid-e2e-gw-');
+  const store = await freshStore('lumigrid-e2e-gw-');
   const macPrefix = Math.floor(Math.random() * 0xffffff)
     .toString(16)
     .toUpperCase()
@@ -63,7 +62,7 @@ export async function startGatewaySite(
     ...options.sim,
   });
 
-  const database = await openDatabase({ dataDir });
+  const database = await store.open();
   try {
     const repo = createGatewaysRepo(database.db);
     for (const g of fleet.gateways) await repo.provisionAnyTenant({ mac: g.mac, passwordHash: await hashPassword(password(g.mac)) });
@@ -71,15 +70,15 @@ export async function startGatewaySite(
     await database.close();
   }
   if (options.firmware?.length) {
-    await mkdir(join(dataDir, 'firmware'), { recursive: true });
-    await writeFile(join(dataDir, 'firmware', 'manifest.json'), JSON.stringify(options.firmware));
+    await mkdir(join(store.dataDir, 'firmware'), { recursive: true });
+    await writeFile(join(store.dataDir, 'firmware', 'manifest.json'), JSON.stringify(options.firmware));
   }
 
   let server: RunningServer;
   try {
-    server = await startServer({ DATA_DIR: dataDir, MQTT_PORT: String(mqttPort), DEMO: 'off', ...privateWebBuild(), ...options.env });
+    server = await startServer({ MQTT_PORT: String(mqttPort), DEMO: 'off', ...privateWebBuild(), ...options.env }, { store });
   } catch (error) {
-    await rm(dataDir, { recursive: true, force: true });
+    await store.remove();
     throw error;
   }
   return {
@@ -93,7 +92,6 @@ export async function startGatewaySite(
     async stop() {
       await fleet.stop();
       await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../apps/server/src/db/client.ts';
+import { createPostgresTemplate, withAdmin } from '../../apps/server/src/test/database-templates.ts';
+import { ON_POSTGRES } from './server.ts';
 
 /**
  * Builds the server as `npm start` runs it (apps/server/dist), from the sources of this run, and migrates one
@@ -18,8 +20,18 @@ export default async function setup(project: TestProject) {
   project.provide('migratedDataDir', dataDir);
   const demoSeedDir = await mkdtemp(join(tmpdir(), 'lumigrid-e2e-demo-seed-'));
   project.provide('demoSeedDir', demoSeedDir);
+  const postgresTemplate = ON_POSTGRES ? await createPostgresTemplate('lumigrid_e2e') : undefined;
+  project.provide('postgresTemplate', postgresTemplate);
   return async () => {
     await rm(dataDir, { recursive: true, force: true });
     await rm(demoSeedDir, { recursive: true, force: true });
+    // The template, the demo seed kept for copying, and any copy a failed file left.
+    if (postgresTemplate)
+      await withAdmin(async (admin) => {
+        const { rows } = await admin.query<{ name: string }>(`select datname as name from pg_database where datname like $1`, [
+          `${postgresTemplate}%`,
+        ]);
+        for (const { name } of rows) await admin.query(`drop database if exists ${name} with (force)`);
+      });
   };
 }

@@ -5,6 +5,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../apps/server/src/db/client.ts';
+import { freshPostgres } from '../../apps/server/src/test/database-templates.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../..');
 export const ADMIN_PASSWORD = 'Admin-Pass-2026';
@@ -15,9 +17,10 @@ export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
+  store: ServerStore;
   /** What the server printed, for failure messages. */
   output(): string;
-  /** Stops the server and removes its data folder, unless `keepData` (the folder is then the caller's). */
+  /** Stops the server and removes its store, unless `keepData` (the store is then the caller's). */
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -35,35 +38,82 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * A new data folder for one server: a copy of `from`, by default of the run's migrated one (see
- * global-setup.ts), or an empty one when the file runs outside that setup, which the server then migrates itself.
+ * What one journey server stores: its data folder (uploads, backups, firmware) and its database. The database is
+ * the embedded one in that folder, or, when the run has DATABASE_URL (CI), a PostgreSQL database of its own:
+ * PGlite costs a server seconds of CPU to start and several times PostgreSQL's CPU a statement, and the unit
+ * suites already run it on both. `E2E_DATABASE=pglite` keeps every journey on the embedded database; the demo's
+ * first start always runs on it, as the README starts it.
  */
-export async function freshDataDir(prefix = 'lumigrid-e2e-', from?: string): Promise<string> {
-  const dataDir = await mkdtemp(join(tmpdir(), prefix));
-  let source = from;
+export interface ServerStore {
+  dataDir: string;
+  /** The store's own PostgreSQL database; none: the embedded one in `dataDir`. */
+  databaseUrl?: string;
+  /** Opens the store's database from the journey's process (an embedded one only while no server runs on it). */
+  open(): Promise<Database>;
+  /** Removes the folder and drops the database. */
+  remove(): Promise<void>;
+}
+
+/** Where a store came from, to be copied: a folder and, for PostgreSQL, the database to clone. */
+export type StoreSource = Pick<ServerStore, 'dataDir' | 'databaseUrl'>;
+
+export const ON_POSTGRES = Boolean(process.env.DATABASE_URL) && process.env.E2E_DATABASE !== 'pglite';
+
+function provided<K extends 'migratedDataDir' | 'postgresTemplate'>(key: K): string | undefined {
   try {
-    source ??= inject('migratedDataDir');
+    return inject(key);
   } catch {
-    source = undefined;
+    return undefined;
   }
-  if (source) await cp(source, dataDir, { recursive: true });
-  return dataDir;
+}
+
+/**
+ * A new store for one server: a copy of `from`, by default of the run's migrated database (global-setup.ts), or
+ * an empty one when the file runs outside that setup, which the server then migrates itself.
+ */
+export async function freshStore(
+  prefix = 'lumigrid-e2e-',
+  { from, embedded = !ON_POSTGRES }: { from?: StoreSource; embedded?: boolean } = {},
+): Promise<ServerStore> {
+  const dataDir = await mkdtemp(join(tmpdir(), prefix));
+  const folder = from?.dataDir ?? (embedded ? provided('migratedDataDir') : undefined);
+  if (folder) await cp(folder, dataDir, { recursive: true });
+  if (embedded)
+    return {
+      dataDir,
+      open: () => openDatabase({ dataDir }),
+      remove: () => rm(dataDir, { recursive: true, force: true }),
+    };
+  const template = from?.databaseUrl ? new URL(from.databaseUrl).pathname.slice(1) : provided('postgresTemplate');
+  const database = await freshPostgres({ template, prefix: `${provided('postgresTemplate') ?? 'lumigrid_e2e'}_copy` });
+  return {
+    dataDir,
+    databaseUrl: database.url,
+    open: () => openDatabase({ url: database.url }),
+    async remove() {
+      await rm(dataDir, { recursive: true, force: true });
+      await database.drop();
+    },
+  };
 }
 
 /**
  * Starts the real platform as `npm start` does (the server bundle the run's global setup built, the built web
- * app, an embedded database in a fresh folder), on free ports. DATABASE_URL is removed so browser journeys
- * never share the CI database with the server tests.
+ * app, a fresh store unless `store` is given), on free ports. The server's database is the store's: DATABASE_URL
+ * is never the run's own, so browser journeys never share a database with the server tests.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { store?: ServerStore; embedded?: boolean } = {},
+): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = env.DATA_DIR ?? (await freshDataDir());
+  const store = options.store ?? (await freshStore('lumigrid-e2e-', { embedded: options.embedded }));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     MQTT_PORT: String(await freePort()),
-    DATA_DIR: dataDir,
+    DATA_DIR: store.dataDir,
     ADMIN_PASSWORD,
     CAPTCHA_TEXT: CAPTCHA,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -77,6 +127,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     ...env,
   };
   delete childEnv.DATABASE_URL;
+  if (store.databaseUrl) childEnv.DATABASE_URL = store.databaseUrl;
   const child = spawn(process.execPath, ['--enable-source-maps', 'apps/server/dist/main.js'], {
     cwd: REPO_ROOT,
     env: childEnv,
@@ -90,11 +141,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const server: RunningServer = {
     url,
     port,
-    dataDir,
+    dataDir: store.dataDir,
+    store,
     output: () => output,
     async stop({ keepData = false } = {}) {
       await stopChild(child);
-      if (!keepData) await rm(dataDir, { recursive: true, force: true });
+      if (!keepData) await store.remove();
     },
   };
   try {

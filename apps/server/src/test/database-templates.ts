@@ -23,7 +23,8 @@ declare module 'vitest' {
   }
 }
 
-async function withAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `run` on a connection to DATABASE_URL's own database, for creating and dropping others. */
+export async function withAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL! });
   await admin.connect();
   try {
@@ -33,7 +34,8 @@ async function withAdmin<T>(run: (admin: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-function databaseUrl(name: string): string {
+/** DATABASE_URL with another database's name. */
+export function databaseUrl(name: string): string {
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
   return url.toString();
@@ -48,13 +50,7 @@ export async function createDatabaseTemplates(): Promise<{ templates: DatabaseTe
   await writeFile(pgliteImage, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
   await pglite.close();
 
-  let postgresTemplate: string | undefined;
-  if (process.env.DATABASE_URL) {
-    postgresTemplate = `lumigrid_template_${randomBytes(6).toString('hex')}`;
-    await withAdmin((admin) => admin.query(`create database ${postgresTemplate}`));
-    const postgres = await openDatabase({ url: databaseUrl(postgresTemplate) });
-    await postgres.close();
-  }
+  const postgresTemplate = process.env.DATABASE_URL ? await createPostgresTemplate('lumigrid_template') : undefined;
   return {
     templates: { pgliteImage, postgresTemplate },
     async dispose() {
@@ -66,6 +62,15 @@ export async function createDatabaseTemplates(): Promise<{ templates: DatabaseTe
         );
     },
   };
+}
+
+/** A migrated PostgreSQL database named `<prefix>_<random>`, for others to copy. */
+export async function createPostgresTemplate(prefix: string): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await withAdmin((admin) => admin.query(`create database ${name}`));
+  const postgres = await openDatabase({ url: databaseUrl(name) });
+  await postgres.close();
+  return name;
 }
 
 /** The run's templates, or none when a file runs outside the configured global setup. */
@@ -94,10 +99,15 @@ export async function freshPglite(options: { worker?: boolean } = {}): Promise<D
   return openDatabase({ memory: true, image: await pgliteImage }, { pgliteWorker });
 }
 
-/** A fresh, empty-but-migrated PostgreSQL database for one suite, dropped when it closes. */
-export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `lumigrid_test_${randomBytes(6).toString('hex')}`;
-  const template = templates()?.postgresTemplate;
+/**
+ * A fresh PostgreSQL database for one suite, dropped when it closes: a copy of `template` (by default the run's
+ * migrated one), named `<prefix>_<random>`.
+ */
+export async function freshPostgres({
+  template = templates()?.postgresTemplate,
+  prefix = 'lumigrid_test',
+}: { template?: string; prefix?: string } = {}): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) => admin.query(`create database ${name}${template ? ` template ${template}` : ''}`));
   return {
     url: databaseUrl(name),
