@@ -11,6 +11,7 @@ import {
   downTopic,
   dueSchedules,
   encodeUp,
+  gatewaySessionOptions,
   isTimeZone,
   upTopic,
   type Bridge,
@@ -431,25 +432,10 @@ export class SimGateway extends EventEmitter {
   private connect(): Promise<void> {
     const { url, servers } = brokerNodes(this.options.url);
     const client = mqtt.connect(url, {
+      ...gatewaySessionOptions(this.mac, this.options.password, this.options.keepaliveS),
       servers,
-      clientId: this.mac,
-      username: this.mac,
-      password: this.options.password,
-      // A persistent session: QoS 1 commands sent during a short outage arrive after it.
-      clean: false,
       // mqtt.js retries at a fixed period; the gateway backs off with jitter itself (the 'close' handler below).
       reconnectPeriod: 0,
-      connectTimeout: 10_000,
-      keepalive: this.options.keepaliveS ?? 60,
-      // The subscriptions are made again on every connect below.
-      resubscribe: false,
-      protocolVersion: 4,
-      will: {
-        topic: upTopic(this.mac, 'state'),
-        payload: Buffer.from(encodeUp('state', { state: 'offline', reason: 'lost' })),
-        qos: 1,
-        retain: true,
-      },
     });
     this.client = client;
     this.cloudGone();

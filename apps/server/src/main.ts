@@ -1,19 +1,15 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { configOrFail, failWith } from './command-line.ts';
+import { configuredDatabase, openDatabase } from './db/client.ts';
 import { BrokerPortInUseError } from './gateway-link/broker.ts';
 import { createDrain } from './lifecycle/drain.ts';
 
+const fail: (message: string) => never = failWith('lumigrid');
+
 /** Starts the platform: configuration, database (migrated), gateway link (MQTT), HTTP. Problems a person can fix print one line. */
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`configuration: ${error.message}`);
-    throw error;
-  }
-  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }, {
+  const config = configOrFail(fail);
+  const database = await openDatabase(configuredDatabase(config), {
     onPoolError: (error) => console.warn(`database connection lost (the pool reconnects): ${error.message}`),
     pgliteWorker: true,
   }).catch((error: Error) =>
@@ -53,11 +49,6 @@ async function main() {
     throw error;
   }
   app.log.info(`Lumigrid ${config.mode} mode on ${config.publicUrl} (database: ${database.kind})`);
-}
-
-function fail(message: string): never {
-  console.error(`lumigrid: ${message}`);
-  process.exit(1);
 }
 
 void main();

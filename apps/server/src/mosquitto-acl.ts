@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { normaliseMac } from '@lumigrid/protocol';
 import { derivePassword } from '@lumigrid/protocol/credentials';
-import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { configOrFail, failWith } from './command-line.ts';
+import { configuredDatabase, openDatabase } from './db/client.ts';
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import { mosquittoAclFile, mosquittoConf, mosquittoPasswordFile, type MosquittoUser } from './gateway-link/mosquitto-acl.ts';
 
@@ -22,6 +22,8 @@ external broker (MQTT_URL) enforces what the embedded one does: each gateway onl
   sign in until it is re-provisioned); the tool says which. Only hashes are stored in Lumigrid's database.
 
 Uses DATABASE_URL or DATA_DIR like the server (docs/operations.md "External Mosquitto").`;
+
+const fail: (message: string) => never = failWith('lumigrid mosquitto-acl');
 
 async function main() {
   const { values } = parseArgs({
@@ -53,14 +55,8 @@ async function main() {
       if (mac && entry.password) known.set(mac, entry.password);
     }
   }
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`configuration: ${error.message}`);
-    throw error;
-  }
-  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  const config = configOrFail(fail);
+  const database = await openDatabase(configuredDatabase(config));
   try {
     const macs = (await createGatewaysRepo(database.db).provisionedMacsAnyTenant()).sort();
     const users: MosquittoUser[] = [...servers];
@@ -82,11 +78,6 @@ async function main() {
   } finally {
     await database.close();
   }
-}
-
-function fail(message: string): never {
-  console.error(`lumigrid mosquitto-acl: ${message}`);
-  process.exit(1);
 }
 
 void main();

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { normaliseMac } from '@lumigrid/protocol';
 import { derivePassword } from '@lumigrid/protocol/credentials';
-import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { configOrFail, failWith } from './command-line.ts';
+import { configuredDatabase, openDatabase } from './db/client.ts';
 import { createGatewaysRepo } from './modules/gateways/gateways.repo.ts';
 import { createGatewayFleet } from './modules/gateways/gateway-fleet.ts';
 
@@ -17,6 +17,8 @@ account binds it by MAC. Prints one JSON line per gateway with its password; onl
 
 Uses DATABASE_URL or DATA_DIR like the server (docs/protocol.md "Provisioning").`;
 
+const fail: (message: string) => never = failWith('lumigrid provision');
+
 async function main() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -28,14 +30,8 @@ async function main() {
   }
   if (values.password !== undefined && positionals.length > 1) fail('--password issues one password: give one MAC');
   const macs = positionals.map((m) => normaliseMac(m) ?? fail(`not a MAC: ${m}`));
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(`configuration: ${error.message}`);
-    throw error;
-  }
-  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+  const config = configOrFail(fail);
+  const database = await openDatabase(configuredDatabase(config));
   try {
     const { db } = database;
     const fleet = createGatewayFleet({
@@ -50,11 +46,6 @@ async function main() {
   } finally {
     await database.close();
   }
-}
-
-function fail(message: string): never {
-  console.error(`lumigrid provision: ${message}`);
-  process.exit(1);
 }
 
 void main();

@@ -2,6 +2,7 @@ import {
   decodeDown,
   downTopic,
   encodeUp,
+  gatewaySessionOptions,
   sendPacketsAtOnce,
   upTopic,
   UplinkStore,
@@ -62,21 +63,8 @@ export class GatewayConnection {
   connect(): Promise<void> {
     const { mac } = this.options;
     const client = mqtt.connect(this.options.url, {
-      clientId: mac,
-      username: mac,
-      password: this.options.password,
-      clean: false,
+      ...gatewaySessionOptions(mac, this.options.password, this.options.keepaliveS),
       reconnectPeriod: 1000,
-      connectTimeout: 10_000,
-      keepalive: this.options.keepaliveS ?? 60,
-      resubscribe: false,
-      protocolVersion: 4,
-      will: {
-        topic: upTopic(mac, 'state'),
-        payload: Buffer.from(encodeUp('state', { state: 'offline', reason: 'lost' })),
-        qos: 1,
-        retain: true,
-      },
     });
     this.client = client;
     this.cloudGone();

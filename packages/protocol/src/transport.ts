@@ -1,3 +1,6 @@
+import { encodeUp } from './codec.ts';
+import { upTopic } from './topics.ts';
+
 /** What `sendPacketsAtOnce` needs of an mqtt.js client: its current socket, and its connect event. */
 interface StreamClient {
   readonly stream: unknown;
@@ -51,4 +54,30 @@ export function brokerNodes(list: string): { url: string; servers: BrokerNode[] 
   });
   if (urls.length === 0) throw new Error('no broker address');
   return { url: urls[0]!, servers: nodes };
+}
+
+/**
+ * The MQTT session a gateway opens with the cloud's broker (mqtt.js options): its MAC as client id and user
+ * name, a persistent session, and the retained 'offline' state the broker publishes for it once it is lost.
+ * How it reconnects, and to which nodes, is the caller's.
+ */
+export function gatewaySessionOptions(mac: string, password: string, keepaliveS = 60) {
+  return {
+    clientId: mac,
+    username: mac,
+    password,
+    // A persistent session: QoS 1 commands sent during a short outage arrive after it.
+    clean: false,
+    connectTimeout: 10_000,
+    keepalive: keepaliveS,
+    // The gateway subscribes again on every connect.
+    resubscribe: false,
+    protocolVersion: 4 as const,
+    will: {
+      topic: upTopic(mac, 'state'),
+      payload: encodeUp('state', { state: 'offline', reason: 'lost' }),
+      qos: 1 as const,
+      retain: true,
+    },
+  };
 }

@@ -39,6 +39,11 @@ const MIGRATIONS = fileURLToPath(new URL('./migrations', import.meta.url));
 /** `image`: a dump of a migrated PGlite data folder to start from (tests), so only newer migrations run. */
 export type DatabaseTarget = { url: string } | { dataDir: string } | { memory: true; image?: Blob };
 
+/** Where the configuration keeps the database: PostgreSQL when it names one, otherwise PGlite in the data folder. */
+export function configuredDatabase(config: { databaseUrl: string | undefined; dataDir: string }): DatabaseTarget {
+  return config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir };
+}
+
 export interface OpenOptions {
   onPoolError?: (error: Error) => void;
   /**

@@ -1,10 +1,11 @@
 import type { AlarmRuleStep, AlarmSeverity, AlarmState, Lang } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { mayReferTo, refersTo } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { projects } from './projects.ts';
-import { users } from './users.ts';
+import { tenantColumn, tenantRowKeys } from './tenant-columns.ts';
 
 /**
  * Alarms (docs/alarms.md): what operators act on, made from faults by the alarm engine. A fault source (a
@@ -15,12 +16,9 @@ import { users } from './users.ts';
 export const alarms = pgTable(
   'alarms',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' }).references(() => gateways.id, { onDelete: 'set null' }),
-    deviceId: bigint('device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'set null' }),
+    ...tenantRowKeys(),
+    gatewayId: mayReferTo('gateway_id', () => gateways.id, 'set null'),
+    deviceId: mayReferTo('device_id', () => devices.id, 'set null'),
     /** The device address on its gateway ('' for the gateway itself). */
     addr: text('addr').notNull(),
     code: smallint('code').notNull(),
@@ -56,12 +54,8 @@ export const alarms = pgTable(
 export const alarmCodeSettings = pgTable(
   'alarm_code_settings',
   {
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    tenantId: tenantColumn(),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     code: smallint('code').notNull(),
     severity: text('severity').$type<AlarmSeverity>().notNull(),
     onDelaySec: integer('on_delay_sec').notNull(),
@@ -76,13 +70,8 @@ export const alarmCodeSettings = pgTable(
 export const alarmRules = pgTable(
   'alarm_rules',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     position: integer('position').notNull(),
     name: text('name').notNull(),
     severities: jsonb('severities').$type<AlarmSeverity[]>().notNull(),

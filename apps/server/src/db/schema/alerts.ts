@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { mayReferTo } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -13,13 +15,10 @@ import { users } from './users.ts';
 export const alerts = pgTable(
   'alerts',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' }).references(() => gateways.id, { onDelete: 'set null' }),
+    ...tenantRowKeys(),
+    gatewayId: mayReferTo('gateway_id', () => gateways.id, 'set null'),
     /** Null for a gateway's own alert (offline). */
-    deviceId: bigint('device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'set null' }),
+    deviceId: mayReferTo('device_id', () => devices.id, 'set null'),
     /** The device address on its gateway ('' for the gateway itself): with gatewayId, what the fault is on. */
     addr: text('addr').notNull(),
     code: smallint('code').notNull(),
@@ -31,7 +30,7 @@ export const alerts = pgTable(
     mapId: bigint('map_id', { mode: 'bigint' }),
     raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
     clearedAt: timestamp('cleared_at', { withTimezone: true }),
-    handledBy: bigint('handled_by', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    handledBy: mayReferTo('handled_by', () => users.id, 'set null'),
     handledByName: text('handled_by_name'),
     handledAt: timestamp('handled_at', { withTimezone: true }),
     note: text('note').notNull().default(''),

@@ -1,4 +1,5 @@
 import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { identityId, refersTo } from './columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -9,11 +10,9 @@ import { users } from './users.ts';
 export const apiKeys = pgTable(
   'api_keys',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     tenantId: bigint('tenant_id', { mode: 'bigint' }).notNull(),
-    userId: bigint('user_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: refersTo('user_id', () => users.id, 'cascade'),
     name: text('name').notNull(),
     scope: text('scope').$type<'read' | 'control' | 'edit'>().notNull(),
     /** The projects the key is limited to (with their sub-projects); null for every project its user sees. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { identityId } from './columns.ts';
 
 /**
  * The audit trail: one row per recorded call of the API (contract isAudited), appended after its answer went
@@ -10,7 +11,7 @@ import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle
 export const auditTrail = pgTable(
   'audit_trail',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     at: timestamp('at', { withTimezone: true }).notNull(),
     /** The caller's account (tenant); null for a call nobody signed in made. */
     tenantId: bigint('tenant_id', { mode: 'bigint' }),

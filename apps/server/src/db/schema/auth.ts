@@ -1,17 +1,16 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, identityId, refersTo } from './columns.ts';
 import { users } from './users.ts';
 
 /** Signed-in sessions; only the SHA-256 of a token is kept, so a database leak yields no usable token. */
 export const sessions = pgTable(
   'sessions',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: bigint('user_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: identityId(),
+    userId: refersTo('user_id', () => users.id, 'cascade'),
     tokenHash: text('token_hash').notNull().unique(),
     idleMs: integer('idle_ms').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -25,12 +24,12 @@ export const sessions = pgTable(
 export const verificationCodes = pgTable(
   'verification_codes',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     target: text('target').notNull(),
     purpose: text('purpose').notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
   },
@@ -77,9 +76,7 @@ export const signInAccountHolds = pgTable(
 export const knownDevices = pgTable(
   'known_devices',
   {
-    userId: bigint('user_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: refersTo('user_id', () => users.id, 'cascade'),
     deviceHash: text('device_hash').notNull(),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull(),
   },

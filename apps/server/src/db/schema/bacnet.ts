@@ -1,4 +1,5 @@
 import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { refersTo } from './columns.ts';
 import { projects } from './projects.ts';
 
 /**
@@ -10,9 +11,7 @@ import { projects } from './projects.ts';
 export const bacnetObjects = pgTable(
   'bacnet_objects',
   {
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     /** What the platform object is: `group`, `device`, `energy` (a device's meter), `map` or `project`. */
     source: text('source').$type<'group' | 'device' | 'energy' | 'map' | 'project'>().notNull(),
     sourceId: bigint('source_id', { mode: 'bigint' }).notNull(),
@@ -47,9 +46,7 @@ export const bacnetLeases = pgTable('bacnet_leases', {
 export const bacnetRecipients = pgTable(
   'bacnet_recipients',
   {
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     deviceInstance: integer('device_instance').notNull(),
     /** The BACnetDestinations as written (days, times, recipient, process, confirmed, transitions), in order. */
     recipients: jsonb('recipients').$type<unknown[]>().notNull(),
@@ -66,9 +63,7 @@ export const bacnetRecipients = pgTable(
 export const bacnetDevices = pgTable(
   'bacnet_devices',
   {
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     mapId: bigint('map_id', { mode: 'bigint' }).notNull(),
     slot: integer('slot').notNull(),
   },

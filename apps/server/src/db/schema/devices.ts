@@ -1,7 +1,6 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import {
   type AnyPgColumn,
-  bigint,
   boolean,
   doublePrecision,
   index,
@@ -14,8 +13,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { mayReferTo, refersTo, timestamps } from './columns.ts';
 import { gateways } from './gateways.ts';
 import { maps } from './projects.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -25,18 +26,13 @@ import { users } from './users.ts';
 export const devices = pgTable(
   'devices',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     /** The bridge device it sits behind on a super gateway, or null. */
-    bridgeId: bigint('bridge_id', { mode: 'bigint' }).references((): AnyPgColumn => devices.id, { onDelete: 'cascade' }),
+    bridgeId: mayReferTo('bridge_id', (): AnyPgColumn => devices.id, 'cascade'),
     /** The map it is placed on, or null while outside any map. */
     // NO ACTION, checked at the end of the statement, so deleting an account (maps and devices cascade) passes.
-    mapId: bigint('map_id', { mode: 'bigint' }).references(() => maps.id, { onDelete: 'no action' }),
+    mapId: mayReferTo('map_id', () => maps.id, 'no action'),
     /** Address on the gateway's network (upper-case hex, docs/protocol.md), unique per gateway. */
     addr: text('addr').notNull(),
     networkAddress: text('network_address').notNull().default(''),
@@ -54,8 +50,7 @@ export const devices = pgTable(
     /** Position on its map as fractions 0-1 of the floor plan's width and height; null while not placed. */
     x: doublePrecision('x'),
     y: doublePrecision('y'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('devices_gateway_addr_key').on(t.gatewayId, t.addr),
@@ -74,13 +69,11 @@ export const devices = pgTable(
 export const deviceStates = pgTable(
   'device_states',
   {
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     /** Device address on the gateway's network (upper-case hex, as the protocol carries it). */
     addr: text('addr').notNull(),
     /** The account the gateway was bound to when it reported; null while the gateway is in the pool. */
-    tenantId: bigint('tenant_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: mayReferTo('tenant_id', () => users.id, 'cascade'),
     /** The protocol's device kind (light-cct, sensor-motion, ...). */
     kind: text('kind').notNull(),
     online: boolean('online').notNull(),

@@ -13,10 +13,11 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { mayReferTo, refersTo, timestamps } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { buildings, maps, projects } from './projects.ts';
-import { users } from './users.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 
 /**
  * Emergency test tasks (spec section 3): the lights of one gateway, a test kind and duration, and an optional
@@ -25,22 +26,11 @@ import { users } from './users.ts';
 export const emergencyTasks = pgTable(
   'emergency_tasks',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
-    buildId: bigint('build_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => buildings.id, { onDelete: 'cascade' }),
-    mapId: bigint('map_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => maps.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
+    buildId: refersTo('build_id', () => buildings.id, 'cascade'),
+    mapId: refersTo('map_id', () => maps.id, 'cascade'),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     name: text('name').notNull(),
     /** function or life. */
     test: text('test').$type<'function' | 'life'>().notNull(),
@@ -53,8 +43,7 @@ export const emergencyTasks = pgTable(
     stagger: jsonb('stagger').$type<EmergencyStagger>().notNull(),
     /** The occurrence the recurrence's job is queued for; a job for another one is stale. */
     nextRunAt: timestamp('next_run_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // Spec section 8, 340001: task names are unique in the account.
@@ -67,12 +56,8 @@ export const emergencyTasks = pgTable(
 export const emergencyTaskDevices = pgTable(
   'emergency_task_devices',
   {
-    taskId: bigint('task_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => emergencyTasks.id, { onDelete: 'cascade' }),
-    deviceId: bigint('device_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    taskId: refersTo('task_id', () => emergencyTasks.id, 'cascade'),
+    deviceId: refersTo('device_id', () => devices.id, 'cascade'),
   },
   (t) => [primaryKey({ columns: [t.taskId, t.deviceId] }), index('emergency_task_devices_device_idx').on(t.deviceId)],
 );
@@ -84,11 +69,8 @@ export const emergencyTaskDevices = pgTable(
 export const emergencyRuns = pgTable(
   'emergency_runs',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    taskId: bigint('task_id', { mode: 'bigint' }).references(() => emergencyTasks.id, { onDelete: 'set null' }),
+    ...tenantRowKeys(),
+    taskId: mayReferTo('task_id', () => emergencyTasks.id, 'set null'),
     /** Where the task was when the run started; no foreign keys, so the history outlives the places. */
     projectId: bigint('project_id', { mode: 'bigint' }).notNull(),
     mapId: bigint('map_id', { mode: 'bigint' }).notNull(),
@@ -131,14 +113,9 @@ export const emergencyRuns = pgTable(
 export const emergencyRecords = pgTable(
   'emergency_records',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    runId: bigint('run_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => emergencyRuns.id, { onDelete: 'cascade' }),
-    deviceId: bigint('device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'set null' }),
+    ...tenantRowKeys(),
+    runId: refersTo('run_id', () => emergencyRuns.id, 'cascade'),
+    deviceId: mayReferTo('device_id', () => devices.id, 'set null'),
     gatewayId: bigint('gateway_id', { mode: 'bigint' }).notNull(),
     addr: text('addr').notNull(),
     deviceName: text('device_name').notNull(),
@@ -178,10 +155,7 @@ export const emergencyRecords = pgTable(
 export const emergencyLogBook = pgTable(
   'emergency_log_book',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     projectId: bigint('project_id', { mode: 'bigint' }).notNull(),
     seq: integer('seq').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),

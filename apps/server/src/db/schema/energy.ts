@@ -1,6 +1,7 @@
 import { bigint, date, doublePrecision, index, integer, pgTable, primaryKey, real, timestamp, unique } from 'drizzle-orm/pg-core';
+import { refersTo } from './columns.ts';
 import { devices } from './devices.ts';
-import { users } from './users.ts';
+import { tenantColumn } from './tenant-columns.ts';
 
 /**
  * Every energy and power sample of an imported device, as the rollups took it (a duplicate or an older sample
@@ -53,12 +54,8 @@ const rollupValues = () => ({
 export const energyDeviceHours = pgTable(
   'energy_device_hours',
   {
-    deviceId: bigint('device_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: refersTo('device_id', () => devices.id, 'cascade'),
+    tenantId: tenantColumn(),
     /** Start of the UTC hour. */
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     ...rollupValues(),
@@ -75,9 +72,7 @@ export const energyDeviceHours = pgTable(
 export const energyMapHours = pgTable(
   'energy_map_hours',
   {
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: tenantColumn(),
     mapId: bigint('map_id', { mode: 'bigint' }),
     /** Start of the local wall-clock hour. */
     localHour: timestamp('local_hour', { withTimezone: false }).notNull(),
@@ -90,9 +85,7 @@ export const energyMapHours = pgTable(
 export const energyMapDays = pgTable(
   'energy_map_days',
   {
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: tenantColumn(),
     mapId: bigint('map_id', { mode: 'bigint' }),
     localDate: date('local_date', { mode: 'string' }).notNull(),
     ...rollupValues(),

@@ -1,17 +1,6 @@
 import type { GatewayInfo } from '@lumigrid/protocol';
-import {
-  bigint,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  smallint,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { identityId, mayReferTo, timestamps } from './columns.ts';
 import { maps } from './projects.ts';
 import { users } from './users.ts';
 
@@ -24,13 +13,13 @@ import { users } from './users.ts';
 export const gateways = pgTable(
   'gateways',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     /** Twelve upper-case hex digits: the MQTT username and topic segment. */
     mac: text('mac').notNull(),
     /** The owning account, or null while the gateway is in the pool. */
-    tenantId: bigint('tenant_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    tenantId: mayReferTo('tenant_id', () => users.id, 'set null'),
     /** The map it is bound to; null exactly when tenantId is null (a map holding gateways cannot be deleted: 280005). */
-    mapId: bigint('map_id', { mode: 'bigint' }).references(() => maps.id, { onDelete: 'set null' }),
+    mapId: mayReferTo('map_id', () => maps.id, 'set null'),
     name: text('name').notNull().default(''),
     /** Argon2 hash of the gateway's MQTT password; null refuses every connection. */
     passwordHash: text('password_hash'),
@@ -67,8 +56,7 @@ export const gateways = pgTable(
     fwStartedAt: timestamp('fw_started_at', { withTimezone: true }),
     /** After this instant with no result the update has timed out. */
     fwDeadlineAt: timestamp('fw_deadline_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('gateways_mac_key').on(t.mac), index('gateways_tenant_map_idx').on(t.tenantId, t.mapId)],
 );

@@ -1,8 +1,9 @@
-import { bigint, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { refersTo, timestamps } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { maps } from './projects.ts';
-import { users } from './users.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 
 /**
  * Groups (zones): devices of one gateway that answer one radio group number, so a group command is one
@@ -13,24 +14,16 @@ import { users } from './users.ts';
 export const groups = pgTable(
   'groups',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
-    mapId: bigint('map_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => maps.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
+    mapId: refersTo('map_id', () => maps.id, 'cascade'),
     name: text('name').notNull(),
     /** Group number on the gateway radio, unique per gateway (GROUP_LIMITS.number). */
     number: integer('number').notNull(),
     /** 1 a single-colour group (every member a single-colour light), 0 any other. */
     type: smallint('type').notNull().default(0),
     memberVersion: integer('member_version').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('groups_gateway_number_key').on(t.gatewayId, t.number),
@@ -43,12 +36,8 @@ export const groups = pgTable(
 export const groupDevices = pgTable(
   'group_devices',
   {
-    groupId: bigint('group_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => groups.id, { onDelete: 'cascade' }),
-    deviceId: bigint('device_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    groupId: refersTo('group_id', () => groups.id, 'cascade'),
+    deviceId: refersTo('device_id', () => devices.id, 'cascade'),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.deviceId] }), index('group_devices_device_idx').on(t.deviceId)],
 );

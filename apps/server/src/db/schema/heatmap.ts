@@ -1,8 +1,9 @@
 import type { HeatLevel } from '@lumigrid/contract';
 import { bigint, index, jsonb, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { refersTo } from './columns.ts';
 import { devices } from './devices.ts';
 import { projects } from './projects.ts';
-import { users } from './users.ts';
+import { tenantColumn } from './tenant-columns.ts';
 
 /**
  * Motion sensor activations as the heatmap counts them (docs/decisions.md "Heatmap"): one row per sensor and
@@ -12,12 +13,8 @@ import { users } from './users.ts';
 export const sensorActivationWindows = pgTable(
   'sensor_activation_windows',
   {
-    deviceId: bigint('device_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    deviceId: refersTo('device_id', () => devices.id, 'cascade'),
+    tenantId: tenantColumn(),
     /** Start of the window (UTC half hours). */
     windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
     /** The same instant on the wall clock of the sensor's gateway: local days, weekdays and hours read it. */
@@ -34,9 +31,7 @@ export const heatmapSettings = pgTable('heatmap_settings', {
   projectId: bigint('project_id', { mode: 'bigint' })
     .primaryKey()
     .references(() => projects.id, { onDelete: 'cascade' }),
-  tenantId: bigint('tenant_id', { mode: 'bigint' })
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  tenantId: tenantColumn(),
   /** Ascending by percent. */
   levels: jsonb('levels').$type<HeatLevel[]>().notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

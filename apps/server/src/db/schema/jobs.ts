@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, identityId } from './columns.ts';
 
 /** Where a job is in its life; `running` rows carry a lease that another node may take once it expires. */
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
@@ -12,7 +13,7 @@ export type JobState = (typeof JOB_STATES)[number];
 export const jobs = pgTable(
   'jobs',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     /** Which handler runs it (`report.mail`, `emergency.plan`, ...). */
     kind: text('kind').notNull(),
     /** The occurrence within its kind (`tenant:42/2026-11`): scheduling it again, from any node, is a no-op. */
@@ -34,7 +35,7 @@ export const jobs = pgTable(
     lastError: text('last_error'),
     /** What the handler answered. */
     result: jsonb('result'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [

@@ -1,5 +1,6 @@
-import { bigint, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { users } from './users.ts';
+import { doublePrecision, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt } from './columns.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 
 /**
  * The device library (spec section 3, "Device library type"): an account's luminaire and device models.
@@ -9,10 +10,7 @@ import { users } from './users.ts';
 export const libraryTypes = pgTable(
   'library_types',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     name: text('name').notNull(),
     /** Device type code (contract DEVICE_TYPES). */
     type: integer('type').notNull(),
@@ -24,7 +22,7 @@ export const libraryTypes = pgTable(
     lifespan: integer('lifespan').notNull(),
     /** Upper case, of the documented format (contract PART_NUMBER_PATTERN). */
     partNumber: text('part_number').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('library_types_tenant_name_key').on(t.tenantId, t.name),

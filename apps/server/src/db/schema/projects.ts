@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { PROJECT_LIMITS } from '@lumigrid/contract';
 import {
   type AnyPgColumn,
-  bigint,
   boolean,
   doublePrecision,
   index,
@@ -11,9 +10,10 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { createdAt, mayReferTo, refersTo, timestamps } from './columns.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -24,12 +24,9 @@ import { users } from './users.ts';
 export const projects = pgTable(
   'projects',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     /** The parent project of the same tenant, or null at the top. */
-    parentId: bigint('parent_id', { mode: 'bigint' }).references((): AnyPgColumn => projects.id, { onDelete: 'restrict' }),
+    parentId: mayReferTo('parent_id', (): AnyPgColumn => projects.id, 'restrict'),
     name: text('name').notNull(),
     address: text('address'),
     longitude: doublePrecision('longitude'),
@@ -37,8 +34,7 @@ export const projects = pgTable(
     /** Kg CO2 per kWh, for the carbon saved on the energy page. */
     carbonFactor: doublePrecision('carbon_factor').notNull().default(PROJECT_LIMITS.defaultCarbonFactor),
     isDefault: boolean('is_default').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // Project names are unique within an account (110007).
@@ -53,19 +49,13 @@ export const projects = pgTable(
 export const buildings = pgTable(
   'buildings',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'restrict' }),
+    ...tenantRowKeys(),
+    projectId: refersTo('project_id', () => projects.id, 'restrict'),
     /** The parent building in the same project, or null. */
-    parentId: bigint('parent_id', { mode: 'bigint' }).references((): AnyPgColumn => buildings.id, { onDelete: 'restrict' }),
+    parentId: mayReferTo('parent_id', (): AnyPgColumn => buildings.id, 'restrict'),
     name: text('name').notNull(),
     isDefault: boolean('is_default').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // Building names are unique within a project (110007).
@@ -84,10 +74,7 @@ export const buildings = pgTable(
 export const mapImages = pgTable(
   'map_images',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     file: text('file').notNull(),
     /** What is served: image/png or image/jpeg. */
     contentType: text('content_type').notNull(),
@@ -102,8 +89,8 @@ export const mapImages = pgTable(
      */
     state: text('state').notNull().default('ready'),
     /** Who uploaded it: a sub-account limited to some projects follows only its own uploads no map shows yet. */
-    uploadedBy: bigint('uploaded_by', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    uploadedBy: mayReferTo('uploaded_by', () => users.id, 'set null'),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('map_images_file_key').on(t.file), index('map_images_tenant_idx').on(t.tenantId, t.createdAt)],
 );
@@ -111,24 +98,16 @@ export const mapImages = pgTable(
 export const maps = pgTable(
   'maps',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     /** The building's project, kept here so counts and searches need no join; moves update it. */
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'restrict' }),
-    buildId: bigint('build_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => buildings.id, { onDelete: 'restrict' }),
+    projectId: refersTo('project_id', () => projects.id, 'restrict'),
+    buildId: refersTo('build_id', () => buildings.id, 'restrict'),
     name: text('name').notNull(),
-    imageId: bigint('image_id', { mode: 'bigint' }).references(() => mapImages.id, { onDelete: 'set null' }),
+    imageId: mayReferTo('image_id', () => mapImages.id, 'set null'),
     /** Floor-plan opacity in percent. */
     opacity: smallint('opacity').notNull().default(100),
     isDefault: boolean('is_default').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     // Map names are unique within a building (110007).
@@ -146,12 +125,8 @@ export const maps = pgTable(
 export const projectMembers = pgTable(
   'project_members',
   {
-    userId: bigint('user_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    userId: refersTo('user_id', () => users.id, 'cascade'),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
   },
   (t) => [primaryKey({ columns: [t.userId, t.projectId] }), index('project_members_project_idx').on(t.projectId)],
 );

@@ -1,4 +1,6 @@
-import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, mayReferTo, refersTo, timestamps } from './columns.ts';
+import { tenantColumn, tenantRowKeys } from './tenant-columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -10,16 +12,12 @@ import { users } from './users.ts';
 export const pushApps = pgTable(
   'push_apps',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     name: text('name').notNull(),
     /** The icon's stored picture name (DATA_DIR/uploads/push), or null. */
     icon: text('icon'),
     packageName: text('package_name').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('push_apps_package_key').on(t.packageName), index('push_apps_tenant_idx').on(t.tenantId, t.id)],
 );
@@ -28,12 +26,8 @@ export const pushApps = pgTable(
 export const pushAppAccounts = pgTable(
   'push_app_accounts',
   {
-    appId: bigint('app_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => pushApps.id, { onDelete: 'cascade' }),
-    userId: bigint('user_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    appId: refersTo('app_id', () => pushApps.id, 'cascade'),
+    userId: refersTo('user_id', () => users.id, 'cascade'),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId] })],
 );
@@ -46,10 +40,8 @@ export const pushImages = pgTable(
   'push_images',
   {
     file: text('file').primaryKey(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    tenantId: tenantColumn(),
+    createdAt: createdAt(),
   },
   (t) => [index('push_images_tenant_idx').on(t.tenantId)],
 );
@@ -57,12 +49,9 @@ export const pushImages = pgTable(
 export const pushCategories = pgTable(
   'push_categories',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     name: text('name').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [uniqueIndex('push_categories_tenant_name_key').on(t.tenantId, t.name)],
 );
@@ -70,20 +59,13 @@ export const pushCategories = pgTable(
 export const pushNews = pgTable(
   'push_news',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     title: text('title').notNull(),
     /** The cover's stored picture name, or null. */
     cover: text('cover'),
     // Restrict: an app or category in use answers 250013 before it could be deleted.
-    categoryId: bigint('category_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => pushCategories.id, { onDelete: 'restrict' }),
-    appId: bigint('app_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => pushApps.id, { onDelete: 'restrict' }),
+    categoryId: refersTo('category_id', () => pushCategories.id, 'restrict'),
+    appId: refersTo('app_id', () => pushApps.id, 'restrict'),
     lang: text('lang').notNull(),
     /** Sanitised HTML: what was stored is what every reader gets. */
     content: text('content').notNull(),
@@ -91,15 +73,14 @@ export const pushNews = pgTable(
     /** contract PUSH_STATE: 1 draft, 3 pending, 2 failed, 4 passed. */
     state: smallint('state').notNull().default(1),
     /** Who last wrote or changed it. */
-    operatorId: bigint('operator_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    operatorId: mayReferTo('operator_id', () => users.id, 'set null'),
     views: integer('views').notNull().default(0),
-    reviewerId: bigint('reviewer_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    reviewerId: mayReferTo('reviewer_id', () => users.id, 'set null'),
     /** The reviewer's reason while the item is failed. */
     reason: text('reason'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('push_news_tenant_idx').on(t.tenantId, t.updatedAt),

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { createdAt, refersTo } from './columns.ts';
 import { projects } from './projects.ts';
-import { users } from './users.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 
 /**
  * Who gets a project's mailed reports (spec section 3, Recipient), and when the next one goes out. The send
@@ -10,13 +11,8 @@ import { users } from './users.ts';
 export const mailRecipients = pgTable(
   'mail_recipients',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     name: text('name').notNull(),
     mail: text('mail').notNull(),
     /** year, month, week or day. */
@@ -43,7 +39,7 @@ export const mailRecipients = pgTable(
     faultsMailedThrough: bigint('faults_mailed_through', { mode: 'bigint' }),
     /** When the last real-time fault mail went out: the next waits RECIPIENT_LIMITS.realtimeIntervalMinutes. */
     lastFaultMailAt: timestamp('last_fault_mail_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
   },
   (t) => [
     index('mail_recipients_tenant_project_idx').on(t.tenantId, t.projectId, t.id),
@@ -55,9 +51,7 @@ export const mailRecipients = pgTable(
 export const mailReportSends = pgTable(
   'mail_report_sends',
   {
-    recipientId: bigint('recipient_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => mailRecipients.id, { onDelete: 'cascade' }),
+    recipientId: refersTo('recipient_id', () => mailRecipients.id, 'cascade'),
     occurrence: timestamp('occurrence', { withTimezone: true }).notNull(),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
   },

@@ -1,5 +1,6 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, real, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { identityId, mayReferTo, refersTo } from './columns.ts';
 import { users } from './users.ts';
 import { gateways } from './gateways.ts';
 
@@ -11,10 +12,8 @@ import { gateways } from './gateways.ts';
 export const deviceReports = pgTable(
   'device_reports',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    id: identityId(),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     /**
      * The account the gateway was bound to when it reported; null while the gateway is in the pool. No foreign
      * key: on an append-only history it would cost every insert a lookup and every account deletion a scan;
@@ -46,9 +45,7 @@ export const deviceReports = pgTable(
 export const deviceTelemetry = pgTable(
   'device_telemetry',
   {
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     /** Device address on the gateway's network (hex, upper case as reported). */
     addr: text('addr').notNull(),
     /** Active power, W. */
@@ -80,11 +77,9 @@ export const deviceTelemetry = pgTable(
 export const deviceEvents = pgTable(
   'device_events',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
-    tenantId: bigint('tenant_id', { mode: 'bigint' }).references(() => users.id, { onDelete: 'cascade' }),
+    id: identityId(),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
+    tenantId: mayReferTo('tenant_id', () => users.id, 'cascade'),
     addr: text('addr').notNull(),
     /** `sensor` or `emergency`. */
     type: text('type').notNull(),

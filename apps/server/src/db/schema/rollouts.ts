@@ -1,6 +1,7 @@
 import type { MaintenanceWindow, RolloutSelection, RolloutState, RolloutTargetState } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { identityId, mayReferTo, refersTo } from './columns.ts';
 import { gateways } from './gateways.ts';
 import { users } from './users.ts';
 
@@ -12,7 +13,7 @@ import { users } from './users.ts';
 export const firmwareRollouts = pgTable(
   'firmware_rollouts',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     target: text('target').notNull(),
     version: text('version').notNull(),
     selection: jsonb('selection').$type<RolloutSelection>().notNull(),
@@ -29,7 +30,7 @@ export const firmwareRollouts = pgTable(
     acceptedWave: integer('accepted_wave').notNull().default(0),
     waves: integer('waves').notNull(),
     step: integer('step').notNull().default(0),
-    createdBy: bigint('created_by', { mode: 'bigint' }).references(() => users.id, { onDelete: 'set null' }),
+    createdBy: mayReferTo('created_by', () => users.id, 'set null'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -44,11 +45,9 @@ export const firmwareRollouts = pgTable(
 export const firmwareRolloutTargets = pgTable(
   'firmware_rollout_targets',
   {
-    rolloutId: bigint('rollout_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => firmwareRollouts.id, { onDelete: 'cascade' }),
+    rolloutId: refersTo('rollout_id', () => firmwareRollouts.id, 'cascade'),
     mac: text('mac').notNull(),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' }).references(() => gateways.id, { onDelete: 'set null' }),
+    gatewayId: mayReferTo('gateway_id', () => gateways.id, 'set null'),
     wave: integer('wave').notNull(),
     fromVersion: text('from_version').notNull(),
     /** ROLLOUT_TARGET_STATES of the contract. */

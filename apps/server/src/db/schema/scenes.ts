@@ -14,11 +14,12 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { mayReferTo, refersTo, timestamps } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { groups } from './groups.ts';
 import { projects } from './projects.ts';
-import { users } from './users.ts';
+import { tenantColumn, tenantRowKeys } from './tenant-columns.ts';
 
 /**
  * Scenes of a project (docs/decisions.md, "Scenes run on the gateways"). The rules of a timed scene live here;
@@ -27,13 +28,8 @@ import { users } from './users.ts';
 export const scenes = pgTable(
   'scenes',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     name: text('name').notNull(),
     /** SCENE_KINDS of the contract. */
     kind: text('kind').notNull(),
@@ -49,8 +45,7 @@ export const scenes = pgTable(
     skipHolidays: boolean('skip_holidays').notNull().default(false),
     daliScene: smallint('dali_scene'),
     sequenceNo: smallint('sequence_no'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('scenes_project_name_key').on(t.projectId, t.name), index('scenes_tenant_project_idx').on(t.tenantId, t.projectId)],
 );
@@ -59,14 +54,12 @@ export const scenes = pgTable(
 export const sceneMembers = pgTable(
   'scene_members',
   {
-    sceneId: bigint('scene_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => scenes.id, { onDelete: 'cascade' }),
+    sceneId: refersTo('scene_id', () => scenes.id, 'cascade'),
     step: smallint('step').notNull(),
     /** Order within the step, as the user listed it. */
     position: smallint('position').notNull(),
-    deviceId: bigint('device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'cascade' }),
-    groupId: bigint('group_id', { mode: 'bigint' }).references(() => groups.id, { onDelete: 'cascade' }),
+    deviceId: mayReferTo('device_id', () => devices.id, 'cascade'),
+    groupId: mayReferTo('group_id', () => groups.id, 'cascade'),
     action: jsonb('action').$type<SceneAction>().notNull(),
   },
   (t) => [
@@ -84,16 +77,9 @@ export const sceneMembers = pgTable(
 export const sceneParts = pgTable(
   'scene_parts',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    sceneId: bigint('scene_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => scenes.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    sceneId: refersTo('scene_id', () => scenes.id, 'cascade'),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     number: integer('number').notNull(),
     version: integer('version').notNull().default(0),
   },
@@ -110,16 +96,9 @@ export const sceneParts = pgTable(
 export const sceneRuns = pgTable(
   'scene_runs',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    sceneId: bigint('scene_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => scenes.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    sceneId: refersTo('scene_id', () => scenes.id, 'cascade'),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     /** The parts of one run share it: a manual run's id, or trigger, start/end and time of a gateway's run. */
     runKey: text('run_key').notNull(),
     trigger: text('trigger').notNull(),
@@ -139,13 +118,9 @@ export const sceneRuns = pgTable(
 export const scenePanelKeys = pgTable(
   'scene_panel_keys',
   {
-    panelId: bigint('panel_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    panelId: refersTo('panel_id', () => devices.id, 'cascade'),
     key: smallint('key').notNull(),
-    sceneId: bigint('scene_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => scenes.id, { onDelete: 'cascade' }),
+    sceneId: refersTo('scene_id', () => scenes.id, 'cascade'),
   },
   (t) => [primaryKey({ columns: [t.panelId, t.key] }), index('scene_panel_keys_scene_idx').on(t.sceneId)],
 );
@@ -154,9 +129,7 @@ export const scenePanelKeys = pgTable(
 export const projectHolidays = pgTable(
   'project_holidays',
   {
-    projectId: bigint('project_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    projectId: refersTo('project_id', () => projects.id, 'cascade'),
     date: text('date').notNull(),
     name: text('name').notNull().default(''),
   },
@@ -181,12 +154,8 @@ export const sensorLinkages = pgTable(
     sensorId: bigint('sensor_id', { mode: 'bigint' })
       .primaryKey()
       .references(() => devices.id, { onDelete: 'cascade' }),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    groupId: bigint('group_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => groups.id, { onDelete: 'cascade' }),
+    tenantId: tenantColumn(),
+    groupId: refersTo('group_id', () => groups.id, 'cascade'),
     onDetectPercent: smallint('on_detect_percent').notNull(),
     onClearPercent: smallint('on_clear_percent').notNull(),
     holdS: integer('hold_s').notNull(),

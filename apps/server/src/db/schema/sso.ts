@@ -1,4 +1,6 @@
 import { bigint, boolean, index, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { refersTo } from './columns.ts';
+import { tenantColumn } from './tenant-columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -33,9 +35,7 @@ export const ssoFlows = pgTable(
   'sso_flows',
   {
     stateHash: text('state_hash').primaryKey(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: tenantColumn(),
     browserHash: text('browser_hash').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     nonce: text('nonce').notNull(),
@@ -50,9 +50,7 @@ export const ssoLinks = pgTable(
   {
     tenantId: bigint('tenant_id', { mode: 'bigint' }).notNull(),
     claimValue: text('claim_value').notNull(),
-    userId: bigint('user_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: refersTo('user_id', () => users.id, 'cascade'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.claimValue] })],

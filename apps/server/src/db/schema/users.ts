@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { identityId, timestamps } from './columns.ts';
 
 /** Every person who signs in: the platform administrator, accounts (tenants) and their sub-accounts. */
 export const users = pgTable(
   'users',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     /** The sign-in name: the e-mail, the phone or a local account name. */
     account: text('account').notNull(),
     mail: text('mail'),
@@ -31,8 +32,7 @@ export const users = pgTable(
     allProjects: boolean('all_projects').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('users_account_key').on(t.account),

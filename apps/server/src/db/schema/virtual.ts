@@ -1,7 +1,6 @@
 import type { DeviceParams, ParamClass, SceneAction } from '@lumigrid/contract';
 import {
   type AnyPgColumn,
-  bigint,
   doublePrecision,
   index,
   integer,
@@ -13,12 +12,13 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { mayReferTo, refersTo, timestamps } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { groups } from './groups.ts';
 import { maps } from './projects.ts';
 import { scenes } from './scenes.ts';
-import { users } from './users.ts';
+import { tenantRowKeys } from './tenant-columns.ts';
 
 /**
  * Parameter templates: named parameter sets of one device type and one class (functional or interface),
@@ -27,17 +27,13 @@ import { users } from './users.ts';
 export const paramTemplates = pgTable(
   'param_templates',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
     name: text('name').notNull(),
     /** PARAM_CLASSES of the contract. */
     kind: text('kind').$type<ParamClass>().notNull(),
     deviceType: integer('device_type').notNull(),
     params: jsonb('params').$type<DeviceParams>().notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('param_templates_tenant_kind_name_key').on(t.tenantId, t.kind, t.name)],
 );
@@ -49,14 +45,10 @@ export const paramTemplates = pgTable(
 export const deviceParamTemplates = pgTable(
   'device_param_templates',
   {
-    deviceId: bigint('device_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    deviceId: refersTo('device_id', () => devices.id, 'cascade'),
     kind: text('kind').$type<ParamClass>().notNull(),
     // NO ACTION: a linked template cannot go (260022); an account's deletion removes both in one statement.
-    templateId: bigint('template_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => paramTemplates.id, { onDelete: 'no action' }),
+    templateId: refersTo('template_id', () => paramTemplates.id, 'no action'),
     appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.kind] }), index('device_param_templates_template_idx').on(t.templateId)],
@@ -81,32 +73,20 @@ export interface RelationHandover {
 export const virtualDevices = pgTable(
   'virtual_devices',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    mapId: bigint('map_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => maps.id, { onDelete: 'cascade' }),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => gateways.id, { onDelete: 'cascade' }),
+    ...tenantRowKeys(),
+    mapId: refersTo('map_id', () => maps.id, 'cascade'),
+    gatewayId: refersTo('gateway_id', () => gateways.id, 'cascade'),
     type: integer('type').notNull(),
     name: text('name').notNull(),
     x: doublePrecision('x'),
     y: doublePrecision('y'),
-    functionTemplateId: bigint('function_template_id', { mode: 'bigint' }).references((): AnyPgColumn => paramTemplates.id, {
-      onDelete: 'no action',
-    }),
-    interfaceTemplateId: bigint('interface_template_id', { mode: 'bigint' }).references((): AnyPgColumn => paramTemplates.id, {
-      onDelete: 'no action',
-    }),
+    functionTemplateId: mayReferTo('function_template_id', (): AnyPgColumn => paramTemplates.id, 'no action'),
+    interfaceTemplateId: mayReferTo('interface_template_id', (): AnyPgColumn => paramTemplates.id, 'no action'),
     // A deleted real device ends the relation; the virtual device comes back with what it had.
-    relatedDeviceId: bigint('related_device_id', { mode: 'bigint' }).references(() => devices.id, { onDelete: 'set null' }),
+    relatedDeviceId: mayReferTo('related_device_id', () => devices.id, 'set null'),
     relatedAt: timestamp('related_at', { withTimezone: true }),
     handover: jsonb('handover').$type<RelationHandover>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('virtual_devices_tenant_map_idx').on(t.tenantId, t.mapId),
@@ -120,12 +100,8 @@ export const virtualDevices = pgTable(
 export const virtualGroupMembers = pgTable(
   'virtual_group_members',
   {
-    virtualId: bigint('virtual_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => virtualDevices.id, { onDelete: 'cascade' }),
-    groupId: bigint('group_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => groups.id, { onDelete: 'cascade' }),
+    virtualId: refersTo('virtual_id', () => virtualDevices.id, 'cascade'),
+    groupId: refersTo('group_id', () => groups.id, 'cascade'),
   },
   (t) => [primaryKey({ columns: [t.virtualId, t.groupId] }), index('virtual_group_members_group_idx').on(t.groupId)],
 );
@@ -134,12 +110,8 @@ export const virtualGroupMembers = pgTable(
 export const virtualSceneMembers = pgTable(
   'virtual_scene_members',
   {
-    virtualId: bigint('virtual_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => virtualDevices.id, { onDelete: 'cascade' }),
-    sceneId: bigint('scene_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => scenes.id, { onDelete: 'cascade' }),
+    virtualId: refersTo('virtual_id', () => virtualDevices.id, 'cascade'),
+    sceneId: refersTo('scene_id', () => scenes.id, 'cascade'),
     step: smallint('step').notNull().default(0),
     action: jsonb('action').$type<SceneAction>().notNull(),
   },

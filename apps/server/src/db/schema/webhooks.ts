@@ -1,4 +1,5 @@
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { identityId, refersTo } from './columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -9,11 +10,9 @@ import { users } from './users.ts';
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     tenantId: bigint('tenant_id', { mode: 'bigint' }).notNull(),
-    userId: bigint('user_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: refersTo('user_id', () => users.id, 'cascade'),
     name: text('name').notNull(),
     url: text('url').notNull(),
     /** The event kinds it is sent (contract WEBHOOK_EVENT_KINDS). */
@@ -31,11 +30,9 @@ export const webhookEndpoints = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: identityId(),
     tenantId: bigint('tenant_id', { mode: 'bigint' }).notNull(),
-    endpointId: bigint('endpoint_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    endpointId: refersTo('endpoint_id', () => webhookEndpoints.id, 'cascade'),
     eventId: text('event_id').notNull(),
     kind: text('kind').notNull(),
     body: text('body').notNull(),

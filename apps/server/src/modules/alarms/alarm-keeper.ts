@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Json, JobRunner } from '../../jobs/job-runner.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
+import type { RaisedAlert } from '../alerts/alert-tracker.ts';
 import type { Messenger } from '../outbox/messenger.ts';
 import type { WebhookEvents } from '../webhooks/webhooks.service.ts';
 import { createAlarmEngine, policyOf, type AlarmChange, type AlarmPolicy, type SourceState } from './alarm-engine.ts';
@@ -10,17 +11,10 @@ import { ALARM_MAIL_JOB, alarmMail, mailStillDue, notificationPlan } from './ala
 import type { AlarmPatch, AlarmRow, AlarmsRepo, NewAlarm, StoredRule } from './alarms.repo.ts';
 
 /** What a fault is on, as the alert tracker raised it. */
-export interface FaultSource {
-  tenantId: bigint;
-  gatewayId: bigint;
-  gatewayName: string;
-  deviceId: bigint | null;
-  addr: string;
-  name: string;
-  projectId: bigint | null;
-  mapId: bigint | null;
-  code: number;
-}
+export type FaultSource = Pick<
+  RaisedAlert,
+  'tenantId' | 'gatewayId' | 'gatewayName' | 'deviceId' | 'addr' | 'name' | 'projectId' | 'mapId' | 'code'
+>;
 
 /** A fault open in the fault list, for a node taking the engine over. */
 export interface OpenFault extends FaultSource {

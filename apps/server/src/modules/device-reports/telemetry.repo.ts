@@ -2,12 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import type { OwnedReads } from '../../db/owned-reads.ts';
 
-/** One device's telemetry sample on its way into the database (docs/protocol.md, up/telemetry). */
-export interface TelemetryRow {
-  /** The reporting gateway's MAC (topic segment); resolved to the gateway row inside the write. */
-  mac: string;
-  /** Upper case, as device_states keeps it. */
-  addr: string;
+/** One device's telemetry sample: what it measured, and when, as the device list and detail show its last one. */
+export interface DeviceTelemetry {
   power: number | null;
   voltage: number | null;
   current: number | null;
@@ -17,22 +13,16 @@ export interface TelemetryRow {
   lux: number | null;
   /** The sample's timestamp, ISO 8601 (gateway clock, or the arrival time when that clock is impossible). */
   reportedAt: string;
-  /** When the server received it, ISO 8601. */
+  /** When the server received it, ISO 8601: a value's age is counted from here, never from the gateway's clock. */
   receivedAt: string;
 }
 
-/** The last telemetry of a device as the device list and detail show it. */
-export interface DeviceTelemetry {
-  power: number | null;
-  voltage: number | null;
-  current: number | null;
-  energyWh: number | null;
-  battery: number | null;
-  temperature: number | null;
-  lux: number | null;
-  reportedAt: string;
-  /** When the server received it: a value's age is counted from here, never from the gateway's clock. */
-  receivedAt: string;
+/** One device's telemetry sample on its way into the database (docs/protocol.md, up/telemetry). */
+export interface TelemetryRow extends DeviceTelemetry {
+  /** The reporting gateway's MAC (topic segment); resolved to the gateway row inside the write. */
+  mac: string;
+  /** Upper case, as device_states keeps it. */
+  addr: string;
 }
 
 export interface TelemetryWriteResult {

@@ -13,6 +13,7 @@ import {
 } from '@lumigrid/contract';
 import { FAULT_CODES } from '@lumigrid/protocol';
 import { Value } from 'typebox/value';
+import type { DeviceTelemetry } from '../device-reports/telemetry.repo.ts';
 import type { DeviceRow, MarkerRow } from './devices.repo.ts';
 
 /** The stored columns a device's state starts from. */
@@ -126,24 +127,11 @@ export function mapDevice(row: DeviceRow): Device {
   };
 }
 
-/** The last telemetry sample of a device (device_telemetry), as the telemetry repo reads it. */
-export interface TelemetrySampleView {
-  power: number | null;
-  voltage: number | null;
-  current: number | null;
-  energyWh: number | null;
-  battery: number | null;
-  temperature: number | null;
-  lux: number | null;
-  reportedAt: string;
-  receivedAt: string;
-}
-
 /** Rounds a real column (float4) to what the device could have meant, so 229.8 does not read 229.800003. */
 const tidy = (v: number | null, digits = 3): number | null => (v === null ? null : Number(v.toFixed(digits)));
 
 /** Lays a device's last telemetry over its row: measurements it sends win; lux keeps the state's when telemetry has none. */
-export function withTelemetry(device: Device, sample: TelemetrySampleView | undefined): Device {
+export function withTelemetry(device: Device, sample: DeviceTelemetry | undefined): Device {
   if (!sample) return device;
   device.voltage = tidy(sample.voltage);
   device.current = tidy(sample.current);

@@ -2,6 +2,7 @@ import { DEVICE_FAMILIES } from '@lumigrid/contract';
 import type { DeviceState } from '@lumigrid/protocol';
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { readPage } from '../../db/page.ts';
 import { deviceOnline } from '../devices/devices.mappers.ts';
 import { siteTimeZoneSql } from '../projects/site-time-zone.ts';
 import {
@@ -313,11 +314,7 @@ export function createEmergencyRepo(db: Db) {
         q.test ? eq(emergencyTasks.test, q.test) : undefined,
         q.status ? sql`${status} = ${q.status}` : undefined,
       );
-      const [count] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(emergencyTasks)
-        .where(where);
-      const rows = await db
+      const query = db
         .select({
           task: emergencyTasks,
           projectName: projects.name,
@@ -334,26 +331,15 @@ export function createEmergencyRepo(db: Db) {
         .innerJoin(gateway, eq(gateway.id, emergencyTasks.gatewayId))
         .where(where)
         .orderBy(desc(emergencyTasks.createdAt), desc(emergencyTasks.id))
-        .offset(q.offset)
-        .limit(q.limit);
-      return { total: count?.n ?? 0, rows };
+        .$dynamic();
+      return readPage(db.$count(emergencyTasks, where), query, q);
     },
 
     /** Runs, newest first, each with its counts. */
     async listRuns(q: { filter: RecordFilter; test?: 'function' | 'life'; offset: number; limit: number }) {
       const where = and(recordWhere(q.filter), q.test ? eq(emergencyRuns.test, q.test) : undefined);
-      const [count] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(emergencyRuns)
-        .where(where);
-      const rows = await db
-        .select()
-        .from(emergencyRuns)
-        .where(where)
-        .orderBy(desc(emergencyRuns.startedAt), desc(emergencyRuns.id))
-        .offset(q.offset)
-        .limit(q.limit);
-      return { total: count?.n ?? 0, rows };
+      const query = db.select().from(emergencyRuns).where(where).orderBy(desc(emergencyRuns.startedAt), desc(emergencyRuns.id)).$dynamic();
+      return readPage(db.$count(emergencyRuns, where), query, q);
     },
 
     async findRun(q: { tenantId: bigint; id: bigint }): Promise<RunRow | undefined> {
@@ -441,7 +427,7 @@ export function createEmergencyRepo(db: Db) {
         .from(emergencyRecords)
         .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
         .where(where);
-      const rows = await db
+      const query = db
         .select({ record: emergencyRecords, run: emergencyRuns })
         .from(emergencyRecords)
         .innerJoin(emergencyRuns, eq(emergencyRuns.id, emergencyRecords.runId))
@@ -451,9 +437,8 @@ export function createEmergencyRepo(db: Db) {
             ? [asc(emergencyRecords.wave), asc(emergencyRecords.deviceName), asc(emergencyRecords.id)]
             : [desc(emergencyRuns.startedAt), desc(emergencyRuns.id), asc(emergencyRecords.deviceName), asc(emergencyRecords.id)]),
         )
-        .offset(q.offset)
-        .limit(q.limit);
-      return { total: count?.n ?? 0, rows };
+        .$dynamic();
+      return readPage(count?.n ?? 0, query, q);
     },
 
     /** Marks a wave's records started (the lights the gateway took) or refused. */
@@ -652,17 +637,13 @@ export function createEmergencyRepo(db: Db) {
         q.from ? gte(emergencyLogBook.at, q.from) : undefined,
         q.to ? lt(emergencyLogBook.at, q.to) : undefined,
       );
-      const [count] = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(emergencyLogBook)
-        .where(where);
-      const rows = await db
+      const query = db
         .select()
         .from(emergencyLogBook)
         .where(where)
         .orderBy(q.order === 'asc' ? asc(emergencyLogBook.seq) : desc(emergencyLogBook.seq))
-        .offset(q.offset)
-        .limit(q.limit);
+        .$dynamic();
+      const { total, rows } = await readPage(db.$count(emergencyLogBook, where), query, q);
       const failures = rows.filter((r) => r.type === 'failure').map((r) => r.id);
       const acks =
         failures.length === 0
@@ -671,7 +652,7 @@ export function createEmergencyRepo(db: Db) {
               .select()
               .from(emergencyLogBook)
               .where(and(eq(emergencyLogBook.type, 'acknowledgement'), inArray(emergencyLogBook.refId, failures)));
-      return { total: count?.n ?? 0, rows, acks: new Map(acks.map((a) => [a.refId!, a])) };
+      return { total, rows, acks: new Map(acks.map((a) => [a.refId!, a])) };
     },
 
     /** The last repair recorded in the log book of each of these lights of the tenant (compliance). */

@@ -2,6 +2,7 @@ import { SYNC_STATUS, type SceneAction } from '@lumigrid/contract';
 import type { SceneRules } from './scene-config.ts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { readPage, type PageWindow } from '../../db/page.ts';
 import {
   gateways,
   groups,
@@ -52,18 +53,27 @@ const ESCAPE_LIKE = /[\\%_]/g;
 const device = devicesAnyTenant('device');
 const map = mapPlaces('map');
 
+interface SceneFilter {
+  tenantId: bigint;
+  projectId: bigint;
+  name?: string;
+  kind?: string;
+}
+
 /**
  * Queries of scenes, their members, parts, runs, panel keys and the project's scene settings. Every query
  * takes the tenant; members, parts and gateways are read joined to their own tables (read only).
  */
 export function createScenesRepo(db: Db) {
-  const sceneFilter = (q: { tenantId: bigint; projectId: bigint; name?: string; kind?: string }) =>
+  const sceneFilter = (q: SceneFilter) =>
     and(
       eq(scenes.tenantId, q.tenantId),
       eq(scenes.projectId, q.projectId),
       q.name ? ilike(scenes.name, `%${q.name.replace(ESCAPE_LIKE, (c) => `\\${c}`)}%`) : undefined,
       q.kind ? eq(scenes.kind, q.kind) : undefined,
     );
+  const sceneList = (q: SceneFilter) =>
+    db.select().from(scenes).where(sceneFilter(q)).orderBy(desc(scenes.createdAt), desc(scenes.id)).$dynamic();
 
   return {
     async find(q: { tenantId: bigint; id: bigint }) {
@@ -75,12 +85,13 @@ export function createScenesRepo(db: Db) {
       return row;
     },
 
-    async page(q: { tenantId: bigint; projectId: bigint; name?: string; kind?: string; offset?: number; limit?: number }) {
-      const where = sceneFilter(q);
-      const query = db.select().from(scenes).where(where).orderBy(desc(scenes.createdAt), desc(scenes.id));
-      const rows = q.limit === undefined ? await query : await query.limit(q.limit).offset(q.offset ?? 0);
-      const [total] = await db.select({ n: count() }).from(scenes).where(where);
-      return { rows, total: total?.n ?? 0 };
+    /** Every scene the filters take, newest first. */
+    async list(q: SceneFilter) {
+      return sceneList(q);
+    },
+
+    async page(q: SceneFilter & PageWindow) {
+      return readPage(db.$count(scenes, sceneFilter(q)), sceneList(q), q);
     },
 
     async ofProject(q: { tenantId: bigint; projectId: bigint; kinds?: readonly string[] }) {

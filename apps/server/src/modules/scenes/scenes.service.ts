@@ -442,7 +442,7 @@ export function createScenesService(deps: {
     /** Every scene of a list's filters, for the Excel export. */
     async all(auth: Caller, body: { projectId: string; name?: string; kind?: SceneKind }): Promise<SceneView[]> {
       const project = await deps.access.requireProject(auth, body.projectId);
-      const { rows } = await repo.page({
+      const rows = await repo.list({
         tenantId: auth.tenantId,
         projectId: project.id,
         name: body.name?.trim() || undefined,

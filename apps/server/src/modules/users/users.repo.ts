@@ -16,6 +16,16 @@ function inScope(scope: ManagedScope): SQL {
   return scope.parentId !== undefined ? and(base, eq(users.parentId, scope.parentId))! : base;
 }
 
+/** What deleting an account writes: it stays for the history, and its sign-in name, mail and phone are free again. */
+const deletedAccount = (at: Date) => ({
+  deletedAt: at,
+  enabled: false,
+  account: sql`${users.account} || '#deleted-' || ${users.id}`,
+  mail: null,
+  phone: null,
+  updatedAt: at,
+});
+
 /** Queries of the account screens; deleted accounts are never listed or found. */
 export function createUsersRepo(db: Db) {
   return {
@@ -66,14 +76,7 @@ export function createUsersRepo(db: Db) {
     async softDeleteSubAccounts(q: { parentId: bigint; at: Date }): Promise<bigint[]> {
       const rows = await db
         .update(users)
-        .set({
-          deletedAt: q.at,
-          enabled: false,
-          account: sql`${users.account} || '#deleted-' || ${users.id}`,
-          mail: null,
-          phone: null,
-          updatedAt: q.at,
-        })
+        .set(deletedAccount(q.at))
         .where(and(eq(users.parentId, q.parentId), isNull(users.deletedAt)))
         .returning({ id: users.id });
       return rows.map((r) => r.id);
@@ -83,14 +86,7 @@ export function createUsersRepo(db: Db) {
     async softDelete(q: { scope: ManagedScope; id: bigint; at: Date }): Promise<boolean> {
       const rows = await db
         .update(users)
-        .set({
-          deletedAt: q.at,
-          enabled: false,
-          account: sql`${users.account} || '#deleted-' || ${users.id}`,
-          mail: null,
-          phone: null,
-          updatedAt: q.at,
-        })
+        .set(deletedAccount(q.at))
         .where(and(inScope(q.scope), eq(users.id, q.id)))
         .returning({ id: users.id });
       return rows.length > 0;

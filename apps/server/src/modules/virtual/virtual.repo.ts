@@ -22,6 +22,9 @@ const device = devicesAnyTenant();
 const gateway = gatewaysAnyTenant();
 const map = mapPlaces();
 
+/** What the virtual device screens show of a gateway. */
+const gatewayFacts = { id: gateway.id, name: gateway.name, mac: gateway.mac, online: gateway.online, mapId: gateway.mapId };
+
 export type TemplateRow = typeof paramTemplates.$inferSelect;
 export type TemplateUsage = TemplateRow & { virtualDevices: number; devices: number };
 export type VirtualRow = typeof virtualDevices.$inferSelect & { gatewayName: string; relatedName: string | null };
@@ -197,11 +200,7 @@ export function createVirtualRepo(db: Db) {
     async gateway({ tenantId, id }: { tenantId: bigint; id: bigint }) {
       const [row] = await db
         .select({
-          id: gateway.id,
-          name: gateway.name,
-          mac: gateway.mac,
-          online: gateway.online,
-          mapId: gateway.mapId,
+          ...gatewayFacts,
           projectId: map.projectId,
         })
         .from(gateway)
@@ -215,11 +214,7 @@ export function createVirtualRepo(db: Db) {
     async projectGateways(q: { tenantId: bigint; projectId: bigint; mapId: bigint }) {
       return db
         .select({
-          id: gateway.id,
-          name: gateway.name,
-          mac: gateway.mac,
-          online: gateway.online,
-          mapId: gateway.mapId,
+          ...gatewayFacts,
           virtualDevices: sql<number>`(select count(*)::int from ${virtualDevices} where ${virtualDevices.gatewayId} = ${gateway.id} and ${virtualDevices.mapId} = ${q.mapId})`,
         })
         .from(gateway)
