@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { authEndpoints } from '@lumigrid/contract';
 import { api, poll } from '../e2e/support/api.ts';
 import { startServer } from '../e2e/support/server.ts';
@@ -65,11 +65,11 @@ async function load(path: string, identity: boolean, signedIn: boolean): Promise
       await cdp.send('Network.clearBrowserCache');
     }
     const requests: Array<Promise<{ type: string; bytes: number }>> = [];
-    page.on('requestfinished', (request) =>
+    const count = (request: Request) =>
       requests.push(
         request.sizes().then((sizes) => ({ type: request.resourceType(), bytes: sizes.responseBodySize + sizes.responseHeadersSize })),
-      ),
-    );
+      );
+    page.on('requestfinished', count);
     await page.goto(`${server.url}${path}`);
     await page.waitForLoadState('networkidle');
     if (signedIn) await page.locator('[data-testid=device-canvas]').waitFor();
@@ -83,6 +83,9 @@ async function load(path: string, identity: boolean, signedIn: boolean): Promise
           setTimeout(() => done(null), 1000);
         }),
     );
+    // The reload is counted below by request, not by size: asking a request of the reload its size could still
+    // be under way when the context closes, and fail the run.
+    page.off('requestfinished', count);
     const seen = await Promise.all(requests);
     // On a reload, what the browser still asks the server for (a 304 included) rather than takes from its cache.
     let reloadRequests = 0;

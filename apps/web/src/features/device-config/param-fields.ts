@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import {
   DEVICE_TYPES,
   SENSOR_MODES,
@@ -84,6 +85,11 @@ export function typeNameKey(typeCode: number): `deviceConfig.types.${TypeName}` 
   // Every kind has a name in the catalogues (param-fields.test.ts proves it).
   const name = (t ? (t.kind ?? (t.dali ? 'dali' : 'unknown')) : 'unknown') as TypeName;
   return `deviceConfig.types.${name}`;
+}
+
+/** A device type's name with its code: several codes share a family name. */
+export function typeLabel(t: TFunction, code: number): string {
+  return `${t(typeNameKey(code))} (${code})`;
 }
 
 /** The catalogue key of a parameter's label (every parameter of the table has one: param-fields.test.ts). */

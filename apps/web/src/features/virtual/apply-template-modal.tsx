@@ -12,7 +12,7 @@ import { createCurrentMapStore } from '../projects/current-map.ts';
 import { initialMapPath, mapPathOptions, pathExists, type MapPath } from '../projects/tree.ts';
 import { virtualApi, virtualKeys } from './api.ts';
 import { applyInBatches } from './apply-batches.ts';
-import { typeLabel } from './template-form-modal.tsx';
+import { typeLabel } from '../device-config/param-fields.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 
 type Row = Pick<Device, 'id' | 'name' | 'addr'> & { result?: ParamApplyResult };

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { DEVICE_TYPE_CODE_LIST, VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract/browser';
 import type { MapPath } from '../projects/tree.ts';
 import { useBuildVirtual, useParamTemplates, useVirtualGateways } from './api.ts';
-import { typeLabel } from './template-form-modal.tsx';
+import { typeLabel } from '../device-config/param-fields.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 
 interface Values {

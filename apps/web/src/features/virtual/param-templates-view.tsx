@@ -9,7 +9,8 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { useDeleteTemplate, useParamTemplates } from './api.ts';
 import { ApplyTemplateModal } from './apply-template-modal.tsx';
 import { ParamValueTags } from './param-values.tsx';
-import { TemplateFormModal, typeLabel } from './template-form-modal.tsx';
+import { TemplateFormModal } from './template-form-modal.tsx';
+import { typeLabel } from '../device-config/param-fields.ts';
 import { useAccountTime } from '../projects/site-time.ts';
 
 /**

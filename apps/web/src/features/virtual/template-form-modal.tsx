@@ -1,10 +1,9 @@
 import { useEffect } from 'react';
 import { Alert, App, Col, Form, Input, Row, Select, Typography } from 'antd';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { TEMPLATE_LIMITS, paramClassOf, typesWithClass, type ParamClass, type ParamTemplate } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
-import { filledParams, formProblems, paramFields, typeNameKey, type ParamField } from '../device-config/param-fields.ts';
+import { filledParams, formProblems, paramFields, typeLabel, type ParamField } from '../device-config/param-fields.ts';
 import { useBuildTemplate, useUpdateTemplate } from './api.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 import { ParamFieldCol } from '../device-config/param-field-col.tsx';
@@ -13,11 +12,6 @@ interface Values {
   name: string;
   deviceType?: number;
   params: Record<string, unknown>;
-}
-
-/** A device type's name with its code: several codes share a family name. */
-export function typeLabel(t: TFunction, code: number): string {
-  return `${t(typeNameKey(code))} (${code})`;
 }
 
 /** The parameters of a type in one set, as the editor shows them. */

@@ -6,7 +6,7 @@ import { VIRTUAL_LIMITS, type VirtualDevice } from '@lumigrid/contract/browser';
 import { useMapGroups } from '../groups/api.ts';
 import { useScenePage } from '../scenes/api.ts';
 import { useDeleteVirtual, useParamTemplates, useRelate, useRelationCandidates, useUpdateVirtual } from './api.ts';
-import { typeLabel } from './template-form-modal.tsx';
+import { typeLabel } from '../device-config/param-fields.ts';
 import { PlanSideDrawer } from '../devices/plan-side-drawer.tsx';
 import { sendOnEnter } from '../../components/form-modal.tsx';
 

@@ -1,12 +1,15 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { App, Button, Card, Empty, List, Popconfirm, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { VirtualDevice } from '@lumigrid/contract/browser';
 import type { MapPath } from '../projects/tree.ts';
 import { useRelatedVirtuals, useUnrelate } from './api.ts';
-import { BuildVirtualModal } from './build-virtual-modal.tsx';
-import { typeLabel } from './template-form-modal.tsx';
+import { typeLabel } from '../device-config/param-fields.ts';
+import { OnceOpened } from '../../components/once-opened.tsx';
+
+// The form to build one (its fields and checks) loads when first opened, not with the plan beside it.
+const BuildVirtualModal = lazy(() => import('./build-virtual-modal.tsx').then((m) => ({ default: m.BuildVirtualModal })));
 
 /**
  * Beside the plan: the map's virtual devices (click to open one, "Place" for one not on the plan yet), the
@@ -149,14 +152,16 @@ export function VirtualDevicesCard({
           />
         </>
       )}
-      <BuildVirtualModal
-        open={building}
-        path={path}
-        onClose={(created) => {
-          setBuilding(false);
-          if (created?.length) void message.success(t('virtualDevices.created', { count: created.length }));
-        }}
-      />
+      <OnceOpened open={building}>
+        <BuildVirtualModal
+          open={building}
+          path={path}
+          onClose={(created) => {
+            setBuilding(false);
+            if (created?.length) void message.success(t('virtualDevices.created', { count: created.length }));
+          }}
+        />
+      </OnceOpened>
     </Card>
   );
 }

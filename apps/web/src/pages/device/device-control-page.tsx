@@ -1,5 +1,5 @@
 import { userMay } from '@lumigrid/contract/browser';
-import { lazy, useEffect, useMemo, useState } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Select, Slider, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '@ant-design/pro-components';
@@ -41,12 +41,10 @@ import { usePhone } from '../../components/use-phone.ts';
 import { groupKeys } from '../../features/groups/api.ts';
 import { throttle } from '../../features/groups/group-state.ts';
 import { PlanTools, useNoHover } from './plan-tools.tsx';
-import { PlanSelectionBar } from './plan-selection-bar.tsx';
 import { stillShown, toggled, withAll, type PlanSelection } from '../../features/devices/plan-selection.ts';
 import { PLACING_PARAMS } from '../../features/devices/placing-walk.ts';
 import { usePlacingWalk } from '../../features/devices/use-placing-walk.ts';
 import { PlanTap } from '../../features/devices/plan-tap.ts';
-import { PlacingWalkBar } from './placing-walk-bar.tsx';
 import { OnceOpened } from '../../components/once-opened.tsx';
 import './plan-tools.css';
 import { EmptyLead } from '../../components/empty-hint.tsx';
@@ -60,6 +58,9 @@ const PlanGroupsSheet = lazy(() => import('./plan-tools.tsx').then((m) => ({ def
 const GroupControlDrawer = lazy(() =>
   import('../../features/devices/group-control-drawer.tsx').then((m) => ({ default: m.GroupControlDrawer })),
 );
+// So do the bars shown while devices are picked or placed (group, scene and batch control forms).
+const PlanSelectionBar = lazy(() => import('./plan-selection-bar.tsx').then((m) => ({ default: m.PlanSelectionBar })));
+const PlacingWalkBar = lazy(() => import('./placing-walk-bar.tsx').then((m) => ({ default: m.PlacingWalkBar })));
 
 /**
  * The device map (/device/control): the chosen map's floor plan in Leaflet, chosen with a project >
@@ -341,25 +342,27 @@ export default function DeviceControlPage() {
               </>
             )}
           </FloorPlanMap>
-          {placing && walkGateway && (
-            <PlacingWalkBar walk={walk} gatewayName={walkGateway.name} onEnd={endWalk} sheet={phone} onHeight={setSelectionSheetPx} />
-          )}
-          {selectionShown && (
-            <PlanSelectionBar
-              sheet={phone}
-              onHeight={setSelectionSheetPx}
-              mapId={map.id}
-              projectId={map.projectId}
-              selection={selection}
-              markers={shownMarkers}
-              gateways={mapGateways}
-              canControl={controllable}
-              canEdit={editable}
-              onClear={() => setPicked(NONE_PICKED)}
-              selecting={selecting}
-              onDone={() => setSelecting(false)}
-            />
-          )}
+          <Suspense fallback={null}>
+            {placing && walkGateway && (
+              <PlacingWalkBar walk={walk} gatewayName={walkGateway.name} onEnd={endWalk} sheet={phone} onHeight={setSelectionSheetPx} />
+            )}
+            {selectionShown && (
+              <PlanSelectionBar
+                sheet={phone}
+                onHeight={setSelectionSheetPx}
+                mapId={map.id}
+                projectId={map.projectId}
+                selection={selection}
+                markers={shownMarkers}
+                gateways={mapGateways}
+                canControl={controllable}
+                canEdit={editable}
+                onClear={() => setPicked(NONE_PICKED)}
+                selecting={selecting}
+                onDone={() => setSelecting(false)}
+              />
+            )}
+          </Suspense>
           <MapLegend count={placedMarkers.length} shown={shownMarkers.length} filter={filter} onFilter={setFilter} />
         </div>
         {phone && tools(true)}
