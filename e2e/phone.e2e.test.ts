@@ -122,6 +122,18 @@ describe('the platform on a phone, by touch', () => {
     expect(await page.evaluate(cutLabelsInPage)).toEqual([]);
     expect(await page.evaluate(smallTouchTargetsInPage, 44)).toEqual([]);
     await screenshot(page, 'phone-plan');
+
+    // The menu opened again over the plan hides the plan's own controls: Leaflet's zoom and the tools.
+    await page.locator('.ant-pro-global-header-collapsed-button').tap();
+    await drawer.waitFor();
+    for (const control of [page.locator('.leaflet-control-zoom-in'), page.getByTestId('plan-tools')]) {
+      const box = (await control.boundingBox())!;
+      const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      expect(await page.evaluate(({ x, y }) => Boolean(document.elementFromPoint(x, y)?.closest('.ant-drawer')), centre)).toBe(true);
+    }
+    await screenshot(page, 'phone-plan-menu');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'hidden' });
   });
 
   it('taps a light: a bottom sheet with its controls opens, and switching it on shows when the gateway reports', async () => {

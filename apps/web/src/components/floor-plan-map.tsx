@@ -174,7 +174,9 @@ export function FloorPlanMap({
   const notice = state === 'loading' ? loadingText : state === 'failed' ? errorText : undefined;
 
   return (
-    <div className={className} style={{ position: 'relative', ...style }}>
+    // Its own stacking context: Leaflet's panes and controls (z-index 400-1000) and the tools over the plan then
+    // stay under the page's drawers, the phone's menu among them, instead of showing through them.
+    <div className={className} style={{ position: 'relative', isolation: 'isolate', ...style }}>
       <div
         ref={containerRef}
         data-testid="floor-plan-map"
