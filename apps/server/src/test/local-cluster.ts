@@ -93,9 +93,11 @@ backend nodes
   cookie LGNODE insert indirect nocache httponly
   stick-table type string len 64 size 100k expire 30m
   stick on path,field(5,/) if { path_reg ^/ws/endpoint-homa/[^/]+/[^/]+/ }
-  # A draining node answers 503 at once: with fall 1 it is out within one interval, in its grace.
+  # A draining node answers 503 at once: with fall 1 it is out within one interval, in its grace. A node slow to
+  # answer is busy, not gone: its check may take 5 s (on a loaded machine every node missed 1 s at once).
   option httpchk GET /healthz
   http-check expect status 200
+  timeout check 5s
   default-server check inter 1s fall 1 rise 2
 ${input.nodes.map((node) => `  server ${node.name} 127.0.0.1:${node.port} cookie ${node.name}`).join('\n')}
 
