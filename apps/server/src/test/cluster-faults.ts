@@ -45,13 +45,22 @@ export interface ClusterFaultOptions {
 export type PhaseName = 'steady' | 'node killed' | 'one node down' | 'broker node killed' | 'restarting both' | 'steady again';
 /** Periods without a fault starting or ending in them: every report of theirs must be stored. */
 export const FAULT_FREE: readonly PhaseName[] = ['steady', 'one node down', 'steady again'];
+/**
+ * Reports sent this soon before a kill may still be in the killed node's memory: core NATS hands a message to one
+ * node without an acknowledgement, and a node killed loses what it had not handled (docs/decisions.md, "A NATS
+ * cluster as the broker"). They are counted apart from their period's.
+ */
+export const IN_FLIGHT_AT_KILL_MS = 2000;
 
 export interface PhaseFigures {
   name: PhaseName;
   seconds: number;
   commands: { sent: number; acknowledged: number; failures: Record<string, number>; p50Ms: number; p99Ms: number };
-  /** Change reports the broker acknowledged to a gateway in the phase, against the history's rows for them. */
-  reports: { acknowledged: number; stored: number; lost: number; duplicated: number };
+  /**
+   * Change reports the broker acknowledged to a gateway in the phase, against the history's rows for them;
+   * `lostInFlight`: of the lost, those sent within IN_FLIGHT_AT_KILL_MS before the kill that ended the phase.
+   */
+  reports: { acknowledged: number; stored: number; lost: number; lostInFlight: number; duplicated: number };
 }
 
 export interface KillFigures {
@@ -219,8 +228,14 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
         ),
       );
     }
-    cleanups.push(async () => {
+    // However this process ends, the gateways end with it (the cluster does the same for its processes).
+    const killGroups = () => {
       for (const group of groups) if (group.child.exitCode === null) group.child.kill('SIGKILL');
+    };
+    process.on('exit', killGroups);
+    cleanups.push(async () => {
+      killGroups();
+      process.off('exit', killGroups);
       await Promise.all(groups.map((group) => group.stopped));
     });
     await poll(() => macs.every((mac) => lines.some((l) => l.t === 'online' && l.mac === mac)), 'every gateway to connect', {
@@ -361,7 +376,9 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       timeoutMs: 120_000,
       everyMs: 200,
     });
-    const reported = lines.flatMap((l) => (l.t === 'report' ? [{ key: `${l.mac}/${l.addr}/${l.ts}`, phase: phaseOf(l.ts) }] : []));
+    const reported = lines.flatMap((l) =>
+      l.t === 'report' ? [{ key: `${l.mac}/${l.addr}/${l.ts}`, ts: l.ts, phase: phaseOf(l.ts) }] : [],
+    );
     const database = await openDatabase({ url: databaseUrl });
     let stored = new Map<string, number>();
     try {
@@ -409,8 +426,13 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       const failures: Record<string, number> = {};
       for (const c of commands)
         if (c.outcome !== 'ok') failures[c.outcome ?? 'unanswered'] = (failures[c.outcome ?? 'unanswered'] ?? 0) + 1;
-      const keys = new Set(reported.filter((r) => r.phase === p.name).map((r) => r.key));
+      const ofPhase = reported.filter((r) => r.phase === p.name);
+      const keys = new Set(ofPhase.map((r) => r.key));
       const counts = [...keys].map((key) => stored.get(key) ?? 0);
+      const killed = kills.some((kill) => kill.at >= p.to && kill.at - p.to < 1000);
+      const lostInFlight = new Set(
+        ofPhase.filter((r) => killed && r.ts >= p.to - IN_FLIGHT_AT_KILL_MS && !stored.has(r.key)).map((r) => r.key),
+      ).size;
       return {
         name: p.name,
         seconds: (p.to - p.from) / 1000,
@@ -425,6 +447,7 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
           acknowledged: keys.size,
           stored: counts.filter((n) => n > 0).length,
           lost: counts.filter((n) => n === 0).length,
+          lostInFlight,
           duplicated: counts.reduce((sum, n) => sum + Math.max(0, n - 1), 0),
         },
       };
@@ -441,10 +464,18 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
     });
     const acknowledged = sent.filter((c) => c.outcome === 'ok').length;
     const lostSamples = reported
-      .filter((r) => r.phase && FAULT_FREE.includes(r.phase) && !stored.has(r.key))
+      .filter(
+        (r) =>
+          r.phase &&
+          FAULT_FREE.includes(r.phase) &&
+          !stored.has(r.key) &&
+          !kills.some((k) => r.ts >= k.at - IN_FLIGHT_AT_KILL_MS && r.ts < k.at),
+      )
       .slice(0, 5)
       .map((r) => r.key);
-    const faultFreeLost = phases.filter((p) => FAULT_FREE.includes(p.name)).reduce((sum, p) => sum + p.reports.lost, 0);
+    const faultFreeLost = phases
+      .filter((p) => FAULT_FREE.includes(p.name))
+      .reduce((sum, p) => sum + p.reports.lost - p.reports.lostInFlight, 0);
     return {
       gateways: macs.length,
       devicesControlled: targets.length,
@@ -457,7 +488,10 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       rules: [
         { rule: 'no acknowledged command lost', held: acknowledgedNotRun === 0 },
         { rule: 'no command run twice', held: runMoreThanOnce === 0 },
-        { rule: 'every report of the fault-free periods stored', held: faultFreeLost === 0 },
+        {
+          rule: `every report of the fault-free periods stored (but those sent in the ${IN_FLIGHT_AT_KILL_MS / 1000} s before a kill)`,
+          held: faultFreeLost === 0,
+        },
         {
           rule: 'the killed server node and broker node serve again',
           held: restart.nodeServingMs !== undefined && restart.brokerServingMs !== undefined,
