@@ -250,9 +250,15 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
     });
     const devices: GatewayDevice[] = [];
     for (const gatewayId of macOfGateway.keys()) {
-      // The import asks the gateway for its devices; on a machine this busy the answer may be late, and a person retries.
-      for (let attempt = 1; (await api.call('GET', `/api4/gateway/v1/import/${gatewayId}`)).code !== 0; attempt++)
-        if (attempt === 3) throw new Error(`gateway ${macOfGateway.get(gatewayId)}: its devices could not be imported`);
+      // The import asks the gateway for its devices; on a machine this busy, with every gateway just connected,
+      // the answer may come late, and a person tries again.
+      for (let attempt = 1; ; attempt++) {
+        const answer = await api.call('GET', `/api4/gateway/v1/import/${gatewayId}`);
+        if (answer.code === 0) break;
+        if (attempt === 10) throw new Error(`gateway ${macOfGateway.get(gatewayId)}: its devices could not be imported (${answer.code})`);
+        log(`gateway ${macOfGateway.get(gatewayId)}: import answered ${answer.code}, trying again`);
+        await sleep(2000);
+      }
       devices.push(...((await api.data('GET', `/api4/gateway/v1/devices/outmap/${api.mapId}/${gatewayId}`)) as unknown as GatewayDevice[]));
     }
     const side = Math.ceil(Math.sqrt(devices.length));
