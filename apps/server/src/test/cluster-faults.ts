@@ -242,8 +242,21 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       timeoutMs: 120_000,
       everyMs: 200,
     });
+    // Setting up is not under test: with every gateway just connected, all three nodes once answered /healthz
+    // later than HAProxy waits and it had no node to send to (503); such a call is made again.
+    const setUp = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await api.data(method, path, body);
+        } catch (error) {
+          if (attempt === 10) throw error;
+          log(`${method} ${path}: ${(error as Error).message.slice(0, 120)}, trying again`);
+          await sleep(2000);
+        }
+      }
+    };
     const macOfGateway = new Map<string, string>();
-    for (const mac of macs) macOfGateway.set(String((await api.data('POST', '/api4/gateway/v1/move', { mac, mapId: api.mapId })).id), mac);
+    for (const mac of macs) macOfGateway.set(String((await setUp('POST', '/api4/gateway/v1/move', { mac, mapId: api.mapId })).id), mac);
     await poll(async () => (await api.onlineMacs()).size === macs.length, 'every gateway online in the API', {
       timeoutMs: 120_000,
       everyMs: 500,
@@ -253,18 +266,18 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       // The import asks the gateway for its devices; on a machine this busy, with every gateway just connected,
       // the answer may come late, and a person tries again.
       for (let attempt = 1; ; attempt++) {
-        const answer = await api.call('GET', `/api4/gateway/v1/import/${gatewayId}`);
+        const answer = await api.call('GET', `/api4/gateway/v1/import/${gatewayId}`).catch((error: Error) => ({ code: error.message }));
         if (answer.code === 0) break;
         if (attempt === 10) throw new Error(`gateway ${macOfGateway.get(gatewayId)}: its devices could not be imported (${answer.code})`);
         log(`gateway ${macOfGateway.get(gatewayId)}: import answered ${answer.code}, trying again`);
         await sleep(2000);
       }
-      devices.push(...((await api.data('GET', `/api4/gateway/v1/devices/outmap/${api.mapId}/${gatewayId}`)) as unknown as GatewayDevice[]));
+      devices.push(...((await setUp('GET', `/api4/gateway/v1/devices/outmap/${api.mapId}/${gatewayId}`)) as unknown as GatewayDevice[]));
     }
     const side = Math.ceil(Math.sqrt(devices.length));
     const placements = devices.map((d, i) => ({ id: d.id, x: ((i % side) + 0.5) / side, y: (Math.floor(i / side) + 0.5) / side }));
     for (let i = 0; i < placements.length; i += 5000)
-      await api.data('POST', '/api4/device/v1/move_in', { mapId: api.mapId, devices: placements.slice(i, i + 5000) });
+      await setUp('POST', '/api4/device/v1/move_in', { mapId: api.mapId, devices: placements.slice(i, i + 5000) });
     const targets = devices.filter((d) => deviceType(d.type)?.dimmable);
     if (targets.length === 0) throw new Error('no dimmable device to control');
     log(`${macs.length} gateways on ${brokers.length} broker nodes, ${devices.length} devices placed, ${targets.length} dimmable`);
