@@ -45,8 +45,12 @@ export interface TestCloud {
   close(): Promise<void>;
 }
 
-export async function startTestCloud(): Promise<TestCloud> {
-  const broker = await Aedes.createBroker();
+export async function startTestCloud(options: { refuseSubscription?: (topic: string) => boolean } = {}): Promise<TestCloud> {
+  const broker = await Aedes.createBroker({
+    // A subscription refused answers 0x80 in the SUBACK, as a broker short of resources does.
+    authorizeSubscribe: (_client, subscription, done) =>
+      options.refuseSubscription?.(subscription.topic) ? done(null, null) : done(null, subscription),
+  });
   const server = createServer(broker.handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `mqtt://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -98,13 +102,17 @@ export async function startTestCloud(): Promise<TestCloud> {
  * A test cloud for the enclosing describe block (or file) and a starter of simulated gateways on it, numbered
  * `${macPrefix}0001`, `0002`, ... with the given defaults; every gateway a test started is stopped after it.
  */
-export function gatewaysOnTestCloud(macPrefix: string, defaults: Partial<SimGatewayOptions> = {}) {
+export function gatewaysOnTestCloud(
+  macPrefix: string,
+  defaults: Partial<SimGatewayOptions> = {},
+  cloudOptions: Parameters<typeof startTestCloud>[0] = {},
+) {
   let cloud: TestCloud | undefined;
   const started: SimGateway[] = [];
   let nextMac = 1;
 
   beforeAll(async () => {
-    cloud = await startTestCloud();
+    cloud = await startTestCloud(cloudOptions);
   });
   afterEach(async () => {
     await Promise.all(started.splice(0).map((g) => g.stop()));

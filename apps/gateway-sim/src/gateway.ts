@@ -153,6 +153,8 @@ export interface SimFaults {
 }
 
 const SEEN_IDS = 1000;
+/** How long a gateway waits before asking again for a subscription the broker refused. */
+const SUBSCRIBE_RETRY_MS = 500;
 const BATCH = 500;
 /** Backfill messages awaiting the broker's PUBACK at once. */
 const BACKFILL_WINDOW = 16;
@@ -457,8 +459,23 @@ export class SimGateway extends EventEmitter {
     client.on('connect', () => {
       this.reconnectAttempts = 0;
       this.generation++;
-      client.subscribe([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')], { qos: 1 }, (error) => {
-        if (error) this.log(`subscribe failed: ${error.message}`);
+      const generation = this.generation;
+      // A topic the broker refused (0x80 in the SUBACK; NATS under load does) is asked for again until granted:
+      // a gateway without its down/cmd would be online and never receive a command.
+      const subscribe = (topics: string[], then?: () => void) =>
+        client.subscribe(topics, { qos: 1 }, (error, granted) => {
+          if (error) this.log(`subscribe failed: ${error.message}`);
+          // mqtt.js answers a refusal as an error without saying which topic: all of them are asked for again.
+          const refused = error ? topics : (granted ?? []).filter((grant) => grant.qos === 128).map((grant) => grant.topic);
+          if (refused.length) {
+            this.log(`subscriptions refused: ${refused.join(', ')}; asking again`);
+            setTimeout(() => {
+              if (this.client === client && this.generation === generation && client.connected) subscribe(refused);
+            }, SUBSCRIBE_RETRY_MS).unref();
+          }
+          then?.();
+        });
+      subscribe([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')], () => {
         this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
         this.publishReport([...this.devices.values()], true);
         this.emit('online');

@@ -68,8 +68,11 @@ export interface NatsNode {
   exited(): Promise<void>;
   /** Starts it again with the same ports and store, after a kill. */
   start(): Promise<void>;
-  /** Whether /healthz answers 200: routes up and JetStream current. */
-  healthy(): Promise<boolean>;
+  /**
+   * Whether /healthz answers 200: routes up and JetStream current, every stream and consumer too; with 'server',
+   * only the node's own JetStream with the meta leader (its replicas may still be catching up).
+   */
+  healthy(scope?: 'all' | 'server'): Promise<boolean>;
 }
 
 export interface NatsCluster {
@@ -135,8 +138,11 @@ export async function startNatsCluster(options: { dir: string; count?: number; h
             started.once('error', fail);
           });
         },
-        async healthy() {
-          const answer = await fetch(`http://${host}:${ports.http}/healthz`, { signal: AbortSignal.timeout(1000) }).catch(() => undefined);
+        async healthy(scope = 'all') {
+          const query = scope === 'server' ? '?js-server-only=true' : '';
+          const answer = await fetch(`http://${host}:${ports.http}/healthz${query}`, { signal: AbortSignal.timeout(1000) }).catch(
+            () => undefined,
+          );
           return answer?.ok ?? false;
         },
       };

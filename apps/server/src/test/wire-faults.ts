@@ -13,7 +13,7 @@ import { runPrefix } from './gateway-link.fixtures.ts';
 import { createGatewayNamespace, lossyLinkSupport, type GatewayNamespace, type LinkFaults } from './lossy-link.fixtures.ts';
 import { freePort } from '../lib/free-port.ts';
 import { poll } from './poll.ts';
-import { PROVISION_BUNDLE, startServerProcess, type ServerProcess } from './server-process.ts';
+import { PROVISION_BUNDLE, startServerProcess } from './server-process.ts';
 import type { WireGatewayLine, WireGatewayOptions } from './wire-gateways.ts';
 
 const SERVER_DIR = resolve(import.meta.dirname, '../..');
@@ -68,15 +68,15 @@ export interface WireFaultFigures {
 }
 
 /** The q-quantile of sorted numbers. */
-function quantile(sorted: number[], q: number): number {
+export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
 
-/** The gateways of one namespace, as a child process inside it. */
-interface GatewayGroup {
+/** A group of gateways as a child process (inside its namespace when its link is faulty). */
+export interface GatewayGroup {
   child: ChildProcess;
   finals: Array<Extract<WireGatewayLine, { t: 'final' }>>;
   /** Its gateways make no more changes and have sent everything they made. */
@@ -139,7 +139,7 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
       if (server.running()) server.kill('SIGKILL');
       await server.exited;
     });
-    const api = await apiClient(server);
+    const api = await apiClient(server.url, ADMIN_PASSWORD);
     log(`server on ${server.url} (${database.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${options.mqttUrl ?? 'embedded broker'})`);
 
     // --- namespaces, links and gateways ------------------------------------------------------------------------
@@ -159,7 +159,7 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
     const lines: WireGatewayLine[] = [];
     const groups = namespaces.map((ns, i) =>
       startGatewayGroup(
-        ns,
+        { name: ns.name, namespace: ns },
         {
           url: `mqtt://${ns.hostAddress}:${forwarderPort}`,
           macPrefix: prefix,
@@ -294,7 +294,7 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
   }
 }
 
-async function adminQuery(url: string, text: string) {
+export async function adminQuery(url: string, text: string) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -305,15 +305,15 @@ async function adminQuery(url: string, text: string) {
 }
 
 /** Signs in as the administrator; answers calls with the envelope, and the default map. */
-async function apiClient(server: ServerProcess) {
-  const login = await fetch(`${server.url}/api1/user/v1/login`, {
+export async function apiClient(baseUrl: string, adminPassword: string) {
+  const login = await fetch(`${baseUrl}/api1/user/v1/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ account: 'admin', password: ADMIN_PASSWORD }),
+    body: JSON.stringify({ account: 'admin', password: adminPassword }),
   });
   const token = ((await login.json()) as { data: { access_token: string } }).data.access_token;
   async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
-    const res = await fetch(`${server.url}${path}`, {
+    const res = await fetch(`${baseUrl}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -330,6 +330,7 @@ async function apiClient(server: ServerProcess) {
   };
   const mapId = tree.projects.find((p) => p.isDefault)!.builds[0]!.maps[0]!.id;
   return {
+    token,
     call,
     data,
     mapId,
@@ -382,34 +383,44 @@ function forwardTcp(input: { listen: { host: string; port: number }; to: { host:
   };
 }
 
-function startGatewayGroup(
-  ns: GatewayNamespace,
+/** Starts wire-gateways.ts with `options`, in `group.namespace` when given; its lines go to `onLine`, the rest to `log`. */
+export function startGatewayGroup(
+  group: { name: string; namespace?: GatewayNamespace },
   options: WireGatewayOptions,
   onLine: (line: WireGatewayLine) => void,
   log: (line: string) => void,
 ): GatewayGroup {
-  const child = spawn('ip', ['netns', 'exec', ns.name, process.execPath, '--import', 'tsx', GATEWAYS_PROGRAM, JSON.stringify(options)], {
-    cwd: SERVER_DIR,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const group: GatewayGroup = { child, finals: [], drained: false, stopped: Promise.resolve() };
+  const program = [process.execPath, '--import', 'tsx', GATEWAYS_PROGRAM, JSON.stringify(options)];
+  const [command, ...args] = group.namespace ? ['ip', 'netns', 'exec', group.namespace.name, ...program] : program;
+  const child = spawn(command!, args, { cwd: SERVER_DIR, stdio: ['pipe', 'pipe', 'pipe'] });
+  const running: GatewayGroup = { child, finals: [], drained: false, stopped: Promise.resolve() };
   createInterface({ input: child.stdout! }).on('line', (text) => {
     let line: WireGatewayLine;
     try {
       line = JSON.parse(text) as WireGatewayLine;
     } catch {
-      return log(`${ns.name}: ${text}`);
+      return log(`${group.name}: ${text}`);
     }
-    if (line.t === 'final') group.finals.push(line);
-    if (line.t === 'drained') group.drained = true;
+    if (line.t === 'final') running.finals.push(line);
+    if (line.t === 'drained') running.drained = true;
     onLine(line);
   });
-  createInterface({ input: child.stderr! }).on('line', (text) => log(`${ns.name}: ${text}`));
-  group.stopped = new Promise<void>((done) => {
+  createInterface({ input: child.stderr! }).on('line', (text) => log(`${group.name}: ${text}`));
+  running.stopped = new Promise<void>((done) => {
     if (child.exitCode !== null) return done();
     child.once('exit', () => done());
   });
-  return group;
+  return running;
+}
+
+/** How many history rows each reported device state has, by `mac/addr/ts` (ts of the report, in ms). */
+export async function storedReportCounts(db: Awaited<ReturnType<typeof openDatabase>>['db']): Promise<Map<string, number>> {
+  const { rows } = (await db.execute(sql`
+    select g.mac, r.addr, (extract(epoch from r.reported_at) * 1000)::bigint::text as ms, count(*)::text as n
+    from device_reports r join gateways g on g.id = r.gateway_id group by 1, 2, 3`)) as unknown as {
+    rows: Array<{ mac: string; addr: string; ms: string; n: string }>;
+  };
+  return new Map(rows.map((r) => [`${r.mac}/${r.addr}/${r.ms}`, Number(r.n)]));
 }
 
 /** The history's rows for the change reports, and the current states against the gateways' own. */
@@ -421,12 +432,9 @@ async function storedFigures(
   const opened = await openDatabase(database.DATABASE_URL ? { url: database.DATABASE_URL } : { dataDir: database.DATA_DIR! });
   try {
     const rowsOf = async <T>(query: ReturnType<typeof sql>) => ((await opened.db.execute(query)) as unknown as { rows: T[] }).rows;
-    const history = await rowsOf<{ mac: string; addr: string; ms: string; n: string }>(sql`
-      select g.mac, r.addr, (extract(epoch from r.reported_at) * 1000)::bigint::text as ms, count(*)::text as n
-      from device_reports r join gateways g on g.id = r.gateway_id group by 1, 2, 3`);
+    const storedKeys = await storedReportCounts(opened.db);
     const states = await rowsOf<{ mac: string; addr: string; state: unknown }>(sql`
       select g.mac, s.addr, s.state from device_states s join gateways g on g.id = s.gateway_id`);
-    const storedKeys = new Map(history.map((r) => [`${r.mac}/${r.addr}/${r.ms}`, Number(r.n)]));
     const acknowledged = new Set(lines.flatMap((l) => (l.t === 'report' ? [`${l.mac}/${l.addr}/${l.ts}`] : [])));
     let lost = 0;
     let duplicated = 0;

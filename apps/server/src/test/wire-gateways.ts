@@ -1,5 +1,5 @@
-// Simulated gateways for a fault run (wire-faults.ts), started inside a network namespace with
-// `ip netns exec <ns> tsx wire-gateways.ts '<json options>'`. What the run needs to know of them it prints, one
+// Simulated gateways for a fault run (wire-faults.ts, cluster-faults.ts), started as `tsx wire-gateways.ts '<json
+// options>'`, inside a network namespace with `ip netns exec <ns>` when their link is faulty. What the run needs to know of them it prints, one
 // JSON object a line: each gateway online, each connection lost, each device state the broker acknowledged
 // (PUBACK) in a change report. On standard input, "quiet" stops the changes and answers "drained" once every
 // queue is empty; "stop" prints the commands each gateway carried out and its devices' states, and ends.
@@ -8,8 +8,9 @@ import { derivePassword } from '@lumigrid/protocol/credentials';
 import { createFleet, NO_RADIO_LIMITS, type SimGateway } from '@lumigrid/gateway-sim';
 import { FAULT_CODES, type StoredUplink } from '@lumigrid/protocol';
 
-/** What wire-faults.ts hands each namespace's gateways. */
+/** What the fault run hands each group of gateways. */
 export interface WireGatewayOptions {
+  /** The broker, or its nodes comma-separated (tried in turn). */
   url: string;
   macPrefix: string;
   first: number;
@@ -27,8 +28,8 @@ export type WireGatewayLine =
   | {
       t: 'final';
       mac: string;
-      /** Times each command id was carried out, with the command's name. */
-      executions: Record<string, { name: string; count: number }>;
+      /** Times each command id was carried out, with the command's name and parameters. */
+      executions: Record<string, { name: string; params: unknown; count: number }>;
       states: Record<string, unknown>;
       waiting: number;
     }
@@ -51,9 +52,11 @@ async function main() {
     keepaliveS: 30,
   });
   const changers: NodeJS.Timeout[] = [];
-  const names = new Map<string, string>();
+  const commands = new Map<string, { name: string; params: unknown }>();
   for (const gateway of fleet.gateways) {
-    gateway.on('command', (command: { id: string; name: string }) => names.set(command.id, command.name));
+    gateway.on('command', (command: { id: string; name: string; params: unknown }) =>
+      commands.set(command.id, { name: command.name, params: command.params }),
+    );
     gateway.on('online', () => print({ t: 'online', mac: gateway.mac }));
     gateway.on('connection-lost', () => print({ t: 'lost', mac: gateway.mac }));
     gateway.on('delivered', (message: StoredUplink) => {
@@ -81,7 +84,12 @@ async function main() {
       print({
         t: 'final',
         mac: gateway.mac,
-        executions: Object.fromEntries([...gateway.executions].map(([id, count]) => [id, { name: names.get(id) ?? '', count }])),
+        executions: Object.fromEntries(
+          [...gateway.executions].map(([id, count]) => [
+            id,
+            { name: commands.get(id)?.name ?? '', params: commands.get(id)?.params, count },
+          ]),
+        ),
         states: Object.fromEntries([...gateway.devices].map(([addr, device]) => [addr, device.state])),
         waiting: gateway.uplinkWaiting,
       });

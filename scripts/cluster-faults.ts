@@ -1,0 +1,134 @@
+// The cluster under faults (docs/operations.md "The cluster under faults"): three server nodes behind HAProxy,
+// the NATS cluster, PostgreSQL, simulated gateways, a STOMP client and a command stream; one server node and then
+// one broker node killed, both restarted. Prints the figures; exits 1 when a rule does not hold.
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { nonNegativeOption } from '../apps/gateway-sim/src/cli-args.ts';
+import { NATS_SERVER } from '../apps/server/src/gateway-link/nats-cluster.ts';
+import { runClusterFaults, type ClusterFaultFigures } from '../apps/server/src/test/cluster-faults.ts';
+import { buildServerBundle, removeServerBundle } from '../apps/server/src/test/server-process.ts';
+
+const USAGE = `Kills a server node and a broker node of a cluster on this machine under load, and checks what survived.
+
+  npm run cluster-faults -- [--gateways N] [--rate R] [--phase-seconds S] [--change MS]
+
+  --gateways       simulated gateways, spread over the three broker nodes (default 200)
+  --rate           device control calls per second through HAProxy (default 20)
+  --phase-seconds  length of each of the six phases: steady, node killed, one node down, broker node killed,
+                   restarting both, steady again (default 30)
+  --change         ms between the change reports of each gateway (default 5000)
+  --change-only-history
+                   the nodes keep a change-only history (HISTORY_HEARTBEAT_MINUTES 15, the default of a server);
+                   without it they keep every reported state (0), so that every report can be looked for
+  --keep-database  leaves the run's database for a look afterwards
+
+Needs DATABASE_URL (PostgreSQL: the run makes and drops its own database there), HAProxy and nats-server.
+The rules: no command the API acknowledged lost or run twice, every report of the steady phases stored (but
+those sent in the 2 s before a kill, which the killed node may have held in memory), the
+STOMP client back on the map topic within 10 s of each kill. The nodes' logs stay in the folder it prints.`;
+
+function fail(message: string): never {
+  console.error(`cluster-faults: ${message}`);
+  process.exit(1);
+}
+
+const seconds = (ms: number | undefined) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
+
+function print(figures: ClusterFaultFigures) {
+  const { commands } = figures;
+  console.log(
+    `\ncluster under faults: 3 server nodes, 3 NATS nodes, ${figures.gateways} gateways, ${figures.devicesControlled} devices controlled`,
+  );
+  console.table(
+    Object.fromEntries(
+      figures.phases.map((p) => [
+        p.name,
+        {
+          s: p.seconds.toFixed(1),
+          'commands sent': p.commands.sent,
+          acknowledged: p.commands.acknowledged,
+          'p50 ms': p.commands.p50Ms,
+          'p99 ms': p.commands.p99Ms,
+          failures: Object.entries(p.commands.failures)
+            .map(([why, n]) => `${n} ${why}`)
+            .join(', '),
+          reports: p.reports.acknowledged,
+          stored: p.reports.stored,
+          lost: p.reports.lost,
+          'of them just before a kill': p.reports.lostInFlight,
+          duplicated: p.reports.duplicated,
+        },
+      ]),
+    ),
+  );
+  console.log(
+    `commands   ${commands.acknowledged}/${commands.sent} acknowledged; ${commands.acknowledgedNotRun} acknowledged but not run, ${commands.runMoreThanOnce} run more than once, ${commands.runThoughFailed} run though the API answered a failure`,
+  );
+  for (const kill of figures.kills)
+    console.log(
+      `kill       ${kill.what}: client ${kill.clientDropped ? 'dropped' : 'kept its socket'}, on the map topic again after ${seconds(
+        kill.backOnTopicMs,
+      )}, its first map message after ${seconds(kill.firstMessageMs)}`,
+    );
+  const after = (ms: number | undefined) => (ms === undefined ? 'not by the end' : `after ${(ms / 1000).toFixed(1)} s`);
+  console.log(
+    `restart    server node in rotation ${after(figures.restart.nodeServingMs)}, broker node serving ${after(
+      figures.restart.brokerServingMs,
+    )}, its replicas current ${after(figures.restart.brokerCurrentMs)}`,
+  );
+  console.log(`gateways   ${figures.connectionsLost} connections lost`);
+  console.log(
+    `load       ${figures.load.before.toFixed(2)} before, ${figures.load.after.toFixed(2)} after (1-minute load average; ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} now)`,
+  );
+  console.log(`logs       ${figures.logs}${figures.database ? `; database ${figures.database}` : ''}`);
+  if (figures.lostSamples.length) console.log(`not stored ${figures.lostSamples.join(', ')} (mac/addr/ts)`);
+  for (const { rule, held } of figures.rules) console.log(`${held ? 'PASS' : 'FAIL'}       ${rule}`);
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      gateways: { type: 'string' },
+      rate: { type: 'string' },
+      'phase-seconds': { type: 'string' },
+      change: { type: 'string' },
+      'keep-database': { type: 'boolean' },
+      'change-only-history': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return console.log(USAGE);
+  const option = (name: string, value: string | undefined, fallback: number) => nonNegativeOption('cluster-faults', name, value, fallback);
+  const gateways = option('gateways', values.gateways, 200);
+  if (!Number.isInteger(gateways) || gateways < 3 || gateways > 2000) fail('--gateways must be a whole number from 3 to 2000');
+  const databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) fail('DATABASE_URL is not set: the nodes share one PostgreSQL database');
+  if (spawnSync('haproxy', ['-v']).error) fail('haproxy is not installed: apt-get install -y haproxy');
+  if (!existsSync(NATS_SERVER)) fail(`${NATS_SERVER} is not installed: apt-get install -y nats-server`);
+  // Exiting runs the cluster's and the gateways' exit hooks, which kill what they started.
+  process.on('SIGINT', () => process.exit(130));
+  process.on('SIGTERM', () => process.exit(143));
+  buildServerBundle();
+  try {
+    const figures = await runClusterFaults({
+      gateways,
+      commandsPerSecond: option('rate', values.rate, 20) || 20,
+      phaseSeconds: option('phase-seconds', values['phase-seconds'], 30) || 30,
+      changeEveryMs: option('change', values.change, 5000) || 5000,
+      databaseUrl,
+      keepDatabase: values['keep-database'],
+      changeOnlyHistory: values['change-only-history'],
+      log: (line) => console.log(line),
+    });
+    print(figures);
+    if (figures.rules.some((r) => !r.held)) process.exitCode = 1;
+  } finally {
+    removeServerBundle();
+  }
+}
+
+await main();
