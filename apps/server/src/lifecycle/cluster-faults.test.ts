@@ -5,7 +5,13 @@ import { buildServerBundle, removeServerBundle } from '../test/server-process.ts
 import { servicesFor } from '../test/services.ts';
 
 const HAPROXY = '/usr/sbin/haproxy';
-const SERVICES = servicesFor('the cluster under faults', { postgres: true, programs: [HAPROXY, NATS_SERVER] });
+/**
+ * Asked for by TEST_CLUSTER_FAULTS=1: three minutes and 105 s of CPU on this machine under load, which CI's two
+ * cores, over their budget already, do not have room for beside the journeys (docs/operations.md says when to run it).
+ */
+const ASKED = process.env.TEST_CLUSTER_FAULTS === '1';
+if (!ASKED) console.warn('\n!!! the cluster under faults: SKIPPED unless TEST_CLUSTER_FAULTS=1\n');
+const SERVICES = ASKED && servicesFor('the cluster under faults', { postgres: true, programs: [HAPROXY, NATS_SERVER] });
 
 /**
  * `npm run cluster-faults` small: three nodes behind HAProxy, the NATS cluster, 12 gateways and 10 commands a
