@@ -12,7 +12,7 @@ import { runPrefix } from './gateway-link.fixtures.ts';
 import { startLocalCluster, type LocalCluster } from './local-cluster.ts';
 import { poll } from './poll.ts';
 import { PROVISION_BUNDLE, SERVER_BUNDLE } from './server-process.ts';
-import { adminQuery, apiClient, quantile, startGatewayGroup, storedReportCounts, type GatewayGroup } from './wire-faults.ts';
+import { adminQuery, apiClient, quantile, runCleanups, startGatewayGroup, storedReportCounts, type GatewayGroup } from './wire-faults.ts';
 import type { WireGatewayLine } from './wire-gateways.ts';
 
 const ADMIN_PASSWORD = 'Cluster-Faults-2026';
@@ -525,12 +525,6 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       lostSamples,
     };
   } finally {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        log(`cleanup: ${(error as Error).message}`);
-      }
-    }
+    await runCleanups(cleanups, log);
   }
 }

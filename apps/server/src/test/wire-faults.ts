@@ -67,6 +67,17 @@ export interface WireFaultFigures {
   load: { before: number; after: number };
 }
 
+/** Undoes what a run set up, the last first; a step that fails is logged and the others still run. */
+export async function runCleanups(cleanups: Array<() => unknown>, log: (line: string) => void): Promise<void> {
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      log(`cleanup: ${(error as Error).message}`);
+    }
+  }
+}
+
 /** The q-quantile of sorted numbers. */
 export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return 0;
@@ -284,13 +295,7 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
       load: { before: loadBefore, after: loadavg()[0]! },
     };
   } finally {
-    for (const cleanup of cleanups.reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        log(`cleanup: ${(error as Error).message}`);
-      }
-    }
+    await runCleanups(cleanups, log);
   }
 }
 
