@@ -104,6 +104,13 @@ export async function connectLinkClient(options: LinkClientOptions) {
   // server's session is clean, so QoS 1 kept nothing across connections anyway: at QoS 0 the subscriptions are
   // plain NATS ones, and retained states still come on each subscribe.
   const subscribeQos = options.natsUplink ? 0 : 1;
+  // A QoS 1 publish to NATS's MQTT listener is stored in JetStream first; while a stream leader is elected again
+  // after a broker node died, the store times out and NATS closes the publisher's connection (measured: the link
+  // down 12 s, two resets). At QoS 0 a command goes to the gateway's subscription as a plain NATS message, which a
+  // node's death does not hold up. Nothing is lost that QoS 1 kept: a command carries its own expiry and is answered
+  // on up/reply, and one the gateway never got times out as any unanswered command does. Retained messages are
+  // stored whatever the QoS, so they keep the PUBACK that says they were.
+  const publishQos = options.natsUplink ? 0 : 1;
   client.on('connect', () => {
     client.subscribe(filters, { qos: subscribeQos }, (error, granted) => {
       const refused = (granted ?? []).filter((g) => g.qos === 128);
@@ -221,14 +228,16 @@ export async function connectLinkClient(options: LinkClientOptions) {
       return uplink?.pending ?? 0;
     },
     /**
-     * Publishes with QoS 1 and resolves on the broker's PUBACK. Refused at once while the broker is
-     * unreachable, and failed when the connection drops before the PUBACK: nothing is sent late.
+     * Publishes with QoS 1 and resolves on the broker's PUBACK (with a NATS broker, QoS 0 but for retained
+     * messages, resolved once written). Refused at once while the broker is unreachable, and failed when the
+     * connection drops before the PUBACK: nothing is sent late.
      */
     publish(topic: string, payload: string, opts: { retain?: boolean } = {}): Promise<void> {
       // A live connection is enough here; the command bus itself waits for `connected` (subscribed) before it sends.
       if (!client.connected || closing) return Promise.reject(new BrokerUnreachableError());
+      const retain = opts.retain ?? false;
       return new Promise((resolve, reject) =>
-        client.publish(topic, payload, { qos: 1, retain: opts.retain ?? false }, (error) => (error ? reject(error) : resolve())),
+        client.publish(topic, payload, { qos: retain ? 1 : publishQos, retain }, (error) => (error ? reject(error) : resolve())),
       );
     },
     /** Connected and subscribed. */

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFleet, type Fleet, type SimGateway } from '@lumigrid/gateway-sim';
-import type { DecodedUp } from '@lumigrid/protocol';
+import { downTopic, type DecodedUp } from '@lumigrid/protocol';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPrefix } from '../test/gateway-link.fixtures.ts';
 import { poll } from '../test/poll.ts';
@@ -161,6 +162,21 @@ describe.skipIf(!SERVICES)('two server nodes on a three-node NATS cluster', () =
 
   it('carries a command from either node to the gateway and its reply back', async () => {
     await commandsFromBothNodes();
+  });
+
+  it('sends commands at QoS 0, which a NATS node stores nowhere before handing them on', async () => {
+    // A QoS 1 publish waits for JetStream, which has no leader for a while after a broker node died (link-client.ts).
+    const listener = await mqtt.connectAsync(cluster.nodes[0]!.mqttUrl, { clientId: `${runPrefix()}-listener`, clean: true });
+    try {
+      const received: number[] = [];
+      listener.on('message', (_topic, _payload, packet) => received.push(packet.qos));
+      await listener.subscribeAsync(downTopic(gateway.mac, 'cmd'), { qos: 1 });
+      await commandsFromBothNodes();
+      await poll(() => received.length >= nodes.length, 'the listener to receive both commands');
+      expect(received.every((qos) => qos === 0)).toBe(true);
+    } finally {
+      await listener.endAsync();
+    }
   });
 
   it('moves the gateway and the server nodes to another NATS node when theirs is killed, and both directions flow again', async () => {
