@@ -43,14 +43,20 @@ function parseTsconfig(path: string): ts.ParsedCommandLine {
   return parsed;
 }
 
-/** The diagnostics `tsc --noEmit` reports, in its order: semantic ones only when the files parse and the options hold. */
-function diagnosticsOf(program: ts.Program): readonly ts.Diagnostic[] {
+/**
+ * The diagnostics `tsc --noEmit` reports, in its order (semantic ones only when the files parse and the options
+ * hold), for the files `checked` answers true for: a file an earlier program checked (the server the journeys
+ * import, the contract the web imports) is read for its types but not checked again, which was most of the
+ * journeys' program's time.
+ */
+function diagnosticsOf(program: ts.Program, checked: (file: ts.SourceFile) => boolean): readonly ts.Diagnostic[] {
+  const files = program.getSourceFiles().filter(checked);
   const all = [...program.getConfigFileParsingDiagnostics()];
   const configCount = all.length;
-  all.push(...program.getSyntacticDiagnostics());
+  for (const file of files) all.push(...program.getSyntacticDiagnostics(file));
   if (all.length === configCount) {
     all.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
-    if (all.length === configCount) all.push(...program.getSemanticDiagnostics());
+    if (all.length === configCount) for (const file of files) all.push(...program.getSemanticDiagnostics(file));
   }
   return ts.sortAndDeduplicateDiagnostics(all);
 }
@@ -92,13 +98,15 @@ async function checkProgram(tsconfig: string): Promise<boolean> {
   // As tsc: colours and the lines in question on a terminal, one line per diagnostic in a log.
   const pretty =
     typeof parsed.options.pretty === 'boolean' ? parsed.options.pretty : process.stdout.isTTY === true && !process.env.NO_COLOR;
-  const typeErrors = report(diagnosticsOf(program), pretty);
-  const cpuAfterTypes = cpuSeconds();
-
-  // A file two programs hold (the contract, read by the web too) is linted with the first that holds it.
+  // A file two programs hold (the contract, read by the web too) is checked and linted with the first that holds it.
   const earlier = new Set(
     TSCONFIGS.slice(0, TSCONFIGS.indexOf(tsconfig)).flatMap((other) => parseTsconfig(resolve(root, other)).fileNames),
   );
+  // As tsc with skipLibCheck: declaration files are read, not checked, and packages are not ours to check.
+  const ours = (file: ts.SourceFile) =>
+    !file.isDeclarationFile && !program.isSourceFileFromExternalLibrary(file) && !earlier.has(file.fileName);
+  const typeErrors = report(diagnosticsOf(program, ours), pretty);
+  const cpuAfterTypes = cpuSeconds();
   const files = parsed.fileNames.filter((file) => LINTED.test(file) && !earlier.has(file));
   const eslint = new ESLint({
     cwd: root,
