@@ -5,6 +5,7 @@ import { poolOf, type Db } from '../../db/client.ts';
 import { copyRows, type CopyValue } from '../../db/copy.ts';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
 import { uncachedGatewayDirectory, type GatewayDirectory, type GatewayRef } from './gateway-directory.ts';
+import { selectChanges, type Taken } from './history-filter.ts';
 
 /** One reported device state on its way into the database. */
 export interface ReportRow {
@@ -26,6 +27,11 @@ export interface HistoryResult {
   reports: number;
   /** MACs in the batch that name no gateway row; their rows were not written. */
   unknownMacs: string[];
+}
+
+/** A change-only history write: `unchanged` counts the rows of known gateways left out as repeats. */
+export interface ChangesResult extends HistoryResult {
+  unchanged: number;
 }
 
 /** The rows as a relation `u` (seq = their order), from one JSON parameter: one round trip for the batch. */
@@ -99,7 +105,11 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
   }
   if (latest.size === 0) return 0;
   const columns: CopyValue[][] = Array.from({ length: 9 }, () => []);
-  for (const { gw, row } of latest.values()) {
+  // In key order, as the change-only history locks them, so two writers never wait on each other in a circle.
+  const ordered = [...latest.values()].sort(
+    (a, b) => compareIds(a.gw.id, b.gw.id) || (a.row.addr < b.row.addr ? -1 : a.row.addr > b.row.addr ? 1 : 0),
+  );
+  for (const { gw, row } of ordered) {
     const values = [
       gw.id,
       row.addr,
@@ -140,6 +150,30 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
   return Number(result.rows[0]?.states ?? 0);
 }
 
+/** Two bigint ids given as decimal text, compared as numbers. */
+const compareIds = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+const deviceKey = (row: { mac: string; addr: string }) => `${row.mac}/${row.addr}`;
+
+/**
+ * Locks the device_states rows of the rows' devices (of known gateways), in key order, and answers what the
+ * history last took of each: the digest and receipt of its last row, or nothing yet.
+ */
+async function lockHistoryTaken(tx: Db, rows: readonly ReportRow[]): Promise<Map<string, Taken | undefined>> {
+  const keys = JSON.stringify([...new Map(rows.map((r) => [deviceKey(r), { mac: r.mac, addr: r.addr }])).values()]);
+  const result = (await tx.execute(sql`
+    select gw.mac, s.addr, s.history_digest::text as digest, (extract(epoch from s.history_at) * 1000)::bigint::text as at
+    from device_states s
+    join gateways gw on gw.id = s.gateway_id
+    join (select distinct * from jsonb_to_recordset(${keys}::jsonb) as k(mac text, addr text)) k on k.mac = gw.mac and k.addr = s.addr
+    order by s.gateway_id, s.addr
+    for update of s
+  `)) as unknown as { rows: Array<{ mac: string; addr: string; digest: string | null; at: string | null }> };
+  return new Map(
+    result.rows.map((r) => [deviceKey(r), r.digest === null || r.at === null ? undefined : { digest: Number(r.digest), at: Number(r.at) }]),
+  );
+}
+
 /** Queries of reported device states: the ingest write and tenant-scoped reads. */
 export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDirectory } = {}) {
   // Without a directory told of the gateways' changes, every write looks its gateways up again.
@@ -169,6 +203,62 @@ export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDir
       `)) as unknown as { rows: Array<{ reports: number; unknown_macs: string[] | null }> };
       const row = result.rows[0];
       return { reports: Number(row?.reports ?? 0), unknownMacs: row?.unknown_macs ?? [] };
+    },
+
+    /**
+     * Change-only history (history-filter.ts): appends the rows whose state differs from their device's last
+     * history row, or whose heartbeat is due, in one transaction that locks the devices' device_states rows and
+     * moves what the history last took there. Every node sharing the database decides against the same
+     * record, one after another, so a device returning to a state another node wrote last gets its row, and
+     * two nodes never both write or both leave out the same change. A device new to device_states gets its row
+     * (its state from the batch) before it is locked. Rows of an unknown MAC are not written.
+     */
+    async appendChangedHistory(rows: readonly ReportRow[], heartbeatMs: number): Promise<ChangesResult> {
+      if (rows.length === 0) return { reports: 0, unchanged: 0, unknownMacs: [] };
+      return db.transaction(async (tx) => {
+        const taken = await lockHistoryTaken(tx, rows);
+        const missing = rows.filter((r) => !taken.has(deviceKey(r)));
+        if (missing.length > 0) {
+          await tx.execute(sql`
+            with u as (${recordsOf(missing)})
+            insert into device_states (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at)
+            select distinct on (gw.id, u.addr) gw.id, u.addr, gw.tenant_id, u.kind, u.online, u.fault, u.state, u."reportedAt", u."receivedAt"
+            from u join gateways gw on gw.mac = u.mac order by gw.id, u.addr, u.seq desc
+            on conflict (gateway_id, addr) do nothing
+          `);
+          for (const [key, value] of await lockHistoryTaken(tx, missing)) taken.set(key, value);
+        }
+        const known = rows.filter((r) => taken.has(deviceKey(r)));
+        const last = new Map<string, Taken>();
+        for (const [key, value] of taken) if (value) last.set(key, value);
+        const selection = selectChanges(known, last, deviceKey, heartbeatMs);
+        const unknownMacs = [...new Set(rows.filter((r) => !taken.has(deviceKey(r))).map((r) => r.mac))];
+        if (selection.kept.length === 0) return { reports: 0, unchanged: selection.unchanged, unknownMacs };
+        const moved = JSON.stringify(
+          [...selection.taken].map(([key, t]) => {
+            const slash = key.indexOf('/');
+            return { mac: key.slice(0, slash), addr: key.slice(slash + 1), digest: t.digest, at: new Date(t.at).toISOString() };
+          }),
+        );
+        const result = (await tx.execute(sql`
+          with h as (${recordsOf(selection.kept)}),
+          ins as (
+            insert into device_reports (gateway_id, tenant_id, addr, kind, online, fault, state, reported_at, received_at)
+            select gw.id, gw.tenant_id, h.addr, h.kind, h.online, h.fault, h.state, h."reportedAt", h."receivedAt"
+            from h join gateways gw on gw.mac = h.mac order by h.seq
+            returning 1
+          ),
+          t as (select * from jsonb_to_recordset(${moved}::jsonb) as t(mac text, addr text, digest bigint, at timestamptz)),
+          moved as (
+            update device_states s set history_digest = t.digest, history_at = t.at
+            from t join gateways gw on gw.mac = t.mac
+            where s.gateway_id = gw.id and s.addr = t.addr
+            returning 1
+          )
+          select (select count(*) from ins)::int as reports
+        `)) as unknown as { rows: Array<{ reports: number }> };
+        return { reports: Number(result.rows[0]?.reports ?? 0), unchanged: selection.unchanged, unknownMacs };
+      });
     },
 
     /**
