@@ -105,7 +105,7 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
   }
   if (latest.size === 0) return 0;
   const columns: CopyValue[][] = Array.from({ length: 9 }, () => []);
-  // In key order, as the change-only history locks them, so two writers never wait on each other in a circle.
+  // In key order, as the change-only history writes them, so the two never wait on each other in a circle.
   const ordered = [...latest.values()].sort(
     (a, b) => compareIds(a.gw.id, b.gw.id) || (a.row.addr < b.row.addr ? -1 : a.row.addr > b.row.addr ? 1 : 0),
   );
@@ -155,23 +155,37 @@ const compareIds = (a: string, b: string) => a.length - b.length || (a < b ? -1 
 
 const deviceKey = (row: { mac: string; addr: string }) => `${row.mac}/${row.addr}`;
 
+/** The first key of the change-only history's advisory locks (the second is the gateway's); no other user has it. */
+const HISTORY_LOCKS = 0x4c474831;
+
 /**
- * Locks the device_states rows of the rows' devices (of known gateways), in key order, and answers what the
- * history last took of each: the digest and receipt of its last row, or nothing yet.
+ * Takes the change-only history's lock of each of the rows' gateways (advisory, until the transaction ends) in
+ * one order, so two writers never wait on each other in a circle; answers the gateways known, by MAC.
  */
-async function lockHistoryTaken(tx: Db, rows: readonly ReportRow[]): Promise<Map<string, Taken | undefined>> {
+async function lockHistoryOfGateways(tx: Db, rows: readonly ReportRow[]): Promise<Set<string>> {
+  const macs = JSON.stringify([...new Set(rows.map((r) => r.mac))]);
+  const result = (await tx.execute(sql`
+    select g.mac, pg_advisory_xact_lock(${HISTORY_LOCKS}, g.lock_key)::text as locked
+    from (
+      select gw.mac, (gw.id % 2147483647)::int as lock_key from gateways gw
+      where gw.mac in (select jsonb_array_elements_text(${macs}::jsonb))
+      order by 2
+    ) g
+  `)) as unknown as { rows: Array<{ mac: string }> };
+  return new Set(result.rows.map((r) => r.mac));
+}
+
+/** What the history last took of each of the rows' devices that has one: the digest and receipt of its last row. */
+async function historyTaken(tx: Db, rows: readonly ReportRow[]): Promise<Map<string, Taken>> {
   const keys = JSON.stringify([...new Map(rows.map((r) => [deviceKey(r), { mac: r.mac, addr: r.addr }])).values()]);
   const result = (await tx.execute(sql`
     select gw.mac, s.addr, s.history_digest::text as digest, (extract(epoch from s.history_at) * 1000)::bigint::text as at
-    from device_states s
-    join gateways gw on gw.id = s.gateway_id
-    join (select distinct * from jsonb_to_recordset(${keys}::jsonb) as k(mac text, addr text)) k on k.mac = gw.mac and k.addr = s.addr
-    order by s.gateway_id, s.addr
-    for update of s
-  `)) as unknown as { rows: Array<{ mac: string; addr: string; digest: string | null; at: string | null }> };
-  return new Map(
-    result.rows.map((r) => [deviceKey(r), r.digest === null || r.at === null ? undefined : { digest: Number(r.digest), at: Number(r.at) }]),
-  );
+    from jsonb_to_recordset(${keys}::jsonb) as k(mac text, addr text)
+    join gateways gw on gw.mac = k.mac
+    join device_states s on s.gateway_id = gw.id and s.addr = k.addr
+    where s.history_digest is not null
+  `)) as unknown as { rows: Array<{ mac: string; addr: string; digest: string; at: string }> };
+  return new Map(result.rows.map((r) => [deviceKey(r), { digest: Number(r.digest), at: Number(r.at) }]));
 }
 
 /** Queries of reported device states: the ingest write and tenant-scoped reads. */
@@ -207,39 +221,30 @@ export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDir
 
     /**
      * Change-only history (history-filter.ts): appends the rows whose state differs from their device's last
-     * history row, or whose heartbeat is due, in one transaction that locks the devices' device_states rows and
-     * moves what the history last took there. Every node sharing the database decides against the same
-     * record, one after another, so a device returning to a state another node wrote last gets its row, and
-     * two nodes never both write or both leave out the same change. A device new to device_states gets its row
-     * (its state from the batch) before it is locked. Rows of an unknown MAC are not written.
+     * history row, or whose heartbeat is due, in one transaction that holds the history's lock of the batch's
+     * gateways, reads what the history last took of each device from device_states and moves it there. Every
+     * node sharing the database decides against the same record, one after another, so a device returning to a
+     * state another node wrote last gets its row, and two nodes never both write or both leave out the same
+     * change. A device new to device_states gets its row (the state of its row taken) with it. Rows of an
+     * unknown MAC are not written.
      */
     async appendChangedHistory(rows: readonly ReportRow[], heartbeatMs: number): Promise<ChangesResult> {
       if (rows.length === 0) return { reports: 0, unchanged: 0, unknownMacs: [] };
       return db.transaction(async (tx) => {
-        const taken = await lockHistoryTaken(tx, rows);
-        const missing = rows.filter((r) => !taken.has(deviceKey(r)));
-        if (missing.length > 0) {
-          await tx.execute(sql`
-            with u as (${recordsOf(missing)})
-            insert into device_states (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at)
-            select distinct on (gw.id, u.addr) gw.id, u.addr, gw.tenant_id, u.kind, u.online, u.fault, u.state, u."reportedAt", u."receivedAt"
-            from u join gateways gw on gw.mac = u.mac order by gw.id, u.addr, u.seq desc
-            on conflict (gateway_id, addr) do nothing
-          `);
-          for (const [key, value] of await lockHistoryTaken(tx, missing)) taken.set(key, value);
-        }
-        const known = rows.filter((r) => taken.has(deviceKey(r)));
-        const last = new Map<string, Taken>();
-        for (const [key, value] of taken) if (value) last.set(key, value);
-        const selection = selectChanges(known, last, deviceKey, heartbeatMs);
-        const unknownMacs = [...new Set(rows.filter((r) => !taken.has(deviceKey(r))).map((r) => r.mac))];
+        // Read after the locks, by a statement of its own: it sees what a writer that held them committed.
+        const knownMacs = await lockHistoryOfGateways(tx, rows);
+        const known = rows.filter((r) => knownMacs.has(r.mac));
+        const unknownMacs = [...new Set(rows.filter((r) => !knownMacs.has(r.mac)).map((r) => r.mac))];
+        if (known.length === 0) return { reports: 0, unchanged: 0, unknownMacs };
+        const selection = selectChanges(known, await historyTaken(tx, known), deviceKey, heartbeatMs);
         if (selection.kept.length === 0) return { reports: 0, unchanged: selection.unchanged, unknownMacs };
-        const moved = JSON.stringify(
-          [...selection.taken].map(([key, t]) => {
-            const slash = key.indexOf('/');
-            return { mac: key.slice(0, slash), addr: key.slice(slash + 1), digest: t.digest, at: new Date(t.at).toISOString() };
-          }),
-        );
+        // Each device's last row taken, with what it took.
+        const lastKept = new Map(selection.kept.map((r) => [deviceKey(r), r]));
+        const moved = [...selection.taken].map(([key, t]) => ({
+          ...lastKept.get(key)!,
+          digest: t.digest,
+          takenAt: new Date(t.at).toISOString(),
+        }));
         const result = (await tx.execute(sql`
           with h as (${recordsOf(selection.kept)}),
           ins as (
@@ -248,11 +253,16 @@ export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDir
             from h join gateways gw on gw.mac = h.mac order by h.seq
             returning 1
           ),
-          t as (select * from jsonb_to_recordset(${moved}::jsonb) as t(mac text, addr text, digest bigint, at timestamptz)),
+          t as (
+            select * from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as t(
+              "mac" text, "addr" text, "kind" text, "online" boolean, "fault" smallint, "state" jsonb,
+              "reportedAt" timestamptz, "receivedAt" timestamptz, "digest" bigint, "takenAt" timestamptz)
+          ),
           moved as (
-            update device_states s set history_digest = t.digest, history_at = t.at
-            from t join gateways gw on gw.mac = t.mac
-            where s.gateway_id = gw.id and s.addr = t.addr
+            insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at, history_digest, history_at)
+            select gw.id, t.addr, gw.tenant_id, t.kind, t.online, t.fault, t.state, t."reportedAt", t."receivedAt", t.digest, t."takenAt"
+            from t join gateways gw on gw.mac = t.mac order by gw.id, t.addr
+            on conflict (gateway_id, addr) do update set history_digest = excluded.history_digest, history_at = excluded.history_at
             returning 1
           )
           select (select count(*) from ins)::int as reports
