@@ -154,7 +154,7 @@ describe.each(DATABASES)('change-only device history written by two nodes on %s'
       nodes = [one, one];
       drop = () => one.close();
     } else {
-      const target = await freshPostgres({ prefix: 'lumigrid_test_nodes' });
+      const target = await freshPostgres();
       nodes = [await openDatabase({ url: target.url }), await openDatabase({ url: target.url })];
       drop = async () => {
         for (const node of nodes) await node.close();
