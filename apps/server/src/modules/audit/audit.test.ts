@@ -301,8 +301,8 @@ describe.each(DATABASES)('the audit trail on %s', (kind) => {
       .from(users)
       .where(eq(users.mail, 'audit-owner@example.com'));
     const { logger, lines } = memoryLogger();
-    // No timer fires during the test: only a full batch (three entries) or close() writes.
-    const writer = createAuditWriter({ repo: createAuditRepo(h.database.db), logger, flushMs: 3_600_000, batchSize: 3 });
+    // No timer fires during the test: only a full batch (four entries) or close() writes.
+    const writer = createAuditWriter({ repo: createAuditRepo(h.database.db), logger, flushMs: 3_600_000, batchSize: 4 });
     let release!: (before: Record<string, unknown>) => void;
     const draft = (n: number, fields: Partial<AuditDraft> = {}): AuditDraft => ({
       at: h.clock.now(),
@@ -324,6 +324,7 @@ describe.each(DATABASES)('the audit trail on %s', (kind) => {
       code: 0,
       ...fields,
     });
+    // A full batch is written at once; the three entries after it wait for the timer, which close() does not wait for.
     for (const d of [
       draft(1, { targets: [`building:${building.id}`] }),
       // The project named first is not there: the building's is the entry's.
@@ -331,6 +332,10 @@ describe.each(DATABASES)('the audit trail on %s', (kind) => {
       // A deletion's project, looked up before it ran (none), is kept rather than looked up again.
       draft(3, { targets: [`building:${building.id}`], project: Promise.resolve(null) }),
       draft(4, { userId: me!.id, actor: 'account' }),
+    ])
+      writer.sink.record(d);
+    await writer.flush();
+    for (const d of [
       draft(5, { before: new Promise((resolve) => (release = resolve)) }),
       draft(6, { userName: 'someone@example.com' }),
       draft(7),
