@@ -12,13 +12,17 @@ import {
   redactSecrets,
   type EndpointSpec,
 } from '@lumigrid/contract';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditTrail } from '../../db/schema/index.ts';
+import { auditTrail, users } from '../../db/schema/index.ts';
+import type { AuditDraft } from '../../http/audit-entry.ts';
+import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { ADMIN_PASSWORD, DATABASES, api, apiData, call, login, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { createAuditRepo } from './audit.repo.ts';
+import { createAuditWriter } from './audit-writer.ts';
 
 const audited = allEndpoints().filter(isAudited);
 
@@ -288,6 +292,72 @@ describe.each(DATABASES)('the audit trail on %s', (kind) => {
     expect(sheet.rowCount - 1).toBe(listed.total);
     expect(String(sheet.getRow(2).getCell(6).value)).toBe(listed.list[0]!.endpoint);
   });
+  it('stores every entry handed over, in order, by the time close() answers, each with its project and caller\u2019s name', async () => {
+    const tree = treeFactory(h, owner);
+    const project = await tree.project({ name: 'Written on close' });
+    const building = await tree.building({ projectId: project.id });
+    const [me] = await h.database.db
+      .select({ id: users.id, name: users.name })
+      .from(users)
+      .where(eq(users.mail, 'audit-owner@example.com'));
+    const { logger, lines } = memoryLogger();
+    // No timer fires during the test: only a full batch (four entries) or close() writes.
+    const writer = createAuditWriter({ repo: createAuditRepo(h.database.db), logger, flushMs: 3_600_000, batchSize: 4 });
+    let release!: (before: Record<string, unknown>) => void;
+    const draft = (n: number, fields: Partial<AuditDraft> = {}): AuditDraft => ({
+      at: h.clock.now(),
+      tenantId: null,
+      userId: null,
+      userName: '',
+      actor: 'anonymous',
+      apiKeyId: null,
+      via: 'api',
+      ip: '',
+      endpoint: 'tests.closing',
+      kind: 'tests',
+      method: 'POST',
+      path: '/closing',
+      targets: [],
+      project: null,
+      request: { n },
+      before: null,
+      code: 0,
+      ...fields,
+    });
+    // A full batch is written at once; the three entries after it wait for the timer, which close() does not wait for.
+    for (const d of [
+      draft(1, { targets: [`building:${building.id}`] }),
+      // The project named first is not there: the building's is the entry's.
+      draft(2, { targets: ['project:999999999', `building:${building.id}`] }),
+      // A deletion's project, looked up before it ran (none), is kept rather than looked up again.
+      draft(3, { targets: [`building:${building.id}`], project: Promise.resolve(null) }),
+      draft(4, { userId: me!.id, actor: 'account' }),
+    ])
+      writer.sink.record(d);
+    await writer.flush();
+    for (const d of [
+      draft(5, { before: new Promise((resolve) => (release = resolve)) }),
+      draft(6, { userName: 'someone@example.com' }),
+      draft(7),
+    ])
+      writer.sink.record(d);
+    const closed = writer.close();
+    release({ name: 'Old name' });
+    await closed;
+
+    const rows = (await entries()).filter((r) => r.endpoint === 'tests.closing');
+    expect(rows.map((r) => [(r.request as { n: number }).n, r.projectId, r.userName, r.before])).toEqual([
+      [1, BigInt(project.id), '', null],
+      [2, BigInt(project.id), '', null],
+      [3, null, '', null],
+      [4, null, me!.name, null],
+      [5, null, '', { name: 'Old name' }],
+      [6, null, 'someone@example.com', null],
+      [7, null, '', null],
+    ]);
+    expect(lines.filter((l) => l.level >= 40)).toEqual([]);
+  });
+
   it('refuses UPDATE and DELETE of any entry; only the retention purge removes entries, and only old ones', async () => {
     await stored(1);
     const db = h.database.db;
