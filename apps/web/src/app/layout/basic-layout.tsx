@@ -17,7 +17,7 @@ import {
   ThunderboltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { ProConfigProvider, ProLayout, enUSIntl, jaJPIntl, zhCNIntl, zhTWIntl } from '@ant-design/pro-components';
+import { ProConfigProvider, enUSIntl, jaJPIntl, zhCNIntl, zhTWIntl } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, type Lang } from '@lumigrid/contract/browser';
@@ -36,6 +36,7 @@ import { layoutTheme, usePhone } from '../../components/use-phone.ts';
 import { useTableCardLabels } from './table-card-labels.ts';
 import { useFocusableScrollingTables } from './table-scroll-focus.ts';
 import { useKeyboardIconControls } from './icon-controls.ts';
+import { Shell, type ShellMenuItem } from './shell.tsx';
 import './basic-layout.css';
 import './phone.css';
 
@@ -57,14 +58,6 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   push: <NotificationOutlined />,
   system: <SettingOutlined />,
 };
-
-interface ProRoute {
-  path: string;
-  name: string;
-  icon?: ReactNode;
-  hideInMenu?: boolean;
-  children?: ProRoute[];
-}
 
 /** The authenticated shell of spec section 2: side menu, breadcrumb header, user dropdown, footer. */
 export default function BasicLayout() {
@@ -93,15 +86,15 @@ export default function BasicLayout() {
   const [userMenuOpen, setUserMenuOpen] = useState(false);
 
   const menu = useMemo(() => (user ? buildMenu(user, mode) : []), [user, mode]);
-  const route = useMemo(() => {
-    const toPro = (entry: MenuEntry): ProRoute => ({
+  const items = useMemo(() => {
+    const toItem = (entry: MenuEntry): ShellMenuItem => ({
       path: entry.path,
       name: t(entry.labelKey),
       icon: entry.icon ? ICONS[entry.icon] : undefined,
-      hideInMenu: entry.hidden,
-      children: entry.children?.map(toPro),
+      hidden: entry.hidden,
+      children: entry.children?.map(toItem),
     });
-    return { path: '/', children: menu.map(toPro) };
+    return menu.map(toItem);
   }, [menu, t]);
 
   const crumbs = breadcrumbFor(pathname, menu);
@@ -187,40 +180,21 @@ export default function BasicLayout() {
       {/* Nested: antd merges it over the app's theme, and modals and drawers opened inside inherit it. */}
       <ConfigProvider theme={layoutTheme(phone)}>
         <ProConfigProvider intl={PRO_INTL[lang]}>
-          <ProLayout
-            className="lg-layout"
-            layout="side"
-            siderWidth={256}
+          <Shell
+            phone={phone}
             collapsed={collapsed}
             onCollapse={setCollapsed}
-            fixSiderbar
             title={branding.name}
             logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
-            onMenuHeaderClick={() => void navigate('/home')}
-            route={route}
-            location={{ pathname }}
-            menu={{ locale: false }}
-            // On a phone the menu is a drawer: following a link closes it (ProLayout's own item click, kept).
-            menuItemRender={(item, dom) =>
-              item.path ? (
-                <Link to={item.path} onClick={item.isMobile ? item.onClick : undefined}>
-                  {dom}
-                </Link>
-              ) : (
-                dom
-              )
-            }
-            contentStyle={{ padding: 0 }}
-            token={{
-              sider: { colorMenuBackground: '#fff' },
-              pageContainer: { paddingBlockPageContainerContent: 24, paddingInlinePageContainerContent: 24 },
-            }}
-            footerRender={() => (
+            onLogoClick={() => void navigate('/home')}
+            items={items}
+            pathname={pathname}
+            footer={
               <footer className="lg-footer">
                 {branding.companyInfo && <span>{branding.companyInfo}</span>}
                 <span>{t('layout.version', { version: LIMITS.version })}</span>
               </footer>
-            )}
+            }
           >
             {header}
             {canOpen(pathname, user, mode) ? (
@@ -228,7 +202,7 @@ export default function BasicLayout() {
             ) : (
               <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
             )}
-          </ProLayout>
+          </Shell>
         </ProConfigProvider>
       </ConfigProvider>
     </RealtimeProvider>
