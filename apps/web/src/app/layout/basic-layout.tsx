@@ -17,10 +17,9 @@ import {
   ThunderboltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { ProConfigProvider, enUSIntl, jaJPIntl, zhCNIntl, zhTWIntl } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type Lang } from '@lumigrid/contract/browser';
+import { LIMITS } from '@lumigrid/contract/browser';
 import { session, signOutRoute } from '../../api/session.ts';
 import { logout, useMe } from '../../features/auth/api.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
@@ -43,9 +42,6 @@ import './phone.css';
 /** Below antd's lg breakpoint the full side menu would take a third of the window. */
 const TABLET_MAX_PX = 992;
 
-// pro-components speaks its own locale; without it ProTable's pager and forms stay Chinese.
-const PRO_INTL = { cn: zhCNIntl, tc: zhTWIntl, en: enUSIntl, ja: jaJPIntl } satisfies Record<Lang, unknown>;
-
 const ICONS: Record<MenuIcon, ReactNode> = {
   home: <HomeOutlined />,
   project: <ApartmentOutlined />,
@@ -62,7 +58,7 @@ const ICONS: Record<MenuIcon, ReactNode> = {
 /** The authenticated shell of spec section 2: side menu, breadcrumb header, user dropdown, footer. */
 export default function BasicLayout() {
   const { t } = useTranslation();
-  const { mode, info, branding, lang } = useBoot();
+  const { mode, info, branding } = useBoot();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -179,31 +175,29 @@ export default function BasicLayout() {
     <RealtimeProvider userId={user.id} control={realtime}>
       {/* Nested: antd merges it over the app's theme, and modals and drawers opened inside inherit it. */}
       <ConfigProvider theme={layoutTheme(phone)}>
-        <ProConfigProvider intl={PRO_INTL[lang]}>
-          <Shell
-            phone={phone}
-            collapsed={collapsed}
-            onCollapse={setCollapsed}
-            title={branding.name}
-            logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
-            onLogoClick={() => void navigate('/home')}
-            items={items}
-            pathname={pathname}
-            footer={
-              <footer className="lg-footer">
-                {branding.companyInfo && <span>{branding.companyInfo}</span>}
-                <span>{t('layout.version', { version: LIMITS.version })}</span>
-              </footer>
-            }
-          >
-            {header}
-            {canOpen(pathname, user, mode) ? (
-              <Outlet />
-            ) : (
-              <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
-            )}
-          </Shell>
-        </ProConfigProvider>
+        <Shell
+          phone={phone}
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          title={branding.name}
+          logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
+          onLogoClick={() => void navigate('/home')}
+          items={items}
+          pathname={pathname}
+          footer={
+            <footer className="lg-footer">
+              {branding.companyInfo && <span>{branding.companyInfo}</span>}
+              <span>{t('layout.version', { version: LIMITS.version })}</span>
+            </footer>
+          }
+        >
+          {header}
+          {canOpen(pathname, user, mode) ? (
+            <Outlet />
+          ) : (
+            <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
+          )}
+        </Shell>
       </ConfigProvider>
     </RealtimeProvider>
   );
