@@ -17,10 +17,9 @@ import {
   ThunderboltOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { ProConfigProvider, ProLayout, enUSIntl, jaJPIntl, zhCNIntl, zhTWIntl } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, type Lang } from '@lumigrid/contract/browser';
+import { LIMITS } from '@lumigrid/contract/browser';
 import { session, signOutRoute } from '../../api/session.ts';
 import { logout, useMe } from '../../features/auth/api.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
@@ -36,14 +35,12 @@ import { layoutTheme, usePhone } from '../../components/use-phone.ts';
 import { useTableCardLabels } from './table-card-labels.ts';
 import { useFocusableScrollingTables } from './table-scroll-focus.ts';
 import { useKeyboardIconControls } from './icon-controls.ts';
+import { Shell, type ShellMenuItem } from './shell.tsx';
 import './basic-layout.css';
 import './phone.css';
 
 /** Below antd's lg breakpoint the full side menu would take a third of the window. */
 const TABLET_MAX_PX = 992;
-
-// pro-components speaks its own locale; without it ProTable's pager and forms stay Chinese.
-const PRO_INTL = { cn: zhCNIntl, tc: zhTWIntl, en: enUSIntl, ja: jaJPIntl } satisfies Record<Lang, unknown>;
 
 const ICONS: Record<MenuIcon, ReactNode> = {
   home: <HomeOutlined />,
@@ -58,18 +55,10 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   system: <SettingOutlined />,
 };
 
-interface ProRoute {
-  path: string;
-  name: string;
-  icon?: ReactNode;
-  hideInMenu?: boolean;
-  children?: ProRoute[];
-}
-
 /** The authenticated shell of spec section 2: side menu, breadcrumb header, user dropdown, footer. */
 export default function BasicLayout() {
   const { t } = useTranslation();
-  const { mode, info, branding, lang } = useBoot();
+  const { mode, info, branding } = useBoot();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -93,15 +82,15 @@ export default function BasicLayout() {
   const [userMenuOpen, setUserMenuOpen] = useState(false);
 
   const menu = useMemo(() => (user ? buildMenu(user, mode) : []), [user, mode]);
-  const route = useMemo(() => {
-    const toPro = (entry: MenuEntry): ProRoute => ({
+  const items = useMemo(() => {
+    const toItem = (entry: MenuEntry): ShellMenuItem => ({
       path: entry.path,
       name: t(entry.labelKey),
       icon: entry.icon ? ICONS[entry.icon] : undefined,
-      hideInMenu: entry.hidden,
-      children: entry.children?.map(toPro),
+      hidden: entry.hidden,
+      children: entry.children?.map(toItem),
     });
-    return { path: '/', children: menu.map(toPro) };
+    return menu.map(toItem);
   }, [menu, t]);
 
   const crumbs = breadcrumbFor(pathname, menu);
@@ -186,50 +175,29 @@ export default function BasicLayout() {
     <RealtimeProvider userId={user.id} control={realtime}>
       {/* Nested: antd merges it over the app's theme, and modals and drawers opened inside inherit it. */}
       <ConfigProvider theme={layoutTheme(phone)}>
-        <ProConfigProvider intl={PRO_INTL[lang]}>
-          <ProLayout
-            className="lg-layout"
-            layout="side"
-            siderWidth={256}
-            collapsed={collapsed}
-            onCollapse={setCollapsed}
-            fixSiderbar
-            title={branding.name}
-            logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
-            onMenuHeaderClick={() => void navigate('/home')}
-            route={route}
-            location={{ pathname }}
-            menu={{ locale: false }}
-            // On a phone the menu is a drawer: following a link closes it (ProLayout's own item click, kept).
-            menuItemRender={(item, dom) =>
-              item.path ? (
-                <Link to={item.path} onClick={item.isMobile ? item.onClick : undefined}>
-                  {dom}
-                </Link>
-              ) : (
-                dom
-              )
-            }
-            contentStyle={{ padding: 0 }}
-            token={{
-              sider: { colorMenuBackground: '#fff' },
-              pageContainer: { paddingBlockPageContainerContent: 24, paddingInlinePageContainerContent: 24 },
-            }}
-            footerRender={() => (
-              <footer className="lg-footer">
-                {branding.companyInfo && <span>{branding.companyInfo}</span>}
-                <span>{t('layout.version', { version: LIMITS.version })}</span>
-              </footer>
-            )}
-          >
-            {header}
-            {canOpen(pathname, user, mode) ? (
-              <Outlet />
-            ) : (
-              <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
-            )}
-          </ProLayout>
-        </ProConfigProvider>
+        <Shell
+          phone={phone}
+          collapsed={collapsed}
+          onCollapse={setCollapsed}
+          title={branding.name}
+          logo={<BrandLogo src={user.company_logo ?? branding.logoUrl} alt={branding.name} />}
+          onLogoClick={() => void navigate('/home')}
+          items={items}
+          pathname={pathname}
+          footer={
+            <footer className="lg-footer">
+              {branding.companyInfo && <span>{branding.companyInfo}</span>}
+              <span>{t('layout.version', { version: LIMITS.version })}</span>
+            </footer>
+          }
+        >
+          {header}
+          {canOpen(pathname, user, mode) ? (
+            <Outlet />
+          ) : (
+            <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
+          )}
+        </Shell>
       </ConfigProvider>
     </RealtimeProvider>
   );

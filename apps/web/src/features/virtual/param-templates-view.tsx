@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Button, Card, Popconfirm, Select, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, SendOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { typesWithClass, userMay, type ParamClass, type ParamTemplate } from '@lumigrid/contract/browser';
 import { useMe } from '../auth/api.ts';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Button, Segmented, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { CheckOutlined, EyeInvisibleOutlined, EyeOutlined, SettingOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay, type Alarm, type AlarmListBody, type AlarmState } from '@lumigrid/contract/browser';
@@ -182,7 +182,6 @@ export default function AlarmListPage() {
     <PageContainer
       title={t('alarms.listTitle')}
       content={t('alarms.listHint')}
-      breadcrumbRender={false}
       extra={
         <Space wrap>
           <Typography.Text>{t('alarms.project')}</Typography.Text>

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { App, Button, Card, Form, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined, SaveOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import {
   ALARM_LIMITS,
@@ -61,7 +61,6 @@ export default function AlarmSettingsPage() {
     <PageContainer
       title={t('alarms.settings.title')}
       content={t('alarms.settings.hint')}
-      breadcrumbRender={false}
       extra={
         <Space wrap>
           <Typography.Text>{t('alarms.project')}</Typography.Text>

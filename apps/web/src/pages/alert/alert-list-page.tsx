@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
 import { CheckOutlined, DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ALERT_STATES, FAULT_CODES, userMay, type Alert, type AlertListBody } from '@lumigrid/contract/browser';
@@ -186,7 +187,6 @@ export default function AlertListPage() {
     <PageContainer
       title={t('alerts.listTitle')}
       content={t('alerts.listHint')}
-      breadcrumbRender={false}
       extra={
         <Space>
           <Typography.Text>{t('alerts.project')}</Typography.Text>

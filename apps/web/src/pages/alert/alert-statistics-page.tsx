@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, Col, DatePicker, Empty, Flex, Row, Segmented, Skeleton, Space, Statistic, Typography } from 'antd';
 import { UnorderedListOutlined } from '@ant-design/icons';
-import { PageContainer, ProCard } from '@ant-design/pro-components';
+import { ProCard } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -163,7 +164,6 @@ export default function AlertStatisticsPage() {
     <PageContainer
       title={t('alertStats.title')}
       content={t('alertStats.hint')}
-      breadcrumbRender={false}
       extra={
         <Button icon={<UnorderedListOutlined />} onClick={() => drill({})} data-testid="stats-open-list">
           {t('alertStats.openList')}

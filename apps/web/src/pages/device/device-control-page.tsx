@@ -2,7 +2,7 @@ import { userMay } from '@lumigrid/contract/browser';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Select, Slider, Space, Spin, Typography } from 'antd';
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -490,7 +490,6 @@ export default function DeviceControlPage() {
     <PageContainer
       // A phone: the breadcrumb names the page and the plan gets the room; the reports follow the plan.
       title={phone ? false : t('deviceMap.title')}
-      breadcrumbRender={false}
       extra={phone ? undefined : reports}
     >
       <Card variant="borderless" styles={{ body: { padding: phone ? 8 : 16 } }}>

@@ -1,5 +1,5 @@
 import { Space, Typography } from 'antd';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
@@ -30,7 +30,6 @@ export default function EmergencyReportPage() {
     <PageContainer
       title={t('emergency.reportTitle')}
       content={t(`emergency.reportHint.${tab}`)}
-      breadcrumbRender={false}
       tabActiveKey={tab}
       tabList={TABS.map((key) => ({ key, tab: <span data-testid={`emergency-tab-${key}`}>{t(`emergency.tabs.${key}`)}</span> }))}
       onTabChange={(key) => setParams(key === 'records' ? {} : { tab: key }, { replace: true })}

@@ -1,5 +1,5 @@
 import { Card, Space, Typography } from 'antd';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
@@ -26,7 +26,6 @@ export default function EmergencySetPage() {
     <PageContainer
       title={t('emergency.setTitle')}
       content={t(tab === 'map' ? 'emergency.mapHint' : 'emergency.setHint')}
-      breadcrumbRender={false}
       tabActiveKey={tab}
       tabList={[
         { key: 'tasks', tab: <span data-testid="emergency-tab-tasks">{t('emergency.tabs.tasks')}</span> },

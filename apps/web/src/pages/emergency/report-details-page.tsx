@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Card, Col, DatePicker, Descriptions, Drawer, Result, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
@@ -160,7 +160,6 @@ export default function ReportDetailsPage() {
   return (
     <PageContainer
       title={taskName ? t('emergency.detail.recordsOf', { name: taskName }) : t('emergency.detail.recordsTitle')}
-      breadcrumbRender={false}
       onBack={() => void navigate('/emergency/report')}
       extra={
         <Button icon={<DownloadOutlined />} loading={report.isPending} onClick={() => report.mutate()} data-testid="emergency-run-download">

@@ -1,6 +1,6 @@
 import { Button, Card, Col, Descriptions, Empty, Progress, Result, Row, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
 import { CaretRightOutlined, DeleteOutlined, EditOutlined, FileTextOutlined, PauseOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -124,7 +124,6 @@ export default function TaskDetailPage() {
   return (
     <PageContainer
       title={task.name}
-      breadcrumbRender={false}
       onBack={() => void navigate('/emergency/set')}
       tags={
         <Tag color={STATUS_COLOUR[task.status]} data-testid="emergency-detail-status">

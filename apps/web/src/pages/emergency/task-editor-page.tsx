@@ -20,7 +20,7 @@ import {
   Typography,
 } from 'antd';
 import type { RuleObject } from 'antd/es/form';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { EMERGENCY_LIGHT_TYPES, EMERGENCY_LIMITS, EMERGENCY_RECURRENCES, EMERGENCY_TEST_KINDS, userMay } from '@lumigrid/contract/browser';
@@ -137,7 +137,6 @@ export default function TaskEditorPage() {
     <PageContainer
       title={t(taskId ? 'emergency.form.editTitle' : 'emergency.form.addTitle')}
       content={t('emergency.form.hint')}
-      breadcrumbRender={false}
       onBack={() => void navigate(-1)}
     >
       <Form<TaskFormValues> form={form} layout="vertical" initialValues={NEW_TASK} requiredMark disabled={save.isPending}>

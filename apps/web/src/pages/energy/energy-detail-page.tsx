@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, DatePicker, Segmented, Space, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { PageContainer, ProCard, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProCard, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import type { EnergyRecord, EnergyRecordBody } from '@lumigrid/contract/browser';
@@ -55,7 +56,7 @@ export default function EnergyDetailPage() {
   ];
 
   return (
-    <PageContainer title={t('energy.detailTitle')} content={t('energy.detailHint')} breadcrumbRender={false}>
+    <PageContainer title={t('energy.detailTitle')} content={t('energy.detailHint')}>
       <ProCard bordered style={{ marginBottom: 16 }}>
         <Space wrap size="middle">
           <EnergyPlaceSelect

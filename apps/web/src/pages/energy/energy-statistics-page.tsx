@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Empty, Flex, Segmented, Skeleton, Space, Statistic, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, UnorderedListOutlined } from '@ant-design/icons';
-import { PageContainer, ProCard } from '@ant-design/pro-components';
+import { ProCard } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -107,7 +108,6 @@ export default function EnergyStatisticsPage() {
     <PageContainer
       title={t('energy.title')}
       content={t('energy.hint')}
-      breadcrumbRender={false}
       extra={
         <Button icon={<UnorderedListOutlined />} onClick={() => void navigate('/energy/detail')} data-testid="energy-open-records">
           {t('energy.openRecords')}

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, WarningOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { RECIPIENT_LIMITS, userMay, type Recipient } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
@@ -159,7 +160,6 @@ export default function ReportPage() {
     <PageContainer
       title={t('reports.title')}
       content={t('reports.hint')}
-      breadcrumbRender={false}
       extra={
         <Space>
           <Typography.Text>{t('reports.project')}</Typography.Text>

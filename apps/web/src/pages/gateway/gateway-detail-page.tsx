@@ -2,7 +2,7 @@ import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useRef, useState } from 'react';
 import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
@@ -139,7 +139,6 @@ export default function GatewayDetailPage() {
   return (
     <PageContainer
       title={gateway.name}
-      breadcrumbRender={false}
       tags={[
         <PresenceTag key="presence" gateway={gateway} testId="gateway-presence" />,
         <Tag key="sync" color={sync.color}>

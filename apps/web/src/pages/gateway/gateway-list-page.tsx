@@ -2,7 +2,8 @@ import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Button, Dropdown, Popover, Space, Tag, Typography } from 'antd';
 import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, GATEWAY_LIMITS, type Gateway, type GatewayListQuery } from '@lumigrid/contract/browser';
@@ -183,7 +184,7 @@ export default function GatewayListPage() {
   ];
 
   return (
-    <PageContainer title={t('gateway.title')} content={t('gateway.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('gateway.title')} content={t('gateway.hint')}>
       <ProTable<Gateway, SearchForm>
         rowKey="id"
         locale={{ emptyText: <EmptyHint text={t('gateway.empty')} /> }}

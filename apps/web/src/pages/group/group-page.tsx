@@ -1,7 +1,7 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Empty, Popconfirm, Space, Spin, Table, Tag, Typography } from 'antd';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { mapDestination, type GroupView } from '@lumigrid/contract/browser';
@@ -145,7 +145,7 @@ export default function GroupPage() {
   };
 
   return (
-    <PageContainer title={t('groups.title')} breadcrumbRender={false}>
+    <PageContainer title={t('groups.title')}>
       <Card variant="borderless" styles={{ body: { padding: 16 } }}>
         <div
           style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 16, marginBottom: 16 }}

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Empty, Progress, Segmented, Select, Space, Spin, Statistic, Table, Typography } from 'antd';
 import { ArrowLeftOutlined, BgColorsOutlined, DownloadOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -242,7 +242,6 @@ export default function HeatmapPage() {
     <PageContainer
       title={t('heatmap.title')}
       content={t('heatmap.hint', { minutes: heat.data?.windowMinutes ?? 30 })}
-      breadcrumbRender={false}
       extra={
         <Space wrap>
           <Link to="/device/control" data-testid="heatmap-back">

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Avatar, Badge, Card, Col, Descriptions, Empty, Flex, List, Row, Skeleton, Space, Tag, Typography } from 'antd';
 import { KeyOutlined, MailOutlined, UserOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
@@ -48,7 +48,7 @@ export default function HomePage() {
   const loadingDevices = !devices && (tree.isLoading || deviceState.isLoading);
 
   return (
-    <PageContainer title={false} breadcrumbRender={false}>
+    <PageContainer title={false}>
       <Flex vertical gap={24}>
         <Card variant="borderless">
           <Flex wrap gap={20} align="center" justify="space-between">

@@ -3,7 +3,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Card, Col, Descriptions, Empty, List, Popconfirm, Result, Row, Space, Spin, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract/browser';
@@ -236,7 +236,6 @@ export default function ProjectDetailPage() {
         </Space>
       }
       onBack={() => void navigate('/project/list')}
-      breadcrumbRender={false}
       extra={
         editable
           ? [

@@ -2,7 +2,8 @@ import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, type Project } from '@lumigrid/contract/browser';
@@ -124,7 +125,7 @@ export default function ProjectListPage() {
   ];
 
   return (
-    <PageContainer title={t('project.title')} content={t('project.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('project.title')} content={t('project.hint')}>
       <ProTable<Project, { keyword?: string }>
         rowKey="id"
         columns={columns}

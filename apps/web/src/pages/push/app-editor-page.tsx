@@ -1,5 +1,5 @@
 import { App, Button, Card, Form, Input, Result, Select, Skeleton, Space } from 'antd';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PACKAGE_NAME_PATTERN, PUSH_LIMITS, type PushApp, type PushAppAddBody } from '@lumigrid/contract/browser';
@@ -103,7 +103,7 @@ export default function AppEditorPage({ mode }: { mode: 'add' | 'edit' }) {
   const app = usePushApp(id);
   const title = t(mode === 'edit' ? 'menu.pushEditApp' : 'menu.pushAddApp');
   return (
-    <PageContainer title={title} breadcrumbRender={false}>
+    <PageContainer title={title}>
       {mode === 'edit' && !id ? (
         <Result status="404" title={t('push.app.missing')} />
       ) : mode === 'edit' && !app.data ? (

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { App, Button, Card, Col, Form, Input, List, Popconfirm, Progress, Row, Space, Tag, Typography } from 'antd';
 import { AppstoreOutlined, DeleteOutlined, EditOutlined, PlusOutlined, TagsOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { PUSH_LIMITS, type PushApp, type PushCategory } from '@lumigrid/contract/browser';
@@ -245,7 +246,7 @@ function Apps() {
 export default function AppsPage() {
   const { t } = useTranslation();
   return (
-    <PageContainer title={t('push.app.pageTitle')} content={t('push.app.pageHint')} breadcrumbRender={false}>
+    <PageContainer title={t('push.app.pageTitle')} content={t('push.app.pageHint')}>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={16}>
           <Apps />

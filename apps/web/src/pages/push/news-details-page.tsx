@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, App, Button, Card, Descriptions, Result, Skeleton, Space, Tag, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, RollbackOutlined, SendOutlined, StarFilled } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { pushEditable, pushStateName, pushSubmittable, type PushNews } from '@lumigrid/contract/browser';
@@ -148,7 +148,7 @@ export default function NewsDetailsPage() {
   }
 
   return (
-    <PageContainer title={t('menu.pushDetails')} breadcrumbRender={false} extra={extra}>
+    <PageContainer title={t('menu.pushDetails')} extra={extra}>
       {!id || query.isError ? (
         <Result status="404" title={t('push.news.missing')} />
       ) : !news ? (

@@ -1,6 +1,6 @@
 import { Alert, App, Button, Card, Col, Form, Input, Result, Row, Select, Skeleton, Space, Switch } from 'antd';
 import { SaveOutlined, SendOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LANGS, PUSH_LIMITS, pushEditable, pushStateName, type Lang, type PushNews } from '@lumigrid/contract/browser';
@@ -186,9 +186,5 @@ export default function NewsEditorPage({ mode }: { mode: 'add' | 'edit' }) {
   else if (loading) body = <Skeleton active />;
   else if (news.data && !pushEditable(news.data.state)) body = <Result status="warning" title={t('push.news.lockedPending')} />;
   else body = <NewsForm news={news.data} />;
-  return (
-    <PageContainer title={title} breadcrumbRender={false}>
-      {body}
-    </PageContainer>
-  );
+  return <PageContainer title={title}>{body}</PageContainer>;
 }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, EyeOutlined, PlusOutlined, RollbackOutlined, SendOutlined, StarFilled } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import {
@@ -116,7 +117,7 @@ export default function NewsListPage() {
   ];
 
   return (
-    <PageContainer title={t('push.news.title')} content={t('push.news.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('push.news.title')} content={t('push.news.hint')}>
       <ProTable<PushNewsSummary>
         rowKey="id"
         columns={columns}

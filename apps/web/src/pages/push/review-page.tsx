@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { App, Button, Space, Tabs, Typography } from 'antd';
 import { AuditOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { PUSH_STATE, type PushReviewItem } from '@lumigrid/contract/browser';
@@ -101,7 +102,7 @@ export default function ReviewPage() {
   ];
 
   return (
-    <PageContainer title={t('push.review.title')} content={t('push.review.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('push.review.title')} content={t('push.review.hint')}>
       <ProTable<PushReviewItem>
         rowKey="id"
         columns={columns}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { App, Badge, Button, Card, Descriptions, Image, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { TIMED_SCENE_KINDS, userMay, type ScenePart, type SceneRun, type SceneMemberView } from '@lumigrid/contract/browser';
@@ -43,7 +43,7 @@ export default function SceneDetailPage() {
 
   if (!sceneId || scene.isError) {
     return (
-      <PageContainer title={t('menu.sceneDetail')} breadcrumbRender={false}>
+      <PageContainer title={t('menu.sceneDetail')}>
         <Result
           status="404"
           title={t('scenes.notFound')}
@@ -78,7 +78,6 @@ export default function SceneDetailPage() {
     <PageContainer
       title={data.name}
       subTitle={<Tag bordered={false}>{t(`scenes.kind.${data.kind}`)}</Tag>}
-      breadcrumbRender={false}
       extra={[
         controllable && runsByHand(data.kind) && (
           <Button

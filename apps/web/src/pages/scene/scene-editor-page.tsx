@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, App, Button, Card, Result, Space, Spin, Typography } from 'antd';
 import { CameraOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
@@ -230,7 +230,7 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
 
   if (!editable && user) {
     return (
-      <PageContainer title={t(`scenes.editorTitle.${kind}`)} breadcrumbRender={false}>
+      <PageContainer title={t(`scenes.editorTitle.${kind}`)}>
         <Result
           status="403"
           title={t('scenes.viewOnly')}
@@ -252,7 +252,6 @@ export default function SceneEditorPage({ route }: { route: EditorRoute }) {
     <PageContainer
       title={sceneId ? t('scenes.editTitle', { name: detail.data?.name ?? '' }) : t(`scenes.editorTitle.${kind}`)}
       content={t(`scenes.editorHint.${kind}`)}
-      breadcrumbRender={false}
       footer={[
         <Button key="cancel" onClick={() => void navigate('/scene/list')}>
           {t('scenes.cancel')}

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { App, Button, Dropdown, Popconfirm, Space, Tag, Typography } from 'antd';
 import { DownOutlined, ExportOutlined, PlusOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SCENE_KINDS, userMay, type SceneKind, type SceneListBody, type SceneView } from '@lumigrid/contract/browser';
@@ -174,7 +175,6 @@ export default function SceneListPage() {
     <PageContainer
       title={t('scenes.listTitle')}
       content={t('scenes.listHint')}
-      breadcrumbRender={false}
       extra={
         <Space>
           <Typography.Text>{t('scenes.project')}</Typography.Text>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Empty, Space, Spin, Tag, Typography } from 'antd';
 import { LeftOutlined, RightOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import dayjs from 'dayjs';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +38,6 @@ export default function SceneSchedulePage() {
     <PageContainer
       title={t('scenes.week.title')}
       content={t('scenes.week.hint')}
-      breadcrumbRender={false}
       extra={
         <Space>
           <Typography.Text>{t('scenes.project')}</Typography.Text>

@@ -3,7 +3,8 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Typography, message } from 'antd';
 import { useSearchParams } from 'react-router';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { USER_AUTH, canSeeAdministrators, type ManagedAccount } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
@@ -210,7 +211,7 @@ export default function AccountPage() {
           { key: 'accounts', label: t('accounts.ordinary'), children: <AccountTable userAuth={USER_AUTH.account} /> },
         ];
   return (
-    <PageContainer title={t('accounts.title')} content={t('accounts.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('accounts.title')} content={t('accounts.hint')}>
       <Tabs items={tabs} defaultActiveKey={tabs[tabs.length - 1]?.key} destroyOnHidden />
     </PageContainer>
   );

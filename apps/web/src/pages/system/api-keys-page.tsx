@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, DatePicker, Form, Input, Popconfirm, Select, Space, Tag, Typography, type ButtonProps } from 'antd';
 import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import {
@@ -164,7 +165,7 @@ export default function ApiKeysPage() {
   ];
 
   return (
-    <PageContainer title={t('apiKeys.title')} content={t('apiKeys.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('apiKeys.title')} content={t('apiKeys.hint')}>
       <ProTable<ApiKey>
         rowKey="id"
         size="middle"

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import {
@@ -141,7 +142,7 @@ export default function AuditPage() {
   ];
 
   return (
-    <PageContainer title={t('audit.title')} content={t('audit.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('audit.title')} content={t('audit.hint')}>
       <Form form={form} layout="inline" onFinish={apply} style={{ marginBottom: 16, rowGap: 8 }} data-testid="audit-filters">
         <Form.Item name="range" label={t('audit.time')}>
           <DatePicker.RangePicker allowEmpty={[false, false]} />

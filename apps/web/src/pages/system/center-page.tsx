@@ -1,6 +1,6 @@
 import { App, Avatar, Button, Card, Col, Descriptions, Form, Row, Space, Typography } from 'antd';
 import { EditOutlined, UserOutlined } from '@ant-design/icons';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { LIMITS, canEditOwnInfo, maskPhone } from '@lumigrid/contract/browser';
 import { useState } from 'react';
@@ -44,7 +44,7 @@ export default function CenterPage() {
   };
 
   return (
-    <PageContainer title={t('center.title')} breadcrumbRender={false}>
+    <PageContainer title={t('center.title')}>
       <Row gutter={[24, 24]}>
         <Col xs={24} xl={12}>
           <Card

@@ -10,7 +10,8 @@ import {
   PictureOutlined,
   ReloadOutlined,
 } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import type { BackupArchive, BackupDirectory } from '@lumigrid/contract/browser';
 import { useBoot } from '../../app/boot.tsx';
@@ -163,7 +164,7 @@ export default function DataPage() {
   if (mode === 'server') return <BackupScreen />;
   // The menu hides the page in SaaS mode; an old link still says why there is nothing here.
   return (
-    <PageContainer title={t('backup.title')} breadcrumbRender={false}>
+    <PageContainer title={t('backup.title')}>
       <Result status="info" title={t('backup.serverOnly')} />
     </PageContainer>
   );
@@ -274,7 +275,7 @@ function BackupScreen() {
   ];
 
   return (
-    <PageContainer title={t('backup.title')} content={t('backup.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('backup.title')} content={t('backup.hint')}>
       <Row gutter={[16, 16]}>
         <Col xs={24} lg={7} xxl={5}>
           <FolderTree path={path} onSelect={setPath} />

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { App, Button, Input, Popconfirm, Select, Space, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { LIBRARY_LIMITS, userMay, type LibraryType } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
@@ -143,7 +144,7 @@ export default function LibraryPage() {
   ];
 
   return (
-    <PageContainer title={t('library.title')} content={t('library.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('library.title')} content={t('library.hint')}>
       <ProTable<LibraryType>
         rowKey="id"
         columns={columns}

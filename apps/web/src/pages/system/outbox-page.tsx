@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Tag, Typography } from 'antd';
 import { MailOutlined, MessageOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import type { OutboxMessage } from '@lumigrid/contract/browser';
 import { useOutbox } from '../../features/system/api.ts';
@@ -46,7 +47,7 @@ export default function OutboxPage() {
   ];
 
   return (
-    <PageContainer title={t('outbox.title')} content={t('outbox.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('outbox.title')} content={t('outbox.hint')}>
       <ProTable<OutboxMessage>
         rowKey="id"
         locale={{ emptyText: <EmptyHint text={t('outbox.empty')} /> }}

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Drawer, Form, InputNumber, Popconfirm, Progress, Select, Space, Table, Tag, TimePicker, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
@@ -168,7 +169,7 @@ export default function RolloutPage() {
   ];
 
   return (
-    <PageContainer title={t('rollout.title')} content={t('rollout.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('rollout.title')} content={t('rollout.hint')}>
       <ProTable<Rollout>
         rowKey="id"
         columns={columns}

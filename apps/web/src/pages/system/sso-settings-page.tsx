@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Alert, App, Button, Card, Form, Input, Select, Skeleton, Switch, Typography } from 'antd';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import {
   OPERATE_AUTH,
@@ -59,7 +59,7 @@ export default function SsoSettingsPage() {
   };
 
   return (
-    <PageContainer title={t('ssoSettings.title')} breadcrumbRender={false}>
+    <PageContainer title={t('ssoSettings.title')}>
       <Card variant="borderless">
         <Typography.Paragraph type="secondary">{t('ssoSettings.hint')}</Typography.Paragraph>
         {!data ? (

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Drawer, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography, type ButtonProps } from 'antd';
 import { ApiOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import {
   WEBHOOK_EVENT_KINDS,
@@ -241,7 +242,7 @@ export default function WebhooksPage() {
   ];
 
   return (
-    <PageContainer title={t('webhooks.title')} content={t('webhooks.hint')} breadcrumbRender={false}>
+    <PageContainer title={t('webhooks.title')} content={t('webhooks.hint')}>
       <ProTable<WebhookEndpoint>
         rowKey="id"
         size="middle"

@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { App, Button, Card, Descriptions, Empty, Space, Typography } from 'antd';
-import { PageContainer } from '@ant-design/pro-components';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { deviceType } from '@lumigrid/contract/browser';
@@ -34,7 +34,7 @@ export default function DeviceConfigDetailPage() {
 
   if (!id || device.isError) {
     return (
-      <PageContainer title={t('deviceConfig.configTitle')} breadcrumbRender={false}>
+      <PageContainer title={t('deviceConfig.configTitle')}>
         <Card>
           <Empty description={t('deviceConfig.noDevice')}>{back}</Empty>
         </Card>
@@ -53,7 +53,6 @@ export default function DeviceConfigDetailPage() {
   return (
     <PageContainer
       title={d ? t('deviceConfig.detailTitle', { name: d.name }) : t('deviceConfig.configTitle')}
-      breadcrumbRender={false}
       loading={device.isLoading}
       extra={back}
     >

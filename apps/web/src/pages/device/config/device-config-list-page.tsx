@@ -1,7 +1,8 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Alert, App, Button, Form, Select, Typography } from 'antd';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_FAMILIES, DEVICE_LIMITS, canBatchChange, type Device, type DeviceListBody } from '@lumigrid/contract/browser';
@@ -84,7 +85,7 @@ export default function DeviceConfigListPage() {
   };
 
   return (
-    <PageContainer title={t('deviceConfig.configTitle')} content={t('deviceConfig.configHint')} breadcrumbRender={false}>
+    <PageContainer title={t('deviceConfig.configTitle')} content={t('deviceConfig.configHint')}>
       <ProTable<Device, SearchForm>
         rowKey="id"
         columns={columns}

@@ -2,7 +2,8 @@ import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Button, Segmented, Space, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-components';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { PageContainer } from '../../../components/page-container.tsx';
 import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
@@ -256,7 +257,6 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
     <PageContainer
       title={t(view === 'list' ? 'deviceConfig.listTitle' : 'deviceConfig.statusTitle')}
       content={t(view === 'list' ? 'deviceConfig.listHint' : 'deviceConfig.statusHint')}
-      breadcrumbRender={false}
       extra={
         <Segmented
           value={view}
