@@ -20,12 +20,15 @@ const { values: args } = parseArgs({
     db: { type: 'string', default: 'pglite' },
     /** Seconds each half of the audit A/B lasts: long beside the writer's flush period, so few batches land in the other half. */
     'audit-slice': { type: 'string', default: '5' },
+    /** Seconds of the audit A/B (default: --duration), so a long A/B need not lengthen the other phases. */
+    'audit-duration': { type: 'string' },
   },
 });
 if (args.db !== 'pglite' && args.db !== 'postgres') throw new Error('--db is pglite or postgres');
 const RATE = Number(args.rate);
 const DURATION_S = Number(args.duration);
 const AUDIT_SLICE_MS = Number(args['audit-slice']) * 1000;
+const AUDIT_DURATION_S = Number(args['audit-duration'] ?? DURATION_S);
 const LIGHT_KINDS = new Set(['light-single', 'light-dimmer', 'light-cct', 'light-rgb']);
 
 interface Figures {
@@ -48,9 +51,9 @@ function figures(samples: number[], sent: number): Figures {
   };
 }
 
-/** Fires `fire` RATE times a second for DURATION_S seconds on a fixed schedule (open loop: late answers never slow it). */
-async function paced(fire: (i: number) => void): Promise<number> {
-  const total = RATE * DURATION_S;
+/** Fires `fire` RATE times a second for `seconds` on a fixed schedule (open loop: late answers never slow it). */
+async function paced(fire: (i: number) => void, seconds = DURATION_S): Promise<number> {
+  const total = RATE * seconds;
   const start = performance.now();
   for (let i = 0; i < total; i++) {
     const due = start + (i * 1000) / RATE;
@@ -151,7 +154,7 @@ try {
       .then(() => samples.push(performance.now() - t0))
       .catch(() => undefined)
       .finally(() => waiting.delete(light.id));
-  });
+  }, AUDIT_DURATION_S);
   clearInterval(slices);
   auditWritten = true;
   for (let i = 0; i < 100 && waiting.size > 0; i++) await sleep(50);

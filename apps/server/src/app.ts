@@ -18,6 +18,7 @@ import { registerAnswerCompression, registerWebClient } from './http/web-client.
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerInputGuard } from './http/input-guard.ts';
 import { loggerOptions, registerRequestLog } from './http/log-safety.ts';
+import { trackRequestsInFlight } from './http/requests-in-flight.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { serializerCompiler, validatorCompiler } from './http/validator.ts';
 import type { DomainModule } from './http/module.ts';
@@ -205,6 +206,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerAnswerCompression(app);
   registerErrorHandling(app, { servePages: webClient });
   registerRequestLog(app);
+  const requestsInFlight = trackRequestsInFlight(app);
   registerRequestContext(app);
   // Prometheus at /metrics only when METRICS_TOKEN is set (docs/operations.md, Monitoring).
   const metrics = config.metricsToken ? registerMetrics(app, { token: config.metricsToken }) : undefined;
@@ -486,7 +488,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
   // Every audited call of the endpoint table is recorded through it (http/endpoint-route.ts).
   const { wrap: wrapAudit, ...auditWriter } = options.audit ?? {};
-  const audit = createAuditModule({ db, config, clock, jobs, logger, writer: auditWriter });
+  const audit = createAuditModule({ db, config, clock, jobs, logger, writer: auditWriter, quiet: requestsInFlight.idle });
   app.addHook('onReady', async () => {
     await audit.start();
   });

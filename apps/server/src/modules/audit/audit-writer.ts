@@ -9,23 +9,29 @@ export interface AuditWriterOptions {
   batchSize?: number;
   /** Entries waiting at most; beyond it new ones are dropped and the loss logged (a database gone for minutes). */
   maxQueue?: number;
+  /** How long a due batch waits at most for a moment without requests (`quiet`) before it is inserted anyway. */
+  quietWaitMs?: number;
 }
 
-export const AUDIT_WRITER_DEFAULTS = { flushMs: 200, batchSize: 500, maxQueue: 20_000 };
+export const AUDIT_WRITER_DEFAULTS = { flushMs: 200, batchSize: 500, maxQueue: 20_000, quietWaitMs: 1000 };
 
 /**
  * Stores audit entries off the request path: the route layer hands each one over once its answer has gone out,
- * and they are inserted together, one statement per batch, one batch at a time. A failed insert is logged with
+ * and they are inserted together, one statement per batch, one batch at a time. A due batch waits for a moment
+ * when no request is being answered (`quiet`, up to `quietWaitMs`), so that its statements do not queue in front
+ * of a request's on a database that answers one statement at a time (PGlite). A failed insert is logged with
  * how many entries it lost and never reaches a caller. flush() waits until everything handed over so far is
- * stored (tests, closing).
+ * stored (tests, closing), without waiting for quiet.
  */
 export function createAuditWriter(
   deps: {
     repo: Pick<AuditRepo, 'insert' | 'projectsOf' | 'valuesOf'>;
     logger: Pick<FastifyBaseLogger, 'error' | 'warn'>;
+    /** Resolves at the next moment no request is being answered (none: never waits). */
+    quiet?: () => Promise<void>;
   } & AuditWriterOptions,
 ) {
-  const { flushMs, batchSize, maxQueue } = { ...AUDIT_WRITER_DEFAULTS, ...deps };
+  const { flushMs, batchSize, maxQueue, quietWaitMs } = { ...AUDIT_WRITER_DEFAULTS, ...deps };
   let queue: AuditDraft[] = [];
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -44,8 +50,17 @@ export function createAuditWriter(
     );
   }
 
-  async function writeAll(): Promise<void> {
+  /** The next moment without requests, or `quietWaitMs` from now, whichever comes first. */
+  async function quietMoment(): Promise<void> {
+    if (!deps.quiet) return;
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([deps.quiet(), new Promise<void>((resolve) => (timeout = setTimeout(resolve, quietWaitMs)))]);
+    clearTimeout(timeout);
+  }
+
+  async function writeAll(waitForQuiet: boolean): Promise<void> {
     while (queue.length > 0) {
+      if (waitForQuiet) await quietMoment();
       const batch = queue.slice(0, batchSize);
       queue = queue.slice(batch.length);
       try {
@@ -57,12 +72,13 @@ export function createAuditWriter(
   }
 
   /** Runs a write after the one under way, so batches never overlap. */
-  function drain(): Promise<void> {
+  function drain(waitForQuiet: boolean): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    running = running.then(writeAll);
+    running = running.then(() => writeAll(waitForQuiet));
     return running;
   }
+  const drainNow = () => drain(false);
 
   const sink: AuditSink = {
     record(draft) {
@@ -75,8 +91,8 @@ export function createAuditWriter(
         dropped = 0;
       }
       queue.push(draft);
-      if (queue.length >= batchSize) void drain();
-      else timer ??= setTimeout(() => void drain(), flushMs);
+      if (queue.length >= batchSize) void drain(true);
+      else timer ??= setTimeout(() => void drain(true), flushMs);
     },
     projectOf: async (targets) => (await deps.repo.projectsOf([targets]))[0] ?? null,
     valuesOf: (kind, id, fields) => deps.repo.valuesOf(kind, id, fields),
@@ -85,8 +101,8 @@ export function createAuditWriter(
   return {
     sink,
     /** Resolves once every entry handed over before the call is stored (or its loss logged). */
-    flush: drain,
-    close: drain,
+    flush: drainNow,
+    close: drainNow,
   };
 }
 export type AuditWriter = ReturnType<typeof createAuditWriter>;

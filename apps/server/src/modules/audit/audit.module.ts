@@ -25,9 +25,11 @@ export function createAuditModule(deps: {
   jobs: Pick<JobRunner, 'register' | 'schedule'>;
   logger: FastifyBaseLogger;
   writer?: AuditWriterOptions;
+  /** The next moment no request is being answered: when the writer's inserts go. */
+  quiet?: () => Promise<void>;
 }) {
   const repo = createAuditRepo(deps.db);
-  const writer = createAuditWriter({ repo, logger: deps.logger, ...deps.writer });
+  const writer = createAuditWriter({ repo, logger: deps.logger, quiet: deps.quiet, ...deps.writer });
   const service = createAuditService({ repo });
 
   /** Schedules the purge of the day after `at` (once, whichever node asks). */
