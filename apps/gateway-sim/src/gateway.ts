@@ -461,21 +461,21 @@ export class SimGateway extends EventEmitter {
       this.generation++;
       const generation = this.generation;
       // A topic the broker refused (0x80 in the SUBACK; NATS under load does) is asked for again until granted:
-      // a gateway without its down/cmd would be online and never receive a command.
-      const subscribe = (topics: string[], then?: () => void) =>
-        client.subscribe(topics, { qos: 1 }, (error, granted) => {
+      // a gateway without its down/cmd would be online and never receive a command. The online state waits for
+      // all of them: the cloud answers it once on down/ack, and an answer sent before that subscription exists
+      // reaches nobody, leaving every up message (replies too) waiting in the store.
+      const subscribeUntilGranted = (topics: string[], granted: () => void) =>
+        client.subscribe(topics, { qos: 1 }, (error, grants) => {
           if (error) this.log(`subscribe failed: ${error.message}`);
           // mqtt.js answers a refusal as an error without saying which topic: all of them are asked for again.
-          const refused = error ? topics : (granted ?? []).filter((grant) => grant.qos === 128).map((grant) => grant.topic);
-          if (refused.length) {
-            this.log(`subscriptions refused: ${refused.join(', ')}; asking again`);
-            setTimeout(() => {
-              if (this.client === client && this.generation === generation && client.connected) subscribe(refused);
-            }, SUBSCRIBE_RETRY_MS).unref();
-          }
-          then?.();
+          const refused = error ? topics : (grants ?? []).filter((grant) => grant.qos === 128).map((grant) => grant.topic);
+          if (refused.length === 0) return granted();
+          this.log(`subscriptions refused: ${refused.join(', ')}; asking again`);
+          setTimeout(() => {
+            if (this.client === client && this.generation === generation && client.connected) subscribeUntilGranted(refused, granted);
+          }, SUBSCRIBE_RETRY_MS).unref();
         });
-      subscribe([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')], () => {
+      subscribeUntilGranted([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')], () => {
         this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
         this.publishReport([...this.devices.values()], true);
         this.emit('online');
