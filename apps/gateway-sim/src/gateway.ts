@@ -132,6 +132,13 @@ export interface SimGatewayOptions {
   uplinkLimit?: number;
   /** Waits between attempts to reach the broker (backoff.ts): jittered exponential, 0.5-1 s first, at most 30 s. */
   reconnect?: ReconnectBackoff;
+  /**
+   * Waits for the cloud's down/ack before the online state goes again (backoff.ts): jittered exponential, 5-10 s
+   * first, at most 2 minutes, for as long as the connection lasts unanswered.
+   */
+  onlineRepeat?: ReconnectBackoff;
+  /** Runs work after ms wall-clock milliseconds, answers how to call it off; tests pass one they move by hand. */
+  schedule?: Schedule;
   log?: (line: string) => void;
   random?: () => number;
 }
@@ -151,6 +158,18 @@ export interface SimFaults {
   /** Devices (addresses) that drop off and come back at every activity interval. */
   flapping: Set<string>;
 }
+
+/** Runs `work` after `ms`; answers how to call it off. */
+export type Schedule = (work: () => void, ms: number) => () => void;
+
+const realSchedule: Schedule = (work, ms) => {
+  const timer = setTimeout(work, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+};
+
+/** The first wait for the cloud's answer to an online state is 5-10 s, then twice as long each time, at most 1-2 minutes. */
+export const ONLINE_REPEAT: Required<Pick<ReconnectBackoff, 'initialMs' | 'maxMs'>> = { initialMs: 10_000, maxMs: 120_000 };
 
 const SEEN_IDS = 1000;
 /** How long a gateway waits before asking again for a subscription the broker refused. */
@@ -223,6 +242,8 @@ export class SimGateway extends EventEmitter {
   private readonly onlineStates = new Set<number>();
   /** From the cloud's ack of this connection's online state until the connection drops: up messages go out. */
   private cloudListening = false;
+  /** Calls off the wait for the cloud's answer to this connection's online state (repeatOnlineUntilAnswered). */
+  private cancelOnlineRepeat: (() => void) | undefined;
   /** Failed attempts to reach the broker since the last connection; sets the next wait (backoff.ts). */
   private reconnectAttempts = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -554,9 +575,36 @@ export class SimGateway extends EventEmitter {
     if (!client?.connected) return;
     const state = message as UpMessages['state'];
     if (state.state === 'online' && state.ts !== undefined) this.onlineStates.add(state.ts);
-    client.publish(topic, payload, { qos: 1, retain }, (error) => {
-      if (error && !this.stopped) this.log(`publish ${channel} failed: ${error.message}`);
-    });
+    const send = () =>
+      client.publish(topic, payload, { qos: 1, retain }, (error) => {
+        if (error && !this.stopped) this.log(`publish ${channel} failed: ${error.message}`);
+      });
+    send();
+    if (state.state === 'online' && !this.cloudListening) this.repeatOnlineUntilAnswered(client, send);
+  }
+
+  /**
+   * The cloud answers each online state it receives once; that answer can be lost (the server node that took the
+   * state died before answering, the broker was re-creating this gateway's session). Unanswered, the online state
+   * goes again, the same message, after a jittered wait that doubles each time, until the cloud answers one of
+   * this connection's online states or the connection drops. The latest online state published is the one repeated.
+   */
+  private repeatOnlineUntilAnswered(client: MqttClient, send: () => void, attempt = 0) {
+    this.stopOnlineRepeat();
+    const generation = this.generation;
+    const wait = reconnectDelay(attempt, { ...ONLINE_REPEAT, ...this.options.onlineRepeat });
+    this.cancelOnlineRepeat = (this.options.schedule ?? realSchedule)(() => {
+      this.cancelOnlineRepeat = undefined;
+      if (this.client !== client || this.generation !== generation || !client.connected || this.cloudListening) return;
+      this.log(`no answer to the online state; sending it again (repeat ${attempt + 1})`);
+      send();
+      this.repeatOnlineUntilAnswered(client, send, attempt + 1);
+    }, wait);
+  }
+
+  private stopOnlineRepeat() {
+    this.cancelOnlineRepeat?.();
+    this.cancelOnlineRepeat = undefined;
   }
 
   /** Hands stored messages to the broker while the cloud listens; each leaves the store on its PUBACK. */
@@ -582,6 +630,7 @@ export class SimGateway extends EventEmitter {
   private cloudAcknowledged(state: number | undefined) {
     if (state !== undefined && !this.onlineStates.has(state)) return;
     this.cloudListening = true;
+    this.stopOnlineRepeat();
     this.forward(this.uplink.waiting(this.generation));
   }
 
@@ -589,6 +638,7 @@ export class SimGateway extends EventEmitter {
   private cloudGone() {
     this.cloudListening = false;
     this.onlineStates.clear();
+    this.stopOnlineRepeat();
   }
 
   private publishReport(devices: SimDevice[], full: boolean) {

@@ -1,4 +1,4 @@
-import { DEVICE_KINDS, downTopic, encodeCommand, upTopic, type DecodedUp, type ReplyMessage } from '@lumigrid/protocol';
+import { DEVICE_KINDS, downTopic, encodeCommand, encodeUp, upTopic, type DecodedUp, type ReplyMessage } from '@lumigrid/protocol';
 import { SimGateway } from '@lumigrid/gateway-sim';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirmwareProgress } from './firmware-tracker.ts';
@@ -423,6 +423,36 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     client.end(true);
     expect(rig.lines.filter((l) => l.msg === 'gateway message dropped').length).toBeGreaterThanOrEqual(2);
     expect((await rig.link.bus.send(g.mac, 'gateway.info', {})).state).toBe('succeeded');
+  });
+
+  it('answers an online state heard again every time, and changes nothing else for it', async () => {
+    const g = gw(0);
+    const { client } = await rawClient(rig.url, {
+      clientId: `lumigrid-server-repeat-${kind}`,
+      username: rig.serverCredential.username,
+      password: rig.serverCredential.password,
+    });
+    // Played by the test on the gateway's topic: the simulator ignores answers to states it did not send.
+    const online = encodeUp('state', { state: 'online', info: rig.link.presence.get(g.mac)!.info!, ts: Date.now() });
+    const ts = (JSON.parse(online) as { ts: number }).ts;
+    const answers: number[] = [];
+    client.on('message', (_topic, payload) => {
+      if ((JSON.parse(payload.toString()) as { state?: number }).state === ts) answers.push(ts);
+    });
+    await client.subscribeAsync(downTopic(g.mac, 'ack'), { qos: 1 });
+    await client.publishAsync(upTopic(g.mac, 'state'), online, { qos: 1, retain: true });
+    await poll(() => answers.length === 1, 'the answer to the online state');
+    const changes: unknown[] = [];
+    const off = rig.link.presence.onChange((p) => p.mac === g.mac && changes.push(p));
+    const before = rig.link.presence.get(g.mac);
+
+    // What a gateway does whose answer was lost: the same online state again.
+    await client.publishAsync(upTopic(g.mac, 'state'), online, { qos: 1, retain: true });
+    await poll(() => answers.length === 2, 'the answer to the repeated online state');
+    off();
+    expect(changes).toEqual([]);
+    expect(rig.link.presence.get(g.mac)).toBe(before);
+    await client.endAsync();
   });
 
   it('leaves no command waiting and no timer running', async () => {

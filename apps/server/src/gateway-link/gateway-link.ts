@@ -157,7 +157,9 @@ export function createGatewayLink(options: GatewayLinkOptions) {
 
   /**
    * Answers an online state on down/ack: the server hears this gateway now, so what the gateway stored while
-   * nobody listened may come (docs/protocol.md section 3). Every node answers; one answer is enough.
+   * nobody listened may come (docs/protocol.md section 3). Every node answers; one answer is enough. Answered
+   * every time it comes, a repeat too: a gateway repeats its online state until an answer reaches it (the node
+   * that heard it first may have died before answering), and presence ignores the repeat.
    */
   function acknowledgeOnline(mac: string, stateTs: number | undefined) {
     const payload = encodeOnlineAck({ ...(stateTs !== undefined ? { state: stateTs } : {}), ts: Date.now() });

@@ -158,3 +158,30 @@ describe('presence with a grace period', () => {
     expect(changes).toEqual([`${A} online`, `${B} lost`]);
   });
 });
+
+describe('an online state heard again', () => {
+  it('changes nothing and tells nobody when it is the same state repeated; a new one is still told', () => {
+    const time = manualTime();
+    const presence = createPresence(time.now, { graceMs: 30_000, schedule: time.schedule });
+    const changes: GatewayPresence[] = [];
+    presence.onChange((p) => changes.push(p));
+    presence.update(A, { state: 'online', info: INFO, ts: 5000 });
+    const first = presence.get(A);
+
+    // The gateway had no answer to it and says it again, maybe to another server node.
+    time.advance(10_000);
+    expect(presence.update(A, { state: 'online', info: { ...INFO }, ts: 5000 })).toBe(first);
+    expect(presence.get(A)).toBe(first);
+    expect(changes).toHaveLength(1);
+
+    // Another online state (new info, or a new connection) is a refresh the listeners hear.
+    presence.update(A, { state: 'online', info: { ...INFO, configVersion: 7 }, ts: 5000 });
+    presence.update(A, { state: 'online', info: { ...INFO, configVersion: 7 }, ts: 16_000 });
+    expect(changes.map((p) => p.info?.configVersion)).toEqual([INFO.configVersion, 7, 7]);
+
+    // After a goodbye the same state is news again (a retained state re-read once back).
+    presence.update(A, { state: 'offline', reason: 'shutdown' });
+    presence.update(A, { state: 'online', info: { ...INFO, configVersion: 7 }, ts: 16_000 });
+    expect(changes.map((p) => (p.online ? 'online' : p.reason))).toEqual(['online', 'online', 'online', 'shutdown', 'online']);
+  });
+});

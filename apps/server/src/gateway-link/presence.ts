@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { GatewayInfo, StateMessage } from '@lumigrid/protocol';
 
 /** What the cloud knows about a gateway's connection, from its retained up/state and last will. */
@@ -33,7 +34,8 @@ const realSchedule: Schedule = (work, ms) => {
  * for it), but its listeners (the gateways table, browsers, alerts) hear of it only when it is still offline after
  * the grace period; one that says it goes (shutdown, restart, update) is told at once. A gateway back within it (a fleet reconnecting after a broker or server restart, a client taken
  * over by its own reconnect) is never told as offline; its online state is passed on as a refresh of what
- * the listeners already hold, with its new info.
+ * the listeners already hold, with its new info. The same online state heard again (a gateway repeats one the
+ * cloud did not answer, docs/protocol.md section 3) changes nothing and is told to nobody.
  */
 export function createPresence(now: () => number = Date.now, options: { graceMs?: number; schedule?: Schedule } = {}) {
   const graceMs = options.graceMs ?? 0;
@@ -43,6 +45,8 @@ export function createPresence(now: () => number = Date.now, options: { graceMs?
   const held = new Map<string, () => void>();
   const waiters = new Map<string, Set<(online: boolean) => void>>();
   const listeners = new Set<Listener>();
+  /** The `ts` of the online state each online gateway last said, to know it again when it is repeated. */
+  const onlineTs = new Map<string, number>();
 
   function wake(mac: string, online: boolean) {
     const set = waiters.get(mac);
@@ -92,6 +96,15 @@ export function createPresence(now: () => number = Date.now, options: { graceMs?
     /** Applies a state message; answers the new presence. */
     update(mac: string, message: StateMessage): GatewayPresence {
       const before = gateways.get(mac);
+      const repeated =
+        message.state === 'online' &&
+        before?.online === true &&
+        message.ts !== undefined &&
+        onlineTs.get(mac) === message.ts &&
+        isDeepStrictEqual(before.info, message.info);
+      if (repeated) return before;
+      if (message.state === 'online' && message.ts !== undefined) onlineTs.set(mac, message.ts);
+      else onlineTs.delete(mac);
       const presence: GatewayPresence =
         message.state === 'online'
           ? { mac, online: true, info: message.info, reason: undefined, since: now() }
@@ -132,6 +145,7 @@ export function createPresence(now: () => number = Date.now, options: { graceMs?
     forget(mac: string) {
       release(mac);
       gateways.delete(mac);
+      onlineTs.delete(mac);
     },
 
     isOnline(mac: string): boolean | undefined {
