@@ -43,6 +43,7 @@ import {
 import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
 import { reconnectDelay, type ReconnectBackoff } from './backoff.ts';
+import { realSchedule, type Schedule } from './schedule.ts';
 import { SIMULATED_KINDS, applyAction, createDevice, deviceAddr, faultCodesOf, joinedDevice, type SimDevice } from './devices.ts';
 import {
   BACKFILL_SAMPLES_PER_SECOND,
@@ -157,16 +158,9 @@ export interface SimFaults {
   failEmergency: Set<string>;
   /** Devices (addresses) that drop off and come back at every activity interval. */
   flapping: Set<string>;
+  /** The cloud's next answers to the online state lost on the way in (a server node that died before answering). */
+  lostOnlineAnswers: number;
 }
-
-/** Runs `work` after `ms`; answers how to call it off. */
-export type Schedule = (work: () => void, ms: number) => () => void;
-
-const realSchedule: Schedule = (work, ms) => {
-  const timer = setTimeout(work, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
 
 /** The first wait for the cloud's answer to an online state is 5-10 s, then twice as long each time, at most 1-2 minutes. */
 export const ONLINE_REPEAT: Required<Pick<ReconnectBackoff, 'initialMs' | 'maxMs'>> = { initialMs: 10_000, maxMs: 120_000 };
@@ -192,6 +186,7 @@ export class SimGateway extends EventEmitter {
     hangUpdates: false,
     failEmergency: new Set(),
     flapping: new Set(),
+    lostOnlineAnswers: 0,
   };
   config: GatewayConfig = EMPTY_GATEWAY_CONFIG;
   configVersion = 0;
@@ -663,7 +658,10 @@ export class SimGateway extends EventEmitter {
       return;
     }
     const down = decoded.value;
-    if (down.channel === 'ack') return this.cloudAcknowledged(down.message.state);
+    if (down.channel === 'ack') {
+      if (this.faults.lostOnlineAnswers > 0) return void this.faults.lostOnlineAnswers--;
+      return this.cloudAcknowledged(down.message.state);
+    }
     const command = down.message;
     if (this.faults.lost.has(command.name)) return;
     if (this.replies.has(command.id)) {

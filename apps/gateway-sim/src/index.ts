@@ -8,3 +8,4 @@ export * from './fleet.ts';
 export * from './emergency.ts';
 export * from './battery.ts';
 export * from './occupancy.ts';
+export * from './schedule.ts';

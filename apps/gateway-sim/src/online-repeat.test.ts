@@ -1,29 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatewaysOnTestCloud, poll } from './broker.fixtures.ts';
-import { ONLINE_REPEAT, type Schedule } from './gateway.ts';
-
-/** Waits the gateway scheduled, run by the test by hand: no test waits for the wall clock. */
-function manualSchedule() {
-  const pending: Array<{ work: () => void; ms: number }> = [];
-  const schedule: Schedule = (work, ms) => {
-    const entry = { work, ms };
-    pending.push(entry);
-    return () => {
-      const at = pending.indexOf(entry);
-      if (at >= 0) pending.splice(at, 1);
-    };
-  };
-  return {
-    schedule,
-    pending,
-    /** Runs the one wait pending now. */
-    runNext() {
-      const next = pending.shift();
-      if (!next) throw new Error('nothing is scheduled');
-      next.work();
-    },
-  };
-}
+import { ONLINE_REPEAT } from './gateway.ts';
+import { manualSchedule } from './schedule.ts';
 
 const rig = gatewaysOnTestCloud('A4C13A1F');
 afterEach(() => {

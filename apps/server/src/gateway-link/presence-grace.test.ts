@@ -1,4 +1,5 @@
 import { alertEndpoints, gatewayEndpoints, type AlertPage, type Gateway } from '@lumigrid/contract';
+import { manualSchedule } from '@lumigrid/gateway-sim';
 import { FAULT_CODES } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayStatusChange } from '../realtime/gateway-status.ts';
@@ -14,6 +15,8 @@ describe.each(DATABASES)('a gateway that reconnects within its grace period, on 
   const h = () => rig.h;
   const sim = () => rig.fleet.gateways[0]!;
   const link = () => h().app.gatewayLink!;
+  /** The simulated gateway's waits for an answer to its online state, run by the test. */
+  const onlineRepeats = manualSchedule();
   const send = endpointCaller(
     () => h().app,
     () => token,
@@ -21,7 +24,12 @@ describe.each(DATABASES)('a gateway that reconnects within its grace period, on 
 
   beforeAll(async () => {
     // The alert's own grace is short: an offline the link let through would be raised at once.
-    rig = await startGatewayRig(kind, { count: 1, offlineGraceMs: 1, env: { PRESENCE_GRACE_S: '60' } });
+    rig = await startGatewayRig(kind, {
+      count: 1,
+      offlineGraceMs: 1,
+      env: { PRESENCE_GRACE_S: '60' },
+      sim: { schedule: onlineRepeats.schedule },
+    });
     token = await signUpByMail(h(), 'reconnect-grace@example.com');
     ({ gateway } = await buildGatewayWithDevices(h(), token, { mac: sim().mac }));
     h().app.gatewayFleet.onStatusChange((mac, change) => void changes.push({ mac, change }));
@@ -47,6 +55,35 @@ describe.each(DATABASES)('a gateway that reconnects within its grace period, on 
     expect(h().app.alertTracker.waitingOffline()).toBe(0);
     expect(changes.filter((c) => c.change.kind === 'presence' && c.change.online === false)).toEqual([]);
     expect((await data(send(gatewayEndpoints.detail, { params: { id: gateway.id } }))).online).toBe(true);
+    const alerts = await data<AlertPage>(send(alertEndpoints.page, { body: { code: FAULT_CODES.offline } }));
+    expect(alerts.total).toBe(0);
+  });
+
+  it('hears the gateway whose answer to its online state was lost once it repeats it, and tells nobody twice', async () => {
+    const mac = sim().mac;
+    await poll(() => link().presence.isOnline(mac) === true, 'gateway online');
+    expect(onlineRepeats.pending).toEqual([]);
+    changes.length = 0;
+
+    // Back on a new connection, and the one answer to its online state is lost (the node died before answering).
+    sim().faults.lostOnlineAnswers = 1;
+    await sim().goOffline();
+    await poll(() => link().presence.isOnline(mac) === false, 'the connection lost');
+    await sim().goOnline();
+    await poll(() => sim().faults.lostOnlineAnswers === 0 && onlineRepeats.pending.length === 1, 'the answer lost');
+    expect(sim().uplinkWaiting).toBeGreaterThan(0);
+
+    // Its repeat is answered: the full report and the replies go again.
+    onlineRepeats.runNext();
+    await poll(() => sim().uplinkWaiting === 0, 'the stored report delivered');
+    expect((await link().bus.send(mac, 'gateway.info', {})).state).toBe('succeeded');
+    await h().app.gatewayFleet.settled();
+    await h().app.alertTracker.settled();
+    // One refresh for the new connection; the repeated online state changed nothing.
+    expect(changes.filter((c) => c.change.kind === 'presence').map((c) => c.change)).toEqual([
+      expect.objectContaining({ kind: 'presence', online: true }),
+    ]);
+    expect(onlineRepeats.pending).toEqual([]);
     const alerts = await data<AlertPage>(send(alertEndpoints.page, { body: { code: FAULT_CODES.offline } }));
     expect(alerts.total).toBe(0);
   });
