@@ -12,6 +12,7 @@ import {
   projectEndpoints,
   recipientEndpoints,
   sceneEndpoints,
+  type EnergyTotal,
   type EnergyTotalBody,
 } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
@@ -39,6 +40,8 @@ const journey = gatewayJourney('energy');
 const total = (body: Omit<EnergyTotalBody, 'projectId'>) =>
   api(site.server.url, energyEndpoints.total, { body: { projectId, ...body } }, { token });
 const today = () => dayjs().format('YYYY-MM-DD');
+/** How many of a total's buckets (days of a month, months of a year) used any energy: each is drawn as a bar. */
+const bucketsUsed = (answer: EnergyTotal) => answer.buckets.filter((b) => b.energyKwh > 0).length;
 
 beforeAll(async () => {
   // Live readings wait until the history is in: the server counts no sample older than a device's last one.
@@ -81,10 +84,8 @@ beforeAll(async () => {
       async () => {
         const year = await total({ period: 'year', date: today() });
         const month = await total({ period: 'month', date: today() });
-        const monthsCounted = year.buckets.filter((b) => b.energyKwh > 0).length;
-        return (
-          monthsCounted >= Math.min(12, dayjs().month() + 1) && month.buckets.filter((b) => b.energyKwh > 0).length >= dayjs().date() - 1
-        );
+        const monthsCounted = bucketsUsed(year);
+        return monthsCounted >= Math.min(12, dayjs().month() + 1) && bucketsUsed(month) >= dayjs().date() - 1;
       },
       'the backfilled history rolled up',
       // A year of readings to store and roll up: on a machine busy with other suites it took longer than 240 s.
@@ -129,7 +130,7 @@ describe('energy, its records, its reports and the overview', () => {
     await page.getByTestId('energy-chart').locator('svg').waitFor();
     const month = await total({ period: 'month', date: today() });
     expect(month.buckets).toHaveLength(dayjs().daysInMonth());
-    await poll(async () => (await usedBars()) >= month.buckets.filter((b) => b.energyKwh > 0).length, 'a bar for every day counted');
+    await poll(async () => (await usedBars()) >= bucketsUsed(month), 'a bar for every day counted');
     // The page opens on the month so far: in a month's first hours it may have used nothing yet.
     if (month.totals.energyKwh >= 1)
       expect(Number((await page.getByTestId('energy-kpi-energy').innerText()).replace(/[^0-9.]/g, ''))).toBeGreaterThan(0);
@@ -143,7 +144,7 @@ describe('energy, its records, its reports and the overview', () => {
     await page.getByText('Used and saved by month').waitFor();
     const year = await total({ period: 'year', date: today() });
     expect(year.buckets).toHaveLength(12);
-    await poll(async () => (await usedBars()) >= year.buckets.filter((b) => b.energyKwh > 0).length, 'a bar for every month counted');
+    await poll(async () => (await usedBars()) >= bucketsUsed(year), 'a bar for every month counted');
     await page.getByTestId('energy-chart').getByText('Jan', { exact: true }).waitFor();
     // A year of history: last year is there to compare with.
     await page.getByText('vs. the year before').first().waitFor();
@@ -248,8 +249,7 @@ describe('energy, its records, its reports and the overview', () => {
       await page.getByText('日ごとの使用量と削減量').waitFor();
       await page.getByTestId('energy-chart').locator('svg').waitFor();
       const month = await total({ period: 'month', date: today() });
-      const daysUsed = month.buckets.filter((b) => b.energyKwh > 0).length;
-      await poll(async () => (await usedBars()) >= daysUsed, 'the month drawn');
+      await poll(async () => (await usedBars()) >= bucketsUsed(month), 'the month drawn');
       await screenshot(page, 'energy-month-ja');
       await choosePeriod('年');
       await page.getByTestId('energy-chart').getByText('1月', { exact: true }).waitFor();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Download, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
-import { deviceEndpoints, gatewayEndpoints } from '@lumigrid/contract';
+import { REALTIME_ENDPOINT, deviceEndpoints, gatewayEndpoints, mapDestination } from '@lumigrid/contract';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract';
 import { api, poll } from './support/api.ts';
 import { gatewayJourney, placeGatewayDevices } from './support/journey.ts';
@@ -23,6 +23,8 @@ let mapId: string;
 let gateway: Gateway;
 let devices: GatewayDevice[];
 let downloads: string;
+/** The frames the page's real-time socket received since the map was last opened. */
+let liveFrames: string[] = [];
 
 const NOTE = 'Replaced the LED driver';
 /** The failure fill of the markers and the status summary (the legend's red). */
@@ -57,7 +59,10 @@ afterAll(async () => {
 });
 
 async function openMap() {
+  const socket = page.waitForEvent('websocket', (ws) => ws.url().includes(REALTIME_ENDPOINT));
   await page.goto(`${site.server.url}/device/control`);
+  liveFrames = [];
+  (await socket).on('framereceived', (frame) => liveFrames.push(String(frame.payload)));
   await page.getByTestId('floor-plan-map').and(page.locator('[data-state=ready]')).waitFor();
   await page.locator(`[data-testid=device-canvas][data-drawn="${(await markers()).length}"]`).waitFor();
   // The server has confirmed the map's topic, and the account's notices subscribed before it: a fault raised
@@ -99,10 +104,27 @@ async function raiseFaultOnPlan(device: GatewayDevice, code: number) {
 async function anotherReport(device: GatewayDevice) {
   // The server's arrival time, to the millisecond: a later report's differs.
   const before = (await detail(device.id)).lastUpdate;
+  const heard = markersHeard(device);
   await api(site.server.url, gatewayEndpoints.reReport, { params: { id: gateway.id } }, { token });
   await poll(async () => (await detail(device.id)).lastUpdate !== before, 'a further report of the device');
-  // A notice would be published with the report it follows from; give the socket time to deliver it.
-  await page.waitForTimeout(1500);
+  // A notice would be published with the report it follows from: wait until the page's socket has delivered
+  // what the server published from this report, the device's marker on the map's topic.
+  await poll(async () => markersHeard(device) > heard, "the report's marker on the page");
+}
+
+/** How many markers of the device the page's socket has received on the map's topic since the map opened. */
+function markersHeard(device: GatewayDevice): number {
+  let count = 0;
+  for (const payload of liveFrames) {
+    // SockJS carries an array of STOMP frames: `a["MESSAGE\ndestination:…\n\n{…}\u0000", …]`.
+    if (!payload.startsWith('a[')) continue;
+    for (const frame of JSON.parse(payload.slice(1)) as string[]) {
+      const [headers = '', body = ''] = frame.split('\n\n', 2);
+      if (!headers.split('\n').includes(`destination:${mapDestination(mapId)}`)) continue;
+      if ((JSON.parse(body.split('\0')[0]!) as { id?: string }).id === device.id) count++;
+    }
+  }
+  return count;
 }
 
 async function downloadThrough(testId: string): Promise<{ download: Download; path: string }> {

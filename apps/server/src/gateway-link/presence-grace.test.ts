@@ -3,8 +3,8 @@ import { manualSchedule } from '@lumigrid/gateway-sim';
 import { FAULT_CODES } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayStatusChange } from '../realtime/gateway-status.ts';
-import { DATABASES, endpointCaller, signUpByMail } from '../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
+import { DATABASES, signUpByMail } from '../test/harness.ts';
+import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
 describe.each(DATABASES)('a gateway that reconnects within its grace period, on %s', (kind) => {
@@ -12,15 +12,13 @@ describe.each(DATABASES)('a gateway that reconnects within its grace period, on 
   let token: string;
   let gateway: Gateway;
   const changes: Array<{ mac: string; change: GatewayStatusChange }> = [];
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const link = () => h().app.gatewayLink!;
   /** The simulated gateway's waits for an answer to its online state, run by the test. */
   const onlineRepeats = manualSchedule();
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
+  const link = () => h().app.gatewayLink!;
 
   beforeAll(async () => {
     // The alert's own grace is short: an offline the link let through would be raised at once.

@@ -86,6 +86,26 @@ export interface LinkRig {
 }
 
 /**
+ * The simulated gateways of the test rigs on the broker at `url`: this run's MACs, passwords `pw-<mac>`, time
+ * 1000 times faster, no background activity and no radio limits.
+ */
+export function testFleet(url: string, options: { count?: number; superGateways?: number; sim?: Partial<SimGatewayOptions> }): Fleet {
+  return createFleet({
+    url,
+    count: options.count ?? 2,
+    superGateways: options.superGateways ?? 0,
+    macPrefix: runPrefix(),
+    password: (mac) => `pw-${mac}`,
+    timeFactor: 1000,
+    radio: { unicastPerSecond: 0, groupPerSecond: 0 },
+    activityIntervalS: 0,
+    // Time runs 1000 times faster here: a gateway whose reconnect failed on a busy machine is back within 2 s.
+    reconnect: { maxMs: 2000 },
+    ...options.sim,
+  });
+}
+
+/**
  * A gateway link on the embedded broker (port 0) or on an external one, with a fleet of simulated
  * gateways whose credentials the link knows. Simulated time runs 1000 times faster.
  */
@@ -118,19 +138,7 @@ export async function startRig(
     sharedGroup: kind === 'mosquitto' ? `lumigrid-test-${runPrefix()}` : undefined,
   });
   const url = external ?? `mqtt://127.0.0.1:${link.brokerPort}`;
-  const fleet = createFleet({
-    url,
-    count: options.count ?? 2,
-    superGateways: options.superGateways ?? 0,
-    macPrefix: runPrefix(),
-    password: (mac) => `pw-${mac}`,
-    timeFactor: 1000,
-    radio: { unicastPerSecond: 0, groupPerSecond: 0 },
-    activityIntervalS: 0,
-    // Time runs 1000 times faster here: a gateway whose reconnect failed on a busy machine is back within 2 s.
-    reconnect: { maxMs: 2000 },
-    ...options.sim,
-  });
+  const fleet = testFleet(url, options);
   for (const g of fleet.gateways) await credentials.set(g.mac, `pw-${g.mac}`);
   const failed = await fleet.start();
   expect(failed).toEqual([]);

@@ -1,11 +1,11 @@
 import { deviceEndpoints, gatewayEndpoints, type GatewayDevice, projectEndpoints } from '@lumigrid/contract';
-import { createFleet, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
+import { SimGateway, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { devices, users } from '../db/schema/index.ts';
-import { MOSQUITTO_URL, runPrefix } from './gateway-link.fixtures.ts';
+import { MOSQUITTO_URL, runPrefix, testFleet } from './gateway-link.fixtures.ts';
 import { brokersFor } from './services.ts';
-import { SERVICE_DATABASES, apiData, startApp, type Harness, api } from './harness.ts';
+import { SERVICE_DATABASES, apiData, endpointCaller, startApp, type Harness, api } from './harness.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { poll } from './poll.ts';
 import type { AppOptions } from '../app.ts';
@@ -41,6 +41,37 @@ export const DATABASES_AND_BROKERS = Array.from(
   { length: Math.max(SERVICE_DATABASES.length, BROKERS.length) },
   (_, i) => [SERVICE_DATABASES[i % SERVICE_DATABASES.length]!, BROKERS[i % BROKERS.length]!] as const,
 );
+
+/**
+ * The server on its own broker with one simulated gateway provisioned and online, without background activity
+ * or radio limits: for suites that drive a single gateway's uplink themselves.
+ */
+export async function startAppWithGateway(
+  kind: 'pglite' | 'postgres',
+  { mac, password }: { mac: string; password: string },
+): Promise<{ h: Harness; sim: SimGateway }> {
+  const h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
+  await h.app.gatewayFleet.provision(mac, password);
+  const sim = new SimGateway({
+    mac,
+    password,
+    url: `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`,
+    activityIntervalS: 0,
+    radio: { unicastPerSecond: 0, groupPerSecond: 0 },
+  });
+  await sim.start();
+  await poll(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
+  return { h, sim };
+}
+
+/**
+ * What a suite on a gateway rig works with, read once its `beforeAll` has started the rig and signed in: the
+ * harness, the i-th simulated gateway, and a caller that sends as `token` unless told otherwise.
+ */
+export function rigHandles(rig: () => GatewayRig, token: () => string | undefined) {
+  const h = () => rig().h;
+  return { h, sim: (i = 0) => rig().fleet.gateways[i]!, send: endpointCaller(() => h().app, token) };
+}
 
 export async function startGatewayRig(
   kind: 'pglite' | 'postgres',
@@ -91,19 +122,10 @@ export async function startGatewayRig(
     },
   );
   const link = h.app.gatewayLink!;
-  const fleet = createFleet({
-    url: mqttUrl ?? `mqtt://127.0.0.1:${link.brokerPort}`,
-    count: options.count ?? 2,
-    superGateways: options.superGateways ?? 0,
-    macPrefix: runPrefix(),
-    password: (mac) => `pw-${mac}`,
-    timeFactor: 1000,
-    radio: { unicastPerSecond: 0, groupPerSecond: 0 },
-    activityIntervalS: 0,
-    // Time runs 1000 times faster here: a gateway whose reconnect failed on a busy machine is back within 2 s.
-    reconnect: { maxMs: 2000 },
-    ...(options.devicesPerKind ? { devicesPerKind: options.devicesPerKind } : {}),
-    ...options.sim,
+  const fleet = testFleet(mqttUrl ?? `mqtt://127.0.0.1:${link.brokerPort}`, {
+    count: options.count,
+    superGateways: options.superGateways,
+    sim: { ...(options.devicesPerKind ? { devicesPerKind: options.devicesPerKind } : {}), ...options.sim },
   });
   for (const g of fleet.gateways) {
     const issued = await h.app.gatewayFleet.provision(g.mac, `pw-${g.mac}`);

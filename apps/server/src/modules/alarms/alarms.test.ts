@@ -12,8 +12,8 @@ import {
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alarms, outbox } from '../../db/schema/index.ts';
-import { DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { DATABASES, expectError, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { createAlarmKeeper } from './alarm-keeper.ts';
 import { createAlarmsRepo } from './alarms.repo.ts';
@@ -31,10 +31,8 @@ describe.each(DATABASES)('alarms over the faults of simulated gateways on %s', (
   let projectId: string;
   let stomp: StompTestClient;
   const bannerNotices: unknown[] = [];
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   /** A device of its own for each test, so one test's alarm is not the next one's. */

@@ -3,8 +3,8 @@ import { FAULT_CODES } from '@lumigrid/protocol';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEvents } from '../../db/schema/index.ts';
-import { DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { DATABASES, api, expectError, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 
@@ -21,10 +21,8 @@ describe.each(DATABASES)('alerts from simulated gateways on %s', (kind) => {
   let otherStomp: StompTestClient;
   const notices: DefectiveNotice[] = [];
   const otherNotices: unknown[] = [];
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const light = () => devices.find((d) => d.kind === 'light-dimmer')!;

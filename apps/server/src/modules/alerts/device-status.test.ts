@@ -1,21 +1,21 @@
 import {
-  XLSX_MIME,
   alertEndpoints,
   mapEndpoints,
   projectEndpoints,
   type AlertPage,
   type EndpointSpec,
+  type Lang,
   type Gateway,
   type GatewayDevice,
 } from '@lumigrid/contract';
 import { FAULT_CODES } from '@lumigrid/protocol';
-import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alerts } from '../../db/schema/index.ts';
-import { DATABASES, endpointCaller, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { DATABASES, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
+import { downloadWorkbook } from '../../test/workbook.ts';
 
 /** Old alerts written straight into the table, so the failure report streams more than one batch. */
 const BACKLOG = 2_345;
@@ -28,32 +28,13 @@ describe.each(DATABASES)('device status, the status tree and the reports on %s',
   let placed: GatewayDevice[];
   let projectId: string;
   let buildId: string;
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const light = () => placed.find((d) => d.kind === 'light-dimmer')!;
 
-  /** A report as the browser downloads it, opened as a workbook. */
-  async function download(endpoint: EndpointSpec, body: object, lang: string) {
-    const res = await h().app.inject({
-      method: 'POST',
-      url: endpoint.path,
-      payload: body,
-      headers: { authorization: `Bearer ${token}`, 'accept-language': lang },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe(XLSX_MIME);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename=".+\.xlsx"; filename\*=UTF-8''/);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const sheet = book.worksheets[0]!;
-    const rows: unknown[][] = [];
-    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-    return rows;
-  }
+  const download = (endpoint: EndpointSpec, body: object, lang: Lang) => downloadWorkbook(h().app, endpoint, body, { token, lang });
 
   beforeAll(async () => {
     rig = await startGatewayRig(kind, { count: 1 });

@@ -1,5 +1,4 @@
 import {
-  XLSX_MIME,
   alertEndpoints,
   deviceEndpoints,
   gatewayEndpoints,
@@ -13,12 +12,12 @@ import {
 } from '@lumigrid/contract';
 import { FAULT_CODES } from '@lumigrid/protocol';
 import { eq } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateways } from '../../db/schema/index.ts';
-import { DATABASES, endpointCaller, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { DATABASES, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
+import { downloadWorkbook } from '../../test/workbook.ts';
 
 const GRACE_MS = 300;
 
@@ -30,10 +29,8 @@ describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (
   let projectId: string;
   let placed: GatewayDevice[];
   let group: GroupView;
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const lights = () => placed.filter((d) => d.kind === 'light-single' || d.kind === 'light-dimmer');
@@ -52,17 +49,7 @@ describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (
   }
 
   async function statusReportOnline(): Promise<unknown[]> {
-    const res = await h().app.inject({
-      method: 'POST',
-      url: alertEndpoints.statusReport.path,
-      payload: {},
-      headers: { authorization: `Bearer ${token}`, 'accept-language': 'en' },
-    });
-    expect(res.headers['content-type']).toBe(XLSX_MIME);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const rows: unknown[][] = [];
-    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    const rows = await downloadWorkbook(h().app, alertEndpoints.statusReport, {}, { token, lang: 'en' });
     const column = rows[0]!.indexOf('Online');
     return rows.slice(1).map((r) => r[column]);
   }

@@ -4,24 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReports, deviceStates, gateways, users } from '../../db/schema/index.ts';
 import { createLocalBus } from '../../realtime/realtime-bus.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
+import { dimmer, reportRow } from '../../test/device-reports.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
 import { createDeviceReportsRepo, gatewaysByMacAnyTenant, type HistoryResult, type ReportRow } from './device-reports.repo.ts';
 import { createGatewayDirectory } from './gateway-directory.ts';
 import { createReportWriter } from './report-writer.ts';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
-const light = (addr: string, level: number): DeviceState => ({ addr, kind: 'light-dimmer', online: true, on: level > 0, level, fault: 0 });
 const report = (ts: number, ...devices: DeviceState[]): ReportMessage => ({ ts, full: false, devices });
-const row = (mac: string, state: DeviceState, at = T0): ReportRow => ({
-  mac,
-  addr: state.addr,
-  kind: state.kind,
-  online: state.online,
-  fault: state.fault,
-  state,
-  reportedAt: new Date(at).toISOString(),
-  receivedAt: new Date(at + 1).toISOString(),
-});
+const row = (mac: string, state: DeviceState, at = T0) => reportRow(mac, state, at);
 // Ids past 2^53: they travel as text, never as JavaScript numbers.
 const BIG_GATEWAY_ID = 9_007_199_254_740_995n;
 
@@ -40,22 +31,22 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
     const repo = createDeviceReportsRepo(h.database.db);
     const controls = Array.from({ length: 31 }, (_, i) => String.fromCharCode(i + 1)).join('') + '\u007f';
     const states: DeviceState[] = [
-      { ...light('00C1', 1), name: `${controls} \\N \\. \\\\ "q"` } as DeviceState,
-      { ...light('00C2', 2), name: '客厅灯 · 客廳燈 · リビング照明 · 💡 e\u0301 \u2028\u2029' } as DeviceState,
+      { ...dimmer('00C1', 1), name: `${controls} \\N \\. \\\\ "q"` } as DeviceState,
+      { ...dimmer('00C2', 2), name: '客厅灯 · 客廳燈 · リビング照明 · 💡 e\u0301 \u2028\u2029' } as DeviceState,
       {
-        ...light('00C3', 3),
+        ...dimmer('00C3', 3),
         counter: Number.MAX_SAFE_INTEGER,
         tiny: 5e-324,
         huge: 1.7976931348623157e308,
         negative: -2147483649,
       } as DeviceState,
-      { ...light('00C4', 4), note: null, nested: { list: [null, true, 0, '', '\t'] } } as unknown as DeviceState,
-      { ...light('00C5', 0), online: false, fault: 32_767 },
+      { ...dimmer('00C4', 4), note: null, nested: { list: [null, true, 0, '', '\t'] } } as unknown as DeviceState,
+      { ...dimmer('00C5', 0), online: false, fault: 32_767 },
     ];
     // Text columns take what the format escapes, as the gateway sent it.
     const rows = [
       ...states.map((s) => row('A4C1380000B1', s)),
-      { ...row('A4C1380000B1', light('00C6', 6)), addr: 'a\tb\nc\rd\\e \\N', kind: '灯\u0001' },
+      { ...row('A4C1380000B1', dimmer('00C6', 6)), addr: 'a\tb\nc\rd\\e \\N', kind: '灯\u0001' },
     ];
     expect(await repo.appendHistory(rows)).toEqual({ reports: rows.length, unknownMacs: [] });
     const history = await historyOf(BIG_GATEWAY_ID);
@@ -75,9 +66,9 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
     const repo = createDeviceReportsRepo(h.database.db);
     // A fault code beyond smallint, in the middle of the batch: the statement fails whole.
     const rows = [
-      row('A4C1380000B2', light('00D1', 1)),
-      row('A4C1380000B2', { ...light('00D2', 2), fault: 70_000 }),
-      row('A4C1380000B2', light('00D3', 3)),
+      row('A4C1380000B2', dimmer('00D1', 1)),
+      row('A4C1380000B2', { ...dimmer('00D2', 2), fault: 70_000 }),
+      row('A4C1380000B2', dimmer('00D3', 3)),
     ];
     const refused = (await repo.appendHistory(rows).catch((error: unknown) => error)) as { code?: string; cause?: { code?: string } };
     // Drizzle on PGlite wraps the database's error.
@@ -110,7 +101,7 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
     try {
       const { logger, lines } = memoryLogger();
       const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, retryMs: { min: 1, max: 1 } });
-      const states = Array.from({ length: 40 }, (_, i) => light(`E${String(i).padStart(3, '0')}`, i));
+      const states = Array.from({ length: 40 }, (_, i) => dimmer(`E${String(i).padStart(3, '0')}`, i));
       await sut.accept('A4C1380000B3', report(T0, ...states));
       await sut.close();
       expect((await historyOf(gw!.id)).map((r) => r.addr)).toEqual(states.map((s) => s.addr));
@@ -162,7 +153,7 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
       }
     })();
     for (let n = 0; n < 20; n++)
-      await sut.accept('A4C1380000B4', report(T0 + n, ...Array.from({ length: 30 }, (_, i) => light(`F${n}-${i}`, i))));
+      await sut.accept('A4C1380000B4', report(T0 + n, ...Array.from({ length: 30 }, (_, i) => dimmer(`F${n}-${i}`, i))));
     await sut.close();
     reading = false;
     await reader;
@@ -199,16 +190,16 @@ describe.each(DATABASES.filter((kind) => kind === 'postgres'))('gateways resolve
         (r) => r.tenantId,
       );
 
-    await repo.appendHistory([row('A4C1380000C1', light('0A01', 1))]);
-    await repo.upsertStates([row('A4C1380000C1', light('0A01', 1))]);
+    await repo.appendHistory([row('A4C1380000C1', dimmer('0A01', 1))]);
+    await repo.upsertStates([row('A4C1380000C1', dimmer('0A01', 1))]);
     expect(lookups).toBe(1);
     // A change nobody announced is not seen: every change goes through the queries that tell the directory.
     await db.update(gateways).set({ tenantId: account!.id }).where(eq(gateways.id, gw!.id));
-    await repo.appendHistory([row('A4C1380000C1', light('0A02', 2))]);
+    await repo.appendHistory([row('A4C1380000C1', dimmer('0A02', 2))]);
     expect(lookups).toBe(1);
     // Announced by another node on the bus: read again.
     bus.publish({ kind: 'placementsChanged', gatewayIds: [String(gw!.id)] });
-    await repo.appendHistory([row('A4C1380000C1', light('0A03', 3))]);
+    await repo.appendHistory([row('A4C1380000C1', dimmer('0A03', 3))]);
     expect(lookups).toBe(2);
     expect(await tenants()).toEqual([null, null, account!.id]);
 
@@ -217,7 +208,7 @@ describe.each(DATABASES.filter((kind) => kind === 'postgres'))('gateways resolve
     await db.delete(gateways).where(eq(gateways.id, gw!.id));
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo, logger });
-    await sut.accept('A4C1380000C1', report(T0, light('0A04', 4), light('0A05', 5)));
+    await sut.accept('A4C1380000C1', report(T0, dimmer('0A04', 4), dimmer('0A05', 5)));
     await sut.close();
     expect(sut.stats).toMatchObject({ accepted: 2, written: 0, dropped: 2 });
     expect(lines.some((l) => l.msg === 'device report dropped: no gateway with this MAC' && l.mac === 'A4C1380000C1')).toBe(true);

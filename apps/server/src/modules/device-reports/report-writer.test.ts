@@ -8,6 +8,7 @@ import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceReports, deviceStates, gateways, users } from '../../db/schema/index.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
+import { dimmer, reportRow } from '../../test/device-reports.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { ownedReads } from '../../owned-reads.ts';
@@ -15,7 +16,6 @@ import { createDeviceReportsRepo, type HistoryResult, type ReportRow } from './d
 import { createReportWriter } from './report-writer.ts';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
-const light = (addr: string, level: number): DeviceState => ({ addr, kind: 'light-dimmer', online: true, on: level > 0, level, fault: 0 });
 const report = (ts: number, ...devices: DeviceState[]): ReportMessage => ({ ts, full: false, devices });
 
 describe.each(DATABASES)('report writer on %s', (kind) => {
@@ -32,11 +32,11 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const { logger } = memoryLogger();
     let t = T0;
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, now: () => t });
-    await sut.accept('A4C138000001', report(T0, light('00124B0001000001', 10), light('00124B0001000002', 20)));
-    await sut.accept('A4C138000001', report(T0 + 1, light('00124B0001000001', 30)));
+    await sut.accept('A4C138000001', report(T0, dimmer('00124B0001000001', 10), dimmer('00124B0001000002', 20)));
+    await sut.accept('A4C138000001', report(T0 + 1, dimmer('00124B0001000001', 30)));
     await sut.flush();
     t += 1000;
-    await sut.accept('A4C138000001', report(T0 + 2, light('00124B0001000002', 40)));
+    await sut.accept('A4C138000001', report(T0 + 2, dimmer('00124B0001000002', 40)));
     await sut.close();
 
     const history = await h.database.db
@@ -64,16 +64,7 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
 
   it('never lets a report received earlier replace a state received later', async () => {
     const repo = createDeviceReportsRepo(h.database.db);
-    const row = (level: number, receivedAt: number): ReportRow => ({
-      mac: 'A4C138000001',
-      addr: '00124B0001000009',
-      kind: 'light-dimmer',
-      online: true,
-      fault: 0,
-      state: light('00124B0001000009', level),
-      reportedAt: new Date(T0).toISOString(),
-      receivedAt: new Date(receivedAt).toISOString(),
-    });
+    const row = (level: number, receivedAt: number) => reportRow('A4C138000001', dimmer('00124B0001000009', level), T0, receivedAt);
     expect(await repo.upsertStates([row(50, T0 + 5000)])).toBe(1);
     // A QoS 1 redelivery of an older report, written after the newer one: history, yes; current state, no.
     expect(await repo.appendHistory([row(5, T0 + 1000)])).toEqual({ reports: 1, unknownMacs: [] });
@@ -86,17 +77,8 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const [pooled] = await h.database.db.insert(gateways).values({ mac: 'A4C138000002' }).returning({ id: gateways.id });
     const repo = createDeviceReportsRepo(h.database.db);
     // What COPY's text format gives a meaning to (backslash, tab, newline, carriage return, \N) and JSON escapes.
-    const odd = { ...light('00124B00010000A1', 1), note: 'a\\b\tc\nd\re \\N "q" \u00e9\u2028' } as DeviceState;
-    const row = (mac: string, state: DeviceState): ReportRow => ({
-      mac,
-      addr: state.addr,
-      kind: state.kind,
-      online: state.online,
-      fault: state.fault,
-      state,
-      reportedAt: new Date(T0).toISOString(),
-      receivedAt: new Date(T0 + 1).toISOString(),
-    });
+    const odd = { ...dimmer('00124B00010000A1', 1), note: 'a\\b\tc\nd\re \\N "q" \u00e9\u2028' } as DeviceState;
+    const row = (mac: string, state: DeviceState) => reportRow(mac, state, T0);
     const rows = [row('A4C138000002', odd), ...many(0xa2, 40).map((d) => row(d.addr.endsWith('A5') ? 'FFFFFF000009' : 'A4C138000002', d))];
     expect(await repo.appendHistory(rows)).toEqual({ reports: 40, unknownMacs: ['FFFFFF000009'] });
     const history = await h.database.db
@@ -115,11 +97,11 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const { logger, lines } = memoryLogger();
     const receivedAt = T0 + 5000;
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger, now: () => receivedAt });
-    await sut.accept('A4C138000003', report(T0, light('00B1', 1)));
+    await sut.accept('A4C138000003', report(T0, dimmer('00B1', 1)));
     await sut.flush();
     await h.database.db.update(gateways).set({ tenantId: account!.id }).where(eq(gateways.id, gw!.id));
     // A fault code beyond smallint: the database refuses that row alone.
-    await sut.accept('A4C138000003', report(T0 + 1, light('00B2', 2), { ...light('00B3', 3), fault: 70_000 }, light('00B4', 4)));
+    await sut.accept('A4C138000003', report(T0 + 1, dimmer('00B2', 2), { ...dimmer('00B3', 3), fault: 70_000 }, dimmer('00B4', 4)));
     await sut.close();
     const history = await h.database.db
       .select()
@@ -142,10 +124,10 @@ describe.each(DATABASES)('report writer on %s', (kind) => {
     const { logger, lines } = memoryLogger();
     const sut = createReportWriter({ repo: createDeviceReportsRepo(h.database.db), logger });
     const before = Date.now();
-    await sut.accept('FFFFFF000001', report(Date.now(), light('0011', 1)));
-    await sut.accept('A4C138000001', report(5000, light('0012', 1)));
-    await sut.accept('A4C138000001', report(Date.now() + 400 * 24 * 3600 * 1000, light('0014', 1)));
-    await sut.accept('A4C138000001', report(Date.now(), light('0013', 1)));
+    await sut.accept('FFFFFF000001', report(Date.now(), dimmer('0011', 1)));
+    await sut.accept('A4C138000001', report(5000, dimmer('0012', 1)));
+    await sut.accept('A4C138000001', report(Date.now() + 400 * 24 * 3600 * 1000, dimmer('0014', 1)));
+    await sut.accept('A4C138000001', report(Date.now(), dimmer('0013', 1)));
     await sut.close();
     expect(sut.stats).toMatchObject({ accepted: 4, written: 3, dropped: 1 });
     expect(lines.some((l) => l.msg === 'device report dropped: no gateway with this MAC' && l.mac === 'FFFFFF000001')).toBe(true);
@@ -208,7 +190,7 @@ function stubRepo() {
 }
 
 const many = (from: number, n: number) =>
-  Array.from({ length: n }, (_, i) => light((from + i).toString(16).padStart(4, '0').toUpperCase(), 1));
+  Array.from({ length: n }, (_, i) => dimmer((from + i).toString(16).padStart(4, '0').toUpperCase(), 1));
 
 describe('report writer queue', () => {
   it('asks the link to wait while the queue is full and loses nothing', async () => {
@@ -236,7 +218,7 @@ describe('report writer queue', () => {
     repo.holdStates = true;
     const sut = createReportWriter({ repo, logger: memoryLogger().logger, maxBatch: 2 });
     for (let level = 1; level <= 5; level++)
-      await sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
+      await sut.accept('A4C138000001', report(Date.now(), dimmer('0001', level), dimmer('0002', level * 10)));
     await poll(() => repo.written.length === 10, 'the history written');
     repo.release();
     await sut.flush();
@@ -255,7 +237,7 @@ describe('report writer queue', () => {
     repo.hold = true;
     const sut = createReportWriter({ repo, logger: memoryLogger().logger, maxBatch: 2, statesYieldMs: 60_000 });
     for (let level = 1; level <= 5; level++)
-      await sut.accept('A4C138000001', report(Date.now(), light('0001', level), light('0002', level * 10)));
+      await sut.accept('A4C138000001', report(Date.now(), dimmer('0001', level), dimmer('0002', level * 10)));
     // One history write at a time, each given the time to hand its rows on.
     for (let batch = 1; batch <= 5; batch++) {
       await poll(() => repo.gates === 1, 'the next history write waiting');
@@ -368,15 +350,15 @@ describe('reports on their way to the map topics', () => {
     repo.hold = true;
     repo.failNext = 3;
     const { module, placements, heard, stored, send, releaseLoad } = rig(repo);
-    send(light('0001', 10), light('0002', 20));
-    send(light('0001', 30));
-    send(light('0003', 40), light('0001', 50));
+    send(dimmer('0001', 10), dimmer('0002', 20));
+    send(dimmer('0001', 30));
+    send(dimmer('0003', 40), dimmer('0001', 50));
     // The placements are still being read: nothing is out of order, nothing is lost.
     await new Promise((r) => setImmediate(r));
     expect(heard).toEqual([]);
     releaseLoad();
     await placements.settled();
-    send(light('0002', 60));
+    send(dimmer('0002', 60));
     const levels = (id: string) => heard.filter((m) => m.id === id).map((m) => m.level);
     expect(heard.every((m) => m.destination === '/topic/map/7')).toBe(true);
     expect(levels('11')).toEqual([10, 30, 50]);
@@ -404,7 +386,7 @@ describe('reports on their way to the map topics', () => {
   it('tells the map a state is stored once the current state is written, not the history', async () => {
     const repo = stubRepo();
     const { module, placements, stored, send, releaseLoad } = rig(repo);
-    send(light('0001', 10));
+    send(dimmer('0001', 10));
     await new Promise((r) => setImmediate(r));
     releaseLoad();
     await placements.settled();
@@ -412,7 +394,7 @@ describe('reports on their way to the map topics', () => {
     await placements.settled();
     expect(stored.map((m) => m.ids)).toEqual([['11']]);
     repo.holdStates = true;
-    send(light('0002', 20));
+    send(dimmer('0002', 20));
     await placements.settled();
     await poll(() => repo.written.some((r) => r.addr === '0002'), 'the history written');
     expect(stored.map((m) => m.ids)).toEqual([['11']]);

@@ -1,11 +1,11 @@
 import { deviceEndpoints } from '@lumigrid/contract';
 import type { Device, DevicePage, GatewayDevice } from '@lumigrid/contract';
-import { SimGateway } from '@lumigrid/gateway-sim';
+import type { SimGateway } from '@lumigrid/gateway-sim';
 import { encodeUp, upTopic } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawClient, runPrefix } from '../../test/gateway-link.fixtures.ts';
-import { DATABASES, signUpByMail, startApp, type Harness, endpointCaller } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, defaultMapId } from '../../test/gateways.fixtures.ts';
+import { DATABASES, signUpByMail, type Harness, endpointCaller } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, defaultMapId, startAppWithGateway } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 /**
@@ -29,17 +29,7 @@ describe.each(DATABASES)('device telemetry from a simulated gateway through the 
     (await data<DevicePage>(send(deviceEndpoints.list, { body: { pageSize: 100 } }, t))).list.find((d) => d.id === id);
 
   beforeAll(async () => {
-    h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
-    await h.app.gatewayFleet.provision(mac, password);
-    sim = new SimGateway({
-      mac,
-      password,
-      url: `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`,
-      activityIntervalS: 0,
-      radio: { unicastPerSecond: 0, groupPerSecond: 0 },
-    });
-    await sim.start();
-    await poll(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
+    ({ h, sim } = await startAppWithGateway(kind, { mac, password }));
     token = await signUpByMail(h, `telemetry-${kind}@example.com`);
     otherToken = await signUpByMail(h, `telemetry-other-${kind}@example.com`);
     mapId = await defaultMapId(h, token);

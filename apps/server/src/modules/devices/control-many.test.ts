@@ -1,7 +1,7 @@
 import { OPERATE_AUTH, deviceEndpoints, gatewayEndpoints, type ControlManyResult, type GatewayDevice } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail } from '../../test/harness.ts';
+import { bind, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -10,12 +10,10 @@ describe.each(SERVICE_DATABASES)('controlling a selection from the floor plan on
   let token: string;
   const devices: GatewayDevice[][] = [];
   const gatewayIds: string[] = [];
-  const h = () => rig.h;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
-  const sim = (i: number) => rig.fleet.gateways[i]!;
   const simDevice = (i: number, d: GatewayDevice) => sim(i).devices.get(d.addr.toUpperCase());
   const ofKind = (i: number, k: string) => devices[i]!.find((d) => d.kind === k)!;
   const controlMany = (

@@ -15,8 +15,8 @@ import {
   type EndpointInput,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api, refusedInput } from '../../test/harness.ts';
+import { bind, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -26,13 +26,11 @@ describe.each(SERVICE_DATABASES)('device configuration, deletion and the device 
   let mapId: string;
   let gw: Gateway;
   let imported: GatewayDevice[];
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const simDevice = (d: GatewayDevice) => sim().devices.get(d.addr.toUpperCase());
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
+  const simDevice = (d: GatewayDevice) => sim().devices.get(d.addr.toUpperCase());
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;
   const list = (body: EndpointInput<typeof deviceEndpoints.list>['body'], t = token) =>
     data<DevicePage>(send(deviceEndpoints.list, { body }, t));
@@ -316,9 +314,8 @@ describe.each(SERVICE_DATABASES)('device configuration, deletion and the device 
 describe.each(SERVICE_DATABASES)('deleting bridges of a super gateway on %s', (kind) => {
   let rig: GatewayRig;
   let token: string;
-  const h = () => rig.h;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, send } = rigHandles(
+    () => rig,
     () => token,
   );
 

@@ -7,9 +7,9 @@ import {
   deviceEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SERVICE_DATABASES, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
+import { SERVICE_DATABASES, signUpByMail, api } from '../../test/harness.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -24,10 +24,8 @@ describe.each(SERVICE_DATABASES)('map topics and last update on %s', (kind) => {
   let otherMapId: string;
   let imported: GatewayDevice[];
   let url: string;
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;

@@ -12,9 +12,9 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices as devicesTable } from '../../db/schema/index.ts';
-import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api } from '../../test/harness.ts';
 import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
-import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -26,10 +26,8 @@ describe.each(SERVICE_DATABASES)('device reads, naming, placement and control wi
   let gw: Gateway;
   let imported: GatewayDevice[];
   let url: string;
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const detail = (id: string) => data<Device>(send(deviceEndpoints.detail, { params: { mapId, id } }));

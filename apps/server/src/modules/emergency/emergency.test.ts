@@ -18,8 +18,8 @@ import { promisify } from 'node:util';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SERVICE_DATABASES, endpointCaller, expectError, login, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, expectError, login, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { buildReportMail } from '../reports/report-content.ts';
 import { createRecipientsRepo } from '../reports/recipients.repo.ts';
 import { poll } from '../../test/poll.ts';
@@ -56,10 +56,8 @@ describe.each(SERVICE_DATABASES)('emergency testing over the broker on %s', (kin
   let buildName: string;
   const a = {} as Ids;
   const b = {} as Ids;
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   let names = 0;

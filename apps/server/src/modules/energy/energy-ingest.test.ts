@@ -1,12 +1,12 @@
 import type { GatewayDevice } from '@lumigrid/contract';
-import { SimGateway } from '@lumigrid/gateway-sim';
+import type { SimGateway } from '@lumigrid/gateway-sim';
 import { encodeUp, upTopic, type TelemetryMessage } from '@lumigrid/protocol';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { gateways } from '../../db/schema/index.ts';
 import { rawClient, runPrefix } from '../../test/gateway-link.fixtures.ts';
-import { buildGatewayWithDevices, defaultMapId } from '../../test/gateways.fixtures.ts';
-import { DATABASES, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { buildGatewayWithDevices, defaultMapId, startAppWithGateway } from '../../test/gateways.fixtures.ts';
+import { DATABASES, signUpByMail, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 
 type Rows = Array<Record<string, unknown>>;
@@ -25,17 +25,7 @@ describe.each(DATABASES)('energy from up/telemetry through the broker on %s', (k
   const rows = async (query: ReturnType<typeof sql>) => ((await h.database.db.execute(query)) as unknown as { rows: Rows }).rows;
 
   beforeAll(async () => {
-    h = await startApp(kind, { HOST: '127.0.0.1' }, { gatewayLink: { port: 0 } });
-    await h.app.gatewayFleet.provision(mac, password);
-    sim = new SimGateway({
-      mac,
-      password,
-      url: `mqtt://127.0.0.1:${h.app.gatewayLink!.brokerPort}`,
-      activityIntervalS: 0,
-      radio: { unicastPerSecond: 0, groupPerSecond: 0 },
-    });
-    await sim.start();
-    await poll(() => h.app.gatewayLink!.presence.isOnline(mac) === true, 'online');
+    ({ h, sim } = await startAppWithGateway(kind, { mac, password }));
     const token = await signUpByMail(h, `energy-ingest-${kind}@example.com`);
     const mapId = await defaultMapId(h, token);
     const built = await buildGatewayWithDevices(h, token, { mac, mapId, name: 'Metered floor', place: (d) => d.kind === 'light-dimmer' });

@@ -1,20 +1,19 @@
 import {
   DEVICE_TYPE_CODES,
   OPERATE_AUTH,
-  XLSX_MIME,
   energyEndpoints,
   projectEndpoints,
   type EnergyReportBody,
   type EnergyTotalBody,
 } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devices, gateways } from '../../db/schema/index.ts';
 import { runPrefix } from '../../test/gateway-link.fixtures.ts';
 import { userIdOf } from '../../test/gateways.fixtures.ts';
 import { DATABASES, apiData, endpointCaller, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { downloadWorkbook } from '../../test/workbook.ts';
 import { ownedReads } from '../../owned-reads.ts';
 import { createEnergyRepo, type EnergyRepo, type EnergySample } from './energy.repo.ts';
 
@@ -290,20 +289,7 @@ describe.each(DATABASES)('energy statistics and records on %s', (kind) => {
 
   it('downloads the records as a workbook with Japanese headers and a totals row', async () => {
     const body: EnergyReportBody = { projectId, buildId: otherBuildId, from: '2026-11-01', to: '2026-11-30', unit: 'day' };
-    const res = await h.app.inject({
-      method: 'POST',
-      url: energyEndpoints.report.path,
-      payload: body,
-      headers: { authorization: `Bearer ${token}`, 'accept-language': 'ja' },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe(XLSX_MIME);
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename=".+\.xlsx"; filename\*=UTF-8''/);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const sheet = book.worksheets[0]!;
-    const table: unknown[][] = [];
-    sheet.eachRow((row) => table.push((row.values as unknown[]).slice(1)));
+    const table = await downloadWorkbook(h.app, energyEndpoints.report, body, { token, lang: 'ja' });
     expect(table[0]).toEqual(['日付', 'プロジェクト', '建物', 'マップ', '使用電力量 (kWh)', '削減電力量 (kWh)', '削減率 (%)']);
     expect(table).toHaveLength(1 + 30 + 1);
     expect(table[1]!.slice(0, 4)).toEqual(['2026-11-30', expect.any(String), 'West wing', 'West floor']);

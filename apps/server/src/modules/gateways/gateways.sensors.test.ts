@@ -1,8 +1,16 @@
 import { gatewayEndpoints } from '@lumigrid/contract';
 import type { ErrorCode, Gateway, GatewayBroadcast, GatewayMicrowaveResult, GatewaySensorMode } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUpByMail, endpointCaller, refusedInput } from '../../test/harness.ts';
-import { DATABASES_AND_BROKERS, bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { expectError, signUpByMail, refusedInput } from '../../test/harness.ts';
+import {
+  DATABASES_AND_BROKERS,
+  bind,
+  data,
+  defaultMapId,
+  rigHandles,
+  startGatewayRig,
+  type GatewayRig,
+} from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 /**
@@ -14,10 +22,8 @@ describe.each(DATABASES_AND_BROKERS)('network and sensor calls of a gateway on %
   let rig: GatewayRig;
   let token: string;
   let gw: Gateway;
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
 

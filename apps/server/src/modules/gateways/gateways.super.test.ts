@@ -11,8 +11,8 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
-import { bind, data, defaultMapId, placeDevice, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api } from '../../test/harness.ts';
+import { bind, data, defaultMapId, placeDevice, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(SERVICE_DATABASES)('super gateways, bridges and firmware notices on %s', (kind) => {
@@ -21,9 +21,8 @@ describe.each(SERVICE_DATABASES)('super gateways, bridges and firmware notices o
   let mapId: string;
   let stomp: StompTestClient;
   const notices: GatewayUpdateNotice[] = [];
-  const h = () => rig.h;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, send } = rigHandles(
+    () => rig,
     () => token,
   );
 

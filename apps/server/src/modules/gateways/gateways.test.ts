@@ -9,7 +9,7 @@ import {
   mapEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUpByMail, api, endpointCaller, refusedInput } from '../../test/harness.ts';
+import { expectError, signUpByMail, api, refusedInput } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import {
   DATABASES_AND_BROKERS,
@@ -17,6 +17,7 @@ import {
   data,
   defaultMapId,
   placeDevice,
+  rigHandles,
   startGatewayRig,
   type GatewayRig,
 } from '../../test/gateways.fixtures.ts';
@@ -28,10 +29,8 @@ describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways
   let otherToken: string;
   let mapId: string;
   let gw: Gateway;
-  const h = () => rig.h;
-  const sim = (i: number) => rig.fleet.gateways[i]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const detail = async (id = gw.id) => data<Gateway>(send(gatewayEndpoints.detail, { params: { id } }));

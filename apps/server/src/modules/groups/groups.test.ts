@@ -15,8 +15,8 @@ import type { CommandMessage } from '@lumigrid/protocol';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../db/schema/index.ts';
-import { SERVICE_DATABASES, expectError, signUpByMail, api, endpointCaller } from '../../test/harness.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail, api } from '../../test/harness.ts';
+import { bind, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -30,10 +30,8 @@ describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s
   let devices: GatewayDevice[];
   let devices2: GatewayDevice[];
   const commands: CommandMessage[] = [];
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const byKind = (k: string, list = devices) => list.find((d) => d.kind === k)!;

@@ -1,7 +1,6 @@
 import {
   DEFAULT_HEAT_LEVELS,
   OPERATE_AUTH,
-  XLSX_MIME,
   deviceEndpoints,
   heatmapEndpoints,
   percentOfMax,
@@ -11,13 +10,13 @@ import {
 import { wallClock } from '@lumigrid/protocol';
 import { activationWindows, type OccupancyBackfill, type SimGateway } from '@lumigrid/gateway-sim';
 import { eq, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateways } from '../../db/schema/index.ts';
 import { buildGatewayWithDevices, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { SERVICE_DATABASES, apiData, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
+import { downloadWorkbook } from '../../test/workbook.ts';
 import { createActivationsRepo, windowStartOf } from './activations.repo.ts';
 
 const ZONE = 'Asia/Tokyo';
@@ -214,18 +213,7 @@ describe.each(SERVICE_DATABASES)('heatmap on %s', (kind) => {
 
   it('downloads the sensors as a workbook, most active first, headers in Japanese', async () => {
     const heat = await gen();
-    const res = await rig.h.app.inject({
-      method: 'POST',
-      url: heatmapEndpoints.download.path,
-      payload: { projectId, ...RANGE },
-      headers: { authorization: `Bearer ${token}`, 'accept-language': 'ja' },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe(XLSX_MIME);
-    const book = new ExcelJS.Workbook();
-    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
-    const table: unknown[][] = [];
-    book.worksheets[0]!.eachRow((row) => table.push((row.values as unknown[]).slice(1)));
+    const table = await downloadWorkbook(rig.h.app, heatmapEndpoints.download, { projectId, ...RANGE }, { token, lang: 'ja' });
     expect(table[0]).toEqual(['センサー', '建物', 'マップ', '位置 x (%)', '位置 y (%)', '感知回数（30分単位）', '最大値に対する割合 (%)']);
     expect(table.slice(1).map((r) => [r[0], r[5], r[6]])).toEqual(heat.sensors.map((s) => [s.name, s.count, s.percent]));
   });

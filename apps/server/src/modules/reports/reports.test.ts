@@ -7,6 +7,7 @@ import { alerts, energyMapDays, jobs, mailRecipients, users } from '../../db/sch
 import type { App } from '../../http/types.ts';
 import { SERVICE_DATABASES, api, apiData, expectError, login, sendCode, startApp, type Harness } from '../../test/harness.ts';
 import { startSmtpSink, type ReceivedMail } from '../../test/smtp-sink.ts';
+import { rowsOf } from '../../test/workbook.ts';
 import { REPORT_JOB, reportJobKey } from './recipients.service.ts';
 
 const MINUTE = 60_000;
@@ -27,9 +28,7 @@ async function sheetRows(mail: ReceivedMail): Promise<Record<string, unknown[][]
   await book.xlsx.load(file!.content as unknown as ArrayBuffer);
   const sheets: Record<string, unknown[][]> = {};
   book.eachSheet((sheet) => {
-    const rows: unknown[][] = [];
-    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
-    sheets[sheet.name] = rows;
+    sheets[sheet.name] = rowsOf(sheet);
   });
   return sheets;
 }

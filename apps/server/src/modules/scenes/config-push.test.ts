@@ -15,12 +15,13 @@ import { eq, sql } from 'drizzle-orm';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sensorLinkages } from '../../db/schema/index.ts';
-import { endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
+import { expectError, signUpByMail } from '../../test/harness.ts';
 import {
   DATABASES_AND_BROKERS,
   data,
   syncedGateways,
   placeDevice,
+  rigHandles,
   startGatewayRig,
   type GatewayRig,
 } from '../../test/gateways.fixtures.ts';
@@ -36,12 +37,10 @@ describe.each(DATABASES_AND_BROKERS)('configuration pushed to simulated gateways
   /** A group of gateway 0 no linkage drives. */
   let spare: GroupView;
   const gateways: Array<{ id: string; mapId: string; devices: GatewayDevice[] }> = [];
-  const h = () => rig.h;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
-  const sim = (g: number) => rig.fleet.gateways[g]!;
   const device = (g: number, kindName: string) => gateways[g]!.devices.find((d) => d.kind === kindName)!;
   const detail = (g: number) => data<Gateway>(send(gatewayEndpoints.detail, { params: { id: gateways[g]!.id } }));
   /** The gateway runs the cloud's configuration as it is now. */

@@ -14,8 +14,8 @@ import {
 } from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SERVICE_DATABASES, api, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { data, syncedGateways, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, api, expectError, signUpByMail } from '../../test/harness.ts';
+import { data, syncedGateways, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
@@ -40,13 +40,11 @@ describe.each(SERVICE_DATABASES)('scenes run by simulated gateways on %s', (kind
   let token: string;
   let projectId: string;
   const gateways: Array<{ id: string; mapId: string; devices: GatewayDevice[] }> = [];
-  const h = () => rig.h;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const light = (g: number, kindName = 'light-dimmer') => gateways[g]!.devices.find((d) => d.kind === kindName)!;
-  const sim = (g: number) => rig.fleet.gateways[g]!;
   const simDevice = (g: number, addr: string) => sim(g).devices.get(addr)!.state;
   const runs = (id: string) => data<SceneRunPage>(send(sceneEndpoints.runs, { body: { id } }));
 

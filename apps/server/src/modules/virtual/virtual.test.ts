@@ -9,8 +9,8 @@ import {
   type GatewayDevice,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_DATABASES, endpointCaller, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, expectError, signUpByMail } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
 
 describe.each(SERVICE_DATABASES)('parameter templates and virtual devices with a simulated gateway on %s', (kind) => {
   let rig: GatewayRig;
@@ -20,10 +20,8 @@ describe.each(SERVICE_DATABASES)('parameter templates and virtual devices with a
   let gatewayId: string;
   let dimmers: GatewayDevice[];
   let other: GatewayDevice;
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
-  const send = endpointCaller(
-    () => h().app,
+  const { h, sim, send } = rigHandles(
+    () => rig,
     () => token,
   );
   const simParams = (addr: string) => sim().devices.get(addr)!.params;

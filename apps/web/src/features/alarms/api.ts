@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import {
   alarmEndpoints,
   type AlarmAckBody,
@@ -8,6 +8,7 @@ import {
   type AlarmUnshelveBody,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 /**
  * How often the banner and the list are read again without a notice: a shelving that ran out changes them
@@ -60,10 +61,7 @@ export function useAlarmSettings(projectId: string | undefined) {
   });
 }
 
-function useAlarmChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: alarmKeys.all }) });
-}
+const useAlarmChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [alarmKeys.all]);
 
 export const useAcknowledgeAlarms = () => useAlarmChange(alarmApi.acknowledge);
 export const useShelveAlarms = () => useAlarmChange(alarmApi.shelve);

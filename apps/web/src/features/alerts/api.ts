@@ -1,7 +1,8 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AlertDeleteBody, AlertHandleBody, AlertListBody, AlertReportBody } from '@lumigrid/contract/browser';
 import { alertEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 
 /**
@@ -35,10 +36,7 @@ export function useAlertPage(body: AlertListBody | undefined) {
   });
 }
 
-function useAlertChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: alertKeys.all }) });
-}
+const useAlertChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [alertKeys.all]);
 
 export const useHandleAlerts = () => useAlertChange(alertApi.handle);
 export const useDeleteAlerts = () => useAlertChange(alertApi.remove);

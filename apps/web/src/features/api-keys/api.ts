@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { apiKeyEndpoints, type ApiKeyCreateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 /** One key factory for the API keys; every change invalidates `all`. */
 export const apiKeyKeys = {
@@ -14,18 +15,8 @@ export function useApiKeys() {
 }
 
 /** Makes a key; its answer carries the secret, which the page shows once and keeps nowhere. */
-export function useCreateApiKey() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ApiKeyCreateBody) => call(apiKeyEndpoints.create, { body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
-  });
-}
+export const useCreateApiKey = () =>
+  useRefreshingMutation((body: ApiKeyCreateBody) => call(apiKeyEndpoints.create, { body }), [apiKeyKeys.all]);
 
-export function useRevokeApiKey() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(apiKeyEndpoints.revoke, { body: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: apiKeyKeys.all }),
-  });
-}
+export const useRevokeApiKey = () =>
+  useRefreshingMutation((id: string) => call(apiKeyEndpoints.revoke, { body: { id } }), [apiKeyKeys.all]);

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sceneEndpoints, type InputSceneBody, type PanelKeys, type SensorLinkage } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { gatewayKeys } from '../gateways/api.ts';
 
 /**
@@ -52,19 +53,8 @@ export function usePanelKeys(panelId: string | undefined) {
 }
 
 /** Linkages and panel keys travel with the gateway's configuration: a change raises its version (the sync banner). */
-function useConfigChange<A, R>(mutationFn: (arg: A) => Promise<R>, onSuccess?: (answer: R, arg: A) => void) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess,
-    onSettled: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: automationKeys.all }),
-        client.invalidateQueries({ queryKey: gatewayKeys.syncStatus() }),
-      ]);
-    },
-  });
-}
+const useConfigChange = <A, R>(mutationFn: (arg: A) => Promise<R>, onSuccess?: (answer: R, arg: A) => void) =>
+  useRefreshingMutation(mutationFn, [automationKeys.all, gatewayKeys.syncStatus()], onSuccess);
 
 export const useSaveLinkage = () => useConfigChange(automationApi.saveLinkage);
 export const useRemoveLinkage = () => useConfigChange(automationApi.removeLinkage);

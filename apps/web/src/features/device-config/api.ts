@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type {
   DeviceBatchTypeBody,
   DeviceDeleteBody,
@@ -10,6 +10,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { alertEndpoints, deviceEndpoints, libraryEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 import { deviceKeys } from '../devices/api.ts';
 
@@ -91,10 +92,7 @@ export function useDeviceTypes() {
   return useQuery({ queryKey: deviceConfigKeys.types(), queryFn: ({ signal }) => deviceConfigApi.types(signal), staleTime: Infinity });
 }
 
-function useInvalidating<A, R>(fn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn: fn, onSettled: () => client.invalidateQueries({ queryKey: deviceKeys.all }) });
-}
+const useInvalidating = <A, R>(fn: (arg: A) => Promise<R>) => useRefreshingMutation(fn, [deviceKeys.all]);
 
 /** Reading talks to the device through the gateway, so it is a deliberate action, not a cached query. */
 export const useReadParams = () => useMutation({ mutationFn: deviceConfigApi.readParams });

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import {
   emergencyEndpoints,
   type ComplianceListBody,
@@ -17,6 +17,7 @@ import {
   type LogBookReportBody,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 
 /**
@@ -148,10 +149,7 @@ export function useCompliance(body: ComplianceListBody | undefined) {
   });
 }
 
-function useEmergencyChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: emergencyKeys.all }) });
-}
+const useEmergencyChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [emergencyKeys.all]);
 
 export const useSaveEmergencyTask = () => useEmergencyChange(emergencyApi.save);
 export const useExecuteEmergencyTask = () => useEmergencyChange(emergencyApi.execute);

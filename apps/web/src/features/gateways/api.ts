@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import type {
   FirmwareParams,
   Gateway,
@@ -14,6 +14,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { gatewayEndpoints } from '@lumigrid/contract/browser';
 import { call, type RequestOptions } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { projectKeys } from '../projects/api.ts';
 
 /** How often the header banner asks for the gateways not synced (a change elsewhere shows within this). */
@@ -158,17 +159,8 @@ export function useFirmwareProgress(gatewayId: string | undefined, pollMs: numbe
 // ---- mutations: every one refreshes the whole gateways cache (list, detail, banner) ----
 
 /** `movesSiteZone`: the call can change which zone most of a project's gateways keep, the site's zone in the tree. */
-function useGatewayMutation<TVars, TResult>(mutationFn: (vars: TVars) => Promise<TResult>, movesSiteZone = false) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSettled: () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: gatewayKeys.all }),
-        movesSiteZone ? client.invalidateQueries({ queryKey: projectKeys.all }) : undefined,
-      ]),
-  });
-}
+const useGatewayMutation = <TVars, TResult>(mutationFn: (vars: TVars) => Promise<TResult>, movesSiteZone = false) =>
+  useRefreshingMutation(mutationFn, movesSiteZone ? [gatewayKeys.all, projectKeys.all] : [gatewayKeys.all]);
 
 export const useBindGateway = () => useGatewayMutation(gatewayApi.bind, true);
 export const useRenameGateway = () => useGatewayMutation(gatewayApi.rename);

@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { GroupAddBody, GroupControlRequest, GroupMembersBody, GroupUpdateBody } from '@lumigrid/contract/browser';
 import { groupEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { gatewayKeys } from '../gateways/api.ts';
 
 /** One key factory for everything under groups; every change invalidates `all`. */
@@ -61,18 +62,7 @@ export function useGroupCandidates(mapId: string | undefined, gatewayId: string 
  * A group change: afterwards the groups and the sync banner are read again, since every change raises the
  * gateway's configuration version.
  */
-function useGroupChange<A, R>(call: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSettled: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: groupKeys.all }),
-        client.invalidateQueries({ queryKey: gatewayKeys.syncStatus() }),
-      ]);
-    },
-  });
-}
+const useGroupChange = <A, R>(change: (arg: A) => Promise<R>) => useRefreshingMutation(change, [groupKeys.all, gatewayKeys.syncStatus()]);
 
 export const useAddGroup = () => useGroupChange(groupApi.add);
 export const useUpdateGroup = () => useGroupChange(groupApi.update);

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   HeatmapDownloadBody,
   HeatmapGenBody,
@@ -8,6 +8,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { heatmapEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 
 /** Activations are counted as sensors report: a heatmap shown a while is read again. */
@@ -62,10 +63,7 @@ export function useHeatmapSettings(projectId: string | undefined) {
   });
 }
 
-function useHeatmapChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: heatmapKeys.all }) });
-}
+const useHeatmapChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [heatmapKeys.all]);
 
 export const useSaveHeatmapSettings = () => useHeatmapChange(heatmapApi.saveSettings);
 export const useResetHeatmapSettings = () => useHeatmapChange(heatmapApi.resetSettings);

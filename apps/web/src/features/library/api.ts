@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { libraryEndpoints, libraryTypesOf, type LibraryTypeAddBody, type LibraryTypeUpdateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { uploadForm } from '../../api/upload.ts';
 import { deviceConfigKeys } from '../device-config/api.ts';
 
@@ -26,10 +27,7 @@ export function useLibrary() {
   });
 }
 
-function useLibraryChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: deviceConfigKeys.all }) });
-}
+const useLibraryChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [deviceConfigKeys.all]);
 
 export const useAddLibraryType = () => useLibraryChange(libraryApi.add);
 export const useUpdateLibraryType = () => useLibraryChange(libraryApi.update);

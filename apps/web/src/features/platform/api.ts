@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { platformEndpoints, type RolloutCreateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 /** One key factory for the platform administrator's view; every rollout change invalidates `rollouts`. */
 export const platformKeys = {
@@ -37,24 +38,18 @@ export function useRollout(id: string | undefined) {
   });
 }
 
-export function useStartRollout() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: RolloutCreateBody) => call(platformEndpoints.startRollout, { body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: platformKeys.all }),
-  });
-}
+export const useStartRollout = () =>
+  useRefreshingMutation((body: RolloutCreateBody) => call(platformEndpoints.startRollout, { body }), [platformKeys.all]);
 
 /** Pause, resume or roll back a rollout. */
 export function useRolloutAction() {
-  const client = useQueryClient();
   const endpoints = {
     pause: platformEndpoints.pauseRollout,
     resume: platformEndpoints.resumeRollout,
     rollBack: platformEndpoints.rollBack,
   } as const;
-  return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: keyof typeof endpoints }) => call(endpoints[action], { params: { id }, body: {} }),
-    onSuccess: () => client.invalidateQueries({ queryKey: platformKeys.rollouts() }),
-  });
+  return useRefreshingMutation(
+    ({ id, action }: { id: string; action: keyof typeof endpoints }) => call(endpoints[action], { params: { id }, body: {} }),
+    [platformKeys.rollouts()],
+  );
 }

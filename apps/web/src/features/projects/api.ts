@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   BuildingAddBody,
   BuildingUpdateBody,
@@ -14,6 +14,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { mapEndpoints, projectEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 import { uploadForm } from '../../api/upload.ts';
 
@@ -144,13 +145,8 @@ export function useMapDevices(body: MapDevicesBody | undefined) {
 
 // ---- mutations: every one refreshes the whole projects cache (lists, counts, tree, detail) ----
 
-function useProjectMutation<TVars, TResult>(mutationFn: (vars: TVars) => Promise<TResult>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSuccess: () => client.invalidateQueries({ queryKey: projectKeys.all }),
-  });
-}
+const useProjectMutation = <TVars, TResult>(mutationFn: (vars: TVars) => Promise<TResult>) =>
+  useRefreshingMutation(mutationFn, [projectKeys.all]);
 
 export const useAddProject = () => useProjectMutation(projectApi.addProject);
 export const useUpdateProject = () => useProjectMutation(projectApi.updateProject);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Select } from 'antd';
+import { Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ProjectTree } from '@lumigrid/contract/browser';
 import { useProjectTree, WHOLE_TREE } from './api.ts';
@@ -38,18 +38,15 @@ function rememberedProject(tree: ProjectTree, remembered: { path?: string[]; pro
   return initialMapPath(tree, remembered)?.[0] ?? tree.projects.find((p) => p.isDefault)?.id ?? tree.projects[0]?.id;
 }
 
-/** A project picker: every project of the account, sub-projects labelled with their parents. */
-export function ProjectSelect({
-  tree,
-  value,
-  onChange,
-  disabled,
-}: {
+interface ProjectSelectProps {
   tree: ProjectTree | undefined;
   value: string | undefined;
   onChange(projectId: string): void;
   disabled?: boolean;
-}) {
+}
+
+/** A project picker: every project of the account, sub-projects labelled with their parents. */
+export function ProjectSelect({ tree, value, onChange, disabled }: ProjectSelectProps) {
   const { t } = useTranslation();
   const options = useMemo(
     () => (tree ? withPaths(tree.projects).map(({ item, path }) => ({ value: item.id, label: path.join(' / ') })) : []),
@@ -69,5 +66,15 @@ export function ProjectSelect({
       onChange={onChange}
       data-testid="scene-project"
     />
+  );
+}
+
+/** The project a page shows, chosen in the page's header: the picker with its label before it. */
+export function HeaderProjectSelect({ label, ...select }: ProjectSelectProps & { label: string }) {
+  return (
+    <Space>
+      <Typography.Text>{label}</Typography.Text>
+      <ProjectSelect {...select} />
+    </Space>
   );
 }

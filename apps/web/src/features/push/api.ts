@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery } from '@tanstack/react-query';
 import {
   pushEndpoints,
   userEndpoints,
@@ -12,6 +12,7 @@ import {
   type PushReviewListQuery,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { uploadForm } from '../../api/upload.ts';
 
 /** One key factory for push management; every change invalidates `all` (counts and states move together). */
@@ -92,10 +93,7 @@ export function useBindableAccounts() {
   return useQuery({ queryKey: pushKeys.accounts(), queryFn: ({ signal }) => call(userEndpoints.subAccounts, {}, { signal }) });
 }
 
-function usePushChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey: pushKeys.all }) });
-}
+const usePushChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [pushKeys.all]);
 
 export const useAddPushApp = () => usePushChange((body: PushAppAddBody) => call(pushEndpoints.addApp, { body }));
 export const useEditPushApp = () => usePushChange((body: PushAppEditBody) => call(pushEndpoints.editApp, { body }));

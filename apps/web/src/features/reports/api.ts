@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { RecipientAddBody, RecipientEditBody } from '@lumigrid/contract/browser';
 import { recipientEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 /** One key factory for report management; every change invalidates `all` (next send times move). */
 export const recipientKeys = {
@@ -31,10 +32,7 @@ export function useRecipients(projectId: string | undefined) {
   });
 }
 
-function useRecipientChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn, onSettled: () => client.invalidateQueries({ queryKey: recipientKeys.all }) });
-}
+const useRecipientChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [recipientKeys.all]);
 
 export const useAddRecipient = () => useRecipientChange(recipientApi.add);
 export const useEditRecipient = () => useRecipientChange(recipientApi.edit);

@@ -1,4 +1,4 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type {
   SceneExportBody,
   SceneFields,
@@ -10,6 +10,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { sceneEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 import { uploadForm } from '../../api/upload.ts';
 import { automationKeys } from '../automation/api.ts';
@@ -97,20 +98,9 @@ export function useSceneSettings(projectId: string | undefined) {
  * A scene change: afterwards the scenes and the sync banner are read again, since a change raises the
  * configuration version of every gateway the scene touches.
  */
-function useSceneChange<A, R>(mutationFn: (arg: A) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSettled: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: sceneKeys.all }),
-        client.invalidateQueries({ queryKey: gatewayKeys.syncStatus() }),
-        // The scenes panel keys may run, and the keys a deleted scene frees.
-        client.invalidateQueries({ queryKey: automationKeys.all }),
-      ]);
-    },
-  });
-}
+const useSceneChange = <A, R>(mutationFn: (arg: A) => Promise<R>) =>
+  // The scenes panel keys may run (automation), and the keys a deleted scene frees.
+  useRefreshingMutation(mutationFn, [sceneKeys.all, gatewayKeys.syncStatus(), automationKeys.all]);
 
 export const useAddScene = () => useSceneChange(sceneApi.add);
 export const useUpdateScene = () => useSceneChange(sceneApi.update);
@@ -118,20 +108,12 @@ export const useDeleteScene = () => useSceneChange(sceneApi.remove);
 export const useSaveSceneSettings = () => useSceneChange(sceneApi.saveSettings);
 
 /** Sets (a file) or removes (null) a saved scene's picture; the list and detail show the new one. */
-export function useScenePicture() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ sceneId, file }: { sceneId: string; file: File | null }) =>
+export const useScenePicture = () =>
+  useRefreshingMutation(
+    ({ sceneId, file }: { sceneId: string; file: File | null }) =>
       file ? sceneApi.uploadImage(sceneId, file) : sceneApi.removeImage(sceneId),
-    onSettled: () => client.invalidateQueries({ queryKey: sceneKeys.all }),
-  });
-}
+    [sceneKeys.all],
+  );
 
 /** A run changes nothing in the scene itself, but its latest run and history. */
-export function useRunScene() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: sceneApi.execute,
-    onSettled: () => client.invalidateQueries({ queryKey: sceneKeys.all }),
-  });
-}
+export const useRunScene = () => useRefreshingMutation(sceneApi.execute, [sceneKeys.all]);

@@ -1,6 +1,7 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { userEndpoints, type AddAccountBody, type ResetAccountPasswordBody, type UpdateAccountBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 export interface AccountListQuery {
   /** 1 administrators, 2 accounts, 3 sub-accounts. */
@@ -39,10 +40,7 @@ export function useAccounts(query: AccountListQuery) {
   });
 }
 
-function useAccountMutation<I>(send: (input: I) => Promise<unknown>) {
-  const client = useQueryClient();
-  return useMutation({ mutationFn: send, onSuccess: () => client.invalidateQueries({ queryKey: userKeys.all }) });
-}
+const useAccountMutation = <I>(send: (input: I) => Promise<unknown>) => useRefreshingMutation(send, [userKeys.all]);
 
 export const useAddAccount = () => useAccountMutation((body: AddAccountBody) => call(userEndpoints.add, { body }));
 export const useUpdateAccount = () => useAccountMutation((body: UpdateAccountBody) => call(userEndpoints.update, { body }));

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import {
   virtualEndpoints as V,
   type ParamClass,
@@ -11,6 +11,7 @@ import {
   type VirtualUpdateBody,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { deviceKeys } from '../devices/api.ts';
 
 /** One key factory for templates and virtual devices; a relation also touches devices, groups and scenes. */
@@ -83,17 +84,9 @@ export function useRelationCandidates(id: string | undefined) {
 }
 
 /** A mutation that refreshes every template and virtual device query when it is done. */
-function useVirtualMutation<I, O>(fn: (input: I) => Promise<O>, alsoDevices = false) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: fn,
-    onSettled: async () => {
-      await client.invalidateQueries({ queryKey: virtualKeys.all });
-      // A relation moves a real device and changes its groups and scenes.
-      if (alsoDevices) await client.invalidateQueries({ queryKey: deviceKeys.all });
-    },
-  });
-}
+// A relation (`alsoDevices`) moves a real device and changes its groups and scenes.
+const useVirtualMutation = <I, O>(fn: (input: I) => Promise<O>, alsoDevices = false) =>
+  useRefreshingMutation(fn, alsoDevices ? [virtualKeys.all, deviceKeys.all] : [virtualKeys.all]);
 
 export const useBuildTemplate = () => useVirtualMutation(virtualApi.buildTemplate);
 export const useUpdateTemplate = () => useVirtualMutation(virtualApi.updateTemplate);

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { webhookEndpoints, type WebhookCreateBody, type WebhookUpdateBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 /** One key factory for the webhooks; every change invalidates `all`. */
 export const webhookKeys = {
@@ -28,29 +29,14 @@ export function useWebhookDeliveries(id: string | undefined) {
 }
 
 /** Registers an endpoint; its answer carries the signing secret, which the page shows once and keeps nowhere. */
-export function useCreateWebhook() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: WebhookCreateBody) => call(webhookEndpoints.create, { body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: webhookKeys.all }),
-  });
-}
+export const useCreateWebhook = () =>
+  useRefreshingMutation((body: WebhookCreateBody) => call(webhookEndpoints.create, { body }), [webhookKeys.all]);
 
-export function useUpdateWebhook() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: WebhookUpdateBody) => call(webhookEndpoints.update, { body }),
-    onSuccess: () => client.invalidateQueries({ queryKey: webhookKeys.all }),
-  });
-}
+export const useUpdateWebhook = () =>
+  useRefreshingMutation((body: WebhookUpdateBody) => call(webhookEndpoints.update, { body }), [webhookKeys.all]);
 
-export function useDeleteWebhook() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => call(webhookEndpoints.remove, { body: { id } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: webhookKeys.all }),
-  });
-}
+export const useDeleteWebhook = () =>
+  useRefreshingMutation((id: string) => call(webhookEndpoints.remove, { body: { id } }), [webhookKeys.all]);
 
 /** Queues a test event; the deliveries list shows it once sent. */
 export function useTestWebhook() {

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd';
-import { CheckOutlined, DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
+import { CheckOutlined, DeleteOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { ALERT_STATES, FAULT_CODES, userMay, type Alert, type AlertListBody } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
-import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { HeaderProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { alertApi, useAlertPage, useDeleteAlerts } from '../../features/alerts/api.ts';
 import {
@@ -24,6 +24,7 @@ import { faultKey } from '../../features/device-config/param-fields.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { HandleAlertsModal } from './handle-alerts-modal.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 /** Spec section 9 status colours: pending amber, handled green. */
 const STATE_COLOUR = { pending: 'gold', handled: 'green' } as const;
@@ -188,19 +189,17 @@ export default function AlertListPage() {
       title={t('alerts.listTitle')}
       content={t('alerts.listHint')}
       extra={
-        <Space>
-          <Typography.Text>{t('alerts.project')}</Typography.Text>
-          <ProjectSelect
-            tree={tree.data}
-            value={projectId}
-            onChange={(id) => {
-              setProjectId(id);
-              setSelected([]);
-              // A building or map of the project before does not belong to this one.
-              setFilters(({ buildId: _buildId, mapId: _mapId, ...current }) => ({ ...current, page: 1 }));
-            }}
-          />
-        </Space>
+        <HeaderProjectSelect
+          label={t('alerts.project')}
+          tree={tree.data}
+          value={projectId}
+          onChange={(id) => {
+            setProjectId(id);
+            setSelected([]);
+            // A building or map of the project before does not belong to this one.
+            setFilters(({ buildId: _buildId, mapId: _mapId, ...current }) => ({ ...current, page: 1 }));
+          }}
+        />
       }
     >
       <ProTable<Alert, AlertSearchForm>
@@ -239,16 +238,9 @@ export default function AlertListPage() {
             : undefined
         }
         toolBarRender={() => [
-          <Button
-            key="failReport"
-            icon={<DownloadOutlined />}
-            loading={failReport.isPending}
-            disabled={!projectId}
-            onClick={() => failReport.mutate()}
-            data-testid="alerts-fail-report"
-          >
+          <DownloadButton key="failReport" disabled={!projectId} data-testid="alerts-fail-report" download={failReport}>
             {t('alerts.failReport')}
-          </Button>,
+          </DownloadButton>,
         ]}
         tableAlertRender={({ selectedRowKeys }) => t('alerts.selected', { count: selectedRowKeys.length })}
         tableAlertOptionRender={() => (

@@ -1,7 +1,7 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Cascader, Select, Slider, Space, Spin, Typography } from 'antd';
-import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
+import { FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -48,6 +48,7 @@ import { PlanTap } from '../../features/devices/plan-tap.ts';
 import { OnceOpened } from '../../components/once-opened.tsx';
 import './plan-tools.css';
 import { EmptyLead } from '../../components/empty-hint.tsx';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 // The drawers load when first opened: the plan draws without their code (controls, forms, colour picker).
 const DevicePanel = lazy(() => import('../../features/devices/device-panel.tsx').then((m) => ({ default: m.DevicePanel })));
@@ -426,14 +427,9 @@ export default function DeviceControlPage() {
       <Link to={`/heatmap?mapId=${map.id}`} data-testid="device-map-heatmap">
         <Button icon={<FireOutlined />}>{t('heatmap.open')}</Button>
       </Link>
-      <Button
-        icon={<DownloadOutlined />}
-        loading={devicesReport.isPending}
-        onClick={() => devicesReport.mutate()}
-        data-testid="device-map-report"
-      >
+      <DownloadButton data-testid="device-map-report" download={devicesReport}>
         {t('deviceMap.devicesReport')}
-      </Button>
+      </DownloadButton>
     </Space>
   );
 

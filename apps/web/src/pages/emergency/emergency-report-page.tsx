@@ -1,10 +1,9 @@
-import { Space, Typography } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
-import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { HeaderProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { ComplianceTable } from './compliance-table.tsx';
 import { LogBookTable } from './log-book-table.tsx';
 import { RunTable } from './run-table.tsx';
@@ -33,12 +32,7 @@ export default function EmergencyReportPage() {
       tabActiveKey={tab}
       tabList={TABS.map((key) => ({ key, tab: <span data-testid={`emergency-tab-${key}`}>{t(`emergency.tabs.${key}`)}</span> }))}
       onTabChange={(key) => setParams(key === 'records' ? {} : { tab: key }, { replace: true })}
-      extra={
-        <Space>
-          <Typography.Text>{t('emergency.field.project')}</Typography.Text>
-          <ProjectSelect tree={tree.data} value={projectId} onChange={setProjectId} />
-        </Space>
-      }
+      extra={<HeaderProjectSelect label={t('emergency.field.project')} tree={tree.data} value={projectId} onChange={setProjectId} />}
     >
       {tab === 'records' && <RunTable key={projectId} projectId={projectId} />}
       {tab === 'logBook' && <LogBookTable key={projectId} projectId={projectId} controllable={controllable} />}

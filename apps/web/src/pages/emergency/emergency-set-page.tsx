@@ -1,10 +1,10 @@
-import { Card, Space, Typography } from 'antd';
+import { Card } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
-import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { HeaderProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { EmergencyMapTab } from './emergency-map-tab.tsx';
 import { TaskTable } from './task-table.tsx';
 
@@ -32,12 +32,7 @@ export default function EmergencySetPage() {
         { key: 'map', tab: <span data-testid="emergency-tab-map">{t('emergency.tabs.map')}</span> },
       ]}
       onTabChange={(key) => setParams(key === 'map' ? { tab: 'map' } : {}, { replace: true })}
-      extra={
-        <Space>
-          <Typography.Text>{t('emergency.field.project')}</Typography.Text>
-          <ProjectSelect tree={tree.data} value={projectId} onChange={setProjectId} />
-        </Space>
-      }
+      extra={<HeaderProjectSelect label={t('emergency.field.project')} tree={tree.data} value={projectId} onChange={setProjectId} />}
     >
       {tab === 'tasks' ? (
         <TaskTable projectId={projectId} editable={editable} />

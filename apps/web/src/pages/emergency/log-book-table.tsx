@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { App, Button, Form, Input, Select, Space, Tag, Typography } from 'antd';
-import { CheckOutlined, DownloadOutlined, FilePdfOutlined, ToolOutlined } from '@ant-design/icons';
+import { CheckOutlined, FilePdfOutlined, ToolOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
@@ -22,6 +22,7 @@ import { useSiteTime } from '../../features/projects/site-time.ts';
 import { FormModal } from '../../components/form-modal.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 interface LogSearch {
   type?: LogBookType;
@@ -210,16 +211,9 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
                 </Button>,
               ]
             : []),
-          <Button
-            key="excel"
-            icon={<DownloadOutlined />}
-            loading={excel.isPending}
-            disabled={!projectId}
-            onClick={() => excel.mutate()}
-            data-testid="emergency-log-excel"
-          >
+          <DownloadButton key="excel" disabled={!projectId} data-testid="emergency-log-excel" download={excel}>
             {t('emergency.logBook.excel')}
-          </Button>,
+          </DownloadButton>,
           <Button
             key="pdf"
             type="primary"

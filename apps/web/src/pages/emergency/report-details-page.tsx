@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Col, DatePicker, Descriptions, Drawer, Result, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { Card, Col, DatePicker, Descriptions, Drawer, Result, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +14,7 @@ import { durationText, measured, resultText, stateText } from '../../features/em
 import { RESULT_COLOUR, taskPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 /** The per-light measurements of spec section 3, as columns shared by a run's records and a light's history. */
 function measurementColumns(t: TFunction) {
@@ -162,9 +162,9 @@ export default function ReportDetailsPage() {
       title={taskName ? t('emergency.detail.recordsOf', { name: taskName }) : t('emergency.detail.recordsTitle')}
       onBack={() => void navigate('/emergency/report')}
       extra={
-        <Button icon={<DownloadOutlined />} loading={report.isPending} onClick={() => report.mutate()} data-testid="emergency-run-download">
+        <DownloadButton download={report} data-testid="emergency-run-download">
           {t('emergency.report.download')}
-        </Button>
+        </DownloadButton>
       }
     >
       {run && (
@@ -279,9 +279,7 @@ function DeviceHistory({
             }}
             placeholder={[t('emergency.rangeFrom'), t('emergency.rangeTo')]}
           />
-          <Button icon={<DownloadOutlined />} loading={report.isPending} onClick={() => report.mutate()}>
-            {t('emergency.report.download')}
-          </Button>
+          <DownloadButton download={report}>{t('emergency.report.download')}</DownloadButton>
         </Space>
       }
       data-testid="emergency-device-history"

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Button, Progress, Space, Tag, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { Progress, Space, Tag, Typography } from 'antd';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +14,7 @@ import { RESULT_COLOUR, runPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 interface RunSearch {
   test?: EmergencyTestKind;
@@ -113,16 +113,9 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
       search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
       onRow={(run) => ({ 'data-testid': `emergency-run-row-${run.taskName}` }) as React.HTMLAttributes<HTMLElement>}
       toolBarRender={() => [
-        <Button
-          key="report"
-          icon={<DownloadOutlined />}
-          loading={report.isPending}
-          disabled={!projectId}
-          onClick={() => report.mutate()}
-          data-testid="emergency-report-download"
-        >
+        <DownloadButton key="report" disabled={!projectId} data-testid="emergency-report-download" download={report}>
           {t('emergency.report.download')}
-        </Button>,
+        </DownloadButton>,
       ]}
       onSubmit={(params) =>
         setFilters((current) => ({

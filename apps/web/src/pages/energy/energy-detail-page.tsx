@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { Button, DatePicker, Segmented, Space, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { DatePicker, Segmented, Space, Typography } from 'antd';
 import { ProCard, ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import type { EnergyPlace } from '../../features/energy/energy-charts.ts';
 import { useDownload } from '../../api/download.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 const DAY = 'YYYY-MM-DD';
 type RecordUnit = EnergyRecordBody['unit'];
@@ -104,17 +104,9 @@ export default function EnergyDetailPage() {
         onRow={(row) => ({ 'data-testid': `energy-record-${row.mapName}-${row.dateTimeStr}` }) as React.HTMLAttributes<HTMLElement>}
         headerTitle={t('energy.recordCount', { count: records.data?.total ?? 0 })}
         toolBarRender={() => [
-          <Button
-            key="report"
-            type="primary"
-            icon={<DownloadOutlined />}
-            loading={report.isPending}
-            disabled={!filters}
-            onClick={() => report.mutate()}
-            data-testid="energy-report"
-          >
+          <DownloadButton key="report" type="primary" disabled={!filters} data-testid="energy-report" download={report}>
             {t('energy.report')}
-          </Button>,
+          </DownloadButton>,
         ]}
         options={{ reload: () => void records.refetch(), density: true, setting: false, fullScreen: false }}
         pagination={tablePaging(paging, setPaging, records.data?.total ?? 0)}

@@ -6,7 +6,7 @@ import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { RECIPIENT_LIMITS, userMay, type Recipient } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
-import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { HeaderProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { useRecipients, useRecipientSwitch, useRemoveRecipient } from '../../features/reports/api.ts';
 import type { Weekday } from '../../features/reports/recipient-form.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
@@ -160,12 +160,7 @@ export default function ReportPage() {
     <PageContainer
       title={t('reports.title')}
       content={t('reports.hint')}
-      extra={
-        <Space>
-          <Typography.Text>{t('reports.project')}</Typography.Text>
-          <ProjectSelect tree={tree.data} value={projectId} onChange={setProjectId} />
-        </Space>
-      }
+      extra={<HeaderProjectSelect label={t('reports.project')} tree={tree.data} value={projectId} onChange={setProjectId} />}
     >
       <ProTable<Recipient>
         rowKey="id"

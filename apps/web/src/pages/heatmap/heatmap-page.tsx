@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Button, Card, DatePicker, Empty, Progress, Segmented, Select, Space, Spin, Statistic, Table, Typography } from 'antd';
-import { ArrowLeftOutlined, BgColorsOutlined, DownloadOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, BgColorsOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +20,7 @@ import { LevelsDrawer } from './levels-drawer.tsx';
 import { RANGE_PRESETS, presetRange, readHeatmapQuery, writeHeatmapQuery, type HeatmapQuery } from './heatmap-model.ts';
 import { WeekGrid } from './week-grid.tsx';
 import { EmptyLead } from '../../components/empty-hint.tsx';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 const DAY = 'YYYY-MM-DD';
 const RANKING_PAGE = 8;
@@ -250,15 +251,9 @@ export default function HeatmapPage() {
           <Button icon={<BgColorsOutlined />} disabled={!project} onClick={() => setLevelsOpen(true)} data-testid="heatmap-levels-open">
             {t('heatmap.levels.title')}
           </Button>
-          <Button
-            icon={<DownloadOutlined />}
-            disabled={!mapId}
-            loading={download.isPending}
-            onClick={() => download.mutate()}
-            data-testid="heatmap-download"
-          >
+          <DownloadButton disabled={!mapId} data-testid="heatmap-download" download={download}>
             {t('heatmap.download')}
-          </Button>
+          </DownloadButton>
         </Space>
       }
     >

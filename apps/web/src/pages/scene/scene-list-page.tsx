@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SCENE_KINDS, userMay, type SceneKind, type SceneListBody, type SceneView } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
-import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { HeaderProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { sceneApi, useDeleteScene, useScenePage } from '../../features/scenes/api.ts';
 import { EDITOR_ROUTE, editPath, runsByHand } from '../../features/scenes/timing.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
@@ -176,17 +176,15 @@ export default function SceneListPage() {
       title={t('scenes.listTitle')}
       content={t('scenes.listHint')}
       extra={
-        <Space>
-          <Typography.Text>{t('scenes.project')}</Typography.Text>
-          <ProjectSelect
-            tree={tree.data}
-            value={projectId}
-            onChange={(id) => {
-              setProjectId(id);
-              setFilters((current) => ({ ...current, page: 1 }));
-            }}
-          />
-        </Space>
+        <HeaderProjectSelect
+          label={t('scenes.project')}
+          tree={tree.data}
+          value={projectId}
+          onChange={(id) => {
+            setProjectId(id);
+            setFilters((current) => ({ ...current, page: 1 }));
+          }}
+        />
       }
     >
       <ProTable<SceneView, SearchForm>

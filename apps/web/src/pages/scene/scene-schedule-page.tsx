@@ -7,7 +7,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
 import { useMe } from '../../features/auth/api.ts';
-import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
+import { HeaderProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { useSceneWeek } from '../../features/scenes/api.ts';
 import { addDays, mondayOf, runsByDay, sceneColour } from '../../features/scenes/week.ts';
 import { HolidaysCard } from './holidays-card.tsx';
@@ -38,12 +38,7 @@ export default function SceneSchedulePage() {
     <PageContainer
       title={t('scenes.week.title')}
       content={t('scenes.week.hint')}
-      extra={
-        <Space>
-          <Typography.Text>{t('scenes.project')}</Typography.Text>
-          <ProjectSelect tree={tree.data} value={projectId} onChange={setProjectId} />
-        </Space>
-      }
+      extra={<HeaderProjectSelect label={t('scenes.project')} tree={tree.data} value={projectId} onChange={setProjectId} />}
     >
       <Space direction="vertical" size={16} style={{ width: '100%' }}>
         <Card

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space, Tag, Tooltip, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
@@ -24,6 +23,7 @@ import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useAccountTime, useLang } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
+import { DownloadButton } from '../../components/download-button.tsx';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -232,15 +232,9 @@ export default function AuditPage() {
         locale={{ emptyText: <EmptyHint text={t('audit.empty')} /> }}
         onRow={(e) => ({ 'data-testid': `audit-row-${e.id}` }) as React.HTMLAttributes<HTMLElement>}
         toolBarRender={() => [
-          <Button
-            key="excel"
-            icon={<DownloadOutlined />}
-            loading={excel.isPending}
-            onClick={() => excel.mutate()}
-            data-testid="audit-excel"
-          >
+          <DownloadButton key="excel" data-testid="audit-excel" download={excel}>
             {t('audit.excel')}
-          </Button>,
+          </DownloadButton>,
         ]}
         options={{ reload: () => void page.refetch(), density: true, setting: true, fullScreen: false }}
         expandable={{

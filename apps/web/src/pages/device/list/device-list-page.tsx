@@ -1,7 +1,6 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
-import { Button, Segmented, Space, Tag, Typography } from 'antd';
-import { DownloadOutlined } from '@ant-design/icons';
+import { Segmented, Space, Tag, Typography } from 'antd';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { Link, useNavigate } from 'react-router';
@@ -31,6 +30,7 @@ import { remainingLifeColumn } from '../../../features/library/life-column.tsx';
 import { markerLabel } from '../../../components/device-markers/marker-model.ts';
 import { useDownload } from '../../../api/download.ts';
 import { tablePaging } from '../../../components/table-paging.ts';
+import { DownloadButton } from '../../../components/download-button.tsx';
 
 /** The measurements a device may report, in the order a reading is written, with their units. */
 const READINGS = [
@@ -286,15 +286,9 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
         toolBarRender={() =>
           view === 'status'
             ? [
-                <Button
-                  key="statusReport"
-                  icon={<DownloadOutlined />}
-                  loading={statusReport.isPending}
-                  onClick={() => statusReport.mutate()}
-                  data-testid="status-report"
-                >
+                <DownloadButton key="statusReport" data-testid="status-report" download={statusReport}>
                   {t('deviceConfig.statusReport')}
-                </Button>,
+                </DownloadButton>,
               ]
             : []
         }
