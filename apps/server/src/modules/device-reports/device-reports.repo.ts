@@ -153,7 +153,8 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
 /** Two bigint ids given as decimal text, compared as numbers. */
 const compareIds = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 
-const deviceKey = (row: { mac: string; addr: string }) => `${row.mac}/${row.addr}`;
+/** A device's key in the change-only history's records. */
+export const deviceKey = (row: { mac: string; addr: string }) => `${row.mac}/${row.addr}`;
 
 /** The first key of the change-only history's advisory locks (the second is the gateway's); no other user has it. */
 const HISTORY_LOCKS = 0x4c474831;
