@@ -105,7 +105,8 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
   }
   if (latest.size === 0) return 0;
   const columns: CopyValue[][] = Array.from({ length: 9 }, () => []);
-  // In key order, as the change-only history writes them, so the two never wait on each other in a circle.
+  // In key order, as the change-only history writes them (addresses by code unit, its `collate "C"`, whatever the
+  // database's collation), so the two never wait on each other in a circle.
   const ordered = [...latest.values()].sort(
     (a, b) => compareIds(a.gw.id, b.gw.id) || (a.row.addr < b.row.addr ? -1 : a.row.addr > b.row.addr ? 1 : 0),
   );
@@ -262,7 +263,7 @@ export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDir
           moved as (
             insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at, history_digest, history_at)
             select gw.id, t.addr, gw.tenant_id, t.kind, t.online, t.fault, t.state, t."reportedAt", t."receivedAt", t.digest, t."takenAt"
-            from t join gateways gw on gw.mac = t.mac order by gw.id, t.addr
+            from t join gateways gw on gw.mac = t.mac order by gw.id, t.addr collate "C"
             on conflict (gateway_id, addr) do update set history_digest = excluded.history_digest, history_at = excluded.history_at
             returning 1
           )
