@@ -96,7 +96,8 @@ const tableRows = async (db: Db) =>
   Number(((await db.execute(sql`select count(*)::int as n from device_reports`)) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
 
 async function runPhase(db: Db, macs: string[], changeOnly: boolean): Promise<PhaseResult> {
-  await db.execute(sql`truncate device_reports`);
+  // The current states go too: they hold what the history last took of each device.
+  await db.execute(sql`truncate device_reports, device_states`);
   const random = seededRandom(Number(args.seed));
   const fleet = macs.map((mac) =>
     SIMULATED_KINDS.flatMap((kind, k) =>

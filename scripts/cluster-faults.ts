@@ -19,9 +19,8 @@ const USAGE = `Kills a server node and a broker node of a cluster on this machin
   --phase-seconds  length of each of the six phases: steady, node killed, one node down, broker node killed,
                    restarting both, steady again (default 30)
   --change         ms between the change reports of each gateway (default 5000)
-  --change-only-history
-                   the nodes keep a change-only history (HISTORY_HEARTBEAT_MINUTES 15, the default of a server);
-                   without it they keep every reported state (0), so that every report can be looked for
+  --every-state    the nodes keep every reported state (HISTORY_HEARTBEAT_MINUTES 0) instead of the default
+                   change-only history (15); each report the run counts is a change, so either way each is looked for
   --keep-database  leaves the run's database for a look afterwards
 
 Needs DATABASE_URL (PostgreSQL: the run makes and drops its own database there), HAProxy and nats-server.
@@ -97,7 +96,7 @@ async function main() {
       'phase-seconds': { type: 'string' },
       change: { type: 'string' },
       'keep-database': { type: 'boolean' },
-      'change-only-history': { type: 'boolean' },
+      'every-state': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -121,7 +120,7 @@ async function main() {
       changeEveryMs: option('change', values.change, 5000) || 5000,
       databaseUrl,
       keepDatabase: values['keep-database'],
-      changeOnlyHistory: values['change-only-history'],
+      everyState: values['every-state'],
       log: (line) => console.log(line),
     });
     print(figures);

@@ -32,11 +32,11 @@ export interface ClusterFaultOptions {
   /** The PostgreSQL server the run makes (and drops) its database on. */
   databaseUrl: string;
   /**
-   * Change-only history as the product's default (HISTORY_HEARTBEAT_MINUTES 15): each node compares a report
-   * with what it wrote itself, so a device's return to a state another node wrote last is left out (docs/
-   * operations.md). Without it every reported state is kept, and every report must be found.
+   * Every reported state kept (HISTORY_HEARTBEAT_MINUTES 0) instead of the product's default change-only history,
+   * where a state equal to the device's last history row is left out. Each report the run counts is a change, so
+   * either way each must be found.
    */
-  changeOnlyHistory?: boolean;
+  everyState?: boolean;
   /** Leaves the run's database for a look afterwards. */
   keepDatabase?: boolean;
   log?: (line: string) => void;
@@ -200,7 +200,7 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
         DEMO: 'off',
         WEB_DIST: resolve(SERVER_DIR, 'src/test/fixtures/no-web'),
         DRAIN_GRACE_MS: '2000',
-        ...(options.changeOnlyHistory ? {} : { HISTORY_HEARTBEAT_MINUTES: '0' }),
+        ...(options.everyState ? { HISTORY_HEARTBEAT_MINUTES: '0' } : {}),
       },
       log,
     });

@@ -1,6 +1,7 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -85,6 +86,12 @@ export const deviceStates = pgTable(
     reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
     /** When the server received the report (server clock); orders competing writes. */
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /**
+     * Change-only history: a 48-bit digest of the state of the device's last history row, and when it was
+     * received (server clock); null until the history takes one. Every node decides against these, under the row's lock.
+     */
+    historyDigest: bigint('history_digest', { mode: 'number' }),
+    historyAt: timestamp('history_at', { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.gatewayId, t.addr] })],
 );

@@ -121,6 +121,7 @@ describe.each(DATABASES)('history rows written through COPY on %s', (kind) => {
     let mostInFlight = 0;
     const counting = {
       upsertStates: repo.upsertStates,
+      appendChangedHistory: repo.appendChangedHistory,
       async appendHistory(rows: readonly ReportRow[]): Promise<HistoryResult> {
         mostInFlight = Math.max(mostInFlight, ++inFlight);
         try {

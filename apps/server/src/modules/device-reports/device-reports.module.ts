@@ -1,6 +1,6 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { runsBesideServer, type Db } from '../../db/client.ts';
+import { poolOf, runsBesideServer, type Db } from '../../db/client.ts';
 import type { OwnedReads } from '../../db/owned-reads.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
 import { createDeviceReportsRepo } from './device-reports.repo.ts';
@@ -46,6 +46,8 @@ export function createDeviceReportsModule(deps: {
     repo: deps.reports ?? createDeviceReportsRepo(deps.db, { gateways: deps.gateways }),
     onStored: deps.onStored && tellStored(deps.onStored),
     historyHeartbeatMs: deps.historyHeartbeatMs,
+    // PGlite is this process's alone; on PostgreSQL other server nodes may write the history too.
+    historyInProcess: poolOf(deps.db) === undefined,
     // A database beside the server's thread takes larger state writes; under load the history goes first.
     ...(runsBesideServer(deps.db) ? { stateBatch: 2000, statesYieldMs: 1000 } : {}),
     logger,

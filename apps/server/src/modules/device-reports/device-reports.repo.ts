@@ -5,6 +5,7 @@ import { poolOf, type Db } from '../../db/client.ts';
 import { copyRows, type CopyValue } from '../../db/copy.ts';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
 import { uncachedGatewayDirectory, type GatewayDirectory, type GatewayRef } from './gateway-directory.ts';
+import { selectChanges, type Taken } from './history-filter.ts';
 
 /** One reported device state on its way into the database. */
 export interface ReportRow {
@@ -26,6 +27,11 @@ export interface HistoryResult {
   reports: number;
   /** MACs in the batch that name no gateway row; their rows were not written. */
   unknownMacs: string[];
+}
+
+/** A change-only history write: `unchanged` counts the rows of known gateways left out as repeats. */
+export interface ChangesResult extends HistoryResult {
+  unchanged: number;
 }
 
 /** The rows as a relation `u` (seq = their order), from one JSON parameter: one round trip for the batch. */
@@ -99,7 +105,12 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
   }
   if (latest.size === 0) return 0;
   const columns: CopyValue[][] = Array.from({ length: 9 }, () => []);
-  for (const { gw, row } of latest.values()) {
+  // In key order, as the change-only history writes them (addresses by code unit, its `collate "C"`, whatever the
+  // database's collation), so the two never wait on each other in a circle.
+  const ordered = [...latest.values()].sort(
+    (a, b) => compareIds(a.gw.id, b.gw.id) || (a.row.addr < b.row.addr ? -1 : a.row.addr > b.row.addr ? 1 : 0),
+  );
+  for (const { gw, row } of ordered) {
     const values = [
       gw.id,
       row.addr,
@@ -140,6 +151,45 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
   return Number(result.rows[0]?.states ?? 0);
 }
 
+/** Two bigint ids given as decimal text, compared as numbers. */
+const compareIds = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+
+/** A device's key in the change-only history's records. */
+export const deviceKey = (row: { mac: string; addr: string }) => `${row.mac}/${row.addr}`;
+
+/** The first key of the change-only history's advisory locks (the second is the gateway's); no other user has it. */
+const HISTORY_LOCKS = 0x4c474831;
+
+/**
+ * Takes the change-only history's lock of each of the rows' gateways (advisory, until the transaction ends) in
+ * one order, so two writers never wait on each other in a circle; answers the gateways known, by MAC.
+ */
+async function lockHistoryOfGateways(tx: Db, rows: readonly ReportRow[]): Promise<Set<string>> {
+  const macs = JSON.stringify([...new Set(rows.map((r) => r.mac))]);
+  const result = (await tx.execute(sql`
+    select g.mac, pg_advisory_xact_lock(${HISTORY_LOCKS}, g.lock_key)::text as locked
+    from (
+      select gw.mac, (gw.id % 2147483647)::int as lock_key from gateways gw
+      where gw.mac in (select jsonb_array_elements_text(${macs}::jsonb))
+      order by 2
+    ) g
+  `)) as unknown as { rows: Array<{ mac: string }> };
+  return new Set(result.rows.map((r) => r.mac));
+}
+
+/** What the history last took of each of the rows' devices that has one: the digest and receipt of its last row. */
+async function historyTaken(tx: Db, rows: readonly ReportRow[]): Promise<Map<string, Taken>> {
+  const keys = JSON.stringify([...new Map(rows.map((r) => [deviceKey(r), { mac: r.mac, addr: r.addr }])).values()]);
+  const result = (await tx.execute(sql`
+    select gw.mac, s.addr, s.history_digest::text as digest, (extract(epoch from s.history_at) * 1000)::bigint::text as at
+    from jsonb_to_recordset(${keys}::jsonb) as k(mac text, addr text)
+    join gateways gw on gw.mac = k.mac
+    join device_states s on s.gateway_id = gw.id and s.addr = k.addr
+    where s.history_digest is not null
+  `)) as unknown as { rows: Array<{ mac: string; addr: string; digest: string; at: string }> };
+  return new Map(result.rows.map((r) => [deviceKey(r), { digest: Number(r.digest), at: Number(r.at) }]));
+}
+
 /** Queries of reported device states: the ingest write and tenant-scoped reads. */
 export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDirectory } = {}) {
   // Without a directory told of the gateways' changes, every write looks its gateways up again.
@@ -169,6 +219,58 @@ export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDir
       `)) as unknown as { rows: Array<{ reports: number; unknown_macs: string[] | null }> };
       const row = result.rows[0];
       return { reports: Number(row?.reports ?? 0), unknownMacs: row?.unknown_macs ?? [] };
+    },
+
+    /**
+     * Change-only history (history-filter.ts): appends the rows whose state differs from their device's last
+     * history row, or whose heartbeat is due, in one transaction that holds the history's lock of the batch's
+     * gateways, reads what the history last took of each device from device_states and moves it there. Every
+     * node sharing the database decides against the same record, one after another, so a device returning to a
+     * state another node wrote last gets its row, and two nodes never both write or both leave out the same
+     * change. A device new to device_states gets its row (the state of its row taken) with it. Rows of an
+     * unknown MAC are not written.
+     */
+    async appendChangedHistory(rows: readonly ReportRow[], heartbeatMs: number): Promise<ChangesResult> {
+      if (rows.length === 0) return { reports: 0, unchanged: 0, unknownMacs: [] };
+      return db.transaction(async (tx) => {
+        // Read after the locks, by a statement of its own: it sees what a writer that held them committed.
+        const knownMacs = await lockHistoryOfGateways(tx, rows);
+        const known = rows.filter((r) => knownMacs.has(r.mac));
+        const unknownMacs = [...new Set(rows.filter((r) => !knownMacs.has(r.mac)).map((r) => r.mac))];
+        if (known.length === 0) return { reports: 0, unchanged: 0, unknownMacs };
+        const selection = selectChanges(known, await historyTaken(tx, known), deviceKey, heartbeatMs);
+        if (selection.kept.length === 0) return { reports: 0, unchanged: selection.unchanged, unknownMacs };
+        // Each device's last row taken, with what it took.
+        const lastKept = new Map(selection.kept.map((r) => [deviceKey(r), r]));
+        const moved = [...selection.taken].map(([key, t]) => ({
+          ...lastKept.get(key)!,
+          digest: t.digest,
+          takenAt: new Date(t.at).toISOString(),
+        }));
+        const result = (await tx.execute(sql`
+          with h as (${recordsOf(selection.kept)}),
+          ins as (
+            insert into device_reports (gateway_id, tenant_id, addr, kind, online, fault, state, reported_at, received_at)
+            select gw.id, gw.tenant_id, h.addr, h.kind, h.online, h.fault, h.state, h."reportedAt", h."receivedAt"
+            from h join gateways gw on gw.mac = h.mac order by h.seq
+            returning 1
+          ),
+          t as (
+            select * from jsonb_to_recordset(${JSON.stringify(moved)}::jsonb) as t(
+              "mac" text, "addr" text, "kind" text, "online" boolean, "fault" smallint, "state" jsonb,
+              "reportedAt" timestamptz, "receivedAt" timestamptz, "digest" bigint, "takenAt" timestamptz)
+          ),
+          moved as (
+            insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at, history_digest, history_at)
+            select gw.id, t.addr, gw.tenant_id, t.kind, t.online, t.fault, t.state, t."reportedAt", t."receivedAt", t.digest, t."takenAt"
+            from t join gateways gw on gw.mac = t.mac order by gw.id, t.addr collate "C"
+            on conflict (gateway_id, addr) do update set history_digest = excluded.history_digest, history_at = excluded.history_at
+            returning 1
+          )
+          select (select count(*) from ins)::int as reports
+        `)) as unknown as { rows: Array<{ reports: number }> };
+        return { reports: Number(result.rows[0]?.reports ?? 0), unchanged: selection.unchanged, unknownMacs };
+      });
     },
 
     /**

@@ -12,7 +12,7 @@ import { dimmer, reportRow } from '../../test/device-reports.fixtures.ts';
 import { DATABASES, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { ownedReads } from '../../owned-reads.ts';
-import { createDeviceReportsRepo, type HistoryResult, type ReportRow } from './device-reports.repo.ts';
+import { createDeviceReportsRepo, type ChangesResult, type HistoryResult, type ReportRow } from './device-reports.repo.ts';
 import { createReportWriter } from './report-writer.ts';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
@@ -185,6 +185,7 @@ function stubRepo() {
       written.push(...rows);
       return { reports: rows.length, unknownMacs: [] };
     },
+    appendChangedHistory: (): Promise<ChangesResult> => Promise.reject(new Error('these writers keep every state')),
   };
   return stub;
 }
