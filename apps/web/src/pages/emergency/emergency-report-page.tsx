@@ -1,5 +1,6 @@
 import { Space, Typography } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
+import { PageTabs } from '../../components/page-tabs.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
@@ -30,9 +31,13 @@ export default function EmergencyReportPage() {
     <PageContainer
       title={t('emergency.reportTitle')}
       content={t(`emergency.reportHint.${tab}`)}
-      tabActiveKey={tab}
-      tabList={TABS.map((key) => ({ key, tab: <span data-testid={`emergency-tab-${key}`}>{t(`emergency.tabs.${key}`)}</span> }))}
-      onTabChange={(key) => setParams(key === 'records' ? {} : { tab: key }, { replace: true })}
+      tabs={
+        <PageTabs
+          activeKey={tab}
+          items={TABS.map((key) => ({ key, tab: <span data-testid={`emergency-tab-${key}`}>{t(`emergency.tabs.${key}`)}</span> }))}
+          onChange={(key) => setParams(key === 'records' ? {} : { tab: key }, { replace: true })}
+        />
+      }
       extra={
         <Space>
           <Typography.Text>{t('emergency.field.project')}</Typography.Text>
