@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Badge, Button, Card, Empty, List, Tag } from 'antd';
+import { Badge, Button, Empty, List, Tag } from 'antd';
+import { Card } from '../../components/card.tsx';
 import { Paragraph, Text } from '../../components/text.tsx';
 import { useTranslation } from 'react-i18next';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract/browser';

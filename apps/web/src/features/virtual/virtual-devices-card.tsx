@@ -1,5 +1,6 @@
 import { lazy, useState } from 'react';
-import { App, Button, Card, Empty, List, Popconfirm, Tag } from 'antd';
+import { App, Button, Empty, List, Popconfirm, Tag } from 'antd';
+import { Card } from '../../components/card.tsx';
 import { Paragraph, Text } from '../../components/text.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';

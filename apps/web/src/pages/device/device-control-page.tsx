@@ -1,6 +1,7 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Cascader, Select, Slider, Space, Spin } from 'antd';
+import { App, Button, Cascader, Select, Slider, Space, Spin } from 'antd';
+import { Card } from '../../components/card.tsx';
 import { Text } from '../../components/text.tsx';
 import { DownloadOutlined, FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
