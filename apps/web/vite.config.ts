@@ -12,11 +12,11 @@ const SIGN_IN_SHARED =
   /\/(node_modules\/(react-dom|scheduler|react-router|@tanstack\/(query-core|react-query)|i18next|react-i18next|json-bigint|bignumber\.js)\/|node_modules\/dayjs\/dayjs\.min\.js|node_modules\/@ant-design\/icons-svg\/es\/asn\/(Eye|EyeInvisible|Loading)Outlined\.js|apps\/web\/src\/(api|features\/(auth|branding|system))\/|apps\/web\/src\/i18n\/(index|lang-tags)\.ts|apps\/web\/src\/(app\/(boot|toast|menu)|components\/(light-|validators)|pages\/user\/(login-page|user-layout|light-|verified-|send-code|method-tabs|use-)))/;
 
 /**
- * antd's providers (`antd-scope.tsx`) and the signed-in shell (`basic-layout.tsx`), each with every module it imports
- * that the sign-in's chunk does not hold: every screen drawn with antd loads the first, every signed-in page both,
- * as two files rather than forty.
+ * antd's providers (`antd-scope.tsx`, and `antd-toast.tsx`, antd's messages and dialogs, which the sign-in page may
+ * show) and the signed-in shell (`basic-layout.tsx`), each with every module it imports that the sign-in's chunk does
+ * not hold: every screen drawn with antd loads the first, every signed-in page both, as two files rather than forty.
  */
-const ANTD_SCOPE = /\/apps\/web\/src\/app\/antd-scope\.tsx$/;
+const ANTD_SCOPE = /\/apps\/web\/src\/app\/antd-(scope|toast)\.tsx$/;
 const SIGNED_IN_SHELL = /\/apps\/web\/src\/app\/layout\/basic-layout\.tsx$/;
 
 /** Modules whose loading has no effect beyond their exports: the contract and protocol packages, and TypeBox. */
