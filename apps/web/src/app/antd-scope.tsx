@@ -1,9 +1,11 @@
 import '@ant-design/v5-patch-for-react-19';
 import type { ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
-import { ANTD_LOCALES } from '../i18n/antd-locales.ts';
+import { useAntdLocale } from '../i18n/antd-locales.ts';
 import { useBoot } from './boot.tsx';
 import { THEME } from './theme.ts';
+
+export { loadAntdLocale } from '../i18n/antd-locales.ts';
 
 /**
  * antd's theme, locale and message context for the screens drawn with antd. It loads with the first of them:
@@ -12,7 +14,7 @@ import { THEME } from './theme.ts';
 export default function AntdScope({ children }: { children: ReactNode }) {
   const { lang } = useBoot();
   return (
-    <ConfigProvider locale={ANTD_LOCALES[lang]} theme={THEME}>
+    <ConfigProvider locale={useAntdLocale(lang)} theme={THEME}>
       <AntApp>{children}</AntApp>
     </ConfigProvider>
   );

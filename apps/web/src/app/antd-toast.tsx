@@ -1,7 +1,7 @@
 import '@ant-design/v5-patch-for-react-19';
 import { ConfigProvider, message, Modal } from 'antd';
 import { currentLang } from '../i18n/index.ts';
-import { ANTD_LOCALES } from '../i18n/antd-locales.ts';
+import { loadAntdLocale, loadedAntdLocale } from '../i18n/antd-locales.ts';
 import { THEME } from './theme.ts';
 import type { ToastKind } from './toast.ts';
 
@@ -9,7 +9,7 @@ import type { ToastKind } from './toast.ts';
 // texts in the page's language.
 ConfigProvider.config({
   holderRender: (children) => (
-    <ConfigProvider theme={THEME} locale={ANTD_LOCALES[currentLang()]}>
+    <ConfigProvider theme={THEME} locale={loadedAntdLocale(currentLang())}>
       {children}
     </ConfigProvider>
   ),
@@ -20,5 +20,8 @@ export function showToast(kind: ToastKind, content: string, key?: string): void 
 }
 
 export function showNotice(title: string, content: string): void {
-  Modal.info({ title, content });
+  // Its OK button is antd's text: in the page's language once antd's texts of it are here.
+  void loadAntdLocale(currentLang())
+    .catch(() => undefined)
+    .then(() => Modal.info({ title, content }));
 }

@@ -3,11 +3,17 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { RequireAuth, RootRedirect, SystemIndexRedirect, UserIndexRedirect } from './guards.tsx';
 import { LazyPage } from './lazy-page.tsx';
 import { ScreenError } from './screen-error.tsx';
+import { currentLang } from '../i18n/index.ts';
 
 /** A screen drawn with antd: its chunk and antd's providers (antd-scope.tsx) load together. */
 function withAntd<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   return lazy(async () => {
-    const [{ default: AntdScope }, { default: Screen }] = await Promise.all([import('./antd-scope.tsx'), load()]);
+    // With antd's texts in the page's language, so the first frame does not draw them in English.
+    const scope = import('./antd-scope.tsx').then(async (module) => {
+      await module.loadAntdLocale(currentLang()).catch(() => undefined);
+      return module;
+    });
+    const [{ default: AntdScope }, { default: Screen }] = await Promise.all([scope, load()]);
     return {
       default: (props: P) => (
         <AntdScope>

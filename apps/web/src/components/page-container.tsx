@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { Space, Spin, Tabs } from 'antd';
+import { Space, Spin } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import './page-container.css';
 
@@ -20,10 +20,8 @@ export interface PageContainerProps {
   extra?: ReactNode;
   /** A line of explanation under the title. */
   content?: ReactNode;
-  /** Tabs along the bottom of the header. */
-  tabList?: Array<{ key: string; tab: ReactNode }>;
-  tabActiveKey?: string;
-  onTabChange?: (key: string) => void;
+  /** Tabs along the bottom of the header (`PageTabs`, which the two pages with tabs import: no other page loads antd's Tabs). */
+  tabs?: ReactNode;
   onBack?: () => void;
   /** Buttons on a bar fixed along the bottom of the window (a form's save and cancel). */
   footer?: ReactNode;
@@ -46,9 +44,7 @@ export function PageContainer({
   tags,
   extra,
   content,
-  tabList,
-  tabActiveKey,
-  onTabChange,
+  tabs,
   onBack,
   footer,
   loading = false,
@@ -57,14 +53,6 @@ export function PageContainer({
   const header = useRef<HTMLDivElement>(null);
   const compact = useCompact(header);
   const hasHeading = Boolean(title || subTitle || tags || extra);
-  const tabs = tabList ? (
-    <Tabs
-      className="ant-pro-page-container-tabs"
-      activeKey={tabActiveKey}
-      onChange={onTabChange}
-      items={tabList.map((item) => ({ key: item.key, label: item.tab }))}
-    />
-  ) : null;
   const hasHeader = hasHeading || Boolean(content) || Boolean(tabs);
 
   return (

@@ -5,7 +5,7 @@ import { render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Lang } from '@lumigrid/contract/browser';
 import { applyLanguage } from '../i18n/index.ts';
-import { ANTD_LOCALES } from '../i18n/antd-locales.ts';
+import { loadAntdLocale } from '../i18n/antd-locales.ts';
 
 /**
  * Renders a component inside the app's providers (texts in `lang`, antd's App for messages, a query client that
@@ -13,11 +13,12 @@ import { ANTD_LOCALES } from '../i18n/antd-locales.ts';
  */
 export async function renderInApp(ui: ReactElement, { lang = 'en' }: { lang?: Lang } = {}) {
   await applyLanguage(lang);
+  const antdLocale = await loadAntdLocale(lang);
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   const user = userEvent.setup({ delay: null });
   const result: RenderResult = render(
     <QueryClientProvider client={queryClient}>
-      <ConfigProvider locale={ANTD_LOCALES[lang]}>
+      <ConfigProvider locale={antdLocale}>
         <AntApp>{ui}</AntApp>
       </ConfigProvider>
     </QueryClientProvider>,

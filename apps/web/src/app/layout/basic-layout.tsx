@@ -1,6 +1,6 @@
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { Avatar, Breadcrumb, ConfigProvider, Dropdown, Result, Spin, Tag } from 'antd';
+import { Avatar, Breadcrumb, ConfigProvider, Dropdown, Spin, Tag } from 'antd';
 import {
   AlertOutlined,
   ApiOutlined,
@@ -38,6 +38,8 @@ import { useKeyboardIconControls } from './icon-controls.ts';
 import { Shell, type ShellMenuItem } from './shell.tsx';
 import './basic-layout.css';
 import './phone.css';
+
+const Forbidden = lazy(() => import('./forbidden.tsx'));
 
 /** Below antd's lg breakpoint the full side menu would take a third of the window. */
 const TABLET_MAX_PX = 992;
@@ -195,7 +197,9 @@ export default function BasicLayout() {
           {canOpen(pathname, user, mode) ? (
             <Outlet />
           ) : (
-            <Result status="403" title={t('error.forbiddenTitle')} subTitle={t('error.forbiddenText')} />
+            <Suspense fallback={null}>
+              <Forbidden />
+            </Suspense>
           )}
         </Shell>
       </ConfigProvider>

@@ -2,6 +2,7 @@ import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { PageContainer } from '../../components/page-container.tsx';
+import { PageTabs } from '../../components/page-tabs.tsx';
 import { matchedKeys, Shell, type ShellMenuItem } from './shell.tsx';
 
 const MENU: ShellMenuItem[] = [
@@ -120,12 +121,16 @@ describe('PageContainer', () => {
         extra={<button type="button">Add</button>}
         content="What runs when"
         onBack={onBack}
-        tabList={[
-          { key: 'tasks', tab: 'Tasks' },
-          { key: 'map', tab: 'Map' },
-        ]}
-        tabActiveKey="tasks"
-        onTabChange={onTabChange}
+        tabs={
+          <PageTabs
+            items={[
+              { key: 'tasks', tab: 'Tasks' },
+              { key: 'map', tab: 'Map' },
+            ]}
+            activeKey="tasks"
+            onChange={onTabChange}
+          />
+        }
       >
         body
       </PageContainer>,

@@ -1,6 +1,7 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { lazy, useState } from 'react';
-import { Tag, Typography } from 'antd';
+import { Tag } from 'antd';
+import { TextLink } from '../../components/text.tsx';
 import { SyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { GatewaySyncItem } from '@lumigrid/contract/browser';
@@ -31,7 +32,7 @@ export function SyncBanner() {
           <span className="lg-sync-banner__count" aria-hidden="true">
             {count}
           </span>{' '}
-          <Typography.Link
+          <TextLink
             onClick={() => {
               setOpen(true);
               // The count may be up to one poll old; the table shows presence and state as they are now.
@@ -39,7 +40,7 @@ export function SyncBanner() {
             }}
           >
             {t('gateway.sync.details')}
-          </Typography.Link>
+          </TextLink>
         </Tag>
       )}
       <OnceOpened open={open}>

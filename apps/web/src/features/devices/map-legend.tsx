@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button, Typography } from 'antd';
+import { Button } from 'antd';
+import { Text } from '../../components/text.tsx';
 import { useTranslation } from 'react-i18next';
 import {
   LEGEND_KINDS,
@@ -54,9 +55,9 @@ export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
       style={{ display: 'flex', flexWrap: 'wrap', gap: phone ? 8 : '2px 8px', marginTop: 10, alignItems: 'center' }}
       data-testid="map-legend"
     >
-      <Typography.Text type="secondary" style={{ marginRight: 8 }}>
+      <Text type="secondary" style={{ marginRight: 8 }}>
         {filtersAnything(filter) ? t('deviceControl.countFiltered', { shown, count }) : t('deviceControl.count', { count })}
-      </Typography.Text>
+      </Text>
       {LEGEND_STATES.map((state: DisplayState) =>
         entry(
           state,
@@ -84,7 +85,7 @@ export function MapLegend({ count, shown, filter, onFilter }: MapLegendProps) {
           aria-hidden
           style={{ width: 9, height: 9, borderRadius: 5, background: HAND_BADGE_FILL, boxShadow: '0 0 0 1.5px #fff, 0 0 0 2.5px #d9d9d9' }}
         />
-        <Typography.Text>{t('automation.auto.byHand')}</Typography.Text>
+        <Text>{t('automation.auto.byHand')}</Text>
       </span>
       {filtersAnything(filter) && (
         <Button type="link" size="small" onClick={() => onFilter(SHOW_ALL)} data-testid="legend-show-all">

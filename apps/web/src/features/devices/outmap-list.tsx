@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { Badge, Button, Card, Empty, List, Tag, Typography } from 'antd';
+import { Badge, Button, Empty, List, Tag } from 'antd';
+import { Card } from '../../components/card.tsx';
+import { Paragraph, Text } from '../../components/text.tsx';
 import { useTranslation } from 'react-i18next';
 import type { Gateway, GatewayDevice } from '@lumigrid/contract/browser';
 import { useOutmapDevices } from '../gateways/api.ts';
@@ -35,9 +37,9 @@ export function OutmapList({ mapId, gateways, canEdit, onPlace, onPlaceGateway }
       data-testid="outmap-list"
     >
       {canEdit && (
-        <Typography.Paragraph type="secondary" style={{ margin: '8px 12px 0', fontSize: 12 }}>
+        <Paragraph type="secondary" style={{ margin: '8px 12px 0', fontSize: 12 }}>
           {t('deviceControl.outmap.hint')}
-        </Typography.Paragraph>
+        </Paragraph>
       )}
       {gateways.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('deviceControl.outmap.noGateways')} />
@@ -94,9 +96,9 @@ function GatewayOutmap({
         <OutmapRow
           kind={<Badge status={gateway.online ? 'success' : 'default'} />}
           name={
-            <Typography.Text strong ellipsis>
-              {gateway.name} <Typography.Text type="secondary">({devices.length})</Typography.Text>
-            </Typography.Text>
+            <Text strong ellipsis>
+              {gateway.name} <Text type="secondary">({devices.length})</Text>
+            </Text>
           }
           action={
             placeable ? (
@@ -107,15 +109,15 @@ function GatewayOutmap({
           }
         />
         {gateway.x === null && (
-          <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', paddingLeft: 14 }}>
+          <Text type="secondary" style={{ fontSize: 12, display: 'block', paddingLeft: 14 }}>
             {t('deviceControl.outmap.gatewayNotPlaced')}
-          </Typography.Text>
+          </Text>
         )}
         {!outmap.isLoading && devices.length === 0 && (
           // One quiet line instead of an empty list per gateway.
-          <Typography.Text type="secondary" style={{ fontSize: 12, display: 'block', paddingLeft: 14 }}>
+          <Text type="secondary" style={{ fontSize: 12, display: 'block', paddingLeft: 14 }}>
             {t('deviceControl.outmap.none')}
-          </Typography.Text>
+          </Text>
         )}
       </div>
       {(outmap.isLoading || devices.length > 0) && (
@@ -136,7 +138,7 @@ function GatewayOutmap({
             >
               <OutmapRow
                 kind={<Tag style={{ marginInlineEnd: 0, flex: 'none' }}>{t(`deviceControl.kinds.${markerKind(device.type)}`)}</Tag>}
-                name={<Typography.Text ellipsis={{ tooltip: device.name }}>{device.name}</Typography.Text>}
+                name={<Text ellipsis={{ tooltip: device.name }}>{device.name}</Text>}
                 action={
                   canEdit ? (
                     <Button type="link" size="small" style={{ flex: 'none' }} onClick={() => onPlace(device)}>

@@ -1,5 +1,7 @@
 import { lazy, useState } from 'react';
-import { App, Button, Card, Empty, List, Popconfirm, Tag, Typography } from 'antd';
+import { App, Button, Empty, List, Popconfirm, Tag } from 'antd';
+import { Card } from '../../components/card.tsx';
+import { Paragraph, Text } from '../../components/text.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { VirtualDevice } from '@lumigrid/contract/browser';
@@ -43,7 +45,7 @@ export function VirtualDevicesCard({
       style={{ marginTop: 16 }}
       title={
         <span>
-          {t('virtualDevices.title')} <Typography.Text type="secondary">({devices.length})</Typography.Text>
+          {t('virtualDevices.title')} <Text type="secondary">({devices.length})</Text>
         </span>
       }
       extra={
@@ -56,9 +58,9 @@ export function VirtualDevicesCard({
       styles={{ body: { padding: 0, maxHeight: 320, overflow: 'auto' } }}
       data-testid="virtual-list"
     >
-      <Typography.Paragraph type="secondary" style={{ margin: '8px 12px 0', fontSize: 12 }}>
+      <Paragraph type="secondary" style={{ margin: '8px 12px 0', fontSize: 12 }}>
         {t('virtualDevices.hint')}
-      </Typography.Paragraph>
+      </Paragraph>
       {devices.length === 0 && (related.data ?? []).length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('virtualDevices.none')} />
       ) : (
@@ -98,10 +100,10 @@ export function VirtualDevicesCard({
                   </span>
                 }
                 description={
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  <Text type="secondary" style={{ fontSize: 12 }}>
                     {typeLabel(t, device.type)} · {device.gatewayName}
                     {device.x === null ? ` · ${t('virtualDevices.notPlaced')}` : ''}
-                  </Typography.Text>
+                  </Text>
                 }
               />
             </List.Item>
@@ -110,9 +112,9 @@ export function VirtualDevicesCard({
       )}
       {(related.data ?? []).length > 0 && (
         <>
-          <Typography.Text strong style={{ display: 'block', margin: '8px 12px 0' }}>
+          <Text strong style={{ display: 'block', margin: '8px 12px 0' }}>
             {t('virtualDevices.related')}
-          </Typography.Text>
+          </Text>
           <List
             size="small"
             dataSource={related.data ?? []}
@@ -142,9 +144,9 @@ export function VirtualDevicesCard({
                 <List.Item.Meta
                   title={device.name}
                   description={
-                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    <Text type="secondary" style={{ fontSize: 12 }}>
                       {t('virtualDevices.relatedTo', { name: device.related?.deviceName ?? '' })}
-                    </Typography.Text>
+                    </Text>
                   }
                 />
               </List.Item>

@@ -1,6 +1,8 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { Suspense, lazy, useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Cascader, Select, Slider, Space, Spin, Typography } from 'antd';
+import { App, Button, Cascader, Select, Slider, Space, Spin } from 'antd';
+import { Card } from '../../components/card.tsx';
+import { Text } from '../../components/text.tsx';
 import { FireOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
@@ -55,7 +57,7 @@ const DevicePanel = lazy(() => import('../../features/devices/device-panel.tsx')
 const VirtualDevicePanel = lazy(() =>
   import('../../features/virtual/virtual-device-panel.tsx').then((m) => ({ default: m.VirtualDevicePanel })),
 );
-const PlanGroupsSheet = lazy(() => import('./plan-tools.tsx').then((m) => ({ default: m.PlanGroupsSheet })));
+const PlanGroupsSheet = lazy(() => import('./plan-groups-sheet.tsx').then((m) => ({ default: m.PlanGroupsSheet })));
 const GroupControlDrawer = lazy(() =>
   import('../../features/devices/group-control-drawer.tsx').then((m) => ({ default: m.GroupControlDrawer })),
 );
@@ -450,9 +452,9 @@ export default function DeviceControlPage() {
           optionRender={(option) => (
             <Space style={{ width: '100%', justifyContent: 'space-between' }}>
               <span>{option.data.label}</span>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              <Text type="secondary" style={{ fontSize: 12 }}>
                 {option.data.kind}
-              </Typography.Text>
+              </Text>
             </Space>
           )}
           onSelect={(id) => {
@@ -461,7 +463,7 @@ export default function DeviceControlPage() {
           data-testid="device-map-find"
         />
         <Space style={{ minWidth: below ? undefined : 280, width: below ? '100%' : undefined }}>
-          <Typography.Text>{t('map.opacity')}</Typography.Text>
+          <Text>{t('map.opacity')}</Text>
           <div style={{ width: below ? 'calc(100vw - 190px)' : 180 }} data-testid="device-map-opacity">
             <Slider
               min={PROJECT_LIMITS.opacity.min}
@@ -476,7 +478,7 @@ export default function DeviceControlPage() {
               ariaLabelForHandle={t('map.opacity')}
             />
           </div>
-          <Typography.Text type="secondary">{opacity}%</Typography.Text>
+          <Text type="secondary">{opacity}%</Text>
         </Space>
         {below && reports}
       </div>
@@ -491,7 +493,7 @@ export default function DeviceControlPage() {
       <Card variant="borderless" styles={{ body: { padding: phone ? 8 : 16 } }}>
         <div style={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 16, marginBottom: phone ? 8 : 16 }}>
           <Space style={phone ? { width: '100%' } : undefined} styles={phone ? { item: { minWidth: 0 } } : undefined}>
-            <Typography.Text>{t('deviceMap.select')}</Typography.Text>
+            <Text>{t('deviceMap.select')}</Text>
             <Cascader
               style={phone ? { width: 'calc(100vw - 90px)' } : { width: 420, maxWidth: '70vw' }}
               options={options}

@@ -1,4 +1,5 @@
 import { PageContainer } from '../../components/page-container.tsx';
+import { PageTabs } from '../../components/page-tabs.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
@@ -29,9 +30,13 @@ export default function EmergencyReportPage() {
     <PageContainer
       title={t('emergency.reportTitle')}
       content={t(`emergency.reportHint.${tab}`)}
-      tabActiveKey={tab}
-      tabList={TABS.map((key) => ({ key, tab: <span data-testid={`emergency-tab-${key}`}>{t(`emergency.tabs.${key}`)}</span> }))}
-      onTabChange={(key) => setParams(key === 'records' ? {} : { tab: key }, { replace: true })}
+      tabs={
+        <PageTabs
+          activeKey={tab}
+          items={TABS.map((key) => ({ key, tab: <span data-testid={`emergency-tab-${key}`}>{t(`emergency.tabs.${key}`)}</span> }))}
+          onChange={(key) => setParams(key === 'records' ? {} : { tab: key }, { replace: true })}
+        />
+      }
       extra={<HeaderProjectSelect label={t('emergency.field.project')} tree={tree.data} value={projectId} onChange={setProjectId} />}
     >
       {tab === 'records' && <RunTable key={projectId} projectId={projectId} />}

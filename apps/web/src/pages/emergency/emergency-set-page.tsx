@@ -1,5 +1,6 @@
 import { Card } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
+import { PageTabs } from '../../components/page-tabs.tsx';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { userMay } from '@lumigrid/contract/browser';
@@ -26,12 +27,16 @@ export default function EmergencySetPage() {
     <PageContainer
       title={t('emergency.setTitle')}
       content={t(tab === 'map' ? 'emergency.mapHint' : 'emergency.setHint')}
-      tabActiveKey={tab}
-      tabList={[
-        { key: 'tasks', tab: <span data-testid="emergency-tab-tasks">{t('emergency.tabs.tasks')}</span> },
-        { key: 'map', tab: <span data-testid="emergency-tab-map">{t('emergency.tabs.map')}</span> },
-      ]}
-      onTabChange={(key) => setParams(key === 'map' ? { tab: 'map' } : {}, { replace: true })}
+      tabs={
+        <PageTabs
+          activeKey={tab}
+          items={[
+            { key: 'tasks', tab: <span data-testid="emergency-tab-tasks">{t('emergency.tabs.tasks')}</span> },
+            { key: 'map', tab: <span data-testid="emergency-tab-map">{t('emergency.tabs.map')}</span> },
+          ]}
+          onChange={(key) => setParams(key === 'map' ? { tab: 'map' } : {}, { replace: true })}
+        />
+      }
       extra={<HeaderProjectSelect label={t('emergency.field.project')} tree={tree.data} value={projectId} onChange={setProjectId} />}
     >
       {tab === 'tasks' ? (
