@@ -39,11 +39,14 @@ import {
   daliOverflow,
   targetAddrs,
   unknownReference,
+  OnlineHandshake,
+  reconnectDelay,
+  subscribeUntilGranted,
+  type ReconnectBackoff,
+  type TimerSchedule,
 } from '@lumigrid/protocol';
 import mqtt, { type MqttClient } from 'mqtt';
 import { SimClock } from './clock.ts';
-import { reconnectDelay, type ReconnectBackoff } from './backoff.ts';
-import { realSchedule, type Schedule } from './schedule.ts';
 import { SIMULATED_KINDS, applyAction, createDevice, deviceAddr, faultCodesOf, joinedDevice, type SimDevice } from './devices.ts';
 import {
   BACKFILL_SAMPLES_PER_SECOND,
@@ -131,15 +134,15 @@ export interface SimGatewayOptions {
   keepaliveS?: number;
   /** Up messages kept while the broker or the cloud is away (default 1000); past it the oldest are dropped. */
   uplinkLimit?: number;
-  /** Waits between attempts to reach the broker (backoff.ts): jittered exponential, 0.5-1 s first, at most 30 s. */
+  /** Waits between attempts to reach the broker (reconnectDelay): jittered exponential, 0.5-1 s first, at most 30 s. */
   reconnect?: ReconnectBackoff;
   /**
-   * Waits for the cloud's down/ack before the online state goes again (backoff.ts): jittered exponential, 5-10 s
-   * first, at most 2 minutes, for as long as the connection lasts unanswered.
+   * Waits for the cloud's down/ack before the online state goes again (OnlineHandshake): jittered exponential,
+   * 5-10 s first, at most 2 minutes, for as long as the connection lasts unanswered.
    */
   onlineRepeat?: ReconnectBackoff;
-  /** Runs work after ms wall-clock milliseconds, answers how to call it off; tests pass one they move by hand. */
-  schedule?: Schedule;
+  /** Runs the handshake's waits (a refused subscription, an unanswered online state); tests pass manualSchedule's. */
+  schedule?: TimerSchedule;
   log?: (line: string) => void;
   random?: () => number;
 }
@@ -162,12 +165,7 @@ export interface SimFaults {
   lostOnlineAnswers: number;
 }
 
-/** The first wait for the cloud's answer to an online state is 5-10 s, then twice as long each time, at most 1-2 minutes. */
-export const ONLINE_REPEAT: Required<Pick<ReconnectBackoff, 'initialMs' | 'maxMs'>> = { initialMs: 10_000, maxMs: 120_000 };
-
 const SEEN_IDS = 1000;
-/** How long a gateway waits before asking again for a subscription the broker refused. */
-const SUBSCRIBE_RETRY_MS = 500;
 const BATCH = 500;
 /** Backfill messages awaiting the broker's PUBACK at once. */
 const BACKFILL_WINDOW = 16;
@@ -233,13 +231,9 @@ export class SimGateway extends EventEmitter {
   private readonly uplink: UplinkStore;
   /** Counts connections, so a message handed to a connection that dropped is sent again on the next one. */
   private generation = 0;
-  /** The ts of each online state published on this connection: the cloud's down/ack names one of them. */
-  private readonly onlineStates = new Set<number>();
-  /** From the cloud's ack of this connection's online state until the connection drops: up messages go out. */
-  private cloudListening = false;
-  /** Calls off the wait for the cloud's answer to this connection's online state (repeatOnlineUntilAnswered). */
-  private cancelOnlineRepeat: (() => void) | undefined;
-  /** Failed attempts to reach the broker since the last connection; sets the next wait (backoff.ts). */
+  /** From the cloud's answer to this connection's online state until the connection drops, up messages go out. */
+  private readonly handshake: OnlineHandshake;
+  /** Failed attempts to reach the broker since the last connection; sets the next wait (reconnectDelay). */
   private reconnectAttempts = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
 
@@ -251,6 +245,7 @@ export class SimGateway extends EventEmitter {
     this.random = options.random ?? Math.random;
     this.telemetryHeld = options.holdTelemetry ?? false;
     this.uplink = new UplinkStore(options.uplinkLimit ?? UPLINK_LIMIT);
+    this.handshake = new OnlineHandshake({ backoff: options.onlineRepeat, schedule: options.schedule, log: (line) => this.log(line) });
     this.populate(options.devicesPerKind ?? 1);
     this.emergencyFailureRates = { ...options.emergencyFailureRates };
     const emergencyTimeFactor = options.emergencyTimeFactor ?? 1;
@@ -476,26 +471,22 @@ export class SimGateway extends EventEmitter {
       this.reconnectAttempts = 0;
       this.generation++;
       const generation = this.generation;
-      // A topic the broker refused (0x80 in the SUBACK; NATS under load does) is asked for again until granted:
-      // a gateway without its down/cmd would be online and never receive a command. The online state waits for
-      // all of them: the cloud answers it once on down/ack, and an answer sent before that subscription exists
-      // reaches nobody, leaving every up message (replies too) waiting in the store.
-      const subscribeUntilGranted = (topics: string[], granted: () => void) =>
-        client.subscribe(topics, { qos: 1 }, (error, grants) => {
-          if (error) this.log(`subscribe failed: ${error.message}`);
-          // mqtt.js answers a refusal as an error without saying which topic: all of them are asked for again.
-          const refused = error ? topics : (grants ?? []).filter((grant) => grant.qos === 128).map((grant) => grant.topic);
-          if (refused.length === 0) return granted();
-          this.log(`subscriptions refused: ${refused.join(', ')}; asking again`);
-          setTimeout(() => {
-            if (this.client === client && this.generation === generation && client.connected) subscribeUntilGranted(refused, granted);
-          }, SUBSCRIBE_RETRY_MS).unref();
-        });
-      subscribeUntilGranted([downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')], () => {
-        this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
-        this.publishReport([...this.devices.values()], true);
-        this.emit('online');
-      });
+      // The online state waits until every down topic is granted (subscribeUntilGranted says why).
+      const topics = [downTopic(this.mac, 'cmd'), downTopic(this.mac, 'config'), downTopic(this.mac, 'ack')];
+      subscribeUntilGranted(
+        client,
+        topics,
+        () => {
+          this.publish('state', { state: 'online', info: this.info(), ts: this.clock.now() }, true);
+          this.publishReport([...this.devices.values()], true);
+          this.emit('online');
+        },
+        {
+          schedule: this.options.schedule,
+          log: (line) => this.log(line),
+          current: () => this.client === client && this.generation === generation && client.connected,
+        },
+      );
     });
     return new Promise((resolve, reject) => {
       const onOnline = () => {
@@ -568,44 +559,19 @@ export class SimGateway extends EventEmitter {
     }
     const client = this.client;
     if (!client?.connected) return;
-    const state = message as UpMessages['state'];
-    if (state.state === 'online' && state.ts !== undefined) this.onlineStates.add(state.ts);
     const send = () =>
       client.publish(topic, payload, { qos: 1, retain }, (error) => {
         if (error && !this.stopped) this.log(`publish ${channel} failed: ${error.message}`);
       });
     send();
-    if (state.state === 'online' && !this.cloudListening) this.repeatOnlineUntilAnswered(client, send);
-  }
-
-  /**
-   * The cloud answers each online state it receives once; that answer can be lost (the server node that took the
-   * state died before answering, the broker was re-creating this gateway's session). Unanswered, the online state
-   * goes again, the same message, after a jittered wait that doubles each time, until the cloud answers one of
-   * this connection's online states or the connection drops. The latest online state published is the one repeated.
-   */
-  private repeatOnlineUntilAnswered(client: MqttClient, send: () => void, attempt = 0) {
-    this.stopOnlineRepeat();
-    const generation = this.generation;
-    const wait = reconnectDelay(attempt, { ...ONLINE_REPEAT, ...this.options.onlineRepeat });
-    this.cancelOnlineRepeat = (this.options.schedule ?? realSchedule)(() => {
-      this.cancelOnlineRepeat = undefined;
-      if (this.client !== client || this.generation !== generation || !client.connected || this.cloudListening) return;
-      this.log(`no answer to the online state; sending it again (repeat ${attempt + 1})`);
-      send();
-      this.repeatOnlineUntilAnswered(client, send, attempt + 1);
-    }, wait);
-  }
-
-  private stopOnlineRepeat() {
-    this.cancelOnlineRepeat?.();
-    this.cancelOnlineRepeat = undefined;
+    const state = message as UpMessages['state'];
+    if (state.state === 'online') this.handshake.onlineSent(state.ts, send, () => this.client === client && client.connected);
   }
 
   /** Hands stored messages to the broker while the cloud listens; each leaves the store on its PUBACK. */
   private forward(messages: StoredUplink[]) {
     const client = this.client;
-    if (!client?.connected || !this.cloudListening) return;
+    if (!client?.connected || !this.handshake.answered) return;
     const generation = this.generation;
     for (const message of messages) {
       if (message.sentOn === generation) continue;
@@ -623,17 +589,12 @@ export class SimGateway extends EventEmitter {
 
   /** The cloud answered an online state: when it is one of this connection's, what was stored goes now. */
   private cloudAcknowledged(state: number | undefined) {
-    if (state !== undefined && !this.onlineStates.has(state)) return;
-    this.cloudListening = true;
-    this.stopOnlineRepeat();
-    this.forward(this.uplink.waiting(this.generation));
+    if (this.handshake.acknowledge(state)) this.forward(this.uplink.waiting(this.generation));
   }
 
   /** The connection dropped or was replaced: messages wait in the store until the cloud acknowledges the next one. */
   private cloudGone() {
-    this.cloudListening = false;
-    this.onlineStates.clear();
-    this.stopOnlineRepeat();
+    this.handshake.reset();
   }
 
   private publishReport(devices: SimDevice[], full: boolean) {

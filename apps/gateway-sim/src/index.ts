@@ -1,4 +1,3 @@
-export * from './backoff.ts';
 export * from './clock.ts';
 export * from './radio.ts';
 export * from './devices.ts';
@@ -8,4 +7,3 @@ export * from './fleet.ts';
 export * from './emergency.ts';
 export * from './battery.ts';
 export * from './occupancy.ts';
-export * from './schedule.ts';

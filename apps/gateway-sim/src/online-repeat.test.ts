@@ -1,7 +1,6 @@
+import { manualSchedule, ONLINE_REPEAT } from '@lumigrid/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gatewaysOnTestCloud, poll } from './broker.fixtures.ts';
-import { ONLINE_REPEAT } from './gateway.ts';
-import { manualSchedule } from './schedule.ts';
 
 const rig = gatewaysOnTestCloud('A4C13A1F');
 afterEach(() => {

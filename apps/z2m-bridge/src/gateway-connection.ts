@@ -3,13 +3,17 @@ import {
   downTopic,
   encodeUp,
   gatewaySessionOptions,
+  OnlineHandshake,
   sendPacketsAtOnce,
+  subscribeUntilGranted,
   upTopic,
   UplinkStore,
   type CommandMessage,
   type GatewayInfo,
+  type ReconnectBackoff,
   type ReplyMessage,
   type StoredUplink,
+  type TimerSchedule,
   type UpChannel,
   type UpMessages,
 } from '@lumigrid/protocol';
@@ -23,6 +27,10 @@ export interface GatewayConnectionOptions {
   keepaliveS?: number;
   /** Up messages kept while the broker or the cloud is away; past it the oldest are dropped. */
   uplinkLimit?: number;
+  /** Waits for the cloud's answer before the online state goes again (default 5-10 s, doubling, at most 1-2 minutes). */
+  onlineRepeat?: ReconnectBackoff;
+  /** Runs the handshake's waits (a refused subscription, an unanswered online state); tests pass manualSchedule's. */
+  schedule?: TimerSchedule;
   info(): GatewayInfo;
   /** Called once the cloud may hear the gateway: after every connect, with the full report to send. */
   onOnline(): void;
@@ -35,20 +43,20 @@ const SEEN_IDS = 1000;
 
 /**
  * The bridge's side of the Lumigrid protocol (docs/protocol.md): one MQTT connection as the gateway `mac`,
- * the retained online state with its last will, commands answered once per id, and up messages kept in the
- * protocol's uplink store until the cloud has acknowledged this connection's online state, as the simulated
- * gateway does.
+ * the retained online state with its last will, sent once every down topic is granted and repeated until the
+ * cloud answers it, commands answered once per id, and up messages kept in the protocol's uplink store until the
+ * cloud has answered this connection's online state: the protocol package's handshake, as the simulated gateway's.
  */
 export class GatewayConnection {
   private client: MqttClient | undefined;
   private readonly uplink: UplinkStore;
   private generation = 0;
-  private readonly onlineStates = new Set<number>();
-  private cloudListening = false;
+  private readonly handshake: OnlineHandshake;
   private readonly replies = new Map<string, ReplyMessage | undefined>();
 
   constructor(private readonly options: GatewayConnectionOptions) {
     this.uplink = new UplinkStore(options.uplinkLimit ?? 1000);
+    this.handshake = new OnlineHandshake({ backoff: options.onlineRepeat, schedule: options.schedule, log: (line) => options.log(line) });
   }
 
   get connected(): boolean {
@@ -80,15 +88,25 @@ export class GatewayConnection {
       let settled = false;
       client.on('connect', () => {
         this.generation++;
-        client.subscribe([downTopic(mac, 'cmd'), downTopic(mac, 'config'), downTopic(mac, 'ack')], { qos: 1 }, (error) => {
-          if (error) this.options.log(`subscribe failed: ${error.message}`);
-          this.publishOnline();
-          this.options.onOnline();
-          if (!settled) {
-            settled = true;
-            resolve();
-          }
-        });
+        const generation = this.generation;
+        const topics = [downTopic(mac, 'cmd'), downTopic(mac, 'config'), downTopic(mac, 'ack')];
+        subscribeUntilGranted(
+          client,
+          topics,
+          () => {
+            this.publishOnline();
+            this.options.onOnline();
+            if (!settled) {
+              settled = true;
+              resolve();
+            }
+          },
+          {
+            schedule: this.options.schedule,
+            log: (line) => this.options.log(line),
+            current: () => this.client === client && this.generation === generation && client.connected,
+          },
+        );
       });
       client.on('error', (error: Error & { code?: number }) => {
         if (settled || (error.code !== 4 && error.code !== 5)) return;
@@ -138,14 +156,15 @@ export class GatewayConnection {
     }
     const client = this.client;
     if (!client?.connected) return;
+    const send = () => client.publish(topic, payload, { qos: 1, retain });
+    send();
     const state = message as UpMessages['state'];
-    if (state.state === 'online' && state.ts !== undefined) this.onlineStates.add(state.ts);
-    client.publish(topic, payload, { qos: 1, retain });
+    if (state.state === 'online') this.handshake.onlineSent(state.ts, send, () => this.client === client && client.connected);
   }
 
   private forward(messages: StoredUplink[]) {
     const client = this.client;
-    if (!client?.connected || !this.cloudListening) return;
+    if (!client?.connected || !this.handshake.answered) return;
     const generation = this.generation;
     for (const message of messages) {
       if (message.sentOn === generation) continue;
@@ -158,8 +177,7 @@ export class GatewayConnection {
   }
 
   private cloudGone() {
-    this.cloudListening = false;
-    this.onlineStates.clear();
+    this.handshake.reset();
   }
 
   private async onDown(topic: string, payload: Buffer) {
@@ -173,10 +191,7 @@ export class GatewayConnection {
     }
     const down = decoded.value;
     if (down.channel === 'ack') {
-      const state = down.message.state;
-      if (state !== undefined && !this.onlineStates.has(state)) return;
-      this.cloudListening = true;
-      this.forward(this.uplink.waiting(this.generation));
+      if (this.handshake.acknowledge(down.message.state)) this.forward(this.uplink.waiting(this.generation));
       return;
     }
     const command = down.message;

@@ -1,6 +1,5 @@
 import { alertEndpoints, gatewayEndpoints, type AlertPage, type Gateway } from '@lumigrid/contract';
-import { manualSchedule } from '@lumigrid/gateway-sim';
-import { FAULT_CODES } from '@lumigrid/protocol';
+import { FAULT_CODES, manualSchedule } from '@lumigrid/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayStatusChange } from '../realtime/gateway-status.ts';
 import { DATABASES, signUpByMail } from '../test/harness.ts';

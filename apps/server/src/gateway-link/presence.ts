@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { GatewayInfo, StateMessage } from '@lumigrid/protocol';
+import { realSchedule, type GatewayInfo, type StateMessage, type TimerSchedule } from '@lumigrid/protocol';
 
 /** What the cloud knows about a gateway's connection, from its retained up/state and last will. */
 export interface GatewayPresence {
@@ -18,15 +18,6 @@ export interface GatewayPresence {
 
 type Listener = (presence: GatewayPresence) => void;
 
-/** Runs `work` after `ms`; answers how to call it off. Tests pass one they move by hand. */
-export type Schedule = (work: () => void, ms: number) => () => void;
-
-const realSchedule: Schedule = (work, ms) => {
-  const timer = setTimeout(work, ms);
-  timer.unref();
-  return () => clearTimeout(timer);
-};
-
 /**
  * Online/offline of every gateway the link has heard of, with waiters for "tell me when it is back".
  *
@@ -37,7 +28,7 @@ const realSchedule: Schedule = (work, ms) => {
  * the listeners already hold, with its new info. The same online state heard again (a gateway repeats one the
  * cloud did not answer, docs/protocol.md section 3) changes nothing and is told to nobody.
  */
-export function createPresence(now: () => number = Date.now, options: { graceMs?: number; schedule?: Schedule } = {}) {
+export function createPresence(now: () => number = Date.now, options: { graceMs?: number; schedule?: TimerSchedule } = {}) {
   const graceMs = options.graceMs ?? 0;
   const schedule = options.schedule ?? realSchedule;
   const gateways = new Map<string, GatewayPresence>();

@@ -1,16 +1,20 @@
-/** Runs `work` after `ms` wall-clock milliseconds; answers how to call it off. */
-export type Schedule = (work: () => void, ms: number) => () => void;
+/**
+ * Runs `work` after `ms` wall-clock milliseconds; answers how to call it off. A gateway waits with one, so tests
+ * can pass one they move by hand (a gateway's lighting schedules are `Schedule` in schedule.ts, not this).
+ */
+export type TimerSchedule = (work: () => void, ms: number) => () => void;
 
-export const realSchedule: Schedule = (work, ms) => {
+/** setTimeout, not holding the process open. */
+export const realSchedule: TimerSchedule = (work, ms) => {
   const timer = setTimeout(work, ms);
   timer.unref();
   return () => clearTimeout(timer);
 };
 
-/** A Schedule whose waits a test runs by hand, in the order they were asked for: no test waits for the wall clock. */
+/** A TimerSchedule whose waits a test runs by hand, in the order they were asked for: no test waits for the wall clock. */
 export function manualSchedule() {
   const pending: Array<{ work: () => void; ms: number }> = [];
-  const schedule: Schedule = (work, ms) => {
+  const schedule: TimerSchedule = (work, ms) => {
     const entry = { work, ms };
     pending.push(entry);
     return () => {

@@ -1,4 +1,7 @@
-/** How a gateway waits between attempts to reach its broker (docs/protocol.md, "Reconnecting"). */
+/**
+ * How a gateway waits between attempts (docs/protocol.md section 3): to reach its broker ("Reconnecting"), and
+ * for the cloud's answer to its online state.
+ */
 export interface ReconnectBackoff {
   /** Ceiling of the first wait, ms (default 1,000). */
   initialMs?: number;
@@ -24,3 +27,6 @@ export function reconnectDelay(attempt: number, backoff: ReconnectBackoff = {}):
   const random = backoff.random ?? Math.random;
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
+
+/** The first wait for the cloud's answer to an online state is 5-10 s, then twice as long each time, at most 1-2 minutes. */
+export const ONLINE_REPEAT: Required<Pick<ReconnectBackoff, 'initialMs' | 'maxMs'>> = { initialMs: 10_000, maxMs: 120_000 };
