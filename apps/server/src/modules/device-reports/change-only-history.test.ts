@@ -185,7 +185,7 @@ describe.each(DATABASES)('change-only device history written by two nodes on %s'
   it("compares a state with the device's last history row, whichever node wrote it", async () => {
     const [a, b] = [writerOn(nodes[0]!), writerOn(nodes[1]!)];
     const send = async (node: typeof a, level: number) => {
-      await node.accept(mac, report(clock.now().getTime(), light('00F1', level)));
+      await node.accept(mac, report(clock.now().getTime(), dimmer('00F1', level)));
       await node.flush();
     };
     const t0 = clock.now().getTime();
@@ -220,7 +220,7 @@ describe.each(DATABASES)('change-only device history written by two nodes on %s'
     for (const level of levels) {
       clock.advance(1000);
       // Two devices in opposite orders, so the nodes' locks cross if they are not taken in one order.
-      const devices = [light('00F2', level), light('00F3', level)];
+      const devices = [dimmer('00F2', level), dimmer('00F3', level)];
       await Promise.all([
         a.accept(mac, report(clock.now().getTime(), ...devices)),
         b.accept(mac, report(clock.now().getTime(), ...devices.reverse())),
