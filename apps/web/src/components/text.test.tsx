@@ -59,7 +59,9 @@ describe("Text, Paragraph and TextLink: antd's typography without its editable m
     const hover = () => {
       vi.useFakeTimers();
       fireEvent.mouseEnter(screen.getByText(name));
-      act(() => vi.advanceTimersByTime(1_000));
+      act(() => {
+        vi.advanceTimersByTime(1_000);
+      });
       vi.useRealTimers();
       return screen.queryByRole('tooltip')?.textContent ?? null;
     };
