@@ -31,6 +31,10 @@ const { values: args } = parseArgs({
     baseline: { type: 'boolean', default: false },
     // With --restart: a GATEWAY_VERIFIER_KEY, so the verified passwords outlive the restart.
     'verifier-key': { type: 'boolean', default: false },
+    // The server's HISTORY_HEARTBEAT_MINUTES: change-only history with this heartbeat (the default); 0 keeps every report.
+    'heartbeat-minutes': { type: 'string', default: '15' },
+    // The devices' states change before each report as bench/change-model.ts says, from this seed.
+    'change-seed': { type: 'string', default: '1' },
   },
 });
 const DB = args.db as 'pglite' | 'postgres';
@@ -38,6 +42,7 @@ const COUNTS = args.gateways.split(',').map(Number);
 const WINDOW_S = Math.round(Number(args.minutes) * 60);
 const WARMUP_S = Number(args.warmup);
 const SAMPLE_S = 10;
+const HEARTBEAT_MINUTES = Number(args['heartbeat-minutes']);
 const RESULTS = resolve(import.meta.dirname, 'results');
 
 interface RunResult {
@@ -55,7 +60,13 @@ interface RunResult {
   postgresCpuPercent?: { mean: number; p95: number };
   rssMB: { start: number; end: number };
   loopDelayP99Ms: { window: number; worstSample: number };
-  rows: { published: number; written: number; lost: number; dropped: number };
+  /** Device states the gateways published from the warm-up on, the writer took, the difference, and gave up on. */
+  rows: { published: number; taken: number; lost: number; dropped: number };
+  /**
+   * What the history kept of the published states: rows appended to device_reports, and its growth (table and
+   * indexes) per gateway per day, from the warm-up to the end (0 heartbeat minutes: every report).
+   */
+  history: { heartbeatMinutes: number; appended: number; rowsPerGatewayDay: number; bytesPerGatewayDay: number };
   /** Gateways the server saw going offline: while connecting and importing, and during the window. */
   offline: { setup: number; window: number };
   /** device_reports with its indexes at the end (every report of the run, the connect reports included). */
@@ -161,7 +172,8 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
   const tuning = args.baseline
     ? { presenceGraceS: 0, verifierConcurrency: 100_000 }
     : { verifierKey: args['verifier-key'] ? randomBytes(32).toString('base64url') : undefined };
-  let server = startServer({ gateways, dataDir, databaseUrl: target?.url, ...tuning });
+  const historyHeartbeatMinutes = HEARTBEAT_MINUTES;
+  let server = startServer({ gateways, dataDir, databaseUrl: target?.url, historyHeartbeatMinutes, ...tuning });
   const seen = new Map<number, number>();
   let fleet: ReturnType<typeof startFleet> | undefined;
   try {
@@ -178,6 +190,7 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
       url: `mqtt://127.0.0.1:${ready.brokerPort}`,
       gateways: ready.gateways,
       devicesPerKind: Number(args['devices-per-kind']),
+      changeSeed: Number(args['change-seed']),
       ...(args.baseline ? { reconnectFixedMs: 1000 } : {}),
     });
     const started = await fleet.ask<'started'>({ cmd: 'start' });
@@ -195,7 +208,15 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
       server.post({ cmd: 'exit' });
       await server.exited;
       const exitedAt = Date.now();
-      server = startServer({ gateways, dataDir, databaseUrl: target?.url, brokerPort: ready.brokerPort, restarted: true, ...tuning });
+      server = startServer({
+        gateways,
+        dataDir,
+        databaseUrl: target?.url,
+        historyHeartbeatMinutes,
+        brokerPort: ready.brokerPort,
+        restarted: true,
+        ...tuning,
+      });
       await server.ask<'ready'>();
       const back = await server.ask<'reconnected'>({ cmd: 'reconnected', timeoutS: 600 });
       load[1] = loadavg()[0]!;
@@ -229,7 +250,8 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
     }
     load[1] = loadavg()[0]!;
     const sent = await published;
-    const { rows, bytes, total } = await server.ask<'drained'>({ cmd: 'drain', afterId: mark.maxId, expected: sent.rows });
+    const drained = await server.ask<'drained'>({ cmd: 'drain', mark, expected: sent.rows });
+    const perGatewayDay = 86_400 / ((WARMUP_S + WINDOW_S) * gateways);
 
     const first = samples[0]!;
     const last = samples.at(-1)!;
@@ -252,9 +274,19 @@ async function runOne(gateways: number, pgBase: string | undefined): Promise<Run
       postgresCpuPercent: pgClient && seen.size ? { mean: round(mean(pgCpu)), p95: round(p95(pgCpu)) } : undefined,
       rssMB: { start: Math.round(first.rss / 2 ** 20), end: Math.round(last.rss / 2 ** 20) },
       loopDelayP99Ms: { window: round(last.windowLoopP99Ms), worstSample: round(Math.max(...samples.slice(1).map((s) => s.loopP99Ms))) },
-      rows: { published: sent.rows, written: rows, lost: sent.rows - rows, dropped: last.dropped },
+      rows: { published: sent.rows, taken: drained.taken, lost: sent.rows - drained.taken, dropped: last.dropped },
+      history: {
+        heartbeatMinutes: HEARTBEAT_MINUTES,
+        appended: drained.appended,
+        rowsPerGatewayDay: Math.round(drained.appended * perGatewayDay),
+        bytesPerGatewayDay: Math.round((drained.bytes - mark.bytes) * perGatewayDay),
+      },
       offline: { setup: imported.offline, window: last.offline - first.offline },
-      reportsTable: { MB: Math.round(bytes / 2 ** 20), rows: total, bytesPerRow: Math.round(bytes / total) },
+      reportsTable: {
+        MB: Math.round(drained.bytes / 2 ** 20),
+        rows: drained.total,
+        bytesPerRow: Math.round(drained.bytes / drained.total),
+      },
     };
   } finally {
     if (fleet) {
@@ -293,7 +325,7 @@ function table(r: RunResult): string {
     ['devices', `${n(r.devices)} (${r.devicesPerGateway} per gateway)`],
     [
       'reports/s (rows/s)',
-      `${n(r.reportsPerS.written)} written in the window (${n(r.reportsPerS.expected)} scheduled), ${n(r.reportsPerS.toMapTopics)} to map topics`,
+      `${n(r.reportsPerS.written)} taken by the writer in the window (${n(r.reportsPerS.expected)} scheduled), ${n(r.reportsPerS.toMapTopics)} to map topics`,
     ],
     [
       'server CPU, % of one core',
@@ -307,9 +339,11 @@ function table(r: RunResult): string {
       'event loop delay p99',
       `${r.loopDelayP99Ms.window} ms over the window (worst ${SAMPLE_S}-s sample ${r.loopDelayP99Ms.worstSample} ms)`,
     ],
+    ['rows published / taken / lost', `${n(r.rows.published)} / ${n(r.rows.taken)} / ${n(r.rows.lost)} (writer dropped ${r.rows.dropped})`],
     [
-      'rows published / written / lost',
-      `${n(r.rows.published)} / ${n(r.rows.written)} / ${n(r.rows.lost)} (writer dropped ${r.rows.dropped})`,
+      'history kept',
+      `${n(r.history.appended)} rows (${r.history.heartbeatMinutes ? `change-only, heartbeat ${r.history.heartbeatMinutes} min` : 'every report'}): ` +
+        `${n(r.history.rowsPerGatewayDay)} rows, ${n(Math.round(r.history.bytesPerGatewayDay / 1024))} KiB per gateway per day`,
     ],
     ['device_reports size', `${n(r.reportsTable.MB)} MB for ${n(r.reportsTable.rows)} rows, ${r.reportsTable.bytesPerRow} bytes per row`],
     ['gateways gone offline', `${r.offline.window} in the window (${r.offline.setup} while connecting and importing)`],

@@ -30,6 +30,15 @@ export interface FleetServerOptions {
   verifierConcurrency?: number;
   /** GATEWAY_VERIFIER_KEY: verified passwords survive the restart. */
   verifierKey?: string;
+  /** HISTORY_HEARTBEAT_MINUTES: 0 keeps every report in the history; more is change-only history with that heartbeat. */
+  historyHeartbeatMinutes: number;
+}
+
+/** Where the measured reports start: the history's last id, the writer's count and the table's size then. */
+export interface Mark {
+  maxId: string;
+  taken: number;
+  bytes: number;
 }
 
 export type ServerCommand =
@@ -37,8 +46,11 @@ export type ServerCommand =
   /** `start` resets the window's event loop histogram. */
   | { cmd: 'sample'; start?: boolean }
   | { cmd: 'mark' }
-  /** Waits until `expected` rows after `afterId` are in device_reports, or nothing new comes for 10 s. */
-  | { cmd: 'drain'; afterId: string; expected: number }
+  /**
+   * Waits until the report writer has taken `expected` rows since the mark (appended to device_reports, or left
+   * out as unchanged by change-only history), or nothing new comes for 10 s.
+   */
+  | { cmd: 'drain'; mark: Mark; expected: number }
   /** Waits until every gateway is online again (a restarted server), at most `timeoutS`. */
   | { cmd: 'reconnected'; timeoutS: number }
   /** Stops at once, as a restart does: no waiting for the gateways to say goodbye. */
@@ -67,9 +79,12 @@ export type ServerReply =
   | { reply: 'ready'; brokerPort: number; gateways: Array<{ mac: string; password: string }> }
   | { reply: 'imported'; devices: number; seconds: number; offline: number }
   | ({ reply: 'sample' } & ServerSample)
-  | { reply: 'mark'; maxId: string }
-  /** `bytes`: device_reports with its indexes, holding `total` rows. */
-  | { reply: 'drained'; rows: number; bytes: number; total: number }
+  | ({ reply: 'mark' } & Mark)
+  /**
+   * `taken`: rows the writer took since the mark, `appended` of them in device_reports; `bytes`: device_reports with
+   * its indexes, holding `total` rows.
+   */
+  | { reply: 'drained'; taken: number; appended: number; bytes: number; total: number }
   /** After a restart: ms from this server's broker listening to the last gateway online, its CPU over that time. */
   | { reply: 'reconnected'; online: number; ms: number; cpuUs: number; offline: number; loopP99Ms: number; readyAt: number }
   | { reply: 'closed' };
@@ -96,8 +111,7 @@ const config = loadConfig({
   WEB_DIST: join(options.dataDir, 'no-web'),
   ADMIN_PASSWORD,
   DEMO: 'off',
-  // Every report is a row, as the write path is measured and the rows are counted (change-only is history-size.bench.ts).
-  HISTORY_HEARTBEAT_MINUTES: '0',
+  HISTORY_HEARTBEAT_MINUTES: String(options.historyHeartbeatMinutes),
   LOG_LEVEL: 'warn',
   ...(options.presenceGraceS !== undefined ? { PRESENCE_GRACE_S: String(options.presenceGraceS) } : {}),
   // Verified gateway passwords kept across the restart (a benchmark's own key; an installation keeps its key outside DATA_DIR).
@@ -229,19 +243,29 @@ function sample(start: boolean): ServerSample {
   return s;
 }
 
-const maxId = async () =>
-  String((await sql.query<{ id: string | null }>('select max(id)::text as id from device_reports')).rows[0]?.id ?? '0');
+const reportsBytes = async () =>
+  Number((await sql.query<{ bytes: string }>("select pg_total_relation_size('device_reports')::text as bytes")).rows[0]!.bytes);
 
-async function drain(afterId: string, expected: number) {
+async function mark(): Promise<Mark> {
+  await writer.flush();
+  const { rows } = await sql.query<{ id: string | null }>('select max(id)::text as id from device_reports');
+  return { maxId: rows[0]?.id ?? '0', taken: writer.stats.written, bytes: await reportsBytes() };
+}
+
+async function drain(from: Mark, expected: number) {
   let last = -1;
   let stableSince = Date.now();
   for (;;) {
     await writer.flush();
-    const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from device_reports where id > $1', [afterId]);
-    const n = rows[0]!.n;
-    if (n >= expected) return n;
-    if (n !== last) [last, stableSince] = [n, Date.now()];
-    else if (Date.now() - stableSince > 10_000) return n;
+    const taken = writer.stats.written - from.taken;
+    if (taken >= expected || (taken === last && Date.now() - stableSince > 10_000)) {
+      const { rows } = await sql.query<{ appended: number; total: number }>(
+        'select count(*) filter (where id > $1)::int as appended, count(*)::int as total from device_reports',
+        [from.maxId],
+      );
+      return { taken, ...rows[0]!, bytes: await reportsBytes() };
+    }
+    if (taken !== last) [last, stableSince] = [taken, Date.now()];
     await sleep(200);
   }
 }
@@ -258,14 +282,9 @@ process.on('message', (command: ServerCommand) => {
       case 'sample':
         return send({ reply: 'sample', ...sample(command.start ?? false) });
       case 'mark':
-        return send({ reply: 'mark', maxId: await maxId() });
-      case 'drain': {
-        const rows = await drain(command.afterId, command.expected);
-        const size = await sql.query<{ bytes: string; total: number }>(
-          "select pg_total_relation_size('device_reports')::text as bytes, (select count(*)::int from device_reports) as total",
-        );
-        return send({ reply: 'drained', rows, bytes: Number(size.rows[0]!.bytes), total: size.rows[0]!.total });
-      }
+        return send({ reply: 'mark', ...(await mark()) });
+      case 'drain':
+        return send({ reply: 'drained', ...(await drain(command.mark, command.expected)) });
       case 'reconnected':
         return send({ reply: 'reconnected', ...(await reconnected(command.timeoutS)) });
       case 'exit':

@@ -1,5 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SimGateway } from '@lumigrid/gateway-sim';
+import { seededRandom } from '@lumigrid/protocol';
+import { afterOneMinute } from './change-model.ts';
 
 /** What the benchmark hands the worker: where the broker is and which gateways to play. */
 export interface FleetWorkerData {
@@ -8,6 +10,8 @@ export interface FleetWorkerData {
   devicesPerKind: number;
   /** Waits between reconnect attempts: the simulator's jittered back-off unless a fixed period is given (a baseline). */
   reconnectFixedMs?: number;
+  /** Before each paced report the devices' states change as bench/change-model.ts says (seeded); unset: never. */
+  changeSeed?: number;
 }
 
 /** Commands from the benchmark. */
@@ -49,6 +53,8 @@ async function paced(ratePerS: number, durationMs: number) {
   // Messages per second over all gateways, then each gateway's period; offsets stagger them.
   const periodMs = (gateways.length * devices * 1000) / ratePerS;
   const startedAt = Date.now();
+  const random = data.changeSeed === undefined ? undefined : seededRandom(data.changeSeed);
+  const scale = periodMs / 60_000;
   let messages = 0;
   await Promise.all(
     gateways.map(async (g, i) => {
@@ -57,6 +63,7 @@ async function paced(ratePerS: number, durationMs: number) {
         if (at - startedAt >= durationMs) return;
         const wait = at - Date.now();
         if (wait > 0) await sleep(wait);
+        if (random) for (const device of g.devices.values()) device.state = afterOneMinute(device.state, random, scale);
         g.reportAll();
         messages++;
       }

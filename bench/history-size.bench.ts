@@ -8,8 +8,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { deviceAddr, fleetMac, initialState, isLight, SIMULATED_KINDS } from '@lumigrid/gateway-sim';
-import { seededRandom, type DeviceState } from '@lumigrid/protocol';
+import { deviceAddr, fleetMac, initialState, SIMULATED_KINDS } from '@lumigrid/gateway-sim';
+import { seededRandom } from '@lumigrid/protocol';
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -17,6 +17,7 @@ import type { Db } from '../apps/server/src/db/client.ts';
 import { gateways } from '../apps/server/src/db/schema/index.ts';
 import { createDeviceReportsRepo } from '../apps/server/src/modules/device-reports/device-reports.repo.ts';
 import { createReportWriter } from '../apps/server/src/modules/device-reports/report-writer.ts';
+import { afterOneMinute } from './change-model.ts';
 import { openBenchTarget, postgresBase } from './postgres-target.ts';
 
 const { values: args } = parseArgs({
@@ -44,35 +45,6 @@ const MINUTE = 60_000;
 const DAY_MINUTES = 1440;
 const T0 = Date.parse('2026-11-23T08:00:00Z');
 const log = (line: string) => console.log(`[history] ${line}`);
-
-/**
- * Changes a day per device, by what it reports (assumptions, not measurements): a light or switch is switched or
- * dimmed 6 times a day (schedules, scenes, people); a motion sensor's occupancy flips 72 times (a busy office);
- * a light sensor's reading moves 144 times (every 10 minutes, in steps its rounding shows); a temperature sensor's
- * 48 times; anything else (curtains, panels, emergency lights) twice.
- */
-function changesPerDay(state: DeviceState): number {
-  if (state.occupied !== undefined) return 72;
-  if (state.lux !== undefined) return 144;
-  if (state.temperature !== undefined) return 48;
-  if (isLight(state.kind) || state.channels) return 6;
-  return 2;
-}
-
-/** The next state after a change: the field the model changes, moved. */
-function changed(state: DeviceState, random: () => number): DeviceState {
-  if (state.occupied !== undefined) return { ...state, occupied: !state.occupied };
-  if (state.lux !== undefined) return { ...state, lux: Math.round(random() * 1000) };
-  if (state.temperature !== undefined) return { ...state, temperature: Math.round((18 + random() * 8) * 10) / 10 };
-  if (state.channels) return { ...state, channels: state.channels.map((c, i) => (i === 0 ? !c : c)) };
-  if (state.level !== undefined) {
-    const level = state.level > 0 ? 0 : 1 + Math.floor(random() * 254);
-    return { ...state, on: level > 0, level };
-  }
-  if (state.position !== undefined) return { ...state, position: state.position > 0 ? 0 : 100 };
-  if (state.locked !== undefined) return { ...state, locked: !state.locked };
-  return { ...state, online: !state.online };
-}
 
 interface PhaseResult {
   mode: 'every report' | 'change-only';
@@ -119,7 +91,7 @@ async function runPhase(db: Db, macs: string[], changeOnly: boolean): Promise<Ph
       const devices = fleet[g]!;
       if (minute > 0)
         for (let d = 0; d < devices.length; d++) {
-          if (random() < (changesPerDay(devices[d]!) * CHANGE_SCALE) / DAY_MINUTES) devices[d] = changed(devices[d]!, random);
+          devices[d] = afterOneMinute(devices[d]!, random, CHANGE_SCALE);
         }
       const wait = writer.accept(macs[g]!, { ts: now, full: true, devices: devices.map((d) => ({ ...d })) });
       if (wait) await wait;
