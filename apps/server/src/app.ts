@@ -641,10 +641,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
     // Presence goes into the gateways table: online, last seen, reported fields, running config version.
     link.presence.onChange((p) => fleet.recordPresence(p));
     // A gateway back online running another configuration than the cloud's is sent it (gateway-sync.ts).
-    fleet.onStatusChange((mac, change) => {
-      if (change.kind !== 'presence') return;
+    fleet.onPresenceStored((mac, online) => {
       gateways.service
-        .presenceStored(mac, change.online === true)
+        .presenceStored(mac, online)
         .catch((error: unknown) => logger.error({ err: error, mac }, 'could not check the configuration of a gateway back online'));
     });
     // Presence, sync status and firmware progress go live to the account's users (/topic/gateway_status/{userId}).

@@ -18,6 +18,7 @@ export function createGatewayFleet(deps: { repo: GatewaysRepo; logger: Pick<Fast
   const { repo } = deps;
   const presenceWrites = new Map<string, Promise<void>>();
   const statusListeners = new Set<(mac: string, change: GatewayStatusChange) => void>();
+  const presenceListeners = new Set<(mac: string, online: boolean) => void>();
 
   /** Tells the listeners (the real-time publisher) about a stored change; a listener's failure stays its own. */
   function statusChanged(mac: string, change: GatewayStatusChange) {
@@ -79,6 +80,8 @@ export function createGatewayFleet(deps: { repo: GatewaysRepo; logger: Pick<Fast
     /**
      * Persists a presence change from the link: online/offline, last seen, reported info, running version.
      * Writes for one gateway run in the order the changes came, so a quick offline-online never ends offline.
+     * The status listeners hear it only when the stored presence changed: with several server nodes each writes
+     * the same change, and a person, a browser or an integrator is told once.
      */
     recordPresence(p: GatewayPresence): void {
       const before = presenceWrites.get(p.mac) ?? Promise.resolve();
@@ -92,7 +95,10 @@ export function createGatewayFleet(deps: { repo: GatewaysRepo; logger: Pick<Fast
             at: new Date(p.since),
           }),
         )
-        .then(() => statusChanged(p.mac, { kind: 'presence', online: p.online, reason: p.online ? null : (p.reason ?? null) }))
+        .then((changed) => {
+          for (const listener of presenceListeners) listener(p.mac, p.online);
+          if (changed) statusChanged(p.mac, { kind: 'presence', online: p.online, reason: p.online ? null : (p.reason ?? null) });
+        })
         .catch((error: unknown) => deps.logger.error({ err: error, mac: p.mac }, 'could not store gateway presence'))
         .finally(() => {
           if (presenceWrites.get(p.mac) === next) presenceWrites.delete(p.mac);
@@ -107,6 +113,12 @@ export function createGatewayFleet(deps: { repo: GatewaysRepo; logger: Pick<Fast
     onStatusChange(listener: (mac: string, change: GatewayStatusChange) => void): () => void {
       statusListeners.add(listener);
       return () => statusListeners.delete(listener);
+    },
+
+    /** Observes every presence this node stored, changed or not (what the node itself keeps of its gateways). */
+    onPresenceStored(listener: (mac: string, online: boolean) => void): () => void {
+      presenceListeners.add(listener);
+      return () => presenceListeners.delete(listener);
     },
 
     /** Resolves when every presence write has landed (tests, shutdown). */

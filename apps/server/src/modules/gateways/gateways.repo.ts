@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { FIRMWARE_RESULT } from '@lumigrid/protocol';
 import type { GatewayInfo } from '@lumigrid/protocol';
 import { SYNC_STATUS } from '@lumigrid/contract';
@@ -267,30 +268,49 @@ export function createGatewaysRepo(db: Db, placements?: PlacementChanges) {
      * Stores what a gateway's up/state said, by MAC (the link knows no accounts). An online state carries
      * the version it runs: equal to the desired one it is synced, otherwise not (unless a sync is running).
      */
+    /**
+     * Stores a gateway's presence; answers whether what the gateway is (online, why not, its reported info)
+     * differs from what was stored. Every server node hears each state and writes it: the row lock makes
+     * the nodes' writes of one change take turns, so only the first finds it new.
+     */
     async recordPresenceAnyTenant(q: {
       mac: string;
       online: boolean;
       info: GatewayInfo | undefined;
       reason: string | undefined;
       at: Date;
-    }) {
+    }): Promise<boolean> {
       const running = q.info?.configVersion;
-      await db
-        .update(gateways)
-        .set({
-          online: q.online,
-          offlineReason: q.online ? null : (q.reason ?? null),
-          // Unknown (the server lost its broker) is not a sighting of the gateway.
-          ...(q.reason === 'unknown' ? {} : { lastSeenAt: q.at }),
-          ...(q.info ? { info: q.info, superGateway: q.info.superGateway } : {}),
-          ...(running !== undefined
-            ? {
-                syncedVersion: running,
-                syncStatus: sql`case when ${gateways.configVersion} = ${running}::int then ${SYNCED} when ${gateways.syncStatus} in (${SYNCING}, ${FAILED}) then ${gateways.syncStatus} else ${NOT_SYNCED} end`,
-              }
-            : {}),
-        })
-        .where(eq(gateways.mac, q.mac));
+      const offlineReason = q.online ? null : (q.reason ?? null);
+      return db.transaction(async (tx) => {
+        const [before] = await tx
+          .select({ online: gateways.online, offlineReason: gateways.offlineReason, info: gateways.info })
+          .from(gateways)
+          .where(eq(gateways.mac, q.mac))
+          .for('update');
+        if (!before) return false;
+        await tx
+          .update(gateways)
+          .set({
+            online: q.online,
+            offlineReason,
+            // Unknown (the server lost its broker) is not a sighting of the gateway.
+            ...(q.reason === 'unknown' ? {} : { lastSeenAt: q.at }),
+            ...(q.info ? { info: q.info, superGateway: q.info.superGateway } : {}),
+            ...(running !== undefined
+              ? {
+                  syncedVersion: running,
+                  syncStatus: sql`case when ${gateways.configVersion} = ${running}::int then ${SYNCED} when ${gateways.syncStatus} in (${SYNCING}, ${FAILED}) then ${gateways.syncStatus} else ${NOT_SYNCED} end`,
+                }
+              : {}),
+          })
+          .where(eq(gateways.mac, q.mac));
+        return (
+          before.online !== q.online ||
+          before.offlineReason !== offlineReason ||
+          (q.info !== undefined && !isDeepStrictEqual(before.info, q.info))
+        );
+      });
     },
 
     // --- firmware updates, shared by every server node (gateway-link/firmware-tracker.ts FirmwareStore) -------
