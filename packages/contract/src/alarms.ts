@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, LangSchema, Nullable } from './common.ts';
+import { IdSchema, LangSchema, Nullable, PageOf, pageFields } from './common.ts';
 import { LIMITS } from './limits.ts';
 import { MAIL_PATTERN } from './validation.ts';
 
@@ -142,12 +142,11 @@ export const AlarmListBodySchema = Type.Object({
   severity: Type.Optional(Severity),
   /** Only shelved (true) or only unshelved (false) alarms. */
   shelved: Type.Optional(Type.Boolean()),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+  ...pageFields,
 });
 export type AlarmListBody = Static<typeof AlarmListBodySchema>;
 
-export const AlarmPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(AlarmSchema) });
+export const AlarmPageSchema = PageOf(AlarmSchema);
 export type AlarmPage = Static<typeof AlarmPageSchema>;
 
 const SeverityCounts = Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, Nullable } from './common.ts';
+import { IdSchema, Nullable, pageFields } from './common.ts';
 import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
 import type { Localised } from './lang.ts';
 
@@ -66,8 +66,7 @@ const alertFilters = {
 /** POST status/v1/page_alerts: the account's alerts, newest first, filtered by place, code, state and time. */
 export const AlertListBodySchema = Type.Object({
   ...alertFilters,
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+  ...pageFields,
   /**
    * The `next` of the page before: the page after it, found by the index however deep (keyset paging). With it,
    * `page` is ignored.

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, Nullable, PAGE_SIZE } from './common.ts';
+import { IdSchema, Nullable, PageOf, pageFields } from './common.ts';
 import { RESOURCE_KINDS, type ResourceKind } from './resources.ts';
 
 /**
@@ -81,12 +81,11 @@ const auditFilters = {
 /** POST audit/v1/page: the trail, newest first. */
 export const AuditListBodySchema = Type.Object({
   ...auditFilters,
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default })),
+  ...pageFields,
 });
 export type AuditListBody = Static<typeof AuditListBodySchema>;
 
-export const AuditPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(AuditEntrySchema) });
+export const AuditPageSchema = PageOf(AuditEntrySchema);
 export type AuditPage = Static<typeof AuditPageSchema>;
 
 /** POST audit/v1/export: every entry the filters take, newest first. */

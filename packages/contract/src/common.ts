@@ -4,6 +4,21 @@ import { LANGS, type Lang } from './lang.ts';
 /** Lists are paged: 20 rows unless the caller asks for up to 200. */
 export const PAGE_SIZE = { default: 20, max: 200 } as const;
 
+/** Which page of a list to answer, from 1. */
+export const PageNumberSchema = Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 }));
+
+/** How many rows a page of a list holds (PAGE_SIZE). */
+export const PageSizeSchema = Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }));
+
+/** The fields of a list's body that pick its page. */
+export const pageFields = { page: PageNumberSchema, pageSize: PageSizeSchema };
+
+/** One page of a list, with how many rows the whole list has. */
+/* @__NO_SIDE_EFFECTS__ */
+export function PageOf<T extends TSchema>(item: T) {
+  return Type.Object({ total: Type.Integer(), list: Type.Array(item) });
+}
+
 /** 64-bit ids travel as decimal strings so that no browser loses precision. */
 /** A value or null, with what null means in the description. */
 /* @__NO_SIDE_EFFECTS__ */

@@ -1,6 +1,6 @@
 import { FAULT_CODE_MAX } from '@lumigrid/protocol';
 import { Type, type Static } from 'typebox';
-import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema } from './common.ts';
+import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema, PageOf } from './common.ts';
 import { DeviceParamsSchema } from './device-params.ts';
 import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
 import { deviceType } from './device-types.ts';
@@ -131,7 +131,7 @@ export const DeviceSchema = Type.Object({
 });
 export type Device = Static<typeof DeviceSchema>;
 
-export const DevicePageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(DeviceSchema) });
+export const DevicePageSchema = PageOf(DeviceSchema);
 export type DevicePage = Static<typeof DevicePageSchema>;
 
 /** The filters of the device list and status view (/device/list) and of its report, all optional. */

@@ -8,7 +8,7 @@ import {
   type EmergencyLightType,
 } from '@lumigrid/protocol';
 import { Type, type Static } from 'typebox';
-import { IdSchema, Nullable, PAGE_SIZE, PlanCoordinateSchema } from './common.ts';
+import { IdSchema, Nullable, PlanCoordinateSchema, PageOf, pageFields } from './common.ts';
 import { PARAM_RANGES } from './device-params.ts';
 import type { ErrorCode } from './errors.ts';
 import type { Localised } from './lang.ts';
@@ -169,8 +169,6 @@ const RunTriggerSchema = Type.Enum(EMERGENCY_RUN_TRIGGERS);
 const FailureSchema = Type.Enum(EMERGENCY_FAILURES);
 const LogBookTypeSchema = Type.Enum(LOG_BOOK_TYPES);
 const StateCode = Type.Integer({ minimum: 0, maximum: 99, description: 'Emergency state code of spec section 4 (EMERGENCY_STATE)' });
-const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 }));
-const PageSize = Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default }));
 const Note = Type.String({ maxLength: EMERGENCY_LIMITS.note.max });
 
 /** A task's recurrence: when its runs start by themselves, and how far apart lights testing together must be. */
@@ -267,12 +265,11 @@ export const EmergencyTaskListBodySchema = Type.Object({
   name: Type.Optional(Type.String({ maxLength: 64 })),
   status: Type.Optional(TaskStatusSchema),
   test: Type.Optional(TestKindSchema),
-  page: Page,
-  pageSize: PageSize,
+  ...pageFields,
 });
 export type EmergencyTaskListBody = Static<typeof EmergencyTaskListBodySchema>;
 
-export const EmergencyTaskPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(EmergencyTaskSchema) });
+export const EmergencyTaskPageSchema = PageOf(EmergencyTaskSchema);
 export type EmergencyTaskPage = Static<typeof EmergencyTaskPageSchema>;
 
 /** GET emergency/v1/execute/{id}/{action}: a task and one of start, stop, delete. */
@@ -460,12 +457,11 @@ export const EmergencyRunListBodySchema = Type.Object({
   taskId: Type.Optional(IdSchema),
   test: Type.Optional(TestKindSchema),
   ...timeRange,
-  page: Page,
-  pageSize: PageSize,
+  ...pageFields,
 });
 export type EmergencyRunListBody = Static<typeof EmergencyRunListBodySchema>;
 
-export const EmergencyRunPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(EmergencyRunSchema) });
+export const EmergencyRunPageSchema = PageOf(EmergencyRunSchema);
 export type EmergencyRunPage = Static<typeof EmergencyRunPageSchema>;
 
 /** One light's outcome in one run (spec section 3 per-device details). */
@@ -502,15 +498,19 @@ export const EmergencyRecordSchema = Type.Object({
 });
 export type EmergencyRecord = Static<typeof EmergencyRecordSchema>;
 
-export const EmergencyRecordPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(EmergencyRecordSchema) });
+export const EmergencyRecordPageSchema = PageOf(EmergencyRecordSchema);
 export type EmergencyRecordPage = Static<typeof EmergencyRecordPageSchema>;
 
 /** POST emergency/v1/details: one run's records, by wave then name. */
-export const EmergencyRunDetailsBodySchema = Type.Object({ runId: IdSchema, page: Page, pageSize: PageSize });
+export const EmergencyRunDetailsBodySchema = Type.Object({ runId: IdSchema, ...pageFields });
 export type EmergencyRunDetailsBody = Static<typeof EmergencyRunDetailsBodySchema>;
 
 /** POST emergency/v1/page_Single_test_records: one light's records, newest first. */
-export const EmergencyDeviceRecordsBodySchema = Type.Object({ deviceId: IdSchema, ...timeRange, page: Page, pageSize: PageSize });
+export const EmergencyDeviceRecordsBodySchema = Type.Object({
+  deviceId: IdSchema,
+  ...timeRange,
+  ...pageFields,
+});
 export type EmergencyDeviceRecordsBody = Static<typeof EmergencyDeviceRecordsBodySchema>;
 
 /** POST emergency/v1/download_emergency_report: every record the filters take, newest run first. */
@@ -573,10 +573,10 @@ const logBookFilters = {
 };
 
 /** POST emergency/v1/page_log_book: a project's log book, newest first. */
-export const LogBookListBodySchema = Type.Object({ ...logBookFilters, page: Page, pageSize: PageSize });
+export const LogBookListBodySchema = Type.Object({ ...logBookFilters, ...pageFields });
 export type LogBookListBody = Static<typeof LogBookListBodySchema>;
 
-export const LogBookPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(LogBookEntrySchema) });
+export const LogBookPageSchema = PageOf(LogBookEntrySchema);
 export type LogBookPage = Static<typeof LogBookPageSchema>;
 
 /** POST emergency/v1/download_log_book(_excel): the entries the filters take, oldest first. */
@@ -611,8 +611,7 @@ export const ComplianceListBodySchema = Type.Object({
   projectId: IdSchema,
   /** Only lights that need attention: failed, repaired and awaiting a retest, or overdue (default true). */
   overdueOnly: Type.Optional(Type.Boolean({ default: true })),
-  page: Page,
-  pageSize: PageSize,
+  ...pageFields,
 });
 export type ComplianceListBody = Static<typeof ComplianceListBodySchema>;
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, Nullable, PAGE_SIZE } from './common.ts';
+import { IdSchema, Nullable, pageFields } from './common.ts';
 
 /**
  * Energy used and saved, spec sections 2 (/energy/index, /energy/detail), 3 ("Energy record"), 7 ("Energy and
@@ -79,8 +79,7 @@ const recordFilters = {
 /** POST ele_use/v1/page_record */
 export const EnergyRecordBodySchema = Type.Object({
   ...recordFilters,
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default })),
+  ...pageFields,
 });
 export type EnergyRecordBody = Static<typeof EnergyRecordBodySchema>;
 

@@ -11,7 +11,7 @@ import {
 export { FIRMWARE_RESULT, MAC_INPUT_PATTERN };
 /** A gateway's QR code (docs/protocol.md section 8): what the bind screens read a MAC from. */
 export { parseGatewayQr, type GatewayQr } from '@lumigrid/protocol';
-import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema } from './common.ts';
+import { IdSchema, PAGE_SIZE, Nullable, PlanCoordinateSchema, PageOf, PageNumberSchema } from './common.ts';
 
 /**
  * Gateways (spec sections 3, 4 and 7 "Gateways", "Configuration and real-time"): binding by MAC, the gateway
@@ -201,12 +201,12 @@ export const GatewayListQuerySchema = Type.Object({
   mapId: Type.Optional(IdSchema),
   name: Type.Optional(Type.String({ maxLength: GATEWAY_LIMITS.name.max, description: 'Part of the name or MAC' })),
   online: Type.Optional(Type.Boolean({ description: 'Only online (true) or offline (false) gateways' })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
+  page: PageNumberSchema,
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: GATEWAY_LIMITS.pageSize.max, default: GATEWAY_LIMITS.pageSize.default })),
 });
 export type GatewayListQuery = Static<typeof GatewayListQuerySchema>;
 
-export const GatewayPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(GatewaySchema) });
+export const GatewayPageSchema = PageOf(GatewaySchema);
 export type GatewayPage = Static<typeof GatewayPageSchema>;
 
 /** POST gateway/v1/search_device_for_mac: what binding this MAC would do. */

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, Nullable, PAGE_SIZE } from './common.ts';
+import { IdSchema, Nullable, pageFields } from './common.ts';
 
 /**
  * The sensor activation heatmap, spec sections 2 (/heatmap, hidden from the menu), 3 ("Heatmap"), 5 (sensing
@@ -156,8 +156,7 @@ const rowFilters = {
 /** POST induction/v1/gen_page */
 export const HeatmapPageBodySchema = Type.Object({
   ...rowFilters,
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default })),
+  ...pageFields,
 });
 export type HeatmapPageBody = Static<typeof HeatmapPageBodySchema>;
 

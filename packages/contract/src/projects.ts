@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, PAGE_SIZE, Nullable } from './common.ts';
+import { IdSchema, PAGE_SIZE, Nullable, PageOf } from './common.ts';
 import type { Localised } from './lang.ts';
 
 /**
@@ -190,7 +190,7 @@ export const ProjectSearchBodySchema = Type.Object({
 });
 export type ProjectSearchBody = Static<typeof ProjectSearchBodySchema>;
 
-export const ProjectPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(ProjectSchema) });
+export const ProjectPageSchema = PageOf(ProjectSchema);
 export type ProjectPage = Static<typeof ProjectPageSchema>;
 
 /** POST project/v1/add */
@@ -268,7 +268,7 @@ export const MapSearchBodySchema = Type.Object({
 });
 export type MapSearchBody = Static<typeof MapSearchBodySchema>;
 
-export const MapSearchPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(MapSearchItemSchema) });
+export const MapSearchPageSchema = PageOf(MapSearchItemSchema);
 export type MapSearchPage = Static<typeof MapSearchPageSchema>;
 
 /** GET map/v1/delete_map?id=: removes a map's floor plan (the map stays). */
@@ -321,7 +321,7 @@ export type MapDevicesBody = Static<typeof MapDevicesBodySchema>;
 export const MapReportBodySchema = Type.Object({ mapId: IdSchema });
 export type MapReportBody = Static<typeof MapReportBodySchema>;
 
-export const MapDevicePageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(MapDeviceSchema) });
+export const MapDevicePageSchema = PageOf(MapDeviceSchema);
 export type MapDevicePage = Static<typeof MapDevicePageSchema>;
 
 const ProjectId = { ...IdSchema, description: 'A project id of the caller\u2019s account' };

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, LangSchema, Nullable } from './common.ts';
+import { IdSchema, LangSchema, Nullable, PageOf } from './common.ts';
 import { MAP_IMAGE_FILE_PATTERN } from './projects.ts';
 
 /**
@@ -140,7 +140,7 @@ export const PushAppListQuerySchema = Type.Object({
 });
 export type PushAppListQuery = Static<typeof PushAppListQuerySchema>;
 
-export const PushAppPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(PushAppSchema) });
+export const PushAppPageSchema = PageOf(PushAppSchema);
 export type PushAppPage = Static<typeof PushAppPageSchema>;
 
 /* ---------------------------------------------------------------- categories */
@@ -228,7 +228,7 @@ export const PushNewsListQuerySchema = Type.Object({
 });
 export type PushNewsListQuery = Static<typeof PushNewsListQuerySchema>;
 
-export const PushNewsPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(PushNewsSummarySchema) });
+export const PushNewsPageSchema = PageOf(PushNewsSummarySchema);
 export type PushNewsPage = Static<typeof PushNewsPageSchema>;
 
 export const PushIdBodySchema = Type.Object({ id: IdSchema });
@@ -258,7 +258,7 @@ export const PushReviewListQuerySchema = Type.Object({
 });
 export type PushReviewListQuery = Static<typeof PushReviewListQuerySchema>;
 
-export const PushReviewPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(PushReviewItemSchema) });
+export const PushReviewPageSchema = PageOf(PushReviewItemSchema);
 export type PushReviewPage = Static<typeof PushReviewPageSchema>;
 
 export const PushRejectBodySchema = Type.Object({
@@ -313,7 +313,7 @@ export const PublicNewsSummarySchema = Type.Object({
 });
 export type PublicNewsSummary = Static<typeof PublicNewsSummarySchema>;
 
-export const PublicNewsPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(PublicNewsSummarySchema) });
+export const PublicNewsPageSchema = PageOf(PublicNewsSummarySchema);
 export type PublicNewsPage = Static<typeof PublicNewsPageSchema>;
 
 export const PublicNewsSchema = Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, Nullable } from './common.ts';
+import { IdSchema, Nullable, PageOf, pageFields } from './common.ts';
 import { CCT_MAX_K, CCT_MIN_K } from './device-units.ts';
 import { MAP_IMAGE_FILE_PATTERN } from './projects.ts';
 import type { ErrorCode } from './errors.ts';
@@ -291,8 +291,7 @@ export const SceneListBodySchema = Type.Object({
   projectId: IdSchema,
   name: Type.Optional(Type.String({ maxLength: 64, description: 'Part of the name' })),
   kind: Type.Optional(SceneKindSchema),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+  ...pageFields,
 });
 export type SceneListBody = Static<typeof SceneListBodySchema>;
 
@@ -303,7 +302,7 @@ export const SceneExportBodySchema = Type.Object({
 });
 export type SceneExportBody = Static<typeof SceneExportBodySchema>;
 
-export const ScenePageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(SceneViewSchema) });
+export const ScenePageSchema = PageOf(SceneViewSchema);
 export type ScenePage = Static<typeof ScenePageSchema>;
 
 /** Scene pictures: jpg or png up to 1 MB (spec section 5). */
@@ -337,11 +336,10 @@ export type ManualScene = Static<typeof ManualSceneSchema>;
 
 export const SceneRunsBodySchema = Type.Object({
   id: IdSchema,
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })),
+  ...pageFields,
 });
 export type SceneRunsBody = Static<typeof SceneRunsBodySchema>;
-export const SceneRunPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(SceneRunSchema) });
+export const SceneRunPageSchema = PageOf(SceneRunSchema);
 export type SceneRunPage = Static<typeof SceneRunPageSchema>;
 
 /** The week view of schedule management: every run the gateways will start, from a local date. */

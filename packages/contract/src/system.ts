@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, PAGE_SIZE } from './common.ts';
+import { IdSchema, PageOf, pageFields } from './common.ts';
 
 /** What the browser needs before anyone signs in. */
 export const SystemInfoSchema = Type.Object({
@@ -22,13 +22,9 @@ export const OutboxMessageSchema = Type.Object({
 export type OutboxMessage = Static<typeof OutboxMessageSchema>;
 
 export const PageQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
-  pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default })),
+  ...pageFields,
 });
 export type PageQuery = Static<typeof PageQuerySchema>;
 
-export const OutboxPageSchema = Type.Object({
-  total: Type.Integer(),
-  list: Type.Array(OutboxMessageSchema),
-});
+export const OutboxPageSchema = PageOf(OutboxMessageSchema);
 export type OutboxPage = Static<typeof OutboxPageSchema>;

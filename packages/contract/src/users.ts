@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema } from './common.ts';
+import { IdSchema, PageOf } from './common.ts';
 import { LIMITS } from './limits.ts';
 import { OPERATE_AUTH, USER_AUTH } from './roles.ts';
 import { MAIL_PATTERN, PHONE_PATTERN } from './validation.ts';
@@ -51,7 +51,7 @@ export const ManagedAccountSchema = Type.Object({
 });
 export type ManagedAccount = Static<typeof ManagedAccountSchema>;
 
-export const ManagedAccountPageSchema = Type.Object({ total: Type.Integer(), list: Type.Array(ManagedAccountSchema) });
+export const ManagedAccountPageSchema = PageOf(ManagedAccountSchema);
 export type ManagedAccountPage = Static<typeof ManagedAccountPageSchema>;
 
 /** Which accounts a list shows: administrators (1), accounts (2), or the caller's sub-accounts (3). */

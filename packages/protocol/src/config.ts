@@ -1,20 +1,14 @@
 import { Type, type Static } from 'typebox';
-import { DeviceAddrSchema } from './devices.ts';
+import { ColourTemperatureSchema, DeviceAddrSchema, DeviceLevelSchema, RgbColourSchema } from './devices.ts';
 
 /** What a light should do: every field optional, so a step can set only brightness. */
 export const LightActionSchema = Type.Object(
   {
     on: Type.Optional(Type.Boolean()),
-    level: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
-    cct: Type.Optional(Type.Integer({ minimum: 1000, maximum: 10000 })),
+    level: Type.Optional(DeviceLevelSchema),
+    cct: Type.Optional(ColourTemperatureSchema),
     /** RGB colour of an RGB light, each channel 0-255. */
-    rgb: Type.Optional(
-      Type.Tuple([
-        Type.Integer({ minimum: 0, maximum: 255 }),
-        Type.Integer({ minimum: 0, maximum: 255 }),
-        Type.Integer({ minimum: 0, maximum: 255 }),
-      ]),
-    ),
+    rgb: Type.Optional(RgbColourSchema),
     /** With `on`: only this channel (1-4) of a switch; without it `on` switches every channel. */
     channel: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
     /** A moving curtain stops where it is. */

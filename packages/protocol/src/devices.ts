@@ -104,6 +104,16 @@ export type FaultName = keyof typeof FAULT_CODES;
 export const FAULT_CODE_MAX = Math.max(...Object.values(FAULT_CODES));
 export const FaultCodeSchema = Type.Integer({ minimum: 0, maximum: FAULT_CODE_MAX });
 
+/** Brightness on the device scale 0-254 (spec section 9). */
+export const DeviceLevelSchema = Type.Integer({ minimum: 0, maximum: 254 });
+
+/** Colour temperature in kelvin. */
+export const ColourTemperatureSchema = Type.Integer({ minimum: 1000, maximum: 10000 });
+
+const ColourChannel = Type.Integer({ minimum: 0, maximum: 255 });
+/** RGB colour, each channel 0-255. */
+export const RgbColourSchema = Type.Tuple([ColourChannel, ColourChannel, ColourChannel]);
+
 /** A device's state as a gateway reports it; fields that do not apply to a kind are left out. */
 export const DeviceStateSchema = Type.Object(
   {
@@ -113,16 +123,10 @@ export const DeviceStateSchema = Type.Object(
     online: Type.Boolean(),
     on: Type.Optional(Type.Boolean()),
     /** Brightness on the device scale 0-254 (spec section 9). */
-    level: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
+    level: Type.Optional(DeviceLevelSchema),
     /** Colour temperature in kelvin. */
-    cct: Type.Optional(Type.Integer({ minimum: 1000, maximum: 10000 })),
-    rgb: Type.Optional(
-      Type.Tuple([
-        Type.Integer({ minimum: 0, maximum: 255 }),
-        Type.Integer({ minimum: 0, maximum: 255 }),
-        Type.Integer({ minimum: 0, maximum: 255 }),
-      ]),
-    ),
+    cct: Type.Optional(ColourTemperatureSchema),
+    rgb: Type.Optional(RgbColourSchema),
     /** Curtain opening, percent. */
     position: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
     /** Switch channels, one flag per channel (1-4). */

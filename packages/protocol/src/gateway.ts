@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DeviceLevelSchema } from './devices.ts';
 import { MAC_PATTERN } from './topics.ts';
 
 /** Sensor modes of spec section 4: sensors act on their own (self-operation) or by the synced linkage. */
@@ -92,9 +93,9 @@ export const MicrowaveParamsSchema = Type.Object(
     /** Daylight above this (lux) keeps the lights from switching on at a detection (0-60000). */
     luxAbove: Type.Optional(Type.Integer({ minimum: 0, maximum: 60000 })),
     /** Brightness on detection, device scale 0-254. */
-    level: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
+    level: Type.Optional(DeviceLevelSchema),
     /** Brightness after the hold time ends (standby), device scale 0-254; 0 switches off. */
-    standbyLevel: Type.Optional(Type.Integer({ minimum: 0, maximum: 254 })),
+    standbyLevel: Type.Optional(DeviceLevelSchema),
   },
   { additionalProperties: false },
 );

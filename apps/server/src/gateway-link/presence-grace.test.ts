@@ -1,39 +1,33 @@
 import { alertEndpoints, gatewayEndpoints, type AlertPage, type Gateway } from '@lumigrid/contract';
 import { FAULT_CODES, manualSchedule } from '@lumigrid/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayStatusChange } from '../realtime/gateway-status.ts';
-import { DATABASES, signUpByMail } from '../test/harness.ts';
-import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
+import { DATABASES } from '../test/harness.ts';
+import { buildGatewayWithDevices, data, gatewayRigSuite } from '../test/gateways.fixtures.ts';
 import { poll } from '../test/poll.ts';
 
 describe.each(DATABASES)('a gateway that reconnects within its grace period, on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let gateway: Gateway;
   const changes: Array<{ mac: string; change: GatewayStatusChange }> = [];
   /** The simulated gateway's waits for an answer to its online state, run by the test. */
   const onlineRepeats = manualSchedule();
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
+  const { h, sim, send, token } = gatewayRigSuite(
+    kind,
+    {
+      count: 1,
+      offlineGraceMs: 1,
+      env: { PRESENCE_GRACE_S: '60' },
+      sim: { schedule: onlineRepeats.schedule },
+    },
+    'reconnect-grace@example.com',
   );
   const link = () => h().app.gatewayLink!;
 
   beforeAll(async () => {
     // The alert's own grace is short: an offline the link let through would be raised at once.
-    rig = await startGatewayRig(kind, {
-      count: 1,
-      offlineGraceMs: 1,
-      env: { PRESENCE_GRACE_S: '60' },
-      sim: { schedule: onlineRepeats.schedule },
-    });
-    token = await signUpByMail(h(), 'reconnect-grace@example.com');
-    ({ gateway } = await buildGatewayWithDevices(h(), token, { mac: sim().mac }));
+    ({ gateway } = await buildGatewayWithDevices(h(), token(), { mac: sim().mac }));
     h().app.gatewayFleet.onStatusChange((mac, change) => void changes.push({ mac, change }));
   }, 90_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('marks it neither offline nor online and raises no offline alert', async () => {
     const mac = sim().mac;

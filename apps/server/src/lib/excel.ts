@@ -12,6 +12,11 @@ export interface SheetColumn<Row> {
   value: (row: Row) => string | number | Date | null;
 }
 
+/** A one-sheet workbook's names: the sheet's, and the file's after it, with a suffix (a date range, say) when given. */
+export function workbookName(sheetName: string, suffix = ''): { sheetName: string; fileName: string } {
+  return { sheetName, fileName: `${sheetName}${suffix ? ` ${suffix}` : ''}.xlsx` };
+}
+
 /** The rows of a table as they come, a batch at a time, so a long report never sits in memory whole. */
 export type RowBatches<Row> = AsyncIterable<readonly Row[]> | Iterable<readonly Row[]>;
 

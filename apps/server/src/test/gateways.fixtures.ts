@@ -1,11 +1,11 @@
 import { deviceEndpoints, gatewayEndpoints, type GatewayDevice, projectEndpoints } from '@lumigrid/contract';
 import { SimGateway, type Fleet, type SimGatewayOptions } from '@lumigrid/gateway-sim';
 import { and, eq } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { devices, users } from '../db/schema/index.ts';
 import { MOSQUITTO_URL, runPrefix, testFleet } from './gateway-link.fixtures.ts';
 import { brokersFor } from './services.ts';
-import { SERVICE_DATABASES, apiData, endpointCaller, startApp, type Harness, api } from './harness.ts';
+import { SERVICE_DATABASES, apiData, endpointCaller, signUpByMail, startApp, type Harness, api } from './harness.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { poll } from './poll.ts';
 import type { AppOptions } from '../app.ts';
@@ -73,32 +73,49 @@ export function rigHandles(rig: () => GatewayRig, token: () => string | undefine
   return { h, sim: (i = 0) => rig().fleet.gateways[i]!, send: endpointCaller(() => h().app, token) };
 }
 
-export async function startGatewayRig(
-  kind: 'pglite' | 'postgres',
-  options: {
-    count?: number;
-    superGateways?: number;
-    firmwareTimeoutMs?: number;
-    commandTimeoutMs?: number;
-    broker?: 'embedded' | 'mosquitto';
-    /** An external broker of the test's own (a private Mosquitto), instead of TEST_MQTT_URL's or the embedded one. */
-    mqttUrl?: string;
-    /** The server's MQTT keep-alive and how long after the broker is back a gateway may stay unknown. */
-    keepaliveS?: number;
-    presenceSettleMs?: number;
-    /** Options for every simulated gateway (their keep-alive, say). */
-    sim?: Partial<SimGatewayOptions>;
-    offlineGraceMs?: number;
-    /** How often the alarm engine ticks (0: the test ticks it), and whether jobs poll by themselves. */
-    alarmTickMs?: number;
-    jobs?: { start?: boolean };
-    /** Simulated devices of each family per gateway (default 1). */
-    devicesPerKind?: number;
-    /** More settings for the server (METRICS_TOKEN, say) and a logger to read its lines. */
-    env?: Record<string, string>;
-    logger?: AppOptions['logger'];
-  } = {},
-): Promise<GatewayRig> {
+/**
+ * A suite on a gateway rig of its own: starts the rig and signs up one account (`mail`) before the suite's own
+ * `beforeAll`, closes the rig after its `afterAll`. Answers the rig, the account's token and its handles, to read
+ * in hooks and tests.
+ */
+export function gatewayRigSuite(kind: 'pglite' | 'postgres', options: GatewayRigOptions, mail: string) {
+  let rig: GatewayRig | undefined;
+  let token: string | undefined;
+  beforeAll(async () => {
+    rig = await startGatewayRig(kind, options);
+    token = await signUpByMail(rig.h, mail);
+  }, 120_000);
+  afterAll(async () => rig?.close());
+  const started = () => rig!;
+  return { rig: started, token: () => token!, ...rigHandles(started, () => token) };
+}
+
+/** How a rig starts: its gateways, broker, timeouts and the server's settings. */
+export interface GatewayRigOptions {
+  count?: number;
+  superGateways?: number;
+  firmwareTimeoutMs?: number;
+  commandTimeoutMs?: number;
+  broker?: 'embedded' | 'mosquitto';
+  /** An external broker of the test's own (a private Mosquitto), instead of TEST_MQTT_URL's or the embedded one. */
+  mqttUrl?: string;
+  /** The server's MQTT keep-alive and how long after the broker is back a gateway may stay unknown. */
+  keepaliveS?: number;
+  presenceSettleMs?: number;
+  /** Options for every simulated gateway (their keep-alive, say). */
+  sim?: Partial<SimGatewayOptions>;
+  offlineGraceMs?: number;
+  /** How often the alarm engine ticks (0: the test ticks it), and whether jobs poll by themselves. */
+  alarmTickMs?: number;
+  jobs?: { start?: boolean };
+  /** Simulated devices of each family per gateway (default 1). */
+  devicesPerKind?: number;
+  /** More settings for the server (METRICS_TOKEN, say) and a logger to read its lines. */
+  env?: Record<string, string>;
+  logger?: AppOptions['logger'];
+}
+
+export async function startGatewayRig(kind: 'pglite' | 'postgres', options: GatewayRigOptions = {}): Promise<GatewayRig> {
   const mqttUrl = options.mqttUrl ?? (options.broker === 'mosquitto' ? MOSQUITTO_URL : undefined);
   const external = mqttUrl !== undefined;
   const h = await startApp(

@@ -2,7 +2,6 @@ import {
   alarmEndpoints,
   alertEndpoints,
   DEFAULT_ALARM_SETTINGS,
-  projectEndpoints,
   userDestination,
   type AlarmPage,
   type AlarmSettings,
@@ -12,8 +11,9 @@ import {
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { alarms, outbox } from '../../db/schema/index.ts';
-import { DATABASES, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { DATABASES, expectError } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, userIdOf, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { createAlarmKeeper } from './alarm-keeper.ts';
 import { createAlarmsRepo } from './alarms.repo.ts';
@@ -25,15 +25,14 @@ const LED = 8;
 const BATTERY = 6;
 
 describe.each(DATABASES)('alarms over the faults of simulated gateways on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let devices: GatewayDevice[];
   let projectId: string;
   let stomp: StompTestClient;
   const bannerNotices: unknown[] = [];
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
+  const { h, sim, send, token } = gatewayRigSuite(
+    kind,
+    { count: 1, alarmTickMs: 0, jobs: { start: false }, devicesPerKind: 2 },
+    'alarms@example.com',
   );
   /** A device of its own for each test, so one test's alarm is not the next one's. */
   let light: GatewayDevice;
@@ -70,23 +69,19 @@ describe.each(DATABASES)('alarms over the faults of simulated gateways on %s', (
     h().database.db.select().from(outbox).where(eq(outbox.recipient, recipient)).orderBy(asc(outbox.id));
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, alarmTickMs: 0, jobs: { start: false }, devicesPerKind: 2 });
-    token = await signUpByMail(h(), 'alarms@example.com');
-    ({ devices } = await buildGatewayWithDevices(h(), token, {
+    ({ devices } = await buildGatewayWithDevices(h(), token(), {
       mac: sim().mac,
       name: 'Plant gateway',
       place: (d) => d.kind.startsWith('light'),
     }));
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    projectId = tree.projects.find((p) => p.isDefault)!.id;
-    stomp = await stompClient(await listenForRealtime(h().app), { Authorization: `Bearer ${token}` });
+    projectId = (await defaultProject(h(), token())).id;
+    stomp = await stompClient(await listenForRealtime(h().app), { Authorization: `Bearer ${token()}` });
     await stomp.subscribe(userDestination('alarms', await userIdOf(h(), 'alarms@example.com')), (m) =>
       bannerNotices.push(JSON.parse(m.body)),
     );
   }, 90_000);
   afterAll(async () => {
     await stomp?.stop();
-    await rig?.close();
   });
   beforeEach(() => {
     const lights = devices.filter((d) => d.kind.startsWith('light'));

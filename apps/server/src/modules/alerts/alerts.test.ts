@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceEvents } from '../../db/schema/index.ts';
 import { DATABASES, api, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, userIdOf, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 
@@ -13,31 +13,24 @@ const GRACE_MS = 400;
 const IMMEDIATE = Object.values(FAULT_CODES).filter((c) => c !== FAULT_CODES.offline);
 
 describe.each(DATABASES)('alerts from simulated gateways on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let otherToken: string;
   let devices: GatewayDevice[];
   let stomp: StompTestClient;
   let otherStomp: StompTestClient;
   const notices: DefectiveNotice[] = [];
   const otherNotices: unknown[] = [];
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, rig, token } = gatewayRigSuite(kind, { count: 2, offlineGraceMs: GRACE_MS }, 'faults@example.com');
   const light = () => devices.find((d) => d.kind === 'light-dimmer')!;
   const alertsOf = async (body: Parameters<typeof send<typeof alertEndpoints.page>>[1]['body'] = {}) =>
     data<AlertPage>(send(alertEndpoints.page, { body }));
   const settled = () => h().app.alertTracker.settled();
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2, offlineGraceMs: GRACE_MS });
-    token = await signUpByMail(h(), 'faults@example.com');
     otherToken = await signUpByMail(h(), 'faults-other@example.com');
-    ({ devices } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, name: 'Lobby gateway', place: () => true }));
-    await buildGatewayWithDevices(h(), otherToken, { mac: rig.fleet.gateways[1]!.mac, place: () => true });
+    ({ devices } = await buildGatewayWithDevices(h(), token(), { mac: sim().mac, name: 'Lobby gateway', place: () => true }));
+    await buildGatewayWithDevices(h(), otherToken, { mac: rig().fleet.gateways[1]!.mac, place: () => true });
     const url = await listenForRealtime(h().app);
-    stomp = await stompClient(url, { Authorization: `Bearer ${token}` });
+    stomp = await stompClient(url, { Authorization: `Bearer ${token()}` });
     otherStomp = await stompClient(url, { Authorization: `Bearer ${otherToken}` });
     await stomp.subscribe(userDestination('defective', await userIdOf(h(), 'faults@example.com')), (m) =>
       notices.push(JSON.parse(m.body) as DefectiveNotice),
@@ -49,7 +42,6 @@ describe.each(DATABASES)('alerts from simulated gateways on %s', (kind) => {
   afterAll(async () => {
     await stomp?.stop();
     await otherStomp?.stop();
-    await rig?.close();
   });
 
   it('raises one alert per fault of each code, tells the owner once, and records when it clears', async () => {

@@ -1,7 +1,6 @@
 import {
   alertEndpoints,
   mapEndpoints,
-  projectEndpoints,
   type AlertPage,
   type EndpointSpec,
   type Lang,
@@ -10,10 +9,11 @@ import {
 } from '@lumigrid/contract';
 import { FAULT_CODES } from '@lumigrid/protocol';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { alerts } from '../../db/schema/index.ts';
-import { DATABASES, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, userIdOf, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { DATABASES } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, userIdOf, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { downloadWorkbook } from '../../test/workbook.ts';
 
@@ -21,32 +21,25 @@ import { downloadWorkbook } from '../../test/workbook.ts';
 const BACKLOG = 2_345;
 
 describe.each(DATABASES)('device status, the status tree and the reports on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let gateway: Gateway;
   let mapId: string;
   let placed: GatewayDevice[];
   let projectId: string;
   let buildId: string;
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1 }, 'status@example.com');
   const light = () => placed.find((d) => d.kind === 'light-dimmer')!;
 
-  const download = (endpoint: EndpointSpec, body: object, lang: Lang) => downloadWorkbook(h().app, endpoint, body, { token, lang });
+  const download = (endpoint: EndpointSpec, body: object, lang: Lang) =>
+    downloadWorkbook(h().app, endpoint, body, { token: token(), lang });
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1 });
-    token = await signUpByMail(h(), 'status@example.com');
     // Two devices stay off the map: the tree counts what is placed, the device state every device.
-    ({ gateway, mapId, placed } = await buildGatewayWithDevices(h(), token, {
+    ({ gateway, mapId, placed } = await buildGatewayWithDevices(h(), token(), {
       mac: sim().mac,
       name: 'Hall gateway',
       place: (d) => d.kind !== 'sensor-motion' && d.kind !== 'switch-2',
     }));
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    const project = tree.projects.find((p) => p.isDefault)!;
+    const project = await defaultProject(h(), token());
     projectId = project.id;
     buildId = project.builds[0]!.id;
     sim().raiseFault(light().addr, FAULT_CODES.led);
@@ -56,9 +49,6 @@ describe.each(DATABASES)('device status, the status tree and the reports on %s',
       'the LED fault reported',
     );
   }, 90_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('counts the devices by display state and fault, the gateways online and the open alerts', async () => {
     const all = await data(send(alertEndpoints.deviceStatus, { body: { pageSize: 200 } }));

@@ -4,7 +4,6 @@ import {
   gatewayEndpoints,
   groupEndpoints,
   mapEndpoints,
-  projectEndpoints,
   type AlertPage,
   type Gateway,
   type GatewayDevice,
@@ -12,27 +11,23 @@ import {
 } from '@lumigrid/contract';
 import { FAULT_CODES } from '@lumigrid/protocol';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gateways } from '../../db/schema/index.ts';
-import { DATABASES, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { DATABASES } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { downloadWorkbook } from '../../test/workbook.ts';
 
 const GRACE_MS = 300;
 
 describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let gateway: Gateway;
   let mapId: string;
   let projectId: string;
   let placed: GatewayDevice[];
   let group: GroupView;
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1, offlineGraceMs: GRACE_MS }, 'gateway-gone@example.com');
   const lights = () => placed.filter((d) => d.kind === 'light-single' || d.kind === 'light-dimmer');
 
   /** Every view of the devices' state at once: markers, the list, the counts, the status report, the group. */
@@ -49,17 +44,14 @@ describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (
   }
 
   async function statusReportOnline(): Promise<unknown[]> {
-    const rows = await downloadWorkbook(h().app, alertEndpoints.statusReport, {}, { token, lang: 'en' });
+    const rows = await downloadWorkbook(h().app, alertEndpoints.statusReport, {}, { token: token(), lang: 'en' });
     const column = rows[0]!.indexOf('Online');
     return rows.slice(1).map((r) => r[column]);
   }
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, offlineGraceMs: GRACE_MS });
-    token = await signUpByMail(h(), 'gateway-gone@example.com');
-    ({ gateway, mapId, placed } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, place: () => true }));
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    projectId = tree.projects.find((p) => p.isDefault)!.id;
+    ({ gateway, mapId, placed } = await buildGatewayWithDevices(h(), token(), { mac: sim().mac, place: () => true }));
+    projectId = (await defaultProject(h(), token())).id;
     group = await data(
       send(groupEndpoints.add, { body: { mapId, gatewayId: gateway.id, name: 'Lights', deviceIds: lights().map((d) => d.id) } }),
     );
@@ -69,9 +61,6 @@ describe.each(DATABASES)('devices behind a gateway that is not online, on %s', (
       return lights().every((l) => markers.find((m) => m.id === l.id)?.display === 'onFull');
     }, 'the lights on');
   }, 90_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('shows every device offline once its gateway is gone, on every view, and counts the gateway’s alerts on its node', async () => {
     const before = await views();

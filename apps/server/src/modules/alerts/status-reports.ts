@@ -9,7 +9,7 @@ import {
   type Lang,
   type Localised,
 } from '@lumigrid/contract';
-import type { SheetColumn } from '../../lib/excel.ts';
+import { workbookName, type SheetColumn } from '../../lib/excel.ts';
 
 const HEADERS = {
   failSheet: { en: 'Failures', cn: '故障报表', tc: '故障報表', ja: '故障レポート' },
@@ -58,13 +58,8 @@ function kindText(type: number, lang: Lang): string {
 const at = (iso: string | null) => (iso === null ? null : new Date(iso));
 
 /** The name of a report's sheet and file. */
-export function reportName(
-  report: 'failSheet' | 'statusSheet' | 'mapSheet',
-  lang: Lang,
-  suffix = '',
-): { sheetName: string; fileName: string } {
-  const sheetName = HEADERS[report][lang];
-  return { sheetName, fileName: `${sheetName}${suffix ? ` ${suffix}` : ''}.xlsx` };
+export function reportName(report: 'failSheet' | 'statusSheet' | 'mapSheet', lang: Lang, suffix = '') {
+  return workbookName(HEADERS[report][lang], suffix);
 }
 
 /** The failure report (download_fail_report): the fault list's columns. */

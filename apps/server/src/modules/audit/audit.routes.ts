@@ -1,7 +1,7 @@
 import { auditEndpoints as A } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { requestLang } from '../../http/envelope.ts';
-import { sendTable } from '../../lib/excel.ts';
+import { sendTable, workbookName } from '../../lib/excel.ts';
 import { AUDIT_EXPORT_TEXTS, auditColumns } from './audit-export.ts';
 import type { AuditService } from './audit.service.ts';
 
@@ -13,6 +13,6 @@ export function registerAuditRoutes(route: RouteOf, deps: { audit: AuditService 
   route(A.export, async ({ auth, body, request, reply }) => {
     const lang = requestLang(request);
     const t = AUDIT_EXPORT_TEXTS[lang];
-    return sendTable(reply, { fileName: `${t.sheet}.xlsx`, sheetName: t.sheet, columns: auditColumns(lang) }, audit.exportRows(auth, body));
+    return sendTable(reply, { ...workbookName(t.sheet), columns: auditColumns(lang) }, audit.exportRows(auth, body));
   });
 }

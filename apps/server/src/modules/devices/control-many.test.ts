@@ -1,19 +1,14 @@
 import { OPERATE_AUTH, deviceEndpoints, gatewayEndpoints, type ControlManyResult, type GatewayDevice } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_DATABASES, expectError, signUpByMail } from '../../test/harness.ts';
-import { bind, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { bind, data, defaultMapId, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(SERVICE_DATABASES)('controlling a selection from the floor plan on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   const devices: GatewayDevice[][] = [];
   const gatewayIds: string[] = [];
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 2, commandTimeoutMs: 800 }, 'selection@example.com');
   const simDevice = (i: number, d: GatewayDevice) => sim(i).devices.get(d.addr.toUpperCase());
   const ofKind = (i: number, k: string) => devices[i]!.find((d) => d.kind === k)!;
   const controlMany = (
@@ -22,19 +17,14 @@ describe.each(SERVICE_DATABASES)('controlling a selection from the floor plan on
   ) => send(deviceEndpoints.controlMany, { body: { ids, action } });
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2, commandTimeoutMs: 800 });
-    token = await signUpByMail(h(), 'selection@example.com');
-    const mapId = await defaultMapId(h(), token);
+    const mapId = await defaultMapId(h(), token());
     for (const i of [0, 1]) {
-      const gw = await bind(h(), token, sim(i).mac, mapId, `Gateway ${i + 1}`);
+      const gw = await bind(h(), token(), sim(i).mac, mapId, `Gateway ${i + 1}`);
       gatewayIds.push(gw.id);
       await data(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
       devices.push(await data<GatewayDevice[]>(send(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gw.id } })));
     }
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('sends one command to each gateway with its own selected lights that can take the action', async () => {
     const selection = [ofKind(0, 'light-single'), ofKind(0, 'light-dimmer'), ofKind(0, 'sensor-motion'), ofKind(1, 'light-cct')];

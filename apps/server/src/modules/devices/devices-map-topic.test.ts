@@ -6,10 +6,10 @@ import {
   type MapTopicMessage,
   deviceEndpoints,
 } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SERVICE_DATABASES, signUpByMail, api } from '../../test/harness.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { SERVICE_DATABASES, api } from '../../test/harness.ts';
 import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { buildGatewayWithDevices, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
@@ -18,32 +18,22 @@ import { poll } from '../../test/poll.ts';
  * the server's arrival time when the gateway's clock runs ahead.
  */
 describe.each(SERVICE_DATABASES)('map topics and last update on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let mapId: string;
   let otherMapId: string;
   let imported: GatewayDevice[];
   let url: string;
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1, commandTimeoutMs: 800 }, 'topics@example.com');
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 800 });
-    token = await signUpByMail(h(), 'topics@example.com');
-    mapId = await defaultMapId(h(), token);
-    otherMapId = (await treeFactory(h(), token).map()).id;
-    ({ devices: imported } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, mapId, name: 'Topic gateway' }));
+    mapId = await defaultMapId(h(), token());
+    otherMapId = (await treeFactory(h(), token()).map()).id;
+    ({ devices: imported } = await buildGatewayWithDevices(h(), token(), { mac: sim().mac, mapId, name: 'Topic gateway' }));
     url = await listenForRealtime(h().app);
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   async function watch(id: string) {
-    const client = await stompClient(url, { token });
+    const client = await stompClient(url, { token: token() });
     const seen: MapTopicMessage[] = [];
     await client.subscribe(mapDestination(id), (m) => seen.push(JSON.parse(m.body) as MapTopicMessage));
     return { client, seen };
@@ -70,7 +60,7 @@ describe.each(SERVICE_DATABASES)('map topics and last update on %s', (kind) => {
       expect(here.seen.find((m) => 'removed' in m)).toEqual({ removed: [a.id] });
 
       // A drag within the same map is no removal.
-      await data(api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: b.id, x: 0.9, y: 0.9 }] } }, { token }));
+      await data(api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: b.id, x: 0.9, y: 0.9 }] } }, { token: token() }));
       await poll(() => markerIds(here.seen).includes(b.id), 'the dragged marker');
       expect(removedIds(here.seen)).toEqual([a.id]);
 
@@ -121,9 +111,16 @@ describe.each(SERVICE_DATABASES)('map topics and last update on %s', (kind) => {
     let fences = 0;
     const fence = async () => {
       const x = 0.1 + (++fences % 8) / 10;
-      await data(api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: fenceHere.id, x, y: 0.7 }] } }, { token }));
       await data(
-        api(h().app, deviceEndpoints.positions, { body: { mapId: otherMapId, devices: [{ id: fenceThere.id, x, y: 0.7 }] } }, { token }),
+        api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: fenceHere.id, x, y: 0.7 }] } }, { token: token() }),
+      );
+      await data(
+        api(
+          h().app,
+          deviceEndpoints.positions,
+          { body: { mapId: otherMapId, devices: [{ id: fenceThere.id, x, y: 0.7 }] } },
+          { token: token() },
+        ),
       );
       await poll(
         () =>

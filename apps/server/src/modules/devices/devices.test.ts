@@ -10,42 +10,32 @@ import {
   gatewayEndpoints,
   type ControlAction,
 } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { devices as devicesTable } from '../../db/schema/index.ts';
 import { SERVICE_DATABASES, expectError, signUpByMail, api } from '../../test/harness.ts';
 import { listenForRealtime, stompClient } from '../../test/realtime.fixtures.ts';
-import { buildGatewayWithDevices, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(SERVICE_DATABASES)('device reads, naming, placement and control with a simulated gateway on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let mapId: string;
   let otherMapId: string;
   let gw: Gateway;
   let imported: GatewayDevice[];
   let url: string;
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1, commandTimeoutMs: 800 }, 'floor@example.com');
   const detail = (id: string) => data<Device>(send(deviceEndpoints.detail, { params: { mapId, id } }));
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 800 });
-    token = await signUpByMail(h(), 'floor@example.com');
-    mapId = await defaultMapId(h(), token);
-    const tree = treeFactory(h(), token);
+    mapId = await defaultMapId(h(), token());
+    const tree = treeFactory(h(), token());
     otherMapId = (await tree.map()).id;
-    ({ gateway: gw, devices: imported } = await buildGatewayWithDevices(h(), token, { mac: sim().mac, mapId, name: 'Floor gateway' }));
+    ({ gateway: gw, devices: imported } = await buildGatewayWithDevices(h(), token(), { mac: sim().mac, mapId, name: 'Floor gateway' }));
     // Every device reports its state once, so the detail has something to show.
     await data(send(gatewayEndpoints.reReport, { params: { id: gw.id } }));
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('moves outmap devices onto a map at a position, between maps, and out again', async () => {
     const [a, b] = [byKind('light-cct'), byKind('light-dimmer')];
@@ -70,12 +60,12 @@ describe.each(SERVICE_DATABASES)('device reads, naming, placement and control wi
     await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: [{ id: a.id, x: 0.3, y: 0.3 }] } }));
     expect((await data<DeviceMarker[]>(send(deviceEndpoints.markers, { query: { mapId: otherMapId } }))).map((m) => m.id)).toEqual([b.id]);
     const markers = await data<DeviceMarker[]>(
-      api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: a.id, x: 0.9, y: 0.8 }] } }, { token }),
+      api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: a.id, x: 0.9, y: 0.8 }] } }, { token: token() }),
     );
     expect(markers.find((m) => m.id === a.id)).toMatchObject({ x: 0.9, y: 0.8 });
     // A device of another map cannot be dragged on this one.
     expectError(
-      await api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: b.id, x: 0.1, y: 0.1 }] } }, { token }),
+      await api(h().app, deviceEndpoints.positions, { body: { mapId, devices: [{ id: b.id, x: 0.1, y: 0.1 }] } }, { token: token() }),
       270010,
     );
     expectError(await send(deviceEndpoints.detail, { params: { mapId, id: b.id } }), 270010);
@@ -100,7 +90,7 @@ describe.each(SERVICE_DATABASES)('device reads, naming, placement and control wi
     const families = ['light-single', 'light-dimmer', 'light-cct', 'light-rgb', 'curtain', 'switch-1', 'switch-2'].map(byKind);
     await data(send(deviceEndpoints.moveIn, { body: { mapId, devices: families.map((d, i) => ({ id: d.id, x: i / 10, y: 0.2 })) } }));
     url = await listenForRealtime(h().app);
-    const watcher = await stompClient(url, { token });
+    const watcher = await stompClient(url, { token: token() });
     const seen: DeviceMarker[] = [];
     await watcher.subscribe(mapDestination(mapId), (m) => seen.push(JSON.parse(m.body) as DeviceMarker));
     try {
@@ -155,7 +145,7 @@ describe.each(SERVICE_DATABASES)('device reads, naming, placement and control wi
           h().app,
           deviceEndpoints.control,
           { body: { id: light.id, action: { op: 'brightness', percent: 100 } } },
-          { token, lang: 'ja' },
+          { token: token(), lang: 'ja' },
         ),
         100101,
         'ja',

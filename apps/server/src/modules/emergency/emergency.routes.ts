@@ -1,7 +1,7 @@
 import { emergencyEndpoints as E } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { requestLang } from '../../http/envelope.ts';
-import { sendTable } from '../../lib/excel.ts';
+import { sendTable, workbookName } from '../../lib/excel.ts';
 import { EMERGENCY_REPORT_TEXTS, logBookColumns, recordColumns } from './emergency-reports.ts';
 import type { EmergencyService } from './emergency.service.ts';
 import { sendLogBookPdf } from './log-book-pdf.ts';
@@ -30,7 +30,7 @@ export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: Emerg
     const lang = requestLang(request);
     const batches = await emergency.report(auth, body);
     const t = EMERGENCY_REPORT_TEXTS[lang];
-    return sendTable(reply, { fileName: `${t.records}.xlsx`, sheetName: t.records, columns: recordColumns(lang) }, batches);
+    return sendTable(reply, { ...workbookName(t.records), columns: recordColumns(lang) }, batches);
   });
 
   route(E.logBookExcel, async ({ auth, body, request, reply }) => {
@@ -39,11 +39,7 @@ export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: Emerg
     const t = EMERGENCY_REPORT_TEXTS[lang];
     return sendTable(
       reply,
-      {
-        fileName: `${t.logBook} ${book.project.name} ${day(book.printedAt)}.xlsx`,
-        sheetName: t.logBook,
-        columns: logBookColumns(lang, book.timeZone),
-      },
+      { ...workbookName(t.logBook, `${book.project.name} ${day(book.printedAt)}`), columns: logBookColumns(lang, book.timeZone) },
       book.entries,
     );
   });

@@ -1,5 +1,5 @@
 import { savingRate, type EnergyRecord, type Lang, type Localised } from '@lumigrid/contract';
-import type { SheetColumn } from '../../lib/excel.ts';
+import { workbookName, type SheetColumn } from '../../lib/excel.ts';
 
 const HEADERS = {
   sheet: { en: 'Energy', cn: '能耗报表', tc: '能耗報表', ja: 'エネルギーレポート' },
@@ -14,9 +14,8 @@ const HEADERS = {
 } satisfies Record<string, Localised>;
 
 /** The energy report's sheet and file name. */
-export function energyReportName(lang: Lang, range: { from: string; to: string }): { sheetName: string; fileName: string } {
-  const sheetName = HEADERS.sheet[lang];
-  return { sheetName, fileName: `${sheetName} ${range.from}_${range.to}.xlsx` };
+export function energyReportName(lang: Lang, range: { from: string; to: string }) {
+  return workbookName(HEADERS.sheet[lang], `${range.from}_${range.to}`);
 }
 
 /** The energy report (download_ele_report): the record table's columns. */

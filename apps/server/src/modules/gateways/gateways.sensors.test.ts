@@ -1,16 +1,8 @@
 import { gatewayEndpoints } from '@lumigrid/contract';
 import type { ErrorCode, Gateway, GatewayBroadcast, GatewayMicrowaveResult, GatewaySensorMode } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, signUpByMail, refusedInput } from '../../test/harness.ts';
-import {
-  DATABASES_AND_BROKERS,
-  bind,
-  data,
-  defaultMapId,
-  rigHandles,
-  startGatewayRig,
-  type GatewayRig,
-} from '../../test/gateways.fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, refusedInput } from '../../test/harness.ts';
+import { DATABASES_AND_BROKERS, bind, data, defaultMapId, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 /**
@@ -19,24 +11,14 @@ import { poll } from '../../test/poll.ts';
  * set_mawa_params (microwave motion sensors), against the real simulator over a real broker.
  */
 describe.each(DATABASES_AND_BROKERS)('network and sensor calls of a gateway on %s over the %s broker', (kind, broker) => {
-  let rig: GatewayRig;
-  let token: string;
   let gw: Gateway;
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, rig, token } = gatewayRigSuite(kind, { count: 2, broker }, 'sensors@example.com');
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2, broker });
-    token = await signUpByMail(h(), 'sensors@example.com');
-    const mapId = await defaultMapId(h(), token);
-    gw = await bind(h(), token, sim().mac, mapId, 'Sensor gateway');
-    await bind(h(), token, rig.fleet.gateways[1]!.mac, mapId, 'Quiet gateway');
+    const mapId = await defaultMapId(h(), token());
+    gw = await bind(h(), token(), sim().mac, mapId, 'Sensor gateway');
+    await bind(h(), token(), rig().fleet.gateways[1]!.mac, mapId, 'Quiet gateway');
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('broadcast opens the networks: a device pairs and shows up for import', async () => {
     const before = (await data(send(gatewayEndpoints.checkImport, { params: { id: gw.id } }))).total as number;
@@ -114,7 +96,7 @@ describe.each(DATABASES_AND_BROKERS)('network and sensor calls of a gateway on %
   });
 
   it('answers 100101 at once for an offline gateway and 100104 when the gateway stays silent', async () => {
-    const quiet = rig.fleet.gateways[1]!;
+    const quiet = rig().fleet.gateways[1]!;
     const list = await data(send(gatewayEndpoints.list, { query: { name: 'Quiet' } }));
     const quietId = list.list[0]!.id;
     quiet.faults.noReply = new Set(['sensors.mode', 'sensors.microwave', 'devices.permitJoin']);

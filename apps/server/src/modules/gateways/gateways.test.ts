@@ -8,41 +8,25 @@ import {
   gatewayEndpoints,
   mapEndpoints,
 } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, signUpByMail, api, refusedInput } from '../../test/harness.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
-import {
-  DATABASES_AND_BROKERS,
-  bind,
-  data,
-  defaultMapId,
-  placeDevice,
-  rigHandles,
-  startGatewayRig,
-  type GatewayRig,
-} from '../../test/gateways.fixtures.ts';
+import { DATABASES_AND_BROKERS, bind, data, defaultMapId, placeDevice, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways on %s over the %s broker', (kind, broker) => {
-  let rig: GatewayRig;
-  let token: string;
   let otherToken: string;
   let mapId: string;
   let gw: Gateway;
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 4, broker }, 'installer@example.com');
   const detail = async (id = gw.id) => data<Gateway>(send(gatewayEndpoints.detail, { params: { id } }));
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 4, broker });
-    token = await signUpByMail(h(), 'installer@example.com');
     otherToken = await signUpByMail(h(), 'other@example.com');
-    mapId = await defaultMapId(h(), token);
+    mapId = await defaultMapId(h(), token());
     gw = await bind(
       h(),
-      token,
+      token(),
       sim(0)
         .mac.replace(/(..)(?!$)/g, '$1:')
         .toLowerCase(),
@@ -50,9 +34,6 @@ describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways
       'Hall gateway',
     );
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('binds a pooled gateway by MAC and shows every field of spec section 3', async () => {
     expect(gw).toMatchObject({
@@ -115,12 +96,15 @@ describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways
     expectError(await send(gatewayEndpoints.position, refusedInput({ body: { id: gw.id, x: 1.5, y: 0.5 } })), 100001);
     // Binding it again to the same map keeps its spot.
     expect(await data<Gateway>(send(gatewayEndpoints.bind, { body: { mac: gw.mac, mapId } }))).toMatchObject({ x: 0.25, y: 0.75 });
-    const other = await treeFactory(h(), token).map();
+    const other = await treeFactory(h(), token()).map();
     const moved = await data<Gateway>(send(gatewayEndpoints.changePlace, { body: { id: gw.id, mapId: other.id } }));
     // Its spot on the old plan means nothing on the new one.
     expect(moved).toMatchObject({ mapId: other.id, mapName: other.name, x: null, y: null });
     // A map holding a gateway cannot be deleted (280005).
-    expectError(await api(h().app, mapEndpoints.deleteMap, { params: { buildId: other.buildId, mapId: other.id } }, { token }), 280005);
+    expectError(
+      await api(h().app, mapEndpoints.deleteMap, { params: { buildId: other.buildId, mapId: other.id } }, { token: token() }),
+      280005,
+    );
     await data(send(gatewayEndpoints.changePlace, { body: { id: gw.id, mapId } }));
 
     const set = await data<Gateway>(
@@ -191,7 +175,7 @@ describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways
     expect((await data(send(gatewayEndpoints.list, {}))).total).toBe(0);
     // Back to the first account for the rest of the suite.
     expect((await api(h().app, gatewayEndpoints.unbind, { params: { id: gw.id } }, { token: otherToken })).body.code).toBe(0);
-    gw = await bind(h(), token, sim(0).mac, mapId, 'Hall gateway');
+    gw = await bind(h(), token(), sim(0).mac, mapId, 'Hall gateway');
   });
 
   it('restarts: the gateway goes offline, shows restarting, and comes back online', async () => {
@@ -247,7 +231,7 @@ describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways
   it('answers the localised timeout code when the gateway stays silent, trusts its state when a sync reply is lost, and 100101 when it is offline', async () => {
     sim(0).faults.noReply = new Set(['time.get', 'config.apply']);
     try {
-      expectError(await api(h().app, gatewayEndpoints.readTime, { params: { id: gw.id } }, { token, lang: 'ja' }), 100105, 'ja');
+      expectError(await api(h().app, gatewayEndpoints.readTime, { params: { id: gw.id } }, { token: token(), lang: 'ja' }), 100105, 'ja');
       const me = await detail();
       await h().app.gatewayService.configChanged({
         tenantId: (await h().database.db.query.gateways.findFirst({ where: (g, { eq }) => eq(g.id, BigInt(me.id)) }))!.tenantId!,
@@ -275,7 +259,7 @@ describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways
       sim(0).faults.noReply = false;
       sim(0).faults.lost = new Set();
     }
-    const offline = await bind(h(), token, sim(3).mac, mapId, 'Spare');
+    const offline = await bind(h(), token(), sim(3).mac, mapId, 'Spare');
     await sim(3).stop();
     await poll(async () => !(await detail(offline.id)).online, 'offline');
     expectError(await send(gatewayEndpoints.identify, { params: { id: offline.id } }), 100101);
@@ -313,7 +297,7 @@ describe.each(DATABASES_AND_BROKERS)('gateway management with simulated gateways
   });
 
   it('reports a failed update (2) and a silent one as timeout (3)', async () => {
-    const second = await bind(h(), token, sim(1).mac, mapId, 'Second');
+    const second = await bind(h(), token(), sim(1).mac, mapId, 'Second');
     sim(1).faults.failUpdates = true;
     // Spec section 4: the gateway is restarted after any result but success. Its return is listened for from the
     // moment the command arrives: the simulated downtime is a tenth of a second, shorter than a busy machine's poll.

@@ -13,16 +13,14 @@ import {
 } from '@lumigrid/contract';
 import type { CommandMessage } from '@lumigrid/protocol';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { groups } from '../../db/schema/index.ts';
-import { SERVICE_DATABASES, expectError, signUpByMail, api } from '../../test/harness.ts';
-import { bind, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, expectError, api } from '../../test/harness.ts';
+import { bind, data, defaultMapId, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let mapId: string;
   let otherMapId: string;
   let gw: Gateway;
@@ -30,10 +28,7 @@ describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s
   let devices: GatewayDevice[];
   let devices2: GatewayDevice[];
   const commands: CommandMessage[] = [];
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, rig, token } = gatewayRigSuite(kind, { count: 2, commandTimeoutMs: 1500 }, 'zones@example.com');
   const byKind = (k: string, list = devices) => list.find((d) => d.kind === k)!;
   const ids = (...kinds: string[]) => kinds.map((k) => byKind(k).id);
   const group = (id: string) => data<GroupDetail>(send(groupEndpoints.get, { params: { id } }));
@@ -41,12 +36,10 @@ describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s
   const sent = (name: string) => commands.filter((c) => c.name === name);
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2, commandTimeoutMs: 1500 });
-    token = await signUpByMail(h(), 'zones@example.com');
-    mapId = await defaultMapId(h(), token);
-    otherMapId = (await treeFactory(h(), token).map({ name: 'Annex' })).id;
+    mapId = await defaultMapId(h(), token());
+    otherMapId = (await treeFactory(h(), token()).map({ name: 'Annex' })).id;
     const setUp = async (mac: string, name: string) => {
-      const g = await bind(h(), token, mac, mapId, name);
+      const g = await bind(h(), token(), mac, mapId, name);
       await data(send(gatewayEndpoints.importDevices, { params: { id: g.id } }));
       const list = await data<GatewayDevice[]>(send(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: g.id } }));
       await data(
@@ -58,15 +51,12 @@ describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s
       return { g, list };
     };
     ({ g: gw, list: devices } = await setUp(sim().mac, 'Lobby gateway'));
-    ({ g: gw2, list: devices2 } = await setUp(rig.fleet.gateways[1]!.mac, 'Annex gateway'));
+    ({ g: gw2, list: devices2 } = await setUp(rig().fleet.gateways[1]!.mac, 'Annex gateway'));
     // Both gateways start synced, so every later entry in sync_status is a group change.
     await data(send(gatewayEndpoints.sync, { params: { id: gw.id } }));
     await data(send(gatewayEndpoints.sync, { params: { id: gw2.id } }));
     sim().on('command', (c: CommandMessage) => commands.push(c));
   }, 90_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('creates a group with the lowest free number of its gateway and raises the gateway configuration version', async () => {
     expect(await pending()).not.toContain(gw.id);
@@ -113,7 +103,7 @@ describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s
 
   it('refuses members by each rule of the spec, localised, and changes nothing', async () => {
     const add = (deviceIds: string[], name = 'Refused', lang: 'en' | 'ja' = 'en') =>
-      api(h().app, groupEndpoints.add, { body: { mapId, gatewayId: gw.id, name, deviceIds } }, { token, lang });
+      api(h().app, groupEndpoints.add, { body: { mapId, gatewayId: gw.id, name, deviceIds } }, { token: token(), lang });
     expectError(await add(ids('bridge', 'light-cct')), 100202);
     expectError(await add(ids('switch-4', 'light-cct'), 'Refused', 'ja'), 100202, 'ja');
     expectError(await add(ids('emergency', 'light-cct')), 100203);
@@ -253,14 +243,14 @@ describe.each(SERVICE_DATABASES)('zones and groups with simulated gateways on %s
       sim().clearFault(addr);
     }
     await poll(async () => (await group(lobby.id)).offlineCount === 0, 'back online');
-    await rig.fleet.gateways[1]!.goOffline();
+    await rig().fleet.gateways[1]!.goOffline();
     try {
       const annex = (await data<GroupView[]>(send(groupEndpoints.list, { params: { id: mapId } }))).find((g) => g.name === 'Annex')!;
       await poll(async () => (await group(annex.id)).display === 'offline', 'the annex gateway offline');
       expect(await group(annex.id)).toMatchObject({ gatewayOnline: false, offlineCount: 1 });
       expectError(await send(groupEndpoints.control, { body: { id: annex.id, action: { op: 'onOff' as const, on: true } } }), 100101);
     } finally {
-      await rig.fleet.gateways[1]!.goOnline();
+      await rig().fleet.gateways[1]!.goOnline();
     }
   });
 

@@ -1,5 +1,5 @@
 import type { HeatRow, Lang, Localised } from '@lumigrid/contract';
-import type { SheetColumn } from '../../lib/excel.ts';
+import { workbookName, type SheetColumn } from '../../lib/excel.ts';
 
 const HEADERS = {
   sheet: { en: 'Heatmap', cn: '热力图', tc: '熱力圖', ja: 'ヒートマップ' },
@@ -13,9 +13,8 @@ const HEADERS = {
 } satisfies Record<string, Localised>;
 
 /** The workbook's sheet and file name. */
-export function heatmapReportName(lang: Lang, range: { from: string; to: string }): { sheetName: string; fileName: string } {
-  const sheetName = HEADERS.sheet[lang];
-  return { sheetName, fileName: `${sheetName} ${range.from}_${range.to}.xlsx` };
+export function heatmapReportName(lang: Lang, range: { from: string; to: string }) {
+  return workbookName(HEADERS.sheet[lang], `${range.from}_${range.to}`);
 }
 
 const asPercent = (fraction: number | null) => (fraction === null ? null : Math.round(fraction * 1000) / 10);

@@ -13,34 +13,21 @@ import {
 import { EMPTY_GATEWAY_CONFIG } from '@lumigrid/protocol';
 import { eq, sql } from 'drizzle-orm';
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sensorLinkages } from '../../db/schema/index.ts';
-import { expectError, signUpByMail } from '../../test/harness.ts';
-import {
-  DATABASES_AND_BROKERS,
-  data,
-  syncedGateways,
-  placeDevice,
-  rigHandles,
-  startGatewayRig,
-  type GatewayRig,
-} from '../../test/gateways.fixtures.ts';
+import { expectError } from '../../test/harness.ts';
+import { DATABASES_AND_BROKERS, data, syncedGateways, placeDevice, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 import { createScenesRepo } from './scenes.repo.ts';
 
 /** Configuration changes reach online gateways by themselves, and linkages only ever on sensors of a map. */
 describe.each(DATABASES_AND_BROKERS)('configuration pushed to simulated gateways on %s over the %s broker', (kind, broker) => {
-  let rig: GatewayRig;
-  let token: string;
   let projectId: string;
   /** A group of gateway 0 no linkage drives. */
   let spare: GroupView;
   const gateways: Array<{ id: string; mapId: string; devices: GatewayDevice[] }> = [];
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, rig, token } = gatewayRigSuite(kind, { count: 2, commandTimeoutMs: 3000, broker }, 'pushes@example.com');
   const device = (g: number, kindName: string) => gateways[g]!.devices.find((d) => d.kind === kindName)!;
   const detail = (g: number) => data<Gateway>(send(gatewayEndpoints.detail, { params: { id: gateways[g]!.id } }));
   /** The gateway runs the cloud's configuration as it is now. */
@@ -63,14 +50,9 @@ describe.each(DATABASES_AND_BROKERS)('configuration pushed to simulated gateways
     );
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2, commandTimeoutMs: 3000, broker });
-    token = await signUpByMail(h(), 'pushes@example.com');
-    gateways.push(...(await syncedGateways(rig, token, ['Hall', 'Yard'])));
-    projectId = (await defaultProject(h(), token)).id;
+    gateways.push(...(await syncedGateways(rig(), token(), ['Hall', 'Yard'])));
+    projectId = (await defaultProject(h(), token())).id;
   }, 120_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('refuses a linkage on a sensor placed on no map with 310014, and keeps nothing of it', async () => {
     const sensor = device(0, 'sensor-motion');

@@ -4,7 +4,7 @@ import { AppError } from '../../http/app-error.ts';
 import { sendImage } from '../../http/send-image.ts';
 import { uploadRoute } from '../../http/single-file-upload.ts';
 import { requestLang } from '../../http/envelope.ts';
-import { sendTable, type SheetColumn } from '../../lib/excel.ts';
+import { sendTable, workbookName, type SheetColumn } from '../../lib/excel.ts';
 import type { ScenesService } from './scenes.service.ts';
 
 const KIND_TEXT: Record<SceneKind, Localised> = {
@@ -54,9 +54,7 @@ export function registerSceneRoutes(route: RouteOf, deps: { scenes: ScenesServic
   route(E.export, async ({ auth, body, request, reply }) => {
     const lang = requestLang(request);
     const rows = await scenes.all(auth, body);
-    return sendTable(reply, { fileName: `${HEADERS.sheet[lang]}.xlsx`, sheetName: HEADERS.sheet[lang], columns: sceneColumns(lang) }, [
-      rows,
-    ]);
+    return sendTable(reply, { ...workbookName(HEADERS.sheet[lang]), columns: sceneColumns(lang) }, [rows]);
   });
 
   route(E.get, ({ auth, params }) => scenes.get(auth, params.id));

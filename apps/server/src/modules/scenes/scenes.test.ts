@@ -13,9 +13,9 @@ import {
   type SceneRunPage,
 } from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SERVICE_DATABASES, api, expectError, signUpByMail } from '../../test/harness.ts';
-import { data, syncedGateways, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { SERVICE_DATABASES, api, expectError } from '../../test/harness.ts';
+import { data, syncedGateways, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
@@ -36,27 +36,17 @@ function sceneOf(
 const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 describe.each(SERVICE_DATABASES)('scenes run by simulated gateways on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let projectId: string;
   const gateways: Array<{ id: string; mapId: string; devices: GatewayDevice[] }> = [];
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, rig, token } = gatewayRigSuite(kind, { count: 3, commandTimeoutMs: 2000 }, 'scenes@example.com');
   const light = (g: number, kindName = 'light-dimmer') => gateways[g]!.devices.find((d) => d.kind === kindName)!;
   const simDevice = (g: number, addr: string) => sim(g).devices.get(addr)!.state;
   const runs = (id: string) => data<SceneRunPage>(send(sceneEndpoints.runs, { body: { id } }));
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 3, commandTimeoutMs: 2000 });
-    token = await signUpByMail(h(), 'scenes@example.com');
-    gateways.push(...(await syncedGateways(rig, token, ['North', 'South', 'East'])));
-    projectId = (await defaultProject(h(), token)).id;
+    gateways.push(...(await syncedGateways(rig(), token(), ['North', 'South', 'East'])));
+    projectId = (await defaultProject(h(), token())).id;
   }, 120_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('splits a scene over three gateways, each takes its part, and a manual run changes every member', async () => {
     const members = [0, 1, 2].map((g) => ({ type: 'device' as const, id: light(g).id, action: on(40) }));
@@ -72,7 +62,7 @@ describe.each(SERVICE_DATABASES)('scenes run by simulated gateways on %s', (kind
     }
     for (const g of [0, 1, 2]) sim(g).devices.get(light(g).addr)!.state.on = false;
 
-    const told = vi.spyOn(rig.h.app.webhooks.service, 'emit');
+    const told = vi.spyOn(rig().h.app.webhooks.service, 'emit');
     const run = await data(send(sceneEndpoints.execute, { params: { id: saved.scene.id }, body: {} }));
     expect(run.parts.map((p) => [p.code, p.targets, p.failed])).toEqual([
       [0, 1, 0],
@@ -114,7 +104,12 @@ describe.each(SERVICE_DATABASES)('scenes run by simulated gateways on %s', (kind
       }),
     );
     const upload = (data: Buffer, type = 'image/png', lang?: string) =>
-      sendUpload(h().app, sceneEndpoints.uploadImage, { name: 'scene.png', type, data }, { token, lang, fields: { id: saved.scene.id } });
+      sendUpload(
+        h().app,
+        sceneEndpoints.uploadImage,
+        { name: 'scene.png', type, data },
+        { token: token(), lang, fields: { id: saved.scene.id } },
+      );
     const first = await upload(makePng(64, 32));
     expect(first.body.code).toBe(0);
     const url = first.body.data.image!;
@@ -136,7 +131,7 @@ describe.each(SERVICE_DATABASES)('scenes run by simulated gateways on %s', (kind
 
   it('holds every limit of the spec with its localised message, and changes nothing', async () => {
     const before = await data(send(sceneEndpoints.page, { body: { projectId } }));
-    const add = (body: SceneFields, lang: 'en' | 'ja' = 'en') => api(h().app, sceneEndpoints.add, { body }, { token, lang });
+    const add = (body: SceneFields, lang: 'en' | 'ja' = 'en') => api(h().app, sceneEndpoints.add, { body }, { token: token(), lang });
     const one = [{ type: 'device' as const, id: light(0).id, action: on() }];
     expectError(await add(sceneOf(projectId, 'Evening', one)), 310002);
     expectError(await add(sceneOf(projectId, 'Bad*name', one), 'ja'), 310010, 'ja');
@@ -377,7 +372,7 @@ describe.each(SERVICE_DATABASES)('scenes run by simulated gateways on %s', (kind
       method: 'POST',
       url: sceneEndpoints.export.path,
       payload: { projectId },
-      headers: { authorization: `Bearer ${token}`, 'accept-language': 'ja' },
+      headers: { authorization: `Bearer ${token()}`, 'accept-language': 'ja' },
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe(XLSX_MIME);

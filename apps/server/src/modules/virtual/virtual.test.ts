@@ -8,39 +8,29 @@ import {
   virtualEndpoints as V,
   type GatewayDevice,
 } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_DATABASES, expectError, signUpByMail } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_DATABASES, expectError } from '../../test/harness.ts';
+import { buildGatewayWithDevices, data, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
+import { defaultProject } from '../../test/projects.fixtures.ts';
 
 describe.each(SERVICE_DATABASES)('parameter templates and virtual devices with a simulated gateway on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let mapId: string;
   let projectId: string;
   let gatewayId: string;
   let dimmers: GatewayDevice[];
   let other: GatewayDevice;
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1, devicesPerKind: 12 }, 'virtual@example.com');
   const simParams = (addr: string) => sim().devices.get(addr)!.params;
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, devicesPerKind: 12 });
-    token = await signUpByMail(h(), 'virtual@example.com');
-    const built = await buildGatewayWithDevices(h(), token, { mac: sim().mac, place: (d) => d.kind === 'light-dimmer' });
+    const built = await buildGatewayWithDevices(h(), token(), { mac: sim().mac, place: (d) => d.kind === 'light-dimmer' });
     ({ mapId } = built);
     gatewayId = built.gateway.id;
     dimmers = built.placed;
     other = built.devices.find((d) => d.kind === 'light-cct')!;
-    const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
-    projectId = tree.projects.find((p) => p.isDefault)!.id;
+    projectId = (await defaultProject(h(), token())).id;
     await data(send(gatewayEndpoints.sync, { params: { id: gatewayId } }));
   }, 120_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('keeps each parameter in its set, within the spec\u2019s ranges, under a unique name', async () => {
     const type = dimmers[0]!.type;
