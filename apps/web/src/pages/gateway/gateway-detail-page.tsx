@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Dropdown, Empty, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +11,7 @@ import { useMe } from '../../features/auth/api.ts';
 import { useGatewayDetail, useSuperGatewayDevices, useUnbindBridge } from '../../features/gateways/api.ts';
 import { PresenceTag } from '../../features/gateways/presence-tag.tsx';
 import { ValueAge } from '../../components/value-age.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { syncLabel } from '../../features/gateways/status.ts';
 import { FirmwareModal } from './firmware-modal.tsx';
 import { useGatewayActions } from './gateway-actions.tsx';
@@ -76,11 +77,9 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
             width: 110,
             render: (_, row) =>
               editable ? (
-                <Popconfirm
+                <DangerConfirm
                   title={t('gateway.unbindBridgeConfirm', { name: row.name })}
                   okText={t('gateway.unbind')}
-                  cancelText={t('gateway.cancel')}
-                  okButtonProps={{ danger: true }}
                   onConfirm={() =>
                     unbind
                       .mutateAsync({ gatewayId: gateway.id, bridgeId: row.id })
@@ -90,7 +89,7 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
                   }
                 >
                   <Typography.Link type="danger">{t('gateway.unbind')}</Typography.Link>
-                </Popconfirm>
+                </DangerConfirm>
               ) : null,
           },
         ]}

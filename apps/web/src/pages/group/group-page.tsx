@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Cascader, Empty, Popconfirm, Space, Spin, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Cascader, Empty, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,7 @@ import { GroupControlDrawer } from '../../features/devices/group-control-drawer.
 import { GroupFormModal } from './group-form-modal.tsx';
 import { SensorLinkageCard } from './sensor-linkage-card.tsx';
 import { EmptyLead } from '../../components/empty-hint.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 
 /**
  * Groups (zones) of a map (/device/group): the groups of the map chosen as on the device map (the same
@@ -121,19 +122,17 @@ export default function GroupPage() {
                   </Button>
                 )}
                 {editable && (
-                  <Popconfirm
+                  <DangerConfirm
                     title={t('groups.deleteConfirm', { name: row.name })}
                     description={row.gatewayOnline ? t('groups.deleteHintOnline') : t('groups.deleteHintOffline')}
                     okText={t('groups.delete')}
-                    cancelText={t('groups.cancel')}
-                    okButtonProps={{ danger: true }}
                     // An online gateway drops the group at once; an offline one at its next sync (the banner offers it).
                     onConfirm={() => deleteGroup(row, row.gatewayOnline).catch(() => undefined)}
                   >
                     <Button size="small" type="link" danger data-testid="group-delete">
                       {t('groups.delete')}
                     </Button>
-                  </Popconfirm>
+                  </DangerConfirm>
                 )}
               </Space>
             ),

@@ -1,6 +1,6 @@
 import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState } from 'react';
-import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
+import { App, Button, Space, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -12,6 +12,7 @@ import { useDeleteProject, useProjectPage, useProjectTree, WHOLE_TREE } from '..
 import { ProjectFormModal } from './project-form-modal.tsx';
 import { useSiteTimes } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; project: Project } | undefined;
 
@@ -102,13 +103,11 @@ export default function ProjectListPage() {
           </Typography.Link>
         ),
         editable && (
-          <Popconfirm
+          <DangerConfirm
             key="delete"
             title={t('project.deleteConfirm', { name: row.name })}
             description={t('project.deleteHint')}
             okText={t('installation.delete')}
-            cancelText={t('installation.cancel')}
-            okButtonProps={{ danger: true }}
             onConfirm={() =>
               remove
                 .mutateAsync(row.id)
@@ -118,7 +117,7 @@ export default function ProjectListPage() {
             }
           >
             <Typography.Link type="danger">{t('installation.delete')}</Typography.Link>
-          </Popconfirm>
+          </DangerConfirm>
         ),
       ],
     },

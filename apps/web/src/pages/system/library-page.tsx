@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Input, Popconfirm, Select, Space, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
+import { App, Button, Input, Select, Space, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
 import { LIBRARY_LIMITS, userMay, type LibraryType } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { useMe } from '../../features/auth/api.ts';
 import { typeNameKey } from '../../features/device-config/param-fields.ts';
 import { useLibrary, useRemoveLibraryType } from '../../features/library/api.ts';
@@ -119,12 +120,11 @@ export default function LibraryPage() {
                 >
                   {t('library.edit')}
                 </Button>
-                <Popconfirm
+                <DangerConfirm
                   title={t('library.deleteConfirm', { name: type.name })}
                   description={type.devices > 0 ? t('library.inUse', { count: type.devices }) : undefined}
                   okText={t('library.delete')}
-                  cancelText={t('library.cancel')}
-                  okButtonProps={{ danger: true, 'data-testid': 'library-delete-ok' } as ButtonProps}
+                  okButtonProps={{ 'data-testid': 'library-delete-ok' } as ButtonProps}
                   onConfirm={() =>
                     remove
                       .mutateAsync(type.id)
@@ -135,7 +135,7 @@ export default function LibraryPage() {
                   <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`library-delete-${type.name}`}>
                     {t('library.delete')}
                   </Button>
-                </Popconfirm>
+                </DangerConfirm>
               </Space>
             ),
           },
