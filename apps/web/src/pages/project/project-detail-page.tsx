@@ -1,14 +1,13 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState, type ReactNode } from 'react';
 import { App, Button, Card, Col, Descriptions, Empty, List, Result, Row, Space, Spin, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
 import { useDeleteBuilding, useDeleteProject, useProjectDetail, useProjectTree } from '../../features/projects/api.ts';
 import { BuildingFormModal } from './building-form-modal.tsx';
 import { MapFormModal } from './map-form-modal.tsx';
@@ -62,8 +61,7 @@ export default function ProjectDetailPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const projectId = params.get('id') ?? undefined;
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const detail = useProjectDetail(projectId);
   const tree = useProjectTree(projectId);
   const removeBuilding = useDeleteBuilding();

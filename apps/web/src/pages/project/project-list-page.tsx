@@ -1,4 +1,3 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState } from 'react';
 import { App, Button, Space, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
@@ -7,12 +6,12 @@ import { PageContainer } from '../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, type Project } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
 import { useDeleteProject, useProjectPage, useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { ProjectFormModal } from './project-form-modal.tsx';
 import { useSiteTimes } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; project: Project } | undefined;
 
@@ -27,8 +26,7 @@ export default function ProjectListPage() {
   const { t } = useTranslation();
   const siteTime = useSiteTimes();
   const { message } = App.useApp();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const [query, setQuery] = useState<{ name: string; page: number; pageSize: number }>({
     name: '',
     page: 1,

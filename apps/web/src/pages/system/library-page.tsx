@@ -4,10 +4,10 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
-import { LIBRARY_LIMITS, userMay, type LibraryType } from '@lumigrid/contract/browser';
+import { LIBRARY_LIMITS, type LibraryType } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
-import { useMe } from '../../features/auth/api.ts';
+import { useUserMay } from '../../components/use-user-may.ts';
 import { typeNameKey } from '../../features/device-config/param-fields.ts';
 import { useLibrary, useRemoveLibraryType } from '../../features/library/api.ts';
 import { LibraryFormModal } from './library-form-modal.tsx';
@@ -28,8 +28,7 @@ function matches(type: LibraryType, text: string, code: number | undefined): boo
 export default function LibraryPage() {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const library = useLibrary();
   const remove = useRemoveLibraryType();
   // Each opening gets a form of its own (`seq`): a form keeps the initial values it was first given.
