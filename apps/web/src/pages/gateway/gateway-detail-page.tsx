@@ -1,16 +1,16 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Card, Descriptions, Dropdown, Empty, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Dropdown, Empty, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
 import { useGatewayDetail, useSuperGatewayDevices, useUnbindBridge } from '../../features/gateways/api.ts';
 import { PresenceTag } from '../../features/gateways/presence-tag.tsx';
 import { ValueAge } from '../../components/value-age.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 import { syncLabel } from '../../features/gateways/status.ts';
 import { FirmwareModal } from './firmware-modal.tsx';
 import { useGatewayActions } from './gateway-actions.tsx';
@@ -76,11 +76,9 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
             width: 110,
             render: (_, row) =>
               editable ? (
-                <Popconfirm
+                <DangerConfirm
                   title={t('gateway.unbindBridgeConfirm', { name: row.name })}
                   okText={t('gateway.unbind')}
-                  cancelText={t('gateway.cancel')}
-                  okButtonProps={{ danger: true }}
                   onConfirm={() =>
                     unbind
                       .mutateAsync({ gatewayId: gateway.id, bridgeId: row.id })
@@ -90,7 +88,7 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
                   }
                 >
                   <Typography.Link type="danger">{t('gateway.unbind')}</Typography.Link>
-                </Popconfirm>
+                </DangerConfirm>
               ) : null,
           },
         ]}
@@ -106,9 +104,8 @@ export default function GatewayDetailPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const gatewayId = params.get('id') ?? undefined;
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
-  const operate = userMay(user, 'control');
+  const editable = useUserMay('write');
+  const operate = useUserMay('control');
   const detail = useGatewayDetail(gatewayId);
   const actions = useGatewayActions();
   const [dialog, setDialog] = useState<Dialog>();

@@ -1,4 +1,3 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Button, Dropdown, Popover, Space, Tag, Typography } from 'antd';
 import { MoreOutlined, PlusOutlined } from '@ant-design/icons';
@@ -7,7 +6,6 @@ import { PageContainer } from '../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, GATEWAY_LIMITS, type Gateway, type GatewayListQuery } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
 import { useGatewayPage } from '../../features/gateways/api.ts';
 import { PresenceTag } from '../../features/gateways/presence-tag.tsx';
 import { syncLabel } from '../../features/gateways/status.ts';
@@ -16,6 +14,7 @@ import { BindGatewayModal, MicrowaveModal, MoveGatewayModal, OpenNetworkModal, R
 import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
+import { useUserMay } from '../../components/use-user-may.ts';
 
 type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 
@@ -36,9 +35,8 @@ function placeQuery(path: string[] | undefined): Pick<GatewayListQuery, 'project
 /** The gateway list: searched, filtered and paged on the server, with bind and the gateway actions. */
 export default function GatewayListPage() {
   const { t } = useTranslation();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
-  const operate = userMay(user, 'control');
+  const editable = useUserMay('write');
+  const operate = useUserMay('control');
   const [query, setQuery] = useState<GatewayListQuery>({ page: 1, pageSize: GATEWAY_LIMITS.pageSize.default });
   const [dialog, setDialog] = useState<Dialog>();
   const gateways = useGatewayPage(query);

@@ -1,11 +1,9 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useEffect, useMemo, useState } from 'react';
-import { App, Button, Card, Cascader, Empty, Popconfirm, Space, Spin, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Cascader, Empty, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { mapDestination, type GroupView } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
 import { ALL_GATEWAYS, useGatewayPage } from '../../features/gateways/api.ts';
 import { groupKeys, useDeleteGroup, useDeleteGroupAndSync, useMapGroups } from '../../features/groups/api.ts';
 import { groupStateNotes, throttle } from '../../features/groups/group-state.ts';
@@ -16,6 +14,8 @@ import { GroupControlDrawer } from '../../features/devices/group-control-drawer.
 import { GroupFormModal } from './group-form-modal.tsx';
 import { SensorLinkageCard } from './sensor-linkage-card.tsx';
 import { EmptyLead } from '../../components/empty-hint.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 
 /**
  * Groups (zones) of a map (/device/group): the groups of the map chosen as on the device map (the same
@@ -26,9 +26,8 @@ import { EmptyLead } from '../../components/empty-hint.tsx';
 export default function GroupPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
-  const controllable = userMay(user, 'control');
+  const editable = useUserMay('write');
+  const controllable = useUserMay('control');
   const queryClient = useQueryClient();
   const { tree, fresh, path, options, choose } = useCurrentMapPath();
   const [editing, setEditing] = useState<{ group?: GroupView } | undefined>();
@@ -121,19 +120,17 @@ export default function GroupPage() {
                   </Button>
                 )}
                 {editable && (
-                  <Popconfirm
+                  <DangerConfirm
                     title={t('groups.deleteConfirm', { name: row.name })}
                     description={row.gatewayOnline ? t('groups.deleteHintOnline') : t('groups.deleteHintOffline')}
                     okText={t('groups.delete')}
-                    cancelText={t('groups.cancel')}
-                    okButtonProps={{ danger: true }}
                     // An online gateway drops the group at once; an offline one at its next sync (the banner offers it).
                     onConfirm={() => deleteGroup(row, row.gatewayOnline).catch(() => undefined)}
                   >
                     <Button size="small" type="link" danger data-testid="group-delete">
                       {t('groups.delete')}
                     </Button>
-                  </Popconfirm>
+                  </DangerConfirm>
                 )}
               </Space>
             ),

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Card, Empty, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -155,18 +156,16 @@ export function SensorLinkageCard({
                       <Button size="small" type="link" onClick={() => setEditing({ linkage: row })} data-testid="linkage-edit">
                         {t('groups.edit')}
                       </Button>
-                      <Popconfirm
+                      <DangerConfirm
                         title={t('automation.linkage.removeConfirm', { name: row.sensorName })}
                         description={t('automation.linkage.removeHint')}
                         okText={t('groups.delete')}
-                        cancelText={t('groups.cancel')}
-                        okButtonProps={{ danger: true }}
                         onConfirm={() => removeLinkage(row).catch(() => undefined)}
                       >
                         <Button size="small" type="link" danger data-testid="linkage-delete">
                           {t('groups.delete')}
                         </Button>
-                      </Popconfirm>
+                      </DangerConfirm>
                     </Space>
                   ),
                 },

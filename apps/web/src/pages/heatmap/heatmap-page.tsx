@@ -5,8 +5,7 @@ import { PageContainer } from '../../components/page-container.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
-import { DEFAULT_HEAT_LEVELS, heatColorOf, userMay, type HeatRow, type HeatSensor } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
+import { DEFAULT_HEAT_LEVELS, heatColorOf, type HeatRow, type HeatSensor } from '@lumigrid/contract/browser';
 import { heatmapApi, useHeatmapGen, useHeatmapPage, useHeatmapSettings } from '../../features/heatmap/api.ts';
 import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { createCurrentMapStore } from '../../features/projects/current-map.ts';
@@ -21,6 +20,7 @@ import { RANGE_PRESETS, presetRange, readHeatmapQuery, writeHeatmapQuery, type H
 import { WeekGrid } from './week-grid.tsx';
 import { EmptyLead } from '../../components/empty-hint.tsx';
 import { DownloadButton } from '../../components/download-button.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 
 const DAY = 'YYYY-MM-DD';
 const RANKING_PAGE = 8;
@@ -33,8 +33,7 @@ const RANKING_PAGE = 8;
  */
 export default function HeatmapPage() {
   const { t } = useTranslation();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const [search, setSearch] = useSearchParams();
   const query = useMemo(() => readHeatmapQuery(search), [search]);
   const tree = useProjectTree(WHOLE_TREE);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Card, Descriptions, Empty, Popconfirm, Slider, Space, Tag, Typography } from 'antd';
+import { App, Button, Card, Descriptions, Empty, Slider, Space, Tag, Typography } from 'antd';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { CloudUploadOutlined, DeleteOutlined, EditOutlined, EnvironmentOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -80,19 +81,17 @@ export function MapPanel({ map, buildingName, editable, onEdit, onDeleted }: Map
             </Button>
           )}
           {editable && (
-            <Popconfirm
+            <DangerConfirm
               title={t('map.deleteConfirm', { name: map.name })}
               description={t('map.deleteHint')}
               okText={t('installation.delete')}
-              cancelText={t('installation.cancel')}
-              okButtonProps={{ danger: true }}
               // A refusal (the default map, devices on it) was shown in the server's words.
               onConfirm={() => deleteMap().catch(() => undefined)}
             >
               <Button danger icon={<DeleteOutlined />} loading={remove.isPending}>
                 {t('installation.delete')}
               </Button>
-            </Popconfirm>
+            </DangerConfirm>
           )}
         </Space>
       }
@@ -150,15 +149,13 @@ export function MapPanel({ map, buildingName, editable, onEdit, onDeleted }: Map
               {upload.rendering ? t('map.rendering') : upload.isPending ? t('map.uploading') : t('map.upload')}
             </Button>
             {map.image && (
-              <Popconfirm
+              <DangerConfirm
                 title={t('map.removeImageConfirm')}
                 okText={t('installation.delete')}
-                cancelText={t('installation.cancel')}
-                okButtonProps={{ danger: true }}
                 onConfirm={() => removeImage.mutateAsync(map.id).catch(() => undefined)}
               >
                 <Button loading={removeImage.isPending}>{t('map.removeImage')}</Button>
-              </Popconfirm>
+              </DangerConfirm>
             )}
           </Space>
         </div>

@@ -1,13 +1,13 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState, type ReactNode } from 'react';
-import { App, Button, Card, Col, Descriptions, Empty, List, Popconfirm, Result, Row, Space, Spin, Tag, Tree, Typography } from 'antd';
+import { App, Button, Card, Col, Descriptions, Empty, List, Result, Row, Space, Spin, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
 import { useDeleteBuilding, useDeleteProject, useProjectDetail, useProjectTree } from '../../features/projects/api.ts';
 import { BuildingFormModal } from './building-form-modal.tsx';
 import { MapFormModal } from './map-form-modal.tsx';
@@ -61,8 +61,7 @@ export default function ProjectDetailPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const projectId = params.get('id') ?? undefined;
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const detail = useProjectDetail(projectId);
   const tree = useProjectTree(projectId);
   const removeBuilding = useDeleteBuilding();
@@ -178,18 +177,16 @@ export default function ProjectDetailPage() {
             <Button icon={<EditOutlined />} onClick={() => setDialog({ kind: 'editBuilding', building: selectedBuild })}>
               {t('installation.edit')}
             </Button>
-            <Popconfirm
+            <DangerConfirm
               title={t('building.deleteConfirm', { name: selectedBuild.name })}
               description={t('building.deleteHint')}
               okText={t('installation.delete')}
-              cancelText={t('installation.cancel')}
-              okButtonProps={{ danger: true }}
               onConfirm={() => deleteBuilding(selectedBuild).catch(() => undefined)}
             >
               <Button danger icon={<DeleteOutlined />} loading={removeBuilding.isPending}>
                 {t('installation.delete')}
               </Button>
-            </Popconfirm>
+            </DangerConfirm>
           </Space>
         )
       }
@@ -239,20 +236,18 @@ export default function ProjectDetailPage() {
       extra={
         editable
           ? [
-              <Popconfirm
+              <DangerConfirm
                 key="delete"
                 title={t('project.deleteConfirm', { name: project.name })}
                 description={t('project.deleteHint')}
                 okText={t('installation.delete')}
-                cancelText={t('installation.cancel')}
-                okButtonProps={{ danger: true }}
                 // A refusal (the default project, buildings inside) was shown in the server's words.
                 onConfirm={() => deleteProject().catch(() => undefined)}
               >
                 <Button danger icon={<DeleteOutlined />} loading={removeProject.isPending}>
                   {t('project.delete')}
                 </Button>
-              </Popconfirm>,
+              </DangerConfirm>,
               <Button key="edit" icon={<EditOutlined />} onClick={() => setDialog({ kind: 'project' })}>
                 {t('project.editTitle')}
               </Button>,

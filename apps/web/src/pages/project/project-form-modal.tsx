@@ -15,6 +15,9 @@ interface ProjectFormValues {
   latitude?: number | null;
 }
 
+/** The two coordinate fields, side by side: each its own label, placeholder and range check. */
+const COORDINATES = ['longitude', 'latitude'] as const;
+
 export interface ProjectFormModalProps {
   open: boolean;
   /** The project to edit; absent to add one. */
@@ -88,24 +91,17 @@ export function ProjectFormModal({ open, project, parentId, onClose, onSaved }: 
           />
         </Form.Item>
         <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item
-              name="longitude"
-              label={t('project.longitude')}
-              rules={[rule((value: number | null | undefined) => checkCoordinate('longitude', value))]}
-            >
-              <InputNumber style={{ width: '100%' }} step={0.01} placeholder={t('project.longitudePlaceholder')} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item
-              name="latitude"
-              label={t('project.latitude')}
-              rules={[rule((value: number | null | undefined) => checkCoordinate('latitude', value))]}
-            >
-              <InputNumber style={{ width: '100%' }} step={0.01} placeholder={t('project.latitudePlaceholder')} />
-            </Form.Item>
-          </Col>
+          {COORDINATES.map((axis) => (
+            <Col span={12} key={axis}>
+              <Form.Item
+                name={axis}
+                label={t(`project.${axis}`)}
+                rules={[rule((value: number | null | undefined) => checkCoordinate(axis, value))]}
+              >
+                <InputNumber style={{ width: '100%' }} step={0.01} placeholder={t(`project.${axis}Placeholder`)} />
+              </Form.Item>
+            </Col>
+          ))}
         </Row>
       </Form>
     </FormModal>

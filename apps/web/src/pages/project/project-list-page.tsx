@@ -1,17 +1,17 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useMemo, useState } from 'react';
-import { App, Button, Popconfirm, Space, Tag, Typography } from 'antd';
+import { App, Button, Space, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PROJECT_LIMITS, type Project } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
 import { useDeleteProject, useProjectPage, useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { ProjectFormModal } from './project-form-modal.tsx';
 import { useSiteTimes } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; project: Project } | undefined;
 
@@ -26,8 +26,7 @@ export default function ProjectListPage() {
   const { t } = useTranslation();
   const siteTime = useSiteTimes();
   const { message } = App.useApp();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const [query, setQuery] = useState<{ name: string; page: number; pageSize: number }>({
     name: '',
     page: 1,
@@ -102,13 +101,11 @@ export default function ProjectListPage() {
           </Typography.Link>
         ),
         editable && (
-          <Popconfirm
+          <DangerConfirm
             key="delete"
             title={t('project.deleteConfirm', { name: row.name })}
             description={t('project.deleteHint')}
             okText={t('installation.delete')}
-            cancelText={t('installation.cancel')}
-            okButtonProps={{ danger: true }}
             onConfirm={() =>
               remove
                 .mutateAsync(row.id)
@@ -118,7 +115,7 @@ export default function ProjectListPage() {
             }
           >
             <Typography.Link type="danger">{t('installation.delete')}</Typography.Link>
-          </Popconfirm>
+          </DangerConfirm>
         ),
       ],
     },

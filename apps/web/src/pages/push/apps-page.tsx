@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Card, Col, Form, Input, List, Popconfirm, Progress, Row, Space, Tag, Typography } from 'antd';
+import { App, Button, Card, Col, Form, Input, List, Progress, Row, Space, Tag, Typography } from 'antd';
 import { AppstoreOutlined, DeleteOutlined, EditOutlined, PlusOutlined, TagsOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -18,6 +18,7 @@ import {
 import './push.css';
 import { FormModal } from '../../components/form-modal.tsx';
 import { IconButton } from '../../components/icon-button.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 
 /** The add/rename dialog of a category. */
 function CategoryModal({ editing, onClose }: { editing: { category?: PushCategory } | undefined; onClose: () => void }) {
@@ -111,12 +112,10 @@ function Categories() {
                   icon={<EditOutlined />}
                   onClick={() => setEditing({ category: c })}
                 />,
-                <Popconfirm
+                <DangerConfirm
                   key="delete"
                   title={t('push.category.deleteConfirm', { name: c.name })}
                   okText={t('push.action.delete')}
-                  cancelText={t('push.action.cancel')}
-                  okButtonProps={{ danger: true }}
                   onConfirm={() =>
                     remove
                       .mutateAsync(c.id)
@@ -125,7 +124,7 @@ function Categories() {
                   }
                 >
                   <IconButton label={t('push.action.delete')} type="link" size="small" danger icon={<DeleteOutlined />} />
-                </Popconfirm>,
+                </DangerConfirm>,
               ]}
             >
               <List.Item.Meta title={c.name} description={t('push.category.newsCount', { count: c.newsCount })} />
@@ -184,11 +183,9 @@ function Apps() {
           <Button type="link" size="small" icon={<EditOutlined />} onClick={() => void navigate(`/push/editApp?id=${a.id}`)}>
             {t('push.action.edit')}
           </Button>
-          <Popconfirm
+          <DangerConfirm
             title={t('push.app.deleteConfirm', { name: a.name })}
             okText={t('push.action.delete')}
-            cancelText={t('push.action.cancel')}
-            okButtonProps={{ danger: true }}
             onConfirm={() =>
               remove
                 .mutateAsync(a.id)
@@ -199,7 +196,7 @@ function Apps() {
             <Button type="link" size="small" danger icon={<DeleteOutlined />}>
               {t('push.action.delete')}
             </Button>
-          </Popconfirm>
+          </DangerConfirm>
         </Space>
       ),
     },

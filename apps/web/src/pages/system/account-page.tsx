@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { EmptyHint } from '../../components/empty-hint.tsx';
-import { Button, Dropdown, Input, Popconfirm, Space, Switch, Tabs, Tag, Typography, message } from 'antd';
+import { Button, Dropdown, Input, Space, Switch, Tabs, Tag, Typography, message } from 'antd';
 import { useSearchParams } from 'react-router';
 import { DeleteOutlined, EditOutlined, KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -17,6 +17,7 @@ import { useAccountTime } from '../../features/projects/site-time.ts';
 import { IconButton } from '../../components/icon-button.tsx';
 import { usePhone } from '../../components/use-phone.ts';
 import { tablePaging } from '../../components/table-paging.ts';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 
 const DEFAULT_PAGE_SIZE = 20;
 
@@ -136,15 +137,13 @@ function AccountTable({ userAuth }: { userAuth: number }) {
           >
             <IconButton label={t('accounts.resetPassword')} size="small" icon={<KeyOutlined />} />
           </Dropdown>
-          <Popconfirm
+          <DangerConfirm
             title={t('accounts.deleteConfirm', { account: row.account })}
             okText={t('accounts.delete')}
-            cancelText={t('installation.cancel')}
-            okButtonProps={{ danger: true }}
             onConfirm={() => remove.mutateAsync(row.id)}
           >
             <IconButton label={t('accounts.delete')} size="small" danger icon={<DeleteOutlined />} />
-          </Popconfirm>
+          </DangerConfirm>
         </Space>
       ),
     },

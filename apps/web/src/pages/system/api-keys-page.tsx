@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, DatePicker, Form, Input, Popconfirm, Select, Space, Tag, Typography, type ButtonProps } from 'antd';
+import { Alert, Button, DatePicker, Form, Input, Select, Space, Tag, Typography, type ButtonProps } from 'antd';
 import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -20,6 +20,7 @@ import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 
 const DEFAULT_LIFETIME_DAYS = 90;
 const SCOPE_COLOUR: Record<ApiKeyScope, string> = { read: 'blue', control: 'orange', edit: 'red' };
@@ -149,17 +150,17 @@ export default function ApiKeysPage() {
       width: 100,
       render: (_, k) =>
         k.revokedAt ? null : (
-          <Popconfirm
+          <DangerConfirm
             key="revoke"
             title={t('apiKeys.revokeConfirm', { name: k.name })}
             okText={t('apiKeys.revoke')}
-            okButtonProps={{ danger: true, 'data-testid': 'api-key-revoke-ok' } as ButtonProps}
+            okButtonProps={{ 'data-testid': 'api-key-revoke-ok' } as ButtonProps}
             onConfirm={() => revoke.mutateAsync(k.id)}
           >
             <Button type="link" danger size="small" data-testid={`api-key-revoke-${k.id}`}>
               {t('apiKeys.revoke')}
             </Button>
-          </Popconfirm>
+          </DangerConfirm>
         ),
     },
   ];

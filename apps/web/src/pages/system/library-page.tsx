@@ -1,12 +1,13 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Input, Popconfirm, Select, Space, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
+import { App, Button, Input, Select, Space, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
-import { LIBRARY_LIMITS, userMay, type LibraryType } from '@lumigrid/contract/browser';
+import { LIBRARY_LIMITS, type LibraryType } from '@lumigrid/contract/browser';
 import { EmptyHint } from '../../components/empty-hint.tsx';
-import { useMe } from '../../features/auth/api.ts';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { useUserMay } from '../../components/use-user-may.ts';
 import { typeNameKey } from '../../features/device-config/param-fields.ts';
 import { useLibrary, useRemoveLibraryType } from '../../features/library/api.ts';
 import { LibraryFormModal } from './library-form-modal.tsx';
@@ -27,8 +28,7 @@ function matches(type: LibraryType, text: string, code: number | undefined): boo
 export default function LibraryPage() {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const library = useLibrary();
   const remove = useRemoveLibraryType();
   // Each opening gets a form of its own (`seq`): a form keeps the initial values it was first given.
@@ -119,12 +119,11 @@ export default function LibraryPage() {
                 >
                   {t('library.edit')}
                 </Button>
-                <Popconfirm
+                <DangerConfirm
                   title={t('library.deleteConfirm', { name: type.name })}
                   description={type.devices > 0 ? t('library.inUse', { count: type.devices }) : undefined}
                   okText={t('library.delete')}
-                  cancelText={t('library.cancel')}
-                  okButtonProps={{ danger: true, 'data-testid': 'library-delete-ok' } as ButtonProps}
+                  okButtonProps={{ 'data-testid': 'library-delete-ok' } as ButtonProps}
                   onConfirm={() =>
                     remove
                       .mutateAsync(type.id)
@@ -135,7 +134,7 @@ export default function LibraryPage() {
                   <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`library-delete-${type.name}`}>
                     {t('library.delete')}
                   </Button>
-                </Popconfirm>
+                </DangerConfirm>
               </Space>
             ),
           },

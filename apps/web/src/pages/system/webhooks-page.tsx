@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Drawer, Form, Input, Popconfirm, Space, Switch, Table, Tag, Typography, type ButtonProps } from 'antd';
+import { Alert, Button, Checkbox, Drawer, Form, Input, Space, Switch, Table, Tag, Typography, type ButtonProps } from 'antd';
 import { ApiOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -26,6 +26,7 @@ import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
+import { DangerConfirm } from '../../components/danger-confirm.tsx';
 
 interface EndpointForm {
   name: string;
@@ -226,17 +227,17 @@ export default function WebhooksPage() {
         <Button key="edit" type="link" size="small" onClick={() => open(e)} data-testid={`webhook-edit-${e.id}`}>
           {t('webhooks.edit')}
         </Button>,
-        <Popconfirm
+        <DangerConfirm
           key="delete"
           title={t('webhooks.deleteConfirm', { name: e.name })}
           okText={t('webhooks.delete')}
-          okButtonProps={{ danger: true, 'data-testid': 'webhook-delete-ok' } as ButtonProps}
+          okButtonProps={{ 'data-testid': 'webhook-delete-ok' } as ButtonProps}
           onConfirm={() => remove.mutateAsync(e.id)}
         >
           <Button type="link" danger size="small" data-testid={`webhook-delete-${e.id}`}>
             {t('webhooks.delete')}
           </Button>
-        </Popconfirm>,
+        </DangerConfirm>,
       ],
     },
   ];

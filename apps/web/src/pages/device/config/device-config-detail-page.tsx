@@ -1,10 +1,9 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { App, Button, Card, Descriptions, Empty, Space, Typography } from 'antd';
 import { PageContainer } from '../../../components/page-container.tsx';
+import { useUserMay } from '../../../components/use-user-may.ts';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { deviceType } from '@lumigrid/contract/browser';
-import { useMe } from '../../../features/auth/api.ts';
 import { useDevice, useRefreshNetwork, useSensorOnOff } from '../../../features/device-config/api.ts';
 import { useGatewayDetail } from '../../../features/gateways/api.ts';
 import { useSiteTimes } from '../../../features/projects/site-time.ts';
@@ -19,9 +18,8 @@ export default function DeviceConfigDetailPage() {
   const { message } = App.useApp();
   const [params] = useSearchParams();
   const id = params.get('id') ?? undefined;
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
-  const operate = userMay(user, 'control');
+  const editable = useUserMay('write');
+  const operate = useUserMay('control');
   const device = useDevice(id);
   const sensor = useSensorOnOff();
   const refresh = useRefreshNetwork();

@@ -1,4 +1,3 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Alert, App, Button, Form, Select, Typography } from 'antd';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -6,12 +5,12 @@ import { PageContainer } from '../../../components/page-container.tsx';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { DEVICE_FAMILIES, DEVICE_LIMITS, canBatchChange, type Device, type DeviceListBody } from '@lumigrid/contract/browser';
-import { useMe } from '../../../features/auth/api.ts';
 import { useBatchType, useDeviceList } from '../../../features/device-config/api.ts';
 import { placeOf, typeName, keywordAndTypeFilters } from '../../../features/device-config/columns.tsx';
 import { useGatewayMapNames } from '../../../features/gateways/api.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
 import { tablePaging } from '../../../components/table-paging.ts';
+import { useUserMay } from '../../../components/use-user-may.ts';
 
 interface SearchForm {
   keyword?: string;
@@ -26,8 +25,7 @@ export default function DeviceConfigListPage() {
   const { t } = useTranslation();
   const gatewayMaps = useGatewayMapNames();
   const { message } = App.useApp();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
   const devices = useDeviceList(query);
   const [selected, setSelected] = useState<Device[]>([]);

@@ -1,4 +1,3 @@
-import { userMay } from '@lumigrid/contract/browser';
 import { useState } from 'react';
 import { Segmented, Space, Tag, Typography } from 'antd';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
@@ -14,7 +13,6 @@ import {
   type DeviceListBody,
   type DisplayState,
 } from '@lumigrid/contract/browser';
-import { useMe } from '../../../features/auth/api.ts';
 import { deviceConfigApi, useDeviceList, useDeviceStatusPage } from '../../../features/device-config/api.ts';
 import { DeviceStateStrip } from '../../../features/device-config/device-state-strip.tsx';
 import { deviceListFilters, reportFilters, stateScope, type DeviceSearchForm } from '../../../features/device-config/list-filters.ts';
@@ -31,6 +29,7 @@ import { markerLabel } from '../../../components/device-markers/marker-model.ts'
 import { useDownload } from '../../../api/download.ts';
 import { tablePaging } from '../../../components/table-paging.ts';
 import { DownloadButton } from '../../../components/download-button.tsx';
+import { useUserMay } from '../../../components/use-user-may.ts';
 
 /** The measurements a device may report, in the order a reading is written, with their units. */
 const READINGS = [
@@ -52,8 +51,7 @@ const DISPLAYS: readonly DisplayState[] = DISPLAY_STATES;
 export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const editable = useUserMay('write');
   const [query, setQuery] = useState<DeviceListBody>({ page: 1, pageSize: DEVICE_LIMITS.pageSize.default });
   // The router keeps this page mounted between the views; each starts with its own empty form, so unfiltered
   // (the list has no fault filter to show one carried over).
