@@ -45,11 +45,46 @@ function NoData({ text }: { text: string }) {
   );
 }
 
-/** A chart card's body: a skeleton while its data loads, the empty state when there is nothing to draw. */
-function ChartBody({ loading, empty, children }: { loading: boolean; empty?: string; children: () => React.ReactNode }) {
-  if (loading) return <Skeleton active paragraph={{ rows: 7 }} style={{ minHeight: CHART_HEIGHT }} />;
-  if (empty) return <NoData text={empty} />;
-  return children();
+/**
+ * One chart in its card, named by the card's title: a skeleton while its data loads, the empty state when there
+ * is nothing to draw, and what goes with the chart below it.
+ */
+function ChartCard({
+  title,
+  extra,
+  loading,
+  empty,
+  option,
+  testId,
+  onClick,
+  children,
+}: {
+  title: string;
+  extra?: React.ReactNode;
+  loading: boolean;
+  empty?: string;
+  option: React.ComponentProps<typeof EChart>['option'] | undefined;
+  testId: string;
+  onClick?(event: ChartClick): void;
+  children?: React.ReactNode;
+}) {
+  const body = loading ? (
+    <Skeleton active paragraph={{ rows: 7 }} style={{ minHeight: CHART_HEIGHT }} />
+  ) : empty ? (
+    <NoData text={empty} />
+  ) : (
+    option && (
+      <>
+        <EChart option={option} height={CHART_HEIGHT} label={title} testId={testId} onClick={onClick} />
+        {children}
+      </>
+    )
+  );
+  return (
+    <ProCard bordered title={title} extra={extra} style={{ height: '100%' }}>
+      {body}
+    </ProCard>
+  );
 }
 
 /** One figure of the KPI row; the title may wrap, the figures stay level. */
@@ -229,104 +264,62 @@ export default function AlertStatisticsPage() {
 
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={16}>
-            <ProCard bordered title={t('alertStats.chart.overTime')} style={{ height: '100%' }}>
-              <ChartBody loading={loadingStats} empty={noFaults || !overTime ? t('alertStats.empty') : undefined}>
-                {() =>
-                  overTime && (
-                    <EChart
-                      option={overTime.option}
-                      height={CHART_HEIGHT}
-                      label={t('alertStats.chart.overTime')}
-                      testId="chart-over-time"
-                      onClick={onBar(overTime.targets)}
-                    />
-                  )
-                }
-              </ChartBody>
-            </ProCard>
+            <ChartCard
+              title={t('alertStats.chart.overTime')}
+              loading={loadingStats}
+              empty={noFaults || !overTime ? t('alertStats.empty') : undefined}
+              option={overTime?.option}
+              testId="chart-over-time"
+              onClick={overTime && onBar(overTime.targets)}
+            />
           </Col>
           <Col xs={24} xl={8}>
-            <ProCard
-              bordered
+            <ChartCard
               title={t('alertStats.chart.deviceState')}
               extra={
                 devices && <Typography.Text type="secondary">{t('alertStats.counts.devices', { count: devices.total })}</Typography.Text>
               }
-              style={{ height: '100%' }}
+              loading={tree.isLoading || deviceState.isLoading}
+              empty={
+                deviceState.isError && !devices
+                  ? t('alertStats.unavailable')
+                  : !devices || !deviceChart || devices.total === 0
+                    ? t('alertStats.noDevices')
+                    : undefined
+              }
+              option={deviceChart}
+              testId="chart-device-state"
+            />
+          </Col>
+          <Col xs={24} xl={12}>
+            <ChartCard
+              title={t('alertStats.chart.byCode')}
+              loading={loadingStats}
+              empty={noFaults || !byCode ? t('alertStats.empty') : undefined}
+              option={byCode?.option}
+              testId="chart-by-code"
+              onClick={byCode && onBar(byCode.targets)}
             >
-              <ChartBody
-                loading={tree.isLoading || deviceState.isLoading}
-                empty={
-                  deviceState.isError && !devices
-                    ? t('alertStats.unavailable')
-                    : !devices || !deviceChart || devices.total === 0
-                      ? t('alertStats.noDevices')
-                      : undefined
-                }
-              >
-                {() =>
-                  deviceChart && (
-                    <EChart
-                      option={deviceChart}
-                      height={CHART_HEIGHT}
-                      label={t('alertStats.chart.deviceState')}
-                      testId="chart-device-state"
-                    />
-                  )
-                }
-              </ChartBody>
-            </ProCard>
+              {/* The same drill-down as the bars, for keyboards and screen readers. */}
+              <Flex wrap gap={8} style={{ marginTop: 8 }} data-testid="code-links">
+                {stats?.byCode.map((row) => (
+                  <Button key={row.code} size="small" onClick={() => drill({ code: row.code })} data-testid={`code-link-${row.code}`}>
+                    {texts.codeName(row.code)}
+                    <Typography.Text strong>{row.count}</Typography.Text>
+                  </Button>
+                ))}
+              </Flex>
+            </ChartCard>
           </Col>
           <Col xs={24} xl={12}>
-            <ProCard bordered title={t('alertStats.chart.byCode')} style={{ height: '100%' }}>
-              <ChartBody loading={loadingStats} empty={noFaults || !byCode ? t('alertStats.empty') : undefined}>
-                {() =>
-                  byCode &&
-                  stats && (
-                    <>
-                      <EChart
-                        option={byCode.option}
-                        height={CHART_HEIGHT}
-                        label={t('alertStats.chart.byCode')}
-                        testId="chart-by-code"
-                        onClick={onBar(byCode.targets)}
-                      />
-                      {/* The same drill-down as the bars, for keyboards and screen readers. */}
-                      <Flex wrap gap={8} style={{ marginTop: 8 }} data-testid="code-links">
-                        {stats.byCode.map((row) => (
-                          <Button
-                            key={row.code}
-                            size="small"
-                            onClick={() => drill({ code: row.code })}
-                            data-testid={`code-link-${row.code}`}
-                          >
-                            {texts.codeName(row.code)}
-                            <Typography.Text strong>{row.count}</Typography.Text>
-                          </Button>
-                        ))}
-                      </Flex>
-                    </>
-                  )
-                }
-              </ChartBody>
-            </ProCard>
-          </Col>
-          <Col xs={24} xl={12}>
-            <ProCard bordered title={t('alertStats.chart.byMap')} style={{ height: '100%' }}>
-              <ChartBody loading={loadingStats} empty={noFaults || !byMap ? t('alertStats.empty') : undefined}>
-                {() =>
-                  byMap && (
-                    <EChart
-                      option={byMap.option}
-                      height={CHART_HEIGHT}
-                      label={t('alertStats.chart.byMap')}
-                      testId="chart-by-map"
-                      onClick={onBar(byMap.targets)}
-                    />
-                  )
-                }
-              </ChartBody>
-            </ProCard>
+            <ChartCard
+              title={t('alertStats.chart.byMap')}
+              loading={loadingStats}
+              empty={noFaults || !byMap ? t('alertStats.empty') : undefined}
+              option={byMap?.option}
+              testId="chart-by-map"
+              onClick={byMap && onBar(byMap.targets)}
+            />
           </Col>
         </Row>
         <Typography.Text type="secondary">{t('alertStats.drillHint')}</Typography.Text>
