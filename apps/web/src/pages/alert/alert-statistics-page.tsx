@@ -22,6 +22,7 @@ import {
   STATISTICS_UNITS,
   type ChartTexts,
   type DayRange,
+  type DrillChart,
   type StatisticsPlace,
   type StatisticsUnit,
 } from '../../features/alerts/statistics-charts.ts';
@@ -184,6 +185,19 @@ export default function AlertStatisticsPage() {
   const { byCode, byMap, overTime } = charts ?? {};
   const noFaults = !stats || stats.total === 0;
   const loadingStats = tree.isLoading || statistics.isLoading;
+  /** A chart of the faults counted; each bar opens the faults it counts. */
+  const faultChart = (title: string, chart: DrillChart<AlertListLink> | undefined, testId: string, below?: React.ReactNode) => (
+    <ChartCard
+      title={title}
+      loading={loadingStats}
+      empty={noFaults || !chart ? t('alertStats.empty') : undefined}
+      option={chart?.option}
+      testId={testId}
+      onClick={chart && onBar(chart.targets)}
+    >
+      {below}
+    </ChartCard>
+  );
 
   const meanToClear = () => {
     if (stats?.meanMinutesToClear === null || stats?.meanMinutesToClear === undefined) return '-';
@@ -264,14 +278,7 @@ export default function AlertStatisticsPage() {
 
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={16}>
-            <ChartCard
-              title={t('alertStats.chart.overTime')}
-              loading={loadingStats}
-              empty={noFaults || !overTime ? t('alertStats.empty') : undefined}
-              option={overTime?.option}
-              testId="chart-over-time"
-              onClick={overTime && onBar(overTime.targets)}
-            />
+            {faultChart(t('alertStats.chart.overTime'), overTime, 'chart-over-time')}
           </Col>
           <Col xs={24} xl={8}>
             <ChartCard
@@ -292,15 +299,11 @@ export default function AlertStatisticsPage() {
             />
           </Col>
           <Col xs={24} xl={12}>
-            <ChartCard
-              title={t('alertStats.chart.byCode')}
-              loading={loadingStats}
-              empty={noFaults || !byCode ? t('alertStats.empty') : undefined}
-              option={byCode?.option}
-              testId="chart-by-code"
-              onClick={byCode && onBar(byCode.targets)}
-            >
-              {/* The same drill-down as the bars, for keyboards and screen readers. */}
+            {faultChart(
+              t('alertStats.chart.byCode'),
+              byCode,
+              'chart-by-code',
+              // The same drill-down as the bars, for keyboards and screen readers.
               <Flex wrap gap={8} style={{ marginTop: 8 }} data-testid="code-links">
                 {stats?.byCode.map((row) => (
                   <Button key={row.code} size="small" onClick={() => drill({ code: row.code })} data-testid={`code-link-${row.code}`}>
@@ -308,18 +311,11 @@ export default function AlertStatisticsPage() {
                     <Typography.Text strong>{row.count}</Typography.Text>
                   </Button>
                 ))}
-              </Flex>
-            </ChartCard>
+              </Flex>,
+            )}
           </Col>
           <Col xs={24} xl={12}>
-            <ChartCard
-              title={t('alertStats.chart.byMap')}
-              loading={loadingStats}
-              empty={noFaults || !byMap ? t('alertStats.empty') : undefined}
-              option={byMap?.option}
-              testId="chart-by-map"
-              onClick={byMap && onBar(byMap.targets)}
-            />
+            {faultChart(t('alertStats.chart.byMap'), byMap, 'chart-by-map')}
           </Col>
         </Row>
         <Typography.Text type="secondary">{t('alertStats.drillHint')}</Typography.Text>
