@@ -8,6 +8,7 @@ import {
   type AlarmUnshelveBody,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 /**
@@ -43,23 +44,14 @@ export function useAlarmSummary() {
   });
 }
 
-export function useAlarmPage(body: AlarmListBody | undefined) {
-  return useQuery({
-    queryKey: alarmKeys.page(body ?? {}),
-    queryFn: ({ signal }) => alarmApi.page(body!, signal),
-    enabled: Boolean(body?.projectId),
+export const useAlarmPage = (body: AlarmListBody | undefined) =>
+  useApiQuery(alarmKeys.page, alarmApi.page, body?.projectId ? body : undefined, {
     placeholderData: keepPreviousData,
     refetchInterval: ALARMS_POLL_MS,
   });
-}
 
-export function useAlarmSettings(projectId: string | undefined) {
-  return useQuery({
-    queryKey: alarmKeys.settings(projectId ?? ''),
-    queryFn: ({ signal }) => alarmApi.settings(projectId!, signal),
-    enabled: Boolean(projectId),
-  });
-}
+export const useAlarmSettings = (projectId: string | undefined) =>
+  useApiQuery(alarmKeys.settings, alarmApi.settings, projectId || undefined);
 
 const useAlarmChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [alarmKeys.all]);
 

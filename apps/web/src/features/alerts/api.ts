@@ -1,7 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import type { AlertDeleteBody, AlertHandleBody, AlertListBody, AlertReportBody } from '@lumigrid/contract/browser';
 import { alertEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 
@@ -26,15 +27,11 @@ export const alertApi = {
   failReport: (body: AlertReportBody, fallbackName: string) => downloadFile(alertEndpoints.failReport, { body }, fallbackName),
 };
 
-export function useAlertPage(body: AlertListBody | undefined) {
-  return useQuery({
-    queryKey: alertKeys.page(body ?? {}),
-    queryFn: ({ signal }) => alertApi.page(body!, signal),
-    enabled: Boolean(body?.projectId),
+export const useAlertPage = (body: AlertListBody | undefined) =>
+  useApiQuery(alertKeys.page, alertApi.page, body?.projectId ? body : undefined, {
     placeholderData: keepPreviousData,
     refetchInterval: ALERTS_POLL_MS,
   });
-}
 
 const useAlertChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [alertKeys.all]);
 

@@ -2,6 +2,7 @@ import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import type { AlertStatisticsBody, DeviceStateBody } from '@lumigrid/contract/browser';
 import { alertEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { ALERTS_POLL_MS, alertKeys } from './api.ts';
 
 /** The id projectStatus takes for the whole account. */
@@ -24,26 +25,18 @@ export const statisticsApi = {
 };
 
 /** Fault statistics of a place over a time range; waits for a place (undefined). */
-export function useAlertStatistics(body: AlertStatisticsBody | undefined) {
-  return useQuery({
-    queryKey: statisticsKeys.statistics(body ?? { from: '', to: '', unit: 'day' }),
-    queryFn: ({ signal }) => statisticsApi.statistics(body!, signal),
-    enabled: Boolean(body),
+export const useAlertStatistics = (body: AlertStatisticsBody | undefined) =>
+  useApiQuery(statisticsKeys.statistics, statisticsApi.statistics, body, {
     placeholderData: keepPreviousData,
     refetchInterval: ALERTS_POLL_MS,
   });
-}
 
 /** How the devices of a place stand now; waits for a place (undefined). */
-export function useDeviceState(body: DeviceStateBody | undefined) {
-  return useQuery({
-    queryKey: statisticsKeys.deviceState(body ?? {}),
-    queryFn: ({ signal }) => statisticsApi.deviceState(body!, signal),
-    enabled: Boolean(body),
+export const useDeviceState = (body: DeviceStateBody | undefined) =>
+  useApiQuery(statisticsKeys.deviceState, statisticsApi.deviceState, body, {
     placeholderData: keepPreviousData,
     refetchInterval: ALERTS_POLL_MS,
   });
-}
 
 /** A level the tree has just read on expanding is not read again as it starts being kept fresh. */
 const TREE_STALE_MS = 5_000;

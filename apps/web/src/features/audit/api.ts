@@ -1,6 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { auditEndpoints, type AuditExportBody, type AuditListBody } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { downloadFile } from '../../api/download.ts';
 
 export const auditKeys = {
@@ -10,27 +11,18 @@ export const auditKeys = {
 };
 
 export const auditApi = {
+  page: (body: AuditListBody, signal?: AbortSignal) => call(auditEndpoints.page, { body }, { signal }),
+  device: (deviceId: string, signal?: AbortSignal) => call(auditEndpoints.device, { params: { id: deviceId } }, { signal }),
   export: (body: AuditExportBody, fallbackName: string) => downloadFile(auditEndpoints.export, { body }, fallbackName),
 };
 
 /** One page of the audit trail, newest first, for the filters given. */
-export function useAuditPage(body: AuditListBody) {
-  return useQuery({
-    queryKey: auditKeys.page(body),
-    queryFn: ({ signal }) => call(auditEndpoints.page, { body }, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useAuditPage = (body: AuditListBody) =>
+  useApiQuery(auditKeys.page, auditApi.page, body, { placeholderData: keepPreviousData });
 
 /**
  * A device's latest changes (its panel). The trail is written just after each answer, so the panel asks again
  * when the device reports (its status changed) and every little while it stays open.
  */
-export function useDeviceChanges(deviceId: string | undefined) {
-  return useQuery({
-    queryKey: auditKeys.device(deviceId ?? ''),
-    queryFn: ({ signal }) => call(auditEndpoints.device, { params: { id: deviceId ?? '' } }, { signal }),
-    enabled: Boolean(deviceId),
-    refetchInterval: 10_000,
-  });
-}
+export const useDeviceChanges = (deviceId: string | undefined) =>
+  useApiQuery(auditKeys.device, auditApi.device, deviceId || undefined, { refetchInterval: 10_000 });

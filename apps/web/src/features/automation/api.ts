@@ -1,6 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sceneEndpoints, type InputSceneBody, type PanelKeys, type SensorLinkage } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { gatewayKeys } from '../gateways/api.ts';
 
@@ -28,29 +29,13 @@ export const automationApi = {
   executeAuto: (deviceIds: string[]) => call(sceneEndpoints.executeAuto, { body: { deviceIds } }),
 };
 
-export function useLinkages(mapId: string | undefined) {
-  return useQuery({
-    queryKey: automationKeys.linkages(mapId ?? ''),
-    queryFn: ({ signal }) => automationApi.linkages(mapId ?? '', signal),
-    enabled: Boolean(mapId),
-  });
-}
+export const useLinkages = (mapId: string | undefined) => useApiQuery(automationKeys.linkages, automationApi.linkages, mapId || undefined);
 
-export function useManualScenes(projectId: string | undefined) {
-  return useQuery({
-    queryKey: automationKeys.manuals(projectId ?? ''),
-    queryFn: ({ signal }) => automationApi.manuals(projectId ?? '', signal),
-    enabled: Boolean(projectId),
-  });
-}
+export const useManualScenes = (projectId: string | undefined) =>
+  useApiQuery(automationKeys.manuals, automationApi.manuals, projectId || undefined);
 
-export function usePanelKeys(panelId: string | undefined) {
-  return useQuery({
-    queryKey: automationKeys.panelKeys(panelId ?? ''),
-    queryFn: ({ signal }) => automationApi.panelKeys(panelId ?? '', signal),
-    enabled: Boolean(panelId),
-  });
-}
+export const usePanelKeys = (panelId: string | undefined) =>
+  useApiQuery(automationKeys.panelKeys, automationApi.panelKeys, panelId || undefined);
 
 /** Linkages and panel keys travel with the gateway's configuration: a change raises its version (the sync banner). */
 const useConfigChange = <A, R>(mutationFn: (arg: A) => Promise<R>, onSuccess?: (answer: R, arg: A) => void) =>

@@ -10,6 +10,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { alertEndpoints, deviceEndpoints, libraryEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 import { deviceKeys } from '../devices/api.ts';
@@ -48,44 +49,28 @@ export const deviceConfigApi = {
   refreshNetwork: (deviceId: string) => call(deviceEndpoints.refreshNetwork, { body: { id: deviceId } }),
 };
 
-export function useDeviceList(body: DeviceListBody, enabled = true) {
-  return useQuery({
-    queryKey: deviceConfigKeys.list(body),
-    queryFn: ({ signal }) => deviceConfigApi.list(body, signal),
-    enabled,
+export const useDeviceList = (body: DeviceListBody, enabled = true) =>
+  useApiQuery(deviceConfigKeys.list, deviceConfigApi.list, enabled ? body : undefined, {
     placeholderData: keepPreviousData,
     refetchInterval: DEVICE_LIST_POLL_MS,
   });
-}
 
 /** The status view's page: the list's filters and answer, plus the fault filter. */
-export function useDeviceStatusPage(body: DeviceListBody, enabled: boolean) {
-  return useQuery({
-    queryKey: deviceConfigKeys.status(body),
-    queryFn: ({ signal }) => deviceConfigApi.status(body, signal),
-    enabled,
+export const useDeviceStatusPage = (body: DeviceListBody, enabled: boolean) =>
+  useApiQuery(deviceConfigKeys.status, deviceConfigApi.status, enabled ? body : undefined, {
     placeholderData: keepPreviousData,
     refetchInterval: DEVICE_LIST_POLL_MS,
   });
-}
 
 /** How the devices of a place stand now, read as often as the status view it heads. */
-export function useDeviceState(body: DeviceStateBody) {
-  return useQuery({
-    queryKey: deviceConfigKeys.state(body),
-    queryFn: ({ signal }) => deviceConfigApi.state(body, signal),
+export const useDeviceState = (body: DeviceStateBody) =>
+  useApiQuery(deviceConfigKeys.state, deviceConfigApi.state, body, {
     placeholderData: keepPreviousData,
     refetchInterval: DEVICE_LIST_POLL_MS,
   });
-}
 
-export function useDevice(deviceId: string | undefined) {
-  return useQuery({
-    queryKey: deviceConfigKeys.device(deviceId ?? ''),
-    queryFn: ({ signal }) => deviceConfigApi.device(deviceId ?? '', signal),
-    enabled: Boolean(deviceId),
-  });
-}
+export const useDevice = (deviceId: string | undefined) =>
+  useApiQuery(deviceConfigKeys.device, deviceConfigApi.device, deviceId || undefined);
 
 /** The type code table changes only with a new server: fetched once. */
 export function useDeviceTypes() {

@@ -17,6 +17,7 @@ import {
   type LogBookReportBody,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 
@@ -64,15 +65,11 @@ export const emergencyApi = {
 };
 
 /** The task table; read again every few seconds while a task runs, so progress moves. */
-export function useEmergencyTasks(body: EmergencyTaskListBody | undefined) {
-  return useQuery({
-    queryKey: emergencyKeys.tasks(body ?? {}),
-    queryFn: ({ signal }) => emergencyApi.tasks(body!, signal),
-    enabled: Boolean(body?.projectId),
+export const useEmergencyTasks = (body: EmergencyTaskListBody | undefined) =>
+  useApiQuery(emergencyKeys.tasks, emergencyApi.tasks, body?.projectId ? body : undefined, {
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.list.some((task) => task.status === 'running') ? EMERGENCY_RUNNING_POLL_MS : false),
   });
-}
 
 /** A task with its lights in a run ('0': the current or last). */
 export function useEmergencyTask(id: string | undefined, runId = '0') {
@@ -94,23 +91,13 @@ export function useEmergencyTree(projectId: string | undefined, taskId: string) 
   });
 }
 
-export function useEmergencyMap(mapId: string | undefined) {
-  return useQuery({
-    queryKey: emergencyKeys.map(mapId ?? ''),
-    queryFn: ({ signal }) => emergencyApi.map(mapId!, signal),
-    enabled: Boolean(mapId),
-  });
-}
+export const useEmergencyMap = (mapId: string | undefined) => useApiQuery(emergencyKeys.map, emergencyApi.map, mapId || undefined);
 
-export function useEmergencyRuns(body: EmergencyRunListBody | undefined) {
-  return useQuery({
-    queryKey: emergencyKeys.runs(body ?? {}),
-    queryFn: ({ signal }) => emergencyApi.runs(body!, signal),
-    enabled: Boolean(body),
+export const useEmergencyRuns = (body: EmergencyRunListBody | undefined) =>
+  useApiQuery(emergencyKeys.runs, emergencyApi.runs, body, {
     placeholderData: keepPreviousData,
     refetchInterval: (query) => (query.state.data?.list.some((run) => run.state === 'running') ? EMERGENCY_RUNNING_POLL_MS : false),
   });
-}
 
 export function useEmergencyRunDetails(runId: string | undefined, page: number, pageSize: number) {
   return useQuery({
@@ -122,32 +109,14 @@ export function useEmergencyRunDetails(runId: string | undefined, page: number, 
   });
 }
 
-export function useEmergencyDeviceRecords(body: EmergencyDeviceRecordsBody | undefined) {
-  return useQuery({
-    queryKey: emergencyKeys.deviceRecords(body ?? { deviceId: '' }),
-    queryFn: ({ signal }) => emergencyApi.deviceRecords(body!, signal),
-    enabled: Boolean(body),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useEmergencyDeviceRecords = (body: EmergencyDeviceRecordsBody | undefined) =>
+  useApiQuery(emergencyKeys.deviceRecords, emergencyApi.deviceRecords, body, { placeholderData: keepPreviousData });
 
-export function useLogBook(body: LogBookListBody | undefined) {
-  return useQuery({
-    queryKey: emergencyKeys.logBook(body ?? { projectId: '' }),
-    queryFn: ({ signal }) => emergencyApi.logBook(body!, signal),
-    enabled: Boolean(body),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useLogBook = (body: LogBookListBody | undefined) =>
+  useApiQuery(emergencyKeys.logBook, emergencyApi.logBook, body, { placeholderData: keepPreviousData });
 
-export function useCompliance(body: ComplianceListBody | undefined) {
-  return useQuery({
-    queryKey: emergencyKeys.compliance(body ?? { projectId: '' }),
-    queryFn: ({ signal }) => emergencyApi.compliance(body!, signal),
-    enabled: Boolean(body),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useCompliance = (body: ComplianceListBody | undefined) =>
+  useApiQuery(emergencyKeys.compliance, emergencyApi.compliance, body, { placeholderData: keepPreviousData });
 
 const useEmergencyChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [emergencyKeys.all]);
 

@@ -1,7 +1,8 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import type { EnergyRecordBody, EnergyReportBody, EnergyTotalBody } from '@lumigrid/contract/browser';
 import { energyEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { downloadFile } from '../../api/download.ts';
 
 /** Energy is counted as readings arrive: charts shown a while are read again. */
@@ -23,22 +24,9 @@ export const energyApi = {
 };
 
 /** A place's energy for a day, month or year; waits for a place (undefined). */
-export function useEnergyTotal(body: EnergyTotalBody | undefined) {
-  return useQuery({
-    queryKey: energyKeys.total(body ?? { projectId: '', period: 'day', date: '' }),
-    queryFn: ({ signal }) => energyApi.total(body!, signal),
-    enabled: Boolean(body),
-    placeholderData: keepPreviousData,
-    refetchInterval: ENERGY_POLL_MS,
-  });
-}
+export const useEnergyTotal = (body: EnergyTotalBody | undefined) =>
+  useApiQuery(energyKeys.total, energyApi.total, body, { placeholderData: keepPreviousData, refetchInterval: ENERGY_POLL_MS });
 
 /** A page of energy records; waits for a place (undefined). */
-export function useEnergyRecords(body: EnergyRecordBody | undefined) {
-  return useQuery({
-    queryKey: energyKeys.records(body ?? { projectId: '', from: '', to: '', unit: 'day' }),
-    queryFn: ({ signal }) => energyApi.records(body!, signal),
-    enabled: Boolean(body),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useEnergyRecords = (body: EnergyRecordBody | undefined) =>
+  useApiQuery(energyKeys.records, energyApi.records, body, { placeholderData: keepPreviousData });

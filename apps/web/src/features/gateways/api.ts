@@ -14,6 +14,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { gatewayEndpoints } from '@lumigrid/contract/browser';
 import { call, type RequestOptions } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { projectKeys } from '../projects/api.ts';
 
@@ -91,16 +92,13 @@ export const gatewayApi = {
 // ---- queries ----
 
 /** The gateway list: searched, filtered and paged on the server. */
-export function useGatewayPage(query: GatewayListQuery) {
-  return useQuery({
-    queryKey: gatewayKeys.page(query),
-    queryFn: ({ signal }) => gatewayApi.page(query, signal),
+export const useGatewayPage = (query: GatewayListQuery) =>
+  useApiQuery(gatewayKeys.page, gatewayApi.page, query, {
     placeholderData: keepPreviousData,
     // A gateway restarting or updating goes offline and comes back: follow it until it is idle again.
     // Otherwise presence arrives on the real-time topic; a slow look covers a missed message (reconnects).
     refetchInterval: (q) => (q.state.data?.list.some(busy) ? ACTIVITY_POLL_MS : LIST_POLL_MS),
   });
-}
 
 /** One gateway, kept fresh while something is under way (a restart, an update). */
 /** Every gateway of the account in one page (the list's largest), for pickers and lookups. */
@@ -112,14 +110,10 @@ export function useGatewayMapNames(): ReadonlyMap<string, string> {
   return useMemo(() => new Map((gateways.data?.list ?? []).map((g) => [g.id, g.mapName])), [gateways.data]);
 }
 
-export function useGatewayDetail(gatewayId: string | undefined) {
-  return useQuery({
-    queryKey: gatewayKeys.detail(gatewayId ?? ''),
-    queryFn: ({ signal }) => gatewayApi.detail(gatewayId ?? '', signal),
-    enabled: Boolean(gatewayId),
+export const useGatewayDetail = (gatewayId: string | undefined) =>
+  useApiQuery(gatewayKeys.detail, gatewayApi.detail, gatewayId || undefined, {
     refetchInterval: (q) => (q.state.data && busy(q.state.data) ? ACTIVITY_POLL_MS : false),
   });
-}
 
 /** The gateways not synced, for the header banner: polled, and refreshed after every gateway change. */
 export function useSyncStatus(pollMs: number | false = SYNC_STATUS_POLL_MS) {
@@ -147,14 +141,8 @@ export function useOutmapDevices(mapId: string | undefined, gatewayId: string | 
 }
 
 /** Firmware progress of a gateway, polled while `pollMs` is set. */
-export function useFirmwareProgress(gatewayId: string | undefined, pollMs: number | false) {
-  return useQuery({
-    queryKey: gatewayKeys.firmware(gatewayId ?? ''),
-    queryFn: ({ signal }) => gatewayApi.updateProgress(gatewayId ?? '', signal),
-    enabled: Boolean(gatewayId),
-    refetchInterval: pollMs,
-  });
-}
+export const useFirmwareProgress = (gatewayId: string | undefined, pollMs: number | false) =>
+  useApiQuery(gatewayKeys.firmware, gatewayApi.updateProgress, gatewayId || undefined, { refetchInterval: pollMs });
 
 // ---- mutations: every one refreshes the whole gateways cache (list, detail, banner) ----
 

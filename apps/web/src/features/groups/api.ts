@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { GroupAddBody, GroupControlRequest, GroupMembersBody, GroupUpdateBody } from '@lumigrid/contract/browser';
 import { groupEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { gatewayKeys } from '../gateways/api.ts';
 
@@ -33,22 +34,10 @@ export const groupApi = {
 /** How often the groups of the shown map are looked at again; member reports also refresh them at once. */
 export const GROUPS_POLL_MS = 15_000;
 
-export function useMapGroups(mapId: string | undefined) {
-  return useQuery({
-    queryKey: groupKeys.map(mapId ?? ''),
-    queryFn: ({ signal }) => groupApi.list(mapId ?? '', signal),
-    enabled: Boolean(mapId),
-    refetchInterval: GROUPS_POLL_MS,
-  });
-}
+export const useMapGroups = (mapId: string | undefined) =>
+  useApiQuery(groupKeys.map, groupApi.list, mapId || undefined, { refetchInterval: GROUPS_POLL_MS });
 
-export function useGroup(groupId: string | undefined) {
-  return useQuery({
-    queryKey: groupKeys.detail(groupId ?? ''),
-    queryFn: ({ signal }) => groupApi.get(groupId ?? '', signal),
-    enabled: Boolean(groupId),
-  });
-}
+export const useGroup = (groupId: string | undefined) => useApiQuery(groupKeys.detail, groupApi.get, groupId || undefined);
 
 export function useGroupCandidates(mapId: string | undefined, gatewayId: string | undefined, groupId = '0') {
   return useQuery({

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import type {
   HeatmapDownloadBody,
   HeatmapGenBody,
@@ -8,6 +8,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { heatmapEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 
@@ -34,34 +35,15 @@ export const heatmapApi = {
 };
 
 /** The heat of a map over local days; waits for a map (undefined). */
-export function useHeatmapGen(body: HeatmapGenBody | undefined) {
-  return useQuery({
-    queryKey: heatmapKeys.gen(body ?? { mapId: '', from: '', to: '' }),
-    queryFn: ({ signal }) => heatmapApi.gen(body!, signal),
-    enabled: Boolean(body),
-    placeholderData: keepPreviousData,
-    refetchInterval: HEATMAP_POLL_MS,
-  });
-}
+export const useHeatmapGen = (body: HeatmapGenBody | undefined) =>
+  useApiQuery(heatmapKeys.gen, heatmapApi.gen, body, { placeholderData: keepPreviousData, refetchInterval: HEATMAP_POLL_MS });
 
 /** A page of the sensors with their activations, most active first. */
-export function useHeatmapPage(body: HeatmapPageBody | undefined) {
-  return useQuery({
-    queryKey: heatmapKeys.page(body ?? { projectId: '', from: '', to: '' }),
-    queryFn: ({ signal }) => heatmapApi.page(body!, signal),
-    enabled: Boolean(body),
-    placeholderData: keepPreviousData,
-    refetchInterval: HEATMAP_POLL_MS,
-  });
-}
+export const useHeatmapPage = (body: HeatmapPageBody | undefined) =>
+  useApiQuery(heatmapKeys.page, heatmapApi.page, body, { placeholderData: keepPreviousData, refetchInterval: HEATMAP_POLL_MS });
 
-export function useHeatmapSettings(projectId: string | undefined) {
-  return useQuery({
-    queryKey: heatmapKeys.settings(projectId ?? ''),
-    queryFn: ({ signal }) => heatmapApi.settings(projectId!, signal),
-    enabled: Boolean(projectId),
-  });
-}
+export const useHeatmapSettings = (projectId: string | undefined) =>
+  useApiQuery(heatmapKeys.settings, heatmapApi.settings, projectId || undefined);
 
 const useHeatmapChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [heatmapKeys.all]);
 

@@ -14,6 +14,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { mapEndpoints, projectEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 import { uploadForm } from '../../api/upload.ts';
@@ -84,32 +85,17 @@ export const projectApi = {
 // ---- queries ----
 
 /** The project list screen: searched and paged on the server. */
-export function useProjectPage(body: ProjectSearchBody) {
-  return useQuery({
-    queryKey: projectKeys.page(body),
-    queryFn: ({ signal }) => projectApi.page(body, signal),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useProjectPage = (body: ProjectSearchBody) =>
+  useApiQuery(projectKeys.page, projectApi.page, body, { placeholderData: keepPreviousData });
 
 /** A project with its direct sub-projects and buildings. */
-export function useProjectDetail(projectId: string | undefined) {
-  return useQuery({
-    queryKey: projectKeys.detail(projectId ?? ''),
-    queryFn: ({ signal }) => projectApi.detail(projectId ?? '', signal),
-    enabled: Boolean(projectId),
-  });
-}
+export const useProjectDetail = (projectId: string | undefined) =>
+  useApiQuery(projectKeys.detail, projectApi.detail, projectId || undefined);
 
 /** The tree under a project (buildings with their maps), or the whole account's with WHOLE_TREE. */
-export function useProjectTree(projectId: string | undefined) {
-  return useQuery({
-    queryKey: projectKeys.tree(projectId ?? ''),
-    queryFn: ({ signal }) => projectApi.tree(projectId ?? '', signal),
-    // Undefined waits (a dialog not open yet, a page without its id); WHOLE_TREE asks for everything.
-    enabled: Boolean(projectId),
-  });
-}
+export const useProjectTree = (projectId: string | undefined) =>
+  // Undefined waits (a dialog not open yet, a page without its id); WHOLE_TREE asks for everything.
+  useApiQuery(projectKeys.tree, projectApi.tree, projectId || undefined);
 
 export function useBuildingDetail(projectId: string | undefined, buildId: string | undefined) {
   return useQuery({
@@ -127,21 +113,11 @@ export function useMapInfo(projectId: string | undefined, mapId: string | undefi
   });
 }
 
-export function useMapSearch(body: MapSearchBody) {
-  return useQuery({
-    queryKey: projectKeys.mapSearch(body),
-    queryFn: ({ signal }) => projectApi.searchMaps(body, signal),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useMapSearch = (body: MapSearchBody) =>
+  useApiQuery(projectKeys.mapSearch, projectApi.searchMaps, body, { placeholderData: keepPreviousData });
 
-export function useMapDevices(body: MapDevicesBody | undefined) {
-  return useQuery({
-    queryKey: projectKeys.mapDevices(body ?? { mapId: '' }),
-    queryFn: ({ signal }) => projectApi.mapDevices(body ?? { mapId: '' }, signal),
-    enabled: Boolean(body?.mapId),
-  });
-}
+export const useMapDevices = (body: MapDevicesBody | undefined) =>
+  useApiQuery(projectKeys.mapDevices, projectApi.mapDevices, body?.mapId ? body : undefined);
 
 // ---- mutations: every one refreshes the whole projects cache (lists, counts, tree, detail) ----
 

@@ -12,13 +12,17 @@ import {
   type PushReviewListQuery,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { uploadForm } from '../../api/upload.ts';
+
+/** A page of push apps, searched by name. */
+type PushAppsQuery = { page: number; pageSize: number; name?: string };
 
 /** One key factory for push management; every change invalidates `all` (counts and states move together). */
 export const pushKeys = {
   all: ['push'] as const,
-  apps: (query: { page: number; pageSize: number; name?: string }) => [...pushKeys.all, 'apps', query] as const,
+  apps: (query: PushAppsQuery) => [...pushKeys.all, 'apps', query] as const,
   app: (id: string) => [...pushKeys.all, 'app', id] as const,
   categories: () => [...pushKeys.all, 'categories'] as const,
   newsList: (query: PushNewsListQuery) => [...pushKeys.all, 'news', query] as const,
@@ -28,65 +32,39 @@ export const pushKeys = {
   accounts: () => [...pushKeys.all, 'accounts'] as const,
 };
 
+/** The push reads; paths and answers are the contract's. */
 export const pushApi = {
+  apps: (query: PushAppsQuery, signal?: AbortSignal) => call(pushEndpoints.apps, { query }, { signal }),
+  app: (id: string, signal?: AbortSignal) => call(pushEndpoints.app, { params: { id } }, { signal }),
+  newsList: (query: PushNewsListQuery, signal?: AbortSignal) => call(pushEndpoints.newsList, { query }, { signal }),
+  news: (id: string, signal?: AbortSignal) => call(pushEndpoints.news, { params: { id } }, { signal }),
+  review: (query: PushReviewListQuery, signal?: AbortSignal) => call(pushEndpoints.reviewList, { query }, { signal }),
+  reviewItem: (id: string, signal?: AbortSignal) => call(pushEndpoints.reviewDetail, { params: { id } }, { signal }),
   upload: ({ purpose, file }: { purpose: PushImagePurpose; file: Blob }) =>
     call(pushEndpoints.upload, { body: uploadForm(file, { purpose }) }),
 };
 
-export function usePushApps(query: { page: number; pageSize: number; name?: string }) {
-  return useQuery({
-    queryKey: pushKeys.apps(query),
-    queryFn: ({ signal }) => call(pushEndpoints.apps, { query }, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const usePushApps = (query: PushAppsQuery) => useApiQuery(pushKeys.apps, pushApi.apps, query, { placeholderData: keepPreviousData });
 
 /** Every app of the account at once, for the news form's and the list filter's pickers. */
 export const useAllPushApps = () => usePushApps({ page: 1, pageSize: 100 });
 
-export function usePushApp(id: string | undefined) {
-  return useQuery({
-    queryKey: pushKeys.app(id ?? ''),
-    queryFn: ({ signal }) => call(pushEndpoints.app, { params: { id: id! } }, { signal }),
-    enabled: Boolean(id),
-  });
-}
+export const usePushApp = (id: string | undefined) => useApiQuery(pushKeys.app, pushApi.app, id || undefined);
 
 export function usePushCategories() {
   return useQuery({ queryKey: pushKeys.categories(), queryFn: ({ signal }) => call(pushEndpoints.categories, {}, { signal }) });
 }
 
-export function usePushNewsList(query: PushNewsListQuery) {
-  return useQuery({
-    queryKey: pushKeys.newsList(query),
-    queryFn: ({ signal }) => call(pushEndpoints.newsList, { query }, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const usePushNewsList = (query: PushNewsListQuery) =>
+  useApiQuery(pushKeys.newsList, pushApi.newsList, query, { placeholderData: keepPreviousData });
 
-export function usePushNews(id: string | undefined) {
-  return useQuery({
-    queryKey: pushKeys.news(id ?? ''),
-    queryFn: ({ signal }) => call(pushEndpoints.news, { params: { id: id! } }, { signal }),
-    enabled: Boolean(id),
-  });
-}
+export const usePushNews = (id: string | undefined) => useApiQuery(pushKeys.news, pushApi.news, id || undefined);
 
-export function usePushReview(query: PushReviewListQuery) {
-  return useQuery({
-    queryKey: pushKeys.review(query),
-    queryFn: ({ signal }) => call(pushEndpoints.reviewList, { query }, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const usePushReview = (query: PushReviewListQuery) =>
+  useApiQuery(pushKeys.review, pushApi.review, query, { placeholderData: keepPreviousData });
 
-export function usePushReviewItem(id: string | undefined, enabled: boolean) {
-  return useQuery({
-    queryKey: pushKeys.reviewItem(id ?? ''),
-    queryFn: ({ signal }) => call(pushEndpoints.reviewDetail, { params: { id: id! } }, { signal }),
-    enabled: Boolean(id) && enabled,
-  });
-}
+export const usePushReviewItem = (id: string | undefined, enabled: boolean) =>
+  useApiQuery(pushKeys.reviewItem, pushApi.reviewItem, enabled ? id || undefined : undefined);
 
 /** The accounts an app may be bound to: the caller's own sub-accounts (the caller itself is added by the page). */
 export function useBindableAccounts() {

@@ -1,7 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import type { RecipientAddBody, RecipientEditBody } from '@lumigrid/contract/browser';
 import { recipientEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 
 /** One key factory for report management; every change invalidates `all` (next send times move). */
@@ -23,14 +23,8 @@ export const recipientApi = {
 /** Sent reports change lastSentAt and nextSendAt while the page is open. */
 const RECIPIENTS_POLL_MS = 30_000;
 
-export function useRecipients(projectId: string | undefined) {
-  return useQuery({
-    queryKey: recipientKeys.list(projectId ?? ''),
-    queryFn: ({ signal }) => recipientApi.list(projectId ?? '', signal),
-    enabled: Boolean(projectId),
-    refetchInterval: RECIPIENTS_POLL_MS,
-  });
-}
+export const useRecipients = (projectId: string | undefined) =>
+  useApiQuery(recipientKeys.list, recipientApi.list, projectId || undefined, { refetchInterval: RECIPIENTS_POLL_MS });
 
 const useRecipientChange = <A, R>(mutationFn: (arg: A) => Promise<R>) => useRefreshingMutation(mutationFn, [recipientKeys.all]);
 

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import type {
   SceneExportBody,
   SceneFields,
@@ -10,6 +10,7 @@ import type {
 } from '@lumigrid/contract/browser';
 import { sceneEndpoints } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { downloadFile } from '../../api/download.ts';
 import { uploadForm } from '../../api/upload.ts';
@@ -49,50 +50,25 @@ export const sceneApi = {
   export: (body: SceneExportBody, fallbackName: string) => downloadFile(sceneEndpoints.export, { body }, fallbackName),
 };
 
-export function useScenePage(body: SceneListBody | undefined) {
-  return useQuery({
-    queryKey: sceneKeys.page(body ?? { projectId: '' }),
-    queryFn: ({ signal }) => sceneApi.page(body!, signal),
-    enabled: Boolean(body?.projectId),
+export const useScenePage = (body: SceneListBody | undefined) =>
+  useApiQuery(sceneKeys.page, sceneApi.page, body?.projectId ? body : undefined, {
     placeholderData: keepPreviousData,
     refetchInterval: SCENES_POLL_MS,
   });
-}
 
-export function useScene(sceneId: string | undefined) {
-  return useQuery({
-    queryKey: sceneKeys.detail(sceneId ?? ''),
-    queryFn: ({ signal }) => sceneApi.get(sceneId ?? '', signal),
-    enabled: Boolean(sceneId),
-  });
-}
+export const useScene = (sceneId: string | undefined) => useApiQuery(sceneKeys.detail, sceneApi.get, sceneId || undefined);
 
-export function useSceneRuns(body: SceneRunsBody | undefined) {
-  return useQuery({
-    queryKey: sceneKeys.runs(body ?? { id: '' }),
-    queryFn: ({ signal }) => sceneApi.runs(body!, signal),
-    enabled: Boolean(body?.id),
+export const useSceneRuns = (body: SceneRunsBody | undefined) =>
+  useApiQuery(sceneKeys.runs, sceneApi.runs, body?.id ? body : undefined, {
     placeholderData: keepPreviousData,
     refetchInterval: SCENES_POLL_MS,
   });
-}
 
-export function useSceneWeek(body: SceneWeekBody | undefined) {
-  return useQuery({
-    queryKey: sceneKeys.week(body ?? { projectId: '', from: '' }),
-    queryFn: ({ signal }) => sceneApi.week(body!, signal),
-    enabled: Boolean(body?.projectId),
-    placeholderData: keepPreviousData,
-  });
-}
+export const useSceneWeek = (body: SceneWeekBody | undefined) =>
+  useApiQuery(sceneKeys.week, sceneApi.week, body?.projectId ? body : undefined, { placeholderData: keepPreviousData });
 
-export function useSceneSettings(projectId: string | undefined) {
-  return useQuery({
-    queryKey: sceneKeys.settings(projectId ?? ''),
-    queryFn: ({ signal }) => sceneApi.settings(projectId ?? '', signal),
-    enabled: Boolean(projectId),
-  });
-}
+export const useSceneSettings = (projectId: string | undefined) =>
+  useApiQuery(sceneKeys.settings, sceneApi.settings, projectId || undefined);
 
 /**
  * A scene change: afterwards the scenes and the sync banner are read again, since a change raises the

@@ -11,6 +11,7 @@ import {
   type VirtualUpdateBody,
 } from '@lumigrid/contract/browser';
 import { call } from '../../api/client.ts';
+import { useApiQuery } from '../../api/api-query.ts';
 import { useRefreshingMutation } from '../../api/refreshing-mutation.ts';
 import { deviceKeys } from '../devices/api.ts';
 
@@ -51,37 +52,15 @@ export function useParamTemplates(kind: ParamClass | undefined, type = 0) {
   });
 }
 
-export function useUnrelatedVirtuals(mapId: string | undefined) {
-  return useQuery({
-    queryKey: virtualKeys.unrelated(mapId ?? ''),
-    queryFn: ({ signal }) => virtualApi.unrelated(mapId ?? '', signal),
-    enabled: Boolean(mapId),
-  });
-}
+export const useUnrelatedVirtuals = (mapId: string | undefined) =>
+  useApiQuery(virtualKeys.unrelated, virtualApi.unrelated, mapId || undefined);
 
-export function useRelatedVirtuals(mapId: string | undefined) {
-  return useQuery({
-    queryKey: virtualKeys.related(mapId ?? ''),
-    queryFn: ({ signal }) => virtualApi.related(mapId ?? '', signal),
-    enabled: Boolean(mapId),
-  });
-}
+export const useRelatedVirtuals = (mapId: string | undefined) => useApiQuery(virtualKeys.related, virtualApi.related, mapId || undefined);
 
-export function useVirtualGateways(p: VirtualGatewaysParams | undefined) {
-  return useQuery({
-    queryKey: virtualKeys.gateways(p ?? { projectId: '', buildId: '', mapId: '' }),
-    queryFn: ({ signal }) => virtualApi.gateways(p!, signal),
-    enabled: Boolean(p),
-  });
-}
+export const useVirtualGateways = (p: VirtualGatewaysParams | undefined) => useApiQuery(virtualKeys.gateways, virtualApi.gateways, p);
 
-export function useRelationCandidates(id: string | undefined) {
-  return useQuery({
-    queryKey: virtualKeys.candidates(id ?? ''),
-    queryFn: ({ signal }) => virtualApi.candidates(id ?? '', signal),
-    enabled: Boolean(id),
-  });
-}
+export const useRelationCandidates = (id: string | undefined) =>
+  useApiQuery(virtualKeys.candidates, virtualApi.candidates, id || undefined);
 
 /** A mutation that refreshes every template and virtual device query when it is done. */
 // A relation (`alsoDevices`) moves a real device and changes its groups and scenes.

@@ -22,6 +22,7 @@ import {
   STATISTICS_UNITS,
   type ChartTexts,
   type DayRange,
+  type DrillChart,
   type StatisticsPlace,
   type StatisticsUnit,
 } from '../../features/alerts/statistics-charts.ts';
@@ -45,11 +46,46 @@ function NoData({ text }: { text: string }) {
   );
 }
 
-/** A chart card's body: a skeleton while its data loads, the empty state when there is nothing to draw. */
-function ChartBody({ loading, empty, children }: { loading: boolean; empty?: string; children: () => React.ReactNode }) {
-  if (loading) return <Skeleton active paragraph={{ rows: 7 }} style={{ minHeight: CHART_HEIGHT }} />;
-  if (empty) return <NoData text={empty} />;
-  return children();
+/**
+ * One chart in its card, named by the card's title: a skeleton while its data loads, the empty state when there
+ * is nothing to draw, and what goes with the chart below it.
+ */
+function ChartCard({
+  title,
+  extra,
+  loading,
+  empty,
+  option,
+  testId,
+  onClick,
+  children,
+}: {
+  title: string;
+  extra?: React.ReactNode;
+  loading: boolean;
+  empty?: string;
+  option: React.ComponentProps<typeof EChart>['option'] | undefined;
+  testId: string;
+  onClick?(event: ChartClick): void;
+  children?: React.ReactNode;
+}) {
+  const body = loading ? (
+    <Skeleton active paragraph={{ rows: 7 }} style={{ minHeight: CHART_HEIGHT }} />
+  ) : empty ? (
+    <NoData text={empty} />
+  ) : (
+    option && (
+      <>
+        <EChart option={option} height={CHART_HEIGHT} label={title} testId={testId} onClick={onClick} />
+        {children}
+      </>
+    )
+  );
+  return (
+    <ProCard bordered title={title} extra={extra} style={{ height: '100%' }}>
+      {body}
+    </ProCard>
+  );
 }
 
 /** One figure of the KPI row; the title may wrap, the figures stay level. */
@@ -149,6 +185,19 @@ export default function AlertStatisticsPage() {
   const { byCode, byMap, overTime } = charts ?? {};
   const noFaults = !stats || stats.total === 0;
   const loadingStats = tree.isLoading || statistics.isLoading;
+  /** A chart of the faults counted; each bar opens the faults it counts. */
+  const faultChart = (title: string, chart: DrillChart<AlertListLink> | undefined, testId: string, below?: React.ReactNode) => (
+    <ChartCard
+      title={title}
+      loading={loadingStats}
+      empty={noFaults || !chart ? t('alertStats.empty') : undefined}
+      option={chart?.option}
+      testId={testId}
+      onClick={chart && onBar(chart.targets)}
+    >
+      {below}
+    </ChartCard>
+  );
 
   const meanToClear = () => {
     if (stats?.meanMinutesToClear === null || stats?.meanMinutesToClear === undefined) return '-';
@@ -229,104 +278,44 @@ export default function AlertStatisticsPage() {
 
         <Row gutter={[16, 16]}>
           <Col xs={24} xl={16}>
-            <ProCard bordered title={t('alertStats.chart.overTime')} style={{ height: '100%' }}>
-              <ChartBody loading={loadingStats} empty={noFaults || !overTime ? t('alertStats.empty') : undefined}>
-                {() =>
-                  overTime && (
-                    <EChart
-                      option={overTime.option}
-                      height={CHART_HEIGHT}
-                      label={t('alertStats.chart.overTime')}
-                      testId="chart-over-time"
-                      onClick={onBar(overTime.targets)}
-                    />
-                  )
-                }
-              </ChartBody>
-            </ProCard>
+            {faultChart(t('alertStats.chart.overTime'), overTime, 'chart-over-time')}
           </Col>
           <Col xs={24} xl={8}>
-            <ProCard
-              bordered
+            <ChartCard
               title={t('alertStats.chart.deviceState')}
               extra={
                 devices && <Typography.Text type="secondary">{t('alertStats.counts.devices', { count: devices.total })}</Typography.Text>
               }
-              style={{ height: '100%' }}
-            >
-              <ChartBody
-                loading={tree.isLoading || deviceState.isLoading}
-                empty={
-                  deviceState.isError && !devices
-                    ? t('alertStats.unavailable')
-                    : !devices || !deviceChart || devices.total === 0
-                      ? t('alertStats.noDevices')
-                      : undefined
-                }
-              >
-                {() =>
-                  deviceChart && (
-                    <EChart
-                      option={deviceChart}
-                      height={CHART_HEIGHT}
-                      label={t('alertStats.chart.deviceState')}
-                      testId="chart-device-state"
-                    />
-                  )
-                }
-              </ChartBody>
-            </ProCard>
+              loading={tree.isLoading || deviceState.isLoading}
+              empty={
+                deviceState.isError && !devices
+                  ? t('alertStats.unavailable')
+                  : !devices || !deviceChart || devices.total === 0
+                    ? t('alertStats.noDevices')
+                    : undefined
+              }
+              option={deviceChart}
+              testId="chart-device-state"
+            />
           </Col>
           <Col xs={24} xl={12}>
-            <ProCard bordered title={t('alertStats.chart.byCode')} style={{ height: '100%' }}>
-              <ChartBody loading={loadingStats} empty={noFaults || !byCode ? t('alertStats.empty') : undefined}>
-                {() =>
-                  byCode &&
-                  stats && (
-                    <>
-                      <EChart
-                        option={byCode.option}
-                        height={CHART_HEIGHT}
-                        label={t('alertStats.chart.byCode')}
-                        testId="chart-by-code"
-                        onClick={onBar(byCode.targets)}
-                      />
-                      {/* The same drill-down as the bars, for keyboards and screen readers. */}
-                      <Flex wrap gap={8} style={{ marginTop: 8 }} data-testid="code-links">
-                        {stats.byCode.map((row) => (
-                          <Button
-                            key={row.code}
-                            size="small"
-                            onClick={() => drill({ code: row.code })}
-                            data-testid={`code-link-${row.code}`}
-                          >
-                            {texts.codeName(row.code)}
-                            <Typography.Text strong>{row.count}</Typography.Text>
-                          </Button>
-                        ))}
-                      </Flex>
-                    </>
-                  )
-                }
-              </ChartBody>
-            </ProCard>
+            {faultChart(
+              t('alertStats.chart.byCode'),
+              byCode,
+              'chart-by-code',
+              // The same drill-down as the bars, for keyboards and screen readers.
+              <Flex wrap gap={8} style={{ marginTop: 8 }} data-testid="code-links">
+                {stats?.byCode.map((row) => (
+                  <Button key={row.code} size="small" onClick={() => drill({ code: row.code })} data-testid={`code-link-${row.code}`}>
+                    {texts.codeName(row.code)}
+                    <Typography.Text strong>{row.count}</Typography.Text>
+                  </Button>
+                ))}
+              </Flex>,
+            )}
           </Col>
           <Col xs={24} xl={12}>
-            <ProCard bordered title={t('alertStats.chart.byMap')} style={{ height: '100%' }}>
-              <ChartBody loading={loadingStats} empty={noFaults || !byMap ? t('alertStats.empty') : undefined}>
-                {() =>
-                  byMap && (
-                    <EChart
-                      option={byMap.option}
-                      height={CHART_HEIGHT}
-                      label={t('alertStats.chart.byMap')}
-                      testId="chart-by-map"
-                      onClick={onBar(byMap.targets)}
-                    />
-                  )
-                }
-              </ChartBody>
-            </ProCard>
+            {faultChart(t('alertStats.chart.byMap'), byMap, 'chart-by-map')}
           </Col>
         </Row>
         <Typography.Text type="secondary">{t('alertStats.drillHint')}</Typography.Text>

@@ -84,6 +84,13 @@ export function SlotsEditor({
 const SUN_PARTS = ['then', 'minutes', 'direction', 'event'] as const;
 type SunPart = (typeof SUN_PARTS)[number];
 
+/** The parts of a sun row chosen from a list: each value with its text, and the width the longest text needs. */
+const SUN_CHOICES = {
+  then: { width: 150, labels: { start: 'scenes.then.start', end: 'scenes.then.end' } },
+  direction: { width: 110, labels: { before: 'scenes.timing.before', after: 'scenes.timing.after' } },
+  event: { width: 120, labels: { sunset: 'scenes.timing.sunset', sunrise: 'scenes.timing.sunrise' } },
+} as const;
+
 /** The rows of a sunrise/sunset scene: "switch on 15 minutes before sunset", "switch off 10 minutes after sunrise". */
 export function SunRowsEditor({ rows, onChange }: { rows: SunRow[]; onChange(rows: SunRow[]): void }) {
   const { t } = useTranslation();
@@ -96,66 +103,30 @@ export function SunRowsEditor({ rows, onChange }: { rows: SunRow[]; onChange(row
     <Space direction="vertical" style={{ width: '100%' }} data-testid="scene-sun-rows">
       {rows.map((row, index) => (
         <Space key={index} wrap data-testid={`sun-row-${index}`}>
-          {sunOrder.map((part) => {
-            switch (part) {
-              case 'then':
-                return (
-                  <Select
-                    key={part}
-                    style={{ width: 150 }}
-                    value={row.then}
-                    onChange={(then) => set(index, { then })}
-                    options={[
-                      { value: 'start', label: t('scenes.then.start') },
-                      { value: 'end', label: t('scenes.then.end') },
-                    ]}
-                    data-testid={`sun-then-${index}`}
-                  />
-                );
-              case 'minutes':
-                return (
-                  <InputNumber
-                    key={part}
-                    style={{ width: 130 }}
-                    min={0}
-                    max={SCENE_LIMITS.offsetMin.max}
-                    precision={0}
-                    value={row.minutes}
-                    addonAfter={t('scenes.timing.minutes')}
-                    onChange={(minutes) => set(index, { minutes: minutes ?? 0 })}
-                    data-testid={`sun-minutes-${index}`}
-                  />
-                );
-              case 'direction':
-                return (
-                  <Select
-                    key={part}
-                    style={{ width: 110 }}
-                    value={row.direction}
-                    onChange={(direction) => set(index, { direction })}
-                    options={[
-                      { value: 'before', label: t('scenes.timing.before') },
-                      { value: 'after', label: t('scenes.timing.after') },
-                    ]}
-                    data-testid={`sun-direction-${index}`}
-                  />
-                );
-              case 'event':
-                return (
-                  <Select
-                    key={part}
-                    style={{ width: 120 }}
-                    value={row.event}
-                    onChange={(event) => set(index, { event })}
-                    options={[
-                      { value: 'sunset', label: t('scenes.timing.sunset') },
-                      { value: 'sunrise', label: t('scenes.timing.sunrise') },
-                    ]}
-                    data-testid={`sun-event-${index}`}
-                  />
-                );
-            }
-          })}
+          {sunOrder.map((part) =>
+            part === 'minutes' ? (
+              <InputNumber
+                key={part}
+                style={{ width: 130 }}
+                min={0}
+                max={SCENE_LIMITS.offsetMin.max}
+                precision={0}
+                value={row.minutes}
+                addonAfter={t('scenes.timing.minutes')}
+                onChange={(minutes) => set(index, { minutes: minutes ?? 0 })}
+                data-testid={`sun-minutes-${index}`}
+              />
+            ) : (
+              <Select
+                key={part}
+                style={{ width: SUN_CHOICES[part].width }}
+                value={row[part]}
+                onChange={(value: SunRow[typeof part]) => set(index, { [part]: value })}
+                options={Object.entries(SUN_CHOICES[part].labels).map(([value, label]) => ({ value, label: t(label) }))}
+                data-testid={`sun-${part}-${index}`}
+              />
+            ),
+          )}
           <IconButton
             label={t('scenes.timing.removeRow')}
             type="text"
