@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { allEndpoints } from '@lumigrid/contract';
@@ -36,6 +36,9 @@ describe('security headers', () => {
       join(webDist, 'index.html'),
       '<!doctype html><html><head><script type="module" src="/assets/app.js"></script></head></html>',
     );
+    mkdirSync(join(webDist, 'assets'));
+    writeFileSync(join(webDist, 'assets', 'app-0123abcd.js'), 'document.title = "x";');
+    writeFileSync(join(webDist, 'assets', 'app-0123abcd.css'), 'body { margin: 0 }');
     h = await startApp('pglite', { WEB_DIST: webDist });
   });
   afterAll(async () => {
@@ -61,6 +64,38 @@ describe('security headers', () => {
     for (const url of ['/', '/device/control', '/api4/nothing/here', '/api4/%00%ff', '/healthz']) {
       const res = await h.app.inject({ method: 'GET', url });
       expectSecurityHeaders(res.headers, `GET ${url} (${res.statusCode})`);
+    }
+  });
+
+  it('leave what only a page or worker reads off scripts and stylesheets loaded as such, and keep nosniff', async () => {
+    for (const [file, dest] of [
+      ['app-0123abcd.js', 'script'],
+      ['app-0123abcd.css', 'style'],
+    ] as const) {
+      const url = `/assets/${file}`;
+      const res = await h.app.inject({ method: 'GET', url, headers: { 'sec-fetch-dest': dest } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      for (const name of [
+        'content-security-policy',
+        'x-frame-options',
+        'referrer-policy',
+        'permissions-policy',
+        'strict-transport-security',
+      ]) {
+        expect(res.headers[name], `${url} ${name}`).toBeUndefined();
+      }
+      // Run as a worker, opened as a page, or asked for by no browser: the whole set.
+      for (const other of ['worker', 'document', undefined]) {
+        const full = await h.app.inject({ method: 'GET', url, headers: other ? { 'sec-fetch-dest': other } : {} });
+        expectSecurityHeaders(full.headers, `GET ${url} as ${other ?? 'nothing'}`);
+      }
+    }
+    // A page or an error answered to a script tag keeps the whole set.
+    for (const url of ['/device/control', '/assets/none-0123abcd.js']) {
+      const res = await h.app.inject({ method: 'GET', url, headers: { 'sec-fetch-dest': 'script' } });
+      expectSecurityHeaders(res.headers, `GET ${url} as a script (${res.statusCode})`);
     }
   });
 
