@@ -8,6 +8,7 @@ import { brokersFor } from './services.ts';
 import { SERVICE_DATABASES, apiData, endpointCaller, signUpByMail, startApp, type Harness, api } from './harness.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { poll } from './poll.ts';
+import { tenancyWorld } from './tenancy.ts';
 import type { AppOptions } from '../app.ts';
 
 /** The firmware files every rig offers: a newer gateway firmware; the other parts have none (260007). */
@@ -237,4 +238,37 @@ export async function placeDevice(h: Harness, deviceId: string, mapId: string | 
 export async function userIdOf(h: Harness, account: string): Promise<string> {
   const [row] = await h.database.db.select({ id: users.id }).from(users).where(eq(users.account, account));
   return String(row!.id);
+}
+
+/**
+ * A tenancy world on a rig of two simulated gateways, each account on a gateway of its own: the first account
+ * (the victim) builds what it owns on the first gateway, then the second (the intruder) on the second. Answers
+ * the world and how many commands the victim's gateway got since, of those `countCommands` picks: the
+ * intruder's calls must send it none.
+ */
+export function twoGatewayTenancyWorld<W>(
+  kind: 'pglite' | 'postgres',
+  setup: {
+    /** Mail addresses of the first (victim) and the second (intruder) account. */
+    accounts: { victim: string; intruder: string };
+    build: (rig: GatewayRig, own: { token: string; sim: SimGateway; victim: boolean }) => Promise<W>;
+    countCommands?: (command: { name: string }) => boolean;
+    timeout?: number;
+  },
+) {
+  let commandsSeen = 0;
+  const world = tenancyWorld({
+    start: () => startGatewayRig(kind, { count: 2 }),
+    accounts: setup.accounts,
+    seed: async (rig, tokens) => {
+      const [first, second] = rig.fleet.gateways;
+      const a = await setup.build(rig, { token: tokens.victim, sim: first!, victim: true });
+      const b = await setup.build(rig, { token: tokens.intruder, sim: second!, victim: false });
+      const counts = setup.countCommands;
+      if (counts) first!.on('command', (command: { name: string }) => counts(command) && (commandsSeen += 1));
+      return { a, b };
+    },
+    timeout: setup.timeout ?? 60_000,
+  });
+  return { world, commandsSeen: () => commandsSeen };
 }

@@ -1,8 +1,8 @@
 import { alarmEndpoints, alertEndpoints, deviceEndpoints, type AlarmPage, type AlertPage } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
 import { SERVICE_DATABASES, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, twoGatewayTenancyWorld } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 
@@ -24,30 +24,25 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the alarm calls on %s', (kind) => {
-  const world = tenancyWorld({
-    start: () => startGatewayRig(kind, { count: 2 }),
+  const { world } = twoGatewayTenancyWorld(kind, {
     accounts: { victim: 'alarm-owner@example.com', intruder: 'alarm-intruder@example.com' },
-    seed: async (rig, tokens) => {
+    build: async (rig, { token, sim, victim }): Promise<Ids> => {
       const { app } = rig.h;
-      const alarmed = async (token: string, index: number, name: string): Promise<Ids> => {
-        const sim = rig.fleet.gateways[index]!;
-        const { placed } = await buildGatewayWithDevices(rig.h, token, { mac: sim.mac, place: (d) => d.kind === 'light-cct' });
-        const light = placed[0]!;
-        await api(app, deviceEndpoints.rename, { body: { id: light.id, name } }, { token });
-        sim.raiseFault(light.addr, BATTERY);
-        await poll(async () => (await data<AlertPage>(api(app, alertEndpoints.page, { body: {} }, { token }))).list.length > 0, 'an alert');
-        await app.alertTracker.settled();
-        let alarm = '';
-        await poll(async () => {
-          await app.alarmKeeper.settled();
-          alarm = (await data<AlarmPage>(api(app, alarmEndpoints.page, { body: {} }, { token }))).list[0]?.id ?? '';
-          return alarm !== '';
-        }, 'an alarm');
-        return { alarm, project: (await defaultProject(rig.h, token)).id };
-      };
-      return { a: await alarmed(tokens.victim, 0, SECRET), b: await alarmed(tokens.intruder, 1, 'Own exit sign') };
+      const name = victim ? SECRET : 'Own exit sign';
+      const { placed } = await buildGatewayWithDevices(rig.h, token, { mac: sim.mac, place: (d) => d.kind === 'light-cct' });
+      const light = placed[0]!;
+      await api(app, deviceEndpoints.rename, { body: { id: light.id, name } }, { token });
+      sim.raiseFault(light.addr, BATTERY);
+      await poll(async () => (await data<AlertPage>(api(app, alertEndpoints.page, { body: {} }, { token }))).list.length > 0, 'an alert');
+      await app.alertTracker.settled();
+      let alarm = '';
+      await poll(async () => {
+        await app.alarmKeeper.settled();
+        alarm = (await data<AlarmPage>(api(app, alarmEndpoints.page, { body: {} }, { token }))).list[0]?.id ?? '';
+        return alarm !== '';
+      }, 'an alarm');
+      return { alarm, project: (await defaultProject(rig.h, token)).id };
     },
-    timeout: 60_000,
   });
 
   tenancyMatrix({ domain: alarmEndpoints, cases: CASES, withoutIds: [alarmEndpoints.summary], secrets: [SECRET], world });

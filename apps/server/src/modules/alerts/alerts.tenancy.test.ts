@@ -1,8 +1,8 @@
 import { alertEndpoints, deviceEndpoints, mapEndpoints, type AlertPage } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
 import { SERVICE_DATABASES, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, twoGatewayTenancyWorld } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 
@@ -43,31 +43,26 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the alert calls on %s', (kind) => {
-  const world = tenancyWorld({
-    start: () => startGatewayRig(kind, { count: 2 }),
+  const { world } = twoGatewayTenancyWorld(kind, {
     accounts: { victim: 'alert-owner@example.com', intruder: 'alert-intruder@example.com' },
-    seed: async (rig, tokens) => {
-      const faulty = async (token: string, index: number, name: string): Promise<Ids> => {
-        const sim = rig.fleet.gateways[index]!;
-        const { gateway, mapId, placed } = await buildGatewayWithDevices(rig.h, token, {
-          mac: sim.mac,
-          place: (d) => d.kind === 'light-cct',
-        });
-        const light = placed[0]!;
-        await api(rig.h.app, deviceEndpoints.rename, { body: { id: light.id, name } }, { token });
-        sim.raiseFault(light.addr, 8);
-        let alert = '';
-        await poll(async () => {
-          const page = await data<AlertPage>(api(rig.h.app, alertEndpoints.page, { body: {} }, { token }));
-          alert = page.list[0]?.id ?? '';
-          return alert !== '';
-        }, 'an alert');
-        const project = await defaultProject(rig.h, token);
-        return { alert, project: project.id, build: project.builds[0]!.id, map: mapId, gateway: gateway.id };
-      };
-      return { a: await faulty(tokens.victim, 0, SECRET), b: await faulty(tokens.intruder, 1, 'Own lamp') };
+    build: async (rig, { token, sim, victim }): Promise<Ids> => {
+      const name = victim ? SECRET : 'Own lamp';
+      const { gateway, mapId, placed } = await buildGatewayWithDevices(rig.h, token, {
+        mac: sim.mac,
+        place: (d) => d.kind === 'light-cct',
+      });
+      const light = placed[0]!;
+      await api(rig.h.app, deviceEndpoints.rename, { body: { id: light.id, name } }, { token });
+      sim.raiseFault(light.addr, 8);
+      let alert = '';
+      await poll(async () => {
+        const page = await data<AlertPage>(api(rig.h.app, alertEndpoints.page, { body: {} }, { token }));
+        alert = page.list[0]?.id ?? '';
+        return alert !== '';
+      }, 'an alert');
+      const project = await defaultProject(rig.h, token);
+      return { alert, project: project.id, build: project.builds[0]!.id, map: mapId, gateway: gateway.id };
     },
-    timeout: 60_000,
   });
 
   tenancyMatrix({ domain: alertEndpoints, cases: CASES, secrets: [SECRET], world });

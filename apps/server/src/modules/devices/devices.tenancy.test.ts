@@ -1,8 +1,8 @@
 import { deviceEndpoints } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
 import { SERVICE_DATABASES, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, defaultMapId, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, defaultMapId, twoGatewayTenancyWorld } from '../../test/gateways.fixtures.ts';
 import { treeFactory } from '../../test/projects.fixtures.ts';
 
 /** The first account's device name: it may appear in no answer to the second account. */
@@ -56,24 +56,21 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the device calls on %s', (kind) => {
-  let commandsSeen = 0;
-  const world = tenancyWorld({
-    start: () => startGatewayRig(kind, { count: 2 }),
+  const { world, commandsSeen } = twoGatewayTenancyWorld(kind, {
     accounts: { victim: 'owner@example.com', intruder: 'intruder@example.com' },
-    seed: async (rig, tokens) => {
-      const place = async (token: string, mac: string, map: string, name?: string): Promise<Ids> => {
-        const { gateway, placed } = await buildGatewayWithDevices(rig.h, token, { mac, mapId: map, place: (d) => d.kind === 'light-cct' });
-        const device = placed[0]!;
-        if (name) await data(api(rig.h.app, deviceEndpoints.rename, { body: { id: device.id, name } }, { token }));
-        return { map, device: device.id, gateway: gateway.id };
-      };
-      const [first, second] = rig.fleet.gateways;
-      const a = await place(tokens.victim, first!.mac, (await treeFactory(rig.h, tokens.victim).map({ name: 'Secret floor' })).id, SECRET);
-      const b = await place(tokens.intruder, second!.mac, await defaultMapId(rig.h, tokens.intruder));
-      first!.on('command', (c: { name: string }) => c.name.startsWith('device.') && (commandsSeen += 1));
-      return { a, b };
+    countCommands: (c) => c.name.startsWith('device.'),
+    build: async (rig, { token, sim, victim }): Promise<Ids> => {
+      // The first account's device stands on a map of its own under a secret name; the second's on its default map.
+      const map = victim ? (await treeFactory(rig.h, token).map({ name: 'Secret floor' })).id : await defaultMapId(rig.h, token);
+      const { gateway, placed } = await buildGatewayWithDevices(rig.h, token, {
+        mac: sim.mac,
+        mapId: map,
+        place: (d) => d.kind === 'light-cct',
+      });
+      const device = placed[0]!;
+      if (victim) await data(api(rig.h.app, deviceEndpoints.rename, { body: { id: device.id, name: SECRET } }, { token }));
+      return { map, device: device.id, gateway: gateway.id };
     },
-    timeout: 60_000,
   });
 
   tenancyMatrix({ domain: deviceEndpoints, cases: CASES, secrets: [SECRET], world });
@@ -92,6 +89,6 @@ describe.each(SERVICE_DATABASES)('tenancy of the device calls on %s', (kind) => 
     const { app, victim, a } = world();
     const device = await data(api(app, deviceEndpoints.detail, { params: { mapId: a.map, id: a.device } }, { token: victim }));
     expect(device).toMatchObject({ name: SECRET, mapId: a.map, x: 0.0625, y: 0.0625 });
-    expect(commandsSeen).toBe(0);
+    expect(commandsSeen()).toBe(0);
   });
 });

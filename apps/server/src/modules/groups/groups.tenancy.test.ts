@@ -1,8 +1,8 @@
 import { groupEndpoints, type GroupView } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
 import { SERVICE_DATABASES, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, twoGatewayTenancyWorld } from '../../test/gateways.fixtures.ts';
 
 /** The first account's group name: it may appear in no answer to the second account. */
 const SECRET = 'Secret zone';
@@ -35,30 +35,22 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the zone calls on %s', (kind) => {
-  let commandsSeen = 0;
-  const world = tenancyWorld({
-    start: () => startGatewayRig(kind, { count: 2 }),
+  const { world, commandsSeen } = twoGatewayTenancyWorld(kind, {
     accounts: { victim: 'zone-owner@example.com', intruder: 'zone-intruder@example.com' },
-    seed: async (rig, tokens) => {
-      const place = async (token: string, mac: string, name: string): Promise<Ids> => {
-        const {
-          gateway: gw,
-          mapId: map,
-          placed,
-        } = await buildGatewayWithDevices(rig.h, token, { mac, place: (d) => d.kind === 'light-cct' });
-        const light = placed[0]!;
-        const group = await data<GroupView>(
-          api(rig.h.app, groupEndpoints.add, { body: { mapId: map, gatewayId: gw.id, name, deviceIds: [light.id] } }, { token }),
-        );
-        return { map, gateway: gw.id, device: light.id, group: group.id };
-      };
-      const [first, second] = rig.fleet.gateways;
-      const a = await place(tokens.victim, first!.mac, SECRET);
-      const b = await place(tokens.intruder, second!.mac, 'Own zone');
-      first!.on('command', (c: { name: string }) => (c.name.startsWith('group.') || c.name.startsWith('device')) && (commandsSeen += 1));
-      return { a, b };
+    countCommands: (c) => c.name.startsWith('group.') || c.name.startsWith('device'),
+    build: async (rig, { token, sim, victim }): Promise<Ids> => {
+      const {
+        gateway: gw,
+        mapId: map,
+        placed,
+      } = await buildGatewayWithDevices(rig.h, token, { mac: sim.mac, place: (d) => d.kind === 'light-cct' });
+      const light = placed[0]!;
+      const name = victim ? SECRET : 'Own zone';
+      const group = await data<GroupView>(
+        api(rig.h.app, groupEndpoints.add, { body: { mapId: map, gatewayId: gw.id, name, deviceIds: [light.id] } }, { token }),
+      );
+      return { map, gateway: gw.id, device: light.id, group: group.id };
     },
-    timeout: 60_000,
   });
 
   tenancyMatrix({ domain: groupEndpoints, cases: CASES, secrets: [SECRET], world });
@@ -67,7 +59,7 @@ describe.each(SERVICE_DATABASES)('tenancy of the zone calls on %s', (kind) => {
     const { app, victim, intruder, a, b } = world();
     const group = await data<GroupView>(api(app, groupEndpoints.get, { params: { id: a.group } }, { token: victim }));
     expect(group).toMatchObject({ name: SECRET, deviceIds: [a.device] });
-    expect(commandsSeen).toBe(0);
+    expect(commandsSeen()).toBe(0);
     const own = await data<GroupView>(api(app, groupEndpoints.get, { params: { id: b.group } }, { token: intruder }));
     expect(own.deviceIds).toEqual([b.device]);
   });

@@ -1,8 +1,8 @@
 import { groupEndpoints, newSceneFields, sceneEndpoints, type SceneFields, type SceneSaveResult } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, uploadTenancyCase, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, uploadTenancyCase, type TenancyCase } from '../../test/tenancy.ts';
 import { SERVICE_DATABASES, api } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, twoGatewayTenancyWorld } from '../../test/gateways.fixtures.ts';
 import { defaultProject } from '../../test/projects.fixtures.ts';
 
 /** The first account's scene name: it may appear in no answer to the second account. */
@@ -55,45 +55,37 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the scene calls on %s', (kind) => {
-  let commandsSeen = 0;
-  const world = tenancyWorld({
-    start: () => startGatewayRig(kind, { count: 2 }),
+  const { world, commandsSeen } = twoGatewayTenancyWorld(kind, {
     accounts: { victim: 'scene-owner@example.com', intruder: 'scene-intruder@example.com' },
-    seed: async (rig, tokens) => {
+    countCommands: (c) => c.name !== 'config.apply',
+    build: async (rig, { token, sim, victim }): Promise<Ids> => {
       const { app } = rig.h;
-      const place = async (token: string, mac: string, name: string): Promise<Ids> => {
-        const { placed, gateway, mapId } = await buildGatewayWithDevices(rig.h, token, {
-          mac,
-          place: (d) => ['light-cct', 'panel-scene6', 'sensor-motion'].includes(d.kind),
-        });
-        const project = (await defaultProject(rig.h, token)).id;
-        const light = placed.find((d) => d.kind === 'light-cct')!;
-        const panel = placed.find((d) => d.kind === 'panel-scene6')!;
-        const sensor = placed.find((d) => d.kind === 'sensor-motion')!;
-        const saved = await data<SceneSaveResult>(api(app, sceneEndpoints.add, { body: fields(project, name, light.id) }, { token }));
-        const group = await data(
-          api(app, groupEndpoints.add, { body: { mapId, gatewayId: gateway.id, name, deviceIds: [light.id] } }, { token }),
-        );
-        const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 80, onClearPercent: 10, holdS: 60, lux: null };
-        await data(api(app, sceneEndpoints.saveLinkage, { body: linkage }, { token }));
-        return {
-          project,
-          map: mapId,
-          device: light.id,
-          panel: panel.id,
-          sensor: sensor.id,
-          group: group.id,
-          scene: saved.scene.id,
-          part: saved.scene.parts[0]!.id,
-        };
+      const name = victim ? SECRET : 'Own scene';
+      const { placed, gateway, mapId } = await buildGatewayWithDevices(rig.h, token, {
+        mac: sim.mac,
+        place: (d) => ['light-cct', 'panel-scene6', 'sensor-motion'].includes(d.kind),
+      });
+      const project = (await defaultProject(rig.h, token)).id;
+      const light = placed.find((d) => d.kind === 'light-cct')!;
+      const panel = placed.find((d) => d.kind === 'panel-scene6')!;
+      const sensor = placed.find((d) => d.kind === 'sensor-motion')!;
+      const saved = await data<SceneSaveResult>(api(app, sceneEndpoints.add, { body: fields(project, name, light.id) }, { token }));
+      const group = await data(
+        api(app, groupEndpoints.add, { body: { mapId, gatewayId: gateway.id, name, deviceIds: [light.id] } }, { token }),
+      );
+      const linkage = { sensorId: sensor.id, groupId: group.id, onDetectPercent: 80, onClearPercent: 10, holdS: 60, lux: null };
+      await data(api(app, sceneEndpoints.saveLinkage, { body: linkage }, { token }));
+      return {
+        project,
+        map: mapId,
+        device: light.id,
+        panel: panel.id,
+        sensor: sensor.id,
+        group: group.id,
+        scene: saved.scene.id,
+        part: saved.scene.parts[0]!.id,
       };
-      const [first, second] = rig.fleet.gateways;
-      const a = await place(tokens.victim, first!.mac, SECRET);
-      const b = await place(tokens.intruder, second!.mac, 'Own scene');
-      first!.on('command', (c: { name: string }) => c.name !== 'config.apply' && (commandsSeen += 1));
-      return { a, b };
     },
-    timeout: 60_000,
   });
 
   tenancyMatrix({
@@ -110,7 +102,7 @@ describe.each(SERVICE_DATABASES)('tenancy of the scene calls on %s', (kind) => {
     const scene = await data(api(app, sceneEndpoints.get, { params: { id: a.scene } }, { token: victim }));
     expect(scene).toMatchObject({ name: SECRET, parts: [{ id: a.part }] });
     expect(scene.members.map((m) => m.id)).toEqual([a.device]);
-    expect(commandsSeen).toBe(0);
+    expect(commandsSeen()).toBe(0);
     const keys = await data(api(app, sceneEndpoints.panelKeys, { params: { id: a.panel } }, { token: victim }));
     expect(keys).toEqual([]);
     const linkages = await data(api(app, sceneEndpoints.linkages, { params: { mapId: a.map } }, { token: victim }));

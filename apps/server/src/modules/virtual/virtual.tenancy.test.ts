@@ -1,8 +1,8 @@
 import { OPERATE_AUTH, groupEndpoints, newSceneFields, sceneEndpoints, virtualEndpoints as V } from '@lumigrid/contract';
 import { describe, expect, it } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
+import { tenancyCase, tenancyMatrix, type TenancyCase } from '../../test/tenancy.ts';
 import { SERVICE_DATABASES, api, apiData, expectError } from '../../test/harness.ts';
-import { buildGatewayWithDevices, data, startGatewayRig } from '../../test/gateways.fixtures.ts';
+import { buildGatewayWithDevices, data, twoGatewayTenancyWorld } from '../../test/gateways.fixtures.ts';
 import { defaultProject, subAccount } from '../../test/projects.fixtures.ts';
 
 /** The first account's names: no answer to the second account may carry them. */
@@ -49,73 +49,69 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the virtual device and parameter template calls on %s', (kind) => {
-  let commandsSeen = 0;
-  const world = tenancyWorld({
-    start: () => startGatewayRig(kind, { count: 2 }),
+  const { world, commandsSeen } = twoGatewayTenancyWorld(kind, {
     accounts: { victim: 'virtual-owner@example.com', intruder: 'virtual-intruder@example.com' },
-    seed: async (rig, tokens) => {
+    countCommands: (c) => c.name.startsWith('device'),
+    build: async (rig, { token, sim, victim }): Promise<Ids> => {
       const { app } = rig.h;
-      const build = async (token: string, mac: string, virtualName: string, templateName: string): Promise<Ids> => {
-        const { gateway, mapId, placed } = await buildGatewayWithDevices(rig.h, token, { mac, place: (d) => d.kind === 'light-dimmer' });
-        const light = placed[0]!;
-        const project = await defaultProject(rig.h, token);
-        const group = await apiData(
-          app,
-          groupEndpoints.add,
-          { body: { mapId, gatewayId: gateway.id, name: 'Hall', deviceIds: [light.id] } },
-          { token },
-        );
-        const scene = await apiData(
-          app,
-          sceneEndpoints.add,
-          {
-            body: {
-              ...newSceneFields(project.id, 'manual', 'Evening'),
-              steps: [{ holdS: 0, members: [{ type: 'device', id: light.id, action: { on: true } }] }],
-            },
+      const [virtualName, templateName] = victim ? [SECRETS[0]!, SECRETS[1]!] : ['Own stand-in', 'Own preset'];
+      const { gateway, mapId, placed } = await buildGatewayWithDevices(rig.h, token, {
+        mac: sim.mac,
+        place: (d) => d.kind === 'light-dimmer',
+      });
+      const light = placed[0]!;
+      const project = await defaultProject(rig.h, token);
+      const group = await apiData(
+        app,
+        groupEndpoints.add,
+        { body: { mapId, gatewayId: gateway.id, name: 'Hall', deviceIds: [light.id] } },
+        { token },
+      );
+      const scene = await apiData(
+        app,
+        sceneEndpoints.add,
+        {
+          body: {
+            ...newSceneFields(project.id, 'manual', 'Evening'),
+            steps: [{ holdS: 0, members: [{ type: 'device', id: light.id, action: { on: true } }] }],
           },
-          { token },
-        );
-        const template = await apiData(
-          app,
-          V.buildTemplate,
-          { body: { name: templateName, kind: 'function', deviceType: light.type, params: { fadeTime: 20 } } },
-          { token },
-        );
-        const [virtual] = await apiData(
-          app,
-          V.buildVirtual,
-          {
-            body: {
-              mapId,
-              gatewayId: gateway.id,
-              type: light.type,
-              count: 1,
-              name: virtualName,
-              x: 0.5,
-              y: 0.5,
-              functionTemplateId: template.id,
-            },
+        },
+        { token },
+      );
+      const template = await apiData(
+        app,
+        V.buildTemplate,
+        { body: { name: templateName, kind: 'function', deviceType: light.type, params: { fadeTime: 20 } } },
+        { token },
+      );
+      const [virtual] = await apiData(
+        app,
+        V.buildVirtual,
+        {
+          body: {
+            mapId,
+            gatewayId: gateway.id,
+            type: light.type,
+            count: 1,
+            name: virtualName,
+            x: 0.5,
+            y: 0.5,
+            functionTemplateId: template.id,
           },
-          { token },
-        );
-        return {
-          project: project.id,
-          build: project.builds[0]!.id,
-          map: mapId,
-          gateway: gateway.id,
-          device: light.id,
-          group: group.id,
-          scene: scene.scene.id,
-          template: template.id,
-          virtual: virtual!.id,
-        };
+        },
+        { token },
+      );
+      return {
+        project: project.id,
+        build: project.builds[0]!.id,
+        map: mapId,
+        gateway: gateway.id,
+        device: light.id,
+        group: group.id,
+        scene: scene.scene.id,
+        template: template.id,
+        virtual: virtual!.id,
       };
-      const [first, second] = rig.fleet.gateways;
-      const a = await build(tokens.victim, first!.mac, SECRETS[0]!, SECRETS[1]!);
-      const b = await build(tokens.intruder, second!.mac, 'Own stand-in', 'Own preset');
-      first!.on('command', (c: { name: string }) => c.name.startsWith('device') && (commandsSeen += 1));
-      return { a, b };
     },
     timeout: 180_000,
   });
@@ -173,6 +169,6 @@ describe.each(SERVICE_DATABASES)('tenancy of the virtual device and parameter te
     expect(virtual).toMatchObject({ name: SECRETS[0], related: null, functionTemplateId: a.template });
     const templates = await data(api(h().app, V.templates, { params: { type: 0 }, query: {} }, { token: victim }));
     expect(templates.map((t) => t.name)).toEqual([SECRETS[1]]);
-    expect(commandsSeen).toBe(0);
+    expect(commandsSeen()).toBe(0);
   });
 });
