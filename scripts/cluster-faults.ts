@@ -25,7 +25,7 @@ const USAGE = `Kills a server node and a broker node of a cluster on this machin
                    change-only history (15); each report the run counts is a change, so either way each is looked for
   --keep-database  leaves the run's database for a look afterwards
   --netem          the gateways behind faulty links, as npm run netem-faults makes them (as root): --links network
-                   namespaces (default 20), the gateways spread over them, each reaching every broker node through
+                   namespaces (default 5), the gateways spread over them, each reaching every broker node through
                    its link; the faults on through all six phases: --delay, --jitter, --loss, --reorder as tc netem
                    takes them (default 200 ms, 50 ms, 5 %, 25 % with 50 % correlation)
 
@@ -129,7 +129,7 @@ async function main() {
   const option = (name: string, value: string | undefined, fallback: number) => nonNegativeOption('cluster-faults', name, value, fallback);
   const gateways = option('gateways', values.gateways, 200);
   if (!Number.isInteger(gateways) || gateways < 3 || gateways > 2000) fail('--gateways must be a whole number from 3 to 2000');
-  const links = option('links', values.links, 20);
+  const links = option('links', values.links, 5);
   if (!Number.isInteger(links) || links < 1 || links > 250) fail('--links must be a whole number from 1 to 250');
   const netemOnly = (['links', 'delay', 'jitter', 'loss', 'reorder'] as const).filter((name) => values[name] !== undefined);
   if (!values.netem && netemOnly.length) fail(`--${netemOnly[0]} describes the links of --netem`);
