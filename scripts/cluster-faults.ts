@@ -6,6 +6,7 @@ import { loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { nonNegativeOption } from '../apps/gateway-sim/src/cli-args.ts';
+import { WIRE_FAULTS } from '../apps/server/src/test/lossy-link.fixtures.ts';
 import { NATS_SERVER } from '../apps/server/src/gateway-link/nats-cluster.ts';
 import { runClusterFaults, type ClusterFaultFigures } from '../apps/server/src/test/cluster-faults.ts';
 import { buildServerBundle, removeServerBundle } from '../apps/server/src/test/server-process.ts';
@@ -13,6 +14,7 @@ import { buildServerBundle, removeServerBundle } from '../apps/server/src/test/s
 const USAGE = `Kills a server node and a broker node of a cluster on this machine under load, and checks what survived.
 
   npm run cluster-faults -- [--gateways N] [--rate R] [--phase-seconds S] [--change MS]
+                            [--netem [--links N] [--delay MS] [--jitter MS] [--loss P] [--reorder P]]
 
   --gateways       simulated gateways, spread over the three broker nodes (default 200)
   --rate           device control calls per second through HAProxy (default 20)
@@ -22,6 +24,10 @@ const USAGE = `Kills a server node and a broker node of a cluster on this machin
   --every-state    the nodes keep every reported state (HISTORY_HEARTBEAT_MINUTES 0) instead of the default
                    change-only history (15); each report the run counts is a change, so either way each is looked for
   --keep-database  leaves the run's database for a look afterwards
+  --netem          the gateways behind faulty links, as npm run netem-faults makes them (as root): --links network
+                   namespaces (default 5), the gateways spread over them, each reaching every broker node through
+                   its link; the faults on through all six phases: --delay, --jitter, --loss, --reorder as tc netem
+                   takes them (default 200 ms, 50 ms, 5 %, 25 % with 50 % correlation)
 
 Needs DATABASE_URL (PostgreSQL: the run makes and drops its own database there), HAProxy and nats-server.
 The rules: no command the API acknowledged lost or run twice, every report of the steady phases stored (but
@@ -36,10 +42,18 @@ function fail(message: string): never {
 const seconds = (ms: number | undefined) => (ms === undefined ? 'never' : `${(ms / 1000).toFixed(1)} s`);
 
 function print(figures: ClusterFaultFigures) {
-  const { commands } = figures;
+  const { commands, links } = figures;
   console.log(
     `\ncluster under faults: 3 server nodes, 3 NATS nodes, ${figures.gateways} gateways, ${figures.devicesControlled} devices controlled`,
   );
+  if (links)
+    console.log(
+      `links      ${links.count} ${links.kind} links, the gateways behind them: delay ${links.faults.delayMs}ms ${links.faults.jitterMs}ms loss ${
+        links.faults.lossPercent
+      }% reorder ${links.faults.reorderPercent}% ${links.faults.reorderCorrelationPercent}%${
+        links.kind === 'userspace' ? ` (${links.packetsDropped} packets dropped)` : ''
+      }`,
+    );
   console.table(
     Object.fromEntries(
       figures.phases.map((p) => [
@@ -48,11 +62,16 @@ function print(figures: ClusterFaultFigures) {
           s: p.seconds.toFixed(1),
           'commands sent': p.commands.sent,
           acknowledged: p.commands.acknowledged,
+          'success %': p.commands.sent ? Number(((100 * p.commands.acknowledged) / p.commands.sent).toFixed(1)) : 0,
           'p50 ms': p.commands.p50Ms,
           'p99 ms': p.commands.p99Ms,
           failures: Object.entries(p.commands.failures)
             .map(([why, n]) => `${n} ${why}`)
             .join(', '),
+          'acked not run': p.commands.acknowledgedNotRun,
+          'run twice': p.commands.runMoreThanOnce,
+          'ran though failed': p.commands.runThoughFailed,
+          'went offline': p.wentOffline,
           reports: p.reports.acknowledged,
           stored: p.reports.stored,
           lost: p.reports.lost,
@@ -97,6 +116,12 @@ async function main() {
       change: { type: 'string' },
       'keep-database': { type: 'boolean' },
       'every-state': { type: 'boolean' },
+      netem: { type: 'boolean' },
+      links: { type: 'string' },
+      delay: { type: 'string' },
+      jitter: { type: 'string' },
+      loss: { type: 'string' },
+      reorder: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -104,6 +129,10 @@ async function main() {
   const option = (name: string, value: string | undefined, fallback: number) => nonNegativeOption('cluster-faults', name, value, fallback);
   const gateways = option('gateways', values.gateways, 200);
   if (!Number.isInteger(gateways) || gateways < 3 || gateways > 2000) fail('--gateways must be a whole number from 3 to 2000');
+  const links = option('links', values.links, 5);
+  if (!Number.isInteger(links) || links < 1 || links > 250) fail('--links must be a whole number from 1 to 250');
+  const netemOnly = (['links', 'delay', 'jitter', 'loss', 'reorder'] as const).filter((name) => values[name] !== undefined);
+  if (!values.netem && netemOnly.length) fail(`--${netemOnly[0]} describes the links of --netem`);
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) fail('DATABASE_URL is not set: the nodes share one PostgreSQL database');
   if (spawnSync('haproxy', ['-v']).error) fail('haproxy is not installed: apt-get install -y haproxy');
@@ -121,6 +150,18 @@ async function main() {
       databaseUrl,
       keepDatabase: values['keep-database'],
       everyState: values['every-state'],
+      links: values.netem
+        ? {
+            count: links,
+            faults: {
+              ...WIRE_FAULTS,
+              delayMs: option('delay', values.delay, WIRE_FAULTS.delayMs),
+              jitterMs: option('jitter', values.jitter, WIRE_FAULTS.jitterMs),
+              lossPercent: option('loss', values.loss, WIRE_FAULTS.lossPercent),
+              reorderPercent: option('reorder', values.reorder, WIRE_FAULTS.reorderPercent),
+            },
+          }
+        : undefined,
       log: (line) => console.log(line),
     });
     print(figures);

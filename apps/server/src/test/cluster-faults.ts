@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -12,7 +12,18 @@ import { runPrefix } from './gateway-link.fixtures.ts';
 import { startLocalCluster, type LocalCluster } from './local-cluster.ts';
 import { poll } from './poll.ts';
 import { PROVISION_BUNDLE, SERVER_BUNDLE } from './server-process.ts';
-import { adminQuery, apiClient, quantile, runCleanups, startGatewayGroup, storedReportCounts, type GatewayGroup } from './wire-faults.ts';
+import { lossyLinkSupport, type LinkFaults } from './lossy-link.fixtures.ts';
+import {
+  adminQuery,
+  apiClient,
+  quantile,
+  runCleanups,
+  startFaultyLinks,
+  startGatewayGroup,
+  storedReportCounts,
+  type FaultyLink,
+  type GatewayGroup,
+} from './wire-faults.ts';
 import type { WireGatewayLine } from './wire-gateways.ts';
 
 const ADMIN_PASSWORD = 'Cluster-Faults-2026';
@@ -39,6 +50,11 @@ export interface ClusterFaultOptions {
   everyState?: boolean;
   /** Leaves the run's database for a look afterwards. */
   keepDatabase?: boolean;
+  /**
+   * The gateways behind faulty links (wire-faults.ts): `count` network namespaces, the gateways spread over them,
+   * each reaching every broker node through its link; the faults are on through all six phases (needs root).
+   */
+  links?: { count: number; faults: LinkFaults };
   log?: (line: string) => void;
 }
 
@@ -55,7 +71,19 @@ export const IN_FLIGHT_AT_KILL_MS = 2000;
 export interface PhaseFigures {
   name: PhaseName;
   seconds: number;
-  commands: { sent: number; acknowledged: number; failures: Record<string, number>; p50Ms: number; p99Ms: number };
+  commands: {
+    sent: number;
+    acknowledged: number;
+    failures: Record<string, number>;
+    p50Ms: number;
+    p99Ms: number;
+    /** As the run's totals (ClusterFaultFigures.commands), for the calls sent in this phase. */
+    acknowledgedNotRun: number;
+    runMoreThanOnce: number;
+    runThoughFailed: number;
+  };
+  /** Gateways the API stopped showing online in the phase (polled every second through HAProxy). */
+  wentOffline: number;
   /**
    * Change reports the broker acknowledged to a gateway in the phase, against the history's rows for them;
    * `lostInFlight`: of the lost, those sent within IN_FLIGHT_AT_KILL_MS before the kill that ended the phase.
@@ -95,6 +123,8 @@ export interface ClusterFaultFigures {
    */
   restart: { nodeServingMs?: number; brokerServingMs?: number; brokerCurrentMs?: number };
   connectionsLost: number;
+  /** The faulty links the gateways were behind, when asked for; packets the userspace links dropped on purpose. */
+  links?: { kind: 'netem' | 'userspace'; count: number; faults: LinkFaults; packetsDropped: number };
   load: { before: number; after: number };
   /** The rules the run checks, each with whether it held. */
   rules: Array<{ rule: string; held: boolean }>;
@@ -212,16 +242,33 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
     const api = await apiClient(cluster.url, ADMIN_PASSWORD);
     const lines: WireGatewayLine[] = [];
     const brokers = nats.nodes.map((node) => node.mqttUrl);
-    const perGroup = Math.ceil(options.gateways / brokers.length);
+    let links: FaultyLink[] = [];
+    const linkSupport = options.links ? lossyLinkSupport() : undefined;
+    if (options.links && linkSupport) {
+      if (linkSupport.kind === 'none') throw new Error(`no faulty links on this machine: ${linkSupport.reason}`);
+      links = await startFaultyLinks({ count: options.links.count, support: linkSupport, brokers, cleanups });
+      // Ctrl-C ends the run by process.exit: the socats and gateways get the signal too, the namespaces stay.
+      const removeNamespaces = () => {
+        for (const link of links) spawnSync('ip', ['netns', 'del', link.namespace.name]);
+      };
+      process.on('exit', removeNamespaces);
+      cleanups.push(() => process.off('exit', removeNamespaces));
+      log(`${links.length} namespaces behind ${linkSupport.kind} links, each reaching the ${brokers.length} broker nodes`);
+    }
+    const groupCount = links.length || brokers.length;
+    const perGroup = Math.ceil(options.gateways / groupCount);
     const groups: GatewayGroup[] = [];
     for (let g = 0; g * perGroup < options.gateways; g++) {
+      const link = links[g];
+      const urls = link ? link.brokerUrls : brokers;
       // As a fleet is configured: every node listed, each group starting at another one.
-      const url = [...brokers.slice(g), ...brokers.slice(0, g)].join(',');
+      const start = g % urls.length;
+      const url = [...urls.slice(start), ...urls.slice(0, start)].join(',');
       const first = g * perGroup + 1;
       const count = Math.min(perGroup, options.gateways - g * perGroup);
       groups.push(
         startGatewayGroup(
-          { name: `gateways-${g + 1}` },
+          link ? { name: link.namespace.name, namespace: link.namespace } : { name: `gateways-${g + 1}` },
           { url, macPrefix: prefix, first, count, secret, changeEveryMs: options.changeEveryMs },
           (line) => lines.push(line),
           log,
@@ -238,9 +285,11 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       process.off('exit', killGroups);
       await Promise.all(groups.map((group) => group.stopped));
     });
-    await poll(() => macs.every((mac) => lines.some((l) => l.t === 'online' && l.mac === mac)), 'every gateway to connect', {
-      timeoutMs: 120_000,
-      everyMs: 200,
+    const connected = () => new Set(lines.flatMap((l) => (l.t === 'online' ? [l.mac] : []))).size;
+    // Behind the userspace links every packet of the connects passes through this process's event loop as well.
+    const connectMs = links.length ? 300_000 : 120_000;
+    await poll(() => connected() === macs.length, 'every gateway to connect', { timeoutMs: connectMs, everyMs: 200 }).catch(() => {
+      throw new Error(`${connected()} of ${macs.length} gateways connected in ${connectMs / 1000} s`);
     });
     // Setting up is not under test: with every gateway just connected, all three nodes once answered /healthz
     // later than HAProxy waits and it had no node to send to (503); such a call is made again.
@@ -297,6 +346,24 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       "the node holding the client's socket",
       { timeoutMs: 10_000, everyMs: 200 },
     );
+
+    // --- the faults on the links, presence through the API -----------------------------------------------------
+    if (options.links) {
+      for (const link of links) link.namespace.setFaults(options.links.faults);
+      log(`faults on every link: ${JSON.stringify(options.links.faults)}`);
+    }
+    const wentOffline: number[] = [];
+    let watchingPresence = true;
+    const presence = (async () => {
+      let online = await api.onlineMacs().catch(() => new Set<string>());
+      while (watchingPresence) {
+        await sleep(1000);
+        // A call HAProxy could not place (a node just killed) says nothing of the gateways.
+        const now = await api.onlineMacs().catch(() => online);
+        for (const mac of online) if (!now.has(mac)) wentOffline.push(Date.now());
+        online = now;
+      }
+    })();
 
     // --- the command stream and the phases ------------------------------------------------------------------
     let phase: PhaseName = 'steady';
@@ -387,6 +454,11 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
     streaming = false;
     await stream;
     await Promise.all(calls);
+    watchingPresence = false;
+    await presence;
+    const packetsDropped = links.reduce((sum, link) => sum + link.namespace.dropped(), 0);
+    // What the gateways still hold goes out over clean links, as in the run without them.
+    for (const link of links) link.namespace.setFaults(undefined);
 
     // --- what the gateways ran and the database holds --------------------------------------------------------
     const phaseOf = (ts: number) => phaseTimes.find((p) => ts >= p.from && ts < p.to)?.name;
@@ -429,16 +501,23 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
     // --- figures ------------------------------------------------------------------------------------------------
     const sentByKey = new Map<string, SentCommand[]>();
     for (const command of sent) sentByKey.set(command.key, [...(sentByKey.get(command.key) ?? []), command]);
-    let acknowledgedNotRun = 0;
-    let runMoreThanOnce = 0;
-    let runThoughFailed = 0;
+    // Counted per phase: a key whose calls fall in two phases (a device asked for the same level again a hundred
+    // calls later) counts in the first one's.
+    const outcomes = new Map<PhaseName, { acknowledgedNotRun: number; runMoreThanOnce: number; runThoughFailed: number }>();
     for (const [key, commands] of sentByKey) {
       const times = ran.get(key) ?? 0;
       const acknowledged = commands.filter((c) => c.outcome === 'ok').length;
-      acknowledgedNotRun += Math.max(0, acknowledged - times);
-      runMoreThanOnce += Math.max(0, times - commands.length);
-      runThoughFailed += Math.max(0, Math.min(times, commands.length) - acknowledged);
+      const of = outcomes.get(commands[0]!.phase) ?? { acknowledgedNotRun: 0, runMoreThanOnce: 0, runThoughFailed: 0 };
+      of.acknowledgedNotRun += Math.max(0, acknowledged - times);
+      of.runMoreThanOnce += Math.max(0, times - commands.length);
+      of.runThoughFailed += Math.max(0, Math.min(times, commands.length) - acknowledged);
+      outcomes.set(commands[0]!.phase, of);
     }
+    const total = (field: 'acknowledgedNotRun' | 'runMoreThanOnce' | 'runThoughFailed') =>
+      [...outcomes.values()].reduce((sum, of) => sum + of[field], 0);
+    const acknowledgedNotRun = total('acknowledgedNotRun');
+    const runMoreThanOnce = total('runMoreThanOnce');
+    const runThoughFailed = total('runThoughFailed');
     const phases: PhaseFigures[] = phaseTimes.map((p) => {
       const commands = sent.filter((c) => c.phase === p.name);
       const latencies = commands.flatMap((c) => (c.outcome === 'ok' ? [c.latencyMs!] : [])).sort((a, b) => a - b);
@@ -461,7 +540,9 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
           failures,
           p50Ms: quantile(latencies, 0.5),
           p99Ms: quantile(latencies, 0.99),
+          ...(outcomes.get(p.name) ?? { acknowledgedNotRun: 0, runMoreThanOnce: 0, runThoughFailed: 0 }),
         },
+        wentOffline: wentOffline.filter((t) => t >= p.from && t < p.to).length,
         reports: {
           acknowledged: keys.size,
           stored: counts.filter((n) => n > 0).length,
@@ -503,6 +584,10 @@ export async function runClusterFaults(options: ClusterFaultOptions): Promise<Cl
       kills: killFigures,
       restart,
       connectionsLost: lines.filter((l) => l.t === 'lost').length,
+      links:
+        options.links && linkSupport && linkSupport.kind !== 'none'
+          ? { kind: linkSupport.kind, count: links.length, faults: options.links.faults, packetsDropped }
+          : undefined,
       load: { before: loadBefore, after: loadavg()[0]! },
       rules: [
         { rule: 'no acknowledged command lost', held: acknowledgedNotRun === 0 },

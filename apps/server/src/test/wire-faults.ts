@@ -10,7 +10,13 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
 import { runPrefix } from './gateway-link.fixtures.ts';
-import { createGatewayNamespace, lossyLinkSupport, type GatewayNamespace, type LinkFaults } from './lossy-link.fixtures.ts';
+import {
+  createGatewayNamespace,
+  lossyLinkSupport,
+  type GatewayNamespace,
+  type LinkFaults,
+  type LinkSupport,
+} from './lossy-link.fixtures.ts';
 import { freePort } from '../lib/free-port.ts';
 import { poll } from './poll.ts';
 import { PROVISION_BUNDLE, startServerProcess } from './server-process.ts';
@@ -154,25 +160,21 @@ export async function runWireFaults(options: WireFaultOptions): Promise<WireFaul
     log(`server on ${server.url} (${database.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, ${options.mqttUrl ?? 'embedded broker'})`);
 
     // --- namespaces, links and gateways ------------------------------------------------------------------------
-    const namespaces: GatewayNamespace[] = [];
-    const forwarderPort = await freePort();
-    for (let i = 0; i < options.links; i++) {
-      aborted();
-      const ns = await createGatewayNamespace(i, support);
-      cleanups.push(() => ns.remove());
-      namespaces.push(ns);
-      // The gateways reach the broker at the host's end of their link.
-      const forwarder = forwardTcp({ listen: { host: ns.hostAddress, port: forwarderPort }, to: { host: brokerHost, port: brokerPort } });
-      cleanups.push(() => forwarder.close());
-      await forwarder.listening;
-    }
+    const links = await startFaultyLinks({
+      count: options.links,
+      support,
+      brokers: [`mqtt://${brokerHost}:${brokerPort}`],
+      cleanups,
+      aborted,
+    });
+    const namespaces = links.map((link) => link.namespace);
     log(`${options.links} namespaces (${support.kind} links), ${count} gateways`);
     const lines: WireGatewayLine[] = [];
-    const groups = namespaces.map((ns, i) =>
+    const groups = links.map(({ namespace: ns, brokerUrls }, i) =>
       startGatewayGroup(
         { name: ns.name, namespace: ns },
         {
-          url: `mqtt://${ns.hostAddress}:${forwarderPort}`,
+          url: brokerUrls[0]!,
           macPrefix: prefix,
           first: i * options.gatewaysPerLink + 1,
           count: options.gatewaysPerLink,
@@ -352,6 +354,51 @@ export async function apiClient(baseUrl: string, adminPassword: string) {
       }
     },
   };
+}
+
+/** A network namespace behind a faulty link, and the addresses its gateways reach each broker (node) at. */
+export interface FaultyLink {
+  namespace: GatewayNamespace;
+  /** `brokers` in their order, each as the namespace reaches it: the host's end of the link, a port forwarded to it. */
+  brokerUrls: string[];
+}
+
+/**
+ * `count` namespaces behind faulty links (no faults on yet: `namespace.setFaults`), each reaching every broker of
+ * `brokers` (mqtt://host:port on the host) through a TCP forwarder on the host's end of its link, so every packet
+ * between a gateway and its broker crosses the link. What it makes goes on `cleanups` as it is made.
+ */
+export async function startFaultyLinks(input: {
+  count: number;
+  support: LinkSupport;
+  brokers: string[];
+  cleanups: Array<() => unknown>;
+  aborted?: () => void;
+}): Promise<FaultyLink[]> {
+  const targets = input.brokers.map((url) => new URL(url));
+  // One port per broker, the same on every link: each link has an address of its own.
+  const ports: number[] = [];
+  for (const _ of targets) {
+    let port = await freePort();
+    while (ports.includes(port)) port = await freePort();
+    ports.push(port);
+  }
+  const links: FaultyLink[] = [];
+  for (let i = 0; i < input.count; i++) {
+    input.aborted?.();
+    const namespace = await createGatewayNamespace(i, input.support);
+    input.cleanups.push(() => namespace.remove());
+    for (const [j, target] of targets.entries()) {
+      const forwarder = forwardTcp({
+        listen: { host: namespace.hostAddress, port: ports[j]! },
+        to: { host: target.hostname, port: Number(target.port || 1883) },
+      });
+      input.cleanups.push(() => forwarder.close());
+      await forwarder.listening;
+    }
+    links.push({ namespace, brokerUrls: ports.map((port) => `mqtt://${namespace.hostAddress}:${port}`) });
+  }
+  return links;
 }
 
 /** Passes TCP connections on from an address of the host to the broker. */
