@@ -25,6 +25,12 @@ export function poolOf(db: Db): pg.Pool | undefined {
   return client instanceof pg.Pool ? client : undefined;
 }
 
+/** The PGlite client under the Drizzle database (on this thread or in its worker), for COPY; undefined on PostgreSQL. */
+export function pgliteOf(db: Db): Pick<PGlite, 'query'> | undefined {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof PGlite || isPgliteThread(client) ? (client as Pick<PGlite, 'query'>) : undefined;
+}
+
 /**
  * Whether the database runs beside the server's thread (PostgreSQL, or PGlite in its worker thread), so a long
  * statement does not hold the server's event loop.

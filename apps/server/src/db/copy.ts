@@ -1,4 +1,5 @@
 import { finished } from 'node:stream/promises';
+import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 
@@ -40,4 +41,20 @@ export async function copyRows(
   // 'finish' comes after the database's ReadyForQuery: the rows are committed and visible.
   await finished(stream);
   return stream.rowCount;
+}
+
+/**
+ * PGlite's COPY: the rows in the same text format, handed over as one blob (`COPY ... FROM '/dev/blob'`), so a
+ * batch is one message to PGlite's thread and one statement with nothing to parse but the rows. Answers the rows
+ * written.
+ */
+export async function copyRowsToPglite(
+  client: Pick<PGlite, 'query'>,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly CopyValue[])[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const result = await client.query(`copy ${table} (${columns.join(', ')}) from '/dev/blob'`, [], { blob: new Blob([copyText(rows)]) });
+  return result.affectedRows ?? rows.length;
 }

@@ -1,8 +1,8 @@
 import type { DeviceState } from '@lumigrid/protocol';
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type pg from 'pg';
-import { poolOf, type Db } from '../../db/client.ts';
-import { copyRows, type CopyValue } from '../../db/copy.ts';
+import { pgliteOf, poolOf, type Db } from '../../db/client.ts';
+import { copyRows, copyRowsToPglite, type CopyValue } from '../../db/copy.ts';
 import { deviceReports, deviceStates, gateways } from '../../db/schema/index.ts';
 import { uncachedGatewayDirectory, type GatewayDirectory, type GatewayRef } from './gateway-directory.ts';
 import { selectChanges, type Taken } from './history-filter.ts';
@@ -57,12 +57,35 @@ export async function gatewaysByMacAnyTenant(db: Db, macs: readonly string[]): P
 /** SQLSTATE class 23 (integrity): on the history, a gateway gone since its MAC was resolved (foreign key). */
 const isIntegrityError = (error: unknown) => /^23/.test(String((error as { code?: unknown }).code ?? ''));
 
+/** Loads rows into a table with one COPY, in their order; answers the rows written. */
+type CopyInto = (table: string, columns: readonly string[], rows: readonly (readonly CopyValue[])[]) => Promise<number>;
+
+/** COPY on a connection of the PostgreSQL pool, released (or dropped, when the database did not answer) after. */
+function copyThroughPool(pool: pg.Pool): CopyInto {
+  return async (table, columns, rows) => {
+    const client = await pool.connect();
+    let failure: unknown;
+    try {
+      return await copyRows(client, table, columns, rows);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      // After an error the database answered (it has a SQLSTATE) the connection is ready again; otherwise drop it.
+      client.release(failure !== undefined && typeof (failure as { code?: unknown }).code !== 'string');
+    }
+  };
+}
+
+/** A plain query with parameters, answered with its rows: pg.Pool and PGlite (on this thread or in its worker) alike. */
+type QueryRows = <T>(text: string, params: unknown[]) => Promise<{ rows: T[] }>;
+
 /**
- * The history's write on PostgreSQL: the batch's gateways resolved (from memory once known), then the rows with
- * one COPY. A gateway deleted since it was resolved fails the COPY on the foreign key, a data error: the batch's
- * MACs are resolved again, and the writer splits the batch, whose rows of that MAC then count as unknown.
+ * The history's write: the batch's gateways resolved (from memory once known), then the rows with one COPY. A
+ * gateway deleted since it was resolved fails the COPY on the foreign key, a data error: the batch's MACs are
+ * resolved again, and the writer splits the batch, whose rows of that MAC then count as unknown.
  */
-async function copyHistory(pool: pg.Pool, directory: GatewayDirectory, rows: readonly ReportRow[]): Promise<HistoryResult> {
+async function copyHistory(copy: CopyInto, directory: GatewayDirectory, rows: readonly ReportRow[]): Promise<HistoryResult> {
   const macs = [...new Set(rows.map((r) => r.mac))];
   const { byMac, unknownMacs } = await directory.resolve(macs);
   const values: CopyValue[][] = [];
@@ -71,27 +94,20 @@ async function copyHistory(pool: pg.Pool, directory: GatewayDirectory, rows: rea
     if (gw) values.push([gw.id, gw.tenantId, r.addr, r.kind, r.online, r.fault, JSON.stringify(r.state), r.reportedAt, r.receivedAt]);
   }
   if (values.length === 0) return { reports: 0, unknownMacs };
-  const client = await pool.connect();
-  let failure: unknown;
   try {
-    const reports = await copyRows(client, 'device_reports', HISTORY_COLUMNS, values);
-    return { reports, unknownMacs };
+    return { reports: await copy('device_reports', HISTORY_COLUMNS, values), unknownMacs };
   } catch (error) {
-    failure = error;
     if (isIntegrityError(error)) directory.forgetMacs(macs);
     throw error;
-  } finally {
-    // After an error the database answered (it has a SQLSTATE) the connection is ready again; otherwise drop it.
-    client.release(failure !== undefined && typeof (failure as { code?: unknown }).code !== 'string');
   }
 }
 
 /**
- * The current states' write on PostgreSQL: the gateways resolved first, each device's last row of the batch
+ * The current states' write: the gateways resolved first, each device's last row of the batch
  * picked here, and the rows passed as one array per column (cheaper for the database than a JSON document to
  * take apart and join).
  */
-async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, rows: readonly ReportRow[]): Promise<number> {
+async function upsertStatesByIds(query: QueryRows, directory: GatewayDirectory, rows: readonly ReportRow[]): Promise<number> {
   const macs = [...new Set(rows.map((r) => r.mac))];
   const { byMac } = await directory.resolve(macs);
   const latest = new Map<string, { gw: GatewayRef; row: ReportRow }>();
@@ -124,9 +140,8 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
     ];
     values.forEach((value, i) => columns[i]!.push(value));
   }
-  const result = await pool
-    .query<{ states: number }>(
-      `with up as (
+  const result = await query<{ states: number }>(
+    `with up as (
        insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at)
        select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::boolean[], $6::smallint[], $7::jsonb[], $8::timestamptz[], $9::timestamptz[])
        on conflict (gateway_id, addr) do update set
@@ -142,12 +157,11 @@ async function upsertStatesByIds(pool: pg.Pool, directory: GatewayDirectory, row
        returning 1
      )
      select count(*)::int as states from up`,
-      [...columns, [...seen.keys()], [...seen.values()]],
-    )
-    .catch((error: unknown) => {
-      if (isIntegrityError(error)) directory.forgetMacs(macs);
-      throw error;
-    });
+    [...columns, [...seen.keys()], [...seen.values()]],
+  ).catch((error: unknown) => {
+    if (isIntegrityError(error)) directory.forgetMacs(macs);
+    throw error;
+  });
   return Number(result.rows[0]?.states ?? 0);
 }
 
@@ -194,31 +208,23 @@ async function historyTaken(tx: Db, rows: readonly ReportRow[]): Promise<Map<str
 export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDirectory } = {}) {
   // Without a directory told of the gateways' changes, every write looks its gateways up again.
   const directory = options.gateways ?? uncachedGatewayDirectory((macs) => gatewaysByMacAnyTenant(db, macs));
+  const pool = poolOf(db);
+  const pglite = pgliteOf(db);
+  const client = (pool ?? pglite) as { query: QueryRows } | undefined;
+  const queryRows: QueryRows = (text, params) =>
+    client ? client.query(text, params) : Promise.reject(new Error('device reports: the database is neither PostgreSQL nor PGlite'));
+  const copyInto: CopyInto = pool
+    ? copyThroughPool(pool)
+    : (table, columns, rows) =>
+        pglite ? copyRowsToPglite(pglite, table, columns, rows) : Promise.reject(new Error('device reports: no COPY on this database'));
   return {
     /**
-     * Appends the rows to the history in one statement, in arrival order, with the gateway (and so the tenant)
-     * its MAC has at the write, so a rebinding takes effect with the next report. On PostgreSQL the gateways
-     * are resolved by the directory and the rows go in with COPY; on PGlite one insert joins them.
+     * Appends the rows to the history in one COPY, in arrival order, with the gateway (and so the tenant) its MAC
+     * has at the write (resolved by the directory), so a rebinding takes effect with the next report.
      */
-    async appendHistory(rows: readonly ReportRow[]): Promise<HistoryResult> {
-      if (rows.length === 0) return { reports: 0, unknownMacs: [] };
-      const pool = poolOf(db);
-      if (pool) return copyHistory(pool, directory, rows);
-      // Both drivers answer { rows }; the shared Db type cannot say so.
-      const result = (await db.execute(sql`
-        with u as (${recordsOf(rows)}),
-        ins as (
-          insert into device_reports (gateway_id, tenant_id, addr, kind, online, fault, state, reported_at, received_at)
-          select gw.id, gw.tenant_id, u.addr, u.kind, u.online, u.fault, u.state, u."reportedAt", u."receivedAt"
-          from u join gateways gw on gw.mac = u.mac order by u.seq
-          returning 1
-        )
-        select
-          (select count(*) from ins)::int as reports,
-          (select array_agg(distinct u.mac) from u where not exists (select 1 from gateways gw where gw.mac = u.mac)) as unknown_macs
-      `)) as unknown as { rows: Array<{ reports: number; unknown_macs: string[] | null }> };
-      const row = result.rows[0];
-      return { reports: Number(row?.reports ?? 0), unknownMacs: row?.unknown_macs ?? [] };
+    appendHistory(rows: readonly ReportRow[]): Promise<HistoryResult> {
+      if (rows.length === 0) return Promise.resolve({ reports: 0, unknownMacs: [] });
+      return copyHistory(copyInto, directory, rows);
     },
 
     /**
@@ -279,32 +285,9 @@ export function createDeviceReportsRepo(db: Db, options: { gateways?: GatewayDir
      * at the same time or later. Rows of an unknown MAC are skipped. The reporting gateways' last seen moves to the batch's latest receipt. Answers
      * how many states were inserted or replaced.
      */
-    async upsertStates(rows: readonly ReportRow[]): Promise<number> {
-      if (rows.length === 0) return 0;
-      const pool = poolOf(db);
-      if (pool) return upsertStatesByIds(pool, directory, rows);
-      const result = (await db.execute(sql`
-        with u as (${recordsOf(rows)}),
-        up as (
-          insert into device_states as s (gateway_id, addr, tenant_id, kind, online, fault, state, reported_at, received_at)
-          select distinct on (gw.id, u.addr) gw.id, u.addr, gw.tenant_id, u.kind, u.online, u.fault, u.state, u."reportedAt", u."receivedAt"
-          from u join gateways gw on gw.mac = u.mac order by gw.id, u.addr, u.seq desc
-          on conflict (gateway_id, addr) do update set
-            tenant_id = excluded.tenant_id, kind = excluded.kind, online = excluded.online, fault = excluded.fault,
-            state = excluded.state, reported_at = excluded.reported_at, received_at = excluded.received_at
-          where s.received_at <= excluded.received_at
-          returning 1
-        ),
-        -- A report is a sighting of its gateway: its last seen follows it, not only its connecting and leaving.
-        seen as (
-          update gateways gw set last_seen_at = greatest(gw.last_seen_at, m.at)
-          from (select u.mac, max(u."receivedAt") as at from u group by u.mac) m
-          where gw.mac = m.mac
-          returning 1
-        )
-        select count(*)::int as states from up
-      `)) as unknown as { rows: Array<{ states: number }> };
-      return Number(result.rows[0]?.states ?? 0);
+    upsertStates(rows: readonly ReportRow[]): Promise<number> {
+      if (rows.length === 0) return Promise.resolve(0);
+      return upsertStatesByIds(queryRows, directory, rows);
     },
 
     /** The current state of every device of a gateway the tenant holds. */
