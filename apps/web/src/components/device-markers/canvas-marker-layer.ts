@@ -10,7 +10,7 @@ import {
   type MarkerStyle,
 } from './marker-model.ts';
 import { PointGrid, boxesTouching, drawnExtent, markerRect, paintOrder, restyled, touching, type PixelRect } from './draw-regions.ts';
-import { MarkerSprites } from './marker-sprites.ts';
+import { MarkerSprites, type SpriteCell } from './marker-sprites.ts';
 
 /** A marker on the plan: CRS.Simple [lat, lng] and how to draw it. */
 export interface PlanMarker {
@@ -105,6 +105,8 @@ export class CanvasMarkerLayer extends L.Layer {
   /** Whether the last full redraw wrote names (then a renamed marker may move every name after it). */
   private labelsShown = false;
   private sprites?: MarkerSprites;
+  /** Each painting slot's look, by the position the slot is stamped in (kept between redraws). */
+  private slotCells: SpriteCell[] = [];
   /** The canvas's size in CSS pixels and the device pixel ratio at the last redraw. */
   private width = 0;
   private height = 0;
@@ -364,28 +366,36 @@ export class CanvasMarkerLayer extends L.Layer {
     const sprites = this.sprites;
     if (!sprites) return;
     const { ratio } = this;
-    const { half, plainHalf } = sprites;
-    ctx.imageSmoothingEnabled = false;
+    // Each slot's look first, so that every look new to this redraw is painted into the atlas at once.
+    const cells = this.slotCells;
     let badged = false;
     for (let k = 0; k < count; k++) {
       const slot = slotAt(k);
       const m = this.markers[this.order[slot]!]!;
-      const selected = slot >= this.firstSelected;
-      const h = selected ? half : plainHalf;
-      ctx.drawImage(
-        sprites.marker(m.style, selected),
-        Math.round(this.slotX[slot]! * ratio) - h,
-        Math.round(this.slotY[slot]! * ratio) - h,
-      );
+      cells[k] = sprites.marker(m.style, slot >= this.firstSelected);
       badged ||= Boolean(m.manual);
     }
-    if (!badged) return;
+    const badge = badged ? sprites.badge() : undefined;
+    const atlas = sprites.atlas();
+    if (!atlas) return;
+    ctx.imageSmoothingEnabled = false;
+    for (let k = 0; k < count; k++) {
+      const slot = slotAt(k);
+      const { x, y, half } = cells[k]!;
+      const side = 2 * half;
+      const left = Math.round(this.slotX[slot]! * ratio) - half;
+      const top = Math.round(this.slotY[slot]! * ratio) - half;
+      ctx.drawImage(atlas, x, y, side, side, left, top, side, side);
+    }
+    if (!badge) return;
     // Badges after every marker, so no neighbour covers them.
-    const badge = sprites.badge();
+    const side = 2 * badge.half;
     for (let k = 0; k < count; k++) {
       const slot = slotAt(k);
       if (!this.markers[this.order[slot]!]!.manual) continue;
-      ctx.drawImage(badge, Math.round(this.slotX[slot]! * ratio) - half, Math.round(this.slotY[slot]! * ratio) - half);
+      const left = Math.round(this.slotX[slot]! * ratio) - badge.half;
+      const top = Math.round(this.slotY[slot]! * ratio) - badge.half;
+      ctx.drawImage(atlas, badge.x, badge.y, side, side, left, top, side, side);
     }
   }
 
