@@ -36,7 +36,7 @@ function devices(n: number): DeviceMarker[] {
   }));
 }
 
-/** The hover's second line, built per marker as the page builds it (there through i18next). */
+/** The hover's second line as the page has it (there through i18next); written when a hover shows it. */
 const HINTS: MarkerHints = {
   device: (m) => ['kind', m.display, ...(m.manual ? ['by hand'] : [])].join(' · '),
   gateway: (g) => `gateway · ${g.online ? 'online' : 'offline'}`,

@@ -9,8 +9,8 @@ import {
   type LabelBox,
   type MarkerStyle,
 } from './marker-model.ts';
-import { PointGrid, boxesTouching, markerRect, paintOrder, restyled, touching, type PixelRect } from './draw-regions.ts';
-import { MarkerSprites } from './marker-sprites.ts';
+import { PointGrid, boxesTouching, drawnExtent, markerRect, paintOrder, restyled, touching, type PixelRect } from './draw-regions.ts';
+import { MarkerSprites, type SpriteCell } from './marker-sprites.ts';
 
 /** A marker on the plan: CRS.Simple [lat, lng] and how to draw it. */
 export interface PlanMarker {
@@ -21,8 +21,9 @@ export interface PlanMarker {
   draggable: boolean;
   /** Its name: on hover, and under it once the plan is zoomed in far enough for names to fit. */
   label: string;
-  /** A second line on hover (what it is and its state). */
-  hint?: string;
+  /** A second line on hover (what it is and its state), written when the hover shows it: a map's thousands of
+   * markers need not translate theirs to be drawn. */
+  hint?: () => string;
   /** Switched by hand: drawn with a badge. */
   manual?: boolean;
 }
@@ -104,6 +105,8 @@ export class CanvasMarkerLayer extends L.Layer {
   /** Whether the last full redraw wrote names (then a renamed marker may move every name after it). */
   private labelsShown = false;
   private sprites?: MarkerSprites;
+  /** Each painting slot's look, by the position the slot is stamped in (kept between redraws). */
+  private slotCells: SpriteCell[] = [];
   /** The canvas's size in CSS pixels and the device pixel ratio at the last redraw. */
   private width = 0;
   private height = 0;
@@ -253,14 +256,51 @@ export class CanvasMarkerLayer extends L.Layer {
     const started = performance.now();
     const size = map.getSize();
     const pad = size.multiplyBy(PADDING).round();
-    const origin = map.containerPointToLayerPoint(pad.multiplyBy(-1)).round();
-    const width = size.x + 2 * pad.x;
-    const height = size.y + 2 * pad.y;
+    const view = map.containerPointToLayerPoint(pad.multiplyBy(-1)).round();
+    const viewWidth = size.x + 2 * pad.x;
+    const viewHeight = size.y + 2 * pad.y;
     const ratio = window.devicePixelRatio || 1;
+    this.project(map, view);
+    const n = this.markers.length;
+    if (this.order.length < n) {
+      this.order = new Int32Array(n);
+      this.slotX = new Float64Array(n);
+      this.slotY = new Float64Array(n);
+    }
+    if (this.slotOf.length !== n) this.slotOf = new Int32Array(n);
+    const { drawn, firstSelected } = paintOrder(this.xs, this.ys, n, this.isSelected, viewWidth, viewHeight, this.order);
+    this.drawnCount = drawn;
+    this.firstSelected = firstSelected;
+    this.slotOf.fill(-1);
+    for (let slot = 0; slot < drawn; slot++) {
+      const i = this.order[slot]!;
+      this.slotOf[i] = slot;
+      this.slotX[slot] = this.xs[i]!;
+      this.slotY[slot] = this.ys[i]!;
+    }
+    this.labelsShown = this.showsLabels();
+    // The canvas covers only where markers are (names reach farther: then all of it). Its pixels are allocated,
+    // cleared and handed to the compositor every frame, so a plan shown whole costs a third of the padded view.
+    const extent = this.labelsShown
+      ? { x0: 0, y0: 0, x1: viewWidth, y1: viewHeight }
+      : drawnExtent(this.slotX, this.slotY, drawn, viewWidth, viewHeight);
+    if (extent.x0 !== 0 || extent.y0 !== 0) {
+      for (let i = 0; i < n; i++) {
+        this.xs[i]! -= extent.x0;
+        this.ys[i]! -= extent.y0;
+      }
+      for (let slot = 0; slot < drawn; slot++) {
+        this.slotX[slot]! -= extent.x0;
+        this.slotY[slot]! -= extent.y0;
+      }
+    }
+    const origin = view.add([extent.x0, extent.y0]);
+    const width = extent.x1 - extent.x0;
+    const height = extent.y1 - extent.y0;
     L.DomUtil.setPosition(canvas, origin);
     const pixelWidth = Math.round(width * ratio);
     const pixelHeight = Math.round(height * ratio);
-    // Setting a canvas's size, even to the same, allocates its pixels again: only when the view's size changed.
+    // Setting a canvas's size, even to the same, allocates its pixels again: only when its extent's size changed.
     if (canvas.width !== pixelWidth || canvas.height !== pixelHeight) {
       canvas.width = pixelWidth;
       canvas.height = pixelHeight;
@@ -276,28 +316,9 @@ export class CanvasMarkerLayer extends L.Layer {
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, pixelWidth, pixelHeight);
-    this.project(map, origin);
-    const n = this.markers.length;
-    if (this.order.length < n) {
-      this.order = new Int32Array(n);
-      this.slotX = new Float64Array(n);
-      this.slotY = new Float64Array(n);
-    }
-    if (this.slotOf.length !== n) this.slotOf = new Int32Array(n);
-    const { drawn, firstSelected } = paintOrder(this.xs, this.ys, n, this.isSelected, width, height, this.order);
-    this.drawnCount = drawn;
-    this.firstSelected = firstSelected;
-    this.slotOf.fill(-1);
-    for (let slot = 0; slot < drawn; slot++) {
-      const i = this.order[slot]!;
-      this.slotOf[i] = slot;
-      this.slotX[slot] = this.xs[i]!;
-      this.slotY[slot] = this.ys[i]!;
-    }
     this.grid = undefined;
     this.drawnPoints = undefined;
     this.paintSlots(ctx, drawn, (k) => k);
-    this.labelsShown = this.showsLabels();
     this.labelBoxes = this.labelsShown ? placeLabels(this.drawnList(), (id) => this.labelWidth(ctx, id)) : [];
     if (this.labelBoxes.length > 0) {
       ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -345,28 +366,36 @@ export class CanvasMarkerLayer extends L.Layer {
     const sprites = this.sprites;
     if (!sprites) return;
     const { ratio } = this;
-    const { half, plainHalf } = sprites;
-    ctx.imageSmoothingEnabled = false;
+    // Each slot's look first, so that every look new to this redraw is painted into the atlas at once.
+    const cells = this.slotCells;
     let badged = false;
     for (let k = 0; k < count; k++) {
       const slot = slotAt(k);
       const m = this.markers[this.order[slot]!]!;
-      const selected = slot >= this.firstSelected;
-      const h = selected ? half : plainHalf;
-      ctx.drawImage(
-        sprites.marker(m.style, selected),
-        Math.round(this.slotX[slot]! * ratio) - h,
-        Math.round(this.slotY[slot]! * ratio) - h,
-      );
+      cells[k] = sprites.marker(m.style, slot >= this.firstSelected);
       badged ||= Boolean(m.manual);
     }
-    if (!badged) return;
+    const badge = badged ? sprites.badge() : undefined;
+    const atlas = sprites.atlas();
+    if (!atlas) return;
+    ctx.imageSmoothingEnabled = false;
+    for (let k = 0; k < count; k++) {
+      const slot = slotAt(k);
+      const { x, y, half } = cells[k]!;
+      const side = 2 * half;
+      const left = Math.round(this.slotX[slot]! * ratio) - half;
+      const top = Math.round(this.slotY[slot]! * ratio) - half;
+      ctx.drawImage(atlas, x, y, side, side, left, top, side, side);
+    }
+    if (!badge) return;
     // Badges after every marker, so no neighbour covers them.
-    const badge = sprites.badge();
+    const side = 2 * badge.half;
     for (let k = 0; k < count; k++) {
       const slot = slotAt(k);
       if (!this.markers[this.order[slot]!]!.manual) continue;
-      ctx.drawImage(badge, Math.round(this.slotX[slot]! * ratio) - half, Math.round(this.slotY[slot]! * ratio) - half);
+      const left = Math.round(this.slotX[slot]! * ratio) - badge.half;
+      const top = Math.round(this.slotY[slot]! * ratio) - badge.half;
+      ctx.drawImage(atlas, badge.x, badge.y, side, side, left, top, side, side);
     }
   }
 
@@ -462,9 +491,10 @@ export class CanvasMarkerLayer extends L.Layer {
       content.dataset.testid = 'marker-tooltip';
       const name = content.appendChild(document.createElement('strong'));
       name.textContent = marker.label;
-      if (marker.hint) {
+      const hintText = marker.hint?.();
+      if (hintText) {
         const hint = content.appendChild(document.createElement('div'));
-        hint.textContent = marker.hint;
+        hint.textContent = hintText;
       }
       this.tooltip.setContent(content);
       this.hovered = marker.id;

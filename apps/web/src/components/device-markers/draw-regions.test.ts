@@ -4,6 +4,7 @@ import {
   PointGrid,
   SPRITE_HALF,
   boxesTouching,
+  drawnExtent,
   markerRect,
   onCanvas,
   paintOrder,
@@ -65,6 +66,28 @@ describe('draw regions: culling and painting order', () => {
     // 1 is far away (selected or not), 2 is selected: on top of 0, 3 and 4.
     expect([...out.slice(0, drawn)]).toEqual([0, 3, 4, 2]);
     expect(firstSelected).toBe(3);
+  });
+});
+
+describe('draw regions: the part of the view the canvas covers', () => {
+  it('covers every marker pixel, in steps of 64 from the view corner, and stays inside the view', () => {
+    const xs = [300, 500];
+    const ys = [200, 260];
+    const extent = drawnExtent(xs, ys, 2, 1800, 1200);
+    expect(extent).toEqual({ x0: 256, y0: 128, x1: 576, y1: 320 });
+    for (let i = 0; i < 2; i++) {
+      expect(xs[i]! - SPRITE_HALF).toBeGreaterThanOrEqual(extent.x0);
+      expect(xs[i]! + SPRITE_HALF).toBeLessThanOrEqual(extent.x1);
+      expect(ys[i]! - SPRITE_HALF).toBeGreaterThanOrEqual(extent.y0);
+      expect(ys[i]! + SPRITE_HALF).toBeLessThanOrEqual(extent.y1);
+    }
+    // Markers at and beyond the edges: clipped to the view, as the canvas was.
+    expect(drawnExtent([-10, 1805], [5, 1210], 2, 1800, 1200)).toEqual({ x0: 0, y0: 0, x1: 1800, y1: 1200 });
+  });
+
+  it('is empty when nothing is drawn, and reads only the first `count` points', () => {
+    expect(drawnExtent([], [], 0, 1800, 1200)).toEqual({ x0: 0, y0: 0, x1: 0, y1: 0 });
+    expect(drawnExtent([100, 1000], [100, 1000], 1, 1800, 1200)).toEqual({ x0: 64, y0: 64, x1: 128, y1: 128 });
   });
 });
 

@@ -65,6 +65,45 @@ export function onCanvas(x: number, y: number, width: number, height: number): b
   return x >= -margin && y >= -margin && x <= width + margin && y <= height + margin;
 }
 
+/** The steps (CSS pixels) a canvas's extent moves and grows by: panning seldom changes its size, and at any
+ * device pixel ratio in quarters its corner falls on a whole device pixel. */
+const EXTENT_STEP = 64;
+
+/**
+ * The part of a view (CSS pixels, [0, width] x [0, height]) that the pixels of `count` markers centred at
+ * (xs, ys) fall in, rounded out to steps of 64 and clipped to the view; an empty rectangle when there are none.
+ */
+export function drawnExtent(
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  count: number,
+  width: number,
+  height: number,
+): { x0: number; y0: number; x1: number; y1: number } {
+  if (count === 0) return { x0: 0, y0: 0, x1: 0, y1: 0 };
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const x = xs[i] as number;
+    const y = ys[i] as number;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  // A marker's pixels reach SPRITE_HALF from its centre; one pixel more covers rounding to device pixels.
+  const reach = SPRITE_HALF + 1;
+  const clip = (v: number, max: number) => Math.min(max, Math.max(0, v));
+  return {
+    x0: clip(Math.floor((minX - reach) / EXTENT_STEP) * EXTENT_STEP, width),
+    y0: clip(Math.floor((minY - reach) / EXTENT_STEP) * EXTENT_STEP, height),
+    x1: clip(Math.ceil((maxX + reach) / EXTENT_STEP) * EXTENT_STEP, width),
+    y1: clip(Math.ceil((maxY + reach) / EXTENT_STEP) * EXTENT_STEP, height),
+  };
+}
+
 /**
  * Points (CSS pixels) bucketed by square cells, to find those near a rectangle without looking at all of
  * them. Built once per full redraw in two passes over flat arrays (counting sort), so it allocates nothing per

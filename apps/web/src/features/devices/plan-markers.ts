@@ -30,7 +30,7 @@ export function planMarkers(
       style: gatewayStyle(g.online),
       draggable: true,
       label: g.name,
-      hint: hints?.gateway(g),
+      hint: hints && (() => hints.gateway(g)),
     });
   }
   for (const m of markers) {
@@ -46,7 +46,7 @@ export function planMarkers(
       style: markerStyle(m.type, m.display),
       draggable: true,
       label: markerLabel(m.name),
-      hint: hints?.device(m),
+      hint: hints && (() => hints.device(m)),
       manual: m.manual,
     };
     built.set(m, { width: size.width, height: size.height, hints, marker });
@@ -57,7 +57,6 @@ export function planMarkers(
 
 /**
  * The canvas marker made from each device marker object, for as long as that object lives. A report replaces
- * only its own device's object in the page's cache, so a batch rebuilds (and translates the hints of) only the
- * devices it carried, and the canvas sees every other marker unchanged by identity.
+ * only its own device's object in the page's cache, so a batch rebuilds only the devices it carried, and the canvas sees every other marker unchanged by identity.
  */
 const built = new WeakMap<DeviceMarker, { width: number; height: number; hints: MarkerHints | undefined; marker: PlanMarker }>();

@@ -51,7 +51,7 @@ export function emergencyPlanMarkers(
             style: emergencyMarkerStyle(light.category),
             draggable: false,
             label: markerLabel(light.name),
-            hint: hint(light),
+            hint: () => hint(light),
           },
         ],
   );
