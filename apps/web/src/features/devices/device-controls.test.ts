@@ -64,7 +64,7 @@ describe('what the canvas draws for a map', () => {
       size,
       { device: (m) => `device ${m.id}`, gateway: (g) => `gateway ${g.id}` },
     );
-    expect(markers.map((m) => [m.id, m.draggable, m.label, m.hint()])).toEqual([
+    expect(markers.map((m) => [m.id, m.draggable, m.label, m.hint?.()])).toEqual([
       [gatewayMarkerId('7'), true, 'Gateway 7', 'gateway 7'],
       ['1', true, 'Left / Right', 'device 1'],
     ]);
