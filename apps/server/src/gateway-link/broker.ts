@@ -20,6 +20,8 @@ export interface EmbeddedBrokerOptions {
   server: ServerCredential;
   /** Pacing and memory of the gateway password checks (credentials.ts); defaults for the server. */
   verifier?: GatewayVerifierOptions;
+  /** How long a gateway may leave its socket full (not reading what it is sent) before it is put out; default 60 s. */
+  drainTimeoutMs?: number;
   logger: FastifyBaseLogger;
 }
 
@@ -31,8 +33,12 @@ export interface EmbeddedBroker {
   gatewayConnections(): number;
   /** Gateway sign-ins whose password check runs or waits its turn. */
   pendingSignIns(): number;
+  /** The server's connection has a full socket now: it holds its reads back while its consumers catch up. */
+  serverBacklogged(): boolean;
   close(): Promise<void>;
 }
+
+const DRAIN_TIMEOUT_MS = 60_000;
 
 /** The port is taken: main.ts prints the message as its one-line reason to stop. */
 export class BrokerPortInUseError extends Error {
@@ -44,6 +50,29 @@ export class BrokerPortInUseError extends Error {
 /** MQTT 3.1.1 connect refusals: 3 server unavailable, 4 bad user name or password, 5 not authorised. */
 function authError(message: string, returnCode: 3 | 4 | 5): AuthenticateError {
   return Object.assign(new Error(message), { returnCode }) as AuthenticateError;
+}
+
+/** Aedes's per-connection wait for a full socket to drain, which its `drainTimeout` bounds for every connection. */
+type DrainingClient = Client & { conn: { once(event: 'drain', listener: () => void): unknown }; waitForDrain(callback: () => void): void };
+
+/**
+ * The server's own connection waits for its socket to drain as long as it takes. The server stops reading on
+ * purpose while its consumers catch up (link-client.ts), and holds the gateways' publishes back through the
+ * broker that way; cutting it would drop everything sent to its clean session meanwhile. A gateway that stops
+ * reading is still put out after the drain timeout, so it cannot hold up the others. Answers whether the
+ * connection waits now.
+ */
+function waitIndefinitelyForDrain(client: Client): () => boolean {
+  const draining = client as DrainingClient;
+  let waits = 0;
+  draining.waitForDrain = (callback) => {
+    waits++;
+    draining.conn.once('drain', () => {
+      waits--;
+      callback();
+    });
+  };
+  return () => waits > 0;
 }
 
 function sameSecret(a: string, b: string): boolean {
@@ -60,11 +89,13 @@ function sameSecret(a: string, b: string): boolean {
 export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promise<EmbeddedBroker> {
   const { logger } = options;
   const identities = new WeakMap<Client, LinkIdentity>();
+  const serverBackloggedNow = new Map<Client, () => boolean>();
   const verifyGateway = createGatewayVerifier(options.credentials, options.verifier);
 
   const aedes = await Aedes.createBroker({
     // A gateway that says nothing for 1.5 keep-alives is gone; its last will then marks it offline.
     connectTimeout: 10_000,
+    drainTimeout: options.drainTimeoutMs ?? DRAIN_TIMEOUT_MS,
     authenticate(client, username, password, done) {
       const secret = password?.toString('utf8') ?? '';
       if (username === options.server.username) {
@@ -72,6 +103,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
         if (!sameSecret(secret, options.server.password) || !mayUseClientId(who, client.id))
           return done(authError('bad server credential', 4), false);
         identities.set(client, who);
+        serverBackloggedNow.set(client, waitIndefinitelyForDrain(client));
         return done(null, true);
       }
       const mac = username === undefined ? undefined : normaliseMac(username);
@@ -129,6 +161,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     connections.set(who.mac, set);
   });
   aedes.on('clientDisconnect', (client) => {
+    serverBackloggedNow.delete(client);
     const who = identities.get(client);
     if (who?.kind !== 'gateway') return;
     const set = connections.get(who.mac);
@@ -175,6 +208,10 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
     },
     pendingSignIns(): number {
       return verifyGateway.pending();
+    },
+    serverBacklogged(): boolean {
+      for (const backlogged of serverBackloggedNow.values()) if (backlogged()) return true;
+      return false;
     },
     async close() {
       verifyGateway.flush();

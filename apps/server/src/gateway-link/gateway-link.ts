@@ -29,7 +29,10 @@ export interface GatewayLinkOptions {
   firmwareTimeoutMs?: number;
   /** Where firmware updates are kept for every server node (the gateways table); this process's memory without it. */
   firmwareStore?: FirmwareStore;
-  /** MQTT keep-alive of the server's client in seconds (link-client.ts); a lost broker is noticed within 1.5 of them. */
+  /**
+   * MQTT keep-alive of the server's client at an external broker, in seconds (link-client.ts); a lost broker is
+   * noticed within 1.5 of them.
+   */
   keepaliveS?: number;
   /** Wait between reconnect attempts to the broker (default 1000 ms). */
   reconnectPeriodMs?: number;
@@ -212,7 +215,9 @@ export function createGatewayLink(options: GatewayLinkOptions) {
         stats,
         sharedGroup: options.sharedGroup,
         natsUplink: options.natsUplink,
-        keepaliveS: options.keepaliveS,
+        // The embedded broker runs in this process: a keep-alive would only time this process's own event loop, and
+        // the broker would put the server out for a long read pause, with whatever its clean session held.
+        keepaliveS: options.mqttUrl ? options.keepaliveS : 0,
         reconnectPeriodMs: options.reconnectPeriodMs,
         onConnectionChange: brokerChanged,
         onStateCleared: (mac) => presence.forget(mac),
