@@ -198,11 +198,17 @@ async function importDevices() {
   // real floor plan (the index read each gateway's placements, none yet, on its first report).
   await sql.query('update devices set map_id = $1, x = 0.5, y = 0.5', [mapId]);
   app.placements.changed(bound.map((g) => BigInt(g.id)));
-  // The report each gateway sent on connect is in device_states before the measurement starts.
+  // The report each gateway sent on connect is in device_states before the measurement starts; a count that stops
+  // growing for two minutes means reports were lost, and the run says so instead of waiting for ever.
+  let stored = -1;
+  let grewAt = Date.now();
   for (;;) {
     await writer.flush();
     const { rows } = await sql.query<{ n: number }>('select count(*)::int as n from device_states');
-    if (rows[0]!.n >= devices) break;
+    const n = rows[0]!.n;
+    if (n >= devices) break;
+    if (n > stored) [stored, grewAt] = [n, Date.now()];
+    else if (Date.now() - grewAt > 120_000) throw new Error(`the connect reports stopped at ${n} of ${devices} devices' states`);
     await sleep(200);
   }
   return { devices, seconds: Math.round((Date.now() - started) / 1000), offline };
