@@ -101,6 +101,7 @@ function rig(devices: Record<string, { id: bigint; name: string; type: number }>
     tracker.onUp({ mac: MAC, channel: 'event', message: { type: 'fault', ts: 1, addr, code, raised } } as unknown as DecodedUp);
   return {
     tracker,
+    repo: table.repo,
     rows: table.rows,
     raised,
     warnings,
@@ -300,11 +301,31 @@ describe('the alert tracker (in-memory alerts)', () => {
     expect(r.rows).toHaveLength(2);
   });
 
+  it('resolves its close once the alert writes it has begun are done', async () => {
+    const r = rig();
+    let release!: () => void;
+    const raise = r.repo.raise.bind(r.repo);
+    r.repo.raise = async (q) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return raise(q);
+    };
+    r.fault('01', 8, true);
+    await vi.waitFor(() => expect(release).toBeDefined());
+    let closed = false;
+    const closing = r.tracker.close().then(() => (closed = true));
+    // Every promise that can settle without the write settles before an immediate (timeouts are fake here).
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    release();
+    await closing;
+    expect(r.open()).toEqual(['01:8']);
+  });
+
   it('stops its grace timers on close', async () => {
     const r = rig();
     r.report({ addr: '01', online: false });
     await r.tracker.settled();
-    r.tracker.close();
+    await r.tracker.close();
     expect(r.tracker.waitingOffline()).toBe(0);
     await vi.advanceTimersByTimeAsync(GRACE_MS);
     await r.tracker.settled();

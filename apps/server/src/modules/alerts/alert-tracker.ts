@@ -82,6 +82,10 @@ export function createAlertTracker(deps: {
     return next;
   }
 
+  async function settled(): Promise<void> {
+    while (chains.size > 0) await Promise.all(chains.values());
+  }
+
   /** Another node raised or cleared a fault: a gateway this node holds open faults of takes the change. */
   function heardFrom(event: FaultsChangedEvent) {
     const mac = macOf.get(BigInt(event.gatewayId));
@@ -257,14 +261,17 @@ export function createAlertTracker(deps: {
     },
 
     /** Resolves when every message received so far has been handled (tests). */
-    async settled(): Promise<void> {
-      while (chains.size > 0) await Promise.all(chains.values());
-    },
+    settled,
 
-    close(): void {
+    /**
+     * Takes no more changes from other nodes, drops the offline waiting out its grace, and resolves once the work
+     * already begun is written: the database closes after the modules, so a write left running would be lost.
+     */
+    async close(): Promise<void> {
       unsubscribe();
       for (const timer of waiting.values()) clearTimeout(timer);
       waiting.clear();
+      await settled();
     },
   };
 }

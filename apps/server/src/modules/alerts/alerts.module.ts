@@ -86,10 +86,10 @@ export function createAlertsModule(deps: {
     service: alerts,
     tracker,
     register: (route) => registerAlertRoutes(route, { alerts, status, devices: deps.devices }),
-    close: () => {
+    close: async () => {
       unsubscribe?.();
       unsubscribePresence?.();
-      tracker.close();
+      await tracker.close();
     },
   } satisfies DomainModule & Record<string, unknown>;
 }
