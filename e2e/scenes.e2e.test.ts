@@ -252,7 +252,9 @@ describe('scenes in a real browser with a simulated gateway', () => {
         }),
       );
     };
-    await poll(async () => (await colours()).every((c) => c === MARKER_COLOUR.off), 'the group drawn off');
+    let seen: string[] = [];
+    const allOff = async () => (seen = await colours()).every((c) => c === MARKER_COLOUR.off);
+    await poll(allOff, () => `the group drawn off (${MARKER_COLOUR.off}); the plan shows ${seen.join(', ')}`);
     const commands = sim.executions.size;
 
     // A minute before sunset -15 min on the gateway's own clock: the gateway switches the group on by itself.
@@ -261,7 +263,7 @@ describe('scenes in a real browser with a simulated gateway', () => {
     await screenshot(page, 'scenes-sunset-on-plan');
     // Sunrise +10 min switches it off again.
     sim.clock.set(end.at - 60_000);
-    await poll(async () => (await colours()).every((c) => c === MARKER_COLOUR.off), 'the group drawn off at sunrise', {
+    await poll(allOff, () => `the group drawn off at sunrise; the plan shows ${seen.join(', ')}`, {
       timeoutMs: 30_000,
     });
     expect(sim.executions.size).toBe(commands);
