@@ -44,6 +44,8 @@ const MAX_PORT = 65_535;
 const MAP_TOPIC = mapDestination('');
 /** Meters (power, energy) of stored reports are read together over this window: one query, not one per report. */
 const METERS_BATCH_MS = 200;
+/** How long a device's reported marker outranks a load while its state's write is not heard of: writes take milliseconds. */
+const UNSTORED_TRUST_MS = 30_000;
 /** 4194303 is the wildcard of Who-Is and ReadProperty. */
 const MAX_DEVICE_INSTANCE = 4_194_302;
 
@@ -227,6 +229,12 @@ export function createBacnetModule(deps: {
     let listener: ((loaded: { deviceName: string; objects: BacnetObject[] }) => void) | undefined;
     /** Markers heard while a load runs: applied again on its result, which may have been read before them. */
     let heardDuringLoad: Map<string, DeviceMarker> | undefined;
+    /**
+     * The last marker of each device whose state is not written yet (no `stored` heard for it since): a report's
+     * marker comes before its write, so a load begun in between reads the state before it, and would take back a
+     * fault the BMS was just told of. Trusted over the store for UNSTORED_TRUST_MS at most, for a write that failed.
+     */
+    const unstored = new Map<string, { marker: DeviceMarker; heardAt: number }>();
     let loadsRunning = 0;
     let emitQueued = false;
     let fullQueued = false;
@@ -253,6 +261,7 @@ export function createBacnetModule(deps: {
           kept,
         };
         for (const marker of heardDuringLoad.values()) applyMarker(marker);
+        for (const marker of unstoredMarkers()) applyMarker(marker);
         return objectsOf(held)!;
       } finally {
         if (--loadsRunning === 0) heardDuringLoad = undefined;
@@ -264,6 +273,13 @@ export function createBacnetModule(deps: {
       const drafts = describeObjects({ ...state.rest, devices: state.devices, groups: state.groups });
       if (drafts.some((d) => !state.kept.has(instanceKey(d)))) return undefined;
       return { deviceName: state.deviceName, objects: withInstances(drafts, state.kept) };
+    }
+
+    /** The markers newer than the store, those heard too long ago forgotten. */
+    function unstoredMarkers(): DeviceMarker[] {
+      const since = Date.now() - UNSTORED_TRUST_MS;
+      for (const [id, { heardAt }] of unstored) if (heardAt < since) unstored.delete(id);
+      return [...unstored.values()].map((u) => u.marker);
     }
 
     /** Loads everything again soon (a change the messages do not describe: a device new here, one gone). */
@@ -327,7 +343,10 @@ export function createBacnetModule(deps: {
     function onMessage(mapOf: string, message: MapTopicMessage) {
       if ('removed' in message) return loadSoon();
       if ('stored' in message) {
-        for (const id of message.stored) metersToRead.add(id);
+        for (const id of message.stored) {
+          metersToRead.add(id);
+          unstored.delete(id);
+        }
         metersTimer ??= setTimeout(() => {
           metersTimer = undefined;
           const ids = [...metersToRead].filter((id) => held?.devices.some((d) => d.id === id));
@@ -338,6 +357,7 @@ export function createBacnetModule(deps: {
         return;
       }
       heardDuringLoad?.set(message.id, message);
+      unstored.set(message.id, { marker: message, heardAt: Date.now() });
       if (applyMarker(message)) emitSoon();
       else if (held && !heardDuringLoad) loadSoon();
     }

@@ -12,6 +12,7 @@ import {
 import {
   deviceEndpoints,
   groupEndpoints,
+  mapDestination,
   newSceneFields,
   OPERATE_AUTH,
   percentToLevel,
@@ -253,6 +254,27 @@ describe.each(SERVICE_DATABASES)('the BACnet/IP interface (%s)', (kind) => {
       sim().clearFault(light.addr);
       await writeRecipientList(client, port, []);
     }
+  });
+
+  it('keeps a fault it was told of when a load reads the store before the fault is written', async () => {
+    const light = lights[0]!;
+    const state = await objectOf(`${map.name}/${light.name} state`);
+    const eventState = async () => (await readValues(client, port, state, P.EVENT_STATE))[0];
+    const server = rig.h.app.bacnet.server!;
+    await server.refresh();
+    expect(await eventState()).toBe(EventState.NORMAL);
+    const marker = (await data(send(deviceEndpoints.markers, { query: { mapId: map.id } }))).find((m) => m.id === light.id)!;
+    // A report's marker goes out before its state is written: here the write never comes, the store says normal.
+    rig.h.app.realtime.publish(mapDestination(map.id), { ...marker, display: 'failure' });
+    await poll(async () => (await eventState()) === EventState.FAULT, 'the fault heard');
+    await server.refresh();
+    expect(await eventState()).toBe(EventState.FAULT);
+    // Once the state is said to be stored, the store is the truth again.
+    rig.h.app.realtime.publish(mapDestination(map.id), { stored: [light.id] });
+    await poll(async () => {
+      await server.refresh();
+      return (await eventState()) === EventState.NORMAL;
+    }, 'normal again, from the store');
   });
 
   it("runs a scene written to the scene selector through the platform's scene service, and reads the last run", async () => {
