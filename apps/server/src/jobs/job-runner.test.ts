@@ -93,6 +93,32 @@ describe.each(DATABASES)('job runner on %s', (kind) => {
     expect(await runner.find(jobKind, 'never scheduled')).toBeUndefined();
   });
 
+  it('answers a call to run due jobs once the jobs a sweep under way claimed have run', async () => {
+    const jobKind = freshKind();
+    const held = gate();
+    let started = false;
+    const [runner] = twoNodes(jobKind, async () => {
+      started = true;
+      await held.opened;
+      return { slow: true };
+    });
+    await runner.schedule({ kind: jobKind, key: 'slow', runAt: clock.now() });
+    // The poll timer's sweep, as it were, holds the job.
+    const first = runner.runDue();
+    await poll(() => started, 'the job started');
+    let stateWhenAnswered: string | undefined;
+    const second = runner.runDue().then(async (ran) => {
+      stateWhenAnswered = (await runner.find(jobKind, 'slow'))?.state;
+      return ran;
+    });
+    // Time for the second call's own claim (two queries) before the job is let go: answering without waiting,
+    // it would have answered by then.
+    for (let i = 0; i < 3; i++) await runner.find(jobKind, 'slow');
+    held.open();
+    expect(await Promise.all([first, second])).toEqual([1, 0]);
+    expect(stateWhenAnswered).toBe('done');
+  });
+
   it('schedules the same kind and key once, from either node', async () => {
     const jobKind = freshKind();
     const [a, b] = twoNodes(jobKind, () => null);

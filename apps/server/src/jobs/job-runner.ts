@@ -261,9 +261,11 @@ export function createJobRunner(options: JobRunnerOptions) {
 
     /**
      * Claims and runs due jobs until none is left (or close() began) and records each outcome; answers how many
-     * attempts ran. The poll timer calls it; tests call it after moving the clock.
+     * attempts this call ran. The poll timer calls it; tests call it after moving the clock.
      */
     async runDue(): Promise<number> {
+      // A sweep under way (the poll timer's) may have claimed jobs due now: they have run when this answers.
+      await Promise.allSettled([...sweeps]);
       if (closing) return 0;
       const swept = sweep();
       sweeps.add(swept);
