@@ -127,7 +127,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     await rig.link.bus.call(mac, 'time.set', { time: Date.parse('2026-11-23T19:29:00Z'), timezone: 'UTC' });
     await g.goOffline();
     // Simulated time runs 1000 times faster: the scene is due in about 60 ms.
-    await poll(() => g.sceneLog.some((s) => s.scene === 4), 'the scheduled scene', { timeoutMs: 3000 });
+    await poll(() => g.sceneLog.some((s) => s.scene === 4), 'the scheduled scene');
     expect(g.devices.get(light)!.state).toMatchObject({ on: true, level: 30 });
     await g.goOnline();
     await poll(() => rig.link.presence.isOnline(mac) === true, 'back online');
@@ -327,7 +327,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
     const states: Array<string> = [];
     const off = rig.link.presence.onChange((p) => p.mac === g.mac && states.push(p.online ? 'online' : `offline:${p.reason}`));
     expect((await rig.link.bus.send(g.mac, 'gateway.restart', {})).state).toBe('succeeded');
-    await poll(() => states.includes('online'), 'back online', { timeoutMs: 5000 });
+    await poll(() => states.includes('online'), 'back online');
     off();
     expect(states).toEqual(['offline:restart', 'online']);
   });

@@ -59,7 +59,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     expect(c.connected).toBeUndefined();
     expect(c.errors[0]?.headers.code).toBe('250004');
     expect(c.errors[0]?.headers.message).toBe('Please log in again');
-    await poll(c.closed, 'close after ERROR', { timeoutMs: 3_000 });
+    await poll(c.closed, 'close after ERROR');
   });
 
   it('delivers a message published to the user’s own topic, with the MESSAGE headers of STOMP 1.2', async () => {
@@ -72,7 +72,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     // alone, on the same ordered connection.
     h.app.realtime.publishToUser(otherId, 'defective', { userId: otherId, id: '43', name: 'Other', code: 2 });
     h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, 'sentinel'));
-    await poll(() => got.length >= 2, 'MESSAGE and the sentinel', { timeoutMs: 3_000 });
+    await poll(() => got.length >= 2, 'MESSAGE and the sentinel');
     expect(got.map((m) => JSON.parse(m.body))).toEqual([{ userId, id: '42', name: 'Lamp 3', code: 8 }, markedFault(userId, 'sentinel')]);
     const message = got[0]!;
     expect(JSON.parse(message.body)).toEqual({ userId, id: '42', name: 'Lamp 3', code: 8 });
@@ -89,7 +89,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const got: IMessage[] = [];
     await c.subscribe(userDestination('defective', userId), (m) => got.push(m));
     h.app.realtime.publishToUser(userId, 'defective', { userId, id: '44', name: 'Lamp 5', code: 1 });
-    await poll(() => got.length === 1, 'MESSAGE over the fallback', { timeoutMs: 5_000 });
+    await poll(() => got.length === 1, 'MESSAGE over the fallback');
     await c.stop();
   });
 
@@ -107,7 +107,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const sentinel: IMessage[] = [];
     await c.subscribe(userDestination('defective', userId), (m) => sentinel.push(m));
     h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, 'sentinel'));
-    await poll(() => sentinel.length === 1, 'the sentinel', { timeoutMs: 3_000 });
+    await poll(() => sentinel.length === 1, 'the sentinel');
     expect(got).toEqual([]);
     await c.stop();
   });
@@ -121,7 +121,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const c = await stompClient(url, bearer(token));
     await c.subscribe(destination(), () => undefined);
     expect(c.errors[0]?.headers.code).toBe(code);
-    await poll(c.closed, 'close after ERROR', { timeoutMs: 3_000 });
+    await poll(c.closed, 'close after ERROR');
   });
 
   it('publishes a firmware result as a type 1 notice to the gateway’s users', async () => {
@@ -139,7 +139,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     await publish({ ...base, mac: 'AA:BB:CC:DD:EE:99', result: FIRMWARE_RESULT.success });
     // The gateway without users notifies nobody: the next message on the topic follows the first notice.
     h.app.realtime.publishToUser(userId, 'global_message_notice', markedNotice(userId, 'sentinel'));
-    await poll(() => got.length >= 2, 'notice and the sentinel', { timeoutMs: 3_000 });
+    await poll(() => got.length >= 2, 'notice and the sentinel');
     expect(got).toEqual([
       { type: 1, userId, name: 'Lobby gateway', result: 2, id: '7', mac: 'AA:BB:CC:DD:EE:01', target: 'gateway', version: '2.1.0' },
       markedNotice(userId, 'sentinel'),
@@ -150,9 +150,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it('sends heart-beats at the negotiated interval', async () => {
     const raw = await rawSocket(url);
     raw.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\nheart-beat:0,100\n\n\0`);
-    await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
+    await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED');
     expect(raw.text()).toContain('heart-beat:100,0');
-    await poll(() => raw.received.filter((m) => m === '\n').length >= 3, 'three heart-beats', { timeoutMs: 3_000 });
+    await poll(() => raw.received.filter((m) => m === '\n').length >= 3, 'three heart-beats');
     raw.close();
   });
 
@@ -160,8 +160,8 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const alive = await stompClient(url, bearer(token), { incoming: 0, outgoing: 100 });
     const silent = await rawSocket(url);
     silent.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\nheart-beat:100,0\n\n\0`);
-    await poll(() => silent.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
-    await poll(silent.closed, 'the silent client dropped', { timeoutMs: 3_000 });
+    await poll(() => silent.text().startsWith('CONNECTED'), 'CONNECTED');
+    await poll(silent.closed, 'the silent client dropped');
     expect(silent.text()).toContain('no heart-beat');
     expect(alive.closed()).toBe(false);
     expect(alive.client.connected).toBe(true);
@@ -171,9 +171,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it('answers DISCONNECT with its RECEIPT and closes', async () => {
     const raw = await rawSocket(url);
     raw.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\n\n\0`);
-    await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
+    await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED');
     raw.send('DISCONNECT\nreceipt:77\n\n\0');
-    await poll(raw.closed, 'close', { timeoutMs: 3_000 });
+    await poll(raw.closed, 'close');
     expect(raw.text()).toContain('RECEIPT\nreceipt-id:77\n\n\0');
   });
 
@@ -191,7 +191,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it.each(ERROR_CASES)('answers %s with ERROR and closes, and the server lives on', async (_name, chunks, detail) => {
     const raw = await rawSocket(url);
     for (const chunk of chunks) raw.send(chunk);
-    await poll(raw.closed, 'close', { timeoutMs: 3_000 });
+    await poll(raw.closed, 'close');
     expect(raw.text()).toMatch(/^ERROR\n/);
     expect(raw.text()).toContain(detail);
     // Still serving HTTP and STOMP.
@@ -215,9 +215,9 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     for (const [frame, detail] of cases) {
       const raw = await rawSocket(url);
       raw.send(`CONNECT\naccept-version:1.2\nAuthorization:Bearer ${token}\n\n\0`);
-      await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED', { timeoutMs: 3_000 });
+      await poll(() => raw.text().startsWith('CONNECTED'), 'CONNECTED');
       raw.send(frame!);
-      await poll(raw.closed, `close after ${frame}`, { timeoutMs: 3_000 });
+      await poll(raw.closed, `close after ${frame}`);
       expect(raw.text(), frame).toContain('\0ERROR\n');
       expect(raw.text(), frame).toContain(detail);
     }
@@ -237,12 +237,12 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   it('closes a socket that sends an oversized WebSocket message', async () => {
     const raw = await rawSocket(url);
     raw.send('x'.repeat(200_000));
-    await poll(raw.closed, 'close', { timeoutMs: 3_000 });
+    await poll(raw.closed, 'close');
   });
 
   it('closes a socket that never sends CONNECT', async () => {
     const raw = await rawSocket(url);
-    await poll(raw.closed, 'close without CONNECT', { timeoutMs: 3_000 });
+    await poll(raw.closed, 'close without CONNECT');
     expect(raw.text()).toContain('no CONNECT frame in time');
   });
 
@@ -252,7 +252,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     const got: IMessage[] = [];
     await c.subscribe(userDestination('global_message_notice', userId), (m) => got.push(m));
     expect((await api(h.app, authEndpoints.logout, {}, { token: own })).body.code).toBe(0);
-    await poll(c.closed, 'close after sign-out', { timeoutMs: 3_000 });
+    await poll(c.closed, 'close after sign-out');
     expect(c.errors[0]?.headers.code).toBe('250004');
     expect(got).toEqual([]);
     // The dead token cannot come back.
@@ -280,13 +280,13 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     );
     expect(changed.body.code, JSON.stringify(changed.body)).toBe(0);
 
-    await poll(victim.closed, 'victim closed', { timeoutMs: 3_000 });
+    await poll(victim.closed, 'victim closed');
     expect(victimGot).toHaveLength(1);
     expect(victimGot[0]).toMatchObject({ type: 0, userId: id, code: 250004, msg: 'Please log in again' });
     expect(victim.errors[0]?.headers.code).toBe('250004');
     // The keeper's next message is one published after the change: no notice came before it, and it is open.
     h.app.realtime.publishToUser(id, 'global_message_notice', markedNotice(id, 'sentinel'));
-    await poll(() => keeperGot.length >= 1, 'the sentinel', { timeoutMs: 3_000 });
+    await poll(() => keeperGot.length >= 1, 'the sentinel');
     expect(keeperGot).toEqual([markedNotice(id, 'sentinel')]);
     expect(keeper.closed()).toBe(false);
     await keeper.stop();
@@ -303,7 +303,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
       .update(users)
       .set({ enabled: false })
       .where(eq(users.id, BigInt(id)));
-    await poll(c.closed, 'close after disabling', { timeoutMs: 3_000 });
+    await poll(c.closed, 'close after disabling');
     expect(got[0]).toMatchObject({ type: 0, code: 250018 });
     expect(c.errors[0]?.headers.code).toBe('250018');
   });
@@ -313,12 +313,12 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
     try {
       const smallUrl = await listenForRealtime(small.app);
       const waiting = [await rawSocket(smallUrl), await rawSocket(smallUrl)];
-      await poll(() => small.app.realtime.connectionCount() === 2, 'two pending', { timeoutMs: 3_000 });
+      await poll(() => small.app.realtime.connectionCount() === 2, 'two pending');
       const refused = await rawSocket(smallUrl).catch(() => undefined);
-      if (refused) await poll(refused.closed, 'third closed', { timeoutMs: 3_000 });
+      if (refused) await poll(refused.closed, 'third closed');
       expect(small.app.realtime.connectionCount()).toBe(2);
       for (const w of waiting) w.close();
-      await poll(() => small.app.realtime.connectionCount() === 0, 'pending gone', { timeoutMs: 3_000 });
+      await poll(() => small.app.realtime.connectionCount() === 0, 'pending gone');
       const admin = await login(small, 'admin', ADMIN_PASSWORD);
       const c = await stompClient(smallUrl, bearer(admin));
       expect(c.connected).toBeDefined();
@@ -329,7 +329,7 @@ describe('real-time channel: STOMP 1.2 over SockJS at /ws/endpoint-homa', () => 
   });
 
   it('leaves no connection and no subscription behind', async () => {
-    await poll(() => h.app.realtime.connectionCount() === 0, 'all connections closed', { timeoutMs: 3_000 });
+    await poll(() => h.app.realtime.connectionCount() === 0, 'all connections closed');
     expect(h.app.realtime.subscriberCount(userDestination('defective', userId))).toBe(0);
     expect(h.app.realtime.subscriberCount(userDestination('global_message_notice', userId))).toBe(0);
   });

@@ -44,10 +44,10 @@ describe('one STOMP connection', () => {
     const slow: RealtimeAuthenticate = () => new Promise((resolve) => (release = () => resolve(CALLER)));
     const r = rig(slow);
     r.sut.receive(`${CONNECT}SUBSCRIBE\nid:a\ndestination:/topic/defective/7\nreceipt:r1\n\n\0`);
-    await poll(() => release !== undefined, 'the sign-in started', { timeoutMs: 1_000 });
+    await poll(() => release !== undefined, 'the sign-in started');
     expect(r.written).toEqual([]);
     release!();
-    await poll(() => r.text().includes('RECEIPT'), 'receipt', { timeoutMs: 1_000 });
+    await poll(() => r.text().includes('RECEIPT'), 'receipt');
     expect(r.written[0]).toMatch(/^CONNECTED\n/);
     expect(r.written[1]).toBe('RECEIPT\nreceipt-id:r1\n\n\0');
     expect(r.events).toEqual(['+/topic/defective/7']);
@@ -59,7 +59,7 @@ describe('one STOMP connection', () => {
       throw new Error('database is down');
     });
     r.sut.receive(CONNECT);
-    await poll(r.closed, 'close', { timeoutMs: 1_000 });
+    await poll(r.closed, 'close');
     expect(r.text()).toContain('code:100005');
     expect(r.text()).not.toContain('database');
   });
@@ -75,19 +75,19 @@ describe('one STOMP connection', () => {
       { revalidateMs: 20 },
     );
     r.sut.receive(`${CONNECT}SUBSCRIBE\nid:n\ndestination:/topic/global_message_notice/7\nreceipt:r\n\n\0`);
-    await poll(() => r.text().includes('RECEIPT'), 'receipt', { timeoutMs: 1_000 });
+    await poll(() => r.text().includes('RECEIPT'), 'receipt');
 
     answer = async () => {
       throw new Error('connection refused');
     };
     const failedFrom = checks;
-    await poll(() => checks >= failedFrom + 3, 'three failed re-checks', { timeoutMs: 1_000 });
+    await poll(() => checks >= failedFrom + 3, 'three failed re-checks');
     expect(r.closed()).toBe(false);
 
     answer = async () => {
       throw new AppError(100009);
     };
-    await poll(r.closed, 'close', { timeoutMs: 1_000 });
+    await poll(r.closed, 'close');
     const message = r.written.find((w) => w.startsWith('MESSAGE'));
     const body = JSON.parse(message!.slice(message!.indexOf('\n\n') + 2, -1));
     // The notice is in the user's language (ja), for the ended session only.
@@ -112,7 +112,7 @@ describe('one STOMP connection', () => {
       { revalidateMs: 20 },
     );
     r.sut.receive(CONNECT);
-    await poll(() => calls.length >= 3, 're-checks', { timeoutMs: 1_000 });
+    await poll(() => calls.length >= 3, 're-checks');
     expect(calls[0]).toBeUndefined();
     expect(calls.slice(1)).toEqual(calls.slice(1).map(() => ({ touch: false })));
     r.sut.transportClosed();

@@ -55,7 +55,7 @@ describe('the web app’s real-time client against the server', () => {
     const got: unknown[] = [];
     const stop = sut.listen(userDestination('defective', userId), (payload) => got.push(payload));
     sut.start();
-    await poll(() => sut.connected() && h.app.realtime.connectionCount() === 1, 'connected', { timeoutMs: 5_000 });
+    await poll(() => sut.connected() && h.app.realtime.connectionCount() === 1, 'connected');
     // Wait until the subscription is in place on the server, then publish.
     await poll(
       () => {
@@ -69,7 +69,7 @@ describe('the web app’s real-time client against the server', () => {
 
     // A server-side failure that is not the end of the session: the client must come back by itself.
     h.app.realtime.endSessions({ userId, code: 100005, notify: false });
-    await poll(() => !sut.connected(), 'dropped', { timeoutMs: 3_000 });
+    await poll(() => !sut.connected(), 'dropped');
     const before = got.length;
     await poll(
       () => {
@@ -85,7 +85,7 @@ describe('the web app’s real-time client against the server', () => {
 
     stop();
     await sut.stop();
-    await poll(() => h.app.realtime.connectionCount() === 0, 'closed', { timeoutMs: 3_000 });
+    await poll(() => h.app.realtime.connectionCount() === 0, 'closed');
   });
 
   it('says when the server has confirmed a subscription, at first and after a reconnect: what is published then arrives', async () => {
@@ -100,11 +100,11 @@ describe('the web app’s real-time client against the server', () => {
       () => h.app.realtime.publishToUser(userId, 'defective', markedFault(userId, `confirmed ${++confirmed}`)),
     );
     sut.start();
-    await poll(() => got.length === 1, 'the message published on the first confirmation', { timeoutMs: 5_000 });
+    await poll(() => got.length === 1, 'the message published on the first confirmation');
     expect(got).toEqual([markedFault(userId, 'confirmed 1')]);
 
     h.app.realtime.endSessions({ userId, code: 100005, notify: false });
-    await poll(() => got.length === 2, 'the message published on the confirmation after reconnecting', { timeoutMs: 5_000 });
+    await poll(() => got.length === 2, 'the message published on the confirmation after reconnecting');
     expect(got).toEqual([markedFault(userId, 'confirmed 1'), markedFault(userId, 'confirmed 2')]);
 
     // A second listener on a subscription already in place is not told again.
@@ -119,7 +119,7 @@ describe('the web app’s real-time client against the server', () => {
     second();
     stop();
     await sut.stop();
-    await poll(() => h.app.realtime.connectionCount() === 0, 'closed', { timeoutMs: 3_000 });
+    await poll(() => h.app.realtime.connectionCount() === 0, 'closed');
   });
 
   it('stops for good and reports the code when the session ends', async () => {
@@ -131,9 +131,9 @@ describe('the web app’s real-time client against the server', () => {
     const notices: unknown[] = [];
     sut.listen(userDestination('global_message_notice', userId), (payload) => notices.push(payload));
     sut.start();
-    await poll(() => sut.connected(), 'connected', { timeoutMs: 5_000 });
+    await poll(() => sut.connected(), 'connected');
     const noticeTopic = userDestination('global_message_notice', userId);
-    await poll(() => h.app.realtime.subscriberCount(noticeTopic) === 1, 'subscribed to the notices', { timeoutMs: 5_000 });
+    await poll(() => h.app.realtime.subscriberCount(noticeTopic) === 1, 'subscribed to the notices');
     const changed = await api(
       h.app,
       accountEndpoints.changePassword,
@@ -141,16 +141,16 @@ describe('the web app’s real-time client against the server', () => {
       { token: other },
     );
     expect(changed.body.code).toBe(0);
-    await poll(() => ended.length > 0, 'session ended', { timeoutMs: 3_000 });
+    await poll(() => ended.length > 0, 'session ended');
     expect(ended).toEqual([250004]);
     expect(notices).toMatchObject([{ type: 0, code: 250004 }]);
     // No reconnection with the dead token: the client stops for good, so no reconnect is pending.
     const opened = socketsOpened;
-    await poll(() => !sut.active(), 'stopped for good', { timeoutMs: 3_000 });
+    await poll(() => !sut.active(), 'stopped for good');
     expect(sut.connected()).toBe(false);
     expect(socketsOpened).toBe(opened);
     // The server forgets the socket when its close reaches it, which may be after the client has stopped.
-    await poll(() => h.app.realtime.connectionCount() === 0, 'closed on the server', { timeoutMs: 3_000 });
+    await poll(() => h.app.realtime.connectionCount() === 0, 'closed on the server');
     expect(socketsOpened).toBe(opened);
   });
 
@@ -159,7 +159,7 @@ describe('the web app’s real-time client against the server', () => {
     const sut = client(() => undefined, ended);
     const opened = socketsOpened;
     sut.start();
-    await poll(() => !sut.active(), 'stopped for good', { timeoutMs: 3_000 });
+    await poll(() => !sut.active(), 'stopped for good');
     expect(socketsOpened).toBe(opened);
     expect(sut.connected()).toBe(false);
     expect(h.app.realtime.connectionCount()).toBe(0);
