@@ -113,12 +113,13 @@ describe('emergency tests over the broker', () => {
     expect(gateway.devices.get(light)!.state.battery).toBe(99);
   });
 
-  it('passes a 3-hour life test on a new battery in well under a second, and takes the cell count it is given', async () => {
+  it('passes a 3-hour life test on a new battery on the simulated clock, and takes the cell count it is given', async () => {
     const gateway = await startGateway();
     const light = addrOf(gateway, 'emergency-dimmable');
     const wall = Date.now();
     const { last } = await runTest(gateway, light, { test: 'life', durationS: 3 * HOUR_S, batteryCells: 5 });
-    expect(Date.now() - wall).toBeLessThan(1000);
+    // On the simulated clock: in real time the test would take three hours, not a minute however busy the machine.
+    expect(Date.now() - wall).toBeLessThan(60_000);
     // 5 cells hold 225 minutes: 45 minutes (20 %) are left after 3 hours.
     expect(last).toMatchObject({
       test: 'life',
@@ -132,7 +133,7 @@ describe('emergency tests over the broker', () => {
     expect(last.batteryVoltage).toBeCloseTo(5 * cellVoltage(20), 2);
     expect(last.batteryTemperature).toBeGreaterThan(30);
     expect(gateway.emergencyLight(light).status()).toMatchObject({ battery: 20, batteryCells: 5, ratedDurationMin: 225 });
-  });
+  }, 60_000);
 
   it('ends a life test on an aged battery with capacity low, and one that runs the battery flat with failed and depleted', async () => {
     const gateway = await startGateway();

@@ -100,17 +100,26 @@ describe('clock, radio, fleet', () => {
   });
 
   it('spaces unicasts at 10/s and group commands at 1/s, and not at all when the rate is 0', async () => {
-    const radio = new RadioLimiter({ unicastPerSecond: 10, groupPerSecond: 1 });
-    let started = Date.now();
-    await Promise.all(Array.from({ length: 6 }, () => radio.acquire('unicast')));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
-    started = Date.now();
-    await Promise.all([radio.acquire('group'), radio.acquire('group')]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    const free = new RadioLimiter({ unicastPerSecond: 0, groupPerSecond: 0 });
-    started = Date.now();
-    await Promise.all(Array.from({ length: 100 }, () => free.acquire('group')));
-    expect(Date.now() - started).toBeLessThan(50);
+    vi.useFakeTimers({ now: 0 });
+    try {
+      /** The fake time at which each of `acquires` resolved, once the timers have run out. */
+      const resolvedAt = async (acquires: Array<Promise<void>>) => {
+        const times = acquires.map((acquire) => acquire.then(() => Date.now()));
+        await vi.runAllTimersAsync();
+        return Promise.all(times);
+      };
+      const radio = new RadioLimiter({ unicastPerSecond: 10, groupPerSecond: 1 });
+      expect(await resolvedAt(Array.from({ length: 6 }, () => radio.acquire('unicast')))).toEqual([0, 100, 200, 300, 400, 500]);
+      const groupsFrom = Date.now();
+      const groups = await resolvedAt([radio.acquire('group'), radio.acquire('group')]);
+      expect(groups.map((t) => t - groupsFrom)).toEqual([0, 1000]);
+      const free = new RadioLimiter({ unicastPerSecond: 0, groupPerSecond: 0 });
+      const freeFrom = Date.now();
+      const unlimited = await resolvedAt(Array.from({ length: 100 }, () => free.acquire('group')));
+      expect(new Set(unlimited.map((t) => t - freeFrom))).toEqual(new Set([0]));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('numbers MACs under a prefix', () => {
