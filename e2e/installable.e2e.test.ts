@@ -26,7 +26,7 @@ beforeAll(async () => {
   server = await startServer();
   // Chromium resolves every *.localhost name to this machine and treats it as a secure origin.
   origin = `http://ja.localhost:${server.port}`;
-  browser = await openBrowser({ ...PHONE, serviceWorkers: 'allow' });
+  browser = await openBrowser({ ...PHONE, serviceWorkers: 'allow', ownProfile: true });
   page = browser.page;
   journal = recordApiCalls(page);
   cdp = await browser.context.newCDPSession(page);

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { REPO_ROOT } from './server.ts';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e/screenshots');
@@ -21,10 +22,27 @@ export interface TestBrowser {
 /** A phone in the hand (issue 28): 390 x 844 CSS pixels, a touch screen, no mouse to hover with. */
 export const PHONE = { viewport: { width: 390, height: 844 }, touch: true } as const;
 
+/** Debian's Chromium, as every journey starts it (CHROMIUM_PATH for another build). */
+export const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+};
+
+/** The run's shared Chromium (global-setup.ts), when the file runs under that setup. */
+function sharedBrowserEndpoint(): string | undefined {
+  try {
+    return inject('browserEndpoint');
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Debian's Chromium with a fresh profile: no state leaks between test files. `touch` emulates a phone's
- * touch screen (taps, touch events, no hover), as `PHONE` does at a phone's size. Service workers are
- * blocked unless `serviceWorkers: 'allow'`.
+ * A fresh browser for one journey: a new context of the run's shared Chromium (global-setup.ts), which shares no
+ * cookies, storage or cache with any other, or, for switches of its own (`args`), `ownProfile`, or outside the
+ * run's setup, a Chromium of its own with a fresh profile. `touch` emulates a phone's touch screen (taps, touch events, no
+ * hover), as `PHONE` does at a phone's size. Service workers are blocked unless `serviceWorkers: 'allow'`.
  */
 export async function openBrowser(
   options: {
@@ -33,13 +51,11 @@ export async function openBrowser(
     serviceWorkers?: 'allow' | 'block';
     /** More Chromium switches (a fake camera: `fakeCamera`). */
     args?: readonly string[];
+    /** A Chromium of its own with a profile on disk: Chromium installs no app from a context without one. */
+    ownProfile?: boolean;
   } = {},
 ): Promise<TestBrowser> {
-  const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', ...(options.args ?? [])],
+  const contextOptions = {
     viewport: options.viewport ?? { width: 1440, height: 900 },
     isMobile: options.touch ?? false,
     hasTouch: options.touch ?? false,
@@ -49,6 +65,27 @@ export async function openBrowser(
     // The app's service worker (offline page) is the installable journey's subject; elsewhere a page talks to
     // the server directly, as the journeys were written for (with it, the gateways journey's pages stall).
     serviceWorkers: options.serviceWorkers ?? 'block',
+  } as const;
+  const endpoint = options.args?.length || options.ownProfile ? undefined : sharedBrowserEndpoint();
+  if (endpoint) {
+    const browser = await chromium.connect(endpoint);
+    const context = await browser.newContext(contextOptions);
+    context.setDefaultTimeout(PATIENCE_MS);
+    const page = await context.newPage();
+    return {
+      context,
+      page,
+      async close() {
+        await context.close();
+        await browser.close();
+      },
+    };
+  }
+  const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    ...CHROMIUM,
+    args: [...CHROMIUM.args, ...(options.args ?? [])],
+    ...contextOptions,
   });
   context.setDefaultTimeout(PATIENCE_MS);
   const page = context.pages()[0] ?? (await context.newPage());

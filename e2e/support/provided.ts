@@ -13,6 +13,8 @@ declare module 'vitest' {
      * (demo-site.ts seededDemoStore), for the others to copy.
      */
     demoSeedDir: string;
+    /** The run's Chromium (global-setup.ts): each file connects to it and opens a context of its own. */
+    browserEndpoint: string;
   }
 }
 
