@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authEndpoints } from '@lumigrid/contract';
-import { api } from '../test/harness.ts';
+import { SERVICE_DATABASES, api } from '../test/harness.ts';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { freshPglite } from '../test/database-templates.ts';
+import { freshDatabase } from '../test/database-templates.ts';
 import { gateways } from '../db/schema/index.ts';
 import type { App } from '../http/types.ts';
 
@@ -38,6 +38,13 @@ async function signIn(app: App, account: string, password: string): Promise<numb
   return (await api(app, authEndpoints.login, { body: { account, password } })).body.code;
 }
 
+/**
+ * What the log says does not depend on the engine: the suite runs on the services' database (PostgreSQL in CI, where
+ * seeding the demo's history costs a fraction of PGlite's CPU); the demo's first start on PGlite, as the README
+ * starts it, is the browser journey's (e2e/demo-site.e2e.test.ts).
+ */
+const KIND = SERVICE_DATABASES[0]!;
+
 const created = (lines: Line[]) => lines.filter((l) => l.msg.startsWith('demo account created'));
 
 describe('the demo site in the log', () => {
@@ -50,7 +57,7 @@ describe('the demo site in the log', () => {
   });
 
   it('prints a random demo password once; DEMO_PASSWORD, when set later, becomes the password', async () => {
-    const database = await freshPglite();
+    const database = await freshDatabase(KIND);
     try {
       const first = await start(database, dataDir);
       const [line] = created(first.lines);
@@ -84,7 +91,7 @@ describe('the demo site in the log', () => {
   }, 180_000); // Three starts; the first seeds the whole demo, two months of history included.
 
   it('logs one line when the demo cannot start, and the platform serves on', async () => {
-    const database = await freshPglite();
+    const database = await freshDatabase(KIND);
     try {
       // The administrator's name is taken by an account that is not an account owner.
       const { app, lines, outcome } = await start(database, dataDir, { DEMO_ACCOUNT: 'admin' });
