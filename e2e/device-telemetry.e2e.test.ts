@@ -67,10 +67,10 @@ describe('device telemetry in the device panel', () => {
     await panel.getByTestId('device-panel-name').getByText(light.name).waitFor();
     const telemetry = panel.getByTestId('device-telemetry');
     await telemetry.getByText('Telemetry').waitFor();
-    expect(await telemetry.getByTestId('telemetry-voltage').textContent()).toBe('230 V');
-    expect(await telemetry.getByTestId('telemetry-power').textContent()).toBe(
-      `${Number(light.power!.toFixed(1)).toLocaleString('en-US', { maximumFractionDigits: 1 })} W`,
-    );
+    await expect.poll(() => telemetry.getByTestId('telemetry-voltage').textContent()).toBe('230 V');
+    await expect
+      .poll(() => telemetry.getByTestId('telemetry-power').textContent())
+      .toBe(`${Number(light.power!.toFixed(1)).toLocaleString('en-US', { maximumFractionDigits: 1 })} W`);
     await telemetry.getByTestId('telemetry-current').waitFor();
     await telemetry.getByTestId('telemetry-energyWh').waitFor();
     expect(await telemetry.getByTestId('telemetry-battery').count()).toBe(0);
@@ -82,7 +82,7 @@ describe('device telemetry in the device panel', () => {
     await page.mouse.click(sensorAt.x, sensorAt.y);
     const sensor = await detail(byKind('sensor-daylight').id);
     await panel.getByTestId('device-panel-name').getByText(sensor.name).waitFor();
-    expect(await panel.getByTestId('telemetry-illumination').textContent()).toBe(`${sensor.illumination} lx`);
+    await expect.poll(() => panel.getByTestId('telemetry-illumination').textContent()).toBe(`${sensor.illumination} lx`);
     expect(await panel.getByTestId('telemetry-voltage').count()).toBe(0);
     expect(await panel.getByTestId('telemetry-power').count()).toBe(0);
   });

@@ -109,7 +109,7 @@ describe('the foundation in a real browser', () => {
     await page.locator('.ant-pro-sider').waitFor();
     expect(await page.locator('.ant-pro-sider').boundingBox()).toMatchObject({ width: 256 });
     expect(await page.getByText('Version 2.7.6').isVisible()).toBe(true);
-    expect(await page.getByTestId('user-menu').textContent()).toContain(mail);
+    await expect.poll(() => page.getByTestId('user-menu').textContent()).toContain(mail);
     expect(await storedToken()).toMatch(/.{20,}/);
     // The tab names the page before the brand.
     await expect.poll(() => page.title()).toMatch(/^Home · ./);
@@ -166,7 +166,7 @@ describe('the foundation in a real browser', () => {
     await page.goto(`${server.url}/system/outbox`);
     // The sign-up code mail of the journey above is in the outbox.
     await page.getByText('Your Lumigrid sign-up code').first().waitFor();
-    expect(await page.locator('.ant-pagination').textContent()).toContain('ページ');
+    await expect.poll(() => page.locator('.ant-pagination').textContent()).toContain('ページ');
     await chooseLanguage('English');
     await expect.poll(() => page.locator('.ant-pagination').textContent(), { timeout: 10_000 }).toContain('/ page');
   });

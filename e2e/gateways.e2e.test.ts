@@ -157,7 +157,7 @@ describe('gateways in a real browser with simulated gateways', () => {
 
   it('shows the gateway going offline and coming back live, without reloading', async () => {
     // The detail page does not poll an idle gateway: only /topic/gateway_status can change the tag.
-    expect(await page.getByTestId('gateway-presence').textContent()).toBe('Online');
+    await expect.poll(() => page.getByTestId('gateway-presence').textContent()).toBe('Online');
     // The connection lost, not a goodbye: shown once the presence grace is over.
     await sim(0).goOffline();
     await page.getByTestId('gateway-presence').getByText('Offline').waitFor({ timeout: 8_000 });
@@ -171,7 +171,7 @@ describe('gateways in a real browser with simulated gateways', () => {
     await page.locator('.ant-modal-confirm').getByRole('button', { name: 'Restart' }).click();
     await message('Lobby gateway is restarting').waitFor();
     await message('Lobby gateway is back online').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('gateway-presence').textContent()).toBe('Online');
+    await expect.poll(() => page.getByTestId('gateway-presence').textContent()).toBe('Online');
   });
   it('reads the clock against the cloud, syncs it, and sets longitude and latitude by the rules of spec section 5', async () => {
     // The site keeps Auckland time (its gateway's zone): its times are on that clock, the zone named.

@@ -152,7 +152,7 @@ describe('the sensor heatmap of the demo site', () => {
     await expect.poll(async () => (await heatDrawn()).points).toBe(expected.sensors.filter((s) => s.count > 0).length);
     expect(expected.sensors.length).toBeGreaterThanOrEqual(12);
     expect((await heatDrawn()).coloured).toBeGreaterThan(5000);
-    await expect(firstRow.textContent()).resolves.toContain('100%');
+    await expect.poll(() => firstRow.textContent()).toContain('100%');
     // Spec section 2: not in the side menu.
     expect(await page.locator('.ant-layout-sider').getByText('Heatmap', { exact: true }).count()).toBe(0);
     await page.mouse.move(0, 0);
@@ -173,8 +173,8 @@ describe('the sensor heatmap of the demo site', () => {
     expect(workdays).toBeGreaterThan(0);
     expect(nights).toBe(0);
     // The busiest cell's count is drawn in the grid, and the days are labelled.
-    await expect(chart.textContent()).resolves.toContain(String(Math.max(...week.flat())));
-    await expect(chart.textContent()).resolves.toContain('Mon');
+    await expect.poll(() => chart.textContent()).toContain(String(Math.max(...week.flat())));
+    await expect.poll(() => chart.textContent()).toContain('Mon');
     await screenshot(page, 'heatmap-en-week');
   });
 
@@ -207,12 +207,12 @@ describe('the sensor heatmap of the demo site', () => {
     await page.getByText('センサーヒートマップ').first().waitFor();
     await page.locator('[data-testid=floor-plan-map][data-state=ready]').waitFor();
     await expect.poll(async () => (await heatDrawn()).points).toBeGreaterThan(0);
-    await expect(page.getByTestId('heatmap-ranking').textContent()).resolves.toContain('センサー別の活動');
+    await expect.poll(() => page.getByTestId('heatmap-ranking').textContent()).toContain('センサー別の活動');
     await page.mouse.move(0, 0);
     await screenshot(page, 'heatmap-ja-plan');
     await page.getByTestId('heatmap-view').getByText('曜日 × 時間', { exact: true }).click();
     await page.getByTestId('heatmap-week').locator('svg').waitFor();
-    await expect(page.getByTestId('heatmap-week').textContent()).resolves.toContain('月');
+    await expect.poll(() => page.getByTestId('heatmap-week').textContent()).toContain('月');
     await screenshot(page, 'heatmap-ja-week');
   });
 });

@@ -91,7 +91,7 @@ describe('the app on a home screen', () => {
       await page.evaluate((chosen) => localStorage.setItem('lang', chosen), lang);
       await page.reload();
       await expect.poll(() => title.textContent(), { message: lang }).toBe(CATALOGUES[lang].offline.title);
-      expect(await page.getByRole('button').textContent()).toBe(CATALOGUES[lang].offline.retry);
+      await expect.poll(() => page.getByRole('button').textContent()).toBe(CATALOGUES[lang].offline.retry);
     }
 
     // The keyboard reaches the one action; trying again says the server still does not answer.

@@ -152,7 +152,7 @@ describe('projects, buildings, maps and the floor plan in a real browser', () =>
     await page.goto(`${server.url}/home`);
     await page.goto(`${server.url}/device/control`);
     await page.locator('[data-testid="floor-plan-map"][data-state="ready"]').waitFor();
-    expect(await page.getByTestId('map-selector').textContent()).toContain('Harbour Office Tower / North wing / Ground floor');
+    await expect.poll(() => page.getByTestId('map-selector').textContent()).toContain('Harbour Office Tower / North wing / Ground floor');
   });
 
   it("refuses to delete the default map with the server's message in the user's language", async () => {
