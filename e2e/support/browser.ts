@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
-import { REPO_ROOT } from './server.ts';
+import { chromium, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { REPO_ROOT, provided } from './server.ts';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e/screenshots');
 
@@ -29,20 +28,11 @@ export const CHROMIUM = {
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
 };
 
-/** The run's shared Chromium (global-setup.ts), when the file runs under that setup. */
-function sharedBrowserEndpoint(): string | undefined {
-  try {
-    return inject('browserEndpoint');
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * A fresh browser for one journey: a new context of the run's shared Chromium (global-setup.ts), which shares no
- * cookies, storage or cache with any other, or, for switches of its own (`args`), `ownProfile`, or outside the
- * run's setup, a Chromium of its own with a fresh profile. `touch` emulates a phone's touch screen (taps, touch events, no
- * hover), as `PHONE` does at a phone's size. Service workers are blocked unless `serviceWorkers: 'allow'`.
+ * cookies, storage or cache with any other; or, for switches of its own (`args`), `ownProfile`, or outside the
+ * run's setup, a Chromium of its own with a fresh profile. `touch` emulates a phone's touch screen (taps, touch
+ * events, no hover), as `PHONE` does at a phone's size. Service workers are blocked unless `serviceWorkers: 'allow'`.
  */
 export async function openBrowser(
   options: {
@@ -65,33 +55,32 @@ export async function openBrowser(
     // The app's service worker (offline page) is the installable journey's subject; elsewhere a page talks to
     // the server directly, as the journeys were written for (with it, the gateways journey's pages stall).
     serviceWorkers: options.serviceWorkers ?? 'block',
-  } as const;
-  const endpoint = options.args?.length || options.ownProfile ? undefined : sharedBrowserEndpoint();
-  if (endpoint) {
-    const browser = await chromium.connect(endpoint);
-    const context = await browser.newContext(contextOptions);
-    context.setDefaultTimeout(PATIENCE_MS);
-    const page = await context.newPage();
-    return {
-      context,
-      page,
-      async close() {
-        await context.close();
-        await browser.close();
-      },
-    };
-  }
-  const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    ...CHROMIUM,
-    args: [...CHROMIUM.args, ...(options.args ?? [])],
-    ...contextOptions,
-  });
-  context.setDefaultTimeout(PATIENCE_MS);
-  const page = context.pages()[0] ?? (await context.newPage());
+  } satisfies BrowserContextOptions;
+  const endpoint = options.args?.length || options.ownProfile ? undefined : provided('browserEndpoint');
+  const opened = endpoint ? await newContextOf(endpoint, contextOptions) : await ownChromium(options.args ?? [], contextOptions);
+  opened.context.setDefaultTimeout(PATIENCE_MS);
+  return opened;
+}
+
+async function newContextOf(endpoint: string, options: BrowserContextOptions): Promise<TestBrowser> {
+  const browser = await chromium.connect(endpoint);
+  const context = await browser.newContext(options);
   return {
     context,
-    page,
+    page: await context.newPage(),
+    async close() {
+      await context.close();
+      await browser.close();
+    },
+  };
+}
+
+async function ownChromium(args: readonly string[], options: BrowserContextOptions): Promise<TestBrowser> {
+  const profile = await mkdtemp(join(tmpdir(), 'lumigrid-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, { ...CHROMIUM, args: [...CHROMIUM.args, ...args], ...options });
+  return {
+    context,
+    page: context.pages()[0] ?? (await context.newPage()),
     async close() {
       await context.close();
       await rm(profile, { recursive: true, force: true });

@@ -59,7 +59,8 @@ export type StoreSource = Pick<ServerStore, 'dataDir' | 'databaseUrl'>;
 
 export const ON_POSTGRES = Boolean(process.env.DATABASE_URL) && process.env.E2E_DATABASE !== 'pglite';
 
-function provided<K extends 'migratedDataDir' | 'postgresTemplate'>(key: K): string | undefined {
+/** What the run's global setup handed the files (global-setup.ts); none for a file run outside that setup. */
+export function provided<K extends 'migratedDataDir' | 'postgresTemplate' | 'browserEndpoint'>(key: K): string | undefined {
   try {
     return inject(key);
   } catch {
