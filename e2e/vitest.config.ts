@@ -11,8 +11,9 @@ class LongestFirst extends BaseSequencer {
 }
 
 // Browser journeys: each file starts its own server (fresh data folder, free ports) and a fresh Chromium, so files
-// share nothing and run side by side, two at a time by default (E2E_WORKERS): most of a journey's time is spent
-// waiting on the browser, the server and the simulated gateways, so a second file fills the cores the first leaves.
+// share nothing and run side by side, three at a time by default (E2E_WORKERS): most of a journey's time is spent
+// waiting on the browser, the server and the simulated gateways (two files at a time used a core and a quarter of
+// two), so more files fill the cores the first leaves.
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -23,7 +24,7 @@ export default defineConfig({
     // expect.poll waits for a condition as every journey wait does, with the same patience (PATIENCE_MS in
     // support/browser.ts) instead of Vitest's one second, which a busy machine runs out of.
     expect: { poll: { timeout: 45_000 } },
-    maxWorkers: Number(process.env.E2E_WORKERS ?? 2),
+    maxWorkers: Number(process.env.E2E_WORKERS ?? 3),
     sequence: { sequencer: LongestFirst },
   },
 });
