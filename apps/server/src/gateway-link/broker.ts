@@ -4,6 +4,7 @@ import { Aedes, type AuthenticateError, type Client } from 'aedes';
 import { MAX_PAYLOAD_BYTES, normaliseMac } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import { mayPublish, maySubscribe, mayUseClientId, type LinkIdentity } from './acl.ts';
+import { boundEmitterRecursion } from './emitter-depth.ts';
 import {
   createGatewayVerifier,
   VerifierBusyError,
@@ -151,6 +152,7 @@ export async function startEmbeddedBroker(options: EmbeddedBrokerOptions): Promi
       callback(null, null);
     },
   });
+  boundEmitterRecursion((aedes as unknown as { mq: unknown }).mq);
   // Live connections per gateway, so a revoked gateway can be put out at once.
   const connections = new Map<string, Set<Client>>();
   aedes.on('client', (client) => {
