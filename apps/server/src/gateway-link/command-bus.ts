@@ -89,8 +89,8 @@ interface Pending {
   mac: string;
   name: CommandName;
   state: CommandState;
-  /** When send() was called (the bus's clock), for the time its outcome took. */
-  sentAt: number;
+  /** When send() was called, on the monotonic clock the time its outcome took is read from. */
+  startedAt: number;
   /** The logger of the request that sent it, so its lines carry that request's id. */
   log: FastifyBaseLogger;
   /** Waiting (with a time to live) for its gateway to come online; it keeps waiting when the broker is lost. */
@@ -108,6 +108,9 @@ type StateListener = (change: { id: string; mac: string; name: CommandName; stat
  */
 export function createCommandBus(deps: CommandBusDeps) {
   const now = deps.now ?? Date.now;
+  // Durations from a clock that neither jumps with the wall clock nor stops within a millisecond: a command answered
+  // by a gateway in the same process takes less than one.
+  const durationClock = deps.now ?? (() => performance.now());
   const newId = deps.newId ?? randomUUID;
   const pending = new Map<string, Pending>();
   const listeners = new Set<StateListener>();
@@ -117,7 +120,7 @@ export function createCommandBus(deps: CommandBusDeps) {
     p.state = state;
     for (const listener of listeners) {
       try {
-        listener({ id: p.id, mac: p.mac, name: p.name, state, elapsedMs: now() - p.sentAt });
+        listener({ id: p.id, mac: p.mac, name: p.name, state, elapsedMs: durationClock() - p.startedAt });
       } catch (error) {
         p.log.error({ err: error }, 'command state listener failed');
       }
@@ -131,7 +134,7 @@ export function createCommandBus(deps: CommandBusDeps) {
     p.timer = undefined;
     transition(p, outcome.state);
     p.log.debug(
-      { mac: p.mac, commandId: p.id, command: p.name, state: outcome.state, ms: now() - p.sentAt },
+      { mac: p.mac, commandId: p.id, command: p.name, state: outcome.state, ms: durationClock() - p.startedAt },
       outcome.state === 'succeeded' ? 'command succeeded' : `command ${outcome.state}: ${outcome.error.code}`,
     );
     p.settle(outcome);
@@ -171,7 +174,17 @@ export function createCommandBus(deps: CommandBusDeps) {
     let settle!: (o: CommandOutcome) => void;
     const done = new Promise<CommandOutcome>((resolve) => (settle = resolve));
     const log = requestLog(deps.logger);
-    const p: Pending = { id, mac, name, state: 'queued', sentAt, log, waitingForGateway: false, timer: undefined, settle };
+    const p: Pending = {
+      id,
+      mac,
+      name,
+      state: 'queued',
+      startedAt: durationClock(),
+      log,
+      waitingForGateway: false,
+      timer: undefined,
+      settle,
+    };
     pending.set(id, p);
     log.debug({ mac, commandId: id, command: name }, 'command queued');
     transition(p, 'queued');
