@@ -10,7 +10,7 @@ class LongestFirst extends BaseSequencer {
   }
 }
 
-// Browser journeys: each file starts its own server (fresh data folder, free ports) and a fresh Chromium, so files
+// Browser journeys: each file starts its own server (fresh data folder, free ports) and its own browser context, so files
 // share nothing and run side by side, three at a time by default (E2E_WORKERS): most of a journey's time is spent
 // waiting on the browser, the server and the simulated gateways (two files at a time used a core and a quarter of
 // two), so more files fill the cores the first leaves.
