@@ -163,6 +163,11 @@ export interface SimFaults {
   flapping: Set<string>;
   /** The cloud's next answers to the online state lost on the way in (a server node that died before answering). */
   lostOnlineAnswers: number;
+  /**
+   * Commands that reach the gateway after their expiry, the next so many of each name (a broker holding messages
+   * in a connect storm): answered 'expired' and not run.
+   */
+  arrivesLate: Map<CommandName, number>;
 }
 
 const SEEN_IDS = 1000;
@@ -185,6 +190,7 @@ export class SimGateway extends EventEmitter {
     failEmergency: new Set(),
     flapping: new Set(),
     lostOnlineAnswers: 0,
+    arrivesLate: new Map(),
   };
   config: GatewayConfig = EMPTY_GATEWAY_CONFIG;
   configVersion = 0;
@@ -635,7 +641,9 @@ export class SimGateway extends EventEmitter {
     if (this.replies.size > SEEN_IDS) this.replies.delete(this.replies.keys().next().value!);
     this.emit('command', command);
 
-    if (command.expiresAt !== undefined && Date.now() > command.expiresAt) {
+    const late = this.faults.arrivesLate.get(command.name) ?? 0;
+    if (late > 0) this.faults.arrivesLate.set(command.name, late - 1);
+    if (late > 0 || (command.expiresAt !== undefined && Date.now() > command.expiresAt)) {
       return this.reply({ id: command.id, ok: false, error: { code: 'expired', message: 'received after it expired' } });
     }
     this.executions.set(command.id, (this.executions.get(command.id) ?? 0) + 1);

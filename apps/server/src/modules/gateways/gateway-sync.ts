@@ -4,6 +4,7 @@ import { mapSyncItem } from './gateways.mappers.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { GatewayContext, Caller } from './gateway-context.ts';
 import { visibleMapIds } from '../access/access.ts';
+import { errorCodeFor } from '../../gateway-link/command-bus.ts';
 
 /** A sync answers within the 30 s request timeout of spec section 7; a slower gateway answers 100109. */
 const SYNC_WAIT_MS = 25_000;
@@ -13,6 +14,16 @@ const SYNC_WAIT_MS = 25_000;
  * holiday list edited line by line, a gateway's retained reports after a reconnect) go in one push.
  */
 const PUSH_QUIET_MS = 1_000;
+
+/**
+ * A push the gateway never ran (it expired before the broker took it, or reached the gateway after its expiry, as
+ * in a fleet's connect storm) is tried again after PUSH_QUIET_MS, doubled each time and jittered so a fleet's
+ * retries spread out. A refusal or silence is not retried: the gateway may have run it.
+ */
+const PUSH_RETRIES = 6;
+
+/** What a push answers when it never ran; a refusal (100107) and silence (100109) have their own codes. */
+const CONFIG_NOT_RUN = errorCodeFor('config.apply', 'expired');
 
 /** Configuration sync: the version every change raises, and sending the configuration to the gateway. */
 export function gatewaySyncCalls(ctx: GatewayContext) {
@@ -53,35 +64,48 @@ export function gatewaySyncCalls(ctx: GatewayContext) {
     return { id: String(row.id), status: after.syncStatus, version: outcome.result.version };
   }
 
-  /** Syncs a gateway as its owner would, when it is online and runs another version than the cloud's. */
-  async function pushNow(tenantId: bigint, id: bigint): Promise<void> {
+  /**
+   * Syncs a gateway as its owner would, when it is online and runs another version than the cloud's. Answers
+   * whether the push should be tried again: the gateway never ran it.
+   */
+  async function pushNow(tenantId: bigint, id: bigint): Promise<boolean> {
     const row = await repo.find({ tenantId, id });
-    if (closed || !row?.online || !deps.link || row.syncedVersion === row.configVersion) return;
+    if (closed || !row?.online || !deps.link || row.syncedVersion === row.configVersion) return false;
     try {
       await sync({ tenantId, operateAuth: OPERATE_AUTH.owner }, String(id));
+      return false;
     } catch (error) {
-      // The sync status (failed) and the banner say it; the next change or reconnect tries again.
+      // The sync status (failed) and the banner say it; a retry, the next change or a reconnect tries again.
       deps.logger.warn(
         { mac: row.mac, err: { message: error instanceof Error ? error.message : String(error) } },
         'configuration push failed',
       );
+      return error instanceof AppError && error.code === CONFIG_NOT_RUN;
     }
   }
 
-  /** Pushes a gateway's configuration once it has had no change for PUSH_QUIET_MS; one push per gateway at a time. */
-  function pushSoon(tenantId: bigint, id: bigint) {
+  /**
+   * Pushes a gateway's configuration once it has had no change for PUSH_QUIET_MS (or after a retry's wait); one
+   * push per gateway at a time.
+   */
+  function pushSoon(tenantId: bigint, id: bigint, retry = 0) {
     if (closed || !deps.link) return;
     clearTimeout(pushTimers.get(id));
+    const waitMs = retry === 0 ? PUSH_QUIET_MS : PUSH_QUIET_MS * 2 ** (retry - 1) * (0.5 + Math.random());
     const timer = setTimeout(() => {
       pushTimers.delete(id);
       const next = (pushes.get(id) ?? Promise.resolve())
         .then(() => pushNow(tenantId, id))
+        .then((notRun) => {
+          // A change meanwhile has its own push waiting, which sends the same configuration.
+          if (notRun && retry < PUSH_RETRIES && !pushTimers.has(id)) pushSoon(tenantId, id, retry + 1);
+        })
         .catch((error: unknown) => deps.logger.error({ err: error, gatewayId: String(id) }, 'configuration push failed'))
         .finally(() => {
           if (pushes.get(id) === next) pushes.delete(id);
         });
       pushes.set(id, next);
-    }, PUSH_QUIET_MS);
+    }, waitMs);
     pushTimers.set(id, timer);
   }
 

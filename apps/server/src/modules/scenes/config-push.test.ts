@@ -227,6 +227,23 @@ describe.each(DATABASES_AND_BROKERS)('configuration pushed to simulated gateways
     expect(sim(1).config.holidays).toEqual(['2026-12-31']);
   });
 
+  it('tries a push again that reached its gateway after it expired, until the gateway runs it', async () => {
+    await poll(() => runsCurrent(0), 'gateway 0 current', { timeoutMs: 30_000 });
+    const pushes: number[] = [];
+    const count = (command: { name: string }) => void (command.name === 'config.apply' && pushes.push(Date.now()));
+    sim(0).on('command', count);
+    try {
+      sim(0).faults.arrivesLate.set('config.apply', 2);
+      await saveHolidays(['2027-01-01']);
+      await poll(() => sim(0).config.holidays?.join() === '2027-01-01', 'the holidays after two late arrivals', { timeoutMs: 30_000 });
+      await poll(() => runsCurrent(0), 'gateway 0 synced', { timeoutMs: 30_000 });
+      expect(pushes).toHaveLength(3);
+    } finally {
+      sim(0).off('command', count);
+      sim(0).faults.arrivesLate.clear();
+    }
+  });
+
   it('answers 100101 for a manual run no gateway is online for, a failure for one no gateway took, and success naming the missed gateways for one some took', async () => {
     const members = [0, 1].map((g) => ({ type: 'device' as const, id: device(g, 'light-single').id, action: { on: true } }));
     const saved = await data(
