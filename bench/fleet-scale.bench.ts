@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     'heartbeat-minutes': { type: 'string', default: '15' },
     // The devices' states change before each report as bench/change-model.ts says, from this seed.
     'change-seed': { type: 'string', default: '1' },
+    // A folder for the server process's CPU profiles (node --cpu-prof), written as it exits.
+    'profile-server': { type: 'string' },
   },
 });
 const DB = args.db as 'pglite' | 'postgres';
@@ -122,7 +124,11 @@ function channel<C, R extends { reply: string }>(
 
 function startServer(options: FleetServerOptions) {
   const child: ChildProcess = fork(fileURLToPath(new URL('./fleet-server.ts', import.meta.url)), [JSON.stringify(options)], {
-    execArgv: ['--import', import.meta.resolve('tsx')],
+    execArgv: [
+      '--import',
+      import.meta.resolve('tsx'),
+      ...(args['profile-server'] ? ['--cpu-prof', `--cpu-prof-dir=${resolve(args['profile-server'])}`] : []),
+    ],
   });
   const c = channel<ServerCommand, ServerReply>((m) => child.send(m), child.on.bind(child), 'server');
   // A command without an answer (exit).
