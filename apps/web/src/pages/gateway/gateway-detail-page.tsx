@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { App, Button, Card, Descriptions, Dropdown, Empty, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract/browser';
@@ -22,6 +22,7 @@ import {
   OpenNetworkModal,
   RenameGatewayModal,
 } from './gateway-dialogs.tsx';
+import { useSearchParam } from '../../components/use-search-param.ts';
 
 type Dialog = 'rename' | 'move' | 'params' | 'lonLat' | 'firmware' | 'network' | 'microwave' | undefined;
 
@@ -102,8 +103,7 @@ export default function GatewayDetailPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const gatewayId = params.get('id') ?? undefined;
+  const gatewayId = useSearchParam('id');
   const editable = useUserMay('write');
   const operate = useUserMay('control');
   const detail = useGatewayDetail(gatewayId);

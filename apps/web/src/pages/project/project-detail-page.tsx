@@ -5,7 +5,7 @@ import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusO
 import { PageContainer } from '../../components/page-container.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { useUserMay } from '../../components/use-user-may.ts';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract/browser';
 import { useDeleteBuilding, useDeleteProject, useProjectDetail, useProjectTree } from '../../features/projects/api.ts';
@@ -14,6 +14,7 @@ import { MapFormModal } from './map-form-modal.tsx';
 import { MapPanel } from './map-panel.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { useSearchParam } from '../../components/use-search-param.ts';
 
 type Selection = { kind: 'build'; id: string } | { kind: 'map'; id: string } | undefined;
 type Dialog =
@@ -59,8 +60,7 @@ export default function ProjectDetailPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const projectId = params.get('id') ?? undefined;
+  const projectId = useSearchParam('id');
   const editable = useUserMay('write');
   const detail = useProjectDetail(projectId);
   const tree = useProjectTree(projectId);

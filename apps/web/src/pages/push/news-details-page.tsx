@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Descriptions, Result, Skeleton, Space, Tag, T
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, RollbackOutlined, SendOutlined, StarFilled } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { pushEditable, pushStateName, pushSubmittable, type PushNews } from '@lumigrid/contract/browser';
 import { usePassPushNews, usePushNews, usePushReviewItem } from '../../features/push/api.ts';
 import { useNewsActions } from './news-actions.tsx';
@@ -11,6 +11,7 @@ import { PushStateTag } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { useSearchParam } from '../../components/use-search-param.ts';
 
 /** The news item as a reader sees it: cover, title, then the (server-sanitised) text. */
 function Article({ news }: { news: PushNews }) {
@@ -67,9 +68,8 @@ export default function NewsDetailsPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? undefined;
-  const reviewing = params.get('review') === '1';
+  const id = useSearchParam('id');
+  const reviewing = useSearchParam('review') === '1';
   const own = usePushNews(reviewing ? undefined : id);
   const review = usePushReviewItem(id, reviewing);
   const query = reviewing ? review : own;
