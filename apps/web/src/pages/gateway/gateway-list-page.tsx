@@ -15,6 +15,7 @@ import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { useUserMay } from '../../components/use-user-may.ts';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 
@@ -187,8 +188,7 @@ export default function GatewayListPage() {
         rowKey="id"
         locale={{ emptyText: <EmptyHint text={t('gateway.empty')} /> }}
         columns={columns}
-        dataSource={gateways.data?.list ?? []}
-        loading={gateways.isFetching && !gateways.data}
+        {...queryTableRows(gateways)}
         cardBordered
         scroll={{ x: 1060 }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}

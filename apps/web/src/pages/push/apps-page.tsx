@@ -19,6 +19,7 @@ import './push.css';
 import { FormModal } from '../../components/form-modal.tsx';
 import { IconButton } from '../../components/icon-button.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 /** The add/rename dialog of a category. */
 function CategoryModal({ editing, onClose }: { editing: { category?: PushCategory } | undefined; onClose: () => void }) {
@@ -205,8 +206,7 @@ function Apps() {
     <ProTable<PushApp>
       rowKey="id"
       columns={columns}
-      dataSource={apps.data?.list ?? []}
-      loading={apps.isFetching && !apps.data}
+      {...queryTableRows(apps)}
       cardBordered
       search={false}
       headerTitle={

@@ -14,6 +14,7 @@ import { PushStateTag, RejectionReason } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 type Queue = typeof PUSH_STATE.pending | typeof PUSH_STATE.failed | typeof PUSH_STATE.passed;
 
@@ -106,8 +107,7 @@ export default function ReviewPage() {
       <ProTable<PushReviewItem>
         rowKey="id"
         columns={columns}
-        dataSource={queue.data?.list ?? []}
-        loading={queue.isFetching && !queue.data}
+        {...queryTableRows(queue)}
         cardBordered
         search={false}
         scroll={{ x: 1080 }}
