@@ -40,6 +40,12 @@ export default function GatewayListPage() {
   const operate = useUserMay('control');
   const [query, setQuery] = useState<GatewayListQuery>({ page: 1, pageSize: GATEWAY_LIMITS.pageSize.default });
   const [dialog, setDialog] = useState<Dialog>();
+  /** The props of the dialog `kind` on a row's gateway: open, and with that gateway, while it is the one asked for. */
+  const gatewayDialog = (kind: 'rename' | 'move' | 'network' | 'microwave') => ({
+    open: dialog?.kind === kind,
+    gateway: dialog?.kind === kind ? dialog.gateway : undefined,
+    onClose: () => setDialog(undefined),
+  });
   const gateways = useGatewayPage(query);
   const actions = useGatewayActions();
   const empty = t('common.empty');
@@ -215,26 +221,10 @@ export default function GatewayListPage() {
         pagination={tablePaging(query, setQuery, gateways.data?.total ?? 0)}
       />
       <BindGatewayModal open={dialog?.kind === 'bind'} onClose={() => setDialog(undefined)} />
-      <RenameGatewayModal
-        open={dialog?.kind === 'rename'}
-        gateway={dialog?.kind === 'rename' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
-      <MoveGatewayModal
-        open={dialog?.kind === 'move'}
-        gateway={dialog?.kind === 'move' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
-      <OpenNetworkModal
-        open={dialog?.kind === 'network'}
-        gateway={dialog?.kind === 'network' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
-      <MicrowaveModal
-        open={dialog?.kind === 'microwave'}
-        gateway={dialog?.kind === 'microwave' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
+      <RenameGatewayModal {...gatewayDialog('rename')} />
+      <MoveGatewayModal {...gatewayDialog('move')} />
+      <OpenNetworkModal {...gatewayDialog('network')} />
+      <MicrowaveModal {...gatewayDialog('microwave')} />
     </PageContainer>
   );
 }
