@@ -28,26 +28,16 @@ type Dialog =
 const buildKey = (id: string) => `b:${id}`;
 const mapKey = (id: string) => `m:${id}`;
 
-function NodeTitle({
-  icon,
-  name,
-  count,
-  isDefault,
-  defaultText,
-}: {
-  icon: ReactNode;
-  name: string;
-  count: string;
-  isDefault: boolean;
-  defaultText: string;
-}) {
+/** A building or map in the tree: its name, a tag when it is the default one, and its count. */
+function NodeTitle({ icon, name, count, isDefault }: { icon: ReactNode; name: string; count: string; isDefault: boolean }) {
+  const { t } = useTranslation();
   return (
     <span className="lg-tree-node">
       {icon}
       <span>{name}</span>
       {isDefault && (
         <Tag color="blue" bordered={false} style={{ marginInlineEnd: 0 }}>
-          {defaultText}
+          {t('installation.default')}
         </Tag>
       )}
       <span className="lg-tree-node__count">{count}</span>
@@ -95,7 +85,6 @@ export default function ProjectDetailPage() {
           name={build.name}
           count={t('building.mapCount', { count: build.mapCount })}
           isDefault={build.isDefault}
-          defaultText={t('installation.default')}
         />
       ),
       children: [
@@ -109,7 +98,6 @@ export default function ProjectDetailPage() {
               name={map.name}
               count={t('map.deviceCount', { count: map.deviceCount })}
               isDefault={map.isDefault}
-              defaultText={t('installation.default')}
             />
           ),
         })),
