@@ -23,13 +23,14 @@ import {
   RenameGatewayModal,
 } from './gateway-dialogs.tsx';
 import { useSearchParam } from '../../components/use-search-param.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 type Dialog = 'rename' | 'move' | 'params' | 'lonLat' | 'firmware' | 'network' | 'microwave' | undefined;
 
 /** The bridges of a super gateway (spec section 3: name, bridge quantity), each of which can be unbound. */
 function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const bridges = useSuperGatewayDevices(gateway.id, '0');
   const unbind = useUnbindBridge();
   return (
@@ -81,11 +82,11 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
                   title={t('gateway.unbindBridgeConfirm', { name: row.name })}
                   okText={t('gateway.unbind')}
                   onConfirm={() =>
-                    unbind
-                      .mutateAsync({ gatewayId: gateway.id, bridgeId: row.id })
-                      .then(() => void message.success(t('gateway.bridgeUnbound', { name: row.name })))
-                      // 260021 (the bridge or its devices are on a map) was shown in the server's words.
-                      .catch(() => undefined)
+                    // 260021 (the bridge or its devices are on a map) was shown in the server's words.
+                    notifyOnSuccess(
+                      unbind.mutateAsync({ gatewayId: gateway.id, bridgeId: row.id }),
+                      t('gateway.bridgeUnbound', { name: row.name }),
+                    )
                   }
                 >
                   <Typography.Link type="danger">{t('gateway.unbind')}</Typography.Link>

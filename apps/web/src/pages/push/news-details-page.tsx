@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, App, Button, Card, Descriptions, Result, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Tag, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, RollbackOutlined, SendOutlined, StarFilled } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { RejectModal } from './reject-modal.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { useSearchParam } from '../../components/use-search-param.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 /** The news item as a reader sees it: cover, title, then the (server-sanitised) text. */
 function Article({ news }: { news: PushNews }) {
@@ -66,7 +67,7 @@ function Facts({ news, account }: { news: PushNews; account?: string }) {
  */
 export default function NewsDetailsPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const navigate = useNavigate();
   const id = useSearchParam('id');
   const reviewing = useSearchParam('review') === '1';
@@ -90,12 +91,7 @@ export default function NewsDetailsPage() {
         icon={<CheckOutlined />}
         loading={pass.isPending}
         data-testid="push-pass"
-        onClick={() =>
-          pass
-            .mutateAsync(news.id)
-            .then(() => void message.success(t('push.review.passed')))
-            .catch(() => undefined)
-        }
+        onClick={() => notifyOnSuccess(pass.mutateAsync(news.id), t('push.review.passed'))}
       >
         {t('push.action.pass')}
       </Button>,

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Space, Tabs, Typography } from 'antd';
+import { Button, Space, Tabs, Typography } from 'antd';
 import { AuditOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -15,6 +15,7 @@ import { RejectModal } from './reject-modal.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { queryTableRows } from '../../components/query-table-rows.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 type Queue = typeof PUSH_STATE.pending | typeof PUSH_STATE.failed | typeof PUSH_STATE.passed;
 
@@ -22,7 +23,7 @@ type Queue = typeof PUSH_STATE.pending | typeof PUSH_STATE.failed | typeof PUSH_
 export default function ReviewPage() {
   const { t } = useTranslation();
   const { time } = useAccountTime();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const navigate = useNavigate();
   const [query, setQuery] = useState<{ state: Queue; page: number; pageSize: number }>({
     state: PUSH_STATE.pending,
@@ -83,12 +84,7 @@ export default function ReviewPage() {
                 size="small"
                 icon={<CheckOutlined />}
                 disabled={pass.isPending}
-                onClick={() =>
-                  pass
-                    .mutateAsync(n.id)
-                    .then(() => void message.success(t('push.review.passed')))
-                    .catch(() => undefined)
-                }
+                onClick={() => notifyOnSuccess(pass.mutateAsync(n.id), t('push.review.passed'))}
               >
                 {t('push.action.pass')}
               </Button>
