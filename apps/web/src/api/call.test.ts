@@ -1,7 +1,8 @@
 import { gatewayEndpoints, mapEndpoints, projectEndpoints } from '@lumigrid/contract/browser';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { call } from './client.ts';
 import { session } from './session.ts';
+import { signedInWithStubbedFetch } from '../test/signed-in.ts';
 
 interface Sent {
   url: string;
@@ -21,11 +22,7 @@ function recordCalls(): Sent[] {
   return sent;
 }
 
-beforeEach(() => void vi.spyOn(session, 'token').mockReturnValue('t0k'));
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+signedInWithStubbedFetch();
 
 describe('call(endpoint, input): the one way the browser calls the server', () => {
   it('fills path parameters URL-encoded, appends the set query fields, and answers the envelope data', async () => {

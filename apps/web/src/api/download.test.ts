@@ -1,13 +1,9 @@
 import { sceneEndpoints } from '@lumigrid/contract/browser';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError, callFile, dispositionFilename } from './client.ts';
-import { session } from './session.ts';
+import { signedInWithStubbedFetch } from '../test/signed-in.ts';
 
-beforeEach(() => void vi.spyOn(session, 'token').mockReturnValue('t0k'));
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+signedInWithStubbedFetch();
 
 describe('callFile: a raw endpoint that answers a file', () => {
   it('answers the bytes and the name the server gave them', async () => {

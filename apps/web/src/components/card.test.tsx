@@ -1,17 +1,7 @@
-import { cleanup } from '@testing-library/react';
-import type { ReactElement } from 'react';
 import { Button, Card as AntdCard } from 'antd';
 import { describe, expect, it } from 'vitest';
-import { renderInApp } from '../test/render.tsx';
+import { renderedMarkup } from '../test/render.tsx';
 import { Card } from './card.tsx';
-
-/** The markup of what `ui` draws: tags, classes, styles and content, the way a stylesheet and a journey see it. */
-async function markup(ui: ReactElement): Promise<string> {
-  const { container } = await renderInApp(ui);
-  const html = container.innerHTML;
-  cleanup();
-  return html;
-}
 
 describe("Card: antd's card without its tabs and loading skeleton", () => {
   it.each([
@@ -43,6 +33,6 @@ describe("Card: antd's card without its tabs and loading skeleton", () => {
       </AntdCard>,
     ],
   ])('draws %s as antd draws it', async (_name, ours, antds) => {
-    expect(await markup(ours)).toBe(await markup(antds));
+    expect(await renderedMarkup(ours)).toBe(await renderedMarkup(antds));
   });
 });

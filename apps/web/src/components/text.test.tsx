@@ -1,17 +1,8 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import type { ReactElement } from 'react';
 import { Typography } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderInApp } from '../test/render.tsx';
+import { renderInApp, renderedMarkup } from '../test/render.tsx';
 import { Paragraph, Text, TextLink } from './text.tsx';
-
-/** The markup of what `ui` draws: tag, classes and content, the way a stylesheet and a journey see it. */
-async function markup(ui: ReactElement): Promise<string> {
-  const { container } = await renderInApp(ui);
-  const html = container.innerHTML;
-  cleanup();
-  return html;
-}
 
 describe("Text, Paragraph and TextLink: antd's typography without its editable mode", () => {
   afterEach(() => vi.restoreAllMocks());
@@ -43,7 +34,7 @@ describe("Text, Paragraph and TextLink: antd's typography without its editable m
       <Typography.Link onClick={() => undefined}>Details</Typography.Link>,
     ],
   ])('draws %s as antd draws it', async (_name, ours, antds) => {
-    expect(await markup(ours)).toBe(await markup(antds));
+    expect(await renderedMarkup(ours)).toBe(await renderedMarkup(antds));
   });
 
   it('runs the link’s handler', async () => {

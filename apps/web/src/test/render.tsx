@@ -1,7 +1,7 @@
 import type { ReactElement } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, type RenderResult } from '@testing-library/react';
+import { cleanup, render, type RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Lang } from '@lumigrid/contract/browser';
 import { applyLanguage } from '../i18n/index.ts';
@@ -24,4 +24,12 @@ export async function renderInApp(ui: ReactElement, { lang = 'en' }: { lang?: La
     </QueryClientProvider>,
   );
   return { ...result, user, queryClient };
+}
+
+/** The markup of what `ui` draws (tags, classes, styles and content, the way a stylesheet and a journey see it). */
+export async function renderedMarkup(ui: ReactElement): Promise<string> {
+  const { container } = await renderInApp(ui);
+  const html = container.innerHTML;
+  cleanup();
+  return html;
 }

@@ -3,12 +3,12 @@ import L from 'leaflet';
 import { useTranslation } from 'react-i18next';
 import type { DeviceMarker, Gateway } from '@lumigrid/contract/browser';
 import { markerKind, planToFraction } from '../../components/device-markers/marker-model.ts';
-import { imageBounds } from '../../components/floor-plan-bounds.ts';
 import { planMarkers, type MarkerHints } from './plan-markers.ts';
 import { presenceOf } from '../gateways/status.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
 import { usePlanLasso } from './plan-lasso.ts';
+import { usePlanMarkerLayer } from '../../components/device-markers/use-plan-marker-layer.ts';
 
 const NONE_MARKED: ReadonlySet<string> = new Set();
 
@@ -56,7 +56,6 @@ export function DeviceMarkerLayer({
   onLasso,
 }: DeviceMarkerLayerProps) {
   const { t } = useTranslation();
-  const layerRef = useRef<CanvasMarkerLayer | null>(null);
   const hints = useMemo<MarkerHints>(
     () => ({
       device: (m) =>
@@ -70,35 +69,26 @@ export function DeviceMarkerLayer({
     [t],
   );
   const items = useMemo(() => planMarkers(markers, gateways, plan.size, hints), [markers, gateways, plan.size, hints]);
-  const latest = useRef({ onSelect, onDeselect, onMove, size: plan.size, items, editable, selectedId });
+  const latest = useRef({ onSelect, onDeselect, onMove, size: plan.size, editable });
   useEffect(() => {
-    latest.current = { onSelect, onDeselect, onMove, size: plan.size, items, editable, selectedId };
+    latest.current = { onSelect, onDeselect, onMove, size: plan.size, editable };
   });
 
-  useEffect(() => {
-    const layer = new CanvasMarkerLayer({
-      onClick: (id, additive) => latest.current.onSelect(id, additive),
-      onBackgroundClick: () => latest.current.onDeselect?.(),
-      onDragEnd: (id, latLng: L.LatLng) => latest.current.onMove(id, planToFraction(latLng, latest.current.size)),
-    });
-    layer.setEditable(latest.current.editable);
-    layer.setSelected(latest.current.selectedId);
-    layer.setMarkers(latest.current.items);
-    layer.addTo(plan.map);
-    layer.setPlanBounds(L.latLngBounds(imageBounds(latest.current.size)));
-    layerRef.current = layer;
-    onLayer?.(layer);
-    return () => {
-      onLayer?.(undefined);
-      layer.remove();
-      layerRef.current = null;
-    };
-    // The layer belongs to this map; onLayer is read once.
-  }, [plan.map]);
-
-  useEffect(() => {
-    layerRef.current?.setMarkers(items);
-  }, [items]);
+  const layerRef = usePlanMarkerLayer(
+    plan,
+    items,
+    selectedId,
+    () => {
+      const layer = new CanvasMarkerLayer({
+        onClick: (id, additive) => latest.current.onSelect(id, additive),
+        onBackgroundClick: () => latest.current.onDeselect?.(),
+        onDragEnd: (id, latLng: L.LatLng) => latest.current.onMove(id, planToFraction(latLng, latest.current.size)),
+      });
+      layer.setEditable(latest.current.editable);
+      return layer;
+    },
+    onLayer,
+  );
   // In select mode a press on a marker selects it; nothing is dragged away by accident.
   useEffect(() => {
     layerRef.current?.setEditable(editable && !selecting);
@@ -112,9 +102,6 @@ export function DeviceMarkerLayer({
     hitAt: (x, y) => layerRef.current?.hitAt(x, y),
     onLasso: (ids) => onLasso?.(ids),
   });
-  useEffect(() => {
-    layerRef.current?.setSelected(selectedId);
-  }, [selectedId]);
   useEffect(() => {
     layerRef.current?.setNamesAlways(namesAlways);
   }, [namesAlways]);

@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
-import L from 'leaflet';
 import { Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { EmergencyMapCategory, EmergencyMapLight } from '@lumigrid/contract/browser';
 import { CanvasMarkerLayer } from '../../components/device-markers/canvas-marker-layer.ts';
 import { MarkerSwatch } from '../../components/device-markers/marker-swatch.tsx';
-import { imageBounds } from '../../components/floor-plan-bounds.ts';
+import { usePlanMarkerLayer } from '../../components/device-markers/use-plan-marker-layer.ts';
 import type { FloorPlan } from '../../components/floor-plan-map.tsx';
 import { stateText } from './texts.ts';
 import { EMERGENCY_LEGEND, emergencyMarkerStyle, emergencyPlanMarkers } from './emergency-markers.ts';
@@ -25,7 +24,6 @@ export function EmergencyMarkerLayer({
   onDeselect: () => void;
 }) {
   const { t } = useTranslation();
-  const layerRef = useRef<CanvasMarkerLayer | null>(null);
   const items = useMemo(
     () =>
       emergencyPlanMarkers(lights, plan.size, (light) =>
@@ -35,34 +33,21 @@ export function EmergencyMarkerLayer({
       ),
     [lights, plan.size, t],
   );
-  const latest = useRef({ onSelect, onDeselect, items, selectedId });
+  const latest = useRef({ onSelect, onDeselect });
   useEffect(() => {
-    latest.current = { onSelect, onDeselect, items, selectedId };
+    latest.current = { onSelect, onDeselect };
   });
 
-  useEffect(() => {
-    const layer = new CanvasMarkerLayer({
-      onClick: (id) => latest.current.onSelect(id),
-      onBackgroundClick: () => latest.current.onDeselect(),
-    });
-    layer.setSelected(latest.current.selectedId);
-    layer.setMarkers(latest.current.items);
-    layer.addTo(plan.map);
-    layer.setPlanBounds(L.latLngBounds(imageBounds(plan.size)));
-    layerRef.current = layer;
-    return () => {
-      layer.remove();
-      layerRef.current = null;
-    };
-    // The layer belongs to this map.
-  }, [plan.map]);
-
-  useEffect(() => {
-    layerRef.current?.setMarkers(items);
-  }, [items]);
-  useEffect(() => {
-    layerRef.current?.setSelected(selectedId);
-  }, [selectedId]);
+  usePlanMarkerLayer(
+    plan,
+    items,
+    selectedId,
+    () =>
+      new CanvasMarkerLayer({
+        onClick: (id) => latest.current.onSelect(id),
+        onBackgroundClick: () => latest.current.onDeselect(),
+      }),
+  );
   return null;
 }
 

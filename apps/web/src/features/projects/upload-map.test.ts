@@ -1,7 +1,7 @@
 import type { MapImage } from '@lumigrid/contract/browser';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { projectApi } from './api.ts';
-import { session } from '../../api/session.ts';
+import { signedInWithStubbedFetch } from '../../test/signed-in.ts';
 
 const image = (state: MapImage['state'], width = 0): MapImage => ({
   image: `${'a'.repeat(32)}.png`,
@@ -25,11 +25,7 @@ function answerInTurn(envelopes: unknown[]): string[] {
   return asked;
 }
 
-beforeEach(() => void vi.spyOn(session, 'token').mockReturnValue('t0k'));
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+signedInWithStubbedFetch();
 
 describe('uploading a floor plan whose pdf is drawn slowly', () => {
   it('follows upload_state until the page is drawn, and says so once', async () => {

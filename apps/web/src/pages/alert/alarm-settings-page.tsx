@@ -51,11 +51,21 @@ export default function AlarmSettingsPage() {
   const severityOptions = ALARM_SEVERITIES.map((s) => ({ value: s, label: t(`alarms.severity.${s}`) }));
   /** A field's name for a screen reader: the fault of its row, then the column. */
   const labelOf = (name: number, column: string) => `${t(faultKey(form.getFieldValue(['codes', name, 'code']) as number))}: ${column}`;
-  const seconds = (name: number, field: keyof AlarmCodeSetting, max: number, label: string) => (
+  /** A whole number of the code in row `name`, named for a screen reader by its column and the row's code. */
+  const wholeNumber = (
+    name: number,
+    field: keyof AlarmCodeSetting,
+    range: { min: number; max: number },
+    label: string,
+    width: number,
+    disabled?: boolean,
+  ) => (
     <Form.Item name={[name, field]} noStyle rules={[{ required: true }]}>
-      <InputNumber min={0} max={max} precision={0} disabled={!editable} aria-label={labelOf(name, label)} style={{ width: 96 }} />
+      <InputNumber min={range.min} max={range.max} precision={0} disabled={disabled} aria-label={labelOf(name, label)} style={{ width }} />
     </Form.Item>
   );
+  const seconds = (name: number, field: keyof AlarmCodeSetting, max: number, label: string) =>
+    wholeNumber(name, field, { min: 0, max }, label, 96, !editable);
 
   return (
     <PageContainer
@@ -116,32 +126,14 @@ export default function AlarmSettingsPage() {
                   {
                     title: t('alarms.settings.chatterCount'),
                     key: 'count',
-                    render: (_, field) => (
-                      <Form.Item name={[field.name, 'chatterCount']} noStyle rules={[{ required: true }]}>
-                        <InputNumber
-                          min={ALARM_LIMITS.chatterCount.min}
-                          max={ALARM_LIMITS.chatterCount.max}
-                          precision={0}
-                          aria-label={labelOf(field.name, t('alarms.settings.chatterCount'))}
-                          style={{ width: 80 }}
-                        />
-                      </Form.Item>
-                    ),
+                    render: (_, field) =>
+                      wholeNumber(field.name, 'chatterCount', ALARM_LIMITS.chatterCount, t('alarms.settings.chatterCount'), 80),
                   },
                   {
                     title: t('alarms.settings.chatterWindow'),
                     key: 'window',
-                    render: (_, field) => (
-                      <Form.Item name={[field.name, 'chatterWindowSec']} noStyle rules={[{ required: true }]}>
-                        <InputNumber
-                          min={ALARM_LIMITS.chatterWindowSec.min}
-                          max={ALARM_LIMITS.chatterWindowSec.max}
-                          precision={0}
-                          aria-label={labelOf(field.name, t('alarms.settings.chatterWindow'))}
-                          style={{ width: 110 }}
-                        />
-                      </Form.Item>
-                    ),
+                    render: (_, field) =>
+                      wholeNumber(field.name, 'chatterWindowSec', ALARM_LIMITS.chatterWindowSec, t('alarms.settings.chatterWindow'), 110),
                   },
                 ]}
               />

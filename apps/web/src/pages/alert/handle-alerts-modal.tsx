@@ -1,22 +1,19 @@
-import { App, Form, Input, Typography } from 'antd';
+import { Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALERT_LIMITS } from '@lumigrid/contract/browser';
 import { useHandleAlerts } from '../../features/alerts/api.ts';
 import { FormModal } from '../../components/form-modal.tsx';
+import { useChosenRowsForm } from './use-chosen-rows-form.ts';
 
 /** Marks the chosen alerts handled with one note; open while `ids` is not empty. */
 export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (done: boolean) => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<{ note: string }>();
   const handle = useHandleAlerts();
-
-  const submit = async () => {
-    const { note } = await form.validateFields();
-    const done = await handle.mutateAsync({ ids, note: note?.trim() ?? '' });
-    void message.success(t('alerts.handledDone', { count: done.count }));
-    onClose(true);
-  };
+  const { form, submit, afterClose } = useChosenRowsForm<{ note: string }>(
+    ({ note }) => handle.mutateAsync({ ids, note: note?.trim() ?? '' }),
+    (count) => t('alerts.handledDone', { count }),
+    onClose,
+  );
 
   return (
     <FormModal
@@ -26,7 +23,7 @@ export function HandleAlertsModal({ ids, onClose }: { ids: string[]; onClose: (d
       confirmLoading={handle.isPending}
       onSubmit={submit}
       onCancel={() => onClose(false)}
-      afterClose={() => form.resetFields()}
+      afterClose={afterClose}
       okButtonProps={{ 'data-testid': 'alerts-handle-ok' } as Record<string, string>}
     >
       <Typography.Paragraph type="secondary">{t('alerts.noteLogBook')}</Typography.Paragraph>

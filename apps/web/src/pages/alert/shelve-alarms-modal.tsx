@@ -1,8 +1,9 @@
-import { App, Form, Input, Select } from 'antd';
+import { Form, Input, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { ALARM_LIMITS } from '@lumigrid/contract/browser';
 import { useShelveAlarms } from '../../features/alarms/api.ts';
 import { FormModal } from '../../components/form-modal.tsx';
+import { useChosenRowsForm } from './use-chosen-rows-form.ts';
 
 /** Shelving is always for a while (ISA-18.2): these choices, up to the contract's week. */
 const DURATIONS_MIN = [15, 60, 480, 1440, 10080] as const;
@@ -11,16 +12,12 @@ type Duration = `${(typeof DURATIONS_MIN)[number]}`;
 /** Shelves the chosen alarms for a while with one reason; open while `ids` is not empty. */
 export function ShelveAlarmsModal({ ids, onClose }: { ids: string[]; onClose: (done: boolean) => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<{ minutes: number; reason: string }>();
   const shelve = useShelveAlarms();
-
-  const submit = async () => {
-    const { minutes, reason } = await form.validateFields();
-    const done = await shelve.mutateAsync({ ids, minutes, reason: reason.trim() });
-    void message.success(t('alarms.shelvedDone', { count: done.count }));
-    onClose(true);
-  };
+  const { form, submit, afterClose } = useChosenRowsForm<{ minutes: number; reason: string }>(
+    ({ minutes, reason }) => shelve.mutateAsync({ ids, minutes, reason: reason.trim() }),
+    (count) => t('alarms.shelvedDone', { count }),
+    onClose,
+  );
 
   return (
     <FormModal
@@ -30,7 +27,7 @@ export function ShelveAlarmsModal({ ids, onClose }: { ids: string[]; onClose: (d
       confirmLoading={shelve.isPending}
       onSubmit={submit}
       onCancel={() => onClose(false)}
-      afterClose={() => form.resetFields()}
+      afterClose={afterClose}
       okButtonProps={{ 'data-testid': 'alarms-shelve-ok' } as Record<string, string>}
     >
       <Form form={form} layout="vertical" preserve={false} initialValues={{ minutes: 60 }}>

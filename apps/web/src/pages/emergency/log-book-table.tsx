@@ -23,6 +23,7 @@ import { FormModal } from '../../components/form-modal.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DownloadButton } from '../../components/download-button.tsx';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 interface LogSearch {
   type?: LogBookType;
@@ -192,8 +193,7 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
         rowKey="id"
         size="middle"
         columns={columns}
-        dataSource={log.data?.list ?? []}
-        loading={log.isFetching && !log.data}
+        {...queryTableRows(log)}
         locale={{ emptyText: <EmptyHint text={t('emergency.logBook.empty')} /> }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
         onRow={(e) => ({ 'data-testid': `emergency-log-row-${e.seq}` }) as React.HTMLAttributes<HTMLElement>}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Card, Col, DatePicker, Descriptions, Drawer, Result, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { PageContainer } from '../../components/page-container.tsx';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
 import type { TFunction } from 'i18next';
@@ -15,6 +15,7 @@ import { RESULT_COLOUR, taskPath } from './emergency-links.ts';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DownloadButton } from '../../components/download-button.tsx';
+import { useSearchParam } from '../../components/use-search-param.ts';
 
 /** The per-light measurements of spec section 3, as columns shared by a run's records and a light's history. */
 function measurementColumns(t: TFunction) {
@@ -104,8 +105,7 @@ function measurementColumns(t: TFunction) {
 export default function ReportDetailsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const runId = params.get('id') ?? undefined;
+  const runId = useSearchParam('id');
   const [paging, setPaging] = useState({ page: 1, pageSize: 50 });
   const records = useEmergencyRunDetails(runId, paging.page, paging.pageSize);
   const first = records.data?.list[0];

@@ -15,6 +15,7 @@ import { useSiteTime } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DownloadButton } from '../../components/download-button.tsx';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 interface RunSearch {
   test?: EmergencyTestKind;
@@ -107,8 +108,7 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
       rowKey="id"
       size="middle"
       columns={columns}
-      dataSource={runs.data?.list ?? []}
-      loading={runs.isFetching && !runs.data}
+      {...queryTableRows(runs)}
       locale={{ emptyText: <EmptyHint text={t('emergency.report.empty')} /> }}
       search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
       onRow={(run) => ({ 'data-testid': `emergency-run-row-${run.taskName}` }) as React.HTMLAttributes<HTMLElement>}

@@ -2,18 +2,16 @@ import { Button, Card, Col, Descriptions, Empty, Progress, Result, Row, Space, S
 import { CaretRightOutlined, DeleteOutlined, EditOutlined, FileTextOutlined, PauseOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import {
   EMERGENCY_CATEGORY_COLOURS,
   emergencyCategory,
   emergencyDestination,
-  userMay,
   type EmergencyTaskDevice,
   type EmergencyTask,
 } from '@lumigrid/contract/browser';
 import { useRealtime } from '../../app/realtime-provider.tsx';
-import { useMe } from '../../features/auth/api.ts';
 import { applyEmergencyMessage, useEmergencyTask } from '../../features/emergency/api.ts';
 import { resultColour } from '../../features/emergency/task-form.ts';
 import { durationText, resultText, stateText } from '../../features/emergency/texts.ts';
@@ -21,6 +19,8 @@ import { RESULT_COLOUR, STATUS_COLOUR, runPath } from './emergency-links.ts';
 import { useTaskActions } from './use-task-actions.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
+import { useSearchParam } from '../../components/use-search-param.ts';
+import { useUserMay } from '../../components/use-user-may.ts';
 
 /**
  * /emergency/set/details?i=<task>&p=<project>: one task, its settings, and its lights as they stand in the
@@ -31,10 +31,8 @@ export default function TaskDetailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [params] = useSearchParams();
-  const taskId = params.get('i') ?? undefined;
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
+  const taskId = useSearchParam('i');
+  const editable = useUserMay('write');
   const detail = useEmergencyTask(taskId);
   const actions = useTaskActions(() => void navigate('/emergency/set'));
   const task = detail.data?.task;

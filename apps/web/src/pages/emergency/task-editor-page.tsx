@@ -21,7 +21,7 @@ import {
 } from 'antd';
 import type { RuleObject } from 'antd/es/form';
 import { PageContainer } from '../../components/page-container.tsx';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { EMERGENCY_LIGHT_TYPES, EMERGENCY_LIMITS, EMERGENCY_RECURRENCES, EMERGENCY_TEST_KINDS, userMay } from '@lumigrid/contract/browser';
 import { ApiError } from '../../api/client.ts';
@@ -44,6 +44,7 @@ import {
 import { codeText, stateText } from '../../features/emergency/texts.ts';
 import { ProjectSelect, useCurrentProject } from '../../features/projects/project-select.tsx';
 import { taskPath } from './emergency-links.ts';
+import { useSearchParam } from '../../components/use-search-param.ts';
 
 /** The distances of the recurrence, in metres within the contract's limits. */
 const METRE_FIELDS = [
@@ -61,11 +62,10 @@ export default function TaskEditorPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const taskId = params.get('i') ?? undefined;
+  const taskId = useSearchParam('i');
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
-  const current = useCurrentProject(params.get('p') ?? undefined);
+  const current = useCurrentProject(useSearchParam('p'));
   const existing = useEmergencyTask(taskId);
   const projectId = existing.data?.task.projectId ?? current.projectId;
   const tree = useEmergencyTree(projectId, taskId ?? '0');

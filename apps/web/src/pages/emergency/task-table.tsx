@@ -21,6 +21,7 @@ import { useSiteTime } from '../../features/projects/site-time.ts';
 import { IconButton } from '../../components/icon-button.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 interface TaskSearch {
   name?: string;
@@ -203,8 +204,7 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
       rowKey="id"
       size="middle"
       columns={columns}
-      dataSource={tasks.data?.list ?? []}
-      loading={tasks.isFetching && !tasks.data}
+      {...queryTableRows(tasks)}
       locale={{ emptyText: <EmptyHint text={t(editable ? 'emergency.emptyTasks' : 'emergency.emptyTasksView')} /> }}
       search={{ labelWidth: 'auto', span: 6, defaultCollapsed: false, collapseRender: false }}
       onRow={(task) => ({ 'data-testid': `emergency-task-row-${task.name}` }) as React.HTMLAttributes<HTMLElement>}

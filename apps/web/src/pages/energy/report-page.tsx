@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Button, Popconfirm, Space, Switch, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined, WarningOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -13,6 +13,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { RecipientModal } from './recipient-modal.tsx';
 import { useLang } from '../../features/projects/site-time.ts';
 import { formatTime } from '../../i18n/time-format.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 /**
  * Report management (spec sections 2, 3 "Recipient", 9 report frequencies): who gets the project's reports by
@@ -20,7 +21,7 @@ import { formatTime } from '../../i18n/time-format.ts';
  */
 export default function ReportPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const { data: user } = useMe();
   const editable = userMay(user, 'write');
   const { projectId, setProjectId, tree } = useCurrentProject();
@@ -138,12 +139,7 @@ export default function ReportPage() {
                   okText={t('reports.delete')}
                   cancelText={t('reports.cancel')}
                   okButtonProps={{ danger: true }}
-                  onConfirm={() =>
-                    remove
-                      .mutateAsync(r.id)
-                      .then(() => void message.success(t('reports.deleted')))
-                      .catch(() => undefined)
-                  }
+                  onConfirm={() => notifyOnSuccess(remove.mutateAsync(r.id), t('reports.deleted'))}
                 >
                   <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`recipient-delete-${r.name}`}>
                     {t('reports.delete')}

@@ -13,6 +13,7 @@ import {
   useSyncGatewayTime,
   useUnbindGateway,
 } from '../../features/gateways/api.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 /** A clock reading on the gateway's own clock: its zone, UTC when it keeps none (as it runs its schedules). */
 const stamp = (iso: string, zone: string | null | undefined) =>
@@ -25,6 +26,7 @@ const stamp = (iso: string, zone: string | null | undefined) =>
 export function useGatewayActions() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const identify = useIdentifyGateway();
   const restart = useRestartGateway();
   const syncTime = useSyncGatewayTime();
@@ -33,11 +35,7 @@ export function useGatewayActions() {
   const sensorMode = useSensorMode();
 
   return {
-    identify: (gateway: Gateway) =>
-      identify
-        .mutateAsync(gateway.id)
-        .then(() => void message.success(t('gateway.identified', { name: gateway.name })))
-        .catch(() => undefined),
+    identify: (gateway: Gateway) => notifyOnSuccess(identify.mutateAsync(gateway.id), t('gateway.identified', { name: gateway.name })),
 
     restart: (gateway: Gateway, onAccepted?: () => void) =>
       modal.confirm({

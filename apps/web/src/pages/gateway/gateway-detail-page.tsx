@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { App, Button, Card, Descriptions, Dropdown, Empty, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useTranslation } from 'react-i18next';
 import { GATEWAY_FIRMWARE_TARGETS, type BridgeView, type Gateway } from '@lumigrid/contract/browser';
@@ -22,13 +22,15 @@ import {
   OpenNetworkModal,
   RenameGatewayModal,
 } from './gateway-dialogs.tsx';
+import { useSearchParam } from '../../components/use-search-param.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 type Dialog = 'rename' | 'move' | 'params' | 'lonLat' | 'firmware' | 'network' | 'microwave' | undefined;
 
 /** The bridges of a super gateway (spec section 3: name, bridge quantity), each of which can be unbound. */
 function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const bridges = useSuperGatewayDevices(gateway.id, '0');
   const unbind = useUnbindBridge();
   return (
@@ -80,11 +82,11 @@ function BridgeList({ gateway, editable }: { gateway: Gateway; editable: boolean
                   title={t('gateway.unbindBridgeConfirm', { name: row.name })}
                   okText={t('gateway.unbind')}
                   onConfirm={() =>
-                    unbind
-                      .mutateAsync({ gatewayId: gateway.id, bridgeId: row.id })
-                      .then(() => void message.success(t('gateway.bridgeUnbound', { name: row.name })))
-                      // 260021 (the bridge or its devices are on a map) was shown in the server's words.
-                      .catch(() => undefined)
+                    // 260021 (the bridge or its devices are on a map) was shown in the server's words.
+                    notifyOnSuccess(
+                      unbind.mutateAsync({ gatewayId: gateway.id, bridgeId: row.id }),
+                      t('gateway.bridgeUnbound', { name: row.name }),
+                    )
                   }
                 >
                   <Typography.Link type="danger">{t('gateway.unbind')}</Typography.Link>
@@ -102,8 +104,7 @@ export default function GatewayDetailPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const gatewayId = params.get('id') ?? undefined;
+  const gatewayId = useSearchParam('id');
   const editable = useUserMay('write');
   const operate = useUserMay('control');
   const detail = useGatewayDetail(gatewayId);

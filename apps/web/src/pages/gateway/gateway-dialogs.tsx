@@ -87,6 +87,27 @@ function GatewayDialog({
 }
 
 /**
+ * The form of a dialog that changes settings of one gateway: OK checks the fields, sends them with `save`, says
+ * they were saved and closes.
+ */
+function useGatewaySettingsForm<V>(
+  gateway: Gateway | undefined,
+  onClose: () => void,
+  save: (gateway: Gateway, values: V) => Promise<unknown>,
+) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<V>();
+  const submit = async () => {
+    if (!gateway) return;
+    await save(gateway, await form.validateFields());
+    void message.success(t('gateway.saved'));
+    onClose();
+  };
+  return { form, submit };
+}
+
+/**
  * Adds a gateway: its MAC typed, or read from its label with the camera (the QR code or the MAC barcode), bound
  * onto a map after a look-up says whether it can be. A gateway online at once has its devices imported, and
  * the installer is taken to the plan to place them one by one.
@@ -205,17 +226,11 @@ export function BindGatewayModal({ open, onClose, initialPath }: DialogProps & {
 /** Renames a gateway (1-50 characters). */
 export function RenameGatewayModal({ open, onClose, gateway }: DialogProps & { gateway?: Gateway }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const rule = useGatewayRule();
-  const [form] = Form.useForm<{ name: string }>();
   const rename = useRenameGateway();
-  const submit = async () => {
-    if (!gateway) return;
-    const { name } = await form.validateFields();
-    await rename.mutateAsync({ id: gateway.id, name: name.trim() });
-    void message.success(t('gateway.saved'));
-    onClose();
-  };
+  const { form, submit } = useGatewaySettingsForm<{ name: string }>(gateway, onClose, ({ id }, { name }) =>
+    rename.mutateAsync({ id, name: name.trim() }),
+  );
   return (
     <GatewayDialog open={open} onClose={onClose} title={t('gateway.renameTitle')} pending={rename.isPending} onSubmit={submit}>
       <Form form={form} layout="vertical" initialValues={{ name: gateway?.name }}>
@@ -263,25 +278,19 @@ interface ParamsValues {
 /** Sets the gateway parameters; the gateway must confirm, so a timeout or offline gateway is refused by the server. */
 export function GatewayParamsModal({ open, onClose, gateway }: DialogProps & { gateway?: Gateway }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const rule = useGatewayRule();
-  const [form] = Form.useForm<ParamsValues>();
   const save = useSetGatewayParams();
-  const submit = async () => {
-    if (!gateway) return;
-    const values = await form.validateFields();
+  const { form, submit } = useGatewaySettingsForm<ParamsValues>(gateway, onClose, ({ id }, values) => {
     const timezone = values.timezone?.trim();
-    await save.mutateAsync({
-      id: gateway.id,
+    return save.mutateAsync({
+      id,
       ...(timezone ? { timezone } : {}),
       ...(values.reportIntervalS != null ? { reportIntervalS: values.reportIntervalS } : {}),
       ...(values.channel != null ? { channel: values.channel } : {}),
       ...(values.largeGroupNumber != null ? { largeGroupNumber: values.largeGroupNumber } : {}),
       ...(values.sensorMode ? { sensorMode: values.sensorMode } : {}),
     });
-    void message.success(t('gateway.saved'));
-    onClose();
-  };
+  });
   const initial: ParamsValues = gateway
     ? {
         timezone: gateway.settings.timezone ?? undefined,
@@ -334,17 +343,11 @@ export function GatewayParamsModal({ open, onClose, gateway }: DialogProps & { g
 /** Sets longitude and latitude (spec section 5: -180..180, -90..90, at most two decimals). */
 export function GatewayLonLatModal({ open, onClose, gateway }: DialogProps & { gateway?: Gateway }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
   const rule = useGatewayRule();
-  const [form] = Form.useForm<{ longitude: number; latitude: number }>();
   const save = useSetGatewayLonLat();
-  const submit = async () => {
-    if (!gateway) return;
-    const values = await form.validateFields();
-    await save.mutateAsync({ id: gateway.id, longitude: values.longitude, latitude: values.latitude });
-    void message.success(t('gateway.saved'));
-    onClose();
-  };
+  const { form, submit } = useGatewaySettingsForm<{ longitude: number; latitude: number }>(gateway, onClose, ({ id }, values) =>
+    save.mutateAsync({ id, longitude: values.longitude, latitude: values.latitude }),
+  );
   return (
     <GatewayDialog open={open} onClose={onClose} title={t('gateway.lonLatTitle')} pending={save.isPending} onSubmit={submit}>
       <Form

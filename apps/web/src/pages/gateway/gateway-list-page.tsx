@@ -15,6 +15,7 @@ import { MapPathSelect } from '../../features/projects/map-path-select.tsx';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { useUserMay } from '../../components/use-user-may.ts';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 
@@ -39,6 +40,12 @@ export default function GatewayListPage() {
   const operate = useUserMay('control');
   const [query, setQuery] = useState<GatewayListQuery>({ page: 1, pageSize: GATEWAY_LIMITS.pageSize.default });
   const [dialog, setDialog] = useState<Dialog>();
+  /** The props of the dialog `kind` on a row's gateway: open, and with that gateway, while it is the one asked for. */
+  const gatewayDialog = (kind: 'rename' | 'move' | 'network' | 'microwave') => ({
+    open: dialog?.kind === kind,
+    gateway: dialog?.kind === kind ? dialog.gateway : undefined,
+    onClose: () => setDialog(undefined),
+  });
   const gateways = useGatewayPage(query);
   const actions = useGatewayActions();
   const empty = t('common.empty');
@@ -187,8 +194,7 @@ export default function GatewayListPage() {
         rowKey="id"
         locale={{ emptyText: <EmptyHint text={t('gateway.empty')} /> }}
         columns={columns}
-        dataSource={gateways.data?.list ?? []}
-        loading={gateways.isFetching && !gateways.data}
+        {...queryTableRows(gateways)}
         cardBordered
         scroll={{ x: 1060 }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}
@@ -215,26 +221,10 @@ export default function GatewayListPage() {
         pagination={tablePaging(query, setQuery, gateways.data?.total ?? 0)}
       />
       <BindGatewayModal open={dialog?.kind === 'bind'} onClose={() => setDialog(undefined)} />
-      <RenameGatewayModal
-        open={dialog?.kind === 'rename'}
-        gateway={dialog?.kind === 'rename' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
-      <MoveGatewayModal
-        open={dialog?.kind === 'move'}
-        gateway={dialog?.kind === 'move' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
-      <OpenNetworkModal
-        open={dialog?.kind === 'network'}
-        gateway={dialog?.kind === 'network' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
-      <MicrowaveModal
-        open={dialog?.kind === 'microwave'}
-        gateway={dialog?.kind === 'microwave' ? dialog.gateway : undefined}
-        onClose={() => setDialog(undefined)}
-      />
+      <RenameGatewayModal {...gatewayDialog('rename')} />
+      <MoveGatewayModal {...gatewayDialog('move')} />
+      <OpenNetworkModal {...gatewayDialog('network')} />
+      <MicrowaveModal {...gatewayDialog('microwave')} />
     </PageContainer>
   );
 }

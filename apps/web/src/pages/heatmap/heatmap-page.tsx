@@ -21,6 +21,7 @@ import { WeekGrid } from './week-grid.tsx';
 import { EmptyLead } from '../../components/empty-hint.tsx';
 import { DownloadButton } from '../../components/download-button.tsx';
 import { useUserMay } from '../../components/use-user-may.ts';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 const DAY = 'YYYY-MM-DD';
 const RANKING_PAGE = 8;
@@ -189,8 +190,7 @@ export default function HeatmapPage() {
             rowKey="deviceId"
             size="small"
             columns={rankingColumns}
-            dataSource={ranking.data?.list ?? []}
-            loading={ranking.isFetching && !ranking.data}
+            {...queryTableRows(ranking)}
             locale={{ emptyText: t('heatmap.noSensors') }}
             onRow={(row) => ({ onClick: () => setQuery({ view: 'week', sensorId: row.deviceId }), style: { cursor: 'pointer' } })}
             pagination={{

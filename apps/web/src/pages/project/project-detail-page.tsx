@@ -5,7 +5,7 @@ import { ApartmentOutlined, DeleteOutlined, EditOutlined, PictureOutlined, PlusO
 import { PageContainer } from '../../components/page-container.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { useUserMay } from '../../components/use-user-may.ts';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { nestByParent, type Building, type MapInfo, type Nested, type TreeBuilding } from '@lumigrid/contract/browser';
 import { useDeleteBuilding, useDeleteProject, useProjectDetail, useProjectTree } from '../../features/projects/api.ts';
@@ -14,6 +14,7 @@ import { MapFormModal } from './map-form-modal.tsx';
 import { MapPanel } from './map-panel.tsx';
 import { ProjectFormModal } from './project-form-modal.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';
+import { useSearchParam } from '../../components/use-search-param.ts';
 
 type Selection = { kind: 'build'; id: string } | { kind: 'map'; id: string } | undefined;
 type Dialog =
@@ -27,26 +28,16 @@ type Dialog =
 const buildKey = (id: string) => `b:${id}`;
 const mapKey = (id: string) => `m:${id}`;
 
-function NodeTitle({
-  icon,
-  name,
-  count,
-  isDefault,
-  defaultText,
-}: {
-  icon: ReactNode;
-  name: string;
-  count: string;
-  isDefault: boolean;
-  defaultText: string;
-}) {
+/** A building or map in the tree: its name, a tag when it is the default one, and its count. */
+function NodeTitle({ icon, name, count, isDefault }: { icon: ReactNode; name: string; count: string; isDefault: boolean }) {
+  const { t } = useTranslation();
   return (
     <span className="lg-tree-node">
       {icon}
       <span>{name}</span>
       {isDefault && (
         <Tag color="blue" bordered={false} style={{ marginInlineEnd: 0 }}>
-          {defaultText}
+          {t('installation.default')}
         </Tag>
       )}
       <span className="lg-tree-node__count">{count}</span>
@@ -59,8 +50,7 @@ export default function ProjectDetailPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const projectId = params.get('id') ?? undefined;
+  const projectId = useSearchParam('id');
   const editable = useUserMay('write');
   const detail = useProjectDetail(projectId);
   const tree = useProjectTree(projectId);
@@ -95,7 +85,6 @@ export default function ProjectDetailPage() {
           name={build.name}
           count={t('building.mapCount', { count: build.mapCount })}
           isDefault={build.isDefault}
-          defaultText={t('installation.default')}
         />
       ),
       children: [
@@ -109,7 +98,6 @@ export default function ProjectDetailPage() {
               name={map.name}
               count={t('map.deviceCount', { count: map.deviceCount })}
               isDefault={map.isDefault}
-              defaultText={t('installation.default')}
             />
           ),
         })),

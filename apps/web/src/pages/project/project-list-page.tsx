@@ -12,6 +12,7 @@ import { useSiteTimes } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { useUserMay } from '../../components/use-user-may.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; project: Project } | undefined;
 
@@ -26,6 +27,7 @@ export default function ProjectListPage() {
   const { t } = useTranslation();
   const siteTime = useSiteTimes();
   const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const editable = useUserMay('write');
   const [query, setQuery] = useState<{ name: string; page: number; pageSize: number }>({
     name: '',
@@ -107,11 +109,8 @@ export default function ProjectListPage() {
             description={t('project.deleteHint')}
             okText={t('installation.delete')}
             onConfirm={() =>
-              remove
-                .mutateAsync(row.id)
-                .then(() => void message.success(t('project.deleted')))
-                // A refusal (default project, buildings inside) was shown in the server's words.
-                .catch(() => undefined)
+              // A refusal (default project, buildings inside) was shown in the server's words.
+              notifyOnSuccess(remove.mutateAsync(row.id), t('project.deleted'))
             }
           >
             <Typography.Link type="danger">{t('installation.delete')}</Typography.Link>

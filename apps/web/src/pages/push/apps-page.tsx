@@ -19,6 +19,8 @@ import './push.css';
 import { FormModal } from '../../components/form-modal.tsx';
 import { IconButton } from '../../components/icon-button.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { queryTableRows } from '../../components/query-table-rows.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 /** The add/rename dialog of a category. */
 function CategoryModal({ editing, onClose }: { editing: { category?: PushCategory } | undefined; onClose: () => void }) {
@@ -60,6 +62,7 @@ function CategoryModal({ editing, onClose }: { editing: { category?: PushCategor
 function Categories() {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const categories = usePushCategories();
   const remove = useDeletePushCategory();
   const [editing, setEditing] = useState<{ category?: PushCategory }>();
@@ -116,12 +119,7 @@ function Categories() {
                   key="delete"
                   title={t('push.category.deleteConfirm', { name: c.name })}
                   okText={t('push.action.delete')}
-                  onConfirm={() =>
-                    remove
-                      .mutateAsync(c.id)
-                      .then(() => void message.success(t('push.category.deleted')))
-                      .catch(() => undefined)
-                  }
+                  onConfirm={() => notifyOnSuccess(remove.mutateAsync(c.id), t('push.category.deleted'))}
                 >
                   <IconButton label={t('push.action.delete')} type="link" size="small" danger icon={<DeleteOutlined />} />
                 </DangerConfirm>,
@@ -139,7 +137,7 @@ function Categories() {
 
 function Apps() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const navigate = useNavigate();
   const [page, setPage] = useState({ page: 1, pageSize: 10, name: undefined as string | undefined });
   const apps = usePushApps(page);
@@ -186,12 +184,7 @@ function Apps() {
           <DangerConfirm
             title={t('push.app.deleteConfirm', { name: a.name })}
             okText={t('push.action.delete')}
-            onConfirm={() =>
-              remove
-                .mutateAsync(a.id)
-                .then(() => void message.success(t('push.app.deleted')))
-                .catch(() => undefined)
-            }
+            onConfirm={() => notifyOnSuccess(remove.mutateAsync(a.id), t('push.app.deleted'))}
           >
             <Button type="link" size="small" danger icon={<DeleteOutlined />}>
               {t('push.action.delete')}
@@ -205,8 +198,7 @@ function Apps() {
     <ProTable<PushApp>
       rowKey="id"
       columns={columns}
-      dataSource={apps.data?.list ?? []}
-      loading={apps.isFetching && !apps.data}
+      {...queryTableRows(apps)}
       cardBordered
       search={false}
       headerTitle={

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Alert, App, Button, Card, Descriptions, Result, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Tag, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, RollbackOutlined, SendOutlined, StarFilled } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { pushEditable, pushStateName, pushSubmittable, type PushNews } from '@lumigrid/contract/browser';
 import { usePassPushNews, usePushNews, usePushReviewItem } from '../../features/push/api.ts';
 import { useNewsActions } from './news-actions.tsx';
@@ -11,6 +11,8 @@ import { PushStateTag } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { useSearchParam } from '../../components/use-search-param.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 /** The news item as a reader sees it: cover, title, then the (server-sanitised) text. */
 function Article({ news }: { news: PushNews }) {
@@ -65,11 +67,10 @@ function Facts({ news, account }: { news: PushNews; account?: string }) {
  */
 export default function NewsDetailsPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? undefined;
-  const reviewing = params.get('review') === '1';
+  const id = useSearchParam('id');
+  const reviewing = useSearchParam('review') === '1';
   const own = usePushNews(reviewing ? undefined : id);
   const review = usePushReviewItem(id, reviewing);
   const query = reviewing ? review : own;
@@ -90,12 +91,7 @@ export default function NewsDetailsPage() {
         icon={<CheckOutlined />}
         loading={pass.isPending}
         data-testid="push-pass"
-        onClick={() =>
-          pass
-            .mutateAsync(news.id)
-            .then(() => void message.success(t('push.review.passed')))
-            .catch(() => undefined)
-        }
+        onClick={() => notifyOnSuccess(pass.mutateAsync(news.id), t('push.review.passed'))}
       >
         {t('push.action.pass')}
       </Button>,

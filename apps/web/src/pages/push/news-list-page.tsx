@@ -11,7 +11,6 @@ import {
   pushEditable,
   pushStateName,
   pushSubmittable,
-  type Lang,
   type PushNewsListQuery,
   type PushNewsSummary,
 } from '@lumigrid/contract/browser';
@@ -23,6 +22,7 @@ import { coverColumn } from './cover-thumb.tsx';
 import { PushStateTag, RejectionReason } from './push-state-tag.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 const STATES = [PUSH_STATE.draft, PUSH_STATE.pending, PUSH_STATE.failed, PUSH_STATE.passed] as const;
 
@@ -37,6 +37,27 @@ export default function NewsListPage() {
   const categories = usePushCategories();
   const actions = useNewsActions();
   const filter = (change: Partial<PushNewsListQuery>) => setQuery((q) => ({ ...q, ...change, page: 1 }));
+  const stateOptions = STATES.map((state) => ({ value: state, label: t(`push.state.${pushStateName(state)}`) }));
+  const appOptions = (apps.data?.list ?? []).map((a) => ({ value: a.id, label: a.name }));
+  const categoryOptions = (categories.data ?? []).map((c) => ({ value: c.id, label: c.name }));
+  const langOptions = LANGS.map((lang) => ({ value: lang, label: t(`lang.${lang}`) }));
+  /** A choice over one field of the query; its label is also its placeholder, and clearing it drops the filter. */
+  const filterSelect = <K extends 'state' | 'appId' | 'categoryId' | 'lang'>(
+    key: K,
+    label: string,
+    width: number,
+    options: { value: NonNullable<PushNewsListQuery[K]>; label: string }[],
+  ) => (
+    <Select<PushNewsListQuery[K]>
+      allowClear
+      placeholder={label}
+      aria-label={label}
+      style={{ width }}
+      value={query[key]}
+      onChange={(value) => filter({ [key]: value } as Pick<PushNewsListQuery, K>)}
+      options={options}
+    />
+  );
   const ready = (apps.data?.total ?? 0) > 0 && (categories.data?.length ?? 0) > 0;
 
   const columns: ProColumns<PushNewsSummary>[] = [
@@ -121,8 +142,7 @@ export default function NewsListPage() {
       <ProTable<PushNewsSummary>
         rowKey="id"
         columns={columns}
-        dataSource={news.data?.list ?? []}
-        loading={news.isFetching && !news.data}
+        {...queryTableRows(news)}
         cardBordered
         search={false}
         scroll={{ x: 1080 }}
@@ -144,42 +164,10 @@ export default function NewsListPage() {
               style={{ width: 200 }}
               onSearch={(title) => filter({ title: title || undefined })}
             />
-            <Select
-              allowClear
-              placeholder={t('push.field.state')}
-              aria-label={t('push.field.state')}
-              style={{ width: 130 }}
-              value={query.state}
-              onChange={(state) => filter({ state })}
-              options={STATES.map((state) => ({ value: state, label: t(`push.state.${pushStateName(state)}`) }))}
-            />
-            <Select
-              allowClear
-              placeholder={t('push.field.app')}
-              aria-label={t('push.field.app')}
-              style={{ width: 150 }}
-              value={query.appId}
-              onChange={(appId) => filter({ appId })}
-              options={(apps.data?.list ?? []).map((a) => ({ value: a.id, label: a.name }))}
-            />
-            <Select
-              allowClear
-              placeholder={t('push.field.category')}
-              aria-label={t('push.field.category')}
-              style={{ width: 140 }}
-              value={query.categoryId}
-              onChange={(categoryId) => filter({ categoryId })}
-              options={(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
-            />
-            <Select<Lang>
-              allowClear
-              placeholder={t('push.field.lang')}
-              aria-label={t('push.field.lang')}
-              style={{ width: 130 }}
-              value={query.lang}
-              onChange={(lang) => filter({ lang })}
-              options={LANGS.map((lang) => ({ value: lang, label: t(`lang.${lang}`) }))}
-            />
+            {filterSelect('state', t('push.field.state'), 130, stateOptions)}
+            {filterSelect('appId', t('push.field.app'), 150, appOptions)}
+            {filterSelect('categoryId', t('push.field.category'), 140, categoryOptions)}
+            {filterSelect('lang', t('push.field.lang'), 130, langOptions)}
           </Space>
         }
         toolBarRender={() => [

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { App, Button, Space, Tabs, Typography } from 'antd';
+import { Button, Space, Tabs, Typography } from 'antd';
 import { AuditOutlined, CheckOutlined, CloseOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -14,6 +14,8 @@ import { PushStateTag, RejectionReason } from './push-state-tag.tsx';
 import { RejectModal } from './reject-modal.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { queryTableRows } from '../../components/query-table-rows.ts';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 type Queue = typeof PUSH_STATE.pending | typeof PUSH_STATE.failed | typeof PUSH_STATE.passed;
 
@@ -21,7 +23,7 @@ type Queue = typeof PUSH_STATE.pending | typeof PUSH_STATE.failed | typeof PUSH_
 export default function ReviewPage() {
   const { t } = useTranslation();
   const { time } = useAccountTime();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const navigate = useNavigate();
   const [query, setQuery] = useState<{ state: Queue; page: number; pageSize: number }>({
     state: PUSH_STATE.pending,
@@ -82,12 +84,7 @@ export default function ReviewPage() {
                 size="small"
                 icon={<CheckOutlined />}
                 disabled={pass.isPending}
-                onClick={() =>
-                  pass
-                    .mutateAsync(n.id)
-                    .then(() => void message.success(t('push.review.passed')))
-                    .catch(() => undefined)
-                }
+                onClick={() => notifyOnSuccess(pass.mutateAsync(n.id), t('push.review.passed'))}
               >
                 {t('push.action.pass')}
               </Button>
@@ -106,8 +103,7 @@ export default function ReviewPage() {
       <ProTable<PushReviewItem>
         rowKey="id"
         columns={columns}
-        dataSource={queue.data?.list ?? []}
-        loading={queue.isFetching && !queue.data}
+        {...queryTableRows(queue)}
         cardBordered
         search={false}
         scroll={{ x: 1080 }}

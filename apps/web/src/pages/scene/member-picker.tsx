@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
-import { Button, Cascader, Segmented, Table, Tag, Typography } from 'antd';
+import { Button, Cascader, Segmented, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { Device, Gateway, GroupView, TreeBuilding, TreeProject } from '@lumigrid/contract/browser';
+import type { DisplayState, Gateway, TreeBuilding, TreeProject } from '@lumigrid/contract/browser';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { typeName } from '../../features/device-config/columns.tsx';
 import { withPaths } from '../../features/projects/tree.ts';
@@ -59,31 +59,26 @@ export function MemberPicker({ project, place, onPlaceChange, catalog, gateways,
     return gateway ? `${gateway.name}${gateway.online ? '' : ` (${t('scenes.offline')})`}` : t('common.empty');
   };
 
+  /** A ticked device or group as a new member, with the default action of what it can do. */
+  const asMember = (
+    type: EditorMember['type'],
+    item: Pick<EditorMember, 'id' | 'name' | 'gatewayId' | 'mapId'>,
+    deviceType: number | null,
+  ): EditorMember => ({
+    type,
+    id: item.id,
+    name: item.name,
+    gatewayId: item.gatewayId,
+    mapId: item.mapId,
+    deviceType,
+    action: defaultAction(catalog.controlsOf({ type, id: item.id, deviceType })),
+  });
+
   const add = () => {
-    const picked: EditorMember[] =
+    const picked =
       shown === 'devices'
-        ? devices
-            .filter((d) => selected.includes(memberKey({ type: 'device', id: d.id })))
-            .map((d) => ({
-              type: 'device',
-              id: d.id,
-              name: d.name,
-              gatewayId: d.gatewayId,
-              mapId: d.mapId,
-              deviceType: d.type,
-              action: defaultAction(catalog.controlsOf({ type: 'device', id: d.id, deviceType: d.type })),
-            }))
-        : groups
-            .filter((g) => selected.includes(memberKey({ type: 'group', id: g.id })))
-            .map((g) => ({
-              type: 'group',
-              id: g.id,
-              name: g.name,
-              gatewayId: g.gatewayId,
-              mapId: g.mapId,
-              deviceType: null,
-              action: defaultAction(catalog.controlsOf({ type: 'group', id: g.id, deviceType: null })),
-            }));
+        ? devices.filter((d) => selected.includes(memberKey({ type: 'device', id: d.id }))).map((d) => asMember('device', d, d.type))
+        : groups.filter((g) => selected.includes(memberKey({ type: 'group', id: g.id }))).map((g) => asMember('group', g, null));
     onAdd(picked);
     setSelected([]);
   };
@@ -97,6 +92,41 @@ export function MemberPicker({ project, place, onPlaceChange, catalog, gateways,
       'aria-label': t('common.selectRow', { name: row.name }),
     }),
   };
+
+  /** One list of the picker; a row already in the scene shows "added" in place of its state and cannot be ticked. */
+  const memberTable = <R extends { key: string; name: string; display: DisplayState }>(
+    rows: R[],
+    emptyText: string,
+    columns: TableColumnsType<R>,
+    displayText: (display: DisplayState) => string,
+    testId: string,
+  ) => (
+    <Table<R>
+      size="small"
+      rowKey="key"
+      loading={!catalog.ready}
+      dataSource={rows}
+      pagination={rows.length > 8 ? { pageSize: 8, showSizeChanger: false, size: 'small' } : false}
+      rowSelection={selection}
+      locale={{ emptyText }}
+      onRow={(row) => ({ 'data-testid': `pick-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
+      columns={[
+        ...columns,
+        {
+          title: t('scenes.picker.state'),
+          dataIndex: 'display',
+          width: 170,
+          render: (display: DisplayState, row) =>
+            taken.has(row.key) ? (
+              <Tag bordered={false}>{t('scenes.picker.added')}</Tag>
+            ) : (
+              <Tag color={DISPLAY_TAG_COLOUR[display]}>{displayText(display)}</Tag>
+            ),
+        },
+      ]}
+      data-testid={testId}
+    />
+  );
 
   return (
     <div data-testid="member-picker">
@@ -137,69 +167,35 @@ export function MemberPicker({ project, place, onPlaceChange, catalog, gateways,
           {selected.length > 0 ? ` (${selected.length})` : ''}
         </Button>
       </div>
-      {shown === 'devices' ? (
-        <Table<Device & { key: string }>
-          size="small"
-          rowKey="key"
-          loading={!catalog.ready}
-          dataSource={devices.map((d) => ({ ...d, key: memberKey({ type: 'device', id: d.id }) }))}
-          pagination={devices.length > 8 ? { pageSize: 8, showSizeChanger: false, size: 'small' } : false}
-          rowSelection={selection}
-          locale={{ emptyText: mapId ? t('scenes.picker.noDevices') : t('scenes.picker.chooseMap') }}
-          onRow={(row) => ({ 'data-testid': `pick-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
-          columns={[
-            { title: t('scenes.picker.device'), dataIndex: 'name', ellipsis: true },
-            { title: t('scenes.picker.type'), dataIndex: 'type', width: 200, render: (type: number) => typeName(t, type) },
-            { title: t('scenes.members.gateway'), dataIndex: 'gatewayId', width: 160, ellipsis: true, render: gatewayName },
-            {
-              title: t('scenes.picker.state'),
-              dataIndex: 'display',
-              width: 170,
-              render: (display: Device['display'], row) =>
-                taken.has(row.key) ? (
-                  <Tag bordered={false}>{t('scenes.picker.added')}</Tag>
-                ) : (
-                  <Tag color={DISPLAY_TAG_COLOUR[display]}>{t(`deviceControl.display.${display}`)}</Tag>
-                ),
-            },
-          ]}
-          data-testid="member-picker-devices"
-        />
-      ) : (
-        <Table<GroupView & { key: string }>
-          size="small"
-          rowKey="key"
-          loading={!catalog.ready}
-          dataSource={groups.map((g) => ({ ...g, key: memberKey({ type: 'group', id: g.id }) }))}
-          pagination={groups.length > 8 ? { pageSize: 8, showSizeChanger: false, size: 'small' } : false}
-          rowSelection={selection}
-          locale={{ emptyText: mapId ? t('scenes.picker.noGroups') : t('scenes.picker.chooseMap') }}
-          onRow={(row) => ({ 'data-testid': `pick-${row.name}` }) as React.HTMLAttributes<HTMLElement>}
-          columns={[
-            { title: t('scenes.picker.group'), dataIndex: 'name', ellipsis: true },
-            { title: t('scenes.members.gateway'), dataIndex: 'gatewayId', width: 160, ellipsis: true, render: gatewayName },
-            {
-              title: t('scenes.picker.groupMembers'),
-              dataIndex: 'deviceIds',
-              width: 110,
-              align: 'right',
-              render: (ids: string[]) => ids.length,
-            },
-            {
-              title: t('scenes.picker.state'),
-              dataIndex: 'display',
-              width: 170,
-              render: (display: GroupView['display'], row) =>
-                taken.has(row.key) ? (
-                  <Tag bordered={false}>{t('scenes.picker.added')}</Tag>
-                ) : (
-                  <Tag color={DISPLAY_TAG_COLOUR[display]}>{t(`groups.display.${display}`)}</Tag>
-                ),
-            },
-          ]}
-          data-testid="member-picker-groups"
-        />
-      )}
+      {shown === 'devices'
+        ? memberTable(
+            devices.map((d) => ({ ...d, key: memberKey({ type: 'device', id: d.id }) })),
+            mapId ? t('scenes.picker.noDevices') : t('scenes.picker.chooseMap'),
+            [
+              { title: t('scenes.picker.device'), dataIndex: 'name', ellipsis: true },
+              { title: t('scenes.picker.type'), dataIndex: 'type', width: 200, render: (type: number) => typeName(t, type) },
+              { title: t('scenes.members.gateway'), dataIndex: 'gatewayId', width: 160, ellipsis: true, render: gatewayName },
+            ],
+            (display) => t(`deviceControl.display.${display}`),
+            'member-picker-devices',
+          )
+        : memberTable(
+            groups.map((g) => ({ ...g, key: memberKey({ type: 'group', id: g.id }) })),
+            mapId ? t('scenes.picker.noGroups') : t('scenes.picker.chooseMap'),
+            [
+              { title: t('scenes.picker.group'), dataIndex: 'name', ellipsis: true },
+              { title: t('scenes.members.gateway'), dataIndex: 'gatewayId', width: 160, ellipsis: true, render: gatewayName },
+              {
+                title: t('scenes.picker.groupMembers'),
+                dataIndex: 'deviceIds',
+                width: 110,
+                align: 'right',
+                render: (ids: string[]) => ids.length,
+              },
+            ],
+            (display) => t(`groups.display.${display}`),
+            'member-picker-groups',
+          )}
     </div>
   );
 }

@@ -2,10 +2,9 @@ import { useState } from 'react';
 import { App, Badge, Button, Card, Descriptions, Image, Popconfirm, Result, Space, Spin, Table, Tag, Typography } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
 import { PageContainer } from '../../components/page-container.tsx';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { TIMED_SCENE_KINDS, userMay, type ScenePart, type SceneRun, type SceneMemberView } from '@lumigrid/contract/browser';
-import { useMe } from '../../features/auth/api.ts';
+import { TIMED_SCENE_KINDS, type ScenePart, type SceneRun, type SceneMemberView } from '@lumigrid/contract/browser';
 import { typeName } from '../../features/device-config/columns.tsx';
 import { useSiteTime } from '../../features/projects/site-time.ts';
 import { useDeleteScene, useScene, useSceneRuns } from '../../features/scenes/api.ts';
@@ -18,6 +17,8 @@ import { runPartText } from './scene-results.tsx';
 import { actionText, daysText, timingLines } from './scene-text.ts';
 import { UpcomingRuns } from './upcoming-runs.tsx';
 import { useRunSceneAction } from './use-run-scene.tsx';
+import { useSearchParam } from '../../components/use-search-param.ts';
+import { useUserMay } from '../../components/use-user-may.ts';
 
 const RUNS_PAGE_SIZE = 10;
 
@@ -29,11 +30,9 @@ export default function SceneDetailPage() {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const sceneId = params.get('id') ?? undefined;
-  const { data: user } = useMe();
-  const editable = userMay(user, 'write');
-  const controllable = userMay(user, 'control');
+  const sceneId = useSearchParam('id');
+  const editable = useUserMay('write');
+  const controllable = useUserMay('control');
   const scene = useScene(sceneId);
   const [runsPage, setRunsPage] = useState(1);
   const runs = useSceneRuns(sceneId ? { id: sceneId, page: runsPage, pageSize: RUNS_PAGE_SIZE } : undefined);

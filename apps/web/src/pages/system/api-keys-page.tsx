@@ -21,6 +21,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 const DEFAULT_LIFETIME_DAYS = 90;
 const SCOPE_COLOUR: Record<ApiKeyScope, string> = { read: 'blue', control: 'orange', edit: 'red' };
@@ -171,8 +172,7 @@ export default function ApiKeysPage() {
         rowKey="id"
         size="middle"
         columns={columns}
-        dataSource={keys.data ?? []}
-        loading={keys.isFetching && !keys.data}
+        {...queryTableRows(keys)}
         search={false}
         pagination={false}
         cardBordered

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Input, Select, Space, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
+import { Button, Input, Select, Space, Tag, Tooltip, Typography, type ButtonProps } from 'antd';
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -12,6 +12,7 @@ import { typeNameKey } from '../../features/device-config/param-fields.ts';
 import { useLibrary, useRemoveLibraryType } from '../../features/library/api.ts';
 import { LibraryFormModal } from './library-form-modal.tsx';
 import { LibraryIcon } from './library-icon.tsx';
+import { useNotifyOnSuccess } from '../../components/use-notify-on-success.ts';
 
 /** Whether a type matches the search text (name or part number) and the type filter. */
 function matches(type: LibraryType, text: string, code: number | undefined): boolean {
@@ -27,7 +28,7 @@ function matches(type: LibraryType, text: string, code: number | undefined): boo
  */
 export default function LibraryPage() {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
+  const notifyOnSuccess = useNotifyOnSuccess();
   const editable = useUserMay('write');
   const library = useLibrary();
   const remove = useRemoveLibraryType();
@@ -124,12 +125,7 @@ export default function LibraryPage() {
                   description={type.devices > 0 ? t('library.inUse', { count: type.devices }) : undefined}
                   okText={t('library.delete')}
                   okButtonProps={{ 'data-testid': 'library-delete-ok' } as ButtonProps}
-                  onConfirm={() =>
-                    remove
-                      .mutateAsync(type.id)
-                      .then(() => void message.success(t('library.deleted')))
-                      .catch(() => undefined)
-                  }
+                  onConfirm={() => notifyOnSuccess(remove.mutateAsync(type.id), t('library.deleted'))}
                 >
                   <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid={`library-delete-${type.name}`}>
                     {t('library.delete')}

@@ -27,6 +27,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
+import { queryTableRows } from '../../components/query-table-rows.ts';
 
 interface EndpointForm {
   name: string;
@@ -248,8 +249,7 @@ export default function WebhooksPage() {
         rowKey="id"
         size="middle"
         columns={columns}
-        dataSource={endpoints.data ?? []}
-        loading={endpoints.isFetching && !endpoints.data}
+        {...queryTableRows(endpoints)}
         search={false}
         pagination={false}
         cardBordered

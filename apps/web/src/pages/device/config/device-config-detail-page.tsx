@@ -1,7 +1,7 @@
 import { App, Button, Card, Descriptions, Empty, Space, Typography } from 'antd';
 import { PageContainer } from '../../../components/page-container.tsx';
 import { useUserMay } from '../../../components/use-user-may.ts';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { deviceType } from '@lumigrid/contract/browser';
 import { useDevice, useRefreshNetwork, useSensorOnOff } from '../../../features/device-config/api.ts';
@@ -10,14 +10,14 @@ import { useSiteTimes } from '../../../features/projects/site-time.ts';
 import { displayTag, placeOf, typeName } from '../../../features/device-config/columns.tsx';
 import { useDeleteDevice } from '../../../features/device-config/use-delete-device.tsx';
 import { ParamEditor } from './param-editor.tsx';
+import { useSearchParam } from '../../../components/use-search-param.ts';
 
 /** /device/config/detail?id= (spec section 2): one device, its parameters, sensing, network refresh and deletion. */
 export default function DeviceConfigDetailPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { message } = App.useApp();
-  const [params] = useSearchParams();
-  const id = params.get('id') ?? undefined;
+  const id = useSearchParam('id');
   const editable = useUserMay('write');
   const operate = useUserMay('control');
   const device = useDevice(id);

@@ -11,6 +11,7 @@ import { useGatewayMapNames } from '../../../features/gateways/api.ts';
 import { FormModal } from '../../../components/form-modal.tsx';
 import { tablePaging } from '../../../components/table-paging.ts';
 import { useUserMay } from '../../../components/use-user-may.ts';
+import { queryTableRows } from '../../../components/query-table-rows.ts';
 
 interface SearchForm {
   keyword?: string;
@@ -87,8 +88,7 @@ export default function DeviceConfigListPage() {
       <ProTable<Device, SearchForm>
         rowKey="id"
         columns={columns}
-        dataSource={devices.data?.list ?? []}
-        loading={devices.isFetching && !devices.data}
+        {...queryTableRows(devices)}
         cardBordered
         scroll={{ x: 1000 }}
         search={{ labelWidth: 'auto', span: 8, defaultCollapsed: false, collapseRender: false }}

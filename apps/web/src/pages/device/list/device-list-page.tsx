@@ -30,6 +30,7 @@ import { useDownload } from '../../../api/download.ts';
 import { tablePaging } from '../../../components/table-paging.ts';
 import { DownloadButton } from '../../../components/download-button.tsx';
 import { useUserMay } from '../../../components/use-user-may.ts';
+import { queryTableRows } from '../../../components/query-table-rows.ts';
 
 /** The measurements a device may report, in the order a reading is written, with their units. */
 const READINGS = [
@@ -271,8 +272,7 @@ export default function DeviceListPage({ view }: { view: 'list' | 'status' }) {
         rowKey="id"
         locale={{ emptyText: <EmptyHint text={t('deviceConfig.empty')} /> }}
         columns={[...filters, ...(view === 'list' ? listColumns : statusColumns)]}
-        dataSource={devices.data?.list ?? []}
-        loading={devices.isFetching && !devices.data}
+        {...queryTableRows(devices)}
         cardBordered
         scroll={{ x: 'max-content' }}
         // Part number and last report are one click away (the settings gear), so the rest (the status view's
