@@ -725,23 +725,6 @@ export function createEmergencyRepo(db: Db) {
         )
         .orderBy(asc(buildings.name), asc(map.name), asc(device.name), asc(device.id));
     },
-
-    /** Runs of a project in a period (the mailed report's emergency sheet). */
-    async projectRuns(q: { tenantId: bigint; projectId: bigint; from: Date; to: Date; limit: number }) {
-      return db
-        .select()
-        .from(emergencyRuns)
-        .where(
-          and(
-            eq(emergencyRuns.tenantId, q.tenantId),
-            eq(emergencyRuns.projectId, q.projectId),
-            gte(emergencyRuns.startedAt, q.from),
-            lt(emergencyRuns.startedAt, q.to),
-          ),
-        )
-        .orderBy(asc(emergencyRuns.startedAt), asc(emergencyRuns.id))
-        .limit(q.limit);
-    },
   };
 }
 export type EmergencyRepo = ReturnType<typeof createEmergencyRepo>;
