@@ -19,6 +19,14 @@ const TYPE: Record<string, Localised> = {
 
 const OR: Localised = { en: ' or ', cn: '或', tc: '或', ja: 'または' };
 
+const NOT_ALLOWED: Localised = {
+  en: 'is not one of the allowed values',
+  cn: '不是允许的值',
+  tc: '不是允許的值',
+  ja: '許可された値ではありません',
+};
+const WRONG_FORMAT: Localised = { en: 'has the wrong format', cn: '格式不正确', tc: '格式不正確', ja: '形式が正しくありません' };
+
 /** What is wrong with a field, by schema keyword; `{n}` is the limit, `{t}` the types it may have. */
 const PROBLEM: Record<string, Localised> = {
   required: { en: 'is required', cn: '必填', tc: '必填', ja: '必須です' },
@@ -38,12 +46,12 @@ const PROBLEM: Record<string, Localised> = {
   minItems: { en: 'needs at least {n} entries', cn: '至少 {n} 项', tc: '至少 {n} 項', ja: '{n} 件以上必要です' },
   maxItems: { en: 'takes at most {n} entries', cn: '最多 {n} 项', tc: '最多 {n} 項', ja: '{n} 件以下にしてください' },
   uniqueItems: { en: 'has an entry twice', cn: '有重复项', tc: '有重複項', ja: '重複した項目があります' },
-  pattern: { en: 'has the wrong format', cn: '格式不正确', tc: '格式不正確', ja: '形式が正しくありません' },
-  format: { en: 'has the wrong format', cn: '格式不正确', tc: '格式不正確', ja: '形式が正しくありません' },
-  enum: { en: 'is not one of the allowed values', cn: '不是允许的值', tc: '不是允許的值', ja: '許可された値ではありません' },
-  const: { en: 'is not one of the allowed values', cn: '不是允许的值', tc: '不是允許的值', ja: '許可された値ではありません' },
-  anyOf: { en: 'is not one of the allowed values', cn: '不是允许的值', tc: '不是允許的值', ja: '許可された値ではありません' },
-  oneOf: { en: 'is not one of the allowed values', cn: '不是允许的值', tc: '不是允許的值', ja: '許可された値ではありません' },
+  pattern: WRONG_FORMAT,
+  format: WRONG_FORMAT,
+  enum: NOT_ALLOWED,
+  const: NOT_ALLOWED,
+  anyOf: NOT_ALLOWED,
+  oneOf: NOT_ALLOWED,
   additionalProperties: { en: 'is not expected', cn: '不应出现', tc: '不應出現', ja: '指定できません' },
   invalid: { en: 'is not valid', cn: '无效', tc: '無效', ja: '無効です' },
 };

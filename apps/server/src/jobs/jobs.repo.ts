@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 
@@ -23,6 +24,23 @@ export function createJobsRepo(db: Db) {
   /** The row is this node's current attempt; anything else (taken over, finished) ignores the write. */
   const ownAttempt = (nodeId: string, attempt: JobAttempt) =>
     and(eq(jobs.id, attempt.id), eq(jobs.attempts, attempt.attempts), eq(jobs.state, 'running'), eq(jobs.leaseOwner, nodeId));
+
+  /** Writes one attempt if it is still this node's; answers whether it was. */
+  async function updateOwnAttempt(nodeId: string, attempt: JobAttempt, set: PgUpdateSetSource<typeof jobs>): Promise<boolean> {
+    const rows = await db.update(jobs).set(set).where(ownAttempt(nodeId, attempt)).returning({ id: jobs.id });
+    return rows.length > 0;
+  }
+
+  /** Writes those of the attempts still this node's; answers their ids. */
+  async function updateOwnAttempts(nodeId: string, attempts: JobAttempt[], set: PgUpdateSetSource<typeof jobs>): Promise<Set<bigint>> {
+    if (attempts.length === 0) return new Set();
+    const rows = await db
+      .update(jobs)
+      .set(set)
+      .where(or(...attempts.map((attempt) => ownAttempt(nodeId, attempt))))
+      .returning({ id: jobs.id });
+    return new Set(rows.map((row) => row.id));
+  }
 
   return {
     /** Jobs queued and running across every node; each count reads its partial index, never the finished rows. */
@@ -86,33 +104,27 @@ export function createJobsRepo(db: Db) {
 
     /** Pushes the leases of this node's running attempts forward; answers the ids it still holds. */
     async renew(input: { nodeId: string; attempts: JobAttempt[]; lockedUntil: Date }): Promise<Set<bigint>> {
-      if (input.attempts.length === 0) return new Set();
-      const held = await db
-        .update(jobs)
-        .set({ lockedUntil: input.lockedUntil })
-        .where(or(...input.attempts.map((attempt) => ownAttempt(input.nodeId, attempt))))
-        .returning({ id: jobs.id });
-      return new Set(held.map((row) => row.id));
+      return updateOwnAttempts(input.nodeId, input.attempts, { lockedUntil: input.lockedUntil });
     },
 
     /** Records success; answers false when the attempt was no longer this node's. */
     async complete(input: { nodeId: string; attempt: JobAttempt; result: unknown; now: Date }): Promise<boolean> {
-      const done = await db
-        .update(jobs)
-        .set({ state: 'done', result: input.result, finishedAt: input.now, lockedUntil: null })
-        .where(ownAttempt(input.nodeId, input.attempt))
-        .returning({ id: jobs.id });
-      return done.length > 0;
+      return updateOwnAttempt(input.nodeId, input.attempt, {
+        state: 'done',
+        result: input.result,
+        finishedAt: input.now,
+        lockedUntil: null,
+      });
     },
 
     /** Queues the job again at `runAt`; answers false when the attempt was no longer this node's. */
     async retry(input: { nodeId: string; attempt: JobAttempt; error: string; runAt: Date }): Promise<boolean> {
-      const queued = await db
-        .update(jobs)
-        .set({ state: 'queued', runAt: input.runAt, lastError: input.error, lockedUntil: null })
-        .where(ownAttempt(input.nodeId, input.attempt))
-        .returning({ id: jobs.id });
-      return queued.length > 0;
+      return updateOwnAttempt(input.nodeId, input.attempt, {
+        state: 'queued',
+        runAt: input.runAt,
+        lastError: input.error,
+        lockedUntil: null,
+      });
     },
 
     /**
@@ -120,23 +132,23 @@ export function createJobsRepo(db: Db) {
      * hands them back so another takes them now instead of after the lease. Answers the ids handed back.
      */
     async release(input: { nodeId: string; attempts: JobAttempt[]; runAt: Date }): Promise<Set<bigint>> {
-      if (input.attempts.length === 0) return new Set();
-      const released = await db
-        .update(jobs)
-        .set({ state: 'queued', attempts: sql`${jobs.attempts} - 1`, runAt: input.runAt, leaseOwner: null, lockedUntil: null })
-        .where(or(...input.attempts.map((attempt) => ownAttempt(input.nodeId, attempt))))
-        .returning({ id: jobs.id });
-      return new Set(released.map((row) => row.id));
+      return updateOwnAttempts(input.nodeId, input.attempts, {
+        state: 'queued',
+        attempts: sql`${jobs.attempts} - 1`,
+        runAt: input.runAt,
+        leaseOwner: null,
+        lockedUntil: null,
+      });
     },
 
     /** Records the last failure for good; answers false when the attempt was no longer this node's. */
     async fail(input: { nodeId: string; attempt: JobAttempt; error: string; now: Date }): Promise<boolean> {
-      const failed = await db
-        .update(jobs)
-        .set({ state: 'failed', lastError: input.error, finishedAt: input.now, lockedUntil: null })
-        .where(ownAttempt(input.nodeId, input.attempt))
-        .returning({ id: jobs.id });
-      return failed.length > 0;
+      return updateOwnAttempt(input.nodeId, input.attempt, {
+        state: 'failed',
+        lastError: input.error,
+        finishedAt: input.now,
+        lockedUntil: null,
+      });
     },
 
     async find(input: { kind: string; key: string }): Promise<JobRow | undefined> {

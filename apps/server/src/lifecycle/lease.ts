@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, lt, or } from 'drizzle-orm';
+import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { serverLeases } from '../db/schema/index.ts';
@@ -19,25 +20,35 @@ export function nodeName(): string {
   return `${hostname()}/${process.pid}/${randomBytes(3).toString('hex')}`;
 }
 
-/** A lease of server_leases by its name (work one node does for all, such as the alarm engine). */
-export function serverLease(db: Db, name: string): Lease {
+/** A table whose rows are leases: a key naming what each is for, the node holding it, and until when. */
+type LeaseTable = PgTable & { holder: PgColumn; expiresAt: PgColumn };
+
+/** The lease kept in one row of a lease table: `key.row` holds the key column's property alone (`{ name }`). */
+export function leaseRow<T extends LeaseTable>(db: Db, table: T, key: { column: PgColumn; row: Partial<T['$inferInsert']> }): Lease {
+  const [keyValue] = Object.values(key.row);
   return {
     async take(q) {
+      const held = { holder: q.holder, expiresAt: q.until };
       const rows = await db
-        .insert(serverLeases)
-        .values({ name, holder: q.holder, expiresAt: q.until })
+        .insert(table)
+        .values({ ...key.row, ...held } as T['$inferInsert'])
         .onConflictDoUpdate({
-          target: serverLeases.name,
-          set: { holder: q.holder, expiresAt: q.until },
-          setWhere: or(eq(serverLeases.holder, q.holder), lt(serverLeases.expiresAt, q.now)),
+          target: key.column,
+          set: held as PgUpdateSetSource<T>,
+          setWhere: or(eq(table.holder, q.holder), lt(table.expiresAt, q.now)),
         })
-        .returning({ holder: serverLeases.holder });
+        .returning({ holder: table.holder });
       return rows.length > 0;
     },
     async release(q) {
-      await db.delete(serverLeases).where(and(eq(serverLeases.name, name), eq(serverLeases.holder, q.holder)));
+      await db.delete(table).where(and(eq(key.column, keyValue), eq(table.holder, q.holder)));
     },
   };
+}
+
+/** A lease of server_leases by its name (work one node does for all, such as the alarm engine). */
+export function serverLease(db: Db, name: string): Lease {
+  return leaseRow(db, serverLeases, { column: serverLeases.name, row: { name } });
 }
 
 export interface LeaseOptions {

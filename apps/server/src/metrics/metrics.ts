@@ -46,6 +46,18 @@ function counterOf(registry: Registry, name: string, help: string, read: () => n
   });
 }
 
+/** A counter `<prefix>_<field>_total` for each field of a running-total stats object, described by `helps`. */
+function statsCounters<Field extends string>(
+  registry: Registry,
+  prefix: string,
+  stats: () => Record<NoInfer<Field>, number> | undefined,
+  helps: Record<Field, string>,
+) {
+  for (const [field, help] of Object.entries(helps) as Array<[Field, string]>) {
+    counterOf(registry, `${prefix}_${field}_total`, help, () => stats()?.[field]);
+  }
+}
+
 /** Compares in constant time, so the answer's timing tells nothing of how much of a guess was right. */
 function sameToken(given: string, expected: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -158,32 +170,15 @@ export function registerMetrics(app: FastifyInstance, options: { token: string }
           this.set(link?.connected ? 1 : 0);
         },
       });
-      counterOf(registry, 'lumigrid_mqtt_messages_received_total', 'MQTT messages received from gateways', () => link?.stats.received);
-      counterOf(
-        registry,
-        'lumigrid_mqtt_messages_dropped_total',
-        'MQTT messages from gateways dropped as malformed',
-        () => link?.stats.dropped,
-      );
-
-      counterOf(
-        registry,
-        'lumigrid_device_reports_accepted_total',
-        "Device states accepted from gateways' reports into the history writer",
-        () => reportWriter?.stats.accepted,
-      );
-      counterOf(
-        registry,
-        'lumigrid_device_reports_written_total',
-        'Device states written to the history',
-        () => reportWriter?.stats.written,
-      );
-      counterOf(
-        registry,
-        'lumigrid_device_reports_dropped_total',
-        'Device states given up on (unknown gateway, refused by the database, or unwritten at shutdown)',
-        () => reportWriter?.stats.dropped,
-      );
+      statsCounters(registry, 'lumigrid_mqtt_messages', () => link?.stats, {
+        received: 'MQTT messages received from gateways',
+        dropped: 'MQTT messages from gateways dropped as malformed',
+      });
+      statsCounters(registry, 'lumigrid_device_reports', () => reportWriter?.stats, {
+        accepted: "Device states accepted from gateways' reports into the history writer",
+        written: 'Device states written to the history',
+        dropped: 'Device states given up on (unknown gateway, refused by the database, or unwritten at shutdown)',
+      });
       new Gauge({
         name: 'lumigrid_report_writer_queue_depth',
         help: 'Device states waiting to be written to the history; the link is slowed down when it fills',

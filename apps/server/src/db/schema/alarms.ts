@@ -1,9 +1,8 @@
 import type { AlarmRuleStep, AlarmSeverity, AlarmState, Lang } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { mayReferTo, refersTo } from './columns.ts';
-import { devices } from './devices.ts';
-import { gateways } from './gateways.ts';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, refersTo, unreferencedId } from './columns.ts';
+import { faultSource } from './alerts.ts';
 import { projects } from './projects.ts';
 import { tenantColumn, tenantRowKeys } from './tenant-columns.ts';
 
@@ -17,30 +16,26 @@ export const alarms = pgTable(
   'alarms',
   {
     ...tenantRowKeys(),
-    gatewayId: mayReferTo('gateway_id', () => gateways.id, 'set null'),
-    deviceId: mayReferTo('device_id', () => devices.id, 'set null'),
-    /** The device address on its gateway ('' for the gateway itself). */
-    addr: text('addr').notNull(),
-    code: smallint('code').notNull(),
+    ...faultSource(),
     severity: text('severity').$type<AlarmSeverity>().notNull(),
     state: text('state').$type<AlarmState>().notNull(),
     chattering: boolean('chattering').notNull().default(false),
     raiseCount: integer('raise_count').notNull().default(1),
     name: text('name').notNull(),
     gatewayName: text('gateway_name').notNull(),
-    projectId: bigint('project_id', { mode: 'bigint' }),
-    mapId: bigint('map_id', { mode: 'bigint' }),
-    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
-    clearedAt: timestamp('cleared_at', { withTimezone: true }),
-    ackedAt: timestamp('acked_at', { withTimezone: true }),
+    projectId: unreferencedId('project_id'),
+    mapId: unreferencedId('map_id'),
+    raisedAt: instant('raised_at').notNull(),
+    clearedAt: instant('cleared_at'),
+    ackedAt: instant('acked_at'),
     ackedByName: text('acked_by_name'),
-    shelvedUntil: timestamp('shelved_until', { withTimezone: true }),
+    shelvedUntil: instant('shelved_until'),
     shelvedReason: text('shelved_reason'),
     shelvedByName: text('shelved_by_name'),
     /** Counts the times the alarm came back from shelving: each time its notification rules start again. */
     attentionRound: integer('attention_round').notNull().default(0),
     /** When the current round of notifications started (raised, or unshelved). */
-    attentionSince: timestamp('attention_since', { withTimezone: true }).notNull(),
+    attentionSince: instant('attention_since').notNull(),
   },
   (t) => [
     uniqueIndex('alarms_standing_key')

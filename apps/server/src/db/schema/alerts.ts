@@ -1,10 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { mayReferTo } from './columns.ts';
+import { index, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, mayReferTo, unreferencedId } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { tenantRowKeys } from './tenant-columns.ts';
 import { users } from './users.ts';
+
+/**
+ * What a fault is on and which fault it is: a gateway and a device address on it, with the fault code. The gateway
+ * and the device may go; the row keeps the address and the names it copied.
+ */
+export const faultSource = () => ({
+  gatewayId: mayReferTo('gateway_id', () => gateways.id, 'set null'),
+  /** Null for a gateway's own fault (offline). */
+  deviceId: mayReferTo('device_id', () => devices.id, 'set null'),
+  /** The device address on its gateway ('' for the gateway itself). */
+  addr: text('addr').notNull(),
+  code: smallint('code').notNull(),
+});
 
 /**
  * Alerts: one fault of one device, or one gateway offline, from raised to cleared; pending until a person
@@ -16,23 +29,18 @@ export const alerts = pgTable(
   'alerts',
   {
     ...tenantRowKeys(),
-    gatewayId: mayReferTo('gateway_id', () => gateways.id, 'set null'),
-    /** Null for a gateway's own alert (offline). */
-    deviceId: mayReferTo('device_id', () => devices.id, 'set null'),
-    /** The device address on its gateway ('' for the gateway itself): with gatewayId, what the fault is on. */
-    addr: text('addr').notNull(),
-    code: smallint('code').notNull(),
+    ...faultSource(),
     name: text('name').notNull(),
     deviceType: smallint('device_type'),
     gatewayName: text('gateway_name').notNull(),
-    projectId: bigint('project_id', { mode: 'bigint' }),
-    buildId: bigint('build_id', { mode: 'bigint' }),
-    mapId: bigint('map_id', { mode: 'bigint' }),
-    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull(),
-    clearedAt: timestamp('cleared_at', { withTimezone: true }),
+    projectId: unreferencedId('project_id'),
+    buildId: unreferencedId('build_id'),
+    mapId: unreferencedId('map_id'),
+    raisedAt: instant('raised_at').notNull(),
+    clearedAt: instant('cleared_at'),
     handledBy: mayReferTo('handled_by', () => users.id, 'set null'),
     handledByName: text('handled_by_name'),
-    handledAt: timestamp('handled_at', { withTimezone: true }),
+    handledAt: instant('handled_at'),
     note: text('note').notNull().default(''),
   },
   (t) => [

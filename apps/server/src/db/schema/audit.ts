@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { identityId } from './columns.ts';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { identityId, instant, unreferencedId } from './columns.ts';
 
 /**
  * The audit trail: one row per recorded call of the API (contract isAudited), appended after its answer went
@@ -12,15 +12,15 @@ export const auditTrail = pgTable(
   'audit_trail',
   {
     id: identityId(),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    at: instant('at').notNull(),
     /** The caller's account (tenant); null for a call nobody signed in made. */
-    tenantId: bigint('tenant_id', { mode: 'bigint' }),
-    userId: bigint('user_id', { mode: 'bigint' }),
+    tenantId: unreferencedId('tenant_id'),
+    userId: unreferencedId('user_id'),
     /** The caller's name when the call was made. */
     userName: text('user_name').notNull().default(''),
     actor: text('actor').$type<'admin' | 'account' | 'subAccount' | 'apiKey' | 'anonymous'>().notNull(),
     /** The API key the call was made with (its user is user_id); no foreign key, as for every column here. */
-    apiKeyId: bigint('api_key_id', { mode: 'bigint' }),
+    apiKeyId: unreferencedId('api_key_id'),
     via: text('via').$type<'web' | 'api' | 'bacnet'>().notNull(),
     ip: text('ip').notNull().default(''),
     /** The endpoint's id in the contract's table (`devices.control`) and its domain (`devices`). */
@@ -33,7 +33,7 @@ export const auditTrail = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    projectId: bigint('project_id', { mode: 'bigint' }),
+    projectId: unreferencedId('project_id'),
     /** Parameters, query and fields of the request, secrets redacted. */
     request: jsonb('request').$type<Record<string, unknown>>().notNull().default({}),
     before: jsonb('before'),

@@ -1,5 +1,5 @@
-import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt, identityId, refersTo } from './columns.ts';
+import { index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { createdAt, identityId, instant, refersTo } from './columns.ts';
 import { users } from './users.ts';
 
 /** Signed-in sessions; only the SHA-256 of a token is kept, so a database leak yields no usable token. */
@@ -11,9 +11,9 @@ export const sessions = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     idleMs: integer('idle_ms').notNull(),
     createdAt: createdAt(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastSeenAt: instant('last_seen_at').notNull().defaultNow(),
+    expiresAt: instant('expires_at').notNull(),
+    revokedAt: instant('revoked_at'),
     /** Why the server ended the session (250019 permissions changed, ...): what its next call answers. Null: 250004. */
     endedCode: integer('ended_code'),
   },
@@ -30,8 +30,8 @@ export const verificationCodes = pgTable(
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     createdAt: createdAt(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    expiresAt: instant('expires_at').notNull(),
+    usedAt: instant('used_at'),
   },
   (t) => [index('verification_codes_target_idx').on(t.target, t.createdAt)],
 );
@@ -40,7 +40,7 @@ export const verificationCodes = pgTable(
 export const captchas = pgTable('captchas', {
   id: text('id').primaryKey(),
   answerHash: text('answer_hash').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  expiresAt: instant('expires_at').notNull(),
 });
 
 /** Failed sign-ins per key (an account from an address, or an address) in the current window, for throttling. */
@@ -48,7 +48,7 @@ export const signInFailures = pgTable(
   'sign_in_failures',
   {
     key: text('key').primaryKey(),
-    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    windowStart: instant('window_start').notNull(),
     failures: integer('failures').notNull(),
   },
   // Windows that ended are swept by this index, so guesses at made-up names cannot grow the table for ever.
@@ -65,9 +65,9 @@ export const signInAccountHolds = pgTable(
     /** The account name as typed, trimmed and lower-cased. */
     login: text('login').primaryKey(),
     failures: integer('failures').notNull(),
-    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }).notNull(),
+    lastAttemptAt: instant('last_attempt_at').notNull(),
     /** A device not known to the account may not try again before this. */
-    notBefore: timestamp('not_before', { withTimezone: true }).notNull(),
+    notBefore: instant('not_before').notNull(),
   },
   (t) => [index('sign_in_account_holds_last_attempt_idx').on(t.lastAttemptAt)],
 );
@@ -78,7 +78,7 @@ export const knownDevices = pgTable(
   {
     userId: refersTo('user_id', () => users.id, 'cascade'),
     deviceHash: text('device_hash').notNull(),
-    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }).notNull(),
+    lastSignInAt: instant('last_sign_in_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.deviceHash] }), index('known_devices_last_sign_in_idx').on(t.lastSignInAt)],
 );

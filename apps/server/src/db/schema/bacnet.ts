@@ -1,5 +1,5 @@
-import { bigint, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { refersTo } from './columns.ts';
+import { integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, keyedBy, refersTo, unreferencedId } from './columns.ts';
 import { projects } from './projects.ts';
 
 /**
@@ -14,7 +14,7 @@ export const bacnetObjects = pgTable(
     projectId: refersTo('project_id', () => projects.id, 'cascade'),
     /** What the platform object is: `group`, `device`, `energy` (a device's meter), `map` or `project`. */
     source: text('source').$type<'group' | 'device' | 'energy' | 'map' | 'project'>().notNull(),
-    sourceId: bigint('source_id', { mode: 'bigint' }).notNull(),
+    sourceId: unreferencedId('source_id').notNull(),
     /** The BACnet object type (54 Lighting Output, 55 Binary Lighting Output, 0 Analog Input, 19 Multi-state Value). */
     objectType: integer('object_type').notNull(),
     instance: integer('instance').notNull(),
@@ -30,12 +30,10 @@ export const bacnetObjects = pgTable(
  * answers, the others wait to take over when it stops renewing (docs/bacnet.md).
  */
 export const bacnetLeases = pgTable('bacnet_leases', {
-  projectId: bigint('project_id', { mode: 'bigint' })
-    .primaryKey()
-    .references(() => projects.id, { onDelete: 'cascade' }),
+  projectId: keyedBy('project_id', () => projects.id),
   /** The node holding it (host/pid/random, as the job runner names nodes). */
   holder: text('holder').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  expiresAt: instant('expires_at').notNull(),
 });
 
 /**
@@ -50,7 +48,7 @@ export const bacnetRecipients = pgTable(
     deviceInstance: integer('device_instance').notNull(),
     /** The BACnetDestinations as written (days, times, recipient, process, confirmed, transitions), in order. */
     recipients: jsonb('recipients').$type<unknown[]>().notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    updatedAt: instant('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.deviceInstance] })],
 );
@@ -64,7 +62,7 @@ export const bacnetDevices = pgTable(
   'bacnet_devices',
   {
     projectId: refersTo('project_id', () => projects.id, 'cascade'),
-    mapId: bigint('map_id', { mode: 'bigint' }).notNull(),
+    mapId: unreferencedId('map_id').notNull(),
     slot: integer('slot').notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.mapId] }), uniqueIndex('bacnet_devices_slot_key').on(t.projectId, t.slot)],

@@ -1,4 +1,4 @@
-import { type AnyPgColumn, bigint, timestamp } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, index, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
 
 // The column sets the tables share, spread into their column objects (drizzle's documented way to reuse columns).
 // Each call makes new builders, so no two tables share one.
@@ -16,11 +16,47 @@ export const refersTo = <Name extends string>(name: Name, target: () => AnyPgCol
 export const mayReferTo = <Name extends string>(name: Name, target: () => AnyPgColumn, onDelete: OnDelete) =>
   bigint(name, { mode: 'bigint' }).references(target, { onDelete });
 
+/** Another row's id held without a foreign key; the column says why it needs none. */
+export const unreferencedId = <Name extends string>(name: Name) => bigint(name, { mode: 'bigint' });
+
+/** A key that is another row's id: at most one row per that row, deleted with it. */
+export const keyedBy = <Name extends string>(name: Name, target: () => AnyPgColumn) =>
+  bigint(name, { mode: 'bigint' }).primaryKey().references(target, { onDelete: 'cascade' });
+
+/** A moment in time; every moment the schema keeps carries its zone, so nodes in any zone read it alike. */
+export const instant = <Name extends string>(name: Name) => timestamp(name, { withTimezone: true });
+
 /** When the row was written first. */
-export const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+export const createdAt = () => instant('created_at').notNull().defaultNow();
 
 /** When the row was written first and last. */
 export const timestamps = () => ({
   createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
 });
+
+/** One side of a many-to-many link: the property, its column and the row it points at. */
+export interface LinkSide<Key extends string> {
+  key: Key;
+  column: string;
+  target: () => AnyPgColumn;
+}
+
+/**
+ * A many-to-many link between two rows: each pair once (the key, led by the first side), found from the second
+ * side by its index, and gone with either row.
+ */
+export function linkTable<TableName extends string, First extends string, Second extends string>(
+  name: TableName,
+  first: LinkSide<First>,
+  second: LinkSide<Second>,
+) {
+  const columns = {
+    [first.key]: refersTo(first.column, first.target, 'cascade'),
+    [second.key]: refersTo(second.column, second.target, 'cascade'),
+  } as Record<First | Second, ReturnType<typeof refersTo<string>>>;
+  return pgTable(name, columns, (t) => [
+    primaryKey({ columns: [t[first.key], t[second.key]] }),
+    index(`${name}_${second.column.replace(/_id$/, '')}_idx`).on(t[second.key]),
+  ]);
+}

@@ -11,10 +11,9 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { mayReferTo, refersTo, timestamps } from './columns.ts';
+import { instant, mayReferTo, refersTo, timestamps } from './columns.ts';
 import { gateways } from './gateways.ts';
 import { maps } from './projects.ts';
 import { tenantRowKeys } from './tenant-columns.ts';
@@ -61,6 +60,21 @@ export const devices = pgTable(
   ],
 );
 
+/** A device's state as one report carries it: kept current in device_states, appended to device_reports. */
+export const reportedState = () => ({
+  /** The protocol's device kind (light-cct, sensor-motion, ...). */
+  kind: text('kind').notNull(),
+  online: boolean('online').notNull(),
+  /** Fault code of spec section 4, 0 normal. */
+  fault: smallint('fault').notNull(),
+  /** The device state exactly as reported (docs/protocol.md, up/report). */
+  state: jsonb('state').$type<DeviceState>().notNull(),
+  /** The report's own timestamp (gateway clock). */
+  reportedAt: instant('reported_at').notNull(),
+  /** When the server received the report (server clock). */
+  receivedAt: instant('received_at').notNull(),
+});
+
 /**
  * The current state of every device a gateway reports (up/report), one row per gateway and address,
  * whether or not the device was imported (devices joins it on gateway_id + addr). The report writer upserts
@@ -75,23 +89,14 @@ export const deviceStates = pgTable(
     addr: text('addr').notNull(),
     /** The account the gateway was bound to when it reported; null while the gateway is in the pool. */
     tenantId: mayReferTo('tenant_id', () => users.id, 'cascade'),
-    /** The protocol's device kind (light-cct, sensor-motion, ...). */
-    kind: text('kind').notNull(),
-    online: boolean('online').notNull(),
-    /** Fault code of spec section 4, 0 normal. */
-    fault: smallint('fault').notNull(),
-    /** The device state exactly as reported (docs/protocol.md, up/report). */
-    state: jsonb('state').$type<DeviceState>().notNull(),
-    /** The report's own timestamp (gateway clock). */
-    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
-    /** When the server received the report (server clock); orders competing writes. */
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    // received_at orders competing writes.
+    ...reportedState(),
     /**
      * Change-only history: a 48-bit digest of the state of the device's last history row, and when it was
      * received (server clock); null until the history takes one. Every node decides against these, under the row's lock.
      */
     historyDigest: bigint('history_digest', { mode: 'number' }),
-    historyAt: timestamp('history_at', { withTimezone: true }),
+    historyAt: instant('history_at'),
   },
   (t) => [primaryKey({ columns: [t.gatewayId, t.addr] })],
 );

@@ -1,19 +1,6 @@
 import type { EmergencyFailure, EmergencySchedule, EmergencyStagger } from '@lumigrid/contract';
-import {
-  bigint,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { mayReferTo, refersTo, timestamps } from './columns.ts';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, linkTable, mayReferTo, refersTo, timestamps, unreferencedId } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { buildings, maps, projects } from './projects.ts';
@@ -42,7 +29,7 @@ export const emergencyTasks = pgTable(
     schedule: jsonb('schedule').$type<EmergencySchedule>().notNull(),
     stagger: jsonb('stagger').$type<EmergencyStagger>().notNull(),
     /** The occurrence the recurrence's job is queued for; a job for another one is stale. */
-    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    nextRunAt: instant('next_run_at'),
     ...timestamps(),
   },
   (t) => [
@@ -53,13 +40,10 @@ export const emergencyTasks = pgTable(
 );
 
 /** The lights of a task (the transfer list's right-hand side). */
-export const emergencyTaskDevices = pgTable(
+export const emergencyTaskDevices = linkTable(
   'emergency_task_devices',
-  {
-    taskId: refersTo('task_id', () => emergencyTasks.id, 'cascade'),
-    deviceId: refersTo('device_id', () => devices.id, 'cascade'),
-  },
-  (t) => [primaryKey({ columns: [t.taskId, t.deviceId] }), index('emergency_task_devices_device_idx').on(t.deviceId)],
+  { key: 'taskId', column: 'task_id', target: () => emergencyTasks.id },
+  { key: 'deviceId', column: 'device_id', target: () => devices.id },
 );
 
 /**
@@ -72,9 +56,9 @@ export const emergencyRuns = pgTable(
     ...tenantRowKeys(),
     taskId: mayReferTo('task_id', () => emergencyTasks.id, 'set null'),
     /** Where the task was when the run started; no foreign keys, so the history outlives the places. */
-    projectId: bigint('project_id', { mode: 'bigint' }).notNull(),
-    mapId: bigint('map_id', { mode: 'bigint' }).notNull(),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' }).notNull(),
+    projectId: unreferencedId('project_id').notNull(),
+    mapId: unreferencedId('map_id').notNull(),
+    gatewayId: unreferencedId('gateway_id').notNull(),
     taskName: text('task_name').notNull(),
     projectName: text('project_name').notNull(),
     buildName: text('build_name').notNull().default(''),
@@ -89,18 +73,18 @@ export const emergencyRuns = pgTable(
     trigger: text('trigger').$type<'manual' | 'schedule'>().notNull(),
     /** Who started it by hand, as named then ('' when its recurrence did); the user, while the account exists. */
     startedBy: text('started_by').notNull().default(''),
-    startedByUserId: bigint('started_by_user_id', { mode: 'bigint' }),
+    startedByUserId: unreferencedId('started_by_user_id'),
     /** Who stopped it by hand ('' unless stopped). */
     stoppedBy: text('stopped_by').notNull().default(''),
-    stoppedByUserId: bigint('stopped_by_user_id', { mode: 'bigint' }),
+    stoppedByUserId: unreferencedId('stopped_by_user_id'),
     state: text('state').$type<'running' | 'finished' | 'stopped'>().notNull(),
     result: text('result').$type<'pass' | 'failed' | 'stopped'>(),
     waves: integer('waves').notNull(),
     currentWave: integer('current_wave').notNull(),
     /** When the waiting wave starts; null while a wave runs or once ended. */
-    nextWaveAt: timestamp('next_wave_at', { withTimezone: true }),
-    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    nextWaveAt: instant('next_wave_at'),
+    startedAt: instant('started_at').notNull(),
+    finishedAt: instant('finished_at'),
   },
   (t) => [
     index('emergency_runs_tenant_started_idx').on(t.tenantId, t.startedAt),
@@ -116,7 +100,7 @@ export const emergencyRecords = pgTable(
     ...tenantRowKeys(),
     runId: refersTo('run_id', () => emergencyRuns.id, 'cascade'),
     deviceId: mayReferTo('device_id', () => devices.id, 'set null'),
-    gatewayId: bigint('gateway_id', { mode: 'bigint' }).notNull(),
+    gatewayId: unreferencedId('gateway_id').notNull(),
     addr: text('addr').notNull(),
     deviceName: text('device_name').notNull(),
     test: text('test').$type<'function' | 'life'>().notNull(),
@@ -135,8 +119,8 @@ export const emergencyRecords = pgTable(
     batteryTemperature: doublePrecision('battery_temperature'),
     batteryCells: smallint('battery_cells'),
     powerW: doublePrecision('power_w'),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
   },
   (t) => [
     index('emergency_records_run_idx').on(t.runId, t.wave),
@@ -156,17 +140,17 @@ export const emergencyLogBook = pgTable(
   'emergency_log_book',
   {
     ...tenantRowKeys(),
-    projectId: bigint('project_id', { mode: 'bigint' }).notNull(),
+    projectId: unreferencedId('project_id').notNull(),
     seq: integer('seq').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull(),
+    at: instant('at').notNull(),
     type: text('type').$type<'test' | 'failure' | 'repair' | 'acknowledgement'>().notNull(),
-    deviceId: bigint('device_id', { mode: 'bigint' }),
+    deviceId: unreferencedId('device_id'),
     deviceName: text('device_name').notNull().default(''),
     addr: text('addr').notNull().default(''),
     buildName: text('build_name').notNull().default(''),
     mapName: text('map_name').notNull().default(''),
     taskName: text('task_name').notNull().default(''),
-    runId: bigint('run_id', { mode: 'bigint' }),
+    runId: unreferencedId('run_id'),
     test: text('test').$type<'function' | 'life'>(),
     /** A test's or failure's run: started by hand or by its recurrence, and who started or stopped it by hand. */
     trigger: text('trigger').$type<'manual' | 'schedule'>(),
@@ -180,9 +164,9 @@ export const emergencyLogBook = pgTable(
     failures: jsonb('failures').$type<EmergencyFailure[]>().notNull().default([]),
     note: text('note').notNull().default(''),
     by: text('by').notNull().default(''),
-    byUserId: bigint('by_user_id', { mode: 'bigint' }),
+    byUserId: unreferencedId('by_user_id'),
     /** An acknowledgement's failure entry. */
-    refId: bigint('ref_id', { mode: 'bigint' }),
+    refId: unreferencedId('ref_id'),
   },
   (t) => [
     uniqueIndex('emergency_log_book_project_seq_key').on(t.projectId, t.seq),

@@ -1,5 +1,5 @@
-import { bigint, date, doublePrecision, index, integer, pgTable, primaryKey, real, timestamp, unique } from 'drizzle-orm/pg-core';
-import { refersTo } from './columns.ts';
+import { date, doublePrecision, index, integer, pgTable, primaryKey, real, timestamp, unique } from 'drizzle-orm/pg-core';
+import { instant, keyedBy, refersTo, unreferencedId } from './columns.ts';
 import { devices } from './devices.ts';
 import { tenantColumn } from './tenant-columns.ts';
 
@@ -13,9 +13,9 @@ import { tenantColumn } from './tenant-columns.ts';
 export const energyReadings = pgTable(
   'energy_readings',
   {
-    deviceId: bigint('device_id', { mode: 'bigint' }).notNull(),
+    deviceId: unreferencedId('device_id').notNull(),
     /** The sample's own time (gateway clock, or the arrival time when that clock is impossible). */
-    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+    readAt: instant('read_at').notNull(),
     /** Energy counter, Wh; float4 keeps 7 digits, the exact value went into the rollups. */
     energyWh: real('energy_wh'),
     /** Active power, W. */
@@ -30,14 +30,12 @@ export const energyReadings = pgTable(
  * nodes never count the same interval.
  */
 export const energyDeviceState = pgTable('energy_device_state', {
-  deviceId: bigint('device_id', { mode: 'bigint' })
-    .primaryKey()
-    .references(() => devices.id, { onDelete: 'cascade' }),
+  deviceId: keyedBy('device_id', () => devices.id),
   /** The last reading taken (with a counter or not); null before the first. */
-  readAt: timestamp('read_at', { withTimezone: true }),
+  readAt: instant('read_at'),
   /** The last counter value, Wh, and when it was read; null until a reading carries one. */
   counterWh: doublePrecision('counter_wh'),
-  counterAt: timestamp('counter_at', { withTimezone: true }),
+  counterAt: instant('counter_at'),
 });
 
 /** The columns every energy rollup carries. */
@@ -57,7 +55,7 @@ export const energyDeviceHours = pgTable(
     deviceId: refersTo('device_id', () => devices.id, 'cascade'),
     tenantId: tenantColumn(),
     /** Start of the UTC hour. */
-    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    hour: instant('hour').notNull(),
     ...rollupValues(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.hour] }), index('energy_device_hours_tenant_hour_idx').on(t.tenantId, t.hour)],
@@ -73,7 +71,7 @@ export const energyMapHours = pgTable(
   'energy_map_hours',
   {
     tenantId: tenantColumn(),
-    mapId: bigint('map_id', { mode: 'bigint' }),
+    mapId: unreferencedId('map_id'),
     /** Start of the local wall-clock hour. */
     localHour: timestamp('local_hour', { withTimezone: false }).notNull(),
     ...rollupValues(),
@@ -86,7 +84,7 @@ export const energyMapDays = pgTable(
   'energy_map_days',
   {
     tenantId: tenantColumn(),
-    mapId: bigint('map_id', { mode: 'bigint' }),
+    mapId: unreferencedId('map_id'),
     localDate: date('local_date', { mode: 'string' }).notNull(),
     ...rollupValues(),
   },

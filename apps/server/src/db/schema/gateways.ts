@@ -1,6 +1,6 @@
 import type { GatewayInfo } from '@lumigrid/protocol';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { identityId, mayReferTo, timestamps } from './columns.ts';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { identityId, instant, mayReferTo, timestamps } from './columns.ts';
 import { maps } from './projects.ts';
 import { users } from './users.ts';
 
@@ -37,12 +37,12 @@ export const gateways = pgTable(
     online: boolean('online').notNull().default(false),
     /** Why it went offline last: lost, restart, update, shutdown. */
     offlineReason: text('offline_reason'),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    lastSeenAt: instant('last_seen_at'),
     configVersion: integer('config_version').notNull().default(1),
     syncedVersion: integer('synced_version').notNull().default(0),
     /** SYNC_STATUS of the contract: 1 not synced, 2 syncing, 3 synced, 4 failed. */
     syncStatus: smallint('sync_status').notNull().default(1),
-    boundAt: timestamp('bound_at', { withTimezone: true }),
+    boundAt: instant('bound_at'),
     /** The running or last firmware update, kept here so every server node sees the same progress. */
     fwUpdateId: text('fw_update_id'),
     /** gateway, zigbee, zigbee2, zigbee3, wisun or plc. */
@@ -53,9 +53,9 @@ export const gateways = pgTable(
     fwProgress: smallint('fw_progress').notNull().default(0),
     /** Null while running, 1 success, 2 failure, 3 timeout. */
     fwResult: smallint('fw_result'),
-    fwStartedAt: timestamp('fw_started_at', { withTimezone: true }),
+    fwStartedAt: instant('fw_started_at'),
     /** After this instant with no result the update has timed out. */
-    fwDeadlineAt: timestamp('fw_deadline_at', { withTimezone: true }),
+    fwDeadlineAt: instant('fw_deadline_at'),
     ...timestamps(),
   },
   (t) => [uniqueIndex('gateways_mac_key').on(t.mac), index('gateways_tenant_map_idx').on(t.tenantId, t.mapId)],

@@ -1,5 +1,5 @@
-import { index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { refersTo, timestamps } from './columns.ts';
+import { index, integer, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { linkTable, refersTo, timestamps } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { maps } from './projects.ts';
@@ -33,11 +33,8 @@ export const groups = pgTable(
 );
 
 /** Which devices belong to which group; a device leaves every group when it is deleted. */
-export const groupDevices = pgTable(
+export const groupDevices = linkTable(
   'group_devices',
-  {
-    groupId: refersTo('group_id', () => groups.id, 'cascade'),
-    deviceId: refersTo('device_id', () => devices.id, 'cascade'),
-  },
-  (t) => [primaryKey({ columns: [t.groupId, t.deviceId] }), index('group_devices_device_idx').on(t.deviceId)],
+  { key: 'groupId', column: 'group_id', target: () => groups.id },
+  { key: 'deviceId', column: 'device_id', target: () => devices.id },
 );

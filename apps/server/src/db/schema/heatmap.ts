@@ -1,6 +1,6 @@
 import type { HeatLevel } from '@lumigrid/contract';
-import { bigint, index, jsonb, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
-import { refersTo } from './columns.ts';
+import { index, jsonb, pgTable, primaryKey, timestamp } from 'drizzle-orm/pg-core';
+import { instant, keyedBy, refersTo } from './columns.ts';
 import { devices } from './devices.ts';
 import { projects } from './projects.ts';
 import { tenantColumn } from './tenant-columns.ts';
@@ -16,7 +16,7 @@ export const sensorActivationWindows = pgTable(
     deviceId: refersTo('device_id', () => devices.id, 'cascade'),
     tenantId: tenantColumn(),
     /** Start of the window (UTC half hours). */
-    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    windowStart: instant('window_start').notNull(),
     /** The same instant on the wall clock of the sensor's gateway: local days, weekdays and hours read it. */
     localStart: timestamp('local_start', { withTimezone: false }).notNull(),
   },
@@ -28,11 +28,9 @@ export const sensorActivationWindows = pgTable(
 
 /** A project's heatmap colour levels (spec section 3: associated parent project, sensing counts, colours); none: the defaults. */
 export const heatmapSettings = pgTable('heatmap_settings', {
-  projectId: bigint('project_id', { mode: 'bigint' })
-    .primaryKey()
-    .references(() => projects.id, { onDelete: 'cascade' }),
+  projectId: keyedBy('project_id', () => projects.id),
   tenantId: tenantColumn(),
   /** Ascending by percent. */
   levels: jsonb('levels').$type<HeatLevel[]>().notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: instant('updated_at').notNull().defaultNow(),
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, identityId } from './columns.ts';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, identityId, instant } from './columns.ts';
 
 /** Where a job is in its life; `running` rows carry a lease that another node may take once it expires. */
 export const JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
@@ -21,7 +21,7 @@ export const jobs = pgTable(
     /** What the handler needs; never secrets, the table is read by operators. */
     payload: jsonb('payload').notNull().default({}),
     /** Not before this time; moved forward by the back-off after a failed attempt. */
-    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    runAt: instant('run_at').notNull(),
     /** JOB_STATES. */
     state: text('state').$type<JobState>().notNull().default('queued'),
     /** Attempts claimed so far, including one whose node died. */
@@ -30,13 +30,13 @@ export const jobs = pgTable(
     /** The node running it now (or last); a finish from another node is ignored. */
     leaseOwner: text('lease_owner'),
     /** A running job whose lease ended here is claimable again: its node is taken to be dead. */
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lockedUntil: instant('locked_until'),
     /** The last attempt's error message, truncated. */
     lastError: text('last_error'),
     /** What the handler answered. */
     result: jsonb('result'),
     createdAt: createdAt(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    finishedAt: instant('finished_at'),
   },
   (t) => [
     uniqueIndex('jobs_kind_key').on(t.kind, t.key),

@@ -1,4 +1,5 @@
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { pgTable, text } from 'drizzle-orm/pg-core';
+import { instant } from './columns.ts';
 
 /**
  * Work that one server node does for all of them (the alarm engine): the node holding a lease does it, the others
@@ -10,5 +11,5 @@ export const serverLeases = pgTable('server_leases', {
   name: text('name').primaryKey(),
   /** The node holding it (host/pid/random, as the job runner names nodes). */
   holder: text('holder').notNull(),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  expiresAt: instant('expires_at').notNull(),
 });

@@ -1,18 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { PROJECT_LIMITS } from '@lumigrid/contract';
-import {
-  type AnyPgColumn,
-  boolean,
-  doublePrecision,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { createdAt, mayReferTo, refersTo, timestamps } from './columns.ts';
+import { type AnyPgColumn, boolean, doublePrecision, index, integer, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, linkTable, mayReferTo, refersTo, timestamps } from './columns.ts';
 import { tenantRowKeys } from './tenant-columns.ts';
 import { users } from './users.ts';
 
@@ -122,11 +111,8 @@ export const maps = pgTable(
 );
 
 /** The projects a sub-account limited to some projects may see (users.all_projects false). */
-export const projectMembers = pgTable(
+export const projectMembers = linkTable(
   'project_members',
-  {
-    userId: refersTo('user_id', () => users.id, 'cascade'),
-    projectId: refersTo('project_id', () => projects.id, 'cascade'),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.projectId] }), index('project_members_project_idx').on(t.projectId)],
+  { key: 'userId', column: 'user_id', target: () => users.id },
+  { key: 'projectId', column: 'project_id', target: () => projects.id },
 );

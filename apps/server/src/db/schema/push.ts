@@ -1,5 +1,5 @@
-import { boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { createdAt, mayReferTo, refersTo, timestamps } from './columns.ts';
+import { boolean, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { createdAt, instant, mayReferTo, refersTo, timestamps } from './columns.ts';
 import { tenantColumn, tenantRowKeys } from './tenant-columns.ts';
 import { users } from './users.ts';
 
@@ -78,8 +78,8 @@ export const pushNews = pgTable(
     reviewerId: mayReferTo('reviewer_id', () => users.id, 'set null'),
     /** The reviewer's reason while the item is failed. */
     reason: text('reason'),
-    submittedAt: timestamp('submitted_at', { withTimezone: true }),
-    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    submittedAt: instant('submitted_at'),
+    reviewedAt: instant('reviewed_at'),
     ...timestamps(),
   },
   (t) => [

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, pgTable, primaryKey, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-import { createdAt, refersTo } from './columns.ts';
+import { boolean, check, index, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
+import { createdAt, instant, refersTo, unreferencedId } from './columns.ts';
 import { projects } from './projects.ts';
 import { tenantRowKeys } from './tenant-columns.ts';
 
@@ -29,16 +29,16 @@ export const mailRecipients = pgTable(
     realtimeFaults: boolean('realtime_faults').notNull().default(false),
     lang: text('lang').notNull(),
     /** The occurrence the pending `report` job is for; a job for any other occurrence is stale and sends nothing. */
-    nextSendAt: timestamp('next_send_at', { withTimezone: true }).notNull(),
-    lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+    nextSendAt: instant('next_send_at').notNull(),
+    lastSentAt: instant('last_sent_at'),
     lastError: text('last_error'),
     /**
      * The last alert mailed in real time (the newest alert of all when the switch was turned on): alerts after it
      * are the next fault mail's. An id, not a raise time, since raise times come from gateway clocks.
      */
-    faultsMailedThrough: bigint('faults_mailed_through', { mode: 'bigint' }),
+    faultsMailedThrough: unreferencedId('faults_mailed_through'),
     /** When the last real-time fault mail went out: the next waits RECIPIENT_LIMITS.realtimeIntervalMinutes. */
-    lastFaultMailAt: timestamp('last_fault_mail_at', { withTimezone: true }),
+    lastFaultMailAt: instant('last_fault_mail_at'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -52,8 +52,8 @@ export const mailReportSends = pgTable(
   'mail_report_sends',
   {
     recipientId: refersTo('recipient_id', () => mailRecipients.id, 'cascade'),
-    occurrence: timestamp('occurrence', { withTimezone: true }).notNull(),
-    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    occurrence: instant('occurrence').notNull(),
+    sentAt: instant('sent_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.recipientId, t.occurrence] })],
 );

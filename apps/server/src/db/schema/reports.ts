@@ -1,7 +1,7 @@
-import type { DeviceState } from '@lumigrid/protocol';
-import { bigint, boolean, doublePrecision, index, jsonb, pgTable, primaryKey, real, smallint, text, timestamp } from 'drizzle-orm/pg-core';
-import { identityId, mayReferTo, refersTo } from './columns.ts';
+import { doublePrecision, index, jsonb, pgTable, primaryKey, real, text } from 'drizzle-orm/pg-core';
+import { identityId, instant, mayReferTo, refersTo, unreferencedId } from './columns.ts';
 import { users } from './users.ts';
+import { reportedState } from './devices.ts';
 import { gateways } from './gateways.ts';
 
 /**
@@ -19,16 +19,9 @@ export const deviceReports = pgTable(
      * key: on an append-only history it would cost every insert a lookup and every account deletion a scan;
      * ids are never reused, so rows of a deleted account are unreachable until retention purges them.
      */
-    tenantId: bigint('tenant_id', { mode: 'bigint' }),
+    tenantId: unreferencedId('tenant_id'),
     addr: text('addr').notNull(),
-    kind: text('kind').notNull(),
-    online: boolean('online').notNull(),
-    fault: smallint('fault').notNull(),
-    state: jsonb('state').$type<DeviceState>().notNull(),
-    /** The report's own timestamp (gateway clock). */
-    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
-    /** When the server received the report (server clock). */
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    ...reportedState(),
   },
   (t) => [
     index('device_reports_gateway_addr_idx').on(t.gatewayId, t.addr, t.reportedAt),
@@ -63,9 +56,9 @@ export const deviceTelemetry = pgTable(
     /** Illuminance, lux. */
     lux: real('lux'),
     /** The sample's own timestamp (gateway clock; the arrival time when that clock is impossible). */
-    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
+    reportedAt: instant('reported_at').notNull(),
     /** When the server received it (server clock); orders competing writes. */
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    receivedAt: instant('received_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.gatewayId, t.addr] })],
 );
@@ -84,8 +77,8 @@ export const deviceEvents = pgTable(
     /** `sensor` or `emergency`. */
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
-    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    reportedAt: instant('reported_at').notNull(),
+    receivedAt: instant('received_at').notNull(),
   },
   (t) => [
     index('device_events_device_time_idx').on(t.gatewayId, t.addr, t.reportedAt),

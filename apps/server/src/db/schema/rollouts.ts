@@ -1,7 +1,7 @@
 import type { MaintenanceWindow, RolloutSelection, RolloutState, RolloutTargetState } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { identityId, mayReferTo, refersTo } from './columns.ts';
+import { check, index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { identityId, instant, mayReferTo, refersTo } from './columns.ts';
 import { gateways } from './gateways.ts';
 import { users } from './users.ts';
 
@@ -31,9 +31,9 @@ export const firmwareRollouts = pgTable(
     waves: integer('waves').notNull(),
     step: integer('step').notNull().default(0),
     createdBy: mayReferTo('created_by', () => users.id, 'set null'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: instant('created_at').notNull(),
+    updatedAt: instant('updated_at').notNull(),
+    finishedAt: instant('finished_at'),
   },
   (t) => [
     index('firmware_rollouts_created_idx').on(t.createdAt),
@@ -55,8 +55,8 @@ export const firmwareRolloutTargets = pgTable(
     /** The firmware update the gateway link started (gateways.fw_update_id), to match its result. */
     updateId: text('update_id'),
     errorCode: integer('error_code'),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    startedAt: instant('started_at'),
+    finishedAt: instant('finished_at'),
   },
   (t) => [primaryKey({ columns: [t.rolloutId, t.mac] }), index('firmware_rollout_targets_mac_idx').on(t.mac, t.state)],
 );

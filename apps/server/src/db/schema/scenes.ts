@@ -1,20 +1,7 @@
 import type { SceneAction, SceneTrigger } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { mayReferTo, refersTo, timestamps } from './columns.ts';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, keyedBy, mayReferTo, refersTo, timestamps } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { groups } from './groups.ts';
@@ -106,7 +93,7 @@ export const sceneRuns = pgTable(
     code: integer('code').notNull(),
     targets: integer('targets').notNull(),
     failed: integer('failed').notNull(),
-    ranAt: timestamp('ran_at', { withTimezone: true }).notNull(),
+    ranAt: instant('ran_at').notNull(),
   },
   (t) => [
     uniqueIndex('scene_runs_gateway_key').on(t.sceneId, t.gatewayId, t.runKey),
@@ -138,9 +125,7 @@ export const projectHolidays = pgTable(
 
 /** A project's scene settings: minutes a manual override lasts (0: until the next scheduled event). */
 export const projectSceneSettings = pgTable('project_scene_settings', {
-  projectId: bigint('project_id', { mode: 'bigint' })
-    .primaryKey()
-    .references(() => projects.id, { onDelete: 'cascade' }),
+  projectId: keyedBy('project_id', () => projects.id),
   overrideMin: integer('override_min').notNull().default(0),
 });
 
@@ -151,9 +136,7 @@ export const projectSceneSettings = pgTable('project_scene_settings', {
 export const sensorLinkages = pgTable(
   'sensor_linkages',
   {
-    sensorId: bigint('sensor_id', { mode: 'bigint' })
-      .primaryKey()
-      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: keyedBy('sensor_id', () => devices.id),
     tenantId: tenantColumn(),
     groupId: refersTo('group_id', () => groups.id, 'cascade'),
     onDetectPercent: smallint('on_detect_percent').notNull(),

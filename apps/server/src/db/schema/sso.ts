@@ -1,5 +1,5 @@
-import { bigint, boolean, index, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { refersTo } from './columns.ts';
+import { boolean, index, pgTable, primaryKey, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { instant, keyedBy, refersTo, unreferencedId } from './columns.ts';
 import { tenantColumn } from './tenant-columns.ts';
 import { users } from './users.ts';
 
@@ -10,9 +10,7 @@ import { users } from './users.ts';
 export const ssoSettings = pgTable(
   'sso_settings',
   {
-    tenantId: bigint('tenant_id', { mode: 'bigint' })
-      .primaryKey()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    tenantId: keyedBy('tenant_id', () => users.id),
     enabled: boolean('enabled').notNull(),
     issuer: text('issuer').notNull(),
     clientId: text('client_id').notNull(),
@@ -22,7 +20,7 @@ export const ssoSettings = pgTable(
     domain: text('domain').notNull(),
     defaultOperateAuth: smallint('default_operate_auth').notNull(),
     localSignInOff: boolean('local_sign_in_off').notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    updatedAt: instant('updated_at').notNull(),
   },
   (t) => [uniqueIndex('sso_settings_domain_key').on(t.domain)],
 );
@@ -39,7 +37,7 @@ export const ssoFlows = pgTable(
     browserHash: text('browser_hash').notNull(),
     codeVerifier: text('code_verifier').notNull(),
     nonce: text('nonce').notNull(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    expiresAt: instant('expires_at').notNull(),
   },
   (t) => [index('sso_flows_expires_idx').on(t.expiresAt)],
 );
@@ -48,10 +46,10 @@ export const ssoFlows = pgTable(
 export const ssoLinks = pgTable(
   'sso_links',
   {
-    tenantId: bigint('tenant_id', { mode: 'bigint' }).notNull(),
+    tenantId: unreferencedId('tenant_id').notNull(),
     claimValue: text('claim_value').notNull(),
     userId: refersTo('user_id', () => users.id, 'cascade'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: instant('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.claimValue] })],
 );

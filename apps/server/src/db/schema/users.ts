@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgTable, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { identityId, timestamps } from './columns.ts';
+import { boolean, index, pgTable, smallint, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { identityId, instant, timestamps, unreferencedId } from './columns.ts';
 
 /** Every person who signs in: the platform administrator, accounts (tenants) and their sub-accounts. */
 export const users = pgTable(
@@ -18,7 +18,7 @@ export const users = pgTable(
     /** The separate push permission of spec section 6: a platform administrator who reviews push news. */
     pushAuth: boolean('push_auth').notNull().default(false),
     /** The owning account of a sub-account; the tenant of a user is parentId ?? id. */
-    parentId: bigint('parent_id', { mode: 'bigint' }),
+    parentId: unreferencedId('parent_id'),
     company: text('company'),
     country: text('country'),
     address: text('address'),
@@ -31,7 +31,7 @@ export const users = pgTable(
     /** A sub-account sees every project of its account, or only those project_members lists. */
     allProjects: boolean('all_projects').notNull().default(true),
     enabled: boolean('enabled').notNull().default(true),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedAt: instant('deleted_at'),
     ...timestamps(),
   },
   (t) => [

@@ -9,10 +9,9 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { mayReferTo, refersTo, timestamps } from './columns.ts';
+import { instant, linkTable, mayReferTo, refersTo, timestamps } from './columns.ts';
 import { devices } from './devices.ts';
 import { gateways } from './gateways.ts';
 import { groups } from './groups.ts';
@@ -49,7 +48,7 @@ export const deviceParamTemplates = pgTable(
     kind: text('kind').$type<ParamClass>().notNull(),
     // NO ACTION: a linked template cannot go (260022); an account's deletion removes both in one statement.
     templateId: refersTo('template_id', () => paramTemplates.id, 'no action'),
-    appliedAt: timestamp('applied_at', { withTimezone: true }).notNull().defaultNow(),
+    appliedAt: instant('applied_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.kind] }), index('device_param_templates_template_idx').on(t.templateId)],
 );
@@ -84,7 +83,7 @@ export const virtualDevices = pgTable(
     interfaceTemplateId: mayReferTo('interface_template_id', (): AnyPgColumn => paramTemplates.id, 'no action'),
     // A deleted real device ends the relation; the virtual device comes back with what it had.
     relatedDeviceId: mayReferTo('related_device_id', () => devices.id, 'set null'),
-    relatedAt: timestamp('related_at', { withTimezone: true }),
+    relatedAt: instant('related_at'),
     handover: jsonb('handover').$type<RelationHandover>(),
     ...timestamps(),
   },
@@ -97,13 +96,10 @@ export const virtualDevices = pgTable(
 );
 
 /** Groups a virtual device is in; the group's own members (and so its gateway's table) never include it. */
-export const virtualGroupMembers = pgTable(
+export const virtualGroupMembers = linkTable(
   'virtual_group_members',
-  {
-    virtualId: refersTo('virtual_id', () => virtualDevices.id, 'cascade'),
-    groupId: refersTo('group_id', () => groups.id, 'cascade'),
-  },
-  (t) => [primaryKey({ columns: [t.virtualId, t.groupId] }), index('virtual_group_members_group_idx').on(t.groupId)],
+  { key: 'virtualId', column: 'virtual_id', target: () => virtualDevices.id },
+  { key: 'groupId', column: 'group_id', target: () => groups.id },
 );
 
 /** Scenes a virtual device is in, with its step and action; scene_members never include it. */

@@ -1,5 +1,5 @@
-import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { identityId, refersTo } from './columns.ts';
+import { boolean, index, integer, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { identityId, instant, refersTo, unreferencedId } from './columns.ts';
 import { users } from './users.ts';
 
 /**
@@ -11,7 +11,7 @@ export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: identityId(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' }).notNull(),
+    tenantId: unreferencedId('tenant_id').notNull(),
     userId: refersTo('user_id', () => users.id, 'cascade'),
     name: text('name').notNull(),
     url: text('url').notNull(),
@@ -21,7 +21,7 @@ export const webhookEndpoints = pgTable(
     /** Public name of the secret, sent in every delivery's lumigrid-key-id header. */
     keyId: text('key_id').notNull(),
     secret: text('secret').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    createdAt: instant('created_at').notNull(),
   },
   (t) => [index('webhook_endpoints_tenant_idx').on(t.tenantId, t.createdAt)],
 );
@@ -31,7 +31,7 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: identityId(),
-    tenantId: bigint('tenant_id', { mode: 'bigint' }).notNull(),
+    tenantId: unreferencedId('tenant_id').notNull(),
     endpointId: refersTo('endpoint_id', () => webhookEndpoints.id, 'cascade'),
     eventId: text('event_id').notNull(),
     kind: text('kind').notNull(),
@@ -41,9 +41,9 @@ export const webhookDeliveries = pgTable(
     attempts: integer('attempts').notNull().default(0),
     answerCode: integer('answer_code'),
     answerExcerpt: text('answer_excerpt'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    createdAt: instant('created_at').notNull(),
+    lastAttemptAt: instant('last_attempt_at'),
+    nextAttemptAt: instant('next_attempt_at'),
   },
   (t) => [
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id),

@@ -23,6 +23,11 @@ import { hashPassword, randomPassword, verifyPassword } from '../../lib/password
 import { checkedPicture } from '../../lib/picture.ts';
 import type { AccountsRepo, UserRow } from './accounts.repo.ts';
 
+/** How every screen names a user: its id, sign-in name, display name, e-mail address and phone. */
+export function userIdentity(row: Pick<UserRow, 'id' | 'account' | 'name' | 'mail' | 'phone'>) {
+  return { id: String(row.id), account: row.account, name: row.name, mail: row.mail, phone: row.phone };
+}
+
 /**
  * Maps a user row to the logged-in user of spec section 3. A sub-account shows its account's company logo
  * and login background (`owner`), which only the account's owner sets.
@@ -33,11 +38,7 @@ export function mapLoginUser(
   owner: Pick<UserRow, 'company' | 'companyLogo' | 'homeLink'> = row,
 ): LoginUser {
   return {
-    id: String(row.id),
-    account: row.account,
-    name: row.name,
-    mail: row.mail,
-    phone: row.phone,
+    ...userIdentity(row),
     head_img: row.headImg,
     remarks: row.remarks,
     company: owner.company,

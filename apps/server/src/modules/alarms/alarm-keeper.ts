@@ -77,12 +77,8 @@ export const ALARM_TICK_MS = 1000;
  */
 export const BANNER_GAP_MS = 40;
 
-/**
- * Runs the alarm engine for the faults the alert tracker raises and clears: keeps each source's alarm in the
- * alarms table, plans its notification mails as durable jobs (one per rule step and round, so each goes once),
- * and tells the account's users that their banner changed. Every change runs in one queue, in arrival order.
- */
-export function createAlarmKeeper(deps: {
+/** What the alarm keeper works with; the alarms module passes most of it on from its own dependencies. */
+export interface AlarmKeeperDeps {
   repo: AlarmsRepo;
   clock: Clock;
   jobs: Pick<JobRunner, 'schedule' | 'register'>;
@@ -91,11 +87,19 @@ export function createAlarmKeeper(deps: {
   logger: Pick<FastifyBaseLogger, 'warn'>;
   /** Told each alarm raised, cleared and acknowledged after it is written. */
   events?: WebhookEvents;
+  /** How often delays and shelving are looked at (tests tick by hand and pass 0 to start no timer). */
   tickMs?: number;
   bannerGapMs?: number;
   /** The faults open in the fault list now (every account), matched against the standing alarms at start. */
   openFaults?: () => Promise<OpenFault[]>;
-}) {
+}
+
+/**
+ * Runs the alarm engine for the faults the alert tracker raises and clears: keeps each source's alarm in the
+ * alarms table, plans its notification mails as durable jobs (one per rule step and round, so each goes once),
+ * and tells the account's users that their banner changed. Every change runs in one queue, in arrival order.
+ */
+export function createAlarmKeeper(deps: AlarmKeeperDeps) {
   const { repo, clock } = deps;
   let engine = createAlarmEngine<SourceKey>({ clock });
   const subjects = new Map<SourceKey, FaultSource>();

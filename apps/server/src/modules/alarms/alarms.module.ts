@@ -3,16 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { DomainModule } from '../../http/module.ts';
-import type { JobRunner } from '../../jobs/job-runner.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { keepLease, LEASE_DEFAULTS, nodeName, serverLease, type LeaseKeeper, type LeaseOptions } from '../../lifecycle/lease.ts';
 import type { AlarmsByHandEvent, FaultsChangedEvent, RealtimeBus } from '../../realtime/realtime-bus.ts';
-import type { RealtimeHub } from '../../realtime/realtime-hub.ts';
 import type { AccountsService } from '../accounts/accounts.service.ts';
 import type { RaisedAlert } from '../alerts/alert-tracker.ts';
-import type { Messenger } from '../outbox/messenger.ts';
-import type { WebhookEvents } from '../webhooks/webhooks.service.ts';
-import { createAlarmKeeper, type AlarmKeeper, type ClearedFaults } from './alarm-keeper.ts';
+import { createAlarmKeeper, type AlarmKeeper, type AlarmKeeperDeps, type ClearedFaults } from './alarm-keeper.ts';
 import { createAlarmsRepo, type AlarmRow } from './alarms.repo.ts';
 import { registerAlarmRoutes } from './alarms.routes.ts';
 import { createAlarmsService } from './alarms.service.ts';
@@ -33,38 +28,22 @@ const idOrNull = (id: string | null) => (id === null ? null : BigInt(id));
  * trackers raise and clear, and the acknowledges and shelves they answer, over the real-time bus. A node that
  * takes the lease over rebuilds the engine from the standing alarms and the open faults.
  */
-export function createAlarmsModule(deps: {
-  db: Db;
-  clock: Clock;
-  jobs: Pick<JobRunner, 'schedule' | 'register'>;
-  messenger: Pick<Messenger, 'send'>;
-  hub: Pick<RealtimeHub, 'publishToUser'>;
-  accounts: Pick<AccountsService, 'findById'>;
-  bus: Pick<RealtimeBus, 'publish' | 'subscribe'>;
-  logger: FastifyBaseLogger;
-  /** This node's name on the bus and in the lease. */
-  node?: string;
-  /** Told alarms raised, cleared and acknowledged (webhooks). */
-  events?: WebhookEvents;
-  /** How often delays and shelving are looked at (tests tick by hand and pass 0 to start no timer). */
-  tickMs?: number;
-  /** The engine's lease (tests try by hand with a long tryMs). */
-  lease?: Partial<LeaseOptions>;
-}) {
+export function createAlarmsModule(
+  deps: Omit<AlarmKeeperDeps, 'repo' | 'logger' | 'bannerGapMs' | 'openFaults'> & {
+    db: Db;
+    accounts: Pick<AccountsService, 'findById'>;
+    bus: Pick<RealtimeBus, 'publish' | 'subscribe'>;
+    logger: FastifyBaseLogger;
+    /** This node's name on the bus and in the lease. */
+    node?: string;
+    /** The engine's lease (tests try by hand with a long tryMs). */
+    lease?: Partial<LeaseOptions>;
+  },
+) {
   const { bus } = deps;
   const node = deps.node ?? nodeName();
   const repo = createAlarmsRepo(deps.db);
-  const keeper = createAlarmKeeper({
-    repo,
-    clock: deps.clock,
-    jobs: deps.jobs,
-    messenger: deps.messenger,
-    hub: deps.hub,
-    logger: deps.logger,
-    events: deps.events,
-    tickMs: deps.tickMs,
-    openFaults: () => repo.openFaultsAnyTenant(),
-  });
+  const keeper = createAlarmKeeper({ ...deps, repo, openFaults: () => repo.openFaultsAnyTenant() });
   /** Whether this node runs the engine: set before the engine is rebuilt, so what arrives meanwhile queues behind it. */
   let owner = false;
   let lease: LeaseKeeper | undefined;

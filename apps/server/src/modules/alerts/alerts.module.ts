@@ -47,11 +47,8 @@ export function createAlertsModule(deps: {
 }) {
   const repo = createAlertsRepo(deps.db);
   const alerts = createAlertsService({
+    ...deps,
     repo,
-    clock: deps.clock,
-    hub: deps.hub,
-    access: deps.access,
-    objects: deps.objects,
     nameOf: async (userId) => {
       const user = await deps.accounts.findById(userId);
       return user?.name || user?.account || '';

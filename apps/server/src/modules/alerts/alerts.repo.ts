@@ -2,6 +2,7 @@ import { and, desc, eq, gte, inArray, isNotNull, isNull, lte, sql, type SQL } fr
 import type { Db } from '../../db/client.ts';
 import { alerts, buildings, projects } from '../../db/schema/index.ts';
 import { mapPlaces } from '../projects/maps.repo.ts';
+import type { PlaceFilter } from '../projects/project-access.ts';
 import { usersSeeingMap } from '../projects/map-audience.ts';
 
 /** What an alert is raised on, as it stands when raised. */
@@ -18,14 +19,7 @@ export interface AlertSubject {
   mapId: bigint | null;
 }
 
-export interface AlertFilter {
-  tenantId: bigint;
-  /** A limited sub-account's maps; undefined for the whole account. */
-  mapIds?: bigint[];
-  projectId?: bigint;
-  buildId?: bigint;
-  mapId?: bigint;
-  gatewayId?: bigint;
+export interface AlertFilter extends PlaceFilter {
   code?: number;
   state?: 'pending' | 'handled';
   open?: boolean;

@@ -14,14 +14,7 @@ export function createApiKeysModule(deps: {
   members: Pick<ProjectMembers, 'scopeOf' | 'scopeOfProjects' | 'requireProjects'>;
   clock: Clock;
 }) {
-  const apiKeys = createApiKeysService({
-    repo: createApiKeysRepo(deps.db),
-    accounts: deps.accounts,
-    members: deps.members,
-    clock: deps.clock,
-  });
-  return {
-    service: apiKeys,
-    register: (route) => registerApiKeyRoutes(route, { apiKeys }),
-  } satisfies DomainModule & Record<string, unknown>;
+  const apiKeys = createApiKeysService({ ...deps, repo: createApiKeysRepo(deps.db) });
+  return { service: apiKeys, register: (route) => registerApiKeyRoutes(route, { apiKeys }) } satisfies DomainModule &
+    Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { userMadeRows } from '../../db/user-made-rows.ts';
 import { apiKeys, users } from '../../db/schema/index.ts';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -23,34 +24,7 @@ const LISTED = {
 /** Queries of the api_keys table; every one but the lookup of a presented key takes the tenant. */
 export function createApiKeysRepo(db: Db) {
   return {
-    async insert(row: Omit<typeof apiKeys.$inferInsert, 'id'>): Promise<bigint> {
-      const [inserted] = await db.insert(apiKeys).values(row).returning({ id: apiKeys.id });
-      return inserted!.id;
-    },
-
-    async countInTenant(q: { tenantId: bigint }): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(apiKeys).where(eq(apiKeys.tenantId, q.tenantId));
-      return row?.n ?? 0;
-    },
-
-    /** The keys of a tenant (of one user when `userId` is given), newest first. */
-    async list(q: { tenantId: bigint; userId?: bigint }): Promise<ApiKeyListRow[]> {
-      return db
-        .select(LISTED)
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.userId))
-        .where(and(eq(apiKeys.tenantId, q.tenantId), q.userId === undefined ? undefined : eq(apiKeys.userId, q.userId)))
-        .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-    },
-
-    async findInTenant(q: { tenantId: bigint; id: bigint }): Promise<ApiKeyListRow | undefined> {
-      const [row] = await db
-        .select(LISTED)
-        .from(apiKeys)
-        .innerJoin(users, eq(users.id, apiKeys.userId))
-        .where(and(eq(apiKeys.tenantId, q.tenantId), eq(apiKeys.id, q.id)));
-      return row;
-    },
+    ...userMadeRows<typeof apiKeys, ApiKeyListRow>(db, apiKeys, LISTED),
 
     async revoke(q: { tenantId: bigint; id: bigint; now: Date }): Promise<void> {
       await db

@@ -11,6 +11,7 @@ import { createAuthRepo } from './auth.repo.ts';
 import { registerAuthRoutes } from './auth.routes.ts';
 import { createAuthService } from './auth.service.ts';
 import { captchaMaker } from './captcha-image.ts';
+import { sweepEvery } from '../../lib/sweep.ts';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -36,14 +37,10 @@ export function createAuthModule(deps: {
     passwordSignInOff: deps.passwordSignInOff,
   });
   // Counters and devices whose time has passed go, so guesses at made-up names cannot grow the tables for ever.
-  const sweep = setInterval(
-    () => void auth.sweepSignInState().catch((err: unknown) => deps.logger.warn({ err }, 'sign-in counters not swept')),
-    SWEEP_EVERY_MS,
-  );
-  sweep.unref();
+  const stopSweep = sweepEvery(SWEEP_EVERY_MS, () => auth.sweepSignInState(), deps.logger, 'sign-in counters not swept');
   return {
     service: auth,
     register: (route) => registerAuthRoutes(route, { auth }),
-    close: () => clearInterval(sweep),
+    close: stopSweep,
   } satisfies DomainModule & Record<string, unknown>;
 }

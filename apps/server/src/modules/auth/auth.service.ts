@@ -22,7 +22,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext, ProjectScope } from '../../http/auth.ts';
 import type { UserRow } from '../accounts/accounts.repo.ts';
 import type { ProjectMembers } from '../projects/project-members.ts';
-import { assertNewPassword, type AccountsService } from '../accounts/accounts.service.ts';
+import { assertNewPassword, type AccountsService, type NewAccount } from '../accounts/accounts.service.ts';
 import type { Messenger } from '../outbox/messenger.ts';
 import { verificationCodeMessage } from '../outbox/templates.ts';
 import type { AuthRepo } from './auth.repo.ts';
@@ -188,6 +188,16 @@ export function createAuthService(deps: {
     throw new AppError(100012);
   }
 
+  /** Opens an account signing in with a verified e-mail address or phone number (`account.account`). */
+  async function registerAccount(account: NewAccount, code: string): Promise<{ account: string }> {
+    accounts.assertValidAccount(account);
+    if (await accounts.findByLogin(account.account)) throw new AppError(250001);
+    const verified = await checkCode(account.account, 'register', code);
+    const row = await accounts.createAccount(account);
+    await spendCode(verified);
+    return { account: row.account };
+  }
+
   function assertSignUpOpen() {
     // On-premise installations create their accounts from the administration screens.
     if (config.mode !== 'saas') throw new AppError(100006);
@@ -254,24 +264,14 @@ export function createAuthService(deps: {
       assertSignUpOpen();
       const mail = body.mail.trim().toLowerCase();
       const account = { account: mail, mail, name: body.name, company: body.company, password: body.password, lang: body.lang ?? lang };
-      accounts.assertValidAccount(account);
-      if (await accounts.findByLogin(mail)) throw new AppError(250001);
-      const code = await checkCode(mail, 'register', body.code);
-      const row = await accounts.createAccount(account);
-      await spendCode(code);
-      return { account: row.account };
+      return registerAccount(account, body.code);
     },
 
     async registerByPhone(body: RegisterPhoneBody, lang: Lang): Promise<{ account: string }> {
       assertSignUpOpen();
       const phone = body.phone.trim();
       const account = { account: phone, phone, name: body.name, company: body.company, password: body.password, lang: body.lang ?? lang };
-      accounts.assertValidAccount(account);
-      if (await accounts.findByLogin(phone)) throw new AppError(250001);
-      const code = await checkCode(phone, 'register', body.code);
-      const row = await accounts.createAccount(account);
-      await spendCode(code);
-      return { account: row.account };
+      return registerAccount(account, body.code);
     },
 
     async resetPassword(body: ResetPasswordBody): Promise<void> {

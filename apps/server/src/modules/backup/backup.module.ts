@@ -16,15 +16,7 @@ export function createBackupModule(deps: {
   clock: Clock;
   logger: FastifyBaseLogger;
 }) {
-  const backup = createBackupService({
-    database: deps.database,
-    config: deps.config,
-    folders: backupFolders(deps.config.backupRoot),
-    jobs: createBackupJobs(),
-    aftermath: deps.aftermath,
-    clock: deps.clock,
-    logger: deps.logger,
-  });
+  const backup = createBackupService({ ...deps, folders: backupFolders(deps.config.backupRoot), jobs: createBackupJobs() });
   return {
     service: backup,
     register: (route) => registerBackupRoutes(route, { backup }),

@@ -8,6 +8,7 @@ import type { OwnedReads, SharedGateways } from '../../db/owned-reads.ts';
 import { buildings, devices, groupDevices, groups, projects, sensorLinkages } from '../../db/schema/index.ts';
 import { deviceStatesAnyTenant } from '../device-reports/device-states.ts';
 import { mapPlaces } from '../projects/maps.repo.ts';
+import type { PlaceFilter } from '../projects/project-access.ts';
 
 /** The maps devices stand on and the devices' last reported states, read through their owners' subqueries. */
 const map = mapPlaces('map');
@@ -238,17 +239,7 @@ export function createDevicesRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>, p
      * The tenant's devices matching the list filters, in a stable order. The display state is computed from
      * the reported state, so the caller filters on it and pages.
      */
-    list(q: {
-      tenantId: bigint;
-      mapIds?: bigint[];
-      projectId?: bigint;
-      buildId?: bigint;
-      mapId?: bigint;
-      gatewayId?: bigint;
-      groupId?: bigint;
-      type?: number;
-      text?: string;
-    }) {
+    list(q: PlaceFilter & { groupId?: bigint; type?: number; text?: string }) {
       const where: SQL[] = [eq(devices.tenantId, q.tenantId)];
       const visible = onVisibleMaps(gateways, q.mapIds);
       if (visible) where.push(visible);

@@ -104,6 +104,16 @@ export function createEmergencyRunner(deps: {
     if (mapId !== null) deps.realtime.publish(emergencyDestination(mapId), message);
   }
 
+  /** A wave's job (its start, or the deadline of its results): one per run and wave, so a wave is never planned twice. */
+  async function scheduleWaveJob(
+    kind: typeof EMERGENCY_JOBS.wave | typeof EMERGENCY_JOBS.deadline,
+    runId: bigint,
+    wave: number,
+    runAt: Date,
+  ) {
+    await deps.jobs.schedule({ kind, key: `run:${runId}/wave:${wave}`, runAt, payload: { runId: String(runId), wave } });
+  }
+
   async function publishRun(runId: bigint) {
     const run = await repo.findRunAnyTenant(runId);
     if (!run) return;
@@ -232,12 +242,7 @@ export function createEmergencyRunner(deps: {
       const rest = await repo.lifeRestUntil({ gatewayId: run.gatewayId, exceptRunId: run.id, restMs: EMERGENCY_LIMITS.lifeRestMs });
       if (rest && rest.getTime() > now.getTime()) {
         await repo.updateRun({ id: run.id, expectWave: wave, values: { nextWaveAt: rest } });
-        await deps.jobs.schedule({
-          kind: EMERGENCY_JOBS.wave,
-          key: `run:${run.id}/wave:${wave}`,
-          runAt: rest,
-          payload: { runId: String(run.id), wave },
-        });
+        await scheduleWaveJob(EMERGENCY_JOBS.wave, run.id, wave, rest);
         await publishRun(run.id);
         return { started: [] as string[], refused: [] as Array<{ addr: string; state: number }>, startsAt: rest };
       }
@@ -278,12 +283,7 @@ export function createEmergencyRunner(deps: {
     }
     if (answer.started.length > 0) {
       const deadline = new Date(now.getTime() + run.durationS * 1000 + EMERGENCY_LIMITS.resultMarginMs);
-      await deps.jobs.schedule({
-        kind: EMERGENCY_JOBS.deadline,
-        key: `run:${run.id}/wave:${wave}`,
-        runAt: deadline,
-        payload: { runId: String(run.id), wave },
-      });
+      await scheduleWaveJob(EMERGENCY_JOBS.deadline, run.id, wave, deadline);
     }
     await publishRun(run.id);
     if (answer.started.length === 0) await advance(run.id);

@@ -2,6 +2,7 @@ import { DEVICE_FAMILIES } from '@lumigrid/contract';
 import type { DeviceState } from '@lumigrid/protocol';
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { findTenantRow } from '../../db/tenant-rows.ts';
 import { readPage } from '../../db/page.ts';
 import { deviceOnline } from '../devices/devices.mappers.ts';
 import { siteTimeZoneSql } from '../projects/site-time-zone.ts';
@@ -241,11 +242,7 @@ export function createEmergencyRepo(db: Db) {
     },
 
     async findTask(q: { tenantId: bigint; id: bigint }): Promise<TaskRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(emergencyTasks)
-        .where(and(eq(emergencyTasks.tenantId, q.tenantId), eq(emergencyTasks.id, q.id)));
-      return row;
+      return findTenantRow(db, emergencyTasks, q);
     },
 
     /** A task by id whoever owns it (the job runner). */
@@ -343,11 +340,7 @@ export function createEmergencyRepo(db: Db) {
     },
 
     async findRun(q: { tenantId: bigint; id: bigint }): Promise<RunRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(emergencyRuns)
-        .where(and(eq(emergencyRuns.tenantId, q.tenantId), eq(emergencyRuns.id, q.id)));
-      return row;
+      return findTenantRow(db, emergencyRuns, q);
     },
 
     async findRunAnyTenant(id: bigint): Promise<RunRow | undefined> {
@@ -612,11 +605,7 @@ export function createEmergencyRepo(db: Db) {
     },
 
     async logEntry(q: { tenantId: bigint; id: bigint }): Promise<LogBookRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(emergencyLogBook)
-        .where(and(eq(emergencyLogBook.tenantId, q.tenantId), eq(emergencyLogBook.id, q.id)));
-      return row;
+      return findTenantRow(db, emergencyLogBook, q);
     },
 
     /** A project's log book with each failure's acknowledgement. */
@@ -724,23 +713,6 @@ export function createEmergencyRepo(db: Db) {
           ),
         )
         .orderBy(asc(buildings.name), asc(map.name), asc(device.name), asc(device.id));
-    },
-
-    /** Runs of a project in a period (the mailed report's emergency sheet). */
-    async projectRuns(q: { tenantId: bigint; projectId: bigint; from: Date; to: Date; limit: number }) {
-      return db
-        .select()
-        .from(emergencyRuns)
-        .where(
-          and(
-            eq(emergencyRuns.tenantId, q.tenantId),
-            eq(emergencyRuns.projectId, q.projectId),
-            gte(emergencyRuns.startedAt, q.from),
-            lt(emergencyRuns.startedAt, q.to),
-          ),
-        )
-        .orderBy(asc(emergencyRuns.startedAt), asc(emergencyRuns.id))
-        .limit(q.limit);
     },
   };
 }

@@ -1,4 +1,6 @@
-import { emergencyEndpoints as E } from '@lumigrid/contract';
+import { emergencyEndpoints as E, type LogBookReportBody } from '@lumigrid/contract';
+import type { FastifyRequest } from 'fastify';
+import type { AuthContext } from '../../http/auth.ts';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { requestLang } from '../../http/envelope.ts';
 import { sendTable, workbookName } from '../../lib/excel.ts';
@@ -33,10 +35,14 @@ export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: Emerg
     return sendTable(reply, { ...workbookName(t.records), columns: recordColumns(lang) }, batches);
   });
 
-  route(E.logBookExcel, async ({ auth, body, request, reply }) => {
+  /** A log book's report, with the reader's language and its texts (the workbook and the PDF). */
+  async function logBookReport(auth: AuthContext, body: LogBookReportBody, request: FastifyRequest) {
     const lang = requestLang(request);
-    const book = await emergency.logBookReport(auth, body);
-    const t = EMERGENCY_REPORT_TEXTS[lang];
+    return { lang, t: EMERGENCY_REPORT_TEXTS[lang], book: await emergency.logBookReport(auth, body) };
+  }
+
+  route(E.logBookExcel, async ({ auth, body, request, reply }) => {
+    const { lang, t, book } = await logBookReport(auth, body, request);
     return sendTable(
       reply,
       { ...workbookName(t.logBook, `${book.project.name} ${day(book.printedAt)}`), columns: logBookColumns(lang, book.timeZone) },
@@ -45,9 +51,7 @@ export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: Emerg
   });
 
   route(E.logBookPdf, async ({ auth, body, request, reply }) => {
-    const lang = requestLang(request);
-    const book = await emergency.logBookReport(auth, body);
-    const t = EMERGENCY_REPORT_TEXTS[lang];
+    const { lang, t, book } = await logBookReport(auth, body, request);
     return sendLogBookPdf(
       reply,
       {

@@ -167,15 +167,22 @@ export function createEmergencyService(deps: {
     return (await taskAnswers(auth, rows))[0]!;
   }
 
+  /** Which entries of a project's log book a list or report asks for. */
+  function logBookFilter(auth: Caller, body: LogBookReportBody, projectId: bigint) {
+    return {
+      tenantId: auth.tenantId,
+      projectId,
+      type: body.type,
+      from: body.from ? new Date(body.from) : undefined,
+      to: body.to ? new Date(body.to) : undefined,
+    };
+  }
+
   /** Entries of a log book in batches, oldest first (the PDF and the workbook). */
   async function* logBookBatches(auth: Caller, body: LogBookReportBody, projectId: bigint) {
     for (let offset = 0; ; offset += REPORT_BATCH) {
       const page = await repo.logBook({
-        tenantId: auth.tenantId,
-        projectId,
-        type: body.type,
-        from: body.from ? new Date(body.from) : undefined,
-        to: body.to ? new Date(body.to) : undefined,
+        ...logBookFilter(auth, body, projectId),
         order: 'asc',
         offset,
         limit: REPORT_BATCH,
@@ -434,11 +441,7 @@ export function createEmergencyService(deps: {
     async logBook(auth: Caller, body: LogBookListBody): Promise<LogBookPage> {
       const project = await access.requireProject(auth, body.projectId);
       const page = await repo.logBook({
-        tenantId: auth.tenantId,
-        projectId: project.id,
-        type: body.type,
-        from: body.from ? new Date(body.from) : undefined,
-        to: body.to ? new Date(body.to) : undefined,
+        ...logBookFilter(auth, body, project.id),
         order: 'desc',
         ...paging(body),
       });
@@ -448,13 +451,7 @@ export function createEmergencyService(deps: {
     /** Checks the project, then answers the site, the period, the totals and the entries for the PDF or workbook. */
     async logBookReport(auth: Caller, body: LogBookReportBody) {
       const project = await access.requireProject(auth, body.projectId);
-      const totals = await repo.logBookTotals({
-        tenantId: auth.tenantId,
-        projectId: project.id,
-        type: body.type,
-        from: body.from ? new Date(body.from) : undefined,
-        to: body.to ? new Date(body.to) : undefined,
-      });
+      const totals = await repo.logBookTotals(logBookFilter(auth, body, project.id));
       const zone = await repo.siteTimeZone({ tenantId: auth.tenantId, projectId: project.id });
       return {
         project,

@@ -19,7 +19,7 @@ import {
 } from '@lumigrid/contract';
 import { DALI_LIMITS } from '@lumigrid/protocol';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError, duplicateAs } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { radioAction } from '../devices/device-commands.ts';
 import { mapMarker } from '../devices/devices.mappers.ts';
@@ -216,7 +216,7 @@ export function createGroupsService(deps: {
       const membersChanged =
         members !== undefined && (before.length !== members.ids.length || members.ids.some((id) => !before.includes(id)));
       if (name === undefined && !membersChanged) return view(auth, group.id);
-      try {
+      await duplicateAs(110007, async () => {
         await repo.update({
           tenantId: auth.tenantId,
           id: group.id,
@@ -224,10 +224,7 @@ export function createGroupsService(deps: {
           type: members?.type,
           memberIds: membersChanged ? members!.ids : undefined,
         });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(110007);
-        throw error;
-      }
+      });
       await changed(auth, group, membersChanged);
       return view(auth, group.id);
     },

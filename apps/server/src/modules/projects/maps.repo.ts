@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { buildings, mapImages, maps, projects } from '../../db/schema/index.ts';
 import type { StatsPlace } from './project-access.ts';
 import { likePattern } from './projects.repo.ts';
+import { placeLevelQueries } from './place-level.ts';
 
 export type MapImageRow = typeof mapImages.$inferSelect;
 /** A map with its floor plan's file and size (null without one). */
@@ -23,6 +24,7 @@ const mapColumns = {
 /** Queries on maps and their floor plans; every query filters by the tenant. */
 export function createMapsRepo(db: Db) {
   const unused = sql`not exists (select 1 from ${maps} m where m.image_id = ${mapImages}.id)`;
+  const mapLevel = placeLevelQueries(db, maps);
   const selectMaps = () => db.select(mapColumns).from(maps).leftJoin(mapImages, eq(mapImages.id, maps.imageId));
 
   return {
@@ -39,14 +41,7 @@ export function createMapsRepo(db: Db) {
       return row;
     },
 
-    async findDefaultMap({ tenantId }: { tenantId: bigint }) {
-      const [row] = await db
-        .select()
-        .from(maps)
-        .where(and(eq(maps.tenantId, tenantId), eq(maps.isDefault, true)))
-        .limit(1);
-      return row;
-    },
+    findDefaultMap: mapLevel.findDefault,
 
     /** The maps of some buildings (or of every building of the tenant): one query for a whole tree level. */
     async mapsOf({ tenantId, buildIds }: { tenantId: bigint; buildIds?: bigint[] }): Promise<MapRow[]> {
@@ -93,22 +88,11 @@ export function createMapsRepo(db: Db) {
       return row;
     },
 
-    async updateMap({
-      tenantId,
-      id,
-      set,
-    }: {
+    updateMap: (q: {
       tenantId: bigint;
       id: bigint;
       set: Partial<Pick<typeof maps.$inferInsert, 'name' | 'opacity' | 'imageId' | 'buildId' | 'projectId'>>;
-    }) {
-      const [row] = await db
-        .update(maps)
-        .set({ ...set, updatedAt: sql`now()` })
-        .where(and(eq(maps.tenantId, tenantId), eq(maps.id, id)))
-        .returning({ id: maps.id });
-      return row !== undefined;
-    },
+    }) => mapLevel.update(q),
 
     async deleteMap({ tenantId, id }: { tenantId: bigint; id: bigint }) {
       const rows = await db

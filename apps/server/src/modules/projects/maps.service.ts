@@ -12,7 +12,7 @@ import type {
   MapUpdateBody,
 } from '@lumigrid/contract';
 import { PROJECT_LIMITS } from '@lumigrid/contract';
-import { AppError } from '../../http/app-error.ts';
+import { AppError, duplicateAs } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { cleanName } from './access.ts';
@@ -22,7 +22,7 @@ import { prepareMapImage, type MapImageStore, type PreparedImage, type RenderQue
 import { sniffType } from '../../lib/picture.ts';
 import { mapImageUrl, mapMap } from './mappers.ts';
 import type { MapImageRow, MapRow, MapsRepo } from './maps.repo.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 import type { ProjectsService } from './projects.service.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
@@ -149,15 +149,6 @@ export function createMapsService(deps: {
     return row;
   }
 
-  async function writeMap<T>(write: () => Promise<T>): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(110007);
-      throw error;
-    }
-  }
-
   return {
     /** A map read through its project, as project_user/v1/{projectId}/maps/{mapId} names it. */
     async getMap(auth: Caller, projectId: string, mapId: string): Promise<MapInfo> {
@@ -192,7 +183,7 @@ export function createMapsService(deps: {
       let imageId: bigint | null | undefined;
       if (body.image === null) imageId = null;
       else if (body.image !== undefined) imageId = (await requireFreeImage(auth, body.image, map.id)).id;
-      await writeMap(() =>
+      await duplicateAs(110007, () =>
         repo.updateMap({
           tenantId: auth.tenantId,
           id: map.id,
@@ -228,7 +219,7 @@ export function createMapsService(deps: {
       const map = await requireMap(auth, body.id);
       const building = await requireBuilding(auth, body.buildId);
       if (building.id !== map.buildId) {
-        await writeMap(() =>
+        await duplicateAs(110007, () =>
           repo.updateMap({ tenantId: auth.tenantId, id: map.id, set: { buildId: building.id, projectId: building.projectId } }),
         );
       }

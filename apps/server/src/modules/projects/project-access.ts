@@ -44,6 +44,17 @@ export interface StatsPlace {
   mapIds?: bigint[];
 }
 
+/** A list's place filters: the account (a limited sub-account's maps of it), then a project, building, map or gateway. */
+export interface PlaceFilter {
+  tenantId: bigint;
+  /** A limited sub-account's maps; undefined for the whole account. */
+  mapIds?: bigint[];
+  projectId?: bigint;
+  buildId?: bigint;
+  mapId?: bigint;
+  gatewayId?: bigint;
+}
+
 /**
  * The place a statistics query names, with its project row. A building or map of another project answers 110011,
  * as one of another account does.

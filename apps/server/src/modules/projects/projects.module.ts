@@ -15,6 +15,7 @@ import { createProjectMembers } from './project-members.ts';
 import { createProjectsRepo } from './projects.repo.ts';
 import { registerProjectRoutes } from './projects.routes.ts';
 import { createProjectsService } from './projects.service.ts';
+import { sweepEvery } from '../../lib/sweep.ts';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
@@ -47,11 +48,7 @@ export function createProjectsModule(deps: {
     logger: deps.logger,
   });
   // Uploads nobody placed on a map go within the hour they are kept.
-  const sweep = setInterval(
-    () => void maps.sweepUnusedUploads().catch((err: unknown) => deps.logger.warn({ err }, 'unused floor plans not swept')),
-    SWEEP_EVERY_MS,
-  );
-  sweep.unref();
+  const stopSweep = sweepEvery(SWEEP_EVERY_MS, () => maps.sweepUnusedUploads(), deps.logger, 'unused floor plans not swept');
   return {
     /** Which projects, buildings and maps a caller may touch: the projects domain answers for every domain. */
     access,
@@ -63,6 +60,6 @@ export function createProjectsModule(deps: {
       registerProjectRoutes(route, { projects });
       registerMapRoutes(route, { maps });
     },
-    close: () => clearInterval(sweep),
+    close: stopSweep,
   } satisfies DomainModule & Record<string, unknown>;
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { OwnedReads } from '../../db/owned-reads.ts';
 import { buildings, maps, projectMembers, projects } from '../../db/schema/index.ts';
 import { siteTimeZoneSql } from './site-time-zone.ts';
+import { countChildren, placeLevelQueries } from './place-level.ts';
 
 export type ProjectRow = typeof projects.$inferSelect & { buildCount: number; mapCount: number; timeZone: string | null };
 export type BuildingRow = typeof buildings.$inferSelect & { mapCount: number };
@@ -63,6 +64,8 @@ async function scopeBelow(db: Db, tenantId: bigint, roots: SQL): Promise<{ proje
 /** Projects and buildings; a project's site time zone reads its gateways through `reads` (the gateways' owner). */
 export function createProjectsRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>) {
   const projectColumns = projectColumnsOf(reads);
+  const projectLevel = placeLevelQueries(db, projects);
+  const buildingLevel = placeLevelQueries(db, buildings);
   return {
     async findProject({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<ProjectRow | undefined> {
       const [row] = await db
@@ -73,14 +76,7 @@ export function createProjectsRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>) 
       return row;
     },
 
-    async findDefaultProject({ tenantId }: { tenantId: bigint }) {
-      const [row] = await db
-        .select()
-        .from(projects)
-        .where(and(eq(projects.tenantId, tenantId), eq(projects.isDefault, true)))
-        .limit(1);
-      return row;
-    },
+    findDefaultProject: projectLevel.findDefault,
 
     async searchProjects(q: { tenantId: bigint; projectIds?: bigint[]; text?: string; offset: number; limit: number }) {
       const { tenantId, text, offset, limit } = q;
@@ -195,39 +191,15 @@ export function createProjectsRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>) 
       return row;
     },
 
-    async updateProject({
-      tenantId,
-      id,
-      set,
-    }: {
+    updateProject: (q: {
       tenantId: bigint;
       id: bigint;
       set: Partial<Pick<typeof projects.$inferInsert, 'name' | 'address' | 'parentId' | 'longitude' | 'latitude' | 'carbonFactor'>>;
-    }) {
-      const [row] = await db
-        .update(projects)
-        .set({ ...set, updatedAt: sql`now()` })
-        .where(and(eq(projects.tenantId, tenantId), eq(projects.id, id)))
-        .returning({ id: projects.id });
-      return row !== undefined;
-    },
+    }) => projectLevel.update(q),
 
-    /** Deletes a project that is not the default; answers whether a row went. */
-    async deleteProject({ tenantId, id }: { tenantId: bigint; id: bigint }) {
-      const rows = await db
-        .delete(projects)
-        .where(and(eq(projects.tenantId, tenantId), eq(projects.id, id), eq(projects.isDefault, false)))
-        .returning({ id: projects.id });
-      return rows.length === 1;
-    },
+    deleteProject: projectLevel.deleteUnlessDefault,
 
-    async countChildProjects({ tenantId, id }: { tenantId: bigint; id: bigint }) {
-      const [row] = await db
-        .select({ n: count() })
-        .from(projects)
-        .where(and(eq(projects.tenantId, tenantId), eq(projects.parentId, id)));
-      return row?.n ?? 0;
-    },
+    countChildProjects: (q: { tenantId: bigint; id: bigint }) => countChildren(db, projects, q),
 
     async findBuilding({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<BuildingRow | undefined> {
       const [row] = await db
@@ -238,14 +210,7 @@ export function createProjectsRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>) 
       return row;
     },
 
-    async findDefaultBuilding({ tenantId }: { tenantId: bigint }) {
-      const [row] = await db
-        .select()
-        .from(buildings)
-        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.isDefault, true)))
-        .limit(1);
-      return row;
-    },
+    findDefaultBuilding: buildingLevel.findDefault,
 
     /** The buildings of some projects (or of every project of the tenant): one query for a whole tree level. */
     async buildingsOf({ tenantId, projectIds }: { tenantId: bigint; projectIds?: bigint[] }): Promise<BuildingRow[]> {
@@ -278,38 +243,12 @@ export function createProjectsRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>) 
       return row;
     },
 
-    async updateBuilding({
-      tenantId,
-      id,
-      set,
-    }: {
-      tenantId: bigint;
-      id: bigint;
-      set: Partial<Pick<typeof buildings.$inferInsert, 'name' | 'parentId'>>;
-    }) {
-      const [row] = await db
-        .update(buildings)
-        .set({ ...set, updatedAt: sql`now()` })
-        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.id, id)))
-        .returning({ id: buildings.id });
-      return row !== undefined;
-    },
+    updateBuilding: (q: { tenantId: bigint; id: bigint; set: Partial<Pick<typeof buildings.$inferInsert, 'name' | 'parentId'>> }) =>
+      buildingLevel.update(q),
 
-    async deleteBuilding({ tenantId, id }: { tenantId: bigint; id: bigint }) {
-      const rows = await db
-        .delete(buildings)
-        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.id, id), eq(buildings.isDefault, false)))
-        .returning({ id: buildings.id });
-      return rows.length === 1;
-    },
+    deleteBuilding: buildingLevel.deleteUnlessDefault,
 
-    async countChildBuildings({ tenantId, id }: { tenantId: bigint; id: bigint }) {
-      const [row] = await db
-        .select({ n: count() })
-        .from(buildings)
-        .where(and(eq(buildings.tenantId, tenantId), eq(buildings.parentId, id)));
-      return row?.n ?? 0;
-    },
+    countChildBuildings: (q: { tenantId: bigint; id: bigint }) => countChildren(db, buildings, q),
   };
 }
 

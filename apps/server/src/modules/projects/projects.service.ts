@@ -13,7 +13,7 @@ import {
   type ProjectTree,
   type ProjectUpdateBody,
 } from '@lumigrid/contract';
-import { AppError } from '../../http/app-error.ts';
+import { AppError, duplicateAs } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertCarbonFactor, assertCoordinate, cleanName, cleanOptional } from './access.ts';
 import { denyAccess, found, seesProject, toId, visibleProjectIds } from '../access/access.ts';
@@ -21,23 +21,13 @@ import type { ProjectAccess } from './project-access.ts';
 import type { MapDevicesPort } from './map-devices-port.ts';
 import { mapBuilding, mapMap, mapProject } from './mappers.ts';
 import type { MapsRepo } from './maps.repo.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
 import type { ProjectRow, ProjectsRepo } from './projects.repo.ts';
 import { assertMay } from '../../http/authority.ts';
 import { paging } from '../../lib/paging.ts';
 import { groupBy } from '../../lib/group-by.ts';
 
 type Caller = Pick<AuthContext, 'tenantId' | 'operateAuth' | 'lang' | 'scope'>;
-
-/** Runs a write and turns a unique-index refusal into 110007 (duplicate name). */
-async function uniqueName<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(110007);
-    throw error;
-  }
-}
 
 /** Orders projects so that every parent comes before its children (parents may have larger ids after a move). */
 function parentsFirst(rows: ProjectRow[]): ProjectRow[] {
@@ -229,7 +219,7 @@ export function createProjectsService(deps: {
         if (subtree.includes(parent.id)) throw new AppError(280001);
         parentId = parent.id;
       }
-      await uniqueName(() =>
+      await duplicateAs(110007, () =>
         repo.updateProject({
           tenantId: auth.tenantId,
           id: project.id,
@@ -290,7 +280,7 @@ export function createProjectsService(deps: {
         if (subtree.includes(parent.id)) throw new AppError(100001, 'parentId');
         parentId = parent.id;
       }
-      await uniqueName(() =>
+      await duplicateAs(110007, () =>
         repo.updateBuilding({
           tenantId: auth.tenantId,
           id: building.id,

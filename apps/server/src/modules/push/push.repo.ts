@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { deleteTenantRow, findTenantRow } from '../../db/tenant-rows.ts';
 import { pushAppAccounts, pushApps, pushCategories, pushImages, pushNews, users } from '../../db/schema/index.ts';
 import { likePattern } from '../projects/projects.repo.ts';
 
@@ -138,11 +139,7 @@ export function createPushRepo(db: Db) {
     },
 
     async removeApp({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<boolean> {
-      const gone = await db
-        .delete(pushApps)
-        .where(and(eq(pushApps.tenantId, tenantId), eq(pushApps.id, id)))
-        .returning({ id: pushApps.id });
-      return gone.length > 0;
+      return deleteTenantRow(db, pushApps, { tenantId, id });
     },
 
     /** Which of the ids are users of the tenant: the account itself and its sub-accounts, not deleted. */
@@ -198,19 +195,11 @@ export function createPushRepo(db: Db) {
     },
 
     async findCategory({ tenantId, id }: { tenantId: bigint; id: bigint }) {
-      const [row] = await db
-        .select()
-        .from(pushCategories)
-        .where(and(eq(pushCategories.tenantId, tenantId), eq(pushCategories.id, id)));
-      return row;
+      return findTenantRow(db, pushCategories, { tenantId, id });
     },
 
     async removeCategory({ tenantId, id }: { tenantId: bigint; id: bigint }): Promise<boolean> {
-      const gone = await db
-        .delete(pushCategories)
-        .where(and(eq(pushCategories.tenantId, tenantId), eq(pushCategories.id, id)))
-        .returning({ id: pushCategories.id });
-      return gone.length > 0;
+      return deleteTenantRow(db, pushCategories, { tenantId, id });
     },
 
     async newsCountOf(q: { appId: bigint } | { categoryId: bigint }): Promise<number> {

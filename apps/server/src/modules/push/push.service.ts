@@ -27,8 +27,8 @@ import {
   type PushReviewPage,
 } from '@lumigrid/contract';
 import type { Config } from '../../config.ts';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
-import { AppError } from '../../http/app-error.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import { AppError, duplicateAs } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -191,7 +191,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       await assertOwnImage(auth, body.icon);
       const name = body.name.trim();
       if (!name) throw new AppError(100001, 'name');
-      try {
+      return await duplicateAs(320003, async () => {
         const row = await repo.insertApp({
           tenantId: auth.tenantId,
           name,
@@ -200,10 +200,7 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
           accountIds,
         });
         return mapApp((await repo.findApp({ tenantId: auth.tenantId, id: row.id }))!);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(320003);
-        throw error;
-      }
+      });
     },
 
     async editApp(auth: Caller, body: PushAppEditBody): Promise<PushApp> {
@@ -214,12 +211,9 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       const name = body.name.trim();
       if (!name) throw new AppError(100001, 'name');
       const icon = body.icon === undefined ? before.icon : body.icon;
-      try {
+      await duplicateAs(320003, async () => {
         await repo.updateApp({ tenantId: auth.tenantId, id: before.id, name, icon, packageName: body.packageName, accountIds });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(320003);
-        throw error;
-      }
+      });
       if (before.icon && before.icon !== icon) await dropImage(auth, before.icon);
       return mapApp(await requireApp(auth, body.id));
     },
@@ -250,28 +244,22 @@ export function createPushService(deps: { repo: PushRepo; images: ImageStore; cl
       enter(auth, 'push');
       const name = rawName.trim();
       if (!name) throw new AppError(100001, 'name');
-      try {
+      return await duplicateAs(110007, async () => {
         const row = await repo.insertCategory({ tenantId: auth.tenantId, name, max: PUSH_LIMITS.categories });
         if (!row) throw new AppError(100502);
         return mapCategory({ ...row, newsCount: 0 });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(110007);
-        throw error;
-      }
+      });
     },
 
     async editCategory(auth: Caller, id: string, rawName: string): Promise<PushCategory> {
       enter(auth, 'push');
       const name = rawName.trim();
       if (!name) throw new AppError(100001, 'name');
-      try {
+      return await duplicateAs(110007, async () => {
         const row = await repo.renameCategory({ tenantId: auth.tenantId, id: toId(id), name });
         if (!row) denyAccess();
         return mapCategory({ ...row, newsCount: await repo.newsCountOf({ categoryId: row.id }) });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(110007);
-        throw error;
-      }
+      });
     },
 
     async deleteCategory(auth: Caller, id: string): Promise<null> {

@@ -25,15 +25,8 @@ export function createReportsModule(deps: {
   logger: FastifyBaseLogger;
 }) {
   const repo = createRecipientsRepo(deps.db);
-  const recipients = createRecipientsService({ repo, clock: deps.clock, jobs: deps.jobs, access: deps.access });
-  const sender = createReportSender({
-    repo,
-    projects: createProjectsRepo(deps.db, deps.reads),
-    messenger: deps.messenger,
-    jobs: deps.jobs,
-    schedule: recipients.schedule,
-    clock: deps.clock,
-  });
+  const recipients = createRecipientsService({ ...deps, repo });
+  const sender = createReportSender({ ...deps, repo, projects: createProjectsRepo(deps.db, deps.reads), schedule: recipients.schedule });
   sender.register(deps.jobs);
   return {
     service: recipients,

@@ -2,6 +2,7 @@ import { SYNC_STATUS, type SceneAction } from '@lumigrid/contract';
 import type { SceneRules } from './scene-config.ts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { findTenantRow } from '../../db/tenant-rows.ts';
 import { readPage, type PageWindow } from '../../db/page.ts';
 import {
   gateways,
@@ -77,12 +78,7 @@ export function createScenesRepo(db: Db) {
 
   return {
     async find(q: { tenantId: bigint; id: bigint }) {
-      const [row] = await db
-        .select()
-        .from(scenes)
-        .where(and(eq(scenes.tenantId, q.tenantId), eq(scenes.id, q.id)))
-        .limit(1);
-      return row;
+      return findTenantRow(db, scenes, q);
     },
 
     /** Every scene the filters take, newest first. */
@@ -169,12 +165,7 @@ export function createScenesRepo(db: Db) {
     },
 
     async part(q: { tenantId: bigint; id: bigint }) {
-      const [row] = await db
-        .select()
-        .from(sceneParts)
-        .where(and(eq(sceneParts.tenantId, q.tenantId), eq(sceneParts.id, q.id)))
-        .limit(1);
-      return row;
+      return findTenantRow(db, sceneParts, q);
     },
 
     /** Devices of the tenant as scene members: type, gateway, map, project. */

@@ -33,9 +33,8 @@ import {
 } from '@lumigrid/contract';
 import { nextRuns, scheduleRuns, type DecodedUp, type EventMessage, type SchedulePlace } from '@lumigrid/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { isUniqueViolation } from '../../db/errors.ts';
 import type { GatewayLink } from '../../gateway-link/gateway-link.ts';
-import { AppError } from '../../http/app-error.ts';
+import { AppError, duplicateAs } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -295,9 +294,8 @@ export function createScenesService(deps: {
     const name = fields.name.trim();
     if (await repo.nameTaken({ projectId: toId(fields.projectId), name, exceptId: existing?.id })) throw new AppError(310002);
     const { members, gatewayIds } = await checkedMembers(auth, fields, existing?.id);
-    let saved: { id: bigint; touched: bigint[] };
-    try {
-      saved = await repo.save({
+    const saved = await duplicateAs(310002, () =>
+      repo.save({
         id: existing?.id,
         scene: record(auth, fields),
         members,
@@ -307,11 +305,8 @@ export function createScenesService(deps: {
           if (number === undefined) throw new AppError(310001);
           return number;
         },
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError(310002);
-      throw error;
-    }
+      }),
+    );
     await deps.gateways.configChanged({ tenantId: auth.tenantId, gatewayIds: saved.touched });
     const versions = await repo.gateways({ tenantId: auth.tenantId, ids: gatewayIds });
     await repo.setPartVersions({ sceneId: saved.id, versions: new Map(versions.map((g) => [g.id, g.configVersion])) });

@@ -17,16 +17,6 @@ export function createSsoModule(deps: {
   config: Pick<Config, 'mode' | 'publicUrl'>;
   clock: Clock;
 }) {
-  const sso = createSsoService({
-    repo: createSsoRepo(deps.db),
-    oidc: createOidcClient({ now: () => Date.now() }),
-    accounts: deps.accounts,
-    sessions: deps.sessions,
-    config: deps.config,
-    clock: deps.clock,
-  });
-  return {
-    service: sso,
-    register: (route) => registerSsoRoutes(route, { sso }),
-  } satisfies DomainModule & Record<string, unknown>;
+  const sso = createSsoService({ ...deps, repo: createSsoRepo(deps.db), oidc: createOidcClient({ now: () => Date.now() }) });
+  return { service: sso, register: (route) => registerSsoRoutes(route, { sso }) } satisfies DomainModule & Record<string, unknown>;
 }

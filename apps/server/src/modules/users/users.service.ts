@@ -15,7 +15,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomPassword } from '../../lib/password.ts';
-import { assertValidAccount, type AccountsService } from '../accounts/accounts.service.ts';
+import { assertValidAccount, userIdentity, type AccountsService } from '../accounts/accounts.service.ts';
 import type { UserRow } from '../accounts/accounts.repo.ts';
 import type { AuthService } from '../auth/auth.service.ts';
 import { denyAccess, toId } from '../access/access.ts';
@@ -28,11 +28,7 @@ type Manager = Pick<AuthContext, 'userId' | 'tenantId' | 'userAuth' | 'operateAu
 
 function mapAccount(row: UserRow, projectIds: string[] | undefined): ManagedAccount {
   return {
-    id: String(row.id),
-    account: row.account,
-    name: row.name,
-    mail: row.mail,
-    phone: row.phone,
+    ...userIdentity(row),
     company: row.company,
     country: row.country,
     address: row.address,

@@ -13,8 +13,8 @@ import {
   type ParamTemplateBuildBody,
   type ParamTemplateUpdateBody,
 } from '@lumigrid/contract';
-import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts';
-import { AppError } from '../../http/app-error.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import { AppError, duplicateAs } from '../../http/app-error.ts';
 import type { AuthContext } from '../../http/auth.ts';
 import { assertMay } from '../../http/authority.ts';
 import type { DevicesService } from '../devices/devices.service.ts';
@@ -87,13 +87,10 @@ export function createParamTemplatesService(deps: { repo: VirtualRepo; devices: 
       if (classFields(body.deviceType, body.kind).length === 0) throw new AppError(100209, 'deviceType');
       const params = checkedParams(body.deviceType, body.kind, body.params);
       if ((await repo.countTemplates({ tenantId: auth.tenantId })) >= TEMPLATE_LIMITS.perAccount) throw new AppError(100707);
-      try {
+      return await duplicateAs(110007, async () => {
         const id = await repo.insertTemplate({ tenantId: auth.tenantId, name, kind: body.kind, deviceType: body.deviceType, params });
         return mapTemplate(await requireTemplate(auth, id));
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(110007);
-        throw error;
-      }
+      });
     },
 
     /** POST vir/v1/update_param_template: the type and set stay; the parameters are replaced whole. */
@@ -102,12 +99,9 @@ export function createParamTemplatesService(deps: { repo: VirtualRepo; devices: 
       const row = await requireTemplate(auth, body.id);
       const name = body.name === undefined ? undefined : checkedName(body.name);
       const params = body.params === undefined ? undefined : checkedParams(row.deviceType, row.kind, body.params);
-      try {
+      await duplicateAs(110007, async () => {
         await repo.updateTemplate({ tenantId: auth.tenantId, id: row.id, name, params });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new AppError(110007);
-        throw error;
-      }
+      });
       return mapTemplate(await requireTemplate(auth, row.id));
     },
 

@@ -1,5 +1,6 @@
-import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { userMadeRows } from '../../db/user-made-rows.ts';
 import { users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 
 export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -24,34 +25,7 @@ const LISTED = {
 /** Queries of the webhook tables; every one but the delivery job's reads takes the tenant. */
 export function createWebhooksRepo(db: Db) {
   return {
-    async insert(row: Omit<typeof webhookEndpoints.$inferInsert, 'id'>): Promise<bigint> {
-      const [inserted] = await db.insert(webhookEndpoints).values(row).returning({ id: webhookEndpoints.id });
-      return inserted!.id;
-    },
-
-    async countInTenant(q: { tenantId: bigint }): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.tenantId, q.tenantId));
-      return row?.n ?? 0;
-    },
-
-    /** The endpoints of a tenant (of one user when `userId` is given), newest first. */
-    async list(q: { tenantId: bigint; userId?: bigint }): Promise<WebhookEndpointListRow[]> {
-      return db
-        .select(LISTED)
-        .from(webhookEndpoints)
-        .innerJoin(users, eq(users.id, webhookEndpoints.userId))
-        .where(and(eq(webhookEndpoints.tenantId, q.tenantId), q.userId === undefined ? undefined : eq(webhookEndpoints.userId, q.userId)))
-        .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
-    },
-
-    async findInTenant(q: { tenantId: bigint; id: bigint }): Promise<WebhookEndpointListRow | undefined> {
-      const [row] = await db
-        .select(LISTED)
-        .from(webhookEndpoints)
-        .innerJoin(users, eq(users.id, webhookEndpoints.userId))
-        .where(and(eq(webhookEndpoints.tenantId, q.tenantId), eq(webhookEndpoints.id, q.id)));
-      return row;
-    },
+    ...userMadeRows<typeof webhookEndpoints, WebhookEndpointListRow>(db, webhookEndpoints, LISTED),
 
     async update(q: { tenantId: bigint; id: bigint; values: Pick<WebhookEndpointRow, 'name' | 'url' | 'kinds' | 'enabled'> }) {
       await db
