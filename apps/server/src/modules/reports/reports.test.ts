@@ -48,6 +48,14 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     h.clock.advance(target - h.clock.now().getTime());
     await h.app.jobs.runDue();
   };
+  /** A recipient's row as stored: read from the table, since hours on the injected clock end the test's session. */
+  const storedRecipient = async (which: keyof typeof MAIL) => {
+    const [row] = await h.database.db
+      .select()
+      .from(mailRecipients)
+      .where(eq(mailRecipients.id, BigInt(ids[which])));
+    return row!;
+  };
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -157,11 +165,7 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
   });
 
   it('refuses the 51st recipient of a project', async () => {
-    const [row] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.daily)));
-    const { id: _id, createdAt: _at, ...copy } = row!;
+    const { id: _id, createdAt: _at, ...copy } = await storedRecipient('daily');
     const filler = await h.database.db
       .insert(mailRecipients)
       .values(Array.from({ length: 46 }, (_, i) => ({ ...copy, name: `Filler ${i}`, nextSendAt: new Date('2099-01-01T00:00:00Z') })))
@@ -238,11 +242,8 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     await h.app.jobs.runDue();
     expect((await h.app.jobs.find(REPORT_JOB, key))?.result).toEqual({ skipped: 'sent before' });
     expect(sink.to(MAIL.daily)).toHaveLength(1);
-    const [daily] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.daily)));
-    expect(daily!.nextSendAt.toISOString()).toBe('2026-11-24T09:00:00.000Z');
+    const daily = await storedRecipient('daily');
+    expect(daily.nextSendAt.toISOString()).toBe('2026-11-24T09:00:00.000Z');
   });
 
   it('sends the weekly report on its weekday', async () => {
@@ -268,12 +269,8 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     const sheets = await sheetRows(mails[0]!);
     expect(sheets['エネルギー']!.at(-1)).toEqual(['合計', 2.5, 1.5, 0.375]);
     expect(sheets['故障']!.slice(1).map((r) => r[4])).toEqual(['電源異常', 'LED故障']);
-    // Read from the table: a week on, the test's session has ended.
-    const [monthly] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.monthly)));
-    expect(monthly!.nextSendAt.toISOString()).toBe('2026-12-31T09:00:00.000Z');
+    const monthly = await storedRecipient('monthly');
+    expect(monthly.nextSendAt.toISOString()).toBe('2026-12-31T09:00:00.000Z');
   });
 
   it('sends the yearly report on the 1st of January, and a late daily report once, then on time again', async () => {
@@ -285,10 +282,7 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     await at('2027-01-01T00:00:00Z');
     expect(sink.to(MAIL.yearly)).toHaveLength(1);
     expect(sink.to(MAIL.yearly)[0]!.subject).toBe('Lumigrid annual report: Default project, 2026-01-01 \u2013 2026-12-31');
-    const [yearly] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.yearly)));
-    expect(yearly!.nextSendAt.toISOString()).toBe('2028-01-01T00:00:00.000Z');
+    const yearly = await storedRecipient('yearly');
+    expect(yearly.nextSendAt.toISOString()).toBe('2028-01-01T00:00:00.000Z');
   });
 });
