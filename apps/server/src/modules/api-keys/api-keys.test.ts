@@ -16,10 +16,11 @@ import {
 } from '@lumigrid/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, auditTrail, users } from '../../db/schema/index.ts';
+import { apiKeys, users } from '../../db/schema/index.ts';
 import { SERVICE_DATABASES, api, apiData, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { placesAfterTheAnswer } from '../../test/secrets.fixtures.ts';
 
 const DAY_MS = 86_400_000;
 const SCOPES: ApiKeyScope[] = ['read', 'control', 'edit'];
@@ -262,20 +263,16 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
   });
 
   it('shows the secret once, in the create answer, and keeps only its hash', async () => {
-    const listed = JSON.stringify(await apiData(h.app, apiKeyEndpoints.list, {}, { token: owner }));
-    await h.app.audit.writer.flush();
-    const text = (rows: unknown) => JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
-    const trail = text(await h.database.db.select().from(auditTrail));
-    const stored = text(await h.database.db.select().from(apiKeys));
-    const logged = logLines.join('\n');
+    const listed = await apiData(h.app, apiKeyEndpoints.list, {}, { token: owner });
+    const places = await placesAfterTheAnswer(h, { listed, tables: { stored: apiKeys }, logLines });
     // The log did see the calls the keys made, by path, and the trail their entries.
-    expect(logged).toContain('/api4/project_user/v1/0/sub_links');
-    expect(trail).toContain('"actor":"apiKey"');
+    expect(places.logged).toContain('/api4/project_user/v1/0/sub_links');
+    expect(places.trail).toContain('"actor":"apiKey"');
     expect(secretsMade.length).toBeGreaterThan(5);
     for (const secret of secretsMade) {
       expect(secret).toMatch(/^lg_[0-9]+_[A-Za-z0-9_-]{43}$/);
       const random = secret.split('_').slice(2).join('_');
-      for (const [where, text] of Object.entries({ listed, trail, stored, logged })) expect(text.includes(random), where).toBe(false);
+      for (const [where, text] of Object.entries(places)) expect(text.includes(random), where).toBe(false);
     }
     const hashes = await h.database.db.execute(sql`select secret_hash from api_keys`);
     expect((hashes as unknown as { rows: Array<{ secret_hash: string }> }).rows.every((r) => /^[0-9a-f]{64}$/.test(r.secret_hash))).toBe(
