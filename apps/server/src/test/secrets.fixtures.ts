@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { auditTrail } from '../db/schema/index.ts';
 import type { Harness } from './harness.ts';
@@ -21,4 +22,16 @@ export async function placesAfterTheAnswer(
   };
   for (const [name, table] of Object.entries(places.tables)) texts[name] = asText(await h.database.db.select().from(table));
   return texts;
+}
+
+/**
+ * Each secret made has the given shape and turns up in none of the places (only `part` of it is searched for where
+ * the rest is a public prefix). More than five were made, so a suite that made none cannot pass.
+ */
+export function expectSecretsNowhere(places: Record<string, string>, secrets: string[], shape: RegExp, part = (secret: string) => secret) {
+  expect(secrets.length).toBeGreaterThan(5);
+  for (const secret of secrets) {
+    expect(secret).toMatch(shape);
+    for (const [where, text] of Object.entries(places)) expect(text.includes(part(secret)), where).toBe(false);
+  }
 }

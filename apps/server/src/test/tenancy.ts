@@ -202,16 +202,16 @@ export function tenancyWorld<W, S extends Started>(setup: {
 export type MapPlaces = { project: string; build: string; map: string };
 
 /**
- * A tenancy world on a fresh app where each account has a new map in its default building; the first account's
- * map is named `secret`, which may then appear in no answer to the second account.
+ * A tenancy world on a fresh app with the accounts `<name>-owner` and `<name>-intruder`, each with a new map in its
+ * default building; the owner's map is named `secret`, which may then appear in no answer to the intruder.
  */
 export function twoMapsTenancyWorld(
   kind: 'pglite' | 'postgres',
-  setup: { accounts: { victim: string; intruder: string }; secret: string; intruderMap: string; timeout: number },
+  setup: { name: string; secret: string; intruderMap: string; timeout: number },
 ) {
   return tenancyWorld({
     start: () => startApp(kind),
-    accounts: setup.accounts,
+    accounts: { victim: `${setup.name}-owner@example.com`, intruder: `${setup.name}-intruder@example.com` },
     seed: async (h, tokens) => ({
       a: await mapInDefaultBuilding(h, tokens.victim, setup.secret),
       b: await mapInDefaultBuilding(h, tokens.intruder, setup.intruderMap),

@@ -24,12 +24,7 @@ const CASES: Array<TenancyCase<MapPlaces>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the energy calls on %s', (kind) => {
-  const world = twoMapsTenancyWorld(kind, {
-    accounts: { victim: 'energy-owner@example.com', intruder: 'energy-intruder@example.com' },
-    secret: SECRET,
-    intruderMap: 'Own boiler room',
-    timeout: 60_000,
-  });
+  const world = twoMapsTenancyWorld(kind, { name: 'energy', secret: SECRET, intruderMap: 'Own boiler room', timeout: 60_000 });
 
   tenancyMatrix({ domain: energyEndpoints, cases: CASES, secrets: [SECRET], world });
 });

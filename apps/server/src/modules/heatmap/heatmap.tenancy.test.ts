@@ -22,12 +22,7 @@ const CASES: Array<TenancyCase<MapPlaces>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the heatmap calls on %s', (kind) => {
-  const world = twoMapsTenancyWorld(kind, {
-    accounts: { victim: 'heatmap-owner@example.com', intruder: 'heatmap-intruder@example.com' },
-    secret: SECRET,
-    intruderMap: 'Own boardroom',
-    timeout: 120_000,
-  });
+  const world = twoMapsTenancyWorld(kind, { name: 'heatmap', secret: SECRET, intruderMap: 'Own boardroom', timeout: 120_000 });
 
   tenancyMatrix({ domain: heatmapEndpoints, cases: CASES, secrets: [SECRET], world });
 });

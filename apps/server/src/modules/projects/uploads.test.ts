@@ -10,8 +10,8 @@ import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/u
 import { poll } from '../../test/poll.ts';
 
 /** An app keeping its uploads in a fresh directory, with one account signed up; `close` removes both. */
-async function startUploadsApp(kind: 'pglite' | 'postgres', options: { dirPrefix: string; pdfAnswerWaitMs: string; mail: string }) {
-  const dataDir = mkdtempSync(join(tmpdir(), options.dirPrefix));
+async function startUploadsApp(kind: 'pglite' | 'postgres', options: { pdfAnswerWaitMs: string; mail: string }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-uploads-'));
   const h = await startApp(kind, { DATA_DIR: dataDir, PDF_ANSWER_WAIT_MS: options.pdfAnswerWaitMs });
   const token = await signUpByMail(h, options.mail);
   const close = async () => {
@@ -26,6 +26,7 @@ describe.each(SERVICE_DATABASES)('floor-plan uploads on %s', (kind) => {
   let token: string;
   let f: ReturnType<typeof treeFactory>;
   let dataDir: string;
+  let close: (() => Promise<void>) | undefined;
   const mapsDir = () => join(dataDir, 'uploads', 'maps');
 
   const upload = (
@@ -36,15 +37,9 @@ describe.each(SERVICE_DATABASES)('floor-plan uploads on %s', (kind) => {
   ) => sendUpload(h.app, mapEndpoints.upload, file, { token: t, lang, fields });
   const fetchImage = (url: string) => h.app.inject({ method: 'GET', url });
 
-  let close: (() => Promise<void>) | undefined;
-
   beforeAll(async () => {
     // A render answers within the call however slow the machine; the answer before it ends has its own suite below.
-    ({ h, token, f, dataDir, close } = await startUploadsApp(kind, {
-      dirPrefix: 'lumigrid-uploads-',
-      pdfAnswerWaitMs: '60000',
-      mail: 'planner@example.com',
-    }));
+    ({ h, token, f, dataDir, close } = await startUploadsApp(kind, { pdfAnswerWaitMs: '60000', mail: 'planner@example.com' }));
   });
   afterAll(() => close?.());
 
@@ -179,6 +174,7 @@ describe.each(SERVICE_DATABASES)('slow pdf floor plans answered at once on %s', 
   let token: string;
   let dataDir: string;
   let f: ReturnType<typeof treeFactory>;
+  let close: (() => Promise<void>) | undefined;
   const uploadPdf = (data: Buffer, fields: Record<string, string> = {}) =>
     sendUpload(h.app, mapEndpoints.upload, { name: 'plan.pdf', type: 'application/pdf', data }, { token, fields });
   const state = (file: string) => api(h.app, mapEndpoints.uploadState, { params: { file } }, { token });
@@ -192,15 +188,9 @@ describe.each(SERVICE_DATABASES)('slow pdf floor plans answered at once on %s', 
     return last;
   }
 
-  let close: (() => Promise<void>) | undefined;
-
   beforeAll(async () => {
     // No wait at all: every pdf takes the slow path, while pictures still answer at once.
-    ({ h, token, f, dataDir, close } = await startUploadsApp(kind, {
-      dirPrefix: 'lumigrid-slow-pdf-',
-      pdfAnswerWaitMs: '0',
-      mail: 'slow-plans@example.com',
-    }));
+    ({ h, token, f, dataDir, close } = await startUploadsApp(kind, { pdfAnswerWaitMs: '0', mail: 'slow-plans@example.com' }));
   });
   afterAll(() => close?.());
 

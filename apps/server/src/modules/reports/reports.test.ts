@@ -48,6 +48,15 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     h.clock.advance(target - h.clock.now().getTime());
     await h.app.jobs.runDue();
   };
+  /** Runs the clock to a minute before `due` and then to `due`, and answers the one mail sent, at `due` only. */
+  const mailSentAt = async (to: keyof typeof MAIL, aMinuteBefore: string, due: string) => {
+    await at(aMinuteBefore);
+    expect(sink.to(MAIL[to])).toHaveLength(0);
+    await at(due);
+    const mails = sink.to(MAIL[to]);
+    expect(mails).toHaveLength(1);
+    return mails[0]!;
+  };
   /** A recipient's row as stored: read from the table, since hours on the injected clock end the test's session. */
   const storedRecipient = async (which: keyof typeof MAIL) => {
     const [row] = await h.database.db
@@ -247,26 +256,18 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
   });
 
   it('sends the weekly report on its weekday', async () => {
-    await at('2026-11-25T07:59:00Z');
-    expect(sink.to(MAIL.weekly)).toHaveLength(0);
-    await at('2026-11-25T08:00:00Z');
-    const mails = sink.to(MAIL.weekly);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe('Lumigrid weekly report: Default project, 2026-11-18 \u2013 2026-11-24');
-    const sheets = await sheetRows(mails[0]!);
+    const mail = await mailSentAt('weekly', '2026-11-25T07:59:00Z', '2026-11-25T08:00:00Z');
+    expect(mail.subject).toBe('Lumigrid weekly report: Default project, 2026-11-18 \u2013 2026-11-24');
+    const sheets = await sheetRows(mail);
     expect(Object.keys(sheets)).toEqual(['Faults']);
     expect(sheets.Faults!.slice(1).map((r) => r[3])).toEqual([1, 8]);
   });
 
   it('sends the monthly report on the last day in Tokyo, in Japanese, over the month so far', async () => {
-    await at('2026-11-30T08:59:00Z');
-    expect(sink.to(MAIL.monthly)).toHaveLength(0);
-    await at('2026-11-30T09:00:00Z');
-    const mails = sink.to(MAIL.monthly);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe('Lumigrid 月次レポート：Default project、2026-10-31 \u2013 2026-11-29');
-    expect(mails[0]!.html).toContain('lang="ja"');
-    const sheets = await sheetRows(mails[0]!);
+    const mail = await mailSentAt('monthly', '2026-11-30T08:59:00Z', '2026-11-30T09:00:00Z');
+    expect(mail.subject).toBe('Lumigrid 月次レポート：Default project、2026-10-31 \u2013 2026-11-29');
+    expect(mail.html).toContain('lang="ja"');
+    const sheets = await sheetRows(mail);
     expect(sheets['エネルギー']!.at(-1)).toEqual(['合計', 2.5, 1.5, 0.375]);
     expect(sheets['故障']!.slice(1).map((r) => r[4])).toEqual(['電源異常', 'LED故障']);
     const monthly = await storedRecipient('monthly');
