@@ -3,7 +3,7 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { DATABASES, TestClock, startApp } from '../test/harness.ts';
 import { freshPglite, freshPostgres } from '../test/database-templates.ts';
 import { poll } from '../test/poll.ts';
-import { createJobRunner, retryDelayMs, type JobHandler, type JobRunnerOptions } from './job-runner.ts';
+import { createJobRunner, retryDelayMs, type JobHandler, type JobRunnerOptions, type Json } from './job-runner.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -15,7 +15,7 @@ function gate() {
 }
 
 /** A job handler that tells when it has started and then runs until the test lets it finish with `result`. */
-function heldJob(result?: unknown) {
+function heldJob(result?: Json) {
   const started = gate();
   const finish = gate();
   const handler = async () => {
