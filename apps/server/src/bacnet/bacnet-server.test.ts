@@ -21,23 +21,28 @@ import { propertiesOf } from './properties.ts';
 
 const DEVICE_INSTANCE = 77;
 
-const DRAFTS = describeObjects({
-  maps: [{ id: '1', name: 'Floor' }],
-  devices: [
-    {
-      id: '10',
-      name: 'Desk',
-      type: DEVICE_TYPE_CODES['light-dimmer'],
-      mapId: '1',
-      status: '',
-      display: 'offline',
-      powerW: null,
-      energyKwh: null,
-    },
-  ],
-  groups: [{ id: '5', name: 'Room', mapId: '1', deviceIds: ['10'], display: 'offline' }],
-});
-const OBJECTS = withInstances(DRAFTS, new Map(DRAFTS.map((d, i) => [instanceKey(d), i + 1])));
+/** The objects of map "Floor" with the dimmer "Desk" showing `display`, numbered in order; `withRoom` adds its group. */
+function floorObjects(display: 'offline' | 'working', withRoom: boolean) {
+  const drafts = describeObjects({
+    maps: [{ id: '1', name: 'Floor' }],
+    devices: [
+      {
+        id: '10',
+        name: 'Desk',
+        type: DEVICE_TYPE_CODES['light-dimmer'],
+        mapId: '1',
+        status: '',
+        display,
+        powerW: null,
+        energyKwh: null,
+      },
+    ],
+    groups: withRoom ? [{ id: '5', name: 'Room', mapId: '1', deviceIds: ['10'], display: 'offline' }] : [],
+  });
+  return withInstances(drafts, new Map(drafts.map((d, i) => [instanceKey(d), i + 1])));
+}
+
+const OBJECTS = floorObjects('offline', true);
 const GROUP = OBJECTS.find((o) => o.source === 'group')!;
 const groupId = { type: GROUP.objectType, instance: GROUP.instance };
 
@@ -222,25 +227,7 @@ describe('the BACnet/IP device over UDP', () => {
 
   it('sends a confirmed event notification to a recipient that asks for one when a device goes offline and back', async () => {
     let display: 'offline' | 'working' = 'working';
-    const objectsNow = () => {
-      const drafts = describeObjects({
-        maps: [{ id: '1', name: 'Floor' }],
-        devices: [
-          {
-            id: '10',
-            name: 'Desk',
-            type: DEVICE_TYPE_CODES['light-dimmer'],
-            mapId: '1',
-            status: '',
-            display,
-            powerW: null,
-            energyKwh: null,
-          },
-        ],
-        groups: [],
-      });
-      return withInstances(drafts, new Map(drafts.map((d, i) => [instanceKey(d), i + 1])));
-    };
+    const objectsNow = () => floorObjects(display, false);
     const state = objectsNow().find((o) => o.objectType === ObjectType.MULTI_STATE_VALUE)!;
     const port = await freeUdpPort();
     const server = await startBacnetServer({

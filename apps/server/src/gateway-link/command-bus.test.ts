@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ErrorCode } from '@lumigrid/contract';
+import type { CommandName } from '@lumigrid/protocol';
 import { BROKER_UNREACHABLE, SERVER_STOPPING, createCommandBus, errorCodeFor, replyMarginMs, type CommandState } from './command-bus.ts';
 import { createPresence } from './presence.ts';
 import { gatewayInfo, memoryLogger } from '../test/gateway-link.fixtures.ts';
@@ -216,20 +218,22 @@ describe('command bus', () => {
     });
   });
 
-  it('maps each command and outcome to a localised code of spec section 8', () => {
-    expect(errorCodeFor('firmware.update', 'timed_out')).toBe(100103);
-    expect(errorCodeFor('firmware.update', 'failed')).toBe(100102);
-    expect(errorCodeFor('params.set', 'timed_out')).toBe(100104);
-    expect(errorCodeFor('devices.list', 'timed_out')).toBe(100105);
-    expect(errorCodeFor('config.apply', 'failed')).toBe(100107);
-    expect(errorCodeFor('config.apply', 'timed_out')).toBe(100109);
-    expect(errorCodeFor('gateway.restart', 'timed_out')).toBe(100101);
-    expect(errorCodeFor('time.get', 'expired')).toBe(100101);
-    // A device's own parameters: set and read like the gateway's, by the purpose the protocol gives each command.
-    expect(errorCodeFor('device.params.set', 'timed_out')).toBe(100104);
-    expect(errorCodeFor('device.params.set', 'failed')).toBe(100106);
-    expect(errorCodeFor('device.params.get', 'timed_out')).toBe(100105);
-    expect(errorCodeFor('device.remove', 'timed_out')).toBe(100104);
+  // A device's own parameters are set and read like the gateway's, by the purpose the protocol gives each command.
+  it.each<[CommandName, 'failed' | 'timed_out' | 'expired', ErrorCode]>([
+    ['firmware.update', 'timed_out', 100103],
+    ['firmware.update', 'failed', 100102],
+    ['params.set', 'timed_out', 100104],
+    ['devices.list', 'timed_out', 100105],
+    ['config.apply', 'failed', 100107],
+    ['config.apply', 'timed_out', 100109],
+    ['gateway.restart', 'timed_out', 100101],
+    ['time.get', 'expired', 100101],
+    ['device.params.set', 'timed_out', 100104],
+    ['device.params.set', 'failed', 100106],
+    ['device.params.get', 'timed_out', 100105],
+    ['device.remove', 'timed_out', 100104],
+  ])('maps %s %s to the localised code %i of spec section 8', (name, state, code) => {
+    expect(errorCodeFor(name, state)).toBe(code);
   });
 });
 

@@ -53,6 +53,13 @@ async function settle<T>(r: ReturnType<typeof rig>, answer: Promise<T>): Promise
   return answer;
 }
 
+/** Settles an answer after seeing that it waits on exactly one check of the password. */
+async function settleOneCheck<T>(r: ReturnType<typeof rig>, answer: Promise<T>): Promise<T> {
+  await new Promise((resolve) => setImmediate(resolve));
+  expect(r.checks).toHaveLength(1);
+  return settle(r, answer);
+}
+
 describe('gateway credential cache', () => {
   it('checks a password once: the next sign-in with it is a hit', async () => {
     const r = rig();
@@ -94,10 +101,7 @@ describe('gateway credential cache', () => {
     expect(await settle(r, r.verify(A, 'secret-1'))).toBe(true);
     r.set(A, 'secret-2');
     expect(await settle(r, r.verify(A, 'secret-1'))).toBe(false);
-    const second = r.verify(A, 'secret-2');
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(r.checks).toHaveLength(1);
-    expect(await settle(r, second)).toBe(true);
+    expect(await settleOneCheck(r, r.verify(A, 'secret-2'))).toBe(true);
   });
 
   it('forgets a gateway that was deleted, and refuses it', async () => {
@@ -109,19 +113,14 @@ describe('gateway credential cache', () => {
     expect(r.verify.remembered()).toBe(0);
     // Provisioned again with the same password: checked again, not answered from the old memory.
     r.set(A, 'secret-1');
-    const again = r.verify(A, 'secret-1');
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(r.checks).toHaveLength(1);
-    expect(await settle(r, again)).toBe(true);
+    expect(await settleOneCheck(r, r.verify(A, 'secret-1'))).toBe(true);
   });
 
   it('shares one check between attempts of a gateway that reconnected while it waited', async () => {
     const r = rig();
     r.set(A, 'secret-1');
     const attempts = [r.verify(A, 'secret-1'), r.verify(A, 'secret-1'), r.verify(A, 'secret-1')];
-    await new Promise((resolve) => setImmediate(resolve));
-    expect(r.checks).toHaveLength(1);
-    expect(await settle(r, Promise.all(attempts))).toEqual([true, true, true]);
+    expect(await settleOneCheck(r, Promise.all(attempts))).toEqual([true, true, true]);
   });
 
   it('paces the checks: no more run at once than allowed, the rest in turn, and a full line is "busy"', async () => {

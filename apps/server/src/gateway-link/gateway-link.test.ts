@@ -32,6 +32,13 @@ describe.each(brokers)('gateway link on %s', (kind) => {
   });
 
   const gw = (i: number) => rig.fleet.gateways[i]!;
+  /** A connection of the test's own with the server's credential, to play a side of the link by hand. */
+  const asServer = (name: string) =>
+    rawClient(rig.url, {
+      clientId: `lumigrid-server-${name}-${kind}`,
+      username: rig.serverCredential.username,
+      password: rig.serverCredential.password,
+    });
 
   it('sees the simulated gateways online with the fields of spec section 3', () => {
     const presence = rig.link.presence.get(gw(0).mac)!;
@@ -255,11 +262,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
 
   it('executes a repeated command id once and answers it again', async () => {
     const g = gw(0);
-    const { client } = await rawClient(rig.url, {
-      clientId: `lumigrid-server-dup-${kind}`,
-      username: rig.serverCredential.username,
-      password: rig.serverCredential.password,
-    });
+    const { client } = await asServer('dup');
     const replies: ReplyMessage[] = [];
     await client.subscribeAsync(upTopic(g.mac, 'reply'), { qos: 1 });
     client.on('message', (_t, p) => {
@@ -429,11 +432,7 @@ describe.each(brokers)('gateway link on %s', (kind) => {
 
   it('answers an online state heard again every time, and changes nothing else for it', async () => {
     const g = gw(0);
-    const { client } = await rawClient(rig.url, {
-      clientId: `lumigrid-server-repeat-${kind}`,
-      username: rig.serverCredential.username,
-      password: rig.serverCredential.password,
-    });
+    const { client } = await asServer('repeat');
     // Played by the test on the gateway's topic: the simulator ignores answers to states it did not send.
     const online = encodeUp('state', { state: 'online', info: rig.link.presence.get(g.mac)!.info!, ts: Date.now() });
     const ts = (JSON.parse(online) as { ts: number }).ts;

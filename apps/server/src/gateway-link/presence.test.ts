@@ -70,9 +70,21 @@ function manualTime(start = 1000) {
 describe('presence with a grace period', () => {
   const GRACE = 30_000;
 
-  it('tells nobody of a gateway that reconnects within the grace, while the link itself knows it is away', () => {
+  /** Presence holding offlines back for the grace, on a clock the test moves. */
+  function presenceWithGrace() {
     const time = manualTime();
-    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    return { time, presence: createPresence(time.now, { graceMs: GRACE, schedule: time.schedule }) };
+  }
+
+  /** What presence tells from now on, each change as `mac online` or `mac reason`. */
+  function toldChanges(presence: ReturnType<typeof createPresence>) {
+    const changes: string[] = [];
+    presence.onChange((p) => changes.push(`${p.mac} ${p.online ? 'online' : p.reason}`));
+    return changes;
+  }
+
+  it('tells nobody of a gateway that reconnects within the grace, while the link itself knows it is away', () => {
+    const { time, presence } = presenceWithGrace();
     const changes: GatewayPresence[] = [];
     presence.onChange((p) => changes.push(p));
     presence.update(A, { state: 'online', info: INFO });
@@ -94,8 +106,7 @@ describe('presence with a grace period', () => {
   });
 
   it('tells of an offline that outlasts the grace once, dated from when it began', () => {
-    const time = manualTime();
-    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    const { time, presence } = presenceWithGrace();
     const changes: GatewayPresence[] = [];
     presence.update(A, { state: 'online', info: INFO });
     presence.onChange((p) => changes.push(p));
@@ -111,8 +122,7 @@ describe('presence with a grace period', () => {
   });
 
   it("tells a gateway's own goodbye at once, also while a lost connection of it is waiting out the grace", () => {
-    const time = manualTime();
-    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
+    const { time, presence } = presenceWithGrace();
     const changes: GatewayPresence[] = [];
     presence.update(A, { state: 'online', info: INFO });
     presence.update(B, { state: 'online', info: INFO });
@@ -131,10 +141,8 @@ describe('presence with a grace period', () => {
   });
 
   it('tells at once of a gateway that was not online (nothing to hold back), and of the broker being lost', () => {
-    const time = manualTime();
-    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
-    const changes: string[] = [];
-    presence.onChange((p) => changes.push(`${p.mac} ${p.online ? 'online' : p.reason}`));
+    const { time, presence } = presenceWithGrace();
+    const changes = toldChanges(presence);
     presence.update(B, { state: 'offline', reason: 'shutdown' });
     presence.update(A, { state: 'online', info: INFO });
     presence.update(A, { state: 'offline', reason: 'lost' });
@@ -146,10 +154,8 @@ describe('presence with a grace period', () => {
   });
 
   it('calls the gateways stored online unknown after a restart, tells nothing for those back, and settles the rest', () => {
-    const time = manualTime();
-    const presence = createPresence(time.now, { graceMs: GRACE, schedule: time.schedule });
-    const changes: string[] = [];
-    presence.onChange((p) => changes.push(`${p.mac} ${p.online ? 'online' : p.reason}`));
+    const { presence } = presenceWithGrace();
+    const changes = toldChanges(presence);
     presence.expect([A, B]);
     expect(presence.isOnline(A)).toBe(false);
     expect(changes).toEqual([]);

@@ -1,7 +1,7 @@
 import { allEndpoints, type EndpointSpec } from '@lumigrid/contract';
 import type { ValidateFunction } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { clone, looseFields, owner, read, type Schema } from '../test/body-fields.ts';
+import { clone, looseFields, owner, read, type LooseField, type Schema } from '../test/body-fields.ts';
 import { validatorCompiler } from './validator.ts';
 
 /** Every JSON body of the endpoint table, as the server validates it, with a sample it accepts. */
@@ -14,6 +14,22 @@ const bodies = allEndpoints()
     return { name: `${endpoint.method} ${endpoint.path}`, body, fields, validate };
   });
 const loose = bodies.filter((b) => b.fields.length > 0);
+
+/**
+ * Sends, for every field `pick` selects, the body's sample with that field set to null (or left out), and answers
+ * what the server made of each: whether it accepted the body, and what the field then holds.
+ */
+function sentWithField(pick: (field: LooseField) => boolean, as: 'null' | 'absent') {
+  return loose.flatMap(({ name, body, fields, validate }) =>
+    fields.filter(pick).map((field) => {
+      const sent = clone(body);
+      if (as === 'null') owner(sent, field.path)[field.path.at(-1)!] = null;
+      else delete owner(sent, field.path)[field.path.at(-1)!];
+      const accepted = validate(sent);
+      return { field, accepted, kept: read(sent, field.path), label: `${name} ${field.path.join('.')}` };
+    }),
+  );
+}
 
 describe('body fields as the server validates them, for every endpoint of the table', () => {
   it('finds the optional and nullable fields of the table, the linkage lux and project longitude among them', () => {
@@ -34,43 +50,23 @@ describe('body fields as the server validates them, for every endpoint of the ta
   });
 
   it('keeps null as null in every nullable field', () => {
-    const changed: string[] = [];
-    for (const { name, body, fields, validate } of loose) {
-      for (const field of fields.filter((f) => f.nullable)) {
-        const sent = clone(body);
-        owner(sent, field.path)[field.path.at(-1)!] = null;
-        const accepted = validate(sent);
-        const kept = read(sent, field.path);
-        if (!accepted || kept !== null) changed.push(`${name} ${field.path.join('.')}: ${accepted ? JSON.stringify(kept) : 'refused'}`);
-      }
-    }
+    const changed = sentWithField((f) => f.nullable, 'null')
+      .filter(({ accepted, kept }) => !accepted || kept !== null)
+      .map(({ label, accepted, kept }) => `${label}: ${accepted ? JSON.stringify(kept) : 'refused'}`);
     expect(changed).toEqual([]);
   });
 
   it('keeps an absent optional field absent (or its documented default)', () => {
-    const changed: string[] = [];
-    for (const { name, body, fields, validate } of loose) {
-      for (const field of fields.filter((f) => f.optional)) {
-        const sent = clone(body);
-        delete owner(sent, field.path)[field.path.at(-1)!];
-        const accepted = validate(sent);
-        const kept = read(sent, field.path);
-        if (!accepted || kept !== field.default)
-          changed.push(`${name} ${field.path.join('.')}: ${accepted ? JSON.stringify(kept) : 'refused'}`);
-      }
-    }
+    const changed = sentWithField((f) => f.optional, 'absent')
+      .filter(({ field, accepted, kept }) => !accepted || kept !== field.default)
+      .map(({ label, accepted, kept }) => `${label}: ${accepted ? JSON.stringify(kept) : 'refused'}`);
     expect(changed).toEqual([]);
   });
 
   it('refuses null in a field that is only optional, instead of storing 0, "" or false', () => {
-    const taken: string[] = [];
-    for (const { name, body, fields, validate } of loose) {
-      for (const field of fields.filter((f) => f.optional && !f.nullable)) {
-        const sent = clone(body);
-        owner(sent, field.path)[field.path.at(-1)!] = null;
-        if (validate(sent)) taken.push(`${name} ${field.path.join('.')}: ${JSON.stringify(read(sent, field.path))}`);
-      }
-    }
+    const taken = sentWithField((f) => f.optional && !f.nullable, 'null')
+      .filter(({ accepted }) => accepted)
+      .map(({ label, kept }) => `${label}: ${JSON.stringify(kept)}`);
     expect(taken).toEqual([]);
   });
 

@@ -8,10 +8,10 @@ import {
   type GatewayDevice,
   type GroupView,
 } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { looseFields, type Schema } from '../test/body-fields.ts';
-import { buildGatewayWithDevices, data, startGatewayRig, type GatewayRig } from '../test/gateways.fixtures.ts';
-import { SERVICE_DATABASES, api, signUpByMail } from '../test/harness.ts';
+import { buildGatewayWithDevices, data, gatewayRigSuite } from '../test/gateways.fixtures.ts';
+import { SERVICE_DATABASES, api } from '../test/harness.ts';
 
 type Row = Record<string, unknown>;
 
@@ -28,27 +28,22 @@ interface EchoCase {
 }
 
 describe.each(SERVICE_DATABASES)('null and absence stored and answered as sent on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let projectId: string;
   let mapId: string;
   let devices: GatewayDevice[];
   let gatewayId: string;
-  const h = () => rig.h;
-  const send = <E extends EndpointSpec>(endpoint: E, input: unknown) => api(h().app, endpoint, input as never, { token });
+  const { h, sim, token } = gatewayRigSuite(kind, { count: 1 }, 'nulls@example.com');
+  const send = <E extends EndpointSpec>(endpoint: E, input: unknown) => api(h().app, endpoint, input as never, { token: token() });
   let serial = 0;
   const unique = (name: string) => `${name} ${++serial}`;
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1 });
-    token = await signUpByMail(h(), 'nulls@example.com');
-    const built = await buildGatewayWithDevices(h(), token, { mac: rig.fleet.gateways[0]!.mac, place: () => true });
+    const built = await buildGatewayWithDevices(h(), token(), { mac: sim().mac, place: () => true });
     ({ mapId, devices } = built);
     gatewayId = built.gateway.id;
     const tree = await data(send(projectEndpoints.tree, { params: { id: '0' } }));
     projectId = tree.projects.find((p) => p.isDefault)!.id;
   }, 120_000);
-  afterAll(async () => rig?.close());
 
   const projectOf = async (id: unknown) => {
     const detail = await data(send(projectEndpoints.projectDetail, { params: { id } }));
@@ -152,11 +147,11 @@ describe.each(SERVICE_DATABASES)('null and absence stored and answered as sent o
 
     await data(send(gatewayEndpoints.sync, { params: { id: gatewayId } }));
     await data(send(gatewayEndpoints.sensorsLinkage, { params: { id: gatewayId } }));
-    const sim = rig.fleet.gateways[0]!;
-    expect(sim.config.linkages).toEqual([expect.not.objectContaining({ luxAbove: expect.anything() })]);
-    sim.devices.get(target.addr)!.state.on = false;
-    sim.devices.get(sensor.addr)!.state.lux = 50_000;
-    expect(sim.detectMotion(sensor.addr)).toBe(true);
-    expect(sim.devices.get(target.addr)!.state).toMatchObject({ on: true });
+    const gateway = sim();
+    expect(gateway.config.linkages).toEqual([expect.not.objectContaining({ luxAbove: expect.anything() })]);
+    gateway.devices.get(target.addr)!.state.on = false;
+    gateway.devices.get(sensor.addr)!.state.lux = 50_000;
+    expect(gateway.detectMotion(sensor.addr)).toBe(true);
+    expect(gateway.devices.get(target.addr)!.state).toMatchObject({ on: true });
   });
 });

@@ -3,7 +3,7 @@ import { openDatabase, type Database } from '../db/client.ts';
 import { DATABASES, TestClock, startApp } from '../test/harness.ts';
 import { freshPglite, freshPostgres } from '../test/database-templates.ts';
 import { poll } from '../test/poll.ts';
-import { createJobRunner, retryDelayMs, type JobHandler, type JobRunnerOptions } from './job-runner.ts';
+import { createJobRunner, retryDelayMs, type JobHandler, type JobRunnerOptions, type Json } from './job-runner.ts';
 
 const quiet = { info() {}, warn() {}, error() {} };
 
@@ -12,6 +12,18 @@ function gate() {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
   return { opened, open };
+}
+
+/** A job handler that tells when it has started and then runs until the test lets it finish with `result`. */
+function heldJob(result?: Json) {
+  const started = gate();
+  const finish = gate();
+  const handler = async () => {
+    started.open();
+    await finish.opened;
+    return result;
+  };
+  return { handler, started: started.opened, finish: finish.open };
 }
 
 /** Two handles on one database: for PostgreSQL two pools, as two server nodes would have; PGlite is one process. */
@@ -234,19 +246,11 @@ describe.each(DATABASES)('job runner on %s', (kind) => {
 
   it('fails a job whose node died on its last attempt instead of running it again', async () => {
     const jobKind = freshKind();
-    const started = gate();
-    const stuck = gate();
-    const [dying, healthy] = twoNodes(
-      jobKind,
-      async () => {
-        started.open();
-        await stuck.opened;
-      },
-      { leaseMs: 60_000 },
-    );
+    const { handler, started, finish } = heldJob();
+    const [dying, healthy] = twoNodes(jobKind, handler, { leaseMs: 60_000 });
     await dying.schedule({ kind: jobKind, key: 'once', runAt: clock.now(), maxAttempts: 1 });
     const dyingRun = dying.runDue();
-    await started.opened;
+    await started;
     clock.advance(60_001);
     expect(await healthy.runDue()).toBe(0);
     expect(await healthy.find(jobKind, 'once')).toMatchObject({
@@ -254,57 +258,43 @@ describe.each(DATABASES)('job runner on %s', (kind) => {
       attempts: 1,
       lastError: expect.stringMatching(/lease expired/),
     });
-    stuck.open();
+    finish();
     await dyingRun;
     expect((await healthy.find(jobKind, 'once'))?.state).toBe('failed');
   });
 
   it('renews the lease of a job that is still running, so no other node takes it', async () => {
     const jobKind = freshKind();
-    const started = gate();
-    const finish = gate();
-    const [busy, other] = twoNodes(
-      jobKind,
-      async () => {
-        started.open();
-        await finish.opened;
-        return 'long report';
-      },
-      // A lease short in real time, so the renewal timer fires while the test waits for it.
-      { leaseMs: 30 },
-    );
+    const { handler, started, finish } = heldJob('long report');
+    // A lease short in real time, so the renewal timer fires while the test waits for it.
+    const [busy, other] = twoNodes(jobKind, handler, { leaseMs: 30 });
     await busy.schedule({ kind: jobKind, key: 'long', runAt: clock.now() });
     const busyRun = busy.runDue();
-    await started.opened;
+    await started;
     clock.advance(10_000);
     const renewedUntil = clock.now().getTime() + 30;
     await poll(async () => (await other.find(jobKind, 'long'))?.lockedUntil?.getTime() === renewedUntil, 'the lease renewed');
     expect(await other.runDue()).toBe(0);
-    finish.open();
+    finish();
     expect(await busyRun).toBe(1);
     expect(await other.find(jobKind, 'long')).toMatchObject({ state: 'done', attempts: 1, result: 'long report', lockedUntil: null });
   });
 
   it('close waits for a running job to record its outcome, then claims nothing', async () => {
     const jobKind = freshKind();
-    const started = gate();
-    const finish = gate();
-    const [runner] = twoNodes(jobKind, async () => {
-      started.open();
-      await finish.opened;
-      return 'sent';
-    });
+    const { handler, started, finish } = heldJob('sent');
+    const [runner] = twoNodes(jobKind, handler);
     await runner.schedule({ kind: jobKind, key: 'closing', runAt: clock.now() });
     await runner.schedule({ kind: jobKind, key: 'after close', runAt: new Date(clock.now().getTime() + 1000) });
     const running = runner.runDue();
-    await started.opened;
+    await started;
 
     let closed = false;
     const closing = runner.close().then(() => (closed = true));
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(closed).toBe(false);
 
-    finish.open();
+    finish();
     await closing;
     expect(await running).toBe(1);
     expect(await runner.find(jobKind, 'closing')).toMatchObject({ state: 'done', result: 'sent' });
@@ -362,23 +352,14 @@ describe.each(DATABASES)('job runner on %s', (kind) => {
 
   it('handOver lets a job that finishes within the wait record its outcome', async () => {
     const jobKind = freshKind();
-    const started = gate();
-    const finish = gate();
+    const { handler, started, finish } = heldJob('sent');
     let handedBack = 0;
-    const [runner] = twoNodes(
-      jobKind,
-      async () => {
-        started.open();
-        await finish.opened;
-        return 'sent';
-      },
-      { onHandedBack: () => (handedBack += 1) },
-    );
+    const [runner] = twoNodes(jobKind, handler, { onHandedBack: () => (handedBack += 1) });
     await runner.schedule({ kind: jobKind, key: 'quick', runAt: clock.now() });
     const running = runner.runDue();
-    await started.opened;
+    await started;
     const handing = runner.handOver(60_000);
-    finish.open();
+    finish();
     expect(await handing).toBe(0);
     expect(handedBack).toBe(0);
     expect(await running).toBe(1);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
+import type { Fleet } from '@lumigrid/gateway-sim';
 import {
   NOTICE_TYPE,
   userDestination,
@@ -13,13 +13,13 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
-import { runPrefix } from '../test/gateway-link.fixtures.ts';
+import { MOSQUITTO_URL, runPrefix, testFleet } from '../test/gateway-link.fixtures.ts';
 import type { App } from '../http/types.ts';
 import { createFirmwareCatalogue } from '../modules/gateways/firmware-catalogue.ts';
 import { bind, data, defaultMapId } from '../test/gateways.fixtures.ts';
 import { treeFactory } from '../test/projects.fixtures.ts';
 import { TestClock, signUpByMail, type Harness, api } from '../test/harness.ts';
-import { TEST_MQTT_URL, servicesFor } from '../test/services.ts';
+import { servicesFor } from '../test/services.ts';
 import { adminQuery, nodesDatabase, startNode } from '../test/two-nodes.fixtures.ts';
 import { createPgBus, PG_BUS_APPLICATION } from './pg-bus.ts';
 import { listenForRealtime, markedFault, markedNotice, stompClient, type StompTestClient } from '../test/realtime.fixtures.ts';
@@ -28,7 +28,6 @@ import { poll } from '../test/poll.ts';
 const BASE_URL = process.env.DATABASE_URL ?? '';
 /** Scale-out needs PostgreSQL and an external broker. */
 const SERVICES = servicesFor('two server nodes', { mqtt: true, postgres: true });
-const MOSQUITTO_URL = TEST_MQTT_URL ?? '';
 const FIRMWARE = { target: 'gateway' as const, version: '3.3.0', url: 'https://firmware.example.com/lg-gw-3.3.0.bin' };
 
 /**
@@ -72,16 +71,7 @@ describe.skipIf(!SERVICES)('two server nodes on PostgreSQL and Mosquitto', () =>
     }
     token = await signUpByMail(harnessOf(a()), 'two-nodes@example.com');
     me = (await api(a().app, accountEndpoints.profile, {}, { token })).body.data.id as string;
-    fleet = createFleet({
-      url: MOSQUITTO_URL,
-      count: 1,
-      superGateways: 0,
-      macPrefix: runPrefix(),
-      password: (mac) => `pw-${mac}`,
-      timeFactor: 1000,
-      radio: { unicastPerSecond: 0, groupPerSecond: 0 },
-      activityIntervalS: 0,
-    });
+    fleet = testFleet(MOSQUITTO_URL, { count: 1 });
     await a().app.gatewayFleet.provision(fleet.gateways[0]!.mac, `pw-${fleet.gateways[0]!.mac}`);
     expect(await fleet.start()).toEqual([]);
     // Presence is handled by whichever node the shared subscription picks; both read it from the database.

@@ -245,10 +245,15 @@ export function someAddress(): string {
   return `10.${octet()}.${octet()}.${octet()}`;
 }
 
-/** Signs a new account up by e-mail and answers its token. */
-export async function signUpByMail(h: Harness, mail: string, password = 'Secret-Pass1'): Promise<string> {
+/** Asks for a sign-up code for a mail address and answers it as the outbox holds it. */
+export async function signUpCode(h: Harness, mail: string): Promise<string> {
   expect((await sendCode(h, mail, 'register')).body.code).toBe(0);
-  const reg = await api(h.app, authEndpoints.registerByMail, { body: { mail, code: await latestCode(h, mail), password } });
+  return latestCode(h, mail);
+}
+
+/** Signs a new account up by e-mail, in the language given (the account's defaults are named in it), and answers its token. */
+export async function signUpByMail(h: Harness, mail: string, password = 'Secret-Pass1', lang?: Lang): Promise<string> {
+  const reg = await api(h.app, authEndpoints.registerByMail, { body: { mail, code: await signUpCode(h, mail), password, lang } });
   expect(reg.body.code, JSON.stringify(reg.body)).toBe(0);
   return login(h, mail, password);
 }

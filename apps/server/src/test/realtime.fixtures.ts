@@ -1,6 +1,13 @@
 import { Client, type IFrame, type IMessage } from '@stomp/stompjs';
 import SockJS from 'sockjs-client';
-import { REALTIME_ENDPOINT, type DefectiveNotice, type GatewayUpdateNotice } from '@lumigrid/contract';
+import {
+  REALTIME_ENDPOINT,
+  userDestination,
+  type DefectiveNotice,
+  type GatewayUpdateNotice,
+  type UserTopic,
+  type UserTopicMessages,
+} from '@lumigrid/contract';
 import type { App } from '../http/types.ts';
 import { poll } from './poll.ts';
 
@@ -119,4 +126,20 @@ export async function rawSocket(url: string) {
     closed: () => closed,
     close: () => sock.close(),
   };
+}
+
+/**
+ * A client signed in with `token` on a user's topic, collecting every message it receives into `into`, typed as the
+ * contract carries it. Answers the client, to stop it.
+ */
+export async function listenToUserTopic<Topic extends UserTopic>(
+  url: string,
+  token: string,
+  topic: Topic,
+  userId: string,
+  into: Array<UserTopicMessages[Topic]>,
+): Promise<StompTestClient> {
+  const client = await stompClient(url, { Authorization: `Bearer ${token}` });
+  await client.subscribe(userDestination(topic, userId), (m) => into.push(JSON.parse(m.body) as UserTopicMessages[Topic]));
+  return client;
 }

@@ -10,8 +10,8 @@ import {
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { App } from '../http/types.ts';
-import { api, apiData, call, expectError, signUpByMail, type Harness } from './harness.ts';
-import { subAccount } from './projects.fixtures.ts';
+import { api, apiData, call, expectError, signUpByMail, startApp, type Harness } from './harness.ts';
+import { mapInDefaultBuilding, subAccount } from './projects.fixtures.ts';
 import { makePng, sendUpload } from './upload.fixtures.ts';
 
 type Answer = Awaited<ReturnType<typeof call>>;
@@ -196,4 +196,26 @@ export function tenancyWorld<W, S extends Started>(setup: {
     if (!world) throw new Error('the tenancy world was not built: see the failure of beforeAll');
     return world;
   };
+}
+
+/** The places above a map, by id. */
+export type MapPlaces = { project: string; build: string; map: string };
+
+/**
+ * A tenancy world on a fresh app with the accounts `<name>-owner` and `<name>-intruder`, each with a new map in its
+ * default building; the owner's map is named `secret`, which may then appear in no answer to the intruder.
+ */
+export function twoMapsTenancyWorld(
+  kind: 'pglite' | 'postgres',
+  setup: { name: string; secret: string; intruderMap: string; timeout: number },
+) {
+  return tenancyWorld({
+    start: () => startApp(kind),
+    accounts: { victim: `${setup.name}-owner@example.com`, intruder: `${setup.name}-intruder@example.com` },
+    seed: async (h, tokens) => ({
+      a: await mapInDefaultBuilding(h, tokens.victim, setup.secret),
+      b: await mapInDefaultBuilding(h, tokens.intruder, setup.intruderMap),
+    }),
+    timeout: setup.timeout,
+  });
 }

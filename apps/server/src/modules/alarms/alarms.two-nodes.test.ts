@@ -1,13 +1,13 @@
-import { createFleet, type Fleet } from '@lumigrid/gateway-sim';
+import type { Fleet } from '@lumigrid/gateway-sim';
 import { alarmEndpoints, alertEndpoints, type AlarmPage, type AlarmSummary, type AlertPage, type GatewayDevice } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.ts';
 import type { App } from '../../http/types.ts';
-import { runPrefix } from '../../test/gateway-link.fixtures.ts';
+import { MOSQUITTO_URL, runPrefix, testFleet } from '../../test/gateway-link.fixtures.ts';
 import { buildGatewayWithDevices, data } from '../../test/gateways.fixtures.ts';
 import { TestClock, api, signUpByMail, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
-import { TEST_MQTT_URL, servicesFor } from '../../test/services.ts';
+import { servicesFor } from '../../test/services.ts';
 import { nodesDatabase, startNode } from '../../test/two-nodes.fixtures.ts';
 
 /** Two nodes need PostgreSQL (the shared database and its real-time bus) and a broker both subscribe to. */
@@ -54,16 +54,7 @@ describe.skipIf(!SERVICES)('the alarm engine on two server nodes', () => {
       nodes.push({ app, database });
     }
     token = await signUpByMail(harnessOf(a()), 'alarm-nodes@example.com');
-    fleet = createFleet({
-      url: TEST_MQTT_URL ?? '',
-      count: 1,
-      superGateways: 0,
-      macPrefix: runPrefix(),
-      password: (m) => `pw-${m}`,
-      timeFactor: 1000,
-      radio: { unicastPerSecond: 0, groupPerSecond: 0 },
-      activityIntervalS: 0,
-    });
+    fleet = testFleet(MOSQUITTO_URL, { count: 1 });
     mac = fleet.gateways[0]!.mac;
     await a().app.gatewayFleet.provision(mac, `pw-${mac}`);
     expect(await fleet.start()).toEqual([]);

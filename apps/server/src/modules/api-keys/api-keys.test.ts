@@ -16,13 +16,15 @@ import {
 } from '@lumigrid/contract';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeys, auditTrail, users } from '../../db/schema/index.ts';
-import { SERVICE_DATABASES, api, apiData, call, expectError, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
+import { apiKeys, users } from '../../db/schema/index.ts';
+import { SERVICE_DATABASES, api, apiData, call, expectError, prepared, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { expectSecretsNowhere, placesAfterTheAnswer } from '../../test/secrets.fixtures.ts';
 
 const DAY_MS = 86_400_000;
 const SCOPES: ApiKeyScope[] = ['read', 'control', 'edit'];
+type KeyRequest = { name?: string; scope: ApiKeyScope; projectIds?: string[] | null; expiresAt?: string };
 
 describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
   let h: Harness;
@@ -33,13 +35,13 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
   const secretsMade: string[] = [];
 
   const inAYear = () => new Date(h.clock.now().getTime() + 365 * DAY_MS).toISOString();
-  async function makeKey(token: string, body: { name?: string; scope: ApiKeyScope; projectIds?: string[] | null; expiresAt?: string }) {
-    const key = await apiData(
-      h.app,
-      apiKeyEndpoints.create,
-      { body: { name: `key ${body.scope}`, expiresAt: inAYear(), ...body } },
-      { token },
-    );
+  /** Asks for a key, named after its scope and good for a year unless the body says otherwise. */
+  const createKey = (token: string, body: KeyRequest) =>
+    api(h.app, apiKeyEndpoints.create, { body: { name: `key ${body.scope}`, expiresAt: inAYear(), ...body } }, { token });
+  async function makeKey(token: string, body: KeyRequest) {
+    const res = await createKey(token, body);
+    expect(res.body?.code, JSON.stringify(res.body)).toBe(0);
+    const key = res.body.data;
     secretsMade.push(key.secret);
     return key;
   }
@@ -82,22 +84,14 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
 
   it('never reaches sign-in, password, account or key management', async () => {
     const edit = keys.edit.secret;
-    expectError(await api(h.app, accountEndpoints.profile, {}, { token: edit }), 101005);
-    expectError(
-      await api(
-        h.app,
-        accountEndpoints.changePassword,
-        { body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass-22' } },
-        { token: edit },
-      ),
-      101005,
-    );
-    expectError(await api(h.app, authEndpoints.logout, {}, { token: edit }), 101005);
-    expectError(await api(h.app, apiKeyEndpoints.list, {}, { token: edit }), 101005);
-    expectError(
-      await api(h.app, apiKeyEndpoints.create, { body: { name: 'more', scope: 'read', expiresAt: inAYear() } }, { token: edit }),
-      101005,
-    );
+    for (const refused of [
+      prepared(accountEndpoints.profile, {}),
+      prepared(accountEndpoints.changePassword, { body: { oldPassword: 'Secret-Pass1', newPassword: 'Other-Pass-22' } }),
+      prepared(authEndpoints.logout, {}),
+      prepared(apiKeyEndpoints.list, {}),
+    ])
+      expectError(await refused.send(h.app, { token: edit }), 101005);
+    expectError(await createKey(edit, { name: 'more', scope: 'read' }), 101005);
   });
 
   it('calls as its maker: reads and changes the account’s installation, and the trail names the key', async () => {
@@ -161,10 +155,7 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
 
   it('never acts beyond its maker’s authority, now or later', async () => {
     const maker = await subAccount(h, 'keys-owner@example.com', OPERATE_AUTH.controllable);
-    expectError(
-      await api(h.app, apiKeyEndpoints.create, { body: { name: 'too much', scope: 'edit', expiresAt: inAYear() } }, { token: maker }),
-      110003,
-    );
+    expectError(await createKey(maker, { name: 'too much', scope: 'edit' }), 110003);
     const control = await makeKey(maker, { scope: 'control' });
     const [row] = await h.database.db
       .select()
@@ -192,15 +183,7 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
 
     const stranger = await signUpByMail(h, 'keys-stranger@example.com');
     const theirs = await treeFactory(h, stranger).project({ name: 'Theirs' });
-    expectError(
-      await api(
-        h.app,
-        apiKeyEndpoints.create,
-        { body: { name: 'x', scope: 'read', projectIds: [theirs.id], expiresAt: inAYear() } },
-        { token: owner },
-      ),
-      110011,
-    );
+    expectError(await createKey(owner, { name: 'x', scope: 'read', projectIds: [theirs.id] }), 110011);
     // Keys of another account do not exist for the owner; a sub-account sees and revokes only its own.
     expectError(await api(h.app, apiKeyEndpoints.revoke, { body: { id: keys.read.id } }, { token: stranger }), 110011);
     expect(await apiData(h.app, apiKeyEndpoints.list, {}, { token: stranger })).toEqual([]);
@@ -222,20 +205,8 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
       const sub = await subAccount(h, 'keys-owner@example.com', authority, [given.id]);
 
       const beyond = SCOPES[SCOPES.indexOf(utmost) + 1];
-      if (beyond)
-        expectError(
-          await api(h.app, apiKeyEndpoints.create, { body: { name: 'too much', scope: beyond, expiresAt: inAYear() } }, { token: sub }),
-          110003,
-        );
-      expectError(
-        await api(
-          h.app,
-          apiKeyEndpoints.create,
-          { body: { name: 'x', scope: 'read', projectIds: [other.id], expiresAt: inAYear() } },
-          { token: sub },
-        ),
-        110011,
-      );
+      if (beyond) expectError(await createKey(sub, { name: 'too much', scope: beyond }), 110003);
+      expectError(await createKey(sub, { name: 'x', scope: 'read', projectIds: [other.id] }), 110011);
       const own = await makeKey(sub, { scope: utmost });
       // A key for every project the maker sees: no more than the sub-account's one project.
       await forgetCalls();
@@ -262,10 +233,7 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
   });
 
   it('refuses a blank name, and an expiry in the past or more than two years ahead', async () => {
-    expectError(
-      await api(h.app, apiKeyEndpoints.create, { body: { name: '   ', scope: 'read', expiresAt: inAYear() } }, { token: owner }),
-      100001,
-    );
+    expectError(await createKey(owner, { name: '   ', scope: 'read' }), 100001);
     for (const expiresAt of [new Date(h.clock.now().getTime() - 1000), new Date(h.clock.now().getTime() + 731 * DAY_MS)])
       expectError(
         await api(
@@ -290,21 +258,13 @@ describe.each(SERVICE_DATABASES)('API keys on %s', (kind) => {
   });
 
   it('shows the secret once, in the create answer, and keeps only its hash', async () => {
-    const listed = JSON.stringify(await apiData(h.app, apiKeyEndpoints.list, {}, { token: owner }));
-    await h.app.audit.writer.flush();
-    const text = (rows: unknown) => JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
-    const trail = text(await h.database.db.select().from(auditTrail));
-    const stored = text(await h.database.db.select().from(apiKeys));
-    const logged = logLines.join('\n');
+    const listed = await apiData(h.app, apiKeyEndpoints.list, {}, { token: owner });
+    const places = await placesAfterTheAnswer(h, { listed, tables: { stored: apiKeys }, logLines });
     // The log did see the calls the keys made, by path, and the trail their entries.
-    expect(logged).toContain('/api4/project_user/v1/0/sub_links');
-    expect(trail).toContain('"actor":"apiKey"');
-    expect(secretsMade.length).toBeGreaterThan(5);
-    for (const secret of secretsMade) {
-      expect(secret).toMatch(/^lg_[0-9]+_[A-Za-z0-9_-]{43}$/);
-      const random = secret.split('_').slice(2).join('_');
-      for (const [where, text] of Object.entries({ listed, trail, stored, logged })) expect(text.includes(random), where).toBe(false);
-    }
+    expect(places.logged).toContain('/api4/project_user/v1/0/sub_links');
+    expect(places.trail).toContain('"actor":"apiKey"');
+    // The key's id before its random part is public.
+    expectSecretsNowhere(places, secretsMade, /^lg_[0-9]+_[A-Za-z0-9_-]{43}$/, (secret) => secret.split('_').slice(2).join('_'));
     const hashes = await h.database.db.execute(sql`select secret_hash from api_keys`);
     expect((hashes as unknown as { rows: Array<{ secret_hash: string }> }).rows.every((r) => /^[0-9a-f]{64}$/.test(r.secret_hash))).toBe(
       true,

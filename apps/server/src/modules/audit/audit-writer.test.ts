@@ -1,28 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AuditDraft } from '../../http/audit-entry.ts';
+import { auditDraft } from '../../test/audit.fixtures.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import type { AuditInsert } from './audit.repo.ts';
 import { createAuditWriter } from './audit-writer.ts';
 
-const draft = (n: number): AuditDraft => ({
-  at: new Date(0),
-  tenantId: null,
-  userId: null,
-  userName: '',
-  actor: 'anonymous',
-  apiKeyId: null,
-  via: 'api',
-  ip: '',
-  endpoint: 'tests.quiet',
-  kind: 'tests',
-  method: 'POST',
-  path: '/quiet',
-  targets: [],
-  project: null,
-  request: { n },
-  before: null,
-  code: 0,
-});
+const draft = (n: number) => auditDraft('quiet', n);
 
 /** A writer over a repo that keeps what it is given, and a `quiet` the test lets go of. */
 function writerWithQuiet(options: { quietWaitMs?: number } = {}) {

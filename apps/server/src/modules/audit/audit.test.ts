@@ -17,6 +17,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditTrail, users } from '../../db/schema/index.ts';
 import type { AuditDraft } from '../../http/audit-entry.ts';
+import { auditDraft } from '../../test/audit.fixtures.ts';
 import { memoryLogger } from '../../test/gateway-link.fixtures.ts';
 import { ADMIN_PASSWORD, DATABASES, api, apiData, call, login, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
@@ -304,26 +305,8 @@ describe.each(DATABASES)('the audit trail on %s', (kind) => {
     // No timer fires during the test: only a full batch (four entries) or close() writes.
     const writer = createAuditWriter({ repo: createAuditRepo(h.database.db), logger, flushMs: 3_600_000, batchSize: 4 });
     let release!: (before: Record<string, unknown>) => void;
-    const draft = (n: number, fields: Partial<AuditDraft> = {}): AuditDraft => ({
-      at: h.clock.now(),
-      tenantId: null,
-      userId: null,
-      userName: '',
-      actor: 'anonymous',
-      apiKeyId: null,
-      via: 'api',
-      ip: '',
-      endpoint: 'tests.closing',
-      kind: 'tests',
-      method: 'POST',
-      path: '/closing',
-      targets: [],
-      project: null,
-      request: { n },
-      before: null,
-      code: 0,
-      ...fields,
-    });
+    const draft = (n: number, fields: Partial<AuditDraft> = {}) => auditDraft('closing', n, { at: h.clock.now(), ...fields });
+
     // A full batch is written at once; the three entries after it wait for the timer, which close() does not wait for.
     for (const d of [
       draft(1, { targets: [`building:${building.id}`] }),

@@ -1,5 +1,14 @@
 import { eq, like, or } from 'drizzle-orm';
-import { LIMITS, USER_AUTH, OPERATE_AUTH, accountEndpoints, authEndpoints, outboxEndpoints, systemEndpoints } from '@lumigrid/contract';
+import {
+  LIMITS,
+  USER_AUTH,
+  OPERATE_AUTH,
+  accountEndpoints,
+  authEndpoints,
+  outboxEndpoints,
+  systemEndpoints,
+  type Lang,
+} from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { knownDevices, outbox, signInAccountHolds, signInFailures, users } from '../../db/schema/index.ts';
@@ -141,26 +150,18 @@ describe.each(SERVICE_DATABASES)('sign-up, sign-in and sessions on %s', (kind) =
   });
 
   it('answers a wrong password and an unknown account alike, disabled and deleted accounts with their codes', async () => {
+    const signIn = (account: string, password: string, lang?: Lang) =>
+      api(h.app, authEndpoints.login, { body: { account, password } }, { lang });
     await signUpByMail(h, 'grace@example.com', 'Hopper-1906');
-    const wrong = await api(h.app, authEndpoints.login, { body: { account: 'grace@example.com', password: 'Wrong-1906' } }, { lang: 'ja' });
-    const unknown = await api(
-      h.app,
-      authEndpoints.login,
-      { body: { account: 'nobody@example.com', password: 'Hopper-1906' } },
-      { lang: 'ja' },
-    );
+    const wrong = await signIn('grace@example.com', 'Wrong-1906', 'ja');
+    const unknown = await signIn('nobody@example.com', 'Hopper-1906', 'ja');
     expectError(wrong, 100018, 'ja');
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
 
     const token = await login(h, 'grace@example.com', 'Hopper-1906');
     await h.database.db.update(users).set({ enabled: false }).where(eq(users.account, 'grace@example.com'));
-    const disabled = await api(
-      h.app,
-      authEndpoints.login,
-      { body: { account: 'grace@example.com', password: 'Hopper-1906' } },
-      { lang: 'tc' },
-    );
+    const disabled = await signIn('grace@example.com', 'Hopper-1906', 'tc');
     expectError(disabled, 250018, 'tc');
     // A session open when the account was disabled ends with the same code.
     const me = await api(h.app, accountEndpoints.profile, {}, { token });
@@ -168,7 +169,7 @@ describe.each(SERVICE_DATABASES)('sign-up, sign-in and sessions on %s', (kind) =
     expect(me.body.code).toBe(250018);
 
     await h.database.db.update(users).set({ enabled: true, deletedAt: new Date() }).where(eq(users.account, 'grace@example.com'));
-    expectError(await api(h.app, authEndpoints.login, { body: { account: 'grace@example.com', password: 'Hopper-1906' } }), 250020);
+    expectError(await signIn('grace@example.com', 'Hopper-1906'), 250020);
   });
 
   it('kills the token on sign-out and answers 401 without a valid token', async () => {

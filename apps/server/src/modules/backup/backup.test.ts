@@ -1,16 +1,13 @@
 import { mkdtemp, mkdir, readFile, rm, symlink, writeFile, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { SYNC_STATUS, USER_AUTH, backupEndpoints, userEndpoints, type BackupProgress } from '@lumigrid/contract';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import { freshDatabase } from '../../test/database-templates.ts';
 import type { App } from '../../http/types.ts';
-import { ADMIN_PASSWORD, DATABASES, TestClock, api, apiData, expectError, login } from '../../test/harness.ts';
+import { ADMIN_PASSWORD, DATABASES, api, apiData, expectError, login, startApp } from '../../test/harness.ts';
 import { poll } from '../../test/poll.ts';
 import { readManifest } from './backup-archive.ts';
 import { readCatalogue } from './backup.repo.ts';
@@ -28,25 +25,14 @@ interface Server {
 /** A server-mode app on a fresh database (PGlite or its own PostgreSQL database) with its own data folder. */
 async function startServer(kind: 'pglite' | 'postgres', backupRoot: string, mode: 'server' | 'saas' = 'server'): Promise<Server> {
   const dataDir = await mkdtemp(join(tmpdir(), 'lumigrid-backup-data-'));
-  const database = await freshDatabase(kind);
-  const config = loadConfig({
-    MODE: mode,
-    DEMO: 'off',
-    DATA_DIR: dataDir,
-    BACKUP_ROOT: backupRoot,
-    ADMIN_PASSWORD,
-    BRANDING_DIR: resolve(import.meta.dirname, '../../test/fixtures/branding'),
-    WEB_DIST: resolve(import.meta.dirname, '../../test/fixtures/no-web'),
-  });
   // The job runner stays still, so nothing but the test writes while tables are compared.
-  const app = await buildApp({ config, database, clock: new TestClock(), logger: false, jobs: { start: false } });
+  const h = await startApp(kind, { MODE: mode, DATA_DIR: dataDir, BACKUP_ROOT: backupRoot }, { jobs: { start: false } });
   return {
-    app,
-    database,
+    app: h.app,
+    database: h.database,
     dataDir,
     async close() {
-      await app.close();
-      await database.close();
+      await h.close();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

@@ -12,6 +12,20 @@ const T0 = Date.parse('2026-11-23T08:00:00Z');
 const MAC = 'A4C138000071';
 const message = (ts: number, ...samples: TelemetrySample[]): TelemetryMessage => ({ ts, samples });
 
+/** A row as the repo takes it: nothing measured but what the test names, reported and received at T0. */
+const telemetryRow = (row: Pick<TelemetryRow, 'mac' | 'addr'> & Partial<TelemetryRow>): TelemetryRow => ({
+  power: null,
+  voltage: null,
+  current: null,
+  energyWh: null,
+  battery: null,
+  temperature: null,
+  lux: null,
+  reportedAt: new Date(T0).toISOString(),
+  receivedAt: new Date(T0).toISOString(),
+  ...row,
+});
+
 describe.each(DATABASES)('telemetry writer on %s', (kind) => {
   let h: Harness;
   let gatewayId: bigint;
@@ -65,19 +79,8 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
 
   it('never lets a sample received earlier replace one received later', async () => {
     const repo = createTelemetryRepo(h.database.db, ownedReads);
-    const row = (power: number, receivedAt: number): TelemetryRow => ({
-      mac: MAC,
-      addr: '00124B0007000009',
-      power,
-      voltage: 230,
-      current: null,
-      energyWh: null,
-      battery: null,
-      temperature: null,
-      lux: null,
-      reportedAt: new Date(T0).toISOString(),
-      receivedAt: new Date(receivedAt).toISOString(),
-    });
+    const row = (power: number, receivedAt: number) =>
+      telemetryRow({ mac: MAC, addr: '00124B0007000009', power, voltage: 230, receivedAt: new Date(receivedAt).toISOString() });
     expect(await repo.write([row(50, T0 + 5000)])).toEqual({ written: 1, unknown: 0, unknownMacs: [] });
     // A QoS 1 redelivery of an older sample, written after the newer one.
     expect(await repo.write([row(5, T0 + 1000)])).toEqual({ written: 0, unknown: 0, unknownMacs: [] });
@@ -104,21 +107,7 @@ describe.each(DATABASES)('telemetry writer on %s', (kind) => {
 
   it('goes away with its gateway', async () => {
     const [other] = await h.database.db.insert(gateways).values({ mac: 'A4C138000072' }).returning({ id: gateways.id });
-    await createTelemetryRepo(h.database.db, ownedReads).write([
-      {
-        mac: 'A4C138000072',
-        addr: '00124B0007000020',
-        power: 1,
-        voltage: null,
-        current: null,
-        energyWh: null,
-        battery: null,
-        temperature: null,
-        lux: null,
-        reportedAt: new Date(T0).toISOString(),
-        receivedAt: new Date(T0).toISOString(),
-      },
-    ]);
+    await createTelemetryRepo(h.database.db, ownedReads).write([telemetryRow({ mac: 'A4C138000072', addr: '00124B0007000020', power: 1 })]);
     expect(await h.database.db.select().from(deviceTelemetry).where(eq(deviceTelemetry.gatewayId, other!.id))).toHaveLength(1);
     await h.database.db.delete(gateways).where(eq(gateways.id, other!.id));
     expect(await h.database.db.select().from(deviceTelemetry).where(eq(deviceTelemetry.gatewayId, other!.id))).toHaveLength(0);

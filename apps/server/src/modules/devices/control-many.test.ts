@@ -14,7 +14,8 @@ describe.each(SERVICE_DATABASES)('controlling a selection from the floor plan on
   const controlMany = (
     ids: string[],
     action: { op: 'onOff'; on: boolean } | { op: 'brightness'; percent: number } | { op: 'curtain'; command: 'open' },
-  ) => send(deviceEndpoints.controlMany, { body: { ids, action } });
+    token?: string,
+  ) => send(deviceEndpoints.controlMany, { body: { ids, action } }, token);
 
   beforeAll(async () => {
     const mapId = await defaultMapId(h(), token());
@@ -69,23 +70,9 @@ describe.each(SERVICE_DATABASES)('controlling a selection from the floor plan on
     expectError(await controlMany([sensor.id], { op: 'onOff', on: true }), 100209);
     expectError(await controlMany([ofKind(0, 'light-single').id], { op: 'curtain', command: 'open' }), 100209);
     const stranger = await signUpByMail(h(), 'stranger@example.com');
-    expectError(
-      await send(
-        deviceEndpoints.controlMany,
-        { body: { ids: [ofKind(0, 'light-single').id], action: { op: 'onOff', on: false } } },
-        stranger,
-      ),
-      110011,
-    );
+    expectError(await controlMany([ofKind(0, 'light-single').id], { op: 'onOff', on: false }, stranger), 110011);
     const viewer = await subAccount(h(), 'selection@example.com', OPERATE_AUTH.viewOnly);
-    expectError(
-      await send(
-        deviceEndpoints.controlMany,
-        { body: { ids: [ofKind(0, 'light-single').id], action: { op: 'onOff', on: false } } },
-        viewer,
-      ),
-      110003,
-    );
+    expectError(await controlMany([ofKind(0, 'light-single').id], { op: 'onOff', on: false }, viewer), 110003);
     expect(simDevice(0, ofKind(0, 'light-single'))?.state.on).toBe(true);
   });
 });

@@ -14,39 +14,29 @@ import {
   groupEndpoints,
   type EndpointInput,
 } from '@lumigrid/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_DATABASES, expectError, signUpByMail, api, refusedInput } from '../../test/harness.ts';
-import { bind, data, defaultMapId, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_DATABASES, expectError, refusedInput } from '../../test/harness.ts';
+import { bind, data, defaultMapId, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { subAccount } from '../../test/projects.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(SERVICE_DATABASES)('device configuration, deletion and the device list with a simulated gateway on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let mapId: string;
   let gw: Gateway;
   let imported: GatewayDevice[];
-  const { h, sim, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1, commandTimeoutMs: 800 }, 'config@example.com');
   const simDevice = (d: GatewayDevice) => sim().devices.get(d.addr.toUpperCase());
   const byKind = (k: string) => imported.find((d) => d.kind === k)!;
-  const list = (body: EndpointInput<typeof deviceEndpoints.list>['body'], t = token) =>
+  const list = (body: EndpointInput<typeof deviceEndpoints.list>['body'], t = token()) =>
     data<DevicePage>(send(deviceEndpoints.list, { body }, t));
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, commandTimeoutMs: 800 });
-    token = await signUpByMail(h(), 'config@example.com');
-    mapId = await defaultMapId(h(), token);
-    gw = await bind(h(), token, sim().mac, mapId, 'Config gateway');
+    mapId = await defaultMapId(h(), token());
+    gw = await bind(h(), token(), sim().mac, mapId, 'Config gateway');
     await data(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
     imported = await data<GatewayDevice[]>(send(gatewayEndpoints.outmapDevices, { params: { mapId, gatewayId: gw.id } }));
     await data(send(gatewayEndpoints.reReport, { params: { id: gw.id } }));
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('writes a motion sensor\u2019s parameters to the device and reads them back from it', async () => {
     const sensor = byKind('sensor-motion');
@@ -97,7 +87,7 @@ describe.each(SERVICE_DATABASES)('device configuration, deletion and the device 
     ];
     for (const [params, code] of refused)
       expectError(await send(deviceEndpoints.setParams, refusedInput({ body: { id: sensor.id, params } })), code as never);
-    expectError(await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: { lux: -1 } } }, token, 'ja'), 100227, 'ja');
+    expectError(await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: { lux: -1 } } }, token(), 'ja'), 100227, 'ja');
     expectError(await send(deviceEndpoints.setParams, { body: { id: sensor.id, params: {} } }), 100001);
     expect(simDevice(sensor)?.params).toEqual(before);
 
@@ -293,7 +283,7 @@ describe.each(SERVICE_DATABASES)('device configuration, deletion and the device 
     sim().faults.noReply = new Set(['device.remove']);
     try {
       expectError(await send(deviceEndpoints.remove, { body: { ids: [first.id], fromGateway: true } }), 100205);
-      expectError(await send(deviceEndpoints.remove, { body: { ids: [second.id], fromGateway: true } }, token, 'ja'), 100205, 'ja');
+      expectError(await send(deviceEndpoints.remove, { body: { ids: [second.id], fromGateway: true } }, token(), 'ja'), 100205, 'ja');
     } finally {
       sim().faults.noReply = false;
     }
@@ -312,23 +302,13 @@ describe.each(SERVICE_DATABASES)('device configuration, deletion and the device 
 });
 
 describe.each(SERVICE_DATABASES)('deleting bridges of a super gateway on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
-  const { h, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1, superGateways: 1, commandTimeoutMs: 800 }, 'bridges@example.com');
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, superGateways: 1, commandTimeoutMs: 800 });
-    token = await signUpByMail(h(), 'bridges@example.com');
-    const mapId = await defaultMapId(h(), token);
-    const gw = await bind(h(), token, rig.fleet.gateways[0]!.mac, mapId, 'Super gateway');
-    await data(api(h().app, gatewayEndpoints.importDevices, { params: { id: gw.id } }, { token }));
+    const mapId = await defaultMapId(h(), token());
+    const gw = await bind(h(), token(), sim().mac, mapId, 'Super gateway');
+    await data(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
   }, 60_000);
-  afterAll(async () => {
-    await rig?.close();
-  });
 
   it('refuses a bridge whose devices stay (260021) and removes a bridge with its devices from the gateway', async () => {
     const all = await data<DevicePage>(send(deviceEndpoints.list, { body: { pageSize: 200 } }));
@@ -341,8 +321,7 @@ describe.each(SERVICE_DATABASES)('deleting bridges of a super gateway on %s', (k
     expect((await data<{ deleted: string[] }>(send(deviceEndpoints.remove, { body: { ids, fromGateway: true } }))).deleted.sort()).toEqual(
       ids.sort(),
     );
-    const sim = rig.fleet.gateways[0]!;
-    expect(sim.devices.has(bridge.addr.toUpperCase())).toBe(false);
-    for (const d of behind) expect(sim.devices.has(d.addr.toUpperCase())).toBe(false);
+    expect(sim().devices.has(bridge.addr.toUpperCase())).toBe(false);
+    for (const d of behind) expect(sim().devices.has(d.addr.toUpperCase())).toBe(false);
   });
 });

@@ -1,18 +1,15 @@
 import { energyEndpoints } from '@lumigrid/contract';
 import { describe } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { SERVICE_DATABASES, startApp } from '../../test/harness.ts';
-import { mapInDefaultBuilding } from '../../test/projects.fixtures.ts';
+import { tenancyCase, tenancyMatrix, twoMapsTenancyWorld, type MapPlaces, type TenancyCase } from '../../test/tenancy.ts';
+import { SERVICE_DATABASES } from '../../test/harness.ts';
 
 /** The first account's map name: it may appear in no answer to the second account. */
 const SECRET = 'Secret boiler room';
 
-type Ids = { project: string; build: string; map: string };
-
 const NOVEMBER = { from: '2026-11-01', to: '2026-11-30', unit: 'day' as const };
 
 /** Every energy route, called by a second account with the first account's places, alone or under its own project. */
-const CASES: Array<TenancyCase<Ids>> = [
+const CASES: Array<TenancyCase<MapPlaces>> = [
   tenancyCase(energyEndpoints.total, (a) => ({ body: { projectId: a.project, period: 'month' as const, date: '2026-11-01' } })),
   tenancyCase(energyEndpoints.total, (a, b) => ({
     body: { projectId: b.project, buildId: a.build, period: 'day' as const, date: '2026-11-01' },
@@ -27,15 +24,7 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the energy calls on %s', (kind) => {
-  const world = tenancyWorld({
-    start: () => startApp(kind),
-    accounts: { victim: 'energy-owner@example.com', intruder: 'energy-intruder@example.com' },
-    seed: async (h, tokens) => ({
-      a: await mapInDefaultBuilding(h, tokens.victim, SECRET),
-      b: await mapInDefaultBuilding(h, tokens.intruder, 'Own boiler room'),
-    }),
-    timeout: 60_000,
-  });
+  const world = twoMapsTenancyWorld(kind, { name: 'energy', secret: SECRET, intruderMap: 'Own boiler room', timeout: 60_000 });
 
   tenancyMatrix({ domain: energyEndpoints, cases: CASES, secrets: [SECRET], world });
 });

@@ -47,6 +47,17 @@ function rig(endings: Ending[]) {
   return { row, send, service, push: () => service.pushConfig({ tenantId: row.tenantId!, gatewayIds: [row.id] }) };
 }
 
+/** The answer to a config.apply the gateway never ran, for the reason given. */
+const neverRan = (id: string, mac: string, reason: 'expired' | 'offline') =>
+  ({
+    id,
+    mac,
+    name: 'config.apply',
+    state: 'expired',
+    error: { code: reason },
+    errorCode: errorCodeFor('config.apply', 'expired'),
+  }) as CommandOutcome;
+
 describe('automatic configuration push', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -70,16 +81,9 @@ describe('automatic configuration push', () => {
   it('gives up after six retries, and spreads them out', async () => {
     const { row, send, push } = rig(['expired']);
     const sentAt: number[] = [];
-    send.mockImplementation(async (mac, name) => {
+    send.mockImplementation(async (mac) => {
       sentAt.push(Date.now());
-      return {
-        id: String(sentAt.length),
-        mac,
-        name,
-        state: 'expired',
-        error: { code: 'expired' },
-        errorCode: errorCodeFor(name, 'expired'),
-      } as CommandOutcome;
+      return neverRan(String(sentAt.length), mac, 'expired');
     });
     push();
     await vi.runAllTimersAsync();
@@ -95,16 +99,9 @@ describe('automatic configuration push', () => {
 
   it('stops retrying once the gateway has gone offline', async () => {
     const { row, send, push } = rig(['expired']);
-    send.mockImplementationOnce(async (mac, name) => {
+    send.mockImplementationOnce(async (mac) => {
       row.online = false;
-      return {
-        id: '1',
-        mac,
-        name,
-        state: 'expired',
-        error: { code: 'offline' },
-        errorCode: errorCodeFor(name, 'expired'),
-      } as CommandOutcome;
+      return neverRan('1', mac, 'offline');
     });
     push();
     await vi.runAllTimersAsync();

@@ -7,9 +7,9 @@ import {
   gatewayEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
+import { listenForRealtime, listenToUserTopic, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
 import { SERVICE_DATABASES, signUpByMail, api } from '../../test/harness.ts';
-import { bind, data, defaultMapId, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { bind, data, defaultMapId, gatewayRigSuite } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 /**
@@ -17,8 +17,6 @@ import { poll } from '../../test/poll.ts';
  * simulator's connection, sync status and firmware progress; only to the users of the owning account.
  */
 describe.each(SERVICE_DATABASES)('gateway status pushed in real time on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let url: string;
   let me: string;
   let other: string;
@@ -27,31 +25,25 @@ describe.each(SERVICE_DATABASES)('gateway status pushed in real time on %s', (ki
   let stranger: StompTestClient;
   const mine: GatewayStatusNotice[] = [];
   const theirs: GatewayStatusNotice[] = [];
-  const h = () => rig.h;
-  const sim = () => rig.fleet.gateways[0]!;
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 1, firmwareTimeoutMs: 20_000 }, 'status@example.com');
   const meOf = async (t: string) => (await api(h().app, accountEndpoints.profile, {}, { token: t })).body.data.id as string;
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 1, firmwareTimeoutMs: 20_000 });
     url = await listenForRealtime(h().app);
-    token = await signUpByMail(h(), 'status@example.com');
     const otherToken = await signUpByMail(h(), 'stranger@example.com');
-    me = await meOf(token);
+    me = await meOf(token());
     other = await meOf(otherToken);
-    gwId = (await bind(h(), token, sim().mac, await defaultMapId(h(), token), 'Live gateway')).id;
-    owner = await stompClient(url, { Authorization: `Bearer ${token}` });
-    await owner.subscribe(userDestination('gateway_status', me), (m) => mine.push(JSON.parse(m.body) as GatewayStatusNotice));
-    stranger = await stompClient(url, { Authorization: `Bearer ${otherToken}` });
-    await stranger.subscribe(userDestination('gateway_status', other), (m) => theirs.push(JSON.parse(m.body) as GatewayStatusNotice));
+    gwId = (await bind(h(), token(), sim().mac, await defaultMapId(h(), token()), 'Live gateway')).id;
+    owner = await listenToUserTopic(url, token(), 'gateway_status', me, mine);
+    stranger = await listenToUserTopic(url, otherToken, 'gateway_status', other, theirs);
   }, 60_000);
   afterAll(async () => {
     await owner?.stop();
     await stranger?.stop();
-    await rig?.close();
   });
 
   it('refuses a subscription to another user\u2019s gateway status', async () => {
-    const spy = await stompClient(url, { Authorization: `Bearer ${token}` });
+    const spy = await stompClient(url, { Authorization: `Bearer ${token()}` });
     await spy.subscribe(userDestination('gateway_status', other), () => undefined);
     expect(spy.errors.length).toBe(1);
     await spy.stop();
@@ -64,15 +56,15 @@ describe.each(SERVICE_DATABASES)('gateway status pushed in real time on %s', (ki
     const offline = mine.find((n) => n.kind === 'presence' && n.online === false)!;
     expect(offline).toMatchObject({ userId: me, id: gwId, mac: sim().mac, name: 'Live gateway', reason: 'lost' });
     // The notice follows the write: a reader who reacts to it sees the new state.
-    expect((await data(api(h().app, gatewayEndpoints.detail, { params: { id: gwId } }, { token }))).online).toBe(false);
+    expect((await data(send(gatewayEndpoints.detail, { params: { id: gwId } }))).online).toBe(false);
     await sim().goOnline();
     await poll(() => mine.some((n) => n.kind === 'presence' && n.online === true), 'online notice');
-    expect((await data(api(h().app, gatewayEndpoints.detail, { params: { id: gwId } }, { token }))).online).toBe(true);
+    expect((await data(send(gatewayEndpoints.detail, { params: { id: gwId } }))).online).toBe(true);
   });
 
   it('pushes the sync status: syncing, then synced', async () => {
     mine.length = 0;
-    await data(api(h().app, gatewayEndpoints.sync, { params: { id: gwId } }, { token }));
+    await data(send(gatewayEndpoints.sync, { params: { id: gwId } }));
     await poll(() => mine.some((n) => n.kind === 'sync' && n.syncStatus === SYNC_STATUS.synced), 'synced notice');
     const statuses = mine.filter((n) => n.kind === 'sync').map((n) => n.syncStatus);
     expect(statuses[0]).toBe(SYNC_STATUS.syncing);
@@ -80,7 +72,7 @@ describe.each(SERVICE_DATABASES)('gateway status pushed in real time on %s', (ki
 
   it('pushes firmware progress up to the result', async () => {
     mine.length = 0;
-    await data(api(h().app, gatewayEndpoints.startUpdate, { params: { id: gwId, target: 'gateway' } }, { token }));
+    await data(send(gatewayEndpoints.startUpdate, { params: { id: gwId, target: 'gateway' } }));
     await poll(() => mine.some((n) => n.kind === 'firmware' && n.result === FIRMWARE_RESULT.success), 'firmware result', {
       timeoutMs: 20_000,
     });
@@ -94,8 +86,8 @@ describe.each(SERVICE_DATABASES)('gateway status pushed in real time on %s', (ki
   });
 
   it('forgets a finished firmware update when the gateway is unbound, so the next account starts idle', async () => {
-    expect((await data(api(h().app, gatewayEndpoints.updateProgress, { params: { id: gwId } }, { token }))).state).toBe('success');
-    await data(api(h().app, gatewayEndpoints.unbind, { params: { id: gwId } }, { token }));
+    expect((await data(send(gatewayEndpoints.updateProgress, { params: { id: gwId } }))).state).toBe('success');
+    await data(send(gatewayEndpoints.unbind, { params: { id: gwId } }));
     const next = await signUpByMail(h(), 'next-owner@example.com');
     const rebound = await bind(h(), next, sim().mac, await defaultMapId(h(), next));
     expect(rebound.activity).toBe('idle');

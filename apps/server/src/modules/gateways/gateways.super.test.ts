@@ -5,44 +5,32 @@ import {
   type SuperGatewayDevices,
   type DeviceKindName,
   DEVICE_TYPE_CODES,
-  userDestination,
   accountEndpoints,
   gatewayEndpoints,
 } from '@lumigrid/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenForRealtime, stompClient, type StompTestClient } from '../../test/realtime.fixtures.ts';
-import { SERVICE_DATABASES, expectError, signUpByMail, api } from '../../test/harness.ts';
-import { bind, data, defaultMapId, placeDevice, rigHandles, startGatewayRig, type GatewayRig } from '../../test/gateways.fixtures.ts';
+import { listenForRealtime, listenToUserTopic, type StompTestClient } from '../../test/realtime.fixtures.ts';
+import { SERVICE_DATABASES, expectError } from '../../test/harness.ts';
+import { bind, data, defaultMapId, gatewayRigSuite, placeDevice } from '../../test/gateways.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
 describe.each(SERVICE_DATABASES)('super gateways, bridges and firmware notices on %s', (kind) => {
-  let rig: GatewayRig;
-  let token: string;
   let mapId: string;
   let stomp: StompTestClient;
   const notices: GatewayUpdateNotice[] = [];
-  const { h, send } = rigHandles(
-    () => rig,
-    () => token,
-  );
+  const { h, sim, send, token } = gatewayRigSuite(kind, { count: 2, superGateways: 1, firmwareTimeoutMs: 3000 }, 'super@example.com');
 
   beforeAll(async () => {
-    rig = await startGatewayRig(kind, { count: 2, superGateways: 1, firmwareTimeoutMs: 3000 });
     const url = await listenForRealtime(h().app);
-    token = await signUpByMail(h(), 'super@example.com');
-    mapId = await defaultMapId(h(), token);
-    const me = (await api(h().app, accountEndpoints.profile, {}, { token })).body.data.id as string;
-    stomp = await stompClient(url, { Authorization: `Bearer ${token}` });
-    await stomp.subscribe(userDestination('global_message_notice', me), (m) => notices.push(JSON.parse(m.body) as GatewayUpdateNotice));
+    mapId = await defaultMapId(h(), token());
+    const me = (await data(send(accountEndpoints.profile, {}))).id;
+    stomp = await listenToUserTopic(url, token(), 'global_message_notice', me, notices);
   }, 60_000);
-  afterAll(async () => {
-    await stomp?.stop();
-    await rig?.close();
-  });
+  afterAll(async () => stomp?.stop());
 
   it('lists the bridges of a super gateway with their devices, and unbinding a bridge frees them unless placed (260021)', async () => {
-    const superSim = rig.fleet.gateways[1]!;
-    const gw = await bind(h(), token, superSim.mac, mapId, 'Super');
+    const superSim = sim(1);
+    const gw = await bind(h(), token(), superSim.mac, mapId, 'Super');
     expect(gw.superGateway).toBe(true);
     const imported = await data<ImportResult>(send(gatewayEndpoints.importDevices, { params: { id: gw.id } }));
     expect(imported.imported).toBe(superSim.devices.size);
@@ -85,8 +73,8 @@ describe.each(SERVICE_DATABASES)('super gateways, bridges and firmware notices o
   });
 
   it('sends the firmware result to the account\u2019s users as a type 1 notice over STOMP', async () => {
-    const sim = rig.fleet.gateways[0]!;
-    const gw = await bind(h(), token, sim.mac, mapId, 'Notice gateway');
+    const gateway = sim();
+    const gw = await bind(h(), token(), gateway.mac, mapId, 'Notice gateway');
     await data(send(gatewayEndpoints.startUpdate, { params: { id: gw.id, target: 'gateway' } }));
     await poll(() => notices.some((n) => n.id === gw.id), 'success notice');
     expect(notices.find((n) => n.id === gw.id)).toEqual({
@@ -95,19 +83,19 @@ describe.each(SERVICE_DATABASES)('super gateways, bridges and firmware notices o
       name: 'Notice gateway',
       result: 1,
       id: gw.id,
-      mac: sim.mac,
+      mac: gateway.mac,
       target: 'gateway',
       version: '3.3.0',
     });
 
     notices.length = 0;
-    sim.faults.failUpdates = true;
+    gateway.faults.failUpdates = true;
     await poll(
       async () => (await send(gatewayEndpoints.startUpdate, { params: { id: gw.id, target: 'gateway' } })).body.code === 0,
       'failing update accepted',
     );
     await poll(() => notices.length > 0, 'failure notice');
     expect(notices[0]).toMatchObject({ id: gw.id, result: 2 });
-    sim.faults.failUpdates = false;
+    gateway.faults.failUpdates = false;
   }, 30_000);
 });

@@ -1,19 +1,16 @@
 import { DEFAULT_HEAT_LEVELS, heatmapEndpoints } from '@lumigrid/contract';
 import { describe } from 'vitest';
-import { tenancyCase, tenancyMatrix, tenancyWorld, type TenancyCase } from '../../test/tenancy.ts';
-import { SERVICE_DATABASES, startApp } from '../../test/harness.ts';
-import { mapInDefaultBuilding } from '../../test/projects.fixtures.ts';
+import { tenancyCase, tenancyMatrix, twoMapsTenancyWorld, type MapPlaces, type TenancyCase } from '../../test/tenancy.ts';
+import { SERVICE_DATABASES } from '../../test/harness.ts';
 
 /** The first account's map name: it may appear in no answer to the second account. */
 const SECRET = 'Secret boardroom';
-
-type Ids = { project: string; build: string; map: string };
 
 const WEEK = { from: '2026-11-16', to: '2026-11-22' };
 const levels = DEFAULT_HEAT_LEVELS.map((l) => ({ ...l }));
 
 /** Every heatmap route, called by a second account with the first account's places, alone or under its own project. */
-const CASES: Array<TenancyCase<Ids>> = [
+const CASES: Array<TenancyCase<MapPlaces>> = [
   tenancyCase(heatmapEndpoints.gen, (a) => ({ body: { mapId: a.map, ...WEEK } })),
   tenancyCase(heatmapEndpoints.page, (a) => ({ body: { projectId: a.project, ...WEEK } })),
   tenancyCase(heatmapEndpoints.page, (a, b) => ({ body: { projectId: b.project, mapId: a.map, ...WEEK } })),
@@ -25,15 +22,7 @@ const CASES: Array<TenancyCase<Ids>> = [
 ];
 
 describe.each(SERVICE_DATABASES)('tenancy of the heatmap calls on %s', (kind) => {
-  const world = tenancyWorld({
-    start: () => startApp(kind),
-    accounts: { victim: 'heatmap-owner@example.com', intruder: 'heatmap-intruder@example.com' },
-    seed: async (h, tokens) => ({
-      a: await mapInDefaultBuilding(h, tokens.victim, SECRET),
-      b: await mapInDefaultBuilding(h, tokens.intruder, 'Own boardroom'),
-    }),
-    timeout: 120_000,
-  });
+  const world = twoMapsTenancyWorld(kind, { name: 'heatmap', secret: SECRET, intruderMap: 'Own boardroom', timeout: 120_000 });
 
   tenancyMatrix({ domain: heatmapEndpoints, cases: CASES, secrets: [SECRET], world });
 });

@@ -58,6 +58,20 @@ describe.each(SERVICE_DATABASES)('fleet firmware rollout on %s', (kind) => {
   });
 
   const detail = (id: string) => apiData(h().app, platformEndpoints.rollout, { params: { id } }, { token: admin });
+  /** A gateway rollout to the current firmware, of every gateway in waves of WAVE, unless the test says otherwise. */
+  const rolloutBody = (body: Partial<RolloutCreateBody>): RolloutCreateBody => ({
+    target: 'gateway',
+    version: GATEWAY_FIRMWARE.version,
+    selection: {},
+    waveSize: WAVE,
+    concurrency: WAVE,
+    failureThresholdPct: 10,
+    ...body,
+  });
+  const startRollout = (body: Partial<RolloutCreateBody>, token = admin) =>
+    api(h().app, platformEndpoints.startRollout, { body: rolloutBody(body) }, { token });
+  const rolloutStarted = (body: Partial<RolloutCreateBody>) =>
+    apiData(h().app, platformEndpoints.startRollout, { body: rolloutBody(body) }, { token: admin });
 
   /** The rollout's step jobs not yet finished: one chain of steps at most, whatever paused or resumed it. */
   async function stepsInFlight(id: string): Promise<number> {
@@ -110,47 +124,22 @@ describe.each(SERVICE_DATABASES)('fleet firmware rollout on %s', (kind) => {
   });
 
   it('refuses a rollout that cannot run, with a clear code', async () => {
-    const base = { target: 'gateway' as const, version: GATEWAY_FIRMWARE.version, selection: {}, waveSize: WAVE, concurrency: WAVE };
-    const start = (body: Partial<RolloutCreateBody>, token = admin) =>
-      api(h().app, platformEndpoints.startRollout, { body: { ...base, failureThresholdPct: 10, ...body } }, { token });
-    expectError(await start({ version: '9.9.9' }), 104002);
-    expectError(await start({ concurrency: WAVE + 1 }), 104004);
-    expectError(await start({ window: { start: '02:00', end: '02:00' } }), 104007);
-    expectError(await start({ selection: { models: ['LG-NOPE'] } }), 104001);
+    expectError(await startRollout({ version: '9.9.9' }), 104002);
+    expectError(await startRollout({ concurrency: WAVE + 1 }), 104004);
+    expectError(await startRollout({ window: { start: '02:00', end: '02:00' } }), 104007);
+    expectError(await startRollout({ selection: { models: ['LG-NOPE'] } }), 104001);
     expectError(await api(h().app, platformEndpoints.rollout, { params: { id: '999999' } }, { token: admin }), 104003);
-    expectError(await start({}, tenant), 110003);
+    expectError(await startRollout({}, tenant), 110003);
   });
 
   it('pauses at the threshold with the later waves untouched, and finishes on resume', async () => {
     const firstWave = sims().slice(0, WAVE);
     firstWave[1]!.faults.failUpdates = true;
     firstWave[6]!.faults.failUpdates = true;
-    const started = await apiData(
-      h().app,
-      platformEndpoints.startRollout,
-      {
-        body: {
-          target: 'gateway',
-          version: GATEWAY_FIRMWARE.version,
-          selection: {},
-          waveSize: WAVE,
-          concurrency: WAVE,
-          failureThresholdPct: 10,
-        },
-      },
-      { token: admin },
-    );
+    const started = await rolloutStarted({});
     expect(started).toMatchObject({ state: 'running', waves: GATEWAYS / WAVE, total: GATEWAYS });
     // Another rollout may not take gateways this one holds.
-    expectError(
-      await api(
-        h().app,
-        platformEndpoints.startRollout,
-        { body: { target: 'gateway', version: '3.2.9', selection: {}, waveSize: 5, concurrency: 5, failureThresholdPct: 0 } },
-        { token: admin },
-      ),
-      104005,
-    );
+    expectError(await startRollout({ version: '3.2.9', waveSize: 5, concurrency: 5, failureThresholdPct: 0 }), 104005);
 
     await runUntil(started.id, (d) => d.rollout.state === 'paused' && d.rollout.counts.updating === 0, 'the pause at the threshold');
     const paused = await detail(started.id);
@@ -183,21 +172,13 @@ describe.each(SERVICE_DATABASES)('fleet firmware rollout on %s', (kind) => {
   it('rolls a finished rollout back to the versions the gateways ran before', async () => {
     for (const sim of sims()) sim.faults.failUpdates = false;
     const updated = sims().filter((s) => s.versions.gateway === GATEWAY_FIRMWARE.version);
-    const started = await apiData(
-      h().app,
-      platformEndpoints.startRollout,
-      {
-        body: {
-          target: 'gateway',
-          version: '3.2.9',
-          selection: { versions: [GATEWAY_FIRMWARE.version], models: ['LG-GW-200'] },
-          waveSize: 25,
-          concurrency: 25,
-          failureThresholdPct: 0,
-        },
-      },
-      { token: admin },
-    );
+    const started = await rolloutStarted({
+      version: '3.2.9',
+      selection: { versions: [GATEWAY_FIRMWARE.version], models: ['LG-GW-200'] },
+      waveSize: 25,
+      concurrency: 25,
+      failureThresholdPct: 0,
+    });
     expect(started.total).toBe(updated.length);
     await runUntil(started.id, (d) => d.rollout.state === 'done', 'the second rollout');
     for (const sim of updated) expect(sim.versions.gateway).toBe('3.2.9');
@@ -216,22 +197,13 @@ describe.each(SERVICE_DATABASES)('fleet firmware rollout on %s', (kind) => {
     const now = h().clock.now().getTime();
     const opens = Math.floor(now / HOUR_MS) * HOUR_MS + 2 * HOUR_MS;
     const clockOf = (at: number) => `${String(new Date(at).getUTCHours()).padStart(2, '0')}:00`;
-    const started = await apiData(
-      h().app,
-      platformEndpoints.startRollout,
-      {
-        body: {
-          target: 'gateway',
-          version: GATEWAY_FIRMWARE.version,
-          selection: { versions: [OLD_VERSION] },
-          waveSize: 2,
-          concurrency: 2,
-          failureThresholdPct: 50,
-          window: { start: clockOf(opens), end: clockOf(opens + HOUR_MS) },
-        },
-      },
-      { token: admin },
-    );
+    const started = await rolloutStarted({
+      selection: { versions: [OLD_VERSION] },
+      waveSize: 2,
+      concurrency: 2,
+      failureThresholdPct: 50,
+      window: { start: clockOf(opens), end: clockOf(opens + HOUR_MS) },
+    });
     await h().app.jobs.runDue();
     expect((await detail(started.id)).rollout.counts.pending).toBe(2);
 
@@ -254,21 +226,13 @@ describe.each(SERVICE_DATABASES)('fleet firmware rollout on %s', (kind) => {
   it('takes one tenant\u2019s gateways, and gives up a gateway whose update was claimed but never sent', async () => {
     const overview = await apiData(h().app, platformEndpoints.overview, {}, { token: admin });
     const owner = overview.tenants.find((t) => t.account === 'fleet-owner@example.com')!;
-    const started = await apiData(
-      h().app,
-      platformEndpoints.startRollout,
-      {
-        body: {
-          target: 'gateway',
-          version: '3.2.9',
-          selection: { tenantIds: [owner.id] },
-          waveSize: 3,
-          concurrency: 3,
-          failureThresholdPct: 50,
-        },
-      },
-      { token: admin },
-    );
+    const started = await rolloutStarted({
+      version: '3.2.9',
+      selection: { tenantIds: [owner.id] },
+      waveSize: 3,
+      concurrency: 3,
+      failureThresholdPct: 50,
+    });
     const owned = sims().slice(0, 3);
     expect((await detail(started.id)).targets.map((t) => t.mac)).toEqual(owned.map((s) => s.mac));
     // As a node that stopped between claiming the gateway and sending its update leaves it.

@@ -1,4 +1,4 @@
-import { DEFAULT_NAMES, type ProjectTree, authEndpoints, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
+import { DEFAULT_NAMES, type ProjectTree, mapEndpoints, projectEndpoints } from '@lumigrid/contract';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildings, gateways, maps, projects, users } from '../../db/schema/index.ts';
@@ -6,9 +6,7 @@ import {
   ADMIN_PASSWORD,
   SERVICE_DATABASES,
   expectError,
-  latestCode,
   login,
-  sendCode,
   signUpByMail,
   startApp,
   type Harness,
@@ -69,7 +67,7 @@ describe.each(SERVICE_DATABASES)('projects, buildings and maps on %s', (kind) =>
     });
 
     it('names the defaults in the language of the account and refuses to delete them', async () => {
-      const jaToken = await signUpByMailWithLang(h, 'nihon@example.com', 'ja');
+      const jaToken = await signUpByMail(h, 'nihon@example.com', 'Secret-Pass1', 'ja');
       const t = await tree(jaToken);
       const p = t.projects.find((x) => x.isDefault)!;
       expect(p.name).toBe(DEFAULT_NAMES.project.ja);
@@ -400,13 +398,3 @@ describe.each(SERVICE_DATABASES)('projects, buildings and maps on %s', (kind) =>
     });
   });
 });
-
-/** Signs up an account whose saved language is set before its defaults are made. */
-async function signUpByMailWithLang(h: Harness, mail: string, lang: 'ja') {
-  expect((await sendCode(h, mail, 'register')).body.code).toBe(0);
-  const reg = await api(h.app, authEndpoints.registerByMail, {
-    body: { mail, code: await latestCode(h, mail), password: 'Secret-Pass1', lang },
-  });
-  expect(reg.body.code).toBe(0);
-  return login(h, mail, 'Secret-Pass1');
-}

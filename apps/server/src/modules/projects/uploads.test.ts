@@ -9,11 +9,24 @@ import { OPERATE_AUTH, subAccount, treeFactory } from '../../test/projects.fixtu
 import { bigFakePng, makeJpeg, makePdf, makePng, sendUpload } from '../../test/upload.fixtures.ts';
 import { poll } from '../../test/poll.ts';
 
+/** An app keeping its uploads in a fresh directory, with one account signed up; `close` removes both. */
+async function startUploadsApp(kind: 'pglite' | 'postgres', options: { pdfAnswerWaitMs: string; mail: string }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-uploads-'));
+  const h = await startApp(kind, { DATA_DIR: dataDir, PDF_ANSWER_WAIT_MS: options.pdfAnswerWaitMs });
+  const token = await signUpByMail(h, options.mail);
+  const close = async () => {
+    await h.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { h, token, f: treeFactory(h, token), dataDir, close };
+}
+
 describe.each(SERVICE_DATABASES)('floor-plan uploads on %s', (kind) => {
   let h: Harness;
   let token: string;
   let f: ReturnType<typeof treeFactory>;
   let dataDir: string;
+  let close: (() => Promise<void>) | undefined;
   const mapsDir = () => join(dataDir, 'uploads', 'maps');
 
   const upload = (
@@ -25,16 +38,10 @@ describe.each(SERVICE_DATABASES)('floor-plan uploads on %s', (kind) => {
   const fetchImage = (url: string) => h.app.inject({ method: 'GET', url });
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-uploads-'));
     // A render answers within the call however slow the machine; the answer before it ends has its own suite below.
-    h = await startApp(kind, { DATA_DIR: dataDir, PDF_ANSWER_WAIT_MS: '60000' });
-    token = await signUpByMail(h, 'planner@example.com');
-    f = treeFactory(h, token);
+    ({ h, token, f, dataDir, close } = await startUploadsApp(kind, { pdfAnswerWaitMs: '60000', mail: 'planner@example.com' }));
   });
-  afterAll(async () => {
-    await h?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => close?.());
 
   it('stores a png, serves it with its type, and puts it on a new map', async () => {
     const png = makePng(40, 20);
@@ -167,6 +174,7 @@ describe.each(SERVICE_DATABASES)('slow pdf floor plans answered at once on %s', 
   let token: string;
   let dataDir: string;
   let f: ReturnType<typeof treeFactory>;
+  let close: (() => Promise<void>) | undefined;
   const uploadPdf = (data: Buffer, fields: Record<string, string> = {}) =>
     sendUpload(h.app, mapEndpoints.upload, { name: 'plan.pdf', type: 'application/pdf', data }, { token, fields });
   const state = (file: string) => api(h.app, mapEndpoints.uploadState, { params: { file } }, { token });
@@ -181,16 +189,10 @@ describe.each(SERVICE_DATABASES)('slow pdf floor plans answered at once on %s', 
   }
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'lumigrid-slow-pdf-'));
     // No wait at all: every pdf takes the slow path, while pictures still answer at once.
-    h = await startApp(kind, { DATA_DIR: dataDir, PDF_ANSWER_WAIT_MS: '0' });
-    token = await signUpByMail(h, 'slow-plans@example.com');
-    f = treeFactory(h, token);
+    ({ h, token, f, dataDir, close } = await startUploadsApp(kind, { pdfAnswerWaitMs: '0', mail: 'slow-plans@example.com' }));
   });
-  afterAll(async () => {
-    await h?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => close?.());
 
   it('answers rendering with no sizes, then ready with the drawn page, which a map can take', async () => {
     const first = await uploadPdf(makePdf());

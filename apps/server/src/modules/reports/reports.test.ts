@@ -48,6 +48,23 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     h.clock.advance(target - h.clock.now().getTime());
     await h.app.jobs.runDue();
   };
+  /** Runs the clock to a minute before `due` and then to `due`, and answers the one mail sent, at `due` only. */
+  const mailSentAt = async (to: keyof typeof MAIL, aMinuteBefore: string, due: string) => {
+    await at(aMinuteBefore);
+    expect(sink.to(MAIL[to])).toHaveLength(0);
+    await at(due);
+    const mails = sink.to(MAIL[to]);
+    expect(mails).toHaveLength(1);
+    return mails[0]!;
+  };
+  /** A recipient's row as stored: read from the table, since hours on the injected clock end the test's session. */
+  const storedRecipient = async (which: keyof typeof MAIL) => {
+    const [row] = await h.database.db
+      .select()
+      .from(mailRecipients)
+      .where(eq(mailRecipients.id, BigInt(ids[which])));
+    return row!;
+  };
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -157,11 +174,7 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
   });
 
   it('refuses the 51st recipient of a project', async () => {
-    const [row] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.daily)));
-    const { id: _id, createdAt: _at, ...copy } = row!;
+    const { id: _id, createdAt: _at, ...copy } = await storedRecipient('daily');
     const filler = await h.database.db
       .insert(mailRecipients)
       .values(Array.from({ length: 46 }, (_, i) => ({ ...copy, name: `Filler ${i}`, nextSendAt: new Date('2099-01-01T00:00:00Z') })))
@@ -238,42 +251,27 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     await h.app.jobs.runDue();
     expect((await h.app.jobs.find(REPORT_JOB, key))?.result).toEqual({ skipped: 'sent before' });
     expect(sink.to(MAIL.daily)).toHaveLength(1);
-    const [daily] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.daily)));
-    expect(daily!.nextSendAt.toISOString()).toBe('2026-11-24T09:00:00.000Z');
+    const daily = await storedRecipient('daily');
+    expect(daily.nextSendAt.toISOString()).toBe('2026-11-24T09:00:00.000Z');
   });
 
   it('sends the weekly report on its weekday', async () => {
-    await at('2026-11-25T07:59:00Z');
-    expect(sink.to(MAIL.weekly)).toHaveLength(0);
-    await at('2026-11-25T08:00:00Z');
-    const mails = sink.to(MAIL.weekly);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe('Lumigrid weekly report: Default project, 2026-11-18 \u2013 2026-11-24');
-    const sheets = await sheetRows(mails[0]!);
+    const mail = await mailSentAt('weekly', '2026-11-25T07:59:00Z', '2026-11-25T08:00:00Z');
+    expect(mail.subject).toBe('Lumigrid weekly report: Default project, 2026-11-18 \u2013 2026-11-24');
+    const sheets = await sheetRows(mail);
     expect(Object.keys(sheets)).toEqual(['Faults']);
     expect(sheets.Faults!.slice(1).map((r) => r[3])).toEqual([1, 8]);
   });
 
   it('sends the monthly report on the last day in Tokyo, in Japanese, over the month so far', async () => {
-    await at('2026-11-30T08:59:00Z');
-    expect(sink.to(MAIL.monthly)).toHaveLength(0);
-    await at('2026-11-30T09:00:00Z');
-    const mails = sink.to(MAIL.monthly);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toBe('Lumigrid 月次レポート：Default project、2026-10-31 \u2013 2026-11-29');
-    expect(mails[0]!.html).toContain('lang="ja"');
-    const sheets = await sheetRows(mails[0]!);
+    const mail = await mailSentAt('monthly', '2026-11-30T08:59:00Z', '2026-11-30T09:00:00Z');
+    expect(mail.subject).toBe('Lumigrid 月次レポート：Default project、2026-10-31 \u2013 2026-11-29');
+    expect(mail.html).toContain('lang="ja"');
+    const sheets = await sheetRows(mail);
     expect(sheets['エネルギー']!.at(-1)).toEqual(['合計', 2.5, 1.5, 0.375]);
     expect(sheets['故障']!.slice(1).map((r) => r[4])).toEqual(['電源異常', 'LED故障']);
-    // Read from the table: a week on, the test's session has ended.
-    const [monthly] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.monthly)));
-    expect(monthly!.nextSendAt.toISOString()).toBe('2026-12-31T09:00:00.000Z');
+    const monthly = await storedRecipient('monthly');
+    expect(monthly.nextSendAt.toISOString()).toBe('2026-12-31T09:00:00.000Z');
   });
 
   it('sends the yearly report on the 1st of January, and a late daily report once, then on time again', async () => {
@@ -285,10 +283,7 @@ describe.each(SERVICE_DATABASES)('mailed reports on %s', (kind) => {
     await at('2027-01-01T00:00:00Z');
     expect(sink.to(MAIL.yearly)).toHaveLength(1);
     expect(sink.to(MAIL.yearly)[0]!.subject).toBe('Lumigrid annual report: Default project, 2026-01-01 \u2013 2026-12-31');
-    const [yearly] = await h.database.db
-      .select()
-      .from(mailRecipients)
-      .where(eq(mailRecipients.id, BigInt(ids.yearly)));
-    expect(yearly!.nextSendAt.toISOString()).toBe('2028-01-01T00:00:00.000Z');
+    const yearly = await storedRecipient('yearly');
+    expect(yearly.nextSendAt.toISOString()).toBe('2028-01-01T00:00:00.000Z');
   });
 });

@@ -14,10 +14,11 @@ import {
 } from '@lumigrid/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditTrail, gateways, users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
+import { gateways, users, webhookDeliveries, webhookEndpoints } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password.ts';
 import { SERVICE_DATABASES, api, apiData, expectError, login, signUpByMail, startApp, type Harness } from '../../test/harness.ts';
 import { subAccount, treeFactory } from '../../test/projects.fixtures.ts';
+import { expectSecretsNowhere, placesAfterTheAnswer } from '../../test/secrets.fixtures.ts';
 import { WEBHOOK_DELIVERY_JOB, webhookMaxAttempts } from './webhooks.service.ts';
 
 /** A receiver as an integrator writes one: checks the signature and the timestamp, answers as the test says. */
@@ -328,19 +329,11 @@ describe.each(SERVICE_DATABASES)('webhooks on %s', (kind) => {
   });
 
   it('shows the secret once, in the create answer: never in a later answer, the trail or the log', async () => {
-    const listed = JSON.stringify(await apiData(h.app, E.list, {}, { token: owner }));
-    await h.app.audit.writer.flush();
-    const text = (rows: unknown) => JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
-    const trail = text(await h.database.db.select().from(auditTrail));
-    const deliveries = text(await h.database.db.select().from(webhookDeliveries));
-    const logged = logLines.join('\n');
-    expect(trail).toContain('webhooks.create');
-    expect(logged).toContain('/api1/webhook/v1/create');
-    expect(secretsMade.length).toBeGreaterThan(5);
-    for (const secret of secretsMade) {
-      expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-      for (const [where, seen] of Object.entries({ listed, trail, deliveries, logged })) expect(seen.includes(secret), where).toBe(false);
-    }
+    const listed = await apiData(h.app, E.list, {}, { token: owner });
+    const places = await placesAfterTheAnswer(h, { listed, tables: { deliveries: webhookDeliveries }, logLines });
+    expect(places.trail).toContain('webhooks.create');
+    expect(places.logged).toContain('/api1/webhook/v1/create');
+    expectSecretsNowhere(places, secretsMade, /^whsec_[A-Za-z0-9_-]{43}$/);
     // Stored as it is, to sign with (docs/decisions.md "Webhook secrets").
     const stored = await h.database.db.select({ secret: webhookEndpoints.secret }).from(webhookEndpoints);
     expect(stored.every((r) => secretsMade.includes(r.secret))).toBe(true);
