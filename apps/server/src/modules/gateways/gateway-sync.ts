@@ -1,3 +1,4 @@
+import { reconnectDelay } from '@lumigrid/protocol';
 import { OPERATE_AUTH, SYNC_STATUS, type GatewaySyncList, type GatewaySyncResult } from '@lumigrid/contract';
 import { AppError } from '../../http/app-error.ts';
 import { mapSyncItem } from './gateways.mappers.ts';
@@ -17,10 +18,11 @@ const PUSH_QUIET_MS = 1_000;
 
 /**
  * A push the gateway never ran (it expired before the broker took it, or reached the gateway after its expiry, as
- * in a fleet's connect storm) is tried again after PUSH_QUIET_MS, doubled each time and jittered so a fleet's
- * retries spread out. A refusal or silence is not retried: the gateway may have run it.
+ * in a fleet's connect storm) is tried again after a wait that doubles each time, with the gateways' own jittered
+ * back-off so a fleet's retries spread out. A refusal or silence is not retried: the gateway may have run it.
  */
 const PUSH_RETRIES = 6;
+const PUSH_RETRY_BACKOFF = { initialMs: 1_500, maxMs: 60_000 };
 
 /** What a push answers when it never ran; a refusal (100107) and silence (100109) have their own codes. */
 const CONFIG_NOT_RUN = errorCodeFor('config.apply', 'expired');
@@ -91,7 +93,7 @@ export function gatewaySyncCalls(ctx: GatewayContext) {
   function pushSoon(tenantId: bigint, id: bigint, retry = 0) {
     if (closed || !deps.link) return;
     clearTimeout(pushTimers.get(id));
-    const waitMs = retry === 0 ? PUSH_QUIET_MS : PUSH_QUIET_MS * 2 ** (retry - 1) * (0.5 + Math.random());
+    const waitMs = retry === 0 ? PUSH_QUIET_MS : reconnectDelay(retry - 1, PUSH_RETRY_BACKOFF);
     const timer = setTimeout(() => {
       pushTimers.delete(id);
       const next = (pushes.get(id) ?? Promise.resolve())
