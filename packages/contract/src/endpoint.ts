@@ -71,6 +71,17 @@ export function endpoint<const E extends EndpointSpec>(spec: E): E {
   return spec;
 }
 
+/**
+ * Declares the edit of one object that the body's `id` names (POST, write authority): the server checks the id
+ * before the handler, and the audit entry keeps the values the edit replaces.
+ */
+export function editEndpoint<const K extends ResourceKind, const E extends Omit<EndpointSpec, 'method' | 'access' | 'objects' | 'audit'>>(
+  kind: K,
+  spec: E,
+) {
+  return endpoint({ method: 'POST', access: 'write', audit: { before: kind }, objects: { body: { id: kind } }, ...spec });
+}
+
 /** Carries an endpoint's full declaration in a route's type; no value ever has it. */
 declare const declaration: unique symbol;
 

@@ -1,4 +1,4 @@
-import { endpoint } from '../endpoint.ts';
+import { editEndpoint, endpoint } from '../endpoint.ts';
 import { EmptySchema } from '../common.ts';
 import {
   BroadControlRequestSchema,
@@ -62,15 +62,11 @@ export const deviceEndpoints = {
     params: DeviceDetailParamsSchema,
     response: DeviceSchema,
   }),
-  rename: endpoint({
-    method: 'POST',
+  rename: editEndpoint('device', {
     path: '/api4/device/v1/update_name',
     tags: ['devices'],
     summary: 'Rename a device',
     description: `1-25 characters; a switch names each channel, joined by "|" (100001, 100011).`,
-    access: 'write',
-    audit: { before: 'device' },
-    objects: { body: { id: 'device' } },
     body: DeviceRenameBodySchema,
     response: DeviceSchema,
   }),

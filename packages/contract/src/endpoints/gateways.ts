@@ -1,4 +1,4 @@
-import { endpoint } from '../endpoint.ts';
+import { editEndpoint, endpoint } from '../endpoint.ts';
 import { EmptySchema } from '../common.ts';
 import {
   BridgeParamsSchema,
@@ -83,15 +83,11 @@ export const gatewayEndpoints = {
     body: GatewayBindBodySchema,
     response: GatewaySchema,
   }),
-  rename: endpoint({
-    method: 'POST',
+  rename: editEndpoint('gateway', {
     path: '/api4/gateway/v1/update_name',
     tags: ['gateways'],
     summary: 'Rename a gateway',
     description: `Names are 1-50 characters.`,
-    access: 'write',
-    audit: { before: 'gateway' },
-    objects: { body: { id: 'gateway' } },
     body: GatewayRenameBodySchema,
     response: GatewaySchema,
   }),

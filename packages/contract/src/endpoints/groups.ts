@@ -1,4 +1,4 @@
-import { endpoint } from '../endpoint.ts';
+import { editEndpoint, endpoint } from '../endpoint.ts';
 import { EmptySchema } from '../common.ts';
 import { GroupAddBodySchema, GroupIdParamsSchema, GroupUpdateBodySchema } from '../devices.ts';
 import { GatewaySyncResultSchema } from '../gateways.ts';
@@ -67,15 +67,11 @@ export const groupEndpoints = {
     body: GroupAddBodySchema,
     response: GroupViewSchema,
   }),
-  update: endpoint({
-    method: 'POST',
+  update: editEndpoint('group', {
     path: '/api4/zone/v1/update',
     tags: ['groups'],
     summary: 'Rename a group and/or replace its members',
     description: `${RULES} ${VERSION}`,
-    access: 'write',
-    audit: { before: 'group' },
-    objects: { body: { id: 'group' } },
     body: GroupUpdateBodySchema,
     response: GroupViewSchema,
   }),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { endpoint } from '../endpoint.ts';
+import { editEndpoint, endpoint } from '../endpoint.ts';
 import { EmptySchema } from '../common.ts';
 import {
   BinarySchema,
@@ -48,15 +48,11 @@ export const mapEndpoints = {
     body: MapAddBodySchema,
     response: MapInfoSchema,
   }),
-  updateMap: endpoint({
-    method: 'POST',
+  updateMap: editEndpoint('map', {
     path: '/api4/map/v1/update',
     tags: ['maps'],
     summary: 'Rename a map, set its opacity, or set / replace / remove its floor plan',
     description: `Absent fields stay as they are; \`image: null\` removes the floor plan.`,
-    access: 'write',
-    audit: { before: 'map' },
-    objects: { body: { id: 'map' } },
     body: MapUpdateBodySchema,
     response: MapInfoSchema,
   }),

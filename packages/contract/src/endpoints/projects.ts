@@ -1,4 +1,4 @@
-import { endpoint } from '../endpoint.ts';
+import { editEndpoint, endpoint } from '../endpoint.ts';
 import { EmptySchema } from '../common.ts';
 import {
   BuildingAddBodySchema,
@@ -72,15 +72,11 @@ export const projectEndpoints = {
     body: ProjectAddBodySchema,
     response: ProjectSchema,
   }),
-  updateProject: endpoint({
-    method: 'POST',
+  updateProject: editEndpoint('project', {
     path: '/api4/project/v1/update',
     tags: ['projects'],
     summary: 'Rename, re-address, move (new parent) or locate a project',
     description: `Moving a project under itself or its own sub-project answers 280001.`,
-    access: 'write',
-    audit: { before: 'project' },
-    objects: { body: { id: 'project' } },
     body: ProjectUpdateBodySchema,
     response: ProjectSchema,
   }),
@@ -106,14 +102,10 @@ export const projectEndpoints = {
     body: BuildingAddBodySchema,
     response: BuildingSchema,
   }),
-  updateBuilding: endpoint({
-    method: 'POST',
+  updateBuilding: editEndpoint('building', {
     path: '/api4/build/v1/update',
     tags: ['projects'],
     summary: 'Rename a building or give it another parent building in the same project',
-    access: 'write',
-    audit: { before: 'building' },
-    objects: { body: { id: 'building' } },
     body: BuildingUpdateBodySchema,
     response: BuildingSchema,
   }),

@@ -1,4 +1,4 @@
-import { endpoint } from '../endpoint.ts';
+import { editEndpoint, endpoint } from '../endpoint.ts';
 import { BinarySchema } from '../projects.ts';
 import { EmptySchema, NoFieldsBodySchema, SpreadsheetSchema, XLSX_MIME } from '../common.ts';
 import {
@@ -82,15 +82,11 @@ export const sceneEndpoints = {
     body: SceneFieldsSchema,
     response: SceneSaveResultSchema,
   }),
-  update: endpoint({
-    method: 'POST',
+  update: editEndpoint('scene', {
     path: '/api4/scene/v1/update/big',
     tags: ['scenes'],
     summary: 'Replace a scene',
     description: `The kind and project stay as they are. ${RULES} ${SYNC} A gateway the scene leaves drops its part at its sync.`,
-    access: 'write',
-    audit: { before: 'scene' },
-    objects: { body: { id: 'scene' } },
     body: SceneUpdateBodySchema,
     response: SceneSaveResultSchema,
   }),
