@@ -73,24 +73,19 @@ export const SendCodeBodySchema = Type.Object({
 });
 export type SendCodeBody = Static<typeof SendCodeBodySchema>;
 
-export const RegisterMailBodySchema = Type.Object({
-  mail: Mail,
+/** What a sign-up gives after the address it was sent the code to: the same by e-mail and by phone. */
+const signUpFields = {
   code: Code,
   password: NewPassword,
   name: Type.Optional(Type.String({ maxLength: 100 })),
   company: Type.Optional(Type.String({ maxLength: 150 })),
   lang: Type.Optional(LangSchema),
-});
+};
+
+export const RegisterMailBodySchema = Type.Object({ mail: Mail, ...signUpFields });
 export type RegisterMailBody = Static<typeof RegisterMailBodySchema>;
 
-export const RegisterPhoneBodySchema = Type.Object({
-  phone: Phone,
-  code: Code,
-  password: NewPassword,
-  name: Type.Optional(Type.String({ maxLength: 100 })),
-  company: Type.Optional(Type.String({ maxLength: 150 })),
-  lang: Type.Optional(LangSchema),
-});
+export const RegisterPhoneBodySchema = Type.Object({ phone: Phone, ...signUpFields });
 export type RegisterPhoneBody = Static<typeof RegisterPhoneBodySchema>;
 
 export const ResetPasswordBodySchema = Type.Object({

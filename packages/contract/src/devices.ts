@@ -6,6 +6,7 @@ import { DISPLAY_STATES, type DisplayState } from './device-status.ts';
 import { deviceType } from './device-types.ts';
 import { CCT_MAX_K, CCT_MIN_K } from './device-units.ts';
 import type { ErrorCode } from './errors.ts';
+import { nameLengthProblem } from './validation.ts';
 import type { Destination } from './realtime.ts';
 
 export { FAULT_CODES, type FaultName } from '@lumigrid/protocol';
@@ -45,9 +46,8 @@ export function deviceNameProblem(typeCode: number, name: string): ErrorCode | u
   const parts = splitChannelNames(name);
   if (parts.length !== channels) return 100001;
   for (const part of parts) {
-    const length = [...part.trim()].length;
-    if (length < DEVICE_LIMITS.name.min) return 100001;
-    if (length > DEVICE_LIMITS.name.max) return 100011;
+    const problem = nameLengthProblem(part, DEVICE_LIMITS.name);
+    if (problem) return problem;
   }
   return undefined;
 }

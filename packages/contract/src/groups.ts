@@ -4,6 +4,7 @@ import { DEVICE_FAMILIES, deviceType, groupingProblem } from './device-types.ts'
 import { CCT_MAX_K, CCT_MIN_K } from './device-units.ts';
 import { DEVICE_LIMITS, DeviceMarkerSchema, GroupSchema } from './devices.ts';
 import type { ErrorCode } from './errors.ts';
+import { nameLengthProblem } from './validation.ts';
 
 /**
  * Groups (zones), spec sections 3, 5 and 7 "Zones and groups", paths under /api4/zone/v1/. A group lives on
@@ -27,10 +28,7 @@ export const GROUP_LIMITS = {
 
 /** The problem with a group name (after trimming), or undefined: 100001 empty, 100011 longer than 21. */
 export function groupNameProblem(name: string): ErrorCode | undefined {
-  const length = [...name.trim()].length;
-  if (length < GROUP_LIMITS.name.min) return 100001;
-  if (length > GROUP_LIMITS.name.max) return 100011;
-  return undefined;
+  return nameLengthProblem(name, GROUP_LIMITS.name);
 }
 
 /**

@@ -1,4 +1,5 @@
 export { unsafeTextIn } from '@lumigrid/protocol';
+import type { ErrorCode } from './errors.ts';
 import { LIMITS } from './limits.ts';
 
 /** Length as spec section 5 counts it: a Chinese (CJK) character counts as 3, anything else as 1. */
@@ -6,6 +7,14 @@ export function weightedLength(text: string): number {
   let n = 0;
   for (const ch of text) n += /[\u3400-\u9fff\uf900-\ufaff\u{20000}-\u{2fa1f}]/u.test(ch) ? 3 : 1;
   return n;
+}
+
+/** The problem with a name's length in characters after trimming: 100001 below `min` (empty), 100011 above `max`. */
+export function nameLengthProblem(name: string, limits: { min: number; max: number }): ErrorCode | undefined {
+  const length = [...name.trim()].length;
+  if (length < limits.min) return 100001;
+  if (length > limits.max) return 100011;
+  return undefined;
 }
 
 export const MAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$';

@@ -4,6 +4,7 @@ import { DEVICE_TYPE_CODE_LIST, deviceType } from './device-types.ts';
 import { DeviceParamsSchema, paramRules, validateParams, type ParamProblem } from './device-params.ts';
 import { DEVICE_LIMITS } from './devices.ts';
 import type { ErrorCode } from './errors.ts';
+import { nameLengthProblem } from './validation.ts';
 import { SceneActionSchema } from './scenes.ts';
 
 /**
@@ -84,10 +85,7 @@ export const VIRTUAL_LIMITS = {
 
 /** The problem with a template or virtual device name (after trimming): 100001 empty, 100011 too long. */
 export function templateNameProblem(name: string): ErrorCode | undefined {
-  const length = [...name.trim()].length;
-  if (length < TEMPLATE_LIMITS.name.min) return 100001;
-  if (length > TEMPLATE_LIMITS.name.max) return 100011;
-  return undefined;
+  return nameLengthProblem(name, TEMPLATE_LIMITS.name);
 }
 
 /**

@@ -120,14 +120,26 @@ function check<S extends TSchema>(validator: Validator, value: unknown, what: st
   return { ok: false, error: new ProtocolError('invalid', `${what}: ${firstError(validator, value)}`) };
 }
 
-/** Decodes what a gateway published. Never throws: a bad topic or payload answers a ProtocolError. */
-export function decodeUp(topic: string, payload: Uint8Array | string): Decoded<DecodedUp> {
+/** The topic of a message that travels in `direction`, and its payload as JSON, or why it is neither. */
+function parseMessage<D extends 'up' | 'down'>(
+  direction: D,
+  topic: string,
+  payload: Uint8Array | string,
+): Decoded<{ parsed: Extract<ReturnType<typeof parseTopic>, { direction: D }>; body: unknown }> {
   const parsed = parseTopic(topic);
-  if (!parsed || parsed.direction !== 'up')
-    return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway up topic: ${topic.slice(0, 128)}`) };
+  if (parsed?.direction !== direction)
+    return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway ${direction} topic: ${topic.slice(0, 128)}`) };
   const json = parseJson(payload);
   if (!json.ok) return json;
-  const body = check(upValidators[parsed.channel], json.value, `up/${parsed.channel}`);
+  return { ok: true, value: { parsed: parsed as Extract<ReturnType<typeof parseTopic>, { direction: D }>, body: json.value } };
+}
+
+/** Decodes what a gateway published. Never throws: a bad topic or payload answers a ProtocolError. */
+export function decodeUp(topic: string, payload: Uint8Array | string): Decoded<DecodedUp> {
+  const frame = parseMessage('up', topic, payload);
+  if (!frame.ok) return frame;
+  const { parsed } = frame.value;
+  const body = check(upValidators[parsed.channel], frame.value.body, `up/${parsed.channel}`);
   if (!body.ok) return body;
   const state = body.value as StateMessage;
   if (parsed.channel === 'state' && state.state === 'online' && state.info.mac !== parsed.mac) {
@@ -138,16 +150,14 @@ export function decodeUp(topic: string, payload: Uint8Array | string): Decoded<D
 
 /** Decodes what the cloud sent a gateway. Never throws. */
 export function decodeDown(topic: string, payload: Uint8Array | string): Decoded<DecodedDown> {
-  const parsed = parseTopic(topic);
-  if (!parsed || parsed.direction !== 'down')
-    return { ok: false, error: new ProtocolError('unknown_topic', `not a gateway down topic: ${topic.slice(0, 128)}`) };
-  const json = parseJson(payload);
-  if (!json.ok) return json;
+  const frame = parseMessage('down', topic, payload);
+  if (!frame.ok) return frame;
+  const { parsed } = frame.value;
   if (parsed.channel === 'ack') {
-    const ack = check(ackValidator, json.value, 'down/ack');
+    const ack = check(ackValidator, frame.value.body, 'down/ack');
     return ack.ok ? { ok: true, value: { mac: parsed.mac, channel: 'ack', message: ack.value as OnlineAckMessage } } : ack;
   }
-  const body = checkCommand(json.value);
+  const body = checkCommand(frame.value.body);
   if (!body.ok) return body;
   const message = body.value as CommandMessage;
   const onConfig = message.name === 'config.apply';
