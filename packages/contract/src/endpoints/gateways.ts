@@ -1,4 +1,5 @@
-import { editEndpoint, endpoint } from '../endpoint.ts';
+import { editEndpoint, endpoint, type EndpointSpec } from '../endpoint.ts';
+import type { Access } from '../roles.ts';
 import { EmptySchema } from '../common.ts';
 import {
   BridgeParamsSchema,
@@ -36,6 +37,22 @@ import {
 /** Commands must reach the gateway and be answered; what each outcome answers. */
 const COMMAND =
   'The gateway must answer: offline answers 100101, no MQTT broker 100111, silence the timeout code of the command (docs/api.md "Gateway command codes").';
+
+/** A command, by GET, to the gateway that the path's {id} names; the description says what else its answer means. */
+function gatewayCommand<const A extends Access, const E extends Pick<EndpointSpec, 'path' | 'summary' | 'description' | 'response'>>(
+  access: A,
+  spec: E,
+) {
+  return endpoint({
+    method: 'GET',
+    tags: ['gateways'],
+    ...spec,
+    description: spec.description ? `${spec.description} ${COMMAND}` : COMMAND,
+    access,
+    objects: { params: { id: 'gateway' } },
+    params: GatewayIdParamsSchema,
+  });
+}
 
 /**
  * The gateway calls of spec section 7 "Gateways" and the sync helpers of "Configuration and real-time":
@@ -134,70 +151,36 @@ export const gatewayEndpoints = {
     body: GatewayLonLatBodySchema,
     response: GatewaySchema,
   }),
-  identify: endpoint({
-    method: 'GET',
+  identify: gatewayCommand('control', {
     path: '/api4/gateway/v1/tryme/:id',
-    tags: ['gateways'],
     summary: 'Identify: the gateway blinks its LED',
-    description: `${COMMAND}`,
-    access: 'control',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
     response: EmptySchema,
   }),
-  restart: endpoint({
-    method: 'GET',
+  restart: gatewayCommand('control', {
     path: '/api4/gateway/v1/restart_gateway/:id',
-    tags: ['gateways'],
     summary: 'Restart a gateway',
-    description: `Answers when the gateway accepted; it then goes offline (activity "restarting") and comes back in 1-2 minutes. ${COMMAND}`,
-    access: 'control',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
+    description: `Answers when the gateway accepted; it then goes offline (activity "restarting") and comes back in 1-2 minutes.`,
     response: EmptySchema,
   }),
-  readTime: endpoint({
-    method: 'GET',
+  readTime: gatewayCommand('read', {
     path: '/api4/gateway/v1/read_gateway_time/:id',
-    tags: ['gateways'],
     summary: 'Read the gateway clock against the cloud\u2019s',
-    description: `${COMMAND}`,
-    access: 'read',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
     response: GatewayTimeSchema,
   }),
-  syncTime: endpoint({
-    method: 'GET',
+  syncTime: gatewayCommand('control', {
     path: '/api4/gateway/v1/sync_gateway_systemtime/:id',
-    tags: ['gateways'],
     summary: 'Set the gateway clock to the cloud\u2019s',
-    description: `A timeout answers 100104. ${COMMAND}`,
-    access: 'control',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
+    description: `A timeout answers 100104.`,
     response: GatewayTimeSchema,
   }),
-  reReport: endpoint({
-    method: 'GET',
+  reReport: gatewayCommand('control', {
     path: '/api4/gateway/v1/re_report/:id',
-    tags: ['gateways'],
     summary: 'Ask the gateway to report every device\u2019s state again',
-    description: `${COMMAND}`,
-    access: 'control',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
     response: ReReportSchema,
   }),
-  refreshAll: endpoint({
-    method: 'GET',
+  refreshAll: gatewayCommand('control', {
     path: '/api4/gateway/v1/refresh_all/:id',
-    tags: ['gateways'],
     summary: 'Read the gateway\u2019s fields afresh and have every device re-reported',
-    description: `${COMMAND}`,
-    access: 'control',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
     response: GatewaySchema,
   }),
   broadcast: endpoint({
@@ -211,26 +194,16 @@ export const gatewayEndpoints = {
     query: GatewayBroadcastQuerySchema,
     response: GatewayBroadcastSchema,
   }),
-  sensorsIndependent: endpoint({
-    method: 'GET',
+  sensorsIndependent: gatewayCommand('write', {
     path: '/api4/gateway/v1/sensor_self_oper/:id',
-    tags: ['gateways'],
     summary: 'Sensors self-operate: every sensor of the gateway acts on its own (sensor mode independent)',
-    description: `The gateway\u2019s sensorMode becomes independent once it confirms. A timeout answers 100104. ${COMMAND}`,
-    access: 'write',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
+    description: `The gateway\u2019s sensorMode becomes independent once it confirms. A timeout answers 100104.`,
     response: GatewaySensorModeSchema,
   }),
-  sensorsLinkage: endpoint({
-    method: 'GET',
+  sensorsLinkage: gatewayCommand('write', {
     path: '/api4/gateway/v1/sensor_sync_model/:id',
-    tags: ['gateways'],
     summary: 'Sensors follow the synced linkage: every sensor of the gateway drives the configured linkage (sensor mode linkage)',
-    description: `The linkage is the one of the configuration the gateway acknowledged (sync/{id}). The gateway\u2019s sensorMode becomes linkage once it confirms; a timeout answers 100104. ${COMMAND}`,
-    access: 'write',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
+    description: `The linkage is the one of the configuration the gateway acknowledged (sync/{id}). The gateway\u2019s sensorMode becomes linkage once it confirms; a timeout answers 100104.`,
     response: GatewaySensorModeSchema,
   }),
   setMicrowaveParams: endpoint({
@@ -243,26 +216,16 @@ export const gatewayEndpoints = {
     body: GatewayMicrowaveBodySchema,
     response: GatewayMicrowaveResultSchema,
   }),
-  checkImport: endpoint({
-    method: 'GET',
+  checkImport: gatewayCommand('write', {
     path: '/api4/gateway/v1/check/import/:id',
-    tags: ['gateways'],
     summary: 'The devices that joined the gateway, and which are not imported yet',
-    description: `A timeout answers 100105. ${COMMAND}`,
-    access: 'write',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
+    description: `A timeout answers 100105.`,
     response: ImportCheckSchema,
   }),
-  importDevices: endpoint({
-    method: 'GET',
+  importDevices: gatewayCommand('write', {
     path: '/api4/gateway/v1/import/:id',
-    tags: ['gateways'],
     summary: 'Import the devices that joined the gateway',
-    description: `New devices start outside any map (devices/outmap); importing again adds nothing twice. ${COMMAND}`,
-    access: 'write',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
+    description: `New devices start outside any map (devices/outmap); importing again adds nothing twice.`,
     response: ImportResultSchema,
   }),
   outmapDevices: endpoint({
@@ -318,15 +281,10 @@ export const gatewayEndpoints = {
     access: 'read',
     response: GatewaySyncListSchema,
   }),
-  sync: endpoint({
-    method: 'GET',
+  sync: gatewayCommand('control', {
     path: '/api4/gateway/v1/sync/:id',
-    tags: ['gateways'],
     summary: 'Sync a gateway\u2019s configuration',
-    description: `Sends the configuration with its version and answers when the gateway acknowledged it (status 3). A refusal answers 100107, no acknowledgement within 25 s 100109 (status 4). ${COMMAND}`,
-    access: 'control',
-    objects: { params: { id: 'gateway' } },
-    params: GatewayIdParamsSchema,
+    description: `Sends the configuration with its version and answers when the gateway acknowledged it (status 3). A refusal answers 100107, no acknowledgement within 25 s 100109 (status 4).`,
     response: GatewaySyncResultSchema,
   }),
   checkVersion: endpoint({
