@@ -159,13 +159,14 @@ export type DeviceReportBody = Static<typeof DeviceReportBodySchema>;
 export const DeviceDetailParamsSchema = Type.Object({ mapId: IdSchema, id: IdSchema });
 export type DeviceDetailParams = Static<typeof DeviceDetailParamsSchema>;
 
-const Placement = Type.Object({ id: IdSchema, x: PlanCoordinateSchema, y: PlanCoordinateSchema });
+/** Devices and where each goes on the map, one batch at most. */
+const Placements = Type.Array(Type.Object({ id: IdSchema, x: PlanCoordinateSchema, y: PlanCoordinateSchema }), {
+  minItems: 1,
+  maxItems: DEVICE_LIMITS.batch.max,
+});
 
 /** POST device/v1/move_in: places outmap devices (or devices of another map) on a map. */
-export const DeviceMoveInBodySchema = Type.Object({
-  mapId: IdSchema,
-  devices: Type.Array(Placement, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max }),
-});
+export const DeviceMoveInBodySchema = Type.Object({ mapId: IdSchema, devices: Placements });
 export type DeviceMoveInBody = Static<typeof DeviceMoveInBodySchema>;
 
 /** POST device/v1/move_out: takes devices off their map; they become outmap. */
@@ -173,10 +174,7 @@ export const DeviceMoveOutBodySchema = Type.Object({ ids: Ids });
 export type DeviceMoveOutBody = Static<typeof DeviceMoveOutBodySchema>;
 
 /** PUT device/v1/move: new positions of devices already on the map (dragging). */
-export const DevicePositionsBodySchema = Type.Object({
-  mapId: IdSchema,
-  devices: Type.Array(Placement, { minItems: 1, maxItems: DEVICE_LIMITS.batch.max }),
-});
+export const DevicePositionsBodySchema = Type.Object({ mapId: IdSchema, devices: Placements });
 export type DevicePositionsBody = Static<typeof DevicePositionsBodySchema>;
 
 /** POST device/v1/try_me: the device identifies itself (blinks). */

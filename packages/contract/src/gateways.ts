@@ -403,7 +403,7 @@ export type FirmwareProgressView = Static<typeof FirmwareProgressViewSchema>;
 /** {a}/{b} of super_gateway_devices and delete_bridge: the super gateway and a bridge (0 for "all bridges"). */
 export const BridgeParamsSchema = Type.Object({
   id: IdSchema,
-  bridgeId: Type.String({ pattern: '^[0-9]{1,19}$', description: 'A bridge device id, or 0' }),
+  bridgeId: { ...IdSchema, description: 'A bridge device id, or 0' },
 });
 export type BridgeParams = Static<typeof BridgeParamsSchema>;
 

@@ -193,14 +193,19 @@ export type ProjectSearchBody = Static<typeof ProjectSearchBodySchema>;
 export const ProjectPageSchema = PageOf(ProjectSchema);
 export type ProjectPage = Static<typeof ProjectPageSchema>;
 
+/** Where a project stands and its grid's carbon factor: optional when a project is added and when it is updated. */
+const siteFields = {
+  longitude: Type.Optional(Nullable(Longitude, 'Longitude, or null')),
+  latitude: Type.Optional(Nullable(Latitude, 'Latitude, or null')),
+  carbonFactor: Type.Optional(CarbonFactor),
+};
+
 /** POST project/v1/add */
 export const ProjectAddBodySchema = Type.Object({
   name: Name,
   address: Type.Optional(Address),
   parentId: Type.Optional(Nullable(IdSchema, 'The parent project, or null / absent for a top-level project')),
-  longitude: Type.Optional(Nullable(Longitude, 'Longitude, or null')),
-  latitude: Type.Optional(Nullable(Latitude, 'Latitude, or null')),
-  carbonFactor: Type.Optional(CarbonFactor),
+  ...siteFields,
 });
 export type ProjectAddBody = Static<typeof ProjectAddBodySchema>;
 
@@ -210,9 +215,7 @@ export const ProjectUpdateBodySchema = Type.Object({
   name: Type.Optional(Name),
   address: Type.Optional(Address),
   parentId: Type.Optional(Nullable(IdSchema, 'The new parent project; null makes it top-level')),
-  longitude: Type.Optional(Nullable(Longitude, 'Longitude, or null')),
-  latitude: Type.Optional(Nullable(Latitude, 'Latitude, or null')),
-  carbonFactor: Type.Optional(CarbonFactor),
+  ...siteFields,
 });
 export type ProjectUpdateBody = Static<typeof ProjectUpdateBodySchema>;
 
