@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, LangSchema, Nullable, PageOf } from './common.ts';
+import { IdSchema, LangSchema, Nullable, PageNumberSchema, PageOf } from './common.ts';
 import { MAP_IMAGE_FILE_PATTERN } from './projects.ts';
 
 /**
@@ -83,7 +83,6 @@ export function pushImageUrl(file: string): string {
 export const PUSH_IMAGE_PATH = '/api1/push/v1/image/';
 
 const ImageFile = Type.String({ pattern: MAP_IMAGE_FILE_PATTERN, description: 'A picture name from POST /api1/push/v1/upload' });
-const Page = Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 }));
 const PageSize = Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 }));
 // The 1-25 rule is the server's: only it can count the text once the markup is removed.
 const Title = Type.String({
@@ -134,7 +133,7 @@ export const PushAppEditBodySchema = Type.Object({ id: IdSchema, ...appFields })
 export type PushAppEditBody = Static<typeof PushAppEditBodySchema>;
 
 export const PushAppListQuerySchema = Type.Object({
-  page: Page,
+  page: PageNumberSchema,
   pageSize: PageSize,
   name: Type.Optional(Type.String({ maxLength: 50, description: 'Part of the name or the package name' })),
 });
@@ -216,7 +215,7 @@ export const PushNewsEditBodySchema = Type.Object({ id: IdSchema, ...newsFields 
 export type PushNewsEditBody = Static<typeof PushNewsEditBodySchema>;
 
 export const PushNewsListQuerySchema = Type.Object({
-  page: Page,
+  page: PageNumberSchema,
   pageSize: PageSize,
   title: Type.Optional(Type.String({ maxLength: 25, description: 'Part of the title' })),
   state: Type.Optional(
@@ -248,7 +247,7 @@ export const PushReviewDetailSchema = Type.Object({ ...PushNewsSchema.properties
 export type PushReviewDetail = Static<typeof PushReviewDetailSchema>;
 
 export const PushReviewListQuerySchema = Type.Object({
-  page: Page,
+  page: PageNumberSchema,
   pageSize: PageSize,
   state: Type.Optional(
     Type.Union([Type.Literal(2), Type.Literal(3), Type.Literal(4)], {
@@ -297,7 +296,7 @@ export const PublicNewsListQuerySchema = Type.Object({
   packageName: Type.String({ minLength: 1, maxLength: PUSH_LIMITS.packageName.max, description: 'The app asking' }),
   lang: LangSchema,
   categoryId: Type.Optional(IdSchema),
-  page: Page,
+  page: PageNumberSchema,
   pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: PUSH_LIMITS.publicPageSize, default: 20 })),
 });
 export type PublicNewsListQuery = Static<typeof PublicNewsListQuerySchema>;

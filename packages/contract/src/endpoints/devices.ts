@@ -32,6 +32,9 @@ import {
 } from '../devices.ts';
 import { PanelLockAccountsSchema } from '../panel-lock.ts';
 
+/** How a read of a device's parameters goes, and what each failure answers. */
+const READ_PARAMS = 'Read from the device through its gateway: no reply 100105, a refusal 100108, a device type without parameters 100209.';
+
 const RANGES =
   'Each field is checked against the parameter table of spec section 5 for the device type; the first bad field answers its range message (100220-100246, 100210) naming the field, a field the type lacks 100209.';
 
@@ -139,7 +142,7 @@ export const deviceEndpoints = {
     path: '/api4/device/v1/read_params',
     tags: ['devices'],
     summary: 'Read the parameters a device runs',
-    description: `Read from the device through its gateway: no reply 100105, a refusal 100108, a device type without parameters 100209.`,
+    description: READ_PARAMS,
     access: 'read',
     objects: { body: { id: 'device' } },
     body: DeviceIdBodySchema,
@@ -150,7 +153,7 @@ export const deviceEndpoints = {
     path: '/api4/device/v1/get_daylight_params',
     tags: ['devices'],
     summary: 'Read the parameters of a daylight sensor',
-    description: `Read from the device through its gateway: no reply 100105, a refusal 100108, a device type without parameters 100209.`,
+    description: READ_PARAMS,
     access: 'read',
     objects: { body: { id: 'device' } },
     body: DeviceIdBodySchema,
