@@ -67,30 +67,26 @@ export interface LocalTime {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** The wall clock of a time zone, field by field; throws for a zone the runtime lacks. */
+const wallClockIn = (timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  });
+
 /** The wall-clock date, weekday and minute of the day of an instant in a time zone (UTC for one the runtime lacks). */
 export function localTimeOf(at: number, timeZone: string): LocalTime {
   let format = formatters.get(timeZone);
   if (!format) {
     try {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-      });
+      format = wallClockIn(timeZone);
     } catch {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone: 'UTC',
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-      });
+      format = wallClockIn('UTC');
     }
     formatters.set(timeZone, format);
   }

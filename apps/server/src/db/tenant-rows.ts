@@ -27,3 +27,29 @@ export async function deleteTenantRow(db: Db, table: TenantRowTable, q: { tenant
   const gone = await db.delete(table).where(tenantRow(table, q)).returning({ id: table.id });
   return gone.length > 0;
 }
+
+/** A table of tenants' rows that keep the time of their last change. */
+type EditedTenantRowTable = TenantRowTable & { updatedAt: PgColumn };
+
+/**
+ * Inserts the tenant's row when `id` is absent, else replaces the fields of the tenant's row with that id and
+ * stamps its change; answers the id. Writers of a row and its members call it inside their transaction.
+ */
+export async function saveTenantRow<Table extends EditedTenantRowTable>(
+  db: Db,
+  table: Table,
+  q: { id?: bigint; values: Table['$inferInsert'] & { tenantId: bigint } },
+): Promise<bigint> {
+  if (q.id === undefined) {
+    const [row] = await db
+      .insert(table as PgTable)
+      .values(q.values)
+      .returning({ id: table.id });
+    return row!.id as bigint;
+  }
+  await db
+    .update(table as PgTable)
+    .set({ ...q.values, updatedAt: new Date() })
+    .where(tenantRow(table, { tenantId: q.values.tenantId, id: q.id }));
+  return q.id;
+}

@@ -1,4 +1,5 @@
-import type { Lang, Localised } from '@lumigrid/contract';
+import type { Lang } from '@lumigrid/contract';
+import { fillText, serverTexts, type ServerTexts } from '../i18n/server-texts.ts';
 
 /** One schema error as Ajv reports it (the parts the message needs). */
 export interface SchemaError {
@@ -7,56 +8,23 @@ export interface SchemaError {
   params: Record<string, unknown>;
 }
 
-const TYPE: Record<string, Localised> = {
-  integer: { en: 'a whole number', cn: '整数', tc: '整數', ja: '整数' },
-  number: { en: 'a number', cn: '数字', tc: '數字', ja: '数値' },
-  string: { en: 'text', cn: '文本', tc: '文字', ja: '文字列' },
-  boolean: { en: 'true or false', cn: 'true 或 false', tc: 'true 或 false', ja: 'true または false' },
-  object: { en: 'an object', cn: '对象', tc: '物件', ja: 'オブジェクト' },
-  array: { en: 'a list', cn: '列表', tc: '清單', ja: 'リスト' },
-  null: { en: 'null', cn: 'null', tc: 'null', ja: 'null' },
+type Problem = keyof ServerTexts['inputProblem']['problem'];
+
+/** Schema keywords that say one problem in other words; `{n}` in a problem is the limit, `{t}` the types it may have. */
+const SAME_PROBLEM: Record<string, Problem> = {
+  pattern: 'wrongFormat',
+  format: 'wrongFormat',
+  enum: 'notAllowed',
+  const: 'notAllowed',
+  anyOf: 'notAllowed',
+  oneOf: 'notAllowed',
 };
 
-const OR: Localised = { en: ' or ', cn: '或', tc: '或', ja: 'または' };
-
-const NOT_ALLOWED: Localised = {
-  en: 'is not one of the allowed values',
-  cn: '不是允许的值',
-  tc: '不是允許的值',
-  ja: '許可された値ではありません',
-};
-const WRONG_FORMAT: Localised = { en: 'has the wrong format', cn: '格式不正确', tc: '格式不正確', ja: '形式が正しくありません' };
-
-/** What is wrong with a field, by schema keyword; `{n}` is the limit, `{t}` the types it may have. */
-const PROBLEM: Record<string, Localised> = {
-  required: { en: 'is required', cn: '必填', tc: '必填', ja: '必須です' },
-  type: { en: 'must be {t}', cn: '必须是{t}', tc: '必須是{t}', ja: '{t}である必要があります' },
-  minimum: { en: 'must be at least {n}', cn: '不能小于 {n}', tc: '不能小於 {n}', ja: '{n} 以上である必要があります' },
-  exclusiveMinimum: { en: 'must be more than {n}', cn: '必须大于 {n}', tc: '必須大於 {n}', ja: '{n} より大きい必要があります' },
-  maximum: { en: 'must be at most {n}', cn: '不能大于 {n}', tc: '不能大於 {n}', ja: '{n} 以下である必要があります' },
-  exclusiveMaximum: { en: 'must be less than {n}', cn: '必须小于 {n}', tc: '必須小於 {n}', ja: '{n} 未満である必要があります' },
-  multipleOf: { en: 'must be a multiple of {n}', cn: '必须是 {n} 的倍数', tc: '必須是 {n} 的倍數', ja: '{n} の倍数である必要があります' },
-  minLength: {
-    en: 'must be at least {n} characters',
-    cn: '至少 {n} 个字符',
-    tc: '至少 {n} 個字元',
-    ja: '{n} 文字以上である必要があります',
-  },
-  maxLength: { en: 'must be at most {n} characters', cn: '最多 {n} 个字符', tc: '最多 {n} 個字元', ja: '{n} 文字以下である必要があります' },
-  minItems: { en: 'needs at least {n} entries', cn: '至少 {n} 项', tc: '至少 {n} 項', ja: '{n} 件以上必要です' },
-  maxItems: { en: 'takes at most {n} entries', cn: '最多 {n} 项', tc: '最多 {n} 項', ja: '{n} 件以下にしてください' },
-  uniqueItems: { en: 'has an entry twice', cn: '有重复项', tc: '有重複項', ja: '重複した項目があります' },
-  pattern: WRONG_FORMAT,
-  format: WRONG_FORMAT,
-  enum: NOT_ALLOWED,
-  const: NOT_ALLOWED,
-  anyOf: NOT_ALLOWED,
-  oneOf: NOT_ALLOWED,
-  additionalProperties: { en: 'is not expected', cn: '不应出现', tc: '不應出現', ja: '指定できません' },
-  invalid: { en: 'is not valid', cn: '无效', tc: '無效', ja: '無効です' },
-};
-
-const BODY: Localised = { en: 'body', cn: '请求体', tc: '請求內容', ja: '本文' };
+/** The problem a schema keyword names, or `invalid` for one the catalogue does not say. */
+function problemOf(keyword: string, problems: ServerTexts['inputProblem']['problem']): string {
+  const key = SAME_PROBLEM[keyword] ?? keyword;
+  return Object.hasOwn(problems, key) ? problems[key as Problem] : problems.invalid;
+}
 
 /** `/steps/0/holdS` as people read it: `steps[0].holdS`. */
 function fieldOf(error: SchemaError): string {
@@ -76,10 +44,12 @@ export function inputProblem(errors: readonly SchemaError[], lang: Lang, part?: 
   const types = sameField.every((e) => e.keyword === 'type' || e.keyword === 'anyOf')
     ? [...new Set(sameField.filter((e) => e.keyword === 'type').flatMap((e) => String(e.params.type).split(',')))]
     : [];
+  const text = serverTexts(lang).inputProblem;
+  const typeName = (type: string) => (Object.hasOwn(text.type, type) ? text.type[type as keyof typeof text.type] : type);
   const problem =
     types.length > 0
-      ? PROBLEM.type![lang].replace('{t}', types.map((t) => TYPE[t]?.[lang] ?? t).join(OR[lang]))
-      : (PROBLEM[first.keyword] ?? PROBLEM.invalid!)[lang].replace('{n}', String(first.params.limit ?? first.params.multipleOf ?? ''));
-  const field = fieldOf(first) || (part === 'body' || part === undefined ? BODY[lang] : part);
+      ? fillText(text.problem.type, { t: types.map(typeName).join(text.or) })
+      : fillText(problemOf(first.keyword, text.problem), { n: String(first.params.limit ?? first.params.multipleOf ?? '') });
+  const field = fieldOf(first) || (part === 'body' || part === undefined ? text.body : part);
   return `${field}: ${problem}`;
 }

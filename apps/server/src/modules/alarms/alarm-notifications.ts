@@ -1,4 +1,5 @@
 import { FAULT_TEXT, type AlarmRuleStep, type AlarmSeverity, type AlarmState, type Lang } from '@lumigrid/contract';
+import { fillText, serverTexts } from '../../i18n/server-texts.ts';
 
 /** A notification rule as the planner reads it. */
 export interface PlannedRule {
@@ -63,38 +64,6 @@ export function mailStillDue(
   return alarm.attentionRound === mail.round;
 }
 
-const SEVERITY_TEXT: Record<AlarmSeverity, Record<Lang, string>> = {
-  critical: { en: 'Critical', cn: '紧急', tc: '緊急', ja: '緊急' },
-  high: { en: 'High', cn: '高', tc: '高', ja: '高' },
-  medium: { en: 'Medium', cn: '中', tc: '中', ja: '中' },
-  low: { en: 'Low', cn: '低', tc: '低', ja: '低' },
-};
-
-const MAIL_TEXT: Record<Lang, { subject: string; body: string; chattering: string }> = {
-  en: {
-    subject: '[{severity}] Alarm unacknowledged: {name}, {fault}',
-    body: '{name} on {gateway}: {fault}, raised {raisedAt} and not acknowledged yet.',
-    chattering: 'The fault keeps coming and going (raised {count} times).',
-  },
-  cn: {
-    subject: '[{severity}] 未确认告警：{name}，{fault}',
-    body: '{gateway} 上的 {name}：{fault}，发生于 {raisedAt}，尚未确认。',
-    chattering: '该故障反复出现（已发生 {count} 次）。',
-  },
-  tc: {
-    subject: '[{severity}] 未確認告警：{name}，{fault}',
-    body: '{gateway} 上的 {name}：{fault}，發生於 {raisedAt}，尚未確認。',
-    chattering: '該故障反覆出現（已發生 {count} 次）。',
-  },
-  ja: {
-    subject: '[{severity}] 未確認のアラーム：{name}、{fault}',
-    body: '{gateway} の {name}：{fault}（{raisedAt} 発生）はまだ確認されていません。',
-    chattering: 'この故障は発生と復旧を繰り返しています（{count} 回発生）。',
-  },
-};
-
-const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, k: string) => values[k] ?? '');
-
 /** The mail of one rule step, in the rule's language. */
 export function alarmMail(
   alarm: {
@@ -108,15 +77,15 @@ export function alarmMail(
   },
   lang: Lang,
 ): { subject: string; body: string } {
-  const text = MAIL_TEXT[lang];
+  const text = serverTexts(lang).alarmMail;
   const values = {
-    severity: SEVERITY_TEXT[alarm.severity][lang],
+    severity: text.severity[alarm.severity],
     name: alarm.name,
     gateway: alarm.gatewayName,
     fault: FAULT_TEXT[alarm.code]?.[lang] ?? String(alarm.code),
     raisedAt: alarm.raisedAt.toISOString(),
     count: String(alarm.raiseCount),
   };
-  const body = fill(text.body, values) + (alarm.chattering ? `\n${fill(text.chattering, values)}` : '');
-  return { subject: fill(text.subject, values), body };
+  const body = fillText(text.body, values) + (alarm.chattering ? `\n${fillText(text.chattering, values)}` : '');
+  return { subject: fillText(text.subject, values), body };
 }

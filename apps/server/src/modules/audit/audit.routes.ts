@@ -1,8 +1,9 @@
 import { auditEndpoints as A } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { requestLang } from '../../http/envelope.ts';
+import { serverTexts } from '../../i18n/server-texts.ts';
 import { sendTable, workbookName } from '../../lib/excel.ts';
-import { AUDIT_EXPORT_TEXTS, auditColumns } from './audit-export.ts';
+import { auditColumns } from './audit-export.ts';
 import type { AuditService } from './audit.service.ts';
 
 /** The audit calls of the endpoint table (contract endpoints/audit.ts). */
@@ -12,7 +13,7 @@ export function registerAuditRoutes(route: RouteOf, deps: { audit: AuditService 
   route(A.device, ({ auth, params }) => audit.device(auth, params.id));
   route(A.export, async ({ auth, body, request, reply }) => {
     const lang = requestLang(request);
-    const t = AUDIT_EXPORT_TEXTS[lang];
+    const t = serverTexts(lang).auditExport;
     return sendTable(reply, { ...workbookName(t.sheet), columns: auditColumns(lang) }, audit.exportRows(auth, body));
   });
 }

@@ -126,6 +126,15 @@ export function createDevicesRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>, p
       .leftJoin(map, eq(map.id, devices.mapId))
       .leftJoin(lastState, and(eq(lastState.gatewayId, devices.gatewayId), eq(lastState.addr, devices.addr)));
 
+  /** How many groups each device is in (`n`), leaving `exceptGroupId` out, as a subquery named `alias`. */
+  const groupCounts = (alias: string, exceptGroupId?: bigint) =>
+    db
+      .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
+      .from(groupDevices)
+      .where(exceptGroupId === undefined ? undefined : ne(groupDevices.groupId, exceptGroupId))
+      .groupBy(groupDevices.deviceId)
+      .as(alias);
+
   return {
     async find(q: { tenantId: bigint; id: bigint; mapIds?: bigint[] }) {
       const [row] = await select()
@@ -520,12 +529,7 @@ export function createDevicesRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>, p
      */
     async groupFacts(q: { tenantId: bigint; ids: bigint[]; exceptGroupId?: bigint }) {
       if (q.ids.length === 0) return [];
-      const others = db
-        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
-        .from(groupDevices)
-        .where(q.exceptGroupId === undefined ? undefined : ne(groupDevices.groupId, q.exceptGroupId))
-        .groupBy(groupDevices.deviceId)
-        .as('others');
+      const others = groupCounts('others', q.exceptGroupId);
       return db
         .select({
           id: devices.id,
@@ -542,11 +546,7 @@ export function createDevicesRepo(db: Db, reads: Pick<OwnedReads, 'gateways'>, p
 
     /** The devices of a map and gateway a group's member picker offers, with their states and group counts. */
     groupCandidates(q: { tenantId: bigint; mapId: bigint; gatewayId: bigint; type?: number }) {
-      const counts = db
-        .select({ deviceId: groupDevices.deviceId, n: count().as('n') })
-        .from(groupDevices)
-        .groupBy(groupDevices.deviceId)
-        .as('counts');
+      const counts = groupCounts('counts');
       return db
         .select({
           device: devices,

@@ -2,7 +2,7 @@ import { DEVICE_FAMILIES } from '@lumigrid/contract';
 import type { DeviceState } from '@lumigrid/protocol';
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { findTenantRow } from '../../db/tenant-rows.ts';
+import { findTenantRow, saveTenantRow } from '../../db/tenant-rows.ts';
 import { readPage } from '../../db/page.ts';
 import { deviceOnline } from '../devices/devices.mappers.ts';
 import { siteTimeZoneSql } from '../projects/site-time-zone.ts';
@@ -262,17 +262,8 @@ export function createEmergencyRepo(db: Db) {
     /** Creates or replaces a task and its lights in one transaction; answers its id. */
     async saveTask(q: { id?: bigint; values: TaskInsert; deviceIds: bigint[] }): Promise<bigint> {
       return db.transaction(async (tx) => {
-        let id = q.id;
-        if (id === undefined) {
-          const [row] = await tx.insert(emergencyTasks).values(q.values).returning({ id: emergencyTasks.id });
-          id = row!.id;
-        } else {
-          await tx
-            .update(emergencyTasks)
-            .set({ ...q.values, updatedAt: new Date() })
-            .where(and(eq(emergencyTasks.id, id), eq(emergencyTasks.tenantId, q.values.tenantId)));
-          await tx.delete(emergencyTaskDevices).where(eq(emergencyTaskDevices.taskId, id));
-        }
+        const id = await saveTenantRow(tx, emergencyTasks, { id: q.id, values: q.values });
+        if (q.id !== undefined) await tx.delete(emergencyTaskDevices).where(eq(emergencyTaskDevices.taskId, id));
         await tx.insert(emergencyTaskDevices).values(q.deviceIds.map((deviceId) => ({ taskId: id, deviceId })));
         return id;
       });

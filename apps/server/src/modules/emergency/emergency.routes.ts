@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../http/auth.ts';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { requestLang } from '../../http/envelope.ts';
+import { serverTexts } from '../../i18n/server-texts.ts';
 import { sendTable, workbookName } from '../../lib/excel.ts';
-import { EMERGENCY_REPORT_TEXTS, logBookColumns, recordColumns } from './emergency-reports.ts';
+import { logBookColumns, recordColumns } from './emergency-reports.ts';
 import type { EmergencyService } from './emergency.service.ts';
 import { sendLogBookPdf } from './log-book-pdf.ts';
 
@@ -31,14 +32,14 @@ export function registerEmergencyRoutes(route: RouteOf, deps: { emergency: Emerg
   route(E.report, async ({ auth, body, request, reply }) => {
     const lang = requestLang(request);
     const batches = await emergency.report(auth, body);
-    const t = EMERGENCY_REPORT_TEXTS[lang];
+    const t = serverTexts(lang).emergencyReport;
     return sendTable(reply, { ...workbookName(t.records), columns: recordColumns(lang) }, batches);
   });
 
   /** A log book's report, with the reader's language and its texts (the workbook and the PDF). */
   async function logBookReport(auth: AuthContext, body: LogBookReportBody, request: FastifyRequest) {
     const lang = requestLang(request);
-    return { lang, t: EMERGENCY_REPORT_TEXTS[lang], book: await emergency.logBookReport(auth, body) };
+    return { lang, t: serverTexts(lang).emergencyReport, book: await emergency.logBookReport(auth, body) };
   }
 
   route(E.logBookExcel, async ({ auth, body, request, reply }) => {

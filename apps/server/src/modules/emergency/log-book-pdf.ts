@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { EMERGENCY_TEST_TEXT, LOG_BOOK_TYPE_TEXT, PDF_MIME, type Lang, type LogBookEntry } from '@lumigrid/contract';
 import type { FastifyReply } from 'fastify';
 import PDFDocument from 'pdfkit';
+import { serverTexts } from '../../i18n/server-texts.ts';
 import { sendDownload } from '../../lib/download.ts';
-import { EMERGENCY_REPORT_TEXTS, logByText, logDurationText, logResultText, siteTime } from './emergency-reports.ts';
+import { logByText, logDurationText, logResultText, siteTime } from './emergency-reports.ts';
 
 /** Debian's fonts-noto-cjk: Chinese and Japanese in one face. Without it the PDF falls back to Helvetica (Latin only). */
 const CJK_FONT = { path: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', family: 'NotoSansCJKsc-Regular' };
@@ -29,7 +30,7 @@ export interface LogBookPdf {
  * entry. Times are on the site's wall clock, the zone named in the header and the date column.
  */
 export function sendLogBookPdf(reply: FastifyReply, book: LogBookPdf, fileName: string): FastifyReply {
-  const t = EMERGENCY_REPORT_TEXTS[book.lang];
+  const t = serverTexts(book.lang).emergencyReport;
   const doc = new PDFDocument({
     size: 'A4',
     layout: 'landscape',

@@ -1,34 +1,23 @@
-import { savingRate, type EnergyRecord, type Lang, type Localised } from '@lumigrid/contract';
+import { savingRate, type EnergyRecord, type Lang } from '@lumigrid/contract';
+import { serverTexts } from '../../i18n/server-texts.ts';
 import { workbookName, type SheetColumn } from '../../lib/excel.ts';
-
-const HEADERS = {
-  sheet: { en: 'Energy', cn: '能耗报表', tc: '能耗報表', ja: 'エネルギーレポート' },
-  date: { en: 'Date', cn: '日期', tc: '日期', ja: '日付' },
-  project: { en: 'Project', cn: '项目', tc: '專案', ja: 'プロジェクト' },
-  building: { en: 'Building', cn: '建筑', tc: '建築', ja: '建物' },
-  map: { en: 'Map', cn: '地图', tc: '地圖', ja: 'マップ' },
-  used: { en: 'Energy used (kWh)', cn: '实际用电 (kWh)', tc: '實際用電 (kWh)', ja: '使用電力量 (kWh)' },
-  saved: { en: 'Energy saved (kWh)', cn: '节约电量 (kWh)', tc: '節約電量 (kWh)', ja: '削減電力量 (kWh)' },
-  rate: { en: 'Saving rate (%)', cn: '节能率 (%)', tc: '節能率 (%)', ja: '削減率 (%)' },
-  total: { en: 'Total', cn: '合计', tc: '合計', ja: '合計' },
-} satisfies Record<string, Localised>;
 
 /** The energy report's sheet and file name. */
 export function energyReportName(lang: Lang, range: { from: string; to: string }) {
-  return workbookName(HEADERS.sheet[lang], `${range.from}_${range.to}`);
+  return workbookName(serverTexts(lang).energyReport.sheet, `${range.from}_${range.to}`);
 }
 
 /** The energy report (download_ele_report): the record table's columns. */
 export function energyColumns(lang: Lang): SheetColumn<EnergyRecord>[] {
-  const t = (key: keyof typeof HEADERS) => HEADERS[key][lang];
+  const t = serverTexts(lang).energyReport;
   return [
-    { header: t('date'), width: 12, value: (r) => r.dateTimeStr },
-    { header: t('project'), value: (r) => r.projectName },
-    { header: t('building'), value: (r) => r.buildName },
-    { header: t('map'), value: (r) => r.mapName },
-    { header: t('used'), width: 16, value: (r) => r.powerActualAll },
-    { header: t('saved'), width: 16, value: (r) => r.savePower },
-    { header: t('rate'), width: 14, value: (r) => r.rate },
+    { header: t.date, width: 12, value: (r) => r.dateTimeStr },
+    { header: t.project, value: (r) => r.projectName },
+    { header: t.building, value: (r) => r.buildName },
+    { header: t.map, value: (r) => r.mapName },
+    { header: t.used, width: 16, value: (r) => r.powerActualAll },
+    { header: t.saved, width: 16, value: (r) => r.savePower },
+    { header: t.rate, width: 14, value: (r) => r.rate },
   ];
 }
 
@@ -45,7 +34,7 @@ export async function* withTotalsRow(batches: AsyncIterable<EnergyRecord[]>, lan
   }
   yield [
     {
-      dateTimeStr: HEADERS.total[lang],
+      dateTimeStr: serverTexts(lang).energyReport.total,
       powerActualAll: usedWh / 1000,
       savePower: savedWh / 1000,
       rate: savingRate(usedWh, savedWh),

@@ -76,6 +76,15 @@ function addTo(map: Map<string, Totals & Record<string, unknown>>, key: string, 
 const sortedRows = (map: Map<string, Totals & Record<string, unknown>>) =>
   [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => ({ ...row, onS: Math.round(row.onS) }));
 
+/** A rollup's rows as the record set `r`: their keys (`keys`, as SQL column definitions), then the totals. */
+const rollupRecords = (map: Map<string, Totals & Record<string, unknown>>, keys: string) =>
+  sql`jsonb_to_recordset(${JSON.stringify(sortedRows(map))}::jsonb) as r(${sql.raw(keys)}, "energyWh" double precision, "savedWh" double precision, "onS" int)`;
+
+/** A rollup row met again adds the new totals to its own. */
+const ADD_TO_TOTALS = sql.raw(
+  'energy_wh = t.energy_wh + excluded.energy_wh, saved_wh = t.saved_wh + excluded.saved_wh, on_s = t.on_s + excluded.on_s',
+);
+
 const epoch = (v: unknown): number | null => (v === null || v === undefined ? null : new Date(v as string | Date).getTime());
 
 /** The month partition of energy_readings that holds `at` (epoch ms): its name and bounds. */
@@ -332,26 +341,20 @@ export function createEnergyRepo(db: Db, reads: Pick<OwnedReads, 'devices' | 'ga
         await tx.execute(sql`
           insert into energy_device_hours as t (device_id, tenant_id, hour, energy_wh, saved_wh, on_s)
           select "deviceId", "tenantId", "hour", "energyWh", "savedWh", "onS"
-          from jsonb_to_recordset(${JSON.stringify(sortedRows(deviceHours))}::jsonb)
-            as r("deviceId" bigint, "tenantId" bigint, "hour" timestamptz, "energyWh" double precision, "savedWh" double precision, "onS" int)
-          on conflict (device_id, hour) do update set
-            energy_wh = t.energy_wh + excluded.energy_wh, saved_wh = t.saved_wh + excluded.saved_wh, on_s = t.on_s + excluded.on_s
+          from ${rollupRecords(deviceHours, '"deviceId" bigint, "tenantId" bigint, "hour" timestamptz')}
+          on conflict (device_id, hour) do update set ${ADD_TO_TOTALS}
         `);
         await tx.execute(sql`
           insert into energy_map_hours as t (tenant_id, map_id, local_hour, energy_wh, saved_wh, on_s)
           select "tenantId", "mapId", "localHour", "energyWh", "savedWh", "onS"
-          from jsonb_to_recordset(${JSON.stringify(sortedRows(mapHours))}::jsonb)
-            as r("tenantId" bigint, "mapId" bigint, "localHour" timestamp, "energyWh" double precision, "savedWh" double precision, "onS" int)
-          on conflict on constraint energy_map_hours_key do update set
-            energy_wh = t.energy_wh + excluded.energy_wh, saved_wh = t.saved_wh + excluded.saved_wh, on_s = t.on_s + excluded.on_s
+          from ${rollupRecords(mapHours, '"tenantId" bigint, "mapId" bigint, "localHour" timestamp')}
+          on conflict on constraint energy_map_hours_key do update set ${ADD_TO_TOTALS}
         `);
         const days = (await tx.execute(sql`
           insert into energy_map_days as t (tenant_id, map_id, local_date, energy_wh, saved_wh, on_s)
           select "tenantId", "mapId", "localDate", "energyWh", "savedWh", "onS"
-          from jsonb_to_recordset(${JSON.stringify(sortedRows(mapDays))}::jsonb)
-            as r("tenantId" bigint, "mapId" bigint, "localDate" date, "energyWh" double precision, "savedWh" double precision, "onS" int)
-          on conflict on constraint energy_map_days_key do update set
-            energy_wh = t.energy_wh + excluded.energy_wh, saved_wh = t.saved_wh + excluded.saved_wh, on_s = t.on_s + excluded.on_s
+          from ${rollupRecords(mapDays, '"tenantId" bigint, "mapId" bigint, "localDate" date')}
+          on conflict on constraint energy_map_days_key do update set ${ADD_TO_TOTALS}
           returning t.tenant_id::text as tenant_id, t.map_id::text as map_id, t.local_date::text as local_date, (t.xmax = 0) as opened
         `)) as unknown as { rows: Array<{ tenant_id: string; map_id: string; local_date: string; opened: boolean }> };
         const opened = days.rows.filter((d) => d.opened);

@@ -10,8 +10,8 @@ import {
   type ReportUnit,
 } from '@lumigrid/contract';
 import ExcelJS from 'exceljs';
+import { fillText, serverTexts } from '../../i18n/server-texts.ts';
 import type { RecipientsRepo } from './recipients.repo.ts';
-import { REPORT_TEXTS } from './report-texts.ts';
 import type { LocalDate } from './report-schedule.ts';
 import { addDays, isoDate } from './report-schedule.ts';
 
@@ -66,7 +66,7 @@ export function faultName(code: number, lang: Lang): string {
 
 /** The report as a mail: a short HTML summary (and its plain text) with a workbook of a sheet per content. */
 export async function buildReportMail(data: ReportData): Promise<ReportMail> {
-  const t = REPORT_TEXTS[data.lang];
+  const t = serverTexts(data.lang).reportMail;
   const period = periodLabel(data.firstDay, data.endDay);
   const totalUsed = data.energy.reduce((sum, d) => sum + d.energyWh, 0);
   const totalSaved = data.energy.reduce((sum, d) => sum + d.savedWh, 0);
@@ -81,7 +81,7 @@ export async function buildReportMail(data: ReportData): Promise<ReportMail> {
     s.getRow(1).font = { bold: true };
     return s;
   };
-  const lines: string[] = [t.intro(data.recipientName, data.projectName, period)];
+  const lines: string[] = [fillText(t.intro, { name: data.recipientName, project: data.projectName, period })];
   const html: string[] = [`<p>${escapeHtml(lines[0]!)}</p>`];
 
   for (const content of data.contents) {
@@ -122,13 +122,13 @@ export async function buildReportMail(data: ReportData): Promise<ReportMail> {
         ]);
       }
       const byCode = data.faults.byCode.map((f) => `${faultName(f.code, data.lang)} (${f.code}): ${f.count}`);
-      lines.push(`${t.faults}: ${t.faultCount(faultTotal)}`, ...byCode.map((b) => `  ${b}`));
+      lines.push(`${t.faults}: ${fillText(t.faultCount, { count: faultTotal })}`, ...byCode.map((b) => `  ${b}`));
       html.push(
-        `<h3>${escapeHtml(t.faults)}</h3><p>${escapeHtml(t.faultCount(faultTotal))}</p>`,
+        `<h3>${escapeHtml(t.faults)}</h3><p>${escapeHtml(fillText(t.faultCount, { count: faultTotal }))}</p>`,
         byCode.length ? `<ul>${byCode.map((b) => `<li>${escapeHtml(b)}</li>`).join('')}</ul>` : '',
       );
       if (faultTotal > data.faults.list.length) {
-        const more = t.moreFaults(data.faults.list.length, faultTotal);
+        const more = fillText(t.moreFaults, { shown: data.faults.list.length, total: faultTotal });
         s.addRow([more]);
         lines.push(`  ${more}`);
         html.push(`<p>${escapeHtml(more)}</p>`);
@@ -164,7 +164,7 @@ export async function buildReportMail(data: ReportData): Promise<ReportMail> {
 
   const content = Buffer.from(await book.xlsx.writeBuffer());
   return {
-    subject: t.subject(t.unit[data.unit], data.projectName, period),
+    subject: fillText(t.subject[data.unit], { project: data.projectName, period }),
     text: lines.join('\n'),
     html: `<!doctype html><html lang="${LANG_TAGS[data.lang]}"><body>${html.join('')}</body></html>`,
     attachment: { filename: `report-${isoDate(data.firstDay)}.xlsx`, content },
@@ -173,15 +173,15 @@ export async function buildReportMail(data: ReportData): Promise<ReportMail> {
 
 /** A real-time fault mail: the faults raised since the recipient's last one. */
 export function buildFaultMail(input: { projectName: string; lang: Lang; timeZone: string; faults: FaultRow[] }) {
-  const t = REPORT_TEXTS[input.lang];
+  const t = serverTexts(input.lang).reportMail;
   const rows = input.faults.map(
     (f) =>
       `${localTime(f.raisedAt, input.lang, input.timeZone)}  ${f.name} (${f.gatewayName}): ${faultName(f.code, input.lang)} [${f.code}]`,
   );
-  const text = [t.faultIntro(input.projectName), ...rows, '', `${t.timeZone}: ${input.timeZone}`].join('\n');
+  const text = [fillText(t.faultIntro, { project: input.projectName }), ...rows, '', `${t.timeZone}: ${input.timeZone}`].join('\n');
   const items = rows.map((r) => `<li>${escapeHtml(r)}</li>`).join('');
-  const html = `<!doctype html><html lang="${LANG_TAGS[input.lang]}"><body><p>${escapeHtml(t.faultIntro(input.projectName))}</p><ul>${items}</ul></body></html>`;
-  return { subject: t.faultSubject(input.projectName, rows.length), text, html };
+  const html = `<!doctype html><html lang="${LANG_TAGS[input.lang]}"><body><p>${escapeHtml(fillText(t.faultIntro, { project: input.projectName }))}</p><ul>${items}</ul></body></html>`;
+  return { subject: fillText(t.faultSubject, { project: input.projectName, count: rows.length }), text, html };
 }
 
 export const FAULTS_LISTED = RECIPIENT_LIMITS.faultsListed;

@@ -2,7 +2,7 @@ import { SYNC_STATUS, type SceneAction } from '@lumigrid/contract';
 import type { SceneRules } from './scene-config.ts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { findTenantRow } from '../../db/tenant-rows.ts';
+import { findTenantRow, saveTenantRow } from '../../db/tenant-rows.ts';
 import { readPage, type PageWindow } from '../../db/page.ts';
 import {
   gateways,
@@ -255,17 +255,8 @@ export function createScenesRepo(db: Db) {
       allocate: (used: number[]) => number;
     }): Promise<{ id: bigint; touched: bigint[] }> {
       return db.transaction(async (tx) => {
-        let id = q.id;
-        if (id === undefined) {
-          const [row] = await tx.insert(scenes).values(q.scene).returning({ id: scenes.id });
-          id = row!.id;
-        } else {
-          await tx
-            .update(scenes)
-            .set({ ...q.scene, updatedAt: new Date() })
-            .where(and(eq(scenes.tenantId, q.scene.tenantId), eq(scenes.id, id)));
-          await tx.delete(sceneMembers).where(eq(sceneMembers.sceneId, id));
-        }
+        const id = await saveTenantRow(tx, scenes, { id: q.id, values: q.scene });
+        if (q.id !== undefined) await tx.delete(sceneMembers).where(eq(sceneMembers.sceneId, id));
         if (q.members.length) await tx.insert(sceneMembers).values(q.members.map((m) => ({ ...m, sceneId: id })));
         const existing = await tx.select().from(sceneParts).where(eq(sceneParts.sceneId, id));
         const keep = new Set(q.gatewayIds);

@@ -1,47 +1,25 @@
-import { SCENE_IMAGE, sceneEndpoints as E, type Lang, type Localised, type SceneKind, type SceneView } from '@lumigrid/contract';
+import { SCENE_IMAGE, sceneEndpoints as E, type Lang, type SceneView } from '@lumigrid/contract';
 import type { RouteOf } from '../../http/endpoint-route.ts';
 import { AppError } from '../../http/app-error.ts';
 import { sendImage } from '../../http/send-image.ts';
 import { uploadRoute } from '../../http/single-file-upload.ts';
 import { requestLang } from '../../http/envelope.ts';
+import { serverTexts } from '../../i18n/server-texts.ts';
 import { sendTable, workbookName, type SheetColumn } from '../../lib/excel.ts';
 import type { ScenesService } from './scenes.service.ts';
 
-const KIND_TEXT: Record<SceneKind, Localised> = {
-  manual: { en: 'Normal scene', cn: '普通场景', tc: '普通場景', ja: '通常シーン' },
-  schedule: { en: 'Schedule', cn: '定时', tc: '定時', ja: 'スケジュール' },
-  groupSchedule: { en: 'Group schedule', cn: '分组定时', tc: '群組定時', ja: 'グループスケジュール' },
-  sun: { en: 'Sunrise/sunset', cn: '日出日落', tc: '日出日落', ja: '日の出・日の入り' },
-  sequence: { en: 'Sequence', cn: '序列', tc: '序列', ja: 'シーケンス' },
-  once: { en: 'Run once', cn: '单次执行', tc: '單次執行', ja: '1回のみ実行' },
-};
-
-const HEADERS = {
-  sheet: { en: 'Scenes', cn: '场景', tc: '場景', ja: 'シーン' },
-  name: { en: 'Name', cn: '名称', tc: '名稱', ja: '名前' },
-  kind: { en: 'Type', cn: '类型', tc: '類型', ja: '種類' },
-  devices: { en: 'Devices', cn: '设备数', tc: '設備數', ja: 'デバイス数' },
-  groups: { en: 'Groups', cn: '分组数', tc: '群組數', ja: 'グループ数' },
-  gateways: { en: 'Gateways', cn: '网关', tc: '閘道', ja: 'ゲートウェイ' },
-  nextRun: { en: 'Next run (UTC)', cn: '下次执行 (UTC)', tc: '下次執行 (UTC)', ja: '次回実行 (UTC)' },
-  lastRun: { en: 'Last run (UTC)', cn: '上次执行 (UTC)', tc: '上次執行 (UTC)', ja: '前回実行 (UTC)' },
-  state: { en: 'State', cn: '状态', tc: '狀態', ja: '状態' },
-  synced: { en: 'Synced', cn: '已同步', tc: '已同步', ja: '同期済み' },
-  pending: { en: 'Not synced', cn: '未同步', tc: '未同步', ja: '未同期' },
-} satisfies Record<string, Localised>;
-
 /** The scene list's columns as the Excel export carries them. */
 function sceneColumns(lang: Lang): SheetColumn<SceneView>[] {
-  const t = (key: keyof typeof HEADERS) => HEADERS[key][lang];
+  const t = serverTexts(lang).sceneExport;
   return [
-    { header: t('name'), width: 28, value: (s) => s.name },
-    { header: t('kind'), value: (s) => KIND_TEXT[s.kind][lang] },
-    { header: t('devices'), width: 10, value: (s) => s.devices },
-    { header: t('groups'), width: 10, value: (s) => s.groups },
-    { header: t('gateways'), width: 32, value: (s) => s.parts.map((p) => p.gatewayName).join(', ') },
-    { header: t('nextRun'), width: 20, value: (s) => (s.nextRun === null ? null : new Date(s.nextRun)) },
-    { header: t('lastRun'), width: 20, value: (s) => (s.lastRun ? new Date(s.lastRun.at) : null) },
-    { header: t('state'), width: 12, value: (s) => t(s.state) },
+    { header: t.name, width: 28, value: (s) => s.name },
+    { header: t.kind, value: (s) => t.kinds[s.kind] },
+    { header: t.devices, width: 10, value: (s) => s.devices },
+    { header: t.groups, width: 10, value: (s) => s.groups },
+    { header: t.gateways, width: 32, value: (s) => s.parts.map((p) => p.gatewayName).join(', ') },
+    { header: t.nextRun, width: 20, value: (s) => (s.nextRun === null ? null : new Date(s.nextRun)) },
+    { header: t.lastRun, width: 20, value: (s) => (s.lastRun ? new Date(s.lastRun.at) : null) },
+    { header: t.state, width: 12, value: (s) => t[s.state] },
   ];
 }
 
@@ -54,7 +32,7 @@ export function registerSceneRoutes(route: RouteOf, deps: { scenes: ScenesServic
   route(E.export, async ({ auth, body, request, reply }) => {
     const lang = requestLang(request);
     const rows = await scenes.all(auth, body);
-    return sendTable(reply, { ...workbookName(HEADERS.sheet[lang]), columns: sceneColumns(lang) }, [rows]);
+    return sendTable(reply, { ...workbookName(serverTexts(lang).sceneExport.sheet), columns: sceneColumns(lang) }, [rows]);
   });
 
   route(E.get, ({ auth, params }) => scenes.get(auth, params.id));
