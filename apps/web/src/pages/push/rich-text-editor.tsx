@@ -116,29 +116,17 @@ function Toolbar({ editor }: { editor: Editor }) {
     else run().extendMarkRange('link').unsetLink().run();
     setLinking(undefined);
   };
+  const switches = (formats: Format[], active: boolean[]) =>
+    formats.map((format, i) => (
+      <ToolButton key={format.label} label={t(`push.editor.${format.label}`)} active={active[i]} onClick={() => format.toggle(run()).run()}>
+        {format.icon}
+      </ToolButton>
+    ));
   return (
     <div className="lg-push-editor__toolbar" role="toolbar" aria-label={t('push.editor.toolbar')}>
-      {MARKS.map((format, i) => (
-        <ToolButton
-          key={format.label}
-          label={t(`push.editor.${format.label}`)}
-          active={state.marks[i]}
-          onClick={() => format.toggle(run()).run()}
-        >
-          {format.icon}
-        </ToolButton>
-      ))}
+      {switches(MARKS, state.marks)}
       <Divider type="vertical" />
-      {BLOCKS.map((format, i) => (
-        <ToolButton
-          key={format.label}
-          label={t(`push.editor.${format.label}`)}
-          active={state.blocks[i]}
-          onClick={() => format.toggle(run()).run()}
-        >
-          {format.icon}
-        </ToolButton>
-      ))}
+      {switches(BLOCKS, state.blocks)}
       <Divider type="vertical" />
       <ToolButton
         label={t('push.editor.link')}
