@@ -1,4 +1,5 @@
 import type { RuleObject } from 'antd/es/form';
+import type { ParseKeys } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Check } from './validators.ts';
 
@@ -10,6 +11,21 @@ export function useRule() {
     validator: async (_rule, raw: unknown) => {
       const key = check(typeof raw === 'string' ? raw : '');
       if (key) throw new Error(t(key, vars ?? {}));
+    },
+  });
+}
+
+/**
+ * Turns a check that answers a catalogue key (or nothing) into an antd rule; `vars` fill the limits its
+ * messages name, in the current language.
+ */
+export function useKeyedRule(vars: Record<string, string | number>) {
+  const { t } = useTranslation();
+  return <V>(check: (value: V) => ParseKeys | undefined, required = false): RuleObject => ({
+    required,
+    validator: async (_rule, value: V) => {
+      const key = check(value);
+      if (key) throw new Error(t(key, vars));
     },
   });
 }

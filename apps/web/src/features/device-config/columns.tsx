@@ -4,6 +4,7 @@ import type { ProColumns } from '@ant-design/pro-components';
 import { DEVICE_TYPE_CODE_LIST, type Device, type DisplayState } from '@lumigrid/contract/browser';
 import { DISPLAY_TAG_COLOUR } from '../../components/device-markers/marker-model.ts';
 import { typeNameKey } from './param-fields.ts';
+import { choiceFilter } from '../../components/search-filters.ts';
 
 export const displayTag = (t: TFunction, display: DisplayState) => (
   <Tag color={DISPLAY_TAG_COLOUR[display]} data-testid={`display-${display}`}>
@@ -27,11 +28,5 @@ export const keywordAndTypeFilters = (t: TFunction): ProColumns<Device>[] => [
     hideInTable: true,
     fieldProps: { placeholder: t('deviceConfig.field.keywordPlaceholder'), maxLength: 50 },
   },
-  {
-    title: t('deviceConfig.field.type'),
-    dataIndex: 'type',
-    hideInTable: true,
-    valueType: 'select',
-    valueEnum: Object.fromEntries(DEVICE_TYPE_CODE_LIST.map((code) => [String(code), { text: typeName(t, code) }])),
-  },
+  choiceFilter(t('deviceConfig.field.type'), 'type', DEVICE_TYPE_CODE_LIST, (code) => typeName(t, code)),
 ];

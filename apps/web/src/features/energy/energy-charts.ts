@@ -72,6 +72,15 @@ const RATE_COLOUR = '#fa8c16';
  */
 export function energyChart(total: EnergyTotal, texts: EnergyChartTexts, fontFamily: string): EnergyChartOption {
   const kwh = (value: number) => `${value.toLocaleString(undefined, { maximumFractionDigits: 3 })} kWh`;
+  const energyBar = (name: string, kwhOf: (bucket: EnergyTotal['buckets'][number]) => number, color: string) => ({
+    type: 'bar' as const,
+    name,
+    stack: 'energy',
+    data: total.buckets.map((bucket) => kwhOf(bucket)),
+    itemStyle: { color },
+    barMaxWidth: 28,
+    tooltip: { valueFormatter: (value: unknown) => kwh(Number(value)) },
+  });
   return {
     textStyle: { fontFamily },
     animation: false,
@@ -93,24 +102,8 @@ export function energyChart(total: EnergyTotal, texts: EnergyChartTexts, fontFam
       { type: 'value', name: '%', min: 0, max: 100, splitLine: { show: false }, nameTextStyle: { align: 'right' } },
     ],
     series: [
-      {
-        type: 'bar',
-        name: texts.used,
-        stack: 'energy',
-        data: total.buckets.map((b) => b.energyKwh),
-        itemStyle: { color: USED_COLOUR },
-        barMaxWidth: 28,
-        tooltip: { valueFormatter: (value) => kwh(Number(value)) },
-      },
-      {
-        type: 'bar',
-        name: texts.saved,
-        stack: 'energy',
-        data: total.buckets.map((b) => b.savedKwh),
-        itemStyle: { color: SAVED_COLOUR },
-        barMaxWidth: 28,
-        tooltip: { valueFormatter: (value) => kwh(Number(value)) },
-      },
+      energyBar(texts.used, (b) => b.energyKwh, USED_COLOUR),
+      energyBar(texts.saved, (b) => b.savedKwh, SAVED_COLOUR),
       {
         type: 'line',
         name: texts.rate,

@@ -25,6 +25,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { HandleAlertsModal } from './handle-alerts-modal.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { DownloadButton } from '../../components/download-button.tsx';
+import { choiceFilter, dayRangeFilter } from '../../components/search-filters.ts';
 
 /** Spec section 9 status colours: pending amber, handled green. */
 const STATE_COLOUR = { pending: 'gold', handled: 'green' } as const;
@@ -69,34 +70,10 @@ export default function AlertListPage() {
   };
 
   const columns: ProColumns<Alert>[] = [
-    {
-      title: t('alerts.field.fault'),
-      dataIndex: 'code',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(Object.values(FAULT_CODES).map((code) => [code, { text: t(faultKey(code)) }])),
-    },
-    {
-      title: t('alerts.field.state'),
-      dataIndex: 'state',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(ALERT_STATES.map((s) => [s, { text: t(`alerts.state.${s}`) }])),
-    },
-    {
-      title: t('alerts.field.open'),
-      dataIndex: 'open',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: { open: { text: t('alerts.open.open') }, cleared: { text: t('alerts.open.cleared') } },
-    },
-    {
-      title: t('alerts.field.raisedAt'),
-      dataIndex: 'raisedAt',
-      hideInTable: true,
-      valueType: 'dateRange',
-      fieldProps: { placeholder: [t('alerts.rangeFrom'), t('alerts.rangeTo')] },
-    },
+    choiceFilter(t('alerts.field.fault'), 'code', Object.values(FAULT_CODES), (code) => t(faultKey(code))),
+    choiceFilter(t('alerts.field.state'), 'state', ALERT_STATES, (s) => t(`alerts.state.${s}`)),
+    choiceFilter(t('alerts.field.open'), 'open', ['open', 'cleared'] as const, (o) => t(`alerts.open.${o}`)),
+    dayRangeFilter(t('alerts.field.raisedAt'), 'raisedAt', [t('alerts.rangeFrom'), t('alerts.rangeTo')]),
     {
       title: t('alerts.field.device'),
       dataIndex: 'name',

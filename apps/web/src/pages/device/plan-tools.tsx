@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useSyncExternalStore, type ReactNode } from 'react';
 import { Button } from 'antd';
 import { ClusterOutlined, FontSizeOutlined, SelectOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,23 @@ export function useNoHover(): boolean {
       return () => query.removeEventListener('change', changed);
     },
     () => window.matchMedia(NO_HOVER).matches,
+  );
+}
+
+interface ToggleButtonProps {
+  icon: ReactNode;
+  on: boolean;
+  onChange: (on: boolean) => void;
+  testid: string;
+  children: ReactNode;
+}
+
+/** A button that stays pressed (primary) while its mode is on. */
+function ToggleButton({ icon, on, onChange, testid, children }: ToggleButtonProps) {
+  return (
+    <Button icon={icon} type={on ? 'primary' : 'default'} aria-pressed={on} onClick={() => onChange(!on)} data-testid={testid}>
+      {children}
+    </Button>
   );
 }
 
@@ -35,25 +52,13 @@ export function PlanTools({ namesToggle, namesShown, onNamesShown, onGroups, sel
   return (
     <div className="lg-plan-tools" data-testid="plan-tools">
       {namesToggle && (
-        <Button
-          icon={<FontSizeOutlined />}
-          type={namesShown ? 'primary' : 'default'}
-          aria-pressed={namesShown}
-          onClick={() => onNamesShown(!namesShown)}
-          data-testid="plan-names"
-        >
+        <ToggleButton icon={<FontSizeOutlined />} on={namesShown} onChange={onNamesShown} testid="plan-names">
           {t('deviceMap.showNames')}
-        </Button>
+        </ToggleButton>
       )}
-      <Button
-        icon={<SelectOutlined />}
-        type={selecting ? 'primary' : 'default'}
-        aria-pressed={selecting}
-        onClick={() => onSelecting(!selecting)}
-        data-testid="plan-select"
-      >
+      <ToggleButton icon={<SelectOutlined />} on={selecting} onChange={onSelecting} testid="plan-select">
         {t('deviceMap.selection.select')}
-      </Button>
+      </ToggleButton>
       <Button icon={<ClusterOutlined />} onClick={onGroups} data-testid="plan-groups">
         {t('groups.title')}
       </Button>

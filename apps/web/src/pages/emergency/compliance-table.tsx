@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Card, Col, Row, Space, Statistic, Switch, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { EMERGENCY_LIMITS, type ComplianceRow, type ComplianceState } from '@lumigrid/contract/browser';
@@ -8,6 +8,32 @@ import { useSiteTime } from '../../features/projects/site-time.ts';
 import { tablePaging } from '../../components/table-paging.ts';
 
 const STATE_COLOUR: Record<ComplianceState, string> = { failed: 'red', repaired: 'orange', overdue: 'gold', compliant: 'green' };
+
+interface HeaderCountProps {
+  title: string;
+  value: number;
+  /** A count of lights in trouble: red while any are, green when none is. */
+  problem?: boolean;
+  suffix?: ReactNode;
+  testid?: string;
+}
+
+/** One of the counts above the compliance table. */
+function HeaderCount({ title, value, problem = false, suffix, testid }: HeaderCountProps) {
+  return (
+    <Col xs={12} md={6}>
+      <Card variant="borderless">
+        <Statistic
+          title={title}
+          value={value}
+          valueStyle={problem ? { color: value ? '#cf1322' : '#237804' } : undefined}
+          suffix={suffix}
+          data-testid={testid}
+        />
+      </Card>
+    </Col>
+  );
+}
 
 /**
  * Compliance: the project's emergency lights against EN 50172's calendar, a function test every month (31
@@ -47,48 +73,32 @@ export function ComplianceTable({ projectId }: { projectId: string | undefined }
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Row gutter={[16, 16]}>
-        <Col xs={12} md={6}>
-          <Card variant="borderless">
-            <Statistic title={t('emergency.compliance.lights')} value={data?.lights ?? 0} />
-          </Card>
-        </Col>
-        <Col xs={12} md={6}>
-          <Card variant="borderless">
-            <Statistic
-              title={t('emergency.compliance.failedLights')}
-              value={data?.failed ?? 0}
-              valueStyle={{ color: data?.failed ? '#cf1322' : '#237804' }}
-              suffix={
-                data?.failed ? (
-                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                    {t('emergency.compliance.awaitingRepairCount', { count: data.awaitingRepair })}
-                  </Typography.Text>
-                ) : undefined
-              }
-              data-testid="emergency-compliance-failed"
-            />
-          </Card>
-        </Col>
-        <Col xs={12} md={6}>
-          <Card variant="borderless">
-            <Statistic
-              title={t('emergency.compliance.functionOverdue', { days: EMERGENCY_LIMITS.functionDueDays })}
-              value={data?.functionOverdue ?? 0}
-              valueStyle={{ color: data?.functionOverdue ? '#cf1322' : '#237804' }}
-              data-testid="emergency-compliance-function"
-            />
-          </Card>
-        </Col>
-        <Col xs={12} md={6}>
-          <Card variant="borderless">
-            <Statistic
-              title={t('emergency.compliance.lifeOverdue', { days: EMERGENCY_LIMITS.lifeDueDays })}
-              value={data?.lifeOverdue ?? 0}
-              valueStyle={{ color: data?.lifeOverdue ? '#cf1322' : '#237804' }}
-              data-testid="emergency-compliance-life"
-            />
-          </Card>
-        </Col>
+        <HeaderCount title={t('emergency.compliance.lights')} value={data?.lights ?? 0} />
+        <HeaderCount
+          title={t('emergency.compliance.failedLights')}
+          value={data?.failed ?? 0}
+          problem
+          suffix={
+            data?.failed ? (
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('emergency.compliance.awaitingRepairCount', { count: data.awaitingRepair })}
+              </Typography.Text>
+            ) : undefined
+          }
+          testid="emergency-compliance-failed"
+        />
+        <HeaderCount
+          title={t('emergency.compliance.functionOverdue', { days: EMERGENCY_LIMITS.functionDueDays })}
+          value={data?.functionOverdue ?? 0}
+          problem
+          testid="emergency-compliance-function"
+        />
+        <HeaderCount
+          title={t('emergency.compliance.lifeOverdue', { days: EMERGENCY_LIMITS.lifeDueDays })}
+          value={data?.lifeOverdue ?? 0}
+          problem
+          testid="emergency-compliance-life"
+        />
       </Row>
       <Card
         variant="borderless"

@@ -24,6 +24,7 @@ import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DownloadButton } from '../../components/download-button.tsx';
 import { queryTableRows } from '../../components/query-table-rows.ts';
+import { choiceFilter, dayRangeFilter } from '../../components/search-filters.ts';
 
 interface LogSearch {
   type?: LogBookType;
@@ -53,20 +54,8 @@ export function LogBookTable({ projectId, controllable }: { projectId: string | 
   const [note, setNote] = useState('');
 
   const columns: ProColumns<LogBookEntry, 'text'>[] = [
-    {
-      title: t('emergency.logBook.type'),
-      dataIndex: 'type',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(LOG_BOOK_TYPES.map((k) => [k, { text: t(`emergency.logType.${k}`) }])),
-    },
-    {
-      title: t('emergency.logBook.date'),
-      dataIndex: 'at',
-      hideInTable: true,
-      valueType: 'dateRange',
-      fieldProps: { placeholder: [t('emergency.rangeFrom'), t('emergency.rangeTo')] },
-    },
+    choiceFilter(t('emergency.logBook.type'), 'type', LOG_BOOK_TYPES, (k) => t(`emergency.logType.${k}`)),
+    dayRangeFilter(t('emergency.logBook.date'), 'at', [t('emergency.rangeFrom'), t('emergency.rangeTo')]),
     { title: t('emergency.logBook.seq'), dataIndex: 'seq', search: false, width: 64, align: 'right' },
     {
       title: t('emergency.logBook.date'),

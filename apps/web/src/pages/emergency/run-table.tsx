@@ -16,6 +16,7 @@ import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DownloadButton } from '../../components/download-button.tsx';
 import { queryTableRows } from '../../components/query-table-rows.ts';
+import { choiceFilter, dayRangeFilter } from '../../components/search-filters.ts';
 
 interface RunSearch {
   test?: EmergencyTestKind;
@@ -36,20 +37,8 @@ export function RunTable({ projectId }: { projectId: string | undefined }) {
   );
 
   const columns: ProColumns<EmergencyRun, 'text'>[] = [
-    {
-      title: t('emergency.field.test'),
-      dataIndex: 'test',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(EMERGENCY_TEST_KINDS.map((k) => [k, { text: t(`emergency.test.${k}`) }])),
-    },
-    {
-      title: t('emergency.field.startedAt'),
-      dataIndex: 'startedAt',
-      hideInTable: true,
-      valueType: 'dateRange',
-      fieldProps: { placeholder: [t('emergency.rangeFrom'), t('emergency.rangeTo')] },
-    },
+    choiceFilter(t('emergency.field.test'), 'test', EMERGENCY_TEST_KINDS, (k) => t(`emergency.test.${k}`)),
+    dayRangeFilter(t('emergency.field.startedAt'), 'startedAt', [t('emergency.rangeFrom'), t('emergency.rangeTo')]),
     {
       title: t('emergency.field.task'),
       dataIndex: 'taskName',

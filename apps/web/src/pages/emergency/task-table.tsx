@@ -22,6 +22,7 @@ import { IconButton } from '../../components/icon-button.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { queryTableRows } from '../../components/query-table-rows.ts';
+import { choiceFilter } from '../../components/search-filters.ts';
 
 interface TaskSearch {
   name?: string;
@@ -43,20 +44,8 @@ export function TaskTable({ projectId, editable }: { projectId: string | undefin
 
   const columns: ProColumns<EmergencyTask>[] = [
     { title: t('emergency.field.name'), dataIndex: 'name', hideInTable: true },
-    {
-      title: t('emergency.field.status'),
-      dataIndex: 'status',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(EMERGENCY_TASK_STATUSES.map((s) => [s, { text: t(`emergency.status.${s}`) }])),
-    },
-    {
-      title: t('emergency.field.test'),
-      dataIndex: 'test',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(EMERGENCY_TEST_KINDS.map((k) => [k, { text: t(`emergency.test.${k}`) }])),
-    },
+    choiceFilter(t('emergency.field.status'), 'status', EMERGENCY_TASK_STATUSES, (s) => t(`emergency.status.${s}`)),
+    choiceFilter(t('emergency.field.test'), 'test', EMERGENCY_TEST_KINDS, (k) => t(`emergency.test.${k}`)),
     {
       title: t('emergency.field.name'),
       dataIndex: 'name',

@@ -34,24 +34,32 @@ export function useGatewayActions() {
   const unbind = useUnbindGateway();
   const sensorMode = useSensorMode();
 
+  /** A command that cannot be taken back: asked first with a danger button, `done` only when the gateway took it. */
+  const confirmDanger = (
+    command: 'restart' | 'unbind',
+    gateway: Gateway,
+    send: (gatewayId: string) => Promise<unknown>,
+    done: () => void,
+  ) =>
+    modal.confirm({
+      title: t(`gateway.${command}Title`),
+      content: t(`gateway.${command}Confirm`, { name: gateway.name }),
+      okText: t(`gateway.${command}`),
+      okButtonProps: { danger: true },
+      cancelText: t('gateway.cancel'),
+      onOk: () =>
+        send(gateway.id)
+          .then(done)
+          .catch(() => undefined),
+    });
+
   return {
     identify: (gateway: Gateway) => notifyOnSuccess(identify.mutateAsync(gateway.id), t('gateway.identified', { name: gateway.name })),
 
     restart: (gateway: Gateway, onAccepted?: () => void) =>
-      modal.confirm({
-        title: t('gateway.restartTitle'),
-        content: t('gateway.restartConfirm', { name: gateway.name }),
-        okText: t('gateway.restart'),
-        okButtonProps: { danger: true },
-        cancelText: t('gateway.cancel'),
-        onOk: () =>
-          restart
-            .mutateAsync(gateway.id)
-            .then(() => {
-              void message.info(t('gateway.restarting', { name: gateway.name }));
-              onAccepted?.();
-            })
-            .catch(() => undefined),
+      confirmDanger('restart', gateway, restart.mutateAsync, () => {
+        void message.info(t('gateway.restarting', { name: gateway.name }));
+        onAccepted?.();
       }),
 
     /** Reads the clock, shows it against the cloud's, and offers to set it. */
@@ -118,22 +126,11 @@ export function useGatewayActions() {
             .catch(() => undefined),
       }),
 
+    // 260013 (devices still linked) is shown in the server's words.
     unbind: (gateway: Gateway, onDone?: () => void) =>
-      modal.confirm({
-        title: t('gateway.unbindTitle'),
-        content: t('gateway.unbindConfirm', { name: gateway.name }),
-        okText: t('gateway.unbind'),
-        okButtonProps: { danger: true },
-        cancelText: t('gateway.cancel'),
-        onOk: () =>
-          unbind
-            .mutateAsync(gateway.id)
-            .then(() => {
-              void message.success(t('gateway.unbound', { name: gateway.name }));
-              onDone?.();
-            })
-            // 260013 (devices still linked) was shown in the server's words.
-            .catch(() => undefined),
+      confirmDanger('unbind', gateway, unbind.mutateAsync, () => {
+        void message.success(t('gateway.unbound', { name: gateway.name }));
+        onDone?.();
       }),
   };
 }

@@ -16,6 +16,7 @@ import { EmptyHint } from '../../components/empty-hint.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
 import { useUserMay } from '../../components/use-user-may.ts';
 import { queryTableRows } from '../../components/query-table-rows.ts';
+import { choiceFilter } from '../../components/search-filters.ts';
 
 type Dialog = { kind: 'bind' } | { kind: 'rename' | 'move' | 'network' | 'microwave'; gateway: Gateway } | undefined;
 
@@ -57,13 +58,7 @@ export default function GatewayListPage() {
       hideInTable: true,
       fieldProps: { placeholder: t('gateway.keywordPlaceholder'), maxLength: GATEWAY_LIMITS.name.max },
     },
-    {
-      title: t('gateway.field.status'),
-      dataIndex: 'online',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: { online: { text: t('gateway.status.online') }, offline: { text: t('gateway.status.offline') } },
-    },
+    choiceFilter(t('gateway.field.status'), 'online', ['online', 'offline'] as const, (s) => t(`gateway.status.${s}`)),
     {
       title: t('gateway.field.place'),
       dataIndex: 'place',

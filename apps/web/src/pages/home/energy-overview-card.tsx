@@ -13,30 +13,22 @@ function PeriodEnergy({ projectId, period }: { projectId: string; period: Extrac
   const total = useEnergyTotal(energyTotalBody({ projectId }, period, today));
   const totals = total.data?.totals;
   if (!totals) return <Skeleton active paragraph={{ rows: 1 }} />;
+  const kwh = (kind: 'used' | 'saved', value: number, color?: string) => (
+    <Statistic
+      title={t(`home.energy.${kind}`)}
+      value={value}
+      precision={2}
+      suffix="kWh"
+      valueStyle={{ fontSize: 22, whiteSpace: 'nowrap', color }}
+      valueRender={(node) => <span data-testid={`home-energy-${period}-${kind}`}>{node}</span>}
+    />
+  );
   return (
     <>
       <Typography.Text strong>{t(`home.energy.${period}`)}</Typography.Text>
       <Row gutter={16} style={{ marginTop: 8 }}>
-        <Col span={12}>
-          <Statistic
-            title={t('home.energy.used')}
-            value={totals.energyKwh}
-            precision={2}
-            suffix="kWh"
-            valueStyle={{ fontSize: 22, whiteSpace: 'nowrap' }}
-            valueRender={(node) => <span data-testid={`home-energy-${period}-used`}>{node}</span>}
-          />
-        </Col>
-        <Col span={12}>
-          <Statistic
-            title={t('home.energy.saved')}
-            value={totals.savedKwh}
-            precision={2}
-            suffix="kWh"
-            valueStyle={{ fontSize: 22, whiteSpace: 'nowrap', color: totals.savedKwh > 0 ? '#237804' : undefined }}
-            valueRender={(node) => <span data-testid={`home-energy-${period}-saved`}>{node}</span>}
-          />
-        </Col>
+        <Col span={12}>{kwh('used', totals.energyKwh)}</Col>
+        <Col span={12}>{kwh('saved', totals.savedKwh, totals.savedKwh > 0 ? '#237804' : undefined)}</Col>
       </Row>
       <Typography.Text type="secondary">
         {totals.rate === null ? t('home.energy.noRate') : t('home.energy.rate', { rate: totals.rate.toFixed(2) })}

@@ -22,6 +22,7 @@ import { coverColumn } from './cover-thumb.tsx';
 import { PushStateTag, RejectionReason } from './push-state-tag.tsx';
 import './push.css';
 import { useAccountTime } from '../../features/projects/site-time.ts';
+import { tablePaging } from '../../components/table-paging.ts';
 import { queryTableRows } from '../../components/query-table-rows.ts';
 
 const STATES = [PUSH_STATE.draft, PUSH_STATE.pending, PUSH_STATE.failed, PUSH_STATE.passed] as const;
@@ -148,13 +149,7 @@ export default function NewsListPage() {
         scroll={{ x: 1080 }}
         locale={{ emptyText: <EmptyHint text={t(ready ? 'push.news.empty' : 'push.news.emptyNoApps')} /> }}
         onRow={(n) => ({ 'data-testid': `push-row-${n.title}` }) as React.HTMLAttributes<HTMLElement>}
-        pagination={{
-          current: query.page,
-          pageSize: query.pageSize,
-          total: news.data?.total ?? 0,
-          showSizeChanger: true,
-          onChange: (page, pageSize) => setQuery((q) => ({ ...q, page, pageSize })),
-        }}
+        pagination={tablePaging(query, setQuery, news.data?.total ?? 0)}
         headerTitle={
           <Space wrap>
             <Input.Search

@@ -56,6 +56,40 @@ function ToolButton({
   );
 }
 
+type Chain = ReturnType<Editor['chain']>;
+
+/** A switch of the toolbar: the mark or node it shows as active (with its attributes), and how it toggles. */
+interface Format {
+  label: 'bold' | 'italic' | 'underline' | 'strike' | 'heading2' | 'heading3' | 'bulletList' | 'orderedList' | 'quote';
+  name: string;
+  attrs?: Record<string, unknown>;
+  icon: ReactNode;
+  toggle: (chain: Chain) => Chain;
+}
+
+const MARKS: Format[] = [
+  { label: 'bold', name: 'bold', icon: <BoldOutlined />, toggle: (chain) => chain.toggleBold() },
+  { label: 'italic', name: 'italic', icon: <ItalicOutlined />, toggle: (chain) => chain.toggleItalic() },
+  { label: 'underline', name: 'underline', icon: <UnderlineOutlined />, toggle: (chain) => chain.toggleUnderline() },
+  { label: 'strike', name: 'strike', icon: <StrikethroughOutlined />, toggle: (chain) => chain.toggleStrike() },
+];
+
+const heading = (level: 2 | 3): Format => ({
+  label: `heading${level}`,
+  name: 'heading',
+  attrs: { level },
+  icon: <strong>{`H${level}`}</strong>,
+  toggle: (chain) => chain.toggleHeading({ level }),
+});
+
+const BLOCKS: Format[] = [
+  heading(2),
+  heading(3),
+  { label: 'bulletList', name: 'bulletList', icon: <UnorderedListOutlined />, toggle: (chain) => chain.toggleBulletList() },
+  { label: 'orderedList', name: 'orderedList', icon: <OrderedListOutlined />, toggle: (chain) => chain.toggleOrderedList() },
+  { label: 'quote', name: 'blockquote', icon: <strong>“ ”</strong>, toggle: (chain) => chain.toggleBlockquote() },
+];
+
 function Toolbar({ editor }: { editor: Editor }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
@@ -64,15 +98,8 @@ function Toolbar({ editor }: { editor: Editor }) {
   const state = useEditorState({
     editor,
     selector: ({ editor: e }) => ({
-      bold: e.isActive('bold'),
-      italic: e.isActive('italic'),
-      underline: e.isActive('underline'),
-      strike: e.isActive('strike'),
-      h2: e.isActive('heading', { level: 2 }),
-      h3: e.isActive('heading', { level: 3 }),
-      bullet: e.isActive('bulletList'),
-      ordered: e.isActive('orderedList'),
-      quote: e.isActive('blockquote'),
+      marks: MARKS.map((format) => e.isActive(format.name)),
+      blocks: BLOCKS.map((format) => e.isActive(format.name, format.attrs)),
       link: e.isActive('link'),
       undo: e.can().undo(),
       redo: e.can().redo(),
@@ -89,36 +116,17 @@ function Toolbar({ editor }: { editor: Editor }) {
     else run().extendMarkRange('link').unsetLink().run();
     setLinking(undefined);
   };
+  const switches = (formats: Format[], active: boolean[]) =>
+    formats.map((format, i) => (
+      <ToolButton key={format.label} label={t(`push.editor.${format.label}`)} active={active[i]} onClick={() => format.toggle(run()).run()}>
+        {format.icon}
+      </ToolButton>
+    ));
   return (
     <div className="lg-push-editor__toolbar" role="toolbar" aria-label={t('push.editor.toolbar')}>
-      <ToolButton label={t('push.editor.bold')} active={state.bold} onClick={() => run().toggleBold().run()}>
-        <BoldOutlined />
-      </ToolButton>
-      <ToolButton label={t('push.editor.italic')} active={state.italic} onClick={() => run().toggleItalic().run()}>
-        <ItalicOutlined />
-      </ToolButton>
-      <ToolButton label={t('push.editor.underline')} active={state.underline} onClick={() => run().toggleUnderline().run()}>
-        <UnderlineOutlined />
-      </ToolButton>
-      <ToolButton label={t('push.editor.strike')} active={state.strike} onClick={() => run().toggleStrike().run()}>
-        <StrikethroughOutlined />
-      </ToolButton>
+      {switches(MARKS, state.marks)}
       <Divider type="vertical" />
-      <ToolButton label={t('push.editor.heading2')} active={state.h2} onClick={() => run().toggleHeading({ level: 2 }).run()}>
-        <strong>H2</strong>
-      </ToolButton>
-      <ToolButton label={t('push.editor.heading3')} active={state.h3} onClick={() => run().toggleHeading({ level: 3 }).run()}>
-        <strong>H3</strong>
-      </ToolButton>
-      <ToolButton label={t('push.editor.bulletList')} active={state.bullet} onClick={() => run().toggleBulletList().run()}>
-        <UnorderedListOutlined />
-      </ToolButton>
-      <ToolButton label={t('push.editor.orderedList')} active={state.ordered} onClick={() => run().toggleOrderedList().run()}>
-        <OrderedListOutlined />
-      </ToolButton>
-      <ToolButton label={t('push.editor.quote')} active={state.quote} onClick={() => run().toggleBlockquote().run()}>
-        <strong>“ ”</strong>
-      </ToolButton>
+      {switches(BLOCKS, state.blocks)}
       <Divider type="vertical" />
       <ToolButton
         label={t('push.editor.link')}

@@ -15,6 +15,7 @@ import { LastRunCell, NextRunCell, ScenePartsCell, SceneStateTag } from './scene
 import { SceneThumb } from './scene-picture.tsx';
 import { useRunSceneAction } from './use-run-scene.tsx';
 import { tablePaging } from '../../components/table-paging.ts';
+import { choiceFilter } from '../../components/search-filters.ts';
 
 interface SearchForm {
   name?: string;
@@ -67,13 +68,7 @@ export default function SceneListPage() {
 
   const columns: ProColumns<SceneView>[] = [
     { title: t('scenes.field.name'), dataIndex: 'name', hideInTable: true, fieldProps: { maxLength: 64 } },
-    {
-      title: t('scenes.field.kind'),
-      dataIndex: 'kind',
-      hideInTable: true,
-      valueType: 'select',
-      valueEnum: Object.fromEntries(SCENE_KINDS.map((k) => [k, { text: t(`scenes.kind.${k}`) }])),
-    },
+    choiceFilter(t('scenes.field.kind'), 'kind', SCENE_KINDS, (k) => t(`scenes.kind.${k}`)),
     {
       title: t('scenes.picture.column'),
       dataIndex: 'image',

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, DatePicker, Form, Input, Select, Space, Tag, Typography, type ButtonProps } from 'antd';
+import { Button, DatePicker, Form, Input, Select, Space, Tag, Typography, type ButtonProps } from 'antd';
 import { KeyOutlined, PlusOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -19,6 +19,7 @@ import { useProjectTree, WHOLE_TREE } from '../../features/projects/api.ts';
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
+import { SecretFooter, SecretOnce } from '../../components/secret-once.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { queryTableRows } from '../../components/query-table-rows.ts';
@@ -193,34 +194,22 @@ export default function ApiKeysPage() {
         onOk={created ? undefined : () => form.submit()}
         confirmLoading={create.isPending}
         footer={
-          created ? (
-            <Button type="primary" onClick={close} data-testid="api-key-done">
-              {t('apiKeys.done')}
-            </Button>
-          ) : (
-            <Space>
-              <Button onClick={close}>{t('apiKeys.cancel')}</Button>
-              <Button type="primary" loading={create.isPending} onClick={() => form.submit()} data-testid="api-key-submit">
-                {t('apiKeys.create')}
-              </Button>
-            </Space>
-          )
+          <SecretFooter
+            screen="apiKeys"
+            testid="api-key"
+            shown={created !== undefined}
+            onClose={close}
+            onSend={() => form.submit()}
+            sending={create.isPending}
+            sendText={t('apiKeys.create')}
+          />
         }
       >
         {created ? (
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Alert type="warning" showIcon message={t('apiKeys.secretOnce')} />
-            <Typography.Paragraph
-              code
-              copyable={{ text: created.secret, tooltips: [t('apiKeys.copy'), t('apiKeys.copied')] }}
-              style={{ wordBreak: 'break-all' }}
-              data-testid="api-key-secret"
-            >
-              {created.secret}
-            </Typography.Paragraph>
+          <SecretOnce screen="apiKeys" testid="api-key" secret={created.secret}>
             <Typography.Text type="secondary">{t('apiKeys.useWith')}</Typography.Text>
             <Typography.Text code>Authorization: Bearer lg_…</Typography.Text>
-          </Space>
+          </SecretOnce>
         ) : (
           <Form<CreateForm>
             form={form}

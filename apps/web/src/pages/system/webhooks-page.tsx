@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Drawer, Form, Input, Space, Switch, Table, Tag, Typography, type ButtonProps } from 'antd';
+import { Button, Checkbox, Drawer, Form, Input, Space, Switch, Table, Tag, Typography, type ButtonProps } from 'antd';
 import { ApiOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { PageContainer } from '../../components/page-container.tsx';
@@ -25,6 +25,7 @@ import {
 import { useAccountTime } from '../../features/projects/site-time.ts';
 import { EmptyHint } from '../../components/empty-hint.tsx';
 import { FormModal } from '../../components/form-modal.tsx';
+import { SecretFooter, SecretOnce } from '../../components/secret-once.tsx';
 import { WithSecondLine } from '../../components/two-line-cell.tsx';
 import { DangerConfirm } from '../../components/danger-confirm.tsx';
 import { queryTableRows } from '../../components/query-table-rows.ts';
@@ -273,38 +274,21 @@ export default function WebhooksPage() {
         forceRender
         destroyOnHidden={false}
         footer={
-          created ? (
-            <Button type="primary" onClick={close} data-testid="webhook-done">
-              {t('webhooks.done')}
-            </Button>
-          ) : (
-            <Space>
-              <Button onClick={close}>{t('webhooks.cancel')}</Button>
-              <Button
-                type="primary"
-                loading={create.isPending || update.isPending}
-                onClick={() => form.submit()}
-                data-testid="webhook-submit"
-              >
-                {editing === 'new' ? t('webhooks.create') : t('webhooks.save')}
-              </Button>
-            </Space>
-          )
+          <SecretFooter
+            screen="webhooks"
+            testid="webhook"
+            shown={created !== undefined}
+            onClose={close}
+            onSend={() => form.submit()}
+            sending={create.isPending || update.isPending}
+            sendText={editing === 'new' ? t('webhooks.create') : t('webhooks.save')}
+          />
         }
       >
         {created && (
-          <Space direction="vertical" style={{ width: '100%' }}>
-            <Alert type="warning" showIcon message={t('webhooks.secretOnce')} />
-            <Typography.Paragraph
-              code
-              copyable={{ text: created.secret, tooltips: [t('webhooks.copy'), t('webhooks.copied')] }}
-              style={{ wordBreak: 'break-all' }}
-              data-testid="webhook-secret"
-            >
-              {created.secret}
-            </Typography.Paragraph>
+          <SecretOnce screen="webhooks" testid="webhook" secret={created.secret}>
             <Typography.Text type="secondary">{t('webhooks.verifyWith', { keyId: created.keyId })}</Typography.Text>
-          </Space>
+          </SecretOnce>
         )}
         <Form<EndpointForm> form={form} layout="vertical" onFinish={submit} hidden={created !== undefined}>
           <Form.Item

@@ -62,20 +62,16 @@ export default function DeviceConfigDetailPage() {
               <Space wrap>
                 {isSensor && operate && (
                   <>
-                    <Button
-                      onClick={() => void setSensing(true).catch(() => undefined)}
-                      loading={sensor.isPending}
-                      data-testid="sensing-on"
-                    >
-                      {t('deviceConfig.sensor.on')}
-                    </Button>
-                    <Button
-                      onClick={() => void setSensing(false).catch(() => undefined)}
-                      loading={sensor.isPending}
-                      data-testid="sensing-off"
-                    >
-                      {t('deviceConfig.sensor.off')}
-                    </Button>
+                    {(['on', 'off'] as const).map((to) => (
+                      <Button
+                        key={to}
+                        onClick={() => void setSensing(to === 'on').catch(() => undefined)}
+                        loading={sensor.isPending}
+                        data-testid={`sensing-${to}`}
+                      >
+                        {t(`deviceConfig.sensor.${to}`)}
+                      </Button>
+                    ))}
                   </>
                 )}
                 {editable && (
