@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { SIGN_OUT_KEYS } from '../../apps/web/src/api/session.ts';
 import { REPO_ROOT, provided } from './server.ts';
 
 export const SCREENSHOT_DIR = join(REPO_ROOT, 'e2e/screenshots');
@@ -148,19 +149,25 @@ export async function reportFailure(page: Page, prefix: string, testName: string
 }
 
 /**
- * Stores a session signed in through the API as the sign-in page does (the form is the foundation journey's),
- * once the sign-in page has mounted: a token already there when the /user shell mounts would be signed out
- * by it (entering /user ends any session).
+ * Stores a session signed in through the API as the sign-in page does (the form is the foundation journey's): what
+ * signing out removes is removed, then the new session is written, on a blank page of the app's origin, so that
+ * no journey pays for loading the whole app once more only to write to its storage.
  */
 export async function storeSession(page: Page, baseUrl: string, login: { access_token: string; user: unknown }, lang = 'en') {
-  await page.goto(`${baseUrl}/user/login`);
-  await page.locator('form button[type=submit]').waitFor();
+  const blank = `${baseUrl}/e2e-blank-page`;
+  await page.route(blank, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>blank</title>' }));
+  try {
+    await page.goto(blank);
+  } finally {
+    await page.unroute(blank);
+  }
   await page.evaluate(
-    ([accessToken, user, language]) => {
+    ([signOutKeys, accessToken, user, language]) => {
+      for (const key of signOutKeys) localStorage.removeItem(key);
       localStorage.setItem('token', accessToken);
       localStorage.setItem('user', JSON.stringify(user));
       localStorage.setItem('lang', language);
     },
-    [login.access_token, login.user, lang] as const,
+    [SIGN_OUT_KEYS, login.access_token, login.user, lang] as const,
   );
 }

@@ -26,7 +26,13 @@ export const SESSION_KEYS = {
 } as const;
 
 /** What signing out removes; the language, login type and remembered account survive. */
-const SIGN_OUT_KEYS = [SESSION_KEYS.token, SESSION_KEYS.user, SESSION_KEYS.logo, SESSION_KEYS.mapPathList, SESSION_KEYS.imageUrl] as const;
+export const SIGN_OUT_KEYS = [
+  SESSION_KEYS.token,
+  SESSION_KEYS.user,
+  SESSION_KEYS.logo,
+  SESSION_KEYS.mapPathList,
+  SESSION_KEYS.imageUrl,
+] as const;
 
 function isLoginUser(value: unknown): value is LoginUser {
   if (value === null || typeof value !== 'object') return false;
