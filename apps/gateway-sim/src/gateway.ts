@@ -578,19 +578,12 @@ export class SimGateway extends EventEmitter {
   private forward(messages: StoredUplink[]) {
     const client = this.client;
     if (!client?.connected || !this.handshake.answered) return;
-    const generation = this.generation;
-    for (const message of messages) {
-      if (message.sentOn === generation) continue;
-      message.sentOn = generation;
-      client.publish(message.topic, message.payload, { qos: 1 }, (error) => {
-        if (!error) {
-          this.uplink.delivered(message);
-          this.emit('delivered', message);
-          return;
-        }
-        if (message.sentOn === generation) message.sentOn = undefined;
-      });
-    }
+    this.uplink.forward(
+      messages,
+      this.generation,
+      (topic, payload, done) => client.publish(topic, payload, { qos: 1 }, done),
+      (message) => this.emit('delivered', message),
+    );
   }
 
   /** The cloud answered an online state: when it is one of this connection's, what was stored goes now. */

@@ -162,18 +162,11 @@ export class GatewayConnection {
     if (state.state === 'online') this.handshake.onlineSent(state.ts, send, () => this.client === client && client.connected);
   }
 
+  /** Hands stored messages to the broker while the cloud listens; each leaves the store on its PUBACK. */
   private forward(messages: StoredUplink[]) {
     const client = this.client;
     if (!client?.connected || !this.handshake.answered) return;
-    const generation = this.generation;
-    for (const message of messages) {
-      if (message.sentOn === generation) continue;
-      message.sentOn = generation;
-      client.publish(message.topic, message.payload, { qos: 1 }, (error) => {
-        if (!error) return this.uplink.delivered(message);
-        if (message.sentOn === generation) message.sentOn = undefined;
-      });
-    }
+    this.uplink.forward(messages, this.generation, (topic, payload, done) => client.publish(topic, payload, { qos: 1 }, done));
   }
 
   private cloudGone() {

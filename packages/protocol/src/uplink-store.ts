@@ -6,6 +6,9 @@ export interface StoredUplink {
   sentOn?: number;
 }
 
+/** A QoS 1 publish, as an MQTT client makes one: `done` runs on the broker's PUBACK, or with the error that stopped it. */
+export type QosPublish = (topic: string, payload: string, done: (error?: Error) => void) => void;
+
 /**
  * Store-and-forward of a gateway's QoS 1 up messages (docs/protocol.md section 3): a message stays here from
  * the moment the gateway makes it until the broker acknowledged it (PUBACK) on a connection the cloud
@@ -43,6 +46,23 @@ export class UplinkStore {
   /** The broker took it: it is the broker's now. */
   delivered(message: StoredUplink): void {
     this.messages.delete(message);
+  }
+
+  /**
+   * Hands `messages` to the broker on connection `generation`, each once a connection: a message leaves the store
+   * on its PUBACK (and `onDelivered` hears of it), and one whose publish failed waits to be handed over again.
+   */
+  forward(messages: StoredUplink[], generation: number, publish: QosPublish, onDelivered?: (message: StoredUplink) => void): void {
+    for (const message of messages) {
+      if (message.sentOn === generation) continue;
+      message.sentOn = generation;
+      publish(message.topic, message.payload, (error) => {
+        if (!error) {
+          this.delivered(message);
+          onDelivered?.(message);
+        } else if (message.sentOn === generation) message.sentOn = undefined;
+      });
+    }
   }
 
   /** The messages not yet handed to the broker on connection `generation`, oldest first. */
