@@ -1,4 +1,4 @@
-import { RATED_POWER_W, type DeviceKind, type DeviceState, type TelemetrySample } from '@lumigrid/protocol';
+import { RATED_POWER_W, isTimeZone, wallClock, type DeviceKind, type DeviceState, type TelemetrySample } from '@lumigrid/protocol';
 import type { SimDevice } from './devices.ts';
 
 /** What a metered device draws when off or on the network only (below the server's 0.5 W "on" threshold). */
@@ -65,35 +65,10 @@ export interface LocalTime {
   minute: number;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall clock of a time zone, field by field; throws for a zone the runtime lacks. */
-const wallClockIn = (timeZone: string) =>
-  new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-  });
-
 /** The wall-clock date, weekday and minute of the day of an instant in a time zone (UTC for one the runtime lacks). */
 export function localTimeOf(at: number, timeZone: string): LocalTime {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    try {
-      format = wallClockIn(timeZone);
-    } catch {
-      format = wallClockIn('UTC');
-    }
-    formatters.set(timeZone, format);
-  }
-  const f: Record<string, number> = {};
-  for (const part of format.formatToParts(at)) if (part.type !== 'literal') f[part.type] = Number(part.value);
-  const day = new Date(Date.UTC(f.year!, f.month! - 1, f.day!));
-  return { date: day.toISOString().slice(0, 10), weekday: day.getUTCDay(), minute: f.hour! * 60 + f.minute! };
+  const local = new Date(wallClock(at, isTimeZone(timeZone) ? timeZone : 'UTC'));
+  return { date: local.toISOString().slice(0, 10), weekday: local.getUTCDay(), minute: local.getUTCHours() * 60 + local.getUTCMinutes() };
 }
 
 /** A stable number in [0, 1) per key, so a device's day looks the same every time it is generated. */
